@@ -1,2 +1,64 @@
-// Placeholder until the foundation lands: replaced by the real embedded stack.
-export async function stopStack(): Promise<void> {}
+// The embedded stack for API tests, started once per mocha run on first use: embedded Postgres in a
+// throw-away folder on a free port, migrations, the platform admin, and the real Express app with
+// response validation against openapi.yaml. Tests stay isolated by creating their own tenants.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Express } from 'express';
+import { loadConfig, type AppConfig } from '../../config';
+import { createApp } from '../../api/app';
+import { startPlatform, type Platform } from '../../devserver/platform';
+import { createLogger } from '../../integrations/logger';
+
+export interface TestStack {
+  app: Express;
+  platform: Platform;
+  config: AppConfig;
+}
+
+let starting: Promise<TestStack> | undefined;
+let tmpDir: string | undefined;
+
+/** Settings for tests: fast password hashing, rate limits out of the way (rate-limit tests build their own app). */
+export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
+  tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'salon-test-'));
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: tmpDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PASSWORD_HASH_ROUNDS: '4',
+    RATE_LIMIT_GLOBAL: '1000000',
+    RATE_LIMIT_AUTH: '1000000',
+    RATE_LIMIT_BOOKING_CREATE: '1000000',
+    JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
+    ADMIN_EMAIL: 'admin@test.local',
+    ADMIN_PASSWORD: 'admin-test-password',
+    ...overrides,
+  });
+}
+
+export function stack(): Promise<TestStack> {
+  starting ??= (async () => {
+    const config = testConfig();
+    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel) });
+    const app = createApp(platform.deps, { validateResponses: true });
+    return { app, platform, config: platform.deps.config };
+  })();
+  return starting;
+}
+
+/** A second app on the same database with other settings (e.g. the spec's real rate limits). */
+export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
+  const { platform } = await stack();
+  const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl };
+  return createApp({ ...platform.deps, config }, { validateResponses: true });
+}
+
+export async function stopStack(): Promise<void> {
+  if (!starting) return;
+  const { platform } = await starting;
+  starting = undefined;
+  await platform.stop();
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+  tmpDir = undefined;
+}

@@ -1,0 +1,40 @@
+// The response envelope of spec section 7.1, in one place.
+import type { Response } from 'express';
+
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export function pageMeta(total: number, page: number, limit: number): PageMeta {
+  return { total, page, limit, totalPages: total === 0 ? 0 : Math.ceil(total / limit) };
+}
+
+export function sendData<T>(res: Response, data: T, status = 200): void {
+  res.status(status).json({ success: true, data });
+}
+
+export function sendCreated<T>(res: Response, data: T): void {
+  sendData(res, data, 201);
+}
+
+export function sendPage<T>(res: Response, page: Paged<T>): void {
+  res.status(200).json({ success: true, data: page.rows, meta: pageMeta(page.total, page.page, page.limit) });
+}
+
+export function sendNoContent(res: Response): void {
+  res.status(204).end();
+}
+
+export function errorBody(code: string, message: string, details?: { field: string; message: string }[]) {
+  return { success: false as const, error: details && details.length ? { code, message, details } : { code, message } };
+}

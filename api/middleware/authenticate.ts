@@ -1,0 +1,54 @@
+// Reads a staff/owner/admin access token (Bearer header or HttpOnly cookie) with passport-jwt and
+// checks the user's token version, so a password change logs out every older token.
+import type { RequestHandler } from 'express';
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import type { AccessClaims } from '../../domain/auth/tokens';
+import { UserModel } from '../../db/models/user.model';
+import type { Principal } from '../request-context';
+
+export const ACCESS_COOKIE = 'access_token';
+export const REFRESH_COOKIE = 'refresh_token';
+
+export function configurePassport(secret: string): passport.PassportStatic {
+  const instance = new passport.Passport() as unknown as passport.PassportStatic;
+  instance.use(
+    new JwtStrategy(
+      {
+        secretOrKey: secret,
+        algorithms: ['HS256'],
+        jwtFromRequest: ExtractJwt.fromExtractors([
+          ExtractJwt.fromAuthHeaderAsBearerToken(),
+          (req) => (req?.cookies?.[ACCESS_COOKIE] as string | undefined) ?? null,
+        ]),
+      },
+      (claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
+        if (claims.type === 'customer') return done(null, false, { message: 'Customer tokens are not accepted here' });
+        UserModel.query()
+          .findById(claims.sub)
+          .then((user) => {
+            if (!user || !user.isActive) return done(null, false, { message: 'User no longer exists' });
+            // Impersonation tokens carry the admin as `sub`; their validity follows the admin's version.
+            if (user.tokenVersion !== claims.tv) return done(null, false, { message: 'Token has been revoked' });
+            done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp });
+          })
+          .catch(done);
+      },
+    ),
+  );
+  return instance;
+}
+
+/** Never rejects: routes that need a principal ask for it with requireRole. */
+export function authenticate(instance: passport.PassportStatic): RequestHandler {
+  return (req, res, next) => {
+    const hasToken = Boolean(req.headers.authorization || req.cookies?.[ACCESS_COOKIE]);
+    if (!hasToken) return next();
+    instance.authenticate('jwt', { session: false }, (err: unknown, principal: Principal | false, info?: { message?: string }) => {
+      if (err) return next(err);
+      if (principal) req.principal = principal;
+      else req.authFailure = info?.message === 'jwt expired' ? 'Token expired' : info?.message ?? 'Invalid token';
+      next();
+    })(req, res, next);
+  };
+}

@@ -1,0 +1,32 @@
+// Spec 5.2 tenant resolution: JWT tenantId, then header x-tenant-id, then subdomain or custom domain.
+import type { RequestHandler } from 'express';
+import { TenantModel } from '../../db/models/tenant.model';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function resolveTenant(platformDomain: string): RequestHandler {
+  const suffix = `.${platformDomain.toLowerCase()}`;
+  return async (req, _res, next) => {
+    try {
+      if (req.principal?.tenantId) {
+        req.tenantId = req.principal.tenantId;
+        return next();
+      }
+      const header = req.get('x-tenant-id');
+      if (header && UUID.test(header)) {
+        req.tenantId = header;
+        return next();
+      }
+      const host = (req.hostname ?? '').toLowerCase();
+      if (host && host !== platformDomain && !/^(localhost|[\d.]+|\[.*\])$/.test(host)) {
+        const tenant = host.endsWith(suffix)
+          ? await TenantModel.query().select('id').findOne({ slug: host.slice(0, -suffix.length) })
+          : await TenantModel.query().select('id').findOne({ customDomain: host });
+        if (tenant) req.tenantId = tenant.id;
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

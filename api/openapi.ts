@@ -1,0 +1,37 @@
+// Loads openapi.yaml (the contract) and enforces it on requests, and on responses when asked (tests).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import YAML from 'yaml';
+
+/** The project root holds openapi.yaml; code runs from source (api/) or compiled (dist/api/). */
+function findOpenApi(dir: string): string {
+  const candidate = path.join(dir, 'openapi.yaml');
+  if (fs.existsSync(candidate)) return candidate;
+  const parent = path.dirname(dir);
+  if (parent === dir) throw new Error('openapi.yaml not found above ' + __dirname);
+  return findOpenApi(parent);
+}
+
+export const OPENAPI_PATH = findOpenApi(__dirname);
+
+let cached: Record<string, unknown> | undefined;
+
+export function loadOpenApi(): Record<string, unknown> {
+  cached ??= YAML.parse(fs.readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>;
+  return structuredClone(cached);
+}
+
+export function openApiValidator(options: { validateResponses: boolean }): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: loadOpenApi() as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+    validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+    validateFormats: true,
+    validateSecurity: false,
+    ignoreUndocumented: false,
+    ignorePaths: /^\/api\/docs/,
+    $refParser: { mode: 'dereference' },
+  }) as unknown as RequestHandler[];
+}

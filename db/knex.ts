@@ -1,0 +1,37 @@
+// One knex instance per process, bound to Objection. Postgres stays snake_case, code camelCase.
+import path from 'node:path';
+import knexFactory, { Knex } from 'knex';
+import { Model, knexSnakeCaseMappers } from 'objection';
+import pg from 'pg';
+
+// bigint counts (COUNT(*)) as numbers; our counts never approach 2^53.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+// DATE columns stay 'YYYY-MM-DD' strings: they are salon-local calendar dates, never instants.
+pg.types.setTypeParser(1082, (v: string) => v);
+
+const runningFromSource = __filename.endsWith('.ts');
+
+export function migrationConfig(): Knex.MigratorConfig {
+  return {
+    directory: path.join(__dirname, 'migrations'),
+    loadExtensions: [runningFromSource ? '.ts' : '.js'],
+    tableName: 'knex_migrations',
+  };
+}
+
+export function createKnex(databaseUrl: string, pool: { min?: number; max?: number } = {}): Knex {
+  const knex = knexFactory({
+    client: 'pg',
+    connection: databaseUrl,
+    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    migrations: migrationConfig(),
+    ...knexSnakeCaseMappers(),
+  });
+  Model.knex(knex);
+  return knex;
+}
+
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  const [, applied] = await knex.migrate.latest(migrationConfig());
+  return applied as string[];
+}

@@ -1,0 +1,58 @@
+// Brings up the platform's dependencies for `npm start` and the tests: the database (embedded or
+// DATABASE_URL), migrations, the platform admin, and the app's dependency bundle.
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { AppConfig } from '../config';
+import { createKnex, migrateLatest } from '../db/knex';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres';
+import { createLogger, type Logger } from '../integrations/logger';
+import { FolderMailer } from '../integrations/mail/mailer';
+import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
+import type { AppDeps } from '../api/deps';
+
+export interface Platform {
+  deps: AppDeps;
+  knex: Knex;
+  mailer: FolderMailer;
+  embeddedPostgres?: EmbeddedPostgresHandle;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(config: AppConfig, options: { persistentData?: boolean; logger?: Logger } = {}): Promise<Platform> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  let embeddedPostgres: EmbeddedPostgresHandle | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embeddedPostgres = await startEmbeddedPostgres({
+      dataDir: path.join(config.dataDir, 'postgres'),
+      persistent: options.persistentData ?? true,
+      log: (line) => logger.debug({ component: 'postgres' }, line),
+    });
+    databaseUrl = embeddedPostgres.url;
+  }
+  const knex = createKnex(databaseUrl);
+  await migrateLatest(knex);
+  await ensurePlatformAdmin(config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  const mailer = new FolderMailer(config.mailOutboxDir);
+  const deps: AppDeps = {
+    config: { ...config, databaseUrl },
+    logger,
+    knex,
+    mailer,
+    health: {
+      database: async () => {
+        await knex.raw('SELECT 1');
+      },
+    },
+  };
+  return {
+    deps,
+    knex,
+    mailer,
+    embeddedPostgres,
+    async stop() {
+      await knex.destroy();
+      await embeddedPostgres?.stop();
+    },
+  };
+}

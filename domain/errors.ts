@@ -1,0 +1,51 @@
+// The one error type of the platform. Domain code throws these; api/middleware/error-handler.ts is
+// the only place that turns them (and database/validator errors) into HTTP responses.
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Upper snake case of a resource name: `tenantCustomer` -> `TENANT_CUSTOMER`. */
+function codeOf(resource: string): string {
+  return resource
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[\s-]+/g, '_')
+    .toUpperCase();
+}
+
+export const errors = {
+  validation: (message: string, details?: ErrorDetail[]) => new AppError(400, 'VALIDATION_ERROR', message, details),
+  forbiddenField: (fields: string[]) =>
+    new AppError(
+      400,
+      'FORBIDDEN_FIELD',
+      `You may not change: ${fields.join(', ')}`,
+      fields.map((field) => ({ field, message: 'not permitted for your role' })),
+    ),
+  unauthorized: (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message),
+  subscriptionRequired: (message = 'An active subscription is required') =>
+    new AppError(402, 'SUBSCRIPTION_REQUIRED', message),
+  forbidden: (message = 'You are not permitted to do this') => new AppError(403, 'FORBIDDEN', message),
+  /** 404 `{RESOURCE}_NOT_FOUND`, e.g. notFound('booking') -> BOOKING_NOT_FOUND. */
+  notFound: (resource: string, message?: string) =>
+    new AppError(404, `${codeOf(resource)}_NOT_FOUND`, message ?? `${resource} not found`),
+  /** 409 with an explicit `{RESOURCE}_{REASON}` code. */
+  conflict: (code: string, message: string, details?: ErrorDetail[]) => new AppError(409, code, message, details),
+  /** 422 business rule failure with an explicit code. */
+  unprocessable: (code: string, message: string, details?: ErrorDetail[]) => new AppError(422, code, message, details),
+  rateLimited: () => new AppError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests, try again later'),
+  unavailable: (code: string, message: string) => new AppError(503, code, message),
+};

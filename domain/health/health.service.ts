@@ -1,0 +1,42 @@
+// Dependency checks for GET /health: each check is a named async probe with a deadline.
+
+export type HealthCheck = () => Promise<void>;
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  checks: Record<string, { status: 'up' | 'down'; latencyMs: number; error?: string }>;
+  down: string[];
+}
+
+const DEADLINE_MS = 2000;
+
+async function withDeadline(check: HealthCheck): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function checkHealth(checks: Record<string, HealthCheck>): Promise<HealthReport> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      const started = Date.now();
+      try {
+        await withDeadline(check);
+        return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
+      } catch (err) {
+        return [name, { status: 'down' as const, latencyMs: Date.now() - started, error: (err as Error).message }] as const;
+      }
+    }),
+  );
+  const checksByName = Object.fromEntries(entries);
+  const down = entries.filter(([, c]) => c.status === 'down').map(([n]) => n);
+  return { status: down.length ? 'degraded' : 'ok', checks: checksByName, down };
+}

@@ -1,0 +1,131 @@
+// Tenant settings (spec 2.2): stored complete, with defaults that depend on the industry.
+// Pure: shared by the tenant service, the seeds and (later) workflows.
+
+export type IndustryType = 'beauty' | 'nail' | 'barbershop';
+export const INDUSTRY_TYPES: IndustryType[] = ['beauty', 'nail', 'barbershop'];
+
+export interface TimeSlot {
+  startTime: string;
+  endTime: string;
+}
+
+export interface BusinessHoursDay {
+  dayOfWeek: number;
+  isOpen: boolean;
+  slots: TimeSlot[];
+}
+
+export interface TenantSettings {
+  organizationName: string | null;
+  currency: string;
+  timezone: string;
+  walkInEnabled: boolean;
+  autoConfirm: boolean;
+  bookingMode: 'assigned_only' | 'allow_unassigned';
+  allowDoubleBooking: boolean;
+  cancellationHours: number;
+  maxBookingDaysInAdvance: number;
+  posEnabled: boolean;
+  depositEnabled: boolean;
+  depositType: 'percentage' | 'fixed';
+  depositValue: number;
+  slotIntervalMinutes: 15 | 30 | 60;
+  businessHours: BusinessHoursDay[];
+}
+
+const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
+  beauty: { autoConfirm: false, cancellationHours: 24 },
+  nail: { autoConfirm: false, cancellationHours: 24 },
+  barbershop: { autoConfirm: true, cancellationHours: 2 },
+};
+
+/** Monday to Friday 09:00-17:00, Saturday 10:00-15:00, Sunday closed. */
+export function defaultBusinessHours(): BusinessHoursDay[] {
+  return [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => {
+    if (dayOfWeek === 0) return { dayOfWeek, isOpen: false, slots: [] };
+    if (dayOfWeek === 6) return { dayOfWeek, isOpen: true, slots: [{ startTime: '10:00', endTime: '15:00' }] };
+    return { dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] };
+  });
+}
+
+export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettings {
+  return {
+    organizationName: null,
+    currency: 'NOK',
+    timezone: 'Europe/Oslo',
+    walkInEnabled: true,
+    ...INDUSTRY_DEFAULTS[industry],
+    bookingMode: 'allow_unassigned',
+    allowDoubleBooking: false,
+    maxBookingDaysInAdvance: 30,
+    posEnabled: false,
+    depositEnabled: false,
+    depositType: 'percentage',
+    depositValue: 0,
+    slotIntervalMinutes: 15,
+    businessHours: defaultBusinessHours(),
+  };
+}
+
+/** Defaults for the industry, overlaid with what was given; the result is complete. */
+export function completeSettings(industry: IndustryType, given: Partial<TenantSettings> = {}): TenantSettings {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  return { ...defaultSettings(industry), ...defined } as TenantSettings;
+}
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+export function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h * 60 + m;
+}
+
+export interface SettingsProblem {
+  field: string;
+  message: string;
+}
+
+/** Validates the rules a JSON schema cannot express (cross-field and time-zone checks). */
+export function settingsProblems(settings: TenantSettings, isValidTimezone: (tz: string) => boolean): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  if (!isValidTimezone(settings.timezone)) problems.push({ field: 'settings.timezone', message: 'must be an IANA time zone name' });
+  if (settings.depositType === 'percentage' && (settings.depositValue < 0 || settings.depositValue > 100)) {
+    problems.push({ field: 'settings.depositValue', message: 'must be between 0 and 100 for a percentage deposit' });
+  }
+  problems.push(...businessHoursProblems(settings.businessHours, 'settings.businessHours'));
+  return problems;
+}
+
+export function businessHoursProblems(days: BusinessHoursDay[], field: string): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  const seen = new Set<number>();
+  days.forEach((day, i) => {
+    if (seen.has(day.dayOfWeek)) problems.push({ field: `${field}[${i}].dayOfWeek`, message: 'each day may appear only once' });
+    seen.add(day.dayOfWeek);
+    problems.push(...slotProblems(day.slots, `${field}[${i}].slots`));
+  });
+  return problems;
+}
+
+/** Slots on one day: valid HH:mm, end after start, no overlaps. */
+export function slotProblems(slots: TimeSlot[], field: string): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  slots.forEach((slot, i) => {
+    if (!HHMM.test(slot.startTime) || !HHMM.test(slot.endTime)) {
+      problems.push({ field: `${field}[${i}]`, message: 'times must be HH:mm' });
+    } else if (minutesOf(slot.endTime) <= minutesOf(slot.startTime)) {
+      problems.push({ field: `${field}[${i}].endTime`, message: 'must be after startTime' });
+    }
+  });
+  const sorted = slots
+    .filter((s) => HHMM.test(s.startTime) && HHMM.test(s.endTime))
+    .map((s) => [minutesOf(s.startTime), minutesOf(s.endTime)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i][0] < sorted[i - 1][1]) {
+      problems.push({ field, message: 'slots on one day must not overlap' });
+      break;
+    }
+  }
+  return problems;
+}
