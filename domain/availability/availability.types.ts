@@ -1,0 +1,164 @@
+/**
+ * Input and output types of the availability rules. These mirror the database rows the booking
+ * service loads (spec 2.2, 2.4, 2.5, 2.8); times of day are salon-local 'HH:mm', booking times are
+ * UTC instants. See ./index.ts for how to call the rules.
+ */
+import type { LocalDate, LocalTime } from '../time/salon-time.rules';
+
+/** Booking states (spec 3.1). Kept here as a string union so availability does not depend on booking. */
+export type BookingStatusValue =
+  | 'PENDING'
+  | 'CONFIRMED'
+  | 'ARRIVED'
+  | 'IN_PROGRESS'
+  | 'COMPLETED'
+  | 'CANCELLED'
+  | 'NO_SHOW';
+
+/** Statuses that do NOT occupy a resource (spec 4.5). Every other status blocks. */
+export const NON_BLOCKING_BOOKING_STATUSES: readonly BookingStatusValue[] = ['CANCELLED', 'NO_SHOW'];
+
+export interface TimeSlot {
+  startTime: LocalTime;
+  /** 'HH:mm'; '24:00' allowed for end of day. A slot with end <= start is ignored (no overnight slots). */
+  endTime: LocalTime;
+}
+
+/** One entry of tenant `settings.businessHours` (spec 2.2). A day without an entry is CLOSED. */
+export interface BusinessHoursDay {
+  /** 0 = Sunday ... 6 = Saturday */
+  dayOfWeek: number;
+  isOpen: boolean;
+  slots: TimeSlot[];
+}
+
+/** ResourceSchedule row: weekly recurring, several rows per day allowed (spec 2.5). */
+export interface WeeklyScheduleSlot {
+  dayOfWeek: number;
+  startTime: LocalTime;
+  endTime: LocalTime;
+  isActive: boolean;
+}
+
+/** ResourceScheduleOverride row. Null start or end time = day off (spec 2.5). */
+export interface ScheduleOverride {
+  date: LocalDate;
+  startTime: LocalTime | null;
+  endTime: LocalTime | null;
+}
+
+/** TimeOff row (spec 2.5). Only `isApproved` entries are applied. */
+export interface TimeOffEntry {
+  startDate: LocalDate;
+  endDate: LocalDate;
+  /** null (with endTime null) = full day. See working-hours.rules.ts for partial multi-day rules. */
+  startTime: LocalTime | null;
+  endTime: LocalTime | null;
+  isApproved: boolean;
+}
+
+/**
+ * A time range in which this resource is occupied by a booking: for multi-item bookings pass the
+ * ITEM's own start/end for the item this resource performs (spec 2.8), not the whole booking.
+ */
+export interface ExistingBooking {
+  /** Booking id; used to exclude the booking being updated in the placement check. */
+  id?: string;
+  start: Date;
+  end: Date;
+  status: BookingStatusValue;
+}
+
+export interface ResourceAvailabilityData {
+  id: string;
+  isActive: boolean;
+  isBookableOnline: boolean;
+  /** service ids this resource can perform (ResourceSkill rows) */
+  skills: readonly string[];
+  weeklySchedule: readonly WeeklyScheduleSlot[];
+  overrides: readonly ScheduleOverride[];
+  timeOff: readonly TimeOffEntry[];
+  bookings: readonly ExistingBooking[];
+}
+
+export interface AvailabilityItem {
+  serviceId: string;
+  /** Service duration in minutes (positive integer). */
+  durationMinutes: number;
+  /** Chosen resource; omit (or null) for "any qualified resource". */
+  resourceId?: string | null;
+}
+
+export type SlotIntervalMinutes = 15 | 30 | 60;
+export const DEFAULT_SLOT_INTERVAL_MINUTES: SlotIntervalMinutes = 15;
+
+export interface AvailabilityInput {
+  /** IANA name from tenant settings.timezone */
+  timezone: string;
+  /** The current instant, passed in (never read from the clock inside the rules). */
+  now: Date;
+  /** Salon-local date to compute slots for. */
+  date: LocalDate;
+  businessHours: readonly BusinessHoursDay[];
+  /**
+   * settings.maxBookingDaysInAdvance (1..365). Counted in salon-local calendar days from the local
+   * date of `now`: date <= today + N is allowed, later dates are rejected. null = no limit (e.g. an
+   * internal tool that must see far ahead); the spec enforces it on the availability API.
+   */
+  maxBookingDaysInAdvance: number | null;
+  /** 15, 30 or 60; default 15. */
+  slotIntervalMinutes?: SlotIntervalMinutes;
+  /** One item = one service; several items are performed back to back in this order. */
+  items: readonly AvailabilityItem[];
+  resources: readonly ResourceAvailabilityData[];
+  /**
+   * true for the public portal: only resources with isBookableOnline are candidates.
+   * Default false (admin/staff availability).
+   */
+  onlineOnly?: boolean;
+  /**
+   * settings.allowDoubleBooking. When true, existing bookings do not remove free time (schedule,
+   * business hours, overrides and time-off still apply). Default false. The booking service may
+   * pass false on the public portal even when the setting is on, to keep customers from stacking.
+   */
+  allowDoubleBooking?: boolean;
+}
+
+/** Where one item of a slot would run and who could do it. */
+export interface SlotItemAssignment {
+  serviceId: string;
+  start: Date;
+  end: Date;
+  /** Suggested resource (the chosen one, else the previous item's resource if free, else the first free in input order). */
+  resourceId: string;
+  /** Every qualified resource free for this item's window (input order); includes resourceId. */
+  freeResourceIds: string[];
+}
+
+export interface AvailableSlot {
+  /** UTC start of the first item. */
+  start: Date;
+  /** UTC end of the last item. */
+  end: Date;
+  /** Salon-local 'HH:mm' of `start` (display convenience). */
+  localTime: LocalTime;
+  items: SlotItemAssignment[];
+}
+
+export type AvailabilityErrorCode =
+  | 'INVALID_TIMEZONE'
+  | 'INVALID_DATE'
+  | 'INVALID_SLOT_INTERVAL'
+  | 'INVALID_ITEMS'
+  | 'DATE_BEYOND_BOOKING_WINDOW';
+
+export interface AvailabilityError {
+  code: AvailabilityErrorCode;
+  message: string;
+  /** For DATE_BEYOND_BOOKING_WINDOW: the last bookable local date. */
+  lastBookableDate?: LocalDate;
+}
+
+export type AvailabilityResult =
+  | { ok: true; date: LocalDate; timezone: string; slots: AvailableSlot[] }
+  | { ok: false; error: AvailabilityError };
