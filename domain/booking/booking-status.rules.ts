@@ -1,0 +1,143 @@
+/**
+ * Booking status machine (spec 3.1) and the domain event each transition emits (spec 6). Pure.
+ *
+ *   PENDING     -> CONFIRMED                       BookingConfirmed
+ *   CONFIRMED   -> ARRIVED                         BookingArrived
+ *   CONFIRMED   -> IN_PROGRESS (may skip ARRIVED)  (no event named in the spec)
+ *   ARRIVED     -> IN_PROGRESS                     (no event named in the spec)
+ *   IN_PROGRESS -> COMPLETED                       BookingCompleted
+ *   any non-terminal -> CANCELLED                  BookingCancelled, or BookingCancelledBySalon
+ *   CONFIRMED, ARRIVED -> NO_SHOW                  BookingMarkedNoShow
+ *
+ * Terminal: COMPLETED, CANCELLED, NO_SHOW. Walk-ins are CREATED in IN_PROGRESS (not a transition;
+ * see INITIAL_STATUS_FOR_WALK_IN). Payment-expiry cancellation by the SYSTEM role is the ordinary
+ * non-terminal -> CANCELLED edge.
+ *
+ * Force: OWNER or ADMIN may pass `force: { role, reason }` (non-empty reason, for the audit log) to
+ * move between any two DIFFERENT statuses, terminal ones included. A forced transition emits the
+ * event of the TARGET status (forcing to COMPLETED still runs BookingCompleted effects); callers
+ * that want no side effects must not force.
+ */
+export const BOOKING_STATUSES = [
+  'PENDING',
+  'CONFIRMED',
+  'ARRIVED',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'CANCELLED',
+  'NO_SHOW',
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export const TERMINAL_BOOKING_STATUSES: readonly BookingStatus[] = ['COMPLETED', 'CANCELLED', 'NO_SHOW'];
+
+export const INITIAL_STATUS_FOR_WALK_IN: BookingStatus = 'IN_PROGRESS';
+
+/** Public bookings start CONFIRMED when settings.autoConfirm, else PENDING (spec 3.1). */
+export function initialPublicBookingStatus(autoConfirm: boolean): BookingStatus {
+  return autoConfirm ? 'CONFIRMED' : 'PENDING';
+}
+
+export type BookingEventName =
+  | 'BookingConfirmed'
+  | 'BookingArrived'
+  | 'BookingCompleted'
+  | 'BookingCancelled'
+  | 'BookingCancelledBySalon'
+  | 'BookingMarkedNoShow';
+
+export type ForceRole = 'OWNER' | 'ADMIN';
+export type ActorRole = ForceRole | 'STAFF' | 'CUSTOMER' | 'SYSTEM';
+
+/** The transition table without CANCELLED (which every non-terminal status may reach). */
+const TABLE: Record<BookingStatus, readonly BookingStatus[]> = {
+  PENDING: ['CONFIRMED'],
+  CONFIRMED: ['ARRIVED', 'IN_PROGRESS', 'NO_SHOW'],
+  ARRIVED: ['IN_PROGRESS', 'NO_SHOW'],
+  IN_PROGRESS: ['COMPLETED'],
+  COMPLETED: [],
+  CANCELLED: [],
+  NO_SHOW: [],
+};
+
+export function isBookingStatus(value: unknown): value is BookingStatus {
+  return typeof value === 'string' && (BOOKING_STATUSES as readonly string[]).includes(value);
+}
+
+export function isTerminalStatus(status: BookingStatus): boolean {
+  return TERMINAL_BOOKING_STATUSES.includes(status);
+}
+
+/** Targets allowed by the table (not forced) from a status. */
+export function allowedTransitions(from: BookingStatus): BookingStatus[] {
+  if (isTerminalStatus(from)) return [];
+  return [...TABLE[from], 'CANCELLED'];
+}
+
+export interface ForceOption {
+  role: ActorRole;
+  reason: string;
+}
+
+/**
+ * Is from -> to allowed? Without `force` only the table; with a valid force (OWNER/ADMIN and a
+ * non-blank reason) any change to a different status. Same status is never a transition.
+ */
+export function canTransition(from: BookingStatus, to: BookingStatus, force?: ForceOption | null): boolean {
+  return decideTransition(from, to, { force }).allowed;
+}
+
+/** Event emitted when a booking ENTERS `to` (null for IN_PROGRESS/PENDING, which name none). */
+export function eventForStatus(to: BookingStatus, opts: { bySalon?: boolean } = {}): BookingEventName | null {
+  switch (to) {
+    case 'CONFIRMED':
+      return 'BookingConfirmed';
+    case 'ARRIVED':
+      return 'BookingArrived';
+    case 'COMPLETED':
+      return 'BookingCompleted';
+    case 'CANCELLED':
+      return opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled';
+    case 'NO_SHOW':
+      return 'BookingMarkedNoShow';
+    default:
+      return null;
+  }
+}
+
+export type TransitionRejection = 'SAME_STATUS' | 'INVALID_TRANSITION' | 'FORCE_NOT_PERMITTED' | 'FORCE_REASON_REQUIRED';
+
+export type TransitionDecision =
+  | { allowed: true; from: BookingStatus; to: BookingStatus; forced: boolean; event: BookingEventName | null; auditReason: string | null }
+  | { allowed: false; from: BookingStatus; to: BookingStatus; rejection: TransitionRejection };
+
+/**
+ * Full decision for POST /bookings/:id/status/:status and cancellations.
+ * - `force` bypasses the table only for OWNER/ADMIN with a non-blank reason; an invalid force is
+ *   rejected (FORCE_NOT_PERMITTED / FORCE_REASON_REQUIRED) even when the table would allow the
+ *   move, so a bad request is never silently downgraded.
+ * - `bySalon` selects BookingCancelledBySalon for a salon-initiated cancellation.
+ * - `forced` is true only when the table would NOT have allowed the move.
+ */
+export function decideTransition(
+  from: BookingStatus,
+  to: BookingStatus,
+  opts: { force?: ForceOption | null; bySalon?: boolean } = {},
+): TransitionDecision {
+  if (from === to) return { allowed: false, from, to, rejection: 'SAME_STATUS' };
+  const force = opts.force ?? null;
+  if (force) {
+    if (force.role !== 'OWNER' && force.role !== 'ADMIN') return { allowed: false, from, to, rejection: 'FORCE_NOT_PERMITTED' };
+    if (force.reason.trim().length === 0) return { allowed: false, from, to, rejection: 'FORCE_REASON_REQUIRED' };
+  }
+  const inTable = allowedTransitions(from).includes(to);
+  if (!inTable && !force) return { allowed: false, from, to, rejection: 'INVALID_TRANSITION' };
+  return {
+    allowed: true,
+    from,
+    to,
+    forced: !inTable,
+    event: eventForStatus(to, { bySalon: opts.bySalon }),
+    auditReason: force ? force.reason.trim() : null,
+  };
+}
