@@ -59,7 +59,7 @@ export function localWindowToInterval(
   if (e <= s) return null;
   const start = localMinutesToUtcMs(date, s, timezone);
   const end = localMinutesToUtcMs(date, e, timezone);
-  return end > start ? { start, end } : null; // a window entirely inside a DST gap is empty
+  return end > start ? { start, end } : null; // e.g. 02:00-03:00 on a spring-forward day is empty
 }
 
 function fullDay(date: LocalDate, timezone: string): Interval {
