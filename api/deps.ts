@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health.service';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { EntitySignaller } from '../integrations/temporal/entity-signaller';
 
 export interface AppDeps {
   config: AppConfig;
@@ -11,4 +12,6 @@ export interface AppDeps {
   knex: Knex;
   mailer: Mailer;
   health: Record<string, HealthCheck>;
+  /** signals entity workflows before a state change commits (ARCHITECTURE.md section 4) */
+  signaller: EntitySignaller;
 }

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import type { AppDeps } from '../api/deps';
+import { RecordingSignaller, type EntitySignaller } from '../integrations/temporal/entity-signaller';
 
 export interface Platform {
   deps: AppDeps;
@@ -18,7 +19,14 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(config: AppConfig, options: { persistentData?: boolean; logger?: Logger } = {}): Promise<Platform> {
+export interface PlatformOptions {
+  persistentData?: boolean;
+  logger?: Logger;
+  /** how the API reaches entity workflows; the Temporal-backed one is wired by bin/dev and the tests */
+  signaller?: EntitySignaller;
+}
+
+export async function startPlatform(config: AppConfig, options: PlatformOptions = {}): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   let embeddedPostgres: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.databaseUrl;
@@ -39,6 +47,7 @@ export async function startPlatform(config: AppConfig, options: { persistentData
     logger,
     knex,
     mailer,
+    signaller: options.signaller ?? new RecordingSignaller(),
     health: {
       database: async () => {
         await knex.raw('SELECT 1');
