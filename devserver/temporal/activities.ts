@@ -1,0 +1,337 @@
+// Activity lifecycle on the server: scheduling with normalised timeouts and retry policy, dispatch
+// to pollers, heartbeats, server-side retries and the four timeouts.
+//
+// Like the real server, ActivityTaskStarted is written lazily together with the closing event, and
+// intermediate attempts leave no trace in history (brief 4.4). Every timer is keyed by attempt so a
+// stale timer from an earlier attempt does nothing.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { randomUUID } from 'node:crypto';
+import type { Engine } from './engine';
+import { invalidArgument, notFound } from './errors';
+import { duration, durationMs, RetryState, TimeoutType, timestamp } from './proto';
+import type { ActivityState, Run } from './run';
+import { encodeToken } from './tokens';
+
+const DEFAULT_INITIAL_INTERVAL_MS = 1000;
+
+export class Activities {
+  constructor(private readonly engine: Engine) {
+    engine.onRunClosed.push((run) => this.releaseRun(run));
+  }
+
+  queueKey(ns: string, queue: string): string {
+    return `${ns}/${queue}`;
+  }
+
+  /** Validation used before a workflow task completion is applied (keeps completions atomic). */
+  static validateSchedule(a: any): string | undefined {
+    if (!a?.activityId) return 'ActivityId is not set on command.';
+    if (!a.activityType?.name) return 'ActivityType is not set on command.';
+    if (!durationMs(a.scheduleToCloseTimeout) && !durationMs(a.startToCloseTimeout)) {
+      return 'A valid StartToClose or ScheduleToCloseTimeout is not set on command.';
+    }
+    return undefined;
+  }
+
+  schedule(run: Run, a: any, wtc: number): void {
+    const runTimeoutMs = durationMs(run.startRequest.workflowRunTimeout);
+    let s2c = durationMs(a.scheduleToCloseTimeout);
+    let s2s = durationMs(a.scheduleToStartTimeout);
+    let stc = durationMs(a.startToCloseTimeout);
+    let hb = durationMs(a.heartbeatTimeout);
+    if (s2c > 0) {
+      s2s = s2s > 0 ? Math.min(s2s, s2c) : s2c;
+      stc = stc > 0 ? Math.min(stc, s2c) : s2c;
+    } else {
+      s2c = runTimeoutMs;
+      s2s = s2s || runTimeoutMs;
+    }
+    if (runTimeoutMs > 0) {
+      s2c = Math.min(s2c || runTimeoutMs, runTimeoutMs);
+      s2s = Math.min(s2s || runTimeoutMs, runTimeoutMs);
+      stc = Math.min(stc, runTimeoutMs);
+    }
+    if (hb > stc) hb = stc;
+    const rp = a.retryPolicy ?? {};
+    const initial = durationMs(rp.initialInterval) || DEFAULT_INITIAL_INTERVAL_MS;
+    const retryPolicy = {
+      initialInterval: duration(initial),
+      backoffCoefficient: rp.backoffCoefficient || 2,
+      maximumInterval: duration(durationMs(rp.maximumInterval) || initial * 100),
+      maximumAttempts: rp.maximumAttempts ?? 0,
+      nonRetryableErrorTypes: rp.nonRetryableErrorTypes ?? [],
+    };
+    const attrs = {
+      activityId: a.activityId,
+      activityType: a.activityType,
+      taskQueue: { name: a.taskQueue?.name || run.taskQueue, kind: 1 },
+      header: a.header,
+      input: a.input,
+      scheduleToCloseTimeout: duration(s2c),
+      scheduleToStartTimeout: duration(s2s),
+      startToCloseTimeout: duration(stc),
+      heartbeatTimeout: duration(hb),
+      workflowTaskCompletedEventId: wtc,
+      retryPolicy,
+      priority: a.priority,
+    };
+    const now = this.engine.now();
+    const ev = run.append('ACTIVITY_TASK_SCHEDULED', attrs, now);
+    const act: ActivityState = {
+      scheduledEventId: ev.eventId,
+      activityId: a.activityId,
+      activityType: a.activityType.name,
+      taskQueue: attrs.taskQueue.name,
+      attrs,
+      attempt: 1,
+      state: 'queued',
+      firstScheduledTime: now,
+      attemptScheduledTime: now,
+      startedTime: 0,
+      startedIdentity: '',
+      cancelRequested: false,
+      cancelRequestedEventId: 0,
+      attemptTimers: [],
+      scheduleToCloseMs: s2c,
+      scheduleToStartMs: s2s,
+      startToCloseMs: stc,
+      heartbeatMs: hb,
+    };
+    run.activities.set(act.scheduledEventId, act);
+    if (s2c > 0) act.scheduleToCloseTimer = this.engine.clock.after(s2c, () => this.timeoutScheduleToClose(run, act));
+    this.enqueue(run, act);
+  }
+
+  private enqueue(run: Run, act: ActivityState): void {
+    act.state = 'queued';
+    act.attemptScheduledTime = this.engine.now();
+    const attempt = act.attempt;
+    if (act.scheduleToStartMs > 0 && (act.scheduleToCloseMs === 0 || act.scheduleToStartMs < act.scheduleToCloseMs)) {
+      act.attemptTimers.push(this.engine.clock.after(act.scheduleToStartMs, () => {
+        if (this.isCurrent(run, act, attempt, 'queued')) this.closeWithTimeout(run, act, 'SCHEDULE_TO_START', false);
+      }));
+    }
+    this.engine.activityQueues.add(this.queueKey(run.namespace, act.taskQueue), {
+      take: (identity) => this.start(run, act, attempt, identity),
+    });
+  }
+
+  private isCurrent(run: Run, act: ActivityState, attempt: number, state: ActivityState['state']): boolean {
+    return run.open && run.activities.get(act.scheduledEventId) === act && act.attempt === attempt && act.state === state;
+  }
+
+  private start(run: Run, act: ActivityState, attempt: number, identity: string): any {
+    if (!this.isCurrent(run, act, attempt, 'queued')) return undefined;
+    const now = this.engine.now();
+    this.clearAttemptTimers(act);
+    act.state = 'started';
+    act.startedTime = now;
+    act.startedIdentity = identity;
+    if (act.startToCloseMs > 0) {
+      act.attemptTimers.push(this.engine.clock.after(act.startToCloseMs, () => {
+        if (this.isCurrent(run, act, attempt, 'started')) this.attemptTimedOut(run, act, 'START_TO_CLOSE');
+      }));
+    }
+    this.armHeartbeatTimer(run, act);
+    const a = act.attrs;
+    return {
+      taskToken: encodeToken({ k: 'act', runId: run.runId, scheduledEventId: act.scheduledEventId, attempt }),
+      workflowNamespace: run.namespace,
+      workflowType: { name: run.workflowType },
+      workflowExecution: run.execution,
+      activityType: a.activityType,
+      activityId: a.activityId,
+      header: a.header,
+      input: a.input,
+      heartbeatDetails: act.heartbeatDetails,
+      scheduledTime: timestamp(act.firstScheduledTime),
+      currentAttemptScheduledTime: timestamp(act.attemptScheduledTime),
+      startedTime: timestamp(now),
+      attempt,
+      scheduleToCloseTimeout: a.scheduleToCloseTimeout,
+      startToCloseTimeout: a.startToCloseTimeout,
+      heartbeatTimeout: a.heartbeatTimeout,
+      retryPolicy: a.retryPolicy,
+      priority: a.priority,
+    };
+  }
+
+  private heartbeatTimer = new WeakMap<ActivityState, { cancel(): void }>();
+
+  private armHeartbeatTimer(run: Run, act: ActivityState): void {
+    this.heartbeatTimer.get(act)?.cancel();
+    if (act.heartbeatMs <= 0) return;
+    const attempt = act.attempt;
+    this.heartbeatTimer.set(act, this.engine.clock.after(act.heartbeatMs, () => {
+      if (this.isCurrent(run, act, attempt, 'started')) this.attemptTimedOut(run, act, 'HEARTBEAT');
+    }));
+  }
+
+  private clearAttemptTimers(act: ActivityState): void {
+    for (const t of act.attemptTimers.splice(0)) t.cancel();
+    this.heartbeatTimer.get(act)?.cancel();
+    act.retryTimer?.cancel();
+  }
+
+  // ------------------------------------------------------------ worker reports
+
+  /** Finds the started activity a task token names, or NOT_FOUND. */
+  byToken(token: { runId: string; scheduledEventId: number; attempt: number }): { run: Run; act: ActivityState } {
+    const run = this.engine.runs.get(token.runId);
+    if (!run?.open) throw notFound('workflow execution already completed');
+    const act = run.activities.get(token.scheduledEventId);
+    if (!act || act.state !== 'started' || act.attempt !== token.attempt) throw notFound('activity task not found');
+    return { run, act };
+  }
+
+  byId(ns: string, workflowId: string, runId: string | undefined, activityId: string): { run: Run; act: ActivityState } {
+    const run = this.engine.resolveRun(ns, { workflowId, runId });
+    if (!run.open) throw notFound('workflow execution already completed');
+    for (const act of run.activities.values()) {
+      if (act.activityId === activityId && act.state === 'started') return { run, act };
+    }
+    throw notFound(`activity ${activityId} not found or not started`);
+  }
+
+  heartbeat(run: Run, act: ActivityState, details: any): { cancelRequested: boolean } {
+    if (details) act.heartbeatDetails = details;
+    this.armHeartbeatTimer(run, act);
+    return { cancelRequested: act.cancelRequested };
+  }
+
+  completed(run: Run, act: ActivityState, result: any, identity: string | undefined): void {
+    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_COMPLETED', {
+      scheduledEventId: act.scheduledEventId, startedEventId, result, identity,
+    }, this.engine.now()));
+  }
+
+  failed(run: Run, act: ActivityState, failure: any, lastHeartbeatDetails: any, identity: string | undefined): void {
+    if (lastHeartbeatDetails) act.heartbeatDetails = lastHeartbeatDetails;
+    const decision = this.retryDecision(act, failure);
+    if (decision.delayMs !== undefined) return this.retryLater(run, act, failure, decision.delayMs);
+    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_FAILED', {
+      scheduledEventId: act.scheduledEventId, startedEventId, failure, identity, retryState: decision.retryState,
+    }, this.engine.now()));
+  }
+
+  canceled(run: Run, act: ActivityState, details: any, identity: string | undefined): void {
+    if (!act.cancelRequested) throw invalidArgument('activity cancellation was not requested');
+    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_CANCELED', {
+      scheduledEventId: act.scheduledEventId, startedEventId, details, identity,
+      latestCancelRequestedEventId: act.cancelRequestedEventId,
+    }, this.engine.now()));
+  }
+
+  /** RequestCancelActivityTask command. Returns true when the activity was canceled on the spot. */
+  requestCancel(run: Run, scheduledEventId: number, wtc: number): boolean {
+    const act = run.activities.get(scheduledEventId)!;
+    const req = run.append('ACTIVITY_TASK_CANCEL_REQUESTED', { scheduledEventId, workflowTaskCompletedEventId: wtc }, this.engine.now());
+    if (act.state === 'queued' || act.state === 'backoff') {
+      this.clearAttemptTimers(act);
+      act.scheduleToCloseTimer?.cancel();
+      run.activities.delete(scheduledEventId);
+      run.append('ACTIVITY_TASK_CANCELED', {
+        scheduledEventId, latestCancelRequestedEventId: req.eventId, startedEventId: 0, identity: 'server',
+      }, this.engine.now());
+      return true;
+    }
+    act.cancelRequested = true;
+    act.cancelRequestedEventId = req.eventId;
+    return false;
+  }
+
+  // ------------------------------------------------------------ retries and timeouts
+
+  private retryDecision(act: ActivityState, failure: any): { delayMs?: number; retryState: number } {
+    if (act.cancelRequested) return { retryState: RetryState.v('CANCEL_REQUESTED') };
+    const p = act.attrs.retryPolicy;
+    const app = failure?.applicationFailureInfo;
+    if (app && (app.nonRetryable || (p.nonRetryableErrorTypes as string[]).includes(app.type))) {
+      return { retryState: RetryState.v('NON_RETRYABLE_FAILURE') };
+    }
+    const tt = failure?.timeoutFailureInfo?.timeoutType;
+    if (tt !== undefined && tt !== TimeoutType.v('START_TO_CLOSE') && tt !== TimeoutType.v('HEARTBEAT')) {
+      return { retryState: RetryState.v('TIMEOUT') };
+    }
+    if (failure?.canceledFailureInfo || failure?.terminatedFailureInfo) return { retryState: RetryState.v('NON_RETRYABLE_FAILURE') };
+    if (p.maximumAttempts > 0 && act.attempt >= p.maximumAttempts) return { retryState: RetryState.v('MAXIMUM_ATTEMPTS_REACHED') };
+    let delayMs = durationMs(p.initialInterval) * Math.pow(p.backoffCoefficient, act.attempt - 1);
+    delayMs = Math.min(delayMs, durationMs(p.maximumInterval));
+    if (app?.nextRetryDelay && durationMs(app.nextRetryDelay) > 0) delayMs = durationMs(app.nextRetryDelay);
+    if (act.scheduleToCloseMs > 0 && this.engine.now() + delayMs >= act.firstScheduledTime + act.scheduleToCloseMs) {
+      return { retryState: RetryState.v('TIMEOUT') };
+    }
+    return { delayMs, retryState: RetryState.v('IN_PROGRESS') };
+  }
+
+  private retryLater(run: Run, act: ActivityState, failure: any, delayMs: number): void {
+    this.clearAttemptTimers(act);
+    act.lastFailure = failure;
+    act.state = 'backoff';
+    act.attempt++;
+    const attempt = act.attempt;
+    act.retryTimer = this.engine.clock.after(delayMs, () => {
+      if (this.isCurrent(run, act, attempt, 'backoff')) this.enqueue(run, act);
+    });
+    this.engine.clock.workChanged();
+  }
+
+  private timeoutFailure(type: string, act: ActivityState, cause?: any): any {
+    return {
+      message: `activity ${type} timeout`,
+      source: 'Server',
+      cause,
+      timeoutFailureInfo: { timeoutType: TimeoutType.v(type), lastHeartbeatDetails: act.heartbeatDetails },
+    };
+  }
+
+  /** Start-to-close or heartbeat timeout of a running attempt: retry per policy or close. */
+  private attemptTimedOut(run: Run, act: ActivityState, type: 'START_TO_CLOSE' | 'HEARTBEAT'): void {
+    const failure = this.timeoutFailure(type, act);
+    const decision = this.retryDecision(act, failure);
+    if (decision.delayMs !== undefined) return this.retryLater(run, act, failure, decision.delayMs);
+    this.closeWithTimeout(run, act, type, true, decision.retryState);
+  }
+
+  private timeoutScheduleToClose(run: Run, act: ActivityState): void {
+    if (!run.open || run.activities.get(act.scheduledEventId) !== act || act.state === 'closing') return;
+    this.closeWithTimeout(run, act, 'SCHEDULE_TO_CLOSE', act.state === 'started', RetryState.v('TIMEOUT'), act.lastFailure);
+  }
+
+  private closeWithTimeout(run: Run, act: ActivityState, type: string, wasStarted: boolean, retryState = RetryState.v('TIMEOUT'), cause?: any): void {
+    const failure = this.timeoutFailure(type, act, cause);
+    this.close(run, act, wasStarted, (startedEventId) => run.append('ACTIVITY_TASK_TIMED_OUT', {
+      scheduledEventId: act.scheduledEventId, startedEventId, failure, retryState,
+    }, this.engine.now()));
+  }
+
+  /** Writes (lazily) ActivityTaskStarted and the closing event, buffered if a workflow task is running. */
+  private close(run: Run, act: ActivityState, wasStarted: boolean, writeClose: (startedEventId: number) => void): void {
+    this.clearAttemptTimers(act);
+    act.scheduleToCloseTimer?.cancel();
+    act.state = 'closing';
+    this.engine.addExternalEvent(run, () => {
+      let startedEventId = 0;
+      if (wasStarted) {
+        startedEventId = run.append('ACTIVITY_TASK_STARTED', {
+          scheduledEventId: act.scheduledEventId,
+          identity: act.startedIdentity,
+          requestId: randomUUID(),
+          attempt: act.attempt,
+          lastFailure: act.lastFailure,
+        }, this.engine.now()).eventId;
+      }
+      writeClose(startedEventId);
+      run.activities.delete(act.scheduledEventId);
+    });
+    this.engine.clock.workChanged();
+  }
+
+  private releaseRun(run: Run): void {
+    for (const act of run.activities.values()) {
+      this.clearAttemptTimers(act);
+      act.scheduleToCloseTimer?.cancel();
+    }
+    run.activities.clear();
+  }
+}

@@ -1,0 +1,172 @@
+// One clock and one timer heap for everything time-based in the server (user timers, task
+// timeouts, retry backoffs, run timeouts, start delays, TestService sleeps).
+//
+// In dev-server mode virtual time equals wall time. In time-skipping mode the clock jumps to the
+// next due timer, but only when nobody holds a skip lock (the test client's lock counter) and the
+// engine reports no outstanding work (a workflow or activity task a worker has or could take):
+// work that a worker is doing runs in real time, idle waiting is skipped.
+
+export interface TimerHandle {
+  cancel(): void;
+}
+
+interface TimerEntry {
+  due: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+export class VirtualClock {
+  private offset = 0;
+  private heap: TimerEntry[] = [];
+  private seq = 0;
+  private wallTimer: NodeJS.Timeout | undefined;
+  private wallTimerDue = Infinity;
+  private pumpScheduled = false;
+  private stopped = false;
+  /** Skip locks held by clients (TestService Lock/Unlock). Starts at 1 like Java's test server. */
+  private locks: number;
+
+  constructor(
+    readonly timeSkipping: boolean,
+    private readonly hasOutstandingWork: () => boolean = () => false,
+  ) {
+    this.locks = timeSkipping ? 1 : 0;
+  }
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  /** Runs fn at virtual time `due` (ms since epoch). */
+  at(due: number, fn: () => void): TimerHandle {
+    const entry: TimerEntry = { due, seq: this.seq++, fn, cancelled: false };
+    this.push(entry);
+    this.schedulePump();
+    return {
+      cancel: () => {
+        entry.cancelled = true;
+      },
+    };
+  }
+
+  after(ms: number, fn: () => void): TimerHandle {
+    return this.at(this.now() + Math.max(0, ms), fn);
+  }
+
+  lock(): void {
+    this.locks++;
+  }
+  unlock(): void {
+    // Concurrent result() calls can unlock more often than they lock; treat <= 0 as unlocked.
+    this.locks--;
+    this.schedulePump();
+  }
+
+  /** The engine calls this whenever work finished, so a skip can happen. */
+  workChanged(): void {
+    if (this.timeSkipping) this.schedulePump();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.stopped) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    // Fire everything that is due (bounded so one pump cannot starve the event loop).
+    for (let fired = 0; fired < 1000; fired++) {
+      const top = this.peek();
+      if (!top) break;
+      if (top.due <= this.now()) {
+        this.pop();
+        try {
+          top.fn();
+        } catch (err) {
+          // A timer callback must never take the server down; log and carry on.
+          console.error('[temporal-devserver] timer callback failed', err);
+        }
+        continue;
+      }
+      if (this.timeSkipping && this.locks <= 0 && !this.hasOutstandingWork()) {
+        this.offset += top.due - this.now();
+        continue;
+      }
+      break;
+    }
+    const next = this.peek();
+    if (next && next.due <= this.now()) {
+      this.schedulePump();
+      return;
+    }
+    this.armWallTimer(next ? next.due - this.now() : Infinity);
+  }
+
+  private armWallTimer(delay: number): void {
+    const due = Date.now() + delay;
+    if (this.wallTimer && this.wallTimerDue <= due) return;
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer = undefined;
+    this.wallTimerDue = Infinity;
+    if (delay === Infinity) return;
+    this.wallTimerDue = due;
+    this.wallTimer = setTimeout(() => {
+      this.wallTimer = undefined;
+      this.wallTimerDue = Infinity;
+      this.schedulePump();
+    }, Math.min(Math.max(0, delay), 2 ** 31 - 1));
+  }
+
+  private peek(): TimerEntry | undefined {
+    while (this.heap.length && this.heap[0].cancelled) this.pop();
+    return this.heap[0];
+  }
+
+  private less(a: TimerEntry, b: TimerEntry): boolean {
+    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  }
+
+  private push(e: TimerEntry): void {
+    const h = this.heap;
+    h.push(e);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  private pop(): TimerEntry | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

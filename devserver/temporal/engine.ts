@@ -1,0 +1,537 @@
+// The workflow engine: owns every run, the task queues and the clock, and implements the
+// lifecycle operations the RPC layer exposes (start, signal, cancel, terminate, workflow task
+// dispatch/failure/timeouts, queries, closing runs and notifying parents).
+//
+// Invariants kept here (see the protocol brief, section 3): event ids are contiguous; nothing but
+// workflow-task events is written while a workflow task is started (everything else is buffered
+// and flushed after the task closes); every close cancels the run's timers.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { randomUUID } from 'node:crypto';
+import { VirtualClock } from './clock';
+import { alreadyStarted, failedPrecondition, invalidArgument, namespaceNotFound, notFound, RpcError } from './errors';
+import {
+  ConflictPolicy, duration, durationMs, ExecStatus, ParentClosePolicy, QueryRejectCondition, RetryState, ReusePolicy,
+  timestamp, timestampMs, WftFailedCause,
+} from './proto';
+import { BufferedEvent, PendingQuery, Run } from './run';
+import { TaskQueues } from './task-queues';
+import { encodeToken } from './tokens';
+import { status as Status } from '@grpc/grpc-js';
+
+export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
+const MAX_WFT_TIMEOUT_MS = 120_000;
+const QUERY_TIMEOUT_MS = 15_000;
+
+export interface EngineOptions {
+  timeSkipping: boolean;
+  namespaces: string[];
+}
+
+export interface StartExtras {
+  /** Pre-allocated run id (continue-as-new writes it into the old run's last event first). */
+  runId?: string;
+  signal?: { signalName: string; input?: any; header?: any; identity?: string };
+  parent?: { namespace: string; workflowId: string; runId: string; initiatedEventId: number; parentClosePolicy: number; root?: any };
+  continued?: { fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number; lastCompletionResult?: any; continuedFailure?: any; backoffMs?: number };
+}
+
+export class Engine {
+  readonly clock: VirtualClock;
+  readonly namespaces = new Set<string>();
+  readonly runs = new Map<string, Run>();
+  /** namespace/workflowId -> latest run id for that workflow id. */
+  private current = new Map<string, string>();
+  private openRuns = new Set<Run>();
+  readonly wftQueues = new TaskQueues<any>();
+  readonly activityQueues = new TaskQueues<any>();
+  readonly searchAttributeTypes = new Map<string, number>();
+  /** Hooks filled in by the activity module (kept separate to keep files small). */
+  onRunClosed: ((run: Run) => void)[] = [];
+
+  constructor(readonly options: EngineOptions) {
+    this.clock = new VirtualClock(options.timeSkipping, () => this.hasOutstandingWork());
+    for (const ns of options.namespaces) this.namespaces.add(ns);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ---------------------------------------------------------------- lookups
+
+  checkNamespace(ns: string | undefined): string {
+    const name = ns || 'default';
+    if (!this.namespaces.has(name)) throw namespaceNotFound(name);
+    return name;
+  }
+
+  currentRun(ns: string, workflowId: string): Run | undefined {
+    const id = this.current.get(`${ns}/${workflowId}`);
+    return id ? this.runs.get(id) : undefined;
+  }
+
+  /** Resolves {workflowId, runId?} (+ first_execution_run_id chain check) to a run or NOT_FOUND. */
+  resolveRun(ns: string, execution: any, firstExecutionRunId?: string): Run {
+    const workflowId = execution?.workflowId;
+    if (!workflowId) throw invalidArgument('workflow_execution.workflow_id is required');
+    let run: Run | undefined;
+    if (execution.runId) {
+      run = this.runs.get(execution.runId);
+      if (run && (run.workflowId !== workflowId || run.namespace !== ns)) run = undefined;
+    } else {
+      run = this.currentRun(ns, workflowId);
+      if (run && firstExecutionRunId && run.firstRunId !== firstExecutionRunId) run = undefined;
+    }
+    if (!run) throw notFound(`workflow execution not found for workflow id ${workflowId}${execution.runId ? ` run id ${execution.runId}` : ''}`);
+    return run;
+  }
+
+  allRuns(): Iterable<Run> {
+    return this.runs.values();
+  }
+
+  // ---------------------------------------------------------------- time skipping
+
+  /** Work a worker has or could take: time must not skip past it (brief 7.1). */
+  private hasOutstandingWork(): boolean {
+    for (const run of this.openRuns) {
+      if (run.wft.state !== 'none') return true;
+      for (const a of run.activities.values()) if (a.state === 'queued' || a.state === 'started') return true;
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- start
+
+  startWorkflow(ns: string, req: any, extras: StartExtras = {}): { runId: string; started: boolean } {
+    const workflowId: string = req.workflowId;
+    if (!workflowId) throw invalidArgument('workflow_id is required');
+    if (!req.workflowType?.name) throw invalidArgument('workflow_type is required');
+    if (!req.taskQueue?.name) throw invalidArgument('task_queue is required');
+    if (req.cronSchedule) throw new RpcError(Status.UNIMPLEMENTED, 'cron_schedule is not supported by this dev server');
+
+    const existing = this.currentRun(ns, workflowId);
+    if (existing && req.requestId && existing.requestIds.has(req.requestId)) return { runId: existing.runId, started: true };
+
+    let reuse = req.workflowIdReusePolicy ?? 0;
+    let conflict = req.workflowIdConflictPolicy ?? 0;
+    if (reuse === ReusePolicy.v('TERMINATE_IF_RUNNING')) {
+      if (conflict) throw invalidArgument('TERMINATE_IF_RUNNING reuse policy cannot be combined with a conflict policy');
+      conflict = ConflictPolicy.v('TERMINATE_EXISTING');
+      reuse = ReusePolicy.v('ALLOW_DUPLICATE');
+    }
+    if (reuse === ReusePolicy.v('REJECT_DUPLICATE') && conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
+      throw invalidArgument('REJECT_DUPLICATE reuse policy cannot be combined with TERMINATE_EXISTING conflict policy');
+    }
+    if (existing?.open) {
+      if (conflict === ConflictPolicy.v('USE_EXISTING')) {
+        if (req.requestId) existing.requestIds.add(req.requestId);
+        return { runId: existing.runId, started: false };
+      }
+      if (conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
+        this.terminate(existing, 'terminated by new runID', undefined, 'server');
+      } else {
+        throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
+      }
+    } else if (existing) {
+      const s = existing.status;
+      if (reuse === ReusePolicy.v('REJECT_DUPLICATE') ||
+        (reuse === ReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && (s === ExecStatus.v('COMPLETED') || s === ExecStatus.v('CONTINUED_AS_NEW')))) {
+        throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
+      }
+    }
+    const run = this.createRun(ns, req, extras);
+    return { runId: run.runId, started: true };
+  }
+
+  createRun(ns: string, req: any, extras: StartExtras): Run {
+    const now = this.now();
+    const runId = extras.runId ?? randomUUID();
+    const firstRunId = extras.continued?.firstRunId ?? runId;
+    const run = new Run(ns, req.workflowId, runId, firstRunId, req.workflowType.name, req.taskQueue.name, req, now);
+    if (req.requestId) run.requestIds.add(req.requestId);
+    run.memo = { ...(req.memo?.fields ?? {}) };
+    run.searchAttributes = { ...(req.searchAttributes?.indexedFields ?? {}) };
+
+    let wftTimeoutMs = durationMs(req.workflowTaskTimeout) || DEFAULT_WFT_TIMEOUT_MS;
+    wftTimeoutMs = Math.min(wftTimeoutMs, MAX_WFT_TIMEOUT_MS);
+    const runTimeoutMs = durationMs(req.workflowRunTimeout);
+    const execTimeoutMs = durationMs(req.workflowExecutionTimeout);
+    const expiration = extras.continued?.expirationTime ?? (execTimeoutMs ? now + execTimeoutMs : 0);
+    const backoffMs = extras.continued?.backoffMs ?? durationMs(req.workflowStartDelay);
+    run.executionTime = now + backoffMs;
+    run.startRequest.wftTimeoutMs = wftTimeoutMs;
+    if (extras.parent) {
+      run.parent = { namespace: extras.parent.namespace, workflowId: extras.parent.workflowId, runId: extras.parent.runId, initiatedEventId: extras.parent.initiatedEventId };
+      run.parentClosePolicy = extras.parent.parentClosePolicy;
+    }
+
+    run.append('WORKFLOW_EXECUTION_STARTED', {
+      workflowType: req.workflowType,
+      taskQueue: { name: req.taskQueue.name, kind: 1 },
+      input: req.input,
+      header: req.header,
+      identity: req.identity,
+      workflowExecutionTimeout: execTimeoutMs ? duration(execTimeoutMs) : undefined,
+      workflowRunTimeout: runTimeoutMs ? duration(runTimeoutMs) : undefined,
+      workflowTaskTimeout: duration(wftTimeoutMs),
+      attempt: 1,
+      firstExecutionRunId: firstRunId,
+      originalExecutionRunId: runId,
+      continuedExecutionRunId: extras.continued?.fromRunId,
+      initiator: extras.continued?.initiator,
+      lastCompletionResult: extras.continued?.lastCompletionResult,
+      continuedFailure: extras.continued?.continuedFailure,
+      workflowExecutionExpirationTime: expiration ? timestamp(expiration) : undefined,
+      firstWorkflowTaskBackoff: backoffMs ? duration(backoffMs) : undefined,
+      memo: req.memo,
+      searchAttributes: req.searchAttributes,
+      retryPolicy: req.retryPolicy,
+      parentWorkflowNamespace: extras.parent?.namespace,
+      parentWorkflowExecution: extras.parent ? { workflowId: extras.parent.workflowId, runId: extras.parent.runId } : undefined,
+      parentInitiatedEventId: extras.parent?.initiatedEventId,
+      rootWorkflowExecution: extras.parent?.root,
+      priority: req.priority,
+      userMetadata: req.userMetadata,
+    }, now);
+
+    this.runs.set(runId, run);
+    this.current.set(`${ns}/${req.workflowId}`, runId);
+    this.openRuns.add(run);
+
+    if (extras.signal) {
+      run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName: extras.signal.signalName, input: extras.signal.input, header: extras.signal.header, identity: extras.signal.identity }, now);
+    }
+    if (backoffMs > 0) {
+      run.startDelayPending = true;
+      run.runTimers.push(this.clock.after(backoffMs, () => {
+        if (!run.open) return;
+        run.startDelayPending = false;
+        if (run.wft.state === 'none') this.scheduleWorkflowTask(run);
+      }));
+    } else {
+      this.scheduleWorkflowTask(run);
+    }
+    const timeoutAt = Math.min(runTimeoutMs ? now + backoffMs + runTimeoutMs : Infinity, expiration || Infinity);
+    if (timeoutAt !== Infinity) run.runTimers.push(this.clock.at(timeoutAt, () => this.timeoutRun(run)));
+    return run;
+  }
+
+  // ---------------------------------------------------------------- events from outside the run
+
+  /**
+   * Adds a non-command event (signal, timer fired, activity result, child result, cancel request).
+   * Buffered while a workflow task is started; otherwise written now and a workflow task scheduled.
+   */
+  addExternalEvent(run: Run, apply: () => void, extra: Partial<BufferedEvent> = {}): void {
+    if (!run.open) return;
+    if (run.wft.state === 'started') {
+      run.buffered.push({ apply, ...extra });
+      return;
+    }
+    apply();
+    if (run.wft.state === 'none' && !run.startDelayPending) this.scheduleWorkflowTask(run);
+  }
+
+  /** Writes buffered events; returns whether there were any. */
+  flushBuffered(run: Run): boolean {
+    if (!run.buffered.length) return false;
+    const items = run.buffered.splice(0);
+    for (const b of items) b.apply();
+    return true;
+  }
+
+  signal(run: Run, signalName: string, input: any, header: any, identity: string | undefined, external?: any, requestId?: string): void {
+    if (!run.open) throw notFound('workflow execution already completed');
+    if (requestId) {
+      if (run.requestIds.has(`signal:${requestId}`)) return;
+      run.requestIds.add(`signal:${requestId}`);
+    }
+    this.addExternalEvent(run, () => {
+      run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName, input, header, identity, externalWorkflowExecution: external }, this.now());
+    });
+  }
+
+  requestCancel(run: Run, reason: string | undefined, identity: string | undefined, external?: { initiatedEventId: number; execution: any }): void {
+    if (!run.open || run.cancelRequested) return;
+    run.cancelRequested = true;
+    this.addExternalEvent(run, () => {
+      run.append('WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
+        cause: reason, identity,
+        externalInitiatedEventId: external?.initiatedEventId,
+        externalWorkflowExecution: external?.execution,
+      }, this.now());
+    });
+  }
+
+  terminate(run: Run, reason: string | undefined, details: any, identity: string | undefined): void {
+    if (!run.open) throw notFound('workflow execution already completed');
+    this.closeByServer(run, 'WORKFLOW_EXECUTION_TERMINATED', { reason, details, identity }, 'TERMINATED');
+  }
+
+  private timeoutRun(run: Run): void {
+    if (!run.open) return;
+    this.closeByServer(run, 'WORKFLOW_EXECUTION_TIMED_OUT', { retryState: RetryState.v('RETRY_POLICY_NOT_SET') }, 'TIMED_OUT');
+  }
+
+  /** Server-initiated close: force-fail a started task, flush the buffer, then the terminal event. */
+  private closeByServer(run: Run, eventType: string, attrs: any, status: string): void {
+    if (run.wft.state === 'started') {
+      run.append('WORKFLOW_TASK_FAILED', {
+        scheduledEventId: run.wft.scheduledEventId,
+        startedEventId: run.wft.startedEventId,
+        cause: WftFailedCause.v('FORCE_CLOSE_COMMAND'),
+        identity: 'server',
+      }, this.now());
+      run.wft.timeout?.cancel();
+      run.wft.state = 'none';
+      this.flushBuffered(run);
+    }
+    run.append(eventType, attrs, this.now());
+    this.closeRun(run, status);
+  }
+
+  /** Marks the run closed (the terminal event is already written) and releases everything it held. */
+  closeRun(run: Run, status: string): void {
+    run.status = ExecStatus.v(status);
+    run.closeTime = this.now();
+    this.openRuns.delete(run);
+    run.wft.timeout?.cancel();
+    const attachedQueries = [...run.wft.queries.values(), ...run.pendingQueries];
+    run.wft = { ...run.wft, state: 'none', queries: new Map() };
+    run.pendingQueries = [];
+    run.buffered = [];
+    for (const t of run.timers.values()) t.handle.cancel();
+    run.timers.clear();
+    for (const t of run.runTimers) t.cancel();
+    for (const h of this.onRunClosed) h(run);
+    for (const w of [...run.waiters]) w();
+    // Queries still waiting are answered from the closed run's full history.
+    for (const q of attachedQueries) this.dispatchLegacyQuery(run, q);
+    this.applyParentClosePolicy(run);
+    if (status !== 'CONTINUED_AS_NEW') this.notifyParent(run);
+    this.clock.workChanged();
+  }
+
+  private applyParentClosePolicy(run: Run): void {
+    for (const child of run.children.values()) {
+      if (!child.runId) continue;
+      // The child may have continued as new: its chain still starts with the run we started.
+      const childRun = this.currentRun(child.namespace, child.workflowId);
+      if (!childRun?.open || childRun.firstRunId !== child.runId) continue;
+      const policy = child.parentClosePolicy || ParentClosePolicy.v('TERMINATE');
+      if (policy === ParentClosePolicy.v('TERMINATE')) this.terminate(childRun, 'by parent close policy', undefined, 'server');
+      else if (policy === ParentClosePolicy.v('REQUEST_CANCEL')) this.requestCancel(childRun, 'by parent close policy', 'server');
+    }
+  }
+
+  private notifyParent(run: Run): void {
+    const p = run.parent;
+    if (!p) return;
+    const parent = this.runs.get(p.runId);
+    if (!parent?.open) return;
+    const child = parent.children.get(p.initiatedEventId);
+    if (!child) return;
+    const last = run.history[run.history.length - 1];
+    const lastAttrs = run.attributesOf(last);
+    const common = () => ({
+      namespace: run.namespace,
+      workflowExecution: { workflowId: run.workflowId, runId: run.runId },
+      workflowType: { name: run.workflowType },
+      initiatedEventId: child.initiatedEventId,
+      startedEventId: child.startedEventId,
+    });
+    const status = ExecStatus.name(run.status);
+    this.addExternalEvent(parent, () => {
+      const now = this.now();
+      switch (status) {
+        case 'COMPLETED': parent.append('CHILD_WORKFLOW_EXECUTION_COMPLETED', { ...common(), result: lastAttrs.result }, now); break;
+        case 'FAILED': parent.append('CHILD_WORKFLOW_EXECUTION_FAILED', { ...common(), failure: lastAttrs.failure, retryState: lastAttrs.retryState }, now); break;
+        case 'CANCELED': parent.append('CHILD_WORKFLOW_EXECUTION_CANCELED', { ...common(), details: lastAttrs.details }, now); break;
+        case 'TERMINATED': parent.append('CHILD_WORKFLOW_EXECUTION_TERMINATED', common(), now); break;
+        case 'TIMED_OUT': parent.append('CHILD_WORKFLOW_EXECUTION_TIMED_OUT', { ...common(), retryState: lastAttrs.retryState }, now); break;
+      }
+      parent.children.delete(child.initiatedEventId);
+    });
+  }
+
+  // ---------------------------------------------------------------- workflow tasks
+
+  wftQueueKey(ns: string, queue: string): string {
+    return `${ns}/${queue}`;
+  }
+
+  scheduleWorkflowTask(run: Run, attempt = 1): void {
+    const now = this.now();
+    const ev = run.append('WORKFLOW_TASK_SCHEDULED', {
+      taskQueue: { name: run.taskQueue, kind: 1 },
+      startToCloseTimeout: duration(run.startRequest.wftTimeoutMs),
+      attempt,
+    }, now);
+    const scheduledEventId = ev.eventId;
+    const carried = run.wft.state === 'none' ? run.wft.queries : new Map<string, PendingQuery>();
+    run.wft = { state: 'scheduled', scheduledEventId, startedEventId: 0, attempt, scheduledTime: now, startedTime: 0, queries: carried };
+    for (const q of run.pendingQueries.splice(0)) run.wft.queries.set(q.id, q);
+    this.wftQueues.add(this.wftQueueKey(run.namespace, run.taskQueue), {
+      take: (identity) => this.startWorkflowTask(run, scheduledEventId, identity),
+    });
+  }
+
+  /** A poller takes the task: write WorkflowTaskStarted and build the poll response. */
+  private startWorkflowTask(run: Run, scheduledEventId: number, identity: string): any {
+    const wft = run.wft;
+    if (!run.open || wft.state !== 'scheduled' || wft.scheduledEventId !== scheduledEventId) return undefined;
+    const now = this.now();
+    const started = run.append('WORKFLOW_TASK_STARTED', {
+      scheduledEventId,
+      identity,
+      requestId: randomUUID(),
+      historySizeBytes: 0,
+    }, now);
+    wft.state = 'started';
+    wft.startedEventId = started.eventId;
+    wft.startedTime = now;
+    const attempt = wft.attempt;
+    wft.timeout = this.clock.after(run.startRequest.wftTimeoutMs, () => this.timeoutWorkflowTask(run, scheduledEventId, attempt));
+    const queries: Record<string, any> = {};
+    for (const [id, q] of wft.queries) if (!q.settled) queries[id] = q.query;
+    return {
+      taskToken: encodeToken({ k: 'wft', runId: run.runId, scheduledEventId, attempt }),
+      workflowExecution: run.execution,
+      workflowType: { name: run.workflowType },
+      previousStartedEventId: run.lastCompletedStartedId,
+      startedEventId: started.eventId,
+      attempt,
+      history: { events: run.history },
+      workflowExecutionTaskQueue: { name: run.taskQueue, kind: 1 },
+      scheduledTime: timestamp(wft.scheduledTime),
+      startedTime: timestamp(now),
+      queries,
+    };
+  }
+
+  /** Validates a workflow task token against the run's started task. */
+  startedTaskFor(token: { runId: string; scheduledEventId: number; attempt: number }): Run {
+    const run = this.runs.get(token.runId);
+    if (!run) throw notFound('workflow execution not found');
+    if (!run.open) throw notFound('workflow execution already completed');
+    const wft = run.wft;
+    if (wft.state !== 'started' || wft.scheduledEventId !== token.scheduledEventId || wft.attempt !== token.attempt) {
+      throw notFound('workflow task not found (timed out or already completed)');
+    }
+    return run;
+  }
+
+  private timeoutWorkflowTask(run: Run, scheduledEventId: number, attempt: number): void {
+    const wft = run.wft;
+    if (!run.open || wft.state !== 'started' || wft.scheduledEventId !== scheduledEventId || wft.attempt !== attempt) return;
+    run.append('WORKFLOW_TASK_TIMED_OUT', { scheduledEventId, startedEventId: wft.startedEventId, timeoutType: 1 /* START_TO_CLOSE */ }, this.now());
+    this.retryWorkflowTask(run);
+  }
+
+  /** After a failed or timed-out attempt: flush the buffer and schedule attempt + 1. */
+  retryWorkflowTask(run: Run, nextAttempt = run.wft.attempt + 1): void {
+    run.wft.timeout?.cancel();
+    const queries = run.wft.queries;
+    run.wft = { ...run.wft, state: 'none', queries };
+    this.flushBuffered(run);
+    this.scheduleWorkflowTask(run, nextAttempt);
+  }
+
+  failWorkflowTask(run: Run, cause: number, failure: any, identity: string | undefined): void {
+    run.append('WORKFLOW_TASK_FAILED', {
+      scheduledEventId: run.wft.scheduledEventId,
+      startedEventId: run.wft.startedEventId,
+      cause, failure, identity,
+    }, this.now());
+    this.retryWorkflowTask(run);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  query(ns: string, req: any): Promise<any> {
+    const run = this.resolveRun(ns, req.execution);
+    const reject = req.queryRejectCondition ?? 0;
+    if (!run.open) {
+      const cleanly = run.status === ExecStatus.v('COMPLETED');
+      if (reject === QueryRejectCondition.v('NOT_OPEN') || (reject === QueryRejectCondition.v('NOT_COMPLETED_CLEANLY') && !cleanly)) {
+        return Promise.resolve({ queryRejected: { status: run.status } });
+      }
+    }
+    if (run.lastCompletedStartedId === 0 && !(run.open && run.wft.state !== 'none')) {
+      throw failedPrecondition('workflow has not completed its first workflow task; cannot query it');
+    }
+    if (!this.wftQueues.hasPoller(this.wftQueueKey(ns, run.taskQueue), 3_000)) {
+      throw failedPrecondition(`no worker is polling task queue "${run.taskQueue}"; cannot answer query "${req.query?.queryType}"`);
+    }
+    return new Promise((resolve, reject2) => {
+      const q: PendingQuery = {
+        id: randomUUID(),
+        query: req.query,
+        settled: false,
+        resolve: (r) => { if (!q.settled) { q.settled = true; clearTimeout(timer); resolve(r); } },
+        reject: (e) => { if (!q.settled) { q.settled = true; clearTimeout(timer); reject2(e); } },
+      };
+      const timer = setTimeout(() => q.reject(new RpcError(Status.DEADLINE_EXCEEDED, `query "${req.query?.queryType}" timed out waiting for a worker`)), QUERY_TIMEOUT_MS);
+      if (!run.open || run.wft.state === 'none') this.dispatchLegacyQuery(run, q);
+      else if (run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);
+      else run.pendingQueries.push(q);
+    });
+  }
+
+  /** Queries that arrived during a started task: ride on the next task, or go as legacy tasks. */
+  redeliverPendingQueries(run: Run): void {
+    const pending = run.pendingQueries.splice(0);
+    for (const q of pending) {
+      if (run.open && run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);
+      else if (run.open && run.wft.state === 'started') run.pendingQueries.push(q);
+      else this.dispatchLegacyQuery(run, q);
+    }
+  }
+
+  readonly legacyQueries = new Map<string, PendingQuery>();
+
+  dispatchLegacyQuery(run: Run, q: PendingQuery): void {
+    if (q.settled) return;
+    this.legacyQueries.set(q.id, q);
+    this.wftQueues.add(this.wftQueueKey(run.namespace, run.taskQueue), {
+      take: () => {
+        if (q.settled) {
+          this.legacyQueries.delete(q.id);
+          return undefined;
+        }
+        return {
+          taskToken: encodeToken({ k: 'query', runId: run.runId, queryId: q.id }),
+          workflowExecution: run.execution,
+          workflowType: { name: run.workflowType },
+          previousStartedEventId: run.lastCompletedStartedId,
+          startedEventId: 0,
+          attempt: 1,
+          history: { events: run.history },
+          query: q.query,
+          workflowExecutionTaskQueue: { name: run.taskQueue, kind: 1 },
+        };
+      },
+    });
+  }
+
+  // ---------------------------------------------------------------- misc
+
+  /** Timestamp helper for RPC code. */
+  ms(t: any): number | undefined {
+    return timestampMs(t);
+  }
+
+  stopping = false;
+  /** Long polls that are not in a task queue (sticky polls) register here to end at shutdown. */
+  readonly stopWaiters = new Set<() => void>();
+
+  shutdown(): void {
+    this.stopping = true;
+    for (const w of this.stopWaiters) w();
+    this.clock.stop();
+    this.wftQueues.releaseAll();
+    this.activityQueues.releaseAll();
+    for (const run of this.runs.values()) for (const w of [...run.waiters]) w();
+  }
+}

@@ -1,0 +1,60 @@
+// Errors the RPC layer turns into gRPC statuses. Semantic rejections must never surface as UNKNOWN
+// or INTERNAL: both SDK clients retry those with backoff, which turns a clear "no" into a storm.
+import { status as Status, Metadata } from '@grpc/grpc-js';
+import { encodeMessage, protoType } from './proto';
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: Status,
+    message: string,
+    readonly details?: { typeUrl: string; value: Buffer },
+  ) {
+    super(message);
+  }
+
+  /** Metadata carrying a google.rpc.Status with one detail, the way Temporal's server sends failures. */
+  metadata(): Metadata | undefined {
+    if (!this.details) return undefined;
+    const md = new Metadata();
+    const statusBytes = encodeMessage(protoType('google.rpc.Status'), {
+      code: this.code,
+      message: this.message,
+      details: [{ typeUrl: this.details.typeUrl, value: this.details.value }],
+    });
+    md.set('grpc-status-details-bin', statusBytes);
+    return md;
+  }
+}
+
+function detail(typeName: string, obj: object) {
+  return { typeUrl: `type.googleapis.com/${typeName}`, value: encodeMessage(protoType(typeName), obj) };
+}
+
+export const notFound = (msg: string) => new RpcError(Status.NOT_FOUND, msg);
+export const invalidArgument = (msg: string) => new RpcError(Status.INVALID_ARGUMENT, msg);
+export const failedPrecondition = (msg: string) => new RpcError(Status.FAILED_PRECONDITION, msg);
+export const unimplemented = (msg: string) => new RpcError(Status.UNIMPLEMENTED, msg);
+
+export function namespaceNotFound(namespace: string) {
+  return new RpcError(
+    Status.NOT_FOUND,
+    `Namespace ${namespace} is not found.`,
+    detail('temporal.api.errordetails.v1.NamespaceNotFoundFailure', { namespace }),
+  );
+}
+
+export function alreadyStarted(workflowId: string, startRequestId: string, runId: string) {
+  return new RpcError(
+    Status.ALREADY_EXISTS,
+    `Workflow execution is already running. WorkflowId: ${workflowId}, RunId: ${runId}.`,
+    detail('temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure', { startRequestId, runId }),
+  );
+}
+
+export function queryFailed(message: string, failure?: object) {
+  return new RpcError(
+    Status.INVALID_ARGUMENT,
+    message,
+    detail('temporal.api.errordetails.v1.QueryFailedFailure', failure ? { failure } : {}),
+  );
+}

@@ -1,0 +1,74 @@
+// Builds grpc-js service definitions from the @temporalio/proto descriptor and binds handlers.
+// Methods without a handler answer UNIMPLEMENTED naming the method; requests that fail to decode
+// answer INVALID_ARGUMENT; semantic errors keep their code; anything unexpected becomes INTERNAL
+// with the message (never UNKNOWN, which clients retry).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { Server, ServerUnaryCall, sendUnaryData, status as Status, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { RpcError } from './errors';
+import { decodeMessage, encodeMessage, protoType, root } from './proto';
+import type { Handler } from './workflow-service';
+
+const DECODE_ERROR = Symbol('decodeError');
+
+export function addProtoService(server: Server, fullName: string, handlers: Record<string, Handler>, log: (msg: string) => void): void {
+  const service = root.lookupService(fullName);
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  const impl: UntypedServiceImplementation = {};
+  for (const method of Object.values<any>(service.methods)) {
+    method.resolve();
+    const reqType = protoType(method.resolvedRequestType.fullName.replace(/^\./, ''));
+    const resType = protoType(method.resolvedResponseType.fullName.replace(/^\./, ''));
+    definition[method.name] = {
+      path: `/${fullName}/${method.name}`,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (obj: any) => encodeMessage(reqType, obj),
+      requestDeserialize: (buf: Buffer) => {
+        try {
+          return decodeMessage(reqType, buf);
+        } catch (e) {
+          return { [DECODE_ERROR]: (e as Error).message };
+        }
+      },
+      responseSerialize: (obj: any) => {
+        try {
+          return encodeMessage(resType, obj);
+        } catch (e) {
+          log(`response encoding for ${method.name} failed: ${(e as Error).stack}`);
+          throw e;
+        }
+      },
+      responseDeserialize: (buf: Buffer) => decodeMessage(resType, buf),
+    };
+    const handler = handlers[method.name];
+    impl[method.name] = (call: ServerUnaryCall<any, any>, callback: sendUnaryData<any>) => {
+      if (!handler) {
+        callback({ code: Status.UNIMPLEMENTED, details: `${fullName}/${method.name} is not implemented by the salon Temporal dev server` });
+        return;
+      }
+      const decodeError = call.request?.[DECODE_ERROR];
+      if (decodeError) {
+        callback({ code: Status.INVALID_ARGUMENT, details: `malformed ${method.name} request: ${decodeError}` });
+        return;
+      }
+      let result: Promise<any>;
+      try {
+        result = Promise.resolve(handler(call.request, call));
+      } catch (e) {
+        result = Promise.reject(e);
+      }
+      result.then(
+        (resp) => callback(null, resp),
+        (err: unknown) => {
+          if (err instanceof RpcError) {
+            callback({ code: err.code, details: err.message, metadata: err.metadata() });
+          } else {
+            log(`${method.name} failed: ${(err as Error)?.stack ?? err}`);
+            callback({ code: Status.INTERNAL, details: `${method.name}: ${(err as Error)?.message ?? err}` });
+          }
+        },
+      );
+    };
+  }
+  server.addService(definition, impl);
+}

@@ -1,0 +1,116 @@
+// Access to the Temporal protobuf descriptors shipped in @temporalio/proto, plus the small
+// conversions (timestamps, durations, enums, payloads) every other module needs. Messages travel
+// through the engine as plain objects (int64 as numbers, enums as numbers), which is what
+// protobufjs' fromObject/toObject understand.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+// The reflection root (not the generated classes) gives us lookupType/lookupService by full name.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+export const root: any = require('@temporalio/proto/protos/json-module.js');
+
+export interface ProtoType {
+  decode(buf: Uint8Array): any;
+  encode(msg: any): { finish(): Uint8Array };
+  fromObject(obj: any): any;
+  toObject(msg: any, opts: any): any;
+}
+
+const typeCache = new Map<string, ProtoType>();
+export function protoType(fullName: string): ProtoType {
+  let t = typeCache.get(fullName);
+  if (!t) {
+    t = root.lookupType(fullName) as ProtoType;
+    typeCache.set(fullName, t);
+  }
+  return t;
+}
+
+export const TO_OBJECT_OPTS = { longs: Number, enums: Number, defaults: false };
+
+export function decodeMessage(type: ProtoType, buf: Uint8Array): any {
+  return type.toObject(type.decode(buf), TO_OBJECT_OPTS);
+}
+export function encodeMessage(type: ProtoType, obj: any): Buffer {
+  return Buffer.from(type.encode(type.fromObject(obj ?? {})).finish());
+}
+
+function enumValues(name: string): Record<string, number> {
+  return root.lookupEnum(name).values as Record<string, number>;
+}
+/** Enum lookup without the long prefix: enumValue('EventType', 'TIMER_FIRED'). */
+function makeEnum(enumName: string, prefix: string) {
+  const values = enumValues(`temporal.api.enums.v1.${enumName}`);
+  const byShort: Record<string, number> = {};
+  const byNumber: Record<number, string> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const short = k.startsWith(prefix) ? k.slice(prefix.length) : k;
+    byShort[short] = v;
+    byNumber[v] = short;
+  }
+  return {
+    v(short: string): number {
+      const n = byShort[short];
+      if (n === undefined) throw new Error(`unknown ${enumName} ${short}`);
+      return n;
+    },
+    name(n: number): string | undefined {
+      return byNumber[n];
+    },
+  };
+}
+
+export const EventType = makeEnum('EventType', 'EVENT_TYPE_');
+export const CommandType = makeEnum('CommandType', 'COMMAND_TYPE_');
+export const ExecStatus = makeEnum('WorkflowExecutionStatus', 'WORKFLOW_EXECUTION_STATUS_');
+export const RetryState = makeEnum('RetryState', 'RETRY_STATE_');
+export const TimeoutType = makeEnum('TimeoutType', 'TIMEOUT_TYPE_');
+export const WftFailedCause = makeEnum('WorkflowTaskFailedCause', 'WORKFLOW_TASK_FAILED_CAUSE_');
+export const ReusePolicy = makeEnum('WorkflowIdReusePolicy', 'WORKFLOW_ID_REUSE_POLICY_');
+export const ConflictPolicy = makeEnum('WorkflowIdConflictPolicy', 'WORKFLOW_ID_CONFLICT_POLICY_');
+export const ParentClosePolicy = makeEnum('ParentClosePolicy', 'PARENT_CLOSE_POLICY_');
+export const QueryResultType = makeEnum('QueryResultType', 'QUERY_RESULT_TYPE_');
+export const QueryRejectCondition = makeEnum('QueryRejectCondition', 'QUERY_REJECT_CONDITION_');
+export const ContinueAsNewInitiator = makeEnum('ContinueAsNewInitiator', 'CONTINUE_AS_NEW_INITIATOR_');
+export const StartChildFailedCause = makeEnum('StartChildWorkflowExecutionFailedCause', 'START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_');
+export const ExternalFailedCause = makeEnum('SignalExternalWorkflowExecutionFailedCause', 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
+export const CancelExternalFailedCause = makeEnum('CancelExternalWorkflowExecutionFailedCause', 'CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
+export const HistoryFilter = makeEnum('HistoryEventFilterType', 'HISTORY_EVENT_FILTER_TYPE_');
+
+/** 'WORKFLOW_EXECUTION_STARTED' -> 'workflowExecutionStartedEventAttributes' */
+export function eventAttributesKey(shortType: string): string {
+  const camel = shortType.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+  return `${camel}EventAttributes`;
+}
+
+export interface Timestamp { seconds: number; nanos: number }
+export function timestamp(ms: number): Timestamp {
+  const seconds = Math.floor(ms / 1000);
+  return { seconds, nanos: Math.round((ms - seconds * 1000) * 1e6) };
+}
+export function timestampMs(t: { seconds?: number; nanos?: number } | undefined | null): number | undefined {
+  if (!t) return undefined;
+  return Number(t.seconds ?? 0) * 1000 + Math.floor(Number(t.nanos ?? 0) / 1e6);
+}
+/** Duration objects share the {seconds, nanos} shape. */
+export const duration = timestamp;
+export function durationMs(d: { seconds?: number; nanos?: number } | undefined | null): number {
+  return timestampMs(d) ?? 0;
+}
+
+export interface Payload { metadata?: Record<string, Uint8Array>; data?: Uint8Array }
+
+/** Decodes a json/plain payload (what the default data converter writes); undefined otherwise. */
+export function payloadToJson(p: Payload | undefined): unknown {
+  if (!p) return undefined;
+  const enc = p.metadata?.encoding ? Buffer.from(p.metadata.encoding).toString() : '';
+  if (enc === 'binary/null') return null;
+  if (enc !== 'json/plain' || !p.data) return undefined;
+  try {
+    return JSON.parse(Buffer.from(p.data).toString());
+  } catch {
+    return undefined;
+  }
+}
+export function jsonPayload(value: unknown): Payload {
+  return { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) };
+}

@@ -1,0 +1,149 @@
+// In-memory state of one workflow run: its event history (the source of truth the SDK replays)
+// plus the mutable state derived from it (workflow task, activities, timers, children, buffer).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import type { TimerHandle } from './clock';
+import { eventAttributesKey, EventType, timestamp } from './proto';
+
+export type HistoryEvent = { eventId: number; eventTime: { seconds: number; nanos: number }; eventType: number; taskId: number } & Record<string, any>;
+
+export interface PendingQuery {
+  id: string;
+  query: any; // temporal.api.query.v1.WorkflowQuery
+  resolve(result: any): void;
+  reject(err: Error): void;
+  settled: boolean;
+}
+
+export interface WorkflowTaskState {
+  state: 'none' | 'scheduled' | 'started';
+  scheduledEventId: number;
+  startedEventId: number;
+  attempt: number;
+  scheduledTime: number;
+  startedTime: number;
+  timeout?: TimerHandle;
+  /** Queries that ride along with this task (delivered in the poll response's `queries` map). */
+  queries: Map<string, PendingQuery>;
+}
+
+export interface ActivityState {
+  scheduledEventId: number;
+  activityId: string;
+  activityType: string;
+  taskQueue: string;
+  attrs: any; // ActivityTaskScheduled attributes (timeouts and retry policy already normalised)
+  attempt: number;
+  /** queued: waiting for a worker; started: a worker has it; backoff: waiting for a retry; closing: close event buffered. */
+  state: 'queued' | 'started' | 'backoff' | 'closing';
+  firstScheduledTime: number;
+  attemptScheduledTime: number;
+  startedTime: number;
+  startedIdentity: string;
+  heartbeatDetails?: any;
+  lastFailure?: any;
+  cancelRequested: boolean;
+  cancelRequestedEventId: number;
+  attemptTimers: TimerHandle[];
+  scheduleToCloseTimer?: TimerHandle;
+  retryTimer?: TimerHandle;
+  scheduleToCloseMs: number;
+  scheduleToStartMs: number;
+  startToCloseMs: number;
+  heartbeatMs: number;
+}
+
+export interface ChildState {
+  initiatedEventId: number;
+  namespace: string;
+  workflowId: string;
+  workflowType: string;
+  runId?: string;
+  startedEventId?: number;
+  parentClosePolicy: number;
+}
+
+export interface ParentRef {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  initiatedEventId: number;
+}
+
+/** An event that arrived while a workflow task was started; applied after that task closes. */
+export interface BufferedEvent {
+  apply(): void;
+  timerId?: string;
+  timerStartedEventId?: number;
+}
+
+export class Run {
+  history: HistoryEvent[] = [];
+  status = 1; // RUNNING
+  closeTime = 0;
+  executionTime = 0;
+  startTime: number;
+  memo: Record<string, any> = {};
+  searchAttributes: Record<string, any> = {};
+  wft: WorkflowTaskState = { state: 'none', scheduledEventId: 0, startedEventId: 0, attempt: 1, scheduledTime: 0, startedTime: 0, queries: new Map() };
+  /** started_event_id of the last completed workflow task (previous_started_event_id for polls). */
+  lastCompletedStartedId = 0;
+  buffered: BufferedEvent[] = [];
+  activities = new Map<number, ActivityState>();
+  timers = new Map<string, { startedEventId: number; handle: TimerHandle }>();
+  children = new Map<number, ChildState>();
+  pendingQueries: PendingQuery[] = [];
+  requestIds = new Set<string>();
+  cancelRequested = false;
+  /** First workflow task withheld until a start delay elapses. */
+  startDelayPending = false;
+  runTimers: TimerHandle[] = [];
+  parent?: ParentRef;
+  parentClosePolicy = 0;
+  /** Callbacks waiting for the history to grow or the run to close (history long polls). */
+  waiters = new Set<() => void>();
+  private nextTaskId = 1;
+
+  constructor(
+    readonly namespace: string,
+    readonly workflowId: string,
+    readonly runId: string,
+    readonly firstRunId: string,
+    readonly workflowType: string,
+    readonly taskQueue: string,
+    readonly startRequest: any,
+    now: number,
+  ) {
+    this.startTime = now;
+  }
+
+  get open(): boolean {
+    return this.status === 1;
+  }
+
+  get execution() {
+    return { workflowId: this.workflowId, runId: this.runId };
+  }
+
+  get lastEventId(): number {
+    return this.history.length;
+  }
+
+  append(shortType: string, attributes: any, timeMs: number): HistoryEvent {
+    const eventId = this.history.length + 1;
+    const event: HistoryEvent = {
+      eventId,
+      eventTime: timestamp(timeMs),
+      eventType: EventType.v(shortType),
+      taskId: this.nextTaskId++,
+      [eventAttributesKey(shortType)]: attributes,
+    };
+    this.history.push(event);
+    if (this.waiters.size) for (const w of [...this.waiters]) w();
+    return event;
+  }
+
+  attributesOf(event: HistoryEvent): any {
+    const name = EventType.name(event.eventType)!;
+    return event[eventAttributesKey(name)];
+  }
+}

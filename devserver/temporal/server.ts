@@ -1,0 +1,67 @@
+// startDevServer(): the programmatic entry point (bin/dev, tests, the launcher).
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Engine } from './engine';
+import { addProtoService } from './grpc-services';
+import { testServiceHandlers } from './test-service';
+import { operatorServiceHandlers, workflowServiceHandlers } from './workflow-service';
+
+export interface DevServerOptions {
+  /** Port to listen on; 0 picks a free one. Default 7233. */
+  port?: number;
+  /** Interface to bind. Default '127.0.0.1'. */
+  host?: string;
+  /** Namespace(s) to register besides 'default'. */
+  namespace?: string | string[];
+  /** Time-skipping test-server mode (starts with time skipping locked, like Temporal's test server). */
+  timeSkipping?: boolean;
+  /** Long-poll expiry for task polls (ms). Default 60 s; tests may lower it. */
+  longPollMs?: number;
+  /** Logger for unexpected internal errors. Default console.error. */
+  log?: (msg: string) => void;
+}
+
+export interface DevServer {
+  /** host:port to give to Connection/NativeConnection. */
+  address: string;
+  port: number;
+  /** The engine (tests and tools may inspect state). */
+  engine: Engine;
+  /** Graceful stop: completes in-flight long polls with empty responses, then closes the server. */
+  shutdown(): Promise<void>;
+}
+
+const MAX_MESSAGE = 128 * 1024 * 1024;
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const host = options.host ?? '127.0.0.1';
+  const extra = options.namespace === undefined ? [] : Array.isArray(options.namespace) ? options.namespace : [options.namespace];
+  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra] });
+  const log = options.log ?? ((m: string) => console.error(`[temporal-devserver] ${m}`));
+  const server = new Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE,
+    'grpc.max_send_message_length': MAX_MESSAGE,
+  });
+  const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
+  addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowServiceHandlers(engine, serviceOpts), log);
+  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorServiceHandlers(engine), log);
+  addProtoService(server, 'temporal.api.testservice.v1.TestService', testServiceHandlers(engine), log);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+  });
+  let stopped: Promise<void> | undefined;
+  return {
+    address: `${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    port,
+    engine,
+    shutdown() {
+      stopped ??= new Promise<void>((resolve) => {
+        engine.shutdown();
+        const force = setTimeout(() => server.forceShutdown(), 5_000);
+        // Let the empty poll responses flush before closing.
+        setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
+      });
+      return stopped;
+    },
+  };
+}

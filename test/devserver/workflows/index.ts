@@ -1,0 +1,143 @@
+// Workflows used by the dev-server conformance tests (bundled by the worker from this file).
+import {
+  proxyActivities, sleep, defineSignal, defineQuery, setHandler, condition, continueAsNew, workflowInfo,
+  patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
+  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4,
+} from '@temporalio/workflow';
+import type * as activities from '../activities';
+
+const acts = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
+
+export async function greet(name: string): Promise<string> {
+  const greeting = await acts.echo(`hello ${name}`);
+  await sleep(50);
+  return greeting;
+}
+
+export async function returnsInput<T>(x: T): Promise<T> {
+  return x;
+}
+
+export async function failsWith(message: string): Promise<never> {
+  throw ApplicationFailure.nonRetryable(message, 'TestFailure');
+}
+
+export async function sleeps(ms: number): Promise<number> {
+  const start = Date.now();
+  await sleep(ms);
+  return Date.now() - start;
+}
+
+export async function waitsForever(): Promise<void> {
+  await condition(() => false);
+}
+
+export const addSignal = defineSignal<[number]>('add');
+export const doneSignal = defineSignal('done');
+export const totalQuery = defineQuery<number>('total');
+export const failingQuery = defineQuery<number>('failing');
+
+/** Sums signals until 'done', answering 'total' queries on the way. */
+export async function accumulator(): Promise<number> {
+  let total = 0;
+  let done = false;
+  setHandler(addSignal, (n) => { total += n; });
+  setHandler(doneSignal, () => { done = true; });
+  setHandler(totalQuery, () => total);
+  setHandler(failingQuery, () => { throw new Error('query handler exploded'); });
+  await condition(() => done);
+  return total;
+}
+
+/** Completes right after its first signal: exercises the buffered-signal / UnhandledCommand path. */
+export async function signalRace(): Promise<number[]> {
+  const got: number[] = [];
+  setHandler(addSignal, (n) => { got.push(n); });
+  await condition(() => got.length > 0);
+  return got;
+}
+
+export async function countdown(n: number, seen: number[] = []): Promise<number[]> {
+  if (n <= 0) return [...seen, workflowInfo().continuedFromExecutionRunId ? 1 : 0];
+  await continueAsNew<typeof countdown>(n - 1, [...seen, n]);
+  throw new Error('unreachable');
+}
+
+export async function patchedWorkflow(): Promise<string> {
+  if (patched('my-patch')) return 'patched';
+  return 'old';
+}
+
+export async function upserts(): Promise<void> {
+  upsertSearchAttributes({ CustomKeywordField: ['after'] });
+  upsertMemo({ note: 'updated' });
+  await sleep(1);
+}
+
+export async function parent(childId: string): Promise<string> {
+  const child = await startChild(returnsInput, { workflowId: childId, args: ['from child'] });
+  const r = await child.result();
+  const second = await executeChild(greet, { workflowId: `${childId}-2`, args: ['child'] });
+  return `${r}|${second}`;
+}
+
+export async function parentAbandonsOrTerminates(childId: string, policy: 'TERMINATE' | 'ABANDON'): Promise<void> {
+  await startChild(waitsForever, {
+    workflowId: childId,
+    parentClosePolicy: policy === 'TERMINATE' ? ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE : ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON,
+  });
+}
+
+export async function cancelsChild(childId: string): Promise<string> {
+  const child = await startChild(waitsForever, { workflowId: childId });
+  await CancellationScope.cancellable(async () => {
+    const scope = CancellationScope.current();
+    const p = child.result();
+    await sleep(10);
+    scope.cancel();
+    try { await p; } catch (e) { if (!isCancellation(e)) throw e; }
+  }).catch((e) => { if (!isCancellation(e)) throw e; });
+  // The child receives a cancel request through RequestCancelExternalWorkflowExecution.
+  return 'cancelled';
+}
+
+export async function signalsExternal(targetId: string): Promise<string> {
+  await getExternalWorkflowHandle(targetId).signal(addSignal, 5);
+  await getExternalWorkflowHandle(targetId).signal(doneSignal);
+  try {
+    await getExternalWorkflowHandle(`${targetId}-missing`).signal(doneSignal);
+    return 'unexpected';
+  } catch (e) {
+    return `missing target: ${(e as Error).name}`;
+  }
+}
+
+export async function cancelsExternal(targetId: string): Promise<void> {
+  await getExternalWorkflowHandle(targetId).cancel();
+}
+
+/** Handles cancellation of itself by cleaning up through an activity and then reporting cancelled. */
+export async function cancellable(): Promise<string> {
+  try {
+    await sleep(60_000);
+    return 'not cancelled';
+  } catch (e) {
+    if (isCancellation(e)) {
+      await CancellationScope.nonCancellable(() => acts.echo('cleanup'));
+      throw e;
+    }
+    throw e;
+  }
+}
+
+/** Timer raced against a signal: exercises CancelTimer and the timer-fired/canceled race. */
+export async function timerRace(ms: number): Promise<string> {
+  let done = false;
+  setHandler(doneSignal, () => { done = true; });
+  const signalled = await condition(() => done, ms);
+  return signalled ? 'signal' : 'timeout';
+}
+
+export async function randomId(): Promise<string> {
+  return uuid4();
+}
