@@ -29,6 +29,7 @@ export interface AppConfig {
   temporalNamespace: string;
   temporalTaskQueue: string;
   mailOutboxDir: string;
+  smsOutboxDir: string;
   logLevel: string;
 }
 
@@ -55,6 +56,7 @@ const schema = Joi.object({
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('salon'),
   MAIL_OUTBOX_DIR: Joi.string().optional(),
+  SMS_OUTBOX_DIR: Joi.string().optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
 }).unknown(true);
 
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalNamespace: value.TEMPORAL_NAMESPACE,
     temporalTaskQueue: value.TEMPORAL_TASK_QUEUE,
     mailOutboxDir: value.MAIL_OUTBOX_DIR ?? `${dataDir}/mail`,
+    smsOutboxDir: value.SMS_OUTBOX_DIR ?? `${dataDir}/sms`,
     logLevel: value.LOG_LEVEL,
   };
 }
