@@ -1,0 +1,32 @@
+// The booking's workflow contract (ARCHITECTURE.md section 4): one workflow per booking with id
+// `booking:<id>`, told about every committed change by a small signal `{type, entityVersion}`.
+// Pure and dependency-free: imported by the booking service, the Temporal signaller and the workflow.
+
+export type BookingEventType =
+  | 'BookingCreated'
+  | 'BookingConfirmed'
+  | 'BookingArrived'
+  | 'BookingStarted'
+  | 'BookingCompleted'
+  | 'BookingCancelled'
+  | 'BookingCancelledBySalon'
+  | 'BookingMarkedNoShow'
+  | 'BookingRescheduled';
+
+export interface BookingEvent {
+  type: BookingEventType;
+  /** the booking row's `version` after the change; the workflow acts once it can read this version */
+  entityVersion: number;
+}
+
+export interface BookingWorkflowArgs {
+  bookingId: string;
+  tenantId: string;
+}
+
+export const BOOKING_WORKFLOW_TYPE = 'bookingWorkflow';
+export const BOOKING_EVENT_SIGNAL = 'bookingEvent';
+
+export function bookingWorkflowId(bookingId: string): string {
+  return `booking:${bookingId}`;
+}
