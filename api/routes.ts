@@ -2,7 +2,13 @@
 import type { Router } from 'express';
 import type { AppDeps } from './deps';
 import { healthRouter } from './health/routes';
+import { authRouter } from './auth/routes';
+import { tenantsRouter } from './tenants/routes';
+import { taxesRouter } from './taxes/routes';
+import { customersRouter } from './customers/routes';
+import { catalogueRouter } from './catalogue/routes';
+import { resourcesRouter } from './resources/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps)];
+  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps)];
 }

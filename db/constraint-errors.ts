@@ -9,4 +9,19 @@ export const constraintErrors: Record<string, () => AppError> = {
   users_tenant_email_unique: () => errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon'),
   users_tenant_phone_unique: () => errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon'),
   users_admin_email_unique: () => errors.conflict('USER_EMAIL_EXISTS', 'A platform admin with this e-mail already exists'),
+  booking_items_no_overlap: () => errors.conflict('BOOKING_CONFLICT', 'The time overlaps another booking of this resource'),
+  bookings_applied_voucher_unique: () => errors.conflict('LOYALTY_VOUCHER_ALREADY_USED', 'This voucher is already applied to another booking'),
+  // taxes, accounting
+  taxes_one_default_per_tenant: () => errors.conflict('TAX_DEFAULT_CONFLICT', 'Another tax became the default at the same time; try again'),
+  accounting_accounts_tenant_code_unique: () => errors.conflict('ACCOUNTING_ACCOUNT_CODE_EXISTS', 'An accounting account with this code already exists'),
+  accounting_accounts_one_default_per_tenant: () =>
+    errors.conflict('ACCOUNTING_ACCOUNT_DEFAULT_CONFLICT', 'Another account became the default at the same time; try again'),
+  // customers
+  customers_tenant_phone_unique: () => errors.conflict('CUSTOMER_PHONE_EXISTS', 'A customer with this phone already exists in this salon'),
+  customers_tenant_email_unique: () => errors.conflict('CUSTOMER_EMAIL_EXISTS', 'A customer with this e-mail already exists in this salon'),
+  // catalogue and staff (migration 011)
+  service_categories_tenant_name_unique: () => errors.conflict('SERVICE_CATEGORY_NAME_EXISTS', 'A category with this name already exists in this salon'),
+  resources_user_unique: () => errors.conflict('RESOURCE_USER_ALREADY_LINKED', 'This user is already linked to another resource'),
+  resource_schedule_overrides_resource_date_unique: () => errors.conflict('SCHEDULE_OVERRIDE_EXISTS', 'This resource already has an override for this date'),
+  resource_skills_pkey: () => errors.conflict('RESOURCE_SKILL_EXISTS', 'This resource already has this skill'),
 };

@@ -1,0 +1,66 @@
+// Services and service categories (spec 4.4). Reads STAFF+, writes OWNER+ (ADMIN by hierarchy,
+// acting in a tenant through x-tenant-id).
+import { Router } from 'express';
+import type { AppDeps } from '../deps';
+import { requireRole } from '../middleware/require-role';
+import { tenantOf } from '../request-context';
+import { sendCreated, sendData, sendNoContent, sendPage } from '../envelope';
+import * as catalogue from '../../domain/catalogue/catalogue.service';
+import * as resources from '../../domain/resource/resource.service';
+import { boolParam, pageParams, param, strParam } from './query-params';
+
+export function catalogueRouter(_deps: AppDeps): Router {
+  const router = Router();
+  const staff = requireRole('STAFF');
+  const owner = requireRole('OWNER');
+
+  router.get('/services', staff, async (req, res) => {
+    sendPage(
+      res,
+      await catalogue.listServices(tenantOf(req), {
+        ...pageParams(req),
+        isActive: boolParam(req, 'isActive'),
+        categoryId: strParam(req, 'categoryId'),
+        sort: strParam(req, 'sort'),
+        order: strParam(req, 'order'),
+      }),
+    );
+  });
+  router.post('/services', owner, async (req, res) => {
+    sendCreated(res, await catalogue.createService(tenantOf(req), req.body));
+  });
+  router.get('/services/:id', staff, async (req, res) => {
+    sendData(res, await catalogue.getService(tenantOf(req), param(req, 'id')));
+  });
+  router.patch('/services/:id', owner, async (req, res) => {
+    sendData(res, await catalogue.updateService(tenantOf(req), param(req, 'id'), req.body));
+  });
+  router.delete('/services/:id', owner, async (req, res) => {
+    await catalogue.deleteService(tenantOf(req), param(req, 'id'));
+    sendNoContent(res);
+  });
+  router.get('/services/:id/resources', staff, async (req, res) => {
+    sendData(res, await resources.listServiceResources(tenantOf(req), param(req, 'id')));
+  });
+  router.put('/services/:id/resources', owner, async (req, res) => {
+    sendData(res, await resources.replaceServiceResources(tenantOf(req), param(req, 'id'), req.body.resourceIds));
+  });
+
+  router.get('/service-categories', staff, async (req, res) => {
+    sendPage(res, await catalogue.listCategories(tenantOf(req), pageParams(req)));
+  });
+  router.post('/service-categories', owner, async (req, res) => {
+    sendCreated(res, await catalogue.createCategory(tenantOf(req), req.body));
+  });
+  router.get('/service-categories/:id', staff, async (req, res) => {
+    sendData(res, await catalogue.getCategory(tenantOf(req), param(req, 'id')));
+  });
+  router.patch('/service-categories/:id', owner, async (req, res) => {
+    sendData(res, await catalogue.updateCategory(tenantOf(req), param(req, 'id'), req.body));
+  });
+  router.delete('/service-categories/:id', owner, async (req, res) => {
+    await catalogue.deleteCategory(tenantOf(req), param(req, 'id'));
+    sendNoContent(res);
+  });
+  return router;
+}

@@ -1,0 +1,302 @@
+import { expect } from 'chai';
+import { stack } from '../support/stack';
+import { salonWithRoles, type Caller, type RoleSalon } from '../support/salon-roles';
+import { unique } from '../support/factories';
+import { call } from '../support/http';
+
+function words(n: number): string {
+  return Array.from({ length: n }, (_, i) => `ord${i}`).join(' ');
+}
+
+async function newService(s: RoleSalon, fields: Record<string, unknown> = {}) {
+  const res = await s.as('OWNER', 'post', '/services', { name: unique('Klipp'), duration: 30, price: 45000, ...fields });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data;
+}
+
+async function newCategory(s: RoleSalon, fields: Record<string, unknown> = {}) {
+  const res = await s.as('OWNER', 'post', '/service-categories', { name: unique('Hår'), ...fields });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data;
+}
+
+describe('services and categories', () => {
+  let s: RoleSalon;
+  let other: RoleSalon;
+  before(async () => {
+    s = await salonWithRoles({ settings: { currency: 'SEK' } });
+    other = await salonWithRoles();
+  });
+
+  describe('POST /services', () => {
+    it('when the owner creates a service then it is stored with the tenant currency, minor units and minutes', async () => {
+      const category = await newCategory(s);
+      const res = await s.as('OWNER', 'post', '/services', {
+        name: 'Dameklipp',
+        description: 'Vask, klipp og føn',
+        duration: 45,
+        price: 69900,
+        categoryId: category.id,
+        sortOrder: 2,
+        metadata: { hairLength: 'long' },
+        imageKey: 'tenants/x/services/a.webp',
+      });
+      expect(res.status).to.equal(201);
+      expect(res.body.success).to.equal(true);
+      expect(res.body.data).to.include({ name: 'Dameklipp', duration: 45, price: 69900, currency: 'SEK', categoryId: category.id, isActive: true, sortOrder: 2 });
+      expect(res.body.data.metadata).to.deep.equal({ hairLength: 'long' });
+      const row = await (await stack()).platform.knex('services').where({ id: res.body.data.id }).first();
+      expect(row.tenantId).to.equal(s.tenant.id);
+      expect(row.currency).to.equal('SEK');
+    });
+
+    it('when the currency is sent by the client then it is rejected as an unknown field', async () => {
+      const res = await s.as('OWNER', 'post', '/services', { name: 'X', duration: 30, price: 100, currency: 'USD' });
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    });
+
+    const bad: [string, Record<string, unknown>, string][] = [
+      ['the name is missing', { duration: 30, price: 100 }, 'name'],
+      ['the duration is zero', { name: 'X', duration: 0, price: 100 }, 'duration'],
+      ['the duration is not an integer', { name: 'X', duration: 'long', price: 100 }, 'duration'],
+      ['the price is negative', { name: 'X', duration: 30, price: -1 }, 'price'],
+      ['the price is a float', { name: 'X', duration: 30, price: 10.5 }, 'price'],
+      ['a field is unknown', { name: 'X', duration: 30, price: 100, colour: 'red' }, 'colour'],
+      ['the category id is not a uuid', { name: 'X', duration: 30, price: 100, categoryId: 'abc' }, 'categoryId'],
+    ];
+    for (const [when, body, field] of bad) {
+      it(`when ${when} then 400 VALIDATION_ERROR names ${field}`, async () => {
+        const res = await s.as('OWNER', 'post', '/services', body);
+        expect(res.status).to.equal(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+        expect(JSON.stringify(res.body.error.details)).to.contain(field);
+      });
+    }
+
+    it('when the description has exactly 200 words then it is accepted', async () => {
+      const created = await newService(s, { description: words(200) });
+      expect(created.description.split(' ')).to.have.length(200);
+    });
+
+    it('when the description has 201 words then 400 VALIDATION_ERROR on description', async () => {
+      const res = await s.as('OWNER', 'post', '/services', { name: 'X', duration: 30, price: 100, description: words(201) });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.deep.include({ code: 'VALIDATION_ERROR' });
+      expect(res.body.error.details[0].field).to.equal('description');
+    });
+
+    it('when the category belongs to another salon then 404 SERVICE_CATEGORY_NOT_FOUND', async () => {
+      const foreign = await newCategory(other);
+      const res = await s.as('OWNER', 'post', '/services', { name: 'X', duration: 30, price: 100, categoryId: foreign.id });
+      expect(res.status).to.equal(404);
+      expect(res.body.error.code).to.equal('SERVICE_CATEGORY_NOT_FOUND');
+    });
+
+    it('when an accounting account of the salon is given then it is linked; one of another salon is 404', async () => {
+      const { knex } = (await stack()).platform;
+      const [own] = await knex('accounting_accounts').insert({ tenantId: s.tenant.id, code: unique('3000'), name: 'Salg' }).returning('id');
+      const [foreign] = await knex('accounting_accounts').insert({ tenantId: other.tenant.id, code: unique('3000'), name: 'Salg' }).returning('id');
+      const created = await newService(s, { accountingAccountId: own.id });
+      expect(created.accountingAccountId).to.equal(own.id);
+      const res = await s.as('OWNER', 'post', '/services', { name: 'X', duration: 30, price: 100, accountingAccountId: foreign.id });
+      expect(res.status).to.equal(404);
+      expect(res.body.error.code).to.equal('ACCOUNTING_ACCOUNT_NOT_FOUND');
+    });
+  });
+
+  describe('GET /services', () => {
+    let fresh: RoleSalon;
+    let catA: { id: string };
+    before(async () => {
+      fresh = await salonWithRoles();
+      catA = await newCategory(fresh);
+      await newService(fresh, { name: 'A', categoryId: catA.id, price: 300 });
+      await newService(fresh, { name: 'B', isActive: false, price: 100 });
+      await newService(fresh, { name: 'C', categoryId: catA.id, isActive: false, price: 200 });
+    });
+
+    it('when listed without filters then every service of the salon comes back in the envelope with meta', async () => {
+      const res = await fresh.as('STAFF', 'get', '/services');
+      expect(res.status).to.equal(200);
+      expect(res.body.data.map((x: { name: string }) => x.name).sort()).to.deep.equal(['A', 'B', 'C']);
+      expect(res.body.meta).to.deep.equal({ total: 3, page: 1, limit: 20, totalPages: 1 });
+    });
+
+    it('when filtered by isActive and categoryId then only matching services come back', async () => {
+      const active = await fresh.as('STAFF', 'get', '/services?isActive=true');
+      expect(active.body.data.map((x: { name: string }) => x.name)).to.deep.equal(['A']);
+      const inactive = await fresh.as('STAFF', 'get', `/services?isActive=false&categoryId=${catA.id}`);
+      expect(inactive.body.data.map((x: { name: string }) => x.name)).to.deep.equal(['C']);
+    });
+
+    it('when sorted by price ascending with limit 2 then page 2 holds the most expensive one', async () => {
+      const res = await fresh.as('STAFF', 'get', '/services?sort=price&order=asc&limit=2&page=2');
+      expect(res.body.data.map((x: { name: string }) => x.name)).to.deep.equal(['A']);
+      expect(res.body.meta).to.deep.equal({ total: 3, page: 2, limit: 2, totalPages: 2 });
+    });
+
+    it('when limit is 100 then it is accepted; 101 is 400', async () => {
+      expect((await fresh.as('STAFF', 'get', '/services?limit=100')).status).to.equal(200);
+      const res = await fresh.as('STAFF', 'get', '/services?limit=101');
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    });
+
+    it('when an unknown filter or sort is sent then 400', async () => {
+      expect((await fresh.as('STAFF', 'get', '/services?sort=secret')).status).to.equal(400);
+      expect((await fresh.as('STAFF', 'get', '/services?colour=red')).status).to.equal(400);
+      expect((await fresh.as('STAFF', 'get', '/services?isActive=maybe')).status).to.equal(400);
+    });
+
+    it('when another salon lists services then it sees none of these', async () => {
+      const res = await other.as('OWNER', 'get', `/services?categoryId=${catA.id}`);
+      expect(res.body.data).to.deep.equal([]);
+      expect(res.body.meta).to.deep.equal({ total: 0, page: 1, limit: 20, totalPages: 0 });
+    });
+  });
+
+  describe('PATCH and DELETE /services/:id', () => {
+    it('when the owner patches some fields then only those change and the currency follows the tenant', async () => {
+      const created = await newService(s, { description: 'før' });
+      const res = await s.as('OWNER', 'patch', `/services/${created.id}`, { price: 0, description: null, isActive: false });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.include({ price: 0, description: null, isActive: false, duration: created.duration, name: created.name, currency: 'SEK' });
+    });
+
+    it('when the patch is empty, has an unknown field or 201 words then 400', async () => {
+      const created = await newService(s);
+      expect((await s.as('OWNER', 'patch', `/services/${created.id}`, {})).status).to.equal(400);
+      expect((await s.as('OWNER', 'patch', `/services/${created.id}`, { tenantId: other.tenant.id })).status).to.equal(400);
+      expect((await s.as('OWNER', 'patch', `/services/${created.id}`, { description: words(201) })).status).to.equal(400);
+      expect((await s.as('OWNER', 'patch', `/services/${created.id}`, { description: words(200) })).status).to.equal(200);
+    });
+
+    it('when another salon reads, patches or deletes the service then 404 SERVICE_NOT_FOUND and nothing changes', async () => {
+      const created = await newService(s);
+      for (const [method, body] of [['get', undefined], ['patch', { price: 1 }], ['delete', undefined]] as const) {
+        const res = await other.as('OWNER', method, `/services/${created.id}`, body);
+        expect(res.status, method).to.equal(404);
+        expect(res.body.error.code).to.equal('SERVICE_NOT_FOUND');
+      }
+      expect((await s.as('OWNER', 'get', `/services/${created.id}`)).body.data.price).to.equal(created.price);
+    });
+
+    it('when the owner deletes a service then it is gone (204) and a second delete is 404', async () => {
+      const created = await newService(s);
+      const res = await s.as('OWNER', 'delete', `/services/${created.id}`);
+      expect(res.status).to.equal(204);
+      expect((await s.as('OWNER', 'delete', `/services/${created.id}`)).status).to.equal(404);
+    });
+  });
+
+  describe('categories', () => {
+    it('when listed then categories come ordered by sortOrder, then name', async () => {
+      const fresh = await salonWithRoles();
+      await newCategory(fresh, { name: 'Negler', sortOrder: 2 });
+      await newCategory(fresh, { name: 'Hår', sortOrder: 1 });
+      await newCategory(fresh, { name: 'Ansikt', sortOrder: 2 });
+      const res = await fresh.as('STAFF', 'get', '/service-categories');
+      expect(res.status).to.equal(200);
+      expect(res.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['Hår', 'Ansikt', 'Negler']);
+      expect(res.body.meta.total).to.equal(3);
+    });
+
+    it('when a name is used twice in one salon (any case) then 409 SERVICE_CATEGORY_NAME_EXISTS; another salon may use it', async () => {
+      const name = unique('Farge');
+      await newCategory(s, { name });
+      const res = await s.as('OWNER', 'post', '/service-categories', { name: name.toUpperCase() });
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('SERVICE_CATEGORY_NAME_EXISTS');
+      expect((await other.as('OWNER', 'post', '/service-categories', { name })).status).to.equal(201);
+    });
+
+    it('when bad bodies are sent then 400 (missing name, empty name, 101 chars, unknown field, wrong type)', async () => {
+      for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'x', color: 'red' }, { name: 'x', sortOrder: 'first' }]) {
+        const res = await s.as('OWNER', 'post', '/service-categories', body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+      }
+      expect((await s.as('OWNER', 'post', '/service-categories', { name: unique('y').padEnd(100, 'y') })).status).to.equal(201);
+    });
+
+    it('when the owner renames and reorders a category then GET shows it', async () => {
+      const c = await newCategory(s);
+      const res = await s.as('OWNER', 'patch', `/service-categories/${c.id}`, { name: 'Nytt navn ' + c.id, sortOrder: 9 });
+      expect(res.status).to.equal(200);
+      expect((await s.as('STAFF', 'get', `/service-categories/${c.id}`)).body.data).to.include({ sortOrder: 9, name: 'Nytt navn ' + c.id });
+    });
+
+    it('when a category with services is deleted then the services stay with categoryId null', async () => {
+      const c = await newCategory(s);
+      const svc = await newService(s, { categoryId: c.id });
+      const res = await s.as('OWNER', 'delete', `/service-categories/${c.id}`);
+      expect(res.status).to.equal(204);
+      const after = await s.as('OWNER', 'get', `/services/${svc.id}`);
+      expect(after.status).to.equal(200);
+      expect(after.body.data.categoryId).to.equal(null);
+      expect((await s.as('OWNER', 'get', `/service-categories/${c.id}`)).status).to.equal(404);
+    });
+
+    it('when another salon touches the category then 404 SERVICE_CATEGORY_NOT_FOUND', async () => {
+      const c = await newCategory(s);
+      for (const [method, body] of [['get', undefined], ['patch', { sortOrder: 1 }], ['delete', undefined]] as const) {
+        const res = await other.as('OWNER', method, `/service-categories/${c.id}`, body);
+        expect(res.status, method).to.equal(404);
+        expect(res.body.error.code).to.equal('SERVICE_CATEGORY_NOT_FOUND');
+      }
+    });
+  });
+
+  describe('access matrix (spec 4.4, 5.3)', () => {
+    let svcId: string;
+    let catId: string;
+    before(async () => {
+      svcId = (await newService(s)).id;
+      catId = (await newCategory(s)).id;
+    });
+    const reads = (): [string, string][] => [
+      ['get', '/services'],
+      ['get', `/services/${svcId}`],
+      ['get', `/services/${svcId}/resources`],
+      ['get', '/service-categories'],
+      ['get', `/service-categories/${catId}`],
+    ];
+    const writes = (): [string, string, unknown][] => [
+      ['post', '/services', { name: unique('S'), duration: 10, price: 0 }],
+      ['patch', `/services/${svcId}`, { sortOrder: 3 }],
+      ['put', `/services/${svcId}/resources`, { resourceIds: [] }],
+      ['post', '/service-categories', { name: unique('C') }],
+      ['patch', `/service-categories/${catId}`, { sortOrder: 4 }],
+    ];
+    const expectations: [Caller, number, number][] = [
+      ['NONE', 401, 401],
+      ['STAFF', 200, 403],
+      ['OWNER', 200, 0],
+      ['ADMIN', 200, 0],
+    ];
+    for (const [caller, readStatus, writeStatus] of expectations) {
+      it(`when ${caller} calls then reads are ${readStatus} and writes are ${writeStatus || 'allowed'}`, async () => {
+        for (const [method, path] of reads()) {
+          const res = await s.as(caller, method as 'get', path);
+          expect(res.status, `${method} ${path}`).to.equal(readStatus);
+        }
+        for (const [method, path, body] of writes()) {
+          const res = await s.as(caller, method as 'post', path, body);
+          if (writeStatus) expect(res.status, `${method} ${path}`).to.equal(writeStatus);
+          else expect(res.status, `${method} ${path} ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
+        }
+      });
+    }
+
+    it('when STAFF deletes a service or category then 403, and the rows stay', async () => {
+      expect((await s.as('STAFF', 'delete', `/services/${svcId}`)).status).to.equal(403);
+      expect((await s.as('STAFF', 'delete', `/service-categories/${catId}`)).status).to.equal(403);
+      expect((await s.as('STAFF', 'get', `/services/${svcId}`)).status).to.equal(200);
+    });
+
+    it('when an ADMIN calls without a tenant context then 403', async () => {
+      const res = await call('get', '/services', s.admin.token);
+      expect(res.status).to.equal(403);
+    });
+  });
+});
