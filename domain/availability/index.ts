@@ -20,6 +20,8 @@
  *                              // is done here).
  *        onlineOnly: true,     // public portal: only isBookableOnline resources
  *        allowDoubleBooking: settings.allowDoubleBooking,
+ *        unassignedBookings,   // optional: booking items with no resource yet ({...booking, serviceId});
+ *                              // they hold capacity through a greedy virtual assignment
  *      });
  *      if (!result.ok) -> result.error.code: INVALID_TIMEZONE | INVALID_DATE | INVALID_SLOT_INTERVAL |
  *                         INVALID_ITEMS | DATE_BEYOND_BOOKING_WINDOW (map to 400 VALIDATION_ERROR)

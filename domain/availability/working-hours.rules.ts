@@ -24,7 +24,8 @@
  *   after start) blocks the whole covered date (fail closed).
  * - All local times go through salon-time.rules (DST gap shifted forward, overlap = first
  *   occurrence), so on a spring-forward day 01:00-04:00 is 2 real hours and on a fall-back day
- *   01:00-04:00 is 4 real hours.
+ *   01:00-04:00 is 4 real hours. A window lying wholly inside the gap (02:00-02:45 in Oslo) is
+ *   shifted forward as a whole (03:00-03:45 CEST); 02:00-03:00 becomes empty.
  */
 import {
   addDays,

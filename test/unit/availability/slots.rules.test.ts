@@ -238,6 +238,30 @@ describe('slot computation', () => {
     });
   });
 
+  describe('existing unassigned bookings hold capacity', () => {
+    const d = '2026-06-02';
+    const two = [resource('A', { hours: [['09:00', '12:00']] }), resource('B', { hours: [['09:00', '12:00']] })];
+    const unassigned = (from: string, to: string, status: 'CONFIRMED' | 'CANCELLED' = 'CONFIRMED', serviceId = 'cut') => ({
+      ...booking(d, from, to, status),
+      serviceId,
+    });
+    const cases: Array<[string, ReturnType<typeof unassigned>[], Partial<AvailabilityInput>, string[], string | null]> = [
+      ['one unassigned 10:00 booking leaves one of two staff at 10:00', [unassigned('10:00', '11:00')], {}, ['09:00', '10:00', '11:00'], 'B'],
+      ['two unassigned 10:00 bookings take both staff', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], {}, ['09:00', '11:00'], null],
+      ['a cancelled unassigned booking holds nothing', [unassigned('10:00', '11:00', 'CANCELLED'), unassigned('10:00', '11:00', 'CANCELLED')], {}, ['09:00', '10:00', '11:00'], 'A'],
+      ['an unassigned booking for a service nobody here has holds nothing', [unassigned('10:00', '11:00', 'CONFIRMED', 'nails')], {}, ['09:00', '10:00', '11:00'], 'A'],
+      ['allowDoubleBooking ignores them', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], { allowDoubleBooking: true }, ['09:00', '10:00', '11:00'], 'A'],
+    ];
+    for (const [why, unassignedBookings, over, times, freeAt10] of cases) {
+      it(`when ${why} then starts are ${JSON.stringify(times)}`, () => {
+        const slots = slotsOf(computeAvailability(input({ resources: two, slotIntervalMinutes: 60, unassignedBookings, ...over })));
+        expect(slots.map((s) => s.localTime)).to.deep.equal(times);
+        const at10 = slots.find((s) => s.localTime === '10:00');
+        expect(at10 ? at10.items[0].resourceId : null).to.equal(freeAt10);
+      });
+    }
+  });
+
   describe('multi-service chains', () => {
     const d = '2026-06-02';
     it('when a cut (30) is followed by a colour (60) with different specialists then each item gets its own resource back to back', () => {
