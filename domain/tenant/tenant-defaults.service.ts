@@ -1,12 +1,14 @@
 // Rows every new tenant starts with, written in the same transaction that creates the tenant
 // (registration and POST /tenants). Each area that needs per-tenant defaults adds its call here.
 import type { Knex } from 'knex';
+import { createDefaultTaxes } from '../tax/tax.service';
 
 export interface NewTenant {
   id: string;
   industryType: string;
 }
 
-export async function seedTenantDefaults(_trx: Knex.Transaction, _tenant: NewTenant): Promise<void> {
-  // Areas add their default rows here (e.g. the Norwegian taxes of spec 2.6).
+export async function seedTenantDefaults(trx: Knex.Transaction, tenant: NewTenant): Promise<void> {
+  // Spec 2.6: the Norwegian taxes 25 % (default), 15 % and 0 %.
+  await createDefaultTaxes(trx, tenant.id);
 }

@@ -1,0 +1,33 @@
+// /customers and /tenant-customers (spec 2.7, 4.6, 5.4): STAFF and above; STAFF may not change
+// tenant-customer visit metrics (enforced in the service with 400 FORBIDDEN_FIELD).
+import { Router } from 'express';
+import type { AppDeps } from '../deps';
+import { requireRole } from '../middleware/require-role';
+import { principalOf, tenantOf } from '../request-context';
+import { sendCreated, sendData, sendPage } from '../envelope';
+import { createCustomer, getCustomer, listCustomers, updateCustomer, type CustomerListQuery } from '../../domain/customer/customer.service';
+import {
+  getTenantCustomer,
+  listTenantCustomers,
+  updateTenantCustomer,
+  type TenantCustomerListQuery,
+} from '../../domain/customer/tenant-customer.service';
+
+export function customersRouter(_deps: AppDeps): Router {
+  const router = Router();
+  const staff = requireRole('STAFF');
+
+  router.get('/customers', staff, async (req, res) => sendPage(res, await listCustomers(tenantOf(req), req.query as CustomerListQuery)));
+  router.post('/customers', staff, async (req, res) => sendCreated(res, await createCustomer(tenantOf(req), req.body)));
+  router.get('/customers/:id', staff, async (req, res) => sendData(res, await getCustomer(tenantOf(req), req.params.id as string)));
+  router.patch('/customers/:id', staff, async (req, res) => sendData(res, await updateCustomer(tenantOf(req), req.params.id as string, req.body)));
+
+  router.get('/tenant-customers', staff, async (req, res) =>
+    sendPage(res, await listTenantCustomers(tenantOf(req), req.query as TenantCustomerListQuery)),
+  );
+  router.get('/tenant-customers/:id', staff, async (req, res) => sendData(res, await getTenantCustomer(tenantOf(req), req.params.id as string)));
+  router.patch('/tenant-customers/:id', staff, async (req, res) =>
+    sendData(res, await updateTenantCustomer(tenantOf(req), req.params.id as string, req.body, principalOf(req).role)),
+  );
+  return router;
+}

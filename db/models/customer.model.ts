@@ -1,0 +1,13 @@
+import { BaseModel } from './base.model';
+
+export class CustomerModel extends BaseModel {
+  static override tableName = 'customers';
+
+  tenantId!: string;
+  name!: string;
+  /** normalised: trimmed, no whitespace, dashes, dots or brackets */
+  phone!: string | null;
+  /** normalised: trimmed, lower case */
+  email!: string | null;
+  notes!: string | null;
+}
