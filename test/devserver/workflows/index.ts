@@ -141,3 +141,32 @@ export async function timerRace(ms: number): Promise<string> {
 export async function randomId(): Promise<string> {
   return uuid4();
 }
+
+/** Runs one activity by name with the given options; used by the activity tests. */
+export async function runActivity(name: string, args: unknown[], options: Parameters<typeof proxyActivities>[0]): Promise<unknown> {
+  const fns = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>(options);
+  return fns[name](...args);
+}
+
+/** Starts a heartbeating activity and cancels it after `ms`. */
+export async function cancelActivityAfter(key: string, ms: number): Promise<string> {
+  const { waitForCancel } = proxyActivities<typeof activities>({ startToCloseTimeout: '30s', heartbeatTimeout: '2s', cancellationType: 'WAIT_CANCELLATION_COMPLETED' });
+  try {
+    await CancellationScope.cancellable(async () => {
+      const p = waitForCancel(key);
+      await sleep(ms);
+      CancellationScope.current().cancel();
+      await p;
+    });
+    return 'completed';
+  } catch (e) {
+    return isCancellation(e) ? 'cancelled' : `error: ${(e as Error).message}`;
+  }
+}
+
+/** An activity and a short timer: the benchmark workflow. */
+export async function activityAndTimer(): Promise<string> {
+  const r = await acts.echo('bench');
+  await sleep(10);
+  return r;
+}
