@@ -122,20 +122,6 @@ export interface AvailabilityInput {
    * pass false on the public portal even when the setting is on, to keep customers from stacking.
    */
   allowDoubleBooking?: boolean;
-  /**
-   * Existing bookings (items) with NO resource yet (bookingMode allow_unassigned, waiting for
-   * self-pick). They hold capacity: before slots are computed each blocking one is virtually
-   * assigned, in start order, to the first resource in `resources` that has its skill, is active
-   * and is free for its whole time (online flag not required); that resource is then busy. One
-   * that fits nobody is ignored (already overbooked). Greedy, so it may hide a slot that a cleverer
-   * assignment would allow, but every slot returned is feasible. When passing these, pass every
-   * active resource with a skill for their services, not only those for the requested items.
-   */
-  unassignedBookings?: readonly UnassignedBooking[];
-}
-
-export interface UnassignedBooking extends ExistingBooking {
-  serviceId: string;
 }
 
 /** Where one item of a slot would run and who could do it. */

@@ -20,8 +20,6 @@
  *                              // is done here).
  *        onlineOnly: true,     // public portal: only isBookableOnline resources
  *        allowDoubleBooking: settings.allowDoubleBooking,
- *        unassignedBookings,   // optional: booking items with no resource yet ({...booking, serviceId});
- *                              // they hold capacity through a greedy virtual assignment
  *      });
  *      if (!result.ok) -> result.error.code: INVALID_TIMEZONE | INVALID_DATE | INVALID_SLOT_INTERVAL |
  *                         INVALID_ITEMS | DATE_BEYOND_BOOKING_WINDOW (map to 400 VALIDATION_ERROR)
@@ -48,6 +46,11 @@
  *      findNextAvailableDate({ fromDate, maxDaysAhead, hasAvailability })   // any callback
  *    Window: default 30 days, capped at 90, scanning from fromDate+1.
  *
+ * 4. Existing UNASSIGNED booking items (resource null) hold capacity: first run
+ *      placeUnassignedItems(resources, unassignedItems, timezone, businessHours, { excludeBookingId })
+ *    (./unassigned.rules.ts) and pass its `resources` (copies carrying virtual bookings) to
+ *    computeAvailability / checkBookingPlacement; its `unplaced` items mean over capacity.
+ *
  * Lower-level building blocks (intervals, working/free time per resource and date, aligned
  * candidate starts) are exported too.
  */
@@ -58,3 +61,4 @@ export * from './slots.rules';
 export * from './placement.rules';
 export * from './next-available-date.rules';
 export * from './booking-window.rules';
+export * from './unassigned.rules';

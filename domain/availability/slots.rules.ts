@@ -21,9 +21,9 @@ import {
   utcToLocalDate,
   type LocalDate,
 } from '../time/salon-time.rules';
-import { fitsWithin, subtractIntervals, type Interval } from './interval.rules';
+import { fitsWithin, type Interval } from './interval.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
-import { isBlockingStatus, resourceDayTime } from './working-hours.rules';
+import { resourceDayTime } from './working-hours.rules';
 import {
   DEFAULT_SLOT_INTERVAL_MINUTES,
   type AvailabilityInput,
@@ -31,7 +31,6 @@ import {
   type AvailableSlot,
   type ResourceAvailabilityData,
   type SlotItemAssignment,
-  type UnassignedBooking,
 } from './availability.types';
 
 const MINUTE_MS = 60_000;
@@ -83,28 +82,6 @@ export function candidateStarts(date: LocalDate, timezone: string, intervalMinut
   const out: number[] = [];
   for (let t = alignUp(dayStart); t < dayEnd; t = alignUp(t + step)) out.push(t);
   return out;
-}
-
-/**
- * Virtual greedy assignment of unassigned bookings (see AvailabilityInput.unassignedBookings):
- * each one, in start order, takes the first qualified resource free for its whole time, and that
- * time is removed from the resource's free intervals in `free`.
- */
-function reserveUnassigned(
-  unassigned: readonly UnassignedBooking[],
-  resources: readonly ResourceAvailabilityData[],
-  free: Map<string, Interval[]>,
-  freeOf: (r: ResourceAvailabilityData) => Interval[],
-): void {
-  const blocking = unassigned
-    .filter((b) => isBlockingStatus(b.status))
-    .map((b) => ({ serviceId: b.serviceId, start: b.start.getTime(), end: b.end.getTime() }))
-    .filter((b) => b.end > b.start)
-    .sort((a, b) => a.start - b.start || a.end - b.end);
-  for (const b of blocking) {
-    const taker = resources.find((r) => isQualified(r, b.serviceId, false) && fitsWithin(freeOf(r), b.start, b.end));
-    if (taker) free.set(taker.id, subtractIntervals(freeOf(taker), [{ start: b.start, end: b.end }]));
-  }
 }
 
 function fail(code: Extract<AvailabilityResult, { ok: false }>['error']['code'], message: string, extra = {}): AvailabilityResult {
@@ -165,9 +142,6 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
     return f;
   };
   for (const list of candidates) for (const r of list) freeOf(r);
-  if (!ignoreBookings && input.unassignedBookings && input.unassignedBookings.length > 0) {
-    reserveUnassigned(input.unassignedBookings, input.resources, free, freeOf);
-  }
 
   const nowMs = now.getTime();
   const slots: AvailableSlot[] = [];

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   candidateStarts,
   computeAvailability,
+  placeUnassignedItems,
   qualifiedResources,
   type AvailabilityInput,
   type AvailabilityResult,
@@ -238,23 +239,26 @@ describe('slot computation', () => {
     });
   });
 
-  describe('existing unassigned bookings hold capacity', () => {
+  describe('existing unassigned bookings hold capacity (placeUnassignedItems, then slots)', () => {
     const d = '2026-06-02';
     const two = [resource('A', { hours: [['09:00', '12:00']] }), resource('B', { hours: [['09:00', '12:00']] })];
-    const unassigned = (from: string, to: string, status: 'CONFIRMED' | 'CANCELLED' = 'CONFIRMED', serviceId = 'cut') => ({
-      ...booking(d, from, to, status),
-      serviceId,
-    });
-    const cases: Array<[string, ReturnType<typeof unassigned>[], Partial<AvailabilityInput>, string[], string | null]> = [
-      ['one unassigned 10:00 booking leaves one of two staff at 10:00', [unassigned('10:00', '11:00')], {}, ['09:00', '10:00', '11:00'], 'B'],
-      ['two unassigned 10:00 bookings take both staff', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], {}, ['09:00', '11:00'], null],
-      ['a cancelled unassigned booking holds nothing', [unassigned('10:00', '11:00', 'CANCELLED'), unassigned('10:00', '11:00', 'CANCELLED')], {}, ['09:00', '10:00', '11:00'], 'A'],
-      ['an unassigned booking for a service nobody here has holds nothing', [unassigned('10:00', '11:00', 'CONFIRMED', 'nails')], {}, ['09:00', '10:00', '11:00'], 'A'],
-      ['allowDoubleBooking ignores them', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], { allowDoubleBooking: true }, ['09:00', '10:00', '11:00'], 'A'],
+    let n = 0;
+    const unassigned = (from: string, to: string, status: 'CONFIRMED' | 'CANCELLED' = 'CONFIRMED', serviceId = 'cut') => {
+      const b = booking(d, from, to, status);
+      return { bookingId: `u-${++n}`, serviceId, start: b.start, end: b.end, status };
+    };
+    const cases: Array<[string, ReturnType<typeof unassigned>[], string[], string | null, number]> = [
+      ['one unassigned 10:00 booking leaves one of two staff at 10:00', [unassigned('10:00', '11:00')], ['09:00', '10:00', '11:00'], 'B', 0],
+      ['two unassigned 10:00 bookings take both staff', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], ['09:00', '11:00'], null, 0],
+      ['three unassigned 10:00 bookings: one is over capacity', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], ['09:00', '11:00'], null, 1],
+      ['cancelled unassigned bookings hold nothing', [unassigned('10:00', '11:00', 'CANCELLED'), unassigned('10:00', '11:00', 'CANCELLED')], ['09:00', '10:00', '11:00'], 'A', 0],
+      ['an unassigned booking for a service nobody here has holds nothing', [unassigned('10:00', '11:00', 'CONFIRMED', 'nails')], ['09:00', '10:00', '11:00'], 'A', 1],
     ];
-    for (const [why, unassignedBookings, over, times, freeAt10] of cases) {
+    for (const [why, items, times, freeAt10, unplaced] of cases) {
       it(`when ${why} then starts are ${JSON.stringify(times)}`, () => {
-        const slots = slotsOf(computeAvailability(input({ resources: two, slotIntervalMinutes: 60, unassignedBookings, ...over })));
+        const placement = placeUnassignedItems(two, items, OSLO, input().businessHours);
+        expect(placement.unplaced).to.have.length(unplaced);
+        const slots = slotsOf(computeAvailability(input({ resources: placement.resources, slotIntervalMinutes: 60 })));
         expect(slots.map((s) => s.localTime)).to.deep.equal(times);
         const at10 = slots.find((s) => s.localTime === '10:00');
         expect(at10 ? at10.items[0].resourceId : null).to.equal(freeAt10);
