@@ -87,8 +87,10 @@ export function toAppError(err: unknown): AppError {
   const bodyErr = err as { type?: string; status?: number } | null;
   if (bodyErr?.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
   if (bodyErr?.type === 'entity.parse.failed') return errors.validation('Malformed JSON body');
-  if (isPgError(err)) {
-    const mapped = fromPg(err);
+  // Objection wraps driver errors (db-errors) and keeps the Postgres error as `nativeError`.
+  const pgErr = isPgError(err) ? err : (err as { nativeError?: unknown } | null)?.nativeError;
+  if (isPgError(pgErr)) {
+    const mapped = fromPg(pgErr);
     if (mapped) return mapped;
   }
   return new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side');

@@ -1,0 +1,85 @@
+// Staff/owner/admin auth (spec 4.1). Credential routes share one limiter of RATE_LIMIT_AUTH per
+// minute per IP (spec 8: 10); /auth/me and /auth/profile are ordinary reads/updates under the
+// global limit only, since clients call /auth/me on every page load.
+import { Router, type CookieOptions, type Request, type Response } from 'express';
+import type { AppDeps } from '../deps';
+import { sendCreated, sendData } from '../envelope';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
+import { rateLimiter } from '../middleware/rate-limit';
+import { requireRole } from '../middleware/require-role';
+import { principalOf } from '../request-context';
+import * as auth from '../../domain/auth/auth.service';
+import { forgotPassword, resetPassword } from '../../domain/auth/password-reset.service';
+import type { SessionTokens } from '../../domain/auth/sessions';
+
+/** The refresh cookie is only sent to the auth routes. */
+const REFRESH_COOKIE_PATH = '/api/auth';
+
+export function authRouter(deps: AppDeps): Router {
+  const { config } = deps;
+  const router = Router();
+  const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs);
+  const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
+
+  function sendSession(res: Response, session: SessionTokens, status = 200): void {
+    res.cookie(ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
+    res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieBase, path: REFRESH_COOKIE_PATH, maxAge: session.refreshExpiresIn * 1000 });
+    const body = { accessToken: session.accessToken, refreshToken: session.refreshToken, expiresIn: session.expiresIn, user: session.user };
+    if (status === 201) sendCreated(res, body);
+    else sendData(res, body, status);
+  }
+
+  function clearSessionCookies(res: Response): void {
+    res.clearCookie(ACCESS_COOKIE, { ...cookieBase, path: '/' });
+    res.clearCookie(REFRESH_COOKIE, { ...cookieBase, path: REFRESH_COOKIE_PATH });
+  }
+
+  const refreshTokenOf = (req: Request): string | undefined =>
+    (req.body?.refreshToken as string | undefined) ?? (req.cookies?.[REFRESH_COOKIE] as string | undefined);
+
+  /** Tenant context for login/forgot-password: x-tenant-id header or host (not a presented token). */
+  const requestTenant = (req: Request): string | undefined => (req.principal ? undefined : req.tenantId);
+
+  router.post('/auth/register', limit, async (req, res) => {
+    sendSession(res, await auth.register(deps, req.body), 201);
+  });
+
+  router.post('/auth/login', limit, async (req, res) => {
+    sendSession(res, await auth.login(deps, req.body, requestTenant(req)));
+  });
+
+  router.post('/auth/refresh', limit, async (req, res) => {
+    sendSession(res, await auth.refresh(deps, refreshTokenOf(req)));
+  });
+
+  router.post('/auth/logout', limit, async (req, res) => {
+    await auth.logout(deps, refreshTokenOf(req));
+    clearSessionCookies(res);
+    sendData(res, { message: 'Signed out' });
+  });
+
+  router.get('/auth/me', requireRole('STAFF'), async (req, res) => {
+    const principal = principalOf(req);
+    sendData(res, await auth.me(deps, principal.userId, principal.impersonation));
+  });
+
+  router.patch('/auth/profile', requireRole('STAFF'), async (req, res) => {
+    sendData(res, await auth.updateProfile(deps, principalOf(req).userId, req.body));
+  });
+
+  router.post('/auth/change-password', limit, requireRole('STAFF'), async (req, res) => {
+    sendSession(res, await auth.changePassword(deps, principalOf(req).userId, req.body.currentPassword, req.body.newPassword));
+  });
+
+  router.post('/auth/forgot-password', limit, async (req, res) => {
+    await forgotPassword(deps, req.body.email, { tenantSlug: req.body.tenantSlug, tenantId: requestTenant(req) });
+    sendData(res, { message: 'If an account with this e-mail exists, a reset link has been sent' });
+  });
+
+  router.post('/auth/reset-password', limit, async (req, res) => {
+    await resetPassword(deps, req.body.token, req.body.password);
+    sendData(res, { message: 'Password changed' });
+  });
+
+  return router;
+}

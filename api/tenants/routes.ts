@@ -1,0 +1,73 @@
+// Tenants and onboarding (spec 4.2) with the access matrix of 5.3. Thin: validated input ->
+// domain service -> envelope.
+import { Router, type Request } from 'express';
+import type { AppDeps } from '../deps';
+import { sendCreated, sendData, sendPage } from '../envelope';
+import { requireExactRole, requireRole } from '../middleware/require-role';
+import { principalOf, tenantOf } from '../request-context';
+import { errors } from '../../domain/errors';
+import * as tenants from '../../domain/tenant/tenant.service';
+import { completeOnboarding, completeStep, getOnboarding } from '../../domain/tenant/onboarding.service';
+import { toTenantDto, toTenantPublicDto } from '../../domain/tenant/tenant.dto';
+import { toAuthUser } from '../../domain/auth/user.dto';
+
+function actorOf(req: Request): tenants.Actor {
+  const p = principalOf(req);
+  return { userId: p.userId, tenantId: p.tenantId, role: p.role };
+}
+
+/** Onboarding belongs to the owner's own salon. */
+function ownTenant(req: Request): string {
+  const tenantId = principalOf(req).tenantId;
+  if (!tenantId) throw errors.forbidden('This action needs a tenant context');
+  return tenantId;
+}
+
+export function tenantsRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get('/tenants', requireRole('ADMIN'), async (req, res) => {
+    const page = await tenants.listTenants({
+      page: req.query.page ? Number(req.query.page) : 1,
+      limit: req.query.limit ? Number(req.query.limit) : 20,
+      order: req.query.order === 'asc' ? 'asc' : 'desc',
+    });
+    sendPage(res, { ...page, rows: page.rows.map(toTenantDto) });
+  });
+
+  router.post('/tenants', requireRole('ADMIN'), async (req, res) => {
+    const created = await deps.knex.transaction((trx) => tenants.createTenantWithOwner(trx, req.body, deps.config.passwordHashRounds));
+    sendCreated(res, { tenant: toTenantDto(created.tenant), owner: toAuthUser(created.owner) });
+  });
+
+  router.get('/tenants/me', requireRole('STAFF'), async (req, res) => {
+    const tenantId = tenantOf(req);
+    sendData(res, toTenantDto(await tenants.getTenant({ ...actorOf(req), tenantId }, tenantId)));
+  });
+
+  router.get('/tenants/me/onboarding', requireExactRole('OWNER'), async (req, res) => {
+    sendData(res, await getOnboarding(deps.knex, ownTenant(req)));
+  });
+
+  router.patch('/tenants/me/onboarding/step', requireExactRole('OWNER'), async (req, res) => {
+    sendData(res, await completeStep(deps.knex, ownTenant(req), req.body.step));
+  });
+
+  router.post('/tenants/me/onboarding/complete', requireExactRole('OWNER'), async (req, res) => {
+    sendData(res, await completeOnboarding(deps.knex, ownTenant(req)));
+  });
+
+  router.get('/tenants/slug/:slug', async (req, res) => {
+    sendData(res, toTenantPublicDto(await tenants.getTenantBySlug(req.params.slug as string)));
+  });
+
+  router.get('/tenants/:id', requireRole('STAFF'), async (req, res) => {
+    sendData(res, toTenantDto(await tenants.getTenant(actorOf(req), req.params.id as string)));
+  });
+
+  router.patch('/tenants/:id', requireRole('OWNER'), async (req, res) => {
+    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, actorOf(req), req.params.id as string, req.body)));
+  });
+
+  return router;
+}

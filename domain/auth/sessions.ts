@@ -1,0 +1,53 @@
+// Sessions = an access token (JWT) plus a rotating refresh token. Refresh tokens are opaque, stored
+// only as SHA-256 hashes in refresh_tokens and grouped by family_id: each login starts a family,
+// each refresh rotates within it, and presenting a rotated token again revokes the whole family.
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AppConfig } from '../../config';
+import type { UserModel } from '../../db/models/user.model';
+import { hashOpaqueToken, newOpaqueToken, signAccessToken, type ImpersonationClaim } from './tokens';
+import { toAuthUser, type AuthUserDto } from './user.dto';
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  /** refresh token lifetime, for the cookie */
+  refreshExpiresIn: number;
+  user: AuthUserDto;
+}
+
+export type SessionConfig = Pick<AppConfig, 'jwtSecret' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds'>;
+
+export function accessTokenFor(config: SessionConfig, user: UserModel, imp?: ImpersonationClaim): string {
+  return signAccessToken(
+    { secret: config.jwtSecret, accessTtlSeconds: config.accessTokenTtlSeconds },
+    { sub: user.id, tenantId: user.tenantId, role: user.role, tv: user.tokenVersion, ...(imp ? { imp } : {}) },
+  );
+}
+
+/** Signs an access token and stores a new refresh token (in `familyId`, or a new family). */
+export async function issueSession(trx: Knex | Knex.Transaction, config: SessionConfig, user: UserModel, familyId?: string): Promise<SessionTokens> {
+  const refreshToken = newOpaqueToken();
+  await trx('refresh_tokens').insert({
+    userId: user.id,
+    familyId: familyId ?? crypto.randomUUID(),
+    tokenHash: hashOpaqueToken(refreshToken),
+    expiresAt: new Date(Date.now() + config.refreshTokenTtlSeconds * 1000),
+  });
+  return {
+    accessToken: accessTokenFor(config, user),
+    refreshToken,
+    expiresIn: config.accessTokenTtlSeconds,
+    refreshExpiresIn: config.refreshTokenTtlSeconds,
+    user: toAuthUser(user),
+  };
+}
+
+export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<void> {
+  await trx('refresh_tokens').where({ familyId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
+}
+
+export async function revokeAllForUser(trx: Knex | Knex.Transaction, userId: string): Promise<void> {
+  await trx('refresh_tokens').where({ userId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
+}

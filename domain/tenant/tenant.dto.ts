@@ -1,0 +1,58 @@
+// The tenant as the API shows it: full (authenticated) and public (by slug, no private settings).
+import type { TenantModel } from '../../db/models/tenant.model';
+import type { TenantSettings } from './tenant-settings.rules';
+
+function iso(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return new Date(value).toISOString();
+}
+
+export function toTenantDto(t: TenantModel) {
+  return {
+    id: t.id,
+    name: t.name,
+    slug: t.slug,
+    industryType: t.industryType,
+    settings: t.settings,
+    branding: t.branding ?? {},
+    description: t.description ?? null,
+    address: t.address ?? null,
+    customDomain: t.customDomain ?? null,
+    isActive: t.isActive,
+    onboardedAt: iso(t.onboardedAt),
+    subscriptionStatus: t.subscriptionStatus ?? null,
+    trialEndsAt: iso(t.trialEndsAt),
+    billingExempt: t.billingExempt,
+    createdAt: iso(t.createdAt) as string,
+    updatedAt: iso(t.updatedAt) as string,
+  };
+}
+
+/** Only what the public booking portal needs; nothing about POS, walk-ins, double booking, etc. */
+export function publicSettings(s: TenantSettings) {
+  return {
+    currency: s.currency,
+    timezone: s.timezone,
+    bookingMode: s.bookingMode,
+    cancellationHours: s.cancellationHours,
+    maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
+    slotIntervalMinutes: s.slotIntervalMinutes,
+    depositEnabled: s.depositEnabled,
+    depositType: s.depositType,
+    depositValue: s.depositValue,
+    businessHours: s.businessHours,
+  };
+}
+
+export function toTenantPublicDto(t: TenantModel) {
+  return {
+    id: t.id,
+    name: t.name,
+    slug: t.slug,
+    industryType: t.industryType,
+    branding: t.branding ?? {},
+    description: t.description ?? null,
+    address: t.address ?? null,
+    settings: publicSettings(t.settings),
+  };
+}

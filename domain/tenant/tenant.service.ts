@@ -1,0 +1,122 @@
+// Tenants (spec 2.1, 4.2): creation with an OWNER in one transaction, reads scoped to the caller's
+// tenant (another tenant is TENANT_NOT_FOUND, never data), and partial updates merged onto the
+// stored complete settings.
+import type { Knex } from 'knex';
+import { TenantModel } from '../../db/models/tenant.model';
+import { UserModel } from '../../db/models/user.model';
+import { paginate } from '../../db/paginate';
+import { errors } from '../errors';
+import { hashPassword } from '../auth/passwords';
+import type { Role } from '../auth/roles.rules';
+import { seedTenantDefaults } from './tenant-defaults.service';
+import { applyBusinessHoursToStaff } from './apply-to-staff';
+import { completeSettings, type IndustryType, type TenantSettings } from './tenant-settings.rules';
+import { assertValidSettings, sanitizeDescription } from './tenant-validation';
+
+export interface Actor {
+  userId: string;
+  tenantId: string | null;
+  role: Role;
+}
+
+export interface NewTenantInput {
+  name: string;
+  slug: string;
+  industryType?: IndustryType;
+  settings?: Partial<TenantSettings>;
+  owner: { email: string; password: string; name?: string; phone?: string };
+}
+
+const notFound = () => errors.notFound('tenant', 'Tenant not found');
+const slugTaken = () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is already taken');
+
+/**
+ * Creates the tenant (settings completed with the industry defaults and validated), its OWNER, and
+ * the per-tenant default rows (seedTenantDefaults), all inside `trx`. A slug taken by a concurrent
+ * request is caught by the tenants_slug_unique constraint (mapped in db/constraint-errors.ts).
+ */
+export async function createTenantWithOwner(trx: Knex.Transaction, input: NewTenantInput, hashRounds: number): Promise<{ tenant: TenantModel; owner: UserModel }> {
+  const industryType = input.industryType ?? 'beauty';
+  const settings = completeSettings(industryType, input.settings);
+  assertValidSettings(settings);
+  if (await TenantModel.query(trx).select('id').findOne({ slug: input.slug })) throw slugTaken();
+  const tenant = await TenantModel.query(trx).insertAndFetch({
+    name: input.name,
+    slug: input.slug,
+    industryType,
+    settings,
+    branding: {},
+  });
+  const owner = await UserModel.query(trx).insertAndFetch({
+    tenantId: tenant.id,
+    role: 'OWNER',
+    email: input.owner.email,
+    phone: input.owner.phone ?? null,
+    name: input.owner.name ?? null,
+    passwordHash: await hashPassword(input.owner.password, hashRounds),
+  });
+  await seedTenantDefaults(trx, { id: tenant.id, industryType });
+  return { tenant, owner };
+}
+
+export async function listTenants(query: { page?: number; limit?: number; order?: 'asc' | 'desc' }) {
+  return paginate(TenantModel.query().orderBy('createdAt', query.order ?? 'desc').orderBy('id'), query);
+}
+
+/** ADMIN reads any tenant; everyone else only their own (another id is a 404). */
+export async function getTenant(actor: Actor, id: string): Promise<TenantModel> {
+  if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
+  const tenant = await TenantModel.query().findById(id);
+  if (!tenant) throw notFound();
+  return tenant;
+}
+
+export async function getTenantBySlug(slug: string): Promise<TenantModel> {
+  const tenant = await TenantModel.query().findOne({ slug, isActive: true });
+  if (!tenant) throw notFound();
+  return tenant;
+}
+
+export interface TenantPatch {
+  name?: string;
+  slug?: string;
+  industryType?: IndustryType;
+  settings?: Partial<TenantSettings>;
+  branding?: Record<string, unknown>;
+  description?: string | null;
+  address?: Record<string, unknown> | null;
+  applyToStaff?: boolean;
+}
+
+/**
+ * Partial update. `settings` is merged onto the stored settings and re-validated as a whole;
+ * `branding` is merged; `address` replaces. Changing `industryType` does not reset settings (they
+ * are stored complete). The row is locked so concurrent merges do not lose each other's fields.
+ */
+export async function updateTenant(knex: Knex, actor: Actor, id: string, patch: TenantPatch): Promise<TenantModel> {
+  if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
+  if (patch.slug !== undefined && actor.role !== 'ADMIN') throw errors.forbidden('Only a platform admin may change the slug');
+  return knex.transaction(async (trx) => {
+    const tenant = await TenantModel.query(trx).findById(id).forUpdate();
+    if (!tenant) throw notFound();
+    const changes: Partial<TenantModel> = {};
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.industryType !== undefined) changes.industryType = patch.industryType;
+    if (patch.slug !== undefined && patch.slug !== tenant.slug) {
+      if (await TenantModel.query(trx).select('id').findOne({ slug: patch.slug })) throw slugTaken();
+      changes.slug = patch.slug;
+    }
+    let settings = tenant.settings;
+    if (patch.settings !== undefined) {
+      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...tenant.settings, ...patch.settings });
+      assertValidSettings(settings);
+      changes.settings = settings;
+    }
+    if (patch.branding !== undefined) changes.branding = { ...(tenant.branding ?? {}), ...patch.branding };
+    if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
+    if (patch.address !== undefined) changes.address = patch.address;
+    const updated = Object.keys(changes).length ? await TenantModel.query(trx).patchAndFetchById(id, changes) : tenant;
+    if (patch.applyToStaff) await applyBusinessHoursToStaff(trx, id, settings.businessHours);
+    return updated;
+  });
+}

@@ -1,0 +1,495 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { call, http } from '../support/http';
+import { stack } from '../support/stack';
+import { createAdmin, createSalon, createUser, unique } from '../support/factories';
+import { hashOpaqueToken } from '../../domain/auth/tokens';
+
+function registerBody(overrides: Record<string, unknown> = {}) {
+  return { salonName: 'Studio Nord', slug: unique('studio'), email: `${unique('owner')}@example.test`, password: 'owner-pass-1', ...overrides };
+}
+
+function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
+  return (res.headers['set-cookie'] as string[] | undefined) ?? [];
+}
+
+async function login(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  let req = (await http()).post('/api/auth/login');
+  for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
+  return req.send(body);
+}
+
+describe('Auth: POST /auth/register', () => {
+  it('when a new owner registers then tenant and OWNER are created with complete industry-default settings, tokens and HttpOnly cookies', async () => {
+    const body = registerBody({ industryType: 'barbershop', ownerName: 'Ola', phone: '+47 900 00 001' });
+    const res = await call('post', '/auth/register', undefined, body);
+    expect(res.status).to.equal(201);
+    expect(res.body.success).to.equal(true);
+    const { accessToken, refreshToken, expiresIn, user } = res.body.data;
+    expect(user).to.include({ role: 'OWNER', email: body.email, name: 'Ola', phone: '+47 900 00 001' });
+    expect(expiresIn).to.equal((await stack()).config.accessTokenTtlSeconds);
+    expect(refreshToken).to.be.a('string');
+    const claims = jwt.decode(accessToken) as Record<string, unknown>;
+    expect(claims).to.include({ sub: user.id, tenantId: user.tenantId, role: 'OWNER', tv: 0 });
+    expect(claims).to.have.keys('sub', 'tenantId', 'role', 'tv', 'iat', 'exp');
+    const cookies = cookiesOf(res);
+    expect(cookies.find((c) => c.startsWith('access_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
+    expect(cookies.find((c) => c.startsWith('refresh_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
+
+    const { knex } = (await stack()).platform;
+    const tenant = await knex('tenants').where({ slug: body.slug }).first();
+    expect(tenant.id).to.equal(user.tenantId);
+    expect(tenant.industryType).to.equal('barbershop');
+    expect(tenant.settings).to.include({ autoConfirm: true, cancellationHours: 2, currency: 'NOK', timezone: 'Europe/Oslo', maxBookingDaysInAdvance: 30 });
+    expect(tenant.settings.businessHours).to.have.length(7);
+    const stored = await knex('refresh_tokens').where({ userId: user.id });
+    expect(stored).to.have.length(1);
+    expect(stored[0].tokenHash).to.equal(hashOpaqueToken(refreshToken));
+  });
+
+  it('when beauty is registered with settings then given settings overlay the beauty defaults', async () => {
+    const res = await call('post', '/auth/register', undefined, registerBody({ settings: { currency: 'EUR', cancellationHours: 48 } }));
+    expect(res.status).to.equal(201);
+    const tenant = await (await stack()).platform.knex('tenants').where({ id: res.body.data.user.tenantId }).first();
+    expect(tenant.settings).to.include({ autoConfirm: false, cancellationHours: 48, currency: 'EUR' });
+  });
+
+  it('when the slug is taken then 409 TENANT_SLUG_EXISTS and no second owner is written', async () => {
+    const { tenant } = await createSalon();
+    const body = registerBody({ slug: tenant.slug });
+    const res = await call('post', '/auth/register', undefined, body);
+    expect(res.status).to.equal(409);
+    expect(res.body.error.code).to.equal('TENANT_SLUG_EXISTS');
+    const users = await (await stack()).platform.knex('users').where({ email: body.email });
+    expect(users).to.have.length(0);
+  });
+
+  it('when two registrations race for one slug then exactly one wins and the other gets 409 TENANT_SLUG_EXISTS', async () => {
+    const slug = unique('race');
+    const results = await Promise.all([1, 2, 3].map(() => call('post', '/auth/register', undefined, registerBody({ slug }))));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).to.deep.equal([201, 409, 409]);
+    results.filter((r) => r.status === 409).forEach((r) => expect(r.body.error.code).to.equal('TENANT_SLUG_EXISTS'));
+    expect(await (await stack()).platform.knex('tenants').where({ slug })).to.have.length(1);
+  });
+
+  it('when seeding tenant defaults fails then nothing is written (one transaction)', async () => {
+    // an invalid time zone passes the schema but fails settings validation inside the transaction
+    const body = registerBody({ settings: { timezone: 'Mars/Olympus' } });
+    const res = await call('post', '/auth/register', undefined, body);
+    expect(res.status).to.equal(400);
+    expect(res.body.error.details).to.deep.include({ field: 'settings.timezone', message: 'must be an IANA time zone name' });
+    expect(await (await stack()).platform.knex('tenants').where({ slug: body.slug })).to.have.length(0);
+  });
+
+  for (const [name, body, field] of [
+    ['a missing password', registerBody({ password: undefined }), 'password'],
+    ['a short password (5 chars)', registerBody({ password: '12345' }), 'password'],
+    ['an unknown field', registerBody({ isAdmin: true }), 'isAdmin'],
+    ['a wrong type (object for a string)', registerBody({ salonName: { text: 'x' } }), 'salonName'],
+    ['a wrong type (text for an integer)', registerBody({ settings: { cancellationHours: 'soon' } }), 'settings.cancellationHours'],
+    ['a non kebab-case slug', registerBody({ slug: 'Bad Slug' }), 'slug'],
+    ['an invalid e-mail', registerBody({ email: 'nope' }), 'email'],
+    ['cancellationHours 169', registerBody({ settings: { cancellationHours: 169 } }), 'settings.cancellationHours'],
+  ] as const) {
+    it(`when the body has ${name} then 400 VALIDATION_ERROR naming ${field}`, async () => {
+      const res = await call('post', '/auth/register', undefined, body);
+      expect(res.status).to.equal(400);
+      expect(res.body.success).to.equal(false);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
+    });
+  }
+
+  it('when the password has exactly 6 characters then it is accepted', async () => {
+    const res = await call('post', '/auth/register', undefined, registerBody({ password: '123456' }));
+    expect(res.status).to.equal(201);
+  });
+});
+
+describe('Auth: POST /auth/login', () => {
+  it('when an owner logs in by e-mail then tokens, cookies and lastLoginAt are returned', async () => {
+    const { owner } = await createSalon();
+    const res = await login({ email: owner.email, password: owner.password });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.user).to.include({ id: owner.id, role: 'OWNER' });
+    expect(res.body.data.user.lastLoginAt).to.be.a('string');
+    expect(cookiesOf(res).some((c) => c.startsWith('access_token='))).to.equal(true);
+    const me = await call('get', '/auth/me', res.body.data.accessToken);
+    expect(me.status).to.equal(200);
+  });
+
+  it('when a staff member logs in by phone then it works', async () => {
+    const { tenant } = await createSalon();
+    const staff = await createUser(tenant.id, 'STAFF', { phone: '+4791234567' });
+    const res = await login({ phone: '+4791234567', password: staff.password, tenantSlug: tenant.slug });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.user).to.include({ id: staff.id, role: 'STAFF' });
+  });
+
+  it('when the password is wrong or the account unknown then 401 UNAUTHORIZED with the same message', async () => {
+    const { owner } = await createSalon();
+    const wrong = await login({ email: owner.email, password: 'wrong-password' });
+    const unknown = await login({ email: `${unique('nobody')}@example.test`, password: 'whatever' });
+    expect(wrong.status).to.equal(401);
+    expect(unknown.status).to.equal(401);
+    expect(wrong.body.error).to.deep.equal(unknown.body.error);
+    expect(wrong.body.error.code).to.equal('UNAUTHORIZED');
+  });
+
+  describe('when one e-mail exists in two salons', () => {
+    let email: string;
+    let a: Awaited<ReturnType<typeof createSalon>>;
+    let b: Awaited<ReturnType<typeof createSalon>>;
+    before(async () => {
+      email = `${unique('shared')}@example.test`;
+      a = await createSalon();
+      b = await createSalon();
+      await createUser(a.tenant.id, 'STAFF', { email, password: 'same-pass' });
+      await createUser(b.tenant.id, 'STAFF', { email, password: 'same-pass' });
+    });
+
+    it('then without a tenant it answers 409 LOGIN_TENANT_AMBIGUOUS listing both salons', async () => {
+      const res = await login({ email, password: 'same-pass' });
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('LOGIN_TENANT_AMBIGUOUS');
+      const messages = res.body.error.details.map((d: { message: string }) => d.message).join(' ');
+      expect(messages).to.contain(a.tenant.slug).and.contain(b.tenant.slug);
+    });
+
+    it('then tenantSlug in the body chooses the salon', async () => {
+      const res = await login({ email, password: 'same-pass', tenantSlug: b.tenant.slug });
+      expect(res.status).to.equal(200);
+      expect(res.body.data.user.tenantId).to.equal(b.tenant.id);
+    });
+
+    it('then the x-tenant-id header chooses the salon', async () => {
+      const res = await login({ email, password: 'same-pass' }, { 'x-tenant-id': a.tenant.id });
+      expect(res.status).to.equal(200);
+      expect(res.body.data.user.tenantId).to.equal(a.tenant.id);
+    });
+
+    it('then the salon subdomain chooses the salon', async () => {
+      const res = await login({ email, password: 'same-pass' }, { Host: `${a.tenant.slug}.${(await stack()).config.platformDomain}` });
+      expect(res.status).to.equal(200);
+      expect(res.body.data.user.tenantId).to.equal(a.tenant.id);
+    });
+
+    it('then a wrong password gives 401, not the list of salons', async () => {
+      const res = await login({ email, password: 'nope-nope' });
+      expect(res.status).to.equal(401);
+      expect(res.body.error.details).to.equal(undefined);
+    });
+
+    it('then an unknown tenantSlug gives 401', async () => {
+      const res = await login({ email, password: 'same-pass', tenantSlug: unique('ghost') });
+      expect(res.status).to.equal(401);
+    });
+  });
+
+  it('when the platform admin logs in with ADMIN_EMAIL / ADMIN_PASSWORD of the config then an ADMIN token without tenant is issued', async () => {
+    const { config } = await stack();
+    const res = await login({ email: config.adminEmail, password: config.adminPassword });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.user).to.include({ role: 'ADMIN', tenantId: null, email: config.adminEmail });
+    const claims = jwt.decode(res.body.data.accessToken) as Record<string, unknown>;
+    expect(claims).to.include({ role: 'ADMIN', tenantId: null });
+    const list = await call('get', '/tenants', res.body.data.accessToken);
+    expect(list.status).to.equal(200);
+  });
+
+  for (const [name, body] of [
+    ['neither e-mail nor phone', { password: 'x' }],
+    ['a missing password', { email: 'a@example.test' }],
+    ['an unknown field', { email: 'a@example.test', password: 'x', remember: true }],
+    ['a wrong type (object for a string)', { email: 'a@example.test', password: { p: 1 } }],
+    ['a password over 72 chars', { email: 'a@example.test', password: 'x'.repeat(73) }],
+  ] as const) {
+    it(`when the body has ${name} then 400 VALIDATION_ERROR`, async () => {
+      const res = await login(body as Record<string, unknown>);
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      expect(res.body.error.details).to.be.an('array').that.is.not.empty;
+    });
+  }
+
+  it('when the user is deactivated then login gives 401 and the old token stops working', async () => {
+    const { tenant } = await createSalon();
+    const staff = await createUser(tenant.id, 'STAFF');
+    await (await stack()).platform.knex('users').where({ id: staff.id }).update({ isActive: false });
+    expect((await login({ email: staff.email, password: staff.password })).status).to.equal(401);
+    expect((await call('get', '/auth/me', staff.token)).status).to.equal(401);
+  });
+});
+
+describe('Auth: POST /auth/refresh and /auth/logout', () => {
+  async function session() {
+    const { owner, tenant } = await createSalon();
+    const res = await login({ email: owner.email, password: owner.password });
+    return { owner, tenant, tokens: res.body.data as { accessToken: string; refreshToken: string } };
+  }
+
+  it('when a refresh token is presented in the body then a new pair is issued and the old one is marked rotated in the same family', async () => {
+    const { owner, tokens } = await session();
+    const res = await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.refreshToken).to.not.equal(tokens.refreshToken);
+    expect(res.body.data.user.id).to.equal(owner.id);
+    expect((await call('get', '/auth/me', res.body.data.accessToken)).status).to.equal(200);
+    const { knex } = (await stack()).platform;
+    const old = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(tokens.refreshToken) }).first();
+    const fresh = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(res.body.data.refreshToken) }).first();
+    expect(old.rotatedAt).to.not.equal(null);
+    expect(fresh.familyId).to.equal(old.familyId);
+    expect(fresh.rotatedAt).to.equal(null);
+  });
+
+  it('when the refresh token comes from the cookie then it works too', async () => {
+    const agent = (await import('supertest')).default.agent((await stack()).app);
+    const { owner } = await createSalon();
+    const loginRes = await agent.post('/api/auth/login').send({ email: owner.email, password: owner.password });
+    expect(loginRes.status).to.equal(200);
+    const res = await agent.post('/api/auth/refresh');
+    expect(res.status).to.equal(200);
+    // the access cookie alone authenticates
+    const me = await agent.get('/api/auth/me');
+    expect(me.status).to.equal(200);
+    expect(me.body.data.id).to.equal(owner.id);
+  });
+
+  it('when a rotated refresh token is reused then 401 and the whole family is revoked (the newer token dies too)', async () => {
+    const { tokens } = await session();
+    const first = await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken });
+    expect(first.status).to.equal(200);
+    const replay = await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken });
+    expect(replay.status).to.equal(401);
+    expect(replay.body.error.code).to.equal('UNAUTHORIZED');
+    const newer = await call('post', '/auth/refresh', undefined, { refreshToken: first.body.data.refreshToken });
+    expect(newer.status).to.equal(401);
+    const { knex } = (await stack()).platform;
+    const row = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(first.body.data.refreshToken) }).first();
+    const family = await knex('refresh_tokens').where({ familyId: row.familyId });
+    expect(family.every((r: { revokedAt: Date | null }) => r.revokedAt !== null)).to.equal(true);
+  });
+
+  it('when one refresh token is used twice at the same time then only one request gets a new pair', async () => {
+    const { tokens } = await session();
+    const results = await Promise.all([1, 2].map(() => call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })));
+    expect(results.map((r) => r.status).sort()).to.deep.equal([200, 401]);
+  });
+
+  it('when the refresh token is unknown, expired or missing then 401', async () => {
+    const { tokens } = await session();
+    await (await stack()).platform.knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(tokens.refreshToken) }).update({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(401);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: 'garbage' })).status).to.equal(401);
+    expect((await call('post', '/auth/refresh')).status).to.equal(401);
+  });
+
+  it('when the refresh body has an unknown field or wrong type then 400', async () => {
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: 'x', extra: 1 })).body.error.code).to.equal('VALIDATION_ERROR');
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: { t: 5 } })).status).to.equal(400);
+  });
+
+  it('when logging out then the refresh token is revoked, cookies cleared, and repeating it is still 200', async () => {
+    const { tokens } = await session();
+    const res = await call('post', '/auth/logout', undefined, { refreshToken: tokens.refreshToken });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ success: true, data: { message: 'Signed out' } });
+    const cleared = cookiesOf(res);
+    expect(cleared.find((c) => c.startsWith('access_token=;'))).to.match(/Expires=Thu, 01 Jan 1970/);
+    expect(cleared.find((c) => c.startsWith('refresh_token=;'))).to.match(/Expires=Thu, 01 Jan 1970/);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(401);
+    expect((await call('post', '/auth/logout', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(200);
+    expect((await call('post', '/auth/logout')).status).to.equal(200);
+    expect((await call('post', '/auth/logout', undefined, { refreshToken: 'unknown' })).status).to.equal(200);
+  });
+});
+
+describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
+  it('when each role asks for /auth/me then it sees itself, resourceId null (no resources yet) and no impersonation', async () => {
+    const { tenant, owner } = await createSalon();
+    const staff = await createUser(tenant.id, 'STAFF');
+    const admin = await createAdmin();
+    for (const user of [owner, staff, admin]) {
+      const res = await call('get', '/auth/me', user.token);
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.include({ id: user.id, role: user.role, tenantId: user.tenantId, email: user.email, resourceId: null, impersonation: null });
+      expect(res.body.data).to.not.have.any.keys('passwordHash', 'tokenVersion');
+    }
+  });
+
+  it('when there is no token, a bad token or an expired token then 401', async () => {
+    expect((await call('get', '/auth/me')).status).to.equal(401);
+    expect((await call('get', '/auth/me', 'not-a-jwt')).status).to.equal(401);
+    const { owner } = await createSalon();
+    const expired = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, exp: Math.floor(Date.now() / 1000) - 10 }, (await stack()).config.jwtSecret);
+    const res = await call('get', '/auth/me', expired);
+    expect(res.status).to.equal(401);
+    expect(res.body.error.message).to.equal('Token expired');
+    const otherSecret = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0 }, 'another-secret-another-secret');
+    expect((await call('get', '/auth/me', otherSecret)).status).to.equal(401);
+    const customer = jwt.sign({ sub: owner.id, type: 'customer', tv: 0 }, (await stack()).config.jwtSecret);
+    expect((await call('get', '/auth/me', customer)).status).to.equal(401);
+  });
+
+  it('when the profile e-mail and phone change then they are stored and login works with the new e-mail', async () => {
+    const { owner } = await createSalon();
+    const email = `${unique('new')}@example.test`;
+    const res = await call('patch', '/auth/profile', owner.token, { email, phone: '+4799988877' });
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.include({ email, phone: '+4799988877' });
+    expect((await login({ email, password: owner.password })).status).to.equal(200);
+    const cleared = await call('patch', '/auth/profile', owner.token, { phone: null });
+    expect(cleared.body.data.phone).to.equal(null);
+  });
+
+  it('when the e-mail or phone belongs to another user of the same salon then 409, but another salon is fine', async () => {
+    const { tenant, owner } = await createSalon();
+    const other = await createUser(tenant.id, 'STAFF', { phone: '+4711122233' });
+    const emailClash = await call('patch', '/auth/profile', owner.token, { email: other.email.toUpperCase() });
+    expect(emailClash.status).to.equal(409);
+    expect(emailClash.body.error.code).to.equal('USER_EMAIL_EXISTS');
+    const phoneClash = await call('patch', '/auth/profile', owner.token, { phone: '+4711122233' });
+    expect(phoneClash.status).to.equal(409);
+    expect(phoneClash.body.error.code).to.equal('USER_PHONE_EXISTS');
+    const elsewhere = await createSalon();
+    const ok = await call('patch', '/auth/profile', elsewhere.owner.token, { email: other.email, phone: '+4711122233' });
+    expect(ok.status).to.equal(200);
+  });
+
+  it('when the profile body is empty, has unknown fields (role) or wrong types then 400; no token is 401', async () => {
+    const { owner } = await createSalon();
+    expect((await call('patch', '/auth/profile', owner.token, {})).status).to.equal(400);
+    const role = await call('patch', '/auth/profile', owner.token, { role: 'ADMIN' });
+    expect(role.status).to.equal(400);
+    expect(role.body.error.details[0].field).to.equal('role');
+    expect((await call('patch', '/auth/profile', owner.token, { email: 12 })).status).to.equal(400);
+    expect((await call('patch', '/auth/profile', undefined, { email: 'a@example.test' })).status).to.equal(401);
+  });
+});
+
+describe('Auth: POST /auth/change-password', () => {
+  it('when the current password is right then the old access token stops working, refresh tokens are revoked, and fresh tokens work', async () => {
+    const { owner } = await createSalon();
+    const session = (await login({ email: owner.email, password: owner.password })).body.data;
+    const res = await call('post', '/auth/change-password', session.accessToken, { currentPassword: owner.password, newPassword: 'brand-new-pass' });
+    expect(res.status).to.equal(200);
+    expect((jwt.decode(res.body.data.accessToken) as { tv: number }).tv).to.equal(1);
+    expect((await call('get', '/auth/me', session.accessToken)).status).to.equal(401);
+    expect((await call('get', '/auth/me', owner.token)).status).to.equal(401);
+    expect((await call('get', '/auth/me', res.body.data.accessToken)).status).to.equal(200);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: session.refreshToken })).status).to.equal(401);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: res.body.data.refreshToken })).status).to.equal(200);
+    expect((await login({ email: owner.email, password: owner.password })).status).to.equal(401);
+    expect((await login({ email: owner.email, password: 'brand-new-pass' })).status).to.equal(200);
+  });
+
+  it('when the current password is wrong then 422 CURRENT_PASSWORD_INCORRECT and nothing changes', async () => {
+    const { owner } = await createSalon();
+    const res = await call('post', '/auth/change-password', owner.token, { currentPassword: 'wrong', newPassword: 'brand-new-pass' });
+    expect(res.status).to.equal(422);
+    expect(res.body.error.code).to.equal('CURRENT_PASSWORD_INCORRECT');
+    expect((await call('get', '/auth/me', owner.token)).status).to.equal(200);
+  });
+
+  it('when the new password is too short, missing, has unknown fields, or there is no token then 400/401', async () => {
+    const { owner } = await createSalon();
+    expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password, newPassword: '12345' })).status).to.equal(400);
+    expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password })).status).to.equal(400);
+    expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password, newPassword: '123456', x: 1 })).status).to.equal(400);
+    expect((await call('post', '/auth/change-password', undefined, { currentPassword: 'a', newPassword: '123456' })).status).to.equal(401);
+  });
+});
+
+describe('Auth: forgot and reset password', () => {
+  async function requestReset(email: string, extra: Record<string, unknown> = {}) {
+    const { platform } = await stack();
+    const before = (await platform.mailer.sentTo(email)).length;
+    const res = await call('post', '/auth/forgot-password', undefined, { email, ...extra });
+    const mails = await platform.mailer.sentTo(email);
+    return { res, newMails: mails.slice(before) };
+  }
+
+  it('when the account exists then 200 and a mail carries a single-use token stored hashed with the configured expiry', async () => {
+    const { owner } = await createSalon();
+    const { res, newMails } = await requestReset(owner.email);
+    expect(res.status).to.equal(200);
+    expect(newMails).to.have.length(1);
+    const token = newMails[0].meta!.resetToken as string;
+    expect(newMails[0].text).to.contain(encodeURIComponent(token));
+    const { platform, config } = await stack();
+    const row = await platform.knex('password_reset_tokens').where({ userId: owner.id }).first();
+    expect(row.tokenHash).to.equal(hashOpaqueToken(token));
+    const ttl = (new Date(row.expiresAt).getTime() - new Date(row.createdAt).getTime()) / 1000;
+    expect(ttl).to.be.closeTo(config.passwordResetTtlSeconds, 5);
+
+    const reset = await call('post', '/auth/reset-password', undefined, { token, password: 'after-reset-1' });
+    expect(reset.status).to.equal(200);
+    expect((await login({ email: owner.email, password: 'after-reset-1' })).status).to.equal(200);
+    expect((await call('get', '/auth/me', owner.token)).status).to.equal(401);
+
+    const again = await call('post', '/auth/reset-password', undefined, { token, password: 'after-reset-2' });
+    expect(again.status).to.equal(400);
+    expect(again.body.error.code).to.equal('PASSWORD_RESET_TOKEN_INVALID');
+  });
+
+  it('when the account does not exist then the same 200 answer and no mail', async () => {
+    const { owner } = await createSalon();
+    const known = await requestReset(owner.email);
+    const email = `${unique('ghost')}@example.test`;
+    const { res, newMails } = await requestReset(email);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal(known.res.body);
+    expect(newMails).to.have.length(0);
+  });
+
+  it('when the reset token has expired then 400 PASSWORD_RESET_TOKEN_EXPIRED and the password is unchanged', async () => {
+    const { owner } = await createSalon();
+    const { newMails } = await requestReset(owner.email);
+    const { platform } = await stack();
+    await platform.knex('password_reset_tokens').where({ userId: owner.id }).update({ expiresAt: new Date(Date.now() - 1000) });
+    const res = await call('post', '/auth/reset-password', undefined, { token: newMails[0].meta!.resetToken, password: 'after-reset-1' });
+    expect(res.status).to.equal(400);
+    expect(res.body.error.code).to.equal('PASSWORD_RESET_TOKEN_EXPIRED');
+    expect((await login({ email: owner.email, password: owner.password })).status).to.equal(200);
+  });
+
+  it('when a newer reset is requested then the earlier token no longer works', async () => {
+    const { owner } = await createSalon();
+    const first = (await requestReset(owner.email)).newMails[0].meta!.resetToken;
+    const second = (await requestReset(owner.email)).newMails[0].meta!.resetToken;
+    expect((await call('post', '/auth/reset-password', undefined, { token: first, password: 'after-reset-1' })).status).to.equal(400);
+    expect((await call('post', '/auth/reset-password', undefined, { token: second, password: 'after-reset-1' })).status).to.equal(200);
+  });
+
+  it('when a reset succeeds then every refresh token of the user is revoked', async () => {
+    const { owner } = await createSalon();
+    const session = (await login({ email: owner.email, password: owner.password })).body.data;
+    const token = (await requestReset(owner.email)).newMails[0].meta!.resetToken;
+    await call('post', '/auth/reset-password', undefined, { token, password: 'after-reset-1' });
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: session.refreshToken })).status).to.equal(401);
+  });
+
+  it('when the e-mail exists in two salons then tenantSlug limits the reset to that salon', async () => {
+    const email = `${unique('both')}@example.test`;
+    const a = await createSalon();
+    const b = await createSalon();
+    await createUser(a.tenant.id, 'STAFF', { email });
+    const staffB = await createUser(b.tenant.id, 'STAFF', { email });
+    const { newMails } = await requestReset(email, { tenantSlug: b.tenant.slug });
+    expect(newMails).to.have.length(1);
+    expect(newMails[0].meta!.userId).to.equal(staffB.id);
+  });
+
+  it('when bodies are bad then 400: forgot without e-mail, unknown field; reset with short password, unknown token', async () => {
+    expect((await call('post', '/auth/forgot-password', undefined, {})).status).to.equal(400);
+    expect((await call('post', '/auth/forgot-password', undefined, { email: 'a@example.test', x: 1 })).status).to.equal(400);
+    expect((await call('post', '/auth/forgot-password', undefined, { email: 5 })).status).to.equal(400);
+    expect((await call('post', '/auth/reset-password', undefined, { token: 'x', password: '12345' })).status).to.equal(400);
+    expect((await call('post', '/auth/reset-password', undefined, { password: '123456' })).status).to.equal(400);
+    const unknown = await call('post', '/auth/reset-password', undefined, { token: 'nope', password: '123456' });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.code).to.equal('PASSWORD_RESET_TOKEN_INVALID');
+  });
+});
