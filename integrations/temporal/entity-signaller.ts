@@ -22,11 +22,17 @@ export interface EntitySignaller {
   signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void>;
 }
 
-/** Records signals in memory: for unit tests of services that don't involve a worker. */
+/**
+ * Records every signal in memory, then passes it on to `next` when given. Tests read `sent` to
+ * assert which events a change produced, while the real signaller still delivers them.
+ */
 export class RecordingSignaller implements EntitySignaller {
   readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent }[] = [];
 
+  constructor(private readonly next?: EntitySignaller) {}
+
   async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
+    await this.next?.signal(ref, signalName, event);
     this.sent.push({ ref, signalName, event });
   }
 }

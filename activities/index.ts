@@ -1,0 +1,10 @@
+// Every activity the worker registers, built from their dependencies.
+import { createBookingActivities, type BookingActivityDeps } from './booking.activities';
+
+export type ActivityDeps = BookingActivityDeps;
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createBookingActivities(deps),
+  };
+}

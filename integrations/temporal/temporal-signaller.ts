@@ -1,0 +1,45 @@
+// The production EntitySignaller: signal-with-start on Temporal with a short deadline. A failure
+// becomes 503 WORKFLOW_UNAVAILABLE so the caller's transaction rolls back (ARCHITECTURE.md section 4).
+import { Client, Connection } from '@temporalio/client';
+import { errors } from '../../domain/errors';
+import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from './entity-signaller';
+
+export interface TemporalSignallerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** how long a state change may wait for Temporal before it is refused */
+  deadlineMs?: number;
+}
+
+export class TemporalSignaller implements EntitySignaller {
+  private readonly client: Client;
+  private readonly connection: Connection;
+
+  constructor(private readonly options: TemporalSignallerOptions) {
+    // Lazy: the api starts even while Temporal is down; writes then answer 503 until it is back.
+    this.connection = Connection.lazy({ address: options.address });
+    this.client = new Client({ connection: this.connection, namespace: options.namespace });
+  }
+
+  async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
+    const deadline = Date.now() + (this.options.deadlineMs ?? 5000);
+    try {
+      await this.client.withDeadline(deadline, () =>
+        this.client.workflow.signalWithStart(ref.workflowType, {
+          workflowId: ref.workflowId,
+          taskQueue: this.options.taskQueue,
+          args: [ref.startArgs],
+          signal: signalName,
+          signalArgs: [event],
+        }),
+      );
+    } catch {
+      throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The workflow engine could not be reached; nothing was changed, try again');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
