@@ -24,7 +24,8 @@ function quietRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    const level = (process.env.DEVSERVER_TEST_LOG ?? 'ERROR') as 'ERROR' | 'WARN' | 'INFO';
+    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
   } catch {
     // Someone else installed the runtime first; keep theirs.
   }

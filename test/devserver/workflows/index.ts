@@ -89,16 +89,21 @@ export async function parentAbandonsOrTerminates(childId: string, policy: 'TERMI
 }
 
 export async function cancelsChild(childId: string): Promise<string> {
-  const child = await startChild(waitsForever, { workflowId: childId });
-  await CancellationScope.cancellable(async () => {
-    const scope = CancellationScope.current();
-    const p = child.result();
-    await sleep(10);
-    scope.cancel();
-    try { await p; } catch (e) { if (!isCancellation(e)) throw e; }
-  }).catch((e) => { if (!isCancellation(e)) throw e; });
-  // The child receives a cancel request through RequestCancelExternalWorkflowExecution.
-  return 'cancelled';
+  // The child is started inside the scope, so cancelling the scope cancels the child
+  // (the SDK sends RequestCancelExternalWorkflowExecution with child_workflow_only).
+  try {
+    await CancellationScope.cancellable(async () => {
+      const child = await startChild(waitsForever, { workflowId: childId });
+      const p = child.result();
+      await sleep(10);
+      CancellationScope.current().cancel();
+      await p;
+    });
+    return 'not cancelled';
+  } catch (e) {
+    if (isCancellation(e)) return 'cancelled';
+    throw e;
+  }
 }
 
 export async function signalsExternal(targetId: string): Promise<string> {
