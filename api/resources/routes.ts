@@ -1,7 +1,118 @@
-import { Router } from 'express';
+// Resources, skills, weekly schedules, overrides and time-off (spec 4.3). Reads STAFF+; writes
+// OWNER+ except the STAFF-scoped ones (own resource patch, own time-off), which the domain checks.
+import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';
+import { requireRole } from '../middleware/require-role';
+import { principalOf, tenantOf } from '../request-context';
+import { sendCreated, sendData, sendNoContent, sendPage } from '../envelope';
+import * as resources from '../../domain/resource/resource.service';
+import * as schedules from '../../domain/resource/schedule.service';
+import * as timeOffs from '../../domain/resource/time-off.service';
+import { boolParam, pageParams, param, strParam } from '../catalogue/query-params';
 
-export function resourcesRouter(_deps: AppDeps): Router {
+function actorOf(req: Request): resources.Actor {
+  const { userId, role } = principalOf(req);
+  return { userId, role };
+}
+
+function timeOffQuery(req: Request): timeOffs.TimeOffListQuery {
+  return {
+    ...pageParams(req),
+    dateFrom: strParam(req, 'dateFrom'),
+    dateTo: strParam(req, 'dateTo'),
+    isApproved: boolParam(req, 'isApproved'),
+    type: strParam(req, 'type'),
+    sort: strParam(req, 'sort'),
+    order: strParam(req, 'order'),
+  };
+}
+
+export function resourcesRouter(deps: AppDeps): Router {
   const router = Router();
+  const staff = requireRole('STAFF');
+  const owner = requireRole('OWNER');
+
+  router.get('/resources', staff, async (req, res) => {
+    sendPage(
+      res,
+      await resources.listResources(tenantOf(req), {
+        ...pageParams(req),
+        type: strParam(req, 'type'),
+        isActive: boolParam(req, 'isActive'),
+        isBookableOnline: boolParam(req, 'isBookableOnline'),
+        sort: strParam(req, 'sort'),
+        order: strParam(req, 'order'),
+      }),
+    );
+  });
+  router.post('/resources', owner, async (req, res) => {
+    sendCreated(res, await resources.createResource(tenantOf(req), req.body, deps.config.passwordHashRounds));
+  });
+  router.get('/resources/:id', staff, async (req, res) => {
+    sendData(res, await resources.getResource(tenantOf(req), param(req, 'id')));
+  });
+  router.patch('/resources/:id', staff, async (req, res) => {
+    sendData(res, await resources.updateResource(tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
+  });
+
+  router.post('/resources/:id/skills', owner, async (req, res) => {
+    sendData(res, await resources.addSkills(tenantOf(req), param(req, 'id'), req.body.serviceIds));
+  });
+  router.put('/resources/:id/skills', owner, async (req, res) => {
+    sendData(res, await resources.replaceSkills(tenantOf(req), param(req, 'id'), req.body.serviceIds));
+  });
+  router.delete('/resources/:id/skills/:serviceId', owner, async (req, res) => {
+    await resources.removeSkill(tenantOf(req), param(req, 'id'), param(req, 'serviceId'));
+    sendNoContent(res);
+  });
+
+  router.get('/resources/:id/schedules', staff, async (req, res) => {
+    sendData(res, await schedules.listSchedules(tenantOf(req), param(req, 'id')));
+  });
+  router.post('/resources/:id/schedules', owner, async (req, res) => {
+    const [row] = await schedules.addSchedules(tenantOf(req), param(req, 'id'), [req.body]);
+    sendCreated(res, row);
+  });
+  router.post('/resources/:id/schedules/bulk', owner, async (req, res) => {
+    sendCreated(res, await schedules.addSchedules(tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true));
+  });
+  router.patch('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
+    sendData(res, await schedules.updateSchedule(tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body));
+  });
+  router.delete('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
+    await schedules.deleteSchedule(tenantOf(req), param(req, 'id'), param(req, 'scheduleId'));
+    sendNoContent(res);
+  });
+
+  router.get('/resources/:id/schedule-overrides', staff, async (req, res) => {
+    sendData(res, await schedules.listOverrides(tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }));
+  });
+  router.post('/resources/:id/schedule-overrides', owner, async (req, res) => {
+    sendCreated(res, await schedules.createOverride(tenantOf(req), param(req, 'id'), req.body));
+  });
+  router.patch('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
+    sendData(res, await schedules.updateOverride(tenantOf(req), param(req, 'id'), param(req, 'overrideId'), req.body));
+  });
+  router.delete('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
+    await schedules.deleteOverride(tenantOf(req), param(req, 'id'), param(req, 'overrideId'));
+    sendNoContent(res);
+  });
+
+  router.get('/resources/:id/time-offs', staff, async (req, res) => {
+    sendPage(res, await timeOffs.listResourceTimeOffs(tenantOf(req), param(req, 'id'), timeOffQuery(req)));
+  });
+  router.post('/resources/:id/time-offs', staff, async (req, res) => {
+    sendCreated(res, await timeOffs.createTimeOff(tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
+  });
+  router.patch('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
+    sendData(res, await timeOffs.updateTimeOff(tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), req.body, actorOf(req)));
+  });
+  router.delete('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
+    await timeOffs.deleteTimeOff(tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), actorOf(req));
+    sendNoContent(res);
+  });
+  router.get('/time-offs', staff, async (req, res) => {
+    sendPage(res, await timeOffs.listTimeOffs(tenantOf(req), { ...timeOffQuery(req), resourceId: strParam(req, 'resourceId') }));
+  });
   return router;
 }
