@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
 import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { createAdmin, createSalon, createUser, unique } from '../support/factories';
@@ -245,7 +246,7 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
   });
 
   it('when the refresh token comes from the cookie then it works too', async () => {
-    const agent = (await import('supertest')).default.agent((await stack()).app);
+    const agent = request.agent((await stack()).app);
     const { owner } = await createSalon();
     const loginRes = await agent.post('/api/auth/login').send({ email: owner.email, password: owner.password });
     expect(loginRes.status).to.equal(200);
