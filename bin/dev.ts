@@ -1,15 +1,36 @@
 #!/usr/bin/env node
-// `npm start`: the whole platform in one process tree. With no DATABASE_URL it starts embedded
-// Postgres in DATA_DIR (kept across restarts), migrates, seeds, and serves the API.
+// `npm start`: the whole platform in one process tree. Anything not configured is started embedded:
+// Postgres in DATA_DIR (kept across restarts) unless DATABASE_URL, a Temporal dev server unless
+// TEMPORAL_ADDRESS; then migrations, seeds, the worker and the API.
+import path from 'node:path';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devserver/platform';
+import { startTemporalForDev } from '../devserver/temporal-for-dev';
+import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
+import { FolderSmsSender } from '../integrations/sms/sms-sender';
 import { startApi } from './api';
+import { startWorker } from './worker';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const platform = await startPlatform(config);
+  const temporal = await startTemporalForDev({ address: config.temporalAddress, port: config.temporalPort, dataDir: path.join(config.dataDir, 'temporal') });
+  const signaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+  const platform = await startPlatform(config, { signaller });
+  const worker = await startWorker({
+    address: temporal.address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.temporalTaskQueue,
+    activityDeps: { knex: platform.knex, mailer: platform.mailer, sms: new FolderSmsSender(config.smsOutboxDir) },
+  });
   const server = await startApi(platform, config.port);
+  platform.onStop(async () => {
+    await worker.shutdown();
+    await signaller.close();
+    await temporal.stop();
+  });
+
   const base = `http://localhost:${config.port}/api`;
+  const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (devserver/temporal)' }[temporal.kind];
   console.log(
     [
       '',
@@ -18,7 +39,8 @@ async function main(): Promise<void> {
       `  Swagger UI   ${base}/docs`,
       `  Health       ${base}/health`,
       `  Database     ${platform.embeddedPostgres ? `embedded Postgres (data in ${config.dataDir}/postgres)` : 'DATABASE_URL'}`,
-      `  Mail outbox  ${config.mailOutboxDir}`,
+      `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
+      `  Outboxes     mail ${config.mailOutboxDir}, sms ${config.smsOutboxDir}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === 'admin-dev-password' ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       '',
     ].join('\n'),

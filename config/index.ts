@@ -26,6 +26,7 @@ export interface AppConfig {
   platformDomain: string;
   publicBaseUrl: string;
   temporalAddress?: string;
+  temporalPort: number;
   temporalNamespace: string;
   temporalTaskQueue: string;
   mailOutboxDir: string;
@@ -53,6 +54,7 @@ const schema = Joi.object({
   PLATFORM_DOMAIN: Joi.string().default('salon.local'),
   PUBLIC_BASE_URL: Joi.string().uri().default('http://localhost:3000'),
   TEMPORAL_ADDRESS: Joi.string().optional(),
+  TEMPORAL_PORT: Joi.number().integer().min(1).max(65535).default(7233),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('salon'),
   MAIL_OUTBOX_DIR: Joi.string().optional(),
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     platformDomain: value.PLATFORM_DOMAIN,
     publicBaseUrl: value.PUBLIC_BASE_URL,
     temporalAddress: value.TEMPORAL_ADDRESS,
+    temporalPort: value.TEMPORAL_PORT,
     temporalNamespace: value.TEMPORAL_NAMESPACE,
     temporalTaskQueue: value.TEMPORAL_TASK_QUEUE,
     mailOutboxDir: value.MAIL_OUTBOX_DIR ?? `${dataDir}/mail`,

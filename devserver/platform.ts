@@ -16,6 +16,8 @@ export interface Platform {
   knex: Knex;
   mailer: FolderMailer;
   embeddedPostgres?: EmbeddedPostgresHandle;
+  /** runs before the database goes away (workers, servers started beside the platform) */
+  onStop(hook: () => Promise<void>): void;
   stop(): Promise<void>;
 }
 
@@ -54,12 +56,17 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
       },
     },
   };
+  const stopHooks: (() => Promise<void>)[] = [];
   return {
     deps,
     knex,
     mailer,
     embeddedPostgres,
+    onStop(hook) {
+      stopHooks.unshift(hook);
+    },
     async stop() {
+      for (const hook of stopHooks) await hook();
       await knex.destroy();
       await embeddedPostgres?.stop();
     },

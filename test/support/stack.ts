@@ -1,6 +1,8 @@
 // The embedded stack for API tests, started once per mocha run on first use: embedded Postgres in a
-// throw-away folder on a free port, migrations, the platform admin, and the real Express app with
-// response validation against openapi.yaml. Tests stay isolated by creating their own tenants.
+// throw-away folder on a free port, migrations, the platform admin, our Temporal dev server with the
+// platform's real worker, and the real Express app with response validation against openapi.yaml.
+// Tests stay isolated by creating their own tenants. `signaller.sent` records every workflow signal
+// the api sent (and they are delivered to the real workflows too).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,11 +11,21 @@ import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
 import { startPlatform, type Platform } from '../../devserver/platform';
 import { createLogger } from '../../integrations/logger';
+import { RecordingSignaller } from '../../integrations/temporal/entity-signaller';
+import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
+import { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { startWorker, type RunningWorker } from '../../bin/worker';
+import { startTestTemporal, stopTestTemporal } from './temporal';
 
 export interface TestStack {
   app: Express;
   platform: Platform;
   config: AppConfig;
+  /** every signal the api sent to a workflow, in order */
+  signaller: RecordingSignaller;
+  /** SMS the worker sent, readable by recipient */
+  sms: FolderSmsSender;
+  worker: RunningWorker;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -39,10 +51,25 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
 
 export function stack(): Promise<TestStack> {
   starting ??= (async () => {
-    const config = testConfig();
-    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel) });
+    const temporal = await startTestTemporal();
+    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}` });
+    const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+    const signaller = new RecordingSignaller(temporalSignaller);
+    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller });
+    const sms = new FolderSmsSender(config.smsOutboxDir);
+    const worker = await startWorker({
+      address: temporal.address,
+      namespace: config.temporalNamespace,
+      taskQueue: config.temporalTaskQueue,
+      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms },
+    });
+    platform.onStop(async () => {
+      await worker.shutdown();
+      await temporalSignaller.close();
+      await stopTestTemporal();
+    });
     const app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config };
+    return { app, platform, config: platform.deps.config, signaller, sms, worker };
   })();
   return starting;
 }

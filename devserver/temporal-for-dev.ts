@@ -1,0 +1,60 @@
+// Which Temporal `npm start` talks to: TEMPORAL_ADDRESS when set; else a real `temporal` CLI dev
+// server when one is installed (TEMPORAL_CLI_PATH or on the PATH); else our built-in dev server.
+import fs from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { startDevServer } from './temporal';
+
+export interface DevTemporal {
+  address: string;
+  kind: 'external' | 'temporal-cli' | 'built-in';
+  stop(): Promise<void>;
+}
+
+function findTemporalCli(): string | undefined {
+  const explicit = process.env.TEMPORAL_CLI_PATH;
+  if (explicit) return explicit;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'temporal');
+    if (dir && fs.existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`Temporal did not open port ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function startTemporalForDev(options: { address?: string; port: number; dataDir: string }): Promise<DevTemporal> {
+  if (options.address) return { address: options.address, kind: 'external', stop: async () => undefined };
+  const cli = findTemporalCli();
+  if (cli) {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const child = spawn(cli, ['server', 'start-dev', '--port', String(options.port), '--headless', '--db-filename', path.join(options.dataDir, 'temporal.db')], {
+      stdio: 'ignore',
+    });
+    await waitForPort(options.port, 30_000);
+    return {
+      address: `127.0.0.1:${options.port}`,
+      kind: 'temporal-cli',
+      stop: async () => {
+        child.kill('SIGTERM');
+      },
+    };
+  }
+  const server = await startDevServer({ port: options.port, host: '127.0.0.1' });
+  return { address: server.address, kind: 'built-in', stop: () => server.shutdown() };
+}
