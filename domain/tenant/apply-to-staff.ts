@@ -1,14 +1,25 @@
-// HOOK for the staff-schedules area: PATCH /tenants/:id with `applyToStaff: true` copies the
-// tenant's business hours to every staff member's weekly schedule (spec 2.2).
+// PATCH /tenants/:id with `applyToStaff: true` copies the tenant's business hours to every staff
+// member's weekly schedule (spec 2.2). Filled in by the resources area.
 //
-// Staff schedules do not exist yet, so this is a deliberate no-op. The tenant service calls it
-// INSIDE the transaction that updates the tenant, after the new settings are validated and saved,
-// with the resulting complete business hours (all seven days). The colleague who builds schedules
-// replaces the body: replace the weekly schedule rows of every active staff resource of `tenantId`
-// using `trx` (so a failure rolls back the tenant update too). Never touch other tenants.
+// The tenant service calls it INSIDE the transaction that updates the tenant, after the new settings
+// are validated and saved, with the resulting complete business hours (all seven days). Every
+// resource of type `staff` of `tenantId` (active or not, so a re-activated member starts from the
+// salon hours) gets its weekly schedule REPLACED by the open days' slots, all active. Rooms and
+// equipment, schedule overrides and time-off are left alone. The staff rows are locked first, so
+// this serialises with concurrent schedule writes; a failure rolls back the tenant update too.
 import type { Knex } from 'knex';
 import type { BusinessHoursDay } from './tenant-settings.rules';
 
-export async function applyBusinessHoursToStaff(_trx: Knex.Transaction, _tenantId: string, _businessHours: BusinessHoursDay[]): Promise<void> {
-  // intentionally empty until staff schedules exist
+export async function applyBusinessHoursToStaff(trx: Knex.Transaction, tenantId: string, businessHours: BusinessHoursDay[]): Promise<void> {
+  const staff: { id: string }[] = await trx('resources').select('id').where({ tenantId, type: 'staff' }).orderBy('id').forUpdate();
+  if (staff.length === 0) return;
+  const ids = staff.map((r) => r.id);
+  await trx('resourceSchedules').where({ tenantId }).whereIn('resourceId', ids).delete();
+  const slots = businessHours
+    .filter((day) => day.isOpen)
+    .flatMap((day) => day.slots.map((slot) => ({ dayOfWeek: day.dayOfWeek, startTime: slot.startTime, endTime: slot.endTime })));
+  if (slots.length === 0) return;
+  await trx('resourceSchedules').insert(
+    ids.flatMap((resourceId) => slots.map((slot) => ({ resourceId, tenantId, ...slot, isActive: true }))),
+  );
 }
