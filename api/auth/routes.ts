@@ -59,8 +59,7 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.get('/auth/me', requireRole('STAFF'), async (req, res) => {
-    const principal = principalOf(req);
-    sendData(res, await auth.me(deps, principal.userId, principal.impersonation));
+    sendData(res, await auth.me(deps, principalOf(req)));
   });
 
   router.patch('/auth/profile', requireRole('STAFF'), async (req, res) => {

@@ -164,13 +164,18 @@ async function activeUser(userId: string): Promise<UserModel> {
   return user;
 }
 
-async function meOf(deps: AuthDeps, user: UserModel, impersonation?: ImpersonationClaim): Promise<MeDto> {
+/**
+ * The current user. While an admin impersonates an owner (spec 5.6) the token's `sub` is the admin:
+ * the answer shows the admin's identity acting as OWNER of the target tenant, plus the
+ * `impersonation` block.
+ */
+export async function me(deps: AuthDeps, principal: { userId: string; tenantId: string | null; role: string; impersonation?: ImpersonationClaim }): Promise<MeDto> {
+  const user = await activeUser(principal.userId);
+  if (principal.impersonation) {
+    return { ...toAuthUser(user), role: principal.role as MeDto['role'], tenantId: principal.tenantId, resourceId: null, impersonation: principal.impersonation };
+  }
   const resourceId = user.role === 'ADMIN' ? null : await findResourceIdForUser(deps.knex, user.tenantId, user.id);
-  return { ...toAuthUser(user), resourceId, impersonation: impersonation ?? null };
-}
-
-export async function me(deps: AuthDeps, userId: string, impersonation?: ImpersonationClaim): Promise<MeDto> {
-  return meOf(deps, await activeUser(userId), impersonation);
+  return { ...toAuthUser(user), resourceId, impersonation: null };
 }
 
 /** E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). */

@@ -320,6 +320,16 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     }
   });
 
+  it('when an admin impersonates an owner then /auth/me shows the admin acting as OWNER of that tenant with the impersonation block', async () => {
+    const { tenant } = await createSalon();
+    const admin = await createAdmin();
+    const imp = { sessionId: 'imp-session-1', adminUserId: admin.id };
+    const token = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp }, (await stack()).config.jwtSecret);
+    const res = await call('get', '/auth/me', token);
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.deep.include({ id: admin.id, role: 'OWNER', tenantId: tenant.id, impersonation: imp });
+  });
+
   it('when there is no token, a bad token or an expired token then 401', async () => {
     expect((await call('get', '/auth/me')).status).to.equal(401);
     expect((await call('get', '/auth/me', 'not-a-jwt')).status).to.equal(401);

@@ -121,6 +121,9 @@ describe('Tenants: GET /tenants/:id, /tenants/me, /tenants/slug/:slug', () => {
     const res = await (await http()).get('/api/tenants/me').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id);
     expect(res.status).to.equal(200);
     expect(res.body.data.id).to.equal(tenant.id);
+    const ghost = await (await http()).get('/api/tenants/me').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', '00000000-0000-4000-8000-000000000000');
+    expect(ghost.status).to.equal(404);
+    expect(ghost.body.error.code).to.equal('TENANT_NOT_FOUND');
   });
 
   it('when an id is unknown or not a uuid then 404 TENANT_NOT_FOUND / 400', async () => {
