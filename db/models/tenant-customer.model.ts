@@ -21,7 +21,7 @@ export class TenantCustomerModel extends BaseModel {
       customer: {
         relation: BaseModel.BelongsToOneRelation,
         modelClass: CustomerModel,
-        join: { from: 'tenant_customers.customer_id', to: 'customers.id' },
+        join: { from: 'tenant_customers.customerId', to: 'customers.id' },
       },
     };
   }

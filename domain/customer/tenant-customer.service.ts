@@ -42,8 +42,8 @@ export interface TenantCustomerListQuery {
   page?: number;
   limit?: number;
   search?: string;
-  /** comma-separated; a row matches when it has every listed tag */
-  tags?: string;
+  /** a row matches when it has every listed tag (the query string is comma-separated) */
+  tags?: string | string[];
   customerId?: string;
   sort?: 'createdAt' | 'lastVisit' | 'visitCount' | 'totalSpent';
   order?: 'asc' | 'desc';
@@ -73,12 +73,14 @@ function dto(tc: TenantCustomerModel): TenantCustomerDto {
   return toTenantCustomerDto(tc, tc.customer!);
 }
 
-export function parseTags(tags: string | undefined): string[] {
-  return (tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+export function parseTags(tags: string | string[] | undefined): string[] {
+  const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
+  return list.map((t) => t.trim()).filter(Boolean);
 }
 
 export async function listTenantCustomers(tenantId: string, query: TenantCustomerListQuery) {
   const q = TenantCustomerModel.query()
+    .select('tenant_customers.*')
     .joinRelated('customer')
     .withGraphFetched('customer')
     .where('tenant_customers.tenantId', tenantId)
