@@ -21,6 +21,7 @@ import { status as Status } from '@grpc/grpc-js';
 export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
 const MAX_WFT_TIMEOUT_MS = 120_000;
 const QUERY_TIMEOUT_MS = 15_000;
+const NO_POLLER_GRACE_MS = 1_500;
 
 export interface EngineOptions {
   timeSkipping: boolean;
@@ -461,9 +462,6 @@ export class Engine {
     if (run.lastCompletedStartedId === 0 && !(run.open && run.wft.state !== 'none')) {
       throw failedPrecondition('workflow has not completed its first workflow task; cannot query it');
     }
-    if (!this.wftQueues.hasPoller(this.wftQueueKey(ns, run.taskQueue), 3_000)) {
-      throw failedPrecondition(`no worker is polling task queue "${run.taskQueue}"; cannot answer query "${req.query?.queryType}"`);
-    }
     return new Promise((resolve, reject2) => {
       const q: PendingQuery = {
         id: randomUUID(),
@@ -473,6 +471,13 @@ export class Engine {
         reject: (e) => { if (!q.settled) { q.settled = true; clearTimeout(timer); reject2(e); } },
       };
       const timer = setTimeout(() => q.reject(new RpcError(Status.DEADLINE_EXCEEDED, `query "${req.query?.queryType}" timed out waiting for a worker`)), QUERY_TIMEOUT_MS);
+      // Fail fast (instead of at the deadline) when nobody polls the workflow's task queue.
+      // A grace period covers a worker that is just starting its pollers.
+      const key = this.wftQueueKey(ns, run.taskQueue);
+      const noWorker = () => failedPrecondition(`no worker is polling task queue "${run.taskQueue}"; cannot answer query "${req.query?.queryType}"`);
+      if (!this.wftQueues.hasPoller(key, NO_POLLER_GRACE_MS)) {
+        setTimeout(() => { if (!this.wftQueues.hasPoller(key, NO_POLLER_GRACE_MS)) q.reject(noWorker()); }, NO_POLLER_GRACE_MS);
+      }
       if (!run.open || run.wft.state === 'none') this.dispatchLegacyQuery(run, q);
       else if (run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);
       else run.pendingQueries.push(q);
