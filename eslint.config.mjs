@@ -1,0 +1,38 @@
+// Lint rules the architecture relies on (ARCHITECTURE.md section 7): no floating promises anywhere,
+// and workflows fenced from Node built-ins and from code that does I/O, so they stay deterministic.
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'dns', 'stream', 'zlib', 'timers'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**'] },
+  // Files may carry directives for rules this config does not turn on.
+  { linterOptions: { reportUnusedDisableDirectives: 'off' } },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
+          patterns: [
+            { group: ['**/db/**', '**/api/**', '**/integrations/**', 'knex', 'objection', 'pg'], message: 'Workflows do no I/O: call an activity instead.' },
+            { group: ['**/activities/*', '!**/activities/*.types'], message: 'Workflows import activity types only (activities/*.types).' },
+            { group: ['**/domain/**/*.service', '**/domain/**/*.loader'], message: 'Workflows import pure domain rules only.' },
+          ],
+        },
+      ],
+    },
+  },
+);
