@@ -13,9 +13,11 @@
 //   createLocalEnv(opts?): Promise<TestWorkflowEnvironment>
 //     TestWorkflowEnvironment.createLocal() with the same launcher in dev-server mode (no skipping).
 //
-//   launcherPath: absolute path of the compiled launcher.
+//   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (compiled on
+//     demand when missing or older than devserver/temporal sources).
 import * as path from 'node:path';
 import * as fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalTestWorkflowEnvironmentOptions, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
 import { startDevServer, DevServer } from '../../devserver/temporal';
@@ -35,14 +37,24 @@ export async function stopTestTemporal(): Promise<void> {
   if (s) await (await s).shutdown();
 }
 
-function assertLauncherBuilt(): void {
-  if (!fs.existsSync(launcherPath)) {
-    throw new Error(`${launcherPath} is missing: run "npm run build" first (the SDK spawns the compiled launcher)`);
+/**
+ * The SDK spawns the launcher as compiled JavaScript. `npm run build` produces it; when a single
+ * test file runs without a build (or after editing the server), compile just the dev server.
+ */
+export function ensureLauncherBuilt(): string {
+  const srcDir = path.resolve(__dirname, '../../devserver/temporal');
+  const built = fs.existsSync(launcherPath) ? fs.statSync(launcherPath).mtimeMs : 0;
+  const stale = fs.readdirSync(srcDir).some((f) => f.endsWith('.ts') && fs.statSync(path.join(srcDir, f)).mtimeMs > built);
+  if (stale) {
+    const tsc = require.resolve('typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-p', path.join(srcDir, 'tsconfig.build.json')], { stdio: 'inherit' });
   }
+  if ((fs.statSync(launcherPath).mode & 0o111) === 0) fs.chmodSync(launcherPath, 0o755);
+  return launcherPath;
 }
 
 export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
-  assertLauncherBuilt();
+  ensureLauncherBuilt();
   return TestWorkflowEnvironment.createTimeSkipping({
     ...opts,
     server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
@@ -50,7 +62,7 @@ export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentO
 }
 
 export function createLocalEnv(opts: LocalTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
-  assertLauncherBuilt();
+  ensureLauncherBuilt();
   return TestWorkflowEnvironment.createLocal({
     ...opts,
     server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },

@@ -175,3 +175,19 @@ export async function activityAndTimer(): Promise<string> {
   await sleep(10);
   return r;
 }
+
+/** Sleeps 14 days, then runs an activity: the time-skipping showcase. */
+export async function fortnight(): Promise<{ slept: number; activity: string }> {
+  const start = Date.now();
+  await sleep('14 days');
+  const slept = Date.now() - start;
+  return { slept, activity: await acts.echo('after two weeks') };
+}
+
+/** An activity that takes real time under a 2 s start-to-close timeout, then a long timer. */
+export async function slowActivityThenTimer(ms: number): Promise<string> {
+  const { sleepMs } = proxyActivities<typeof activities>({ startToCloseTimeout: '2s', retry: { maximumAttempts: 1 } });
+  await sleepMs(ms);
+  await sleep('3 days');
+  return 'done';
+}

@@ -1,0 +1,53 @@
+// Point 6: TestWorkflowEnvironment.createTimeSkipping() spawning our launcher.
+import { expect } from 'chai';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTimeSkippingEnv } from '../support/temporal';
+import { bundle, uid } from './harness';
+import * as activities from './activities';
+
+describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)', function () {
+  let env: TestWorkflowEnvironment;
+  before(async function () {
+    this.timeout(60_000);
+    await bundle();
+    env = await createTimeSkippingEnv();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  const worker = async (tq: string) => Worker.create({ connection: env.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
+
+  it('runs a workflow that sleeps 14 days in well under a second', async () => {
+    const tq = uid('tq');
+    const w = await worker(tq);
+    const wall = Date.now();
+    const r = await w.runUntil(env.client.workflow.execute('fortnight', { taskQueue: tq, workflowId: uid('wf') }));
+    expect(Date.now() - wall).to.be.lessThan(1000);
+    expect(r.activity).to.equal('after two weeks');
+    expect(r.slept).to.be.at.least(14 * 24 * 3600 * 1000);
+  });
+
+  it('does not skip time while an activity is running (its start-to-close timeout holds)', async () => {
+    const tq = uid('tq');
+    const w = await worker(tq);
+    expect(await w.runUntil(env.client.workflow.execute('slowActivityThenTimer', { taskQueue: tq, workflowId: uid('wf'), args: [300] }))).to.equal('done');
+  });
+
+  it('env.sleep and currentTimeMs move virtual time; it stands still while locked', async () => {
+    const t0 = await env.currentTimeMs();
+    await env.sleep('1 day');
+    const t1 = await env.currentTimeMs();
+    expect(t1 - t0).to.be.within(24 * 3600 * 1000, 24 * 3600 * 1000 + 5000);
+    // Locked (no result() pending): a started workflow's timer does not fire by itself.
+    const tq = uid('tq');
+    const w = await worker(tq);
+    await w.runUntil(async () => {
+      const h = await env.client.workflow.start('sleeps', { taskQueue: tq, workflowId: uid('wf'), args: [3_600_000] });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await h.describe()).status.name).to.equal('RUNNING');
+      expect(await h.result()).to.be.at.least(3_600_000);
+    });
+  });
+});
