@@ -1,0 +1,80 @@
+// Point 8: unsupported and malformed RPCs, pollers that go away, graceful shutdown.
+import { expect } from 'chai';
+import * as grpc from '@grpc/grpc-js';
+import { startDevServer } from '../../devserver/temporal';
+import { encodeMessage, protoType } from '../../devserver/temporal/proto';
+import { uid, useEnv } from './harness';
+
+const WS = '/temporal.api.workflowservice.v1.WorkflowService';
+
+function rawCall(client: grpc.Client, method: string, body: Buffer, deadlineMs = 10_000): { promise: Promise<Buffer>; call: grpc.ClientUnaryCall } {
+  let call!: grpc.ClientUnaryCall;
+  const promise = new Promise<Buffer>((resolve, reject) => {
+    call = client.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, body, { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(err) : resolve(res!)));
+  });
+  return { promise, call };
+}
+
+const pollRequest = (taskQueue: string) => encodeMessage(protoType('temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest'), {
+  namespace: 'default', taskQueue: { name: taskQueue, kind: 1 }, identity: 'raw-poller',
+});
+
+describe('devserver robustness', function () {
+  const env = useEnv({});
+  let raw: grpc.Client;
+  before(() => {
+    raw = new grpc.Client(env.server.address, grpc.credentials.createInsecure());
+  });
+  after(() => raw.close());
+
+  it('answers UNIMPLEMENTED naming an unsupported method or service', async () => {
+    const err = await env.connection.workflowService.createSchedule({ namespace: 'default', scheduleId: 'x' }).catch((e) => e);
+    expect(err.code).to.equal(grpc.status.UNIMPLEMENTED);
+    expect(err.details).to.match(/CreateSchedule/);
+    const err2 = await rawCall(raw, '/no.such.Service/DoThing', Buffer.alloc(0)).promise.catch((e) => e);
+    expect(err2.code).to.equal(grpc.status.UNIMPLEMENTED);
+    expect(err2.details).to.match(/DoThing/);
+  });
+
+  it('answers INVALID_ARGUMENT to malformed requests', async () => {
+    const err = await rawCall(raw, `${WS}/StartWorkflowExecution`, Buffer.from([0xff, 0xff, 0xff, 0xff])).promise.catch((e) => e);
+    expect(err.code).to.equal(grpc.status.INVALID_ARGUMENT);
+    expect(err.details).to.match(/malformed StartWorkflowExecution/);
+    // Well-formed protobuf but semantically invalid: still INVALID_ARGUMENT, never UNKNOWN.
+    const err2 = await env.connection.workflowService.startWorkflowExecution({ namespace: 'default', workflowId: '' }).catch((e) => e);
+    expect(err2.code).to.equal(grpc.status.INVALID_ARGUMENT);
+    const err3 = await env.connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: uid('missing') } }).catch((e) => e);
+    expect(err3.code).to.equal(grpc.status.NOT_FOUND);
+    const err4 = await env.connection.workflowService.describeNamespace({ namespace: 'nope' }).catch((e) => e);
+    expect(err4.code).to.equal(grpc.status.NOT_FOUND);
+  });
+
+  it('loses no task when a poller disconnects mid-poll', async () => {
+    const tq = uid('tq');
+    const pending = rawCall(raw, `${WS}/PollWorkflowTaskQueue`, pollRequest(tq));
+    await new Promise((r) => setTimeout(r, 200));
+    pending.call.cancel();
+    await pending.promise.catch(() => undefined);
+    const h = await env.client.workflow.start('returnsInput', { taskQueue: tq, workflowId: uid('wf'), args: ['kept'] });
+    const started = Date.now();
+    // With a lost task the worker would only get it after the 10 s workflow task timeout.
+    expect(await env.withWorker(tq, () => h.result())).to.equal('kept');
+    expect(Date.now() - started).to.be.lessThan(4000);
+  });
+
+  it('completes in-flight long polls on graceful shutdown', async () => {
+    const server = await startDevServer({ port: 0 });
+    const client = new grpc.Client(server.address, grpc.credentials.createInsecure());
+    try {
+      const poll = rawCall(client, `${WS}/PollWorkflowTaskQueue`, pollRequest(uid('tq')), 30_000);
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = Date.now();
+      await server.shutdown();
+      const res = await poll.promise;
+      expect(res.length, 'empty poll response').to.equal(0);
+      expect(Date.now() - t0).to.be.lessThan(2000);
+    } finally {
+      client.close();
+    }
+  });
+});
