@@ -266,6 +266,40 @@ describe('taxes API (/taxes)', () => {
       ]);
     });
 
+    it('when an owner registers through POST /auth/register then the new salon has the Norwegian taxes', async () => {
+      const res = await call('post', '/auth/register', undefined, {
+        salonName: 'Studio Skatt',
+        slug: unique('skatt'),
+        email: `${unique('owner')}@example.test`,
+        password: 'owner-pass-1',
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const taxes = await call('get', '/taxes', res.body.data.accessToken);
+      expect(taxes.status).to.equal(200);
+      expect(taxes.body.data.map((t: { rate: number; isDefault: boolean }) => [t.rate, t.isDefault])).to.deep.equal([
+        [25, true],
+        [15, false],
+        [0, false],
+      ]);
+      expect(taxes.body.meta.total).to.equal(3);
+    });
+
+    it('when an ADMIN creates a salon through POST /tenants then it has the Norwegian taxes too', async () => {
+      const res = await call('post', '/tenants', w.admin.token, {
+        name: 'Salong Admin',
+        slug: unique('adm'),
+        owner: { email: `${unique('owner')}@example.test`, password: 'owner-pass-1' },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const tenantId = (res.body.data.tenant ?? res.body.data).id as string;
+      const rows = await TaxModel.query().where({ tenantId }).orderBy('rate', 'desc');
+      expect(rows.map((t) => [t.rate, t.isDefault, t.isActive])).to.deep.equal([
+        [25, true, true],
+        [15, false, true],
+        [0, false, true],
+      ]);
+    });
+
     it('when the tenant-creation transaction rolls back then no taxes are left behind', async () => {
       const salon = await createSalon();
       const { platform } = await stack();
