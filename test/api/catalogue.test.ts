@@ -270,6 +270,7 @@ describe('services and categories', () => {
     ];
     const expectations: [Caller, number, number][] = [
       ['NONE', 401, 401],
+      ['CUSTOMER', 401, 401],
       ['STAFF', 200, 403],
       ['OWNER', 200, 0],
       ['ADMIN', 200, 0],

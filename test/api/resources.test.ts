@@ -288,6 +288,7 @@ describe('resources', () => {
     });
     const cases: [Caller, number, number][] = [
       ['NONE', 401, 401],
+      ['CUSTOMER', 401, 401],
       ['STAFF', 200, 403],
       ['OWNER', 200, 0],
       ['ADMIN', 200, 0],

@@ -345,6 +345,7 @@ describe('schedules, overrides and time-off', () => {
     });
     const cases: [Caller, number, number][] = [
       ['NONE', 401, 401],
+      ['CUSTOMER', 401, 401],
       ['STAFF', 200, 403],
       ['OWNER', 200, 0],
       ['ADMIN', 200, 0],
@@ -354,7 +355,7 @@ describe('schedules, overrides and time-off', () => {
         for (const path of [`/resources/${r.id}/schedules`, `/resources/${r.id}/schedule-overrides`, `/resources/${r.id}/time-offs`, '/time-offs']) {
           expect((await s.as(caller, 'get', path)).status, path).to.equal(read);
         }
-        const day = { NONE: 0, STAFF: 1, OWNER: 2, ADMIN: 4 }[caller];
+        const day = { NONE: 0, CUSTOMER: 0, STAFF: 1, OWNER: 2, ADMIN: 4 }[caller];
         const writes: [string, string, unknown][] = [
           ['post', `/resources/${r.id}/schedules`, slot(day, '10:00', '11:00')],
           ['post', `/resources/${r.id}/schedules/bulk`, { schedules: [slot(day, '12:00', '13:00')] }],
