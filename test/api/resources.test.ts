@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { stack } from '../support/stack';
 import { salonWithRoles, type Caller, type RoleSalon } from '../support/salon-roles';
 import { tokenFor, unique } from '../support/factories';
-import { call } from '../support/http';
+import { call, http } from '../support/http';
 import { resourceIdForUser } from '../../domain/resource/resource.service';
 
 async function newService(s: RoleSalon, fields: Record<string, unknown> = {}) {
@@ -142,6 +142,17 @@ describe('resources', () => {
       expect(res.status).to.equal(404);
       expect(res.body.error.code).to.equal('RESOURCE_NOT_FOUND');
       expect((await s.as('OWNER', 'patch', `/resources/${foreign.id}`, { name: 'hijack' })).status).to.equal(404);
+    });
+    it('when an owner of another salon sends x-tenant-id of this salon then its own tenant still wins (404)', async () => {
+      const r = await newResource(s);
+      const res = await (await http()).get(`/api/resources/${r.id}`).set('Authorization', `Bearer ${other.owner.token}`).set('x-tenant-id', s.tenant.id);
+      expect(res.status).to.equal(404);
+      const list = await (await http()).get('/api/resources').set('Authorization', `Bearer ${other.owner.token}`).set('x-tenant-id', s.tenant.id);
+      expect(list.body.data.map((x: { id: string }) => x.id)).to.not.include(r.id);
+    });
+
+    it('when an ADMIN sends no x-tenant-id then 403 (no tenant context)', async () => {
+      expect((await call('get', '/resources', s.admin.token)).status).to.equal(403);
     });
   });
 
