@@ -8,7 +8,8 @@ import { taxesRouter } from './taxes/routes';
 import { customersRouter } from './customers/routes';
 import { catalogueRouter } from './catalogue/routes';
 import { resourcesRouter } from './resources/routes';
+import { bookingsRouter } from './bookings/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps)];
+  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps)];
 }

@@ -11,7 +11,10 @@ export type BookingEventType =
   | 'BookingCancelled'
   | 'BookingCancelledBySalon'
   | 'BookingMarkedNoShow'
-  | 'BookingRescheduled';
+  | 'BookingRescheduled'
+  // staff change (PATCH resourceId, self-pick) and other edits (notes): the workflow may ignore them
+  | 'BookingReassigned'
+  | 'BookingUpdated';
 
 export interface BookingEvent {
   type: BookingEventType;

@@ -1,0 +1,177 @@
+// Availability, bookings and the public booking portal (spec 4.5, 4.7). Thin: validated input ->
+// domain service -> envelope. openapi.yaml ("availability, bookings, public portal") validates input.
+import { Router, type Request } from 'express';
+import type { AppDeps } from '../deps';
+import { requireRole } from '../middleware/require-role';
+import { rateLimiter } from '../middleware/rate-limit';
+import { principalOf, tenantOf } from '../request-context';
+import { sendCreated, sendData, sendPage } from '../envelope';
+import { errors } from '../../domain/errors';
+import { resourceIdForUser } from '../../domain/resource/resource.service';
+import {
+  availabilityForDate,
+  nextAvailableDate,
+  tenantById,
+  type RequestedItem,
+} from '../../domain/availability/availability.service';
+import * as bookings from '../../domain/booking/booking.service';
+import type { BookingStatus } from '../../domain/booking/booking-status.rules';
+import {
+  listPublicTenants,
+  publicProfile,
+  publicResources,
+  publicServices,
+  publicTenantBySlug,
+} from '../../domain/public/public-portal.service';
+import { NEXT_AVAILABLE_MAX_DAYS } from '../../domain/availability';
+
+type Query = Record<string, string | undefined>;
+
+async function actorOf(req: Request): Promise<bookings.Actor> {
+  const p = principalOf(req);
+  const resourceId = p.role === 'STAFF' || p.role === 'OWNER' ? await resourceIdForUser(p.userId) : null;
+  return { userId: p.userId, role: p.role as bookings.Actor['role'], resourceId };
+}
+
+/**
+ * GET availability query: `serviceId` = one service id or a comma list (a chain, performed in that
+ * order); `resourceId` = optional, one id for every item or a comma list aligned with serviceId
+ * where `any` (or an empty entry) means any qualified staff.
+ */
+function itemsFromQuery(q: Query): RequestedItem[] {
+  const services = (q.serviceId ?? '').split(',').map((s) => s.trim());
+  const resources = q.resourceId === undefined ? [] : q.resourceId.split(',').map((s) => s.trim());
+  if (resources.length > 1 && resources.length !== services.length) {
+    throw errors.validation('Request validation failed', [{ field: 'resourceId', message: 'give one resourceId or one per serviceId' }]);
+  }
+  return services.map((serviceId, i) => {
+    const r = resources.length === 1 ? resources[0] : resources[i];
+    return { serviceId, resourceId: !r || r === 'any' ? null : r };
+  });
+}
+
+export function bookingsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const knex = deps.knex;
+  const bdeps: bookings.BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
+  const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs);
+  const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
+
+  // ------------------------------------------------------------ staff side
+  router.get('/availability', requireRole('STAFF'), async (req, res) => {
+    const q = req.query as Query;
+    const tenant = await staffTenant(req);
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false }));
+  });
+
+  router.get('/bookings', requireRole('STAFF'), async (req, res) => {
+    const q = req.query as unknown as bookings.ListQuery;
+    const tenant = await staffTenant(req);
+    sendPage(res, await bookings.listBookings(bdeps, tenant, await actorOf(req), { ...q, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  router.post('/bookings', createLimit, requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendCreated(res, await bookings.createStaffBooking(bdeps, tenant, await actorOf(req), req.body));
+  });
+
+  router.post('/bookings/walk-in', createLimit, requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendCreated(res, await bookings.createWalkIn(bdeps, tenant, await actorOf(req), req.body));
+  });
+
+  router.get('/bookings/:id', requireRole('STAFF'), async (req, res) => {
+    sendData(res, await bookings.getBooking(bdeps, tenantOf(req), await actorOf(req), String(req.params.id)));
+  });
+
+  router.patch('/bookings/:id', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await bookings.updateBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body));
+  });
+
+  router.post('/bookings/:id/status/:status', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    const body = (req.body ?? {}) as { force?: boolean; reason?: string };
+    sendData(res, await bookings.changeStatus(bdeps, tenant, await actorOf(req), String(req.params.id), req.params.status as BookingStatus, body));
+  });
+
+  router.post('/bookings/:id/cancel', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await bookings.cancelBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body ?? {}));
+  });
+
+  router.get('/bookings/:id/cancel-preview', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    const bySalon = String((req.query as Query).bySalon ?? 'false') === 'true';
+    sendData(res, await bookings.cancelPreview(bdeps, tenant, await actorOf(req), String(req.params.id), bySalon));
+  });
+
+  router.get('/bookings/:id/audit-log', requireRole('STAFF'), async (req, res) => {
+    const q = req.query as Query;
+    sendPage(res, await bookings.auditLog(bdeps, tenantOf(req), await actorOf(req), String(req.params.id), { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  router.post('/bookings/:id/self-pick', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await bookings.selfPick(bdeps, tenant, await actorOf(req), String(req.params.id)));
+  });
+
+  // ------------------------------------------------------------ public portal (no auth)
+  router.get('/public/tenants', async (req, res) => {
+    const q = req.query as Query;
+    sendPage(res, await listPublicTenants(knex, { search: q.search, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  router.get('/public/tenants/:slug', async (req, res) => {
+    sendData(res, publicProfile(await publicTenantBySlug(knex, String(req.params.slug))));
+  });
+
+  router.get('/public/tenants/:slug/services', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    sendData(res, await publicServices(knex, tenant.id));
+  });
+
+  router.get('/public/tenants/:slug/resources', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    sendData(res, await publicResources(knex, tenant.id, (req.query as Query).serviceId));
+  });
+
+  router.get('/public/tenants/:slug/availability', async (req, res) => {
+    const q = req.query as Query;
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    bookings.assertAcceptingBookings(tenant);
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true }));
+  });
+
+  router.post('/public/tenants/:slug/availability/next-available-date', async (req, res) => {
+    const body = req.body as { items: RequestedItem[]; fromDate: string; maxDaysAhead?: number };
+    if (body.maxDaysAhead !== undefined && body.maxDaysAhead > NEXT_AVAILABLE_MAX_DAYS) {
+      throw errors.validation('Request validation failed', [{ field: 'maxDaysAhead', message: `must be at most ${NEXT_AVAILABLE_MAX_DAYS}` }]);
+    }
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    bookings.assertAcceptingBookings(tenant);
+    sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true }));
+  });
+
+  router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    sendCreated(res, await bookings.createPublicBooking(bdeps, tenant, req.body));
+  });
+
+  router.get('/public/tenants/:slug/bookings/:id', async (req, res) => {
+    const q = req.query as Query;
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    sendData(res, await bookings.getPublicBooking(bdeps, tenant, String(req.params.id), { token: q.token, phone: q.phone }));
+  });
+
+  router.post('/public/tenants/:slug/bookings/:id/cancel', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    const body = req.body as { token?: string; phone?: string; reason?: string };
+    if (!body.token && !body.phone) {
+      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
+    }
+    sendData(res, await bookings.cancelPublicBooking(bdeps, tenant, String(req.params.id), body));
+  });
+
+  return router;
+}

@@ -1,0 +1,197 @@
+/**
+ * Availability for the HTTP edge (spec 4.5, 4.7): validates ids against the tenant, loads the data
+ * (availability.loader.ts), places existing unassigned items (unassigned.rules.ts) and calls the pure
+ * rules. Errors: 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND, 422 DATE_BEYOND_BOOKING_WINDOW,
+ * 400 VALIDATION_ERROR for malformed dates and item lists.
+ */
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import type { TenantSettings } from '../tenant/tenant-settings.rules';
+import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
+import {
+  computeAvailability,
+  lastBookableLocalDate,
+  nextAvailableDateFromInput,
+  normalizeMaxDaysAhead,
+  type AvailabilityInput,
+  type AvailableSlot,
+} from './index';
+import { loadAvailabilityData } from './availability.loader';
+import { placeUnassignedItems } from './unassigned.rules';
+
+type Db = Knex | Knex.Transaction;
+
+export interface TenantContext {
+  id: string;
+  slug: string;
+  name: string;
+  isActive: boolean;
+  settings: TenantSettings;
+}
+
+export interface RequestedItem {
+  serviceId: string;
+  resourceId?: string | null;
+}
+
+export interface ServiceInfo {
+  id: string;
+  name: string;
+  duration: number;
+  price: number;
+  currency: string;
+  isActive: boolean;
+}
+
+export interface SlotDto {
+  start: string;
+  end: string;
+  localTime: string;
+  items: { serviceId: string; start: string; end: string; resourceId: string; freeResourceIds: string[] }[];
+}
+
+export interface AvailabilityDto {
+  date: string;
+  timezone: string;
+  slotIntervalMinutes: number;
+  slots: SlotDto[];
+}
+
+export async function tenantById(db: Db, tenantId: string): Promise<TenantContext> {
+  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ id: tenantId }).first();
+  if (!row) throw errors.notFound('tenant');
+  return row as TenantContext;
+}
+
+/** Public portal: unknown or inactive salons are 404 TENANT_NOT_FOUND. */
+export async function tenantBySlug(db: Db, slug: string): Promise<TenantContext> {
+  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ slug }).first();
+  if (!row || !row.isActive) throw errors.notFound('tenant');
+  return row as TenantContext;
+}
+
+/** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */
+export async function servicesFor(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, ServiceInfo>> {
+  const unique = [...new Set(ids)];
+  const rows: ServiceInfo[] = await db('services')
+    .select('id', 'name', 'duration', 'price', 'currency', 'isActive')
+    .where({ tenantId })
+    .whereIn('id', unique);
+  const map = new Map(rows.filter((r) => r.isActive).map((r) => [r.id, r]));
+  for (const id of unique) if (!map.has(id)) throw errors.notFound('service');
+  return map;
+}
+
+/** Resources of the tenant by id; 404 RESOURCE_NOT_FOUND for unknown / other-tenant ones. */
+export async function assertResourcesExist(db: Db, tenantId: string, ids: readonly (string | null | undefined)[]): Promise<void> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!wanted.length) return;
+  const rows = await db('resources').select('id').where({ tenantId }).whereIn('id', wanted);
+  if (rows.length !== wanted.length) throw errors.notFound('resource');
+}
+
+export function beyondWindow(last: LocalDate) {
+  return errors.unprocessable(
+    'DATE_BEYOND_BOOKING_WINDOW',
+    `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`,
+    [{ field: 'date', message: `must be on or before ${last}` }],
+  );
+}
+
+function slotDto(s: AvailableSlot): SlotDto {
+  return {
+    start: s.start.toISOString(),
+    end: s.end.toISOString(),
+    localTime: s.localTime,
+    items: s.items.map((i) => ({
+      serviceId: i.serviceId,
+      start: i.start.toISOString(),
+      end: i.end.toISOString(),
+      resourceId: i.resourceId,
+      freeResourceIds: i.freeResourceIds,
+    })),
+  };
+}
+
+async function baseInput(
+  db: Db,
+  tenant: TenantContext,
+  items: readonly RequestedItem[],
+  fromDate: LocalDate,
+  toDate: LocalDate,
+  onlineOnly: boolean,
+  now: Date,
+): Promise<Omit<AvailabilityInput, 'date'>> {
+  if (items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
+  const services = await servicesFor(db, tenant.id, items.map((i) => i.serviceId));
+  await assertResourcesExist(db, tenant.id, items.map((i) => i.resourceId));
+  const s = tenant.settings;
+  const data = await loadAvailabilityData(db, {
+    tenantId: tenant.id,
+    timezone: s.timezone,
+    serviceIds: items.map((i) => i.serviceId),
+    resourceIds: items.map((i) => i.resourceId).filter((x): x is string => !!x),
+    fromDate,
+    toDate,
+  });
+  const resources = s.allowDoubleBooking
+    ? data.resources
+    : placeUnassignedItems(data.resources, data.unassigned, s.timezone, s.businessHours).resources;
+  return {
+    timezone: s.timezone,
+    now,
+    businessHours: s.businessHours,
+    maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
+    slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
+    items: items.map((i) => ({ serviceId: i.serviceId, durationMinutes: services.get(i.serviceId)!.duration, resourceId: i.resourceId ?? null })),
+    resources,
+    onlineOnly,
+    allowDoubleBooking: s.allowDoubleBooking,
+  };
+}
+
+export async function availabilityForDate(
+  db: Db,
+  tenant: TenantContext,
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now?: Date },
+): Promise<AvailabilityDto> {
+  const now = query.now ?? new Date();
+  const s = tenant.settings;
+  if (!isValidLocalDate(query.date)) throw errors.validation('Request validation failed', [{ field: 'date', message: 'must be a valid YYYY-MM-DD date' }]);
+  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  if (last !== null && query.date > last) throw beyondWindow(last);
+  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, now);
+  const result = computeAvailability({ ...input, date: query.date });
+  if (!result.ok) {
+    if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? query.date);
+    throw errors.validation(result.error.message, [{ field: result.error.code === 'INVALID_DATE' ? 'date' : 'items', message: result.error.message }]);
+  }
+  return { date: result.date, timezone: result.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: result.slots.map(slotDto) };
+}
+
+/**
+ * First date after fromDate with a slot, scanning maxDaysAhead days (default 30, max 90; the route
+ * rejects > 90), never past the booking window. Data for the whole window is loaded once.
+ */
+export async function nextAvailableDate(
+  db: Db,
+  tenant: TenantContext,
+  body: { items: RequestedItem[]; fromDate: string; maxDaysAhead?: number; onlineOnly: boolean; now?: Date },
+): Promise<{ date: string | null }> {
+  const now = body.now ?? new Date();
+  const s = tenant.settings;
+  if (!isValidLocalDate(body.fromDate)) throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
+  const window = normalizeMaxDaysAhead(body.maxDaysAhead);
+  let toDate = addDays(body.fromDate, window);
+  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  if (last !== null && toDate > last) toDate = last;
+  const today = utcToLocalDate(now, s.timezone);
+  let loadFrom = addDays(body.fromDate, 1);
+  if (loadFrom < today) loadFrom = today;
+  if (toDate < loadFrom) {
+    await baseInput(db, tenant, body.items, loadFrom, loadFrom, body.onlineOnly, now); // still validate ids
+    return { date: null };
+  }
+  const input = await baseInput(db, tenant, body.items, loadFrom, toDate, body.onlineOnly, now);
+  return { date: nextAvailableDateFromInput(input, body.fromDate, window) };
+}

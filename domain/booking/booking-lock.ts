@@ -1,0 +1,54 @@
+/**
+ * Serialising capacity decisions that the EXCLUDE constraint cannot cover (unassigned items).
+ *
+ * Every booking write that adds or moves blocking time takes a per-tenant transaction-scoped
+ * advisory lock before it reads the data it checks:
+ * - SHARED when every item is assigned and no active unassigned item overlaps the new times. Such
+ *   writes run in parallel; booking_items_no_overlap guards them against each other.
+ * - EXCLUSIVE when an unassigned item is written, or an assigned item overlaps an unassigned one
+ *   (it could take the capacity that item counts on), or for self-pick. The check runs under the
+ *   lock, after everything that competed for it has committed (READ COMMITTED: each statement sees
+ *   the latest commits).
+ * A write that started SHARED and finds an overlapping unassigned item under the lock throws
+ * NeedsExclusiveLock; withBookingLock rolls back and reruns it EXCLUSIVE.
+ */
+import type { Knex } from 'knex';
+
+export type LockMode = 'shared' | 'exclusive';
+
+const LOCK_CLASS = 40040;
+
+export class NeedsExclusiveLock extends Error {
+  constructor() {
+    super('booking write needs the exclusive tenant booking lock');
+  }
+}
+
+export async function lockTenantBookings(trx: Knex.Transaction, tenantId: string, mode: LockMode): Promise<void> {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await trx.raw(`SELECT ${fn}(?::int, hashtext(?))`, [LOCK_CLASS, tenantId]);
+}
+
+/** Runs fn in a transaction holding the tenant booking lock; escalates SHARED -> EXCLUSIVE once on request. */
+export async function withBookingLock<T>(
+  knex: Knex,
+  tenantId: string,
+  initial: LockMode,
+  fn: (trx: Knex.Transaction, mode: LockMode) => Promise<T>,
+): Promise<T> {
+  let mode = initial;
+  for (;;) {
+    try {
+      return await knex.transaction(async (trx) => {
+        await lockTenantBookings(trx, tenantId, mode);
+        return fn(trx, mode);
+      });
+    } catch (err) {
+      if (err instanceof NeedsExclusiveLock && mode === 'shared') {
+        mode = 'exclusive';
+        continue;
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Test data for availability and bookings: a salon open every day 09:00-17:00 (salon-local), a
+// service, and staff resources with a STAFF login, the skill and a weekly schedule matching the
+// business hours. Rows are written with knex directly (the catalogue/resource routes are other areas).
+import { stack } from './stack';
+import { createSalon, createUser, unique, type TestSalon, type TestUser } from './factories';
+import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+import { addDays, localToUtc, utcToLocalDate } from '../../domain/time/salon-time.rules';
+
+export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] }));
+
+export interface TestStaff {
+  resourceId: string;
+  user: TestUser;
+}
+
+export interface BookingSalon extends TestSalon {
+  serviceId: string;
+  /** 60 minutes, 50000 minor units */
+  service: { id: string; duration: number; price: number };
+  staff: TestStaff[];
+  tz: string;
+}
+
+export async function knex() {
+  return (await stack()).platform.knex;
+}
+
+export async function addService(tenantId: string, fields: Partial<{ name: string; duration: number; price: number; isActive: boolean; categoryId: string | null; sortOrder: number }> = {}) {
+  const db = await knex();
+  const [row] = await db('services')
+    .insert({ tenantId, name: fields.name ?? unique('Cut'), duration: fields.duration ?? 60, price: fields.price ?? 50000, currency: 'NOK', isActive: fields.isActive ?? true, categoryId: fields.categoryId ?? null, sortOrder: fields.sortOrder ?? 0 })
+    .returning(['id', 'duration', 'price']);
+  return row as { id: string; duration: number; price: number };
+}
+
+export async function addStaff(
+  tenantId: string,
+  serviceIds: string[],
+  fields: Partial<{ name: string; isActive: boolean; isBookableOnline: boolean; sortOrder: number; withLogin: boolean; schedule: { startTime: string; endTime: string } | null }> = {},
+): Promise<TestStaff> {
+  const db = await knex();
+  const user = fields.withLogin === false ? null : await createUser(tenantId, 'STAFF');
+  const [resource] = await db('resources')
+    .insert({ tenantId, name: fields.name ?? unique('Staff'), isActive: fields.isActive ?? true, isBookableOnline: fields.isBookableOnline ?? true, sortOrder: fields.sortOrder ?? 0, userId: user?.id ?? null })
+    .returning('id');
+  if (serviceIds.length) await db('resourceSkills').insert(serviceIds.map((serviceId) => ({ tenantId, resourceId: resource.id, serviceId })));
+  const schedule = fields.schedule === undefined ? { startTime: '09:00', endTime: '17:00' } : fields.schedule;
+  if (schedule) {
+    await db('resourceSchedules').insert([0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId, resourceId: resource.id, dayOfWeek, ...schedule, isActive: true })));
+  }
+  return { resourceId: resource.id, user: user as TestUser };
+}
+
+export async function bookingSalon(options: { settings?: Partial<TenantSettings>; staff?: number } = {}): Promise<BookingSalon> {
+  const salon = await createSalon({ settings: { businessHours: ALL_WEEK, ...options.settings } });
+  const service = await addService(salon.tenant.id);
+  const staff: TestStaff[] = [];
+  for (let i = 0; i < (options.staff ?? 1); i++) staff.push(await addStaff(salon.tenant.id, [service.id], { sortOrder: i }));
+  return { ...salon, serviceId: service.id, service, staff, tz: salon.tenant.settings.timezone };
+}
+
+/** Salon-local date `days` from today. */
+export function localDay(days: number, tz = 'Europe/Oslo'): string {
+  return addDays(utcToLocalDate(new Date(), tz), days);
+}
+
+/** UTC ISO of a salon-local date and time. */
+export function at(date: string, time: string, tz = 'Europe/Oslo'): string {
+  return localToUtc(date, time, tz).toISOString();
+}
