@@ -7,7 +7,8 @@ import { configurePassport, authenticate } from './middleware/authenticate';
 import { resolveTenant } from './middleware/tenant-resolution';
 import { rateLimiter } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { openApiValidator } from './openapi';
+import { loadOpenApi, openApiValidator } from './openapi';
+import { authenticationGate } from './middleware/authentication-gate';
 import { docsRouter } from './docs/routes';
 import { areaRouters } from './routes';
 
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(authenticate(configurePassport(config.jwtSecret)));
   app.use(resolveTenant(config.platformDomain));
   app.use('/api', docsRouter());
+  app.use(authenticationGate(loadOpenApi()));
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   for (const router of areaRouters(deps)) app.use('/api', router);
   app.use(notFoundHandler);

@@ -50,8 +50,11 @@ describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
       expect((await call('post', '/tenants', token, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status).to.equal(403);
     }
     expect((await call('get', '/tenants')).status).to.equal(401);
-    // (request validation runs before the role check, so the anonymous body must be valid to reach the 401)
     expect((await call('post', '/tenants', undefined, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status).to.equal(401);
+    // authentication is checked before the body: no token and a bad body is still 401
+    const anonymousBadBody = await call('post', '/tenants', undefined, { unknownField: true });
+    expect(anonymousBadBody.status).to.equal(401);
+    expect(anonymousBadBody.body.error.code).to.equal('UNAUTHORIZED');
   });
 
   it('when the admin creates a tenant then tenant (complete nail defaults + given settings) and its OWNER are created; the owner can log in', async () => {
