@@ -10,12 +10,14 @@ import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../integrations/sms/sms-sender';
 import { startApi } from './api';
 import { startWorker } from './worker';
+import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../db/seeds/demo-salon';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const temporal = await startTemporalForDev({ address: config.temporalAddress, port: config.temporalPort, dataDir: path.join(config.dataDir, 'temporal') });
   const signaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   const platform = await startPlatform(config, { signaller });
+  const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
   const worker = await startWorker({
     address: temporal.address,
     namespace: config.temporalNamespace,
@@ -42,6 +44,9 @@ async function main(): Promise<void> {
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
       `  Outboxes     mail ${config.mailOutboxDir}, sms ${config.smsOutboxDir}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === 'admin-dev-password' ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+      demo.created
+        ? `  Demo salon   ${base}/public/tenants/${DEMO_SLUG} (seeded now); owner login ${DEMO_OWNER_EMAIL} / ${DEMO_PASSWORD}`
+        : `  Demo salon   seeded only into an empty database (owner ${DEMO_OWNER_EMAIL} / ${DEMO_PASSWORD} if it was seeded earlier)`,
       '',
     ].join('\n'),
   );
