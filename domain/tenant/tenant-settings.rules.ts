@@ -1,5 +1,6 @@
 // Tenant settings (spec 2.2): stored complete, with defaults that depend on the industry.
 // Pure: shared by the tenant service, the seeds and (later) workflows.
+import { isValidLocalTime, timeToMinutes } from '../time/salon-time.rules';
 
 export type IndustryType = 'beauty' | 'nail' | 'barbershop';
 export const INDUSTRY_TYPES: IndustryType[] = ['beauty', 'nail', 'barbershop'];
@@ -73,13 +74,6 @@ export function completeSettings(industry: IndustryType, given: Partial<TenantSe
   return { ...defaultSettings(industry), ...defined } as TenantSettings;
 }
 
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-export function minutesOf(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number);
-  return h * 60 + m;
-}
-
 export interface SettingsProblem {
   field: string;
   message: string;
@@ -111,15 +105,15 @@ export function businessHoursProblems(days: BusinessHoursDay[], field: string): 
 export function slotProblems(slots: TimeSlot[], field: string): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   slots.forEach((slot, i) => {
-    if (!HHMM.test(slot.startTime) || !HHMM.test(slot.endTime)) {
+    if (!isValidLocalTime(slot.startTime) || !isValidLocalTime(slot.endTime)) {
       problems.push({ field: `${field}[${i}]`, message: 'times must be HH:mm' });
-    } else if (minutesOf(slot.endTime) <= minutesOf(slot.startTime)) {
+    } else if (timeToMinutes(slot.endTime) <= timeToMinutes(slot.startTime)) {
       problems.push({ field: `${field}[${i}].endTime`, message: 'must be after startTime' });
     }
   });
   const sorted = slots
-    .filter((s) => HHMM.test(s.startTime) && HHMM.test(s.endTime))
-    .map((s) => [minutesOf(s.startTime), minutesOf(s.endTime)] as const)
+    .filter((s) => isValidLocalTime(s.startTime) && isValidLocalTime(s.endTime))
+    .map((s) => [timeToMinutes(s.startTime), timeToMinutes(s.endTime)] as const)
     .sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i][0] < sorted[i - 1][1]) {
