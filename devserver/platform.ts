@@ -44,16 +44,18 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   await migrateLatest(knex);
   await ensurePlatformAdmin(config.adminEmail, config.adminPassword, config.passwordHashRounds);
   const mailer = new FolderMailer(config.mailOutboxDir);
+  const signaller = options.signaller ?? new RecordingSignaller();
   const deps: AppDeps = {
     config: { ...config, databaseUrl },
     logger,
     knex,
     mailer,
-    signaller: options.signaller ?? new RecordingSignaller(),
+    signaller,
     health: {
       database: async () => {
         await knex.raw('SELECT 1');
       },
+      ...(signaller.ping ? { temporal: () => signaller.ping!() } : {}),
     },
   };
   const stopHooks: (() => Promise<void>)[] = [];

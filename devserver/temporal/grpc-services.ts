@@ -5,6 +5,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { Server, ServerUnaryCall, sendUnaryData, status as Status, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { RpcError } from './errors';
+import { refuseCompressedSystemInfo } from './compression';
 import { decodeMessage, encodeMessage, protoType, root } from './proto';
 import type { Handler } from './workflow-service';
 
@@ -45,6 +46,13 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
       if (!handler) {
         callback({ code: Status.UNIMPLEMENTED, details: `${fullName}/${method.name} is not implemented by the salon Temporal dev server` });
         return;
+      }
+      if (method.name === 'GetSystemInfo') {
+        const refusal = refuseCompressedSystemInfo(call.metadata);
+        if (refusal) {
+          callback(refusal);
+          return;
+        }
       }
       const decodeError = call.request?.[DECODE_ERROR];
       if (decodeError) {

@@ -1,5 +1,6 @@
 // startDevServer(): the programmatic entry point (bin/dev, tests, the launcher).
 import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
 import { testServiceHandlers } from './test-service';
@@ -40,6 +41,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE,
     'grpc.max_send_message_length': MAX_MESSAGE,
+    interceptors: [exposeRequestEncoding],
   });
   const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
   addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowServiceHandlers(engine, serviceOpts), log);

@@ -1,0 +1,93 @@
+// Throughput benchmark for the built-in Temporal dev server (npm run bench:temporal; not a test).
+// Starts N workflows, each running one activity and one short timer, against one worker, keeping
+// CONCURRENCY workflows in flight, and prints workflows/second and start-to-result latencies.
+//
+//   N=2000 CONCURRENCY=32 npm run bench:temporal
+//   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
+import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+
+const N = Number(process.env.N ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+  let address = process.env.TEMPORAL_ADDRESS;
+  let server: ReturnType<typeof spawn> | undefined;
+  if (!address) {
+    // Our server in its own process, as bin/dev runs it (and so it gets its own core).
+    const port = await freePort();
+    const launcher = path.resolve(__dirname, '../devserver/temporal/launcher.js');
+    server = spawn(process.execPath, [launcher, 'server', 'start-dev', '--port', String(port), '--headless'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    address = `127.0.0.1:${port}`;
+  }
+  let connection: Connection | undefined;
+  for (let i = 0; i < 100 && !connection; i++) {
+    connection = await Connection.connect({ address, connectTimeout: 200 }).catch(() => undefined);
+    if (!connection) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!connection) throw new Error(`cannot connect to ${address}`);
+  const client = new Client({ connection });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const workflowsPath = path.resolve(__dirname, '../../test/devserver/workflows/index.ts');
+  const taskQueue = `bench-${Date.now()}`;
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') }),
+    activities: { echo: async (s: string) => s },
+    ...(process.env.WF_THREADS ? { workflowThreadPoolSize: Number(process.env.WF_THREADS) } : {}),
+    ...(process.env.MAX_CACHED ? { maxCachedWorkflows: Number(process.env.MAX_CACHED) } : {}),
+  });
+
+  const latencies: number[] = [];
+  let next = 0;
+  const started = Date.now();
+  await worker.runUntil(async () => {
+    const lane = async () => {
+      while (next < N) {
+        const i = next++;
+        const t0 = performance.now();
+        const r = await client.workflow.execute('activityAndTimer', { taskQueue, workflowId: `bench-${taskQueue}-${i}` });
+        if (r !== 'bench') throw new Error(`unexpected result ${r}`);
+        latencies.push(performance.now() - t0);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  });
+  const seconds = (Date.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  console.log(JSON.stringify({
+    workflows: N,
+    concurrency: CONCURRENCY,
+    seconds: Number(seconds.toFixed(2)),
+    workflowsPerSecond: Number((N / seconds).toFixed(1)),
+    p50ms: Number(percentile(latencies, 50).toFixed(1)),
+    p99ms: Number(percentile(latencies, 99).toFixed(1)),
+    maxMs: Number(latencies[latencies.length - 1].toFixed(1)),
+  }));
+  await connection.close();
+  await nativeConnection.close();
+  server?.kill('SIGTERM');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

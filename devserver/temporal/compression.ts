@@ -1,0 +1,31 @@
+// sdk-core sends gzip-compressed requests by default. Decompressing them costs this server a
+// quarter of its CPU (and the worker as much again to compress), for loopback traffic where it
+// buys nothing. Core has a documented fallback: when GetSystemInfo answers UNIMPLEMENTED with a
+// message about the compressor, it reconnects without compression. This interceptor triggers that
+// fallback, and only for compressed GetSystemInfo calls, so uncompressed clients are unaffected.
+import { ServerInterceptingCall, ServerInterceptor, status as Status, Metadata } from '@grpc/grpc-js';
+
+export const ENCODING_METADATA_KEY = 'x-devserver-request-encoding';
+
+/** Copies the request's grpc-encoding (which grpc-js strips) into metadata the handler can read. */
+export const exposeRequestEncoding: ServerInterceptor = (_method, call) => {
+  // grpc-js keeps the incoming encoding on its base call object; absent on other versions, in
+  // which case compression simply stays on.
+  const encoding = (call as unknown as { incomingEncoding?: string }).incomingEncoding;
+  return new ServerInterceptingCall(call, {
+    start(next) {
+      next({
+        onReceiveMetadata(md: Metadata, nextMd: (m: Metadata) => void) {
+          if (encoding && encoding !== 'identity') md.set(ENCODING_METADATA_KEY, encoding);
+          nextMd(md);
+        },
+      });
+    },
+  });
+};
+
+export function refuseCompressedSystemInfo(md: Metadata): { code: Status; details: string } | undefined {
+  const enc = md.get(ENCODING_METADATA_KEY)[0];
+  if (!enc) return undefined;
+  return { code: Status.UNIMPLEMENTED, details: `grpc-encoding ${enc} is not supported here (compressor disabled); please retry without compression` };
+}
