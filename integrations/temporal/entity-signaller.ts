@@ -20,6 +20,8 @@ export interface EntityWorkflowRef {
 
 export interface EntitySignaller {
   signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void>;
+  /** resolves when the workflow engine answers; used by GET /health */
+  ping?(): Promise<void>;
 }
 
 /**
@@ -29,7 +31,11 @@ export interface EntitySignaller {
 export class RecordingSignaller implements EntitySignaller {
   readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent }[] = [];
 
-  constructor(private readonly next?: EntitySignaller) {}
+  constructor(private readonly next?: EntitySignaller) {
+    if (next?.ping) this.ping = () => next.ping!();
+  }
+
+  ping?: () => Promise<void>;
 
   async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
     await this.next?.signal(ref, signalName, event);

@@ -39,6 +39,10 @@ export class TemporalSignaller implements EntitySignaller {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.client.withDeadline(Date.now() + 2000, () => this.connection.workflowService.getSystemInfo({}));
+  }
+
   async close(): Promise<void> {
     await this.connection.close();
   }

@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 
 describe('GET /health', () => {
-  it('when the database answers then it reports ok with the database check up', async () => {
+  it('when the database and Temporal answer then it reports ok with both checks up', async () => {
     const res = await call('get', '/health');
     expect(res.status).to.equal(200);
     expect(res.body.success).to.equal(true);
     expect(res.body.data.status).to.equal('ok');
     expect(res.body.data.checks.database.status).to.equal('up');
+    expect(res.body.data.checks.temporal.status).to.equal('up');
   });
 
   it('when a route does not exist then it answers 404 ROUTE_NOT_FOUND in the envelope', async () => {
