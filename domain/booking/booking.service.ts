@@ -956,9 +956,9 @@ async function applyCancellation(
 }
 
 /**
- * Spec 6 refund policy. Deposits are not implemented yet, so the deposit input is NONE unless the
- * booking records a PAID deposit status (then it is treated as captured; the amount is unknown
- * here, so 0 until the payment context exists).
+ * Spec 6 refund policy. Deposits (payments) are not implemented yet, so the deposit input is always
+ * NONE: no refund, no fee, depositStatus unchanged. The window and the event are still decided
+ * here; the payment context will pass the captured/authorized deposit when it exists.
  */
 function cancellationPolicy(tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date): CancellationDecision {
   return decideCancellation({
@@ -966,7 +966,7 @@ function cancellationPolicy(tenant: TenantContext, row: BookingRow, bySalon: boo
     now,
     cancellationHours: tenant.settings.cancellationHours,
     cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
-    deposit: row.depositStatus === 'PAID' ? { state: 'CAPTURED', amount: 0 } : { state: 'NONE' },
+    deposit: { state: 'NONE' },
   });
 }
 
@@ -1017,7 +1017,7 @@ export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, ac
     cancellationHours: tenant.settings.cancellationHours,
     freeCancellationUntil: new Date(new Date(row.startTime).getTime() - tenant.settings.cancellationHours * 3_600_000).toISOString(),
     cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
-    deposit: row.depositStatus === 'PAID' ? 'CAPTURED' : 'NONE',
+    deposit: 'NONE',
     withinFreeWindow: p.withinFreeWindow,
     action: p.action,
     refundAmount: p.refundAmount,
@@ -1107,6 +1107,8 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
  * resource_id IS NULL). Spec 5.4: otherwise 403.
  */
 export async function selfPick(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string): Promise<BookingDto> {
+  const exists = await deps.knex('bookings').select('id').where({ tenantId: tenant.id, id }).first();
+  if (!exists) throw errors.notFound('booking');
   if (!actor.resourceId) throw errors.forbidden('Your login is not linked to a staff resource');
   const me = actor.resourceId;
   await withBookingLock(deps.knex, tenant.id, 'exclusive', async (trx, mode) => {
