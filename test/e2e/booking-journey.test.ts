@@ -1,0 +1,75 @@
+// A customer's booking from the public portal through the real worker: the HTTP API writes the
+// booking and signals its workflow, and the workflow sends the confirmation and, on completion,
+// counts the visit. Nothing here is faked but the SMS gateway (a folder outbox).
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { call } from '../support/http';
+import { stack } from '../support/stack';
+import { bookingSalon, localDay, at, knex } from '../support/booking-fixtures';
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('booking journey: public portal -> workflow -> messages and visit metrics', function () {
+  this.timeout(60_000);
+
+  it('when a guest books online at an auto-confirming salon then an SMS confirmation arrives, and completing the visit counts it once', async () => {
+    const salon = await bookingSalon({ settings: { autoConfirm: true } });
+    const { sms } = await stack();
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const date = localDay(3);
+
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(date, '10:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari Nordmann', phone },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const bookingId: string = created.body.data.id;
+    expect(created.body.data.status).to.equal('CONFIRMED');
+
+    const confirmation = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
+    expect(confirmation.text).to.contain('Hei Kari Nordmann!').and.contain('kl. 10:00');
+
+    for (const status of ['ARRIVED', 'IN_PROGRESS', 'COMPLETED']) {
+      const res = await call('post', `/bookings/${bookingId}/status/${status}`, salon.owner.token, {});
+      expect(res.status, `${status}: ${JSON.stringify(res.body)}`).to.equal(200);
+    }
+
+    const db = await knex();
+    const booking = await db('bookings').where({ id: bookingId }).first();
+    const visits = await eventually(async () => {
+      const tc = await db('tenantCustomers').where({ tenantId: salon.tenant.id, customerId: booking.customerId }).first();
+      return tc?.visitCount > 0 ? tc : undefined;
+    }, 'the visit to be counted');
+    expect(visits.visitCount).to.equal(1);
+    expect(Number(visits.totalSpent)).to.equal(salon.service.price);
+    expect(await db('tenantCustomerVisits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
+  });
+
+  it('when the salon cancels a booking then the customer gets a cancellation SMS', async () => {
+    const salon = await bookingSalon({ settings: { autoConfirm: false } });
+    const { sms } = await stack();
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(4), '11:00'),
+      items: [{ serviceId: salon.serviceId }],
+      customer: { name: 'Per', phone },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const bookingId: string = created.body.data.id;
+    await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'RECEIVED'), 'the booking-received SMS');
+
+    const cancelled = await call('post', `/bookings/${bookingId}/cancel`, salon.owner.token, { bySalon: true, reason: 'Sykdom' });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const notice = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation SMS');
+    expect(notice.text).to.contain('avbestilt');
+  });
+});
