@@ -6,7 +6,7 @@
 import { Server, ServerUnaryCall, sendUnaryData, status as Status, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { RpcError } from './errors';
 import { refuseCompressedSystemInfo } from './compression';
-import { decodeMessage, encodeMessage, protoType, root } from './proto';
+import { decodeMessage, encodeHistoryField, encodeMessage, protoType, root } from './proto';
 import type { Handler } from './workflow-service';
 
 const DECODE_ERROR = Symbol('decodeError');
@@ -19,6 +19,8 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
     method.resolve();
     const reqType = protoType(method.resolvedRequestType.fullName.replace(/^\./, ''));
     const resType = protoType(method.resolvedResponseType.fullName.replace(/^\./, ''));
+    const hf = method.resolvedResponseType.fields?.history?.resolve();
+    const historyField: number | undefined = hf?.resolvedType?.fullName === '.temporal.api.history.v1.History' ? hf.id : undefined;
     definition[method.name] = {
       path: `/${fullName}/${method.name}`,
       requestStream: false,
@@ -33,6 +35,11 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
       },
       responseSerialize: (obj: any) => {
         try {
+          if (historyField && obj?.history?.events) {
+            // Fields may appear in any order on the wire: encode the rest, then append the history.
+            const { history, ...rest } = obj;
+            return Buffer.concat([encodeMessage(resType, rest), encodeHistoryField(historyField, history.events)]);
+          }
           return encodeMessage(resType, obj);
         } catch (e) {
           log(`response encoding for ${method.name} failed: ${(e as Error).stack}`);

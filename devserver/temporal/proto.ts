@@ -114,3 +114,41 @@ export function payloadToJson(p: Payload | undefined): unknown {
 export function jsonPayload(value: unknown): Payload {
   return { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// History encoding cache. Every workflow task carries the full history, so each event would be
+// re-encoded once per task; events never change after they are written, so their bytes are
+// encoded once and a History field is assembled from the cached pieces.
+
+const eventBytes = new WeakMap<object, Buffer>();
+
+function varint(n: number): Buffer {
+  const bytes: number[] = [];
+  while (n > 0x7f) {
+    bytes.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  bytes.push(n);
+  return Buffer.from(bytes);
+}
+
+function encodedEvent(ev: object): Buffer {
+  let b = eventBytes.get(ev);
+  if (!b) {
+    b = encodeMessage(protoType('temporal.api.history.v1.HistoryEvent'), ev);
+    eventBytes.set(ev, b);
+  }
+  return b;
+}
+
+/** Encodes `history: {events}` as field `fieldNumber` of an enclosing message. */
+export function encodeHistoryField(fieldNumber: number, events: object[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const ev of events) {
+    const b = encodedEvent(ev);
+    parts.push(EVENTS_TAG, varint(b.length), b);
+  }
+  const body = Buffer.concat(parts);
+  return Buffer.concat([varint((fieldNumber << 3) | 2), varint(body.length), body]);
+}
+const EVENTS_TAG = Buffer.from([0x0a]); // History.events = field 1, length-delimited

@@ -109,9 +109,14 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): R
     // Sticky queues are accepted but never used: every task goes to the normal queue with full history.
     if (req.taskQueue?.kind === 2) {
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, opts.longPollMs);
-        call.on('cancelled', () => { clearTimeout(t); resolve(); });
-        engine.stopWaiters.add(() => { clearTimeout(t); resolve(); });
+        const finish = () => {
+          clearTimeout(t);
+          engine.stopWaiters.delete(finish);
+          resolve();
+        };
+        const t = setTimeout(finish, opts.longPollMs);
+        call.on('cancelled', finish);
+        engine.stopWaiters.add(finish);
       });
       return {};
     }
