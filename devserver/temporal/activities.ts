@@ -11,8 +11,8 @@ import { invalidArgument, notFound } from './errors';
 import { duration, durationMs, RetryState, TimeoutType, timestamp } from './proto';
 import type { ActivityState, Run } from './run';
 import { encodeToken } from './tokens';
+import { retryDecision, RetryDecision, withRetryDefaults } from './retry-policy';
 
-const DEFAULT_INITIAL_INTERVAL_MS = 1000;
 
 export class Activities {
   constructor(private readonly engine: Engine) {
@@ -52,15 +52,7 @@ export class Activities {
       stc = Math.min(stc, runTimeoutMs);
     }
     if (hb > stc) hb = stc;
-    const rp = a.retryPolicy ?? {};
-    const initial = durationMs(rp.initialInterval) || DEFAULT_INITIAL_INTERVAL_MS;
-    const retryPolicy = {
-      initialInterval: duration(initial),
-      backoffCoefficient: rp.backoffCoefficient || 2,
-      maximumInterval: duration(durationMs(rp.maximumInterval) || initial * 100),
-      maximumAttempts: rp.maximumAttempts ?? 0,
-      nonRetryableErrorTypes: rp.nonRetryableErrorTypes ?? [],
-    };
+    const retryPolicy = withRetryDefaults(a.retryPolicy);
     const attrs = {
       activityId: a.activityId,
       activityType: a.activityType,
@@ -242,26 +234,10 @@ export class Activities {
 
   // ------------------------------------------------------------ retries and timeouts
 
-  private retryDecision(act: ActivityState, failure: any): { delayMs?: number; retryState: number } {
+  private retryDecision(act: ActivityState, failure: any): RetryDecision {
     if (act.cancelRequested) return { retryState: RetryState.v('CANCEL_REQUESTED') };
-    const p = act.attrs.retryPolicy;
-    const app = failure?.applicationFailureInfo;
-    if (app && (app.nonRetryable || (p.nonRetryableErrorTypes as string[]).includes(app.type))) {
-      return { retryState: RetryState.v('NON_RETRYABLE_FAILURE') };
-    }
-    const tt = failure?.timeoutFailureInfo?.timeoutType;
-    if (tt !== undefined && tt !== TimeoutType.v('START_TO_CLOSE') && tt !== TimeoutType.v('HEARTBEAT')) {
-      return { retryState: RetryState.v('TIMEOUT') };
-    }
-    if (failure?.canceledFailureInfo || failure?.terminatedFailureInfo) return { retryState: RetryState.v('NON_RETRYABLE_FAILURE') };
-    if (p.maximumAttempts > 0 && act.attempt >= p.maximumAttempts) return { retryState: RetryState.v('MAXIMUM_ATTEMPTS_REACHED') };
-    let delayMs = durationMs(p.initialInterval) * Math.pow(p.backoffCoefficient, act.attempt - 1);
-    delayMs = Math.min(delayMs, durationMs(p.maximumInterval));
-    if (app?.nextRetryDelay && durationMs(app.nextRetryDelay) > 0) delayMs = durationMs(app.nextRetryDelay);
-    if (act.scheduleToCloseMs > 0 && this.engine.now() + delayMs >= act.firstScheduledTime + act.scheduleToCloseMs) {
-      return { retryState: RetryState.v('TIMEOUT') };
-    }
-    return { delayMs, retryState: RetryState.v('IN_PROGRESS') };
+    const expiresAt = act.scheduleToCloseMs > 0 ? act.firstScheduledTime + act.scheduleToCloseMs : 0;
+    return retryDecision(act.attrs.retryPolicy, act.attempt, failure, this.engine.now(), expiresAt);
   }
 
   private retryLater(run: Run, act: ActivityState, failure: any, delayMs: number): void {

@@ -10,10 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { VirtualClock } from './clock';
 import { alreadyStarted, failedPrecondition, invalidArgument, namespaceNotFound, notFound, RpcError } from './errors';
 import {
-  ConflictPolicy, duration, durationMs, ExecStatus, ParentClosePolicy, QueryRejectCondition, RetryState, ReusePolicy,
+  ConflictPolicy, ContinueAsNewInitiator, duration, durationMs, ExecStatus, ParentClosePolicy, QueryRejectCondition, RetryState, ReusePolicy,
   timestamp, timestampMs, WftFailedCause,
 } from './proto';
 import { BufferedEvent, PendingQuery, Run } from './run';
+import { retryDecision, withRetryDefaults } from './retry-policy';
 import { TaskQueues } from './task-queues';
 import { encodeToken } from './tokens';
 import { status as Status } from '@grpc/grpc-js';
@@ -33,7 +34,7 @@ export interface StartExtras {
   runId?: string;
   signal?: { signalName: string; input?: any; header?: any; identity?: string };
   parent?: { namespace: string; workflowId: string; runId: string; initiatedEventId: number; parentClosePolicy: number; root?: any };
-  continued?: { fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number; lastCompletionResult?: any; continuedFailure?: any; backoffMs?: number };
+  continued?: { fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number; lastCompletionResult?: any; continuedFailure?: any; backoffMs?: number; attempt?: number };
 }
 
 export class Engine {
@@ -176,7 +177,7 @@ export class Engine {
       workflowExecutionTimeout: execTimeoutMs ? duration(execTimeoutMs) : undefined,
       workflowRunTimeout: runTimeoutMs ? duration(runTimeoutMs) : undefined,
       workflowTaskTimeout: duration(wftTimeoutMs),
-      attempt: 1,
+      attempt: extras.continued?.attempt ?? 1,
       firstExecutionRunId: firstRunId,
       originalExecutionRunId: runId,
       continuedExecutionRunId: extras.continued?.fromRunId,
@@ -293,7 +294,7 @@ export class Engine {
   }
 
   /** Marks the run closed (the terminal event is already written) and releases everything it held. */
-  closeRun(run: Run, status: string): void {
+  closeRun(run: Run, status: string, chained = false): void {
     run.status = ExecStatus.v(status);
     run.closeTime = this.now();
     this.openRuns.delete(run);
@@ -310,7 +311,8 @@ export class Engine {
     // Queries still waiting are answered from the closed run's full history.
     for (const q of attachedQueries) this.dispatchLegacyQuery(run, q);
     this.applyParentClosePolicy(run);
-    if (status !== 'CONTINUED_AS_NEW') this.notifyParent(run);
+    // A run that continues as new or retries hands its parent over to the next run.
+    if (status !== 'CONTINUED_AS_NEW' && !chained) this.notifyParent(run);
     this.clock.workChanged();
   }
 
@@ -353,6 +355,34 @@ export class Engine {
         case 'TIMED_OUT': parent.append('CHILD_WORKFLOW_EXECUTION_TIMED_OUT', { ...common(), retryState: lastAttrs.retryState }, now); break;
       }
       parent.children.delete(child.initiatedEventId);
+    });
+  }
+
+  // ---------------------------------------------------------------- workflow retries
+
+  /**
+   * Writes WorkflowExecutionFailed for `failure`; when the start request's retry policy allows
+   * another attempt, the event names the next run and that run starts after the backoff.
+   */
+  failRun(run: Run, failure: any, wtc: number): void {
+    const start = run.startRequest;
+    const startAttrs = run.attributesOf(run.history[0]);
+    const attempt = startAttrs.attempt ?? 1;
+    const expiresAt = timestampMs(startAttrs.workflowExecutionExpirationTime) ?? 0;
+    const decision = start.retryPolicy
+      ? retryDecision(withRetryDefaults(start.retryPolicy), attempt, failure, this.now(), expiresAt)
+      : { retryState: RetryState.v('RETRY_POLICY_NOT_SET'), delayMs: undefined };
+    const newRunId = decision.delayMs !== undefined ? randomUUID() : undefined;
+    run.append('WORKFLOW_EXECUTION_FAILED', { failure, retryState: decision.retryState, newExecutionRunId: newRunId, workflowTaskCompletedEventId: wtc }, this.now());
+    this.closeRun(run, 'FAILED', !!newRunId);
+    if (!newRunId) return;
+    this.createRun(run.namespace, { ...start, requestId: undefined, workflowStartDelay: undefined }, {
+      runId: newRunId,
+      continued: {
+        fromRunId: run.runId, firstRunId: run.firstRunId, initiator: ContinueAsNewInitiator.v('RETRY'),
+        expirationTime: expiresAt || undefined, continuedFailure: failure, backoffMs: decision.delayMs, attempt: attempt + 1,
+      },
+      parent: run.parent ? { ...run.parent, parentClosePolicy: run.parentClosePolicy } : undefined,
     });
   }
 

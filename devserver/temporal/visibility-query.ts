@@ -177,7 +177,15 @@ export function evaluate(e: Expr, row: Row): boolean {
   switch (e.kind) {
     case 'and': return evaluate(e.left, row) && evaluate(e.right, row);
     case 'or': return evaluate(e.left, row) || evaluate(e.right, row);
-    case 'cmp': return compare(row(e.field), e.op, normalise(e.field, e.value));
+    case 'cmp': {
+      const actual = row(e.field);
+      let literal = normalise(e.field, e.value);
+      // Custom Datetime attributes are stored as epoch ms too; compare against parsed literals.
+      if (typeof literal === 'string' && typeof (Array.isArray(actual) ? actual[0] : actual) === 'number' && !Number.isNaN(Date.parse(literal))) {
+        literal = Date.parse(literal);
+      }
+      return compare(actual, e.op, literal);
+    }
     case 'in': {
       const hit = e.values.some((v) => compare(row(e.field), '=', normalise(e.field, v)));
       return e.negate ? !hit : hit;

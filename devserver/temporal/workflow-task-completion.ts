@@ -211,12 +211,7 @@ export class WorkflowTaskCompletion {
         engine.closeRun(run, 'COMPLETED');
         return false;
       case 'FAIL_WORKFLOW_EXECUTION':
-        run.append('WORKFLOW_EXECUTION_FAILED', {
-          failure: cmd.failWorkflowExecutionCommandAttributes?.failure,
-          retryState: RetryState.v('RETRY_POLICY_NOT_SET'),
-          workflowTaskCompletedEventId: wtc,
-        }, now);
-        engine.closeRun(run, 'FAILED');
+        engine.failRun(run, cmd.failWorkflowExecutionCommandAttributes?.failure, wtc);
         return false;
       case 'CANCEL_WORKFLOW_EXECUTION':
         run.append('WORKFLOW_EXECUTION_CANCELED', { details: cmd.cancelWorkflowExecutionCommandAttributes?.details, workflowTaskCompletedEventId: wtc }, now);

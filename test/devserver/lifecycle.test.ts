@@ -175,6 +175,18 @@ for (const mode of CACHE_MODES) {
       expect(latest.status.name).to.equal('COMPLETED');
     });
 
+    it('retries a failed workflow per its retry policy; result() follows the retry chain', async () => {
+      const tq = uid('tq');
+      await env.withWorker(tq, async () => {
+        const h = await env.client.workflow.start('failsUntilAttempt', { taskQueue: tq, workflowId: uid('wf'), args: [3], retry: { initialInterval: '50ms', maximumAttempts: 5 } });
+        expect(await h.result()).to.equal(3);
+        expect((await env.client.workflow.getHandle(h.workflowId, h.firstExecutionRunId).describe()).status.name).to.equal('FAILED');
+        const err = await env.client.workflow.execute('failsUntilAttempt', { taskQueue: tq, workflowId: uid('wf'), args: [9], retry: { initialInterval: '10ms', maximumAttempts: 2 } }).catch((e) => e);
+        expect(err).to.be.instanceOf(WorkflowFailedError);
+        expect(err.cause.message).to.equal('attempt 2 fails');
+      });
+    });
+
     it('retries failed workflow tasks and times out stuck ones', async function () {
       this.timeout(30_000);
       const tq = uid('tq');

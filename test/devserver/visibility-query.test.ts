@@ -5,7 +5,7 @@ import { evaluate, parseQuery, QuerySyntaxError } from '../../devserver/temporal
 const row = (values: Record<string, unknown>) => (f: string) => values[f] as never;
 
 describe('devserver visibility query parser', () => {
-  const r = row({ WorkflowId: 'booking:1', WorkflowType: 'booking', ExecutionStatus: 'Running', StartTime: Date.parse('2026-01-02T00:00:00Z'), CloseTime: null, Tags: ['a', 'b'] });
+  const r = row({ WorkflowId: 'booking:1', WorkflowType: 'booking', ExecutionStatus: 'Running', StartTime: Date.parse('2026-01-02T00:00:00Z'), CloseTime: null, Tags: ['a', 'b'], DueAt: Date.parse('2026-03-01T10:00:00Z') });
 
   const cases: [string, boolean][] = [
     ['', true],
@@ -23,6 +23,8 @@ describe('devserver visibility query parser', () => {
     ["Tags = 'c'", false],
     ["CloseTime > '2026-01-01T00:00:00Z'", false],
     ["WorkflowType = 'booking' ORDER BY StartTime DESC", true],
+    ["DueAt > '2026-03-01T09:00:00Z'", true],
+    ["DueAt < '2026-03-01T09:00:00Z'", false],
   ];
   for (const [q, expected] of cases) {
     it(`${q || '(empty)'} -> ${expected}`, () => {

@@ -191,3 +191,10 @@ export async function slowActivityThenTimer(ms: number): Promise<string> {
   await sleep('3 days');
   return 'done';
 }
+
+/** Fails (retryably) until its workflow attempt reaches `n`; used with a workflow retry policy. */
+export async function failsUntilAttempt(n: number): Promise<number> {
+  const { attempt } = workflowInfo();
+  if (attempt < n) throw ApplicationFailure.retryable(`attempt ${attempt} fails`, 'Flaky');
+  return attempt;
+}
