@@ -35,9 +35,11 @@ export interface LoadOptions {
   toDate: LocalDate;
 }
 
-/** Awaits knex builders (lazy thenables) one after another: inside a transaction they share one connection. */
+/** Awaits knex builders (lazy thenables); one after another inside a transaction (one connection). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function sequence(queries: readonly PromiseLike<any>[] | readonly any[]): Promise<any[]> {
+async function sequence(db: Db, queries: readonly PromiseLike<any>[] | readonly any[]): Promise<any[]> {
+  // Outside a transaction the pool runs them in parallel.
+  if (!(db as Knex.Transaction).isTransaction) return Promise.all(queries);
   const out: unknown[] = [];
   for (const q of queries) out.push(await q);
   return out;
@@ -74,7 +76,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   const ids = rows.map((r) => r.id);
 
   // Sequential: inside a transaction all queries share one connection.
-  const [skills, schedules, overrides, timeOffs, items] = await sequence([
+  const [skills, schedules, overrides, timeOffs, items] = await sequence(db, [
     ids.length ? db('resourceSkills').select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', ids) : [],
     ids.length
       ? db('resourceSchedules').select('resourceId', 'dayOfWeek', 'startTime', 'endTime', 'isActive').where({ tenantId }).whereIn('resourceId', ids)

@@ -11,11 +11,17 @@ import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../ti
 import {
   computeAvailability,
   lastBookableLocalDate,
-  nextAvailableDateFromInput,
+  findNextAvailableDate,
   normalizeMaxDaysAhead,
   type AvailabilityInput,
   type AvailableSlot,
+  type ResourceAvailabilityData,
 } from './index';
+
+/** Approved full-day time-off (no times) covering the date. */
+function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
+  return r.timeOff.some((t) => t.isApproved && t.startTime === null && t.endTime === null && t.startDate <= date && date <= t.endDate);
+}
 import { loadAvailabilityData } from './availability.loader';
 import { placeUnassignedItems } from './unassigned.rules';
 
@@ -193,5 +199,19 @@ export async function nextAvailableDate(
     return { date: null };
   }
   const input = await baseInput(db, tenant, body.items, loadFrom, toDate, body.onlineOnly, now);
-  return { date: nextAvailableDateFromInput(input, body.fromDate, window) };
+  // Same scan as nextAvailableDateFromInput, but resources away the whole date (and the next one,
+  // which a chain could reach) are left out of that date's computation: a cheap string check that
+  // keeps long vacations from costing a full slot computation per resource and day.
+  const date = findNextAvailableDate({
+    fromDate: body.fromDate,
+    maxDaysAhead: window,
+    hasAvailability: (d) => {
+      const next = addDays(d, 1);
+      const resources = input.resources.filter((r) => !(fullDayOff(r, d) && fullDayOff(r, next)));
+      const result = computeAvailability({ ...input, resources, date: d });
+      if (!result.ok) return 'STOP';
+      return result.slots.length > 0;
+    },
+  });
+  return { date };
 }

@@ -6,6 +6,7 @@
  * WORKFLOW_UNAVAILABLE). Overlap is enforced by booking_items_no_overlap; unassigned capacity by
  * booking-lock.ts + unassigned.rules.ts.
  */
+import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { EntitySignaller } from '../../integrations/temporal/entity-signaller';
@@ -349,7 +350,7 @@ async function checkPlacement(
   tenant: TenantContext,
   items: PlannedItem[],
   opts: { mode: LockMode; excludeBookingId?: string; onlineOnly: boolean; allowDoubleBooking: boolean },
-): Promise<void> {
+): Promise<AvailabilityData> {
   const s = tenant.settings;
   const tz = s.timezone;
   const first = new Date(Math.min(...items.map((i) => i.start.getTime())));
@@ -383,7 +384,7 @@ async function checkPlacement(
       throw placementError(result.code, issue ? { ...issue, itemIndex: items.indexOf(assigned[issue.itemIndex]) } : undefined);
     }
   }
-  if (!newUnassigned.length && !touchesUnassigned) return;
+  if (!newUnassigned.length && !touchesUnassigned) return data;
 
   // Unassigned capacity: existing unassigned items placed before and after adding the new ones.
   const before = placeUnassignedItems(data.resources, others, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId });
@@ -417,6 +418,7 @@ async function checkPlacement(
     if (!host) throw errors.conflict('BOOKING_CONFLICT', 'Every qualified staff member is booked at this time', [{ field: `items.${index}`, message: 'no free staff member' }]);
     (host.bookings as unknown as { id: string; start: Date; end: Date; status: string }[]).push({ id: '__new__', start: item.start, end: item.end, status: 'CONFIRMED' });
   }
+  return data;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -451,12 +453,15 @@ interface InsertSpec {
   withToken: boolean;
 }
 
-async function insertBooking(deps: BookingDeps, spec: InsertSpec): Promise<{ booking: BookingDto; cancellationToken: string | null }> {
+async function insertBooking(
+  deps: BookingDeps,
+  spec: InsertSpec,
+): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string> }> {
   const { tenant, actor } = spec;
   const s = tenant.settings;
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const services = await servicesFor(deps.knex, tenant.id, spec.items.map((i) => i.serviceId));
-  await assertResourcesExist(deps.knex, tenant.id, spec.items.map((i) => i.resourceId));
+  // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
   if (spec.customerId) {
     const c = await deps.knex('customers').select('id').where({ tenantId: tenant.id, id: spec.customerId }).first();
     if (!c) throw errors.notFound('customer');
@@ -466,7 +471,7 @@ async function insertBooking(deps: BookingDeps, spec: InsertSpec): Promise<{ boo
   const initialMode: LockMode = planned.some((i) => i.resourceId === null) ? 'exclusive' : 'shared';
 
   return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode) => {
-    await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
+    const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
     if (!customerId && spec.contact) {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
@@ -475,8 +480,12 @@ async function insertBooking(deps: BookingDeps, spec: InsertSpec): Promise<{ boo
     const startTime = new Date(Math.min(...planned.map((i) => i.start.getTime())));
     const endTime = new Date(Math.max(...planned.map((i) => i.end.getTime())));
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
-    const [row] = await trx('bookings')
+    const id = crypto.randomUUID();
+    const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
+    const [row]: BookingRow[] = await trx('bookings')
       .insert({
+        id,
+        cancellationTokenHash: issued?.hash ?? null,
         tenantId: tenant.id,
         customerId,
         resourceId: planned[0].resourceId,
@@ -497,13 +506,7 @@ async function insertBooking(deps: BookingDeps, spec: InsertSpec): Promise<{ boo
         version: 1,
       })
       .returning('*');
-    let cancellationToken: string | null = null;
-    if (spec.withToken) {
-      const issued = issueCancellationToken(deps.secret, row.id);
-      cancellationToken = issued.token;
-      await trx('bookings').update({ cancellationTokenHash: issued.hash }).where({ id: row.id });
-    }
-    await trx('bookingItems').insert(
+    const itemRows: ItemRow[] = await trx('bookingItems').insert(
       planned.map((i, index) => ({
         bookingId: row.id,
         tenantId: tenant.id,
@@ -517,10 +520,13 @@ async function insertBooking(deps: BookingDeps, spec: InsertSpec): Promise<{ boo
         isActive: isBlocking(spec.status),
         isExclusive: !allowDoubleBooking,
       })),
+      ['id', 'bookingId', 'serviceId', 'resourceId', 'startTime', 'endTime', 'duration', 'price', 'sortOrder'],
     );
     await audit(trx, { bookingId: row.id, tenantId: tenant.id, actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source } });
     await signalBooking(deps, row, 'BookingCreated', 1);
-    return { booking: await loadDto(trx, tenant.id, row.id), cancellationToken };
+    const items = itemRows.map((i) => ({ ...i, serviceName: services.get(i.serviceId)!.name }));
+    const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
+    return { booking: toDto(row, items), cancellationToken: issued?.token ?? null, resourceNames };
   });
 }
 
@@ -626,11 +632,13 @@ export interface PublicBookingDto {
   items: { serviceId: string; serviceName: string; resourceId: string | null; resourceName: string | null; startTime: string; endTime: string; price: number }[];
 }
 
-async function publicDto(db: Db, tenant: TenantContext, b: BookingDto): Promise<PublicBookingDto> {
+async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, known?: Map<string, string>): Promise<PublicBookingDto> {
   const resourceIds = b.items.map((i) => i.resourceId).filter((x): x is string => !!x);
-  const names = new Map<string, string>(
-    resourceIds.length ? (await db('resources').select('id', 'name').whereIn('id', resourceIds)).map((r: { id: string; name: string }) => [r.id, r.name]) : [],
-  );
+  const names =
+    known ??
+    new Map<string, string>(
+      resourceIds.length ? (await db('resources').select('id', 'name').whereIn('id', resourceIds)).map((r: { id: string; name: string }) => [r.id, r.name]) : [],
+    );
   return {
     id: b.id,
     status: b.status,
@@ -671,7 +679,7 @@ export async function createPublicBooking(
   const now = deps.now?.() ?? new Date();
   if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);
-  const { booking, cancellationToken } = await insertBooking(deps, {
+  const { booking, cancellationToken, resourceNames } = await insertBooking(deps, {
     tenant,
     actor: { userId: null, role: 'CUSTOMER', resourceId: null },
     items: input.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId ?? null })),
@@ -684,7 +692,7 @@ export async function createPublicBooking(
     onlineOnly: true,
     withToken: true,
   });
-  return { ...(await publicDto(deps.knex, tenant, booking)), cancellationToken: cancellationToken!, paymentRequired: false };
+  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired: false };
 }
 
 async function guestBooking(deps: BookingDeps, tenant: TenantContext, id: string, proof: { token?: string; phone?: string }): Promise<BookingRow> {

@@ -33,8 +33,27 @@ const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
 // Validation
 
 /** True for a real calendar date written 'YYYY-MM-DD' (rejects 2026-02-30, 2026-2-3, ...). */
+// Pure memo caches (results depend only on the arguments): availability scans call these
+// thousands of times per request (90 days x 20 staff). Bounded: cleared when they grow too large.
+const MEMO_LIMIT = 50_000;
+const validDates = new Set<string>();
+const zoneCache = new Map<string, moment.MomentZone>();
+const localMsCache = new Map<string, number>();
+const dowCache = new Map<string, number>();
+const addDaysCache = new Map<string, string>();
+
 export function isValidLocalDate(value: unknown): value is LocalDate {
   if (typeof value !== 'string') return false;
+  if (validDates.has(value)) return true;
+  const ok = checkLocalDate(value);
+  if (ok) {
+    if (validDates.size >= MEMO_LIMIT) validDates.clear();
+    validDates.add(value);
+  }
+  return ok;
+}
+
+function checkLocalDate(value: string): boolean {
   const m = DATE_RE.exec(value);
   if (!m) return false;
   const y = Number(m[1]);
@@ -71,8 +90,11 @@ function assertDate(date: string): void {
 }
 
 function assertZone(timezone: string): moment.MomentZone {
+  const cached = zoneCache.get(timezone);
+  if (cached) return cached;
   const zone = isValidTimeZone(timezone) ? moment.tz.zone(timezone) : null;
   if (!zone) throw new RangeError(`Unknown IANA time zone '${timezone}'`);
+  zoneCache.set(timezone, zone);
   return zone;
 }
 
@@ -88,15 +110,26 @@ function formatWallDate(ms: number): LocalDate {
 
 /** Day of week (0 = Sunday ... 6 = Saturday) of a date string, computed at NOON UTC of that date. */
 export function dayOfWeek(date: LocalDate): number {
+  const hit = dowCache.get(date);
+  if (hit !== undefined) return hit;
   assertDate(date);
-  return new Date(`${date}T12:00:00.000Z`).getUTCDay();
+  const dow = new Date(`${date}T12:00:00.000Z`).getUTCDay();
+  if (dowCache.size >= MEMO_LIMIT) dowCache.clear();
+  dowCache.set(date, dow);
+  return dow;
 }
 
 /** Calendar arithmetic on a date string (no time zone involved). `days` may be negative. */
 export function addDays(date: LocalDate, days: number): LocalDate {
+  const key = `${date}|${days}`;
+  const hit = addDaysCache.get(key);
+  if (hit !== undefined) return hit;
   assertDate(date);
   if (!Number.isInteger(days)) throw new RangeError(`addDays expects an integer, got ${days}`);
-  return formatWallDate(wallMs(date, 0) + days * DAY_MS);
+  const result = formatWallDate(wallMs(date, 0) + days * DAY_MS);
+  if (addDaysCache.size >= MEMO_LIMIT) addDaysCache.clear();
+  addDaysCache.set(key, result);
+  return result;
 }
 
 /** Whole calendar days from `from` to `to` (positive when `to` is later). */
@@ -149,6 +182,16 @@ export function utcOffsetMinutes(instant: Date | number, timezone: string): numb
  * ends the date). DST gap: shifted forward; DST overlap: first occurrence (see module comment).
  */
 export function localMinutesToUtcMs(date: LocalDate, minutesOfDay: number, timezone: string): number {
+  const key = `${timezone}|${date}|${minutesOfDay}`;
+  const hit = localMsCache.get(key);
+  if (hit !== undefined) return hit;
+  const ms = computeLocalMinutesToUtcMs(date, minutesOfDay, timezone);
+  if (localMsCache.size >= MEMO_LIMIT) localMsCache.clear();
+  localMsCache.set(key, ms);
+  return ms;
+}
+
+function computeLocalMinutesToUtcMs(date: LocalDate, minutesOfDay: number, timezone: string): number {
   assertDate(date);
   const zone = assertZone(timezone);
   if (!Number.isInteger(minutesOfDay) || minutesOfDay < 0 || minutesOfDay > 1440) {

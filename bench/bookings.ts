@@ -1,0 +1,181 @@
+// npm run bench:bookings - availability and booking creation on the embedded stack (embedded
+// Postgres, migrations, the real Express app on a real port; the workflow signaller is the in-memory
+// RecordingSignaller, so Temporal round trips are NOT included). Prints p50/p95 per scenario:
+//   (a) availability of one day, 20 staff, 200 existing bookings       target p95 < 20 ms
+//   (b) next-available-date scanning 90 days                          target p95 < 50 ms
+//   (c) 100 concurrent public bookings: one slot -> exactly 1 created; 100 slots -> all 100, p95 < 200 ms
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import { loadConfig } from '../config';
+import { startPlatform } from '../devserver/platform';
+import { createApp } from '../api/app';
+import { createLogger } from '../integrations/logger';
+import { completeSettings } from '../domain/tenant/tenant-settings.rules';
+import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
+
+const TZ = 'Europe/Oslo';
+const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] }));
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function timed(fn: () => Promise<Response>): Promise<{ ms: number; status: number; body: unknown }> {
+  const t0 = performance.now();
+  const res = await fn();
+  const body = await res.json();
+  return { ms: performance.now() - t0, status: res.status, body };
+}
+
+async function salon(knex: Knex, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
+  const slug = `bench-${name}-${Date.now().toString(36)}`;
+  const [tenant] = await knex('tenants')
+    .insert({ name: `Bench ${name}`, slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: ALL_WEEK, ...extra })), branding: '{}' })
+    .returning(['id', 'slug']);
+  const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Klipp', duration, price: 50000, currency: 'NOK' }).returning('id');
+  const staff: string[] = [];
+  for (let i = 0; i < staffCount; i++) {
+    const [r] = await knex('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
+    staff.push(r.id);
+  }
+  await knex('resourceSkills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
+  await knex('resourceSchedules').insert(staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: '09:00', endTime: '17:00' }))));
+  return { tenantId: tenant.id as string, slug: tenant.slug as string, serviceId: service.id as string, staff };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-'));
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_GLOBAL: '1000000',
+    RATE_LIMIT_BOOKING_CREATE: '1000000',
+  });
+  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent') });
+  const knex = platform.knex;
+  const app = createApp(platform.deps, { validateResponses: false });
+  const server = app.listen(0);
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  const today = utcToLocalDate(new Date(), TZ);
+  const day = addDays(today, 3);
+  const results: Record<string, unknown> = {};
+
+  try {
+    // (a) one day, 20 staff, 200 existing bookings (10 x 30 min per staff, spread over the day)
+    const a = await salon(knex, 'a', 20, 30);
+    const bookingRows: { id: string }[] = [];
+    for (const [i, resourceId] of a.staff.entries()) {
+      for (let k = 0; k < 10; k++) {
+        const minutes = 9 * 60 + k * 45 + (i % 3) * 5;
+        const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+        const start = localToUtc(day, time, TZ);
+        const end = new Date(start.getTime() + 30 * 60_000);
+        const [b] = await knex('bookings')
+          .insert({ tenantId: a.tenantId, resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', metadata: JSON.stringify({ displaySnapshot: { timezone: TZ, currency: 'NOK', locale: 'nb-NO' } }) })
+          .returning('id');
+        bookingRows.push(b);
+        await knex('bookingItems').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 });
+      }
+    }
+    const availUrl = `${base}/public/tenants/${a.slug}/availability?serviceId=${a.serviceId}&date=${day}`;
+    for (let i = 0; i < 20; i++) await fetch(availUrl).then((r) => r.json()); // warm-up
+    const aTimes: number[] = [];
+    let slots = 0;
+    for (let i = 0; i < 200; i++) {
+      const r = await timed(() => fetch(availUrl));
+      if (r.status !== 200) throw new Error(`availability ${r.status} ${JSON.stringify(r.body)}`);
+      slots = (r.body as { data: { slots: unknown[] } }).data.slots.length;
+      aTimes.push(r.ms);
+    }
+    results.a = { requests: 200, existingBookings: bookingRows.length, staff: 20, slots, p50: pct(aTimes, 50), p95: pct(aTimes, 95), targetP95: 20 };
+
+    // (b) next-available-date over 90 days: every staff member away for 89 days, free on day 90
+    const b = await salon(knex, 'b', 20, 60, { maxBookingDaysInAdvance: 365 });
+    await knex('timeOffs').insert(b.staff.map((resourceId) => ({ tenantId: b.tenantId, resourceId, type: 'vacation', startDate: addDays(today, 1), endDate: addDays(today, 89), isApproved: true })));
+    const nextUrl = `${base}/public/tenants/${b.slug}/availability/next-available-date`;
+    const nextBody = JSON.stringify({ items: [{ serviceId: b.serviceId }], fromDate: today, maxDaysAhead: 90 });
+    const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    for (let i = 0; i < 5; i++) await post(nextUrl, nextBody).then((r) => r.json());
+    const bTimes: number[] = [];
+    let found: unknown;
+    for (let i = 0; i < 50; i++) {
+      const r = await timed(() => post(nextUrl, nextBody));
+      if (r.status !== 200) throw new Error(`next-available-date ${r.status} ${JSON.stringify(r.body)}`);
+      found = (r.body as { data: { date: string | null } }).data.date;
+      bTimes.push(r.ms);
+    }
+    results.b = { requests: 50, daysScanned: 90, found, expected: addDays(today, 90), p50: pct(bTimes, 50), p95: pct(bTimes, 95), targetP95: 50 };
+
+    // (c1) 100 concurrent guest bookings for the same staff slot
+    const c = await salon(knex, 'c', 20, 60);
+    const bookUrl = `${base}/public/tenants/${c.slug}/bookings`;
+    const guest = (i: number) => ({ name: `Guest ${i}`, phone: `+47 9${String(1000000 + i).padStart(7, '0')}` });
+    const sameSlot = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        timed(() => post(bookUrl, JSON.stringify({ startTime: localToUtc(day, '10:00', TZ).toISOString(), items: [{ serviceId: c.serviceId, resourceId: c.staff[0] }], customer: guest(i) }))),
+      ),
+    );
+    const sameCreated = sameSlot.filter((r) => r.status === 201).length;
+    const sameConflicts = sameSlot.filter((r) => r.status === 409).length;
+    const sameRows = await knex('bookings').where({ tenantId: c.tenantId }).count({ n: '*' });
+    results.c1 = {
+      requests: 100,
+      created: sameCreated,
+      conflicts409: sameConflicts,
+      other: sameSlot.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.status),
+      bookingsInDatabase: Number(sameRows[0].n),
+      p50: pct(sameSlot.map((r) => r.ms), 50),
+      p95: pct(sameSlot.map((r) => r.ms), 95),
+      target: 'exactly 1 created, p95 < 200 ms',
+    };
+
+    // (c2) 100 concurrent guest bookings for 100 different slots (20 staff x 5 hours)
+    const d = await salon(knex, 'd', 20, 60);
+    const dUrl = `${base}/public/tenants/${d.slug}/bookings`;
+    const different = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => {
+        const hour = 10 + Math.floor(i / 20);
+        return timed(() => post(dUrl, JSON.stringify({ startTime: localToUtc(day, `${hour}:00`, TZ).toISOString(), items: [{ serviceId: d.serviceId, resourceId: d.staff[i % 20] }], customer: guest(i) })));
+      }),
+    );
+    const diffRows = await knex('bookings').where({ tenantId: d.tenantId }).count({ n: '*' });
+    results.c2 = {
+      requests: 100,
+      created: different.filter((r) => r.status === 201).length,
+      other: different.filter((r) => r.status !== 201).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`),
+      bookingsInDatabase: Number(diffRows[0].n),
+      p50: pct(different.map((r) => r.ms), 50),
+      p95: pct(different.map((r) => r.ms), 95),
+      target: 'all 100 created, p95 < 200 ms',
+    };
+  } finally {
+    server.close();
+    await platform.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const a = results.a as { p50: number; p95: number; slots: number };
+  const b = results.b as { p50: number; p95: number; found: string };
+  const c1 = results.c1 as { p50: number; p95: number; created: number; conflicts409: number; bookingsInDatabase: number };
+  const c2 = results.c2 as { p50: number; p95: number; created: number; bookingsInDatabase: number; other: string[] };
+  console.log('\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller)');
+  console.log(`(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`);
+  console.log(`(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`);
+  console.log(`(c) 100 concurrent bookings, same slot:          created ${c1.created} (409: ${c1.conflicts409}, rows ${c1.bookingsInDatabase})  p50 ${fmt(c1.p50)}  p95 ${fmt(c1.p95)}  ${c1.created === 1 && c1.bookingsInDatabase === 1 && c1.p95 < 200 ? 'OK' : 'MISSED'}`);
+  console.log(`(c) 100 concurrent bookings, 100 slots:          created ${c2.created} (rows ${c2.bookingsInDatabase})  p50 ${fmt(c2.p50)}  p95 ${fmt(c2.p95)}  ${c2.created === 100 && c2.p95 < 200 ? 'OK' : 'MISSED'}`);
+  if (c2.other.length) console.log('    failures:', c2.other.slice(0, 5));
+  console.log(JSON.stringify(results));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
