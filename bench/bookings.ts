@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devserver/platform';
 import { createApp } from '../api/app';
+import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
@@ -59,8 +60,10 @@ async function main(): Promise<void> {
     RATE_LIMIT_BOOKING_CREATE: '1000000',
   });
   const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent') });
-  const knex = platform.knex;
-  const app = createApp(platform.deps, { validateResponses: false });
+  // BENCH_POOL_MAX: a bigger pool than the default 10 (createKnex), to see what the pool costs.
+  const poolMax = Number(process.env.BENCH_POOL_MAX ?? 0);
+  const knex = poolMax > 0 ? createKnex(platform.deps.config.databaseUrl!, { max: poolMax }) : platform.knex;
+  const app = createApp({ ...platform.deps, knex }, { validateResponses: false });
   const server = app.listen(0);
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
@@ -114,6 +117,18 @@ async function main(): Promise<void> {
     }
     results.b = { requests: 50, daysScanned: 90, found, expected: addDays(today, 90), p50: pct(bTimes, 50), p95: pct(bTimes, 95), targetP95: 50 };
 
+    // (c0) context: one booking at a time (no concurrency), 40 different slots
+    const c0 = await salon(knex, 'c0', 20, 60);
+    const c0Url = `${base}/public/tenants/${c0.slug}/bookings`;
+    const seq: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const hour = 9 + Math.floor(i / 20);
+      const r = await timed(() => post(c0Url, JSON.stringify({ startTime: localToUtc(day, `${String(hour).padStart(2, '0')}:00`, TZ).toISOString(), items: [{ serviceId: c0.serviceId, resourceId: c0.staff[i % 20] }], customer: { name: `Seq ${i}`, phone: `+47 8${String(1000000 + i).padStart(7, '0')}` } })));
+      if (r.status !== 201) throw new Error(`sequential booking ${r.status} ${JSON.stringify(r.body)}`);
+      seq.push(r.ms);
+    }
+    results.c0 = { requests: 40, sequential: true, p50: pct(seq, 50), p95: pct(seq, 95) };
+
     // (c1) 100 concurrent guest bookings for the same staff slot
     const c = await salon(knex, 'c', 20, 60);
     const bookUrl = `${base}/public/tenants/${c.slug}/bookings`;
@@ -158,6 +173,7 @@ async function main(): Promise<void> {
     };
   } finally {
     server.close();
+    if (knex !== platform.knex) await knex.destroy();
     await platform.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -166,9 +182,11 @@ async function main(): Promise<void> {
   const b = results.b as { p50: number; p95: number; found: string };
   const c1 = results.c1 as { p50: number; p95: number; created: number; conflicts409: number; bookingsInDatabase: number };
   const c2 = results.c2 as { p50: number; p95: number; created: number; bookingsInDatabase: number; other: string[] };
-  console.log('\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller)');
+  console.log(`\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller, db pool max ${poolMax || 10})`);
   console.log(`(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`);
   console.log(`(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`);
+  const c0 = results.c0 as { p50: number; p95: number };
+  console.log(`(c0) one booking at a time (context):           p50 ${fmt(c0.p50)}  p95 ${fmt(c0.p95)}`);
   console.log(`(c) 100 concurrent bookings, same slot:          created ${c1.created} (409: ${c1.conflicts409}, rows ${c1.bookingsInDatabase})  p50 ${fmt(c1.p50)}  p95 ${fmt(c1.p95)}  ${c1.created === 1 && c1.bookingsInDatabase === 1 && c1.p95 < 200 ? 'OK' : 'MISSED'}`);
   console.log(`(c) 100 concurrent bookings, 100 slots:          created ${c2.created} (rows ${c2.bookingsInDatabase})  p50 ${fmt(c2.p50)}  p95 ${fmt(c2.p95)}  ${c2.created === 100 && c2.p95 < 200 ? 'OK' : 'MISSED'}`);
   if (c2.other.length) console.log('    failures:', c2.other.slice(0, 5));

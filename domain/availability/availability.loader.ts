@@ -51,101 +51,86 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   const { tenantId, timezone } = opts;
   // Chains may run past local midnight: include the following date.
   const lastDate = addDays(opts.toDate, 1);
-  const rangeStart = new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start);
-  const rangeEnd = new Date(localDayBoundsUtcMs(lastDate, timezone).end);
+  const firstDate = addDays(opts.fromDate, -1);
+  const rangeStart = iso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
+  const rangeEnd = iso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
 
-  const unassigned: { bookingId: string; serviceId: string; startTime: Date; endTime: Date; status: BookingStatusValue }[] = await db('bookingItems as bi')
-    .join('bookings as b', 'b.id', 'bi.bookingId')
-    .select('bi.bookingId', 'bi.serviceId', 'bi.startTime', 'bi.endTime', 'b.status')
-    .where('bi.tenantId', tenantId)
-    .where('bi.isActive', true)
-    .whereNull('bi.resourceId')
-    .where('bi.startTime', '<', iso(rangeEnd))
-    .where('bi.endTime', '>', iso(rangeStart));
-  // Resources that could absorb the unassigned items are needed to place them (unassigned.rules.ts).
-  const serviceIds = [...new Set([...opts.serviceIds, ...unassigned.map((u) => u.serviceId)])];
-
-  const rows: { id: string; name: string; userId: string | null; sortOrder: number; isActive: boolean; isBookableOnline: boolean }[] = await db('resources')
-    .select('id', 'name', 'userId', 'sortOrder', 'isActive', 'isBookableOnline')
-    .where({ tenantId })
-    .andWhere((q) => {
-      q.whereIn('id', db('resourceSkills').select('resourceId').where({ tenantId }).whereIn('serviceId', serviceIds));
-      if (opts.resourceIds?.length) q.orWhereIn('id', [...opts.resourceIds]);
-    })
-    .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]);
-  const ids = rows.map((r) => r.id);
-
-  // Sequential: inside a transaction all queries share one connection.
-  const [skills, schedules, overrides, timeOffs, items] = await sequence(db, [
-    ids.length ? db('resourceSkills').select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', ids) : [],
-    ids.length
-      ? db('resourceSchedules').select('resourceId', 'dayOfWeek', 'startTime', 'endTime', 'isActive').where({ tenantId }).whereIn('resourceId', ids)
-      : [],
-    ids.length
-      ? db('resourceScheduleOverrides')
-          .select('resourceId', 'date', 'startTime', 'endTime')
-          .where({ tenantId })
-          .whereIn('resourceId', ids)
-          .whereBetween('date', [addDays(opts.fromDate, -1), lastDate])
-      : [],
-    ids.length
-      ? db('timeOffs')
-          .select('resourceId', 'startDate', 'endDate', 'startTime', 'endTime', 'isApproved')
-          .where({ tenantId, isApproved: true })
-          .whereIn('resourceId', ids)
-          .where('startDate', '<=', lastDate)
-          .where('endDate', '>=', addDays(opts.fromDate, -1))
-      : [],
-    ids.length
-      ? db('bookingItems as bi')
-          .join('bookings as b', 'b.id', 'bi.bookingId')
-          .select('bi.resourceId', 'bi.bookingId', 'bi.startTime', 'bi.endTime', 'b.status')
-          .where('bi.tenantId', tenantId)
-          .where('bi.isActive', true)
-          .whereIn('bi.resourceId', ids)
-          .where('bi.startTime', '<', iso(rangeEnd))
-          .where('bi.endTime', '>', iso(rangeStart))
-      : [],
-  ]);
-
-  const byId = new Map<string, LoadedResource>();
-  const resources: LoadedResource[] = rows.map((r) => {
-    const res: LoadedResource = {
-      id: r.id,
-      name: r.name,
-      userId: r.userId,
-      sortOrder: r.sortOrder,
-      isActive: r.isActive,
-      isBookableOnline: r.isBookableOnline,
-      skills: [],
-      weeklySchedule: [],
-      overrides: [],
-      timeOff: [],
-      bookings: [],
-    };
-    byId.set(r.id, res);
-    return res;
-  });
-  const mut = (id: string) => byId.get(id) as unknown as {
+  // Raw results keep their column names (the snake-case mapper only maps the top level): aliases are camelCase.
+  // Two round trips: the unassigned items, and every resource that can perform a requested service
+  // (or an unassigned item's service, so the items can be placed) with its skills, schedule,
+  // overrides, approved time-off and active booking items aggregated as JSON.
+  const unassignedQuery = db.raw(
+    `SELECT bi.booking_id AS "bookingId", bi.service_id AS "serviceId", bi.start_time AS "startTime", bi.end_time AS "endTime", b.status
+       FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
+      WHERE bi.tenant_id = ? AND bi.is_active AND bi.resource_id IS NULL AND bi.start_time < ? AND bi.end_time > ?`,
+    [tenantId, rangeEnd, rangeStart],
+  );
+  const resourcesQuery = db.raw(
+    `SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
+       COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
+       COALESCE((SELECT json_agg(json_build_object('dayOfWeek', x.day_of_week, 'startTime', x.start_time, 'endTime', x.end_time, 'isActive', x.is_active))
+                   FROM resource_schedules x WHERE x.resource_id = r.id), '[]') AS "weeklySchedule",
+       COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time))
+                   FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN ?::date AND ?::date), '[]') AS overrides,
+       COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
+                                                   'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved))
+                   FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= ?::date AND t.end_date >= ?::date), '[]') AS "timeOff",
+       COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
+                   FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
+                  WHERE bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active AND bi.start_time < ? AND bi.end_time > ?), '[]') AS bookings
+       FROM resources r
+      WHERE r.tenant_id = ?
+        AND (r.id IN (SELECT s.resource_id FROM resource_skills s
+                       WHERE s.tenant_id = ?
+                         AND (s.service_id = ANY(?::uuid[])
+                              OR s.service_id IN (SELECT u.service_id FROM booking_items u
+                                                   WHERE u.tenant_id = ? AND u.is_active AND u.resource_id IS NULL AND u.start_time < ? AND u.end_time > ?)))
+             OR r.id = ANY(?::uuid[]))
+      ORDER BY r.sort_order, r.name, r.id`,
+    [
+      firstDate,
+      lastDate,
+      lastDate,
+      firstDate,
+      rangeEnd,
+      rangeStart,
+      tenantId,
+      tenantId,
+      [...opts.serviceIds],
+      tenantId,
+      rangeEnd,
+      rangeStart,
+      [...(opts.resourceIds ?? [])],
+    ],
+  );
+  const [unassignedResult, resourcesResult] = await sequence(db, [unassignedQuery, resourcesQuery]);
+  type RawResource = {
+    id: string;
+    name: string;
+    userId: string | null;
+    sortOrder: number;
+    isActive: boolean;
+    isBookableOnline: boolean;
     skills: string[];
-    weeklySchedule: unknown[];
-    overrides: unknown[];
-    timeOff: unknown[];
-    bookings: unknown[];
+    weeklySchedule: LoadedResource['weeklySchedule'];
+    overrides: LoadedResource['overrides'];
+    timeOff: LoadedResource['timeOff'];
+    bookings: { id: string; start: string; end: string; status: BookingStatusValue }[];
   };
-  for (const s of skills as { resourceId: string; serviceId: string }[]) mut(s.resourceId)?.skills.push(s.serviceId);
-  for (const s of schedules as { resourceId: string; dayOfWeek: number; startTime: string; endTime: string; isActive: boolean }[]) {
-    mut(s.resourceId)?.weeklySchedule.push({ dayOfWeek: s.dayOfWeek, startTime: s.startTime, endTime: s.endTime, isActive: s.isActive });
-  }
-  for (const o of overrides as { resourceId: string; date: string; startTime: string | null; endTime: string | null }[]) {
-    mut(o.resourceId)?.overrides.push({ date: o.date, startTime: o.startTime, endTime: o.endTime });
-  }
-  for (const t of timeOffs as { resourceId: string; startDate: string; endDate: string; startTime: string | null; endTime: string | null; isApproved: boolean }[]) {
-    mut(t.resourceId)?.timeOff.push({ startDate: t.startDate, endDate: t.endDate, startTime: t.startTime, endTime: t.endTime, isApproved: t.isApproved });
-  }
-  for (const b of items as { resourceId: string; bookingId: string; startTime: Date; endTime: Date; status: BookingStatusValue }[]) {
-    mut(b.resourceId)?.bookings.push({ id: b.bookingId, start: new Date(b.startTime), end: new Date(b.endTime), status: b.status });
-  }
+  const resources: LoadedResource[] = (resourcesResult.rows as RawResource[]).map((r) => ({
+    id: r.id,
+    name: r.name,
+    userId: r.userId,
+    sortOrder: r.sortOrder,
+    isActive: r.isActive,
+    isBookableOnline: r.isBookableOnline,
+    skills: r.skills,
+    weeklySchedule: r.weeklySchedule,
+    overrides: r.overrides,
+    timeOff: r.timeOff,
+    bookings: r.bookings.map((b) => ({ id: b.id, start: new Date(b.start), end: new Date(b.end), status: b.status })),
+  }));
+  const unassigned = unassignedResult.rows as { bookingId: string; serviceId: string; startTime: Date; endTime: Date; status: BookingStatusValue }[];
   return {
     resources,
     unassigned: unassigned.map((u) => ({
