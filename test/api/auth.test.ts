@@ -176,6 +176,20 @@ describe('Auth: POST /auth/login', () => {
       expect(res.body.data.user.tenantId).to.equal(a.tenant.id);
     });
 
+    it("then the salon's custom domain chooses the salon", async () => {
+      const domain = `${a.tenant.slug}.example.test`;
+      await (await stack()).platform.knex('tenants').where({ id: a.tenant.id }).update({ customDomain: domain });
+      const res = await login({ email, password: 'same-pass' }, { Host: domain });
+      expect(res.status).to.equal(200);
+      expect(res.body.data.user.tenantId).to.equal(a.tenant.id);
+    });
+
+    it('then an unknown host resolves no salon and the choice stays ambiguous', async () => {
+      const res = await login({ email, password: 'same-pass' }, { Host: 'unknown-salon.example.test' });
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('LOGIN_TENANT_AMBIGUOUS');
+    });
+
     it('then a wrong password gives 401, not the list of salons', async () => {
       const res = await login({ email, password: 'nope-nope' });
       expect(res.status).to.equal(401);
