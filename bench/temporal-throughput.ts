@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     workflowBundle: await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') }),
     activities: { echo: async (s: string) => s },
     ...(process.env.WF_THREADS ? { workflowThreadPoolSize: Number(process.env.WF_THREADS) } : {}),
+    ...(process.env.NON_STICKY_RATIO ? { nonStickyToStickyPollRatio: Number(process.env.NON_STICKY_RATIO) } : {}),
     ...(process.env.MAX_CACHED ? { maxCachedWorkflows: Number(process.env.MAX_CACHED) } : {}),
   });
 
