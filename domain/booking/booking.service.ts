@@ -225,11 +225,19 @@ async function loadDto(db: Db, tenantId: string, id: string): Promise<BookingDto
 
 // ------------------------------------------------------------------------------- helpers
 
-/** Spec 5.4: STAFF may act on bookings of their own resource and on unassigned ones; others are 403. */
-function assertStaffScope(actor: Actor, booking: { resourceId: string | null }): void {
+/**
+ * Spec 5.4: STAFF may act on bookings of their own resource and on unassigned ones; others are 403.
+ * A multi-service booking also counts as theirs when one of its items is on their resource.
+ */
+async function assertStaffScope(db: Db, actor: Actor, booking: { id: string; resourceId: string | null }): Promise<void> {
   if (actor.role !== 'STAFF') return;
   if (booking.resourceId === null) return;
-  if (!actor.resourceId || booking.resourceId !== actor.resourceId) throw errors.forbidden("This booking belongs to another staff member");
+  if (actor.resourceId && booking.resourceId === actor.resourceId) return;
+  if (actor.resourceId) {
+    const item = await db('bookingItems').select('id').where({ bookingId: booking.id, resourceId: actor.resourceId }).first();
+    if (item) return;
+  }
+  throw errors.forbidden('This booking belongs to another staff member');
 }
 
 async function lockBookingRow(trx: Knex.Transaction, tenantId: string, id: string): Promise<BookingRow> {
@@ -740,7 +748,7 @@ export async function cancelPublicBooking(
 
 export async function getBooking(deps: BookingDeps, tenantId: string, actor: Actor, id: string): Promise<BookingDto> {
   const dto = await loadDto(deps.knex, tenantId, id);
-  assertStaffScope(actor, dto);
+  await assertStaffScope(deps.knex, actor, dto);
   return dto;
 }
 
@@ -777,9 +785,14 @@ export async function listBookings(deps: BookingDeps, tenant: TenantContext, act
   if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom) throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
   if (q.resourceId) query.where('resourceId', q.resourceId);
   if (actor.role === 'STAFF') {
+    const own = actor.resourceId;
     query.where((w) => {
       w.whereNull('resourceId');
-      if (actor.resourceId) w.orWhere('resourceId', actor.resourceId);
+      if (own) {
+        w.orWhere('resourceId', own).orWhereExists(function (this: Knex.QueryBuilder) {
+          this.select(1).from('bookingItems').whereRaw('booking_items.booking_id = bookings.id').where('bookingItems.resourceId', own);
+        });
+      }
     });
   }
   const [{ count }] = await query.clone().count({ count: '*' });
@@ -807,7 +820,7 @@ export interface AuditEntryDto {
 export async function auditLog(deps: BookingDeps, tenantId: string, actor: Actor, id: string, page: { page: number; limit: number }) {
   const booking = await deps.knex('bookings').select('id', 'resourceId').where({ tenantId, id }).first();
   if (!booking) throw errors.notFound('booking');
-  assertStaffScope(actor, booking);
+  await assertStaffScope(deps.knex, actor, booking);
   const base = deps.knex('bookingAuditLogs').where({ tenantId, bookingId: id });
   const [{ count }] = await base.clone().count({ count: '*' });
   const rows = await base
@@ -891,7 +904,7 @@ export async function changeStatus(
   const reactivates = !isBlocking(peek.status) && isBlocking(to);
   const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
     const row = await lockBookingRow(trx, tenant.id, id);
-    assertStaffScope(actor, row);
+    await assertStaffScope(trx, actor, row);
     const decision = decideTransition(row.status, to, {
       force: opts.force ? { role: actor.role, reason: opts.reason ?? '' } : null,
       bySalon: to === 'CANCELLED' && actor.role !== 'CUSTOMER',
@@ -988,7 +1001,7 @@ export async function cancelBooking(
 ): Promise<BookingDto> {
   await deps.knex.transaction(async (trx) => {
     const row = await lockBookingRow(trx, tenant.id, id);
-    assertStaffScope(actor, row);
+    await assertStaffScope(trx, actor, row);
     await applyCancellation(deps, trx, tenant, row, actor, { bySalon: input.bySalon ?? false, reason: input.reason ?? null, now: deps.now?.() ?? new Date() });
   });
   return loadDto(deps.knex, tenant.id, id);
@@ -1015,7 +1028,7 @@ export interface CancelPreviewDto {
 export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, bySalon: boolean): Promise<CancelPreviewDto> {
   const row: BookingRow | undefined = await deps.knex('bookings').where({ tenantId: tenant.id, id }).first();
   if (!row) throw errors.notFound('booking');
-  assertStaffScope(actor, row);
+  await assertStaffScope(deps.knex, actor, row);
   const now = deps.now?.() ?? new Date();
   const p = cancellationPolicy(tenant, row, bySalon, now);
   return {
@@ -1049,7 +1062,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
   if (patch.resourceId) await assertResourcesExist(deps.knex, tenant.id, [patch.resourceId]);
   const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
     const row = await lockBookingRow(trx, tenant.id, id);
-    assertStaffScope(actor, row);
+    await assertStaffScope(trx, actor, row);
     if (actor.role === 'STAFF' && patch.resourceId !== undefined && patch.resourceId !== row.resourceId) {
       throw errors.forbidden('Staff may not move a booking to another resource');
     }

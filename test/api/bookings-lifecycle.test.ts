@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call } from '../support/http';
+import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { createAdmin } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
@@ -112,6 +112,22 @@ describe('booking lifecycle', () => {
       expect(list.body.data.map((b: { id: string }) => b.id)).to.deep.equal([open.id]);
     });
 
+    it('when a multi-service booking has an item on my resource then STAFF sees it (get and list) although its first item is a colleague\'s', async () => {
+      const s = await bookingSalon({ staff: 2 });
+      const colour = await addService(s.tenant.id, { duration: 30 });
+      const db = await knex();
+      await db('resourceSkills').insert({ tenantId: s.tenant.id, resourceId: s.staff[1].resourceId, serviceId: colour.id });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: colour.id, resourceId: s.staff[1].resourceId }],
+      });
+      expect(res.status).to.equal(201);
+      const colleague = s.staff[1].user.token;
+      expect((await call('get', `/bookings/${res.body.data.id}`, colleague)).status).to.equal(200);
+      const list = await call('get', '/bookings', colleague);
+      expect(list.body.data.map((b: { id: string }) => b.id)).to.deep.equal([res.body.data.id]);
+    });
+
     it("when a booking of another salon is addressed then 404 BOOKING_NOT_FOUND on every route", async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
@@ -130,6 +146,44 @@ describe('booking lifecycle', () => {
         expect(res.status, `${m} ${p}`).to.equal(404);
         expect(res.body.error.code).to.equal('BOOKING_NOT_FOUND');
       }
+    });
+
+    it('when ids are not UUIDs then 400 VALIDATION_ERROR on every booking route', async () => {
+      const s = await bookingSalon();
+      const t = s.owner.token;
+      for (const [m, p, body] of [
+        ['get', '/bookings/nope', undefined],
+        ['patch', '/bookings/nope', { notes: 'x' }],
+        ['post', '/bookings/nope/status/ARRIVED', undefined],
+        ['post', '/bookings/nope/cancel', {}],
+        ['get', '/bookings/nope/cancel-preview', undefined],
+        ['get', '/bookings/nope/audit-log', undefined],
+        ['post', '/bookings/nope/self-pick', undefined],
+        ['get', `/public/tenants/${s.tenant.slug}/bookings/nope?phone=1`, undefined],
+        ['post', `/public/tenants/${s.tenant.slug}/bookings/nope/cancel`, { phone: '1' }],
+      ] as const) {
+        const res = await call(m, p, t, body);
+        expect(res.status, `${m} ${p}`).to.equal(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      }
+    });
+
+    it('when ADMIN acts inside a tenant (x-tenant-id) then they may read, force a status and read the audit log', async () => {
+      const s = await bookingSalon();
+      const b = await book(s);
+      const admin = await createAdmin();
+      const agent = await http();
+      const get = await agent.get(`/api/bookings/${b.id}`).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id);
+      expect(get.status).to.equal(200);
+      const forced = await agent
+        .post(`/api/bookings/${b.id}/status/NO_SHOW`)
+        .set('Authorization', `Bearer ${admin.token}`)
+        .set('x-tenant-id', s.tenant.id)
+        .send({ force: true, reason: 'support ticket 42' });
+      expect(forced.status).to.equal(200);
+      expect(forced.body.data.status).to.equal('NO_SHOW');
+      const log = await agent.get(`/api/bookings/${b.id}/audit-log`).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id);
+      expect(log.body.data.at(-1)).to.include({ actorRole: 'ADMIN', actorUserId: admin.id, reason: 'support ticket 42', forced: false });
     });
 
     it('when ADMIN has no tenant context then 403', async () => {
