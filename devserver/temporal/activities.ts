@@ -192,26 +192,19 @@ export class Activities {
   }
 
   completed(run: Run, act: ActivityState, result: any, identity: string | undefined): void {
-    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_COMPLETED', {
-      scheduledEventId: act.scheduledEventId, startedEventId, result, identity,
-    }, this.engine.now()));
+    this.close(run, act, true, 'ACTIVITY_TASK_COMPLETED', { result, identity });
   }
 
   failed(run: Run, act: ActivityState, failure: any, lastHeartbeatDetails: any, identity: string | undefined): void {
     if (lastHeartbeatDetails) act.heartbeatDetails = lastHeartbeatDetails;
     const decision = this.retryDecision(act, failure);
     if (decision.delayMs !== undefined) return this.retryLater(run, act, failure, decision.delayMs);
-    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_FAILED', {
-      scheduledEventId: act.scheduledEventId, startedEventId, failure, identity, retryState: decision.retryState,
-    }, this.engine.now()));
+    this.close(run, act, true, 'ACTIVITY_TASK_FAILED', { failure, identity, retryState: decision.retryState });
   }
 
   canceled(run: Run, act: ActivityState, details: any, identity: string | undefined): void {
     if (!act.cancelRequested) throw invalidArgument('activity cancellation was not requested');
-    this.close(run, act, true, (startedEventId) => run.append('ACTIVITY_TASK_CANCELED', {
-      scheduledEventId: act.scheduledEventId, startedEventId, details, identity,
-      latestCancelRequestedEventId: act.cancelRequestedEventId,
-    }, this.engine.now()));
+    this.close(run, act, true, 'ACTIVITY_TASK_CANCELED', { details, identity, latestCancelRequestedEventId: act.cancelRequestedEventId });
   }
 
   /** RequestCancelActivityTask command. Returns true when the activity was canceled on the spot. */
@@ -276,30 +269,23 @@ export class Activities {
 
   private closeWithTimeout(run: Run, act: ActivityState, type: string, wasStarted: boolean, retryState = RetryState.v('TIMEOUT'), cause?: any): void {
     const failure = this.timeoutFailure(type, act, cause);
-    this.close(run, act, wasStarted, (startedEventId) => run.append('ACTIVITY_TASK_TIMED_OUT', {
-      scheduledEventId: act.scheduledEventId, startedEventId, failure, retryState,
-    }, this.engine.now()));
+    this.close(run, act, wasStarted, 'ACTIVITY_TASK_TIMED_OUT', { failure, retryState });
   }
 
   /** Writes (lazily) ActivityTaskStarted and the closing event, buffered if a workflow task is running. */
-  private close(run: Run, act: ActivityState, wasStarted: boolean, writeClose: (startedEventId: number) => void): void {
+  private close(run: Run, act: ActivityState, wasStarted: boolean, type: string, attrs: any): void {
     this.clearAttemptTimers(act);
     act.scheduleToCloseTimer?.cancel();
     act.state = 'closing';
-    this.engine.addExternalEvent(run, () => {
-      let startedEventId = 0;
-      if (wasStarted) {
-        startedEventId = run.append('ACTIVITY_TASK_STARTED', {
-          scheduledEventId: act.scheduledEventId,
-          identity: act.startedIdentity,
-          requestId: randomUUID(),
-          attempt: act.attempt,
-          lastFailure: act.lastFailure,
-        }, this.engine.now()).eventId;
-      }
-      writeClose(startedEventId);
-      run.activities.delete(act.scheduledEventId);
-    });
+    const events: { type: string; attrs: any }[] = [];
+    if (wasStarted) {
+      events.push({
+        type: 'ACTIVITY_TASK_STARTED',
+        attrs: { scheduledEventId: act.scheduledEventId, identity: act.startedIdentity, requestId: randomUUID(), attempt: act.attempt, lastFailure: act.lastFailure },
+      });
+    }
+    events.push({ type, attrs: { scheduledEventId: act.scheduledEventId, startedEventId: 0, ...attrs } });
+    this.engine.addExternalEvent(run, { events, linkStarted: wasStarted, activityDone: act.scheduledEventId });
     this.engine.clock.workChanged();
   }
 

@@ -225,21 +225,42 @@ export class Engine {
    * Adds a non-command event (signal, timer fired, activity result, child result, cancel request).
    * Buffered while a workflow task is started; otherwise written now and a workflow task scheduled.
    */
-  addExternalEvent(run: Run, apply: () => void, extra: Partial<BufferedEvent> = {}): void {
+  addExternalEvent(run: Run, b: BufferedEvent): void {
     if (!run.open) return;
     if (run.wft.state === 'started') {
-      run.buffered.push({ apply, ...extra });
+      run.buffered.push(b);
       return;
     }
-    apply();
+    this.writeExternalEvent(run, b);
     if (run.wft.state === 'none' && !run.startDelayPending) this.scheduleWorkflowTask(run);
+  }
+
+  /** Shorthand for a single event. */
+  addExternalEventOf(run: Run, type: string, attrs: any): void {
+    this.addExternalEvent(run, { events: [{ type, attrs }] });
+  }
+
+  private writeExternalEvent(run: Run, b: BufferedEvent): void {
+    let previous = 0;
+    for (const [i, ev] of b.events.entries()) {
+      const attrs = { ...ev.attrs };
+      if (b.linkStarted && i === 1 && previous) attrs.startedEventId = previous;
+      if (b.childClosed !== undefined) attrs.startedEventId = run.children.get(b.childClosed)?.startedEventId;
+      previous = run.append(ev.type, attrs, this.now()).eventId;
+    }
+    if (b.activityDone !== undefined) run.activities.delete(b.activityDone);
+    if (b.childStarted !== undefined) {
+      const child = run.children.get(b.childStarted);
+      if (child) child.startedEventId = previous;
+    }
+    if (b.childClosed !== undefined) run.children.delete(b.childClosed);
   }
 
   /** Writes buffered events; returns whether there were any. */
   flushBuffered(run: Run): boolean {
     if (!run.buffered.length) return false;
     const items = run.buffered.splice(0);
-    for (const b of items) b.apply();
+    for (const b of items) this.writeExternalEvent(run, b);
     return true;
   }
 
@@ -249,20 +270,16 @@ export class Engine {
       if (run.requestIds.has(`signal:${requestId}`)) return;
       run.requestIds.add(`signal:${requestId}`);
     }
-    this.addExternalEvent(run, () => {
-      run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName, input, header, identity, externalWorkflowExecution: external }, this.now());
-    });
+    this.addExternalEventOf(run, 'WORKFLOW_EXECUTION_SIGNALED', { signalName, input, header, identity, externalWorkflowExecution: external });
   }
 
   requestCancel(run: Run, reason: string | undefined, identity: string | undefined, external?: { initiatedEventId: number; execution: any }): void {
     if (!run.open || run.cancelRequested) return;
     run.cancelRequested = true;
-    this.addExternalEvent(run, () => {
-      run.append('WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
-        cause: reason, identity,
-        externalInitiatedEventId: external?.initiatedEventId,
-        externalWorkflowExecution: external?.execution,
-      }, this.now());
+    this.addExternalEventOf(run, 'WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
+      cause: reason, identity,
+      externalInitiatedEventId: external?.initiatedEventId,
+      externalWorkflowExecution: external?.execution,
     });
   }
 
@@ -337,25 +354,21 @@ export class Engine {
     if (!child) return;
     const last = run.history[run.history.length - 1];
     const lastAttrs = run.attributesOf(last);
-    const common = () => ({
+    const common = {
       namespace: run.namespace,
       workflowExecution: { workflowId: run.workflowId, runId: run.runId },
       workflowType: { name: run.workflowType },
       initiatedEventId: child.initiatedEventId,
-      startedEventId: child.startedEventId,
-    });
+    };
     const status = ExecStatus.name(run.status);
-    this.addExternalEvent(parent, () => {
-      const now = this.now();
-      switch (status) {
-        case 'COMPLETED': parent.append('CHILD_WORKFLOW_EXECUTION_COMPLETED', { ...common(), result: lastAttrs.result }, now); break;
-        case 'FAILED': parent.append('CHILD_WORKFLOW_EXECUTION_FAILED', { ...common(), failure: lastAttrs.failure, retryState: lastAttrs.retryState }, now); break;
-        case 'CANCELED': parent.append('CHILD_WORKFLOW_EXECUTION_CANCELED', { ...common(), details: lastAttrs.details }, now); break;
-        case 'TERMINATED': parent.append('CHILD_WORKFLOW_EXECUTION_TERMINATED', common(), now); break;
-        case 'TIMED_OUT': parent.append('CHILD_WORKFLOW_EXECUTION_TIMED_OUT', { ...common(), retryState: lastAttrs.retryState }, now); break;
-      }
-      parent.children.delete(child.initiatedEventId);
-    });
+    const closed = (type: string, attrs: any) => this.addExternalEvent(parent, { events: [{ type, attrs: { ...common, ...attrs } }], childClosed: child.initiatedEventId });
+    switch (status) {
+      case 'COMPLETED': return closed('CHILD_WORKFLOW_EXECUTION_COMPLETED', { result: lastAttrs.result });
+      case 'FAILED': return closed('CHILD_WORKFLOW_EXECUTION_FAILED', { failure: lastAttrs.failure, retryState: lastAttrs.retryState });
+      case 'CANCELED': return closed('CHILD_WORKFLOW_EXECUTION_CANCELED', { details: lastAttrs.details });
+      case 'TERMINATED': return closed('CHILD_WORKFLOW_EXECUTION_TERMINATED', {});
+      case 'TIMED_OUT': return closed('CHILD_WORKFLOW_EXECUTION_TIMED_OUT', { retryState: lastAttrs.retryState });
+    }
   }
 
   // ---------------------------------------------------------------- workflow retries

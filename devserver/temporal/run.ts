@@ -69,9 +69,21 @@ export interface ParentRef {
   initiatedEventId: number;
 }
 
-/** An event that arrived while a workflow task was started; applied after that task closes. */
+/**
+ * A non-command event (or a pair, for activities) that arrives from outside the workflow: written
+ * at once, or buffered while a workflow task is started and written after it closes. Plain data,
+ * so a run's state can be stored and restored.
+ */
 export interface BufferedEvent {
-  apply(): void;
+  events: { type: string; attrs: any }[];
+  /** Activity close: the second event's started_event_id is the first (ActivityTaskStarted) event. */
+  linkStarted?: boolean;
+  /** Activity close: forget this activity (scheduled event id) once written. */
+  activityDone?: number;
+  /** ChildWorkflowExecutionStarted for this initiated event id: remember the started event id. */
+  childStarted?: number;
+  /** Child closed: fill started_event_id from the child record and forget the child. */
+  childClosed?: number;
   timerId?: string;
   timerStartedEventId?: number;
 }

@@ -182,9 +182,10 @@ export class WorkflowTaskCompletion {
           const t = run.timers.get(a.timerId);
           if (!run.open || !t || t.startedEventId !== startedEventId) return;
           run.timers.delete(a.timerId);
-          engine.addExternalEvent(run, () => {
-            run.append('TIMER_FIRED', { timerId: a.timerId, startedEventId }, engine.now());
-          }, { timerId: a.timerId, timerStartedEventId: startedEventId });
+          engine.addExternalEvent(run, {
+            events: [{ type: 'TIMER_FIRED', attrs: { timerId: a.timerId, startedEventId } }],
+            timerId: a.timerId, timerStartedEventId: startedEventId,
+          });
         });
         run.timers.set(a.timerId, { startedEventId, handle });
         return false;
@@ -336,19 +337,18 @@ export class WorkflowTaskCompletion {
           parent: { namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, initiatedEventId: child.initiatedEventId, parentClosePolicy: child.parentClosePolicy, root },
         });
         child.runId = runId;
-        engine.addExternalEvent(run, () => {
-          child.startedEventId = run.append('CHILD_WORKFLOW_EXECUTION_STARTED', {
-            namespace, initiatedEventId: child.initiatedEventId, workflowExecution: { workflowId: a.workflowId, runId },
-            workflowType: a.workflowType, header: a.header,
-          }, engine.now()).eventId;
+        engine.addExternalEvent(run, {
+          events: [{
+            type: 'CHILD_WORKFLOW_EXECUTION_STARTED',
+            attrs: { namespace, initiatedEventId: child.initiatedEventId, workflowExecution: { workflowId: a.workflowId, runId }, workflowType: a.workflowType, header: a.header },
+          }],
+          childStarted: child.initiatedEventId,
         });
       } catch (err) {
         const code = (err as RpcError).code;
         const cause = code === Status.ALREADY_EXISTS ? 'WORKFLOW_ALREADY_EXISTS' : 'NAMESPACE_NOT_FOUND';
         run.children.delete(child.initiatedEventId);
-        engine.addExternalEvent(run, () => {
-          run.append('START_CHILD_WORKFLOW_EXECUTION_FAILED', { ...common, cause: StartChildFailedCause.v(cause), workflowTaskCompletedEventId: wtc }, engine.now());
-        });
+        engine.addExternalEventOf(run, 'START_CHILD_WORKFLOW_EXECUTION_FAILED', { ...common, cause: StartChildFailedCause.v(cause), workflowTaskCompletedEventId: wtc });
       }
     });
   }
@@ -375,14 +375,14 @@ export class WorkflowTaskCompletion {
       const target = this.findTarget(namespace, a.execution);
       if (target) {
         engine.signal(target, a.signalName, a.input, a.header, `workflow:${run.workflowId}`, run.execution);
-        engine.addExternalEvent(run, () => run.append('EXTERNAL_WORKFLOW_EXECUTION_SIGNALED', {
+        engine.addExternalEventOf(run, 'EXTERNAL_WORKFLOW_EXECUTION_SIGNALED', {
           initiatedEventId, namespace, workflowExecution: { workflowId: target.workflowId, runId: target.runId }, control: a.control,
-        }, engine.now()));
+        });
       } else {
-        engine.addExternalEvent(run, () => run.append('SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED', {
+        engine.addExternalEventOf(run, 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED', {
           cause: ExternalFailedCause.v('EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND'), initiatedEventId, namespace,
           workflowExecution: a.execution, control: a.control, workflowTaskCompletedEventId: wtc,
-        }, engine.now()));
+        });
       }
     });
   }
@@ -401,14 +401,14 @@ export class WorkflowTaskCompletion {
       const target = this.findTarget(namespace, execution);
       if (target) {
         engine.requestCancel(target, a.reason, `workflow:${run.workflowId}`, { initiatedEventId, execution: run.execution });
-        engine.addExternalEvent(run, () => run.append('EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
+        engine.addExternalEventOf(run, 'EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
           initiatedEventId, namespace, workflowExecution: { workflowId: target.workflowId, runId: target.runId },
-        }, engine.now()));
+        });
       } else {
-        engine.addExternalEvent(run, () => run.append('REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED', {
+        engine.addExternalEventOf(run, 'REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED', {
           cause: CancelExternalFailedCause.v('EXTERNAL_WORKFLOW_EXECUTION_NOT_FOUND'), initiatedEventId, namespace,
           workflowExecution: execution, control: a.control, workflowTaskCompletedEventId: wtc,
-        }, engine.now()));
+        });
       }
     });
   }
