@@ -33,6 +33,11 @@ export interface LoadOptions {
   resourceIds?: readonly string[];
   fromDate: LocalDate;
   toDate: LocalDate;
+  /**
+   * Placement of assigned items only: load just `resourceIds` when no unassigned item touches the
+   * range (others are only needed to place unassigned items).
+   */
+  onlyListedResources?: boolean;
 }
 
 /** Awaits knex builders (lazy thenables); one after another inside a transaction (one connection). */
@@ -65,8 +70,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
       WHERE bi.tenant_id = ? AND bi.is_active AND bi.resource_id IS NULL AND bi.start_time < ? AND bi.end_time > ?`,
     [tenantId, rangeEnd, rangeStart],
   );
-  const resourcesQuery = db.raw(
-    `SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
+  const selectSql = `SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
        COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
        COALESCE((SELECT json_agg(json_build_object('dayOfWeek', x.day_of_week, 'startTime', x.start_time, 'endTime', x.end_time, 'isActive', x.is_active))
                    FROM resource_schedules x WHERE x.resource_id = r.id), '[]') AS "weeklySchedule",
@@ -78,7 +82,12 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
        COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
                    FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
                   WHERE bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active AND bi.start_time < ? AND bi.end_time > ?), '[]') AS bookings
-       FROM resources r
+       FROM resources r`;
+  const headBindings = [firstDate, lastDate, lastDate, firstDate, rangeEnd, rangeStart];
+  const resourcesSql = (listedOnly: boolean) =>
+    listedOnly
+      ? `${selectSql} WHERE r.tenant_id = ? AND r.id = ANY(?::uuid[]) ORDER BY r.sort_order, r.name, r.id`
+      : `${selectSql}
       WHERE r.tenant_id = ?
         AND (r.id IN (SELECT s.resource_id FROM resource_skills s
                        WHERE s.tenant_id = ?
@@ -86,24 +95,21 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
                               OR s.service_id IN (SELECT u.service_id FROM booking_items u
                                                    WHERE u.tenant_id = ? AND u.is_active AND u.resource_id IS NULL AND u.start_time < ? AND u.end_time > ?)))
              OR r.id = ANY(?::uuid[]))
-      ORDER BY r.sort_order, r.name, r.id`,
-    [
-      firstDate,
-      lastDate,
-      lastDate,
-      firstDate,
-      rangeEnd,
-      rangeStart,
-      tenantId,
-      tenantId,
-      [...opts.serviceIds],
-      tenantId,
-      rangeEnd,
-      rangeStart,
-      [...(opts.resourceIds ?? [])],
-    ],
-  );
-  const [unassignedResult, resourcesResult] = await sequence(db, [unassignedQuery, resourcesQuery]);
+      ORDER BY r.sort_order, r.name, r.id`;
+  const resourceIds = [...(opts.resourceIds ?? [])];
+  const resourcesBindings = (listedOnly: boolean) =>
+    listedOnly
+      ? [...headBindings, tenantId, resourceIds]
+      : [...headBindings, tenantId, tenantId, [...opts.serviceIds], tenantId, rangeEnd, rangeStart, resourceIds];
+  const resourcesQuery = db.raw(resourcesSql(false), resourcesBindings(false));
+  let unassignedResult: { rows: unknown[] };
+  let resourcesResult: { rows: unknown[] };
+  if (opts.onlyListedResources) {
+    unassignedResult = await unassignedQuery;
+    resourcesResult = await (unassignedResult.rows.length ? resourcesQuery : db.raw(resourcesSql(true), resourcesBindings(true)));
+  } else {
+    [unassignedResult, resourcesResult] = await sequence(db, [unassignedQuery, resourcesQuery]);
+  }
   type RawResource = {
     id: string;
     name: string;

@@ -370,6 +370,7 @@ async function checkPlacement(
     resourceIds: items.map((i) => i.resourceId).filter((x): x is string => !!x),
     fromDate: utcToLocalDate(first, tz),
     toDate: utcToLocalDate(last, tz),
+    onlyListedResources: items.every((i) => i.resourceId !== null),
   });
   const others = data.unassigned.filter((u) => u.bookingId !== opts.excludeBookingId);
   const newUnassigned = items.filter((i) => i.resourceId === null);
