@@ -17,6 +17,7 @@ import { retryDecision, RetryDecision, withRetryDefaults } from './retry-policy'
 export class Activities {
   constructor(private readonly engine: Engine) {
     engine.onRunClosed.push((run) => this.releaseRun(run));
+    engine.onRestore.push((run) => this.restore(run));
   }
 
   queueKey(ns: string, queue: string): string {
@@ -95,6 +96,7 @@ export class Activities {
   }
 
   private enqueue(run: Run, act: ActivityState): void {
+    run.touch();
     act.state = 'queued';
     act.attemptScheduledTime = this.engine.now();
     const attempt = act.attempt;
@@ -116,6 +118,7 @@ export class Activities {
     if (!this.isCurrent(run, act, attempt, 'queued')) return undefined;
     const now = this.engine.now();
     this.clearAttemptTimers(act);
+    run.touch();
     act.state = 'started';
     act.startedTime = now;
     act.startedIdentity = identity;
@@ -186,7 +189,10 @@ export class Activities {
   }
 
   heartbeat(run: Run, act: ActivityState, details: any): { cancelRequested: boolean } {
-    if (details) act.heartbeatDetails = details;
+    if (details) {
+      act.heartbeatDetails = details;
+      run.touch();
+    }
     this.armHeartbeatTimer(run, act);
     return { cancelRequested: act.cancelRequested };
   }
@@ -238,11 +244,36 @@ export class Activities {
     act.lastFailure = failure;
     act.state = 'backoff';
     act.attempt++;
+    this.armRetry(run, act, this.engine.now() + delayMs);
+    this.engine.clock.workChanged();
+  }
+
+  private armRetry(run: Run, act: ActivityState, due: number): void {
+    run.touch();
+    act.retryDue = due;
     const attempt = act.attempt;
-    act.retryTimer = this.engine.clock.after(delayMs, () => {
+    act.retryTimer = this.engine.clock.at(due, () => {
       if (this.isCurrent(run, act, attempt, 'backoff')) this.enqueue(run, act);
     });
-    this.engine.clock.workChanged();
+  }
+
+  /**
+   * After a restart: re-arm the timers of every open activity. An attempt that was running when
+   * the server stopped is lost (its worker's completion would be refused), so it times out now
+   * and retries per its policy.
+   */
+  restore(run: Run): void {
+    for (const act of run.activities.values()) {
+      act.attemptTimers = [];
+      act.retryTimer = undefined;
+      act.scheduleToCloseTimer = undefined;
+      if (act.scheduleToCloseMs > 0) {
+        act.scheduleToCloseTimer = this.engine.clock.at(act.firstScheduledTime + act.scheduleToCloseMs, () => this.timeoutScheduleToClose(run, act));
+      }
+      if (act.state === 'queued') this.enqueue(run, act);
+      else if (act.state === 'backoff') this.armRetry(run, act, act.retryDue ?? this.engine.now());
+      else if (act.state === 'started') this.attemptTimedOut(run, act, 'START_TO_CLOSE');
+    }
   }
 
   private timeoutFailure(type: string, act: ActivityState, cause?: any): any {

@@ -15,6 +15,8 @@ import {
 } from './proto';
 import { BufferedEvent, PendingQuery, Run } from './run';
 import { retryDecision, withRetryDefaults } from './retry-policy';
+import type { RunStore } from './run-store';
+import { fromStored, storedFromJson, storedToJson, toStored } from './run-state';
 import { TaskQueues } from './task-queues';
 import { encodeToken } from './tokens';
 import { status as Status } from '@grpc/grpc-js';
@@ -151,6 +153,7 @@ export class Engine {
     const runId = extras.runId ?? randomUUID();
     const firstRunId = extras.continued?.firstRunId ?? runId;
     const run = new Run(ns, req.workflowId, runId, firstRunId, req.workflowType.name, req.taskQueue.name, req, now);
+    this.track(run);
     if (req.requestId) run.requestIds.add(req.requestId);
     run.memo = { ...(req.memo?.fields ?? {}) };
     run.searchAttributes = { ...(req.searchAttributes?.indexedFields ?? {}) };
@@ -204,19 +207,98 @@ export class Engine {
     if (extras.signal) {
       run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName: extras.signal.signalName, input: extras.signal.input, header: extras.signal.header, identity: extras.signal.identity }, now);
     }
-    if (backoffMs > 0) {
-      run.startDelayPending = true;
-      run.runTimers.push(this.clock.after(backoffMs, () => {
+    if (backoffMs > 0) run.startDelayPending = true;
+    else this.scheduleWorkflowTask(run);
+    this.armRunTimers(run);
+    return run;
+  }
+
+  /** Start delay and run/execution timeouts, derived from the start event. */
+  private armRunTimers(run: Run): void {
+    const start = run.attributesOf(run.history[0]);
+    if (run.startDelayPending) {
+      run.runTimers.push(this.clock.at(run.executionTime, () => {
         if (!run.open) return;
         run.startDelayPending = false;
+        run.touch();
         if (run.wft.state === 'none') this.scheduleWorkflowTask(run);
       }));
-    } else {
-      this.scheduleWorkflowTask(run);
     }
-    const timeoutAt = Math.min(runTimeoutMs ? now + backoffMs + runTimeoutMs : Infinity, expiration || Infinity);
+    const runTimeoutMs = durationMs(start.workflowRunTimeout);
+    const expiration = timestampMs(start.workflowExecutionExpirationTime) ?? 0;
+    const timeoutAt = Math.min(runTimeoutMs ? run.executionTime + runTimeoutMs : Infinity, expiration || Infinity);
     if (timeoutAt !== Infinity) run.runTimers.push(this.clock.at(timeoutAt, () => this.timeoutRun(run)));
-    return run;
+  }
+
+  // ---------------------------------------------------------------- persistence (dev-server role)
+
+  private store?: RunStore;
+  private seq = 0;
+  private dirty = new Set<Run>();
+  private flushTimer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  /** Hooks run for each open run after a restore (the activity module re-arms its timers). */
+  onRestore: ((run: Run) => void)[] = [];
+
+  private track(run: Run): void {
+    if (!run.seq) run.seq = ++this.seq;
+    if (this.store) run.onTouch = () => this.markDirty(run);
+  }
+
+  private markDirty(run: Run): void {
+    this.dirty.add(run);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, 20);
+  }
+
+  /** Writes every changed run; resolves when everything changed so far is stored. */
+  flush(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    const store = this.store;
+    if (!store || !this.dirty.size) return this.flushing;
+    const rows = [...this.dirty].map((r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }));
+    this.dirty.clear();
+    this.flushing = this.flushing
+      .then(() => store.saveAll(rows))
+      .catch((err) => console.error('[temporal-devserver] storing run state failed', err));
+    return this.flushing;
+  }
+
+  /**
+   * Loads every stored run and resumes it: timers are re-armed on their original due times, tasks
+   * are re-queued, and tasks that were handed to workers before the restart count as lost (the
+   * workflow task times out and is retried, the activity attempt times out and retries).
+   */
+  async attachStore(store: RunStore): Promise<void> {
+    this.store = store;
+    const rows = await store.loadAll();
+    const restored: Run[] = [];
+    for (const text of rows) {
+      const run = fromStored(storedFromJson(text));
+      this.seq = Math.max(this.seq, run.seq);
+      this.track(run);
+      this.runs.set(run.runId, run);
+      this.current.set(`${run.namespace}/${run.workflowId}`, run.runId);
+      if (!this.namespaces.has(run.namespace)) this.namespaces.add(run.namespace);
+      if (run.open) restored.push(run);
+    }
+    for (const run of restored) {
+      this.openRuns.add(run);
+      this.armRunTimers(run);
+      for (const [timerId, t] of [...run.timers]) this.armUserTimer(run, timerId, t.startedEventId, t.due);
+      if (run.wft.state === 'scheduled') this.enqueueWorkflowTask(run);
+      for (const h of this.onRestore) h(run);
+      if (run.wft.state === 'started') {
+        run.append('WORKFLOW_TASK_TIMED_OUT', { scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId, timeoutType: 1 }, this.now());
+        this.retryWorkflowTask(run);
+      }
+    }
+    this.clock.workChanged();
   }
 
   // ---------------------------------------------------------------- events from outside the run
@@ -229,10 +311,25 @@ export class Engine {
     if (!run.open) return;
     if (run.wft.state === 'started') {
       run.buffered.push(b);
+      run.touch();
       return;
     }
     this.writeExternalEvent(run, b);
     if (run.wft.state === 'none' && !run.startDelayPending) this.scheduleWorkflowTask(run);
+  }
+
+  /** (Re-)arms a user timer; TimerFired goes through the buffer like any external event. */
+  armUserTimer(run: Run, timerId: string, startedEventId: number, due: number): void {
+    const handle = this.clock.at(due, () => {
+      const t = run.timers.get(timerId);
+      if (!run.open || !t || t.startedEventId !== startedEventId) return;
+      run.timers.delete(timerId);
+      this.addExternalEvent(run, {
+        events: [{ type: 'TIMER_FIRED', attrs: { timerId, startedEventId } }],
+        timerId, timerStartedEventId: startedEventId,
+      });
+    });
+    run.timers.set(timerId, { startedEventId, due, handle });
   }
 
   /** Shorthand for a single event. */
@@ -416,6 +513,11 @@ export class Engine {
     const carried = run.wft.state === 'none' ? run.wft.queries : new Map<string, PendingQuery>();
     run.wft = { state: 'scheduled', scheduledEventId, startedEventId: 0, attempt, scheduledTime: now, startedTime: 0, queries: carried };
     for (const q of run.pendingQueries.splice(0)) run.wft.queries.set(q.id, q);
+    this.enqueueWorkflowTask(run);
+  }
+
+  private enqueueWorkflowTask(run: Run): void {
+    const scheduledEventId = run.wft.scheduledEventId;
     this.wftQueues.add(this.wftQueueKey(run.namespace, run.taskQueue), {
       take: (identity) => this.startWorkflowTask(run, scheduledEventId, identity),
     });

@@ -11,7 +11,7 @@ import type { Handler } from './workflow-service';
 
 const DECODE_ERROR = Symbol('decodeError');
 
-export function addProtoService(server: Server, fullName: string, handlers: Record<string, Handler>, log: (msg: string) => void): void {
+export function addProtoService(server: Server, fullName: string, handlers: Record<string, Handler>, log: (msg: string) => void, ready: Promise<void> = Promise.resolve()): void {
   const service = root.lookupService(fullName);
   const definition: Record<string, ServiceDefinition[string]> = {};
   const impl: UntypedServiceImplementation = {};
@@ -66,12 +66,10 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
         callback({ code: Status.INVALID_ARGUMENT, details: `malformed ${method.name} request: ${decodeError}` });
         return;
       }
-      let result: Promise<any>;
-      try {
-        result = Promise.resolve(handler(call.request, call));
-      } catch (e) {
-        result = Promise.reject(e);
-      }
+      // GetSystemInfo answers at once (readiness probes); everything else waits for a restore.
+      const result: Promise<any> = method.name === 'GetSystemInfo'
+        ? new Promise((resolve) => resolve(handler(call.request, call)))
+        : ready.then(() => handler(call.request, call));
       result.then(
         (resp) => callback(null, resp),
         (err: unknown) => {

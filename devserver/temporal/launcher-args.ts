@@ -1,6 +1,7 @@
 // Parses the two command-line shapes sdk-core uses to spawn an "existing-path" server:
 //   dev server (temporal CLI):  server start-dev --port <p> --namespace <ns> --ip <ip> [--search-attribute N=T] ...
 //   test server (Java):         <port> [--enable-time-skipping] [extra args...]
+// Our own addition: --database-url <postgres url> (or env TEMPORAL_DEVSERVER_DATABASE_URL).
 // Unknown flags are accepted and ignored (the SDK passes log and dynamic-config flags).
 
 export interface LauncherConfig {
@@ -12,6 +13,8 @@ export interface LauncherConfig {
   /** Test server started with --enable-time-skipping: skipping starts unlocked. */
   startUnlocked: boolean;
   searchAttributes: Record<string, string>;
+  /** --database-url: keep state in Postgres (dev-server role). */
+  databaseUrl?: string;
 }
 
 const BOOLEAN_FLAGS = new Set(['headless', 'enable-time-skipping', 'help']);
@@ -53,5 +56,6 @@ export function parseLauncherArgs(argv: string[]): LauncherConfig {
     timeSkipping: !dev,
     startUnlocked: !dev && !!flags['enable-time-skipping'],
     searchAttributes,
+    databaseUrl: flags['database-url']?.[0],
   };
 }

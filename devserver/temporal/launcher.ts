@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     host: config.host,
     namespace: config.namespaces,
     timeSkipping: config.timeSkipping,
+    databaseUrl: config.databaseUrl ?? process.env.TEMPORAL_DEVSERVER_DATABASE_URL,
   });
   if (config.startUnlocked) server.engine.clock.unlock();
   for (const [name, type] of Object.entries(config.searchAttributes)) {

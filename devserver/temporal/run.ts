@@ -46,6 +46,8 @@ export interface ActivityState {
   attemptTimers: TimerHandle[];
   scheduleToCloseTimer?: TimerHandle;
   retryTimer?: TimerHandle;
+  /** When the pending retry (state 'backoff') is due. */
+  retryDue?: number;
   scheduleToCloseMs: number;
   scheduleToStartMs: number;
   startToCloseMs: number;
@@ -101,7 +103,7 @@ export class Run {
   lastCompletedStartedId = 0;
   buffered: BufferedEvent[] = [];
   activities = new Map<number, ActivityState>();
-  timers = new Map<string, { startedEventId: number; handle: TimerHandle }>();
+  timers = new Map<string, { startedEventId: number; due: number; handle: TimerHandle }>();
   children = new Map<number, ChildState>();
   pendingQueries: PendingQuery[] = [];
   requestIds = new Set<string>();
@@ -113,7 +115,10 @@ export class Run {
   parentClosePolicy = 0;
   /** Callbacks waiting for the history to grow or the run to close (history long polls). */
   waiters = new Set<() => void>();
-  private nextTaskId = 1;
+  /** Creation order across all runs (the latest run of a workflow id is the current one). */
+  seq = 0;
+  /** Called whenever the run's state changes (the engine stores changed runs when persistent). */
+  onTouch?: () => void;
 
   constructor(
     readonly namespace: string,
@@ -146,12 +151,17 @@ export class Run {
       eventId,
       eventTime: timestamp(timeMs),
       eventType: EventType.v(shortType),
-      taskId: this.nextTaskId++,
+      taskId: eventId,
       [eventAttributesKey(shortType)]: attributes,
     };
     this.history.push(event);
+    this.touch();
     if (this.waiters.size) for (const w of [...this.waiters]) w();
     return event;
+  }
+
+  touch(): void {
+    this.onTouch?.();
   }
 
   attributesOf(event: HistoryEvent): any {

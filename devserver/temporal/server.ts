@@ -3,6 +3,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
+import { PostgresRunStore } from './run-store';
 import { testServiceHandlers } from './test-service';
 import { operatorServiceHandlers, workflowServiceHandlers } from './workflow-service';
 
@@ -17,6 +18,13 @@ export interface DevServerOptions {
   timeSkipping?: boolean;
   /** Long-poll expiry for task polls (ms). Default 60 s; tests may lower it. */
   longPollMs?: number;
+  /**
+   * Postgres connection string: keeps every run in the table temporal_devserver_runs so workflows,
+   * timers and retries survive a restart (dev-server role). Without it, state is in memory only.
+   */
+  databaseUrl?: string;
+  /** Separates several servers sharing one database. Default 'default'. */
+  storeId?: string;
   /** Logger for unexpected internal errors. Default console.error. */
   log?: (msg: string) => void;
 }
@@ -27,7 +35,9 @@ export interface DevServer {
   port: number;
   /** The engine (tests and tools may inspect state). */
   engine: Engine;
-  /** Graceful stop: completes in-flight long polls with empty responses, then closes the server. */
+  /** Resolves once stored state (if any) has been restored; RPCs wait for it automatically. */
+  ready: Promise<void>;
+  /** Graceful stop: completes in-flight long polls with empty responses, stores state, closes. */
   shutdown(): Promise<void>;
 }
 
@@ -44,24 +54,39 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     interceptors: [exposeRequestEncoding],
   });
   const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
-  addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowServiceHandlers(engine, serviceOpts), log);
-  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorServiceHandlers(engine), log);
-  addProtoService(server, 'temporal.api.testservice.v1.TestService', testServiceHandlers(engine), log);
+  // Handlers must exist before restoring (the activity module registers restore hooks).
+  const workflowHandlers = workflowServiceHandlers(engine, serviceOpts);
+  const store = options.databaseUrl ? new PostgresRunStore(options.databaseUrl, options.storeId) : undefined;
+  // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
+  let markReady!: () => void;
+  let failReady!: (e: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => { markReady = resolve; failReady = reject; });
+  ready.catch(() => undefined);
+  addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowHandlers, log, ready);
+  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorServiceHandlers(engine), log, ready);
+  addProtoService(server, 'temporal.api.testservice.v1.TestService', testServiceHandlers(engine), log, ready);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
+  if (store) engine.attachStore(store).then(markReady, failReady);
+  else markReady();
   let stopped: Promise<void> | undefined;
   return {
     address: `${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     port,
     engine,
+    ready,
     shutdown() {
       stopped ??= new Promise<void>((resolve) => {
         engine.shutdown();
         const force = setTimeout(() => server.forceShutdown(), 5_000);
         // Let the empty poll responses flush before closing.
         setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
+      }).then(async () => {
+        if (!store) return;
+        await engine.flush();
+        await store.close();
       });
       return stopped;
     },

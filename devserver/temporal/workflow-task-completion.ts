@@ -177,17 +177,7 @@ export class WorkflowTaskCompletion {
       case 'START_TIMER': {
         const a = cmd.startTimerCommandAttributes;
         const ev = run.append('TIMER_STARTED', { timerId: a.timerId, startToFireTimeout: a.startToFireTimeout, workflowTaskCompletedEventId: wtc }, now);
-        const startedEventId = ev.eventId;
-        const handle = engine.clock.after(durationMs(a.startToFireTimeout), () => {
-          const t = run.timers.get(a.timerId);
-          if (!run.open || !t || t.startedEventId !== startedEventId) return;
-          run.timers.delete(a.timerId);
-          engine.addExternalEvent(run, {
-            events: [{ type: 'TIMER_FIRED', attrs: { timerId: a.timerId, startedEventId } }],
-            timerId: a.timerId, timerStartedEventId: startedEventId,
-          });
-        });
-        run.timers.set(a.timerId, { startedEventId, handle });
+        engine.armUserTimer(run, a.timerId, ev.eventId, now + durationMs(a.startToFireTimeout));
         return false;
       }
       case 'CANCEL_TIMER': {

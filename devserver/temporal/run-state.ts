@@ -1,0 +1,105 @@
+// Conversion between a live Run and the plain record stored by a RunStore. Timer handles, task
+// queue entries, waiters and queries are runtime-only: the engine re-creates them on restore.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { Run } from './run';
+
+export interface StoredRun {
+  v: 1;
+  seq: number;
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  firstRunId: string;
+  workflowType: string;
+  taskQueue: string;
+  startRequest: any;
+  startTime: number;
+  history: any[];
+  status: number;
+  closeTime: number;
+  executionTime: number;
+  memo: Record<string, any>;
+  searchAttributes: Record<string, any>;
+  wft: { state: Run['wft']['state']; scheduledEventId: number; startedEventId: number; attempt: number; scheduledTime: number; startedTime: number };
+  lastCompletedStartedId: number;
+  buffered: Run['buffered'];
+  activities: any[];
+  timers: [string, { startedEventId: number; due: number }][];
+  children: any[];
+  requestIds: string[];
+  cancelRequested: boolean;
+  startDelayPending: boolean;
+  parent?: Run['parent'];
+  parentClosePolicy: number;
+}
+
+export function toStored(run: Run): StoredRun {
+  const { wft } = run;
+  return {
+    v: 1,
+    seq: run.seq,
+    namespace: run.namespace,
+    workflowId: run.workflowId,
+    runId: run.runId,
+    firstRunId: run.firstRunId,
+    workflowType: run.workflowType,
+    taskQueue: run.taskQueue,
+    startRequest: run.startRequest,
+    startTime: run.startTime,
+    history: run.history,
+    status: run.status,
+    closeTime: run.closeTime,
+    executionTime: run.executionTime,
+    memo: run.memo,
+    searchAttributes: run.searchAttributes,
+    wft: { state: wft.state, scheduledEventId: wft.scheduledEventId, startedEventId: wft.startedEventId, attempt: wft.attempt, scheduledTime: wft.scheduledTime, startedTime: wft.startedTime },
+    lastCompletedStartedId: run.lastCompletedStartedId,
+    buffered: run.buffered,
+    activities: [...run.activities.values()].map(({ attemptTimers: _a, scheduleToCloseTimer: _s, retryTimer: _r, ...data }) => data),
+    timers: [...run.timers.entries()].map(([id, t]) => [id, { startedEventId: t.startedEventId, due: t.due }]),
+    children: [...run.children.values()],
+    requestIds: [...run.requestIds],
+    cancelRequested: run.cancelRequested,
+    startDelayPending: run.startDelayPending,
+    parent: run.parent,
+    parentClosePolicy: run.parentClosePolicy,
+  };
+}
+
+/** Rebuilds the data part of a run; the caller re-arms timers and re-queues tasks. */
+export function fromStored(s: StoredRun): Run {
+  const run = new Run(s.namespace, s.workflowId, s.runId, s.firstRunId, s.workflowType, s.taskQueue, s.startRequest, s.startTime);
+  run.seq = s.seq;
+  run.history = s.history;
+  run.status = s.status;
+  run.closeTime = s.closeTime;
+  run.executionTime = s.executionTime;
+  run.memo = s.memo;
+  run.searchAttributes = s.searchAttributes;
+  run.wft = { ...s.wft, queries: new Map() };
+  run.lastCompletedStartedId = s.lastCompletedStartedId;
+  run.buffered = s.buffered;
+  for (const a of s.activities) run.activities.set(a.scheduledEventId, { ...a, attemptTimers: [] });
+  // Timers are re-armed by the engine (it needs the handles); keep the data for it.
+  run.timers = new Map(s.timers.map(([id, t]) => [id, { ...t, handle: { cancel() {} } }]));
+  for (const c of s.children) run.children.set(c.initiatedEventId, c);
+  run.requestIds = new Set(s.requestIds);
+  run.cancelRequested = s.cancelRequested;
+  run.startDelayPending = s.startDelayPending;
+  run.parent = s.parent;
+  run.parentClosePolicy = s.parentClosePolicy;
+  return run;
+}
+
+/** JSON with byte fields (payload data) kept as base64. */
+export function storedToJson(s: StoredRun): string {
+  return JSON.stringify(s, (_k, v) => {
+    if (v instanceof Uint8Array) return { $b: Buffer.from(v).toString('base64') };
+    if (v && v.type === 'Buffer' && Array.isArray(v.data)) return { $b: Buffer.from(v.data).toString('base64') };
+    return v;
+  });
+}
+
+export function storedFromJson(text: string): StoredRun {
+  return JSON.parse(text, (_k, v) => (v && typeof v.$b === 'string' && Object.keys(v).length === 1 ? Buffer.from(v.$b, 'base64') : v));
+}
