@@ -129,17 +129,14 @@ async function baseInput(
   now: Date,
 ): Promise<Omit<AvailabilityInput, 'date'>> {
   if (items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
-  const services = await servicesFor(db, tenant.id, items.map((i) => i.serviceId));
-  await assertResourcesExist(db, tenant.id, items.map((i) => i.resourceId));
   const s = tenant.settings;
-  const data = await loadAvailabilityData(db, {
-    tenantId: tenant.id,
-    timezone: s.timezone,
-    serviceIds: items.map((i) => i.serviceId),
-    resourceIds: items.map((i) => i.resourceId).filter((x): x is string => !!x),
-    fromDate,
-    toDate,
-  });
+  const resourceIds = items.map((i) => i.resourceId).filter((x): x is string => !!x);
+  // In parallel: the service lookup and the data (the loader reads chosen resources of this tenant only).
+  const [services, data] = await Promise.all([
+    servicesFor(db, tenant.id, items.map((i) => i.serviceId)),
+    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate }),
+  ]);
+  if (resourceIds.some((id) => !data.resources.some((r) => r.id === id))) throw errors.notFound('resource');
   const resources = s.allowDoubleBooking
     ? data.resources
     : placeUnassignedItems(data.resources, data.unassigned, s.timezone, s.businessHours).resources;

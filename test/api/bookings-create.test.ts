@@ -249,6 +249,28 @@ describe('booking creation', () => {
       expect(await db('bookings').where({ tenantId: s.tenant.id })).to.have.length(2);
     });
 
+    it('when an unassigned booking needs one of two staff then only one of them can be booked at that time (sequentially and in a race)', async () => {
+      const s = await bookingSalon({ staff: 2 });
+      const date = localDay(4);
+      const open = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId }] });
+      expect(open.status).to.equal(201);
+      const first = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:30'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      expect(first.status).to.equal(201);
+      const second = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[1].resourceId }] });
+      expect(second.status).to.equal(409);
+      expect(second.body.error.code).to.equal('BOOKING_CONFLICT');
+
+      const date2 = localDay(5);
+      expect((await call('post', '/bookings', s.owner.token, { startTime: at(date2, '10:00'), items: [{ serviceId: s.serviceId }] })).status).to.equal(201);
+      const race = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          call('post', '/bookings', s.owner.token, { startTime: at(date2, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[i % 2].resourceId }] }),
+        ),
+      );
+      expect(race.filter((r) => r.status === 201)).to.have.length(1);
+      expect(race.filter((r) => r.status === 409)).to.have.length(15);
+    });
+
     it('when the database is written directly with an overlapping item then the EXCLUDE constraint rejects it', async () => {
       const s = await bookingSalon();
       const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
