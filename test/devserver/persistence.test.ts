@@ -1,0 +1,94 @@
+// Dev-server role: with a database, runs survive a server restart. Timers keep their due times,
+// work handed to a worker before the restart counts as lost and is retried, history is kept.
+import { expect } from 'chai';
+import { fork } from 'node:child_process';
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { startDevServer, DevServer } from '../../devserver/temporal';
+import { stack } from '../support/stack';
+import { bundle, uid, waitFor } from './harness';
+import * as activities from './activities';
+
+describe('devserver persistence (Postgres run store)', function () {
+  this.timeout(90_000);
+  let databaseUrl: string;
+  const storeId = uid('store');
+
+  before(async function () {
+    this.timeout(120_000);
+    databaseUrl = (await stack()).platform.deps.config.databaseUrl;
+    await bundle();
+  });
+
+  async function connect(server: DevServer) {
+    const connection = await Connection.connect({ address: server.address });
+    const nativeConnection = await NativeConnection.connect({ address: server.address });
+    return { connection, nativeConnection, client: new Client({ connection }) };
+  }
+
+  it('resumes timers and lost activity attempts after a restart, and keeps closed runs', async () => {
+    const tq = uid('tq');
+    const actsTq = uid('acts');
+    const timerWf = uid('timer');
+    const activityWf = uid('activity');
+    const doneWf = uid('done');
+
+    // --- first server: start everything, then stop it mid-flight.
+    const first = await startDevServer({ port: 0, databaseUrl, storeId });
+    const a = await connect(first);
+    const w1 = await Worker.create({ connection: a.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
+    await w1.runUntil(async () => {
+      expect(await a.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId: doneWf, args: ['kept'] })).to.equal('kept');
+      await a.client.workflow.start('sleeps', { taskQueue: tq, workflowId: timerWf, args: [2000] });
+      await a.client.workflow.start('runActivity', {
+        taskQueue: tq, workflowId: activityWf,
+        args: ['sleepMs', [60_000], { taskQueue: actsTq, startToCloseTimeout: '30s', retry: { initialInterval: '10ms' } }],
+      });
+      // The activity runs in another process, which dies with the server.
+      const child = fork(path.join(__dirname, 'support/kill-me-worker.ts'), [first.address, actsTq], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+      try {
+        await waitFor(async () => {
+          const d = await a.connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: activityWf } });
+          return d.pendingActivities?.some((p) => p.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED);
+        }, 20_000);
+        const timerHistory = await a.client.workflow.getHandle(timerWf).fetchHistory();
+        expect(timerHistory.events!.some((e) => e.timerStartedEventAttributes)).to.equal(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+    await a.connection.close();
+    await a.nativeConnection.close();
+    const stoppedAt = Date.now();
+    await first.shutdown();
+
+    // --- second server on the same database: the runs continue.
+    const second = await startDevServer({ port: 0, databaseUrl, storeId });
+    const b = await connect(second);
+    try {
+      const w2 = await Worker.create({ connection: b.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
+      const w3 = await Worker.create({ connection: b.nativeConnection, taskQueue: actsTq, activities: { sleepMs: async () => 'second attempt' } });
+      await Promise.all([
+        w2.runUntil(async () => {
+          const slept = await b.client.workflow.getHandle(timerWf).result();
+          expect(slept).to.be.at.least(2000);
+          expect(await b.client.workflow.getHandle(activityWf).result()).to.equal('second attempt');
+          // The lost attempt was retried at once, not after its 30 s start-to-close timeout.
+          expect(Date.now() - stoppedAt).to.be.lessThan(15_000);
+        }),
+        w3.runUntil(() => waitFor(async () => (await b.client.workflow.getHandle(activityWf).describe()).status.name === 'COMPLETED', 20_000)),
+      ]);
+      const done = await b.client.workflow.getHandle(doneWf).describe();
+      expect(done.status.name).to.equal('COMPLETED');
+      expect(await b.client.workflow.getHandle(doneWf).result()).to.equal('kept');
+      const types = (await b.client.workflow.getHandle(timerWf).fetchHistory()).events!.map((e) => e.eventType);
+      expect(types).to.include(temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED);
+    } finally {
+      await b.connection.close();
+      await b.nativeConnection.close();
+      await second.shutdown();
+    }
+  });
+});
