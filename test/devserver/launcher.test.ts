@@ -82,7 +82,7 @@ describe('devserver launcher', function () {
 
   it('serves TestWorkflowEnvironment.createLocal (dev-server shape) with a custom namespace', async function () {
     this.timeout(30_000);
-    const env = await createLocalEnv({ server: { namespace: 'salon-test' }, client: { namespace: 'salon-test' } });
+    const env = await createLocalEnv({ server: { namespace: 'salon-test' } });
     try {
       const tq = uid('tq');
       const worker = await Worker.create({ connection: env.nativeConnection, namespace: 'salon-test', taskQueue: tq, workflowBundle: await bundle(), activities });

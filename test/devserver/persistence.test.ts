@@ -18,7 +18,9 @@ describe('devserver persistence (Postgres run store)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    databaseUrl = (await stack()).platform.deps.config.databaseUrl;
+    const url = (await stack()).platform.deps.config.databaseUrl;
+    if (!url) throw new Error('the test stack has no database url');
+    databaseUrl = url;
     await bundle();
   });
 
