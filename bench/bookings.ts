@@ -146,6 +146,12 @@ async function main(): Promise<void> {
     const bTimes = bRes.map((r) => r.ms);
     results.b = { requests: 50, daysScanned: 90, found, expected: addDays(today, 90), p50: pct(bTimes, 50), p95: pct(bTimes, 95), targetP95: 50 };
 
+    // context: the floor of this box for 100 concurrent requests (GET /health runs SELECT 1)
+    // (warm: the first burst also opens the client's 100 keep-alive connections)
+    await run(Array.from({ length: 100 }, () => get(`${base}/health`)), false);
+    const health = await run(Array.from({ length: 100 }, () => get(`${base}/health`)), false);
+    results.healthFloor = { requests: 100, p50: pct(health.map((r) => r.ms), 50), p95: pct(health.map((r) => r.ms), 95) };
+
     // (c0) context: one booking at a time (no concurrency), 40 different slots
     const c0 = await salon(knex, 'c0', 20, 60);
     const c0Url = `${base}/public/tenants/${c0.slug}/bookings`;
@@ -221,6 +227,8 @@ async function main(): Promise<void> {
   console.log(`(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`);
   console.log(`(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`);
   const c0 = results.c0 as { p50: number; p95: number };
+  const hf = results.healthFloor as { p50: number; p95: number };
+  console.log(`(ctx) 100 concurrent GET /health (floor):       p50 ${fmt(hf.p50)}  p95 ${fmt(hf.p95)}`);
   console.log(`(c0) one booking at a time (context):           p50 ${fmt(c0.p50)}  p95 ${fmt(c0.p95)}`);
   console.log(`(c) 100 concurrent bookings, same slot:          created ${c1.created} (409: ${c1.conflicts409}, rows ${c1.bookingsInDatabase})  p50 ${fmt(c1.p50)}  p95 ${fmt(c1.p95)}  ${c1.created === 1 && c1.bookingsInDatabase === 1 && c1.p95 < 200 ? 'OK' : 'MISSED'}`);
   console.log(`(c) 100 concurrent bookings, 100 slots:          created ${c2.created} (rows ${c2.bookingsInDatabase})  p50 ${fmt(c2.p50)}  p95 ${fmt(c2.p95)}  ${c2.created === 100 && c2.p95 < 200 ? 'OK' : 'MISSED'}`);

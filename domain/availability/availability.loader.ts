@@ -40,16 +40,6 @@ export interface LoadOptions {
   onlyListedResources?: boolean;
 }
 
-/** Awaits knex builders (lazy thenables); one after another inside a transaction (one connection). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function sequence(db: Db, queries: readonly PromiseLike<any>[] | readonly any[]): Promise<any[]> {
-  // Outside a transaction the pool runs them in parallel.
-  if (!(db as Knex.Transaction).isTransaction) return Promise.all(queries);
-  const out: unknown[] = [];
-  for (const q of queries) out.push(await q);
-  return out;
-}
-
 const iso = (d: Date | string): string => (typeof d === 'string' ? d : d.toISOString());
 
 export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<AvailabilityData> {
@@ -60,70 +50,56 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   const rangeStart = iso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
   const rangeEnd = iso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
 
-  // Raw results keep their column names (the snake-case mapper only maps the top level): aliases are camelCase.
-  // Two round trips: the unassigned items, and every resource that can perform a requested service
-  // (or an unassigned item's service, so the items can be placed) with its skills, schedule,
-  // overrides, approved time-off and active booking items aggregated as JSON.
-  const unassignedQuery = db.raw(
-    `SELECT bi.booking_id AS "bookingId", bi.service_id AS "serviceId", bi.start_time AS "startTime", bi.end_time AS "endTime", b.status
-       FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
-      WHERE bi.tenant_id = ? AND bi.is_active AND bi.resource_id IS NULL AND bi.start_time < ? AND bi.end_time > ?`,
-    [tenantId, rangeEnd, rangeStart],
-  );
-  const selectSql = `SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
-       COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
-       COALESCE((SELECT json_agg(json_build_object('dayOfWeek', x.day_of_week, 'startTime', x.start_time, 'endTime', x.end_time, 'isActive', x.is_active))
-                   FROM resource_schedules x WHERE x.resource_id = r.id), '[]') AS "weeklySchedule",
-       COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time))
-                   FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN ?::date AND ?::date), '[]') AS overrides,
-       COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
-                                                   'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved))
-                   FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= ?::date AND t.end_date >= ?::date), '[]') AS "timeOff",
-       COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
-                   FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
-                  WHERE bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active AND bi.start_time < ? AND bi.end_time > ?), '[]') AS bookings
-       FROM resources r`;
-  const headBindings = [firstDate, lastDate, lastDate, firstDate, rangeEnd, rangeStart];
-  const resourcesSql = (listedOnly: boolean) =>
-    listedOnly
-      ? `${selectSql} WHERE r.tenant_id = ? AND r.id = ANY(?::uuid[]) ORDER BY r.sort_order, r.name, r.id`
-      : `${selectSql}
-      WHERE r.tenant_id = ?
-        AND (r.id IN (SELECT s.resource_id FROM resource_skills s
-                       WHERE s.tenant_id = ?
-                         AND (s.service_id = ANY(?::uuid[])
-                              OR s.service_id IN (SELECT u.service_id FROM booking_items u
-                                                   WHERE u.tenant_id = ? AND u.is_active AND u.resource_id IS NULL AND u.start_time < ? AND u.end_time > ?)))
-             OR r.id = ANY(?::uuid[]))
-      ORDER BY r.sort_order, r.name, r.id`;
-  const resourceIds = [...(opts.resourceIds ?? [])];
-  const resourcesBindings = (listedOnly: boolean) =>
-    listedOnly
-      ? [...headBindings, tenantId, resourceIds]
-      : [...headBindings, tenantId, tenantId, [...opts.serviceIds], tenantId, rangeEnd, rangeStart, resourceIds];
-  const resourcesQuery = db.raw(resourcesSql(false), resourcesBindings(false));
-  let unassignedResult: { rows: unknown[] };
-  let resourcesResult: { rows: unknown[] };
-  if (opts.onlyListedResources) {
-    unassignedResult = await unassignedQuery;
-    resourcesResult = await (unassignedResult.rows.length ? resourcesQuery : db.raw(resourcesSql(true), resourcesBindings(true)));
-  } else {
-    [unassignedResult, resourcesResult] = await sequence(db, [unassignedQuery, resourcesQuery]);
-  }
-  type RawResource = {
-    id: string;
-    name: string;
-    userId: string | null;
-    sortOrder: number;
-    isActive: boolean;
-    isBookableOnline: boolean;
-    skills: string[];
-    weeklySchedule: LoadedResource['weeklySchedule'];
-    overrides: LoadedResource['overrides'];
-    timeOff: LoadedResource['timeOff'];
-    bookings: { id: string; start: string; end: string; status: BookingStatusValue }[];
-  };
-  const resources: LoadedResource[] = (resourcesResult.rows as RawResource[]).map((r) => ({
+  // ONE round trip (this runs inside the booking transaction, so every round trip counts): the
+  // active unassigned items touching the range, and the resources - chosen ones, those that can
+  // perform a requested service (unless onlyListedResources), and those that can perform an
+  // unassigned item's service (so the items can be placed) - each with skills, weekly schedule,
+  // overrides, approved time-off and active booking items in the range, aggregated as JSON.
+  const sql = `
+    WITH unassigned AS (
+      SELECT bi.booking_id, bi.service_id, bi.start_time, bi.end_time, b.status
+        FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
+       WHERE bi.tenant_id = :tenantId AND bi.is_active AND bi.resource_id IS NULL
+         AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart
+    ), picked AS (
+      SELECT r.* FROM resources r
+       WHERE r.tenant_id = :tenantId
+         AND (r.id = ANY(:resourceIds::uuid[])
+              OR r.id IN (SELECT s.resource_id FROM resource_skills s
+                           WHERE s.tenant_id = :tenantId
+                             AND ((NOT :onlyListed AND s.service_id = ANY(:serviceIds::uuid[]))
+                                  OR s.service_id IN (SELECT u.service_id FROM unassigned u))))
+    )
+    SELECT
+      COALESCE((SELECT json_agg(json_build_object('bookingId', u.booking_id, 'serviceId', u.service_id, 'start', u.start_time, 'end', u.end_time, 'status', u.status))
+                  FROM unassigned u), '[]') AS unassigned,
+      COALESCE((SELECT json_agg(x ORDER BY x."sortOrder", x.name, x.id) FROM (
+        SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
+          COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
+          COALESCE((SELECT json_agg(json_build_object('dayOfWeek', w.day_of_week, 'startTime', w.start_time, 'endTime', w.end_time, 'isActive', w.is_active))
+                      FROM resource_schedules w WHERE w.resource_id = r.id), '[]') AS "weeklySchedule",
+          COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time))
+                      FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN :firstDate::date AND :lastDate::date), '[]') AS overrides,
+          COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
+                                                      'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved))
+                      FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
+          COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
+                      FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
+                     WHERE bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
+                       AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart), '[]') AS bookings
+        FROM picked r) x), '[]') AS resources`;
+  const result = await db.raw(sql, {
+    tenantId,
+    rangeStart,
+    rangeEnd,
+    firstDate,
+    lastDate,
+    resourceIds: [...(opts.resourceIds ?? [])],
+    serviceIds: [...opts.serviceIds],
+    onlyListed: opts.onlyListedResources ?? false,
+  });
+  const row = result.rows[0] as { unassigned: RawUnassigned[]; resources: RawResource[] };
+  const resources: LoadedResource[] = row.resources.map((r) => ({
     id: r.id,
     name: r.name,
     userId: r.userId,
@@ -136,15 +112,30 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
     timeOff: r.timeOff,
     bookings: r.bookings.map((b) => ({ id: b.id, start: new Date(b.start), end: new Date(b.end), status: b.status })),
   }));
-  const unassigned = unassignedResult.rows as { bookingId: string; serviceId: string; startTime: Date; endTime: Date; status: BookingStatusValue }[];
   return {
     resources,
-    unassigned: unassigned.map((u) => ({
-      bookingId: u.bookingId,
-      serviceId: u.serviceId,
-      start: new Date(u.startTime),
-      end: new Date(u.endTime),
-      status: u.status,
-    })),
+    unassigned: row.unassigned.map((u) => ({ bookingId: u.bookingId, serviceId: u.serviceId, start: new Date(u.start), end: new Date(u.end), status: u.status })),
   };
+}
+
+interface RawUnassigned {
+  bookingId: string;
+  serviceId: string;
+  start: string;
+  end: string;
+  status: BookingStatusValue;
+}
+
+interface RawResource {
+  id: string;
+  name: string;
+  userId: string | null;
+  sortOrder: number;
+  isActive: boolean;
+  isBookableOnline: boolean;
+  skills: string[];
+  weeklySchedule: LoadedResource['weeklySchedule'];
+  overrides: LoadedResource['overrides'];
+  timeOff: LoadedResource['timeOff'];
+  bookings: { id: string; start: string; end: string; status: BookingStatusValue }[];
 }

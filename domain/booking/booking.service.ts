@@ -491,51 +491,83 @@ async function insertBooking(
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
     const id = crypto.randomUUID();
     const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
-    const [row]: BookingRow[] = await trx('bookings')
-      .insert({
-        id,
-        cancellationTokenHash: issued?.hash ?? null,
-        tenantId: tenant.id,
-        customerId,
-        resourceId: planned[0].resourceId,
-        startTime,
-        endTime,
-        status: spec.status,
-        source: spec.source,
-        paymentMode: 'IN_PERSON',
-        totalAmount: planned.reduce((sum, i) => sum + i.price, 0),
-        metadata: JSON.stringify({ displaySnapshot: { timezone: s.timezone, currency: s.currency, locale } }),
-        isGuest: spec.isGuest,
-        contactName: spec.contact?.name?.trim() ?? null,
-        contactPhone: normalisePhone(spec.contact?.phone) ?? null,
-        contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
-        notes: spec.notes ?? spec.contact?.notes ?? null,
-        allowDoubleBooking,
-        createdBy: actor.userId,
-        version: 1,
-      })
-      .returning('*');
-    const itemRows: ItemRow[] = await trx('bookingItems').insert(
-      planned.map((i, index) => ({
-        bookingId: row.id,
-        tenantId: tenant.id,
-        serviceId: i.serviceId,
-        resourceId: i.resourceId,
-        startTime: i.start,
-        endTime: i.end,
-        duration: i.duration,
-        price: i.price,
-        sortOrder: index,
-        isActive: isBlocking(spec.status),
-        isExclusive: !allowDoubleBooking,
-      })),
-      ['id', 'bookingId', 'serviceId', 'resourceId', 'startTime', 'endTime', 'duration', 'price', 'sortOrder'],
+    const now = new Date();
+    const row: BookingRow = {
+      id,
+      tenantId: tenant.id,
+      customerId,
+      resourceId: planned[0].resourceId,
+      startTime,
+      endTime,
+      status: spec.status,
+      source: spec.source,
+      paymentMode: 'IN_PERSON',
+      totalAmount: planned.reduce((sum, i) => sum + i.price, 0),
+      discountAmount: 0,
+      appliedVoucherId: null,
+      cancellationFee: 0,
+      depositStatus: null,
+      processedForLoyalty: false,
+      metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale } },
+      isGuest: spec.isGuest,
+      contactName: spec.contact?.name?.trim() ?? null,
+      contactPhone: normalisePhone(spec.contact?.phone) ?? null,
+      contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
+      notes: spec.notes ?? spec.contact?.notes ?? null,
+      version: 1,
+      cancelReason: null,
+      cancelledBy: null,
+      cancelledAt: null,
+      cancellationTokenHash: issued?.hash ?? null,
+      allowDoubleBooking,
+      createdBy: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const itemRows: ItemRow[] = planned.map((i, index) => ({
+      id: crypto.randomUUID(),
+      bookingId: id,
+      serviceId: i.serviceId,
+      serviceName: services.get(i.serviceId)!.name,
+      resourceId: i.resourceId,
+      startTime: i.start,
+      endTime: i.end,
+      duration: i.duration,
+      price: i.price,
+      sortOrder: index,
+    }));
+    // Booking, items and the audit entry in ONE statement (one round trip inside the transaction).
+    // booking_items_no_overlap is checked as the items are inserted; the FK to bookings at the end
+    // of the statement, when the booking row exists.
+    await trx.raw(
+      `WITH b AS (
+         INSERT INTO bookings (id, tenant_id, customer_id, resource_id, start_time, end_time, status, source, payment_mode, total_amount,
+                               metadata, is_guest, contact_name, contact_phone, contact_email, notes, allow_double_booking, created_by,
+                               version, cancellation_token_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+       ), i AS (
+         INSERT INTO booking_items (id, booking_id, tenant_id, service_id, resource_id, start_time, end_time, duration, price, sort_order,
+                                    is_active, is_exclusive, created_at, updated_at)
+         SELECT x.id, ?::uuid, ?::uuid, x.service_id, x.resource_id, x.start_time, x.end_time, x.duration, x.price, x.sort_order, ?, ?, ?, ?
+           FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, service_id uuid, resource_id uuid, start_time timestamptz, end_time timestamptz,
+                                                  duration int, price int, sort_order int)
+       ), a AS (
+         INSERT INTO booking_audit_logs (booking_id, tenant_id, actor_user_id, actor_role, action, to_status, changes, created_at)
+         VALUES (?, ?, ?, ?, 'CREATED', ?, ?::jsonb, ?)
+       )
+       SELECT 1`,
+      [
+        id, tenant.id, row.customerId, row.resourceId, startTime, endTime, row.status, row.source, row.paymentMode, row.totalAmount,
+        JSON.stringify(row.metadata), row.isGuest, row.contactName, row.contactPhone, row.contactEmail, row.notes, allowDoubleBooking, actor.userId,
+        row.cancellationTokenHash, now, now,
+        id, tenant.id, isBlocking(spec.status), !allowDoubleBooking, now, now,
+        JSON.stringify(itemRows.map((i) => ({ id: i.id, service_id: i.serviceId, resource_id: i.resourceId, start_time: i.startTime.toISOString(), end_time: i.endTime.toISOString(), duration: i.duration, price: i.price, sort_order: i.sortOrder }))),
+        id, tenant.id, actor.userId, actor.role, spec.status, JSON.stringify({ source: spec.source }), now,
+      ],
     );
-    await audit(trx, { bookingId: row.id, tenantId: tenant.id, actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source } });
     await signalBooking(deps, row, 'BookingCreated', 1);
-    const items = itemRows.map((i) => ({ ...i, serviceName: services.get(i.serviceId)!.name }));
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
-    return { booking: toDto(row, items), cancellationToken: issued?.token ?? null, resourceNames };
+    return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames };
   });
 }
 
