@@ -71,6 +71,28 @@ describe('availability routes', () => {
       expect(res.body.data.slots.at(-1).localTime).to.equal('15:30');
     });
 
+    it('when the salon is in Europe/Oslo then on the spring-forward day 09:00 local is 07:00Z, the day before 08:00Z', async () => {
+      const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 365 } });
+      const res = await call('get', `/availability?serviceId=${s.serviceId}&date=2027-03-28`, s.owner.token);
+      expect(res.status).to.equal(200);
+      expect(res.body.data.slots[0]).to.include({ start: '2027-03-28T07:00:00.000Z', localTime: '09:00' });
+      const before = await call('get', `/availability?serviceId=${s.serviceId}&date=2027-03-27`, s.owner.token);
+      expect(before.body.data.slots[0]).to.include({ start: '2027-03-27T08:00:00.000Z', localTime: '09:00' });
+    });
+
+    it('when the salon is in Asia/Kolkata (+05:30) then 09:00 local is 03:30Z and bookings are checked in that zone', async () => {
+      const s = await bookingSalon({ settings: { timezone: 'Asia/Kolkata' } });
+      const date = localDay(2, 'Asia/Kolkata');
+      const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.owner.token);
+      expect(res.body.data.timezone).to.equal('Asia/Kolkata');
+      expect(res.body.data.slots[0].start).to.equal(`${date}T03:30:00.000Z`);
+      const early = await call('post', '/bookings', s.owner.token, { startTime: `${date}T03:00:00.000Z`, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      expect(early.status).to.equal(422);
+      const ok = await call('post', '/bookings', s.owner.token, { startTime: `${date}T03:30:00.000Z`, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      expect(ok.status).to.equal(201);
+      expect(ok.body.data.metadata.displaySnapshot.timezone).to.equal('Asia/Kolkata');
+    });
+
     it('when a resource list does not match the service list then 400', async () => {
       const s = await bookingSalon();
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${localDay(2)}&resourceId=${s.staff[0].resourceId},any`, s.owner.token);

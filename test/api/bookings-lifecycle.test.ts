@@ -186,6 +186,30 @@ describe('booking lifecycle', () => {
       expect(log.body.data.at(-1)).to.include({ actorRole: 'ADMIN', actorUserId: admin.id, reason: 'support ticket 42', forced: false });
     });
 
+    it('when no token (or a malformed one) is sent then every staff-side booking route answers 401', async () => {
+      const s = await bookingSalon();
+      const b = await book(s);
+      for (const [m, p, body] of [
+        ['get', `/availability?serviceId=${s.serviceId}&date=${localDay(2)}`, undefined],
+        ['get', '/bookings', undefined],
+        ['post', '/bookings', { startTime: at(localDay(2), '12:00'), items: [{ serviceId: s.serviceId }] }],
+        ['post', '/bookings/walk-in', { serviceId: s.serviceId }],
+        ['get', `/bookings/${b.id}`, undefined],
+        ['patch', `/bookings/${b.id}`, { notes: 'x' }],
+        ['post', `/bookings/${b.id}/status/ARRIVED`, undefined],
+        ['post', `/bookings/${b.id}/cancel`, {}],
+        ['get', `/bookings/${b.id}/cancel-preview`, undefined],
+        ['get', `/bookings/${b.id}/audit-log`, undefined],
+        ['post', `/bookings/${b.id}/self-pick`, undefined],
+      ] as const) {
+        for (const token of [undefined, 'not-a-jwt']) {
+          const res = await call(m, p, token, body);
+          expect(res.status, `${m} ${p} ${token ?? 'none'}`).to.equal(401);
+          expect(res.body.error.code).to.equal('UNAUTHORIZED');
+        }
+      }
+    });
+
     it('when ADMIN has no tenant context then 403', async () => {
       const admin = await createAdmin();
       expect((await call('get', '/bookings', admin.token)).status).to.equal(403);
