@@ -1,0 +1,38 @@
+import { BaseModel } from './base.model';
+import type { BookingStatus } from '../../domain/booking/booking-status.rules';
+
+/** bookings (migration 040). Written by domain/booking/booking.service.ts; version +1 on every change. */
+export class BookingModel extends BaseModel {
+  static override tableName = 'bookings';
+  static override jsonAttributes = ['metadata'];
+
+  tenantId!: string;
+  customerId!: string | null;
+  /** null = unassigned; the first item's resource */
+  resourceId!: string | null;
+  startTime!: Date;
+  endTime!: Date;
+  status!: BookingStatus;
+  source!: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
+  paymentMode!: 'IN_PERSON' | 'ONLINE';
+  /** minor units */
+  totalAmount!: number;
+  discountAmount!: number;
+  appliedVoucherId!: string | null;
+  cancellationFee!: number;
+  depositStatus!: string | null;
+  processedForLoyalty!: boolean;
+  metadata!: { displaySnapshot: { timezone: string; currency: string; locale: string } } & Record<string, unknown>;
+  isGuest!: boolean;
+  contactName!: string | null;
+  contactPhone!: string | null;
+  contactEmail!: string | null;
+  notes!: string | null;
+  version!: number;
+  cancelReason!: string | null;
+  cancelledBy!: 'CUSTOMER' | 'SALON' | 'SYSTEM' | null;
+  cancelledAt!: Date | null;
+  cancellationTokenHash!: string | null;
+  allowDoubleBooking!: boolean;
+  createdBy!: string | null;
+}
