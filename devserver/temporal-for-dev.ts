@@ -1,5 +1,6 @@
 // Which Temporal `npm start` talks to: TEMPORAL_ADDRESS when set; else a real `temporal` CLI dev
-// server when one is installed (TEMPORAL_CLI_PATH or on the PATH); else our built-in dev server.
+// server when one is installed (TEMPORAL_CLI_PATH or on the PATH); else our built-in dev server,
+// keeping its runs in the platform's Postgres.
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
@@ -38,7 +39,12 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startTemporalForDev(options: { address?: string; port: number; dataDir: string }): Promise<DevTemporal> {
+/** The address the platform will use, known before anything starts (the signaller connects lazily). */
+export function devTemporalAddress(options: { address?: string; port: number }): string {
+  return options.address ?? `127.0.0.1:${options.port}`;
+}
+
+export async function startTemporalForDev(options: { address?: string; port: number; dataDir: string; databaseUrl: string }): Promise<DevTemporal> {
   if (options.address) return { address: options.address, kind: 'external', stop: async () => undefined };
   const cli = findTemporalCli();
   if (cli) {
@@ -55,6 +61,8 @@ export async function startTemporalForDev(options: { address?: string; port: num
       },
     };
   }
-  const server = await startDevServer({ port: options.port, host: '127.0.0.1' });
+  // Runs are stored in the platform's database, so timers (reminders, expiries) survive a restart.
+  const server = await startDevServer({ port: options.port, host: '127.0.0.1', databaseUrl: options.databaseUrl, storeId: 'npm-start' });
+  await server.ready;
   return { address: server.address, kind: 'built-in', stop: () => server.shutdown() };
 }

@@ -30,8 +30,17 @@ export const TO_OBJECT_OPTS = { longs: Number, enums: Number, defaults: false };
 export function decodeMessage(type: ProtoType, buf: Uint8Array): any {
   return type.toObject(type.decode(buf), TO_OBJECT_OPTS);
 }
+/**
+ * Encodes a plain object. The engine only builds objects in wire shape (numbers for int64 and
+ * enums, {seconds, nanos} for times, Buffers for bytes), which protobufjs encodes directly; the
+ * fromObject conversion pass is only needed (and used) as a fallback.
+ */
 export function encodeMessage(type: ProtoType, obj: any): Buffer {
-  return Buffer.from(type.encode(type.fromObject(obj ?? {})).finish());
+  try {
+    return Buffer.from(type.encode(obj ?? {}).finish());
+  } catch {
+    return Buffer.from(type.encode(type.fromObject(obj ?? {})).finish());
+  }
 }
 
 function enumValues(name: string): Record<string, number> {
@@ -77,9 +86,14 @@ export const CancelExternalFailedCause = makeEnum('CancelExternalWorkflowExecuti
 export const HistoryFilter = makeEnum('HistoryEventFilterType', 'HISTORY_EVENT_FILTER_TYPE_');
 
 /** 'WORKFLOW_EXECUTION_STARTED' -> 'workflowExecutionStartedEventAttributes' */
+const attributeKeys = new Map<string, string>();
 export function eventAttributesKey(shortType: string): string {
-  const camel = shortType.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-  return `${camel}EventAttributes`;
+  let key = attributeKeys.get(shortType);
+  if (!key) {
+    key = `${shortType.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}EventAttributes`;
+    attributeKeys.set(shortType, key);
+  }
+  return key;
 }
 
 export interface Timestamp { seconds: number; nanos: number }
