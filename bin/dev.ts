@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devserver/platform';
-import { startTemporalForDev } from '../devserver/temporal-for-dev';
+import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-for-dev';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../integrations/sms/sms-sender';
 import { startApi } from './api';
@@ -14,9 +14,14 @@ import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../db
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const temporal = await startTemporalForDev({ address: config.temporalAddress, port: config.temporalPort, dataDir: path.join(config.dataDir, 'temporal') });
-  const signaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+  const signaller = new TemporalSignaller({ address: devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort }), namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   const platform = await startPlatform(config, { signaller });
+  const temporal = await startTemporalForDev({
+    address: config.temporalAddress,
+    port: config.temporalPort,
+    dataDir: path.join(config.dataDir, 'temporal'),
+    databaseUrl: platform.deps.config.databaseUrl!,
+  });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
   const worker = await startWorker({
     address: temporal.address,
