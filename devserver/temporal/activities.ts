@@ -34,7 +34,12 @@ export class Activities {
     return undefined;
   }
 
-  schedule(run: Run, a: any, wtc: number): void {
+  /**
+   * ScheduleActivityTask command. With `eagerIdentity` (the worker asked for eager execution and
+   * reserved a slot) the first attempt is handed straight back in the completion response instead
+   * of going through the task queue; returns that poll response.
+   */
+  schedule(run: Run, a: any, wtc: number, eagerIdentity?: string): any {
     const runTimeoutMs = durationMs(run.startRequest.workflowRunTimeout);
     let s2c = durationMs(a.scheduleToCloseTimeout);
     let s2s = durationMs(a.scheduleToStartTimeout);
@@ -92,7 +97,9 @@ export class Activities {
     };
     run.activities.set(act.scheduledEventId, act);
     if (s2c > 0) act.scheduleToCloseTimer = this.engine.clock.after(s2c, () => this.timeoutScheduleToClose(run, act));
+    if (eagerIdentity !== undefined) return this.start(run, act, act.attempt, eagerIdentity);
     this.enqueue(run, act);
+    return undefined;
   }
 
   private enqueue(run: Run, act: ActivityState): void {

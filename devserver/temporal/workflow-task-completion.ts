@@ -132,8 +132,9 @@ export class WorkflowTaskCompletion {
 
     let needNewTask = !!req.forceCreateNewWorkflowTask;
     const afterwards: (() => void)[] = [];
+    const eagerActivities: any[] = [];
     for (const cmd of commands) {
-      needNewTask = this.apply(run, cmd, wtc, req.identity, afterwards) || needNewTask;
+      needNewTask = this.apply(run, cmd, wtc, req.identity, afterwards, eagerActivities) || needNewTask;
       if (!run.open) break;
     }
     this.answerQueries(run, req.queryResults ?? {}, attachedQueries);
@@ -145,7 +146,7 @@ export class WorkflowTaskCompletion {
     }
     for (const f of afterwards) f();
     engine.clock.workChanged();
-    return {};
+    return { activityTasks: run.open ? eagerActivities : [] };
   }
 
   private answerQueries(run: Run, results: Record<string, any>, attached: Map<string, PendingQuery>): void {
@@ -164,14 +165,17 @@ export class WorkflowTaskCompletion {
   }
 
   /** Applies one command; returns true when it requires a new workflow task. */
-  private apply(run: Run, cmd: any, wtc: number, identity: string, afterwards: (() => void)[]): boolean {
+  private apply(run: Run, cmd: any, wtc: number, identity: string, afterwards: (() => void)[], eager: any[]): boolean {
     const engine = this.engine;
     const now = engine.now();
     const name = commandName(cmd);
     switch (name) {
-      case 'SCHEDULE_ACTIVITY_TASK':
-        this.activities.schedule(run, cmd.scheduleActivityTaskCommandAttributes, wtc);
+      case 'SCHEDULE_ACTIVITY_TASK': {
+        const a = cmd.scheduleActivityTaskCommandAttributes;
+        const task = this.activities.schedule(run, a, wtc, a.requestEagerExecution ? identity ?? '' : undefined);
+        if (task) eager.push(task);
         return false;
+      }
       case 'REQUEST_CANCEL_ACTIVITY_TASK':
         return this.activities.requestCancel(run, cmd.requestCancelActivityTaskCommandAttributes.scheduledEventId, wtc);
       case 'START_TIMER': {
