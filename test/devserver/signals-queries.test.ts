@@ -97,6 +97,23 @@ for (const mode of CACHE_MODES) {
       });
     });
 
+    it('attaches a query to a scheduled workflow task, and re-routes one that arrives during a started task', async () => {
+      const tq = uid('tq');
+      const h = await env.client.workflow.start('accumulator', { taskQueue: tq, workflowId: uid('wf') });
+      const svc = env.connection.workflowService;
+      // Started task (played by hand): the query waits, then goes out as a query task.
+      const task = await svc.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, identity: 'by-hand' });
+      const duringTask = h.query<number>('total');
+      await new Promise((r) => setTimeout(r, 100));
+      await svc.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: task.taskToken, identity: 'by-hand', commands: [] });
+      expect(await env.withWorker(tq, () => duringTask)).to.equal(0);
+      // Scheduled task: a signal schedules a task nobody polls yet; the query rides on it.
+      await h.signal('add', 5);
+      const onScheduled = h.query<number>('total');
+      expect(await env.withWorker(tq, () => onScheduled)).to.equal(5);
+      await h.terminate();
+    });
+
     it('fails a query clearly when no worker serves the task queue', async () => {
       const tq = uid('tq');
       const h = await env.client.workflow.start('accumulator', { taskQueue: tq, workflowId: uid('wf') });
