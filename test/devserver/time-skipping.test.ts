@@ -50,4 +50,27 @@ describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)',
       expect(await h.result()).to.be.at.least(3_600_000);
     });
   });
+
+  it('TestService: Sleep, SleepUntil and the lock counter', async () => {
+    const ts = env.connection.testService!;
+    const now = async () => (await env.currentTimeMs());
+    // Locked (the initial state): Sleep waits in real time, the clock does not jump.
+    const t0 = await now();
+    const wall0 = Date.now();
+    await ts.sleep({ duration: { seconds: 0, nanos: 200_000_000 } });
+    expect(Date.now() - wall0).to.be.at.least(190);
+    // Unlocked: an hour-long Sleep returns at once with the clock an hour on.
+    await ts.unlockTimeSkipping({});
+    try {
+      const wall1 = Date.now();
+      await ts.sleep({ duration: { seconds: 3600 } });
+      expect(Date.now() - wall1).to.be.lessThan(500);
+      expect((await now()) - t0).to.be.at.least(3600 * 1000);
+      const target = (await now()) + 2 * 24 * 3600 * 1000;
+      await ts.sleepUntil({ timestamp: { seconds: Math.floor(target / 1000), nanos: (target % 1000) * 1e6 } });
+      expect(await now()).to.be.at.least(target);
+    } finally {
+      await ts.lockTimeSkipping({});
+    }
+  });
 });
