@@ -49,6 +49,8 @@ export class Engine {
   readonly wftQueues = new TaskQueues<any>();
   readonly activityQueues = new TaskQueues<any>();
   readonly searchAttributeTypes = new Map<string, number>();
+  /** Protocol messages (update requests) to attach to a workflow task being started. */
+  taskMessages?: (run: Run, startedEventId: number) => any[];
   /** Hooks filled in by the activity module (kept separate to keep files small). */
   onRunClosed: ((run: Run) => void)[] = [];
 
@@ -553,6 +555,7 @@ export class Engine {
       scheduledTime: timestamp(wft.scheduledTime),
       startedTime: timestamp(now),
       queries,
+      messages: this.taskMessages?.(run, started.eventId) ?? [],
     };
   }
 

@@ -19,7 +19,7 @@ export class RpcError extends Error {
     const statusBytes = encodeMessage(protoType('google.rpc.Status'), {
       code: this.code,
       message: this.message,
-      details: [{ typeUrl: this.details.typeUrl, value: this.details.value }],
+      details: [{ type_url: this.details.typeUrl, value: this.details.value }],
     });
     md.set('grpc-status-details-bin', statusBytes);
     return md;

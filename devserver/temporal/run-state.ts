@@ -31,6 +31,7 @@ export interface StoredRun {
   startDelayPending: boolean;
   parent?: Run['parent'];
   parentClosePolicy: number;
+  updates?: any[];
 }
 
 export function toStored(run: Run): StoredRun {
@@ -63,6 +64,7 @@ export function toStored(run: Run): StoredRun {
     startDelayPending: run.startDelayPending,
     parent: run.parent,
     parentClosePolicy: run.parentClosePolicy,
+    updates: [...run.updates.values()].map(({ waiters: _w, ...data }) => data),
   };
 }
 
@@ -88,6 +90,7 @@ export function fromStored(s: StoredRun): Run {
   run.startDelayPending = s.startDelayPending;
   run.parent = s.parent;
   run.parentClosePolicy = s.parentClosePolicy;
+  for (const u of s.updates ?? []) run.updates.set(u.updateId, { ...u, waiters: new Set() });
   return run;
 }
 

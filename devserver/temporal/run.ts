@@ -54,6 +54,18 @@ export interface ActivityState {
   heartbeatMs: number;
 }
 
+export interface UpdateState {
+  updateId: string;
+  request: any; // temporal.api.update.v1.Request
+  /** requested: waiting for the worker; accepted: Accepted event written; completed: outcome known. */
+  state: 'requested' | 'accepted' | 'completed';
+  /** started_event_id of the workflow task that last carried the request (0 = never delivered). */
+  deliveredIn: number;
+  acceptedEventId: number;
+  outcome?: any;
+  waiters: Set<() => void>;
+}
+
 export interface ChildState {
   initiatedEventId: number;
   namespace: string;
@@ -106,6 +118,7 @@ export class Run {
   timers = new Map<string, { startedEventId: number; due: number; handle: TimerHandle }>();
   children = new Map<number, ChildState>();
   pendingQueries: PendingQuery[] = [];
+  updates = new Map<string, UpdateState>();
   requestIds = new Set<string>();
   cancelRequested = false;
   /** First workflow task withheld until a start delay elapses. */

@@ -4,8 +4,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { Activities } from './activities';
+import { Updates } from './updates';
 import type { Engine } from './engine';
-import { invalidArgument, notFound, unimplemented } from './errors';
+import { invalidArgument, notFound } from './errors';
 import { duration, HistoryFilter, QueryResultType, timestamp } from './proto';
 import type { Run } from './run';
 import { decodeToken } from './tokens';
@@ -29,7 +30,8 @@ function onCancelled(call: ServerUnaryCall<any, any>) {
 
 export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): Record<string, Handler> {
   const activities = new Activities(engine);
-  const completion = new WorkflowTaskCompletion(engine, activities);
+  const updates = new Updates(engine);
+  const completion = new WorkflowTaskCompletion(engine, activities, updates);
   const ns = (req: any) => engine.checkNamespace(req.namespace);
 
   const namespaceInfo = (name: string) => ({
@@ -239,7 +241,8 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): R
     RespondActivityTaskFailedById: (req: any) => { const { run, act } = activityById(req); activities.failed(run, act, req.failure, req.lastHeartbeatDetails, req.identity); return {}; },
     RespondActivityTaskCanceled: (req: any) => { const { run, act } = activityByToken(req); activities.canceled(run, act, req.details, req.identity); return {}; },
     RespondActivityTaskCanceledById: (req: any) => { const { run, act } = activityById(req); activities.canceled(run, act, req.details, req.identity); return {}; },
-    UpdateWorkflowExecution: () => { throw unimplemented('UpdateWorkflowExecution (workflow update) is not supported by the salon dev server'); },
+    UpdateWorkflowExecution: (req: any, call: ServerUnaryCall<any, any>) => updates.update(ns(req), req, call),
+    PollWorkflowExecutionUpdate: (req: any, call: ServerUnaryCall<any, any>) => updates.poll(ns(req), req, call),
   };
   return handlers;
 }

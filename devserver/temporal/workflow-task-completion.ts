@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { status as Status } from '@grpc/grpc-js';
 import { Activities } from './activities';
+import type { Updates } from './updates';
 import type { Engine } from './engine';
 import { invalidArgument, notFound, queryFailed, RpcError } from './errors';
 import {
@@ -66,7 +67,7 @@ function validateCommands(run: Run, commands: any[]): [string, string] | undefin
         break;
       }
       case 'COMPLETE_WORKFLOW_EXECUTION': case 'FAIL_WORKFLOW_EXECUTION': case 'CANCEL_WORKFLOW_EXECUTION':
-      case 'CONTINUE_AS_NEW_WORKFLOW_EXECUTION': case 'RECORD_MARKER': case 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES':
+      case 'CONTINUE_AS_NEW_WORKFLOW_EXECUTION': case 'RECORD_MARKER': case 'PROTOCOL_MESSAGE': case 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES':
       case 'MODIFY_WORKFLOW_PROPERTIES': case 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION': case 'REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION':
         break;
       default:
@@ -77,7 +78,7 @@ function validateCommands(run: Run, commands: any[]): [string, string] | undefin
 }
 
 export class WorkflowTaskCompletion {
-  constructor(private readonly engine: Engine, private readonly activities: Activities) {}
+  constructor(private readonly engine: Engine, private readonly activities: Activities, private readonly updates: Updates) {}
 
   failed(req: any): void {
     const token = decodeToken(req.taskToken);
@@ -103,7 +104,7 @@ export class WorkflowTaskCompletion {
     if (closeIdx >= 0) {
       const cancelled = new Set(commands.filter((c) => commandName(c) === 'CANCEL_TIMER').map((c) => c.cancelTimerCommandAttributes.timerId));
       const unseen = run.buffered.filter((b) => !(b.timerId && cancelled.has(b.timerId)));
-      if (unseen.length) {
+      if (unseen.length || this.updates.hasUnseen(run, run.wft.startedEventId)) {
         // Keep attempt 1: this is not the workflow's fault (brief 4.6).
         run.append('WORKFLOW_TASK_FAILED', {
           scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId,
@@ -133,10 +134,21 @@ export class WorkflowTaskCompletion {
     let needNewTask = !!req.forceCreateNewWorkflowTask;
     const afterwards: (() => void)[] = [];
     const eagerActivities: any[] = [];
+    // Protocol messages (update answers) are applied where their ProtocolMessage command sits.
+    const messages = new Map<string, any>((req.messages ?? []).map((m: any) => [m.id, m]));
     for (const cmd of commands) {
+      if (commandName(cmd) === 'PROTOCOL_MESSAGE') {
+        const id = cmd.protocolMessageCommandAttributes?.messageId;
+        const m = messages.get(id);
+        messages.delete(id);
+        if (m) this.updates.apply(run, m, wtc);
+        continue;
+      }
       needNewTask = this.apply(run, cmd, wtc, req.identity, afterwards, eagerActivities) || needNewTask;
       if (!run.open) break;
     }
+    if (run.open) for (const m of messages.values()) this.updates.apply(run, m, wtc);
+    if (run.open && this.updates.hasPending(run)) needNewTask = true;
     this.answerQueries(run, req.queryResults ?? {}, attachedQueries);
     if (run.open) {
       run.wft = { ...run.wft, state: 'none', queries: new Map() };

@@ -1,6 +1,7 @@
 // Point 8: unsupported and malformed RPCs, pollers that go away, graceful shutdown.
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
+import { Client, NamespaceNotFoundError } from '@temporalio/client';
 import { startDevServer } from '../../devserver/temporal';
 import { encodeMessage, protoType } from '../../devserver/temporal/proto';
 import { uid, useEnv } from './harness';
@@ -47,6 +48,12 @@ describe('devserver robustness', function () {
     expect(err3.code).to.equal(grpc.status.NOT_FOUND);
     const err4 = await env.connection.workflowService.describeNamespace({ namespace: 'nope' }).catch((e) => e);
     expect(err4.code).to.equal(grpc.status.NOT_FOUND);
+  });
+
+  it('carries error details the client maps to typed errors', async () => {
+    const other = new Client({ connection: env.connection, namespace: 'no-such-namespace' });
+    const err = await other.workflow.start('returnsInput', { taskQueue: uid('tq'), workflowId: uid('wf'), args: [1] }).catch((e) => e);
+    expect(err).to.be.instanceOf(NamespaceNotFoundError);
   });
 
   it('loses no task when a poller disconnects mid-poll', async () => {

@@ -2,7 +2,7 @@
 import {
   proxyActivities, sleep, defineSignal, defineQuery, setHandler, condition, continueAsNew, workflowInfo,
   patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
-  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4,
+  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
 
@@ -197,4 +197,26 @@ export async function failsUntilAttempt(n: number): Promise<number> {
   const { attempt } = workflowInfo();
   if (attempt < n) throw ApplicationFailure.retryable(`attempt ${attempt} fails`, 'Flaky');
   return attempt;
+}
+
+export const setValue = defineUpdate<number, [number]>('setValue');
+
+/** Holds a value that updates set (validator rejects 13, handler fails on negatives). */
+export async function updatable(): Promise<number> {
+  let value = 0;
+  let done = false;
+  setHandler(setValue, async (v) => {
+    if (v < 0) throw ApplicationFailure.nonRetryable('negative values are not allowed', 'BadValue');
+    await sleep(10);
+    value = v;
+    return v * 2;
+  }, {
+    validator: (v) => {
+      if (v === 13) throw new Error('unlucky number');
+    },
+  });
+  setHandler(doneSignal, () => { done = true; });
+  setHandler(totalQuery, () => value);
+  await condition(() => done);
+  return value;
 }
