@@ -8,23 +8,21 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { randomUUID } from 'node:crypto';
 import { VirtualClock } from './clock';
-import { alreadyStarted, failedPrecondition, invalidArgument, namespaceNotFound, notFound, RpcError } from './errors';
+import { alreadyStarted, invalidArgument, namespaceNotFound, notFound, RpcError } from './errors';
 import {
-  ConflictPolicy, ContinueAsNewInitiator, duration, durationMs, ExecStatus, ParentClosePolicy, QueryRejectCondition, RetryState, ReusePolicy,
+  ConflictPolicy, ContinueAsNewInitiator, duration, durationMs, ExecStatus, ParentClosePolicy, RetryState, ReusePolicy,
   timestamp, timestampMs, WftFailedCause,
 } from './proto';
 import { BufferedEvent, PendingQuery, Run } from './run';
 import { retryDecision, withRetryDefaults } from './retry-policy';
-import type { RunStore } from './run-store';
-import { fromStored, storedFromJson, storedToJson, toStored } from './run-state';
+import type { RunPersistence } from './persistence';
+import { Queries } from './queries';
 import { TaskQueues } from './task-queues';
 import { encodeToken } from './tokens';
 import { status as Status } from '@grpc/grpc-js';
 
 export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
 const MAX_WFT_TIMEOUT_MS = 120_000;
-const QUERY_TIMEOUT_MS = 15_000;
-const NO_POLLER_GRACE_MS = 1_500;
 
 export interface EngineOptions {
   timeSkipping: boolean;
@@ -53,6 +51,7 @@ export class Engine {
   taskMessages?: (run: Run, startedEventId: number) => any[];
   /** Hooks filled in by the activity module (kept separate to keep files small). */
   onRunClosed: ((run: Run) => void)[] = [];
+  readonly queries = new Queries(this);
 
   constructor(readonly options: EngineOptions) {
     this.clock = new VirtualClock(options.timeSkipping, () => this.hasOutstandingWork());
@@ -232,73 +231,38 @@ export class Engine {
     if (timeoutAt !== Infinity) run.runTimers.push(this.clock.at(timeoutAt, () => this.timeoutRun(run)));
   }
 
-  // ---------------------------------------------------------------- persistence (dev-server role)
+  // ---------------------------------------------------------------- persistence hooks
 
-  private store?: RunStore;
+  /** Set when runs are stored (dev-server role with a database). */
+  persistence?: RunPersistence;
   private seq = 0;
-  private dirty = new Set<Run>();
-  private flushTimer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
   /** Hooks run for each open run after a restore (the activity module re-arms its timers). */
   onRestore: ((run: Run) => void)[] = [];
 
   private track(run: Run): void {
     if (!run.seq) run.seq = ++this.seq;
-    if (this.store) run.onTouch = () => this.markDirty(run);
+    this.seq = Math.max(this.seq, run.seq);
+    this.persistence?.track(run);
   }
 
-  private markDirty(run: Run): void {
-    this.dirty.add(run);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, 20);
+  /** Puts a restored run back into the indexes and resumes its timers and queued tasks. */
+  adoptRestoredRun(run: Run): void {
+    this.track(run);
+    this.runs.set(run.runId, run);
+    this.current.set(`${run.namespace}/${run.workflowId}`, run.runId);
+    this.namespaces.add(run.namespace);
   }
 
-  /** Writes every changed run; resolves when everything changed so far is stored. */
-  flush(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    const store = this.store;
-    if (!store || !this.dirty.size) return this.flushing;
-    const rows = [...this.dirty].map((r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }));
-    this.dirty.clear();
-    this.flushing = this.flushing
-      .then(() => store.saveAll(rows))
-      .catch((err) => console.error('[temporal-devserver] storing run state failed', err));
-    return this.flushing;
-  }
-
-  /**
-   * Loads every stored run and resumes it: timers are re-armed on their original due times, tasks
-   * are re-queued, and tasks that were handed to workers before the restart count as lost (the
-   * workflow task times out and is retried, the activity attempt times out and retries).
-   */
-  async attachStore(store: RunStore): Promise<void> {
-    this.store = store;
-    const rows = await store.loadAll();
-    const restored: Run[] = [];
-    for (const text of rows) {
-      const run = fromStored(storedFromJson(text));
-      this.seq = Math.max(this.seq, run.seq);
-      this.track(run);
-      this.runs.set(run.runId, run);
-      this.current.set(`${run.namespace}/${run.workflowId}`, run.runId);
-      if (!this.namespaces.has(run.namespace)) this.namespaces.add(run.namespace);
-      if (run.open) restored.push(run);
-    }
-    for (const run of restored) {
-      this.openRuns.add(run);
-      this.armRunTimers(run);
-      for (const [timerId, t] of [...run.timers]) this.armUserTimer(run, timerId, t.startedEventId, t.due);
-      if (run.wft.state === 'scheduled') this.enqueueWorkflowTask(run);
-      for (const h of this.onRestore) h(run);
-      if (run.wft.state === 'started') {
-        run.append('WORKFLOW_TASK_TIMED_OUT', { scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId, timeoutType: 1 }, this.now());
-        this.retryWorkflowTask(run);
-      }
+  resumeRestoredRun(run: Run): void {
+    this.openRuns.add(run);
+    this.armRunTimers(run);
+    for (const [timerId, t] of [...run.timers]) this.armUserTimer(run, timerId, t.startedEventId, t.due);
+    if (run.wft.state === 'scheduled') this.enqueueWorkflowTask(run);
+    for (const h of this.onRestore) h(run);
+    if (run.wft.state === 'started') {
+      // The worker that had this task is gone with the old process: the task is lost.
+      run.append('WORKFLOW_TASK_TIMED_OUT', { scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId, timeoutType: 1 }, this.now());
+      this.retryWorkflowTask(run);
     }
     this.clock.workChanged();
   }
@@ -425,7 +389,7 @@ export class Engine {
     for (const h of this.onRunClosed) h(run);
     for (const w of [...run.waiters]) w();
     // Queries still waiting are answered from the closed run's full history.
-    for (const q of attachedQueries) this.dispatchLegacyQuery(run, q);
+    for (const q of attachedQueries) this.queries.dispatchLegacy(run, q);
     this.applyParentClosePolicy(run);
     // A run that continues as new or retries hands its parent over to the next run.
     if (status !== 'CONTINUED_AS_NEW' && !chained) this.notifyParent(run);
@@ -596,84 +560,8 @@ export class Engine {
     this.retryWorkflowTask(run);
   }
 
-  // ---------------------------------------------------------------- queries
-
-  query(ns: string, req: any): Promise<any> {
-    const run = this.resolveRun(ns, req.execution);
-    const reject = req.queryRejectCondition ?? 0;
-    if (!run.open) {
-      const cleanly = run.status === ExecStatus.v('COMPLETED');
-      if (reject === QueryRejectCondition.v('NOT_OPEN') || (reject === QueryRejectCondition.v('NOT_COMPLETED_CLEANLY') && !cleanly)) {
-        return Promise.resolve({ queryRejected: { status: run.status } });
-      }
-    }
-    if (run.lastCompletedStartedId === 0 && !(run.open && run.wft.state !== 'none')) {
-      throw failedPrecondition('workflow has not completed its first workflow task; cannot query it');
-    }
-    return new Promise((resolve, reject2) => {
-      const q: PendingQuery = {
-        id: randomUUID(),
-        query: req.query,
-        settled: false,
-        resolve: (r) => { if (!q.settled) { q.settled = true; clearTimeout(timer); resolve(r); } },
-        reject: (e) => { if (!q.settled) { q.settled = true; clearTimeout(timer); reject2(e); } },
-      };
-      const timer = setTimeout(() => q.reject(new RpcError(Status.DEADLINE_EXCEEDED, `query "${req.query?.queryType}" timed out waiting for a worker`)), QUERY_TIMEOUT_MS);
-      // Fail fast (instead of at the deadline) when nobody polls the workflow's task queue.
-      // A grace period covers a worker that is just starting its pollers.
-      const key = this.wftQueueKey(ns, run.taskQueue);
-      const noWorker = () => failedPrecondition(`no worker is polling task queue "${run.taskQueue}"; cannot answer query "${req.query?.queryType}"`);
-      if (!this.wftQueues.hasPoller(key, NO_POLLER_GRACE_MS)) {
-        setTimeout(() => { if (!this.wftQueues.hasPoller(key, NO_POLLER_GRACE_MS)) q.reject(noWorker()); }, NO_POLLER_GRACE_MS);
-      }
-      if (!run.open || run.wft.state === 'none') this.dispatchLegacyQuery(run, q);
-      else if (run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);
-      else run.pendingQueries.push(q);
-    });
-  }
-
-  /** Queries that arrived during a started task: ride on the next task, or go as legacy tasks. */
-  redeliverPendingQueries(run: Run): void {
-    const pending = run.pendingQueries.splice(0);
-    for (const q of pending) {
-      if (run.open && run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);
-      else if (run.open && run.wft.state === 'started') run.pendingQueries.push(q);
-      else this.dispatchLegacyQuery(run, q);
-    }
-  }
-
-  readonly legacyQueries = new Map<string, PendingQuery>();
-
-  dispatchLegacyQuery(run: Run, q: PendingQuery): void {
-    if (q.settled) return;
-    this.legacyQueries.set(q.id, q);
-    this.wftQueues.add(this.wftQueueKey(run.namespace, run.taskQueue), {
-      take: () => {
-        if (q.settled) {
-          this.legacyQueries.delete(q.id);
-          return undefined;
-        }
-        return {
-          taskToken: encodeToken({ k: 'query', runId: run.runId, queryId: q.id }),
-          workflowExecution: run.execution,
-          workflowType: { name: run.workflowType },
-          previousStartedEventId: run.lastCompletedStartedId,
-          startedEventId: 0,
-          attempt: 1,
-          history: { events: run.history },
-          query: q.query,
-          workflowExecutionTaskQueue: { name: run.taskQueue, kind: 1 },
-        };
-      },
-    });
-  }
-
   // ---------------------------------------------------------------- misc
 
-  /** Timestamp helper for RPC code. */
-  ms(t: any): number | undefined {
-    return timestampMs(t);
-  }
 
   stopping = false;
   /** Long polls that are not in a task queue (sticky polls) register here to end at shutdown. */

@@ -3,6 +3,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
+import { RunPersistence } from './persistence';
 import { PostgresRunStore } from './run-store';
 import { testServiceHandlers } from './test-service';
 import { operatorServiceHandlers, workflowServiceHandlers } from './workflow-service';
@@ -69,8 +70,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
-  if (store) engine.attachStore(store).then(markReady, failReady);
-  else markReady();
+  if (store) {
+    engine.persistence = new RunPersistence(engine, store);
+    engine.persistence.restore().then(markReady, failReady);
+  } else {
+    markReady();
+  }
   let stopped: Promise<void> | undefined;
   return {
     address: `${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -84,9 +89,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         // Let the empty poll responses flush before closing.
         setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
       }).then(async () => {
-        if (!store) return;
-        await engine.flush();
-        await store.close();
+        await engine.persistence?.close();
       });
       return stopped;
     },

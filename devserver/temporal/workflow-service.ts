@@ -210,16 +210,16 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): R
     ScanWorkflowExecutions: (req: any) => listExecutions(engine, ns(req), req),
     CountWorkflowExecutions: (req: any) => countExecutions(engine, ns(req), req),
     GetSearchAttributes: () => ({ keys: Object.fromEntries(engine.searchAttributeTypes) }),
-    QueryWorkflow: (req: any) => engine.query(ns(req), req),
+    QueryWorkflow: (req: any) => engine.queries.query(ns(req), req),
     PollWorkflowTaskQueue: pollWorkflowTask,
     RespondWorkflowTaskCompleted: (req: any) => completion.completed(req),
     RespondWorkflowTaskFailed: (req: any) => { completion.failed(req); return {}; },
     RespondQueryTaskCompleted: (req: any) => {
       const token = decodeToken(req.taskToken);
       if (token.k !== 'query') throw notFound('not a query task token');
-      const q = engine.legacyQueries.get(token.queryId);
+      const q = engine.queries.legacy.get(token.queryId);
       if (!q) throw notFound('query not found or already answered');
-      engine.legacyQueries.delete(token.queryId);
+      engine.queries.legacy.delete(token.queryId);
       if (req.completedType === QueryResultType.v('ANSWERED')) q.resolve({ queryResult: req.queryResult ?? { payloads: [] } });
       else q.reject(queryFailed(req.errorMessage || 'query failed', req.failure));
       return {};

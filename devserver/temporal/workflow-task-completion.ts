@@ -13,7 +13,7 @@ import type { Engine } from './engine';
 import { invalidArgument, notFound, queryFailed, RpcError } from './errors';
 import {
   CancelExternalFailedCause, CommandType, ContinueAsNewInitiator, durationMs, ExternalFailedCause, payloadToJson,
-  QueryResultType, RetryState, StartChildFailedCause, timestampMs, WftFailedCause,
+  QueryResultType, StartChildFailedCause, timestampMs, WftFailedCause,
 } from './proto';
 import type { ChildState, PendingQuery, Run } from './run';
 import { decodeToken } from './tokens';
@@ -154,7 +154,7 @@ export class WorkflowTaskCompletion {
       run.wft = { ...run.wft, state: 'none', queries: new Map() };
       if (engine.flushBuffered(run)) needNewTask = true;
       if (needNewTask && run.wft.state === 'none') engine.scheduleWorkflowTask(run);
-      engine.redeliverPendingQueries(run);
+      engine.queries.redeliverPending(run);
     }
     for (const f of afterwards) f();
     engine.clock.workChanged();
@@ -172,7 +172,7 @@ export class WorkflowTaskCompletion {
       else q.reject(queryFailed(r.errorMessage || 'query failed', r.failure));
     }
     if (!run.open) {
-      for (const q of run.pendingQueries.splice(0)) this.engine.dispatchLegacyQuery(run, q);
+      for (const q of run.pendingQueries.splice(0)) this.engine.queries.dispatchLegacy(run, q);
     }
   }
 
