@@ -14,7 +14,14 @@ import {
   tenantById,
   type RequestedItem,
 } from '../../domain/availability/availability.service';
-import * as bookings from '../../domain/booking/booking.service';
+import type { Actor, BookingDeps } from '../../domain/booking/booking.types';
+import { assertAcceptingBookings } from '../../domain/booking/accepting-bookings.rules';
+import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
+import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
+import { updateBooking } from '../../domain/booking/booking-update.service';
+import { changeStatus } from '../../domain/booking/booking-status.service';
+import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
+import { selfPick } from '../../domain/booking/booking-self-pick.service';
 import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 import {
   listPublicTenants,
@@ -27,10 +34,10 @@ import { NEXT_AVAILABLE_MAX_DAYS } from '../../domain/availability';
 
 type Query = Record<string, string | undefined>;
 
-async function actorOf(req: Request): Promise<bookings.Actor> {
+async function actorOf(req: Request): Promise<Actor> {
   const p = principalOf(req);
   const resourceId = p.role === 'STAFF' || p.role === 'OWNER' ? await resourceIdForUser(p.userId) : null;
-  return { userId: p.userId, role: p.role as bookings.Actor['role'], resourceId };
+  return { userId: p.userId, role: p.role as Actor['role'], resourceId };
 }
 
 /**
@@ -53,7 +60,7 @@ function itemsFromQuery(q: Query): RequestedItem[] {
 export function bookingsRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
-  const bdeps: bookings.BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs);
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
 
@@ -65,55 +72,55 @@ export function bookingsRouter(deps: AppDeps): Router {
   });
 
   router.get('/bookings', requireRole('STAFF'), async (req, res) => {
-    const q = req.query as unknown as bookings.ListQuery;
+    const q = req.query as unknown as ListQuery;
     const tenant = await staffTenant(req);
-    sendPage(res, await bookings.listBookings(bdeps, tenant, await actorOf(req), { ...q, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+    sendPage(res, await listBookings(bdeps, tenant, await actorOf(req), { ...q, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
   });
 
   router.post('/bookings', createLimit, requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendCreated(res, await bookings.createStaffBooking(bdeps, tenant, await actorOf(req), req.body));
+    sendCreated(res, await createStaffBooking(bdeps, tenant, await actorOf(req), req.body));
   });
 
   router.post('/bookings/walk-in', createLimit, requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendCreated(res, await bookings.createWalkIn(bdeps, tenant, await actorOf(req), req.body));
+    sendCreated(res, await createWalkIn(bdeps, tenant, await actorOf(req), req.body));
   });
 
   router.get('/bookings/:id', requireRole('STAFF'), async (req, res) => {
-    sendData(res, await bookings.getBooking(bdeps, tenantOf(req), await actorOf(req), String(req.params.id)));
+    sendData(res, await getBooking(bdeps, tenantOf(req), await actorOf(req), String(req.params.id)));
   });
 
   router.patch('/bookings/:id', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendData(res, await bookings.updateBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body));
+    sendData(res, await updateBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body));
   });
 
   router.post('/bookings/:id/status/:status', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
     const body = (req.body ?? {}) as { force?: boolean; reason?: string };
-    sendData(res, await bookings.changeStatus(bdeps, tenant, await actorOf(req), String(req.params.id), req.params.status as BookingStatus, body));
+    sendData(res, await changeStatus(bdeps, tenant, await actorOf(req), String(req.params.id), req.params.status as BookingStatus, body));
   });
 
   router.post('/bookings/:id/cancel', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendData(res, await bookings.cancelBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body ?? {}));
+    sendData(res, await cancelBooking(bdeps, tenant, await actorOf(req), String(req.params.id), req.body ?? {}));
   });
 
   router.get('/bookings/:id/cancel-preview', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
     const bySalon = String((req.query as Query).bySalon ?? 'false') === 'true';
-    sendData(res, await bookings.cancelPreview(bdeps, tenant, await actorOf(req), String(req.params.id), bySalon));
+    sendData(res, await cancelPreview(bdeps, tenant, await actorOf(req), String(req.params.id), bySalon));
   });
 
   router.get('/bookings/:id/audit-log', requireRole('STAFF'), async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await bookings.auditLog(bdeps, tenantOf(req), await actorOf(req), String(req.params.id), { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+    sendPage(res, await auditLog(bdeps, tenantOf(req), await actorOf(req), String(req.params.id), { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
   });
 
   router.post('/bookings/:id/self-pick', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendData(res, await bookings.selfPick(bdeps, tenant, await actorOf(req), String(req.params.id)));
+    sendData(res, await selfPick(bdeps, tenant, await actorOf(req), String(req.params.id)));
   });
 
   // ------------------------------------------------------------ public portal (no auth)
@@ -139,7 +146,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   router.get('/public/tenants/:slug/availability', async (req, res) => {
     const q = req.query as Query;
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    bookings.assertAcceptingBookings(tenant);
+    assertAcceptingBookings(tenant);
     sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true }));
   });
 
@@ -149,19 +156,19 @@ export function bookingsRouter(deps: AppDeps): Router {
       throw errors.validation('Request validation failed', [{ field: 'maxDaysAhead', message: `must be at most ${NEXT_AVAILABLE_MAX_DAYS}` }]);
     }
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    bookings.assertAcceptingBookings(tenant);
+    assertAcceptingBookings(tenant);
     sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true }));
   });
 
   router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    sendCreated(res, await bookings.createPublicBooking(bdeps, tenant, req.body));
+    sendCreated(res, await createPublicBooking(bdeps, tenant, req.body));
   });
 
   router.get('/public/tenants/:slug/bookings/:id', async (req, res) => {
     const q = req.query as Query;
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    sendData(res, await bookings.getPublicBooking(bdeps, tenant, String(req.params.id), { token: q.token, phone: q.phone }));
+    sendData(res, await getPublicBooking(bdeps, tenant, String(req.params.id), { token: q.token, phone: q.phone }));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/cancel', async (req, res) => {
@@ -170,7 +177,7 @@ export function bookingsRouter(deps: AppDeps): Router {
     if (!body.token && !body.phone) {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
     }
-    sendData(res, await bookings.cancelPublicBooking(bdeps, tenant, String(req.params.id), body));
+    sendData(res, await cancelPublicBooking(bdeps, tenant, String(req.params.id), body));
   });
 
   return router;

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { likePattern } from '../customer/customer.rules';
-import { isAcceptingBookings } from '../booking/booking.service';
+import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { TenantContext } from '../availability/availability.service';
 
 /**

@@ -1,0 +1,151 @@
+/**
+ * Cancellation (spec 3.1, 6): salon side (POST /bookings/:id/cancel), guest side inside the free
+ * window (POST /public/tenants/:slug/bookings/:id/cancel), and the read-only preview of the refund
+ * policy (GET /bookings/:id/cancel-preview). applyCancellation is also the CANCELLED edge of
+ * changeStatus, inside that service's transaction.
+ */
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import type { TenantContext } from '../availability/availability.service';
+import { decideTransition, type BookingStatus } from './booking-status.rules';
+import { decideCancellation, isWithinFreeCancellationWindow, type CancellationDecision } from './cancellation.rules';
+import { auditAndSignal, setStatus } from './booking-change';
+import { transitionError } from './booking-errors';
+import { assertStaffScope } from './booking-scope';
+import { findBookingRow, loadDto, lockBookingRow } from './booking.repository';
+import { freeCancellationUntil, iso, type BookingDto } from './booking.dto';
+import { publicDto, type PublicBookingDto } from './booking-public.dto';
+import { guestBooking, type GuestProof } from './booking-guest-access';
+import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+
+/**
+ * Spec 6 refund policy. Deposits (payments) are not implemented yet, so the deposit input is always
+ * NONE: no refund, no fee, depositStatus unchanged. The window and the event are still decided
+ * here; the payment context will pass the captured/authorized deposit when it exists.
+ */
+function cancellationPolicy(tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date): CancellationDecision {
+  return decideCancellation({
+    bookingStart: new Date(row.startTime),
+    now,
+    cancellationHours: tenant.settings.cancellationHours,
+    cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
+    deposit: { state: 'NONE' },
+  });
+}
+
+/** Cancels the locked row inside the caller's transaction: status, fee, audit, signal before commit. */
+export async function applyCancellation(
+  deps: BookingDeps,
+  trx: Knex.Transaction,
+  tenant: TenantContext,
+  row: BookingRow,
+  actor: Actor,
+  opts: { bySalon: boolean; reason: string | null; now: Date; forced?: boolean },
+): Promise<void> {
+  const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
+  if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
+  const policy = cancellationPolicy(tenant, row, opts.bySalon, opts.now);
+  const version = await setStatus(trx, row, 'CANCELLED', {
+    cancelReason: opts.reason,
+    cancelledBy: actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER',
+    cancelledAt: opts.now,
+    cancellationFee: policy.cancellationFee,
+    ...(policy.depositStatusAfter ? { depositStatus: policy.depositStatusAfter } : {}),
+  });
+  await auditAndSignal(
+    deps,
+    trx,
+    row,
+    {
+      actor,
+      action: 'CANCELLED',
+      fromStatus: row.status,
+      toStatus: 'CANCELLED',
+      reason: opts.reason,
+      forced: opts.forced ?? false,
+      changes: { bySalon: opts.bySalon, withinFreeWindow: policy.withinFreeWindow, refundAction: policy.action, cancellationFee: policy.cancellationFee },
+    },
+    opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
+    version,
+  );
+}
+
+/** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */
+export async function cancelBooking(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  actor: Actor,
+  id: string,
+  input: { bySalon?: boolean; reason?: string },
+): Promise<BookingDto> {
+  await deps.knex.transaction(async (trx) => {
+    const row = await lockBookingRow(trx, tenant.id, id);
+    await assertStaffScope(trx, actor, row);
+    await applyCancellation(deps, trx, tenant, row, actor, { bySalon: input.bySalon ?? false, reason: input.reason ?? null, now: nowOf(deps) });
+  });
+  return loadDto(deps.knex, tenant.id, id);
+}
+
+/** POST /public/tenants/:slug/bookings/:id/cancel: inside the free window only. */
+export async function cancelPublicBooking(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  id: string,
+  input: GuestProof & { reason?: string },
+): Promise<PublicBookingDto> {
+  await guestBooking(deps, tenant, id, input);
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = await lockBookingRow(trx, tenant.id, id);
+    if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours)) {
+      throw errors.unprocessable(
+        'CANCELLATION_WINDOW_CLOSED',
+        `Free cancellation ends ${tenant.settings.cancellationHours} hours before the appointment; please contact the salon`,
+      );
+    }
+    await applyCancellation(deps, trx, tenant, row, GUEST_ACTOR, { bySalon: false, reason: input.reason ?? null, now });
+  });
+  return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, id));
+}
+
+export interface CancelPreviewDto {
+  bookingId: string;
+  status: BookingStatus;
+  startTime: string;
+  cancellationHours: number;
+  freeCancellationUntil: string;
+  cancelledBy: 'CUSTOMER' | 'SALON';
+  deposit: 'NONE' | 'CAPTURED';
+  withinFreeWindow: boolean;
+  action: string;
+  refundAmount: number;
+  cancellationFee: number;
+  depositStatusAfter: string | null;
+  captureRequired: boolean;
+  event: string;
+  cancellable: boolean;
+}
+
+/** GET /bookings/:id/cancel-preview: what cancelling now would do; changes nothing. */
+export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, bySalon: boolean): Promise<CancelPreviewDto> {
+  const row = await findBookingRow(deps.knex, tenant.id, id);
+  await assertStaffScope(deps.knex, actor, row);
+  const p = cancellationPolicy(tenant, row, bySalon, nowOf(deps));
+  return {
+    bookingId: row.id,
+    status: row.status,
+    startTime: iso(row.startTime),
+    cancellationHours: tenant.settings.cancellationHours,
+    freeCancellationUntil: freeCancellationUntil(row.startTime, tenant.settings.cancellationHours),
+    cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
+    deposit: 'NONE',
+    withinFreeWindow: p.withinFreeWindow,
+    action: p.action,
+    refundAmount: p.refundAmount,
+    cancellationFee: p.cancellationFee,
+    depositStatusAfter: p.depositStatusAfter,
+    captureRequired: p.captureRequired,
+    event: p.event,
+    cancellable: decideTransition(row.status, 'CANCELLED').allowed,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The write side every booking state change shares (ARCHITECTURE.md section 4): the booking row
+ * gets version + 1 (and its items' `is_active` follows the status), an audit row is written, and the
+ * booking workflow is signalled BEFORE the caller's transaction commits. A failed signal throws 503
+ * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
+ */
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import { isBlockingStatus } from '../availability/working-hours.rules';
+import { eventForStatus, type BookingStatus } from './booking-status.rules';
+import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events';
+import type { Actor, BookingDeps, BookingRow } from './booking.types';
+
+export interface AuditEntry {
+  actor: Actor;
+  action: string;
+  fromStatus?: string | null;
+  toStatus?: string | null;
+  reason?: string | null;
+  forced?: boolean;
+  changes?: Record<string, unknown>;
+}
+
+export async function signalBooking(deps: BookingDeps, b: { id: string; tenantId: string }, type: BookingEventType, entityVersion: number): Promise<void> {
+  try {
+    await deps.signaller.signal(
+      { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
+      BOOKING_EVENT_SIGNAL,
+      { type, entityVersion },
+    );
+  } catch {
+    throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The booking workflow service is unreachable; nothing was changed, please try again');
+  }
+}
+
+/** The last steps of a change, inside its transaction: the audit row, then the signal before commit. */
+export async function auditAndSignal(
+  deps: BookingDeps,
+  trx: Knex.Transaction,
+  booking: { id: string; tenantId: string },
+  entry: AuditEntry,
+  event: BookingEventType,
+  version: number,
+): Promise<void> {
+  await trx('bookingAuditLogs').insert({
+    bookingId: booking.id,
+    tenantId: booking.tenantId,
+    actorUserId: entry.actor.userId,
+    actorRole: entry.actor.role,
+    action: entry.action,
+    fromStatus: entry.fromStatus ?? null,
+    toStatus: entry.toStatus ?? null,
+    reason: entry.reason ?? null,
+    forced: entry.forced ?? false,
+    changes: JSON.stringify(entry.changes ?? {}),
+  });
+  await signalBooking(deps, booking, event, version);
+}
+
+/** Writes `update` with version + 1; returns the new version. */
+export async function bumpVersion(trx: Knex.Transaction, row: BookingRow, update: Record<string, unknown>): Promise<number> {
+  const version = row.version + 1;
+  await trx('bookings').update({ ...update, version, updatedAt: new Date() }).where({ id: row.id, tenantId: row.tenantId });
+  return version;
+}
+
+/** New status (plus `extra` columns) with version + 1; the items stop or start blocking time with it. */
+export async function setStatus(trx: Knex.Transaction, row: BookingRow, to: BookingStatus, extra: Record<string, unknown> = {}): Promise<number> {
+  const version = await bumpVersion(trx, row, { status: to, ...extra });
+  if (isBlockingStatus(row.status) !== isBlockingStatus(to)) {
+    await trx('bookingItems').update({ isActive: isBlockingStatus(to), updatedAt: new Date() }).where({ bookingId: row.id });
+  }
+  return version;
+}
+
+/** The workflow event for entering `to` (IN_PROGRESS: BookingStarted; PENDING: BookingUpdated). */
+export function statusEvent(to: BookingStatus, bySalon = false): BookingEventType {
+  return eventForStatus(to, { bySalon }) ?? (to === 'IN_PROGRESS' ? 'BookingStarted' : 'BookingUpdated');
+}

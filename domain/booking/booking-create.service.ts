@@ -1,0 +1,274 @@
+/**
+ * Booking creation (spec 2.8, 4.5, 4.7): staff (POST /bookings), walk-in (POST /bookings/walk-in)
+ * and guest (POST /public/tenants/:slug/bookings). One transaction under the tenant booking lock:
+ * placement check, customer, booking + items + audit row in one statement, signal before commit.
+ */
+import crypto from 'node:crypto';
+import { errors } from '../errors';
+import { beyondWindow, servicesFor, type TenantContext } from '../availability/availability.service';
+import { lastBookableLocalDate } from '../availability/booking-window.rules';
+import { isBlockingStatus } from '../availability/working-hours.rules';
+import { utcToLocalDate } from '../time/salon-time.rules';
+import { findOrCreateCustomerByPhone } from '../customer/customer.service';
+import { normalisePhone } from '../customer/customer.rules';
+import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
+import { withBookingLock, type LockMode } from './booking-lock';
+import { issueCancellationToken } from './cancellation-token';
+import { signalBooking } from './booking-change';
+import { checkPlacement, planItems, spanOf } from './booking-placement';
+import { ownResourceOf } from './booking-scope';
+import { toDto, type BookingDto } from './booking.dto';
+import { publicDto, type PublicBookingDto } from './booking-public.dto';
+import { assertAcceptingBookings } from './accepting-bookings.rules';
+import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
+
+export interface CreateInput {
+  startTime: string;
+  items: ItemInput[];
+  customerId?: string;
+  customer?: ContactInput;
+  source?: 'PHONE' | 'ADMIN';
+  notes?: string | null;
+}
+
+export interface WalkInInput {
+  serviceId: string;
+  resourceId?: string | null;
+  customerId?: string;
+  customer?: ContactInput;
+  notes?: string | null;
+}
+
+export interface PublicCreateInput {
+  startTime: string;
+  items: { serviceId: string; resourceId?: string | null }[];
+  customer: ContactInput;
+}
+
+interface InsertSpec {
+  tenant: TenantContext;
+  actor: Actor;
+  items: ItemInput[];
+  start: Date;
+  status: BookingStatus;
+  source: BookingSource;
+  customerId?: string;
+  contact?: ContactInput;
+  isGuest: boolean;
+  notes?: string | null;
+  onlineOnly: boolean;
+  withToken: boolean;
+}
+
+function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
+  const s = tenant.settings;
+  const lastDate = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate);
+}
+
+function assertOneCustomer(input: { customerId?: string; customer?: ContactInput }): void {
+  if (input.customerId && input.customer) {
+    throw errors.validation('Request validation failed', [{ field: 'customer', message: 'give customerId or customer, not both' }]);
+  }
+}
+
+async function insertBooking(
+  deps: BookingDeps,
+  spec: InsertSpec,
+): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string> }> {
+  const { tenant, actor } = spec;
+  const s = tenant.settings;
+  if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
+  const services = await servicesFor(deps.knex, tenant.id, spec.items.map((i) => i.serviceId));
+  // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
+  if (spec.customerId) {
+    const c = await deps.knex('customers').select('id').where({ tenantId: tenant.id, id: spec.customerId }).first();
+    if (!c) throw errors.notFound('customer');
+  }
+  const planned = planItems(services, spec.items, spec.start);
+  const allowDoubleBooking = s.allowDoubleBooking;
+  const initialMode: LockMode = planned.some((i) => i.resourceId === null) ? 'exclusive' : 'shared';
+
+  return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode) => {
+    const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
+    let customerId = spec.customerId ?? null;
+    if (!customerId && spec.contact) {
+      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
+      customerId = found.customer.id;
+    }
+    const { start: startTime, end: endTime } = spanOf(planned);
+    const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
+    const id = crypto.randomUUID();
+    const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
+    const now = new Date();
+    const row: BookingRow = {
+      id,
+      tenantId: tenant.id,
+      customerId,
+      resourceId: planned[0].resourceId,
+      startTime,
+      endTime,
+      status: spec.status,
+      source: spec.source,
+      paymentMode: 'IN_PERSON',
+      totalAmount: planned.reduce((sum, i) => sum + i.price, 0),
+      discountAmount: 0,
+      appliedVoucherId: null,
+      cancellationFee: 0,
+      depositStatus: null,
+      processedForLoyalty: false,
+      metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale } },
+      isGuest: spec.isGuest,
+      contactName: spec.contact?.name?.trim() ?? null,
+      contactPhone: normalisePhone(spec.contact?.phone) ?? null,
+      contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
+      notes: spec.notes ?? spec.contact?.notes ?? null,
+      version: 1,
+      cancelReason: null,
+      cancelledBy: null,
+      cancelledAt: null,
+      cancellationTokenHash: issued?.hash ?? null,
+      allowDoubleBooking,
+      createdBy: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const itemRows: ItemRow[] = planned.map((i, index) => ({
+      id: crypto.randomUUID(),
+      bookingId: id,
+      serviceId: i.serviceId,
+      serviceName: services.get(i.serviceId)!.name,
+      resourceId: i.resourceId,
+      startTime: i.start,
+      endTime: i.end,
+      duration: i.duration,
+      price: i.price,
+      sortOrder: index,
+    }));
+    // Booking, items and the audit entry in ONE statement (one round trip inside the transaction),
+    // so auditAndSignal is not used here. booking_items_no_overlap is checked as the items are
+    // inserted; the FK to bookings at the end of the statement, when the booking row exists.
+    await trx.raw(
+      `WITH b AS (
+         INSERT INTO bookings (id, tenant_id, customer_id, resource_id, start_time, end_time, status, source, payment_mode, total_amount,
+                               metadata, is_guest, contact_name, contact_phone, contact_email, notes, allow_double_booking, created_by,
+                               version, cancellation_token_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+       ), i AS (
+         INSERT INTO booking_items (id, booking_id, tenant_id, service_id, resource_id, start_time, end_time, duration, price, sort_order,
+                                    is_active, is_exclusive, created_at, updated_at)
+         SELECT x.id, ?::uuid, ?::uuid, x.service_id, x.resource_id, x.start_time, x.end_time, x.duration, x.price, x.sort_order, ?, ?, ?, ?
+           FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, service_id uuid, resource_id uuid, start_time timestamptz, end_time timestamptz,
+                                                  duration int, price int, sort_order int)
+       ), a AS (
+         INSERT INTO booking_audit_logs (booking_id, tenant_id, actor_user_id, actor_role, action, to_status, changes, created_at)
+         VALUES (?, ?, ?, ?, 'CREATED', ?, ?::jsonb, ?)
+       )
+       SELECT 1`,
+      [
+        id, tenant.id, row.customerId, row.resourceId, startTime, endTime, row.status, row.source, row.paymentMode, row.totalAmount,
+        JSON.stringify(row.metadata), row.isGuest, row.contactName, row.contactPhone, row.contactEmail, row.notes, allowDoubleBooking, actor.userId,
+        row.cancellationTokenHash, now, now,
+        id, tenant.id, isBlockingStatus(spec.status), !allowDoubleBooking, now, now,
+        JSON.stringify(itemRows.map((i) => ({ id: i.id, service_id: i.serviceId, resource_id: i.resourceId, start_time: i.startTime.toISOString(), end_time: i.endTime.toISOString(), duration: i.duration, price: i.price, sort_order: i.sortOrder }))),
+        id, tenant.id, actor.userId, actor.role, spec.status, JSON.stringify({ source: spec.source }), now,
+      ],
+    );
+    await signalBooking(deps, row, 'BookingCreated', 1);
+    const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
+    return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames };
+  });
+}
+
+/** POST /bookings (STAFF+): STAFF items must use their own resource (missing = own). */
+export async function createStaffBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, input: CreateInput): Promise<BookingDto> {
+  const items = input.items.map((i) => ({ ...i }));
+  if (actor.role === 'STAFF') {
+    const own = ownResourceOf(actor);
+    for (const item of items) {
+      if (item.resourceId === undefined || item.resourceId === null) item.resourceId = own;
+      else if (item.resourceId !== own) throw errors.forbidden('Staff may only book their own resource');
+    }
+  }
+  assertOneCustomer(input);
+  const start = new Date(input.startTime);
+  assertWithinWindow(tenant, start, nowOf(deps));
+  const { booking } = await insertBooking(deps, {
+    tenant,
+    actor,
+    items,
+    start,
+    status: 'CONFIRMED',
+    source: input.source ?? 'ADMIN',
+    customerId: input.customerId,
+    contact: input.customer,
+    isGuest: false,
+    notes: input.notes,
+    onlineOnly: false,
+    withToken: false,
+  });
+  return booking;
+}
+
+/** POST /bookings/walk-in: IN_PROGRESS, starts now, source WALK_IN; STAFF forced to their own resource. */
+export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, actor: Actor, input: WalkInInput): Promise<BookingDto> {
+  if (!tenant.settings.walkInEnabled) throw errors.unprocessable('WALK_IN_DISABLED', 'Walk-in bookings are turned off for this salon');
+  let resourceId = input.resourceId ?? null;
+  if (actor.role === 'STAFF') {
+    const own = ownResourceOf(actor);
+    if (resourceId !== null && resourceId !== own) throw errors.forbidden('Staff may only register walk-ins for themselves');
+    resourceId = own;
+  }
+  assertOneCustomer(input);
+  const now = nowOf(deps);
+  now.setMilliseconds(0);
+  const { booking } = await insertBooking(deps, {
+    tenant,
+    actor,
+    items: [{ serviceId: input.serviceId, resourceId }],
+    start: now,
+    status: INITIAL_STATUS_FOR_WALK_IN,
+    source: 'WALK_IN',
+    customerId: input.customerId,
+    contact: input.customer,
+    isGuest: false,
+    notes: input.notes,
+    onlineOnly: false,
+    withToken: false,
+  });
+  return booking;
+}
+
+/** POST /public/tenants/:slug/bookings (guest). */
+export async function createPublicBooking(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  input: PublicCreateInput,
+): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
+  assertAcceptingBookings(tenant);
+  const s = tenant.settings;
+  if (s.bookingMode === 'assigned_only') {
+    const missing = input.items.findIndex((i) => !i.resourceId);
+    if (missing >= 0) {
+      throw errors.unprocessable('RESOURCE_REQUIRED', 'This salon requires choosing a staff member', [{ field: `items.${missing}.resourceId`, message: 'is required (bookingMode assigned_only)' }]);
+    }
+  }
+  const start = new Date(input.startTime);
+  const now = nowOf(deps);
+  if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
+  assertWithinWindow(tenant, start, now);
+  const { booking, cancellationToken, resourceNames } = await insertBooking(deps, {
+    tenant,
+    actor: GUEST_ACTOR,
+    items: input.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId ?? null })),
+    start,
+    status: initialPublicBookingStatus(s.autoConfirm),
+    source: 'ONLINE',
+    contact: input.customer,
+    isGuest: true,
+    notes: input.customer.notes ?? null,
+    onlineOnly: true,
+    withToken: true,
+  });
+  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired: false };
+}

@@ -1,0 +1,22 @@
+/** Spec error codes for booking state checks shared by several booking services. */
+import { errors } from '../errors';
+import { isBlockingStatus } from '../availability/working-hours.rules';
+import type { BookingStatus, TransitionRejection } from './booking-status.rules';
+
+export function transitionError(rejection: TransitionRejection, from: string, to: string) {
+  switch (rejection) {
+    case 'FORCE_NOT_PERMITTED':
+      return errors.forbidden('Only an owner or admin may force a status change');
+    case 'FORCE_REASON_REQUIRED':
+      return errors.validation('Request validation failed', [{ field: 'reason', message: 'is required when force is true' }]);
+    case 'SAME_STATUS':
+      return errors.conflict('BOOKING_INVALID_TRANSITION', `The booking is already ${to}`);
+    default:
+      return errors.conflict('BOOKING_INVALID_TRANSITION', `A booking cannot go from ${from} to ${to}`);
+  }
+}
+
+/** Cancelled, no-show and completed bookings keep their time and staff: 409 BOOKING_NOT_MODIFIABLE. */
+export function assertMovable(status: BookingStatus, verb: 'moved' | 'picked'): void {
+  if (!isBlockingStatus(status) || status === 'COMPLETED') throw errors.conflict('BOOKING_NOT_MODIFIABLE', `A ${status} booking cannot be ${verb}`);
+}

@@ -1,0 +1,23 @@
+/** A guest proves a booking is theirs with its cancellation token or the contact phone. */
+import { errors } from '../errors';
+import type { TenantContext } from '../availability/availability.service';
+import { normalisePhone } from '../customer/customer.rules';
+import { verifyCancellationToken } from './cancellation-token';
+import type { BookingDeps, BookingRow } from './booking.types';
+
+export interface GuestProof {
+  token?: string;
+  phone?: string;
+}
+
+/** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
+export async function guestBooking(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
+  const row: BookingRow | undefined = await deps.knex('bookings').where({ tenantId: tenant.id, id }).first();
+  const phone = normalisePhone(proof.phone);
+  const ok =
+    !!row &&
+    ((proof.token !== undefined && verifyCancellationToken(deps.secret, id, proof.token, row.cancellationTokenHash)) ||
+      (phone !== null && row.contactPhone !== null && row.contactPhone === phone));
+  if (!ok) throw errors.notFound('booking');
+  return row!;
+}

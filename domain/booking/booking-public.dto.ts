@@ -1,0 +1,48 @@
+/** What a guest sees of a booking on the public portal (openapi PublicBooking). */
+import type { TenantContext } from '../availability/availability.service';
+import type { BookingStatus } from './booking-status.rules';
+import { freeCancellationUntil, type BookingDto } from './booking.dto';
+import type { Db } from './booking.types';
+
+export interface PublicBookingDto {
+  id: string;
+  status: BookingStatus;
+  startTime: string;
+  endTime: string;
+  totalAmount: number;
+  currency: string;
+  displaySnapshot: { timezone: string; currency: string; locale: string };
+  customerName: string | null;
+  freeCancellationUntil: string;
+  items: { serviceId: string; serviceName: string; resourceId: string | null; resourceName: string | null; startTime: string; endTime: string; price: number }[];
+}
+
+/** `known`: resource names the caller already has (else they are read). */
+export async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, known?: Map<string, string>): Promise<PublicBookingDto> {
+  const resourceIds = b.items.map((i) => i.resourceId).filter((x): x is string => !!x);
+  const names =
+    known ??
+    new Map<string, string>(
+      resourceIds.length ? (await db('resources').select('id', 'name').whereIn('id', resourceIds)).map((r: { id: string; name: string }) => [r.id, r.name]) : [],
+    );
+  return {
+    id: b.id,
+    status: b.status,
+    startTime: b.startTime,
+    endTime: b.endTime,
+    totalAmount: b.totalAmount,
+    currency: b.metadata.displaySnapshot.currency,
+    displaySnapshot: b.metadata.displaySnapshot,
+    customerName: b.contact?.name ?? null,
+    freeCancellationUntil: freeCancellationUntil(b.startTime, tenant.settings.cancellationHours),
+    items: b.items.map((i) => ({
+      serviceId: i.serviceId,
+      serviceName: i.serviceName,
+      resourceId: i.resourceId,
+      resourceName: i.resourceId ? names.get(i.resourceId) ?? null : null,
+      startTime: i.startTime,
+      endTime: i.endTime,
+      price: i.price,
+    })),
+  };
+}

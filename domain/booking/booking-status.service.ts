@@ -1,0 +1,70 @@
+/**
+ * POST /bookings/:id/status/:status (spec 3.1): the status machine with OWNER/ADMIN force, the
+ * audit row and the workflow signal, in one transaction. A change that makes the booking occupy
+ * time again (e.g. forced CANCELLED -> CONFIRMED) re-runs the placement check under the EXCLUSIVE
+ * tenant booking lock.
+ */
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import type { TenantContext } from '../availability/availability.service';
+import { isBlockingStatus } from '../availability/working-hours.rules';
+import { decideTransition, type BookingStatus } from './booking-status.rules';
+import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
+import { auditAndSignal, setStatus, statusEvent } from './booking-change';
+import { transitionError } from './booking-errors';
+import { checkPlacement, plannedFromItems } from './booking-placement';
+import { assertStaffScope } from './booking-scope';
+import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
+import { applyCancellation } from './booking-cancel.service';
+import type { BookingDto } from './booking.dto';
+import { nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+
+/** Re-activating time must pass the placement check again (the booking's own items excluded). */
+async function recheckOwnItems(trx: Knex.Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
+  const items = plannedFromItems(await itemsOf(trx, [row.id]));
+  await checkPlacement(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+}
+
+export async function changeStatus(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  actor: Actor,
+  id: string,
+  to: BookingStatus,
+  opts: { force?: boolean; reason?: string },
+): Promise<BookingDto> {
+  if (opts.force && actor.role !== 'OWNER' && actor.role !== 'ADMIN') throw errors.forbidden('Only an owner or admin may force a status change');
+  const peek = await findBookingRow(deps.knex, tenant.id, id, ['status']);
+  const reactivates = !isBlockingStatus(peek.status) && isBlockingStatus(to);
+  const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
+    const row = await lockBookingRow(trx, tenant.id, id);
+    await assertStaffScope(trx, actor, row);
+    const decision = decideTransition(row.status, to, {
+      force: opts.force ? { role: actor.role, reason: opts.reason ?? '' } : null,
+      bySalon: to === 'CANCELLED' && actor.role !== 'CUSTOMER',
+    });
+    if (!decision.allowed) throw transitionError(decision.rejection, row.status, to);
+    if (to === 'CANCELLED') {
+      await applyCancellation(deps, trx, tenant, row, actor, { bySalon: true, reason: opts.reason ?? null, now: nowOf(deps), forced: decision.forced });
+      return;
+    }
+    if (!isBlockingStatus(row.status) && isBlockingStatus(to)) {
+      if (!mode) throw new NeedsExclusiveLock();
+      await recheckOwnItems(trx, tenant, row, mode);
+    }
+    const version = await setStatus(trx, row, to);
+    const entry = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
+    await auditAndSignal(deps, trx, row, entry, statusEvent(to), version);
+  };
+  if (reactivates) await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
+  else {
+    try {
+      await deps.knex.transaction((trx) => run(trx, null));
+    } catch (err) {
+      // the status changed under us to a non-blocking one: redo under the lock
+      if (!(err instanceof NeedsExclusiveLock)) throw err;
+      await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
+    }
+  }
+  return loadDto(deps.knex, tenant.id, id);
+}

@@ -1,0 +1,78 @@
+/**
+ * PATCH /bookings/:id (spec 4.5): reschedule (the whole booking shifts), reassign (every item to
+ * one resource), notes. Moving runs the placement check under the tenant booking lock (SHARED,
+ * escalated to EXCLUSIVE when unassigned capacity is involved); a notes-only edit is a plain
+ * transaction.
+ */
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import { assertResourcesExist, type TenantContext } from '../availability/availability.service';
+import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
+import type { BookingEventType } from './booking-events';
+import { auditAndSignal, bumpVersion } from './booking-change';
+import { assertMovable } from './booking-errors';
+import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
+import { assertStaffScope } from './booking-scope';
+import { itemsOf, loadDto, lockBookingRow } from './booking.repository';
+import { iso, type BookingDto } from './booking.dto';
+import type { Actor, BookingDeps } from './booking.types';
+
+export interface PatchInput {
+  startTime?: string;
+  resourceId?: string | null;
+  notes?: string | null;
+}
+
+type UpdateEvent = Extract<BookingEventType, 'BookingUpdated' | 'BookingRescheduled' | 'BookingReassigned'>;
+const AUDIT_ACTION: Record<UpdateEvent, string> = { BookingUpdated: 'UPDATED', BookingRescheduled: 'RESCHEDULED', BookingReassigned: 'REASSIGNED' };
+
+export async function updateBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, patch: PatchInput): Promise<BookingDto> {
+  const moving = patch.startTime !== undefined || patch.resourceId !== undefined;
+  if (patch.resourceId) await assertResourcesExist(deps.knex, tenant.id, [patch.resourceId]);
+  const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
+    const row = await lockBookingRow(trx, tenant.id, id);
+    await assertStaffScope(trx, actor, row);
+    if (actor.role === 'STAFF' && patch.resourceId !== undefined && patch.resourceId !== row.resourceId) {
+      throw errors.forbidden('Staff may not move a booking to another resource');
+    }
+    const changes: Record<string, unknown> = {};
+    const update: Record<string, unknown> = {};
+    let event: UpdateEvent = 'BookingUpdated';
+    if (patch.notes !== undefined && patch.notes !== row.notes) {
+      changes.notes = { from: row.notes, to: patch.notes };
+      update.notes = patch.notes;
+    }
+    if (moving) {
+      assertMovable(row.status, 'moved');
+      const items = (await itemsOf(trx, [row.id])).sort((a, b) => a.sortOrder - b.sortOrder);
+      const delta = patch.startTime !== undefined ? new Date(patch.startTime).getTime() - new Date(row.startTime).getTime() : 0;
+      const newResourceId = patch.resourceId;
+      const planned = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
+      if (!mode) throw new NeedsExclusiveLock();
+      await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+      for (const p of planned) {
+        await trx('bookingItems').update({ resourceId: p.resourceId, startTime: p.start, endTime: p.end, updatedAt: new Date() }).where({ id: p.id });
+      }
+      const span = spanOf(planned);
+      if (delta !== 0) {
+        changes.startTime = { from: iso(row.startTime), to: span.start.toISOString() };
+        event = 'BookingRescheduled';
+      }
+      const newResource = planned[0].resourceId;
+      if (newResource !== row.resourceId) {
+        changes.resourceId = { from: row.resourceId, to: newResource };
+        if (event !== 'BookingRescheduled') event = 'BookingReassigned';
+      }
+      Object.assign(update, { startTime: span.start, endTime: span.end, resourceId: newResource });
+    }
+    if (Object.keys(changes).length === 0) return;
+    const version = await bumpVersion(trx, row, update);
+    await auditAndSignal(deps, trx, row, { actor, action: AUDIT_ACTION[event], changes }, event, version);
+  };
+  if (moving) {
+    await withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode));
+  } else {
+    await deps.knex.transaction((trx) => run(trx, null));
+  }
+  return loadDto(deps.knex, tenant.id, id);
+}

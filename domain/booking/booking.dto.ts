@@ -1,0 +1,73 @@
+/** The staff-side booking DTO (openapi BookingsBooking) and its mapping from database rows. */
+import type { BookingFields, BookingItemFields, BookingRow, ItemRow } from './booking.types';
+
+export interface BookingItemDto extends BookingItemFields {
+  startTime: string;
+  endTime: string;
+}
+
+export interface BookingDto extends BookingFields {
+  startTime: string;
+  endTime: string;
+  contact: { name: string | null; phone: string | null; email: string | null } | null;
+  cancelledAt: string | null;
+  tenantTimezone: string;
+  items: BookingItemDto[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const iso = (d: Date | string): string => new Date(d).toISOString();
+const isoOrNull = (d: Date | null): string | null => (d ? iso(d) : null);
+
+/** End of the free cancellation window: `cancellationHours` before the start. */
+export function freeCancellationUntil(start: Date | string, cancellationHours: number): string {
+  return new Date(new Date(start).getTime() - cancellationHours * 3_600_000).toISOString();
+}
+
+/** The booking with its items (`items` may hold other bookings' items: they are left out). */
+export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
+  const hasContact = b.contactName !== null || b.contactPhone !== null || b.contactEmail !== null;
+  return {
+    id: b.id,
+    tenantId: b.tenantId,
+    customerId: b.customerId,
+    resourceId: b.resourceId,
+    startTime: iso(b.startTime),
+    endTime: iso(b.endTime),
+    status: b.status,
+    source: b.source,
+    paymentMode: b.paymentMode,
+    totalAmount: b.totalAmount,
+    discountAmount: b.discountAmount,
+    appliedVoucherId: b.appliedVoucherId,
+    cancellationFee: b.cancellationFee,
+    depositStatus: b.depositStatus,
+    processedForLoyalty: b.processedForLoyalty,
+    metadata: b.metadata,
+    isGuest: b.isGuest,
+    contact: hasContact ? { name: b.contactName, phone: b.contactPhone, email: b.contactEmail } : null,
+    notes: b.notes,
+    version: b.version,
+    cancelReason: b.cancelReason,
+    cancelledBy: b.cancelledBy,
+    cancelledAt: isoOrNull(b.cancelledAt),
+    createdBy: b.createdBy,
+    tenantTimezone: b.metadata?.displaySnapshot?.timezone,
+    items: items
+      .filter((i) => i.bookingId === b.id)
+      .sort((x, y) => x.sortOrder - y.sortOrder)
+      .map((i) => ({
+        id: i.id,
+        serviceId: i.serviceId,
+        serviceName: i.serviceName,
+        resourceId: i.resourceId,
+        startTime: iso(i.startTime),
+        endTime: iso(i.endTime),
+        duration: i.duration,
+        price: i.price,
+      })),
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+  };
+}

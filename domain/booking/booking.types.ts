@@ -1,0 +1,100 @@
+/**
+ * Shared types of the booking services: their dependencies, the acting principal, request inputs
+ * and the database row shapes (knexSnakeCaseMappers: camelCase here, snake_case in Postgres).
+ */
+import type { Knex } from 'knex';
+import type { EntitySignaller } from '../../integrations/temporal/entity-signaller';
+import type { ActorRole, BookingStatus } from './booking-status.rules';
+
+export type Db = Knex | Knex.Transaction;
+
+export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
+
+export interface BookingDeps {
+  knex: Knex;
+  signaller: EntitySignaller;
+  /** HMAC key for cancellation tokens */
+  secret: string;
+  now?: () => Date;
+}
+
+/** The clock of the booking services (tests pass `now`). */
+export const nowOf = (deps: BookingDeps): Date => deps.now?.() ?? new Date();
+
+export interface Actor {
+  userId: string | null;
+  role: ActorRole;
+  /** STAFF (and OWNER) with a linked resource */
+  resourceId: string | null;
+}
+
+/** A guest on the public portal. */
+export const GUEST_ACTOR: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
+
+export interface ItemInput {
+  serviceId: string;
+  resourceId?: string | null;
+  /** ISO; defaults to the booking start for item 0, else the previous item's end */
+  startTime?: string;
+}
+
+export interface ContactInput {
+  name: string;
+  phone: string;
+  email?: string | null;
+  notes?: string | null;
+}
+
+/** Booking columns that read the same in the row and in the DTO. */
+export interface BookingFields {
+  id: string;
+  tenantId: string;
+  customerId: string | null;
+  resourceId: string | null;
+  status: BookingStatus;
+  source: BookingSource;
+  paymentMode: string;
+  totalAmount: number;
+  discountAmount: number;
+  appliedVoucherId: string | null;
+  cancellationFee: number;
+  depositStatus: string | null;
+  processedForLoyalty: boolean;
+  metadata: { displaySnapshot: { timezone: string; currency: string; locale: string } } & Record<string, unknown>;
+  isGuest: boolean;
+  notes: string | null;
+  version: number;
+  cancelReason: string | null;
+  cancelledBy: string | null;
+  createdBy: string | null;
+}
+
+export interface BookingRow extends BookingFields {
+  startTime: Date;
+  endTime: Date;
+  contactName: string | null;
+  contactPhone: string | null;
+  contactEmail: string | null;
+  cancelledAt: Date | null;
+  cancellationTokenHash: string | null;
+  allowDoubleBooking: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Booking item fields shared by the row and the DTO. */
+export interface BookingItemFields {
+  id: string;
+  serviceId: string;
+  serviceName: string;
+  resourceId: string | null;
+  duration: number;
+  price: number;
+}
+
+export interface ItemRow extends BookingItemFields {
+  bookingId: string;
+  startTime: Date;
+  endTime: Date;
+  sortOrder: number;
+}
