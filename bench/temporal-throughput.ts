@@ -2,7 +2,7 @@
 // Starts N workflows, each running one activity and one short timer, against one worker, keeping
 // CONCURRENCY workflows in flight, and prints workflows/second and start-to-result latencies.
 //
-//   N=2000 CONCURRENCY=32 npm run bench:temporal
+//   N=2000 CONCURRENCY=8 npm run bench:temporal   (the defaults)
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 
 const N = Number(process.env.N ?? 2000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
