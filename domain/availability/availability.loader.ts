@@ -1,8 +1,10 @@
 /**
- * Loads everything the availability and placement rules need for one tenant and a range of
- * salon-local dates (no loader existed in domain/resource when this was written). Plain knex
- * queries, each filtered by tenant; pass the transaction when called under the booking lock so the
- * reads see what committed before the lock was taken.
+ * THE loader of everything the availability and placement rules need for one tenant and a range of
+ * salon-local dates: resources with skills, weekly schedule, overrides, approved time-off and
+ * active booking items, plus the active unassigned items. One statement, so it is one round trip
+ * and safe inside a transaction (never several queries in flight on one connection); pass the
+ * transaction when called under the booking lock so the reads see what committed before the lock
+ * was taken. domain/resource/availability-data.service.ts (loadResourceAvailability) is a view of it.
  */
 import type { Knex } from 'knex';
 import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time.rules';
@@ -38,6 +40,13 @@ export interface LoadOptions {
    * range (others are only needed to place unassigned items).
    */
   onlyListedResources?: boolean;
+  /**
+   * Default true. false: no unassigned items are read, and no resources are added for their
+   * services (a plain read of the chosen resources).
+   */
+  withUnassigned?: boolean;
+  /** Default true. false: `bookings` stay empty (the booking items are not read). */
+  withBookings?: boolean;
 }
 
 const iso = (d: Date | string): string => (typeof d === 'string' ? d : d.toISOString());
@@ -59,7 +68,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
     WITH unassigned AS (
       SELECT bi.booking_id, bi.service_id, bi.start_time, bi.end_time, b.status
         FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
-       WHERE bi.tenant_id = :tenantId AND bi.is_active AND bi.resource_id IS NULL
+       WHERE :withUnassigned AND bi.tenant_id = :tenantId AND bi.is_active AND bi.resource_id IS NULL
          AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart
     ), picked AS (
       SELECT r.* FROM resources r
@@ -76,16 +85,17 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
       COALESCE((SELECT json_agg(x ORDER BY x."sortOrder", x.name, x.id) FROM (
         SELECT r.id, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
           COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
-          COALESCE((SELECT json_agg(json_build_object('dayOfWeek', w.day_of_week, 'startTime', w.start_time, 'endTime', w.end_time, 'isActive', w.is_active))
+          COALESCE((SELECT json_agg(json_build_object('dayOfWeek', w.day_of_week, 'startTime', w.start_time, 'endTime', w.end_time, 'isActive', w.is_active)
+                             ORDER BY w.day_of_week, w.start_time)
                       FROM resource_schedules w WHERE w.resource_id = r.id), '[]') AS "weeklySchedule",
-          COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time))
+          COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time) ORDER BY o.date)
                       FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN :firstDate::date AND :lastDate::date), '[]') AS overrides,
           COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
-                                                      'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved))
+                                                      'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved) ORDER BY t.start_date)
                       FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
           COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
                       FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
-                     WHERE bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
+                     WHERE :withBookings AND bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
                        AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart), '[]') AS bookings
         FROM picked r) x), '[]') AS resources`;
   const result = await db.raw(sql, {
@@ -97,6 +107,8 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
     resourceIds: [...(opts.resourceIds ?? [])],
     serviceIds: [...opts.serviceIds],
     onlyListed: opts.onlyListedResources ?? false,
+    withUnassigned: opts.withUnassigned ?? true,
+    withBookings: opts.withBookings ?? true,
   });
   const row = result.rows[0] as { unassigned: RawUnassigned[]; resources: RawResource[] };
   const resources: LoadedResource[] = row.resources.map((r) => ({

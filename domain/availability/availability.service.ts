@@ -17,13 +17,13 @@ import {
   type AvailableSlot,
   type ResourceAvailabilityData,
 } from './index';
+import { loadAvailabilityData } from './availability.loader';
+import { placeUnassignedItems } from './unassigned.rules';
 
 /** Approved full-day time-off (no times) covering the date. */
 function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
   return r.timeOff.some((t) => t.isApproved && t.startTime === null && t.endTime === null && t.startDate <= date && date <= t.endDate);
 }
-import { loadAvailabilityData } from './availability.loader';
-import { placeUnassignedItems } from './unassigned.rules';
 
 type Db = Knex | Knex.Transaction;
 
@@ -119,8 +119,12 @@ function slotDto(s: AvailableSlot): SlotDto {
   };
 }
 
+/**
+ * Runs the service lookup and the loader in parallel, so it takes the pool (`Knex`), never a
+ * transaction: two queries in flight on one connection is what this must not do.
+ */
 async function baseInput(
-  db: Db,
+  db: Knex,
   tenant: TenantContext,
   items: readonly RequestedItem[],
   fromDate: LocalDate,
@@ -154,7 +158,7 @@ async function baseInput(
 }
 
 export async function availabilityForDate(
-  db: Db,
+  db: Knex,
   tenant: TenantContext,
   query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now?: Date },
 ): Promise<AvailabilityDto> {
@@ -177,7 +181,7 @@ export async function availabilityForDate(
  * rejects > 90), never past the booking window. Data for the whole window is loaded once.
  */
 export async function nextAvailableDate(
-  db: Db,
+  db: Knex,
   tenant: TenantContext,
   body: { items: RequestedItem[]; fromDate: string; maxDaysAhead?: number; onlineOnly: boolean; now?: Date },
 ): Promise<{ date: string | null }> {

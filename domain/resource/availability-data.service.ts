@@ -1,6 +1,7 @@
 /**
- * Read side for the availability engine: everything availability needs about resources, in four
- * queries (resources+skills, weekly schedules, overrides in range, approved time-off in range).
+ * Read side for the availability engine, by resource selection: a view of the ONE availability
+ * loader (domain/availability/availability.loader.ts, a single statement, so it is safe to pass a
+ * transaction).
  *
  *   loadResourceAvailability(
  *     db: Knex | Knex.Transaction,           // pass the booking transaction to read under its locks
@@ -13,15 +14,16 @@
  *
  * Each entry has id, isActive, isBookableOnline, skills (service ids), weeklySchedule (all rows,
  * inactive ones flagged; the rules ignore them), overrides with date in range, APPROVED time-off
- * overlapping the range, and `bookings: []` — the booking service fills `bookings` itself (item
- * times of this resource touching the range). Order: sortOrder, then name, then id (the rules
- * suggest the first free resource in input order). Widen `range` by a day when the caller needs
- * the next date too (see domain/availability/index.ts).
+ * overlapping the range, and `bookings: []` — callers that need bookings (and unassigned items)
+ * use loadAvailabilityData itself. Order: sortOrder, then name, then id (the rules suggest the
+ * first free resource in input order). Widen `range` by a day when the caller needs the next date
+ * too (see domain/availability/index.ts).
  *
  * resourceIdForUser(userId) (STAFF scoping, "own resource") lives in ./resource.service.ts.
  */
 import type { Knex } from 'knex';
 import type { ResourceAvailabilityData } from '../availability/availability.types';
+import { loadAvailabilityData } from '../availability/availability.loader';
 
 export type ResourceSelection = { resourceIds: string[] } | { serviceIds: string[] };
 
@@ -37,66 +39,31 @@ export async function loadResourceAvailability(
   range: DateRange,
   options: { activeOnly?: boolean } = {},
 ): Promise<ResourceAvailabilityData[]> {
-  const query = db('resources').select('id', 'isActive', 'isBookableOnline').where({ tenantId });
-  if ('resourceIds' in select) {
-    if (select.resourceIds.length === 0) return [];
-    query.whereIn('id', select.resourceIds);
-  } else {
-    if (select.serviceIds.length === 0) return [];
-    query.whereIn('id', db('resourceSkills').select('resourceId').where({ tenantId }).whereIn('serviceId', select.serviceIds));
-  }
-  if (options.activeOnly ?? true) query.where({ isActive: true });
-  const resources: { id: string; isActive: boolean; isBookableOnline: boolean }[] = await query.orderBy('sortOrder').orderBy('name').orderBy('id');
-  if (resources.length === 0) return [];
-  const ids = resources.map((r) => r.id);
-
-  const [skills, schedules, overrides, timeOffs] = await Promise.all([
-    db('resourceSkills').select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', ids),
-    db('resourceSchedules')
-      .select('resourceId', 'dayOfWeek', 'startTime', 'endTime', 'isActive')
-      .where({ tenantId })
-      .whereIn('resourceId', ids)
-      .orderBy('dayOfWeek')
-      .orderBy('startTime'),
-    db('resourceScheduleOverrides')
-      .select('resourceId', 'date', 'startTime', 'endTime')
-      .where({ tenantId })
-      .whereIn('resourceId', ids)
-      .whereBetween('date', [range.dateFrom, range.dateTo])
-      .orderBy('date'),
-    db('timeOffs')
-      .select('resourceId', 'startDate', 'endDate', 'startTime', 'endTime', 'isApproved')
-      .where({ tenantId, isApproved: true })
-      .whereIn('resourceId', ids)
-      .where('startDate', '<=', range.dateTo)
-      .where('endDate', '>=', range.dateFrom)
-      .orderBy('startDate'),
-  ]);
-
-  const byResource = <T extends { resourceId: string }>(rows: T[]) => {
-    const map = new Map<string, Omit<T, 'resourceId'>[]>();
-    for (const { resourceId, ...rest } of rows) {
-      const list = map.get(resourceId) ?? [];
-      list.push(rest);
-      map.set(resourceId, list);
-    }
-    return map;
-  };
-  const skillMap = byResource(skills as { resourceId: string; serviceId: string }[]);
-  const scheduleMap = byResource(schedules as { resourceId: string; dayOfWeek: number; startTime: string; endTime: string; isActive: boolean }[]);
-  const overrideMap = byResource(overrides as { resourceId: string; date: string; startTime: string | null; endTime: string | null }[]);
-  const timeOffMap = byResource(
-    timeOffs as { resourceId: string; startDate: string; endDate: string; startTime: string | null; endTime: string | null; isApproved: boolean }[],
-  );
-
-  return resources.map((r) => ({
-    id: r.id,
-    isActive: r.isActive,
-    isBookableOnline: r.isBookableOnline,
-    skills: (skillMap.get(r.id) ?? []).map((s) => s.serviceId),
-    weeklySchedule: scheduleMap.get(r.id) ?? [],
-    overrides: overrideMap.get(r.id) ?? [],
-    timeOff: timeOffMap.get(r.id) ?? [],
-    bookings: [],
-  }));
+  const byIds = 'resourceIds' in select;
+  if ((byIds ? select.resourceIds : select.serviceIds).length === 0) return [];
+  const data = await loadAvailabilityData(db, {
+    tenantId,
+    timezone: 'UTC', // only places booking items in time, and those are not read here
+    serviceIds: byIds ? [] : select.serviceIds,
+    resourceIds: byIds ? select.resourceIds : [],
+    onlyListedResources: byIds,
+    fromDate: range.dateFrom,
+    toDate: range.dateTo,
+    withUnassigned: false,
+    withBookings: false,
+  });
+  // The loader reads a day either side of the range (chains past midnight); this view keeps to it.
+  const { dateFrom, dateTo } = range;
+  return data.resources
+    .filter((r) => r.isActive || options.activeOnly === false)
+    .map((r) => ({
+      id: r.id,
+      isActive: r.isActive,
+      isBookableOnline: r.isBookableOnline,
+      skills: r.skills,
+      weeklySchedule: r.weeklySchedule,
+      overrides: r.overrides.filter((o) => o.date >= dateFrom && o.date <= dateTo),
+      timeOff: r.timeOff.filter((t) => t.startDate <= dateTo && t.endDate >= dateFrom),
+      bookings: [],
+    }));
 }
