@@ -1,5 +1,6 @@
 // Point 6: TestWorkflowEnvironment.createTimeSkipping() spawning our launcher.
 import { expect } from 'chai';
+import Long from 'long';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -57,17 +58,17 @@ describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)',
     // Locked (the initial state): Sleep waits in real time, the clock does not jump.
     const t0 = await now();
     const wall0 = Date.now();
-    await ts.sleep({ duration: { seconds: 0, nanos: 200_000_000 } });
+    await ts.sleep({ duration: { seconds: Long.fromNumber(0), nanos: 200_000_000 } });
     expect(Date.now() - wall0).to.be.at.least(190);
     // Unlocked: an hour-long Sleep returns at once with the clock an hour on.
     await ts.unlockTimeSkipping({});
     try {
       const wall1 = Date.now();
-      await ts.sleep({ duration: { seconds: 3600 } });
+      await ts.sleep({ duration: { seconds: Long.fromNumber(3600) } });
       expect(Date.now() - wall1).to.be.lessThan(500);
       expect((await now()) - t0).to.be.at.least(3600 * 1000);
       const target = (await now()) + 2 * 24 * 3600 * 1000;
-      await ts.sleepUntil({ timestamp: { seconds: Math.floor(target / 1000), nanos: (target % 1000) * 1e6 } });
+      await ts.sleepUntil({ timestamp: { seconds: Long.fromNumber(Math.floor(target / 1000)), nanos: (target % 1000) * 1e6 } });
       expect(await now()).to.be.at.least(target);
     } finally {
       await ts.lockTimeSkipping({});

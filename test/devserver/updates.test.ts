@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
 // Workflow Update through the real client and worker (accepted/completed events replay cleanly).
 import { expect } from 'chai';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
@@ -12,10 +13,10 @@ for (const mode of CACHE_MODES) {
       const h = await env.client.workflow.start('updatable', { taskQueue: tq, workflowId: uid('wf') });
       await env.withWorker(tq, async () => {
         expect(await h.executeUpdate('setValue', { args: [21] })).to.equal(42);
-        const rejected = await h.executeUpdate('setValue', { args: [13] }).catch((e) => e);
+        const rejected: any = await h.executeUpdate('setValue', { args: [13] }).catch((e) => e);
         expect(rejected).to.be.instanceOf(WorkflowUpdateFailedError);
         expect(String(rejected.cause?.message)).to.match(/unlucky/);
-        const failed = await h.executeUpdate('setValue', { args: [-1] }).catch((e) => e);
+        const failed: any = await h.executeUpdate('setValue', { args: [-1] }).catch((e) => e);
         expect(failed).to.be.instanceOf(WorkflowUpdateFailedError);
         const started = await h.startUpdate('setValue', { args: [5], waitForStage: 'ACCEPTED' });
         expect(await started.result()).to.equal(10);
