@@ -72,6 +72,11 @@ function assertOneCustomer(input: { customerId?: string; customer?: ContactInput
   }
 }
 
+/** What staff and walk-in bookings share: a known or new customer, no guest token, any staff. */
+function salonSide(input: { customerId?: string; customer?: ContactInput; notes?: string | null }) {
+  return { customerId: input.customerId, contact: input.customer, isGuest: false, notes: input.notes, onlineOnly: false, withToken: false };
+}
+
 async function insertBooking(
   deps: BookingDeps,
   spec: InsertSpec,
@@ -200,12 +205,7 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     start,
     status: 'CONFIRMED',
     source: input.source ?? 'ADMIN',
-    customerId: input.customerId,
-    contact: input.customer,
-    isGuest: false,
-    notes: input.notes,
-    onlineOnly: false,
-    withToken: false,
+    ...salonSide(input),
   });
   return booking;
 }
@@ -229,12 +229,7 @@ export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, act
     start: now,
     status: INITIAL_STATUS_FOR_WALK_IN,
     source: 'WALK_IN',
-    customerId: input.customerId,
-    contact: input.customer,
-    isGuest: false,
-    notes: input.notes,
-    onlineOnly: false,
-    withToken: false,
+    ...salonSide(input),
   });
   return booking;
 }

@@ -7,6 +7,7 @@ import { errors } from '../errors';
 import { likePattern } from '../customer/customer.rules';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { TenantContext } from '../availability/availability.service';
+import type { ServiceDto } from '../catalogue/catalogue.service';
 
 /**
  * Filter hook for the public salon list: billing will add "lapsed subscription" here (spec 4.7:
@@ -75,16 +76,8 @@ export async function publicTenantBySlug(knex: Knex, slug: string) {
   return row as TenantContext & { industryType: string; description: string | null; address: unknown; branding: unknown };
 }
 
-export interface PublicServiceDto {
-  id: string;
-  name: string;
-  description: string | null;
-  duration: number;
-  price: number;
-  currency: string;
-  imageKey: string | null;
-  sortOrder: number;
-}
+/** The public fields of a catalogue service. */
+export type PublicServiceDto = Pick<ServiceDto, 'id' | 'name' | 'description' | 'duration' | 'price' | 'currency' | 'imageKey' | 'sortOrder'>;
 
 /** Active services grouped by category (categories by sortOrder, then name; uncategorised last). */
 export async function publicServices(knex: Knex, tenantId: string) {
