@@ -11,7 +11,7 @@ import { VirtualClock } from './clock';
 import { alreadyStarted, invalidArgument, namespaceNotFound, notFound, RpcError } from './errors';
 import {
   ConflictPolicy, ContinueAsNewInitiator, duration, durationMs, ExecStatus, ParentClosePolicy, RetryState, ReusePolicy,
-  timestamp, timestampMs, WftFailedCause,
+  historySizeBytes, timestamp, timestampMs, WftFailedCause,
 } from './proto';
 import { BufferedEvent, PendingQuery, Run } from './run';
 import { retryDecision, withRetryDefaults } from './retry-policy';
@@ -22,6 +22,8 @@ import { encodeToken } from './tokens';
 import { status as Status } from '@grpc/grpc-js';
 
 export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
+const SUGGEST_CONTINUE_AS_NEW_EVENTS = 4_000;
+const SUGGEST_CONTINUE_AS_NEW_BYTES = 4 * 1024 * 1024;
 const MAX_WFT_TIMEOUT_MS = 120_000;
 
 export interface EngineOptions {
@@ -494,11 +496,15 @@ export class Engine {
     const wft = run.wft;
     if (!run.open || wft.state !== 'scheduled' || wft.scheduledEventId !== scheduledEventId) return undefined;
     const now = this.now();
+    // The real server suggests continue-as-new past 4K events or 4 MB (limit.historyCount /
+    // limit.historySize.suggestContinueAsNew); workflows read it as continueAsNewSuggested.
+    const sizeBytes = historySizeBytes(run.history);
     const started = run.append('WORKFLOW_TASK_STARTED', {
       scheduledEventId,
       identity,
       requestId: randomUUID(),
-      historySizeBytes: 0,
+      historySizeBytes: sizeBytes,
+      suggestContinueAsNew: run.history.length >= SUGGEST_CONTINUE_AS_NEW_EVENTS || sizeBytes >= SUGGEST_CONTINUE_AS_NEW_BYTES,
     }, now);
     wft.state = 'started';
     wft.startedEventId = started.eventId;

@@ -146,7 +146,7 @@ function varint(n: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function encodedEvent(ev: object): Buffer {
+export function encodedEvent(ev: object): Buffer {
   let b = eventBytes.get(ev);
   if (!b) {
     b = encodeMessage(protoType('temporal.api.history.v1.HistoryEvent'), ev);
@@ -166,3 +166,10 @@ export function encodeHistoryField(fieldNumber: number, events: object[]): Buffe
   return Buffer.concat([varint((fieldNumber << 3) | 2), varint(body.length), body]);
 }
 const EVENTS_TAG = Buffer.from([0x0a]); // History.events = field 1, length-delimited
+
+/** Encoded size of a history (what the real server reports as history_size_bytes). */
+export function historySizeBytes(events: object[]): number {
+  let n = 0;
+  for (const ev of events) n += encodedEvent(ev).length;
+  return n;
+}

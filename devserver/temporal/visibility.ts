@@ -2,7 +2,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { Engine } from './engine';
 import { invalidArgument } from './errors';
-import { ExecStatus, payloadToJson, timestamp } from './proto';
+import { ExecStatus, historySizeBytes, payloadToJson, timestamp } from './proto';
 import type { Run } from './run';
 import { evaluate, parseQuery, ParsedQuery, QuerySyntaxError, Value } from './visibility-query';
 
@@ -26,7 +26,7 @@ export function executionInfo(run: Run): any {
     parentExecution: run.parent ? { workflowId: run.parent.workflowId, runId: run.parent.runId } : undefined,
     parentNamespaceId: run.parent?.namespace,
     firstRunId: run.firstRunId,
-    historySizeBytes: 0,
+    historySizeBytes: historySizeBytes(run.history),
   };
 }
 

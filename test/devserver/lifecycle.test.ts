@@ -164,6 +164,14 @@ for (const mode of CACHE_MODES) {
       });
     });
 
+    it('tells the workflow its history size and whether to continue as new', async () => {
+      const tq = uid('tq');
+      const info = await env.withWorker(tq, () => env.client.workflow.execute('historyInfo', { taskQueue: tq, workflowId: uid('wf') }));
+      expect(info.size).to.be.greaterThan(100);
+      expect(info.length).to.equal(8);
+      expect(info.suggested).to.equal(false);
+    });
+
     it('follows continue-as-new chains in handle.result()', async () => {
       const tq = uid('tq');
       const handle = await env.client.workflow.start('countdown', { taskQueue: tq, workflowId: uid('wf'), args: [3] });

@@ -220,3 +220,10 @@ export async function updatable(): Promise<number> {
   await condition(() => done);
   return value;
 }
+
+/** What the workflow sees of its own history (size and continue-as-new suggestion come from the server). */
+export async function historyInfo(): Promise<{ size: number; length: number; suggested: boolean }> {
+  await sleep(1);
+  const info = workflowInfo();
+  return { size: info.historySize, length: info.historyLength, suggested: info.continueAsNewSuggested };
+}
