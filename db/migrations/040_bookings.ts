@@ -3,7 +3,7 @@
 // Double-booking guarantee. booking_items carries the resource and the item's own time range; the
 // EXCLUDE constraint booking_items_no_overlap (btree_gist) rejects two overlapping ranges on one
 // resource while both items are `is_active` (status not CANCELLED / NO_SHOW; kept in step with the
-// booking status by domain/booking/booking.service.ts) and `is_exclusive` (the booking was created
+// booking status by domain/booking/booking-change.ts) and `is_exclusive` (the booking was created
 // while settings.allowDoubleBooking was off). Touching ranges ([) bounds) are fine. Unassigned items
 // (resource_id NULL) cannot be covered by the constraint: their capacity check is serialised with a
 // per-tenant advisory lock inside the writing transaction (see booking-lock.ts).

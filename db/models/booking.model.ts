@@ -1,7 +1,7 @@
 import { BaseModel } from './base.model';
 import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 
-/** bookings (migration 040). Written by domain/booking/booking.service.ts; version +1 on every change. */
+/** bookings (migration 040). Written by domain/booking/booking-change.ts; version +1 on every change. */
 export class BookingModel extends BaseModel {
   static override tableName = 'bookings';
   static override jsonAttributes = ['metadata'];
