@@ -233,6 +233,25 @@ export class Engine {
     if (timeoutAt !== Infinity) run.runTimers.push(this.clock.at(timeoutAt, () => this.timeoutRun(run)));
   }
 
+  // ---------------------------------------------------------------- retention
+
+  /**
+   * Forgets runs closed more than `retentionMs` ago (the namespace retention DescribeNamespace
+   * reports). Returns the forgotten run ids so a store can delete them too.
+   */
+  purgeClosedRuns(retentionMs: number): string[] {
+    const cutoff = this.now() - retentionMs;
+    const purged: string[] = [];
+    for (const run of this.runs.values()) {
+      if (run.open || run.closeTime > cutoff) continue;
+      this.runs.delete(run.runId);
+      const key = `${run.namespace}/${run.workflowId}`;
+      if (this.current.get(key) === run.runId) this.current.delete(key);
+      purged.push(run.runId);
+    }
+    return purged;
+  }
+
   // ---------------------------------------------------------------- persistence hooks
 
   /** Set when runs are stored (dev-server role with a database). */

@@ -56,6 +56,13 @@ export class RunPersistence {
     for (const run of open) this.engine.resumeRestoredRun(run);
   }
 
+  forget(runIds: string[]): void {
+    if (!runIds.length) return;
+    this.flushing = this.flushing
+      .then(() => this.store.deleteRuns(runIds))
+      .catch((err) => console.error('[temporal-devserver] deleting expired runs failed', err));
+  }
+
   async close(): Promise<void> {
     await this.flush();
     await this.store.close();

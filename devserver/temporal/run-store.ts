@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 export interface RunStore {
   loadAll(): Promise<string[]>;
   saveAll(rows: { runId: string; namespace: string; workflowId: string; seq: number; json: string }[]): Promise<void>;
+  deleteRuns(runIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +48,12 @@ export class PostgresRunStore implements RunStore {
        ON CONFLICT (store_id, run_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
       [this.storeId, rows.map((r) => r.runId), rows.map((r) => r.namespace), rows.map((r) => r.workflowId), rows.map((r) => r.seq), rows.map((r) => r.json)],
     );
+  }
+
+  async deleteRuns(runIds: string[]): Promise<void> {
+    if (!runIds.length) return;
+    await this.init();
+    await this.pool.query('DELETE FROM temporal_devserver_runs WHERE store_id = $1 AND run_id = ANY($2::text[])', [this.storeId, runIds]);
   }
 
   close(): Promise<void> {

@@ -26,6 +26,11 @@ export interface DevServerOptions {
   databaseUrl?: string;
   /** Separates several servers sharing one database. Default 'default'. */
   storeId?: string;
+  /**
+   * Closed runs are forgotten this long after closing (dev-server mode only; the time-skipping
+   * test server keeps everything). Default 24 h, the retention DescribeNamespace reports.
+   */
+  retentionMs?: number;
   /** Logger for unexpected internal errors. Default console.error. */
   log?: (msg: string) => void;
 }
@@ -76,6 +81,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   } else {
     markReady();
   }
+  // Retention sweep in real time (a virtual-time timer would fire on every time skip).
+  const retentionMs = options.retentionMs ?? 24 * 3600 * 1000;
+  const sweep = options.timeSkipping ? undefined : setInterval(() => {
+    const purged = engine.purgeClosedRuns(retentionMs);
+    engine.persistence?.forget(purged);
+  }, Math.min(Math.max(retentionMs / 4, 10), 10 * 60 * 1000));
+  sweep?.unref();
   let stopped: Promise<void> | undefined;
   return {
     address: `${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -84,6 +96,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ready,
     shutdown() {
       stopped ??= new Promise<void>((resolve) => {
+        if (sweep) clearInterval(sweep);
         engine.shutdown();
         const force = setTimeout(() => server.forceShutdown(), 5_000);
         // Let the empty poll responses flush before closing.
