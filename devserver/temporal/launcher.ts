@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const stop = (code: number) => {
     if (stopping) return;
     stopping = true;
-    server.shutdown().finally(() => process.exit(code));
+    void server.shutdown().finally(() => process.exit(code));
     setTimeout(() => process.exit(code), 3000).unref();
   };
   process.on('SIGTERM', () => stop(0));
