@@ -334,6 +334,29 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     }
   });
 
+  it('when a browser sends only the session cookies then it is authenticated and can refresh, and after logout it is not', async () => {
+    const { owner } = await createSalon();
+    const signedIn = await login({ email: owner.email, password: owner.password });
+    expect(signedIn.status).to.equal(200);
+    const cookieHeader = cookiesOf(signedIn).map((c) => c.split(';')[0]);
+    const agent = await http();
+
+    const me = await agent.get('/api/auth/me').set('Cookie', cookieHeader);
+    expect(me.status).to.equal(200);
+    expect(me.body.data.id).to.equal(owner.id);
+
+    const refreshed = await agent.post('/api/auth/refresh').set('Cookie', cookieHeader).send({});
+    expect(refreshed.status).to.equal(200);
+    const rotated = cookiesOf(refreshed).map((c) => c.split(';')[0]);
+    expect(rotated.find((c) => c.startsWith('refresh_token='))).to.not.equal(cookieHeader.find((c) => c.startsWith('refresh_token=')));
+
+    const loggedOut = await agent.post('/api/auth/logout').set('Cookie', rotated).send({});
+    expect(loggedOut.status).to.equal(200);
+    const cleared = cookiesOf(loggedOut).map((c) => c.split(';')[0]);
+    const afterLogout = await agent.get('/api/auth/me').set('Cookie', cleared);
+    expect(afterLogout.status).to.equal(401);
+  });
+
   it('when an admin impersonates an owner then /auth/me shows the admin acting as OWNER of that tenant with the impersonation block', async () => {
     const { tenant } = await createSalon();
     const admin = await createAdmin();
