@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import { TenantModel } from '../../db/models/tenant.model';
 import { UserModel } from '../../db/models/user.model';
+import { RefreshTokenModel } from '../../db/models/refresh-token.model';
 import { errors } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
@@ -111,15 +112,6 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
   return issueSession(deps.knex, deps.config, loggedIn);
 }
 
-interface RefreshRow {
-  id: string;
-  userId: string;
-  familyId: string;
-  expiresAt: Date;
-  rotatedAt: Date | null;
-  revokedAt: Date | null;
-}
-
 /**
  * Rotation: the presented token is marked rotated and a new one is issued in the same family.
  * A token that was already rotated or revoked is a replay: the whole family is revoked (committed
@@ -129,7 +121,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
   const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'invalid'> => {
-    const row = (await trx('refresh_tokens').where({ tokenHash }).forUpdate().first()) as RefreshRow | undefined;
+    const row = await RefreshTokenModel.query(trx).findOne({ tokenHash }).forUpdate();
     if (!row) return 'invalid';
     if (row.rotatedAt || row.revokedAt) {
       await revokeFamily(trx, row.familyId);
@@ -138,7 +130,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
     if (new Date(row.expiresAt).getTime() <= Date.now()) return 'invalid';
     const user = await UserModel.query(trx).findById(row.userId);
     if (!user || !user.isActive) return 'invalid';
-    await trx('refresh_tokens').where({ id: row.id }).update({ rotatedAt: trx.fn.now() });
+    await RefreshTokenModel.query(trx).patch({ rotatedAt: new Date() }).where({ id: row.id });
     return issueSession(trx, deps.config, user, row.familyId);
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
@@ -149,7 +141,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
 /** Revokes the token's family. Unknown, expired or missing tokens are fine (idempotent). */
 export async function logout(deps: AuthDeps, rawToken: string | undefined): Promise<void> {
   if (!rawToken) return;
-  const row = (await deps.knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(rawToken) }).first()) as RefreshRow | undefined;
+  const row = await RefreshTokenModel.query(deps.knex).findOne({ tokenHash: hashOpaqueToken(rawToken) });
   if (row) await revokeFamily(deps.knex, row.familyId);
 }
 

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config';
 import type { Mailer } from '../../integrations/mail/mailer';
 import { TenantModel } from '../../db/models/tenant.model';
 import { UserModel } from '../../db/models/user.model';
+import { PasswordResetTokenModel } from '../../db/models/password-reset-token.model';
 import { AppError } from '../errors';
 import { hashPassword } from './passwords';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
@@ -36,8 +37,8 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
     const token = newOpaqueToken();
     const expiresAt = new Date(Date.now() + deps.config.passwordResetTtlSeconds * 1000);
     await deps.knex.transaction(async (trx) => {
-      await trx('password_reset_tokens').where({ userId: user.id }).whereNull('usedAt').update({ usedAt: trx.fn.now() });
-      await trx('password_reset_tokens').insert({ userId: user.id, tokenHash: hashOpaqueToken(token), expiresAt });
+      await PasswordResetTokenModel.query(trx).patch({ usedAt: new Date() }).where({ userId: user.id }).whereNull('usedAt');
+      await PasswordResetTokenModel.query(trx).insert({ userId: user.id, tokenHash: hashOpaqueToken(token), expiresAt });
     });
     const salon = user.tenantId ? await TenantModel.query().select('name', 'slug').findById(user.tenantId) : undefined;
     const link = `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
@@ -53,20 +54,13 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
   }
 }
 
-interface ResetRow {
-  id: string;
-  userId: string;
-  expiresAt: Date;
-  usedAt: Date | null;
-}
-
 export async function resetPassword(deps: PasswordResetDeps, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password, deps.config.passwordHashRounds);
   await deps.knex.transaction(async (trx) => {
-    const row = (await trx('password_reset_tokens').where({ tokenHash: hashOpaqueToken(token) }).forUpdate().first()) as ResetRow | undefined;
+    const row = await PasswordResetTokenModel.query(trx).findOne({ tokenHash: hashOpaqueToken(token) }).forUpdate();
     if (!row || row.usedAt) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
     if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError(400, 'PASSWORD_RESET_TOKEN_EXPIRED', 'This reset link has expired');
-    await trx('password_reset_tokens').where({ id: row.id }).update({ usedAt: trx.fn.now() });
+    await PasswordResetTokenModel.query(trx).patch({ usedAt: new Date() }).where({ id: row.id });
     const user = await UserModel.query(trx).findById(row.userId).forUpdate();
     if (!user || !user.isActive) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
     await UserModel.query(trx).patchAndFetchById(user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { UserModel } from '../../db/models/user.model';
+import { RefreshTokenModel } from '../../db/models/refresh-token.model';
 import { hashOpaqueToken, newOpaqueToken, signAccessToken, type ImpersonationClaim } from './tokens';
 import { toAuthUser, type AuthUserDto } from './user.dto';
 
@@ -29,7 +30,7 @@ export function accessTokenFor(config: SessionConfig, user: UserModel, imp?: Imp
 /** Signs an access token and stores a new refresh token (in `familyId`, or a new family). */
 export async function issueSession(trx: Knex | Knex.Transaction, config: SessionConfig, user: UserModel, familyId?: string): Promise<SessionTokens> {
   const refreshToken = newOpaqueToken();
-  await trx('refresh_tokens').insert({
+  await RefreshTokenModel.query(trx).insert({
     userId: user.id,
     familyId: familyId ?? crypto.randomUUID(),
     tokenHash: hashOpaqueToken(refreshToken),
@@ -45,9 +46,9 @@ export async function issueSession(trx: Knex | Knex.Transaction, config: Session
 }
 
 export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<void> {
-  await trx('refresh_tokens').where({ familyId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
+  await RefreshTokenModel.query(trx).patch({ revokedAt: new Date() }).where({ familyId }).whereNull('revokedAt');
 }
 
 export async function revokeAllForUser(trx: Knex | Knex.Transaction, userId: string): Promise<void> {
-  await trx('refresh_tokens').where({ userId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
+  await RefreshTokenModel.query(trx).patch({ revokedAt: new Date() }).where({ userId }).whereNull('revokedAt');
 }

@@ -1,0 +1,13 @@
+import { Model } from 'objection';
+
+/** A single-use, expiring password-reset token, stored only as its SHA-256 hash. */
+export class PasswordResetTokenModel extends Model {
+  static override tableName = 'password_reset_tokens';
+
+  id!: string;
+  userId!: string;
+  tokenHash!: string;
+  expiresAt!: Date;
+  usedAt!: Date | null;
+  createdAt!: Date;
+}
