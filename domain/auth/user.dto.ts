@@ -1,5 +1,6 @@
 // The staff/owner/admin user as the API shows it (never the password hash or token version).
 import type { UserModel } from '../../db/models/user.model';
+import { toIso, toIsoOrNull } from '../time/iso';
 
 export interface AuthUserDto {
   id: string;
@@ -12,11 +13,6 @@ export interface AuthUserDto {
   createdAt: string;
 }
 
-function iso(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  return new Date(value).toISOString();
-}
-
 export function toAuthUser(user: UserModel): AuthUserDto {
   return {
     id: user.id,
@@ -25,7 +21,7 @@ export function toAuthUser(user: UserModel): AuthUserDto {
     email: user.email ?? null,
     phone: user.phone ?? null,
     name: user.name ?? null,
-    lastLoginAt: iso(user.lastLoginAt),
-    createdAt: iso(user.createdAt) as string,
+    lastLoginAt: toIsoOrNull(user.lastLoginAt),
+    createdAt: toIso(user.createdAt),
   };
 }

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time.rules';
 import type { BookingStatusValue, ResourceAvailabilityData } from './availability.types';
 import type { UnassignedItem } from './unassigned.rules';
+import { toIso } from '../time/iso';
 
 type Db = Knex | Knex.Transaction;
 
@@ -49,15 +50,13 @@ export interface LoadOptions {
   withBookings?: boolean;
 }
 
-const iso = (d: Date | string): string => (typeof d === 'string' ? d : d.toISOString());
-
 export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<AvailabilityData> {
   const { tenantId, timezone } = opts;
   // Chains may run past local midnight: include the following date.
   const lastDate = addDays(opts.toDate, 1);
   const firstDate = addDays(opts.fromDate, -1);
-  const rangeStart = iso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
-  const rangeEnd = iso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
+  const rangeStart = toIso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
+  const rangeEnd = toIso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
 
   // ONE round trip (this runs inside the booking transaction, so every round trip counts): the
   // active unassigned items touching the range, and the resources - chosen ones, those that can

@@ -13,10 +13,11 @@ import { auditAndSignal, setStatus } from './booking-change';
 import { transitionError } from './booking-errors';
 import { assertStaffScope } from './booking-scope';
 import { findBookingRow, loadDto, lockBookingRow } from './booking.repository';
-import { freeCancellationUntil, iso, type BookingDto } from './booking.dto';
+import { freeCancellationUntil, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { guestBooking, type GuestProof } from './booking-guest-access';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+import { toIso } from '../time/iso';
 
 /**
  * Spec 6 refund policy. Deposits (payments) are not implemented yet, so the deposit input is always
@@ -134,7 +135,7 @@ export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, ac
   return {
     bookingId: row.id,
     status: row.status,
-    startTime: iso(row.startTime),
+    startTime: toIso(row.startTime),
     cancellationHours: tenant.settings.cancellationHours,
     freeCancellationUntil: freeCancellationUntil(row.startTime, tenant.settings.cancellationHours),
     cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',

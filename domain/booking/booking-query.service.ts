@@ -6,10 +6,11 @@ import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-ti
 import { isBookingStatus } from './booking-status.rules';
 import { assertStaffScope } from './booking-scope';
 import { findBookingRow, itemsOf, loadDto } from './booking.repository';
-import { iso, toDto, type BookingDto } from './booking.dto';
+import { toDto, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { guestBooking, type GuestProof } from './booking-guest-access';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
+import { toIso } from '../time/iso';
 
 export async function getBooking(deps: BookingDeps, tenantId: string, actor: Actor, id: string): Promise<BookingDto> {
   const dto = await loadDto(deps.knex, tenantId, id);
@@ -103,7 +104,7 @@ export async function auditLog(deps: BookingDeps, tenantId: string, actor: Actor
         reason: r.reason,
         forced: r.forced,
         changes: r.changes,
-        createdAt: iso(r.createdAt),
+        createdAt: toIso(r.createdAt),
       }),
     ),
     total: Number(count),

@@ -14,8 +14,9 @@ import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
 import { itemsOf, loadDto, lockBookingRow } from './booking.repository';
-import { iso, type BookingDto } from './booking.dto';
+import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps } from './booking.types';
+import { toIso } from '../time/iso';
 
 export interface PatchInput {
   startTime?: string;
@@ -55,7 +56,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
       }
       const span = spanOf(planned);
       if (delta !== 0) {
-        changes.startTime = { from: iso(row.startTime), to: span.start.toISOString() };
+        changes.startTime = { from: toIso(row.startTime), to: span.start.toISOString() };
         event = 'BookingRescheduled';
       }
       const newResource = planned[0].resourceId;

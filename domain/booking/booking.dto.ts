@@ -1,5 +1,6 @@
 /** The staff-side booking DTO (openapi BookingsBooking) and its mapping from database rows. */
 import type { BookingFields, BookingItemFields, BookingRow, ItemRow } from './booking.types';
+import { toIso } from '../time/iso';
 
 export interface BookingItemDto extends BookingItemFields {
   startTime: string;
@@ -17,8 +18,7 @@ export interface BookingDto extends BookingFields {
   updatedAt: string;
 }
 
-export const iso = (d: Date | string): string => new Date(d).toISOString();
-const isoOrNull = (d: Date | null): string | null => (d ? iso(d) : null);
+const isoOrNull = (d: Date | null): string | null => (d ? toIso(d) : null);
 
 /** End of the free cancellation window: `cancellationHours` before the start. */
 export function freeCancellationUntil(start: Date | string, cancellationHours: number): string {
@@ -33,8 +33,8 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
     tenantId: b.tenantId,
     customerId: b.customerId,
     resourceId: b.resourceId,
-    startTime: iso(b.startTime),
-    endTime: iso(b.endTime),
+    startTime: toIso(b.startTime),
+    endTime: toIso(b.endTime),
     status: b.status,
     source: b.source,
     paymentMode: b.paymentMode,
@@ -62,12 +62,12 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
         serviceId: i.serviceId,
         serviceName: i.serviceName,
         resourceId: i.resourceId,
-        startTime: iso(i.startTime),
-        endTime: iso(i.endTime),
+        startTime: toIso(i.startTime),
+        endTime: toIso(i.endTime),
         duration: i.duration,
         price: i.price,
       })),
-    createdAt: iso(b.createdAt),
-    updatedAt: iso(b.updatedAt),
+    createdAt: toIso(b.createdAt),
+    updatedAt: toIso(b.updatedAt),
   };
 }

@@ -8,6 +8,7 @@ import { TenantModel } from '../../db/models/tenant.model';
 import { paginate, type PageResult } from '../../db/paginate';
 import { errors } from '../errors';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
+import { toIso } from '../time/iso';
 
 export interface ServiceDto {
   id: string;
@@ -58,7 +59,6 @@ export interface ServiceListQuery {
   order?: 'asc' | 'desc';
 }
 
-const iso = (d: Date | string): string => new Date(d).toISOString();
 
 export function serviceDto(s: ServiceModel): ServiceDto {
   return {
@@ -74,13 +74,13 @@ export function serviceDto(s: ServiceModel): ServiceDto {
     sortOrder: s.sortOrder,
     metadata: s.metadata ?? {},
     imageKey: s.imageKey ?? null,
-    createdAt: iso(s.createdAt),
-    updatedAt: iso(s.updatedAt),
+    createdAt: toIso(s.createdAt),
+    updatedAt: toIso(s.updatedAt),
   };
 }
 
 export function categoryDto(c: ServiceCategoryModel): ServiceCategoryDto {
-  return { id: c.id, name: c.name, sortOrder: c.sortOrder, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt) };
+  return { id: c.id, name: c.name, sortOrder: c.sortOrder, createdAt: toIso(c.createdAt), updatedAt: toIso(c.updatedAt) };
 }
 
 function checkDescription(description: string | null | undefined): void {

@@ -14,6 +14,7 @@ import { paginate } from '../../db/paginate';
 import type { Role } from '../auth/roles.rules';
 import { errors } from '../errors';
 import { applyCustomerSearch } from './customer.service';
+import { toIsoOrNull } from '../time/iso';
 
 export interface TenantCustomerDto {
   id: string;
@@ -51,7 +52,6 @@ export interface TenantCustomerListQuery {
 
 export const METRIC_FIELDS = ['visitCount', 'totalSpent', 'firstVisit', 'lastVisit'] as const;
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 export function toTenantCustomerDto(tc: TenantCustomerModel, customer: CustomerModel): TenantCustomerDto {
   return {
@@ -61,8 +61,8 @@ export function toTenantCustomerDto(tc: TenantCustomerModel, customer: CustomerM
     tags: tc.tags ?? [],
     notes: tc.notes,
     visitCount: tc.visitCount,
-    firstVisit: iso(tc.firstVisit),
-    lastVisit: iso(tc.lastVisit),
+    firstVisit: toIsoOrNull(tc.firstVisit),
+    lastVisit: toIsoOrNull(tc.lastVisit),
     totalSpent: Number(tc.totalSpent),
     createdAt: new Date(tc.createdAt).toISOString(),
     updatedAt: new Date(tc.updatedAt).toISOString(),

@@ -10,6 +10,7 @@ import { paginate, type PageResult } from '../../db/paginate';
 import { hashPassword } from '../auth/passwords';
 import type { Role } from '../auth/roles.rules';
 import { AppError, errors } from '../errors';
+import { toIso } from '../time/iso';
 
 export interface Actor {
   userId: string;
@@ -72,7 +73,6 @@ export interface ResourceListQuery {
 
 type Db = Knex | Knex.Transaction;
 
-const iso = (d: Date | string): string => new Date(d).toISOString();
 
 function db(trx?: Db): Db {
   return trx ?? ResourceModel.knex();
@@ -93,8 +93,8 @@ export function resourceDto(r: ResourceModel, skills: string[]): ResourceDto {
     metadata: r.metadata ?? {},
     userId: r.userId ?? null,
     skills,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    createdAt: toIso(r.createdAt),
+    updatedAt: toIso(r.updatedAt),
   };
 }
 

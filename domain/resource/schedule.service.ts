@@ -9,6 +9,7 @@ import { ResourceScheduleOverrideModel } from '../../db/models/resource-schedule
 import { slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
 import { findResource } from './resource.service';
+import { toIso } from '../time/iso';
 
 export interface ScheduleDto {
   id: string;
@@ -46,7 +47,6 @@ export interface OverrideInput {
   reason?: string | null;
 }
 
-const iso = (d: Date | string): string => new Date(d).toISOString();
 
 export function scheduleDto(s: ResourceScheduleModel): ScheduleDto {
   return {
@@ -56,8 +56,8 @@ export function scheduleDto(s: ResourceScheduleModel): ScheduleDto {
     startTime: s.startTime,
     endTime: s.endTime,
     isActive: s.isActive,
-    createdAt: iso(s.createdAt),
-    updatedAt: iso(s.updatedAt),
+    createdAt: toIso(s.createdAt),
+    updatedAt: toIso(s.updatedAt),
   };
 }
 
@@ -69,8 +69,8 @@ export function overrideDto(o: ResourceScheduleOverrideModel): OverrideDto {
     startTime: o.startTime ?? null,
     endTime: o.endTime ?? null,
     reason: o.reason ?? null,
-    createdAt: iso(o.createdAt),
-    updatedAt: iso(o.updatedAt),
+    createdAt: toIso(o.createdAt),
+    updatedAt: toIso(o.updatedAt),
   };
 }
 

@@ -14,6 +14,7 @@ import { paginate, type PageResult } from '../../db/paginate';
 import { slotProblems } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
 import { assertOwnOrOwner, findResource, type Actor } from './resource.service';
+import { toIso } from '../time/iso';
 
 export interface TimeOffDto {
   id: string;
@@ -53,7 +54,6 @@ export interface TimeOffListQuery {
   order?: 'asc' | 'desc';
 }
 
-const iso = (d: Date | string): string => new Date(d).toISOString();
 
 export function timeOffDto(t: TimeOffModel): TimeOffDto {
   return {
@@ -67,8 +67,8 @@ export function timeOffDto(t: TimeOffModel): TimeOffDto {
     description: t.description ?? null,
     isApproved: t.isApproved,
     createdBy: t.createdBy ?? null,
-    createdAt: iso(t.createdAt),
-    updatedAt: iso(t.updatedAt),
+    createdAt: toIso(t.createdAt),
+    updatedAt: toIso(t.updatedAt),
   };
 }
 

@@ -1,11 +1,7 @@
 // The tenant as the API shows it: full (authenticated) and public (by slug, no private settings).
 import type { TenantModel } from '../../db/models/tenant.model';
 import type { TenantSettings } from './tenant-settings.rules';
-
-function iso(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  return new Date(value).toISOString();
-}
+import { toIso, toIsoOrNull } from '../time/iso';
 
 export function toTenantDto(t: TenantModel) {
   return {
@@ -19,12 +15,12 @@ export function toTenantDto(t: TenantModel) {
     address: t.address ?? null,
     customDomain: t.customDomain ?? null,
     isActive: t.isActive,
-    onboardedAt: iso(t.onboardedAt),
+    onboardedAt: toIsoOrNull(t.onboardedAt),
     subscriptionStatus: t.subscriptionStatus ?? null,
-    trialEndsAt: iso(t.trialEndsAt),
+    trialEndsAt: toIsoOrNull(t.trialEndsAt),
     billingExempt: t.billingExempt,
-    createdAt: iso(t.createdAt) as string,
-    updatedAt: iso(t.updatedAt) as string,
+    createdAt: toIso(t.createdAt),
+    updatedAt: toIso(t.updatedAt),
   };
 }
 
