@@ -10,6 +10,7 @@ import { paginate } from '../../db/paginate';
 import { errors } from '../errors';
 import { likePattern, normaliseEmail, normalisePhone } from './customer.rules';
 import { toTenantCustomerDto, type TenantCustomerDto } from './tenant-customer.service';
+import { toIso } from '../time/iso';
 
 export interface CustomerDto {
   id: string;
@@ -45,8 +46,8 @@ export function toCustomerDto(c: CustomerModel): CustomerDto {
     phone: c.phone,
     email: c.email,
     notes: c.notes,
-    createdAt: new Date(c.createdAt).toISOString(),
-    updatedAt: new Date(c.updatedAt).toISOString(),
+    createdAt: toIso(c.createdAt),
+    updatedAt: toIso(c.updatedAt),
   };
 }
 

@@ -14,7 +14,7 @@ import { paginate } from '../../db/paginate';
 import type { Role } from '../auth/roles.rules';
 import { errors } from '../errors';
 import { applyCustomerSearch } from './customer.service';
-import { toIsoOrNull } from '../time/iso';
+import { toIso, toIsoOrNull } from '../time/iso';
 
 export interface TenantCustomerDto {
   id: string;
@@ -64,8 +64,8 @@ export function toTenantCustomerDto(tc: TenantCustomerModel, customer: CustomerM
     firstVisit: toIsoOrNull(tc.firstVisit),
     lastVisit: toIsoOrNull(tc.lastVisit),
     totalSpent: Number(tc.totalSpent),
-    createdAt: new Date(tc.createdAt).toISOString(),
-    updatedAt: new Date(tc.updatedAt).toISOString(),
+    createdAt: toIso(tc.createdAt),
+    updatedAt: toIso(tc.updatedAt),
   };
 }
 

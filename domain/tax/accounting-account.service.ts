@@ -9,6 +9,7 @@ import { TaxModel } from '../../db/models/tax.model';
 import { paginate } from '../../db/paginate';
 import { errors } from '../errors';
 import { lockTenantDefaults } from './tax.service';
+import { toIso } from '../time/iso';
 
 export interface AccountingAccountDto {
   id: string;
@@ -36,8 +37,8 @@ export function toAccountingAccountDto(a: AccountingAccountModel): AccountingAcc
     name: a.name,
     taxId: a.taxId,
     isDefault: a.isDefault,
-    createdAt: new Date(a.createdAt).toISOString(),
-    updatedAt: new Date(a.updatedAt).toISOString(),
+    createdAt: toIso(a.createdAt),
+    updatedAt: toIso(a.updatedAt),
   };
 }
 

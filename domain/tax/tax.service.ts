@@ -12,6 +12,7 @@ import { TaxModel } from '../../db/models/tax.model';
 import { AccountingAccountModel } from '../../db/models/accounting-account.model';
 import { paginate } from '../../db/paginate';
 import { errors } from '../errors';
+import { toIso } from '../time/iso';
 
 export interface TaxDto {
   id: string;
@@ -52,8 +53,8 @@ export function toTaxDto(tax: TaxModel): TaxDto {
     rate: Number(tax.rate),
     isDefault: tax.isDefault,
     isActive: tax.isActive,
-    createdAt: new Date(tax.createdAt).toISOString(),
-    updatedAt: new Date(tax.updatedAt).toISOString(),
+    createdAt: toIso(tax.createdAt),
+    updatedAt: toIso(tax.updatedAt),
   };
 }
 

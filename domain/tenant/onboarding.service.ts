@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import { TenantModel } from '../../db/models/tenant.model';
 import { errors } from '../errors';
+import { toIsoOrNull } from '../time/iso';
 
 export const ONBOARDING_STEPS = ['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
@@ -34,7 +35,7 @@ async function view(db: Knex | Knex.Transaction, tenant: TenantModel) {
     completedSteps: ONBOARDING_STEPS.filter((_, i) => i < current),
     steps: ONBOARDING_STEPS.map((key, index) => ({ key, index, completed: index < current })),
     isComplete: tenant.onboardedAt !== null && tenant.onboardedAt !== undefined,
-    onboardedAt: tenant.onboardedAt ? new Date(tenant.onboardedAt).toISOString() : null,
+    onboardedAt: toIsoOrNull(tenant.onboardedAt),
     warnings,
   };
 }
