@@ -1,12 +1,14 @@
 // Side effects of the booking workflow. Each one re-reads committed state and is idempotent,
-// because Temporal runs activities at least once.
+// because Temporal runs activities at least once; each message channel is its own activity.
 import type { Knex } from 'knex';
-import { ApplicationFailure } from '@temporalio/activity';
+import type { BookingStatus } from '../domain/booking/booking-status.rules';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
-import { renderBookingMessage, type BookingMessageKind } from '../domain/notifications/booking-messages.rules';
+import { renderBookingMessage, type BookingMessageFacts, type RenderedMessage } from '../domain/notifications/booking-messages.rules';
+import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
-import { BookingActivityErrors, type BookingActivities, type BookingSnapshot } from './booking.types';
+import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
   knex: Knex;
@@ -14,11 +16,18 @@ export interface BookingActivityDeps {
   sms: SmsSender;
 }
 
+type Channel = 'SMS' | 'EMAIL';
+
+interface Contact {
+  phone: string | null;
+  email: string | null;
+}
+
 interface BookingRow {
   id: string;
   tenantId: string;
   customerId: string | null;
-  status: string;
+  status: BookingStatus;
   version: number;
   startTime: Date;
   endTime: Date;
@@ -35,7 +44,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
     return db('bookings').where({ id: bookingId }).first();
   }
 
-  async function messageFacts(booking: BookingRow) {
+  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts }> {
     const tenant = await knex('tenants').where({ id: booking.tenantId }).first('name', 'settings');
     const items: { serviceName: string; resourceName: string | null }[] = await knex('booking_items as i')
       .join('services as s', 's.id', 'i.service_id')
@@ -45,8 +54,10 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
       .select('s.name as serviceName', 'r.name as resourceName');
     const customer = booking.customerId ? await knex('customers').where({ id: booking.customerId }).first('name', 'phone', 'email') : undefined;
     return {
-      phone: booking.contactPhone ?? customer?.phone ?? null,
-      email: booking.contactEmail ?? customer?.email ?? null,
+      contact: {
+        phone: booking.contactPhone ?? customer?.phone ?? null,
+        email: booking.contactEmail ?? customer?.email ?? null,
+      },
       facts: {
         salonName: tenant.name as string,
         customerName: booking.contactName ?? customer?.name ?? 'kunde',
@@ -56,6 +67,40 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
         staffName: items[0]?.resourceName ?? null,
       },
     };
+  }
+
+  /**
+   * One message on one channel, at most once: the (booking, channel, dedupe key) row is claimed
+   * first and stamped `sent_at` after the gateway accepted the message, so a retry after a failure
+   * sends again, and a retry after success sends nothing. The other channel has its own row.
+   */
+  async function deliverOnce(
+    channel: Channel,
+    { bookingId, kind, dedupeKey }: BookingMessageRequest,
+    send: (contact: Contact, message: RenderedMessage, meta: Record<string, unknown>) => Promise<boolean>,
+  ): Promise<DeliveryOutcome> {
+    const booking = await bookingRow(bookingId);
+    if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
+    const key = { bookingId, channel, dedupeKey };
+    await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
+    const claim = await knex('booking_notifications').where(key).first('id', 'sentAt');
+    if (claim.sentAt) return 'ALREADY_SENT';
+    const { contact, facts } = await messageFacts(booking);
+    // the notification id doubles as the provider's idempotency key, for gateways that take one
+    const meta = { bookingId, kind, notificationId: claim.id };
+    try {
+      if (!(await send(contact, renderBookingMessage(kind, facts), meta))) return 'NO_CONTACT';
+    } catch (err) {
+      throw ApplicationFailure.create({
+        type: BookingActivityErrors.deliveryFailed,
+        message: `${channel} for booking ${bookingId} (${dedupeKey}) failed: ${(err as Error).message}`,
+        cause: err as Error,
+        // spec 6: 30 s, 2 min, 10 min, then hourly
+        nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
+      });
+    }
+    await knex('booking_notifications').where({ id: claim.id }).update({ sentAt: knex.fn.now() });
+    return 'SENT';
   }
 
   return {
@@ -68,33 +113,20 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
       return { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString() };
     },
 
-    async sendBookingMessage({ bookingId, kind, dedupeKey }: { bookingId: string; kind: BookingMessageKind; dedupeKey: string }) {
-      const booking = await bookingRow(bookingId);
-      if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
-      const claimed = await knex('booking_notifications')
-        .insert({ bookingId, tenantId: booking.tenantId, kind, dedupeKey })
-        .onConflict(['booking_id', 'dedupe_key'])
-        .ignore()
-        .returning('id');
-      if (!claimed.length) {
-        const existing = await knex('booking_notifications').where({ bookingId, dedupeKey }).first('sentAt');
-        if (existing?.sentAt) return 'ALREADY_SENT';
-      }
-      const { phone, email, facts } = await messageFacts(booking);
-      if (!phone && !email) return 'NO_CONTACT';
-      const message = renderBookingMessage(kind, facts);
-      const channels: string[] = [];
-      const meta = { bookingId, kind };
-      if (phone) {
-        await sms.send({ to: phone, text: message.text, meta });
-        channels.push('SMS');
-      }
-      if (email) {
-        await mailer.send({ to: email, subject: message.subject, text: message.text, meta });
-        channels.push('EMAIL');
-      }
-      await knex('booking_notifications').where({ bookingId, dedupeKey }).update({ channels, sentAt: knex.fn.now() });
-      return 'SENT';
+    sendBookingSms(request) {
+      return deliverOnce('SMS', request, async (contact, message, meta) => {
+        if (!contact.phone) return false;
+        await sms.send({ to: contact.phone, text: message.text, meta });
+        return true;
+      });
+    },
+
+    sendBookingEmail(request) {
+      return deliverOnce('EMAIL', request, async (contact, message, meta) => {
+        if (!contact.email) return false;
+        await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta });
+        return true;
+      });
     },
 
     async recordCompletedVisit({ bookingId }) {

@@ -1,27 +1,41 @@
 // What the booking workflow may ask of the outside world. The workflow imports these types only;
 // activities/booking.activities.ts implements them.
+import type { BookingStatus } from '../domain/booking/booking-status.rules';
 import type { BookingMessageKind } from '../domain/notifications/booking-messages.rules';
 
 export interface BookingSnapshot {
   bookingId: string;
   tenantId: string;
-  status: string;
+  status: BookingStatus;
   version: number;
   /** UTC ISO string */
   startTime: string;
 }
 
+/** One booking message on one channel, sent at most once per (booking, channel, dedupeKey). */
+export interface BookingMessageRequest {
+  bookingId: string;
+  kind: BookingMessageKind;
+  /** e.g. `CONFIRMED`, or `REMINDER:<startTime>` so a moved booking is reminded again */
+  dedupeKey: string;
+}
+
+export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT';
+
 export interface BookingActivities {
   /** Committed state of the booking, once it has reached `minVersion` (retried until then). */
   readBooking(input: { bookingId: string; minVersion: number }): Promise<BookingSnapshot>;
-  /** Sends one message kind once per `dedupeKey` (SMS and/or e-mail, whichever contact exists). */
-  sendBookingMessage(input: { bookingId: string; kind: BookingMessageKind; dedupeKey: string }): Promise<'SENT' | 'ALREADY_SENT' | 'NO_CONTACT'>;
+  /** Sends the message by SMS once, when the booking has a phone number. */
+  sendBookingSms(input: BookingMessageRequest): Promise<DeliveryOutcome>;
+  /** Sends the message by e-mail once, when the booking has an e-mail address. */
+  sendBookingEmail(input: BookingMessageRequest): Promise<DeliveryOutcome>;
   /** Adds the visit to the tenant-customer metrics exactly once per booking. */
   recordCompletedVisit(input: { bookingId: string }): Promise<'RECORDED' | 'ALREADY_RECORDED' | 'NO_CUSTOMER' | 'NOT_COMPLETED'>;
 }
 
-/** Error types activities throw as non-retryable ApplicationFailures, and the retryable wait. */
+/** Error types activities throw as non-retryable ApplicationFailures, and the retryable ones. */
 export const BookingActivityErrors = {
   notFound: 'BOOKING_NOT_FOUND',
   versionNotVisible: 'BOOKING_VERSION_NOT_VISIBLE',
+  deliveryFailed: 'BOOKING_MESSAGE_DELIVERY_FAILED',
 } as const;

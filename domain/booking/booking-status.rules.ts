@@ -31,6 +31,12 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const TERMINAL_BOOKING_STATUSES: readonly BookingStatus[] = ['COMPLETED', 'CANCELLED', 'NO_SHOW'];
 
+/** Statuses of a booking still ahead of the customer: it gets a reminder and hears about a move. */
+export const REMINDABLE_BOOKING_STATUSES: readonly BookingStatus[] = ['PENDING', 'CONFIRMED'];
+
+/** How long before the start the customer is reminded (spec 3.1). */
+export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
+
 export const INITIAL_STATUS_FOR_WALK_IN: BookingStatus = 'IN_PROGRESS';
 
 /** Public bookings start CONFIRMED when settings.autoConfirm, else PENDING (spec 3.1). */
@@ -66,6 +72,22 @@ export function isBookingStatus(value: unknown): value is BookingStatus {
 
 export function isTerminalStatus(status: BookingStatus): boolean {
   return TERMINAL_BOOKING_STATUSES.includes(status);
+}
+
+/** Is the booking still ahead of the customer (reminded, told about a move)? */
+export function isRemindable(status: BookingStatus): boolean {
+  return REMINDABLE_BOOKING_STATUSES.includes(status);
+}
+
+/**
+ * When the reminder for a booking starting at `startTime` is due, or null when none is: the
+ * booking is no longer remindable, or its start is already less than REMINDER_LEAD_MS after `now`
+ * (a booking made for the next 24 hours gets no reminder).
+ */
+export function reminderDueAt(booking: { status: BookingStatus; startTime: string | Date }, now: number): number | null {
+  if (!isRemindable(booking.status)) return null;
+  const at = new Date(booking.startTime).getTime() - REMINDER_LEAD_MS;
+  return at > now ? at : null;
 }
 
 /** Targets allowed by the table (not forced) from a status. */

@@ -1,29 +1,25 @@
-// One workflow per booking (`booking:<id>`): it hears about every committed change through the
-// `bookingEvent` signal, re-reads the committed booking, and does what the salon promised the
-// customer: a confirmation, a reminder 24 hours before the start, a cancellation notice, and the
-// visit metrics once the booking is completed.
-import { condition, defineSignal, log, proxyActivities, setHandler, ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { BookingActivities, BookingSnapshot } from '../../activities/booking.types';
+// The booking's timeline (spec 3.1), one workflow per booking (`booking:<id>`):
+//
+//   created   -> the customer is told it was received (PENDING) or confirmed
+//   confirmed -> the customer is told, when the salon confirms later
+//   24 h before the start -> reminded (a reschedule moves the reminder and tells the customer)
+//   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
+//
+// The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
+// transaction commits; the entity inbox (workflows/shared/entity-inbox.ts) turns those signals into
+// committed state, so this file only reads the booking and waits for the state it cares about.
+import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
+import type { BookingActivities, BookingMessageRequest, BookingSnapshot } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events';
+import { isRemindable, isTerminalStatus, reminderDueAt } from '../../domain/booking/booking-status.rules';
+import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
+import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
+import { entityInbox, type CommittedChange } from '../shared/entity-inbox';
+
+export type { BookingWorkflowArgs } from '../../domain/booking/booking-events';
 
 export const bookingEventSignal = defineSignal<[BookingEvent]>(BOOKING_EVENT_SIGNAL);
-
-export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
-const FINAL_STATUSES = ['COMPLETED', 'CANCELLED', 'NO_SHOW'];
-const REMINDABLE_STATUSES = ['PENDING', 'CONFIRMED'];
-
-// Side effects retry per the spec's delivery schedule (0, 30 s, 2 min, 10 min, then hourly; 10 attempts).
-const { sendBookingMessage, recordCompletedVisit } = proxyActivities<BookingActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '30 seconds',
-    backoffCoefficient: 4,
-    maximumInterval: '1 hour',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: [BookingActivityErrors.notFound],
-  },
-});
 
 // The signal is sent before the api's transaction commits: wait briefly for the version to appear.
 const { readBooking } = proxyActivities<BookingActivities>({
@@ -31,83 +27,78 @@ const { readBooking } = proxyActivities<BookingActivities>({
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [BookingActivityErrors.notFound] },
 });
 
+// Each channel is its own activity with its own retries (spec 6: 0, 30 s, 2 min, 10 min, then
+// hourly; 10 attempts): a failing e-mail never sends the SMS again.
+const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActivities<BookingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes: [BookingActivityErrors.notFound] },
+});
+
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
-  const inbox: BookingEvent[] = [];
-  setHandler(bookingEventSignal, (event) => {
-    inbox.push(event);
+  let reminder: { at: number; startTime: string } | null = null;
+
+  const booking = entityInbox<BookingEvent, BookingSnapshot>({
+    name: `booking ${bookingId}`,
+    signal: bookingEventSignal,
+    readCommitted: (minVersion) => readBooking({ bookingId, minVersion }),
+    onChange: keepCustomerInformed,
   });
 
-  let booking: BookingSnapshot | undefined;
-  let reminderAt: number | undefined;
+  // Created. When the change that started this workflow never committed, nothing happened.
+  const created = await booking.first();
+  if (!created) return;
+  planReminder(created);
+  if (created.status === 'PENDING') await notify('RECEIVED');
+  if (created.status === 'CONFIRMED') await notify('CONFIRMED');
 
-  for (;;) {
-    const waitMs = reminderAt === undefined ? undefined : Math.max(0, reminderAt - Date.now());
-    const eventArrived = waitMs === undefined ? (await condition(() => inbox.length > 0), true) : await condition(() => inbox.length > 0, waitMs);
+  // Reminded 24 h before the start, unless it is settled first.
+  while (!(await booking.waitUntil(isSettled, { deadline: () => reminder?.at ?? null }))) {
+    await notify('REMINDER', `REMINDER:${reminder!.startTime}`);
+    reminder = null;
+  }
 
-    if (!eventArrived && booking) {
-      await sendBookingMessage({ bookingId, kind: 'REMINDER', dedupeKey: `REMINDER:${booking.startTime}` });
-      reminderAt = undefined;
-      continue;
+  // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
+  // final status (spec 3.1) while we act: that one is settled too before the timeline ends.
+  do {
+    await settle(booking.current!);
+  } while ((await booking.catchUp()) && isSettled(booking.current!));
+
+  /** Between creation and the end: the salon's confirmation, and a move of the start time. */
+  async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {
+    if (!previous) return;
+    if (previous.status === 'PENDING' && current.status === 'CONFIRMED') await notify('CONFIRMED');
+    if (previous.startTime !== current.startTime) {
+      planReminder(current);
+      if (isRemindable(current.status)) await notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
     }
+    if (!isRemindable(current.status)) reminder = null;
+  }
 
-    const event = inbox.shift()!;
-    const committed = await committedState(bookingId, event);
-    if (!committed) {
-      if (!booking && inbox.length === 0) return; // the change that started us never committed
-      continue;
-    }
-    booking = committed;
-    await actOn(event, booking);
+  function planReminder(current: BookingSnapshot): void {
+    const at = reminderDueAt(current, Date.now());
+    reminder = at === null ? null : { at, startTime: current.startTime };
+  }
 
-    reminderAt = reminderTime(booking);
-    if (FINAL_STATUSES.includes(booking.status) && inbox.length === 0) return;
+  async function settle(settled: BookingSnapshot): Promise<void> {
+    if (settled.status === 'COMPLETED') await recordCompletedVisit({ bookingId });
+    if (settled.status === 'CANCELLED') await notify('CANCELLED');
+  }
+
+  /** The message on every channel the customer has, each delivered (or given up) on its own. */
+  async function notify(kind: BookingMessageKind, dedupeKey: string = kind): Promise<void> {
+    const message: BookingMessageRequest = { bookingId, kind, dedupeKey };
+    await Promise.all([
+      sendBookingSms(message).catch((err: unknown) => giveUp('SMS', message, err)),
+      sendBookingEmail(message).catch((err: unknown) => giveUp('EMAIL', message, err)),
+    ]);
   }
 }
 
-/** The booking as committed at or after the event's version; undefined when it never appears. */
-async function committedState(bookingId: string, event: BookingEvent): Promise<BookingSnapshot | undefined> {
-  try {
-    return await readBooking({ bookingId, minVersion: event.entityVersion });
-  } catch (err) {
-    if (err instanceof ActivityFailure) {
-      const reason = err.cause instanceof ApplicationFailure ? err.cause.type : err.cause?.message;
-      log.warn('dropping booking event whose change never became visible', { bookingId, event, reason });
-      return undefined;
-    }
-    throw err;
-  }
+function isSettled(booking: BookingSnapshot): boolean {
+  return isTerminalStatus(booking.status);
 }
 
-async function actOn(event: BookingEvent, booking: BookingSnapshot): Promise<void> {
-  const { bookingId } = booking;
-  switch (event.type) {
-    case 'BookingCreated':
-      if (booking.status === 'PENDING') await sendBookingMessage({ bookingId, kind: 'RECEIVED', dedupeKey: 'RECEIVED' });
-      if (booking.status === 'CONFIRMED') await sendBookingMessage({ bookingId, kind: 'CONFIRMED', dedupeKey: 'CONFIRMED' });
-      return;
-    case 'BookingConfirmed':
-      await sendBookingMessage({ bookingId, kind: 'CONFIRMED', dedupeKey: 'CONFIRMED' });
-      return;
-    case 'BookingRescheduled':
-      if (REMINDABLE_STATUSES.includes(booking.status)) {
-        await sendBookingMessage({ bookingId, kind: 'RESCHEDULED', dedupeKey: `RESCHEDULED:${booking.startTime}` });
-      }
-      return;
-    case 'BookingCancelled':
-    case 'BookingCancelledBySalon':
-      await sendBookingMessage({ bookingId, kind: 'CANCELLED', dedupeKey: 'CANCELLED' });
-      return;
-    case 'BookingCompleted':
-      await recordCompletedVisit({ bookingId });
-      return;
-    default:
-      return;
-  }
-}
-
-/** 24 hours before the start, for a booking still ahead of us and not yet reminded of. */
-function reminderTime(booking: BookingSnapshot): number | undefined {
-  if (!REMINDABLE_STATUSES.includes(booking.status)) return undefined;
-  const at = Date.parse(booking.startTime) - REMINDER_LEAD_MS;
-  return at > Date.now() ? at : undefined;
+/** After the last attempt of spec 6 the message is dead: an alert for operations, not a failed booking. */
+function giveUp(channel: string, message: BookingMessageRequest, err: unknown): void {
+  log.error('ALERT: booking message given up after its last delivery attempt', { channel, ...message, error: String(err) });
 }
