@@ -51,10 +51,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   if (created.status === 'PENDING') await notify('RECEIVED');
   if (created.status === 'CONFIRMED') await notify('CONFIRMED');
 
-  // Reminded 24 h before the start, unless it is settled first.
-  while (!(await booking.waitUntil(isSettled, { deadline: () => reminder?.at ?? null }))) {
-    await notify('REMINDER', `REMINDER:${reminder!.startTime}`);
-    reminder = null;
+  // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
+  // (and a booking moved to a later day after its reminder is reminded again of the new start).
+  while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
+    await sendReminder();
   }
 
   // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
@@ -72,6 +72,16 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
       if (isRemindable(current.status)) await notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
     }
     if (!isRemindable(current.status)) reminder = null;
+  }
+
+  function reminderDue(): number | null {
+    return reminder?.at ?? null;
+  }
+
+  async function sendReminder(): Promise<void> {
+    const { startTime } = reminder!;
+    reminder = null;
+    await notify('REMINDER', `REMINDER:${startTime}`);
   }
 
   function planReminder(current: BookingSnapshot): void {
