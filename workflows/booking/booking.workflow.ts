@@ -36,6 +36,8 @@ const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActiviti
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;
+  let sms: Promise<void> = Promise.resolve();
+  let email: Promise<void> = Promise.resolve();
 
   const booking = entityInbox<BookingEvent, BookingSnapshot>({
     name: `booking ${bookingId}`,
@@ -48,13 +50,13 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   const created = await booking.first();
   if (!created) return;
   planReminder(created);
-  if (created.status === 'PENDING') await notify('RECEIVED');
-  if (created.status === 'CONFIRMED') await notify('CONFIRMED');
+  if (created.status === 'PENDING') notify('RECEIVED');
+  if (created.status === 'CONFIRMED') notify('CONFIRMED');
 
   // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
   // (and a booking moved to a later day after its reminder is reminded again of the new start).
   while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
-    await sendReminder();
+    sendReminder();
   }
 
   // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
@@ -62,14 +64,16 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   do {
     await settle(booking.current!);
   } while ((await booking.catchUp()) && isSettled(booking.current!));
+  // The timeline ends once the last messages are delivered (or given up).
+  await Promise.all([sms, email]);
 
   /** Between creation and the end: the salon's confirmation, and a move of the start time. */
   async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {
     if (!previous) return;
-    if (previous.status === 'PENDING' && current.status === 'CONFIRMED') await notify('CONFIRMED');
+    if (previous.status === 'PENDING' && current.status === 'CONFIRMED') notify('CONFIRMED');
     if (previous.startTime !== current.startTime) {
       planReminder(current);
-      if (isRemindable(current.status)) await notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
+      if (isRemindable(current.status)) notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
     }
     if (!isRemindable(current.status)) reminder = null;
   }
@@ -78,10 +82,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     return reminder?.at ?? null;
   }
 
-  async function sendReminder(): Promise<void> {
+  function sendReminder(): void {
     const { startTime } = reminder!;
     reminder = null;
-    await notify('REMINDER', `REMINDER:${startTime}`);
+    notify('REMINDER', `REMINDER:${startTime}`);
   }
 
   function planReminder(current: BookingSnapshot): void {
@@ -91,18 +95,22 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
 
   async function settle(settled: BookingSnapshot): Promise<void> {
     if (settled.status === 'COMPLETED') await recordCompletedVisit({ bookingId });
-    if (settled.status === 'CANCELLED') await notify('CANCELLED');
+    if (settled.status === 'CANCELLED') notify('CANCELLED');
   }
 
-  /** The message on every channel the customer has, each delivered (or given up) on its own. */
-  async function notify(kind: BookingMessageKind, dedupeKey: string = kind): Promise<void> {
+  /**
+   * Queues the message on every channel. Each channel delivers its messages in order, and retries
+   * (or gives up) on its own, without holding up the other channel or the timeline: an e-mail
+   * gateway that is down for hours neither resends nor delays the SMS of a cancellation.
+   */
+  function notify(kind: BookingMessageKind, dedupeKey: string = kind): void {
     const message: BookingMessageRequest = { bookingId, kind, dedupeKey };
-    await Promise.all([
-      sendBookingSms(message).catch((err: unknown) => giveUp('SMS', message, err)),
-      sendBookingEmail(message).catch((err: unknown) => giveUp('EMAIL', message, err)),
-    ]);
+    sms = sms.then(() => sendBookingSms(message)).then(delivered, (err: unknown) => giveUp('SMS', message, err));
+    email = email.then(() => sendBookingEmail(message)).then(delivered, (err: unknown) => giveUp('EMAIL', message, err));
   }
 }
+
+function delivered(): void {}
 
 function isSettled(booking: BookingSnapshot): boolean {
   return isTerminalStatus(booking.status);

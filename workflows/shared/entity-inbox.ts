@@ -10,7 +10,20 @@
 //   - an event at or below the version already seen is dropped too: that state is already known
 //     (duplicate signals, or an older event that arrived after a newer one).
 // The workflow itself then only reads `current` and waits for the state it cares about, in the
-// manner of `condition(() => state === ..., timeout)`.
+// manner of `condition(() => state === ..., timeout)`:
+//
+//   const payment = entityInbox<PaymentEvent, PaymentSnapshot>({
+//     name: `payment ${paymentId}`,
+//     signal: paymentEventSignal,
+//     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
+//     onChange: async ({ previous, current }) => { ... },   // optional
+//   });
+//   if (!(await payment.first())) return;                    // the creation never committed
+//   const settled = await payment.waitUntil(isFinal, { deadline: (p) => Date.parse(p.expiresAt) });
+//   if (!settled) await expirePayment({ paymentId });          // the deadline came first
+//
+// Create it first thing in the workflow function (the signal handler must exist before the first
+// await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
 import { ActivityFailure, ApplicationFailure, condition, log, setHandler, type SignalDefinition } from '@temporalio/workflow';
 
 /** What the api signals: a change of the entity, and the version the change produces. */
