@@ -9,6 +9,7 @@ import { rateLimiter } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { loadOpenApi, openApiValidator } from './openapi';
 import { authenticationGate } from './middleware/authentication-gate';
+import { inputGuard } from './middleware/input-guard';
 import { docsRouter } from './docs/routes';
 import { areaRouters } from './routes';
 
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(resolveTenant(config.platformDomain));
   app.use('/api', docsRouter());
   app.use(authenticationGate(loadOpenApi()));
+  app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   for (const router of areaRouters(deps)) app.use('/api', router);
   app.use(notFoundHandler);

@@ -4,6 +4,17 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import YAML from 'yaml';
+import { isApiDate, isApiDateTime } from '../domain/time/iso';
+
+/**
+ * Strict `date` and `date-time` formats (they replace ajv-formats' "fast" regexes, which accept
+ * 2027-02-30 and 2026-13-01): real calendar values in the years the platform supports, checked by
+ * the same helper the domain uses (domain/time/iso.ts). Responses are checked with them too.
+ */
+export const STRICT_FORMATS = {
+  date: { type: 'string' as const, validate: (v: string) => isApiDate(v) },
+  'date-time': { type: 'string' as const, validate: (v: string) => isApiDateTime(v) },
+};
 
 /** The project root holds openapi.yaml; code runs from source (api/) or compiled (dist/api/). */
 function findOpenApi(dir: string): string {
@@ -29,6 +40,7 @@ export function openApiValidator(options: { validateResponses: boolean }): Reque
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateFormats: true,
+    formats: STRICT_FORMATS,
     validateSecurity: false,
     ignoreUndocumented: false,
     ignorePaths: /^\/api\/docs/,

@@ -7,6 +7,17 @@ import type { AccessClaims } from '../../domain/auth/tokens';
 import { UserModel } from '../../db/models/user.model';
 import type { Principal } from '../request-context';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A signed token whose user or tenant id is not a UUID cannot name anyone: 401, never a query. */
+function wellFormedClaims(claims: AccessClaims): boolean {
+  return (
+    typeof claims.sub === 'string' &&
+    UUID.test(claims.sub) &&
+    (claims.tenantId === null || claims.tenantId === undefined || (typeof claims.tenantId === 'string' && UUID.test(claims.tenantId)))
+  );
+}
+
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 
@@ -24,6 +35,7 @@ export function configurePassport(secret: string): passport.PassportStatic {
       },
       (claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
         if (claims.type === 'customer') return done(null, false, { message: 'Customer tokens are not accepted here' });
+        if (!wellFormedClaims(claims)) return done(null, false, { message: 'Invalid token' });
         UserModel.query()
           .findById(claims.sub)
           .then((user) => {

@@ -16,7 +16,17 @@ interface PgError {
   code: string;
   constraint?: string;
   table?: string;
+  column?: string;
   detail?: string;
+}
+
+/** An error body-parser (express.json) raised: http-errors with a 4xx `status` and often a `type`. */
+interface BodyError {
+  status: number;
+  type?: string;
+  expose?: boolean;
+  charset?: string;
+  encoding?: string;
 }
 
 function isValidatorError(err: unknown): err is ValidatorError {
@@ -56,6 +66,62 @@ function fromValidator(err: ValidatorError): AppError {
   }
 }
 
+function isBodyError(err: unknown): err is BodyError {
+  const e = err as BodyError | null;
+  return typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
+}
+
+const bodyDetail = (message: string): ErrorDetail[] => [{ field: 'body', message }];
+
+/**
+ * Body-parser failures (spec 7.2): malformed or undecodable bodies are 400 VALIDATION_ERROR naming
+ * the body, an oversize body 413 PAYLOAD_TOO_LARGE, an unsupported charset 415
+ * UNSUPPORTED_MEDIA_TYPE, an unsupported content-encoding 415 UNSUPPORTED_CONTENT_ENCODING.
+ */
+function fromBodyParser(err: BodyError): AppError {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'entity.parse.failed':
+      return errors.validation('Malformed JSON body', bodyDetail('is not valid JSON'));
+    case 'charset.unsupported':
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${err.charset ?? ''}"; send UTF-8 JSON`);
+    case 'encoding.unsupported':
+      return new AppError(415, 'UNSUPPORTED_CONTENT_ENCODING', `Unsupported content-encoding "${err.encoding ?? ''}"; use gzip, deflate, br or none`);
+    case 'request.aborted':
+      return errors.validation('The request body was not received completely', bodyDetail('was aborted'));
+    case 'request.size.invalid':
+      return errors.validation('The request body does not match its content-length', bodyDetail('length differs from content-length'));
+    default:
+      if (err.status === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+      if (err.status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type');
+      // e.g. a zlib error: content-encoding gzip on a body that is not gzip
+      return errors.validation('The request body could not be decoded', bodyDetail('could not be decoded with its content-encoding'));
+  }
+}
+
+/**
+ * Data errors Postgres raised for a value the edge let through (class 22 "data exception", 23502
+ * not null, 54000 too large to index): the client sent it, so 400 VALIDATION_ERROR, never a 500.
+ */
+const DATA_ERRORS: Record<string, string> = {
+  '22001': 'A value is too long',
+  '22003': 'A number is out of range',
+  '22004': 'A required value is missing',
+  '22007': 'A date or time is not valid',
+  '22008': 'A date or time is out of range',
+  '22012': 'A value leads to a division by zero',
+  '22021': 'A text contains a character that is not allowed',
+  '22023': 'A value is not valid',
+  '22025': 'A text contains an invalid escape sequence',
+  '2202E': 'A list index is out of range',
+  '22P02': 'A value is not valid',
+  '22P05': 'A text contains a character that is not allowed',
+  '23502': 'A required value is missing',
+  '23514': 'A value is not valid',
+  '54000': 'A value is too large',
+};
+
 function fromPg(err: PgError): AppError | undefined {
   const mapped = err.constraint ? constraintErrors[err.constraint] : undefined;
   if (mapped) return mapped();
@@ -66,30 +132,36 @@ function fromPg(err: PgError): AppError | undefined {
       return /still referenced/.test(err.detail ?? '')
         ? errors.conflict(`${singular(err.table ?? 'record')}_IN_USE`, 'This record is still referenced by others')
         : errors.unprocessable('REFERENCE_NOT_FOUND', 'A referenced record does not exist');
-    case '23514':
-    case '22P02':
-    case '22007':
-    case '22008':
-      return errors.validation('A value is not valid');
     case '23P01':
       return errors.conflict('BOOKING_CONFLICT', 'The time overlaps another booking');
     case '40001':
     case '40P01':
       return new AppError(409, 'CONCURRENT_UPDATE', 'The record changed at the same time; try again');
-    default:
-      return undefined;
+    default: {
+      const message = DATA_ERRORS[err.code] ?? (err.code.startsWith('22') ? 'A value is not valid' : undefined);
+      if (!message) return undefined;
+      // Only `23502` and a few others name the column; no SQL or constraint text goes out.
+      return errors.validation(message, err.column ? [{ field: err.column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), message }] : undefined);
+    }
   }
+}
+
+function isDataError(pg: PgError | undefined): boolean {
+  return pg !== undefined && (pg.code in DATA_ERRORS || pg.code.startsWith('22'));
+}
+
+/** The Postgres error inside `err` (Objection wraps driver errors and keeps it as `nativeError`). */
+function pgErrorOf(err: unknown): PgError | undefined {
+  const pgErr = isPgError(err) ? err : (err as { nativeError?: unknown } | null)?.nativeError;
+  return isPgError(pgErr) ? pgErr : undefined;
 }
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isValidatorError(err)) return fromValidator(err);
-  const bodyErr = err as { type?: string; status?: number } | null;
-  if (bodyErr?.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
-  if (bodyErr?.type === 'entity.parse.failed') return errors.validation('Malformed JSON body');
-  // Objection wraps driver errors (db-errors) and keeps the Postgres error as `nativeError`.
-  const pgErr = isPgError(err) ? err : (err as { nativeError?: unknown } | null)?.nativeError;
-  if (isPgError(pgErr)) {
+  if (isBodyError(err)) return fromBodyParser(err);
+  const pgErr = pgErrorOf(err);
+  if (pgErr) {
     const mapped = fromPg(pgErr);
     if (mapped) return mapped;
   }
@@ -99,7 +171,15 @@ export function toAppError(err: unknown): AppError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
-    if (appError.status >= 500) logger.error({ err, method: req.method, path: req.originalUrl }, 'request failed');
+    const reqId = (req as { id?: unknown }).id ?? req.get('x-request-id');
+    if (appError.status >= 500) {
+      logger.error({ err, reqId, method: req.method, path: req.originalUrl }, 'request failed');
+    } else if (isDataError(pgErrorOf(err))) {
+      // A value the edge should have refused reached the database: answered 400, logged once so
+      // the contract can be tightened.
+      const pg = pgErrorOf(err)!;
+      logger.warn({ reqId, method: req.method, path: req.path, pgCode: pg.code, table: pg.table, column: pg.column, constraint: pg.constraint, status: appError.status, code: appError.code }, 'database refused a request value');
+    }
     if (res.headersSent) return;
     res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
   };

@@ -9,6 +9,7 @@ import { beyondWindow, servicesFor, type TenantContext } from '../availability/a
 import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
+import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
@@ -20,6 +21,7 @@ import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
+import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
 export interface CreateInput {
@@ -58,6 +60,8 @@ interface InsertSpec {
   notes?: string | null;
   onlineOnly: boolean;
   withToken: boolean;
+  /** salon side, start already passed: see booking-past.rules.ts */
+  recordedAfterTheFact?: boolean;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -122,7 +126,7 @@ async function insertBooking(
       cancellationFee: 0,
       depositStatus: null,
       processedForLoyalty: false,
-      metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale } },
+      metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale }, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) },
       isGuest: spec.isGuest,
       contactName: spec.contact?.name?.trim() ?? null,
       contactPhone: normalisePhone(spec.contact?.phone) ?? null,
@@ -176,10 +180,10 @@ async function insertBooking(
         row.cancellationTokenHash, now, now,
         id, tenant.id, isBlockingStatus(spec.status), !allowDoubleBooking, now, now,
         JSON.stringify(itemRows.map((i) => ({ id: i.id, service_id: i.serviceId, resource_id: i.resourceId, start_time: i.startTime.toISOString(), end_time: i.endTime.toISOString(), duration: i.duration, price: i.price, sort_order: i.sortOrder }))),
-        id, tenant.id, actor.userId, actor.role, spec.status, JSON.stringify({ source: spec.source }), now,
+        id, tenant.id, actor.userId, actor.role, spec.status, JSON.stringify({ source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) }), now,
       ],
     );
-    await signalBooking(deps, row, 'BookingCreated', 1);
+    await signalBooking(deps, row, spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated', 1);
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames };
   });
@@ -196,9 +200,11 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     }
   }
   assertOneCustomer(input);
-  const start = new Date(input.startTime);
-  assertWithinWindow(tenant, start, nowOf(deps));
+  const start = requireApiDateTime(input.startTime, 'startTime');
+  const now = nowOf(deps);
+  assertWithinWindow(tenant, start, now);
   const { booking } = await insertBooking(deps, {
+    recordedAfterTheFact: isRecordedAfterTheFact(start, now),
     tenant,
     actor,
     items,
@@ -248,7 +254,7 @@ export async function createPublicBooking(
       throw errors.unprocessable('RESOURCE_REQUIRED', 'This salon requires choosing a staff member', [{ field: `items.${missing}.resourceId`, message: 'is required (bookingMode assigned_only)' }]);
     }
   }
-  const start = new Date(input.startTime);
+  const start = requireApiDateTime(input.startTime, 'startTime');
   const now = nowOf(deps);
   if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);

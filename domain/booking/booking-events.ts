@@ -14,7 +14,11 @@ export type BookingEventType =
   | 'BookingRescheduled'
   // staff change (PATCH resourceId, self-pick) and other edits (notes): the workflow may ignore them
   | 'BookingReassigned'
-  | 'BookingUpdated';
+  | 'BookingUpdated'
+  // created in, or moved into, the past by the salon (a visit recorded after the fact, see
+  // booking-past.rules.ts): the workflow sends the customer nothing for it (no confirmation, no
+  // reschedule notice, no reminder) but still records the visit once the booking is completed
+  | 'BookingRecordedAfterTheFact';
 
 export interface BookingEvent {
   type: BookingEventType;

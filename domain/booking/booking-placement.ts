@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
+import { requireApiDateTime } from '../time/iso';
 import { checkBookingPlacement, fitsWithin, isQualified, resourceDayTime, type PlacementIssue } from '../availability';
 import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.loader';
 import { isResourceFree, placeUnassignedItems } from '../availability/unassigned.rules';
@@ -28,8 +29,7 @@ export function planItems(services: Map<string, ServiceInfo>, items: readonly It
   let cursor = start.getTime();
   return items.map((item, index) => {
     const svc = services.get(item.serviceId)!;
-    const s = item.startTime ? new Date(item.startTime).getTime() : cursor;
-    if (Number.isNaN(s)) throw errors.validation('Request validation failed', [{ field: `items.${index}.startTime`, message: 'must be a date-time' }]);
+    const s = item.startTime ? requireApiDateTime(item.startTime, `items.${index}.startTime`).getTime() : cursor;
     const e = s + svc.duration * 60_000;
     cursor = e;
     return { serviceId: item.serviceId, resourceId: item.resourceId ?? null, start: new Date(s), end: new Date(e), duration: svc.duration, price: svc.price };

@@ -15,8 +15,9 @@ import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
 import { itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import type { BookingDto } from './booking.dto';
-import type { Actor, BookingDeps } from './booking.types';
-import { toIso } from '../time/iso';
+import { nowOf, type Actor, type BookingDeps } from './booking.types';
+import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT, wasRecordedAfterTheFact } from './booking-past.rules';
+import { requireApiDateTime, toIso } from '../time/iso';
 
 export interface PatchInput {
   startTime?: string;
@@ -24,8 +25,13 @@ export interface PatchInput {
   notes?: string | null;
 }
 
-type UpdateEvent = Extract<BookingEventType, 'BookingUpdated' | 'BookingRescheduled' | 'BookingReassigned'>;
-const AUDIT_ACTION: Record<UpdateEvent, string> = { BookingUpdated: 'UPDATED', BookingRescheduled: 'RESCHEDULED', BookingReassigned: 'REASSIGNED' };
+type UpdateEvent = Extract<BookingEventType, 'BookingUpdated' | 'BookingRescheduled' | 'BookingReassigned' | 'BookingRecordedAfterTheFact'>;
+const AUDIT_ACTION: Record<UpdateEvent, string> = {
+  BookingUpdated: 'UPDATED',
+  BookingRescheduled: 'RESCHEDULED',
+  BookingReassigned: 'REASSIGNED',
+  BookingRecordedAfterTheFact: 'RESCHEDULED',
+};
 
 export async function updateBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, patch: PatchInput): Promise<BookingDto> {
   const moving = patch.startTime !== undefined || patch.resourceId !== undefined;
@@ -46,7 +52,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
     if (moving) {
       assertMovable(row.status, 'moved');
       const items = (await itemsOf(trx, [row.id])).sort((a, b) => a.sortOrder - b.sortOrder);
-      const delta = patch.startTime !== undefined ? new Date(patch.startTime).getTime() - new Date(row.startTime).getTime() : 0;
+      const delta = patch.startTime !== undefined ? requireApiDateTime(patch.startTime, 'startTime').getTime() - new Date(row.startTime).getTime() : 0;
       const newResourceId = patch.resourceId;
       const planned = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
       if (!mode) throw new NeedsExclusiveLock();
@@ -58,11 +64,21 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
       if (delta !== 0) {
         changes.startTime = { from: toIso(row.startTime), to: span.start.toISOString() };
         event = 'BookingRescheduled';
+        // Moved into the past: recorded after the fact, the customer is told nothing (booking-past.rules.ts).
+        const past = isRecordedAfterTheFact(span.start, nowOf(deps));
+        if (past !== wasRecordedAfterTheFact(row.metadata)) {
+          const { [RECORDED_AFTER_THE_FACT]: _was, ...rest } = row.metadata;
+          update.metadata = JSON.stringify(past ? { ...rest, [RECORDED_AFTER_THE_FACT]: true } : rest);
+        }
+        if (past) {
+          changes[RECORDED_AFTER_THE_FACT] = true;
+          event = 'BookingRecordedAfterTheFact';
+        }
       }
       const newResource = planned[0].resourceId;
       if (newResource !== row.resourceId) {
         changes.resourceId = { from: row.resourceId, to: newResource };
-        if (event !== 'BookingRescheduled') event = 'BookingReassigned';
+        if (event === 'BookingUpdated') event = 'BookingReassigned';
       }
       Object.assign(update, { startTime: span.start, endTime: span.end, resourceId: newResource });
     }

@@ -14,7 +14,7 @@ import { paginate } from '../../db/paginate';
 import type { Role } from '../auth/roles.rules';
 import { errors } from '../errors';
 import { applyCustomerSearch } from './customer.service';
-import { toIso, toIsoOrNull } from '../time/iso';
+import { requireApiDateTime, toIso, toIsoOrNull } from '../time/iso';
 
 export interface TenantCustomerDto {
   id: string;
@@ -120,8 +120,8 @@ export async function updateTenantCustomer(tenantId: string, id: string, patch: 
     if (patch.notes !== undefined) changes.notes = patch.notes;
     if (patch.visitCount !== undefined) changes.visitCount = patch.visitCount;
     if (patch.totalSpent !== undefined) changes.totalSpent = patch.totalSpent;
-    if (patch.firstVisit !== undefined) changes.firstVisit = patch.firstVisit === null ? null : new Date(patch.firstVisit);
-    if (patch.lastVisit !== undefined) changes.lastVisit = patch.lastVisit === null ? null : new Date(patch.lastVisit);
+    if (patch.firstVisit !== undefined) changes.firstVisit = patch.firstVisit === null ? null : requireApiDateTime(patch.firstVisit, 'firstVisit');
+    if (patch.lastVisit !== undefined) changes.lastVisit = patch.lastVisit === null ? null : requireApiDateTime(patch.lastVisit, 'lastVisit');
     const first = (changes.firstVisit !== undefined ? changes.firstVisit : current.firstVisit) as Date | null;
     const last = (changes.lastVisit !== undefined ? changes.lastVisit : current.lastVisit) as Date | null;
     if (first && last && new Date(first) > new Date(last)) {

@@ -14,7 +14,7 @@ import { paginate, type PageResult } from '../../db/paginate';
 import { slotProblems } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
 import { assertOwnOrOwner, findResource, type Actor } from './resource.service';
-import { toIso } from '../time/iso';
+import { isApiDate, toIso } from '../time/iso';
 
 export interface TimeOffDto {
   id: string;
@@ -73,8 +73,7 @@ export function timeOffDto(t: TimeOffModel): TimeOffDto {
 }
 
 function isRealDate(d: string): boolean {
-  const parsed = new Date(`${d}T12:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === d;
+  return isApiDate(d);
 }
 
 function assertShape(t: { startDate: string; endDate: string; startTime?: string | null; endTime?: string | null }): void {
