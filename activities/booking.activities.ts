@@ -8,6 +8,7 @@ import type { SmsSender } from '../integrations/sms/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts, type RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
+import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
@@ -33,7 +34,7 @@ interface BookingRow {
   endTime: Date;
   totalAmount: number;
   discountAmount: number;
-  metadata: { displaySnapshot?: { timezone?: string } };
+  metadata: { displaySnapshot?: { timezone?: string }; [key: string]: unknown };
   contactName: string | null;
   contactPhone: string | null;
   contactEmail: string | null;
@@ -110,7 +111,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
       if (!row || row.version < minVersion) {
         throw ApplicationFailure.retryable(`booking ${bookingId} not yet at version ${minVersion}`, BookingActivityErrors.versionNotVisible);
       }
-      return { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString() };
+      return { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString(), recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata) };
     },
 
     sendBookingSms(request) {

@@ -10,6 +10,8 @@ export interface BookingSnapshot {
   version: number;
   /** UTC ISO string */
   startTime: string;
+  /** a past visit the salon recorded (domain/booking/booking-past.rules.ts): the customer is told nothing */
+  recordedAfterTheFact: boolean;
 }
 
 /** One booking message on one channel, sent at most once per (booking, channel, dedupeKey). */

@@ -220,6 +220,36 @@ describe('booking workflow (time skipping, real database)', function () {
       }));
   });
 
+  describe('a past visit recorded after the fact', () => {
+    it('when the salon records a past visit and then cancels it then the customer is told nothing; moved back ahead, the customer hears of it', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId, knex } = await seedBooking(-2 * DAY);
+        const flagged = { ...booking.metadata, recordedAfterTheFact: true };
+        await knex('bookings').where({ id: booking.id }).update({ metadata: flagged });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingRecordedAfterTheFact', entityVersion: 1 });
+        await env.sleep(HOUR);
+        expect(await smsKinds(phone)).to.deep.equal([]);
+
+        const ahead = new Date((await env.currentTimeMs()) + 3 * DAY);
+        await knex('bookings').where({ id: booking.id }).update({ startTime: ahead, endTime: new Date(ahead.getTime() + HOUR), metadata: booking.metadata, version: 2 });
+        await signal(booking.id, tenantId, { type: 'BookingRescheduled', entityVersion: 2 });
+        await env.sleep(HOUR);
+        expect(await smsKinds(phone)).to.deep.equal(['RESCHEDULED']);
+        await handle.terminate('test over');
+      }));
+
+    it('when a past visit recorded after the fact is cancelled by the salon then no cancellation message is sent', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId, knex } = await seedBooking(-DAY);
+        await knex('bookings').where({ id: booking.id }).update({ metadata: { ...booking.metadata, recordedAfterTheFact: true } });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingRecordedAfterTheFact', entityVersion: 1 });
+        await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
+        await signal(booking.id, tenantId, { type: 'BookingCancelledBySalon', entityVersion: 2 });
+        await handle.result();
+        expect(await smsKinds(phone)).to.deep.equal([]);
+      }));
+  });
+
   describe('completion', () => {
     it('when a completed booking is signalled again, even after its workflow ended, then the visit is recorded once', () =>
       withWorker(async (signal) => {

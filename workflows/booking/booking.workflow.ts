@@ -104,6 +104,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
    * gateway that is down for hours neither resends nor delays the SMS of a cancellation.
    */
   function notify(kind: BookingMessageKind, dedupeKey: string = kind): void {
+    if (booking.current?.recordedAfterTheFact) return;
     const message: BookingMessageRequest = { bookingId, kind, dedupeKey };
     sms = sms.then(() => sendBookingSms(message)).then(delivered, (err: unknown) => giveUp('SMS', message, err));
     email = email.then(() => sendBookingEmail(message)).then(delivered, (err: unknown) => giveUp('EMAIL', message, err));
