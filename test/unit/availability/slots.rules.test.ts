@@ -442,8 +442,9 @@ describe('slot computation', () => {
     }
   });
 
-  describe('performance', () => {
-    it('when 20 staff with 200 bookings are asked for a 3-service chain on one day then it computes in a few ms', () => {
+  // Latency is measured by `npm run bench:bookings` (availability for a day), not asserted here.
+  describe('a busy day', () => {
+    it('when 20 staff with 200 bookings are asked for a 3-service chain on one day then it finds slots for the chain', () => {
       const d = '2026-06-02';
       const resources = Array.from({ length: 20 }, (_, k) =>
         resource(`S${k}`, {
@@ -465,15 +466,8 @@ describe('slot computation', () => {
           { serviceId: 'color', durationMinutes: 45 },
         ],
       });
-      computeAvailability(inp); // warm up
-      const runs = 20;
-      const t0 = process.hrtime.bigint();
-      let slots = 0;
-      for (let i = 0; i < runs; i++) slots = slotsOf(computeAvailability(inp)).length;
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6 / runs;
-      expect(slots).to.be.greaterThan(0);
-      expect(ms, `${ms.toFixed(2)} ms per call`).to.be.lessThan(20);
-      if (process.env.SHOW_TIMING) console.log(`      ${ms.toFixed(2)} ms per call, ${slots} slots`);
+      const slots = slotsOf(computeAvailability(inp));
+      expect(slots.length).to.be.greaterThan(0);
     });
   });
 });
