@@ -9,7 +9,8 @@ import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import type { AppDeps } from '../api/deps';
-import { RecordingSignaller, type EntitySignaller } from '../integrations/temporal/entity-signaller';
+import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import { RecordingSignaller } from '../integrations/temporal/recording-signaller';
 
 export interface Platform {
   deps: AppDeps;

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TenantSettings } from '../tenant/tenant-settings.rules';
+import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import {
   computeAvailability,
@@ -26,14 +26,6 @@ function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
 }
 
 type Db = Knex | Knex.Transaction;
-
-export interface TenantContext {
-  id: string;
-  slug: string;
-  name: string;
-  isActive: boolean;
-  settings: TenantSettings;
-}
 
 export interface RequestedItem {
   serviceId: string;
@@ -61,19 +53,6 @@ export interface AvailabilityDto {
   timezone: string;
   slotIntervalMinutes: number;
   slots: SlotDto[];
-}
-
-export async function tenantById(db: Db, tenantId: string): Promise<TenantContext> {
-  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ id: tenantId }).first();
-  if (!row) throw errors.notFound('tenant');
-  return row as TenantContext;
-}
-
-/** Public portal: unknown or inactive salons are 404 TENANT_NOT_FOUND. */
-export async function tenantBySlug(db: Db, slug: string): Promise<TenantContext> {
-  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ slug }).first();
-  if (!row || !row.isActive) throw errors.notFound('tenant');
-  return row as TenantContext;
 }
 
 /** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */

@@ -5,10 +5,10 @@
  * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
  */
 import type { Knex } from 'knex';
-import { errors } from '../errors';
+import { signalEntity } from '../workflow-signals/signal-entity';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { eventForStatus, type BookingStatus } from './booking-status.rules';
-import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events';
+import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events.rules';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 
 export interface AuditEntry {
@@ -22,15 +22,13 @@ export interface AuditEntry {
 }
 
 export async function signalBooking(deps: BookingDeps, b: { id: string; tenantId: string }, type: BookingEventType, entityVersion: number): Promise<void> {
-  try {
-    await deps.signaller.signal(
-      { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
-      BOOKING_EVENT_SIGNAL,
-      { type, entityVersion },
-    );
-  } catch {
-    throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The booking workflow service is unreachable; nothing was changed, please try again');
-  }
+  await signalEntity(
+    deps.signaller,
+    'booking',
+    { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
+    BOOKING_EVENT_SIGNAL,
+    { type, entityVersion },
+  );
 }
 
 /** The last steps of a change, inside its transaction: the audit row, then the signal before commit. */

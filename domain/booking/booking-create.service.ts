@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { errors } from '../errors';
-import { beyondWindow, servicesFor, type TenantContext } from '../availability/availability.service';
+import { beyondWindow, servicesFor } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';

@@ -1,6 +1,6 @@
 /** A guest proves a booking is theirs with its cancellation token or the contact phone. */
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { normalisePhone } from '../customer/customer.rules';
 import { verifyCancellationToken } from './cancellation-token';
 import type { BookingDeps, BookingRow } from './booking.types';

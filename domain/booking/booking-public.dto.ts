@@ -1,5 +1,5 @@
 /** What a guest sees of a booking on the public portal (openapi PublicBooking). */
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import type { BookingStatus } from './booking-status.rules';
 import { freeCancellationUntil, type BookingDto } from './booking.dto';
 import type { Db } from './booking.types';

@@ -1,7 +1,7 @@
 /** Booking reads: staff-side list / get / audit log (STAFF scoped, spec 5.4) and the guest's view. */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';
 import { isBookingStatus } from './booking-status.rules';
 import { assertStaffScope } from './booking-scope';

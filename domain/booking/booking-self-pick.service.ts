@@ -4,7 +4,7 @@
  * resource_id IS NULL). Spec 5.4: otherwise 403.
  */
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock } from './booking-lock';
 import { auditAndSignal } from './booking-change';
 import { assertMovable } from './booking-errors';

@@ -6,9 +6,10 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import { assertResourcesExist, type TenantContext } from '../availability/availability.service';
+import { assertResourcesExist } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
-import type { BookingEventType } from './booking-events';
+import type { BookingEventType } from './booking-events.rules';
 import { auditAndSignal, bumpVersion } from './booking-change';
 import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';

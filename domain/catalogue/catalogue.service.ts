@@ -9,6 +9,7 @@ import { paginate, type PageResult } from '../../db/paginate';
 import { errors } from '../errors';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
 import { toIso } from '../time/iso';
+import type { TenantSettings } from '../tenant/tenant-settings.rules';
 
 export interface ServiceDto {
   id: string;
@@ -94,7 +95,7 @@ function checkDescription(description: string | null | undefined): void {
 async function tenantCurrency(trx: Knex.Transaction, tenantId: string): Promise<string> {
   const tenant = await TenantModel.query(trx).findById(tenantId).select('settings');
   if (!tenant) throw errors.notFound('tenant');
-  return tenant.settings.currency;
+  return (tenant.settings as TenantSettings).currency;
 }
 
 async function checkReferences(trx: Knex.Transaction, tenantId: string, input: ServicePatch): Promise<void> {

@@ -3,12 +3,12 @@
 // from the unique indexes in db/constraint-errors.ts). Creating a customer also creates its
 // TenantCustomer row in the same transaction.
 import type { Knex } from 'knex';
-import type { QueryBuilder } from 'objection';
 import { CustomerModel } from '../../db/models/customer.model';
 import { TenantCustomerModel } from '../../db/models/tenant-customer.model';
 import { paginate } from '../../db/paginate';
 import { errors } from '../errors';
-import { likePattern, normaliseEmail, normalisePhone } from './customer.rules';
+import { normaliseEmail, normalisePhone } from './customer.rules';
+import { applyCustomerSearch } from './customer-search';
 import { toTenantCustomerDto, type TenantCustomerDto } from './tenant-customer.service';
 import { toIso } from '../time/iso';
 
@@ -53,18 +53,6 @@ export function toCustomerDto(c: CustomerModel): CustomerDto {
 
 export const phoneExists = () => errors.conflict('CUSTOMER_PHONE_EXISTS', 'A customer with this phone already exists in this salon');
 export const emailExists = () => errors.conflict('CUSTOMER_EMAIL_EXISTS', 'A customer with this e-mail already exists in this salon');
-
-/** Search term matched case-insensitively against name, e-mail and (normalised) phone. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function applyCustomerSearch(q: QueryBuilder<any, any>, search: string | undefined, table = 'customers'): void {
-  const term = search?.trim();
-  if (!term) return;
-  const phoneTerm = normalisePhone(term);
-  q.where((w) => {
-    w.where(`${table}.name`, 'ilike', likePattern(term)).orWhere(`${table}.email`, 'ilike', likePattern(term.toLowerCase()));
-    if (phoneTerm) w.orWhere(`${table}.phone`, 'like', likePattern(phoneTerm));
-  });
-}
 
 export async function listCustomers(tenantId: string, query: CustomerListQuery) {
   const q = CustomerModel.query().where('customers.tenantId', tenantId);

@@ -13,7 +13,7 @@ import { CustomerModel } from '../../db/models/customer.model';
 import { paginate } from '../../db/paginate';
 import type { Role } from '../auth/roles.rules';
 import { errors } from '../errors';
-import { applyCustomerSearch } from './customer.service';
+import { applyCustomerSearch } from './customer-search';
 import { toIso, toIsoOrNull } from '../time/iso';
 
 export interface TenantCustomerDto {

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { likePattern } from '../customer/customer.rules';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import type { ServiceDto } from '../catalogue/catalogue.service';
 
 /**

@@ -5,6 +5,7 @@
 // every earlier step counts as done. Going back is IGNORED (not rejected): a step at or before the
 // current progress leaves the state unchanged and answers 200, so client retries are harmless.
 import type { Knex } from 'knex';
+import type { TenantSettings } from './tenant-settings.rules';
 import { TenantModel } from '../../db/models/tenant.model';
 import { errors } from '../errors';
 import { toIsoOrNull } from '../time/iso';
@@ -27,7 +28,7 @@ async function view(db: Knex | Knex.Transaction, tenant: TenantModel) {
   const stored = tenant.onboarding?.currentStep ?? 0;
   const current = tenant.onboardedAt ? ONBOARDING_STEPS.length : Math.max(0, Math.min(stored, ONBOARDING_STEPS.length));
   const warnings: { code: string; message: string }[] = [];
-  if (tenant.settings.depositEnabled && !(await hasActivePaymentConfig(db, tenant.id))) {
+  if ((tenant.settings as TenantSettings).depositEnabled && !(await hasActivePaymentConfig(db, tenant.id))) {
     warnings.push({ code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG', message: 'Deposits are enabled but no active payment configuration exists' });
   }
   return {

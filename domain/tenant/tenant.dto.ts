@@ -49,6 +49,6 @@ export function toTenantPublicDto(t: TenantModel) {
     branding: t.branding ?? {},
     description: t.description ?? null,
     address: t.address ?? null,
-    settings: publicSettings(t.settings),
+    settings: publicSettings(t.settings as TenantSettings),
   };
 }

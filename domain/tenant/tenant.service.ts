@@ -33,7 +33,7 @@ const slugTaken = () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is alre
 /**
  * Creates the tenant (settings completed with the industry defaults and validated), its OWNER, and
  * the per-tenant default rows (seedTenantDefaults), all inside `trx`. A slug taken by a concurrent
- * request is caught by the tenants_slug_unique constraint (mapped in db/constraint-errors.ts).
+ * request is caught by the tenants_slug_unique constraint (mapped in api/middleware/constraint-errors.ts).
  */
 export async function createTenantWithOwner(trx: Knex.Transaction, input: NewTenantInput, hashRounds: number): Promise<{ tenant: TenantModel; owner: UserModel }> {
   const industryType = input.industryType ?? 'beauty';
@@ -106,9 +106,9 @@ export async function updateTenant(knex: Knex, actor: Actor, id: string, patch: 
       if (await TenantModel.query(trx).select('id').findOne({ slug: patch.slug })) throw slugTaken();
       changes.slug = patch.slug;
     }
-    let settings = tenant.settings;
+    let settings = tenant.settings as TenantSettings;
     if (patch.settings !== undefined) {
-      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...tenant.settings, ...patch.settings });
+      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...settings, ...patch.settings });
       assertValidSettings(settings);
       changes.settings = settings;
     }

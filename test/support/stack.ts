@@ -11,7 +11,7 @@ import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
 import { startPlatform, type Platform } from '../../devserver/platform';
 import { createLogger } from '../../integrations/logger';
-import { RecordingSignaller } from '../../integrations/temporal/entity-signaller';
+import { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
 import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';

@@ -9,7 +9,7 @@ import { createActivities } from '../../activities';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
-import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events';
+import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events.rules';
 
 const DAY = 24 * 60 * 60 * 1000;
 

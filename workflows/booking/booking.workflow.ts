@@ -5,7 +5,7 @@
 import { condition, defineSignal, log, proxyActivities, setHandler, ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { BookingActivities, BookingSnapshot } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
-import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events';
+import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
 export const bookingEventSignal = defineSignal<[BookingEvent]>(BOOKING_EVENT_SIGNAL);
 
