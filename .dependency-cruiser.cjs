@@ -50,6 +50,13 @@ module.exports = {
       to: { path: '^(api|activities|workflows|bin|devserver|seeds)/' },
     },
     {
+      name: 'objection-stays-in-db-and-repositories',
+      severity: 'error',
+      comment: 'ARCHITECTURE.md section 7: Objection models live in db/ and are used only by domain/<area>/<area>.repository.ts, which return plain objects.',
+      from: { pathNot: ['^db/', '\\.repository\\.ts$', '^test/'] },
+      to: { path: ['^db/models/', '^node_modules/objection/'] },
+    },
+    {
       name: 'production-entry-points-import-no-devserver',
       // warn until the production-path branch (bin/api.ts, bin/migrate.ts without devserver/platform) is merged; then 'error'.
       severity: 'warn',

@@ -19,6 +19,18 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // ARCHITECTURE.md section 7: no globally bound models. Every Objection query gets the pool or the
+  // transaction (Model.query(db)); test/ may use the test stack's binding.
+  {
+    files: ['api/**/*.ts', 'domain/**/*.ts', 'db/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='query'][arguments.length=0]", message: 'Pass the database handle: Model.query(db).' },
+        { selector: "CallExpression[callee.object.name=/Model$/][callee.property.name=/^(knex|transaction|bindKnex)$/]", message: 'No globally bound models: services open their transaction with db.transaction().' },
+      ],
+    },
+  },
   {
     files: ['workflows/**/*.ts'],
     rules: {

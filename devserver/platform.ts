@@ -43,7 +43,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   }
   const knex = createKnex(databaseUrl);
   await migrateLatest(knex);
-  await ensurePlatformAdmin(config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
   const mailer = new FolderMailer(config.mailOutboxDir);
   const signaller = options.signaller ?? new RecordingSignaller();
   const deps: AppDeps = {

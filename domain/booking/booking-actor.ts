@@ -4,6 +4,6 @@ import { resourceIdForUser } from '../resource/resource.service';
 import type { Actor, Db } from './booking.types';
 
 export async function bookingActor(db: Db, principal: { userId: string; role: string }): Promise<Actor> {
-  const resourceId = principal.role === 'STAFF' || principal.role === 'OWNER' ? await resourceIdForUser(principal.userId, db) : null;
+  const resourceId = principal.role === 'STAFF' || principal.role === 'OWNER' ? await resourceIdForUser(db, principal.userId) : null;
   return { userId: principal.userId, role: principal.role as Actor['role'], resourceId };
 }

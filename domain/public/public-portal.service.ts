@@ -7,7 +7,7 @@ import { errors } from '../errors';
 import { likePattern } from '../customer/customer.rules';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { TenantContext } from '../tenant/tenant-context';
-import type { ServiceDto } from '../catalogue/catalogue.service';
+import type { ServiceDto } from '../catalogue/catalogue.dto';
 
 /**
  * Filter hook for the public salon list: billing will add "lapsed subscription" here (spec 4.7:

@@ -1,8 +1,9 @@
 // The salon a request acts in, as every module reads it: id, slug, name, whether it is active, and
 // its settings. Loaded once per request and passed down, so services do not re-read the tenant.
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantSettings } from './tenant-settings.rules';
+import { findTenant, findTenantIdByHost } from './tenant.repository';
 
 export interface TenantContext {
   id: string;
@@ -13,8 +14,13 @@ export interface TenantContext {
 }
 
 /** 404 TENANT_NOT_FOUND when there is no such tenant. */
-export async function tenantById(db: Knex | Knex.Transaction, tenantId: string): Promise<TenantContext> {
-  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ id: tenantId }).first();
+export async function tenantById(db: Db, tenantId: string): Promise<TenantContext> {
+  const row = await findTenant(db, tenantId);
   if (!row) throw errors.notFound('tenant');
-  return row as TenantContext;
+  return row;
+}
+
+/** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain; undefined when none matches. */
+export async function tenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
+  return findTenantIdByHost(db, host);
 }

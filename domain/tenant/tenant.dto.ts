@@ -1,9 +1,9 @@
 // The tenant as the API shows it: full (authenticated) and public (by slug, no private settings).
-import type { TenantModel } from '../../db/models/tenant.model';
 import type { TenantSettings } from './tenant-settings.rules';
+import type { TenantRow } from './tenant.repository';
 import { toIso, toIsoOrNull } from '../time/iso';
 
-export function toTenantDto(t: TenantModel) {
+export function toTenantDto(t: TenantRow) {
   return {
     id: t.id,
     name: t.name,
@@ -40,7 +40,7 @@ export function publicSettings(s: TenantSettings) {
   };
 }
 
-export function toTenantPublicDto(t: TenantModel) {
+export function toTenantPublicDto(t: TenantRow) {
   return {
     id: t.id,
     name: t.name,
@@ -49,6 +49,6 @@ export function toTenantPublicDto(t: TenantModel) {
     branding: t.branding ?? {},
     description: t.description ?? null,
     address: t.address ?? null,
-    settings: publicSettings(t.settings as TenantSettings),
+    settings: publicSettings(t.settings),
   };
 }
