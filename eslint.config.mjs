@@ -41,7 +41,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/db/**', '**/api/**', '**/integrations/**', 'knex', 'objection', 'pg'], message: 'Workflows do no I/O: call an activity instead.' },
             { group: ['**/activities/*', '!**/activities/*.types'], message: 'Workflows import activity types only (activities/*.types).' },
-            { group: ['**/domain/**/*.service', '**/domain/**/*.loader'], message: 'Workflows import pure domain rules only.' },
+            { group: ['**/domain/**/*.service', '**/domain/**/*.repository'], message: 'Workflows import pure domain rules only.' },
           ],
         },
       ],

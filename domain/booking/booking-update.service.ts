@@ -14,7 +14,7 @@ import { auditAndSignal, bumpVersion } from './booking-change';
 import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
-import { itemsOf, loadDto, lockBookingRow } from './booking.repository';
+import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
 import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps } from './booking.types';
 import { toIso } from '../time/iso';
@@ -53,7 +53,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
       if (!mode) throw new NeedsExclusiveLock();
       await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
       for (const p of planned) {
-        await trx('bookingItems').update({ resourceId: p.resourceId, startTime: p.start, endTime: p.end, updatedAt: new Date() }).where({ id: p.id });
+        await moveItem(trx, p);
       }
       const span = spanOf(planned);
       if (delta !== 0) {

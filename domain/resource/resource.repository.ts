@@ -38,6 +38,17 @@ export async function pageOfResources(db: Db, tenantId: string, filter: Resource
   return paginate(query, page);
 }
 
+/** Ids of every staff resource of the tenant (active or not), locked FOR UPDATE in id order. */
+export async function lockStaffResourceIds(db: Db, tenantId: string): Promise<string[]> {
+  return (await ResourceModel.query(db).select('id').where({ tenantId, type: 'staff' }).orderBy('id').forUpdate()).map((r) => r.id);
+}
+
+/** Names of the given resources, by id. */
+export async function resourceNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  return new Map((await ResourceModel.query(db).select('id', 'name').whereIn('id', ids)).map((r) => [r.id, r.name]));
+}
+
 /** The ids among `ids` that are resources of this tenant. */
 export async function existingResourceIds(db: Db, tenantId: string, ids: readonly string[]): Promise<string[]> {
   if (!ids.length) return [];
