@@ -29,6 +29,13 @@ export async function writeWeek(db: Db, tenantId: string, resourceId: string, sl
   return rows.map(plain).sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.startTime.localeCompare(b.startTime));
 }
 
+/** Every listed resource's week becomes exactly `slots` (one statement each for delete and insert). */
+export async function replaceWeeks(db: Db, tenantId: string, resourceIds: string[], slots: ScheduleFields[]): Promise<void> {
+  await ResourceScheduleModel.query(db).where({ tenantId }).whereIn('resourceId', resourceIds).delete();
+  if (slots.length === 0 || resourceIds.length === 0) return;
+  await ResourceScheduleModel.query(db).insert(resourceIds.flatMap((resourceId) => slots.map((slot) => ({ resourceId, tenantId, ...slot }))));
+}
+
 export async function patchSchedule(db: Db, id: string, changes: Partial<ScheduleFields>): Promise<ScheduleRow> {
   return plain(await ResourceScheduleModel.query(db).patchAndFetchById(id, changes));
 }
