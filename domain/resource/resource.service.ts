@@ -116,6 +116,12 @@ export async function getResource(db: Db, tenantId: string, id: string): Promise
   return (await resourceDtos(db, [await existingResource(db, tenantId, id)]))[0];
 }
 
+/** 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND naming every requested id that is not this salon's. */
+function notInSalon(kind: 'service' | 'resource', field: string, ids: string[]): AppError {
+  const label = kind === 'service' ? 'Service' : 'Resource';
+  return new AppError(404, `${kind.toUpperCase()}_NOT_FOUND`, `${label} not found in this salon`, ids.map((id) => ({ field, message: `no ${kind} ${id}` })));
+}
+
 /**
  * Only active services of this tenant may become skills: an id that is not a service of this tenant
  * is 404 SERVICE_NOT_FOUND, an inactive one 422 SERVICE_INACTIVE (details name the ids).
@@ -126,14 +132,7 @@ export async function assertAssignableServices(db: Db, tenantId: string, service
   const rows = await findServicesByIds(db, tenantId, ids);
   const found = new Map(rows.map((r) => [r.id, r.isActive]));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) {
-    throw new AppError(
-      404,
-      'SERVICE_NOT_FOUND',
-      'Service not found in this salon',
-      missing.map((id) => ({ field: 'serviceIds', message: `no service ${id}` })),
-    );
-  }
+  if (missing.length) throw notInSalon('service', 'serviceIds', missing);
   const inactive = ids.filter((id) => found.get(id) === false);
   if (inactive.length) {
     throw errors.unprocessable(
@@ -257,14 +256,7 @@ export async function replaceServiceResources(db: Db, tenantId: string, serviceI
     if (!service.isActive) throw errors.unprocessable('SERVICE_INACTIVE', 'Only active services can be assigned as skills');
     const found = await repo.existingResourceIds(trx, tenantId, ids);
     const missing = ids.filter((id) => !found.includes(id));
-    if (missing.length) {
-      throw new AppError(
-        404,
-        'RESOURCE_NOT_FOUND',
-        'Resource not found in this salon',
-        missing.map((id) => ({ field: 'resourceIds', message: `no resource ${id}` })),
-      );
-    }
+    if (missing.length) throw notInSalon('resource', 'resourceIds', missing);
     await repo.replaceResourcesOfSkill(trx, tenantId, serviceId, ids);
   });
   return listServiceResources(db, tenantId, serviceId);
