@@ -19,6 +19,18 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // ARCHITECTURE.md section 7: no globally bound models. Every Objection query gets the pool or the
+  // transaction (Model.query(db)); test/ may use the test stack's binding.
+  {
+    files: ['api/**/*.ts', 'domain/**/*.ts', 'db/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='query'][arguments.length=0]", message: 'Pass the database handle: Model.query(db).' },
+        { selector: "CallExpression[callee.object.name=/Model$/][callee.property.name=/^(knex|transaction|bindKnex)$/]", message: 'No globally bound models: services open their transaction with db.transaction().' },
+      ],
+    },
+  },
   {
     files: ['workflows/**/*.ts'],
     rules: {
@@ -29,7 +41,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/db/**', '**/api/**', '**/integrations/**', 'knex', 'objection', 'pg'], message: 'Workflows do no I/O: call an activity instead.' },
             { group: ['**/activities/*', '!**/activities/*.types'], message: 'Workflows import activity types only (activities/*.types).' },
-            { group: ['**/domain/**/*.service', '**/domain/**/*.loader'], message: 'Workflows import pure domain rules only.' },
+            { group: ['**/domain/**/*.service', '**/domain/**/*.repository'], message: 'Workflows import pure domain rules only.' },
           ],
         },
       ],

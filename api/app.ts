@@ -26,8 +26,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs));
   app.use(express.json({ limit: config.bodyLimit }));
-  app.use(authenticate(configurePassport(config.jwtSecret)));
-  app.use(resolveTenant(config.platformDomain));
+  app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
+  app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());
   app.use(authenticationGate(loadOpenApi()));
   app.use(inputGuard());

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health.service';
 import type { Mailer } from '../integrations/mail/mailer';
-import type { EntitySignaller } from '../integrations/temporal/entity-signaller';
+import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 
 export interface AppDeps {
   config: AppConfig;

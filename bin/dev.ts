@@ -10,7 +10,7 @@ import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../integrations/sms/sms-sender';
 import { startApi } from './api';
 import { startWorker } from './worker';
-import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../db/seeds/demo-salon';
+import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,7 +1,8 @@
-// One knex instance per process, bound to Objection. Postgres stays snake_case, code camelCase.
+// One knex instance per process. Postgres stays snake_case, code camelCase. Nothing is bound
+// globally to Objection: repositories pass the pool or the transaction to every query (Model.query(db)).
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
-import { Model, knexSnakeCaseMappers } from 'objection';
+import { knexSnakeCaseMappers } from 'objection';
 import pg from 'pg';
 
 // bigint counts (COUNT(*)) as numbers; our counts never approach 2^53.
@@ -20,15 +21,13 @@ export function migrationConfig(): Knex.MigratorConfig {
 }
 
 export function createKnex(databaseUrl: string, pool: { min?: number; max?: number } = {}): Knex {
-  const knex = knexFactory({
+  return knexFactory({
     client: 'pg',
     connection: databaseUrl,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     migrations: migrationConfig(),
     ...knexSnakeCaseMappers(),
   });
-  Model.knex(knex);
-  return knex;
 }
 
 export async function migrateLatest(knex: Knex): Promise<string[]> {

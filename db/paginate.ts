@@ -1,5 +1,6 @@
 // Offset pagination in the shape of the envelope's `meta` (spec 7.1 and 8).
 import type { QueryBuilder, Model } from 'objection';
+import { plain, type Row } from './plain';
 
 export interface PageQuery {
   page?: number;
@@ -16,10 +17,12 @@ export interface PageResult<T> {
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
+/** One page of the query's rows, as plain objects. */
 export async function paginate<M extends Model>(
   query: QueryBuilder<M, M[]>,
   { page = 1, limit = DEFAULT_LIMIT }: PageQuery,
-): Promise<PageResult<M>> {
+): Promise<PageResult<Row<M>>> {
   const result = await query.page(page - 1, limit);
-  return { rows: result.results, total: result.total, page, limit };
+  return { rows: result.results.map(plain), total: result.total, page, limit };
 }
+

@@ -9,7 +9,8 @@ import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import type { AppDeps } from '../api/deps';
-import { RecordingSignaller, type EntitySignaller } from '../integrations/temporal/entity-signaller';
+import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import { RecordingSignaller } from '../integrations/temporal/recording-signaller';
 
 export interface Platform {
   deps: AppDeps;
@@ -42,7 +43,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   }
   const knex = createKnex(databaseUrl);
   await migrateLatest(knex);
-  await ensurePlatformAdmin(config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
   const mailer = new FolderMailer(config.mailOutboxDir);
   const signaller = options.signaller ?? new RecordingSignaller();
   const deps: AppDeps = {

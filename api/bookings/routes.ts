@@ -7,14 +7,10 @@ import { rateLimiter } from '../middleware/rate-limit';
 import { principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { errors } from '../../domain/errors';
-import { resourceIdForUser } from '../../domain/resource/resource.service';
-import {
-  availabilityForDate,
-  nextAvailableDate,
-  tenantById,
-  type RequestedItem,
-} from '../../domain/availability/availability.service';
-import type { Actor, BookingDeps } from '../../domain/booking/booking.types';
+import { availabilityForDate, nextAvailableDate, type RequestedItem } from '../../domain/availability/availability.service';
+import { tenantById } from '../../domain/tenant/tenant-context';
+import { bookingActor } from '../../domain/booking/booking-actor';
+import type { BookingDeps } from '../../domain/booking/booking.types';
 import { assertAcceptingBookings } from '../../domain/booking/accepting-bookings.rules';
 import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
 import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
@@ -33,12 +29,6 @@ import {
 import { NEXT_AVAILABLE_MAX_DAYS } from '../../domain/availability';
 
 type Query = Record<string, string | undefined>;
-
-async function actorOf(req: Request): Promise<Actor> {
-  const p = principalOf(req);
-  const resourceId = p.role === 'STAFF' || p.role === 'OWNER' ? await resourceIdForUser(p.userId) : null;
-  return { userId: p.userId, role: p.role as Actor['role'], resourceId };
-}
 
 /**
  * GET availability query: `serviceId` = one service id or a comma list (a chain, performed in that
@@ -63,6 +53,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs);
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
+  const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
 
   // ------------------------------------------------------------ staff side
   router.get('/availability', requireRole('STAFF'), async (req, res) => {

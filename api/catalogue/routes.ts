@@ -9,15 +9,16 @@ import * as catalogue from '../../domain/catalogue/catalogue.service';
 import * as resources from '../../domain/resource/resource.service';
 import { boolParam, pageParams, param, strParam } from './query-params';
 
-export function catalogueRouter(_deps: AppDeps): Router {
+export function catalogueRouter(deps: AppDeps): Router {
   const router = Router();
+  const { knex } = deps;
   const staff = requireRole('STAFF');
   const owner = requireRole('OWNER');
 
   router.get('/services', staff, async (req, res) => {
     sendPage(
       res,
-      await catalogue.listServices(tenantOf(req), {
+      await catalogue.listServices(knex, tenantOf(req), {
         ...pageParams(req),
         isActive: boolParam(req, 'isActive'),
         categoryId: strParam(req, 'categoryId'),
@@ -27,39 +28,39 @@ export function catalogueRouter(_deps: AppDeps): Router {
     );
   });
   router.post('/services', owner, async (req, res) => {
-    sendCreated(res, await catalogue.createService(tenantOf(req), req.body));
+    sendCreated(res, await catalogue.createService(knex, tenantOf(req), req.body));
   });
   router.get('/services/:id', staff, async (req, res) => {
-    sendData(res, await catalogue.getService(tenantOf(req), param(req, 'id')));
+    sendData(res, await catalogue.getService(knex, tenantOf(req), param(req, 'id')));
   });
   router.patch('/services/:id', owner, async (req, res) => {
-    sendData(res, await catalogue.updateService(tenantOf(req), param(req, 'id'), req.body));
+    sendData(res, await catalogue.updateService(knex, tenantOf(req), param(req, 'id'), req.body));
   });
   router.delete('/services/:id', owner, async (req, res) => {
-    await catalogue.deleteService(tenantOf(req), param(req, 'id'));
+    await catalogue.deleteService(knex, tenantOf(req), param(req, 'id'));
     sendNoContent(res);
   });
   router.get('/services/:id/resources', staff, async (req, res) => {
-    sendData(res, await resources.listServiceResources(tenantOf(req), param(req, 'id')));
+    sendData(res, await resources.listServiceResources(knex, tenantOf(req), param(req, 'id')));
   });
   router.put('/services/:id/resources', owner, async (req, res) => {
-    sendData(res, await resources.replaceServiceResources(tenantOf(req), param(req, 'id'), req.body.resourceIds));
+    sendData(res, await resources.replaceServiceResources(knex, tenantOf(req), param(req, 'id'), req.body.resourceIds));
   });
 
   router.get('/service-categories', staff, async (req, res) => {
-    sendPage(res, await catalogue.listCategories(tenantOf(req), pageParams(req)));
+    sendPage(res, await catalogue.listCategories(knex, tenantOf(req), pageParams(req)));
   });
   router.post('/service-categories', owner, async (req, res) => {
-    sendCreated(res, await catalogue.createCategory(tenantOf(req), req.body));
+    sendCreated(res, await catalogue.createCategory(knex, tenantOf(req), req.body));
   });
   router.get('/service-categories/:id', staff, async (req, res) => {
-    sendData(res, await catalogue.getCategory(tenantOf(req), param(req, 'id')));
+    sendData(res, await catalogue.getCategory(knex, tenantOf(req), param(req, 'id')));
   });
   router.patch('/service-categories/:id', owner, async (req, res) => {
-    sendData(res, await catalogue.updateCategory(tenantOf(req), param(req, 'id'), req.body));
+    sendData(res, await catalogue.updateCategory(knex, tenantOf(req), param(req, 'id'), req.body));
   });
   router.delete('/service-categories/:id', owner, async (req, res) => {
-    await catalogue.deleteCategory(tenantOf(req), param(req, 'id'));
+    await catalogue.deleteCategory(knex, tenantOf(req), param(req, 'id'));
     sendNoContent(res);
   });
   return router;

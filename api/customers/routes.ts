@@ -13,21 +13,22 @@ import {
   type TenantCustomerListQuery,
 } from '../../domain/customer/tenant-customer.service';
 
-export function customersRouter(_deps: AppDeps): Router {
+export function customersRouter(deps: AppDeps): Router {
   const router = Router();
+  const { knex } = deps;
   const staff = requireRole('STAFF');
 
-  router.get('/customers', staff, async (req, res) => sendPage(res, await listCustomers(tenantOf(req), req.query as CustomerListQuery)));
-  router.post('/customers', staff, async (req, res) => sendCreated(res, await createCustomer(tenantOf(req), req.body)));
-  router.get('/customers/:id', staff, async (req, res) => sendData(res, await getCustomer(tenantOf(req), req.params.id as string)));
-  router.patch('/customers/:id', staff, async (req, res) => sendData(res, await updateCustomer(tenantOf(req), req.params.id as string, req.body)));
+  router.get('/customers', staff, async (req, res) => sendPage(res, await listCustomers(knex, tenantOf(req), req.query as CustomerListQuery)));
+  router.post('/customers', staff, async (req, res) => sendCreated(res, await createCustomer(knex, tenantOf(req), req.body)));
+  router.get('/customers/:id', staff, async (req, res) => sendData(res, await getCustomer(knex, tenantOf(req), req.params.id as string)));
+  router.patch('/customers/:id', staff, async (req, res) => sendData(res, await updateCustomer(knex, tenantOf(req), req.params.id as string, req.body)));
 
   router.get('/tenant-customers', staff, async (req, res) =>
-    sendPage(res, await listTenantCustomers(tenantOf(req), req.query as TenantCustomerListQuery)),
+    sendPage(res, await listTenantCustomers(knex, tenantOf(req), req.query as TenantCustomerListQuery)),
   );
-  router.get('/tenant-customers/:id', staff, async (req, res) => sendData(res, await getTenantCustomer(tenantOf(req), req.params.id as string)));
+  router.get('/tenant-customers/:id', staff, async (req, res) => sendData(res, await getTenantCustomer(knex, tenantOf(req), req.params.id as string)));
   router.patch('/tenant-customers/:id', staff, async (req, res) =>
-    sendData(res, await updateTenantCustomer(tenantOf(req), req.params.id as string, req.body, principalOf(req).role)),
+    sendData(res, await updateTenantCustomer(knex, tenantOf(req), req.params.id as string, req.body, principalOf(req).role)),
   );
   return router;
 }

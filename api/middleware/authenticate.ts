@@ -1,10 +1,11 @@
 // Reads a staff/owner/admin access token (Bearer header or HttpOnly cookie) with passport-jwt and
 // checks the user's token version, so a password change logs out every older token.
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { AccessClaims } from '../../domain/auth/tokens';
-import { UserModel } from '../../db/models/user.model';
+import { tokenHolderStatus } from '../../domain/auth/auth.service';
 import type { Principal } from '../request-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,7 +22,7 @@ function wellFormedClaims(claims: AccessClaims): boolean {
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 
-export function configurePassport(secret: string): passport.PassportStatic {
+export function configurePassport(secret: string, knex: Knex): passport.PassportStatic {
   const instance = new passport.Passport() as unknown as passport.PassportStatic;
   instance.use(
     new JwtStrategy(
@@ -36,12 +37,10 @@ export function configurePassport(secret: string): passport.PassportStatic {
       (claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
         if (claims.type === 'customer') return done(null, false, { message: 'Customer tokens are not accepted here' });
         if (!wellFormedClaims(claims)) return done(null, false, { message: 'Invalid token' });
-        UserModel.query()
-          .findById(claims.sub)
-          .then((user) => {
-            if (!user || !user.isActive) return done(null, false, { message: 'User no longer exists' });
-            // Impersonation tokens carry the admin as `sub`; their validity follows the admin's version.
-            if (user.tokenVersion !== claims.tv) return done(null, false, { message: 'Token has been revoked' });
+        tokenHolderStatus(knex, claims.sub, claims.tv)
+          .then((status) => {
+            if (status === 'gone') return done(null, false, { message: 'User no longer exists' });
+            if (status === 'revoked') return done(null, false, { message: 'Token has been revoked' });
             done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp });
           })
           .catch(done);

@@ -2,7 +2,7 @@
 // body parsing, and database errors. Raw SQL and stacks never reach a client.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, errors, type ErrorDetail } from '../../domain/errors';
-import { constraintErrors } from '../../db/constraint-errors';
+import { constraintErrors } from './constraint-errors';
 import { errorBody } from '../envelope';
 import type { Logger } from '../../integrations/logger';
 

@@ -1,10 +1,11 @@
 // Spec 5.2 tenant resolution: JWT tenantId, then header x-tenant-id, then subdomain or custom domain.
 import type { RequestHandler } from 'express';
-import { TenantModel } from '../../db/models/tenant.model';
+import type { Knex } from 'knex';
+import { tenantIdByHost } from '../../domain/tenant/tenant-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function resolveTenant(platformDomain: string): RequestHandler {
+export function resolveTenant(platformDomain: string, knex: Knex): RequestHandler {
   const suffix = `.${platformDomain.toLowerCase()}`;
   return async (req, _res, next) => {
     try {
@@ -19,10 +20,8 @@ export function resolveTenant(platformDomain: string): RequestHandler {
       }
       const host = (req.hostname ?? '').toLowerCase();
       if (host && host !== platformDomain && !/^(localhost|[\d.]+|\[.*\])$/.test(host)) {
-        const tenant = host.endsWith(suffix)
-          ? await TenantModel.query().select('id').findOne({ slug: host.slice(0, -suffix.length) })
-          : await TenantModel.query().select('id').findOne({ customDomain: host });
-        if (tenant) req.tenantId = tenant.id;
+        const tenantId = await tenantIdByHost(knex, host.endsWith(suffix) ? { slug: host.slice(0, -suffix.length) } : { customDomain: host });
+        if (tenantId) req.tenantId = tenantId;
       }
       next();
     } catch (err) {

@@ -29,13 +29,14 @@ function timeOffQuery(req: Request): timeOffs.TimeOffListQuery {
 
 export function resourcesRouter(deps: AppDeps): Router {
   const router = Router();
+  const { knex } = deps;
   const staff = requireRole('STAFF');
   const owner = requireRole('OWNER');
 
   router.get('/resources', staff, async (req, res) => {
     sendPage(
       res,
-      await resources.listResources(tenantOf(req), {
+      await resources.listResources(knex, tenantOf(req), {
         ...pageParams(req),
         type: strParam(req, 'type'),
         isActive: boolParam(req, 'isActive'),
@@ -46,73 +47,73 @@ export function resourcesRouter(deps: AppDeps): Router {
     );
   });
   router.post('/resources', owner, async (req, res) => {
-    sendCreated(res, await resources.createResource(tenantOf(req), req.body, deps.config.passwordHashRounds));
+    sendCreated(res, await resources.createResource(knex, tenantOf(req), req.body, deps.config.passwordHashRounds));
   });
   router.get('/resources/:id', staff, async (req, res) => {
-    sendData(res, await resources.getResource(tenantOf(req), param(req, 'id')));
+    sendData(res, await resources.getResource(knex, tenantOf(req), param(req, 'id')));
   });
   router.patch('/resources/:id', staff, async (req, res) => {
-    sendData(res, await resources.updateResource(tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
+    sendData(res, await resources.updateResource(knex, tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
   });
 
   router.post('/resources/:id/skills', owner, async (req, res) => {
-    sendData(res, await resources.addSkills(tenantOf(req), param(req, 'id'), req.body.serviceIds));
+    sendData(res, await resources.addSkills(knex, tenantOf(req), param(req, 'id'), req.body.serviceIds));
   });
   router.put('/resources/:id/skills', owner, async (req, res) => {
-    sendData(res, await resources.replaceSkills(tenantOf(req), param(req, 'id'), req.body.serviceIds));
+    sendData(res, await resources.replaceSkills(knex, tenantOf(req), param(req, 'id'), req.body.serviceIds));
   });
   router.delete('/resources/:id/skills/:serviceId', owner, async (req, res) => {
-    await resources.removeSkill(tenantOf(req), param(req, 'id'), param(req, 'serviceId'));
+    await resources.removeSkill(knex, tenantOf(req), param(req, 'id'), param(req, 'serviceId'));
     sendNoContent(res);
   });
 
   router.get('/resources/:id/schedules', staff, async (req, res) => {
-    sendData(res, await schedules.listSchedules(tenantOf(req), param(req, 'id')));
+    sendData(res, await schedules.listSchedules(knex, tenantOf(req), param(req, 'id')));
   });
   router.post('/resources/:id/schedules', owner, async (req, res) => {
-    const [row] = await schedules.addSchedules(tenantOf(req), param(req, 'id'), [req.body]);
+    const [row] = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), [req.body]);
     sendCreated(res, row);
   });
   router.post('/resources/:id/schedules/bulk', owner, async (req, res) => {
-    sendCreated(res, await schedules.addSchedules(tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true));
+    sendCreated(res, await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true));
   });
   router.patch('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
-    sendData(res, await schedules.updateSchedule(tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body));
+    sendData(res, await schedules.updateSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body));
   });
   router.delete('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
-    await schedules.deleteSchedule(tenantOf(req), param(req, 'id'), param(req, 'scheduleId'));
+    await schedules.deleteSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'));
     sendNoContent(res);
   });
 
   router.get('/resources/:id/schedule-overrides', staff, async (req, res) => {
-    sendData(res, await schedules.listOverrides(tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }));
+    sendData(res, await schedules.listOverrides(knex, tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }));
   });
   router.post('/resources/:id/schedule-overrides', owner, async (req, res) => {
-    sendCreated(res, await schedules.createOverride(tenantOf(req), param(req, 'id'), req.body));
+    sendCreated(res, await schedules.createOverride(knex, tenantOf(req), param(req, 'id'), req.body));
   });
   router.patch('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
-    sendData(res, await schedules.updateOverride(tenantOf(req), param(req, 'id'), param(req, 'overrideId'), req.body));
+    sendData(res, await schedules.updateOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'), req.body));
   });
   router.delete('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
-    await schedules.deleteOverride(tenantOf(req), param(req, 'id'), param(req, 'overrideId'));
+    await schedules.deleteOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'));
     sendNoContent(res);
   });
 
   router.get('/resources/:id/time-offs', staff, async (req, res) => {
-    sendPage(res, await timeOffs.listResourceTimeOffs(tenantOf(req), param(req, 'id'), timeOffQuery(req)));
+    sendPage(res, await timeOffs.listResourceTimeOffs(knex, tenantOf(req), param(req, 'id'), timeOffQuery(req)));
   });
   router.post('/resources/:id/time-offs', staff, async (req, res) => {
-    sendCreated(res, await timeOffs.createTimeOff(tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
+    sendCreated(res, await timeOffs.createTimeOff(knex, tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
   });
   router.patch('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
-    sendData(res, await timeOffs.updateTimeOff(tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), req.body, actorOf(req)));
+    sendData(res, await timeOffs.updateTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), req.body, actorOf(req)));
   });
   router.delete('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
-    await timeOffs.deleteTimeOff(tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), actorOf(req));
+    await timeOffs.deleteTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), actorOf(req));
     sendNoContent(res);
   });
   router.get('/time-offs', staff, async (req, res) => {
-    sendPage(res, await timeOffs.listTimeOffs(tenantOf(req), { ...timeOffQuery(req), resourceId: strParam(req, 'resourceId') }));
+    sendPage(res, await timeOffs.listTimeOffs(knex, tenantOf(req), { ...timeOffQuery(req), resourceId: strParam(req, 'resourceId') }));
   });
   return router;
 }

@@ -15,33 +15,34 @@ import {
 
 type Query = Record<string, unknown>;
 
-export function taxesRouter(_deps: AppDeps): Router {
+export function taxesRouter(deps: AppDeps): Router {
   const router = Router();
+  const { knex } = deps;
   const owner = requireRole('OWNER');
 
   router.get('/taxes', owner, async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listTaxes(tenantOf(req), { page: q.page as number, limit: q.limit as number, isActive: q.isActive as boolean | undefined }));
+    sendPage(res, await listTaxes(knex, tenantOf(req), { page: q.page as number, limit: q.limit as number, isActive: q.isActive as boolean | undefined }));
   });
-  router.post('/taxes', owner, async (req, res) => sendCreated(res, await createTax(tenantOf(req), req.body)));
-  router.get('/taxes/:id', owner, async (req, res) => sendData(res, await getTax(tenantOf(req), req.params.id as string)));
-  router.patch('/taxes/:id', owner, async (req, res) => sendData(res, await updateTax(tenantOf(req), req.params.id as string, req.body)));
+  router.post('/taxes', owner, async (req, res) => sendCreated(res, await createTax(knex, tenantOf(req), req.body)));
+  router.get('/taxes/:id', owner, async (req, res) => sendData(res, await getTax(knex, tenantOf(req), req.params.id as string)));
+  router.patch('/taxes/:id', owner, async (req, res) => sendData(res, await updateTax(knex, tenantOf(req), req.params.id as string, req.body)));
   router.delete('/taxes/:id', owner, async (req, res) => {
-    await deleteTax(tenantOf(req), req.params.id as string);
+    await deleteTax(knex, tenantOf(req), req.params.id as string);
     sendNoContent(res);
   });
 
   router.get('/accounting-accounts', owner, async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listAccountingAccounts(tenantOf(req), { page: q.page as number, limit: q.limit as number, taxId: q.taxId as string | undefined }));
+    sendPage(res, await listAccountingAccounts(knex, tenantOf(req), { page: q.page as number, limit: q.limit as number, taxId: q.taxId as string | undefined }));
   });
-  router.post('/accounting-accounts', owner, async (req, res) => sendCreated(res, await createAccountingAccount(tenantOf(req), req.body)));
-  router.get('/accounting-accounts/:id', owner, async (req, res) => sendData(res, await getAccountingAccount(tenantOf(req), req.params.id as string)));
+  router.post('/accounting-accounts', owner, async (req, res) => sendCreated(res, await createAccountingAccount(knex, tenantOf(req), req.body)));
+  router.get('/accounting-accounts/:id', owner, async (req, res) => sendData(res, await getAccountingAccount(knex, tenantOf(req), req.params.id as string)));
   router.patch('/accounting-accounts/:id', owner, async (req, res) =>
-    sendData(res, await updateAccountingAccount(tenantOf(req), req.params.id as string, req.body)),
+    sendData(res, await updateAccountingAccount(knex, tenantOf(req), req.params.id as string, req.body)),
   );
   router.delete('/accounting-accounts/:id', owner, async (req, res) => {
-    await deleteAccountingAccount(tenantOf(req), req.params.id as string);
+    await deleteAccountingAccount(knex, tenantOf(req), req.params.id as string);
     sendNoContent(res);
   });
   return router;

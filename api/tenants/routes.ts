@@ -27,7 +27,7 @@ export function tenantsRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get('/tenants', requireRole('ADMIN'), async (req, res) => {
-    const page = await tenants.listTenants({
+    const page = await tenants.listTenants(deps.knex, {
       page: req.query.page ? Number(req.query.page) : 1,
       limit: req.query.limit ? Number(req.query.limit) : 20,
       order: req.query.order === 'asc' ? 'asc' : 'desc',
@@ -36,13 +36,13 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.post('/tenants', requireRole('ADMIN'), async (req, res) => {
-    const created = await deps.knex.transaction((trx) => tenants.createTenantWithOwner(trx, req.body, deps.config.passwordHashRounds));
+    const created = await tenants.createTenantWithOwner(deps.knex, req.body, deps.config.passwordHashRounds);
     sendCreated(res, { tenant: toTenantDto(created.tenant), owner: toAuthUser(created.owner) });
   });
 
   router.get('/tenants/me', requireRole('STAFF'), async (req, res) => {
     const tenantId = tenantOf(req);
-    sendData(res, toTenantDto(await tenants.getTenant({ ...actorOf(req), tenantId }, tenantId)));
+    sendData(res, toTenantDto(await tenants.getTenant(deps.knex, { ...actorOf(req), tenantId }, tenantId)));
   });
 
   router.get('/tenants/me/onboarding', requireExactRole('OWNER'), async (req, res) => {
@@ -58,11 +58,11 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.get('/tenants/slug/:slug', async (req, res) => {
-    sendData(res, toTenantPublicDto(await tenants.getTenantBySlug(req.params.slug as string)));
+    sendData(res, toTenantPublicDto(await tenants.getTenantBySlug(deps.knex, req.params.slug as string)));
   });
 
   router.get('/tenants/:id', requireRole('STAFF'), async (req, res) => {
-    sendData(res, toTenantDto(await tenants.getTenant(actorOf(req), req.params.id as string)));
+    sendData(res, toTenantDto(await tenants.getTenant(deps.knex, actorOf(req), req.params.id as string)));
   });
 
   router.patch('/tenants/:id', requireRole('OWNER'), async (req, res) => {

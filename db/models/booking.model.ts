@@ -1,5 +1,4 @@
 import { BaseModel } from './base.model';
-import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 
 /** bookings (migration 040). Written by domain/booking/booking-change.ts; version +1 on every change. */
 export class BookingModel extends BaseModel {
@@ -12,7 +11,8 @@ export class BookingModel extends BaseModel {
   resourceId!: string | null;
   startTime!: Date;
   endTime!: Date;
-  status!: BookingStatus;
+  /** one of domain/booking/booking-status.rules.ts BOOKING_STATUSES (db/ does not import the domain) */
+  status!: string;
   source!: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
   paymentMode!: 'IN_PERSON' | 'ONLINE';
   /** minor units */

@@ -1,5 +1,4 @@
 import { BaseModel } from './base.model';
-import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 
 export interface OnboardingState {
   currentStep: number;
@@ -13,7 +12,8 @@ export class TenantModel extends BaseModel {
   name!: string;
   slug!: string;
   industryType!: 'beauty' | 'nail' | 'barbershop';
-  settings!: TenantSettings;
+  /** JSON; its shape is domain/tenant/tenant-settings.rules.ts TenantSettings (db/ does not import the domain) */
+  settings!: object;
   branding!: Record<string, unknown>;
   description!: string | null;
   address!: Record<string, unknown> | null;

@@ -2,14 +2,15 @@
 // refresh-token rotation with reuse detection, logout, profile and password change.
 import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
-import { TenantModel } from '../../db/models/tenant.model';
-import { UserModel } from '../../db/models/user.model';
-import { RefreshTokenModel } from '../../db/models/refresh-token.model';
+import type { Db } from '../../db/db-handle';
+import { findTenantBySlug, slugsOf } from '../tenant/tenant.repository';
+import { findResourceIdOfUser } from '../resource/resource.repository';
+import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } from './user.repository';
+import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
 import { issueSession, revokeAllForUser, revokeFamily, type SessionTokens } from './sessions';
-import { findResourceIdForUser } from './staff-resource.lookup';
 import { toAuthUser, type AuthUserDto } from './user.dto';
 import { createTenantWithOwner } from '../tenant/tenant.service';
 import type { IndustryType, TenantSettings } from '../tenant/tenant-settings.rules';
@@ -52,7 +53,7 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
       },
       deps.config.passwordHashRounds,
     );
-    const loggedIn = await UserModel.query(trx).patchAndFetchById(owner.id, { lastLoginAt: new Date() });
+    const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: new Date() });
     return issueSession(trx, deps.config, loggedIn);
   });
 }
@@ -73,42 +74,38 @@ export interface LoginInput {
 export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?: string): Promise<SessionTokens> {
   let tenantId = resolvedTenantId;
   if (input.tenantSlug) {
-    const tenant = await TenantModel.query().select('id').findOne({ slug: input.tenantSlug });
+    const tenant = await findTenantBySlug(deps.knex, input.tenantSlug);
     if (!tenant) {
       await spendPasswordCheck(deps, input.password);
       throw invalidCredentials();
     }
     tenantId = tenant.id;
   }
-  const query = UserModel.query().where({ isActive: true });
-  if (input.email) query.where('email', input.email);
-  else query.where('phone', input.phone ?? '');
-  if (tenantId) query.where((q) => q.where('tenantId', tenantId!).orWhereNull('tenantId'));
-  const candidates = await query;
+  const candidates = await activeUsersBy(deps.knex, input.email ? { email: input.email } : { phone: input.phone ?? '' }, tenantId, true);
   if (candidates.length === 0) {
     await spendPasswordCheck(deps, input.password);
     throw invalidCredentials();
   }
-  const matching: UserModel[] = [];
+  const matching: UserRow[] = [];
   for (const user of candidates) if (await verifyPassword(input.password, user.passwordHash)) matching.push(user);
   if (matching.length === 0) throw invalidCredentials();
   // A tenant account wins over a platform admin with the same e-mail when a tenant is given.
   const inTenant = tenantId ? matching.filter((u) => u.tenantId === tenantId) : [];
-  let user: UserModel | undefined;
+  let user: UserRow | undefined;
   if (inTenant.length === 1) user = inTenant[0];
   else if (matching.length === 1) user = matching[0];
   // No tenant given: the platform login (an ADMIN) wins over salon accounts with the same credentials.
   else if (!tenantId) user = matching.find((u) => u.tenantId === null);
   if (!user) {
     const ids = matching.map((u) => u.tenantId).filter((id): id is string => id !== null);
-    const tenants = await TenantModel.query().select('slug').whereIn('id', ids).orderBy('slug');
+    const slugs = await slugsOf(deps.knex, ids);
     throw errors.conflict(
       'LOGIN_TENANT_AMBIGUOUS',
       'This account exists in several salons; send tenantSlug (or x-tenant-id) to choose one',
-      tenants.map((t) => ({ field: 'tenantSlug', message: `one of: ${t.slug}` })),
+      slugs.map((slug) => ({ field: 'tenantSlug', message: `one of: ${slug}` })),
     );
   }
-  const loggedIn = await UserModel.query().patchAndFetchById(user.id, { lastLoginAt: new Date() });
+  const loggedIn = await patchUser(deps.knex, user.id, { lastLoginAt: new Date() });
   return issueSession(deps.knex, deps.config, loggedIn);
 }
 
@@ -121,16 +118,16 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
   const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'invalid'> => {
-    const row = await RefreshTokenModel.query(trx).findOne({ tokenHash }).forUpdate();
+    const row = await findRefreshToken(trx, tokenHash, true);
     if (!row) return 'invalid';
     if (row.rotatedAt || row.revokedAt) {
       await revokeFamily(trx, row.familyId);
       return 'reused';
     }
     if (new Date(row.expiresAt).getTime() <= Date.now()) return 'invalid';
-    const user = await UserModel.query(trx).findById(row.userId);
+    const user = await findUserById(trx, row.userId);
     if (!user || !user.isActive) return 'invalid';
-    await RefreshTokenModel.query(trx).patch({ rotatedAt: new Date() }).where({ id: row.id });
+    await markRotated(trx, row.id);
     return issueSession(trx, deps.config, user, row.familyId);
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
@@ -141,8 +138,24 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
 /** Revokes the token's family. Unknown, expired or missing tokens are fine (idempotent). */
 export async function logout(deps: AuthDeps, rawToken: string | undefined): Promise<void> {
   if (!rawToken) return;
-  const row = await RefreshTokenModel.query(deps.knex).findOne({ tokenHash: hashOpaqueToken(rawToken) });
+  const row = await findRefreshToken(deps.knex, hashOpaqueToken(rawToken));
   if (row) await revokeFamily(deps.knex, row.familyId);
+}
+
+/** GET /auth/me's resourceId: the staff member linked to the login, inside the user's own salon (never for a platform ADMIN). */
+async function resourceIdOf(db: Db, user: UserRow): Promise<string | null> {
+  return user.role === 'ADMIN' || !user.tenantId ? null : findResourceIdOfUser(db, user.id, user.tenantId);
+}
+
+/**
+ * Is the signed-in user of an access token still allowed in? 'gone' when the user was deleted or
+ * deactivated, 'revoked' when the token's version is older than the user's (password changed).
+ * Impersonation tokens carry the admin as `sub`, so their validity follows the admin's version.
+ */
+export async function tokenHolderStatus(db: Db, userId: string, tokenVersion: number): Promise<'ok' | 'gone' | 'revoked'> {
+  const user = await findUserById(db, userId);
+  if (!user || !user.isActive) return 'gone';
+  return user.tokenVersion === tokenVersion ? 'ok' : 'revoked';
 }
 
 export interface MeDto extends AuthUserDto {
@@ -150,8 +163,8 @@ export interface MeDto extends AuthUserDto {
   impersonation: ImpersonationClaim | null;
 }
 
-async function activeUser(userId: string): Promise<UserModel> {
-  const user = await UserModel.query().findById(userId);
+async function activeUser(db: Db, userId: string, lock = false): Promise<UserRow> {
+  const user = await findUserById(db, userId, lock);
   if (!user || !user.isActive) throw errors.unauthorized('User no longer exists');
   return user;
 }
@@ -162,34 +175,29 @@ async function activeUser(userId: string): Promise<UserModel> {
  * `impersonation` block.
  */
 export async function me(deps: AuthDeps, principal: { userId: string; tenantId: string | null; role: string; impersonation?: ImpersonationClaim }): Promise<MeDto> {
-  const user = await activeUser(principal.userId);
+  const user = await activeUser(deps.knex, principal.userId);
   if (principal.impersonation) {
     return { ...toAuthUser(user), role: principal.role as MeDto['role'], tenantId: principal.tenantId, resourceId: null, impersonation: principal.impersonation };
   }
-  const resourceId = user.role === 'ADMIN' ? null : await findResourceIdForUser(deps.knex, user.tenantId, user.id);
+  const resourceId = await resourceIdOf(deps.knex, user);
   return { ...toAuthUser(user), resourceId, impersonation: null };
 }
 
 /** E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). */
 export async function updateProfile(deps: AuthDeps, userId: string, patch: { email?: string; phone?: string | null }): Promise<MeDto> {
   return deps.knex.transaction(async (trx) => {
-    const user = await UserModel.query(trx).findById(userId).forUpdate();
-    if (!user || !user.isActive) throw errors.unauthorized('User no longer exists');
-    const scope = (q: ReturnType<typeof UserModel.query>) =>
-      user.tenantId ? q.where('tenantId', user.tenantId) : q.whereNull('tenantId');
+    const user = await activeUser(trx, userId, true);
     if (patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase()) {
-      const clash = await scope(UserModel.query(trx).select('id').where('email', patch.email).whereNot('id', user.id)).first();
-      if (clash) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+      if (await contactTaken(trx, user.tenantId, { email: patch.email }, user.id)) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
     }
     if (patch.phone !== undefined && patch.phone !== null && patch.phone !== user.phone) {
-      const clash = await scope(UserModel.query(trx).select('id').where('phone', patch.phone).whereNot('id', user.id)).first();
-      if (clash) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+      if (await contactTaken(trx, user.tenantId, { phone: patch.phone }, user.id)) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
     }
     const email = patch.email ?? user.email;
     const phone = patch.phone === undefined ? user.phone : patch.phone;
     if (!email && !phone) throw errors.validation('An e-mail or a phone is required', [{ field: 'phone', message: 'cannot be removed without an e-mail' }]);
-    const updated = await UserModel.query(trx).patchAndFetchById(user.id, { email, phone });
-    return { ...toAuthUser(updated), resourceId: updated.role === 'ADMIN' ? null : await findResourceIdForUser(trx, updated.tenantId, updated.id), impersonation: null };
+    const updated = await patchUser(trx, user.id, { email, phone });
+    return { ...toAuthUser(updated), resourceId: await resourceIdOf(trx, updated), impersonation: null };
   });
 }
 
@@ -198,13 +206,13 @@ export async function updateProfile(deps: AuthDeps, userId: string, patch: { ema
  * revokes every refresh token of the user; the caller gets a fresh session.
  */
 export async function changePassword(deps: AuthDeps, userId: string, currentPassword: string, newPassword: string): Promise<SessionTokens> {
-  const user = await activeUser(userId);
+  const user = await activeUser(deps.knex, userId);
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
   }
   const passwordHash = await hashPassword(newPassword, deps.config.passwordHashRounds);
   return deps.knex.transaction(async (trx) => {
-    const updated = await UserModel.query(trx).patchAndFetchById(user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
+    const updated = await patchUser(trx, user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
     await revokeAllForUser(trx, user.id);
     return issueSession(trx, deps.config, updated);
   });

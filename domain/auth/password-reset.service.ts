@@ -4,9 +4,9 @@
 import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { Mailer } from '../../integrations/mail/mailer';
-import { TenantModel } from '../../db/models/tenant.model';
-import { UserModel } from '../../db/models/user.model';
-import { PasswordResetTokenModel } from '../../db/models/password-reset-token.model';
+import { findTenant, findTenantBySlug } from '../tenant/tenant.repository';
+import { activeUsersBy, findUserById, patchUser } from './user.repository';
+import { insertResetToken, lockResetToken, markResetTokenUsed, retireUnusedResetTokens } from './password-reset-token.repository';
 import { AppError } from '../errors';
 import { hashPassword } from './passwords';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
@@ -26,21 +26,19 @@ export interface PasswordResetDeps {
 export async function forgotPassword(deps: PasswordResetDeps, email: string, tenant: { tenantSlug?: string; tenantId?: string }): Promise<void> {
   let tenantId = tenant.tenantId;
   if (tenant.tenantSlug) {
-    const found = await TenantModel.query().select('id').findOne({ slug: tenant.tenantSlug });
+    const found = await findTenantBySlug(deps.knex, tenant.tenantSlug);
     if (!found) return;
     tenantId = found.id;
   }
-  const query = UserModel.query().where({ email, isActive: true });
-  if (tenantId) query.where('tenantId', tenantId);
-  const users = await query;
+  const users = await activeUsersBy(deps.knex, { email }, tenantId);
   for (const user of users) {
     const token = newOpaqueToken();
     const expiresAt = new Date(Date.now() + deps.config.passwordResetTtlSeconds * 1000);
     await deps.knex.transaction(async (trx) => {
-      await PasswordResetTokenModel.query(trx).patch({ usedAt: new Date() }).where({ userId: user.id }).whereNull('usedAt');
-      await PasswordResetTokenModel.query(trx).insert({ userId: user.id, tokenHash: hashOpaqueToken(token), expiresAt });
+      await retireUnusedResetTokens(trx, user.id);
+      await insertResetToken(trx, { userId: user.id, tokenHash: hashOpaqueToken(token), expiresAt });
     });
-    const salon = user.tenantId ? await TenantModel.query().select('name', 'slug').findById(user.tenantId) : undefined;
+    const salon = user.tenantId ? await findTenant(deps.knex, user.tenantId) : undefined;
     const link = `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await deps.mailer.send({
       to: user.email!,
@@ -57,13 +55,13 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
 export async function resetPassword(deps: PasswordResetDeps, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password, deps.config.passwordHashRounds);
   await deps.knex.transaction(async (trx) => {
-    const row = await PasswordResetTokenModel.query(trx).findOne({ tokenHash: hashOpaqueToken(token) }).forUpdate();
+    const row = await lockResetToken(trx, hashOpaqueToken(token));
     if (!row || row.usedAt) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
     if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError(400, 'PASSWORD_RESET_TOKEN_EXPIRED', 'This reset link has expired');
-    await PasswordResetTokenModel.query(trx).patch({ usedAt: new Date() }).where({ id: row.id });
-    const user = await UserModel.query(trx).findById(row.userId).forUpdate();
+    await markResetTokenUsed(trx, row.id);
+    const user = await findUserById(trx, row.userId, true);
     if (!user || !user.isActive) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
-    await UserModel.query(trx).patchAndFetchById(user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
+    await patchUser(trx, user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
     await revokeAllForUser(trx, user.id);
   });
 }

@@ -2,10 +2,10 @@
 // only as SHA-256 hashes in refresh_tokens and grouped by family_id: each login starts a family,
 // each refresh rotates within it, and presenting a rotated token again revokes the whole family.
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
-import type { UserModel } from '../../db/models/user.model';
-import { RefreshTokenModel } from '../../db/models/refresh-token.model';
+import type { Db } from '../../db/db-handle';
+import { insertRefreshToken, revokeRefreshTokens } from './refresh-token.repository';
+import type { UserRow } from './user.repository';
 import { hashOpaqueToken, newOpaqueToken, signAccessToken, type ImpersonationClaim } from './tokens';
 import { toAuthUser, type AuthUserDto } from './user.dto';
 
@@ -20,7 +20,7 @@ export interface SessionTokens {
 
 export type SessionConfig = Pick<AppConfig, 'jwtSecret' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds'>;
 
-export function accessTokenFor(config: SessionConfig, user: UserModel, imp?: ImpersonationClaim): string {
+export function accessTokenFor(config: SessionConfig, user: UserRow, imp?: ImpersonationClaim): string {
   return signAccessToken(
     { secret: config.jwtSecret, accessTtlSeconds: config.accessTokenTtlSeconds },
     { sub: user.id, tenantId: user.tenantId, role: user.role, tv: user.tokenVersion, ...(imp ? { imp } : {}) },
@@ -28,9 +28,9 @@ export function accessTokenFor(config: SessionConfig, user: UserModel, imp?: Imp
 }
 
 /** Signs an access token and stores a new refresh token (in `familyId`, or a new family). */
-export async function issueSession(trx: Knex | Knex.Transaction, config: SessionConfig, user: UserModel, familyId?: string): Promise<SessionTokens> {
+export async function issueSession(db: Db, config: SessionConfig, user: UserRow, familyId?: string): Promise<SessionTokens> {
   const refreshToken = newOpaqueToken();
-  await RefreshTokenModel.query(trx).insert({
+  await insertRefreshToken(db, {
     userId: user.id,
     familyId: familyId ?? crypto.randomUUID(),
     tokenHash: hashOpaqueToken(refreshToken),
@@ -45,10 +45,10 @@ export async function issueSession(trx: Knex | Knex.Transaction, config: Session
   };
 }
 
-export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<void> {
-  await RefreshTokenModel.query(trx).patch({ revokedAt: new Date() }).where({ familyId }).whereNull('revokedAt');
+export async function revokeFamily(db: Db, familyId: string): Promise<void> {
+  await revokeRefreshTokens(db, { familyId });
 }
 
-export async function revokeAllForUser(trx: Knex | Knex.Transaction, userId: string): Promise<void> {
-  await RefreshTokenModel.query(trx).patch({ revokedAt: new Date() }).where({ userId }).whereNull('revokedAt');
+export async function revokeAllForUser(db: Db, userId: string): Promise<void> {
+  await revokeRefreshTokens(db, { userId });
 }

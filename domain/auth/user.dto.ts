@@ -1,11 +1,11 @@
 // The staff/owner/admin user as the API shows it (never the password hash or token version).
-import type { UserModel } from '../../db/models/user.model';
+import type { UserRow } from './user.repository';
 import { toIso, toIsoOrNull } from '../time/iso';
 
 export interface AuthUserDto {
   id: string;
   tenantId: string | null;
-  role: UserModel['role'];
+  role: UserRow['role'];
   email: string | null;
   phone: string | null;
   name: string | null;
@@ -13,7 +13,7 @@ export interface AuthUserDto {
   createdAt: string;
 }
 
-export function toAuthUser(user: UserModel): AuthUserDto {
+export function toAuthUser(user: UserRow): AuthUserDto {
   return {
     id: user.id,
     tenantId: user.tenantId ?? null,

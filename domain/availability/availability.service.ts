@@ -1,12 +1,12 @@
 /**
  * Availability for the HTTP edge (spec 4.5, 4.7): validates ids against the tenant, loads the data
- * (availability.loader.ts), places existing unassigned items (unassigned.rules.ts) and calls the pure
+ * (availability.repository.ts), places existing unassigned items (unassigned.rules.ts) and calls the pure
  * rules. Errors: 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND, 422 DATE_BEYOND_BOOKING_WINDOW,
  * 400 VALIDATION_ERROR for malformed dates and item lists.
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TenantSettings } from '../tenant/tenant-settings.rules';
+import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import {
   computeAvailability,
@@ -17,7 +17,9 @@ import {
   type AvailableSlot,
   type ResourceAvailabilityData,
 } from './index';
-import { loadAvailabilityData } from './availability.loader';
+import { loadAvailabilityData } from './availability.repository';
+import { findServicesByIds } from '../catalogue/catalogue.repository';
+import { existingResourceIds } from '../resource/resource.repository';
 import { placeUnassignedItems } from './unassigned.rules';
 
 /** Approved full-day time-off (no times) covering the date. */
@@ -26,14 +28,6 @@ function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
 }
 
 type Db = Knex | Knex.Transaction;
-
-export interface TenantContext {
-  id: string;
-  slug: string;
-  name: string;
-  isActive: boolean;
-  settings: TenantSettings;
-}
 
 export interface RequestedItem {
   serviceId: string;
@@ -63,26 +57,10 @@ export interface AvailabilityDto {
   slots: SlotDto[];
 }
 
-export async function tenantById(db: Db, tenantId: string): Promise<TenantContext> {
-  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ id: tenantId }).first();
-  if (!row) throw errors.notFound('tenant');
-  return row as TenantContext;
-}
-
-/** Public portal: unknown or inactive salons are 404 TENANT_NOT_FOUND. */
-export async function tenantBySlug(db: Db, slug: string): Promise<TenantContext> {
-  const row = await db('tenants').select('id', 'slug', 'name', 'isActive', 'settings').where({ slug }).first();
-  if (!row || !row.isActive) throw errors.notFound('tenant');
-  return row as TenantContext;
-}
-
 /** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */
 export async function servicesFor(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, ServiceInfo>> {
   const unique = [...new Set(ids)];
-  const rows: ServiceInfo[] = await db('services')
-    .select('id', 'name', 'duration', 'price', 'currency', 'isActive')
-    .where({ tenantId })
-    .whereIn('id', unique);
+  const rows: ServiceInfo[] = await findServicesByIds(db, tenantId, unique);
   const map = new Map(rows.filter((r) => r.isActive).map((r) => [r.id, r]));
   for (const id of unique) if (!map.has(id)) throw errors.notFound('service');
   return map;
@@ -92,8 +70,7 @@ export async function servicesFor(db: Db, tenantId: string, ids: readonly string
 export async function assertResourcesExist(db: Db, tenantId: string, ids: readonly (string | null | undefined)[]): Promise<void> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
   if (!wanted.length) return;
-  const rows = await db('resources').select('id').where({ tenantId }).whereIn('id', wanted);
-  if (rows.length !== wanted.length) throw errors.notFound('resource');
+  if ((await existingResourceIds(db, tenantId, wanted)).length !== wanted.length) throw errors.notFound('resource');
 }
 
 export function beyondWindow(last: LocalDate) {

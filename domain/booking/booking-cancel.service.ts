@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
 import { decideCancellation, isWithinFreeCancellationWindow, type CancellationDecision } from './cancellation.rules';
 import { auditAndSignal, setStatus } from './booking-change';

@@ -5,32 +5,23 @@
  * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
  */
 import type { Knex } from 'knex';
-import { errors } from '../errors';
+import { signalEntity } from '../workflow-signals/signal-entity';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { eventForStatus, type BookingStatus } from './booking-status.rules';
-import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events';
-import type { Actor, BookingDeps, BookingRow } from './booking.types';
+import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events.rules';
+import type { BookingDeps, BookingRow } from './booking.types';
+import { insertAuditEntry, setItemsActive, updateBookingVersioned, type AuditEntry } from './booking.repository';
 
-export interface AuditEntry {
-  actor: Actor;
-  action: string;
-  fromStatus?: string | null;
-  toStatus?: string | null;
-  reason?: string | null;
-  forced?: boolean;
-  changes?: Record<string, unknown>;
-}
+export type { AuditEntry } from './booking.repository';
 
 export async function signalBooking(deps: BookingDeps, b: { id: string; tenantId: string }, type: BookingEventType, entityVersion: number): Promise<void> {
-  try {
-    await deps.signaller.signal(
-      { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
-      BOOKING_EVENT_SIGNAL,
-      { type, entityVersion },
-    );
-  } catch {
-    throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The booking workflow service is unreachable; nothing was changed, please try again');
-  }
+  await signalEntity(
+    deps.signaller,
+    'booking',
+    { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
+    BOOKING_EVENT_SIGNAL,
+    { type, entityVersion },
+  );
 }
 
 /** The last steps of a change, inside its transaction: the audit row, then the signal before commit. */
@@ -42,33 +33,20 @@ export async function auditAndSignal(
   event: BookingEventType,
   version: number,
 ): Promise<void> {
-  await trx('bookingAuditLogs').insert({
-    bookingId: booking.id,
-    tenantId: booking.tenantId,
-    actorUserId: entry.actor.userId,
-    actorRole: entry.actor.role,
-    action: entry.action,
-    fromStatus: entry.fromStatus ?? null,
-    toStatus: entry.toStatus ?? null,
-    reason: entry.reason ?? null,
-    forced: entry.forced ?? false,
-    changes: JSON.stringify(entry.changes ?? {}),
-  });
+  await insertAuditEntry(trx, booking, entry);
   await signalBooking(deps, booking, event, version);
 }
 
 /** Writes `update` with version + 1; returns the new version. */
 export async function bumpVersion(trx: Knex.Transaction, row: BookingRow, update: Record<string, unknown>): Promise<number> {
-  const version = row.version + 1;
-  await trx('bookings').update({ ...update, version, updatedAt: new Date() }).where({ id: row.id, tenantId: row.tenantId });
-  return version;
+  return updateBookingVersioned(trx, row, update);
 }
 
 /** New status (plus `extra` columns) with version + 1; the items stop or start blocking time with it. */
 export async function setStatus(trx: Knex.Transaction, row: BookingRow, to: BookingStatus, extra: Record<string, unknown> = {}): Promise<number> {
   const version = await bumpVersion(trx, row, { status: to, ...extra });
   if (isBlockingStatus(row.status) !== isBlockingStatus(to)) {
-    await trx('bookingItems').update({ isActive: isBlockingStatus(to), updatedAt: new Date() }).where({ bookingId: row.id });
+    await setItemsActive(trx, row.id, isBlockingStatus(to));
   }
   return version;
 }

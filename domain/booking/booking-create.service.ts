@@ -5,13 +5,15 @@
  */
 import crypto from 'node:crypto';
 import { errors } from '../errors';
-import { beyondWindow, servicesFor, type TenantContext } from '../availability/availability.service';
+import { beyondWindow, servicesFor } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
+import { findCustomer } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
@@ -19,6 +21,7 @@ import { signalBooking } from './booking-change';
 import { checkPlacement, planItems, spanOf } from './booking-placement';
 import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
+import { insertNewBooking } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
@@ -90,10 +93,7 @@ async function insertBooking(
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const services = await servicesFor(deps.knex, tenant.id, spec.items.map((i) => i.serviceId));
   // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
-  if (spec.customerId) {
-    const c = await deps.knex('customers').select('id').where({ tenantId: tenant.id, id: spec.customerId }).first();
-    if (!c) throw errors.notFound('customer');
-  }
+  if (spec.customerId && !(await findCustomer(deps.knex, tenant.id, spec.customerId))) throw errors.notFound('customer');
   const planned = planItems(services, spec.items, spec.start);
   const allowDoubleBooking = s.allowDoubleBooking;
   const initialMode: LockMode = planned.some((i) => i.resourceId === null) ? 'exclusive' : 'shared';
@@ -154,34 +154,12 @@ async function insertBooking(
       price: i.price,
       sortOrder: index,
     }));
-    // Booking, items and the audit entry in ONE statement (one round trip inside the transaction),
-    // so auditAndSignal is not used here. booking_items_no_overlap is checked as the items are
-    // inserted; the FK to bookings at the end of the statement, when the booking row exists.
-    await trx.raw(
-      `WITH b AS (
-         INSERT INTO bookings (id, tenant_id, customer_id, resource_id, start_time, end_time, status, source, payment_mode, total_amount,
-                               metadata, is_guest, contact_name, contact_phone, contact_email, notes, allow_double_booking, created_by,
-                               version, cancellation_token_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
-       ), i AS (
-         INSERT INTO booking_items (id, booking_id, tenant_id, service_id, resource_id, start_time, end_time, duration, price, sort_order,
-                                    is_active, is_exclusive, created_at, updated_at)
-         SELECT x.id, ?::uuid, ?::uuid, x.service_id, x.resource_id, x.start_time, x.end_time, x.duration, x.price, x.sort_order, ?, ?, ?, ?
-           FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, service_id uuid, resource_id uuid, start_time timestamptz, end_time timestamptz,
-                                                  duration int, price int, sort_order int)
-       ), a AS (
-         INSERT INTO booking_audit_logs (booking_id, tenant_id, actor_user_id, actor_role, action, to_status, changes, created_at)
-         VALUES (?, ?, ?, ?, 'CREATED', ?, ?::jsonb, ?)
-       )
-       SELECT 1`,
-      [
-        id, tenant.id, row.customerId, row.resourceId, startTime, endTime, row.status, row.source, row.paymentMode, row.totalAmount,
-        JSON.stringify(row.metadata), row.isGuest, row.contactName, row.contactPhone, row.contactEmail, row.notes, allowDoubleBooking, actor.userId,
-        row.cancellationTokenHash, now, now,
-        id, tenant.id, isBlockingStatus(spec.status), !allowDoubleBooking, now, now,
-        JSON.stringify(itemRows.map((i) => ({ id: i.id, service_id: i.serviceId, resource_id: i.resourceId, start_time: i.startTime.toISOString(), end_time: i.endTime.toISOString(), duration: i.duration, price: i.price, sort_order: i.sortOrder }))),
-        id, tenant.id, actor.userId, actor.role, spec.status, JSON.stringify({ source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) }), now,
-      ],
+    // Booking, items and the audit entry in ONE statement (the hot path), so auditAndSignal is not used here.
+    await insertNewBooking(
+      trx,
+      row,
+      itemRows.map(({ serviceName: _name, ...item }) => ({ ...item, tenantId: tenant.id, isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking, createdAt: now, updatedAt: now })),
+      { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
     );
     await signalBooking(deps, row, spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated', 1);
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));

@@ -1,8 +1,9 @@
 /** A guest proves a booking is theirs with its cancellation token or the contact phone. */
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { normalisePhone } from '../customer/customer.rules';
 import { verifyCancellationToken } from './cancellation-token';
+import { findBooking } from './booking.repository';
 import type { BookingDeps, BookingRow } from './booking.types';
 
 export interface GuestProof {
@@ -12,7 +13,7 @@ export interface GuestProof {
 
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
 export async function guestBooking(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
-  const row: BookingRow | undefined = await deps.knex('bookings').where({ tenantId: tenant.id, id }).first();
+  const row = await findBooking(deps.knex, tenant.id, id);
   const phone = normalisePhone(proof.phone);
   const ok =
     !!row &&

@@ -2,15 +2,16 @@
  * Placement check of a booking's items under the tenant booking lock (booking-lock.ts): schedule /
  * business hours / time-off, skills, overlaps with assigned bookings, and that every unassigned item
  * (new and existing) still has a qualified free resource. Reads everything in one statement
- * (availability.loader.ts) inside the caller's transaction.
+ * (availability.repository.ts) inside the caller's transaction.
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { requireApiDateTime } from '../time/iso';
 import { checkBookingPlacement, fitsWithin, isQualified, resourceDayTime, type PlacementIssue } from '../availability';
-import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.loader';
+import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.repository';
 import { isResourceFree, placeUnassignedItems } from '../availability/unassigned.rules';
-import type { ServiceInfo, TenantContext } from '../availability/availability.service';
+import type { ServiceInfo } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { daysBetween, utcToLocalDate } from '../time/salon-time.rules';
 import { NeedsExclusiveLock, type LockMode } from './booking-lock';
 import type { ItemInput, ItemRow } from './booking.types';

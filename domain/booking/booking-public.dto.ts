@@ -1,8 +1,9 @@
 /** What a guest sees of a booking on the public portal (openapi PublicBooking). */
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import type { BookingStatus } from './booking-status.rules';
 import { freeCancellationUntil, type BookingDto } from './booking.dto';
 import type { Db } from './booking.types';
+import { resourceNames } from '../resource/resource.repository';
 
 export interface PublicBookingDto {
   id: string;
@@ -20,11 +21,7 @@ export interface PublicBookingDto {
 /** `known`: resource names the caller already has (else they are read). */
 export async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, known?: Map<string, string>): Promise<PublicBookingDto> {
   const resourceIds = b.items.map((i) => i.resourceId).filter((x): x is string => !!x);
-  const names =
-    known ??
-    new Map<string, string>(
-      resourceIds.length ? (await db('resources').select('id', 'name').whereIn('id', resourceIds)).map((r: { id: string; name: string }) => [r.id, r.name]) : [],
-    );
+  const names = known ?? (await resourceNames(db, resourceIds));
   return {
     id: b.id,
     status: b.status,

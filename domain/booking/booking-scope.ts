@@ -1,5 +1,6 @@
 /** Who may act on which booking (spec 5.4). */
 import { errors } from '../errors';
+import { hasItemOnResource } from './booking.repository';
 import type { Actor, Db } from './booking.types';
 
 /**
@@ -10,10 +11,7 @@ export async function assertStaffScope(db: Db, actor: Actor, booking: { id: stri
   if (actor.role !== 'STAFF') return;
   if (booking.resourceId === null) return;
   if (actor.resourceId && booking.resourceId === actor.resourceId) return;
-  if (actor.resourceId) {
-    const item = await db('bookingItems').select('id').where({ bookingId: booking.id, resourceId: actor.resourceId }).first();
-    if (item) return;
-  }
+  if (actor.resourceId && (await hasItemOnResource(db, booking.id, actor.resourceId))) return;
   throw errors.forbidden('This booking belongs to another staff member');
 }
 

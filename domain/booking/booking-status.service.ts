@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TenantContext } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';

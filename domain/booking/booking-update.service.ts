@@ -6,14 +6,15 @@
  */
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import { assertResourcesExist, type TenantContext } from '../availability/availability.service';
+import { assertResourcesExist } from '../availability/availability.service';
+import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
-import type { BookingEventType } from './booking-events';
+import type { BookingEventType } from './booking-events.rules';
 import { auditAndSignal, bumpVersion } from './booking-change';
 import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
-import { itemsOf, loadDto, lockBookingRow } from './booking.repository';
+import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
 import type { BookingDto } from './booking.dto';
 import { nowOf, type Actor, type BookingDeps } from './booking.types';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT, wasRecordedAfterTheFact } from './booking-past.rules';
@@ -58,7 +59,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
       if (!mode) throw new NeedsExclusiveLock();
       await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
       for (const p of planned) {
-        await trx('bookingItems').update({ resourceId: p.resourceId, startTime: p.start, endTime: p.end, updatedAt: new Date() }).where({ id: p.id });
+        await moveItem(trx, p);
       }
       const span = spanOf(planned);
       if (delta !== 0) {

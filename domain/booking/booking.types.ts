@@ -3,7 +3,7 @@
  * and the database row shapes (knexSnakeCaseMappers: camelCase here, snake_case in Postgres).
  */
 import type { Knex } from 'knex';
-import type { EntitySignaller } from '../../integrations/temporal/entity-signaller';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
 
 export type Db = Knex | Knex.Transaction;

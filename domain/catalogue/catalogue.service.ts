@@ -1,39 +1,15 @@
 // Services and service categories (spec 2.3, 4.4). Every query is scoped by tenantId; a row of
 // another tenant is a 404. Currency is copied from the tenant's settings on every write.
 // Deleting a category keeps its services (their categoryId becomes null; FK ON DELETE SET NULL).
-import type { Knex } from 'knex';
-import { ServiceModel } from '../../db/models/service.model';
-import { ServiceCategoryModel } from '../../db/models/service-category.model';
-import { TenantModel } from '../../db/models/tenant.model';
-import { paginate, type PageResult } from '../../db/paginate';
+import type { Db } from '../../db/db-handle';
+import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
+import { definedFields } from '../defined-fields';
+import { tenantById } from '../tenant/tenant-context';
+import { findAccountingAccount } from '../tax/accounting-account.repository';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
-import { toIso } from '../time/iso';
-
-export interface ServiceDto {
-  id: string;
-  name: string;
-  description: string | null;
-  duration: number;
-  price: number;
-  currency: string;
-  categoryId: string | null;
-  accountingAccountId: string | null;
-  isActive: boolean;
-  sortOrder: number;
-  metadata: Record<string, unknown>;
-  imageKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ServiceCategoryDto {
-  id: string;
-  name: string;
-  sortOrder: number;
-  createdAt: string;
-  updatedAt: string;
-}
+import { categoryDto, serviceDto, type ServiceCategoryDto, type ServiceDto } from './catalogue.dto';
+import * as repo from './catalogue.repository';
 
 export interface ServiceInput {
   name: string;
@@ -50,38 +26,7 @@ export interface ServiceInput {
 
 export type ServicePatch = Partial<ServiceInput>;
 
-export interface ServiceListQuery {
-  page?: number;
-  limit?: number;
-  isActive?: boolean;
-  categoryId?: string;
-  sort?: 'createdAt' | 'name' | 'sortOrder' | 'price' | 'duration';
-  order?: 'asc' | 'desc';
-}
-
-
-export function serviceDto(s: ServiceModel): ServiceDto {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description ?? null,
-    duration: s.duration,
-    price: s.price,
-    currency: s.currency,
-    categoryId: s.categoryId ?? null,
-    accountingAccountId: s.accountingAccountId ?? null,
-    isActive: s.isActive,
-    sortOrder: s.sortOrder,
-    metadata: s.metadata ?? {},
-    imageKey: s.imageKey ?? null,
-    createdAt: toIso(s.createdAt),
-    updatedAt: toIso(s.updatedAt),
-  };
-}
-
-export function categoryDto(c: ServiceCategoryModel): ServiceCategoryDto {
-  return { id: c.id, name: c.name, sortOrder: c.sortOrder, createdAt: toIso(c.createdAt), updatedAt: toIso(c.updatedAt) };
-}
+export type ServiceListQuery = PageQuery & repo.ServiceFilter;
 
 function checkDescription(description: string | null | undefined): void {
   if (description && wordCount(description) > SERVICE_DESCRIPTION_MAX_WORDS) {
@@ -91,47 +36,36 @@ function checkDescription(description: string | null | undefined): void {
   }
 }
 
-async function tenantCurrency(trx: Knex.Transaction, tenantId: string): Promise<string> {
-  const tenant = await TenantModel.query(trx).findById(tenantId).select('settings');
-  if (!tenant) throw errors.notFound('tenant');
-  return tenant.settings.currency;
+async function tenantCurrency(db: Db, tenantId: string): Promise<string> {
+  return (await tenantById(db, tenantId)).settings.currency;
 }
 
-async function checkReferences(trx: Knex.Transaction, tenantId: string, input: ServicePatch): Promise<void> {
-  if (input.categoryId) {
-    const category = await ServiceCategoryModel.query(trx).findOne({ id: input.categoryId, tenantId });
-    if (!category) throw errors.notFound('serviceCategory');
-  }
-  if (input.accountingAccountId) {
-    const account = await trx('accounting_accounts').first('id').where({ id: input.accountingAccountId, tenantId });
-    if (!account) throw errors.notFound('accountingAccount');
-  }
+async function checkReferences(db: Db, tenantId: string, input: ServicePatch): Promise<void> {
+  if (input.categoryId && !(await repo.findCategory(db, tenantId, input.categoryId))) throw errors.notFound('serviceCategory');
+  if (input.accountingAccountId && !(await findAccountingAccount(db, tenantId, input.accountingAccountId))) throw errors.notFound('accountingAccount');
 }
 
-async function findService(trx: Knex | Knex.Transaction | undefined, tenantId: string, id: string): Promise<ServiceModel> {
-  const service = await ServiceModel.query(trx).findOne({ id, tenantId });
+async function existingService(db: Db, tenantId: string, id: string): Promise<repo.ServiceRow> {
+  const service = await repo.findService(db, tenantId, id);
   if (!service) throw errors.notFound('service');
   return service;
 }
 
-export async function listServices(tenantId: string, q: ServiceListQuery): Promise<PageResult<ServiceDto>> {
-  const query = ServiceModel.query().where({ tenantId });
-  if (q.isActive !== undefined) query.where({ isActive: q.isActive });
-  if (q.categoryId) query.where({ categoryId: q.categoryId });
-  query.orderBy(q.sort ?? 'createdAt', q.order ?? 'desc').orderBy('id');
-  const page = await paginate(query, q);
+
+export async function listServices(db: Db, tenantId: string, q: ServiceListQuery): Promise<PageResult<ServiceDto>> {
+  const page = await repo.pageOfServices(db, tenantId, q, q);
   return { ...page, rows: page.rows.map(serviceDto) };
 }
 
-export async function getService(tenantId: string, id: string): Promise<ServiceDto> {
-  return serviceDto(await findService(undefined, tenantId, id));
+export async function getService(db: Db, tenantId: string, id: string): Promise<ServiceDto> {
+  return serviceDto(await existingService(db, tenantId, id));
 }
 
-export async function createService(tenantId: string, input: ServiceInput): Promise<ServiceDto> {
+export async function createService(db: Db, tenantId: string, input: ServiceInput): Promise<ServiceDto> {
   checkDescription(input.description);
-  return ServiceModel.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     await checkReferences(trx, tenantId, input);
-    const service = await ServiceModel.query(trx).insertAndFetch({
+    const service = await repo.insertService(trx, {
       tenantId,
       name: input.name,
       description: input.description ?? null,
@@ -149,61 +83,56 @@ export async function createService(tenantId: string, input: ServiceInput): Prom
   });
 }
 
-export async function updateService(tenantId: string, id: string, patch: ServicePatch): Promise<ServiceDto> {
+export async function updateService(db: Db, tenantId: string, id: string, patch: ServicePatch): Promise<ServiceDto> {
   checkDescription(patch.description);
-  return ServiceModel.transaction(async (trx) => {
-    const service = await findService(trx, tenantId, id);
+  return db.transaction(async (trx) => {
+    await existingService(trx, tenantId, id);
     await checkReferences(trx, tenantId, patch);
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<ServiceModel>;
-    const updated = await service.$query(trx).patchAndFetch({ ...changes, currency: await tenantCurrency(trx, tenantId) });
-    return serviceDto(updated);
+    return serviceDto(await repo.patchService(trx, id, { ...definedFields(patch), currency: await tenantCurrency(trx, tenantId) }));
   });
 }
 
 /** Hard delete; skills go with it. A service referenced by bookings is kept (409 SERVICE_IN_USE from the FK). */
-export async function deleteService(tenantId: string, id: string): Promise<void> {
-  await ServiceModel.transaction(async (trx) => {
-    await findService(trx, tenantId, id);
-    await ServiceModel.query(trx).deleteById(id);
+export async function deleteService(db: Db, tenantId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await existingService(trx, tenantId, id);
+    await repo.deleteService(trx, id);
   });
 }
 
 // ---------------------------------------------------------------- categories
 
-async function findCategory(trx: Knex.Transaction | undefined, tenantId: string, id: string): Promise<ServiceCategoryModel> {
-  const category = await ServiceCategoryModel.query(trx).findOne({ id, tenantId });
+async function existingCategory(db: Db, tenantId: string, id: string): Promise<repo.ServiceCategoryRow> {
+  const category = await repo.findCategory(db, tenantId, id);
   if (!category) throw errors.notFound('serviceCategory');
   return category;
 }
 
 /** Ordered by sortOrder, then name (spec 2.3: customers see categories in sortOrder). */
-export async function listCategories(tenantId: string, q: { page?: number; limit?: number }): Promise<PageResult<ServiceCategoryDto>> {
-  const query = ServiceCategoryModel.query().where({ tenantId }).orderBy('sortOrder', 'asc').orderBy('name', 'asc').orderBy('id');
-  const page = await paginate(query, q);
+export async function listCategories(db: Db, tenantId: string, q: PageQuery): Promise<PageResult<ServiceCategoryDto>> {
+  const page = await repo.pageOfCategories(db, tenantId, q);
   return { ...page, rows: page.rows.map(categoryDto) };
 }
 
-export async function getCategory(tenantId: string, id: string): Promise<ServiceCategoryDto> {
-  return categoryDto(await findCategory(undefined, tenantId, id));
+export async function getCategory(db: Db, tenantId: string, id: string): Promise<ServiceCategoryDto> {
+  return categoryDto(await existingCategory(db, tenantId, id));
 }
 
-export async function createCategory(tenantId: string, input: { name: string; sortOrder?: number }): Promise<ServiceCategoryDto> {
-  const category = await ServiceCategoryModel.query().insertAndFetch({ tenantId, name: input.name, sortOrder: input.sortOrder ?? 0 });
-  return categoryDto(category);
+export async function createCategory(db: Db, tenantId: string, input: { name: string; sortOrder?: number }): Promise<ServiceCategoryDto> {
+  return categoryDto(await repo.insertCategory(db, { tenantId, name: input.name, sortOrder: input.sortOrder ?? 0 }));
 }
 
-export async function updateCategory(tenantId: string, id: string, patch: { name?: string; sortOrder?: number }): Promise<ServiceCategoryDto> {
-  return ServiceCategoryModel.transaction(async (trx) => {
-    const category = await findCategory(trx, tenantId, id);
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    return categoryDto(await category.$query(trx).patchAndFetch(changes));
+export async function updateCategory(db: Db, tenantId: string, id: string, patch: { name?: string; sortOrder?: number }): Promise<ServiceCategoryDto> {
+  return db.transaction(async (trx) => {
+    await existingCategory(trx, tenantId, id);
+    return categoryDto(await repo.patchCategory(trx, id, definedFields(patch)));
   });
 }
 
 /** The category's services stay, uncategorised (categoryId null). */
-export async function deleteCategory(tenantId: string, id: string): Promise<void> {
-  await ServiceCategoryModel.transaction(async (trx) => {
-    await findCategory(trx, tenantId, id);
-    await ServiceCategoryModel.query(trx).deleteById(id);
+export async function deleteCategory(db: Db, tenantId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await existingCategory(trx, tenantId, id);
+    await repo.deleteCategory(trx, id);
   });
 }

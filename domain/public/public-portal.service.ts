@@ -2,47 +2,19 @@
  * Public booking portal reads (spec 4.7): salon search, profile, catalogue grouped by category,
  * staff per service. No auth; only public fields. Inactive salons are left out of the list.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
-import { likePattern } from '../customer/customer.rules';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
-import type { TenantContext } from '../availability/availability.service';
-import type { ServiceDto } from '../catalogue/catalogue.service';
+import type { ServiceDto } from '../catalogue/catalogue.dto';
+import * as repo from './public-portal.repository';
 
-/**
- * Filter hook for the public salon list: billing will add "lapsed subscription" here (spec 4.7:
- * lapsed-subscription salons are left out). Today it only hides inactive salons.
- */
-export function excludeNonListedTenants(query: Knex.QueryBuilder): Knex.QueryBuilder {
-  return query.where('isActive', true);
+export type { PublicTenantSummary } from './public-portal.repository';
+
+export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }) {
+  return { ...(await repo.pageOfListedTenants(db, q)), page: q.page, limit: q.limit };
 }
 
-export interface PublicTenantSummary {
-  id: string;
-  name: string;
-  slug: string;
-  industryType: string;
-  description: string | null;
-  address: Record<string, unknown> | null;
-  branding: Record<string, unknown>;
-}
-
-export async function listPublicTenants(knex: Knex, q: { search?: string; page: number; limit: number }) {
-  const base = excludeNonListedTenants(knex('tenants'));
-  if (q.search && q.search.trim()) {
-    const pattern = likePattern(q.search.trim().toLowerCase());
-    base.where((w) => w.whereRaw('lower(name) LIKE ?', [pattern]).orWhereRaw('slug LIKE ?', [pattern]));
-  }
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows = await base
-    .select('id', 'name', 'slug', 'industryType', 'description', 'address', 'branding')
-    .orderBy([{ column: 'name' }, { column: 'id' }])
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
-  return { rows: rows as PublicTenantSummary[], total: Number(count), page: q.page, limit: q.limit };
-}
-
-export function publicProfile(tenant: TenantContext & { industryType?: string; description?: string | null; address?: unknown; branding?: unknown }) {
+export function publicProfile(tenant: repo.PublicTenant) {
   const s = tenant.settings;
   return {
     id: tenant.id,
@@ -67,55 +39,33 @@ export function publicProfile(tenant: TenantContext & { industryType?: string; d
 }
 
 /** Unknown slug -> 404 TENANT_NOT_FOUND. Inactive salons are returned (profile shows acceptingBookings false). */
-export async function publicTenantBySlug(knex: Knex, slug: string) {
-  const row = await knex('tenants')
-    .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding')
-    .where({ slug })
-    .first();
+export async function publicTenantBySlug(db: Db, slug: string): Promise<repo.PublicTenant> {
+  const row = await repo.findPublicTenant(db, slug);
   if (!row) throw errors.notFound('tenant');
-  return row as TenantContext & { industryType: string; description: string | null; address: unknown; branding: unknown };
+  return row;
 }
 
 /** The public fields of a catalogue service. */
 export type PublicServiceDto = Pick<ServiceDto, 'id' | 'name' | 'description' | 'duration' | 'price' | 'currency' | 'imageKey' | 'sortOrder'>;
 
 /** Active services grouped by category (categories by sortOrder, then name; uncategorised last). */
-export async function publicServices(knex: Knex, tenantId: string) {
-  const [categories, services] = await Promise.all([
-    knex('serviceCategories').select('id', 'name', 'sortOrder').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]),
-    knex('services')
-      .select('id', 'name', 'description', 'duration', 'price', 'currency', 'imageKey', 'sortOrder', 'categoryId')
-      .where({ tenantId, isActive: true })
-      .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]),
-  ]);
-  const strip = ({ categoryId: _c, ...rest }: PublicServiceDto & { categoryId: string | null }): PublicServiceDto => rest;
-  const groups: { category: { id: string; name: string; sortOrder: number } | null; services: PublicServiceDto[] }[] = categories
-    .map((c: { id: string; name: string; sortOrder: number }) => ({
-      category: c,
-      services: services.filter((s: { categoryId: string | null }) => s.categoryId === c.id).map(strip),
-    }))
-    .filter((g: { services: unknown[] }) => g.services.length > 0);
-  const loose = services.filter((s: { categoryId: string | null }) => s.categoryId === null).map(strip);
+export async function publicServices(db: Db, tenantId: string) {
+  const [categories, services] = await Promise.all([repo.categoriesOf(db, tenantId), repo.activeServicesOf(db, tenantId)]);
+  const strip = ({ categoryId: _c, ...rest }: repo.PublicServiceRow): PublicServiceDto => rest;
+  const groups: { category: repo.PublicCategoryRow | null; services: PublicServiceDto[] }[] = categories
+    .map((c) => ({ category: c, services: services.filter((s) => s.categoryId === c.id).map(strip) }))
+    .filter((g) => g.services.length > 0);
+  const loose = services.filter((s) => s.categoryId === null).map(strip);
   if (loose.length) groups.push({ category: null, services: loose });
   return groups;
 }
 
 /** Active, online-bookable resources; with serviceId only those with that skill (strict match). */
-export async function publicResources(knex: Knex, tenantId: string, serviceId?: string) {
-  if (serviceId) {
-    const svc = await knex('services').select('id').where({ tenantId, id: serviceId, isActive: true }).first();
-    if (!svc) throw errors.notFound('service');
-  }
-  const q = knex('resources')
-    .select('id', 'type', 'name', 'color', 'avatarKey', 'imageKey', 'description', 'sortOrder', 'metadata')
-    .where({ tenantId, isActive: true, isBookableOnline: true })
-    .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]);
-  if (serviceId) q.whereIn('id', knex('resourceSkills').select('resourceId').where({ tenantId, serviceId }));
-  const rows = await q;
-  const skills = rows.length
-    ? await knex('resourceSkills').select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', rows.map((r: { id: string }) => r.id))
-    : [];
-  return rows.map((r: { id: string; type: string; name: string; color: string | null; avatarKey: string | null; imageKey: string | null; description: string | null; sortOrder: number; metadata: { jobTitle?: string | null } }) => ({
+export async function publicResources(db: Db, tenantId: string, serviceId?: string) {
+  if (serviceId && !(await repo.isActiveService(db, tenantId, serviceId))) throw errors.notFound('service');
+  const rows = await repo.bookableResourcesOf(db, tenantId, serviceId);
+  const skills = await repo.skillsOfResources(db, tenantId, rows.map((r) => r.id));
+  return rows.map((r) => ({
     id: r.id,
     type: r.type,
     name: r.name,
@@ -125,6 +75,6 @@ export async function publicResources(knex: Knex, tenantId: string, serviceId?: 
     description: r.description,
     sortOrder: r.sortOrder,
     jobTitle: r.metadata?.jobTitle ?? null,
-    serviceIds: skills.filter((s: { resourceId: string }) => s.resourceId === r.id).map((s: { serviceId: string }) => s.serviceId),
+    serviceIds: skills.filter((s) => s.resourceId === r.id).map((s) => s.serviceId),
   }));
 }

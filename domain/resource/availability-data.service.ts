@@ -1,6 +1,6 @@
 /**
  * Read side for the availability engine, by resource selection: a view of the ONE availability
- * loader (domain/availability/availability.loader.ts, a single statement, so it is safe to pass a
+ * loader (domain/availability/availability.repository.ts, a single statement, so it is safe to pass a
  * transaction).
  *
  *   loadResourceAvailability(
@@ -23,7 +23,7 @@
  */
 import type { Knex } from 'knex';
 import type { ResourceAvailabilityData } from '../availability/availability.types';
-import { loadAvailabilityData } from '../availability/availability.loader';
+import { loadAvailabilityData } from '../availability/availability.repository';
 
 export type ResourceSelection = { resourceIds: string[] } | { serviceIds: string[] };
 

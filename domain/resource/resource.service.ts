@@ -1,16 +1,18 @@
 // Resources (staff, rooms, equipment) and their skills (spec 2.4, 4.3, 5.4).
 // Every query filters by tenantId; another tenant's row is a 404. A resource may be created with a
 // login object, which creates the linked User in the same transaction (email/phone unique per
-// tenant: 409 USER_EMAIL_EXISTS / USER_PHONE_EXISTS through db/constraint-errors.ts).
-import type { Knex } from 'knex';
-import { ResourceModel, type ResourceMetadata, type ResourceType } from '../../db/models/resource.model';
-import { ServiceModel } from '../../db/models/service.model';
-import { UserModel } from '../../db/models/user.model';
-import { paginate, type PageResult } from '../../db/paginate';
+// tenant: 409 USER_EMAIL_EXISTS / USER_PHONE_EXISTS through api/middleware/constraint-errors.ts).
+import type { Db } from '../../db/db-handle';
+import type { PageQuery, PageResult } from '../../db/paginate';
 import { hashPassword } from '../auth/passwords';
 import type { Role } from '../auth/roles.rules';
+import { insertUser } from '../auth/user.repository';
+import { findService, findServicesByIds } from '../catalogue/catalogue.repository';
 import { AppError, errors } from '../errors';
+import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
+import * as repo from './resource.repository';
+import type { ResourceMetadata, ResourceType } from './resource.repository';
 
 export interface Actor {
   userId: string;
@@ -61,24 +63,9 @@ export interface ResourceInput {
 
 export type ResourcePatch = Partial<Omit<ResourceInput, 'login' | 'serviceIds'>>;
 
-export interface ResourceListQuery {
-  page?: number;
-  limit?: number;
-  type?: ResourceType;
-  isActive?: boolean;
-  isBookableOnline?: boolean;
-  sort?: 'createdAt' | 'name' | 'sortOrder';
-  order?: 'asc' | 'desc';
-}
+export type ResourceListQuery = PageQuery & repo.ResourceFilter;
 
-type Db = Knex | Knex.Transaction;
-
-
-function db(trx?: Db): Db {
-  return trx ?? ResourceModel.knex();
-}
-
-export function resourceDto(r: ResourceModel, skills: string[]): ResourceDto {
+export function resourceDto(r: repo.ResourceRow, skills: string[]): ResourceDto {
   return {
     id: r.id,
     type: r.type,
@@ -98,77 +85,54 @@ export function resourceDto(r: ResourceModel, skills: string[]): ResourceDto {
   };
 }
 
-/** Skill service ids per resource, in one query. */
-async function skillsOf(trx: Db | undefined, resourceIds: string[]): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>(resourceIds.map((id) => [id, []]));
-  if (resourceIds.length === 0) return map;
-  const rows: { resourceId: string; serviceId: string }[] = await db(trx)('resource_skills')
-    .select('resourceId', 'serviceId')
-    .whereIn('resourceId', resourceIds)
-    .orderBy('createdAt')
-    .orderBy('serviceId');
-  for (const row of rows) map.get(row.resourceId)?.push(row.serviceId);
-  return map;
-}
-
-export async function resourceDtos(trx: Db | undefined, resources: ResourceModel[]): Promise<ResourceDto[]> {
-  const skills = await skillsOf(trx, resources.map((r) => r.id));
+export async function resourceDtos(db: Db, resources: repo.ResourceRow[]): Promise<ResourceDto[]> {
+  const skills = await repo.skillsOf(db, resources.map((r) => r.id));
   return resources.map((r) => resourceDto(r, skills.get(r.id) ?? []));
 }
 
 /** The resource of this tenant, or 404 RESOURCE_NOT_FOUND. `forUpdate` locks the row (serialises schedule/skill writes). */
-export async function findResource(trx: Db | undefined, tenantId: string, id: string, forUpdate = false): Promise<ResourceModel> {
-  const query = ResourceModel.query(trx).findOne({ id, tenantId });
-  if (forUpdate) query.forUpdate();
-  const resource = await query;
+export async function existingResource(db: Db, tenantId: string, id: string, forUpdate = false): Promise<repo.ResourceRow> {
+  const resource = await repo.findResource(db, tenantId, id, forUpdate);
   if (!resource) throw errors.notFound('resource');
   return resource;
 }
 
 /** The resource linked to a login user, or null (used by GET /auth/me and STAFF scoping). */
-export async function resourceIdForUser(userId: string, trx?: Db): Promise<string | null> {
-  const row = await ResourceModel.query(trx).select('id').findOne({ userId });
-  return row?.id ?? null;
+export async function resourceIdForUser(db: Db, userId: string): Promise<string | null> {
+  return repo.findResourceIdOfUser(db, userId);
 }
 
 /** Throws 403 unless the actor is OWNER+ or the STAFF user linked to this resource. */
-export function assertOwnOrOwner(actor: Actor, resource: ResourceModel): void {
+export function assertOwnOrOwner(actor: Actor, resource: { userId: string | null }): void {
   if (actor.role === 'STAFF' && resource.userId !== actor.userId) throw errors.forbidden('Staff may only act on their own resource');
 }
 
-export async function listResources(tenantId: string, q: ResourceListQuery): Promise<PageResult<ResourceDto>> {
-  const query = ResourceModel.query().where({ tenantId });
-  if (q.type) query.where({ type: q.type });
-  if (q.isActive !== undefined) query.where({ isActive: q.isActive });
-  if (q.isBookableOnline !== undefined) query.where({ isBookableOnline: q.isBookableOnline });
-  query.orderBy(q.sort ?? 'createdAt', q.order ?? 'desc').orderBy('id');
-  const page = await paginate(query, q);
-  return { ...page, rows: await resourceDtos(undefined, page.rows) };
+export async function listResources(db: Db, tenantId: string, q: ResourceListQuery): Promise<PageResult<ResourceDto>> {
+  const page = await repo.pageOfResources(db, tenantId, q, q);
+  return { ...page, rows: await resourceDtos(db, page.rows) };
 }
 
-export async function getResource(tenantId: string, id: string): Promise<ResourceDto> {
-  const resource = await findResource(undefined, tenantId, id);
-  return (await resourceDtos(undefined, [resource]))[0];
+export async function getResource(db: Db, tenantId: string, id: string): Promise<ResourceDto> {
+  return (await resourceDtos(db, [await existingResource(db, tenantId, id)]))[0];
+}
+
+/** 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND naming every requested id that is not this salon's. */
+function notInSalon(kind: 'service' | 'resource', field: string, ids: string[]): AppError {
+  const label = kind === 'service' ? 'Service' : 'Resource';
+  return new AppError(404, `${kind.toUpperCase()}_NOT_FOUND`, `${label} not found in this salon`, ids.map((id) => ({ field, message: `no ${kind} ${id}` })));
 }
 
 /**
  * Only active services of this tenant may become skills: an id that is not a service of this tenant
  * is 404 SERVICE_NOT_FOUND, an inactive one 422 SERVICE_INACTIVE (details name the ids).
  */
-export async function assertAssignableServices(trx: Db, tenantId: string, serviceIds: string[]): Promise<void> {
+export async function assertAssignableServices(db: Db, tenantId: string, serviceIds: string[]): Promise<void> {
   const ids = [...new Set(serviceIds)];
   if (ids.length === 0) return;
-  const rows = await ServiceModel.query(trx).select('id', 'isActive').where({ tenantId }).whereIn('id', ids);
+  const rows = await findServicesByIds(db, tenantId, ids);
   const found = new Map(rows.map((r) => [r.id, r.isActive]));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) {
-    throw new AppError(
-      404,
-      'SERVICE_NOT_FOUND',
-      'Service not found in this salon',
-      missing.map((id) => ({ field: 'serviceIds', message: `no service ${id}` })),
-    );
-  }
+  if (missing.length) throw notInSalon('service', 'serviceIds', missing);
   const inactive = ids.filter((id) => found.get(id) === false);
   if (inactive.length) {
     throw errors.unprocessable(
@@ -179,24 +143,15 @@ export async function assertAssignableServices(trx: Db, tenantId: string, servic
   }
 }
 
-async function insertSkills(trx: Db, tenantId: string, resourceId: string, serviceIds: string[]): Promise<void> {
-  const ids = [...new Set(serviceIds)];
-  if (ids.length === 0) return;
-  await trx('resource_skills')
-    .insert(ids.map((serviceId) => ({ resourceId, serviceId, tenantId })))
-    .onConflict(['resourceId', 'serviceId'])
-    .ignore();
-}
-
-export async function createResource(tenantId: string, input: ResourceInput, passwordHashRounds: number): Promise<ResourceDto> {
+export async function createResource(db: Db, tenantId: string, input: ResourceInput, passwordHashRounds: number): Promise<ResourceDto> {
   if (input.login && !input.login.email && !input.login.phone) {
     throw errors.validation('Request validation failed', [{ field: 'login', message: 'needs an email or a phone' }]);
   }
   const passwordHash = input.login ? await hashPassword(input.login.password, passwordHashRounds) : undefined;
-  return ResourceModel.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     let userId: string | null = null;
     if (input.login) {
-      const user = await UserModel.query(trx).insert({
+      userId = await insertUser(trx, {
         tenantId,
         role: input.login.role,
         email: input.login.email ?? null,
@@ -204,10 +159,9 @@ export async function createResource(tenantId: string, input: ResourceInput, pas
         name: input.name,
         passwordHash: passwordHash!,
       });
-      userId = user.id;
     }
     await assertAssignableServices(trx, tenantId, input.serviceIds ?? []);
-    const resource = await ResourceModel.query(trx).insertAndFetch({
+    const resource = await repo.insertResource(trx, {
       tenantId,
       type: input.type ?? 'staff',
       name: input.name,
@@ -221,7 +175,7 @@ export async function createResource(tenantId: string, input: ResourceInput, pas
       metadata: input.metadata ?? {},
       userId,
     });
-    await insertSkills(trx, tenantId, resource.id, input.serviceIds ?? []);
+    await repo.insertSkills(trx, tenantId, resource.id, input.serviceIds ?? []);
     return (await resourceDtos(trx, [resource]))[0];
   });
 }
@@ -233,9 +187,9 @@ const STAFF_METADATA_KEYS = ['phone', 'email'];
  * `metadata.email` (anything else is 403 FORBIDDEN). Metadata is merged key by key; a key sent as
  * null is cleared.
  */
-export async function updateResource(tenantId: string, id: string, patch: ResourcePatch, actor: Actor): Promise<ResourceDto> {
-  return ResourceModel.transaction(async (trx) => {
-    const resource = await findResource(trx, tenantId, id, true);
+export async function updateResource(db: Db, tenantId: string, id: string, patch: ResourcePatch, actor: Actor): Promise<ResourceDto> {
+  return db.transaction(async (trx) => {
+    const resource = await existingResource(trx, tenantId, id, true);
     if (actor.role === 'STAFF') {
       assertOwnOrOwner(actor, resource);
       const fields = Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined);
@@ -246,79 +200,64 @@ export async function updateResource(tenantId: string, id: string, patch: Resour
       }
     }
     const { metadata, ...rest } = patch;
-    const changes: Partial<ResourceModel> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    const changes: Partial<repo.NewResourceRow> = definedFields(rest);
     if (metadata) changes.metadata = { ...(resource.metadata ?? {}), ...metadata };
-    const updated = Object.keys(changes).length ? await resource.$query(trx).patchAndFetch(changes) : resource;
+    const updated = Object.keys(changes).length ? await repo.patchResource(trx, id, changes) : resource;
     return (await resourceDtos(trx, [updated]))[0];
   });
 }
 
 // ---------------------------------------------------------------- skills
 
-export async function addSkills(tenantId: string, resourceId: string, serviceIds: string[]): Promise<ResourceDto> {
-  return ResourceModel.transaction(async (trx) => {
-    const resource = await findResource(trx, tenantId, resourceId, true);
+export async function addSkills(db: Db, tenantId: string, resourceId: string, serviceIds: string[]): Promise<ResourceDto> {
+  return db.transaction(async (trx) => {
+    const resource = await existingResource(trx, tenantId, resourceId, true);
     await assertAssignableServices(trx, tenantId, serviceIds);
-    await insertSkills(trx, tenantId, resourceId, serviceIds);
+    await repo.insertSkills(trx, tenantId, resourceId, serviceIds);
     return (await resourceDtos(trx, [resource]))[0];
   });
 }
 
 /** PUT: the given list becomes the whole skill list (an empty list clears it). */
-export async function replaceSkills(tenantId: string, resourceId: string, serviceIds: string[]): Promise<ResourceDto> {
-  return ResourceModel.transaction(async (trx) => {
-    const resource = await findResource(trx, tenantId, resourceId, true);
+export async function replaceSkills(db: Db, tenantId: string, resourceId: string, serviceIds: string[]): Promise<ResourceDto> {
+  return db.transaction(async (trx) => {
+    const resource = await existingResource(trx, tenantId, resourceId, true);
     await assertAssignableServices(trx, tenantId, serviceIds);
-    await trx('resource_skills').where({ resourceId }).delete();
-    await insertSkills(trx, tenantId, resourceId, serviceIds);
+    await repo.deleteSkillsOfResource(trx, resourceId);
+    await repo.insertSkills(trx, tenantId, resourceId, serviceIds);
     return (await resourceDtos(trx, [resource]))[0];
   });
 }
 
-export async function removeSkill(tenantId: string, resourceId: string, serviceId: string): Promise<void> {
-  await ResourceModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    const deleted = await trx('resource_skills').where({ resourceId, serviceId, tenantId }).delete();
-    if (!deleted) throw errors.notFound('resourceSkill', 'This resource does not have this skill');
+export async function removeSkill(db: Db, tenantId: string, resourceId: string, serviceId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    if (!(await repo.deleteSkill(trx, tenantId, resourceId, serviceId))) throw errors.notFound('resourceSkill', 'This resource does not have this skill');
   });
 }
 
-async function findServiceOf(trx: Db | undefined, tenantId: string, serviceId: string): Promise<ServiceModel> {
-  const service = await ServiceModel.query(trx).findOne({ id: serviceId, tenantId });
+async function existingService(db: Db, tenantId: string, serviceId: string) {
+  const service = await findService(db, tenantId, serviceId);
   if (!service) throw errors.notFound('service');
   return service;
 }
 
 /** Resources that can perform the service (GET /services/:id/resources), by sortOrder then name. */
-export async function listServiceResources(tenantId: string, serviceId: string): Promise<ResourceDto[]> {
-  await findServiceOf(undefined, tenantId, serviceId);
-  const resources = await ResourceModel.query()
-    .where({ 'resources.tenantId': tenantId })
-    .whereExists(ResourceModel.knex()('resource_skills').whereRaw('resource_skills.resource_id = resources.id').where({ serviceId }))
-    .orderBy('sortOrder')
-    .orderBy('name')
-    .orderBy('id');
-  return resourceDtos(undefined, resources);
+export async function listServiceResources(db: Db, tenantId: string, serviceId: string): Promise<ResourceDto[]> {
+  await existingService(db, tenantId, serviceId);
+  return resourceDtos(db, await repo.resourcesWithSkill(db, tenantId, serviceId));
 }
 
 /** PUT /services/:id/resources: exactly these resources can perform the (active) service. */
-export async function replaceServiceResources(tenantId: string, serviceId: string, resourceIds: string[]): Promise<ResourceDto[]> {
+export async function replaceServiceResources(db: Db, tenantId: string, serviceId: string, resourceIds: string[]): Promise<ResourceDto[]> {
   const ids = [...new Set(resourceIds)];
-  await ResourceModel.transaction(async (trx) => {
-    const service = await findServiceOf(trx, tenantId, serviceId);
+  await db.transaction(async (trx) => {
+    const service = await existingService(trx, tenantId, serviceId);
     if (!service.isActive) throw errors.unprocessable('SERVICE_INACTIVE', 'Only active services can be assigned as skills');
-    const found = ids.length ? await ResourceModel.query(trx).select('id').where({ tenantId }).whereIn('id', ids) : [];
-    const missing = ids.filter((id) => !found.some((r) => r.id === id));
-    if (missing.length) {
-      throw new AppError(
-        404,
-        'RESOURCE_NOT_FOUND',
-        'Resource not found in this salon',
-        missing.map((id) => ({ field: 'resourceIds', message: `no resource ${id}` })),
-      );
-    }
-    await trx('resource_skills').where({ serviceId, tenantId }).delete();
-    if (ids.length) await trx('resource_skills').insert(ids.map((resourceId) => ({ resourceId, serviceId, tenantId })));
+    const found = await repo.existingResourceIds(trx, tenantId, ids);
+    const missing = ids.filter((id) => !found.includes(id));
+    if (missing.length) throw notInSalon('resource', 'resourceIds', missing);
+    await repo.replaceResourcesOfSkill(trx, tenantId, serviceId, ids);
   });
-  return listServiceResources(tenantId, serviceId);
+  return listServiceResources(db, tenantId, serviceId);
 }

@@ -3,13 +3,13 @@
 // converted. Slots of one resource on one day never overlap: a clash inside the request body or with
 // a stored row is 409 SCHEDULE_OVERLAP (inactive rows count too, so re-activating one cannot
 // create an overlap). Writes lock the resource row, so concurrent writers cannot race the check.
-import type { Knex } from 'knex';
-import { ResourceScheduleModel } from '../../db/models/resource-schedule.model';
-import { ResourceScheduleOverrideModel } from '../../db/models/resource-schedule-override.model';
+import type { Db } from '../../db/db-handle';
 import { slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
-import { findResource } from './resource.service';
+import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
+import { existingResource } from './resource.service';
+import * as repo from './schedule.repository';
 
 export interface ScheduleDto {
   id: string;
@@ -48,7 +48,7 @@ export interface OverrideInput {
 }
 
 
-export function scheduleDto(s: ResourceScheduleModel): ScheduleDto {
+export function scheduleDto(s: repo.ScheduleRow): ScheduleDto {
   return {
     id: s.id,
     resourceId: s.resourceId,
@@ -61,7 +61,7 @@ export function scheduleDto(s: ResourceScheduleModel): ScheduleDto {
   };
 }
 
-export function overrideDto(o: ResourceScheduleOverrideModel): OverrideDto {
+export function overrideDto(o: repo.ScheduleOverrideRow): OverrideDto {
   return {
     id: o.id,
     resourceId: o.resourceId,
@@ -90,70 +90,47 @@ export function assertWeekIsValid(slots: (TimeSlot & { dayOfWeek: number })[], f
   }
 }
 
-export async function listSchedules(tenantId: string, resourceId: string): Promise<ScheduleDto[]> {
-  await findResource(undefined, tenantId, resourceId);
-  const rows = await ResourceScheduleModel.query().where({ tenantId, resourceId }).orderBy('dayOfWeek').orderBy('startTime');
-  return rows.map(scheduleDto);
-}
-
-async function weekOf(trx: Knex.Transaction, resourceId: string): Promise<ResourceScheduleModel[]> {
-  return ResourceScheduleModel.query(trx).where({ resourceId });
+export async function listSchedules(db: Db, tenantId: string, resourceId: string): Promise<ScheduleDto[]> {
+  await existingResource(db, tenantId, resourceId);
+  return (await repo.weekOf(db, tenantId, resourceId)).map(scheduleDto);
 }
 
 /** Adds slots (POST /schedules and /schedules/bulk). With `replace`, the given slots become the whole week. */
-export async function addSchedules(tenantId: string, resourceId: string, input: ScheduleInput[], replace = false): Promise<ScheduleDto[]> {
-  return ResourceScheduleModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
+export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace = false): Promise<ScheduleDto[]> {
+  return db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
     assertWeekIsValid(input, 'schedules');
-    const existing = replace ? [] : await weekOf(trx, resourceId);
+    const existing = replace ? [] : await repo.weekOf(trx, tenantId, resourceId);
     assertWeekIsValid([...existing, ...input], 'schedules');
-    return (await writeWeek(trx, tenantId, resourceId, input, replace)).map(scheduleDto);
+    const slots = input.map((s) => ({ dayOfWeek: s.dayOfWeek, startTime: s.startTime, endTime: s.endTime, isActive: s.isActive ?? true }));
+    return (await repo.writeWeek(trx, tenantId, resourceId, slots, replace)).map(scheduleDto);
   });
 }
 
-/**
- * Writes weekly slots without the resource checks (the caller has validated them and holds the
- * lock). Used by addSchedules and by applyBusinessHoursToStaff.
- */
-export async function writeWeek(
-  trx: Knex.Transaction,
-  tenantId: string,
-  resourceId: string,
-  slots: ScheduleInput[],
-  replace: boolean,
-): Promise<ResourceScheduleModel[]> {
-  if (replace) await ResourceScheduleModel.query(trx).where({ resourceId, tenantId }).delete();
-  if (slots.length === 0) return [];
-  const rows = await ResourceScheduleModel.query(trx)
-    .insert(slots.map((s) => ({ resourceId, tenantId, dayOfWeek: s.dayOfWeek, startTime: s.startTime, endTime: s.endTime, isActive: s.isActive ?? true })))
-    .returning('*');
-  return (rows as unknown as ResourceScheduleModel[]).sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.startTime.localeCompare(b.startTime));
-}
-
-async function findSchedule(trx: Knex.Transaction, tenantId: string, resourceId: string, id: string): Promise<ResourceScheduleModel> {
-  const row = await ResourceScheduleModel.query(trx).findOne({ id, resourceId, tenantId });
+async function existingSchedule(db: Db, tenantId: string, resourceId: string, id: string): Promise<repo.ScheduleRow> {
+  const row = await repo.findSchedule(db, tenantId, resourceId, id);
   if (!row) throw errors.notFound('schedule');
   return row;
 }
 
-export async function updateSchedule(tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>): Promise<ScheduleDto> {
-  return ResourceScheduleModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    const row = await findSchedule(trx, tenantId, resourceId, id);
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<ScheduleInput>;
+export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>): Promise<ScheduleDto> {
+  return db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    const row = await existingSchedule(trx, tenantId, resourceId, id);
+    const changes = definedFields(patch);
     const next = { dayOfWeek: row.dayOfWeek, startTime: row.startTime, endTime: row.endTime, ...changes };
     assertWeekIsValid([next], 'schedule');
-    const others = (await weekOf(trx, resourceId)).filter((r) => r.id !== id);
+    const others = (await repo.weekOf(trx, tenantId, resourceId)).filter((r) => r.id !== id);
     assertWeekIsValid([...others, next], 'schedule');
-    return scheduleDto(await row.$query(trx).patchAndFetch(changes));
+    return scheduleDto(await repo.patchSchedule(trx, id, changes));
   });
 }
 
-export async function deleteSchedule(tenantId: string, resourceId: string, id: string): Promise<void> {
-  await ResourceScheduleModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    await findSchedule(trx, tenantId, resourceId, id);
-    await ResourceScheduleModel.query(trx).deleteById(id);
+export async function deleteSchedule(db: Db, tenantId: string, resourceId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    await existingSchedule(trx, tenantId, resourceId, id);
+    await repo.deleteSchedule(trx, id);
   });
 }
 
@@ -173,21 +150,16 @@ function assertOverrideTimes(o: { startTime?: string | null; endTime?: string | 
   if (problems.length) throw errors.validation('Request validation failed', problems);
 }
 
-export async function listOverrides(tenantId: string, resourceId: string, range: { dateFrom?: string; dateTo?: string }): Promise<OverrideDto[]> {
-  await findResource(undefined, tenantId, resourceId);
-  const query = ResourceScheduleOverrideModel.query().where({ tenantId, resourceId }).orderBy('date');
-  if (range.dateFrom) query.where('date', '>=', range.dateFrom);
-  if (range.dateTo) query.where('date', '<=', range.dateTo);
-  return (await query).map(overrideDto);
+export async function listOverrides(db: Db, tenantId: string, resourceId: string, range: { dateFrom?: string; dateTo?: string }): Promise<OverrideDto[]> {
+  await existingResource(db, tenantId, resourceId);
+  return (await repo.overridesOf(db, tenantId, resourceId, range)).map(overrideDto);
 }
 
-export async function createOverride(tenantId: string, resourceId: string, input: OverrideInput): Promise<OverrideDto> {
+export async function createOverride(db: Db, tenantId: string, resourceId: string, input: OverrideInput): Promise<OverrideDto> {
   assertOverrideTimes(input);
-  return ResourceScheduleOverrideModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    const row = await ResourceScheduleOverrideModel.query(trx).insertAndFetch({
-      tenantId,
-      resourceId,
+  return db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    const row = await repo.insertOverride(trx, tenantId, resourceId, {
       date: input.date,
       startTime: input.startTime ?? null,
       endTime: input.endTime ?? null,
@@ -197,26 +169,26 @@ export async function createOverride(tenantId: string, resourceId: string, input
   });
 }
 
-async function findOverride(trx: Knex.Transaction, tenantId: string, resourceId: string, id: string): Promise<ResourceScheduleOverrideModel> {
-  const row = await ResourceScheduleOverrideModel.query(trx).findOne({ id, resourceId, tenantId });
+async function existingOverride(db: Db, tenantId: string, resourceId: string, id: string): Promise<repo.ScheduleOverrideRow> {
+  const row = await repo.findOverride(db, tenantId, resourceId, id);
   if (!row) throw errors.notFound('scheduleOverride');
   return row;
 }
 
-export async function updateOverride(tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>): Promise<OverrideDto> {
-  return ResourceScheduleOverrideModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    const row = await findOverride(trx, tenantId, resourceId, id);
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<OverrideInput>;
+export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>): Promise<OverrideDto> {
+  return db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    const row = await existingOverride(trx, tenantId, resourceId, id);
+    const changes = definedFields(patch);
     assertOverrideTimes({ startTime: row.startTime, endTime: row.endTime, ...changes });
-    return overrideDto(await row.$query(trx).patchAndFetch(changes));
+    return overrideDto(await repo.patchOverride(trx, id, changes));
   });
 }
 
-export async function deleteOverride(tenantId: string, resourceId: string, id: string): Promise<void> {
-  await ResourceScheduleOverrideModel.transaction(async (trx) => {
-    await findResource(trx, tenantId, resourceId, true);
-    await findOverride(trx, tenantId, resourceId, id);
-    await ResourceScheduleOverrideModel.query(trx).deleteById(id);
+export async function deleteOverride(db: Db, tenantId: string, resourceId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await existingResource(trx, tenantId, resourceId, true);
+    await existingOverride(trx, tenantId, resourceId, id);
+    await repo.deleteOverride(trx, id);
   });
 }

@@ -8,13 +8,15 @@
 // - STAFF: only for their own resource; created entries are always unapproved (isApproved forced
 //   false); edit or cancel (DELETE) only while unapproved (409 TIME_OFF_ALREADY_APPROVED after);
 //   sending isApproved is 403.
-import type { Knex } from 'knex';
-import { TimeOffModel, type TimeOffType } from '../../db/models/time-off.model';
-import { paginate, type PageResult } from '../../db/paginate';
+import type { Db } from '../../db/db-handle';
+import type { PageQuery, PageResult } from '../../db/paginate';
 import { slotProblems } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
-import { assertOwnOrOwner, findResource, type Actor } from './resource.service';
+import { definedFields } from '../defined-fields';
 import { isApiDate, toIso } from '../time/iso';
+import { assertOwnOrOwner, existingResource, type Actor } from './resource.service';
+import * as repo from './time-off.repository';
+import type { TimeOffType } from './time-off.repository';
 
 export interface TimeOffDto {
   id: string;
@@ -41,21 +43,9 @@ export interface TimeOffInput {
   isApproved?: boolean;
 }
 
-export interface TimeOffListQuery {
-  page?: number;
-  limit?: number;
-  resourceId?: string;
-  /** entries overlapping [dateFrom, dateTo] (either bound optional) */
-  dateFrom?: string;
-  dateTo?: string;
-  isApproved?: boolean;
-  type?: TimeOffType;
-  sort?: 'createdAt' | 'startDate';
-  order?: 'asc' | 'desc';
-}
+export type TimeOffListQuery = PageQuery & repo.TimeOffFilter;
 
-
-export function timeOffDto(t: TimeOffModel): TimeOffDto {
+export function timeOffDto(t: repo.TimeOffRow): TimeOffDto {
   return {
     id: t.id,
     resourceId: t.resourceId,
@@ -91,40 +81,27 @@ function assertShape(t: { startDate: string; endDate: string; startTime?: string
   if (problems.length) throw errors.validation('Request validation failed', problems);
 }
 
-function applyFilters(query: ReturnType<typeof TimeOffModel.query>, q: TimeOffListQuery): void {
-  if (q.resourceId) query.where({ resourceId: q.resourceId });
-  if (q.dateFrom) query.where('endDate', '>=', q.dateFrom);
-  if (q.dateTo) query.where('startDate', '<=', q.dateTo);
-  if (q.isApproved !== undefined) query.where({ isApproved: q.isApproved });
-  if (q.type) query.where({ type: q.type });
-}
-
 /** GET /time-offs and GET /resources/:id/time-offs (the route passes resourceId after checking it). */
-export async function listTimeOffs(tenantId: string, q: TimeOffListQuery): Promise<PageResult<TimeOffDto>> {
+export async function listTimeOffs(db: Db, tenantId: string, q: TimeOffListQuery): Promise<PageResult<TimeOffDto>> {
   if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom) {
     throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
   }
-  const query = TimeOffModel.query().where({ tenantId });
-  applyFilters(query, q);
-  query.orderBy(q.sort ?? 'createdAt', q.order ?? 'desc').orderBy('id');
-  const page = await paginate(query, q);
+  const page = await repo.pageOfTimeOffs(db, tenantId, q, q);
   return { ...page, rows: page.rows.map(timeOffDto) };
 }
 
-export async function listResourceTimeOffs(tenantId: string, resourceId: string, q: TimeOffListQuery): Promise<PageResult<TimeOffDto>> {
-  await findResource(undefined, tenantId, resourceId);
-  return listTimeOffs(tenantId, { ...q, resourceId });
+export async function listResourceTimeOffs(db: Db, tenantId: string, resourceId: string, q: TimeOffListQuery): Promise<PageResult<TimeOffDto>> {
+  await existingResource(db, tenantId, resourceId);
+  return listTimeOffs(db, tenantId, { ...q, resourceId });
 }
 
-export async function createTimeOff(tenantId: string, resourceId: string, input: TimeOffInput, actor: Actor): Promise<TimeOffDto> {
+export async function createTimeOff(db: Db, tenantId: string, resourceId: string, input: TimeOffInput, actor: Actor): Promise<TimeOffDto> {
   assertShape(input);
-  return TimeOffModel.transaction(async (trx) => {
-    const resource = await findResource(trx, tenantId, resourceId);
+  return db.transaction(async (trx) => {
+    const resource = await existingResource(trx, tenantId, resourceId);
     assertOwnOrOwner(actor, resource);
     const isApproved = actor.role === 'STAFF' ? false : input.isApproved ?? true;
-    const row = await TimeOffModel.query(trx).insertAndFetch({
-      tenantId,
-      resourceId,
+    const row = await repo.insertTimeOff(trx, tenantId, resourceId, {
       type: input.type,
       startDate: input.startDate,
       endDate: input.endDate,
@@ -138,9 +115,9 @@ export async function createTimeOff(tenantId: string, resourceId: string, input:
   });
 }
 
-async function findTimeOffForChange(trx: Knex.Transaction, tenantId: string, resourceId: string, id: string, actor: Actor): Promise<TimeOffModel> {
-  const resource = await findResource(trx, tenantId, resourceId);
-  const row = await TimeOffModel.query(trx).findOne({ id, resourceId, tenantId }).forUpdate();
+async function timeOffForChange(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor): Promise<repo.TimeOffRow> {
+  const resource = await existingResource(db, tenantId, resourceId);
+  const row = await repo.lockTimeOff(db, tenantId, resourceId, id);
   if (!row) throw errors.notFound('timeOff');
   assertOwnOrOwner(actor, resource);
   if (actor.role === 'STAFF' && row.isApproved) {
@@ -149,19 +126,19 @@ async function findTimeOffForChange(trx: Knex.Transaction, tenantId: string, res
   return row;
 }
 
-export async function updateTimeOff(tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor): Promise<TimeOffDto> {
-  return TimeOffModel.transaction(async (trx) => {
-    const row = await findTimeOffForChange(trx, tenantId, resourceId, id, actor);
+export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor): Promise<TimeOffDto> {
+  return db.transaction(async (trx) => {
+    const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     if (actor.role === 'STAFF' && patch.isApproved !== undefined) throw errors.forbidden('Only the owner approves or rejects time-off');
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<TimeOffModel>;
+    const changes = definedFields(patch);
     assertShape({ startDate: row.startDate, endDate: row.endDate, startTime: row.startTime, endTime: row.endTime, ...changes });
-    return timeOffDto(await row.$query(trx).patchAndFetch(changes));
+    return timeOffDto(await repo.patchTimeOff(trx, id, changes));
   });
 }
 
-export async function deleteTimeOff(tenantId: string, resourceId: string, id: string, actor: Actor): Promise<void> {
-  await TimeOffModel.transaction(async (trx) => {
-    await findTimeOffForChange(trx, tenantId, resourceId, id, actor);
-    await TimeOffModel.query(trx).deleteById(id);
+export async function deleteTimeOff(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor): Promise<void> {
+  await db.transaction(async (trx) => {
+    await timeOffForChange(trx, tenantId, resourceId, id, actor);
+    await repo.deleteTimeOff(trx, id);
   });
 }

@@ -7,12 +7,13 @@
 // - a tax referenced by an accounting account cannot be deleted (409 TAX_IN_USE).
 // Default changes serialise per tenant on an advisory lock; the partial unique index
 // taxes_one_default_per_tenant is the last line of defence (409 TAX_DEFAULT_CONFLICT).
-import type { Knex } from 'knex';
-import { TaxModel } from '../../db/models/tax.model';
-import { AccountingAccountModel } from '../../db/models/accounting-account.model';
-import { paginate } from '../../db/paginate';
+import type { Db } from '../../db/db-handle';
+import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
+import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
+import { taxInUse } from './accounting-account.repository';
+import * as repo from './tax.repository';
 
 export interface TaxDto {
   id: string;
@@ -33,9 +34,7 @@ export interface TaxInput {
 
 export type TaxPatch = Partial<TaxInput>;
 
-export interface TaxListQuery {
-  page?: number;
-  limit?: number;
+export interface TaxListQuery extends PageQuery {
   isActive?: boolean;
 }
 
@@ -46,7 +45,7 @@ export const NORWEGIAN_DEFAULT_TAXES: ReadonlyArray<TaxInput> = [
   { name: 'MVA 0 %', rate: 0 },
 ];
 
-export function toTaxDto(tax: TaxModel): TaxDto {
+export function toTaxDto(tax: repo.TaxRow): TaxDto {
   return {
     id: tax.id,
     name: tax.name,
@@ -65,84 +64,70 @@ function checkRate(rate: number | undefined): void {
   }
 }
 
-/** Serialises default changes of one tenant's taxes (or accounts) for the rest of the transaction. */
-export async function lockTenantDefaults(trx: Knex.Transaction, kind: 'taxes' | 'accounting_accounts', tenantId: string): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${kind}-default:${tenantId}`]);
-}
-
-/** Writes the Norwegian default taxes for a new tenant, inside the tenant-creation transaction. */
-export async function createDefaultTaxes(trx: Knex.Transaction, tenantId: string): Promise<TaxDto[]> {
-  const rows = await TaxModel.query(trx)
-    .insert(NORWEGIAN_DEFAULT_TAXES.map((t) => ({ tenantId, name: t.name, rate: t.rate, isDefault: t.isDefault ?? false, isActive: true })))
-    .returning('*');
-  return rows.map(toTaxDto);
-}
-
-export async function listTaxes(tenantId: string, query: TaxListQuery): Promise<{ rows: TaxDto[]; total: number; page: number; limit: number }> {
-  const q = TaxModel.query().where({ tenantId }).orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'rate', order: 'desc' }, { column: 'name' }, { column: 'id' }]);
-  if (query.isActive !== undefined) q.where({ isActive: query.isActive });
-  const page = await paginate(q, query);
-  return { ...page, rows: page.rows.map(toTaxDto) };
-}
-
-async function findTax(trx: Knex.Transaction | undefined, tenantId: string, id: string, lock = false): Promise<TaxModel> {
-  const q = TaxModel.query(trx).findOne({ id, tenantId });
-  if (lock) q.forUpdate();
-  const tax = await q;
+async function existingTax(db: Db, tenantId: string, id: string, lock = false): Promise<repo.TaxRow> {
+  const tax = await repo.findTax(db, tenantId, id, lock ? 'forUpdate' : null);
   if (!tax) throw errors.notFound('tax');
   return tax;
 }
 
-export async function getTax(tenantId: string, id: string): Promise<TaxDto> {
-  return toTaxDto(await findTax(undefined, tenantId, id));
+/** Writes the Norwegian default taxes for a new tenant, inside the caller's (tenant-creation) transaction. */
+export async function createDefaultTaxes(db: Db, tenantId: string): Promise<TaxDto[]> {
+  const rows = await repo.insertTaxes(
+    db,
+    tenantId,
+    NORWEGIAN_DEFAULT_TAXES.map((t) => ({ name: t.name, rate: t.rate, isDefault: t.isDefault ?? false, isActive: true })),
+  );
+  return rows.map(toTaxDto);
 }
 
-export async function createTax(tenantId: string, input: TaxInput): Promise<TaxDto> {
+export async function listTaxes(db: Db, tenantId: string, query: TaxListQuery): Promise<PageResult<TaxDto>> {
+  const page = await repo.pageOfTaxes(db, tenantId, query, query);
+  return { ...page, rows: page.rows.map(toTaxDto) };
+}
+
+export async function getTax(db: Db, tenantId: string, id: string): Promise<TaxDto> {
+  return toTaxDto(await existingTax(db, tenantId, id));
+}
+
+export async function createTax(db: Db, tenantId: string, input: TaxInput): Promise<TaxDto> {
   checkRate(input.rate);
   const isDefault = input.isDefault ?? false;
   const isActive = input.isActive ?? true;
   if (isDefault && !isActive) throw errors.unprocessable('TAX_DEFAULT_MUST_BE_ACTIVE', 'The default tax must be active');
-  return TaxModel.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     if (isDefault) {
-      await lockTenantDefaults(trx, 'taxes', tenantId);
-      await TaxModel.query(trx).patch({ isDefault: false }).where({ tenantId, isDefault: true });
+      await repo.lockTenantDefaults(trx, 'taxes', tenantId);
+      await repo.clearDefaultTax(trx, tenantId);
     }
-    const tax = await TaxModel.query(trx).insert({ tenantId, name: input.name, rate: input.rate, isDefault, isActive });
-    return toTaxDto(await TaxModel.query(trx).findById(tax.id).throwIfNotFound());
+    const [tax] = await repo.insertTaxes(trx, tenantId, [{ name: input.name, rate: input.rate, isDefault, isActive }]);
+    return toTaxDto(await existingTax(trx, tenantId, tax.id));
   });
 }
 
-export async function updateTax(tenantId: string, id: string, patch: TaxPatch): Promise<TaxDto> {
+export async function updateTax(db: Db, tenantId: string, id: string, patch: TaxPatch): Promise<TaxDto> {
   checkRate(patch.rate);
-  return TaxModel.transaction(async (trx) => {
-    if (patch.isDefault !== undefined || patch.isActive !== undefined) await lockTenantDefaults(trx, 'taxes', tenantId);
-    const tax = await findTax(trx, tenantId, id, true);
+  return db.transaction(async (trx) => {
+    if (patch.isDefault !== undefined || patch.isActive !== undefined) await repo.lockTenantDefaults(trx, 'taxes', tenantId);
+    const tax = await existingTax(trx, tenantId, id, true);
     const willBeDefault = patch.isDefault ?? tax.isDefault;
     const willBeActive = patch.isActive ?? tax.isActive;
     if (tax.isDefault && patch.isDefault === false) {
       throw errors.unprocessable('TAX_DEFAULT_REQUIRED', 'The default tax cannot be unset; make another tax the default instead');
     }
     if (willBeDefault && !willBeActive) throw errors.unprocessable('TAX_DEFAULT_MUST_BE_ACTIVE', 'The default tax must be active');
-    if (patch.isDefault === true && !tax.isDefault) {
-      await TaxModel.query(trx).patch({ isDefault: false }).where({ tenantId, isDefault: true });
-    }
-    const changes: Partial<TaxModel> = {};
-    if (patch.name !== undefined) changes.name = patch.name;
-    if (patch.rate !== undefined) changes.rate = patch.rate;
-    if (patch.isDefault !== undefined) changes.isDefault = patch.isDefault;
-    if (patch.isActive !== undefined) changes.isActive = patch.isActive;
-    if (Object.keys(changes).length) await TaxModel.query(trx).patch(changes).where({ id, tenantId });
-    return toTaxDto(await findTax(trx, tenantId, id));
+    if (patch.isDefault === true && !tax.isDefault) await repo.clearDefaultTax(trx, tenantId);
+    const changes = definedFields({ name: patch.name, rate: patch.rate, isDefault: patch.isDefault, isActive: patch.isActive });
+    if (Object.keys(changes).length) await repo.patchTax(trx, tenantId, id, changes);
+    return toTaxDto(await existingTax(trx, tenantId, id));
   });
 }
 
-export async function deleteTax(tenantId: string, id: string): Promise<void> {
-  await TaxModel.transaction(async (trx) => {
+export async function deleteTax(db: Db, tenantId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
     // FOR UPDATE waits for accounts being created against this tax (they hold KEY SHARE) and blocks new ones.
-    const tax = await findTax(trx, tenantId, id, true);
+    const tax = await existingTax(trx, tenantId, id, true);
     if (tax.isDefault) throw errors.conflict('TAX_IS_DEFAULT', 'The default tax cannot be deleted; make another tax the default first');
-    const used = await AccountingAccountModel.query(trx).where({ tenantId, taxId: id }).select('id').first();
-    if (used) throw errors.conflict('TAX_IN_USE', 'This tax is used by an accounting account; change or delete the account first');
-    await TaxModel.query(trx).delete().where({ id, tenantId });
+    if (await taxInUse(trx, tenantId, id)) throw errors.conflict('TAX_IN_USE', 'This tax is used by an accounting account; change or delete the account first');
+    await repo.deleteTax(trx, tenantId, id);
   });
 }

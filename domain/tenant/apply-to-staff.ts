@@ -7,19 +7,17 @@
 // salon hours) gets its weekly schedule REPLACED by the open days' slots, all active. Rooms and
 // equipment, schedule overrides and time-off are left alone. The staff rows are locked first, so
 // this serialises with concurrent schedule writes; a failure rolls back the tenant update too.
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
+import { lockStaffResourceIds } from '../resource/resource.repository';
+import { replaceWeeks } from '../resource/schedule.repository';
 import type { BusinessHoursDay } from './tenant-settings.rules';
 
-export async function applyBusinessHoursToStaff(trx: Knex.Transaction, tenantId: string, businessHours: BusinessHoursDay[]): Promise<void> {
-  const staff: { id: string }[] = await trx('resources').select('id').where({ tenantId, type: 'staff' }).orderBy('id').forUpdate();
-  if (staff.length === 0) return;
-  const ids = staff.map((r) => r.id);
-  await trx('resourceSchedules').where({ tenantId }).whereIn('resourceId', ids).delete();
+/** Runs in the caller's (tenant update) transaction. */
+export async function applyBusinessHoursToStaff(trx: Db, tenantId: string, businessHours: BusinessHoursDay[]): Promise<void> {
+  const ids = await lockStaffResourceIds(trx, tenantId);
+  if (ids.length === 0) return;
   const slots = businessHours
     .filter((day) => day.isOpen)
-    .flatMap((day) => day.slots.map((slot) => ({ dayOfWeek: day.dayOfWeek, startTime: slot.startTime, endTime: slot.endTime })));
-  if (slots.length === 0) return;
-  await trx('resourceSchedules').insert(
-    ids.flatMap((resourceId) => slots.map((slot) => ({ resourceId, tenantId, ...slot, isActive: true }))),
-  );
+    .flatMap((day) => day.slots.map((slot) => ({ dayOfWeek: day.dayOfWeek, startTime: slot.startTime, endTime: slot.endTime, isActive: true })));
+  await replaceWeeks(trx, tenantId, ids, slots);
 }

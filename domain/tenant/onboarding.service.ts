@@ -4,8 +4,8 @@
 // index of the next step to do (0..7). Marking a step done moves progress to the step after it;
 // every earlier step counts as done. Going back is IGNORED (not rejected): a step at or before the
 // current progress leaves the state unchanged and answers 200, so client retries are harmless.
-import type { Knex } from 'knex';
-import { TenantModel } from '../../db/models/tenant.model';
+import type { Db } from '../../db/db-handle';
+import * as repo from './tenant.repository';
 import { errors } from '../errors';
 import { toIsoOrNull } from '../time/iso';
 
@@ -17,13 +17,13 @@ export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
  * Payment configurations do not exist yet, so this answers false and onboarding warns whenever
  * deposits are enabled. The payments colleague replaces the body with a real lookup.
  */
-export async function hasActivePaymentConfig(_db: Knex | Knex.Transaction, _tenantId: string): Promise<boolean> {
+export async function hasActivePaymentConfig(_db: Db, _tenantId: string): Promise<boolean> {
   return false;
 }
 
 const notFound = () => errors.notFound('tenant', 'Tenant not found');
 
-async function view(db: Knex | Knex.Transaction, tenant: TenantModel) {
+async function view(db: Db, tenant: repo.TenantRow) {
   const stored = tenant.onboarding?.currentStep ?? 0;
   const current = tenant.onboardedAt ? ONBOARDING_STEPS.length : Math.max(0, Math.min(stored, ONBOARDING_STEPS.length));
   const warnings: { code: string; message: string }[] = [];
@@ -42,31 +42,33 @@ async function view(db: Knex | Knex.Transaction, tenant: TenantModel) {
 
 export type OnboardingView = Awaited<ReturnType<typeof view>>;
 
-export async function getOnboarding(knex: Knex, tenantId: string): Promise<OnboardingView> {
-  const tenant = await TenantModel.query(knex).findById(tenantId);
+async function existingTenant(db: Db, tenantId: string, lock = false): Promise<repo.TenantRow> {
+  const tenant = await repo.findTenant(db, tenantId, lock);
   if (!tenant) throw notFound();
-  return view(knex, tenant);
+  return tenant;
 }
 
-export async function completeStep(knex: Knex, tenantId: string, step: OnboardingStep): Promise<OnboardingView> {
-  return knex.transaction(async (trx) => {
-    const tenant = await TenantModel.query(trx).findById(tenantId).forUpdate();
-    if (!tenant) throw notFound();
+export async function getOnboarding(db: Db, tenantId: string): Promise<OnboardingView> {
+  return view(db, await existingTenant(db, tenantId));
+}
+
+export async function completeStep(db: Db, tenantId: string, step: OnboardingStep): Promise<OnboardingView> {
+  return db.transaction(async (trx) => {
+    const tenant = await existingTenant(trx, tenantId, true);
     const next = ONBOARDING_STEPS.indexOf(step) + 1;
     const current = tenant.onboarding?.currentStep ?? 0;
     if (next <= current) return view(trx, tenant);
-    const updated = await TenantModel.query(trx).patchAndFetchById(tenantId, {
+    const updated = await repo.patchTenant(trx, tenantId, {
       onboarding: { currentStep: next, completedSteps: ONBOARDING_STEPS.slice(0, next) as unknown as string[] },
     });
     return view(trx, updated);
   });
 }
 
-export async function completeOnboarding(knex: Knex, tenantId: string): Promise<OnboardingView> {
-  return knex.transaction(async (trx) => {
-    const tenant = await TenantModel.query(trx).findById(tenantId).forUpdate();
-    if (!tenant) throw notFound();
-    const updated = await TenantModel.query(trx).patchAndFetchById(tenantId, {
+export async function completeOnboarding(db: Db, tenantId: string): Promise<OnboardingView> {
+  return db.transaction(async (trx) => {
+    const tenant = await existingTenant(trx, tenantId, true);
+    const updated = await repo.patchTenant(trx, tenantId, {
       onboarding: { currentStep: ONBOARDING_STEPS.length, completedSteps: [...ONBOARDING_STEPS] },
       onboardedAt: tenant.onboardedAt ?? new Date(),
     });

@@ -1,6 +1,6 @@
 // Rows every new tenant starts with, written in the same transaction that creates the tenant
 // (registration and POST /tenants). Each area that needs per-tenant defaults adds its call here.
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { createDefaultTaxes } from '../tax/tax.service';
 
 export interface NewTenant {
@@ -8,7 +8,8 @@ export interface NewTenant {
   industryType: string;
 }
 
-export async function seedTenantDefaults(trx: Knex.Transaction, tenant: NewTenant): Promise<void> {
+/** Runs in the caller's (tenant creation) transaction. */
+export async function seedTenantDefaults(trx: Db, tenant: NewTenant): Promise<void> {
   // Spec 2.6: the Norwegian taxes 25 % (default), 15 % and 0 %.
   await createDefaultTaxes(trx, tenant.id);
 }

@@ -1,18 +1,25 @@
 // The tenant as the API shows it: full (authenticated) and public (by slug, no private settings).
-import type { TenantModel } from '../../db/models/tenant.model';
 import type { TenantSettings } from './tenant-settings.rules';
+import type { TenantRow } from './tenant.repository';
 import { toIso, toIsoOrNull } from '../time/iso';
 
-export function toTenantDto(t: TenantModel) {
+/** What everyone may see of a salon: its identity and presentation. */
+function profileOf(t: TenantRow) {
   return {
     id: t.id,
     name: t.name,
     slug: t.slug,
     industryType: t.industryType,
-    settings: t.settings,
     branding: t.branding ?? {},
     description: t.description ?? null,
     address: t.address ?? null,
+  };
+}
+
+export function toTenantDto(t: TenantRow) {
+  return {
+    ...profileOf(t),
+    settings: t.settings,
     customDomain: t.customDomain ?? null,
     isActive: t.isActive,
     onboardedAt: toIsoOrNull(t.onboardedAt),
@@ -40,15 +47,9 @@ export function publicSettings(s: TenantSettings) {
   };
 }
 
-export function toTenantPublicDto(t: TenantModel) {
+export function toTenantPublicDto(t: TenantRow) {
   return {
-    id: t.id,
-    name: t.name,
-    slug: t.slug,
-    industryType: t.industryType,
-    branding: t.branding ?? {},
-    description: t.description ?? null,
-    address: t.address ?? null,
+    ...profileOf(t),
     settings: publicSettings(t.settings),
   };
 }

@@ -1,10 +1,10 @@
 // Tenants (spec 2.1, 4.2): creation with an OWNER in one transaction, reads scoped to the caller's
 // tenant (another tenant is TENANT_NOT_FOUND, never data), and partial updates merged onto the
 // stored complete settings.
-import type { Knex } from 'knex';
-import { TenantModel } from '../../db/models/tenant.model';
-import { UserModel } from '../../db/models/user.model';
-import { paginate } from '../../db/paginate';
+import type { Db } from '../../db/db-handle';
+import type { PageResult } from '../../db/paginate';
+import { findUserById, insertUser, type UserRow } from '../auth/user.repository';
+import * as repo from './tenant.repository';
 import { errors } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import type { Role } from '../auth/roles.rules';
@@ -32,47 +32,45 @@ const slugTaken = () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is alre
 
 /**
  * Creates the tenant (settings completed with the industry defaults and validated), its OWNER, and
- * the per-tenant default rows (seedTenantDefaults), all inside `trx`. A slug taken by a concurrent
- * request is caught by the tenants_slug_unique constraint (mapped in db/constraint-errors.ts).
+ * the per-tenant default rows (seedTenantDefaults), in one transaction (the caller's, when `db` is
+ * one). A slug taken by a concurrent request is caught by the tenants_slug_unique constraint
+ * (mapped in api/middleware/constraint-errors.ts).
  */
-export async function createTenantWithOwner(trx: Knex.Transaction, input: NewTenantInput, hashRounds: number): Promise<{ tenant: TenantModel; owner: UserModel }> {
+export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashRounds: number): Promise<{ tenant: repo.TenantRow; owner: UserRow }> {
   const industryType = input.industryType ?? 'beauty';
   const settings = completeSettings(industryType, input.settings);
   assertValidSettings(settings);
-  if (await TenantModel.query(trx).select('id').findOne({ slug: input.slug })) throw slugTaken();
-  const tenant = await TenantModel.query(trx).insertAndFetch({
-    name: input.name,
-    slug: input.slug,
-    industryType,
-    settings,
-    branding: {},
+  const passwordHash = await hashPassword(input.owner.password, hashRounds);
+  return db.transaction(async (trx) => {
+    if (await repo.findTenantBySlug(trx, input.slug)) throw slugTaken();
+    const tenant = await repo.insertTenant(trx, { name: input.name, slug: input.slug, industryType, settings, branding: {} });
+    const ownerId = await insertUser(trx, {
+      tenantId: tenant.id,
+      role: 'OWNER',
+      email: input.owner.email,
+      phone: input.owner.phone ?? null,
+      name: input.owner.name ?? null,
+      passwordHash,
+    });
+    await seedTenantDefaults(trx, { id: tenant.id, industryType });
+    return { tenant, owner: (await findUserById(trx, ownerId))! };
   });
-  const owner = await UserModel.query(trx).insertAndFetch({
-    tenantId: tenant.id,
-    role: 'OWNER',
-    email: input.owner.email,
-    phone: input.owner.phone ?? null,
-    name: input.owner.name ?? null,
-    passwordHash: await hashPassword(input.owner.password, hashRounds),
-  });
-  await seedTenantDefaults(trx, { id: tenant.id, industryType });
-  return { tenant, owner };
 }
 
-export async function listTenants(query: { page?: number; limit?: number; order?: 'asc' | 'desc' }) {
-  return paginate(TenantModel.query().orderBy('createdAt', query.order ?? 'desc').orderBy('id'), query);
+export async function listTenants(db: Db, query: { page?: number; limit?: number; order?: 'asc' | 'desc' }): Promise<PageResult<repo.TenantRow>> {
+  return repo.pageOfTenants(db, query.order ?? 'desc', query);
 }
 
 /** ADMIN reads any tenant; everyone else only their own (another id is a 404). */
-export async function getTenant(actor: Actor, id: string): Promise<TenantModel> {
+export async function getTenant(db: Db, actor: Actor, id: string): Promise<repo.TenantRow> {
   if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
-  const tenant = await TenantModel.query().findById(id);
+  const tenant = await repo.findTenant(db, id);
   if (!tenant) throw notFound();
   return tenant;
 }
 
-export async function getTenantBySlug(slug: string): Promise<TenantModel> {
-  const tenant = await TenantModel.query().findOne({ slug, isActive: true });
+export async function getTenantBySlug(db: Db, slug: string): Promise<repo.TenantRow> {
+  const tenant = await repo.findTenantBySlug(db, slug, true);
   if (!tenant) throw notFound();
   return tenant;
 }
@@ -93,29 +91,29 @@ export interface TenantPatch {
  * `branding` is merged; `address` replaces. Changing `industryType` does not reset settings (they
  * are stored complete). The row is locked so concurrent merges do not lose each other's fields.
  */
-export async function updateTenant(knex: Knex, actor: Actor, id: string, patch: TenantPatch): Promise<TenantModel> {
+export async function updateTenant(db: Db, actor: Actor, id: string, patch: TenantPatch): Promise<repo.TenantRow> {
   if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
   if (patch.slug !== undefined && actor.role !== 'ADMIN') throw errors.forbidden('Only a platform admin may change the slug');
-  return knex.transaction(async (trx) => {
-    const tenant = await TenantModel.query(trx).findById(id).forUpdate();
+  return db.transaction(async (trx) => {
+    const tenant = await repo.findTenant(trx, id, true);
     if (!tenant) throw notFound();
-    const changes: Partial<TenantModel> = {};
+    const changes: repo.TenantChanges = {};
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.industryType !== undefined) changes.industryType = patch.industryType;
     if (patch.slug !== undefined && patch.slug !== tenant.slug) {
-      if (await TenantModel.query(trx).select('id').findOne({ slug: patch.slug })) throw slugTaken();
+      if (await repo.findTenantBySlug(trx, patch.slug)) throw slugTaken();
       changes.slug = patch.slug;
     }
     let settings = tenant.settings;
     if (patch.settings !== undefined) {
-      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...tenant.settings, ...patch.settings });
+      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...settings, ...patch.settings });
       assertValidSettings(settings);
       changes.settings = settings;
     }
     if (patch.branding !== undefined) changes.branding = { ...(tenant.branding ?? {}), ...patch.branding };
     if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
     if (patch.address !== undefined) changes.address = patch.address;
-    const updated = Object.keys(changes).length ? await TenantModel.query(trx).patchAndFetchById(id, changes) : tenant;
+    const updated = Object.keys(changes).length ? await repo.patchTenant(trx, id, changes) : tenant;
     if (patch.applyToStaff) await applyBusinessHoursToStaff(trx, id, settings.businessHours);
     return updated;
   });

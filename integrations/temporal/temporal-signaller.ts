@@ -1,8 +1,16 @@
 // The production EntitySignaller: signal-with-start on Temporal with a short deadline. A failure
-// becomes 503 WORKFLOW_UNAVAILABLE so the caller's transaction rolls back (ARCHITECTURE.md section 4).
+// throws TemporalUnreachableError; the domain (signalEntity) turns it into its own 503 and the
+// caller's transaction rolls back (ARCHITECTURE.md section 4).
 import { Client, Connection } from '@temporalio/client';
-import { errors } from '../../domain/errors';
-import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from './entity-signaller';
+import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from '../../domain/workflow-signals/entity-signaller';
+
+/** Temporal did not accept the signal before the deadline (down, unreachable or too slow). */
+export class TemporalUnreachableError extends Error {
+  constructor(workflowId: string, cause: unknown) {
+    super(`signal to ${workflowId} was not delivered before the deadline`, { cause });
+    this.name = 'TemporalUnreachableError';
+  }
+}
 
 export interface TemporalSignallerOptions {
   address: string;
@@ -34,8 +42,8 @@ export class TemporalSignaller implements EntitySignaller {
           signalArgs: [event],
         }),
       );
-    } catch {
-      throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The workflow engine could not be reached; nothing was changed, try again');
+    } catch (err) {
+      throw new TemporalUnreachableError(ref.workflowId, err);
     }
   }
 

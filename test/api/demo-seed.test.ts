@@ -5,7 +5,7 @@ import { knexSnakeCaseMappers } from 'objection';
 import { stack } from '../support/stack';
 import { createSalon } from '../support/factories';
 import { migrationConfig } from '../../db/knex';
-import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../db/seeds/demo-salon';
+import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../domain/demo/demo-salon';
 import { verifyPassword } from '../../domain/auth/passwords';
 import { slotProblems } from '../../domain/tenant/tenant-settings.rules';
 

@@ -207,8 +207,8 @@ describe('resources', () => {
 
       it('when resourceIdForUser is asked then the staff user maps to their resource and the owner to none', async () => {
         const user = await (await db())('resources').where({ id: own.id }).first();
-        expect(await resourceIdForUser(user.userId)).to.equal(own.id);
-        expect(await resourceIdForUser(s.owner.id)).to.equal(null);
+        expect(await resourceIdForUser(await db(), user.userId)).to.equal(own.id);
+        expect(await resourceIdForUser(await db(), s.owner.id)).to.equal(null);
       });
     });
   });

@@ -30,7 +30,7 @@ describe('findOrCreateCustomerByPhone', () => {
 
   it('when the phone matches (written differently) then the existing customer is returned unchanged', async () => {
     const { tenant } = await createSalon();
-    const existing = await createCustomer(tenant.id, { name: 'Kari Nordmann', phone: '+4791200002', email: 'kari@example.no' });
+    const existing = await createCustomer(await knex(), tenant.id, { name: 'Kari Nordmann', phone: '+4791200002', email: 'kari@example.no' });
     const result = await (await knex()).transaction((trx) =>
       findOrCreateCustomerByPhone(trx, tenant.id, { name: 'K. Nordmann', phone: '+47 912 00 002', email: 'other@example.no' }),
     );
@@ -42,7 +42,7 @@ describe('findOrCreateCustomerByPhone', () => {
   it('when the same phone exists in another salon then this salon gets its own customer', async () => {
     const a = await createSalon();
     const b = await createSalon();
-    await createCustomer(a.tenant.id, { name: 'A', phone: '+4791200003' });
+    await createCustomer(await knex(), a.tenant.id, { name: 'A', phone: '+4791200003' });
     const result = await (await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, b.tenant.id, { name: 'B', phone: '+4791200003' }));
     expect(result.created).to.equal(true);
     expect((await CustomerModel.query().findById(result.customer.id))?.tenantId).to.equal(b.tenant.id);
@@ -50,7 +50,7 @@ describe('findOrCreateCustomerByPhone', () => {
 
   it('when the e-mail belongs to another customer then the new customer is stored without it and the transaction stays usable', async () => {
     const { tenant } = await createSalon();
-    await createCustomer(tenant.id, { name: 'Owner of mail', phone: '+4791200004', email: 'shared@example.no' });
+    await createCustomer(await knex(), tenant.id, { name: 'Owner of mail', phone: '+4791200004', email: 'shared@example.no' });
     const result = await (await knex()).transaction(async (trx) => {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: 'New', phone: '+4791200005', email: 'SHARED@example.no' });
       await trx.raw('select 1'); // the caller's transaction was not aborted by a unique violation
@@ -83,7 +83,7 @@ describe('findOrCreateCustomerByPhone', () => {
 describe('recordCompletedVisit', () => {
   it('when a booking completes then visitCount, totalSpent, firstVisit and lastVisit move', async () => {
     const { tenant } = await createSalon();
-    const c = await createCustomer(tenant.id, { name: 'Kari', phone: '+4791300001' });
+    const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300001' });
     const k = await knex();
     const first = await k.transaction((trx) =>
       recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 59900, visitedAt: new Date('2026-03-01T10:00:00Z') }),
@@ -99,7 +99,7 @@ describe('recordCompletedVisit', () => {
 
   it('when the same booking is recorded twice (retry, repeated COMPLETED) then it counts once', async () => {
     const { tenant } = await createSalon();
-    const c = await createCustomer(tenant.id, { name: 'Kari', phone: '+4791300002' });
+    const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300002' });
     const k = await knex();
     const visit = { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 50000, visitedAt: new Date('2026-03-01T10:00:00Z') };
     const results = await Promise.all([1, 2, 3].map(() => k.transaction((trx) => recordCompletedVisit(trx, visit))));
@@ -111,7 +111,7 @@ describe('recordCompletedVisit', () => {
 
   it('when the caller rolls back then nothing is counted and the booking can be recorded later', async () => {
     const { tenant } = await createSalon();
-    const c = await createCustomer(tenant.id, { name: 'Kari', phone: '+4791300003' });
+    const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300003' });
     const k = await knex();
     const visit = { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 100, visitedAt: new Date() };
     await k
@@ -141,7 +141,7 @@ describe('recordCompletedVisit', () => {
 
   it('when the amount is negative or not whole minor units then it is rejected', async () => {
     const { tenant } = await createSalon();
-    const c = await createCustomer(tenant.id, { name: 'Kari', phone: '+4791300005' });
+    const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300005' });
     const k = await knex();
     for (const amount of [-1, 10.5]) {
       await expect(

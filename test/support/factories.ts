@@ -22,7 +22,7 @@ export interface TestUser {
 }
 
 export interface TestSalon {
-  tenant: TenantModel;
+  tenant: TenantModel & { settings: TenantSettings };
   owner: TestUser;
 }
 
@@ -61,7 +61,7 @@ export async function createSalon(options: { industry?: IndustryType; settings?:
     branding: {},
   });
   const owner = await createUser(tenant.id, 'OWNER');
-  return { tenant, owner };
+  return { tenant: tenant as TestSalon['tenant'], owner };
 }
 
 export async function createAdmin(): Promise<TestUser> {

@@ -7,11 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
+import { Model } from 'objection';
 import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
 import { startPlatform, type Platform } from '../../devserver/platform';
 import { createLogger } from '../../integrations/logger';
-import { RecordingSignaller } from '../../integrations/temporal/entity-signaller';
+import { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
 import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
@@ -56,6 +57,10 @@ export function stack(): Promise<TestStack> {
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
     const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller });
+    // Tests only: test code reads and writes rows through the Objection models without passing a
+    // handle (TenantModel.query()). The application never relies on this binding; eslint forbids
+    // handle-less queries outside test/.
+    Model.knex(platform.knex);
     const sms = new FolderSmsSender(config.smsOutboxDir);
     const worker = await startWorker({
       address: temporal.address,

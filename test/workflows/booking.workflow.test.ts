@@ -12,7 +12,7 @@ import { createActivities } from '../../activities';
 import { FolderMailer, type MailMessage, type Mailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
-import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events';
+import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events.rules';
 
 type Signal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
 

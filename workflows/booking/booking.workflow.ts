@@ -11,13 +11,13 @@
 import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest, BookingSnapshot } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
-import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events';
+import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 import { isRemindable, isTerminalStatus, reminderDueAt } from '../../domain/booking/booking-status.rules';
 import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import { entityInbox, type CommittedChange } from '../shared/entity-inbox';
 
-export type { BookingWorkflowArgs } from '../../domain/booking/booking-events';
+export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
 export const bookingEventSignal = defineSignal<[BookingEvent]>(BOOKING_EVENT_SIGNAL);
 

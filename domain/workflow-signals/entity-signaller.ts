@@ -1,7 +1,8 @@
-// How the API tells an entity's workflow that its state changed (ARCHITECTURE.md section 4):
+// The domain's port for telling an entity's workflow that its state changed (ARCHITECTURE.md section 4):
 // signal-with-start `{type, entityVersion}` to the entity's workflow, with a short deadline, BEFORE
 // the database transaction commits. If Temporal cannot be reached the caller rolls back and answers
-// 503, so no change exists without its workflow knowing.
+// 503, so no change exists without its workflow knowing. integrations/temporal implements it; the
+// domain calls it through signalEntity (signal-entity.ts), which turns any failure into that 503.
 
 export interface EntityEvent {
   type: string;
@@ -22,23 +23,4 @@ export interface EntitySignaller {
   signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void>;
   /** resolves when the workflow engine answers; used by GET /health */
   ping?(): Promise<void>;
-}
-
-/**
- * Records every signal in memory, then passes it on to `next` when given. Tests read `sent` to
- * assert which events a change produced, while the real signaller still delivers them.
- */
-export class RecordingSignaller implements EntitySignaller {
-  readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent }[] = [];
-
-  constructor(private readonly next?: EntitySignaller) {
-    if (next?.ping) this.ping = () => next.ping!();
-  }
-
-  ping?: () => Promise<void>;
-
-  async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
-    await this.next?.signal(ref, signalName, event);
-    this.sent.push({ ref, signalName, event });
-  }
 }

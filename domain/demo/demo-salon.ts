@@ -7,9 +7,9 @@
 //
 // Everything is written with the given knex (no global Objection binding), in one transaction.
 import type { Knex } from 'knex';
-import { hashPassword } from '../../domain/auth/passwords';
-import { completeSettings, defaultBusinessHours } from '../../domain/tenant/tenant-settings.rules';
-import { seedTenantDefaults } from '../../domain/tenant/tenant-defaults.service';
+import { hashPassword } from '../auth/passwords';
+import { completeSettings, defaultBusinessHours } from '../tenant/tenant-settings.rules';
+import { seedTenantDefaults } from '../tenant/tenant-defaults.service';
 
 export const DEMO_SLUG = 'salong-nordlys';
 export const DEMO_PASSWORD = 'demo1234';

@@ -1,7 +1,7 @@
 // Database constraint names -> the spec's error codes. The error handler consults this when
 // Postgres rejects a write, so a race that slips past a service's pre-check still gets the right
 // answer. Each area adds its constraints here.
-import { AppError, errors } from '../domain/errors';
+import { AppError, errors } from '../../domain/errors';
 
 export const constraintErrors: Record<string, () => AppError> = {
   tenants_slug_unique: () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is already taken'),

@@ -1,0 +1,76 @@
+// The layering of ARCHITECTURE.md section 2, checked by `npm run lint` (so by `npm test`):
+//   api -> domain -> db;  activities -> domain / integrations / db;  workflows -> domain rules + activity types;
+//   nothing imports api/ except bin/ (and the tests); production entry points import nothing from devserver/.
+// Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import circles hide which module owns what. The devserver/temporal engine circle is being removed on another branch; drop this pathNot once it is merged.',
+      from: { pathNot: '^devserver/temporal/' },
+      to: { circular: true },
+    },
+    {
+      name: 'db-imports-nothing-above-it',
+      severity: 'error',
+      comment: 'db/ (knex, migrations, Objection models) is the bottom layer: it may not know the domain, the HTTP edge, Temporal code or the integrations.',
+      from: { path: '^db/' },
+      to: { path: '^(api|domain|activities|workflows|integrations|bin|devserver|seeds)/' },
+    },
+    {
+      name: 'workflows-import-only-rules-and-activity-types',
+      severity: 'error',
+      comment: 'Workflows are deterministic: pure domain rules (*.rules.ts), other workflow files, activity types and the workflow SDK only.',
+      from: { path: '^workflows/' },
+      to: {
+        pathNot: [
+          '^workflows/',
+          '^domain/.+\\.rules\\.ts$',
+          '^activities/[^/]+\\.types\\.ts$',
+          '^node_modules/@temporalio/workflow/',
+        ],
+      },
+    },
+    {
+      name: 'only-bin-imports-api',
+      severity: 'error',
+      comment:
+        'api/ is the HTTP edge: only the process entry points (bin/), the tests and the benchmarks start it. ' +
+        'devserver/platform.ts still builds AppDeps; it leaves devserver/ on the production-path branch, then drop it here.',
+      from: { pathNot: ['^(api|bin|test|bench)/', '^devserver/platform\\.ts$'] },
+      to: { path: '^api/' },
+    },
+    {
+      name: 'domain-imports-nothing-above-it',
+      severity: 'error',
+      comment: 'The domain does not know HTTP, Temporal workflows or activities, the entry points or the dev stack; integrations implement its ports.',
+      from: { path: '^domain/' },
+      to: { path: '^(api|activities|workflows|bin|devserver|seeds)/' },
+    },
+    {
+      name: 'objection-stays-in-db-and-repositories',
+      severity: 'error',
+      comment: 'ARCHITECTURE.md section 7: Objection models live in db/ and are used only by domain/<area>/<area>.repository.ts, which return plain objects.',
+      from: { pathNot: ['^db/', '\\.repository\\.ts$', '^test/'] },
+      to: { path: ['^db/models/', '^node_modules/objection/'] },
+    },
+    {
+      name: 'production-entry-points-import-no-devserver',
+      // warn until the production-path branch (bin/api.ts, bin/migrate.ts without devserver/platform) is merged; then 'error'.
+      severity: 'warn',
+      comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
+      from: { path: '^bin/(api|worker|migrate)\\.ts$' },
+      to: { path: '^devserver/', reachable: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Node built-ins resolve as core modules; npm packages as node_modules/<name>/...
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json', '.d.ts'] },
+  },
+};

@@ -1,0 +1,68 @@
+// Data access of customers: tenant-scoped, plain rows out; the caller passes the pool or its transaction.
+import type { QueryBuilder } from 'objection';
+import type { Db } from '../../db/db-handle';
+import { CustomerModel } from '../../db/models/customer.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plainOrUndefined, type Row } from '../../db/plain';
+import { likePattern, normalisePhone } from './customer.rules';
+
+export type CustomerRow = Row<CustomerModel>;
+export type CustomerFields = Pick<CustomerRow, 'name' | 'phone' | 'email' | 'notes'>;
+
+export interface CustomerFilter {
+  search?: string;
+  sort?: 'createdAt' | 'name';
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * The search of GET /customers and GET /tenant-customers: the term matched case-insensitively
+ * against name, e-mail and (normalised) phone of the customers table under `table`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function whereCustomerMatches(q: QueryBuilder<any, any>, search: string | undefined, table = 'customers'): void {
+  const term = search?.trim();
+  if (!term) return;
+  const phoneTerm = normalisePhone(term);
+  q.where((w) => {
+    w.where(`${table}.name`, 'ilike', likePattern(term)).orWhere(`${table}.email`, 'ilike', likePattern(term.toLowerCase()));
+    if (phoneTerm) w.orWhere(`${table}.phone`, 'like', likePattern(phoneTerm));
+  });
+}
+
+export async function pageOfCustomers(db: Db, tenantId: string, filter: CustomerFilter, page: PageQuery): Promise<PageResult<CustomerRow>> {
+  const q = CustomerModel.query(db).where('customers.tenantId', tenantId);
+  whereCustomerMatches(q, filter.search);
+  q.orderBy(filter.sort ?? 'createdAt', filter.order ?? 'desc').orderBy('id', filter.order ?? 'desc');
+  return paginate(q, page);
+}
+
+export async function findCustomer(db: Db, tenantId: string, id: string, lock = false): Promise<CustomerRow | undefined> {
+  const q = CustomerModel.query(db).findOne({ id, tenantId });
+  if (lock) q.forUpdate();
+  return plainOrUndefined(await q);
+}
+
+/** The tenant's customer with this (normalised) phone or e-mail, other than `exceptId`. */
+export async function findCustomerBy(db: Db, tenantId: string, contact: { phone: string } | { email: string }, exceptId?: string): Promise<CustomerRow | undefined> {
+  const q = CustomerModel.query(db).findOne({ tenantId, ...contact });
+  if (exceptId) q.whereNot('id', exceptId);
+  return plainOrUndefined(await q);
+}
+
+export async function insertCustomer(db: Db, tenantId: string, fields: CustomerFields): Promise<string> {
+  return (await CustomerModel.query(db).insert({ tenantId, ...fields })).id;
+}
+
+/**
+ * INSERT ... ON CONFLICT DO NOTHING against the phone and e-mail unique indexes: the new id, or
+ * undefined when a customer with this phone or e-mail exists. Never aborts the caller's transaction.
+ */
+export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<string | undefined> {
+  const inserted: { id: string }[] = await db('customers').insert({ tenantId, ...fields }).onConflict().ignore().returning('id');
+  return inserted[0]?.id;
+}
+
+export async function patchCustomer(db: Db, tenantId: string, id: string, changes: Partial<CustomerFields>): Promise<void> {
+  await CustomerModel.query(db).patch(changes).where({ id, tenantId });
+}

@@ -1,0 +1,86 @@
+// Data access of tenant customers (the per-salon view of a customer) and their visits: tenant-scoped,
+// plain rows out; the caller passes the pool or its transaction.
+import type { Db } from '../../db/db-handle';
+import { TenantCustomerModel } from '../../db/models/tenant-customer.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, plainOrUndefined, type Row } from '../../db/plain';
+import { whereCustomerMatches, type CustomerRow } from './customer.repository';
+
+export type TenantCustomerRow = Omit<Row<TenantCustomerModel>, 'customer'>;
+export type TenantCustomerWithCustomer = TenantCustomerRow & { customer: CustomerRow };
+export type TenantCustomerChanges = Partial<Pick<TenantCustomerRow, 'tags' | 'notes' | 'visitCount' | 'totalSpent' | 'firstVisit' | 'lastVisit'>>;
+
+export interface TenantCustomerFilter {
+  search?: string;
+  /** a row matches when it has every listed tag */
+  tags: string[];
+  customerId?: string;
+  sort?: 'createdAt' | 'lastVisit' | 'visitCount' | 'totalSpent';
+  order?: 'asc' | 'desc';
+}
+
+export async function pageOfTenantCustomers(db: Db, tenantId: string, filter: TenantCustomerFilter, page: PageQuery): Promise<PageResult<TenantCustomerWithCustomer>> {
+  const q = TenantCustomerModel.query(db)
+    .select('tenant_customers.*')
+    .joinRelated('customer')
+    .withGraphFetched('customer')
+    .where('tenant_customers.tenantId', tenantId)
+    .where('customer.tenantId', tenantId);
+  whereCustomerMatches(q, filter.search, 'customer');
+  if (filter.tags.length) q.whereRaw('tenant_customers.tags @> ?::text[]', [filter.tags]);
+  if (filter.customerId) q.where('tenant_customers.customerId', filter.customerId);
+  const order = filter.order ?? 'desc';
+  const sort = filter.sort ?? 'createdAt';
+  q.orderByRaw(`tenant_customers.?? ${order} NULLS LAST`, [sort.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]).orderBy('tenant_customers.id', order);
+  return (await paginate(q, page)) as PageResult<TenantCustomerWithCustomer>;
+}
+
+export async function findTenantCustomer(db: Db, tenantId: string, id: string): Promise<TenantCustomerWithCustomer | undefined> {
+  return plainOrUndefined(await TenantCustomerModel.query(db).findOne({ id, tenantId }).withGraphFetched('customer')) as TenantCustomerWithCustomer | undefined;
+}
+
+/** SELECT ... FOR UPDATE of the row, without its customer. */
+export async function lockTenantCustomer(db: Db, where: { tenantId: string; id: string } | { tenantId: string; customerId: string }): Promise<TenantCustomerRow | undefined> {
+  return plainOrUndefined(await TenantCustomerModel.query(db).findOne(where).forUpdate());
+}
+
+/** Creates the customer's row in this salon (empty metrics) unless it has one. */
+export async function insertTenantCustomerIfMissing(db: Db, tenantId: string, customerId: string): Promise<void> {
+  await db('tenant_customers').insert({ tenantId, customerId }).onConflict().ignore();
+}
+
+/** The customer's row in this salon, created (empty metrics) when it has none yet. */
+export async function ensureTenantCustomer(db: Db, tenantId: string, customerId: string): Promise<TenantCustomerRow> {
+  await insertTenantCustomerIfMissing(db, tenantId, customerId);
+  return plain(await TenantCustomerModel.query(db).findOne({ tenantId, customerId }).throwIfNotFound());
+}
+
+export async function patchTenantCustomer(db: Db, tenantId: string, id: string, changes: TenantCustomerChanges): Promise<void> {
+  await TenantCustomerModel.query(db).patch(changes).where({ id, tenantId });
+}
+
+export async function findTenantCustomerById(db: Db, id: string): Promise<TenantCustomerRow> {
+  return plain(await TenantCustomerModel.query(db).findById(id).throwIfNotFound());
+}
+
+/** One row per booking (booking_id is the key): true when this call wrote it, false when it was there. */
+export async function insertVisitOnce(
+  db: Db,
+  visit: { bookingId: string; tenantId: string; tenantCustomerId: string; amount: number; visitedAt: Date },
+): Promise<boolean> {
+  const inserted: unknown[] = await db('tenant_customer_visits').insert(visit).onConflict('booking_id').ignore().returning('booking_id');
+  return inserted.length > 0;
+}
+
+/** visitCount + 1, totalSpent + amount, firstVisit = earliest, lastVisit = latest, in one UPDATE. */
+export async function addVisitToMetrics(db: Db, tenantCustomerId: string, amount: number, visitedAt: Date): Promise<void> {
+  await db('tenant_customers')
+    .where({ id: tenantCustomerId })
+    .update({
+      visitCount: db.raw('visit_count + 1'),
+      totalSpent: db.raw('total_spent + ?', [amount]),
+      firstVisit: db.raw('LEAST(COALESCE(first_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
+      lastVisit: db.raw('GREATEST(COALESCE(last_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
+      updatedAt: db.fn.now(),
+    });
+}

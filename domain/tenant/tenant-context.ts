@@ -1,0 +1,26 @@
+// The salon a request acts in, as every module reads it: id, slug, name, whether it is active, and
+// its settings. Loaded once per request and passed down, so services do not re-read the tenant.
+import type { Db } from '../../db/db-handle';
+import { errors } from '../errors';
+import type { TenantSettings } from './tenant-settings.rules';
+import { findTenant, findTenantIdByHost } from './tenant.repository';
+
+export interface TenantContext {
+  id: string;
+  slug: string;
+  name: string;
+  isActive: boolean;
+  settings: TenantSettings;
+}
+
+/** 404 TENANT_NOT_FOUND when there is no such tenant. */
+export async function tenantById(db: Db, tenantId: string): Promise<TenantContext> {
+  const row = await findTenant(db, tenantId);
+  if (!row) throw errors.notFound('tenant');
+  return row;
+}
+
+/** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain; undefined when none matches. */
+export async function tenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
+  return findTenantIdByHost(db, host);
+}

@@ -1,0 +1,52 @@
+// Data access of tenants: plain rows out (settings typed as the domain's TenantSettings); the caller
+// passes the pool or its transaction.
+import type { Db } from '../../db/db-handle';
+import { TenantModel, type OnboardingState } from '../../db/models/tenant.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, type Row } from '../../db/plain';
+import type { TenantSettings } from './tenant-settings.rules';
+
+/** db/ stores settings as JSON without knowing its shape; the domain's type is applied here. */
+export type TenantRow = Omit<Row<TenantModel>, 'settings'> & { settings: TenantSettings };
+export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'>;
+export type TenantChanges = Partial<Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt'>> & {
+  onboarding?: OnboardingState;
+};
+
+function row(model: TenantModel): TenantRow;
+function row(model: TenantModel | undefined): TenantRow | undefined;
+function row(model: TenantModel | undefined): TenantRow | undefined {
+  return model ? (plain(model) as TenantRow) : undefined;
+}
+
+export async function findTenant(db: Db, id: string, lock = false): Promise<TenantRow | undefined> {
+  const q = TenantModel.query(db).findById(id);
+  if (lock) q.forUpdate();
+  return row(await q);
+}
+
+export async function findTenantBySlug(db: Db, slug: string, activeOnly = false): Promise<TenantRow | undefined> {
+  return row(await TenantModel.query(db).findOne(activeOnly ? { slug, isActive: true } : { slug }));
+}
+
+/** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain. */
+export async function findTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
+  return (await TenantModel.query(db).select('id').findOne(host))?.id;
+}
+
+/** Slugs of the given tenants, alphabetically. */
+export async function slugsOf(db: Db, ids: string[]): Promise<string[]> {
+  return (await TenantModel.query(db).select('slug').whereIn('id', ids).orderBy('slug')).map((t) => t.slug);
+}
+
+export async function pageOfTenants(db: Db, order: 'asc' | 'desc', page: PageQuery): Promise<PageResult<TenantRow>> {
+  return (await paginate(TenantModel.query(db).orderBy('createdAt', order).orderBy('id'), page)) as PageResult<TenantRow>;
+}
+
+export async function insertTenant(db: Db, fields: NewTenantRow): Promise<TenantRow> {
+  return row(await TenantModel.query(db).insertAndFetch(fields));
+}
+
+export async function patchTenant(db: Db, id: string, changes: TenantChanges): Promise<TenantRow> {
+  return row(await TenantModel.query(db).patchAndFetchById(id, changes));
+}
