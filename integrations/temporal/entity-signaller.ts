@@ -23,22 +23,3 @@ export interface EntitySignaller {
   /** resolves when the workflow engine answers; used by GET /health */
   ping?(): Promise<void>;
 }
-
-/**
- * Records every signal in memory, then passes it on to `next` when given. Tests read `sent` to
- * assert which events a change produced, while the real signaller still delivers them.
- */
-export class RecordingSignaller implements EntitySignaller {
-  readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent }[] = [];
-
-  constructor(private readonly next?: EntitySignaller) {
-    if (next?.ping) this.ping = () => next.ping!();
-  }
-
-  ping?: () => Promise<void>;
-
-  async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
-    await this.next?.signal(ref, signalName, event);
-    this.sent.push({ ref, signalName, event });
-  }
-}

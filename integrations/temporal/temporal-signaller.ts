@@ -10,6 +10,8 @@ export interface TemporalSignallerOptions {
   taskQueue: string;
   /** how long a state change may wait for Temporal before it is refused */
   deadlineMs?: number;
+  /** told about every failed signal (metrics) */
+  onFailure?: (ref: EntityWorkflowRef) => void;
 }
 
 export class TemporalSignaller implements EntitySignaller {
@@ -35,6 +37,7 @@ export class TemporalSignaller implements EntitySignaller {
         }),
       );
     } catch {
+      this.options.onFailure?.(ref);
       throw errors.unavailable('WORKFLOW_UNAVAILABLE', 'The workflow engine could not be reached; nothing was changed, try again');
     }
   }
