@@ -69,6 +69,17 @@ export interface RateLimitStores {
 }
 
 /**
+ * The store of @acpr/rate-limit-postgresql, with an error listener on its pool: without one, an idle
+ * connection that the server closes (a Postgres restart or failover) crashes the process.
+ */
+class ListenedPostgresStore extends PostgresStore {
+  override init(options: Parameters<PostgresStore['init']>[0]): void {
+    super.init(options);
+    (this.pool as { on(event: 'error', listener: (err: Error) => void): void }).on('error', () => undefined);
+  }
+}
+
+/**
  * Rate-limit counters in Postgres (@acpr/rate-limit-postgresql), so every api process counts into
  * one budget per client IP and limiter. `prefix` separates independent sets of counters (tests).
  */
@@ -76,7 +87,7 @@ export function postgresRateLimitStores(databaseUrl: string, prefix = ''): RateL
   const stores: PostgresStore[] = [];
   return {
     factory: (name) => {
-      const store = new PostgresStore({ connectionString: databaseUrl, max: 4 }, `${prefix}${name}`);
+      const store = new ListenedPostgresStore({ connectionString: databaseUrl, max: 4 }, `${prefix}${name}`);
       stores.push(store);
       return store;
     },

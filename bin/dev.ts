@@ -137,8 +137,20 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    await closeServer(server, config.shutdownTimeoutMs);
-    await platform.stop();
+    // Stopping embedded Postgres terminates connections (57P01) that a pool may still hold idle (the
+    // built-in Temporal server's run store has no 'error' listener); that is expected now, not a crash.
+    process.on('uncaughtException', (err: Error & { code?: string }) => {
+      if (err.code === '57P01') return;
+      console.error(err);
+      process.exit(1);
+    });
+    try {
+      await closeServer(server, config.shutdownTimeoutMs);
+      await platform.stop();
+    } catch (err) {
+      console.error(`npm start: stopping failed: ${(err as Error).message}`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown());
