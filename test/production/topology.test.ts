@@ -85,6 +85,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     this.timeout(120_000);
     // Postgres: a database of its own on the suite's embedded Postgres.
     const base = (await stack()).config.databaseUrl!;
+    const started = Date.now();
     dbName = `topology_${process.pid}_${Date.now()}`;
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
@@ -161,6 +162,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       await until(`the api at ${base} (${proc.output})`, async () => ((await get(base, '/health')).status === 200 ? true : undefined), 45_000);
     }
     await until(`the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    if (process.env.SHOW_TIMING) console.log(`      migrate, seed, temporal, 2 api and worker up in ${Date.now() - started} ms`);
   });
 
   after(async function () {
