@@ -58,8 +58,7 @@ module.exports = {
     },
     {
       name: 'production-entry-points-import-no-devserver',
-      // warn until the production-path branch (bin/api.ts, bin/migrate.ts without devserver/platform) is merged; then 'error'.
-      severity: 'warn',
+      severity: 'error',
       comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
       from: { path: '^bin/(api|worker|migrate)\\.ts$' },
       to: { path: '^devserver/', reachable: true },

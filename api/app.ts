@@ -5,12 +5,17 @@ import cookieParser from 'cookie-parser';
 import type { AppDeps } from './deps';
 import { configurePassport, authenticate } from './middleware/authenticate';
 import { resolveTenant } from './middleware/tenant-resolution';
-import { rateLimiter } from './middleware/rate-limit';
+import { rateLimiter, RATE_LIMIT_STORE_LOCAL } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { loadOpenApi, openApiValidator } from './openapi';
 import { authenticationGate } from './middleware/authentication-gate';
 import { inputGuard } from './middleware/input-guard';
+import { requestId, requestLogContext } from './middleware/request-id';
+import { corsPolicy } from './middleware/cors';
 import { docsRouter } from './docs/routes';
+import { resetPasswordPage } from './ops/reset-password-page';
+import { opsRouter } from './ops/routes';
+import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
 
 export interface AppOptions {
@@ -22,16 +27,27 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // Behind N proxies the client IP is the Nth address from the right of X-Forwarded-For; with 0 the
+  // header is ignored (a client could otherwise pick its own rate-limit bucket).
+  app.set('trust proxy', config.trustProxy > 0 ? config.trustProxy : false);
+  app.locals[RATE_LIMIT_STORE_LOCAL] = deps.rateLimitStore;
+  const metrics = deps.metrics ?? new Metrics(deps.knex);
+  app.use(requestId(deps.logger));
+  app.use(metrics.middleware());
   app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   app.use(cookieParser());
-  app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs));
+  app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
   app.use(express.json({ limit: config.bodyLimit }));
+  app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
   app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());
+  app.get('/reset-password', resetPasswordPage());
   app.use(authenticationGate(loadOpenApi()));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
+  app.use('/api', opsRouter({ ...deps, metrics }));
   for (const router of areaRouters(deps)) app.use('/api', router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

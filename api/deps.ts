@@ -1,10 +1,13 @@
-// What the HTTP edge needs from the outside world; bin/api.ts and the tests build it.
+// What the HTTP edge needs from the outside world; bin/compose.ts builds it (the tests through
+// devserver/platform.ts).
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health.service';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import type { RateLimitStoreFactory } from './middleware/rate-limit';
+import type { Metrics } from './ops/metrics';
 
 export interface AppDeps {
   config: AppConfig;
@@ -14,4 +17,8 @@ export interface AppDeps {
   health: Record<string, HealthCheck>;
   /** signals entity workflows before a state change commits (ARCHITECTURE.md section 4) */
   signaller: EntitySignaller;
+  /** where rate-limit counters live; unset: in this process's memory */
+  rateLimitStore?: RateLimitStoreFactory;
+  /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
+  metrics?: Metrics;
 }

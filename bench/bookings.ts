@@ -16,6 +16,7 @@ import { startPlatform } from '../devserver/platform';
 import { createApp } from '../api/app';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
+import { RecordingSignaller } from '../test/support/recording-signaller';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_BOOKING_CREATE: '1000000',
   });
-  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent') });
+  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
   // BENCH_POOL_MAX: a bigger pool than the default 10 (createKnex), to see what the pool costs.
   const poolMax = Number(process.env.BENCH_POOL_MAX ?? 0);
   const knex = poolMax > 0 ? createKnex(platform.deps.config.databaseUrl!, { max: poolMax }) : platform.knex;

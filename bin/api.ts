@@ -1,31 +1,79 @@
 #!/usr/bin/env node
-// The HTTP API process. Needs DATABASE_URL (bin/dev starts an embedded database when it is unset).
+// The HTTP API process (production: one of several behind a load balancer). Configured by
+// environment only: DATABASE_URL (already migrated by bin/migrate) and TEMPORAL_ADDRESS are
+// required; it signals the real Temporal there. SIGTERM: stop accepting connections, let in-flight
+// requests finish (up to SHUTDOWN_TIMEOUT_MS), close the pools, exit 0.
 import http from 'node:http';
+import type express from 'express';
 import { loadConfig } from '../config';
 import { createApp } from '../api/app';
-import { startPlatform, type Platform } from '../devserver/platform';
+import type { AppDeps } from '../api/deps';
+import { createKnex } from '../db/knex';
+import { createLogger } from '../integrations/logger';
+import { Metrics } from '../api/ops/metrics';
+import { composeApi, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { listenOrExplain } from './ports';
 
-export async function startApi(platform: Platform, port: number): Promise<http.Server> {
-  const app = createApp(platform.deps);
+export async function startApi(deps: AppDeps, port: number, app: express.Express = createApp(deps)): Promise<http.Server> {
   const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  await listenOrExplain(server, port, 'PORT');
   return server;
+}
+
+/** Resolves when the server has closed; in-flight requests finish first, idle keep-alives are dropped. */
+export function closeServer(server: http.Server, timeoutMs: number): Promise<'closed' | 'timeout'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve('timeout');
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve('closed');
+    });
+    server.closeIdleConnections();
+  });
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.databaseUrl) throw new Error('DATABASE_URL is required for bin/api (use `npm start` for the embedded stack)');
-  const platform = await startPlatform(config);
-  const server = await startApi(platform, config.port);
-  platform.deps.logger.info({ port: config.port }, 'api listening');
-  const shutdown = () => server.close(() => void platform.stop().then(() => process.exit(0)));
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  refuseUnfitProduction(config, 'api');
+  const { databaseUrl, temporalAddress } = config;
+  if (!databaseUrl) return fail('api: DATABASE_URL is not set (use `npm start` for the embedded stack)');
+  if (!temporalAddress) return fail('api: TEMPORAL_ADDRESS is not set (use `npm start` for the embedded stack)');
+  const logger = createLogger(config.logLevel);
+  exitOnUnhandled(logger, 'api');
+  const knex = createKnex(databaseUrl);
+  const metrics = new Metrics(knex);
+  const signaller = createTemporalSignaller({ ...config, temporalAddress }, metrics);
+  const composed = await composeApi({ config: { ...config, databaseUrl }, logger, knex, signaller, metrics });
+  const server = await startApi(composed.deps, config.port);
+  logger.info({ port: config.port, temporal: temporalAddress }, 'api listening');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api stopping: finishing in-flight requests');
+    const outcome = await closeServer(server, config.shutdownTimeoutMs);
+    await composed.close();
+    await signaller.close();
+    await knex.destroy();
+    logger.info({ outcome }, 'api stopped');
+    process.exit(outcome === 'closed' ? 0 : 1);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function fail(line: string): void {
+  console.error(line);
+  process.exit(1);
 }
 
 if (require.main === module) {
   main().catch((err) => {
-    console.error(err);
+    console.error(`api: ${(err as Error).message}`);
     process.exit(1);
   });
 }

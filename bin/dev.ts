@@ -2,20 +2,86 @@
 // `npm start`: the whole platform in one process tree. Anything not configured is started embedded:
 // Postgres in DATA_DIR (kept across restarts) unless DATABASE_URL, a Temporal dev server unless
 // TEMPORAL_ADDRESS; then migrations, seeds, the worker and the API.
+// `npm run migrate` runs this with --migrate-only: the embedded database (or DATABASE_URL) is
+// migrated, the count printed, and everything stopped again.
+import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devserver/platform';
+import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
+import { startDatabase, startPlatform } from '../devserver/platform';
 import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-for-dev';
-import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
-import { FolderSmsSender } from '../integrations/sms/sms-sender';
-import { startApi } from './api';
+import { createKnex } from '../db/knex';
+import { createLogger } from '../integrations/logger';
+import { createMailer, createSmsSender, createTemporalSignaller } from './compose';
+import { describeMigrations, runMigrations } from './migrate';
+import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
+import { PortBusyError, portInUse } from './ports';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
+
+/** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
+function claimDataDir(config: AppConfig): () => void {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const lock = path.join(config.dataDir, 'npm-start.pid');
+  try {
+    const [pid, port] = fs.readFileSync(lock, 'utf8').trim().split(/\s+/).map(Number);
+    if (pid && pid !== process.pid && alive(pid)) {
+      fail(`npm start is already running in this folder (pid ${pid}, http://localhost:${port}/api); stop it first, or use another DATA_DIR`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  fs.writeFileSync(lock, `${process.pid} ${config.port}\n`);
+  return () => fs.rmSync(lock, { force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function fail(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
+async function migrateOnly(config: AppConfig): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const release = config.databaseUrl ? () => undefined : claimDataDir(config);
+  const { databaseUrl, embeddedPostgres } = await startDatabase(config, { logger });
+  const knex = createKnex(databaseUrl);
+  try {
+    const report = await runMigrations(knex, { ...config, databaseUrl });
+    console.log(`migrate (${embeddedPostgres ? `embedded Postgres in ${config.dataDir}/postgres` : 'DATABASE_URL'}): ${describeMigrations(report)}`);
+  } finally {
+    await knex.destroy();
+    await embeddedPostgres?.stop();
+    release();
+  }
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const signaller = new TemporalSignaller({ address: devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort }), namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+  if (process.argv.includes('--migrate-only')) return migrateOnly(config);
+
+  // Everything that can refuse to start does so before anything is started.
+  const release = config.databaseUrl ? () => undefined : claimDataDir(config);
+  if (await portInUse(config.port)) {
+    release();
+    fail(new PortBusyError('PORT', config.port).message);
+  }
+  if (!config.temporalAddress && (await portInUse(config.temporalPort, '127.0.0.1'))) {
+    release();
+    fail(new PortBusyError('TEMPORAL_PORT', config.temporalPort).message);
+  }
+
+  const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
+  const signaller = createTemporalSignaller({ ...config, temporalAddress });
   const platform = await startPlatform(config, { signaller });
+  platform.onStop(async () => release());
   const temporal = await startTemporalForDev({
     address: config.temporalAddress,
     port: config.temporalPort,
@@ -27,17 +93,24 @@ async function main(): Promise<void> {
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: platform.mailer, sms: new FolderSmsSender(config.smsOutboxDir) },
+    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config) },
   });
-  const server = await startApi(platform, config.port);
+  const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
     await worker.shutdown();
     await signaller.close();
     await temporal.stop();
   });
 
+  const staff: { name: string; email: string }[] = await platform
+    .knex('users as u')
+    .join('tenants as t', 't.id', 'u.tenant_id')
+    .where({ 't.slug': DEMO_SLUG, 'u.role': 'STAFF' })
+    .orderBy('u.name')
+    .select('u.name', 'u.email');
   const base = `http://localhost:${config.port}/api`;
   const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (devserver/temporal)' }[temporal.kind];
+  const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;
   console.log(
     [
       '',
@@ -47,23 +120,44 @@ async function main(): Promise<void> {
       `  Health       ${base}/health`,
       `  Database     ${platform.embeddedPostgres ? `embedded Postgres (data in ${config.dataDir}/postgres)` : 'DATABASE_URL'}`,
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
-      `  Outboxes     mail ${config.mailOutboxDir}, sms ${config.smsOutboxDir}`,
-      `  Admin login  ${config.adminEmail} / ${config.adminPassword === 'admin-dev-password' ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
-      demo.created
-        ? `  Demo salon   ${base}/public/tenants/${DEMO_SLUG} (seeded now); owner login ${DEMO_OWNER_EMAIL} / ${DEMO_PASSWORD}`
-        : `  Demo salon   seeded only into an empty database (owner ${DEMO_OWNER_EMAIL} / ${DEMO_PASSWORD} if it was seeded earlier)`,
+      `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
+      `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+      staff.length
+        ? [
+            `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
+            `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
+            ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),
+          ].join('\n')
+        : `  Demo salon   not seeded (the database was not empty)`,
       '',
     ].join('\n'),
   );
-  const shutdown = () => {
-    server.close();
-    void platform.stop().then(() => process.exit(0));
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    // Stopping embedded Postgres terminates connections (57P01) that a pool may still hold idle (the
+    // built-in Temporal server's run store has no 'error' listener); that is expected now, not a crash.
+    process.on('uncaughtException', (err: Error & { code?: string }) => {
+      if (err.code === '57P01') return;
+      console.error(err);
+      process.exit(1);
+    });
+    try {
+      await closeServer(server, config.shutdownTimeoutMs);
+      await platform.stop();
+    } catch (err) {
+      console.error(`npm start: stopping failed: ${(err as Error).message}`);
+      process.exit(1);
+    }
+    process.exit(0);
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(`npm start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

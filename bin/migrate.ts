@@ -1,17 +1,52 @@
 #!/usr/bin/env node
-// `npm run migrate`: applies pending migrations to DATABASE_URL (or the embedded Postgres in DATA_DIR).
-import { loadConfig } from '../config';
-import { startPlatform } from '../devserver/platform';
-import { migrationConfig } from '../db/knex';
+// `node dist/bin/migrate.js` (the compose `migrate` service): applies pending migrations to
+// DATABASE_URL, the rate-limit store's schema, and creates the platform admin if missing; says how
+// many migrations it applied now. `npm run migrate` does the same on the embedded database when
+// DATABASE_URL is unset (through bin/dev.js --migrate-only).
+import type { Knex } from 'knex';
+import { loadConfig, type AppConfig } from '../config';
+import { createKnex, migrateLatest } from '../db/knex';
+import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
+import { migrateRateLimits, refuseUnfitProduction } from './compose';
 
-async function main(): Promise<void> {
-  const platform = await startPlatform(loadConfig()); // migrates on start
-  const [done] = (await platform.knex.migrate.list(migrationConfig())) as [{ name: string }[], unknown[]];
-  console.log(`migrations applied: ${done.length} (latest: ${done.at(-1)?.name ?? 'none'})`);
-  await platform.stop();
+export interface MigrationReport {
+  applied: string[];
+  total: number;
+  latest?: string;
+  rateLimitSchema: number;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
+  const applied = await migrateLatest(knex);
+  const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
+  const rateLimitSchema = await migrateRateLimits(config.databaseUrl);
+  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  return { applied, total: done.length, latest: done.at(-1)?.name, rateLimitSchema };
+}
+
+export function describeMigrations(report: MigrationReport): string {
+  const now = report.applied.length === 0 ? 'no pending migrations, nothing applied' : `applied ${report.applied.length} migration${report.applied.length === 1 ? '' : 's'} now (${report.applied.join(', ')})`;
+  return `${now}; ${report.total} in the database, latest ${report.latest ?? 'none'}`;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  refuseUnfitProduction(config, 'migrate', { database: true, temporal: false });
+  if (!config.databaseUrl) {
+    console.error('migrate: DATABASE_URL is not set (`npm run migrate` migrates the embedded database instead)');
+    process.exit(1);
+  }
+  const knex = createKnex(config.databaseUrl);
+  try {
+    console.log(`migrate: ${describeMigrations(await runMigrations(knex, { ...config, databaseUrl: config.databaseUrl }))}`);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`migrate: ${(err as Error).message}`);
+    process.exit(1);
+  });
+}

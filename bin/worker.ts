@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // The Temporal worker process (task queue `salon`): every workflow and activity of the platform.
+// Configured by environment only: DATABASE_URL and TEMPORAL_ADDRESS are required; e-mail goes over
+// SMTP when SMTP_URL is set, SMS through Sveve when SVEVE_USER/SVEVE_PASSWORD are set (else both
+// to the folder outboxes). SIGTERM drains: no new tasks are polled, running activities get up to
+// SHUTDOWN_TIMEOUT_MS to finish, then the process exits 0. With WORKER_HEALTH_PORT set, GET / on
+// that port answers 200 while the worker runs and the database answers (container healthcheck).
+import http from 'node:http';
 import path from 'node:path';
 import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config';
 import { createKnex } from '../db/knex';
 import { createActivities, type ActivityDeps } from '../activities';
-import { FolderMailer } from '../integrations/mail/mailer';
-import { FolderSmsSender } from '../integrations/sms/sms-sender';
+import { createLogger } from '../integrations/logger';
+import { createMailer, createSmsSender, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { listenOrExplain } from './ports';
 
 export interface RunningWorker {
   worker: Worker;
@@ -22,6 +29,8 @@ export interface WorkerOptions {
   activityDeps: ActivityDeps;
   /** warn (default) keeps the SDK quiet in tests and dev */
   logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** how long running activities may finish after shutdown was asked for (default 0: cancel them) */
+  shutdownGraceMs?: number;
 }
 
 let runtimeInstalled = false;
@@ -43,6 +52,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     // compiled: dist/workflows/index.js; from source (tests): workflows/index.ts
     workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
     activities: createActivities(options.activityDeps),
+    ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
   });
   const finished = worker.run().finally(() => connection.close());
   return {
@@ -57,24 +67,49 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.databaseUrl || !config.temporalAddress) {
-    throw new Error('bin/worker needs DATABASE_URL and TEMPORAL_ADDRESS (use `npm start` for the embedded stack)');
+  refuseUnfitProduction(config, 'worker');
+  const { databaseUrl, temporalAddress } = config;
+  if (!databaseUrl || !temporalAddress) {
+    console.error(`worker: ${!databaseUrl ? 'DATABASE_URL' : 'TEMPORAL_ADDRESS'} is not set (use \`npm start\` for the embedded stack)`);
+    process.exit(1);
   }
-  const knex = createKnex(config.databaseUrl);
+  const logger = createLogger(config.logLevel);
+  exitOnUnhandled(logger, 'worker');
+  const knex = createKnex(databaseUrl);
+  const mailer = createMailer(config);
   const running = await startWorker({
-    address: config.temporalAddress,
+    address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer: new FolderMailer(config.mailOutboxDir), sms: new FolderSmsSender(config.smsOutboxDir) },
+    activityDeps: { knex, mailer, sms: createSmsSender(config) },
     logLevel: 'INFO',
+    shutdownGraceMs: config.shutdownTimeoutMs,
   });
+  // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.
+  const healthPort = config.workerHealthPort;
+  let health: http.Server | undefined;
+  if (healthPort) {
+    health = http.createServer((_req, res) => {
+      const running_ = running.worker.getState() === 'RUNNING';
+      knex.raw('SELECT 1').then(
+        () => res.writeHead(running_ ? 200 : 503).end(running_ ? 'ok' : running.worker.getState()),
+        () => res.writeHead(503).end('database down'),
+      );
+    });
+    await listenOrExplain(health, healthPort, 'WORKER_HEALTH_PORT');
+  }
+  logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker running');
   await running.finished;
+  health?.close();
+  mailer.close?.();
   await knex.destroy();
+  logger.info('worker stopped');
+  process.exit(0);
 }
 
 if (require.main === module) {
   main().catch((err) => {
-    console.error(err);
+    console.error(`worker: ${(err as Error).message}`);
     process.exit(1);
   });
 }

@@ -32,27 +32,46 @@ export interface AppConfig {
   mailOutboxDir: string;
   smsOutboxDir: string;
   logLevel: string;
+  /** SMTP delivery (nodemailer) when set; else the folder outbox */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Sveve SMS gateway when user and password are set; else the folder outbox */
+  sveve?: { url: string; user: string; password: string; sender: string };
+  /** how many reverse proxies in front of the api may set X-Forwarded-For (0: none) */
+  trustProxy: number;
+  corsOrigins: string[];
+  corsMaxAgeSeconds: number;
+  /** bearer token for GET /metrics; unset: /metrics answers 404 */
+  metricsToken?: string;
+  /** how long api and worker wait for in-flight work on SIGTERM before they exit anyway */
+  shutdownTimeoutMs: number;
+  /** bin/worker answers GET / on this port while it runs (0: no health port) */
+  workerHealthPort: number;
 }
+
+/** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
+export const DEV_JWT_SECRET = 'dev-only-insecure-jwt-secret-change-me';
+export const DEV_ADMIN_PASSWORD = 'admin-dev-password';
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).optional(),
   DATA_DIR: Joi.string().default('.data'),
-  JWT_SECRET: Joi.string().min(16).default('dev-only-insecure-jwt-secret-change-me'),
+  JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
   PASSWORD_HASH_ROUNDS: Joi.number().integer().min(4).max(15).default(10),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).default(900),
   REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 24 * 3600),
   PASSWORD_RESET_TTL_SECONDS: Joi.number().integer().min(60).default(3600),
   ADMIN_EMAIL: Joi.string().email({ tlds: { allow: false } }).default('admin@salon.local'),
-  ADMIN_PASSWORD: Joi.string().min(8).default('admin-dev-password'),
+  ADMIN_PASSWORD: Joi.string().min(8).default(DEV_ADMIN_PASSWORD),
   BODY_LIMIT: Joi.string().default('1mb'),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   RATE_LIMIT_GLOBAL: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_AUTH: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_BOOKING_CREATE: Joi.number().integer().min(1).default(20),
   PLATFORM_DOMAIN: Joi.string().default('salon.local'),
-  PUBLIC_BASE_URL: Joi.string().uri().default('http://localhost:3000'),
+  PUBLIC_BASE_URL: Joi.string().uri().optional(),
   TEMPORAL_ADDRESS: Joi.string().optional(),
   TEMPORAL_PORT: Joi.number().integer().min(1).max(65535).default(7233),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
@@ -60,7 +79,32 @@ const schema = Joi.object({
   MAIL_OUTBOX_DIR: Joi.string().optional(),
   SMS_OUTBOX_DIR: Joi.string().optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).optional(),
+  MAIL_FROM: Joi.string().default('Salongplattform <no-reply@salon.local>'),
+  SVEVE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://sveve.no/SMS/SendMessage'),
+  SVEVE_USER: Joi.string().optional(),
+  SVEVE_PASSWORD: Joi.string().optional(),
+  SVEVE_SENDER: Joi.string().max(11).default('Salong'),
+  TRUST_PROXY: Joi.number().integer().min(0).max(10).default(0),
+  CORS_ORIGINS: Joi.string().allow('').default(''),
+  CORS_MAX_AGE_SECONDS: Joi.number().integer().min(0).default(600),
+  METRICS_TOKEN: Joi.string().min(16).optional(),
+  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
+  WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
 }).unknown(true);
+
+/**
+ * One line naming the first problem that makes this configuration unfit for production, or
+ * undefined. With NODE_ENV=production the api and the worker refuse to start on it.
+ */
+export function productionProblem(config: AppConfig, needs: { database?: boolean; temporal?: boolean } = { database: true, temporal: true }): string | undefined {
+  if (config.nodeEnv !== 'production') return undefined;
+  if (needs.database !== false && !config.databaseUrl) return 'DATABASE_URL is not set (required with NODE_ENV=production)';
+  if (needs.temporal !== false && !config.temporalAddress) return 'TEMPORAL_ADDRESS is not set (required with NODE_ENV=production)';
+  if (config.jwtSecret === DEV_JWT_SECRET) return 'JWT_SECRET is the development default; set a long random secret for production';
+  if (config.adminPassword === DEV_ADMIN_PASSWORD) return 'ADMIN_PASSWORD is the development default; set your own for production';
+  return undefined;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
@@ -86,7 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       bookingCreate: value.RATE_LIMIT_BOOKING_CREATE,
     },
     platformDomain: value.PLATFORM_DOMAIN,
-    publicBaseUrl: value.PUBLIC_BASE_URL,
+    // links in messages follow the port the platform runs on unless a public address is given
+    publicBaseUrl: String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     temporalAddress: value.TEMPORAL_ADDRESS,
     temporalPort: value.TEMPORAL_PORT,
     temporalNamespace: value.TEMPORAL_NAMESPACE,
@@ -94,5 +139,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailOutboxDir: value.MAIL_OUTBOX_DIR ?? `${dataDir}/mail`,
     smsOutboxDir: value.SMS_OUTBOX_DIR ?? `${dataDir}/sms`,
     logLevel: value.LOG_LEVEL,
+    smtpUrl: value.SMTP_URL,
+    mailFrom: value.MAIL_FROM,
+    sveve:
+      value.SVEVE_USER && value.SVEVE_PASSWORD
+        ? { url: value.SVEVE_URL, user: value.SVEVE_USER, password: value.SVEVE_PASSWORD, sender: value.SVEVE_SENDER }
+        : undefined,
+    trustProxy: value.TRUST_PROXY,
+    corsOrigins: String(value.CORS_ORIGINS)
+      .split(',')
+      .map((o: string) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+    corsMaxAgeSeconds: value.CORS_MAX_AGE_SECONDS,
+    metricsToken: value.METRICS_TOKEN,
+    shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+    workerHealthPort: value.WORKER_HEALTH_PORT,
   };
 }

@@ -1,20 +1,22 @@
-// Brings up the platform's dependencies for `npm start` and the tests: the database (embedded or
-// DATABASE_URL), migrations, the platform admin, and the app's dependency bundle.
+// Brings up the platform's dependencies for `npm start` and the tests: the database (embedded
+// Postgres unless DATABASE_URL), migrations, the platform admin, then the api's dependency bundle
+// from bin/compose.ts (the same one production uses).
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
-import { createKnex, migrateLatest } from '../db/knex';
+import { createKnex } from '../db/knex';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres';
 import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
-import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import type { AppDeps } from '../api/deps';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
-import { RecordingSignaller } from '../integrations/temporal/recording-signaller';
+import { composeApi, createMailer } from '../bin/compose';
+import { runMigrations } from '../bin/migrate';
 
 export interface Platform {
   deps: AppDeps;
   knex: Knex;
+  /** the folder outbox of MAIL_OUTBOX_DIR (what the mailer wrote when SMTP_URL is unset) */
   mailer: FolderMailer;
   embeddedPostgres?: EmbeddedPostgresHandle;
   /** runs before the database goes away (workers, servers started beside the platform) */
@@ -25,51 +27,48 @@ export interface Platform {
 export interface PlatformOptions {
   persistentData?: boolean;
   logger?: Logger;
-  /** how the API reaches entity workflows; the Temporal-backed one is wired by bin/dev and the tests */
-  signaller?: EntitySignaller;
+  /** how the API reaches entity workflows: a TemporalSignaller (bin/dev), or a test's recorder */
+  signaller: EntitySignaller;
+  /** keeps this platform's rate-limit counters apart from others on the same database (tests) */
+  rateLimitPrefix?: string;
 }
 
-export async function startPlatform(config: AppConfig, options: PlatformOptions = {}): Promise<Platform> {
+/** Embedded Postgres in DATA_DIR/postgres unless DATABASE_URL is set. */
+export async function startDatabase(config: AppConfig, options: { persistentData?: boolean; logger: Logger }): Promise<{ databaseUrl: string; embeddedPostgres?: EmbeddedPostgresHandle }> {
+  if (config.databaseUrl) return { databaseUrl: config.databaseUrl };
+  const embeddedPostgres = await startEmbeddedPostgres({
+    dataDir: path.join(config.dataDir, 'postgres'),
+    persistent: options.persistentData ?? true,
+    log: (line) => options.logger.debug({ component: 'postgres' }, line),
+  });
+  return { databaseUrl: embeddedPostgres.url, embeddedPostgres };
+}
+
+export async function startPlatform(config: AppConfig, options: PlatformOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  let embeddedPostgres: EmbeddedPostgresHandle | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embeddedPostgres = await startEmbeddedPostgres({
-      dataDir: path.join(config.dataDir, 'postgres'),
-      persistent: options.persistentData ?? true,
-      log: (line) => logger.debug({ component: 'postgres' }, line),
-    });
-    databaseUrl = embeddedPostgres.url;
-  }
+  const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger });
   const knex = createKnex(databaseUrl);
-  await migrateLatest(knex);
-  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
-  const mailer = new FolderMailer(config.mailOutboxDir);
-  const signaller = options.signaller ?? new RecordingSignaller();
-  const deps: AppDeps = {
+  await runMigrations(knex, { ...config, databaseUrl });
+  const composed = await composeApi({
     config: { ...config, databaseUrl },
     logger,
     knex,
-    mailer,
-    signaller,
-    health: {
-      database: async () => {
-        await knex.raw('SELECT 1');
-      },
-      ...(signaller.ping ? { temporal: () => signaller.ping!() } : {}),
-    },
-  };
+    signaller: options.signaller,
+    mailer: createMailer(config),
+    rateLimitPrefix: options.rateLimitPrefix,
+  });
   const stopHooks: (() => Promise<void>)[] = [];
   return {
-    deps,
+    deps: composed.deps,
     knex,
-    mailer,
+    mailer: new FolderMailer(config.mailOutboxDir),
     embeddedPostgres,
     onStop(hook) {
       stopHooks.unshift(hook);
     },
     async stop() {
       for (const hook of stopHooks) await hook();
+      await composed.close();
       await knex.destroy();
       await embeddedPostgres?.stop();
     },

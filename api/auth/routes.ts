@@ -18,7 +18,7 @@ const REFRESH_COOKIE_PATH = '/api/auth';
 export function authRouter(deps: AppDeps): Router {
   const { config } = deps;
   const router = Router();
-  const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs);
+  const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
 
   function sendSession(res: Response, session: SessionTokens, status = 200): void {

@@ -51,7 +51,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
   const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
-  const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs);
+  const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
 

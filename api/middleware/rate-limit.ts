@@ -1,15 +1,36 @@
 // Spec 8 rate limits with the X-RateLimit-* headers and the spec's 429 envelope.
+// Counters live where the app's `rateLimitStore` (deps, set on app.locals by createApp) keeps them:
+// in Postgres for every process started by bin/ (so all api processes share one budget per IP),
+// in memory when no store is given.
 import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import { errors } from '../../domain/errors';
 
-/** Each limiter keeps its own in-memory counters per client IP (one api process per deployment for now). */
-export function rateLimiter(limit: number, windowMs: number): RequestHandler {
-  return rateLimit({
-    windowMs,
-    limit,
-    legacyHeaders: true,
-    standardHeaders: false,
-    handler: (_req, _res, next) => next(errors.rateLimited()),
-  });
+/** Builds the store of one named limiter ('global', 'auth', 'booking-create'). */
+export type RateLimitStoreFactory = (name: string) => Store;
+
+export const RATE_LIMIT_STORE_LOCAL = 'rateLimitStore';
+
+/**
+ * The store is looked up on the app at the first request, so routers need not carry it. `name`
+ * keeps the counters of different limiters apart (two limiters with the same name share a budget).
+ */
+export function rateLimiter(limit: number, windowMs: number, name = `limit-${limit}-${windowMs}`): RequestHandler {
+  let limiter: RequestHandler | undefined;
+  return (req, res, next) => {
+    if (!limiter) {
+      const factory = req.app.locals[RATE_LIMIT_STORE_LOCAL] as RateLimitStoreFactory | undefined;
+      limiter = rateLimit({
+        windowMs,
+        limit,
+        legacyHeaders: true,
+        standardHeaders: false,
+        ...(factory ? { store: factory(name) } : {}),
+        // built once, lazily, on the first request (so routers need not carry the store)
+        validate: { creationStack: false },
+        handler: (_req, _res, next) => next(errors.rateLimited()),
+      });
+    }
+    return limiter(req, res, next);
+  };
 }

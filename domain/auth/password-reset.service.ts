@@ -42,11 +42,11 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
     const link = `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await deps.mailer.send({
       to: user.email!,
-      subject: 'Reset your password',
+      subject: 'Tilbakestill passordet ditt',
       text:
-        `Someone asked to reset the password of your account${salon ? ` at ${salon.name}` : ''}.\n\n` +
-        `Open ${link} within ${Math.round(deps.config.passwordResetTtlSeconds / 60)} minutes to choose a new one.\n` +
-        'If it was not you, ignore this message.',
+        `Noen har bedt om å tilbakestille passordet til kontoen din${salon ? ` hos ${salon.name}` : ''}.\n\n` +
+        `Åpne ${link} innen ${Math.round(deps.config.passwordResetTtlSeconds / 60)} minutter for å velge et nytt.\n` +
+        'Var det ikke deg, kan du se bort fra denne e-posten.',
       meta: { resetToken: token, userId: user.id, tenantId: user.tenantId, tenantSlug: salon?.slug ?? null, expiresAt: expiresAt.toISOString() },
     });
   }

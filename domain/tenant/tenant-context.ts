@@ -24,3 +24,8 @@ export async function tenantById(db: Db, tenantId: string): Promise<TenantContex
 export async function tenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
   return findTenantIdByHost(db, host);
 }
+
+/** The active salon behind a host (CORS origins, on-demand TLS); undefined for none or an inactive one. */
+export async function activeTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
+  return findTenantIdByHost(db, host, true);
+}

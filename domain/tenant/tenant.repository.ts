@@ -30,8 +30,8 @@ export async function findTenantBySlug(db: Db, slug: string, activeOnly = false)
 }
 
 /** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain. */
-export async function findTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
-  return (await TenantModel.query(db).select('id').findOne(host))?.id;
+export async function findTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }, activeOnly = false): Promise<string | undefined> {
+  return (await TenantModel.query(db).select('id').findOne(activeOnly ? { ...host, isActive: true } : host))?.id;
 }
 
 /** Slugs of the given tenants, alphabetically. */

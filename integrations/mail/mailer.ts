@@ -1,5 +1,6 @@
-// E-mail adapter. The embedded default writes each message as a JSON file into a folder
-// (MAIL_OUTBOX_DIR) where a developer or a test can read it; production plugs in a real provider.
+// E-mail adapters. The embedded default writes each message as a JSON file into a folder
+// (MAIL_OUTBOX_DIR) where a developer or a test can read it; with SMTP_URL set, SmtpMailer delivers.
+import nodemailer, { type Transporter } from 'nodemailer';
 import { FolderOutbox, type Stored } from '../folder-outbox';
 
 export interface MailMessage {
@@ -29,5 +30,39 @@ export class FolderMailer implements Mailer {
 
   sentTo(address: string): Promise<StoredMail[]> {
     return this.outbox.sentTo(address);
+  }
+}
+
+/**
+ * Real delivery over SMTP (nodemailer) to SMTP_URL, e.g. `smtp://mailpit:1025` or
+ * `smtps://user:pass@smtp.example.com:465`. Each plain `meta` value travels as an `X-Salon-<key>`
+ * header (e.g. `X-Salon-bookingId`), so an inbox (or a test) can tie a message to its booking.
+ */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({
+      from: this.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      headers: Object.fromEntries(
+        Object.entries(message.meta ?? {})
+          .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+          .map(([k, v]) => [`X-Salon-${k.replace(/[^A-Za-z0-9-]/g, '')}`, String(v)]),
+      ),
+    });
+  }
+
+  close(): void {
+    this.transport.close();
   }
 }

@@ -18,6 +18,8 @@ export interface TemporalSignallerOptions {
   taskQueue: string;
   /** how long a state change may wait for Temporal before it is refused */
   deadlineMs?: number;
+  /** told about every failed signal (metrics) */
+  onFailure?: (ref: EntityWorkflowRef) => void;
 }
 
 export class TemporalSignaller implements EntitySignaller {
@@ -43,6 +45,7 @@ export class TemporalSignaller implements EntitySignaller {
         }),
       );
     } catch (err) {
+      this.options.onFailure?.(ref);
       throw new TemporalUnreachableError(ref.workflowId, err);
     }
   }

@@ -5,7 +5,7 @@ import { createAdmin, createUser } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import request from 'supertest';
 import { utcToLocal } from '../../domain/time/salon-time.rules';
-import type { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
+import type { RecordingSignaller } from '../support/recording-signaller';
 
 async function signaller(): Promise<RecordingSignaller> {
   return (await stack()).platform.deps.signaller as RecordingSignaller;

@@ -3,7 +3,7 @@ import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { createAdmin } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
-import type { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
+import type { RecordingSignaller } from '../support/recording-signaller';
 
 async function signalsFor(bookingId: string) {
   const sig = (await stack()).platform.deps.signaller as RecordingSignaller;

@@ -7,7 +7,7 @@ import { stack } from '../support/stack';
 import { createSalon } from '../support/factories';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { signAccessToken } from '../../domain/auth/tokens';
-import type { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
+import type { RecordingSignaller } from '../support/recording-signaller';
 
 const fieldsOf = (res: { body: { error?: { details?: { field: string }[] } } }) => (res.body.error?.details ?? []).map((d) => d.field);
 

@@ -3,7 +3,7 @@ import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay, ALL_WEEK } from '../support/booking-fixtures';
-import type { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
+import type { RecordingSignaller } from '../support/recording-signaller';
 
 const guest = (over: Record<string, unknown> = {}) => ({ name: 'Ola Gjest', phone: '+47 955 55 555', email: 'ola@example.no', ...over });
 

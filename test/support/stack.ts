@@ -12,10 +12,11 @@ import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
 import { startPlatform, type Platform } from '../../devserver/platform';
 import { createLogger } from '../../integrations/logger';
-import { RecordingSignaller } from '../../integrations/temporal/recording-signaller';
+import { RecordingSignaller } from './recording-signaller';
 import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
+import { postgresRateLimitStores } from '../../bin/compose';
 import { startTestTemporal, stopTestTemporal } from './temporal';
 
 export interface TestStack {
@@ -56,7 +57,7 @@ export function stack(): Promise<TestStack> {
     const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}` });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
-    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller });
+    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
     // Tests only: test code reads and writes rows through the Objection models without passing a
     // handle (TenantModel.query()). The application never relies on this binding; eslint forbids
     // handle-less queries outside test/.
@@ -79,11 +80,18 @@ export function stack(): Promise<TestStack> {
   return starting;
 }
 
-/** A second app on the same database with other settings (e.g. the spec's real rate limits). */
+let appsWith = 0;
+
+/**
+ * A second app on the same database with other settings (e.g. the spec's real rate limits). Its
+ * rate-limit counters (in Postgres, like production) are its own: a fresh budget per app.
+ */
 export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
   const { platform } = await stack();
   const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl };
-  return createApp({ ...platform.deps, config }, { validateResponses: true });
+  const stores = postgresRateLimitStores(config.databaseUrl!, `test-${process.pid}-app${++appsWith}-`);
+  platform.onStop(() => stores.close());
+  return createApp({ ...platform.deps, config, rateLimitStore: stores.factory }, { validateResponses: true });
 }
 
 export async function stopStack(): Promise<void> {

@@ -1,5 +1,6 @@
-// An EntitySignaller that remembers what it sent: the tests and the dev platform read `sent` to see
-// which events a change produced, while the wrapped signaller (when given) still delivers them.
+// Test-only EntitySignaller: records every signal in memory, then passes it on to `next` when
+// given. Tests read `sent` to assert which events a change produced, while the real signaller
+// still delivers them. Production never uses it (bin/ wires the TemporalSignaller).
 import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from '../../domain/workflow-signals/entity-signaller';
 
 export class RecordingSignaller implements EntitySignaller {

@@ -1,0 +1,74 @@
+// Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
+// do not collide: request latency per route and status, bookings created, workflow signal
+// failures, database pool use. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
+import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import client from 'prom-client';
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  max: number;
+}
+
+export class Metrics {
+  readonly registry = new client.Registry();
+  readonly requestDuration: client.Histogram<'method' | 'route' | 'status'>;
+  readonly bookingsCreated: client.Counter<'channel'>;
+  readonly signalFailures: client.Counter<'workflow_type'>;
+
+  constructor(knex?: Knex) {
+    client.collectDefaultMetrics({ register: this.registry });
+    this.requestDuration = new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2, 5],
+      registers: [this.registry],
+    });
+    this.bookingsCreated = new client.Counter({
+      name: 'bookings_created_total',
+      help: 'Bookings created through the API (public portal or staff)',
+      labelNames: ['channel'],
+      registers: [this.registry],
+    });
+    this.signalFailures = new client.Counter({
+      name: 'workflow_signal_failures_total',
+      help: 'Workflow signals that failed (the state change was refused with 503)',
+      labelNames: ['workflow_type'],
+      registers: [this.registry],
+    });
+    const pool = (): TarnPool | undefined => (knex?.client as { pool?: TarnPool } | undefined)?.pool;
+    new client.Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state (used, free, pending acquires, max)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const p = pool();
+        if (!p) return;
+        this.set({ state: 'used' }, p.numUsed());
+        this.set({ state: 'free' }, p.numFree());
+        this.set({ state: 'pending' }, p.numPendingAcquires());
+        this.set({ state: 'max' }, p.max);
+      },
+    });
+  }
+
+  /** Times every request; the route label is the matched route template, never the raw path. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const end = this.requestDuration.startTimer();
+      res.once('finish', () => {
+        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+        const status = String(res.statusCode);
+        end({ method: req.method, route, status });
+        if (req.method === 'POST' && res.statusCode === 201 && /\/bookings$/.test(route)) {
+          this.bookingsCreated.inc({ channel: route.includes('/public/') ? 'PUBLIC' : 'STAFF' });
+        }
+      });
+      next();
+    };
+  }
+}

@@ -1,0 +1,133 @@
+// The HTTP edge a load balancer and browser front-ends meet (issue 9 points 3, 4, 7), on the
+// in-process app: API index, request ids, CORS, TLS permission check, metrics, the reset page,
+// and the Sveve SMS adapter against a stand-in speaking Sveve's HTTP format.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import chai from 'chai';
+import chaiAsPromised from 'chai-as-promised';
+import request from 'supertest';
+import { appWith } from '../support/stack';
+import { call, http as agent } from '../support/http';
+import { createSalon, unique } from '../support/factories';
+import { TenantModel } from '../../db/models/tenant.model';
+import { SveveSmsSender } from '../../integrations/sms/sveve-sms-sender';
+import { loadConfig, productionProblem } from '../../config';
+
+chai.use(chaiAsPromised);
+
+describe('HTTP edge for production', () => {
+  it('when GET /api is called then it answers with the name, version and links to docs, health and the portal', async () => {
+    const res = await call('get', '');
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.include({ name: 'salon-platform' });
+    expect(res.body.data.links).to.deep.equal({ docs: '/api/docs', openapi: '/api/docs-json', health: '/api/health', publicTenants: '/api/public/tenants' });
+  });
+
+  it('when a request carries X-Request-Id then the response echoes it; without one a new id is made', async () => {
+    const given = await (await agent()).get('/api/health').set('X-Request-Id', 'lb-1234-abcd');
+    expect(given.headers['x-request-id']).to.equal('lb-1234-abcd');
+    const made = await (await agent()).get('/api/health');
+    expect(made.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    const junk = await (await agent()).get('/api/health').set('X-Request-Id', 'bad id with spaces');
+    expect(junk.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when a browser origin is listed, a salon subdomain or an active custom domain then CORS allows it with credentials; any other origin gets no CORS headers', async () => {
+    const { tenant } = await createSalon();
+    const domain = `${unique('book')}.example.no`;
+    await TenantModel.query().patch({ customDomain: domain }).findById(tenant.id);
+    const app = await appWith({ CORS_ORIGINS: 'https://admin.example.test', PLATFORM_DOMAIN: 'salon.test', CORS_MAX_AGE_SECONDS: '900' });
+    for (const origin of ['https://admin.example.test', `https://${tenant.slug}.salon.test`, `https://${domain}`]) {
+      const res = await request(app).get('/api/health').set('Origin', origin);
+      expect(res.headers['access-control-allow-origin'], origin).to.equal(origin);
+      expect(res.headers['access-control-allow-credentials']).to.equal('true');
+    }
+    const preflight = await request(app).options('/api/auth/login').set('Origin', 'https://admin.example.test').set('Access-Control-Request-Method', 'POST');
+    expect(preflight.status).to.equal(204);
+    expect(preflight.headers['access-control-max-age']).to.equal('900');
+    for (const origin of ['https://evil.example', 'https://no-such-salon.salon.test']) {
+      const res = await request(app).get('/api/health').set('Origin', origin);
+      expect(res.headers, origin).to.not.have.property('access-control-allow-origin');
+    }
+  });
+
+  it('when the TLS edge asks about a domain then 200 only for an active salon custom domain, else 404', async () => {
+    const { tenant } = await createSalon();
+    const domain = `${unique('tls')}.example.no`;
+    await TenantModel.query().patch({ customDomain: domain }).findById(tenant.id);
+    const ok = await call('get', `/internal/tls-allow?domain=${domain.toUpperCase()}`);
+    expect(ok.status).to.equal(200);
+    expect(ok.body.data).to.deep.equal({ domain, allowed: true });
+    expect((await call('get', '/internal/tls-allow?domain=unknown.example.no')).status).to.equal(404);
+    await TenantModel.query().patch({ isActive: false }).findById(tenant.id);
+    expect((await call('get', `/internal/tls-allow?domain=${domain}`)).status).to.equal(404);
+    expect((await call('get', '/internal/tls-allow')).status).to.equal(400);
+  });
+
+  it('when METRICS_TOKEN is set then /api/metrics needs it and serves Prometheus text; unset it is 404', async () => {
+    expect((await call('get', '/metrics')).status).to.equal(404);
+    const app = await appWith({ METRICS_TOKEN: 'metrics-token-for-tests-0123' });
+    expect((await request(app).get('/api/metrics')).status).to.equal(401);
+    expect((await request(app).get('/api/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).to.equal(401);
+    await request(app).get('/api/health');
+    const res = await request(app).get('/api/metrics').set('Authorization', 'Bearer metrics-token-for-tests-0123');
+    expect(res.status).to.equal(200);
+    expect(res.text).to.match(/http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} \d+/);
+    expect(res.text).to.include('workflow_signal_failures_total');
+    expect(res.text).to.include('bookings_created_total');
+  });
+
+  it('when the reset link of the e-mail is opened then the page with the new-password form exists', async () => {
+    const res = await (await agent()).get('/reset-password?token=abc');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/text\/html/);
+    expect(res.text).to.include('/api/auth/reset-password').and.include('<form');
+  });
+
+  it('when NODE_ENV=production then missing DATABASE_URL / TEMPORAL_ADDRESS and the dev JWT_SECRET / ADMIN_PASSWORD are refused by name', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin' };
+    expect(productionProblem(loadConfig(base))).to.equal(undefined);
+    expect(productionProblem(loadConfig({ ...base, DATABASE_URL: undefined }))).to.match(/^DATABASE_URL/);
+    expect(productionProblem(loadConfig({ ...base, TEMPORAL_ADDRESS: undefined }))).to.match(/^TEMPORAL_ADDRESS/);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: undefined }))).to.match(/^JWT_SECRET/);
+    expect(productionProblem(loadConfig({ ...base, ADMIN_PASSWORD: undefined }))).to.match(/^ADMIN_PASSWORD/);
+    expect(productionProblem(loadConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: undefined }))).to.equal(undefined);
+    expect(loadConfig({ PORT: '4100' }).publicBaseUrl).to.equal('http://localhost:4100');
+  });
+});
+
+describe('Sveve SMS adapter against a stand-in speaking its HTTP format', () => {
+  let server: http.Server;
+  let url: string;
+  const posts: URLSearchParams[] = [];
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        posts.push(form);
+        res.setHeader('content-type', 'application/json');
+        if (form.get('passwd') !== 'right') return res.end(JSON.stringify({ response: { fatalError: 'Feil brukernavn/passord' } }));
+        if (form.get('to') === '123') return res.end(JSON.stringify({ response: { msgOkCount: 0, stdSMSCount: 0, errors: [{ number: '123', message: 'Ugyldig nummer' }] } }));
+        res.end(JSON.stringify({ response: { msgOkCount: 1, stdSMSCount: 1, ids: [42] } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/SMS/SendMessage`;
+  });
+
+  after(() => server.close());
+
+  it('when a message is sent then Sveve gets user, passwd, to (digits with country code), msg, from and f=json', async () => {
+    await new SveveSmsSender({ url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '+47 955 55 555', text: 'Hei Ola, timen din er bekreftet.' });
+    expect(Object.fromEntries(posts.at(-1)!)).to.deep.equal({ user: 'salon', passwd: 'right', to: '4795555555', msg: 'Hei Ola, timen din er bekreftet.', from: 'Nordlys', f: 'json' });
+  });
+
+  it('when Sveve refuses (fatalError or no message accepted) then send rejects, so the activity retries', async () => {
+    await expect(new SveveSmsSender({ url, user: 'salon', password: 'wrong', sender: 'Nordlys' }).send({ to: '+4795555555', text: 'x' })).to.be.rejectedWith(/Feil brukernavn/);
+    await expect(new SveveSmsSender({ url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '123', text: 'x' })).to.be.rejectedWith(/Ugyldig nummer/);
+  });
+});

@@ -1,0 +1,282 @@
+// The production topology without Docker (ARCHITECTURE.md section 6): Postgres, a Temporal frontend
+// at TEMPORAL_ADDRESS (our dev-server launcher as its own process), bin/migrate, two bin/api
+// processes and one bin/worker process, all configured by environment only with NODE_ENV=production,
+// an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import knexFactory, { type Knex } from 'knex';
+import { knexSnakeCaseMappers } from 'objection';
+import { SMTPServer } from 'smtp-server';
+import { Connection, Client } from '@temporalio/client';
+import { stack } from '../support/stack';
+import { freePort } from '../../devserver/postgres';
+import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DIST = (file: string) => path.join(ROOT, 'dist', file);
+
+interface Mail {
+  to: string[];
+  raw: string;
+  at: number;
+}
+
+interface Proc {
+  child: ChildProcess;
+  output: string;
+  exited: Promise<number | null>;
+}
+
+function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
+  const child = spawn(process.execPath, [DIST(file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
+  return proc;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+async function get(base: string, p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+  const res = await fetch(base + p, { headers });
+  return { status: res.status, headers: res.headers, body: (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : await res.text() };
+}
+
+async function post(base: string, p: string, body: unknown): Promise<{ status: number; body: Json }> {
+  const res = await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('production topology: api x2 and worker as separate processes, configured by environment only', function () {
+  this.timeout(90_000);
+
+  const mails: Mail[] = [];
+  const smsPosts: URLSearchParams[] = [];
+  let smtp: SMTPServer;
+  let sveve: http.Server;
+  let temporal: Proc;
+  let api1: Proc;
+  let api2: Proc;
+  let worker: Proc;
+  let api1Base: string;
+  let api2Base: string;
+  let env: NodeJS.ProcessEnv;
+  let db: Knex;
+  let adminDb: Knex;
+  let dbName: string;
+  let temporalAddress: string;
+
+  before(async function () {
+    this.timeout(120_000);
+    // Postgres: a database of its own on the suite's embedded Postgres.
+    const base = (await stack()).config.databaseUrl!;
+    const started = Date.now();
+    dbName = `topology_${process.pid}_${Date.now()}`;
+    adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+    await adminDb.raw(`CREATE DATABASE "${dbName}"`);
+    const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
+
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (d: Buffer) => (raw += d.toString()));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, at: Date.now() });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+    // A stand-in for Sveve's POST /SMS/SendMessage, answering in its JSON format.
+    sveve = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        smsPosts.push(form);
+        const ok = req.url === '/SMS/SendMessage' && form.get('user') === 'salon' && form.get('passwd') === 'sveve-secret' && form.get('f') === 'json';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ response: ok ? { msgOkCount: 1, stdSMSCount: 1, ids: [smsPosts.length] } : { fatalError: 'Feil brukernavn/passord' } }));
+      });
+    });
+    await new Promise<void>((resolve) => sveve.listen(0, '127.0.0.1', resolve));
+
+    const temporalPort = await freePort();
+    temporalAddress = `127.0.0.1:${temporalPort}`;
+    temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1']);
+    const [p1, p2] = [await freePort(), await freePort()];
+    api1Base = `http://127.0.0.1:${p1}/api`;
+    api2Base = `http://127.0.0.1:${p2}/api`;
+    env = {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: 'salon-topology',
+      JWT_SECRET: 'topology-test-jwt-secret-0123456789abcdef',
+      ADMIN_EMAIL: 'admin@topology.test',
+      ADMIN_PASSWORD: 'topology-admin-password',
+      PASSWORD_HASH_ROUNDS: '4',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
+      SVEVE_URL: `http://127.0.0.1:${(sveve.address() as AddressInfo).port}/SMS/SendMessage`,
+      SVEVE_USER: 'salon',
+      SVEVE_PASSWORD: 'sveve-secret',
+      TRUST_PROXY: '1',
+      RATE_LIMIT_GLOBAL: '20',
+      METRICS_TOKEN: 'topology-metrics-token-0123456789',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT_MS: '10000',
+    };
+    const migrate = run('bin/migrate.js', env);
+    expect(await migrate.exited, migrate.output).to.equal(0);
+    expect(migrate.output).to.match(/applied \d+ migrations now/);
+
+    db = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 }, ...knexSnakeCaseMappers() });
+    await seedDemoSalon(db, { passwordHashRounds: 4 });
+
+    api1 = run('bin/api.js', { ...env, PORT: String(p1) });
+    api2 = run('bin/api.js', { ...env, PORT: String(p2) });
+    const workerHealth = await freePort();
+    worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
+    for (const [base, proc] of [[api1Base, api1], [api2Base, api2]] as const) {
+      await until(`the api at ${base} (${proc.output})`, async () => ((await get(base, '/health')).status === 200 ? true : undefined), 45_000);
+    }
+    await until(`the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    if (process.env.SHOW_TIMING) console.log(`      migrate, seed, temporal, 2 api and worker up in ${Date.now() - started} ms`);
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    for (const p of [api1, api2, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    sveve?.close();
+    await db?.destroy();
+    await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await adminDb?.destroy();
+  });
+
+  it('when NODE_ENV=production and a variable is missing or a dev default then api and worker refuse with one line naming it', async () => {
+    const checks: [string, NodeJS.ProcessEnv, RegExp][] = [
+      ['bin/api.js', { ...env, TEMPORAL_ADDRESS: undefined }, /TEMPORAL_ADDRESS/],
+      ['bin/worker.js', { ...env, DATABASE_URL: undefined }, /DATABASE_URL/],
+      ['bin/api.js', { ...env, JWT_SECRET: undefined }, /JWT_SECRET/],
+      ['bin/worker.js', { ...env, ADMIN_PASSWORD: 'admin-dev-password' }, /ADMIN_PASSWORD/],
+    ];
+    const results = await Promise.all(
+      checks.map(async ([file, e]) => {
+        const p = run(file, e);
+        return { code: await p.exited, output: p.output.trim() };
+      }),
+    );
+    results.forEach(({ code, output }, i) => {
+      expect(code, output).to.equal(1);
+      expect(output.split('\n'), output).to.have.length(1);
+      expect(output).to.match(checks[i][2]);
+    });
+  });
+
+  it('when a guest books with an e-mail address then booking:<id> runs on the Temporal frontend and the message arrives over SMTP and the SMS gateway within seconds', async () => {
+    const services = await get(api1Base, `/public/tenants/${DEMO_SLUG}/services`);
+    const serviceId: string = services.body.data[0].services[0].id;
+    const today = new Date().toISOString().slice(0, 10);
+    const next = await post(api1Base, `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today });
+    const date: string = next.body.data.date;
+    const slots = await get(api2Base, `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`);
+    const slot = slots.body.data.slots[0];
+    const email = `topology-${Date.now()}@example.no`;
+    const sent = Date.now();
+    const created = await post(api1Base, `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId }],
+      customer: { name: 'Topo Testesen', phone: '+47 955 12 345', email },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const bookingId: string = created.body.data.id;
+
+    const connection = await Connection.connect({ address: temporalAddress });
+    try {
+      const description = await new Client({ connection }).workflow.getHandle(`booking:${bookingId}`).describe();
+      expect(description.type).to.equal('bookingWorkflow');
+      expect(description.taskQueue).to.equal('salon-topology');
+    } finally {
+      await connection.close();
+    }
+
+    const mail = await until('the booking e-mail over SMTP', async () => mails.find((m) => m.to.includes(email)), 15_000);
+    const deliveryMs = mail.at - sent;
+    expect(mail.raw).to.match(/^From: Salong Nordlys <booking@salong-nordlys\.test>/m);
+    expect(mail.raw).to.match(new RegExp(`^X-Salon-BookingId: ${bookingId}`, 'im'));
+    expect(deliveryMs).to.be.lessThan(10_000);
+    const sms = await until('the booking SMS at the gateway', async () => smsPosts.find((f) => f.get('to') === '4795512345'), 10_000);
+    expect(sms.get('msg')).to.be.a('string').and.not.equal('');
+    if (process.env.SHOW_TIMING) console.log(`      booking -> SMTP delivery: ${deliveryMs} ms`);
+
+    const metrics = await get(api1Base, '/metrics', { authorization: `Bearer ${env.METRICS_TOKEN}` });
+    expect(metrics.status).to.equal(200);
+    expect(metrics.body).to.match(/bookings_created_total\{channel="PUBLIC"\} 1/);
+    expect(metrics.body).to.match(/http_request_duration_seconds_count\{method="POST",route="\/api\/public\/tenants\/:slug\/bookings",status="201"\} 1/);
+    expect(metrics.body).to.include('db_pool_connections{state="max"}');
+    expect((await get(api1Base, '/metrics')).status).to.equal(401);
+  });
+
+  it('when one client IP alternates between the two api processes then they count one budget (X-Forwarded-For behind one proxy)', async () => {
+    const headers = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` };
+    const remaining: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await get(i % 2 ? api2Base : api1Base, '/health', headers);
+      expect(res.status, `request ${i + 1}`).to.equal(200);
+      remaining.push(res.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).to.deep.equal(Array.from({ length: 20 }, (_, i) => String(19 - i)));
+    const refused = await get(api2Base, '/health', headers);
+    expect(refused.status).to.equal(429);
+    expect(refused.body.error.code).to.equal('RATE_LIMIT_EXCEEDED');
+    // another client behind the same proxy has its own budget
+    expect((await get(api1Base, '/health', { 'x-forwarded-for': '198.51.100.251' })).status).to.equal(200);
+  });
+
+  it('when api and worker get SIGTERM then a request in flight still gets its answer and both exit 0', async () => {
+    const port = Number(new URL(api2Base).port);
+    const body = JSON.stringify({ email: 'nobody@example.no', password: 'wrong-password' });
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      // the request is in flight (headers and half the body sent) when SIGTERM arrives
+      setTimeout(() => {
+        api2.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 500);
+      }, 300);
+    });
+    expect(await answer).to.equal(401);
+    expect(await api2.exited, api2.output).to.equal(0);
+    worker.child.kill('SIGTERM');
+    api1.child.kill('SIGTERM');
+    expect(await worker.exited, worker.output).to.equal(0);
+    expect(await api1.exited, api1.output).to.equal(0);
+    temporal.child.kill('SIGTERM');
+  });
+});
