@@ -1,14 +1,10 @@
 // Production wiring, shared by bin/api, bin/worker, bin/migrate, bin/dev and the tests: which
 // adapter each environment variable selects, and the api's dependency bundle. Nothing here starts
 // embedded services (that is devserver/, used by `npm start` and the tests only).
-import path from 'node:path';
 import type { Knex } from 'knex';
-import pg from 'pg';
-import { PostgresStore } from '@acpr/rate-limit-postgresql';
-import { migrate as migrateRateLimitSchema } from 'postgres-migrations';
 import { productionProblem, type AppConfig } from '../config';
 import type { AppDeps } from '../api/deps';
-import type { RateLimitStoreFactory } from '../api/middleware/rate-limit';
+import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
 import { Metrics } from '../api/ops/metrics';
 import type { Logger } from '../integrations/logger';
 import { FolderMailer, SmtpMailer, type Mailer } from '../integrations/mail/mailer';
@@ -46,60 +42,9 @@ export function createTemporalSignaller(config: AppConfig & { temporalAddress: s
   });
 }
 
-const RATE_LIMIT_MIGRATIONS = path.join(path.dirname(require.resolve('@acpr/rate-limit-postgresql')), 'migrations');
-
-/**
- * The rate-limit store's own schema (`rate_limit`, plus its bookkeeping table `migrations`). The
- * store also applies it when constructed, without waiting; doing it first means no request can
- * arrive before its tables exist.
- */
-export async function migrateRateLimits(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await migrateRateLimitSchema({ client }, RATE_LIMIT_MIGRATIONS)).length;
-  } finally {
-    await client.end();
-  }
-}
-
-export interface RateLimitStores {
-  factory: RateLimitStoreFactory;
-  close(): Promise<void>;
-}
-
-/**
- * The store of @acpr/rate-limit-postgresql, with an error listener on its pool: without one, an idle
- * connection that the server closes (a Postgres restart or failover) crashes the process.
- */
-class ListenedPostgresStore extends PostgresStore {
-  override init(options: Parameters<PostgresStore['init']>[0]): void {
-    super.init(options);
-    (this.pool as { on(event: 'error', listener: (err: Error) => void): void }).on('error', () => undefined);
-  }
-}
-
-/**
- * Rate-limit counters in Postgres (@acpr/rate-limit-postgresql), so every api process counts into
- * one budget per client IP and limiter. `prefix` separates independent sets of counters (tests).
- */
-export function postgresRateLimitStores(databaseUrl: string, prefix = ''): RateLimitStores {
-  const stores: PostgresStore[] = [];
-  return {
-    factory: (name) => {
-      const store = new ListenedPostgresStore({ connectionString: databaseUrl, max: 4 }, `${prefix}${name}`);
-      stores.push(store);
-      return store;
-    },
-    async close() {
-      await Promise.all(stores.map((s) => (s.pool as { end?: () => Promise<void> } | undefined)?.end?.()));
-    },
-  };
-}
-
 export interface ComposedApi {
   deps: AppDeps;
-  /** closes what composeApi opened (rate-limit pools, SMTP connections); not the knex or signaller */
+  /** closes what composeApi opened (SMTP connections); not the knex or signaller */
   close(): Promise<void>;
 }
 
@@ -118,15 +63,13 @@ export async function composeApi(options: {
   const metrics = options.metrics ?? new Metrics(knex);
   const signaller = options.signaller;
   const mailer = options.mailer ?? createMailer(config);
-  await migrateRateLimits(config.databaseUrl);
-  const rateLimits = postgresRateLimitStores(config.databaseUrl, options.rateLimitPrefix);
   const deps: AppDeps = {
     config,
     logger: options.logger,
     knex,
     mailer,
     signaller,
-    rateLimitStore: rateLimits.factory,
+    rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
     health: {
       database: async () => {
@@ -138,7 +81,6 @@ export async function composeApi(options: {
   return {
     deps,
     async close() {
-      await rateLimits.close();
       mailer.close?.();
     },
   };

@@ -1,27 +1,25 @@
 #!/usr/bin/env node
 // `node dist/bin/migrate.js` (the compose `migrate` service): applies pending migrations to
-// DATABASE_URL, the rate-limit store's schema, and creates the platform admin if missing; says how
+// DATABASE_URL (the rate-limit counters included) and creates the platform admin if missing; says how
 // many migrations it applied now. `npm run migrate` does the same on the embedded database when
 // DATABASE_URL is unset (through bin/dev.js --migrate-only).
 import type { Knex } from 'knex';
 import { loadConfig, type AppConfig } from '../config';
 import { createKnex, migrateLatest } from '../db/knex';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
-import { migrateRateLimits, refuseUnfitProduction } from './compose';
+import { refuseUnfitProduction } from './compose';
 
 export interface MigrationReport {
   applied: string[];
   total: number;
   latest?: string;
-  rateLimitSchema: number;
 }
 
 export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
   const applied = await migrateLatest(knex);
   const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
-  const rateLimitSchema = await migrateRateLimits(config.databaseUrl);
   await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
-  return { applied, total: done.length, latest: done.at(-1)?.name, rateLimitSchema };
+  return { applied, total: done.length, latest: done.at(-1)?.name };
 }
 
 export function describeMigrations(report: MigrationReport): string {

@@ -16,7 +16,7 @@ import { RecordingSignaller } from './recording-signaller';
 import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
-import { postgresRateLimitStores } from '../../bin/compose';
+import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
 
 export interface TestStack {
@@ -89,9 +89,8 @@ let appsWith = 0;
 export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
   const { platform } = await stack();
   const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl };
-  const stores = postgresRateLimitStores(config.databaseUrl!, `test-${process.pid}-app${++appsWith}-`);
-  platform.onStop(() => stores.close());
-  return createApp({ ...platform.deps, config, rateLimitStore: stores.factory }, { validateResponses: true });
+  const rateLimitStore = postgresRateLimitStores(platform.knex, `test-${process.pid}-app${++appsWith}-`);
+  return createApp({ ...platform.deps, config, rateLimitStore }, { validateResponses: true });
 }
 
 export async function stopStack(): Promise<void> {

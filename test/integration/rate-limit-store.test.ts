@@ -1,0 +1,54 @@
+// The shared rate-limit counters (spec 8) as every api process uses them: one upsert per request,
+// correct under concurrency, a fresh window once the old one ended.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { stack } from '../support/stack';
+import { PostgresRateLimitStore } from '../../api/middleware/rate-limit-store';
+import type { Options } from 'express-rate-limit';
+
+async function store(windowMs = 60_000) {
+  const s = new PostgresRateLimitStore((await stack()).platform.knex, `test-${crypto.randomUUID()}:`);
+  s.init({ windowMs } as Options);
+  return s;
+}
+
+describe('Postgres rate-limit store', () => {
+  it('when 50 requests of one client arrive at once then each gets its own count, 1 to 50, in one window', async () => {
+    const s = await store();
+    const results = await Promise.all(Array.from({ length: 50 }, () => s.increment('198.51.100.7')));
+    expect(results.map((r) => r.totalHits).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(new Set(results.map((r) => r.resetTime!.getTime())).size).to.equal(1);
+    expect((await s.get('198.51.100.7'))!.totalHits).to.equal(50);
+  });
+
+  it('when two stores (two api processes) count the same client then they share one budget; other clients and limiters have their own', async () => {
+    const a = await store();
+    const b = new PostgresRateLimitStore((await stack()).platform.knex, a.prefix);
+    b.init({ windowMs: 60_000 } as Options);
+    await a.increment('203.0.113.1');
+    expect((await b.increment('203.0.113.1')).totalHits).to.equal(2);
+    expect((await b.increment('203.0.113.2')).totalHits).to.equal(1);
+    expect((await (await store()).increment('203.0.113.1')).totalHits).to.equal(1);
+  });
+
+  it('when the window has ended then the next request starts a new one at 1', async () => {
+    const s = await store(60_000);
+    await s.increment('192.0.2.9');
+    await s.increment('192.0.2.9');
+    await (await stack()).platform.knex('rateLimitCounters').where({ key: `${s.prefix}192.0.2.9` }).update({ resetAt: new Date(Date.now() - 1000) });
+    expect(await s.get('192.0.2.9')).to.equal(undefined);
+    const next = await s.increment('192.0.2.9');
+    expect(next.totalHits).to.equal(1);
+    expect(next.resetTime!.getTime()).to.be.greaterThan(Date.now() + 50_000);
+  });
+
+  it('when a hit is taken back or the key reset then the count follows', async () => {
+    const s = await store();
+    await s.increment('192.0.2.10');
+    await s.increment('192.0.2.10');
+    await s.decrement('192.0.2.10');
+    expect((await s.get('192.0.2.10'))!.totalHits).to.equal(1);
+    await s.resetKey('192.0.2.10');
+    expect(await s.get('192.0.2.10')).to.equal(undefined);
+  });
+});
