@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Point 4: signals (incl. signal-with-start and signals racing a workflow task) and queries.
 import { expect } from 'chai';
 import { Client, QueryNotRegisteredError, QueryRejectedError } from '@temporalio/client';
@@ -84,7 +83,7 @@ for (const mode of CACHE_MODES) {
       await env.withWorker(tq, async () => {
         await h.signal('add', 4);
         await waitFor(async () => (await h.query<number>('total')) === 4);
-        const err: any = await h.query('failing').catch((e) => e);
+        const err = (await h.query('failing').catch((e: unknown) => e)) as Error;
         expect(err).to.be.instanceOf(QueryNotRegisteredError);
         expect(err.message).to.match(/query handler exploded/);
         expect(await h.query('nope').catch((e) => e)).to.be.instanceOf(QueryNotRegisteredError);
@@ -120,7 +119,7 @@ for (const mode of CACHE_MODES) {
       await env.withWorker(tq, () => waitFor(async () => (await h.query<number>('total')) === 0));
       await new Promise((r) => setTimeout(r, 1600)); // the worker is gone
       const started = Date.now();
-      const err: any = await h.query('total').catch((e) => e);
+      const err = (await h.query('total').catch((e: unknown) => e)) as Error & { cause?: { details?: unknown } };
       expect(Date.now() - started).to.be.lessThan(3000);
       expect(err.message).to.equal('Failed to query Workflow');
       expect(String(err.cause?.details)).to.match(/no worker is polling task queue/);

@@ -1,28 +1,37 @@
 // Workflow Update (brief section 6): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
 // protocol messages that carry requests to the worker inside workflow tasks, and the
 // Accepted/Completed history events written from the worker's answers.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import type { ServerUnaryCall } from '@grpc/grpc-js';
-import type { Engine } from './engine';
-import { invalidArgument, notFound } from './errors';
-import { encodeMessage, protoType } from './proto';
-import type { Run, UpdateState } from './run';
+import { invalidArgument, notFound } from '../../errors';
+import type {
+  Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
+  UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from '../../messages';
+import { decodeMessage, encodeMessage, protoType, UpdateStage } from '../../proto';
+import type { Run, UpdateState } from '../../state/run';
+import type { RunRegistry } from '../../state/run-registry';
 
-const STAGE = { ADMITTED: 1, ACCEPTED: 2, COMPLETED: 3 };
 const TYPE_PREFIX = 'type.googleapis.com/';
 const UPDATE_WAIT_MS = 10_000;
+const ACCEPTANCE = 'temporal.api.update.v1.Acceptance';
+const RESPONSE = 'temporal.api.update.v1.Response';
+const REJECTION = 'temporal.api.update.v1.Rejection';
 
 function stageOf(u: UpdateState): number {
-  return u.state === 'completed' ? STAGE.COMPLETED : u.state === 'accepted' ? STAGE.ACCEPTED : STAGE.ADMITTED;
+  return u.state === 'completed' ? UpdateStage.COMPLETED : u.state === 'accepted' ? UpdateStage.ACCEPTED : UpdateStage.ADMITTED;
+}
+
+export interface UpdateDeps {
+  clock: { now(): number };
+  registry: Pick<RunRegistry, 'resolveRun'>;
+  scheduleWorkflowTask(run: Run): void;
+  /** True once the server shuts down: waiting update calls return. */
+  isStopping(): boolean;
 }
 
 export class Updates {
-  constructor(private readonly engine: Engine) {
-    engine.onRunClosed.push((run) => this.abortAll(run));
-    engine.taskMessages = (run, startedEventId) => this.messagesFor(run, startedEventId);
-  }
+  constructor(private readonly deps: UpdateDeps) {}
 
-  private response(run: Run, u: UpdateState) {
+  private response(run: Run, u: UpdateState): UpdateWorkflowResponse & PollUpdateResponse {
     return {
       updateRef: { workflowExecution: run.execution, updateId: u.updateId },
       stage: stageOf(u),
@@ -30,11 +39,11 @@ export class Updates {
     };
   }
 
-  private wait(u: UpdateState, stage: number, call: ServerUnaryCall<any, any>): Promise<void> {
+  private wait(u: UpdateState, stage: number, call: Call): Promise<void> {
     return new Promise((resolve) => {
       if (stageOf(u) >= stage) return resolve();
       const done = () => {
-        if (stageOf(u) < stage && !call.cancelled && !expired && !this.engine.stopping) return;
+        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.isStopping()) return;
         u.waiters.delete(done);
         clearTimeout(timer);
         resolve();
@@ -50,9 +59,9 @@ export class Updates {
     for (const w of [...u.waiters]) w();
   }
 
-  async update(ns: string, req: any, call: ServerUnaryCall<any, any>): Promise<any> {
-    const run = this.engine.resolveRun(ns, req.workflowExecution, req.firstExecutionRunId);
-    const updateId: string | undefined = req.request?.meta?.updateId;
+  async update(ns: string, req: UpdateWorkflowRequest, call: Call): Promise<UpdateWorkflowResponse> {
+    const run = this.deps.registry.resolveRun(ns, req.workflowExecution, req.firstExecutionRunId);
+    const updateId = req.request?.meta?.updateId;
     if (!updateId) throw invalidArgument('request.meta.update_id is required');
     if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
     let u = run.updates.get(updateId);
@@ -61,24 +70,24 @@ export class Updates {
       u = { updateId, request: req.request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
       run.updates.set(updateId, u);
       run.touch();
-      if (run.wft.state === 'none' && !run.startDelayPending) this.engine.scheduleWorkflowTask(run);
+      if (run.wft.state === 'none' && !run.startDelayPending) this.deps.scheduleWorkflowTask(run);
     }
-    await this.wait(u, Math.max(STAGE.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
+    await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
     return this.response(run, u);
   }
 
-  async poll(ns: string, req: any, call: ServerUnaryCall<any, any>): Promise<any> {
+  async poll(ns: string, req: PollUpdateRequest, call: Call): Promise<PollUpdateResponse> {
     const ref = req.updateRef ?? {};
-    const run = this.engine.resolveRun(ns, ref.workflowExecution);
-    const u = run.updates.get(ref.updateId);
+    const run = this.deps.registry.resolveRun(ns, ref.workflowExecution);
+    const u = run.updates.get(ref.updateId ?? '');
     if (!u) throw notFound(`update ${ref.updateId} not found`);
-    await this.wait(u, req.waitPolicy?.lifecycleStage || STAGE.COMPLETED, call);
+    await this.wait(u, req.waitPolicy?.lifecycleStage || UpdateStage.COMPLETED, call);
     return this.response(run, u);
   }
 
   /** Requests not yet accepted/rejected ride on every workflow task until answered. */
-  private messagesFor(run: Run, startedEventId: number): any[] {
-    const out: any[] = [];
+  messagesFor(run: Run, startedEventId: number): ProtocolMessage[] {
+    const out: ProtocolMessage[] = [];
     for (const u of run.updates.values()) {
       if (u.state !== 'requested') continue;
       u.deliveredIn = startedEventId;
@@ -104,36 +113,39 @@ export class Updates {
   }
 
   /** Applies one protocol message from a completion (in command order, or after the commands). */
-  apply(run: Run, msg: any, wtc: number): void {
-    const typeUrl: string = msg.body?.type_url ?? '';
+  apply(run: Run, msg: ProtocolMessage, wtc: number): void {
+    const anyBody = msg.body;
+    const typeUrl = anyBody?.type_url ?? '';
     const typeName = typeUrl.startsWith(TYPE_PREFIX) ? typeUrl.slice(TYPE_PREFIX.length) : typeUrl;
-    let body: any;
+    let body: Record<string, unknown>;
     try {
-      body = protoType(typeName).toObject(protoType(typeName).decode(msg.body.value ?? Buffer.alloc(0)), { longs: Number, enums: Number, defaults: false });
+      body = decodeMessage(protoType(typeName), anyBody?.value ?? Buffer.alloc(0)) as Record<string, unknown>;
     } catch {
       throw invalidArgument(`unsupported protocol message body ${typeUrl}`);
     }
-    const u = run.updates.get(msg.protocolInstanceId);
+    const u = run.updates.get(msg.protocolInstanceId ?? '');
     if (!u) return; // an answer for an update we no longer track
-    const now = this.engine.now();
-    if (typeName === 'temporal.api.update.v1.Acceptance') {
+    const now = this.deps.clock.now();
+    if (typeName === ACCEPTANCE) {
       if (u.state !== 'requested') return;
+      const a = body as { acceptedRequestMessageId?: string; acceptedRequestSequencingEventId?: number; acceptedRequest?: UpdateRequest };
       u.acceptedEventId = run.append('WORKFLOW_EXECUTION_UPDATE_ACCEPTED', {
         protocolInstanceId: u.updateId,
-        acceptedRequestMessageId: body.acceptedRequestMessageId,
-        acceptedRequestSequencingEventId: body.acceptedRequestSequencingEventId,
-        acceptedRequest: body.acceptedRequest ?? u.request,
+        acceptedRequestMessageId: a.acceptedRequestMessageId,
+        acceptedRequestSequencingEventId: a.acceptedRequestSequencingEventId,
+        acceptedRequest: a.acceptedRequest ?? u.request,
       }, now).eventId;
       u.state = 'accepted';
-    } else if (typeName === 'temporal.api.update.v1.Response') {
+    } else if (typeName === RESPONSE) {
       if (u.state !== 'accepted') return;
-      run.append('WORKFLOW_EXECUTION_UPDATE_COMPLETED', { meta: body.meta, outcome: body.outcome, acceptedEventId: u.acceptedEventId }, now);
+      const r = body as { meta?: UpdateRequest['meta']; outcome?: UpdateOutcome };
+      run.append('WORKFLOW_EXECUTION_UPDATE_COMPLETED', { meta: r.meta, outcome: r.outcome, acceptedEventId: u.acceptedEventId }, now);
       u.state = 'completed';
-      u.outcome = body.outcome;
-    } else if (typeName === 'temporal.api.update.v1.Rejection') {
+      u.outcome = r.outcome;
+    } else if (typeName === REJECTION) {
       if (u.state !== 'requested') return;
       u.state = 'completed';
-      u.outcome = { failure: body.failure };
+      u.outcome = { failure: (body as { failure?: UpdateOutcome['failure'] }).failure };
     } else {
       throw invalidArgument(`unsupported protocol message body ${typeUrl}`);
     }
@@ -141,7 +153,8 @@ export class Updates {
     this.notify(u);
   }
 
-  private abortAll(run: Run): void {
+  /** Updates still open when the run closes fail (the real server's message, brief 6). */
+  abortAll(run: Run): void {
     for (const u of run.updates.values()) {
       if (u.state === 'completed') continue;
       u.state = 'completed';

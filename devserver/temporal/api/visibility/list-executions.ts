@@ -1,33 +1,26 @@
-// ListWorkflowExecutions / CountWorkflowExecutions / Describe: the read side over all runs.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import type { Engine } from './engine';
-import { invalidArgument } from './errors';
-import { ExecStatus, historySizeBytes, payloadToJson, timestamp } from './proto';
-import type { Run } from './run';
+// ListWorkflowExecutions / CountWorkflowExecutions: the list filter (visibility-query.ts) evaluated
+// over every run of a namespace, with ORDER BY and offset paging.
+import { invalidArgument } from '../../errors';
+import type { CountWorkflowsResponse, ListWorkflowsResponse } from '../../messages';
+import { ExecStatus, payloadToJson } from '../../proto';
+import type { Run } from '../../state/run';
+import { executionInfo } from './execution-info';
 import { evaluate, parseQuery, ParsedQuery, QuerySyntaxError, Value } from './visibility-query';
 
+const DEFAULT_PAGE_SIZE = 1000;
 const STATUS_NAMES: Record<string, string> = {
   RUNNING: 'Running', COMPLETED: 'Completed', FAILED: 'Failed', CANCELED: 'Canceled',
   TERMINATED: 'Terminated', CONTINUED_AS_NEW: 'ContinuedAsNew', TIMED_OUT: 'TimedOut',
 };
 
-export function executionInfo(run: Run): any {
-  return {
-    execution: run.execution,
-    type: { name: run.workflowType },
-    startTime: timestamp(run.startTime),
-    closeTime: run.open ? undefined : timestamp(run.closeTime),
-    status: run.status,
-    historyLength: run.history.length,
-    executionTime: timestamp(run.executionTime),
-    memo: { fields: run.memo },
-    searchAttributes: { indexedFields: run.searchAttributes },
-    taskQueue: run.taskQueue,
-    parentExecution: run.parent ? { workflowId: run.parent.workflowId, runId: run.parent.runId } : undefined,
-    parentNamespaceId: run.parent?.namespace,
-    firstRunId: run.firstRunId,
-    historySizeBytes: historySizeBytes(run.history),
-  };
+export interface RunSource {
+  allRuns(): Iterable<Run>;
+}
+
+export interface ListRequest {
+  query?: string;
+  pageSize?: number;
+  nextPageToken?: Uint8Array;
 }
 
 function rowOf(run: Run) {
@@ -60,11 +53,11 @@ function parse(query: string): ParsedQuery {
   }
 }
 
-function matching(engine: Engine, ns: string, query: string): Run[] {
+function matching(source: RunSource, ns: string, query: string): Run[] {
   const parsed = parse(query);
   const rows: Run[] = [];
   try {
-    for (const run of engine.allRuns()) {
+    for (const run of source.allRuns()) {
       if (run.namespace !== ns) continue;
       if (!parsed.where || evaluate(parsed.where, rowOf(run))) rows.push(run);
     }
@@ -87,15 +80,15 @@ function matching(engine: Engine, ns: string, query: string): Run[] {
   return rows;
 }
 
-export function listExecutions(engine: Engine, ns: string, req: any): any {
-  const rows = matching(engine, ns, req.query ?? '');
+export function listExecutions(source: RunSource, ns: string, req: ListRequest): ListWorkflowsResponse {
+  const rows = matching(source, ns, req.query ?? '');
   const offset = req.nextPageToken?.length ? Number(Buffer.from(req.nextPageToken).toString()) || 0 : 0;
-  const size = req.pageSize > 0 ? req.pageSize : 1000;
+  const size = (req.pageSize ?? 0) > 0 ? req.pageSize! : DEFAULT_PAGE_SIZE;
   const page = rows.slice(offset, offset + size);
   const next = offset + size < rows.length ? Buffer.from(String(offset + size)) : undefined;
   return { executions: page.map(executionInfo), nextPageToken: next };
 }
 
-export function countExecutions(engine: Engine, ns: string, req: any): any {
-  return { count: matching(engine, ns, req.query ?? '').length };
+export function countExecutions(source: RunSource, ns: string, req: { query?: string }): CountWorkflowsResponse {
+  return { count: matching(source, ns, req.query ?? '').length };
 }
