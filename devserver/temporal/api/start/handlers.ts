@@ -18,11 +18,11 @@ export function startHandlers({ registry, starter, signals }: StartHandlerDeps):
       const ns = registry.checkNamespace(req.namespace);
       const existing = req.workflowId ? registry.currentRun(ns, req.workflowId) : undefined;
       const conflict = req.workflowIdConflictPolicy ?? 0;
-      // UNSPECIFIED behaves like USE_EXISTING for signal-with-start (brief 8.4).
-      // FIXME kept as it was before the split (numbers 2, 3, 3): these are USE_EXISTING and
-      // REJECT_DUPLICATE, not FAIL and TERMINATE_IF_RUNNING as intended; fixed separately.
-      if (existing?.open && conflict !== ConflictPolicy.v('USE_EXISTING') && conflict !== ConflictPolicy.v('TERMINATE_EXISTING') &&
-        req.workflowIdReusePolicy !== ReusePolicy.v('REJECT_DUPLICATE')) {
+      // A running run is signalled unless the policies ask to fail or to replace it; UNSPECIFIED
+      // behaves like USE_EXISTING for signal-with-start (brief 8.4). FAIL falls through to the
+      // start, which refuses with ALREADY_EXISTS.
+      if (existing?.open && conflict !== ConflictPolicy.v('FAIL') && conflict !== ConflictPolicy.v('TERMINATE_EXISTING') &&
+        req.workflowIdReusePolicy !== ReusePolicy.v('TERMINATE_IF_RUNNING')) {
         signals.signal(existing, req.signalName ?? '', req.signalInput, req.header, req.identity, undefined, req.requestId);
         return { runId: existing.runId, started: false };
       }
