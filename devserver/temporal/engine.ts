@@ -21,6 +21,7 @@ import { resumeRun } from './persistence/resume-run';
 import { RunPersistence } from './persistence/run-persistence';
 import type { RunStore } from './persistence/run-store';
 import { RunRegistry } from './state/run-registry';
+import { SearchAttributeTypes } from './state/search-attribute-types';
 import { TaskQueues } from './task-queues';
 
 export interface EngineOptions {
@@ -35,6 +36,8 @@ export class Engine {
   readonly activityQueues = new TaskQueues<PollActivityTaskResponse>();
   /** Custom search attributes and their IndexedValueType (launcher flags, OperatorService). */
   readonly searchAttributeTypes = new Map<string, number>();
+  /** Those and the predefined ones; stamps values with their type as they come in. */
+  readonly searchAttributes = new SearchAttributeTypes(this.searchAttributeTypes);
   /** Long polls that are not in a task queue (sticky polls) register here to end at shutdown. */
   readonly stopWaiters = new Set<() => void>();
   stopping = false;
@@ -78,14 +81,15 @@ export class Engine {
         updates.abortAll(run);
       },
     });
-    const runFactory = this.runFactory = new RunFactory({ clock, registry, scheduleWorkflowTask, timeoutRun: (run) => closer.timeout(run) });
+    const searchAttributes = this.searchAttributes;
+    const runFactory = this.runFactory = new RunFactory({ clock, registry, searchAttributes, scheduleWorkflowTask, timeoutRun: (run) => closer.timeout(run) });
     const starter = this.starter = new WorkflowStarter({ registry, runs: runFactory, terminate: (run, reason, details, identity) => closer.terminate(run, reason, details, identity) });
     const failures = new RunFailure({ clock, closer, runs: runFactory });
     this.completion = new WorkflowTaskCompletion({
       clock, tasks: workflowTasks, activities, updates, queries,
-      commands: new WorkflowCommands({ clock, timers: events, closer, failures }),
-      crossWorkflow: new CrossWorkflowCommands({ clock, registry, starter, signals, events }),
-      continueAsNew: { clock, closer, runs: runFactory },
+      commands: new WorkflowCommands({ clock, timers: events, closer, failures, searchAttributes }),
+      crossWorkflow: new CrossWorkflowCommands({ clock, registry, starter, signals, events, searchAttributes }),
+      continueAsNew: { clock, closer, runs: runFactory, searchAttributes },
     });
   }
 

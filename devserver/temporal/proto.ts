@@ -81,6 +81,8 @@ export const StartChildFailedCause = makeEnum('StartChildWorkflowExecutionFailed
 export const ExternalFailedCause = makeEnum('SignalExternalWorkflowExecutionFailedCause', 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
 export const CancelExternalFailedCause = makeEnum('CancelExternalWorkflowExecutionFailedCause', 'CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
 export const HistoryFilter = makeEnum('HistoryEventFilterType', 'HISTORY_EVENT_FILTER_TYPE_');
+export const IndexedValueType = makeEnum('IndexedValueType', 'INDEXED_VALUE_TYPE_');
+export const WorkerVersioningMode = makeEnum('WorkerVersioningMode', 'WORKER_VERSIONING_MODE_');
 
 // Values read on hot paths, looked up once.
 const taskQueueKinds = enumValues('temporal.api.enums.v1.TaskQueueKind');

@@ -21,7 +21,7 @@ export interface ServiceOptions {
 export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): WorkflowServiceHandlers {
   const { registry } = engine;
   return {
-    ...namespaceHandlers(registry, engine.searchAttributeTypes),
+    ...namespaceHandlers(registry, engine.searchAttributes),
     ...startHandlers({ registry, starter: engine.starter, signals: engine.signals }),
     ...lifecycleHandlers({ registry, signals: engine.signals, closer: engine.closer }),
     ...visibilityHandlers({ registry, isStopping: () => engine.stopping, historyLongPollMs: opts.historyLongPollMs }),
@@ -33,7 +33,7 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): W
 }
 
 export function operatorHandlers(engine: Engine): OperatorServiceHandlers {
-  return operatorServiceHandlers(engine.searchAttributeTypes);
+  return operatorServiceHandlers(engine.searchAttributes);
 }
 
 export function testHandlers(engine: Engine): TestServiceHandlers {

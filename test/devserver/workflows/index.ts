@@ -4,6 +4,7 @@ import {
   patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
   isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate,
 } from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
 
 const acts = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
@@ -226,4 +227,18 @@ export async function historyInfo(): Promise<{ size: number; length: number; sug
   await sleep(1);
   const info = workflowInfo();
   return { size: info.historySize, length: info.historyLength, suggested: info.continueAsNewSuggested };
+}
+
+/** What the workflow sees of its typed search attributes; upserts a typed Double on the way. */
+export async function typedAttributes(): Promise<{ datetime?: string; isDate: boolean; int?: number; keywords?: string[] }> {
+  upsertSearchAttributes([{ key: defineSearchAttributeKey('CustomDoubleField', SearchAttributeType.DOUBLE), value: 2.5 }]);
+  await sleep(1);
+  const sa = workflowInfo().typedSearchAttributes;
+  const datetime = sa.get(defineSearchAttributeKey('CustomDatetimeField', SearchAttributeType.DATETIME));
+  return {
+    datetime: datetime instanceof Date ? datetime.toISOString() : undefined,
+    isDate: datetime instanceof Date,
+    int: sa.get(defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT)),
+    keywords: sa.get(defineSearchAttributeKey('Tags', SearchAttributeType.KEYWORD_LIST)),
+  };
 }

@@ -5,6 +5,7 @@ import { invalidArgument, RpcError } from '../../errors';
 import type { OperatorServiceHandlers, WorkflowServiceHandlers } from '../../messages';
 import { duration } from '../../proto';
 import type { RunRegistry } from '../../state/run-registry';
+import type { SearchAttributeTypes } from '../../state/search-attribute-types';
 
 export const SERVER_VERSION = '1.24.0-salon-devserver';
 const RETENTION_MS = 24 * 3600 * 1000;
@@ -19,7 +20,7 @@ function namespaceInfo(name: string) {
   };
 }
 
-export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributeTypes: Map<string, number>): WorkflowServiceHandlers {
+export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributes: SearchAttributeTypes): WorkflowServiceHandlers {
   return {
     GetSystemInfo: () => ({
       serverVersion: SERVER_VERSION,
@@ -45,16 +46,16 @@ export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'ch
       return {};
     },
     GetClusterInfo: () => ({ serverVersion: SERVER_VERSION, clusterName: 'salon-devserver', clusterId: 'salon-devserver', historyShardCount: 1, persistenceStore: 'memory', visibilityStore: 'memory', supportedClients: {} }),
-    GetSearchAttributes: () => ({ keys: Object.fromEntries(searchAttributeTypes) }),
+    GetSearchAttributes: () => ({ keys: searchAttributes.all() }),
   };
 }
 
-export function operatorServiceHandlers(searchAttributeTypes: Map<string, number>): OperatorServiceHandlers {
+export function operatorServiceHandlers(searchAttributes: SearchAttributeTypes): OperatorServiceHandlers {
   return {
     AddSearchAttributes: (req) => {
-      for (const [k, v] of Object.entries(req.searchAttributes ?? {})) if (v !== undefined) searchAttributeTypes.set(k, v);
+      for (const [k, v] of Object.entries(req.searchAttributes ?? {})) if (v !== undefined) searchAttributes.custom.set(k, v);
       return {};
     },
-    ListSearchAttributes: () => ({ customAttributes: Object.fromEntries(searchAttributeTypes), systemAttributes: {}, storageSchema: {} }),
+    ListSearchAttributes: () => ({ customAttributes: searchAttributes.all(), systemAttributes: {}, storageSchema: {} }),
   };
 }

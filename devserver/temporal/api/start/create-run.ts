@@ -7,6 +7,7 @@ import type { Failure, Header, Payloads, WorkflowExecution } from '../../message
 import { duration, durationMs, TaskQueueKind, timestamp, timestampMs } from '../../proto';
 import { Run, RunStartRequest } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { SearchAttributeTypes } from '../../state/search-attribute-types';
 
 export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
 const MAX_WFT_TIMEOUT_MS = 120_000;
@@ -28,6 +29,7 @@ export interface StartExtras {
 export interface CreateRunDeps {
   clock: { now(): number; at(due: number, fn: () => void): TimerHandle };
   registry: Pick<RunRegistry, 'track' | 'index' | 'openRuns'>;
+  searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
   scheduleWorkflowTask(run: Run): void;
   timeoutRun(run: Run): void;
 }
@@ -43,7 +45,8 @@ export class RunFactory {
     this.deps.registry.track(run);
     if (req.requestId) run.requestIds.add(req.requestId);
     run.memo = { ...(req.memo?.fields ?? {}) };
-    run.searchAttributes = { ...(req.searchAttributes?.indexedFields ?? {}) };
+    const searchAttributes = this.deps.searchAttributes.typed(req.searchAttributes);
+    run.searchAttributes = { ...(searchAttributes?.indexedFields ?? {}) };
 
     let wftTimeoutMs = durationMs(req.workflowTaskTimeout) || DEFAULT_WFT_TIMEOUT_MS;
     wftTimeoutMs = Math.min(wftTimeoutMs, MAX_WFT_TIMEOUT_MS);
@@ -77,7 +80,7 @@ export class RunFactory {
       workflowExecutionExpirationTime: expiration ? timestamp(expiration) : undefined,
       firstWorkflowTaskBackoff: backoffMs ? duration(backoffMs) : undefined,
       memo: req.memo,
-      searchAttributes: req.searchAttributes,
+      searchAttributes,
       retryPolicy: req.retryPolicy,
       parentWorkflowNamespace: extras.parent?.namespace,
       parentWorkflowExecution: extras.parent ? { workflowId: extras.parent.workflowId, runId: extras.parent.runId } : undefined,

@@ -1,7 +1,7 @@
 // ListWorkflowExecutions / CountWorkflowExecutions: the list filter (visibility-query.ts) evaluated
 // over every run of a namespace, with ORDER BY and offset paging.
 import { invalidArgument } from '../../errors';
-import type { CountWorkflowsResponse, ListWorkflowsResponse } from '../../messages';
+import type { CountWorkflowsResponse, ListWorkflowsResponse, Payload } from '../../messages';
 import { ExecStatus, payloadToJson } from '../../proto';
 import type { Run } from '../../state/run';
 import { executionInfo } from './execution-info';
@@ -53,8 +53,7 @@ function parse(query: string): ParsedQuery {
   }
 }
 
-function matching(source: RunSource, ns: string, query: string): Run[] {
-  const parsed = parse(query);
+function matching(source: RunSource, ns: string, parsed: ParsedQuery): Run[] {
   const rows: Run[] = [];
   try {
     for (const run of source.allRuns()) {
@@ -81,7 +80,9 @@ function matching(source: RunSource, ns: string, query: string): Run[] {
 }
 
 export function listExecutions(source: RunSource, ns: string, req: ListRequest): ListWorkflowsResponse {
-  const rows = matching(source, ns, req.query ?? '');
+  const parsed = parse(req.query ?? '');
+  if (parsed.groupBy) throw invalidArgument('invalid query: GROUP BY is only supported when counting workflows');
+  const rows = matching(source, ns, parsed);
   const offset = req.nextPageToken?.length ? Number(Buffer.from(req.nextPageToken).toString()) || 0 : 0;
   const size = (req.pageSize ?? 0) > 0 ? req.pageSize! : DEFAULT_PAGE_SIZE;
   const page = rows.slice(offset, offset + size);
@@ -89,6 +90,23 @@ export function listExecutions(source: RunSource, ns: string, req: ListRequest):
   return { executions: page.map(executionInfo), nextPageToken: next };
 }
 
+/** A Keyword search attribute value, as the real server returns group values. */
+function keywordPayload(value: string): Payload {
+  return { metadata: { encoding: Buffer.from('json/plain'), type: Buffer.from('Keyword') }, data: Buffer.from(JSON.stringify(value)) };
+}
+
 export function countExecutions(source: RunSource, ns: string, req: { query?: string }): CountWorkflowsResponse {
-  return { count: matching(source, ns, req.query ?? '').length };
+  const parsed = parse(req.query ?? '');
+  // Like the real server, only the execution status can be grouped by.
+  if (parsed.groupBy && parsed.groupBy !== 'ExecutionStatus') throw invalidArgument(`invalid query: GROUP BY ${parsed.groupBy} is not supported, only GROUP BY ExecutionStatus`);
+  if (parsed.orderBy && parsed.groupBy) throw invalidArgument('invalid query: ORDER BY cannot be combined with GROUP BY');
+  const rows = matching(source, ns, parsed);
+  if (!parsed.groupBy) return { count: rows.length };
+  const byStatus = new Map<string, number>();
+  for (const run of rows) {
+    const status = STATUS_NAMES[ExecStatus.name(run.status) ?? ''];
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+  const groups = [...byStatus].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { count: rows.length, groups: groups.map(([status, count]) => ({ groupValues: [keywordPayload(status)], count })) };
 }

@@ -22,6 +22,7 @@ import { continueAsNew, ContinueAsNewDeps } from './commands/continue-as-new';
 import { CLOSING_COMMANDS, commandName, validateCommands } from './commands/validate-commands';
 import type { WorkflowCommands } from './commands/workflow-commands';
 import type { WorkflowTasks } from './workflow-tasks';
+import { recordBuildId } from './build-ids';
 
 export interface CompletionDeps {
   clock: { now(): number; workChanged(): void };
@@ -83,6 +84,7 @@ export class WorkflowTaskCompletion {
       meteringMetadata: req.meteringMetadata,
     }, clock.now()).eventId;
     wft.timeout?.cancel();
+    recordBuildId(run, req);
     run.lastCompletedStartedId = wft.startedEventId;
     const attachedQueries = wft.queries;
     wft.queries = new Map();

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandAttributes } from '../../../messages';
 import { ContinueAsNewInitiator, durationMs, TaskQueueKind, timestampMs } from '../../../proto';
 import type { Run } from '../../../state/run';
+import type { SearchAttributeTypes } from '../../../state/search-attribute-types';
 import type { RunCloser } from '../../lifecycle/close-run';
 import type { RunFactory, ValidStartRequest } from '../../start/create-run';
 
@@ -11,6 +12,7 @@ export interface ContinueAsNewDeps {
   clock: { now(): number };
   closer: Pick<RunCloser, 'close'>;
   runs: Pick<RunFactory, 'create'>;
+  searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
 }
 
 export function continueAsNew(deps: ContinueAsNewDeps, run: Run, a: CommandAttributes<'CONTINUE_AS_NEW_WORKFLOW_EXECUTION'>, wtc: number): void {
@@ -30,7 +32,7 @@ export function continueAsNew(deps: ContinueAsNewDeps, run: Run, a: CommandAttri
     workflowTaskTimeout: a.workflowTaskTimeout ?? start.workflowTaskTimeout,
     retryPolicy: a.retryPolicy ?? start.retryPolicy,
     memo: a.memo ?? { fields: run.memo },
-    searchAttributes: a.searchAttributes ?? { indexedFields: run.searchAttributes },
+    searchAttributes: deps.searchAttributes.typed(a.searchAttributes) ?? { indexedFields: run.searchAttributes },
   };
   const initiator = a.initiator || ContinueAsNewInitiator.v('WORKFLOW');
   run.append('WORKFLOW_EXECUTION_CONTINUED_AS_NEW', {

@@ -10,6 +10,7 @@ import type { CommandAttributes, WorkflowExecution } from '../../../messages';
 import { CancelExternalFailedCause, ExternalFailedCause, StartChildFailedCause, TaskQueueKind } from '../../../proto';
 import type { ChildState, Run } from '../../../state/run';
 import type { RunRegistry } from '../../../state/run-registry';
+import type { SearchAttributeTypes } from '../../../state/search-attribute-types';
 import type { SignalAndCancel } from '../../lifecycle/signal-and-cancel';
 import type { WorkflowStarter } from '../../start/start-workflow';
 
@@ -19,6 +20,7 @@ export interface CrossWorkflowDeps {
   starter: Pick<WorkflowStarter, 'start'>;
   signals: Pick<SignalAndCancel, 'signal' | 'requestCancel'>;
   events: Pick<ExternalEvents, 'add' | 'addOne'>;
+  searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
 }
 
 export class CrossWorkflowCommands {
@@ -30,7 +32,8 @@ export class CrossWorkflowCommands {
     const workflowId = a.workflowId ?? '';
     const workflowType = { name: a.workflowType?.name ?? '' };
     const taskQueue = a.taskQueue?.name ? { name: a.taskQueue.name, kind: TaskQueueKind.NORMAL } : { name: run.taskQueue, kind: TaskQueueKind.NORMAL };
-    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
+    const searchAttributes = this.deps.searchAttributes.typed(a.searchAttributes);
+    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
     const child: ChildState = {
       initiatedEventId: ev.eventId, namespace, workflowId, workflowType: workflowType.name,
       parentClosePolicy: a.parentClosePolicy ?? 0,

@@ -4,6 +4,7 @@ import type { ExternalEvents } from '../../../history/external-events';
 import type { CommandAttributes, Payload } from '../../../messages';
 import { durationMs, payloadToJson } from '../../../proto';
 import type { Run } from '../../../state/run';
+import type { SearchAttributeTypes } from '../../../state/search-attribute-types';
 import type { RunCloser } from '../../lifecycle/close-run';
 import type { RunFailure } from '../../lifecycle/fail-run';
 
@@ -12,6 +13,7 @@ export interface WorkflowCommandDeps {
   timers: Pick<ExternalEvents, 'armUserTimer'>;
   closer: Pick<RunCloser, 'close'>;
   failures: Pick<RunFailure, 'fail'>;
+  searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
 }
 
 /** A payload that clears the key it is set under (null, or an empty list for keyword lists). */
@@ -65,7 +67,7 @@ export class WorkflowCommands {
   }
 
   upsertSearchAttributes(run: Run, a: CommandAttributes<'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'> | undefined, wtc: number): void {
-    const sa = a?.searchAttributes ?? {};
+    const sa = this.deps.searchAttributes.typed(a?.searchAttributes) ?? {};
     run.append('UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', { searchAttributes: sa, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
     for (const [k, v] of Object.entries(sa.indexedFields ?? {})) {
       if (clears(v, true)) delete run.searchAttributes[k];
