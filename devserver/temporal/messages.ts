@@ -40,6 +40,7 @@ export type WorkflowQueryResult = Plain<temporal.api.query.v1.IWorkflowQueryResu
 export type UpdateRequest = Plain<temporal.api.update.v1.IRequest>;
 export type UpdateOutcome = Plain<temporal.api.update.v1.IOutcome>;
 export type WorkflowExecutionInfo = Plain<temporal.api.workflow.v1.IWorkflowExecutionInfo>;
+export type UserMetadata = Plain<temporal.api.sdk.v1.IUserMetadata>;
 
 export type StartWorkflowRequest = Plain<temporal.api.workflowservice.v1.IStartWorkflowExecutionRequest>;
 export type SignalWithStartRequest = Plain<temporal.api.workflowservice.v1.ISignalWithStartWorkflowExecutionRequest>;

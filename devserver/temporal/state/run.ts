@@ -3,7 +3,7 @@
 import type { TimerHandle } from '../clock';
 import type {
   EventAttributes, EventName, Failure, HistoryEvent, NewEvent, Payload, Payloads, QueryWorkflowResponse,
-  StartWorkflowRequest, UpdateOutcome, UpdateRequest, WorkflowQuery,
+  StartWorkflowRequest, UpdateOutcome, UpdateRequest, UserMetadata, WorkflowQuery,
 } from '../messages';
 import { eventAttributesKey, EventType, ExecStatus, timestamp } from '../proto';
 
@@ -167,12 +167,15 @@ export class Run {
     return this.history.length;
   }
 
-  /** Appends one event of type `type` with its matching attributes message. */
-  append<E extends EventName>(type: E, attributes: EventAttributes<E>, timeMs: number): HistoryEvent {
-    return this.appendEvent({ type, attrs: attributes } as NewEvent, timeMs);
+  /**
+   * Appends one event of type `type` with its matching attributes message; `userMetadata` is the
+   * summary/details the start request or the command carried for it.
+   */
+  append<E extends EventName>(type: E, attributes: EventAttributes<E>, timeMs: number, userMetadata?: UserMetadata): HistoryEvent {
+    return this.appendEvent({ type, attrs: attributes } as NewEvent, timeMs, userMetadata);
   }
 
-  appendEvent(e: NewEvent, timeMs: number): HistoryEvent {
+  appendEvent(e: NewEvent, timeMs: number, userMetadata?: UserMetadata): HistoryEvent {
     const eventId = this.history.length + 1;
     const event: HistoryEvent = {
       eventId,
@@ -181,6 +184,7 @@ export class Run {
       taskId: eventId,
       [eventAttributesKey(e.type)]: e.attrs,
     };
+    if (userMetadata) event.userMetadata = userMetadata;
     this.history.push(event);
     this.touch();
     if (this.waiters.size) for (const w of [...this.waiters]) w();

@@ -2,7 +2,7 @@
 import {
   proxyActivities, sleep, defineSignal, defineQuery, setHandler, condition, continueAsNew, workflowInfo,
   patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
-  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate,
+  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate, ChildWorkflowFailure,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
@@ -241,4 +241,15 @@ export async function typedAttributes(): Promise<{ datetime?: string; isDate: bo
     int: sa.get(defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT)),
     keywords: sa.get(defineSearchAttributeKey('Tags', SearchAttributeType.KEYWORD_LIST)),
   };
+}
+
+/** Runs a child that times out; returns the retry state the parent sees. */
+export async function childTimesOut(childId: string): Promise<string> {
+  try {
+    await executeChild(waitsForever, { workflowId: childId, workflowExecutionTimeout: '300ms', staticSummary: 'child summary', staticDetails: 'child details' });
+    return 'completed';
+  } catch (e) {
+    if (e instanceof ChildWorkflowFailure) return String(e.retryState);
+    throw e;
+  }
 }

@@ -5,7 +5,7 @@ import { notFound } from '../../errors';
 import type { ExternalEvents } from '../../history/external-events';
 import { flushBuffered } from '../../history/buffered-events';
 import type { EventName, NewEvent, Payloads } from '../../messages';
-import { ExecStatus, ParentClosePolicy, RetryState, WftFailedCause } from '../../proto';
+import { ExecStatus, ParentClosePolicy, RetryState, timestampMs, WftFailedCause } from '../../proto';
 import type { PendingQuery, Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
 import type { SignalAndCancel } from './signal-and-cancel';
@@ -31,10 +31,17 @@ export class RunCloser {
     this.closeByServer(run, { type: 'WORKFLOW_EXECUTION_TERMINATED', attrs: { reason, details, identity } }, 'TERMINATED');
   }
 
-  /** Run timeout or execution timeout (timer armed at start). */
+  /**
+   * Run timeout or execution timeout (timer armed at start). Like the real server: when the
+   * execution timeout has passed no retry is possible (TIMEOUT); a run timeout would be retried
+   * per the retry policy, which this server does not do (RETRY_POLICY_NOT_SET).
+   */
   timeout(run: Run): void {
     if (!run.open) return;
-    this.closeByServer(run, { type: 'WORKFLOW_EXECUTION_TIMED_OUT', attrs: { retryState: RetryState.v('RETRY_POLICY_NOT_SET') } }, 'TIMED_OUT');
+    const expiresAt = timestampMs(run.startAttributes.workflowExecutionExpirationTime) ?? 0;
+    const expired = expiresAt > 0 && expiresAt <= this.deps.clock.now();
+    const retryState = RetryState.v(expired ? 'TIMEOUT' : 'RETRY_POLICY_NOT_SET');
+    this.closeByServer(run, { type: 'WORKFLOW_EXECUTION_TIMED_OUT', attrs: { retryState } }, 'TIMED_OUT');
   }
 
   /** Server-initiated close: force-fail a started task, flush the buffer, then the terminal event. */

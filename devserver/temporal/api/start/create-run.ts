@@ -87,7 +87,7 @@ export class RunFactory {
       parentInitiatedEventId: extras.parent?.initiatedEventId,
       rootWorkflowExecution: extras.parent?.root,
       priority: req.priority,
-    }, now);
+    }, now, req.userMetadata);
 
     this.deps.registry.index(run);
     this.deps.registry.openRuns.add(run);

@@ -18,6 +18,8 @@ export function executionInfo(run: Run): WorkflowExecutionInfo {
     parentExecution: run.parent ? { workflowId: run.parent.workflowId, runId: run.parent.runId } : undefined,
     parentNamespaceId: run.parent?.namespace,
     firstRunId: run.firstRunId,
+    // A child's start event names the root of its tree; a top-level run is its own root.
+    rootExecution: run.startAttributes.rootWorkflowExecution ?? run.execution,
     historySizeBytes: historySizeBytes(run.history),
   };
 }

@@ -79,7 +79,8 @@ export class WorkflowTaskCompletion {
       startedEventId: wft.startedEventId,
       identity: req.identity,
       binaryChecksum: req.binaryChecksum,
-      workerVersion: req.workerVersionStamp,
+      // Unversioned sdk-core workers report their build id only as the binary checksum.
+      workerVersion: req.workerVersionStamp ?? (req.binaryChecksum ? { buildId: req.binaryChecksum } : undefined),
       sdkMetadata: req.sdkMetadata,
       meteringMetadata: req.meteringMetadata,
     }, clock.now()).eventId;
@@ -142,7 +143,7 @@ export class WorkflowTaskCompletion {
       case 'REQUEST_CANCEL_ACTIVITY_TASK':
         return activities.requestCancel(run, cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId ?? 0, wtc);
       case 'START_TIMER':
-        commands.startTimer(run, cmd.startTimerCommandAttributes ?? {}, wtc);
+        commands.startTimer(run, cmd.startTimerCommandAttributes ?? {}, wtc, cmd.userMetadata);
         return false;
       case 'CANCEL_TIMER':
         commands.cancelTimer(run, cmd.cancelTimerCommandAttributes?.timerId ?? '', wtc, identity);
@@ -169,7 +170,7 @@ export class WorkflowTaskCompletion {
         commands.modifyProperties(run, cmd.modifyWorkflowPropertiesCommandAttributes, wtc);
         return false;
       case 'START_CHILD_WORKFLOW_EXECUTION':
-        crossWorkflow.startChild(run, cmd.startChildWorkflowExecutionCommandAttributes ?? {}, wtc, afterwards);
+        crossWorkflow.startChild(run, cmd.startChildWorkflowExecutionCommandAttributes ?? {}, wtc, afterwards, cmd.userMetadata);
         return false;
       case 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION':
         crossWorkflow.signalExternal(run, cmd.signalExternalWorkflowExecutionCommandAttributes ?? {}, wtc, afterwards);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { status as Status } from '@grpc/grpc-js';
 import { RpcError } from '../../../errors';
 import type { ExternalEvents } from '../../../history/external-events';
-import type { CommandAttributes, WorkflowExecution } from '../../../messages';
+import type { CommandAttributes, UserMetadata, WorkflowExecution } from '../../../messages';
 import { CancelExternalFailedCause, ExternalFailedCause, StartChildFailedCause, TaskQueueKind } from '../../../proto';
 import type { ChildState, Run } from '../../../state/run';
 import type { RunRegistry } from '../../../state/run-registry';
@@ -26,14 +26,14 @@ export interface CrossWorkflowDeps {
 export class CrossWorkflowCommands {
   constructor(private readonly deps: CrossWorkflowDeps) {}
 
-  startChild(run: Run, a: CommandAttributes<'START_CHILD_WORKFLOW_EXECUTION'>, wtc: number, afterwards: (() => void)[]): void {
+  startChild(run: Run, a: CommandAttributes<'START_CHILD_WORKFLOW_EXECUTION'>, wtc: number, afterwards: (() => void)[], userMetadata?: UserMetadata): void {
     const { registry, starter, events } = this.deps;
     const namespace = a.namespace || run.namespace;
     const workflowId = a.workflowId ?? '';
     const workflowType = { name: a.workflowType?.name ?? '' };
     const taskQueue = a.taskQueue?.name ? { name: a.taskQueue.name, kind: TaskQueueKind.NORMAL } : { name: run.taskQueue, kind: TaskQueueKind.NORMAL };
     const searchAttributes = this.deps.searchAttributes.typed(a.searchAttributes);
-    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
+    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now(), userMetadata);
     const child: ChildState = {
       initiatedEventId: ev.eventId, namespace, workflowId, workflowType: workflowType.name,
       parentClosePolicy: a.parentClosePolicy ?? 0,
@@ -50,7 +50,7 @@ export class CrossWorkflowCommands {
           workflowExecutionTimeout: a.workflowExecutionTimeout, workflowRunTimeout: a.workflowRunTimeout,
           workflowTaskTimeout: a.workflowTaskTimeout, workflowIdReusePolicy: a.workflowIdReusePolicy,
           retryPolicy: a.retryPolicy, header: a.header, memo: a.memo, searchAttributes: a.searchAttributes,
-          requestId: randomUUID(), identity: 'parent', priority: a.priority,
+          requestId: randomUUID(), identity: 'parent', priority: a.priority, userMetadata,
         }, {
           parent: { namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, initiatedEventId: child.initiatedEventId, parentClosePolicy: child.parentClosePolicy, root },
         });
