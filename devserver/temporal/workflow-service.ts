@@ -1,6 +1,7 @@
 // The handler tables of the three gRPC services, assembled from the RPC families in api/.
 import { activityHandlers } from './api/activity/handlers';
 import { lifecycleHandlers } from './api/lifecycle/handlers';
+import { multiOperationHandlers } from './api/multioperation/handlers';
 import { namespaceHandlers, operatorServiceHandlers } from './api/namespace/handlers';
 import { queryHandlers } from './api/query/handlers';
 import { startHandlers } from './api/start/handlers';
@@ -29,6 +30,7 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): W
     ...workflowTaskHandlers({ registry, queues: engine.wftQueues, completion: engine.completion, stopWaiters: engine.stopWaiters, longPollMs: opts.longPollMs }),
     ...activityHandlers({ registry, queues: engine.activityQueues, reports: engine.activityReports, longPollMs: opts.longPollMs }),
     ...updateHandlers(registry, engine.updates),
+    ...multiOperationHandlers({ registry, starter: engine.starter, updates: engine.updates }),
   };
 }
 

@@ -20,6 +20,8 @@ export interface StartExtras {
   runId?: string;
   signal?: { signalName: string; input?: Payloads; header?: Header; identity?: string };
   parent?: { namespace: string; workflowId: string; runId: string; initiatedEventId: number; parentClosePolicy: number; root?: WorkflowExecution };
+  /** Runs after the run exists and before its first workflow task is scheduled (update-with-start). */
+  beforeFirstTask?: (run: Run) => void;
   continued?: {
     fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number;
     lastCompletionResult?: Payloads; continuedFailure?: Failure; backoffMs?: number; attempt?: number;
@@ -95,6 +97,7 @@ export class RunFactory {
     if (extras.signal) {
       run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName: extras.signal.signalName, input: extras.signal.input, header: extras.signal.header, identity: extras.signal.identity }, now);
     }
+    extras.beforeFirstTask?.(run);
     if (backoffMs > 0) run.startDelayPending = true;
     else this.deps.scheduleWorkflowTask(run);
     this.armRunTimers(run);

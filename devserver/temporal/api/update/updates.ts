@@ -64,16 +64,27 @@ export class Updates {
     const updateId = req.request?.meta?.updateId;
     if (!updateId) throw invalidArgument('request.meta.update_id is required');
     if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
+    const known = run.updates.has(updateId);
+    const u = this.admit(run, req.request);
+    if (!known && run.wft.state === 'none' && !run.startDelayPending) this.deps.scheduleWorkflowTask(run);
+    await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
+    return this.response(run, u);
+  }
+
+  /**
+   * Registers an update request on the run (the same id again is the same update). Its request
+   * then rides on every workflow task until the worker accepts or rejects it.
+   */
+  admit(run: Run, request: UpdateRequest): UpdateState {
+    const updateId = request.meta?.updateId ?? '';
     let u = run.updates.get(updateId);
     if (!u) {
       if (!run.open) throw notFound('workflow execution already completed');
-      u = { updateId, request: req.request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
+      u = { updateId, request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
       run.updates.set(updateId, u);
       run.touch();
-      if (run.wft.state === 'none' && !run.startDelayPending) this.deps.scheduleWorkflowTask(run);
     }
-    await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
-    return this.response(run, u);
+    return u;
   }
 
   async poll(ns: string, req: PollUpdateRequest, call: Call): Promise<PollUpdateResponse> {
