@@ -23,7 +23,7 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): W
   const { registry } = engine;
   return {
     ...namespaceHandlers(registry, engine.searchAttributes),
-    ...startHandlers({ registry, starter: engine.starter, signals: engine.signals }),
+    ...startHandlers({ registry, starter: engine.starter, signals: engine.signals, scheduleWorkflowTask: (run) => engine.workflowTasks.schedule(run) }),
     ...lifecycleHandlers({ registry, signals: engine.signals, closer: engine.closer }),
     ...visibilityHandlers({ registry, isStopping: () => engine.stopping, historyLongPollMs: opts.historyLongPollMs }),
     ...queryHandlers(registry, engine.queries),

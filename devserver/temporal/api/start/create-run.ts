@@ -109,7 +109,8 @@ export class RunFactory {
     const start = run.startAttributes;
     if (run.startDelayPending) {
       run.runTimers.push(this.deps.clock.at(run.executionTime, () => {
-        if (!run.open) return;
+        // Already over when signal-with-start or an update started the run early.
+        if (!run.open || !run.startDelayPending) return;
         run.startDelayPending = false;
         run.touch();
         if (run.wft.state === 'none') this.deps.scheduleWorkflowTask(run);

@@ -9,6 +9,7 @@ import type {
 import { decodeMessage, encodeMessage, protoType, UpdateStage } from '../../proto';
 import type { Run, UpdateState } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import { startNow } from '../start/start-delay';
 
 const TYPE_PREFIX = 'type.googleapis.com/';
 const UPDATE_WAIT_MS = 10_000;
@@ -66,7 +67,8 @@ export class Updates {
     if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
     const known = run.updates.has(updateId);
     const u = this.admit(run, req.request);
-    if (!known && run.wft.state === 'none' && !run.startDelayPending) this.deps.scheduleWorkflowTask(run);
+    // A new update needs a workflow task; it also ends a start delay (as on the real server).
+    if (!known) startNow(run, this.deps.scheduleWorkflowTask);
     await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
     return this.response(run, u);
   }
