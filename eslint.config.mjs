@@ -32,6 +32,11 @@ export default tseslint.config(
     },
   },
   {
+    // The dev server works on typed protobuf messages (devserver/temporal/messages.ts), not `any`.
+    files: ['devserver/**/*.ts', 'test/devserver/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -51,6 +51,17 @@ export function alreadyStarted(workflowId: string, startRequestId: string, runId
   );
 }
 
+/**
+ * A failed operation of ExecuteMultiOperation: the error keeps the failed operation's code, and a
+ * MultiOperationExecutionFailure detail gives each operation its status (the others aborted).
+ */
+export function multiOperationFailed(err: RpcError, index: number, count: number) {
+  const statuses = Array.from({ length: count }, (_, i) => (i === index
+    ? { code: err.code, message: err.message, details: err.details ? [{ type_url: err.details.typeUrl, value: err.details.value }] : [] }
+    : { code: Status.ABORTED, message: 'Operation was aborted.' }));
+  return new RpcError(err.code, err.message, detail('temporal.api.errordetails.v1.MultiOperationExecutionFailure', { statuses }));
+}
+
 export function queryFailed(message: string, failure?: object) {
   return new RpcError(
     Status.INVALID_ARGUMENT,

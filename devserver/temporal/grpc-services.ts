@@ -2,30 +2,37 @@
 // Methods without a handler answer UNIMPLEMENTED naming the method; requests that fail to decode
 // answer INVALID_ARGUMENT; semantic errors keep their code; anything unexpected becomes INTERNAL
 // with the message (never UNKNOWN, which clients retry).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { Server, ServerUnaryCall, sendUnaryData, status as Status, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { RpcError } from './errors';
 import { refuseCompressedSystemInfo } from './compression';
+import type { Call } from './messages';
 import { decodeMessage, encodeHistoryField, encodeMessage, protoType, root } from './proto';
-import type { Handler } from './workflow-service';
 
 const DECODE_ERROR = Symbol('decodeError');
 
-export function addProtoService(server: Server, fullName: string, handlers: Record<string, Handler>, log: (msg: string) => void, ready: Promise<void> = Promise.resolve()): void {
+type DecodedRequest = Record<string, unknown> & { [DECODE_ERROR]?: string };
+type Response = Record<string, unknown> | undefined;
+/**
+ * A handler of any service. Each family declares its handlers with their own request types
+ * (messages.ts ServiceHandlers); the method-style signature lets those tables be passed here.
+ */
+type AnyHandler = { handle(req: never, call: Call): unknown }['handle'];
+
+export function addProtoService(server: Server, fullName: string, handlers: { [method: string]: AnyHandler | undefined }, log: (msg: string) => void, ready: Promise<void> = Promise.resolve()): void {
   const service = root.lookupService(fullName);
   const definition: Record<string, ServiceDefinition[string]> = {};
   const impl: UntypedServiceImplementation = {};
-  for (const method of Object.values<any>(service.methods)) {
+  for (const method of Object.values(service.methods)) {
     method.resolve();
-    const reqType = protoType(method.resolvedRequestType.fullName.replace(/^\./, ''));
-    const resType = protoType(method.resolvedResponseType.fullName.replace(/^\./, ''));
-    const hf = method.resolvedResponseType.fields?.history?.resolve();
+    const reqType = protoType(method.resolvedRequestType!.fullName.replace(/^\./, ''));
+    const resType = protoType(method.resolvedResponseType!.fullName.replace(/^\./, ''));
+    const hf = method.resolvedResponseType!.fields.history?.resolve();
     const historyField: number | undefined = hf?.resolvedType?.fullName === '.temporal.api.history.v1.History' ? hf.id : undefined;
     definition[method.name] = {
       path: `/${fullName}/${method.name}`,
       requestStream: false,
       responseStream: false,
-      requestSerialize: (obj: any) => encodeMessage(reqType, obj),
+      requestSerialize: (obj: object) => encodeMessage(reqType, obj),
       requestDeserialize: (buf: Buffer) => {
         try {
           return decodeMessage(reqType, buf);
@@ -33,11 +40,12 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
           return { [DECODE_ERROR]: (e as Error).message };
         }
       },
-      responseSerialize: (obj: any) => {
+      responseSerialize: (obj: Response) => {
         try {
-          if (historyField && obj?.history?.events) {
+          const history = obj?.history as { events?: object[] } | undefined;
+          if (historyField && history?.events) {
             // Fields may appear in any order on the wire: encode the rest, then append the history.
-            const { history, ...rest } = obj;
+            const { history: _history, ...rest } = obj!;
             return Buffer.concat([encodeMessage(resType, rest), encodeHistoryField(historyField, history.events)]);
           }
           return encodeMessage(resType, obj);
@@ -48,8 +56,8 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
       },
       responseDeserialize: (buf: Buffer) => decodeMessage(resType, buf),
     };
-    const handler = handlers[method.name];
-    impl[method.name] = (call: ServerUnaryCall<any, any>, callback: sendUnaryData<any>) => {
+    const handler = handlers[method.name] as ((req: DecodedRequest, call: Call) => unknown) | undefined;
+    impl[method.name] = (call: ServerUnaryCall<DecodedRequest, Response>, callback: sendUnaryData<Response>) => {
       if (!handler) {
         callback({ code: Status.UNIMPLEMENTED, details: `${fullName}/${method.name} is not implemented by the salon Temporal dev server` });
         return;
@@ -67,11 +75,11 @@ export function addProtoService(server: Server, fullName: string, handlers: Reco
         return;
       }
       // GetSystemInfo answers at once (readiness probes); everything else waits for a restore.
-      const result: Promise<any> = method.name === 'GetSystemInfo'
+      const result: Promise<unknown> = method.name === 'GetSystemInfo'
         ? new Promise((resolve) => resolve(handler(call.request, call)))
         : ready.then(() => handler(call.request, call));
       result.then(
-        (resp) => callback(null, resp),
+        (resp) => callback(null, resp as Response),
         (err: unknown) => {
           if (err instanceof RpcError) {
             callback({ code: err.code, details: err.message, metadata: err.metadata() });

@@ -1,41 +1,38 @@
 // Access to the Temporal protobuf descriptors shipped in @temporalio/proto, plus the small
 // conversions (timestamps, durations, enums, payloads) every other module needs. Messages travel
-// through the engine as plain objects (int64 as numbers, enums as numbers), which is what
-// protobufjs' fromObject/toObject understand.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// through the server as plain objects (int64 as numbers, enums as numbers), which is what
+// protobufjs' fromObject/toObject understand; messages.ts types them.
+import type { IConversionOptions, Root, Type } from 'protobufjs';
+import type { Payload } from './messages';
 
 // The reflection root (not the generated classes) gives us lookupType/lookupService by full name.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-export const root: any = require('@temporalio/proto/protos/json-module.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const root = require('@temporalio/proto/protos/json-module.js') as Root;
 
-export interface ProtoType {
-  decode(buf: Uint8Array): any;
-  encode(msg: any): { finish(): Uint8Array };
-  fromObject(obj: any): any;
-  toObject(msg: any, opts: any): any;
-}
+export type ProtoType = Type;
 
 const typeCache = new Map<string, ProtoType>();
 export function protoType(fullName: string): ProtoType {
   let t = typeCache.get(fullName);
   if (!t) {
-    t = root.lookupType(fullName) as ProtoType;
+    t = root.lookupType(fullName);
     typeCache.set(fullName, t);
   }
   return t;
 }
 
-export const TO_OBJECT_OPTS = { longs: Number, enums: Number, defaults: false };
+export const TO_OBJECT_OPTS: IConversionOptions = { longs: Number, enums: Number, defaults: false };
 
-export function decodeMessage(type: ProtoType, buf: Uint8Array): any {
+/** Decodes wire bytes into the plain-object shape the server works with. */
+export function decodeMessage(type: ProtoType, buf: Uint8Array): object {
   return type.toObject(type.decode(buf), TO_OBJECT_OPTS);
 }
 /**
- * Encodes a plain object. The engine only builds objects in wire shape (numbers for int64 and
+ * Encodes a plain object. The server only builds objects in wire shape (numbers for int64 and
  * enums, {seconds, nanos} for times, Buffers for bytes), which protobufjs encodes directly; the
  * fromObject conversion pass is only needed (and used) as a fallback.
  */
-export function encodeMessage(type: ProtoType, obj: any): Buffer {
+export function encodeMessage(type: ProtoType, obj: object | undefined | null): Buffer {
   try {
     return Buffer.from(type.encode(obj ?? {}).finish());
   } catch {
@@ -44,7 +41,7 @@ export function encodeMessage(type: ProtoType, obj: any): Buffer {
 }
 
 function enumValues(name: string): Record<string, number> {
-  return root.lookupEnum(name).values as Record<string, number>;
+  return root.lookupEnum(name).values;
 }
 /** Enum lookup without the long prefix: enumValue('EventType', 'TIMER_FIRED'). */
 function makeEnum(enumName: string, prefix: string) {
@@ -84,6 +81,23 @@ export const StartChildFailedCause = makeEnum('StartChildWorkflowExecutionFailed
 export const ExternalFailedCause = makeEnum('SignalExternalWorkflowExecutionFailedCause', 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
 export const CancelExternalFailedCause = makeEnum('CancelExternalWorkflowExecutionFailedCause', 'CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED_CAUSE_');
 export const HistoryFilter = makeEnum('HistoryEventFilterType', 'HISTORY_EVENT_FILTER_TYPE_');
+export const IndexedValueType = makeEnum('IndexedValueType', 'INDEXED_VALUE_TYPE_');
+export const WorkerVersioningMode = makeEnum('WorkerVersioningMode', 'WORKER_VERSIONING_MODE_');
+
+// Values read on hot paths, looked up once.
+const taskQueueKinds = enumValues('temporal.api.enums.v1.TaskQueueKind');
+export const TaskQueueKind = { NORMAL: taskQueueKinds.TASK_QUEUE_KIND_NORMAL, STICKY: taskQueueKinds.TASK_QUEUE_KIND_STICKY };
+const updateStages = enumValues('temporal.api.enums.v1.UpdateWorkflowExecutionLifecycleStage');
+export const UpdateStage = {
+  ADMITTED: updateStages.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED,
+  ACCEPTED: updateStages.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED,
+  COMPLETED: updateStages.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED,
+};
+const pendingActivityStates = enumValues('temporal.api.enums.v1.PendingActivityState');
+export const PendingActivityState = {
+  SCHEDULED: pendingActivityStates.PENDING_ACTIVITY_STATE_SCHEDULED,
+  STARTED: pendingActivityStates.PENDING_ACTIVITY_STATE_STARTED,
+};
 
 /** 'WORKFLOW_EXECUTION_STARTED' -> 'workflowExecutionStartedEventAttributes' */
 const attributeKeys = new Map<string, string>();
@@ -101,17 +115,15 @@ export function timestamp(ms: number): Timestamp {
   const seconds = Math.floor(ms / 1000);
   return { seconds, nanos: Math.round((ms - seconds * 1000) * 1e6) };
 }
-export function timestampMs(t: { seconds?: number; nanos?: number } | undefined | null): number | undefined {
+export function timestampMs(t: { seconds?: number | null; nanos?: number | null } | undefined | null): number | undefined {
   if (!t) return undefined;
   return Number(t.seconds ?? 0) * 1000 + Math.floor(Number(t.nanos ?? 0) / 1e6);
 }
 /** Duration objects share the {seconds, nanos} shape. */
 export const duration = timestamp;
-export function durationMs(d: { seconds?: number; nanos?: number } | undefined | null): number {
+export function durationMs(d: { seconds?: number | null; nanos?: number | null } | undefined | null): number {
   return timestampMs(d) ?? 0;
 }
-
-export interface Payload { metadata?: Record<string, Uint8Array>; data?: Uint8Array }
 
 /** Decodes a json/plain payload (what the default data converter writes); undefined otherwise. */
 export function payloadToJson(p: Payload | undefined): unknown {

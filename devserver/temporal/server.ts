@@ -3,10 +3,8 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
-import { RunPersistence } from './persistence';
-import { PostgresRunStore } from './run-store';
-import { testServiceHandlers } from './test-service';
-import { operatorServiceHandlers, workflowServiceHandlers } from './workflow-service';
+import { PostgresRunStore } from './persistence/run-store';
+import { operatorHandlers, testHandlers, workflowServiceHandlers } from './workflow-service';
 
 export interface DevServerOptions {
   /** Port to listen on; 0 picks a free one. Default 7233. */
@@ -60,7 +58,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     interceptors: [exposeRequestEncoding],
   });
   const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
-  // Handlers must exist before restoring (the activity module registers restore hooks).
   const workflowHandlers = workflowServiceHandlers(engine, serviceOpts);
   const store = options.databaseUrl ? new PostgresRunStore(options.databaseUrl, options.storeId) : undefined;
   // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
@@ -69,15 +66,14 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const ready = new Promise<void>((resolve, reject) => { markReady = resolve; failReady = reject; });
   ready.catch(() => undefined);
   addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowHandlers, log, ready);
-  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorServiceHandlers(engine), log, ready);
-  addProtoService(server, 'temporal.api.testservice.v1.TestService', testServiceHandlers(engine), log, ready);
+  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorHandlers(engine), log, ready);
+  addProtoService(server, 'temporal.api.testservice.v1.TestService', testHandlers(engine), log, ready);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
   if (store) {
-    engine.persistence = new RunPersistence(engine, store);
-    engine.persistence.restore().then(markReady, failReady);
+    engine.attachStore(store).restore().then(markReady, failReady);
   } else {
     markReady();
   }

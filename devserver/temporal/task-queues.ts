@@ -5,6 +5,11 @@
 // which case matching moves on. A poll whose gRPC call was cancelled (worker shut down, process
 // died) is never handed a task.
 
+/** Key of one task queue: task queues are per namespace. */
+export function queueKey(namespace: string, taskQueue: string): string {
+  return `${namespace}/${taskQueue}`;
+}
+
 export interface QueuedTask<R> {
   /** Builds the poll response and marks the task started; undefined = stale, skip it. */
   take(identity: string): R | undefined;

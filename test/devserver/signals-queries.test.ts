@@ -1,7 +1,6 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Point 4: signals (incl. signal-with-start and signals racing a workflow task) and queries.
 import { expect } from 'chai';
-import { Client, QueryNotRegisteredError, QueryRejectedError } from '@temporalio/client';
+import { Client, QueryNotRegisteredError, QueryRejectedError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { CACHE_MODES, eventTypes, uid, useEnv, waitFor } from './harness';
 
@@ -36,6 +35,30 @@ for (const mode of CACHE_MODES) {
       });
       const types = await eventTypes(env.client, workflowId);
       expect(types.slice(0, 3)).to.deep.equal(['WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED']);
+    });
+
+    it('signal-with-start follows the conflict and reuse policies for a running workflow', async () => {
+      const tq = uid('tq');
+      const workflowId = uid('wf');
+      await env.withWorker(tq, async () => {
+        const first = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [2] });
+        // USE_EXISTING and a reuse policy (which only applies to closed runs): the running run is signalled.
+        const second = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [3], workflowIdConflictPolicy: 'USE_EXISTING' });
+        const third = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [4], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+        expect([second.signaledRunId, third.signaledRunId]).to.deep.equal([first.signaledRunId, first.signaledRunId]);
+        await waitFor(async () => (await first.query<number>('total')) === 9);
+        // FAIL: refused, and the running run is not signalled.
+        await expect(env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [5], workflowIdConflictPolicy: 'FAIL' }))
+          .to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
+        expect(await first.query<number>('total')).to.equal(9);
+        // TERMINATE_IF_RUNNING: the running run is terminated and a new one starts with the signal.
+        const fresh = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [6], workflowIdReusePolicy: 'TERMINATE_IF_RUNNING' });
+        expect(fresh.signaledRunId).to.not.equal(first.signaledRunId);
+        expect((await env.client.workflow.getHandle(workflowId, first.signaledRunId).describe()).status.name).to.equal('TERMINATED');
+        await waitFor(async () => (await fresh.query<number>('total')) === 6);
+        await fresh.signal('done');
+        expect(await fresh.result()).to.equal(6);
+      });
     });
 
     it('rejects a completion that would hide a signal received during the task (UnhandledCommand)', async () => {
@@ -84,7 +107,7 @@ for (const mode of CACHE_MODES) {
       await env.withWorker(tq, async () => {
         await h.signal('add', 4);
         await waitFor(async () => (await h.query<number>('total')) === 4);
-        const err: any = await h.query('failing').catch((e) => e);
+        const err = (await h.query('failing').catch((e: unknown) => e)) as Error;
         expect(err).to.be.instanceOf(QueryNotRegisteredError);
         expect(err.message).to.match(/query handler exploded/);
         expect(await h.query('nope').catch((e) => e)).to.be.instanceOf(QueryNotRegisteredError);
@@ -120,7 +143,7 @@ for (const mode of CACHE_MODES) {
       await env.withWorker(tq, () => waitFor(async () => (await h.query<number>('total')) === 0));
       await new Promise((r) => setTimeout(r, 1600)); // the worker is gone
       const started = Date.now();
-      const err: any = await h.query('total').catch((e) => e);
+      const err = (await h.query('total').catch((e: unknown) => e)) as Error & { cause?: { details?: unknown } };
       expect(Date.now() - started).to.be.lessThan(3000);
       expect(err.message).to.equal('Failed to query Workflow');
       expect(String(err.cause?.details)).to.match(/no worker is polling task queue/);

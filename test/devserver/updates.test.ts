@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Workflow Update through the real client and worker (accepted/completed events replay cleanly).
 import { expect } from 'chai';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
@@ -13,10 +12,10 @@ for (const mode of CACHE_MODES) {
       const h = await env.client.workflow.start('updatable', { taskQueue: tq, workflowId: uid('wf') });
       await env.withWorker(tq, async () => {
         expect(await h.executeUpdate('setValue', { args: [21] })).to.equal(42);
-        const rejected: any = await h.executeUpdate('setValue', { args: [13] }).catch((e) => e);
+        const rejected = (await h.executeUpdate('setValue', { args: [13] }).catch((e: unknown) => e)) as WorkflowUpdateFailedError;
         expect(rejected).to.be.instanceOf(WorkflowUpdateFailedError);
         expect(String(rejected.cause?.message)).to.match(/unlucky/);
-        const failed: any = await h.executeUpdate('setValue', { args: [-1] }).catch((e) => e);
+        const failed = (await h.executeUpdate('setValue', { args: [-1] }).catch((e: unknown) => e)) as WorkflowUpdateFailedError;
         expect(failed).to.be.instanceOf(WorkflowUpdateFailedError);
         const started = await h.startUpdate('setValue', { args: [5], waitForStage: 'ACCEPTED' });
         expect(await started.result()).to.equal(10);

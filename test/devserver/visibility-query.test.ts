@@ -1,6 +1,6 @@
 // Point 5 (pure part): the List Filter parser and evaluator.
 import { expect } from 'chai';
-import { evaluate, parseQuery, QuerySyntaxError } from '../../devserver/temporal/visibility-query';
+import { evaluate, parseQuery, QuerySyntaxError } from '../../devserver/temporal/api/visibility/visibility-query';
 
 const row = (values: Record<string, unknown>) => (f: string) => values[f] as never;
 

@@ -14,7 +14,7 @@
 //     TestWorkflowEnvironment.createLocal() with the same launcher in dev-server mode (no skipping).
 //
 //   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (compiled on
-//     demand when missing or older than devserver/temporal sources).
+//     demand when missing or older than devserver/temporal sources, subfolders included).
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -44,7 +44,7 @@ export async function stopTestTemporal(): Promise<void> {
 export function ensureLauncherBuilt(): string {
   const srcDir = path.resolve(__dirname, '../../devserver/temporal');
   const built = fs.existsSync(launcherPath) ? fs.statSync(launcherPath).mtimeMs : 0;
-  const stale = fs.readdirSync(srcDir).some((f) => f.endsWith('.ts') && fs.statSync(path.join(srcDir, f)).mtimeMs > built);
+  const stale = fs.readdirSync(srcDir, { recursive: true }).some((f) => String(f).endsWith('.ts') && fs.statSync(path.join(srcDir, String(f))).mtimeMs > built);
   if (stale) {
     const tsc = require.resolve('typescript/bin/tsc');
     execFileSync(process.execPath, [tsc, '-p', path.join(srcDir, 'tsconfig.build.json')], { stdio: 'inherit' });

@@ -2,8 +2,9 @@
 import {
   proxyActivities, sleep, defineSignal, defineQuery, setHandler, condition, continueAsNew, workflowInfo,
   patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
-  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate,
+  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate, ChildWorkflowFailure,
 } from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
 
 const acts = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', maximumAttempts: 3 } });
@@ -226,4 +227,29 @@ export async function historyInfo(): Promise<{ size: number; length: number; sug
   await sleep(1);
   const info = workflowInfo();
   return { size: info.historySize, length: info.historyLength, suggested: info.continueAsNewSuggested };
+}
+
+/** What the workflow sees of its typed search attributes; upserts a typed Double on the way. */
+export async function typedAttributes(): Promise<{ datetime?: string; isDate: boolean; int?: number; keywords?: string[] }> {
+  upsertSearchAttributes([{ key: defineSearchAttributeKey('CustomDoubleField', SearchAttributeType.DOUBLE), value: 2.5 }]);
+  await sleep(1);
+  const sa = workflowInfo().typedSearchAttributes;
+  const datetime = sa.get(defineSearchAttributeKey('CustomDatetimeField', SearchAttributeType.DATETIME));
+  return {
+    datetime: datetime instanceof Date ? datetime.toISOString() : undefined,
+    isDate: datetime instanceof Date,
+    int: sa.get(defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT)),
+    keywords: sa.get(defineSearchAttributeKey('Tags', SearchAttributeType.KEYWORD_LIST)),
+  };
+}
+
+/** Runs a child that times out; returns the retry state the parent sees. */
+export async function childTimesOut(childId: string): Promise<string> {
+  try {
+    await executeChild(waitsForever, { workflowId: childId, workflowExecutionTimeout: '300ms', staticSummary: 'child summary', staticDetails: 'child details' });
+    return 'completed';
+  } catch (e) {
+    if (e instanceof ChildWorkflowFailure) return String(e.retryState);
+    throw e;
+  }
 }

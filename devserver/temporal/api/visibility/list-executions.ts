@@ -1,33 +1,26 @@
-// ListWorkflowExecutions / CountWorkflowExecutions / Describe: the read side over all runs.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import type { Engine } from './engine';
-import { invalidArgument } from './errors';
-import { ExecStatus, historySizeBytes, payloadToJson, timestamp } from './proto';
-import type { Run } from './run';
+// ListWorkflowExecutions / CountWorkflowExecutions: the list filter (visibility-query.ts) evaluated
+// over every run of a namespace, with ORDER BY and offset paging.
+import { invalidArgument } from '../../errors';
+import type { CountWorkflowsResponse, ListWorkflowsResponse, Payload } from '../../messages';
+import { ExecStatus, payloadToJson } from '../../proto';
+import type { Run } from '../../state/run';
+import { executionInfo } from './execution-info';
 import { evaluate, parseQuery, ParsedQuery, QuerySyntaxError, Value } from './visibility-query';
 
+const DEFAULT_PAGE_SIZE = 1000;
 const STATUS_NAMES: Record<string, string> = {
   RUNNING: 'Running', COMPLETED: 'Completed', FAILED: 'Failed', CANCELED: 'Canceled',
   TERMINATED: 'Terminated', CONTINUED_AS_NEW: 'ContinuedAsNew', TIMED_OUT: 'TimedOut',
 };
 
-export function executionInfo(run: Run): any {
-  return {
-    execution: run.execution,
-    type: { name: run.workflowType },
-    startTime: timestamp(run.startTime),
-    closeTime: run.open ? undefined : timestamp(run.closeTime),
-    status: run.status,
-    historyLength: run.history.length,
-    executionTime: timestamp(run.executionTime),
-    memo: { fields: run.memo },
-    searchAttributes: { indexedFields: run.searchAttributes },
-    taskQueue: run.taskQueue,
-    parentExecution: run.parent ? { workflowId: run.parent.workflowId, runId: run.parent.runId } : undefined,
-    parentNamespaceId: run.parent?.namespace,
-    firstRunId: run.firstRunId,
-    historySizeBytes: historySizeBytes(run.history),
-  };
+export interface RunSource {
+  allRuns(): Iterable<Run>;
+}
+
+export interface ListRequest {
+  query?: string;
+  pageSize?: number;
+  nextPageToken?: Uint8Array;
 }
 
 function rowOf(run: Run) {
@@ -60,11 +53,10 @@ function parse(query: string): ParsedQuery {
   }
 }
 
-function matching(engine: Engine, ns: string, query: string): Run[] {
-  const parsed = parse(query);
+function matching(source: RunSource, ns: string, parsed: ParsedQuery): Run[] {
   const rows: Run[] = [];
   try {
-    for (const run of engine.allRuns()) {
+    for (const run of source.allRuns()) {
       if (run.namespace !== ns) continue;
       if (!parsed.where || evaluate(parsed.where, rowOf(run))) rows.push(run);
     }
@@ -87,15 +79,34 @@ function matching(engine: Engine, ns: string, query: string): Run[] {
   return rows;
 }
 
-export function listExecutions(engine: Engine, ns: string, req: any): any {
-  const rows = matching(engine, ns, req.query ?? '');
+export function listExecutions(source: RunSource, ns: string, req: ListRequest): ListWorkflowsResponse {
+  const parsed = parse(req.query ?? '');
+  if (parsed.groupBy) throw invalidArgument('invalid query: GROUP BY is only supported when counting workflows');
+  const rows = matching(source, ns, parsed);
   const offset = req.nextPageToken?.length ? Number(Buffer.from(req.nextPageToken).toString()) || 0 : 0;
-  const size = req.pageSize > 0 ? req.pageSize : 1000;
+  const size = (req.pageSize ?? 0) > 0 ? req.pageSize! : DEFAULT_PAGE_SIZE;
   const page = rows.slice(offset, offset + size);
   const next = offset + size < rows.length ? Buffer.from(String(offset + size)) : undefined;
   return { executions: page.map(executionInfo), nextPageToken: next };
 }
 
-export function countExecutions(engine: Engine, ns: string, req: any): any {
-  return { count: matching(engine, ns, req.query ?? '').length };
+/** A Keyword search attribute value, as the real server returns group values. */
+function keywordPayload(value: string): Payload {
+  return { metadata: { encoding: Buffer.from('json/plain'), type: Buffer.from('Keyword') }, data: Buffer.from(JSON.stringify(value)) };
+}
+
+export function countExecutions(source: RunSource, ns: string, req: { query?: string }): CountWorkflowsResponse {
+  const parsed = parse(req.query ?? '');
+  // Like the real server, only the execution status can be grouped by.
+  if (parsed.groupBy && parsed.groupBy !== 'ExecutionStatus') throw invalidArgument(`invalid query: GROUP BY ${parsed.groupBy} is not supported, only GROUP BY ExecutionStatus`);
+  if (parsed.orderBy && parsed.groupBy) throw invalidArgument('invalid query: ORDER BY cannot be combined with GROUP BY');
+  const rows = matching(source, ns, parsed);
+  if (!parsed.groupBy) return { count: rows.length };
+  const byStatus = new Map<string, number>();
+  for (const run of rows) {
+    const status = STATUS_NAMES[ExecStatus.name(run.status) ?? ''];
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+  const groups = [...byStatus].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { count: rows.length, groups: groups.map(([status, count]) => ({ groupValues: [keywordPayload(status)], count })) };
 }

@@ -13,6 +13,8 @@ export type Expr =
 export interface ParsedQuery {
   where?: Expr;
   orderBy?: { field: string; desc: boolean };
+  /** GROUP BY <field> (counts only). */
+  groupBy?: string;
 }
 
 export class QuerySyntaxError extends Error {}
@@ -130,7 +132,14 @@ export function parseQuery(query: string): ParsedQuery {
     return left;
   };
   const result: ParsedQuery = {};
-  if (toks.length && !isKw('ORDER')) result.where = orExpr();
+  if (toks.length && !isKw('ORDER') && !isKw('GROUP')) result.where = orExpr();
+  if (isKw('GROUP')) {
+    pos++;
+    expectKw('BY');
+    const f = toks[pos++];
+    if (!f || f.t !== 'ident') throw new QuerySyntaxError('expected a field after GROUP BY');
+    result.groupBy = f.v;
+  }
   if (isKw('ORDER')) {
     pos++;
     expectKw('BY');

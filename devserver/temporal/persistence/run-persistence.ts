@@ -1,21 +1,27 @@
 // Dev-server role: keeps every run in a RunStore so workflows, timers and retries survive a
-// restart. Changes are written behind the engine (a few ms after they happen, batched) and on
+// restart. Changes are written behind the server (a few ms after they happen, batched) and on
 // shutdown; on start-up every stored run is restored and resumed: timers keep their due times,
 // queued tasks are re-queued, and tasks that were handed to workers before the restart count as
 // lost (the workflow task times out and is retried, the activity attempt times out and retries).
-import type { Engine } from './engine';
-import type { Run } from './run';
+import type { Run } from '../state/run';
+import { fromStored, storedFromJson, storedToJson, toStored } from '../state/run-state';
 import type { RunStore } from './run-store';
-import { fromStored, storedFromJson, storedToJson, toStored } from './run-state';
 
 const WRITE_BEHIND_MS = 20;
+
+export interface RestoreTarget {
+  /** Puts a stored run back into the indexes. */
+  adopt(run: Run): void;
+  /** Re-arms an open run's timers and re-queues its tasks (after every run is adopted). */
+  resume(run: Run): void;
+}
 
 export class RunPersistence {
   private dirty = new Set<Run>();
   private flushTimer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly engine: Engine, private readonly store: RunStore) {}
+  constructor(private readonly target: RestoreTarget, private readonly store: RunStore) {}
 
   track(run: Run): void {
     run.onTouch = () => this.markDirty(run);
@@ -50,10 +56,10 @@ export class RunPersistence {
     // Rows come in creation order, so the last run of a workflow id becomes its current run.
     for (const text of rows) {
       const run = fromStored(storedFromJson(text));
-      this.engine.adoptRestoredRun(run);
+      this.target.adopt(run);
       if (run.open) open.push(run);
     }
-    for (const run of open) this.engine.resumeRestoredRun(run);
+    for (const run of open) this.target.resume(run);
   }
 
   forget(runIds: string[]): void {

@@ -1,7 +1,10 @@
 // Conversion between a live Run and the plain record stored by a RunStore. Timer handles, task
-// queue entries, waiters and queries are runtime-only: the engine re-creates them on restore.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import { Run } from './run';
+// queue entries, waiters and queries are runtime-only: they are re-created on restore.
+import type { HistoryEvent, Payload } from '../messages';
+import { ActivityState, ChildState, Run, RunStartRequest, UpdateState } from './run';
+
+type StoredActivity = Omit<ActivityState, 'attemptTimers' | 'scheduleToCloseTimer' | 'retryTimer'>;
+type StoredUpdate = Omit<UpdateState, 'waiters'>;
 
 export interface StoredRun {
   v: 1;
@@ -12,26 +15,26 @@ export interface StoredRun {
   firstRunId: string;
   workflowType: string;
   taskQueue: string;
-  startRequest: any;
+  startRequest: RunStartRequest;
   startTime: number;
-  history: any[];
+  history: HistoryEvent[];
   status: number;
   closeTime: number;
   executionTime: number;
-  memo: Record<string, any>;
-  searchAttributes: Record<string, any>;
+  memo: Record<string, Payload>;
+  searchAttributes: Record<string, Payload>;
   wft: { state: Run['wft']['state']; scheduledEventId: number; startedEventId: number; attempt: number; scheduledTime: number; startedTime: number };
   lastCompletedStartedId: number;
   buffered: Run['buffered'];
-  activities: any[];
+  activities: StoredActivity[];
   timers: [string, { startedEventId: number; due: number }][];
-  children: any[];
+  children: ChildState[];
   requestIds: string[];
   cancelRequested: boolean;
   startDelayPending: boolean;
   parent?: Run['parent'];
   parentClosePolicy: number;
-  updates?: any[];
+  updates?: StoredUpdate[];
 }
 
 export function toStored(run: Run): StoredRun {
@@ -82,7 +85,7 @@ export function fromStored(s: StoredRun): Run {
   run.lastCompletedStartedId = s.lastCompletedStartedId;
   run.buffered = s.buffered;
   for (const a of s.activities) run.activities.set(a.scheduledEventId, { ...a, attemptTimers: [] });
-  // Timers are re-armed by the engine (it needs the handles); keep the data for it.
+  // Timers are re-armed on resume (that needs the clock); keep the data for it.
   run.timers = new Map(s.timers.map(([id, t]) => [id, { ...t, handle: { cancel() {} } }]));
   for (const c of s.children) run.children.set(c.initiatedEventId, c);
   run.requestIds = new Set(s.requestIds);
@@ -94,15 +97,24 @@ export function fromStored(s: StoredRun): Run {
   return run;
 }
 
+/** A Buffer as JSON.stringify hands it to a replacer (after Buffer.prototype.toJSON). */
+function isSerialisedBuffer(v: unknown): v is { type: 'Buffer'; data: number[] } {
+  return typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data);
+}
+
+function isEncodedBytes(v: unknown): v is { $b: string } {
+  return typeof v === 'object' && v !== null && typeof (v as { $b?: unknown }).$b === 'string' && Object.keys(v).length === 1;
+}
+
 /** JSON with byte fields (payload data) kept as base64. */
 export function storedToJson(s: StoredRun): string {
-  return JSON.stringify(s, (_k, v) => {
+  return JSON.stringify(s, (_k, v: unknown) => {
     if (v instanceof Uint8Array) return { $b: Buffer.from(v).toString('base64') };
-    if (v && v.type === 'Buffer' && Array.isArray(v.data)) return { $b: Buffer.from(v.data).toString('base64') };
+    if (isSerialisedBuffer(v)) return { $b: Buffer.from(v.data).toString('base64') };
     return v;
   });
 }
 
 export function storedFromJson(text: string): StoredRun {
-  return JSON.parse(text, (_k, v) => (v && typeof v.$b === 'string' && Object.keys(v).length === 1 ? Buffer.from(v.$b, 'base64') : v));
+  return JSON.parse(text, (_k, v: unknown) => (isEncodedBytes(v) ? Buffer.from(v.$b, 'base64') : v)) as StoredRun;
 }

@@ -1,15 +1,18 @@
 // In-memory state of one workflow run: its event history (the source of truth the SDK replays)
 // plus the mutable state derived from it (workflow task, activities, timers, children, buffer).
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import type { TimerHandle } from './clock';
-import { eventAttributesKey, EventType, timestamp } from './proto';
+import type { TimerHandle } from '../clock';
+import type {
+  EventAttributes, EventName, Failure, HistoryEvent, NewEvent, Payload, Payloads, QueryWorkflowResponse,
+  StartWorkflowRequest, UpdateOutcome, UpdateRequest, UserMetadata, WorkflowQuery,
+} from '../messages';
+import { eventAttributesKey, EventType, ExecStatus, timestamp } from '../proto';
 
-export type HistoryEvent = { eventId: number; eventTime: { seconds: number; nanos: number }; eventType: number; taskId: number } & Record<string, any>;
+const RUNNING = ExecStatus.v('RUNNING');
 
 export interface PendingQuery {
   id: string;
-  query: any; // temporal.api.query.v1.WorkflowQuery
-  resolve(result: any): void;
+  query: WorkflowQuery | undefined;
+  resolve(result: QueryWorkflowResponse): void;
   reject(err: Error): void;
   settled: boolean;
 }
@@ -26,12 +29,15 @@ export interface WorkflowTaskState {
   queries: Map<string, PendingQuery>;
 }
 
+/** ActivityTaskScheduled attributes with timeouts and retry policy already normalised. */
+export type ScheduledActivity = EventAttributes<'ACTIVITY_TASK_SCHEDULED'>;
+
 export interface ActivityState {
   scheduledEventId: number;
   activityId: string;
   activityType: string;
   taskQueue: string;
-  attrs: any; // ActivityTaskScheduled attributes (timeouts and retry policy already normalised)
+  attrs: ScheduledActivity;
   attempt: number;
   /** queued: waiting for a worker; started: a worker has it; backoff: waiting for a retry; closing: close event buffered. */
   state: 'queued' | 'started' | 'backoff' | 'closing';
@@ -39,8 +45,8 @@ export interface ActivityState {
   attemptScheduledTime: number;
   startedTime: number;
   startedIdentity: string;
-  heartbeatDetails?: any;
-  lastFailure?: any;
+  heartbeatDetails?: Payloads;
+  lastFailure?: Failure;
   cancelRequested: boolean;
   cancelRequestedEventId: number;
   attemptTimers: TimerHandle[];
@@ -56,13 +62,13 @@ export interface ActivityState {
 
 export interface UpdateState {
   updateId: string;
-  request: any; // temporal.api.update.v1.Request
+  request: UpdateRequest;
   /** requested: waiting for the worker; accepted: Accepted event written; completed: outcome known. */
   state: 'requested' | 'accepted' | 'completed';
   /** started_event_id of the workflow task that last carried the request (0 = never delivered). */
   deliveredIn: number;
   acceptedEventId: number;
-  outcome?: any;
+  outcome?: UpdateOutcome;
   waiters: Set<() => void>;
 }
 
@@ -83,13 +89,16 @@ export interface ParentRef {
   initiatedEventId: number;
 }
 
+/** The start request as kept on the run, plus the normalised workflow task timeout. */
+export type RunStartRequest = StartWorkflowRequest & { wftTimeoutMs?: number };
+
 /**
  * A non-command event (or a pair, for activities) that arrives from outside the workflow: written
  * at once, or buffered while a workflow task is started and written after it closes. Plain data,
  * so a run's state can be stored and restored.
  */
 export interface BufferedEvent {
-  events: { type: string; attrs: any }[];
+  events: NewEvent[];
   /** Activity close: the second event's started_event_id is the first (ActivityTaskStarted) event. */
   linkStarted?: boolean;
   /** Activity close: forget this activity (scheduled event id) once written. */
@@ -104,12 +113,12 @@ export interface BufferedEvent {
 
 export class Run {
   history: HistoryEvent[] = [];
-  status = 1; // RUNNING
+  status = RUNNING;
   closeTime = 0;
   executionTime = 0;
   startTime: number;
-  memo: Record<string, any> = {};
-  searchAttributes: Record<string, any> = {};
+  memo: Record<string, Payload> = {};
+  searchAttributes: Record<string, Payload> = {};
   wft: WorkflowTaskState = { state: 'none', scheduledEventId: 0, startedEventId: 0, attempt: 1, scheduledTime: 0, startedTime: 0, queries: new Map() };
   /** started_event_id of the last completed workflow task (previous_started_event_id for polls). */
   lastCompletedStartedId = 0;
@@ -130,7 +139,7 @@ export class Run {
   waiters = new Set<() => void>();
   /** Creation order across all runs (the latest run of a workflow id is the current one). */
   seq = 0;
-  /** Called whenever the run's state changes (the engine stores changed runs when persistent). */
+  /** Called whenever the run's state changes (the store writes changed runs when persistent). */
   onTouch?: () => void;
 
   constructor(
@@ -140,14 +149,14 @@ export class Run {
     readonly firstRunId: string,
     readonly workflowType: string,
     readonly taskQueue: string,
-    readonly startRequest: any,
+    readonly startRequest: RunStartRequest,
     now: number,
   ) {
     this.startTime = now;
   }
 
   get open(): boolean {
-    return this.status === 1;
+    return this.status === RUNNING;
   }
 
   get execution() {
@@ -158,15 +167,24 @@ export class Run {
     return this.history.length;
   }
 
-  append(shortType: string, attributes: any, timeMs: number): HistoryEvent {
+  /**
+   * Appends one event of type `type` with its matching attributes message; `userMetadata` is the
+   * summary/details the start request or the command carried for it.
+   */
+  append<E extends EventName>(type: E, attributes: EventAttributes<E>, timeMs: number, userMetadata?: UserMetadata): HistoryEvent {
+    return this.appendEvent({ type, attrs: attributes } as NewEvent, timeMs, userMetadata);
+  }
+
+  appendEvent(e: NewEvent, timeMs: number, userMetadata?: UserMetadata): HistoryEvent {
     const eventId = this.history.length + 1;
     const event: HistoryEvent = {
       eventId,
       eventTime: timestamp(timeMs),
-      eventType: EventType.v(shortType),
+      eventType: EventType.v(e.type),
       taskId: eventId,
-      [eventAttributesKey(shortType)]: attributes,
+      [eventAttributesKey(e.type)]: e.attrs,
     };
+    if (userMetadata) event.userMetadata = userMetadata;
     this.history.push(event);
     this.touch();
     if (this.waiters.size) for (const w of [...this.waiters]) w();
@@ -177,8 +195,18 @@ export class Run {
     this.onTouch?.();
   }
 
-  attributesOf(event: HistoryEvent): any {
-    const name = EventType.name(event.eventType)!;
-    return event[eventAttributesKey(name)];
+  /** Attributes of `event` if it is of type `type`, else undefined. */
+  attributesOf<E extends EventName>(event: HistoryEvent | undefined, type: E): EventAttributes<E> | undefined {
+    if (!event || event.eventType !== EventType.v(type)) return undefined;
+    return (event as Record<string, unknown>)[eventAttributesKey(type)] as EventAttributes<E> | undefined;
+  }
+
+  /** The WorkflowExecutionStarted attributes (event 1). */
+  get startAttributes(): EventAttributes<'WORKFLOW_EXECUTION_STARTED'> {
+    return this.attributesOf(this.history[0], 'WORKFLOW_EXECUTION_STARTED') ?? {};
+  }
+
+  get lastEvent(): HistoryEvent | undefined {
+    return this.history[this.history.length - 1];
   }
 }

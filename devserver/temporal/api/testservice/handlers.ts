@@ -1,11 +1,9 @@
 // temporal.api.testservice.v1.TestService: the time-skipping controls @temporalio/testing uses.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import type { Engine } from './engine';
-import { durationMs, timestamp, timestampMs } from './proto';
-import type { Handler } from './workflow-service';
+import type { VirtualClock } from '../../clock';
+import type { TestServiceHandlers } from '../../messages';
+import { durationMs, timestamp, timestampMs } from '../../proto';
 
-export function testServiceHandlers(engine: Engine): Record<string, Handler> {
-  const clock = engine.clock;
+export function testServiceHandlers(clock: VirtualClock): TestServiceHandlers {
   const sleepUntil = (due: number) => new Promise<void>((resolve) => {
     if (due <= clock.now()) return resolve();
     clock.at(due, resolve);
@@ -13,9 +11,9 @@ export function testServiceHandlers(engine: Engine): Record<string, Handler> {
   return {
     LockTimeSkipping: () => { clock.lock(); return {}; },
     UnlockTimeSkipping: () => { clock.unlock(); return {}; },
-    Sleep: async (req: any) => { await sleepUntil(clock.now() + durationMs(req.duration)); return {}; },
-    SleepUntil: async (req: any) => { await sleepUntil(timestampMs(req.timestamp) ?? 0); return {}; },
-    UnlockTimeSkippingWithSleep: async (req: any) => {
+    Sleep: async (req) => { await sleepUntil(clock.now() + durationMs(req.duration)); return {}; },
+    SleepUntil: async (req) => { await sleepUntil(timestampMs(req.timestamp) ?? 0); return {}; },
+    UnlockTimeSkippingWithSleep: async (req) => {
       const done = new Promise<void>((resolve) => clock.after(durationMs(req.duration), () => { clock.lock(); resolve(); }));
       clock.unlock();
       await done;

@@ -1,0 +1,61 @@
+// Connection bootstrap and namespace RPCs (brief 2.1), and the OperatorService search-attribute
+// registry the SDK's test environments use.
+import { status as Status } from '@grpc/grpc-js';
+import { invalidArgument, RpcError } from '../../errors';
+import type { OperatorServiceHandlers, WorkflowServiceHandlers } from '../../messages';
+import { duration } from '../../proto';
+import type { RunRegistry } from '../../state/run-registry';
+import type { SearchAttributeTypes } from '../../state/search-attribute-types';
+
+export const SERVER_VERSION = '1.24.0-salon-devserver';
+const RETENTION_MS = 24 * 3600 * 1000;
+const NAMESPACE_STATE_REGISTERED = 1;
+const ARCHIVAL_DISABLED = 2;
+
+function namespaceInfo(name: string) {
+  return {
+    namespaceInfo: { name, state: NAMESPACE_STATE_REGISTERED, id: `ns-${name}`, description: 'salon dev server namespace', capabilities: {}, limits: {} },
+    config: { workflowExecutionRetentionTtl: duration(RETENTION_MS), historyArchivalState: ARCHIVAL_DISABLED, visibilityArchivalState: ARCHIVAL_DISABLED },
+    isGlobalNamespace: false,
+  };
+}
+
+export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributes: SearchAttributeTypes): WorkflowServiceHandlers {
+  return {
+    GetSystemInfo: () => ({
+      serverVersion: SERVER_VERSION,
+      capabilities: {
+        signalAndQueryHeader: true,
+        internalErrorDifferentiation: true,
+        activityFailureIncludeHeartbeat: true,
+        encodedFailureAttributes: true,
+        upsertMemo: true,
+        sdkMetadata: true,
+      },
+    }),
+    DescribeNamespace: (req) => {
+      const name = req.namespace || 'default';
+      if (!registry.namespaces.has(name)) registry.checkNamespace(name);
+      return namespaceInfo(name);
+    },
+    ListNamespaces: () => ({ namespaces: [...registry.namespaces].map(namespaceInfo) }),
+    RegisterNamespace: (req) => {
+      if (!req.namespace) throw invalidArgument('namespace is required');
+      if (registry.namespaces.has(req.namespace)) throw new RpcError(Status.ALREADY_EXISTS, `Namespace ${req.namespace} already exists.`);
+      registry.namespaces.add(req.namespace);
+      return {};
+    },
+    GetClusterInfo: () => ({ serverVersion: SERVER_VERSION, clusterName: 'salon-devserver', clusterId: 'salon-devserver', historyShardCount: 1, persistenceStore: 'memory', visibilityStore: 'memory', supportedClients: {} }),
+    GetSearchAttributes: () => ({ keys: searchAttributes.all() }),
+  };
+}
+
+export function operatorServiceHandlers(searchAttributes: SearchAttributeTypes): OperatorServiceHandlers {
+  return {
+    AddSearchAttributes: (req) => {
+      for (const [k, v] of Object.entries(req.searchAttributes ?? {})) if (v !== undefined) searchAttributes.custom.set(k, v);
+      return {};
+    },
+    ListSearchAttributes: () => ({ customAttributes: searchAttributes.all(), systemAttributes: {}, storageSchema: {} }),
+  };
+}

@@ -1,0 +1,64 @@
+// StartWorkflowExecution's decision (brief 8.4): request-id dedup, then the workflow id reuse
+// policy for a closed previous run and the conflict policy for a running one.
+import { status as Status } from '@grpc/grpc-js';
+import { alreadyStarted, invalidArgument, RpcError } from '../../errors';
+import type { Payloads } from '../../messages';
+import { ConflictPolicy, ExecStatus, ReusePolicy } from '../../proto';
+import type { Run, RunStartRequest } from '../../state/run';
+import type { RunRegistry } from '../../state/run-registry';
+import type { RunFactory, StartExtras, ValidStartRequest } from './create-run';
+
+export interface StartDeps {
+  registry: Pick<RunRegistry, 'currentRun'>;
+  runs: Pick<RunFactory, 'create'>;
+  terminate(run: Run, reason: string, details: Payloads | undefined, identity: string): void;
+}
+
+function validated(req: RunStartRequest): ValidStartRequest {
+  if (!req.workflowId) throw invalidArgument('workflow_id is required');
+  if (!req.workflowType?.name) throw invalidArgument('workflow_type is required');
+  if (!req.taskQueue?.name) throw invalidArgument('task_queue is required');
+  if (req.cronSchedule) throw new RpcError(Status.UNIMPLEMENTED, 'cron_schedule is not supported by this dev server');
+  return req as ValidStartRequest;
+}
+
+export class WorkflowStarter {
+  constructor(private readonly deps: StartDeps) {}
+
+  start(ns: string, request: RunStartRequest, extras: StartExtras = {}): { runId: string; started: boolean } {
+    const req = validated(request);
+    const workflowId = req.workflowId;
+    const existing = this.deps.registry.currentRun(ns, workflowId);
+    if (existing && req.requestId && existing.requestIds.has(req.requestId)) return { runId: existing.runId, started: true };
+
+    let reuse = req.workflowIdReusePolicy ?? 0;
+    let conflict = req.workflowIdConflictPolicy ?? 0;
+    if (reuse === ReusePolicy.v('TERMINATE_IF_RUNNING')) {
+      if (conflict) throw invalidArgument('TERMINATE_IF_RUNNING reuse policy cannot be combined with a conflict policy');
+      conflict = ConflictPolicy.v('TERMINATE_EXISTING');
+      reuse = ReusePolicy.v('ALLOW_DUPLICATE');
+    }
+    if (reuse === ReusePolicy.v('REJECT_DUPLICATE') && conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
+      throw invalidArgument('REJECT_DUPLICATE reuse policy cannot be combined with TERMINATE_EXISTING conflict policy');
+    }
+    if (existing?.open) {
+      if (conflict === ConflictPolicy.v('USE_EXISTING')) {
+        if (req.requestId) existing.requestIds.add(req.requestId);
+        return { runId: existing.runId, started: false };
+      }
+      if (conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
+        this.deps.terminate(existing, 'terminated by new runID', undefined, 'server');
+      } else {
+        throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
+      }
+    } else if (existing) {
+      const s = existing.status;
+      if (reuse === ReusePolicy.v('REJECT_DUPLICATE') ||
+        (reuse === ReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && (s === ExecStatus.v('COMPLETED') || s === ExecStatus.v('CONTINUED_AS_NEW')))) {
+        throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
+      }
+    }
+    const run = this.deps.runs.create(ns, req, extras);
+    return { runId: run.runId, started: true };
+  }
+}

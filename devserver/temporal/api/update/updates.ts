@@ -1,0 +1,178 @@
+// Workflow Update (brief section 6): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
+// protocol messages that carry requests to the worker inside workflow tasks, and the
+// Accepted/Completed history events written from the worker's answers.
+import { invalidArgument, notFound } from '../../errors';
+import type {
+  Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
+  UpdateWorkflowRequest, UpdateWorkflowResponse,
+} from '../../messages';
+import { decodeMessage, encodeMessage, protoType, UpdateStage } from '../../proto';
+import type { Run, UpdateState } from '../../state/run';
+import type { RunRegistry } from '../../state/run-registry';
+import { startNow } from '../start/start-delay';
+
+const TYPE_PREFIX = 'type.googleapis.com/';
+const UPDATE_WAIT_MS = 10_000;
+const ACCEPTANCE = 'temporal.api.update.v1.Acceptance';
+const RESPONSE = 'temporal.api.update.v1.Response';
+const REJECTION = 'temporal.api.update.v1.Rejection';
+
+function stageOf(u: UpdateState): number {
+  return u.state === 'completed' ? UpdateStage.COMPLETED : u.state === 'accepted' ? UpdateStage.ACCEPTED : UpdateStage.ADMITTED;
+}
+
+export interface UpdateDeps {
+  clock: { now(): number };
+  registry: Pick<RunRegistry, 'resolveRun'>;
+  scheduleWorkflowTask(run: Run): void;
+  /** True once the server shuts down: waiting update calls return. */
+  isStopping(): boolean;
+}
+
+export class Updates {
+  constructor(private readonly deps: UpdateDeps) {}
+
+  private response(run: Run, u: UpdateState): UpdateWorkflowResponse & PollUpdateResponse {
+    return {
+      updateRef: { workflowExecution: run.execution, updateId: u.updateId },
+      stage: stageOf(u),
+      outcome: u.outcome,
+    };
+  }
+
+  private wait(u: UpdateState, stage: number, call: Call): Promise<void> {
+    return new Promise((resolve) => {
+      if (stageOf(u) >= stage) return resolve();
+      const done = () => {
+        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.isStopping()) return;
+        u.waiters.delete(done);
+        clearTimeout(timer);
+        resolve();
+      };
+      let expired = false;
+      const timer = setTimeout(() => { expired = true; done(); }, UPDATE_WAIT_MS);
+      call.on('cancelled', done);
+      u.waiters.add(done);
+    });
+  }
+
+  private notify(u: UpdateState): void {
+    for (const w of [...u.waiters]) w();
+  }
+
+  async update(ns: string, req: UpdateWorkflowRequest, call: Call): Promise<UpdateWorkflowResponse> {
+    const run = this.deps.registry.resolveRun(ns, req.workflowExecution, req.firstExecutionRunId);
+    const updateId = req.request?.meta?.updateId;
+    if (!updateId) throw invalidArgument('request.meta.update_id is required');
+    if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
+    const known = run.updates.has(updateId);
+    const u = this.admit(run, req.request);
+    // A new update needs a workflow task; it also ends a start delay (as on the real server).
+    if (!known) startNow(run, this.deps.scheduleWorkflowTask);
+    await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
+    return this.response(run, u);
+  }
+
+  /**
+   * Registers an update request on the run (the same id again is the same update). Its request
+   * then rides on every workflow task until the worker accepts or rejects it.
+   */
+  admit(run: Run, request: UpdateRequest): UpdateState {
+    const updateId = request.meta?.updateId ?? '';
+    let u = run.updates.get(updateId);
+    if (!u) {
+      if (!run.open) throw notFound('workflow execution already completed');
+      u = { updateId, request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
+      run.updates.set(updateId, u);
+      run.touch();
+    }
+    return u;
+  }
+
+  async poll(ns: string, req: PollUpdateRequest, call: Call): Promise<PollUpdateResponse> {
+    const ref = req.updateRef ?? {};
+    const run = this.deps.registry.resolveRun(ns, ref.workflowExecution);
+    const u = run.updates.get(ref.updateId ?? '');
+    if (!u) throw notFound(`update ${ref.updateId} not found`);
+    await this.wait(u, req.waitPolicy?.lifecycleStage || UpdateStage.COMPLETED, call);
+    return this.response(run, u);
+  }
+
+  /** Requests not yet accepted/rejected ride on every workflow task until answered. */
+  messagesFor(run: Run, startedEventId: number): ProtocolMessage[] {
+    const out: ProtocolMessage[] = [];
+    for (const u of run.updates.values()) {
+      if (u.state !== 'requested') continue;
+      u.deliveredIn = startedEventId;
+      out.push({
+        id: `${u.updateId}/request`,
+        protocolInstanceId: u.updateId,
+        eventId: startedEventId - 1,
+        body: { type_url: `${TYPE_PREFIX}temporal.api.update.v1.Request`, value: encodeMessage(protoType('temporal.api.update.v1.Request'), u.request) },
+      });
+    }
+    return out;
+  }
+
+  /** Requests that arrived while the current task ran: the worker has not seen them. */
+  hasUnseen(run: Run, startedEventId: number): boolean {
+    for (const u of run.updates.values()) if (u.state === 'requested' && u.deliveredIn !== startedEventId) return true;
+    return false;
+  }
+
+  hasPending(run: Run): boolean {
+    for (const u of run.updates.values()) if (u.state === 'requested') return true;
+    return false;
+  }
+
+  /** Applies one protocol message from a completion (in command order, or after the commands). */
+  apply(run: Run, msg: ProtocolMessage, wtc: number): void {
+    const anyBody = msg.body;
+    const typeUrl = anyBody?.type_url ?? '';
+    const typeName = typeUrl.startsWith(TYPE_PREFIX) ? typeUrl.slice(TYPE_PREFIX.length) : typeUrl;
+    let body: Record<string, unknown>;
+    try {
+      body = decodeMessage(protoType(typeName), anyBody?.value ?? Buffer.alloc(0)) as Record<string, unknown>;
+    } catch {
+      throw invalidArgument(`unsupported protocol message body ${typeUrl}`);
+    }
+    const u = run.updates.get(msg.protocolInstanceId ?? '');
+    if (!u) return; // an answer for an update we no longer track
+    const now = this.deps.clock.now();
+    if (typeName === ACCEPTANCE) {
+      if (u.state !== 'requested') return;
+      const a = body as { acceptedRequestMessageId?: string; acceptedRequestSequencingEventId?: number; acceptedRequest?: UpdateRequest };
+      u.acceptedEventId = run.append('WORKFLOW_EXECUTION_UPDATE_ACCEPTED', {
+        protocolInstanceId: u.updateId,
+        acceptedRequestMessageId: a.acceptedRequestMessageId,
+        acceptedRequestSequencingEventId: a.acceptedRequestSequencingEventId,
+        acceptedRequest: a.acceptedRequest ?? u.request,
+      }, now).eventId;
+      u.state = 'accepted';
+    } else if (typeName === RESPONSE) {
+      if (u.state !== 'accepted') return;
+      const r = body as { meta?: UpdateRequest['meta']; outcome?: UpdateOutcome };
+      run.append('WORKFLOW_EXECUTION_UPDATE_COMPLETED', { meta: r.meta, outcome: r.outcome, acceptedEventId: u.acceptedEventId }, now);
+      u.state = 'completed';
+      u.outcome = r.outcome;
+    } else if (typeName === REJECTION) {
+      if (u.state !== 'requested') return;
+      u.state = 'completed';
+      u.outcome = { failure: (body as { failure?: UpdateOutcome['failure'] }).failure };
+    } else {
+      throw invalidArgument(`unsupported protocol message body ${typeUrl}`);
+    }
+    run.touch();
+    this.notify(u);
+  }
+
+  /** Updates still open when the run closes fail (the real server's message, brief 6). */
+  abortAll(run: Run): void {
+    for (const u of run.updates.values()) {
+      if (u.state === 'completed') continue;
+      u.state = 'completed';
+      u.outcome = { failure: { message: 'Workflow Update failed because the Workflow completed before the Update completed.', source: 'Server', applicationFailureInfo: { type: 'AcceptedUpdateCompletedWorkflow', nonRetryable: true } } };
+      this.notify(u);
+    }
+  }
+}
