@@ -7,6 +7,7 @@ import http from 'node:http';
 import type express from 'express';
 import { loadConfig } from '../config';
 import { createApp } from '../api/app';
+import { answerClientErrors } from '../api/client-errors';
 import type { AppDeps } from '../api/deps';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
@@ -16,6 +17,7 @@ import { listenOrExplain } from './ports';
 
 export async function startApi(deps: AppDeps, port: number, app: express.Express = createApp(deps)): Promise<http.Server> {
   const server = http.createServer(app);
+  answerClientErrors(server);
   await listenOrExplain(server, port, 'PORT');
   return server;
 }

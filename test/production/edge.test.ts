@@ -1,13 +1,12 @@
 // The HTTP edge a load balancer and browser front-ends meet (issue 9 points 3, 4, 7), on the
 // in-process app: API index, request ids, CORS, TLS permission check, metrics, the reset page,
 // and the Sveve SMS adapter against a stand-in speaking Sveve's HTTP format.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import chai from 'chai';
 import chaiAsPromised from 'chai-as-promised';
 import request from 'supertest';
 import { appWith } from '../support/stack';
+import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { call, http as agent } from '../support/http';
 import { createSalon, unique } from '../support/factories';
 import { TenantModel } from '../../db/models/tenant.model';
@@ -98,36 +97,21 @@ describe('HTTP edge for production', () => {
 });
 
 describe('Sveve SMS adapter against a stand-in speaking its HTTP format', () => {
-  let server: http.Server;
-  let url: string;
-  const posts: URLSearchParams[] = [];
+  let sveve: SveveStandIn;
 
   before(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const form = new URLSearchParams(body);
-        posts.push(form);
-        res.setHeader('content-type', 'application/json');
-        if (form.get('passwd') !== 'right') return res.end(JSON.stringify({ response: { fatalError: 'Feil brukernavn/passord' } }));
-        if (form.get('to') === '123') return res.end(JSON.stringify({ response: { msgOkCount: 0, stdSMSCount: 0, errors: [{ number: '123', message: 'Ugyldig nummer' }] } }));
-        res.end(JSON.stringify({ response: { msgOkCount: 1, stdSMSCount: 1, ids: [42] } }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/SMS/SendMessage`;
+    sveve = await startSveveStandIn({ user: 'salon', password: 'right' });
   });
 
-  after(() => server.close());
+  after(() => sveve.close());
 
   it('when a message is sent then Sveve gets user, passwd, to (digits with country code), msg, from and f=json', async () => {
-    await new SveveSmsSender({ url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '+47 955 55 555', text: 'Hei Ola, timen din er bekreftet.' });
-    expect(Object.fromEntries(posts.at(-1)!)).to.deep.equal({ user: 'salon', passwd: 'right', to: '4795555555', msg: 'Hei Ola, timen din er bekreftet.', from: 'Nordlys', f: 'json' });
+    await new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '+47 955 55 555', text: 'Hei Ola, timen din er bekreftet.' });
+    expect(Object.fromEntries(sveve.posts.at(-1)!)).to.deep.equal({ user: 'salon', passwd: 'right', to: '4795555555', msg: 'Hei Ola, timen din er bekreftet.', from: 'Nordlys', f: 'json' });
   });
 
   it('when Sveve refuses (fatalError or no message accepted) then send rejects, so the activity retries', async () => {
-    await expect(new SveveSmsSender({ url, user: 'salon', password: 'wrong', sender: 'Nordlys' }).send({ to: '+4795555555', text: 'x' })).to.be.rejectedWith(/Feil brukernavn/);
-    await expect(new SveveSmsSender({ url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '123', text: 'x' })).to.be.rejectedWith(/Ugyldig nummer/);
+    await expect(new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'wrong', sender: 'Nordlys' }).send({ to: '+4795555555', text: 'x' })).to.be.rejectedWith(/Feil brukernavn/);
+    await expect(new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '123', text: 'x' })).to.be.rejectedWith(/Ugyldig nummer/);
   });
 });

@@ -4,6 +4,7 @@
 // an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -13,6 +14,7 @@ import { knexSnakeCaseMappers } from 'objection';
 import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
 import { stack } from '../support/stack';
+import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 
@@ -66,9 +68,8 @@ describe('production topology: api x2 and worker as separate processes, configur
   this.timeout(90_000);
 
   const mails: Mail[] = [];
-  const smsPosts: URLSearchParams[] = [];
   let smtp: SMTPServer;
-  let sveve: http.Server;
+  let sveve: SveveStandIn | undefined;
   let temporal: Proc;
   let api1: Proc;
   let api2: Proc;
@@ -107,19 +108,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const smtpPort = (smtp.server.address() as AddressInfo).port;
 
-    // A stand-in for Sveve's POST /SMS/SendMessage, answering in its JSON format.
-    sveve = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const form = new URLSearchParams(body);
-        smsPosts.push(form);
-        const ok = req.url === '/SMS/SendMessage' && form.get('user') === 'salon' && form.get('passwd') === 'sveve-secret' && form.get('f') === 'json';
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ response: ok ? { msgOkCount: 1, stdSMSCount: 1, ids: [smsPosts.length] } : { fatalError: 'Feil brukernavn/passord' } }));
-      });
-    });
-    await new Promise<void>((resolve) => sveve.listen(0, '127.0.0.1', resolve));
+    sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -138,7 +127,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       PASSWORD_HASH_ROUNDS: '4',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
-      SVEVE_URL: `http://127.0.0.1:${(sveve.address() as AddressInfo).port}/SMS/SendMessage`,
+      SVEVE_URL: sveve.url,
       SVEVE_USER: 'salon',
       SVEVE_PASSWORD: 'sveve-secret',
       TRUST_PROXY: '1',
@@ -227,7 +216,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(mail.raw).to.match(/^From: Salong Nordlys <booking@salong-nordlys\.test>/m);
     expect(mail.raw).to.match(new RegExp(`^X-Salon-BookingId: ${bookingId}`, 'im'));
     expect(deliveryMs).to.be.lessThan(10_000);
-    const sms = await until('the booking SMS at the gateway', async () => smsPosts.find((f) => f.get('to') === '4795512345'), 10_000);
+    const sms = await until('the booking SMS at the gateway', async () => sveve!.posts.find((f) => f.get('to') === '4795512345'), 10_000);
     expect(sms.get('msg')).to.be.a('string').and.not.equal('');
     if (process.env.SHOW_TIMING) console.log(`      booking -> SMTP delivery: ${deliveryMs} ms`);
 
@@ -253,6 +242,24 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(refused.body.error.code).to.equal('RATE_LIMIT_EXCEEDED');
     // another client behind the same proxy has its own budget
     expect((await get(api1Base, '/health', { 'x-forwarded-for': '198.51.100.251' })).status).to.equal(200);
+  });
+
+  it('when a URL is over 16 KB or the request is not HTTP then the api answers in the envelope (431 / 400), not with a bare status line', async () => {
+    const port = Number(new URL(api1Base).port);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const long = await raw(`GET /api/public/tenants?search=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(long).to.match(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(long.slice(long.indexOf('\r\n\r\n') + 4))).to.deep.equal({ success: false, error: { code: 'REQUEST_HEADERS_TOO_LARGE', message: 'The URL and headers together are over 16 KB' } });
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).to.match(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).error.code).to.equal('MALFORMED_REQUEST');
   });
 
   it('when api and worker get SIGTERM then a request in flight still gets its answer and both exit 0', async () => {
