@@ -2,9 +2,14 @@
 // timeouts, retry backoffs, run timeouts, start delays, TestService sleeps).
 //
 // In dev-server mode virtual time equals wall time. In time-skipping mode the clock jumps to the
-// next due timer, but only when nobody holds a skip lock (the test client's lock counter) and the
-// engine reports no outstanding work (a workflow or activity task a worker has or could take):
-// work that a worker is doing runs in real time, idle waiting is skipped.
+// next due timer when the lock count is zero or less, counted as Temporal's Java test server
+// counts it (SelfAdvancingTimerImpl): the client's locks (TestService Lock/Unlock, starting at 1)
+// plus one lock per piece of outstanding work the engine reports (a scheduled or started workflow
+// task, a queued or running activity attempt). So work a worker is doing runs in real time and
+// idle waiting is skipped, unless the client has released more locks than it holds (a pending
+// result() plus env.sleep(), or env.sleep() called from inside an activity): each such extra
+// unlock cancels one outstanding piece of work, exactly as in Java, and time may then jump past
+// a running activity's timeouts.
 
 export interface TimerHandle {
   cancel(): void;
@@ -25,12 +30,15 @@ export class VirtualClock {
   private wallTimerDue = Infinity;
   private pumpScheduled = false;
   private stopped = false;
-  /** Skip locks held by clients (TestService Lock/Unlock). Starts at 1 like Java's test server. */
+  /**
+   * Skip locks held by clients (TestService Lock/Unlock). Starts at 1 like Java's test server; may
+   * go below 0 (an unlock without a lock, e.g. env.sleep() while result() is pending).
+   */
   private locks: number;
 
   constructor(
     readonly timeSkipping: boolean,
-    private readonly hasOutstandingWork: () => boolean = () => false,
+    private readonly outstandingWork: () => number = () => 0,
   ) {
     this.locks = timeSkipping ? 1 : 0;
   }
@@ -59,7 +67,7 @@ export class VirtualClock {
     this.locks++;
   }
   unlock(): void {
-    // Concurrent result() calls can unlock more often than they lock; treat <= 0 as unlocked.
+    // Never an error: the total (with outstanding work) decides, and <= 0 means unlocked.
     this.locks--;
     this.schedulePump();
   }
@@ -72,6 +80,11 @@ export class VirtualClock {
   stop(): void {
     this.stopped = true;
     if (this.wallTimer) clearTimeout(this.wallTimer);
+  }
+
+  /** Java's rule: skip when the total lock count (client locks + outstanding work) is <= 0. */
+  private canSkip(): boolean {
+    return this.locks + this.outstandingWork() <= 0;
   }
 
   private schedulePump(): void {
@@ -99,7 +112,7 @@ export class VirtualClock {
         }
         continue;
       }
-      if (this.timeSkipping && this.locks <= 0 && !this.hasOutstandingWork()) {
+      if (this.timeSkipping && this.canSkip()) {
         this.offset += top.due - this.now();
         continue;
       }

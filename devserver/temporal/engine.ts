@@ -58,7 +58,7 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     const registry = this.registry = new RunRegistry(options.namespaces);
-    const clock = this.clock = new VirtualClock(options.timeSkipping, () => registry.hasOutstandingWork());
+    const clock = this.clock = new VirtualClock(options.timeSkipping, () => registry.outstandingWork());
     const scheduleWorkflowTask = (run: Parameters<WorkflowTasks['schedule']>[0]) => workflowTasks.schedule(run);
 
     // Workflow tasks carry update requests, and updates schedule workflow tasks: the closure

@@ -69,13 +69,18 @@ export class RunRegistry {
     this.namespaces.add(run.namespace);
   }
 
-  /** Work a worker has or could take: time must not skip past it (brief 7.1). */
-  hasOutstandingWork(): boolean {
+  /**
+   * Work a worker has or could take, counted like the Java test server's timer locks (brief 7.1):
+   * one per scheduled or started workflow task, one per queued or running activity attempt
+   * (an attempt waiting for its retry backoff holds none).
+   */
+  outstandingWork(): number {
+    let n = 0;
     for (const run of this.openRuns) {
-      if (run.wft.state !== 'none') return true;
-      for (const a of run.activities.values()) if (a.state === 'queued' || a.state === 'started') return true;
+      if (run.wft.state !== 'none') n++;
+      for (const a of run.activities.values()) if (a.state === 'queued' || a.state === 'started') n++;
     }
-    return false;
+    return n;
   }
 
   /**

@@ -253,3 +253,10 @@ export async function childTimesOut(childId: string): Promise<string> {
     throw e;
   }
 }
+
+/** A one-day timer and an activity taking `ms` of real time under a 10 s start-to-close, side by side. */
+export async function timerAndSlowActivity(ms: number): Promise<string> {
+  const { sleepMs } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
+  await Promise.all([sleep('1 day'), sleepMs(ms)]);
+  return 'done';
+}
