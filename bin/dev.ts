@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
-  const platform = await startPlatform(config, { signaller });
+  const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
   platform.onStop(async () => release());
   const temporal = await startTemporalForDev({
     address: config.temporalAddress,

@@ -106,8 +106,16 @@ export function productionProblem(config: AppConfig, needs: { database?: boolean
   return undefined;
 }
 
+/**
+ * An empty variable counts as unset: docker-compose passes `${SVEVE_USER:-}` as an empty string,
+ * and `FOO=` in a shell or an .env file means "not configured", not "configured as nothing".
+ */
+function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
+  const { value, error } = schema.validate(withoutEmpty(env), { abortEarly: false, convert: true });
   if (error) throw new Error(`Invalid configuration: ${error.message}`);
   const dataDir: string = value.DATA_DIR;
   return {

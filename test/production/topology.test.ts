@@ -2,7 +2,7 @@
 // at TEMPORAL_ADDRESS (our dev-server launcher as its own process), bin/migrate, two bin/api
 // processes and one bin/worker process, all configured by environment only with NODE_ENV=production,
 // an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -14,41 +14,15 @@ import { knexSnakeCaseMappers } from 'objection';
 import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
 import { stack } from '../support/stack';
+import { run, until, type Proc } from '../support/processes';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
-
-const ROOT = path.resolve(__dirname, '../..');
-const DIST = (file: string) => path.join(ROOT, 'dist', file);
 
 interface Mail {
   to: string[];
   raw: string;
   at: number;
-}
-
-interface Proc {
-  child: ChildProcess;
-  output: string;
-  exited: Promise<number | null>;
-}
-
-function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
-  const child = spawn(process.execPath, [DIST(file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-  child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
-  return proc;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,55 @@
+// `npm start` (dist/bin/dev.js) as a newcomer runs it: the whole embedded stack in one process tree,
+// one per data folder, and a clean stop on SIGTERM (api and worker drained, Postgres stopped, the
+// folder's lock released, exit 0).
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { freePort } from '../../devserver/postgres';
+import { run, until, type Proc } from '../support/processes';
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+describe('npm start (dist/bin/dev.js)', function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let first: Proc | undefined;
+
+  before(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-npm-start-'));
+  });
+
+  after(() => {
+    if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
+    const [port, temporalPort] = [await freePort(), await freePort()];
+    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
+    first = run('bin/dev.js', env);
+    await until(`npm start to answer /api/health (${first.output})`, async () => ((await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200 ? true : undefined), 150_000);
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
+
+    const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
+    expect(await second.exited).to.equal(1);
+    expect(second.output.trim()).to.match(new RegExp(`^npm start is already running in this folder \\(pid ${first.child.pid}, http://localhost:${port}/api\\)`));
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited, first.output).to.equal(0);
+    expect(fs.existsSync(path.join(dataDir, 'npm-start.pid')), 'the folder lock is released').to.equal(false);
+    expect(await accepts(port), 'the api port is closed').to.equal(false);
+    expect(await accepts(temporalPort), 'the Temporal port is closed').to.equal(false);
+    // Postgres removes its postmaster.pid when it has shut down cleanly.
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'Postgres is stopped').to.equal(false);
+  });
+});

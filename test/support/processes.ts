@@ -1,0 +1,34 @@
+// The platform's compiled entry points (dist/) as child processes, for the tests that run it the way
+// an operator does: configured by environment only, output collected for failure messages.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const DIST = path.resolve(__dirname, '../../dist');
+
+export interface Proc {
+  child: ChildProcess;
+  /** stdout and stderr so far */
+  output: string;
+  /** the exit code (null when ended by a signal) */
+  exited: Promise<number | null>;
+}
+
+/** `node dist/<file> ...args` with only PATH and `env` in its environment. */
+export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
+  const child = spawn(process.execPath, [path.join(DIST, file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
+  return proc;
+}
+
+/** Polls `probe` until it gives a value; throws naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
