@@ -21,6 +21,8 @@ import { ExternalEvents } from './history/external-events';
 import type { PollActivityTaskResponse, PollWorkflowTaskResponse } from './messages';
 import { resumeRun } from './persistence/resume-run';
 import { RunPersistence } from './persistence/run-persistence';
+import { SchedulePersistence } from './persistence/schedule-persistence';
+import type { ScheduleStore } from './persistence/schedule-store';
 import type { RunStore } from './persistence/run-store';
 import { RunRegistry } from './state/run-registry';
 import { SearchAttributeTypes } from './state/search-attribute-types';
@@ -45,6 +47,7 @@ export class Engine {
   stopping = false;
   /** Set when runs are stored (dev-server role with a database). */
   persistence?: RunPersistence;
+  schedulePersistence?: SchedulePersistence;
 
   readonly workflowTasks: WorkflowTasks;
   readonly events: ExternalEvents;
@@ -124,6 +127,14 @@ export class Engine {
       }, run),
     }, store);
     this.registry.onTrack = (run) => persistence.track(run);
+    return persistence;
+  }
+
+  /** Keeps every schedule in `store` and restores the stored ones (after the runs). */
+  async attachScheduleStore(store: ScheduleStore): Promise<SchedulePersistence> {
+    const persistence = this.schedulePersistence = new SchedulePersistence(store);
+    await persistence.restore((s) => this.schedules.restore(s));
+    this.schedules.listener = persistence;
     return persistence;
   }
 

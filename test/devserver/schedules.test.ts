@@ -1,9 +1,15 @@
 // Schedules through the real SDK's client.schedule API, on a time-skipping server: the schedule's
 // timers ride on the server's clock, so skipping virtual time fires them.
 import { expect } from 'chai';
+import Long from 'long';
 import moment from 'moment-timezone';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import type { ScheduleHandle, ScheduleOptions } from '@temporalio/client';
+import { startDevServer } from '../../devserver/temporal';
+import { ScheduleActions } from '../../devserver/temporal/api/schedule/schedule-actions';
+import { Schedules } from '../../devserver/temporal/api/schedule/schedules';
+import { stack } from '../support/stack';
 import { uid, useEnv, waitFor } from './harness';
 
 describe('devserver schedules', function () {
@@ -122,8 +128,8 @@ describe('devserver schedules', function () {
     }
     const matching = await env.connection.workflowService.listScheduleMatchingTimes({
       namespace: 'default', scheduleId: oslo.scheduleId,
-      startTime: { seconds: Math.floor(Date.parse('2026-03-01T00:00:00Z') / 1000) },
-      endTime: { seconds: Math.floor(Date.parse('2026-04-30T00:00:00Z') / 1000) },
+      startTime: { seconds: Long.fromNumber(Date.parse('2026-03-01T00:00:00Z') / 1000) },
+      endTime: { seconds: Long.fromNumber(Date.parse('2026-04-30T00:00:00Z') / 1000) },
     });
     const hours = matching.startTime!.map((ts) => new Date(Number(ts.seconds) * 1000).getUTCHours());
     // Mondays in March and April 2026: 11:00 UTC in winter (CET), 10:00 UTC from 29 March (CEST).
@@ -177,15 +183,21 @@ describe('devserver schedules', function () {
     });
   });
 
-  it('SKIP skips actions while the workflow runs, BUFFER_ONE keeps one for afterwards', async () => {
+  it('SKIP skips actions while the workflow runs, BUFFER_ONE keeps one for afterwards, BUFFER_ALL keeps all', async () => {
     await env.withWorker(tq, async () => {
       const action = (scheduleId: string) => ({ type: 'startWorkflow' as const, workflowType: 'waitsForever', taskQueue: tq, workflowId: `${scheduleId}-wf` });
       const skipId = uid('skip');
       const bufferId = uid('buffer');
+      const allId = uid('buffer-all');
       const skipping = await create({ scheduleId: skipId, spec: { intervals: [{ every: '1m' }] }, action: action(skipId), policies: { overlap: ScheduleOverlapPolicy.SKIP } });
       const buffering = await create({ scheduleId: bufferId, spec: { intervals: [{ every: '1m' }] }, action: action(bufferId), policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE } });
+      const bufferingAll = await create({ scheduleId: allId, spec: { intervals: [{ every: '1m' }] }, action: action(allId), policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL } });
       await skip(3 * 60_000 + 1000);
       await actionsTaken(skipping, 1);
+      const all = await bufferingAll.describe();
+      expect(all.info.numActionsTaken).to.equal(1);
+      expect(Number(all.raw.info?.bufferSize)).to.equal(2);
+      expect(all.info.numActionsSkippedOverlap).to.equal(0);
       const s = await skipping.describe();
       expect(s.info.numActionsTaken).to.equal(1);
       expect(s.info.numActionsSkippedOverlap).to.equal(2);
@@ -202,7 +214,7 @@ describe('devserver schedules', function () {
       expect(Number(after.raw.info?.bufferSize ?? 0)).to.equal(0);
       expect(after.info.runningActions).to.have.length(1);
       expect(after.info.runningActions[0].workflow.workflowId).not.to.equal(b.info.runningActions[0].workflow.workflowId);
-      for (const h of [skipping, buffering]) {
+      for (const h of [skipping, buffering, bufferingAll]) {
         for (const r of (await h.describe()).info.runningActions) await env.client.workflow.getHandle(r.workflow.workflowId).terminate('cleanup');
         await h.delete();
       }
@@ -232,6 +244,24 @@ describe('devserver schedules', function () {
     });
   });
 
+  it('CANCEL_OTHER cancels the running workflow and starts the next action when it closes', async () => {
+    await env.withWorker(tq, async () => {
+      const scheduleId = uid('cancel');
+      const handle = await create({
+        scheduleId, spec: { intervals: [{ every: '1m' }] },
+        action: { type: 'startWorkflow', workflowType: 'waitsForever', taskQueue: tq, workflowId: `${scheduleId}-wf` },
+        policies: { overlap: ScheduleOverlapPolicy.CANCEL_OTHER },
+      });
+      await skip(2 * 60_000 + 1000);
+      await actionsTaken(handle, 2);
+      const [first, second] = (await handle.describe()).info.recentActions.map((a) => a.action.workflow.workflowId);
+      await waitFor(async () => (await env.client.workflow.getHandle(first).describe()).status.name === 'CANCELLED');
+      expect((await env.client.workflow.getHandle(second).describe()).status.name).to.equal('RUNNING');
+      await env.client.workflow.getHandle(second).terminate('cleanup');
+      await handle.delete();
+    });
+  });
+
   it('updates a schedule', async () => {
     const handle = await create({ spec: { intervals: [{ every: '1h' }] } });
     await handle.update((prev) => ({ ...prev, spec: { intervals: [{ every: '2h' }] }, state: { ...prev.state, note: 'slower' } }));
@@ -240,5 +270,87 @@ describe('devserver schedules', function () {
     expect(d.state.note).to.equal('slower');
     expect(d.info.lastUpdatedAt).to.be.instanceOf(Date);
     await handle.delete();
+  });
+});
+
+describe('devserver schedule catch-up window', () => {
+  it('acts on missed times inside the catch-up window and counts the older ones as missed', () => {
+    let now = Date.UTC(2026, 0, 1);
+    const timers: { due: number; fn: () => void }[] = [];
+    const clock = { now: () => now, at: (due: number, fn: () => void) => { timers.push({ due, fn }); return { cancel: () => undefined }; } };
+    const started: string[] = [];
+    const actions = new ScheduleActions({
+      now: () => now,
+      registry: { currentRun: () => undefined },
+      starter: { start: (_ns, req) => { started.push(req.workflowId ?? ''); return { runId: `run-${started.length}`, started: true }; } },
+      terminate: () => undefined, requestCancel: () => undefined, log: () => undefined,
+    });
+    const schedules = new Schedules({ clock, actions });
+    schedules.create('default', 'late', {
+      spec: { interval: [{ interval: { seconds: 60 } }] },
+      action: { startWorkflow: { workflowId: 'w', workflowType: { name: 'x' }, taskQueue: { name: 'q' } } },
+      policies: { catchupWindow: { seconds: 150 } },
+    }, undefined, undefined);
+    expect(new Date(timers[0].due).toISOString()).to.equal('2026-01-01T00:01:00.000Z');
+    // The timer fires ten minutes late (the server was down).
+    now += 10 * 60_000;
+    timers[0].fn();
+    expect(started).to.deep.equal(['w-2026-01-01T00:08:00Z', 'w-2026-01-01T00:09:00Z', 'w-2026-01-01T00:10:00Z']);
+    const s = schedules.get('default', 'late');
+    expect(s.missedCatchupWindow).to.equal(7);
+    expect(new Date(timers[1].due).toISOString()).to.equal('2026-01-01T00:11:00.000Z');
+  });
+});
+
+describe('devserver schedules with the Postgres store', function () {
+  this.timeout(90_000);
+  let databaseUrl: string;
+  const storeId = uid('sched-store');
+
+  before(async function () {
+    this.timeout(120_000);
+    const url = (await stack()).platform.deps.config.databaseUrl;
+    if (!url) throw new Error('the test stack has no database url');
+    databaseUrl = url;
+  });
+
+  async function withServer<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    const server = await startDevServer({ port: 0, databaseUrl, storeId });
+    const connection = await Connection.connect({ address: server.address });
+    try {
+      return await fn(new Client({ connection }));
+    } finally {
+      await connection.close();
+      await server.shutdown();
+    }
+  }
+
+  it('keeps schedules, their counters and their timers across a restart, and deletions too', async () => {
+    const firing = uid('firing');
+    const paused = uid('paused');
+    const action = (id: string) => ({ type: 'startWorkflow' as const, workflowType: 'returnsInput', args: ['x'], taskQueue: uid('nobody'), workflowId: `${id}-wf` });
+    let before = 0;
+    await withServer(async (client) => {
+      const h = await client.schedule.create({ scheduleId: firing, spec: { intervals: [{ every: '1s' }] }, action: action(firing), policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL } });
+      await client.schedule.create({ scheduleId: paused, spec: { calendars: [{ hour: 6 }] }, action: action(paused), state: { paused: true, note: 'kept' }, memo: { a: 1 } });
+      await waitFor(async () => (await h.describe()).info.numActionsTaken >= 1, 10_000);
+      before = (await h.describe()).info.numActionsTaken;
+    });
+    await withServer(async (client) => {
+      const h = client.schedule.getHandle(firing);
+      const d = await h.describe();
+      expect(d.info.numActionsTaken).to.be.at.least(before);
+      expect(d.info.recentActions.length).to.be.at.least(before);
+      await waitFor(async () => (await h.describe()).info.numActionsTaken > d.info.numActionsTaken, 10_000);
+      const p = await client.schedule.getHandle(paused).describe();
+      expect(p.state).to.deep.include({ paused: true, note: 'kept' });
+      expect(p.memo).to.deep.equal({ a: 1 });
+      expect(p.spec.calendars?.[0].hour).to.deep.equal([{ start: 6, end: 6, step: 1 }]);
+      await h.delete();
+    });
+    await withServer(async (client) => {
+      await expect(client.schedule.getHandle(firing).describe()).to.be.rejectedWith(ScheduleNotFoundError);
+      await client.schedule.getHandle(paused).delete();
+    });
   });
 });

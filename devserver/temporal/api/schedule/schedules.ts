@@ -14,9 +14,12 @@ import { status as Status } from '@grpc/grpc-js';
 export interface SchedulesDeps {
   clock: { now(): number; at(due: number, fn: () => void): TimerHandle };
   actions: ScheduleActions;
-  /** Called after every change (persistence). */
-  changed?(s: ScheduleState): void;
-  deleted?(s: ScheduleState): void;
+}
+
+/** Told about every change (persistence). */
+export interface ScheduleListener {
+  changed(s: ScheduleState): void;
+  deleted(s: ScheduleState): void;
 }
 
 const key = (ns: string, id: string) => `${ns}\u0000${id}`;
@@ -24,7 +27,8 @@ const key = (ns: string, id: string) => `${ns}\u0000${id}`;
 export class Schedules {
   private readonly byKey = new Map<string, ScheduleState>();
   private readonly timers = new Map<string, TimerHandle>();
-  /** Workflow id -> schedules that started it and may wait for it to close. */
+  listener?: ScheduleListener;
+
   constructor(private readonly deps: SchedulesDeps) {}
 
   list(ns: string): ScheduleState[] {
@@ -50,7 +54,7 @@ export class Schedules {
     this.byKey.set(key(ns, id), s);
     if (initialPatch) this.applyPatch(s, initialPatch);
     this.arm(s);
-    this.deps.changed?.(s);
+    this.listener?.changed(s);
   }
 
   update(ns: string, id: string, schedule: Schedule, conflictToken: Uint8Array | undefined, searchAttributes: SearchAttributes | undefined): void {
@@ -65,7 +69,7 @@ export class Schedules {
     s.processedUntil = Math.max(s.processedUntil, now);
     s.conflictToken++;
     this.arm(s);
-    this.deps.changed?.(s);
+    this.listener?.changed(s);
   }
 
   patch(ns: string, id: string, patch: SchedulePatch): void {
@@ -74,7 +78,7 @@ export class Schedules {
     s.updateTime = this.deps.clock.now();
     s.conflictToken++;
     this.arm(s);
-    this.deps.changed?.(s);
+    this.listener?.changed(s);
   }
 
   delete(ns: string, id: string): void {
@@ -82,7 +86,7 @@ export class Schedules {
     this.timers.get(key(ns, id))?.cancel();
     this.timers.delete(key(ns, id));
     this.byKey.delete(key(ns, id));
-    this.deps.deleted?.(s);
+    this.listener?.deleted(s);
   }
 
   /** A run closed: schedules waiting on it may start their buffered actions. */
@@ -94,7 +98,7 @@ export class Schedules {
         const before = s.running.length;
         this.deps.actions.drain(s);
         this.deps.actions.refreshRunning(s);
-        if (s.running.length !== before) this.deps.changed?.(s);
+        if (s.running.length !== before) this.listener?.changed(s);
       }
     });
   }
@@ -166,7 +170,7 @@ export class Schedules {
       this.deps.actions.take(s, { nominal, actual, overlap: s.schedule.policies?.overlapPolicy || OverlapPolicy.v('SKIP'), manual: false });
     }
     this.arm(s);
-    this.deps.changed?.(s);
+    this.listener?.changed(s);
   }
 
   private arm(s: ScheduleState): void {
