@@ -9,6 +9,8 @@ import type { ScheduleHandle, ScheduleOptions } from '@temporalio/client';
 import { startDevServer } from '../../devserver/temporal';
 import { ScheduleActions } from '../../devserver/temporal/api/schedule/schedule-actions';
 import { Schedules } from '../../devserver/temporal/api/schedule/schedules';
+import { compileSpec, nextNominalTime } from '../../devserver/temporal/api/schedule/schedule-spec';
+import { cronToCalendar } from '../../devserver/temporal/api/schedule/cron';
 import { stack } from '../support/stack';
 import { uid, useEnv, waitFor } from './harness';
 
@@ -270,6 +272,33 @@ describe('devserver schedules', function () {
     expect(d.state.note).to.equal('slower');
     expect(d.info.lastUpdatedAt).to.be.instanceOf(Date);
     await handle.delete();
+  });
+});
+
+describe('devserver schedule cron strings', () => {
+  const times = (cron: string, from: string, n = 3) => {
+    const spec = compileSpec({ cronString: [cron] });
+    const out: string[] = [];
+    let t = Date.parse(from);
+    for (let i = 0; i < n; i++) {
+      const next = nextNominalTime(spec, t);
+      if (next === undefined) break;
+      out.push(new Date(next).toISOString());
+      t = next;
+    }
+    return out;
+  };
+
+  it('compiles fields, names, steps, shorthands, seconds, years and CRON_TZ', () => {
+    expect(times('*/20 * * * *', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-07T00:20:00.000Z', '2026-03-07T00:40:00.000Z', '2026-03-07T01:00:00.000Z']);
+    // 2026-03-07 is a Saturday; 7 is Sunday too.
+    expect(times('0 9 * * MON-FRI', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-09T09:00:00.000Z', '2026-03-10T09:00:00.000Z', '2026-03-11T09:00:00.000Z']);
+    expect(times('0 0 * * 5-7', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-08T00:00:00.000Z', '2026-03-13T00:00:00.000Z', '2026-03-14T00:00:00.000Z']);
+    expect(cronToCalendar('0 0 * * 7').calendar.dayOfWeek).to.deep.equal([{ start: 0, end: 0, step: 1 }]);
+    expect(times('@daily', '2026-03-07T10:00:00Z', 1)).to.deep.equal(['2026-03-08T00:00:00.000Z']);
+    expect(times('30 0 0 1 JAN * 2027', '2026-03-07T00:00:00Z', 2)).to.deep.equal(['2027-01-01T00:00:30.000Z']);
+    expect(times('CRON_TZ=Asia/Tokyo 0 9 * * *', '2026-03-07T00:00:00Z', 1)).to.deep.equal(['2026-03-08T00:00:00.000Z']);
+    expect(() => compileSpec({ cronString: ['61 * * * *'] })).to.throw(/Invalid schedule spec/);
   });
 });
 

@@ -34,6 +34,22 @@ function ranges(text: string, f: Field): CalendarRange[] {
   });
 }
 
+/** Day-of-week ranges over 0..7 (7 is Sunday too) as ranges over 0..6. */
+function weekdays(input: CalendarRange[]): CalendarRange[] {
+  const days = new Set<number>();
+  for (const r of input) {
+    for (let d = r.start ?? 0; d <= Math.max(r.end ?? 0, r.start ?? 0); d += r.step || 1) days.add(d % 7);
+  }
+  const out: CalendarRange[] = [];
+  for (let d = 0; d <= 6; d++) {
+    if (!days.has(d)) continue;
+    const last = out[out.length - 1];
+    if (last && last.end === d - 1) last.end = d;
+    else out.push({ start: d, end: d, step: 1 });
+  }
+  return out;
+}
+
 export function cronToCalendar(cron: string): { calendar: StructuredCalendarSpec; timezone?: string } {
   let text = cron.trim();
   let timezone: string | undefined;
@@ -50,9 +66,7 @@ export function cronToCalendar(cron: string): { calendar: StructuredCalendarSpec
   const second = fields.length >= 6 ? fields.shift()! : '0';
   const year = fields.length === 6 ? fields.pop()! : '*';
   const [minute, hour, dom, month, dow] = fields;
-  const dayOfWeek = ranges(dow, { min: 0, max: 7, names: DAYS }).flatMap((r) =>
-    // 7 is Sunday too.
-    (r.end ?? 0) >= 7 ? [{ ...r, end: 6 }, ...((r.start ?? 0) === 7 || ((7 - (r.start ?? 0)) % (r.step ?? 1)) === 0 ? [{ start: 0, end: 0, step: 1 }] : [])] : [r]);
+  const dayOfWeek = weekdays(ranges(dow, { min: 0, max: 7, names: DAYS }));
   return {
     timezone,
     calendar: {
@@ -62,7 +76,7 @@ export function cronToCalendar(cron: string): { calendar: StructuredCalendarSpec
       dayOfMonth: ranges(dom, { min: 1, max: 31 }),
       month: ranges(month, { min: 1, max: 12, names: MONTHS, nameBase: 1 }),
       year: year === '*' ? [] : ranges(year, { min: 1970, max: 9999 }),
-      dayOfWeek: dayOfWeek.filter((r) => (r.start ?? 0) <= 6),
+      dayOfWeek,
       comment,
     },
   };
