@@ -12,7 +12,11 @@ import { Schedules } from '../../devserver/temporal/api/schedule/schedules';
 import { compileSpec, nextNominalTime } from '../../devserver/temporal/api/schedule/schedule-spec';
 import { cronToCalendar } from '../../devserver/temporal/api/schedule/cron';
 import { stack } from '../support/stack';
-import { uid, useEnv, waitFor } from './harness';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTimeSkippingEnv } from '../support/temporal';
+import { bundle, uid, useEnv, waitFor } from './harness';
+import * as activities from './activities';
 
 describe('devserver schedules', function () {
   this.timeout(60_000);
@@ -272,6 +276,41 @@ describe('devserver schedules', function () {
     expect(d.state.note).to.equal('slower');
     expect(d.info.lastUpdatedAt).to.be.instanceOf(Date);
     await handle.delete();
+  });
+});
+
+describe('devserver schedules under TestWorkflowEnvironment.createTimeSkipping', function () {
+  this.timeout(60_000);
+  let env: TestWorkflowEnvironment;
+  before(async function () {
+    this.timeout(60_000);
+    await bundle();
+    env = await createTimeSkippingEnv();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  it('env.sleep() fires a daily calendar schedule once per virtual day', async () => {
+    const tq = uid('tq');
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
+    await worker.runUntil(async () => {
+      const scheduleId = uid('daily');
+      const handle = await env.client.schedule.create({
+        scheduleId,
+        spec: { calendars: [{ hour: 6 }], timezone: 'Europe/Oslo' },
+        action: { type: 'startWorkflow', workflowType: 'returnsInput', args: ['reconcile'], taskQueue: tq, workflowId: scheduleId },
+      });
+      await env.sleep('3 days');
+      await waitFor(async () => (await handle.describe()).info.numActionsTaken >= 3);
+      const d = await handle.describe();
+      expect(d.info.numActionsTaken).to.equal(3);
+      for (const a of d.info.recentActions) {
+        expect(moment.tz(a.scheduledAt, 'Europe/Oslo').format('HH:mm')).to.equal('06:00');
+        expect(await env.client.workflow.getHandle(a.action.workflow.workflowId).result()).to.equal('reconcile');
+      }
+      await handle.delete();
+    });
   });
 });
 
