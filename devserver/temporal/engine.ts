@@ -7,6 +7,8 @@ import { RunCloser } from './api/lifecycle/close-run';
 import { RunFailure } from './api/lifecycle/fail-run';
 import { SignalAndCancel } from './api/lifecycle/signal-and-cancel';
 import { Queries } from './api/query/queries';
+import { ScheduleActions } from './api/schedule/schedule-actions';
+import { Schedules } from './api/schedule/schedules';
 import { RunFactory } from './api/start/create-run';
 import { WorkflowStarter } from './api/start/start-workflow';
 import { Updates } from './api/update/updates';
@@ -19,6 +21,8 @@ import { ExternalEvents } from './history/external-events';
 import type { PollActivityTaskResponse, PollWorkflowTaskResponse } from './messages';
 import { resumeRun } from './persistence/resume-run';
 import { RunPersistence } from './persistence/run-persistence';
+import { SchedulePersistence } from './persistence/schedule-persistence';
+import type { ScheduleStore } from './persistence/schedule-store';
 import type { RunStore } from './persistence/run-store';
 import { RunRegistry } from './state/run-registry';
 import { SearchAttributeTypes } from './state/search-attribute-types';
@@ -43,6 +47,7 @@ export class Engine {
   stopping = false;
   /** Set when runs are stored (dev-server role with a database). */
   persistence?: RunPersistence;
+  schedulePersistence?: SchedulePersistence;
 
   readonly workflowTasks: WorkflowTasks;
   readonly events: ExternalEvents;
@@ -55,6 +60,8 @@ export class Engine {
   readonly runFactory: RunFactory;
   readonly starter: WorkflowStarter;
   readonly completion: WorkflowTaskCompletion;
+  readonly scheduleActions: ScheduleActions;
+  readonly schedules: Schedules;
 
   constructor(options: EngineOptions) {
     const registry = this.registry = new RunRegistry(options.namespaces);
@@ -79,11 +86,19 @@ export class Engine {
       onClosed: (run) => {
         activities.releaseRun(run);
         updates.abortAll(run);
+        schedules.runClosed();
       },
     });
     const searchAttributes = this.searchAttributes;
     const runFactory = this.runFactory = new RunFactory({ clock, registry, searchAttributes, scheduleWorkflowTask, timeoutRun: (run) => closer.timeout(run) });
     const starter = this.starter = new WorkflowStarter({ registry, runs: runFactory, terminate: (run, reason, details, identity) => closer.terminate(run, reason, details, identity) });
+    const scheduleActions = this.scheduleActions = new ScheduleActions({
+      now: () => clock.now(), registry, starter,
+      terminate: (run, reason) => closer.terminate(run, reason, undefined, 'temporal-scheduler'),
+      requestCancel: (run, reason) => signals.requestCancel(run, reason, 'temporal-scheduler'),
+      log: (msg) => console.error(`[temporal-devserver] ${msg}`),
+    });
+    const schedules = this.schedules = new Schedules({ clock, actions: scheduleActions });
     const failures = new RunFailure({ clock, closer, runs: runFactory });
     this.completion = new WorkflowTaskCompletion({
       clock, tasks: workflowTasks, activities, updates, queries,
@@ -112,6 +127,14 @@ export class Engine {
       }, run),
     }, store);
     this.registry.onTrack = (run) => persistence.track(run);
+    return persistence;
+  }
+
+  /** Keeps every schedule in `store` and restores the stored ones (after the runs). */
+  async attachScheduleStore(store: ScheduleStore): Promise<SchedulePersistence> {
+    const persistence = this.schedulePersistence = new SchedulePersistence(store);
+    await persistence.restore((s) => this.schedules.restore(s));
+    this.schedules.listener = persistence;
     return persistence;
   }
 

@@ -93,3 +93,15 @@ export type ServiceHandlers<S> = {
 export type WorkflowServiceHandlers = ServiceHandlers<temporal.api.workflowservice.v1.WorkflowService>;
 export type OperatorServiceHandlers = ServiceHandlers<temporal.api.operatorservice.v1.OperatorService>;
 export type TestServiceHandlers = ServiceHandlers<temporal.api.testservice.v1.TestService>;
+
+// ---------------------------------------------------------------- schedules
+
+export type Schedule = Plain<temporal.api.schedule.v1.ISchedule>;
+export type ScheduleSpec = Plain<temporal.api.schedule.v1.IScheduleSpec>;
+export type StructuredCalendarSpec = Plain<temporal.api.schedule.v1.IStructuredCalendarSpec>;
+export type CalendarRange = Plain<temporal.api.schedule.v1.IRange>;
+export type ScheduleInfo = Plain<temporal.api.schedule.v1.IScheduleInfo>;
+export type SchedulePatch = Plain<temporal.api.schedule.v1.ISchedulePatch>;
+export type ScheduleActionResult = Plain<temporal.api.schedule.v1.IScheduleActionResult>;
+export type ScheduleListEntry = Plain<temporal.api.schedule.v1.IScheduleListEntry>;
+export type NewWorkflowExecutionInfo = Plain<temporal.api.workflow.v1.INewWorkflowExecutionInfo>;

@@ -185,3 +185,4 @@ export function historySizeBytes(events: object[]): number {
   for (const ev of events) n += encodedEvent(ev).length;
   return n;
 }
+export const OverlapPolicy = makeEnum('ScheduleOverlapPolicy', 'SCHEDULE_OVERLAP_POLICY_');

@@ -4,6 +4,7 @@ import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
 import { PostgresRunStore } from './persistence/run-store';
+import { PostgresScheduleStore } from './persistence/schedule-store';
 import { operatorHandlers, testHandlers, workflowServiceHandlers } from './workflow-service';
 
 export interface DevServerOptions {
@@ -18,8 +19,9 @@ export interface DevServerOptions {
   /** Long-poll expiry for task polls (ms). Default 60 s; tests may lower it. */
   longPollMs?: number;
   /**
-   * Postgres connection string: keeps every run in the table temporal_devserver_runs so workflows,
-   * timers and retries survive a restart (dev-server role). Without it, state is in memory only.
+   * Postgres connection string: keeps every run in the table temporal_devserver_runs and every
+   * schedule in temporal_devserver_schedules so workflows, timers, retries and schedules survive a
+   * restart (dev-server role). Without it, state is in memory only.
    */
   databaseUrl?: string;
   /** Separates several servers sharing one database. Default 'default'. */
@@ -60,6 +62,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
   const workflowHandlers = workflowServiceHandlers(engine, serviceOpts);
   const store = options.databaseUrl ? new PostgresRunStore(options.databaseUrl, options.storeId) : undefined;
+  const scheduleStore = options.databaseUrl ? new PostgresScheduleStore(options.databaseUrl, options.storeId) : undefined;
   // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
   let markReady!: () => void;
   let failReady!: (e: unknown) => void;
@@ -72,8 +75,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
-  if (store) {
-    engine.attachStore(store).restore().then(markReady, failReady);
+  if (store && scheduleStore) {
+    engine.attachStore(store).restore()
+      .then(() => engine.attachScheduleStore(scheduleStore))
+      .then(() => markReady(), failReady);
   } else {
     markReady();
   }
@@ -99,6 +104,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
       }).then(async () => {
         await engine.persistence?.close();
+        await engine.schedulePersistence?.close();
       });
       return stopped;
     },

@@ -4,6 +4,7 @@ import { lifecycleHandlers } from './api/lifecycle/handlers';
 import { multiOperationHandlers } from './api/multioperation/handlers';
 import { namespaceHandlers, operatorServiceHandlers } from './api/namespace/handlers';
 import { queryHandlers } from './api/query/handlers';
+import { scheduleHandlers } from './api/schedule/handlers';
 import { startHandlers } from './api/start/handlers';
 import { testServiceHandlers } from './api/testservice/handlers';
 import { updateHandlers } from './api/update/handlers';
@@ -30,6 +31,7 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): W
     ...workflowTaskHandlers({ registry, queues: engine.wftQueues, completion: engine.completion, stopWaiters: engine.stopWaiters, longPollMs: opts.longPollMs }),
     ...activityHandlers({ registry, queues: engine.activityQueues, reports: engine.activityReports, longPollMs: opts.longPollMs }),
     ...updateHandlers(registry, engine.updates),
+    ...scheduleHandlers({ registry, schedules: engine.schedules, refreshRunning: (s) => engine.scheduleActions.refreshRunning(s) }),
     ...multiOperationHandlers({ registry, starter: engine.starter, updates: engine.updates }),
   };
 }

@@ -29,9 +29,9 @@ describe('devserver robustness', function () {
   after(() => raw.close());
 
   it('answers UNIMPLEMENTED naming an unsupported method or service', async () => {
-    const err = await env.connection.workflowService.createSchedule({ namespace: 'default', scheduleId: 'x' }).catch((e) => e);
+    const err = await env.connection.workflowService.startBatchOperation({ namespace: 'default', jobId: 'x' }).catch((e) => e);
     expect(err.code).to.equal(grpc.status.UNIMPLEMENTED);
-    expect(err.details).to.match(/CreateSchedule/);
+    expect(err.details).to.match(/StartBatchOperation/);
     const err2 = await rawCall(raw, '/no.such.Service/DoThing', Buffer.alloc(0)).promise.catch((e) => e);
     expect(err2.code).to.equal(grpc.status.UNIMPLEMENTED);
     expect(err2.details).to.match(/DoThing/);

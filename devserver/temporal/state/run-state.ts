@@ -106,15 +106,23 @@ function isEncodedBytes(v: unknown): v is { $b: string } {
   return typeof v === 'object' && v !== null && typeof (v as { $b?: unknown }).$b === 'string' && Object.keys(v).length === 1;
 }
 
-/** JSON with byte fields (payload data) kept as base64. */
-export function storedToJson(s: StoredRun): string {
-  return JSON.stringify(s, (_k, v: unknown) => {
+/** JSON with byte fields (payload data) kept as base64 (runs and schedules). */
+export function jsonWithBytes(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
     if (v instanceof Uint8Array) return { $b: Buffer.from(v).toString('base64') };
     if (isSerialisedBuffer(v)) return { $b: Buffer.from(v.data).toString('base64') };
     return v;
   });
 }
 
+export function parseJsonWithBytes(text: string): unknown {
+  return JSON.parse(text, (_k, v: unknown) => (isEncodedBytes(v) ? Buffer.from(v.$b, 'base64') : v));
+}
+
+export function storedToJson(s: StoredRun): string {
+  return jsonWithBytes(s);
+}
+
 export function storedFromJson(text: string): StoredRun {
-  return JSON.parse(text, (_k, v: unknown) => (isEncodedBytes(v) ? Buffer.from(v.$b, 'base64') : v)) as StoredRun;
+  return parseJsonWithBytes(text) as StoredRun;
 }

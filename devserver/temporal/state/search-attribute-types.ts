@@ -11,6 +11,8 @@ const PREDEFINED: Record<string, string> = {
   BinaryChecksums: 'KeywordList',
   BuildIds: 'KeywordList',
   TemporalChangeVersion: 'KeywordList',
+  TemporalScheduledById: 'Keyword',
+  TemporalScheduledStartTime: 'Datetime',
   CustomKeywordField: 'Keyword',
   CustomStringField: 'Text',
   CustomTextField: 'Text',
