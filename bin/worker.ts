@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
     activityDeps: { knex, mailer, sms: createSmsSender(config) },
-    logLevel: 'INFO',
+    logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });
   // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.
@@ -112,4 +112,20 @@ if (require.main === module) {
     console.error(`worker: ${(err as Error).message}`);
     process.exit(1);
   });
+}
+
+/** LOG_LEVEL (pino's names) for the Temporal SDK's own logger. */
+function sdkLogLevel(level: string): 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' {
+  switch (level) {
+    case 'trace':
+      return 'TRACE';
+    case 'debug':
+      return 'DEBUG';
+    case 'info':
+      return 'INFO';
+    case 'warn':
+      return 'WARN';
+    default:
+      return 'ERROR'; // error, fatal, silent
+  }
 }

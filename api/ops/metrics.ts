@@ -60,8 +60,10 @@ export class Metrics {
   middleware(): RequestHandler {
     return (req, res, next) => {
       const end = this.requestDuration.startTimer();
+      // Routers reset req.baseUrl once they are done (on an error path, before 'finish'), so the
+      // mount path is taken from the original URL: '/api' for every area router.
       res.once('finish', () => {
-        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+        const route = req.route?.path ? `${mountOf(req.originalUrl, String(req.route.path))}${String(req.route.path)}` : 'unmatched';
         const status = String(res.statusCode);
         end({ method: req.method, route, status });
         if (req.method === 'POST' && res.statusCode === 201 && /\/bookings$/.test(route)) {
@@ -71,4 +73,9 @@ export class Metrics {
       next();
     };
   }
+}
+
+/** The prefix the router was mounted at: '/api' for the area routers, '' for a route on the app. */
+function mountOf(originalUrl: string, routePath: string): string {
+  return originalUrl.startsWith('/api/') && !routePath.startsWith('/api/') ? '/api' : '';
 }

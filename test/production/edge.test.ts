@@ -73,6 +73,9 @@ describe('HTTP edge for production', () => {
     const res = await request(app).get('/api/metrics').set('Authorization', 'Bearer metrics-token-for-tests-0123');
     expect(res.status).to.equal(200);
     expect(res.text).to.match(/http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} \d+/);
+    // an error answer is labelled with the same route template as a success
+    expect(res.text).to.match(/http_request_duration_seconds_count\{method="GET",route="\/api\/metrics",status="401"\} \d+/);
+    expect(res.text).not.to.match(/route="\/metrics"/);
     expect(res.text).to.include('workflow_signal_failures_total');
     expect(res.text).to.include('bookings_created_total');
   });
