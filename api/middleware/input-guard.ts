@@ -1,7 +1,8 @@
 // Refuses, before anything reads them, strings Postgres cannot store or a client cannot mean: a NUL
 // character (\u0000) and unpaired UTF-16 surrogates, in the JSON body (values and keys, at any
 // depth), the query string (e.g. ?search=) and the path. One middleware for every route, so a new
-// route is covered without work: 400 VALIDATION_ERROR with `details` naming each field.
+// route is covered without work: 400 VALIDATION_ERROR with `details` naming each field. A query
+// number too large for a double is refused here too.
 import type { RequestHandler } from 'express';
 import { errors, type ErrorDetail } from '../../domain/errors';
 
@@ -9,6 +10,22 @@ const MAX_DETAILS = 20;
 // eslint-disable-next-line no-control-regex
 const NUL = /\u0000/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A query number beyond what a double holds (`?page=1e400`) would be coerced to Infinity and pass
+ * the contract's integer check; it is refused here, where the text is still the client's.
+ */
+function unrepresentableNumbers(query: Record<string, unknown>, out: ErrorDetail[]): void {
+  for (const [field, value] of Object.entries(query)) {
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (typeof text === 'string' && NUMERIC.test(text.trim()) && !Number.isFinite(Number(text))) {
+        out.push({ field, message: 'is a number too large to represent' });
+      }
+    }
+  }
+}
 
 function problemOf(value: string): string | undefined {
   if (NUL.test(value)) return 'must not contain the NUL character (\\u0000)';
@@ -56,6 +73,7 @@ export function inputGuard(): RequestHandler {
       }
     }
     walk(req.query, '', details);
+    unrepresentableNumbers(req.query, details);
     if (req.body !== undefined) walk(req.body, '', details);
     if (details.length > 0) return next(errors.validation('Request validation failed', details));
     next();

@@ -70,6 +70,18 @@ describe('Health', () => {
 });
 
 describe('Envelope and validation (spec 7)', () => {
+  it('when page is at its maximum of 1000000 then an empty page comes back with that page number; past it, or not an integer, 400 naming page', async () => {
+    const at = await call('get', '/public/tenants?page=1000000');
+    expect(at.status).to.equal(200);
+    expect(at.body.meta.page).to.equal(1000000);
+    expect(at.body.data).to.deep.equal([]);
+    for (const page of ['1000001', '1e400', '9007199254740993']) {
+      const past = await call('get', `/public/tenants?page=${page}`);
+      expect(past.status, page).to.equal(400);
+      expect(past.body.error.details.map((d: { field: string }) => d.field)).to.include('page');
+    }
+  });
+
   it('when an empty list is paged with the defaults then meta is {total:0,page:1,limit:20,totalPages:0}', async () => {
     await stack();
     const page = await paginate(TenantModel.query().where('slug', 'no-such-slug-ever'), {});
