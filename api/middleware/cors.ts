@@ -31,7 +31,7 @@ export function corsPolicy(options: { db: Db; origins: string[]; platformDomain:
     return !!tenant;
   }
 
-  return cors({
+  const allowListed = cors({
     origin: (origin, callback) => {
       if (!origin) return callback(null, false);
       if (listed.has(origin.toLowerCase())) return callback(null, true);
@@ -44,4 +44,12 @@ export function corsPolicy(options: { db: Db; origins: string[]; platformDomain:
     maxAge: options.maxAgeSeconds,
     exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   });
+  // A preflight from an origin that is not allowed is answered 204 without CORS headers (the
+  // browser then refuses the real request); passed on, it would become a misleading 405.
+  return (req, res, next) =>
+    allowListed(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (req.method === 'OPTIONS' && req.get('access-control-request-method')) return void res.status(204).end();
+      next();
+    });
 }

@@ -10,6 +10,8 @@ interface ValidatorError {
   status: number;
   message: string;
   errors?: { path: string; message: string }[];
+  /** the validator's `Allow` list on a 405 */
+  headers?: Record<string, string>;
 }
 
 interface PgError {
@@ -181,6 +183,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.warn({ reqId, method: req.method, path: req.path, pgCode: pg.code, table: pg.table, column: pg.column, constraint: pg.constraint, status: appError.status, code: appError.code }, 'database refused a request value');
     }
     if (res.headersSent) return;
+    // RFC 9110: a 405 says which methods the route has.
+    const allow = appError.status === 405 && isValidatorError(err) ? err.headers?.Allow : undefined;
+    if (allow) res.set('Allow', allow);
     res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
   };
 }

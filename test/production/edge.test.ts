@@ -48,7 +48,17 @@ describe('HTTP edge for production', () => {
     for (const origin of ['https://evil.example', 'https://no-such-salon.salon.test']) {
       const res = await request(app).get('/api/health').set('Origin', origin);
       expect(res.headers, origin).to.not.have.property('access-control-allow-origin');
+      const refused = await request(app).options('/api/auth/login').set('Origin', origin).set('Access-Control-Request-Method', 'POST');
+      expect(refused.status, origin).to.equal(204);
+      expect(refused.headers, origin).to.not.have.property('access-control-allow-origin');
     }
+  });
+
+  it('when a route is called with a method it does not have then 405 METHOD_NOT_ALLOWED with an Allow header listing its methods', async () => {
+    const res = await call('put', '/auth/login', undefined, {});
+    expect(res.status).to.equal(405);
+    expect(res.body.error.code).to.equal('METHOD_NOT_ALLOWED');
+    expect(res.headers.allow).to.match(/POST/);
   });
 
   it('when the TLS edge asks about a domain then 200 only for an active salon custom domain, else 404', async () => {
