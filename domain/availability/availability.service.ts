@@ -73,11 +73,12 @@ export async function assertResourcesExist(db: Db, tenantId: string, ids: readon
   if ((await existingResourceIds(db, tenantId, wanted)).length !== wanted.length) throw errors.notFound('resource');
 }
 
-export function beyondWindow(last: LocalDate) {
+/** `field` names what the client sent: `date` for availability, `startTime` for a booking. */
+export function beyondWindow(last: LocalDate, field: 'date' | 'startTime' = 'date') {
   return errors.unprocessable(
     'DATE_BEYOND_BOOKING_WINDOW',
     `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`,
-    [{ field: 'date', message: `must be on or before ${last}` }],
+    [{ field, message: `must be on or before ${last}` }],
   );
 }
 

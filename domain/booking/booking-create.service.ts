@@ -70,7 +70,7 @@ interface InsertSpec {
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
   const s = tenant.settings;
   const lastDate = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
-  if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate);
+  if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
 }
 
 function assertOneCustomer(input: { customerId?: string; customer?: ContactInput }): void {

@@ -172,6 +172,7 @@ describe('public booking portal', () => {
       const late = await call('post', url, undefined, { startTime: at(localDay(11), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() });
       expect(late.status).to.equal(422);
       expect(late.body.error.code).to.equal('DATE_BEYOND_BOOKING_WINDOW');
+      expect(late.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['startTime']);
     });
 
     it('when the salon is inactive then 409 TENANT_NOT_ACCEPTING_BOOKINGS', async () => {
