@@ -61,7 +61,8 @@ function fromValidator(err: ValidatorError): AppError {
     case 413:
       return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
     case 415:
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', err.message);
+      // the validator says "unsupported media type undefined" when there is no content-type at all
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', /undefined$/.test(err.message) ? 'A request body needs content-type: application/json' : err.message);
     default:
       // Response validation failures land here (tests run with response validation on).
       return new AppError(500, 'RESPONSE_VALIDATION_FAILED', `${err.message}: ${JSON.stringify(details)}`);

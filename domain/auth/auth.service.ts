@@ -111,16 +111,18 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
 
 /**
  * Rotation: the presented token is marked rotated and a new one is issued in the same family.
- * A token that was already rotated or revoked is a replay: the whole family is revoked (committed
- * even though the request fails) and the answer is 401.
+ * A token that was already rotated is a replay: the whole family is revoked (committed even though
+ * the request fails) and the answer is 401. A revoked token (its session ended) is simply 401.
  */
 export async function refresh(deps: AuthDeps, rawToken: string | undefined): Promise<SessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
-  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'invalid'> => {
+  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'invalid'> => {
     const row = await findRefreshToken(trx, tokenHash, true);
     if (!row) return 'invalid';
-    if (row.rotatedAt || row.revokedAt) {
+    // Revoked (logout, password change or reset): simply no longer valid. Rotated: a replay.
+    if (row.revokedAt) return 'revoked';
+    if (row.rotatedAt) {
       await revokeFamily(trx, row.familyId);
       return 'reused';
     }
@@ -131,6 +133,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
     return issueSession(trx, deps.config, user, row.familyId);
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
+  if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out or the password changed); sign in again');
   if (outcome === 'invalid') throw errors.unauthorized('Invalid or expired refresh token');
   return outcome;
 }

@@ -316,6 +316,15 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
     expect(cleared.find((c) => c.startsWith('refresh_token=;'))).to.match(/Expires=Thu, 01 Jan 1970/);
     expect((await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(401);
     expect((await call('post', '/auth/logout', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(200);
+  });
+
+  it('when a signed-out session refreshes then 401 says the session has ended (not that the token was replayed)', async () => {
+    const { tokens } = await session();
+    await call('post', '/auth/logout', undefined, { refreshToken: tokens.refreshToken });
+    const res = await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken });
+    expect(res.status).to.equal(401);
+    expect(res.body.error.code).to.equal('UNAUTHORIZED');
+    expect(res.body.error.message).to.match(/session has ended/);
     expect((await call('post', '/auth/logout')).status).to.equal(200);
     expect((await call('post', '/auth/logout', undefined, { refreshToken: 'unknown' })).status).to.equal(200);
   });

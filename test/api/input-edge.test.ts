@@ -147,6 +147,13 @@ describe('input edge (issue 10)', () => {
       expect(res.body.error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
 
+    it('when a body comes without a content-type then 415 UNSUPPORTED_MEDIA_TYPE saying what to send', async () => {
+      const s = await createSalon();
+      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).send(Buffer.from('{"name":"x"}'));
+      expect(res.status).to.equal(415);
+      expect(res.body.error).to.deep.equal({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A request body needs content-type: application/json' });
+    });
+
     it('when the JSON is malformed then 400 VALIDATION_ERROR on the body', async () => {
       const s = await createSalon();
       const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').send('{"name": ');
