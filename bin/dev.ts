@@ -137,13 +137,6 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    // Stopping embedded Postgres terminates connections (57P01) that a pool may still hold idle (the
-    // built-in Temporal server's run store has no 'error' listener); that is expected now, not a crash.
-    process.on('uncaughtException', (err: Error & { code?: string }) => {
-      if (err.code === '57P01') return;
-      console.error(err);
-      process.exit(1);
-    });
     try {
       await closeServer(server, config.shutdownTimeoutMs);
       await platform.stop();

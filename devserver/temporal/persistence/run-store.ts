@@ -1,7 +1,8 @@
 // Where run state lives between restarts (dev-server role). Postgres, one row per run, written
 // behind the engine (a few ms after each change) and read once at start-up. Several servers can
 // share a database by using different store ids.
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { storePool } from './store-pool';
 
 export interface RunStore {
   loadAll(): Promise<string[]>;
@@ -15,7 +16,7 @@ export class PostgresRunStore implements RunStore {
   private ready?: Promise<void>;
 
   constructor(databaseUrl: string, private readonly storeId = 'default') {
-    this.pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    this.pool = storePool(databaseUrl, 2);
   }
 
   private init(): Promise<void> {

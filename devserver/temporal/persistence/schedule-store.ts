@@ -1,6 +1,7 @@
 // Where schedules live between restarts (dev-server role): Postgres, one row per schedule with its
 // state as JSON, next to the runs table and separated by the same store id.
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { storePool } from './store-pool';
 
 export interface ScheduleRow { namespace: string; scheduleId: string; json: string }
 
@@ -16,7 +17,7 @@ export class PostgresScheduleStore implements ScheduleStore {
   private ready?: Promise<void>;
 
   constructor(databaseUrl: string, private readonly storeId = 'default') {
-    this.pool = new Pool({ connectionString: databaseUrl, max: 1 });
+    this.pool = storePool(databaseUrl, 1);
   }
 
   private init(): Promise<void> {

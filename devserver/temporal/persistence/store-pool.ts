@@ -1,0 +1,11 @@
+// The connection pool of a dev-server store. A pooled connection the server closes while idle
+// (Postgres restarted, or stopped before us as `npm start` shuts down) raises 'error' on the pool;
+// without a listener that is an uncaught exception that kills the process. The pool drops the dead
+// connection and opens a new one on the next query, so there is nothing else to do.
+import { Pool } from 'pg';
+
+export function storePool(databaseUrl: string, max: number): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
