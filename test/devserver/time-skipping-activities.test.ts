@@ -25,6 +25,17 @@ describe('devserver time skipping around activities', function () {
   const worker = async (tq: string, extra: Record<string, (...a: never[]) => Promise<unknown>> = {}) =>
     Worker.create({ connection: env.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities: { ...activities, ...extra } });
 
+  // The SDK sends heartbeats in the background: skip time only once the server holds the details,
+  // or the timeout can fire before they arrive and the retry sees none.
+  const heartbeatRecorded = async (workflowId: string) => {
+    for (let i = 0; i < 200; i++) {
+      const { raw } = await env.client.workflow.getHandle(workflowId).describe();
+      if (raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.length) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the heartbeat never reached the server');
+  };
+
   it('env.sleep(1 hour) while an activity runs and result() is pending returns at once, an hour later', async () => {
     const tq = uid('tq');
     let started!: () => void;
@@ -101,6 +112,7 @@ describe('devserver time skipping around activities', function () {
         const { attempt, heartbeatDetails } = Context.current().info;
         if (attempt > 1) return heartbeatDetails;
         Context.current().heartbeat('first attempt');
+        await heartbeatRecorded(Context.current().info.workflowExecution.workflowId);
         await env.sleep('90 seconds'); // past the 30 s heartbeat timeout
         return 'attempt 1 should have timed out';
       },
