@@ -1,6 +1,7 @@
 // Every environment variable the platform reads, validated once at start-up with joi.
 // README.md lists them with the same defaults; keep the two in step.
 import Joi from 'joi';
+import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from '../domain/crypto/credential-cipher';
 
 export interface RateLimitConfig {
   windowMs: number;
@@ -47,6 +48,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** bin/worker answers GET / on this port while it runs (0: no health port) */
   workerHealthPort: number;
+  /** master keys sealing provider credentials at rest (payments, billing) */
+  credentialKeys: CredentialKeyring;
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
@@ -91,6 +94,7 @@ const schema = Joi.object({
   METRICS_TOKEN: Joi.string().min(16).optional(),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
+  CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
 }).unknown(true);
 
 /**
@@ -103,6 +107,7 @@ export function productionProblem(config: AppConfig, needs: { database?: boolean
   if (needs.temporal !== false && !config.temporalAddress) return 'TEMPORAL_ADDRESS is not set (required with NODE_ENV=production)';
   if (config.jwtSecret === DEV_JWT_SECRET) return 'JWT_SECRET is the development default; set a long random secret for production';
   if (config.adminPassword === DEV_ADMIN_PASSWORD) return 'ADMIN_PASSWORD is the development default; set your own for production';
+  if (config.credentialKeys.keys.get(1)?.equals(parseKeyring(DEV_CREDENTIAL_KEYS).keys.get(1)!)) return 'CREDENTIAL_KEYS holds the development key; set your own 32-byte keys for production';
   return undefined;
 }
 
@@ -118,6 +123,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const { value, error } = schema.validate(withoutEmpty(env), { abortEarly: false, convert: true });
   if (error) throw new Error(`Invalid configuration: ${error.message}`);
   const dataDir: string = value.DATA_DIR;
+  let credentialKeys: CredentialKeyring;
+  try {
+    credentialKeys = parseKeyring(value.CREDENTIAL_KEYS);
+  } catch (e) {
+    throw new Error(`Invalid configuration: ${(e as Error).message}`);
+  }
   return {
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
@@ -162,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    credentialKeys,
   };
 }

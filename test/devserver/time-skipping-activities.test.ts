@@ -112,7 +112,7 @@ describe('devserver time skipping around activities', function () {
         const { attempt, heartbeatDetails } = Context.current().info;
         if (attempt > 1) return heartbeatDetails;
         Context.current().heartbeat('first attempt');
-        await heartbeatRecorded(Context.current().info.workflowExecution.workflowId);
+        await heartbeatRecorded(Context.current().info.workflowExecution!.workflowId);
         await env.sleep('90 seconds'); // past the 30 s heartbeat timeout
         return 'attempt 1 should have timed out';
       },

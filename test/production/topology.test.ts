@@ -98,6 +98,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       JWT_SECRET: 'topology-test-jwt-secret-0123456789abcdef',
       ADMIN_EMAIL: 'admin@topology.test',
       ADMIN_PASSWORD: 'topology-admin-password',
+      CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
       PASSWORD_HASH_ROUNDS: '4',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
