@@ -52,4 +52,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A skipped or focused test is not a passing one: every test runs on every machine, every day.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.type='ThisExpression'][callee.property.name='skip']", message: 'No skipped tests: make the test independent of the clock or machine instead.' },
+        { selector: "CallExpression[callee.object.name=/^(it|describe|context|specify)$/][callee.property.name=/^(skip|only)$/]", message: 'No skipped or focused tests.' },
+        { selector: "CallExpression[callee.name=/^(xit|xdescribe)$/]", message: 'No skipped tests.' },
+      ],
+    },
+  },
 );
