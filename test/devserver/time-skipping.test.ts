@@ -20,12 +20,13 @@ describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)',
 
   const worker = async (tq: string) => Worker.create({ connection: env.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
 
-  it('runs a workflow that sleeps 14 days in well under a second', async () => {
+  it('runs a workflow that sleeps 14 days in seconds, not days', async () => {
     const tq = uid('tq');
     const w = await worker(tq);
     const wall = Date.now();
     const r = await w.runUntil(env.client.workflow.execute('fortnight', { taskQueue: tq, workflowId: uid('wf') }));
-    expect(Date.now() - wall).to.be.lessThan(1000);
+    // Proof of skipping, not a speed check (bench:temporal measures speed): a real wait is 14 days.
+    expect(Date.now() - wall).to.be.lessThan(10_000);
     expect(r.activity).to.equal('after two weeks');
     expect(r.slept).to.be.at.least(14 * 24 * 3600 * 1000);
   });
@@ -65,7 +66,7 @@ describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)',
     try {
       const wall1 = Date.now();
       await ts.sleep({ duration: { seconds: Long.fromNumber(3600) } });
-      expect(Date.now() - wall1).to.be.lessThan(500);
+      expect(Date.now() - wall1).to.be.lessThan(10_000); // an hour's Sleep, skipped
       expect((await now()) - t0).to.be.at.least(3600 * 1000);
       const target = (await now()) + 2 * 24 * 3600 * 1000;
       await ts.sleepUntil({ timestamp: { seconds: Long.fromNumber(Math.floor(target / 1000)), nanos: (target % 1000) * 1e6 } });
