@@ -118,6 +118,10 @@ describe('loyalty vouchers', function () {
       expect(detail.body.data.timeline.map((e: { action: string }) => e.action)).to.deep.equal(['ISSUED', 'RESERVED', 'REDEEMED']);
       // terminal: the owner can no longer revoke it
       expect((await call('post', `/loyalty-vouchers/${v.id}/cancel`, s.owner.token, { reason: 'x' })).body.error.code).to.equal('LOYALTY_VOUCHER_ALREADY_USED');
+      // terminal: a later forced cancellation of the completed booking leaves the redeemed voucher as it is
+      const forced = await call('post', `/bookings/${b.id}/status/CANCELLED`, s.owner.token, { force: true, reason: 'refundert delvis' });
+      expect(forced.status, JSON.stringify(forced.body)).to.equal(200);
+      expect(await voucherRow(v.id)).to.include({ status: 'REDEEMED', discountApplied: 50000, redeemedBookingId: b.id });
     });
 
     it('when the booking is cancelled with nothing paid then the voucher is ACTIVE again, released from the booking, usable again, and the customer is told in Norwegian', async () => {
