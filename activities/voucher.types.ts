@@ -10,12 +10,14 @@ export interface VoucherSnapshot {
   version: number;
   /** UTC ISO string; null = never expires */
   expiresAt: string | null;
+  /** how often it went back from RESERVED to ACTIVE: the workflow may see only the latest state */
+  restoredCount: number;
 }
 
 export interface VoucherMessageRequest {
   voucherId: string;
   kind: VoucherMessageKind;
-  /** e.g. `ISSUED`, or `RESTORED:<version>` so a voucher restored twice is told twice */
+  /** e.g. `ISSUED`, or `RESTORED:<n>` (the n-th restore) so a voucher restored twice is told twice */
   dedupeKey: string;
 }
 

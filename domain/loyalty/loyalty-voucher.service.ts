@@ -234,9 +234,14 @@ export async function expireVoucherIfDue(db: Db, voucherId: string, at: Date): P
 }
 
 /** Committed state for the voucher workflow. */
-export async function voucherSnapshot(db: Db, voucherId: string): Promise<{ voucherId: string; tenantId: string; status: VoucherStatus; version: number; expiresAt: string | null } | undefined> {
+export async function voucherSnapshot(
+  db: Db,
+  voucherId: string,
+): Promise<{ voucherId: string; tenantId: string; status: VoucherStatus; version: number; expiresAt: string | null; restoredCount: number } | undefined> {
   const v = await repo.findVoucherById(db, voucherId);
-  return v ? { voucherId: v.id, tenantId: v.tenantId, status: v.status, version: v.version, expiresAt: toIsoOrNull(v.expiresAt) } : undefined;
+  if (!v) return undefined;
+  const restoredCount = await repo.countVoucherEvents(db, voucherId, 'RESTORED');
+  return { voucherId: v.id, tenantId: v.tenantId, status: v.status, version: v.version, expiresAt: toIsoOrNull(v.expiresAt), restoredCount };
 }
 
 // ---- owner routes

@@ -208,6 +208,11 @@ export async function insertVoucherEvent(db: Db, tenantId: string, event: Omit<V
   await db('loyaltyVoucherEvents').insert({ ...event, tenantId });
 }
 
+export async function countVoucherEvents(db: Db, voucherId: string, action: string): Promise<number> {
+  const [{ count }] = await db('loyaltyVoucherEvents').where({ voucherId, action }).count({ count: '*' });
+  return Number(count);
+}
+
 export async function voucherEvents(db: Db, tenantId: string, voucherId: string): Promise<VoucherEventRow[]> {
   return db('loyaltyVoucherEvents').where({ tenantId, voucherId }).orderBy([{ column: 'createdAt' }, { column: 'id' }]);
 }

@@ -104,11 +104,28 @@ describe('voucher workflow (time skipping, real database)', function () {
       await env.sleep(3 * DAY);
       expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('RESERVED');
       await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'ACTIVE', reservedBookingId: null, reservedAt: null, version: 3 });
+      await knex('loyaltyVoucherEvents').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId, actorRole: 'OWNER' });
       await signal(voucher.id, tenantId, { type: 'VoucherRestored', entityVersion: 3 });
       await handle.result();
       expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('EXPIRED');
       expect(await kinds(phone)).to.deep.equal(['ISSUED', 'RESTORED']);
       expect((await sms.sentTo(phone))[1].text).to.contain('kan brukes igjen');
+    }));
+
+  it('when the workflow lags behind a reserve, restore and reserve again then the restore is still told once', () =>
+    withWorker(async (signal) => {
+      const { knex, voucher, phone, tenantId } = await seedVoucher(30 * DAY);
+      const first = crypto.randomUUID();
+      await knex('loyaltyVoucherEvents').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId: first, actorRole: 'OWNER' });
+      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 4 });
+      for (const [type, entityVersion] of [['VoucherIssued', 1], ['VoucherReserved', 2], ['VoucherRestored', 3], ['VoucherReserved', 4]] as const) {
+        await signal(voucher.id, tenantId, { type, entityVersion });
+      }
+      await env.sleep(DAY);
+      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'REDEEMED', reservedBookingId: null, version: 5 });
+      const handle = await signal(voucher.id, tenantId, { type: 'VoucherRedeemed', entityVersion: 5 });
+      await handle.result();
+      expect((await kinds(phone)).sort()).to.deep.equal(['ISSUED', 'RESTORED']);
     }));
 
   it('when a reserved voucher is forfeited then the timeline ends without a message; a voucher without expiry never expires', () =>

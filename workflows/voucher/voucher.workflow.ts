@@ -42,6 +42,7 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
   const issued = await voucher.first();
   if (!issued) return;
   if (!isTerminalVoucherStatus(issued.status)) notify('ISSUED', 'ISSUED');
+  for (let n = 1; n <= issued.restoredCount; n++) notify('RESTORED', `RESTORED:${n}`);
 
   // Used, revoked or forfeited first, or expired by its timer while ACTIVE.
   while (!isTerminalVoucherStatus(voucher.current!.status)) {
@@ -58,8 +59,12 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
   }
   await Promise.all([sms, email]);
 
+  /**
+   * Counted, not seen: a workflow that lags behind may read RESERVED -> ACTIVE -> RESERVED as one
+   * change, so each restore the database recorded is told once (by its number).
+   */
   async function tellWhenRestored({ previous, current }: CommittedChange<VoucherEvent, VoucherSnapshot>): Promise<void> {
-    if (previous?.status === 'RESERVED' && current.status === 'ACTIVE') notify('RESTORED', `RESTORED:${current.version}`);
+    for (let n = (previous?.restoredCount ?? 0) + 1; n <= current.restoredCount; n++) notify('RESTORED', `RESTORED:${n}`);
   }
 
   function notify(kind: VoucherMessageKind, dedupeKey: string): void {
