@@ -9,6 +9,8 @@ import { renderBookingMessage, type BookingMessageFacts, type RenderedMessage } 
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
+import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
+import { activitySignaller } from './activity-signaller';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
@@ -143,6 +145,8 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
           amount: Math.max(0, booking.totalAmount - booking.discountAmount),
           visitedAt: new Date(booking.startTime),
         });
+        // stamps, points and the voucher redeem, once per booking (processedForLoyalty claim)
+        await processCompletedBooking(trx, activitySignaller, bookingId);
         return recorded ? 'RECORDED' : 'ALREADY_RECORDED';
       });
     },

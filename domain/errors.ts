@@ -46,6 +46,8 @@ export const errors = {
   conflict: (code: string, message: string, details?: ErrorDetail[]) => new AppError(409, code, message, details),
   /** 422 business rule failure with an explicit code. */
   unprocessable: (code: string, message: string, details?: ErrorDetail[]) => new AppError(422, code, message, details),
+  /** 410 for a route that was retired; the message says where to go instead. */
+  gone: (code: string, message: string) => new AppError(410, code, message),
   rateLimited: () => new AppError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests, try again later'),
   unavailable: (code: string, message: string) => new AppError(503, code, message),
 };

@@ -18,6 +18,7 @@ import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { guestBooking, type GuestProof } from './booking-guest-access';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 import { toIso } from '../time/iso';
+import { releaseVoucherOnCancellation } from '../loyalty/loyalty-voucher.service';
 
 /**
  * Spec 6 refund policy. Deposits (payments) are not implemented yet, so the deposit input is always
@@ -46,7 +47,10 @@ export async function applyCancellation(
   const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
   const policy = cancellationPolicy(tenant, row, opts.bySalon, opts.now);
+  // spec 3.3: the reserved voucher comes back, unless a captured payment is kept (forfeited with it)
+  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
   const version = await setStatus(trx, row, 'CANCELLED', {
+    ...voucherRelease,
     cancelReason: opts.reason,
     cancelledBy: actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER',
     cancelledAt: opts.now,

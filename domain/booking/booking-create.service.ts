@@ -25,6 +25,7 @@ import { insertNewBooking } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
+import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
 export interface CreateInput {
@@ -34,6 +35,7 @@ export interface CreateInput {
   customer?: ContactInput;
   source?: 'PHONE' | 'ADMIN';
   notes?: string | null;
+  voucherCode?: string;
 }
 
 export interface WalkInInput {
@@ -48,6 +50,12 @@ export interface PublicCreateInput {
   startTime: string;
   items: { serviceId: string; resourceId?: string | null }[];
   customer: ContactInput;
+  voucherCode?: string;
+}
+
+/** The signed-in customer of a public booking (the customer-accounts module resolves it): their customer row in this salon. */
+export interface SignedInCustomer {
+  customerId: string;
 }
 
 interface InsertSpec {
@@ -65,6 +73,8 @@ interface InsertSpec {
   withToken: boolean;
   /** salon side, start already passed: see booking-past.rules.ts */
   recordedAfterTheFact?: boolean;
+  /** reserved for this booking in its transaction (spec 3.3); needs the booking's customer */
+  voucherCode?: string;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -110,6 +120,10 @@ async function insertBooking(
     const id = crypto.randomUUID();
     const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
     const now = new Date();
+    const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
+    const voucher = spec.voucherCode
+      ? await reserveVoucherForBooking(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now: nowOf(deps) })
+      : null;
     const row: BookingRow = {
       id,
       tenantId: tenant.id,
@@ -120,9 +134,9 @@ async function insertBooking(
       status: spec.status,
       source: spec.source,
       paymentMode: 'IN_PERSON',
-      totalAmount: planned.reduce((sum, i) => sum + i.price, 0),
-      discountAmount: 0,
-      appliedVoucherId: null,
+      totalAmount,
+      discountAmount: voucher?.discountAmount ?? 0,
+      appliedVoucherId: voucher?.appliedVoucherId ?? null,
       cancellationFee: 0,
       depositStatus: null,
       processedForLoyalty: false,
@@ -190,6 +204,7 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     status: 'CONFIRMED',
     source: input.source ?? 'ADMIN',
     ...salonSide(input),
+    voucherCode: input.voucherCode,
   });
   return booking;
 }
@@ -218,12 +233,17 @@ export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, act
   return booking;
 }
 
-/** POST /public/tenants/:slug/bookings (guest). */
+/**
+ * POST /public/tenants/:slug/bookings: a guest, or a signed-in customer (`signedIn`). Only a
+ * signed-in customer may apply a voucher (guests: 422 LOYALTY_VOUCHER_GUEST_NOT_ALLOWED).
+ */
 export async function createPublicBooking(
   deps: BookingDeps,
   tenant: TenantContext,
   input: PublicCreateInput,
+  signedIn?: SignedInCustomer,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
+  if (input.voucherCode !== undefined && !signedIn) throw voucherErrors.guestNotAllowed();
   assertAcceptingBookings(tenant);
   const s = tenant.settings;
   if (s.bookingMode === 'assigned_only') {
@@ -248,6 +268,7 @@ export async function createPublicBooking(
     notes: input.customer.notes ?? null,
     onlineOnly: true,
     withToken: true,
+    ...(signedIn ? { customerId: signedIn.customerId, voucherCode: input.voucherCode } : {}),
   });
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired: false };
 }

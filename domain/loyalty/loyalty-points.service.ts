@@ -1,0 +1,83 @@
+// Points cards (spec 2.9, 4.9): the balance per (card, tenant customer) with its transactions.
+// Every change locks the balance row, writes the transaction with the balance after it, and sets
+// the balance (never below 0: a CHECK constraint backs the service's 422).
+import type { Db } from '../../db/db-handle';
+import { errors } from '../errors';
+import { pointsValue } from './loyalty.rules';
+import * as repo from './loyalty.repository';
+import { pointsTransactionDto } from './loyalty.dto';
+import { existingCardOfType } from './loyalty-card.service';
+
+async function assertTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<void> {
+  if (!(await repo.tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
+}
+
+export async function getPoints(db: Db, tenantId: string, cardId: string, tenantCustomerId: string) {
+  const card = await existingCardOfType(db, tenantId, cardId, 'POINTS_BASED');
+  await assertTenantCustomer(db, tenantId, tenantCustomerId);
+  const balance = await repo.balanceOf(db, tenantId, cardId, tenantCustomerId);
+  return {
+    loyaltyCardId: cardId,
+    tenantCustomerId,
+    balance,
+    balanceValue: pointsValue(balance, card.redeemRate!),
+    minRedemption: card.minRedemption ?? 0,
+    transactions: (await repo.pointsTransactions(db, tenantId, cardId, tenantCustomerId)).map(pointsTransactionDto),
+  };
+}
+
+interface PointsChange {
+  tenantCustomerId: string;
+  points: number;
+  bookingId?: string | null;
+  reason?: string | null;
+}
+
+async function changePoints(db: Db, tenantId: string, cardId: string, type: 'REDEEM' | 'ADJUST', input: PointsChange, actorUserId: string | null, check: (card: repo.CardRow, balance: number) => void) {
+  return db.transaction(async (trx) => {
+    const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
+    await assertTenantCustomer(trx, tenantId, input.tenantCustomerId);
+    const before = await repo.lockBalance(trx, tenantId, cardId, input.tenantCustomerId);
+    check(card, before);
+    const delta = type === 'REDEEM' ? -input.points : input.points;
+    const balance = before + delta;
+    const tx = await repo.insertPointsTransaction(trx, tenantId, {
+      loyaltyCardId: cardId,
+      tenantCustomerId: input.tenantCustomerId,
+      type,
+      points: delta,
+      balanceAfter: balance,
+      bookingId: input.bookingId ?? null,
+      reason: input.reason?.trim() || null,
+      actorUserId,
+      expiresAt: null,
+    });
+    await repo.setBalance(trx, cardId, input.tenantCustomerId, balance);
+    return { card, balance, transaction: pointsTransactionDto(tx!) };
+  });
+}
+
+function insufficient(balance: number, wanted: number) {
+  return errors.unprocessable('LOYALTY_POINTS_INSUFFICIENT', `The balance is ${balance} points; ${wanted} were asked for`);
+}
+
+/** STAFF+: spends points (at least the card's minRedemption); answers the discount they are worth. */
+export async function redeemPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null) {
+  const { card, balance, transaction } = await changePoints(db, tenantId, cardId, 'REDEEM', input, actorUserId, (c, before) => {
+    if (input.points < (c.minRedemption ?? 0)) {
+      throw errors.unprocessable('LOYALTY_POINTS_BELOW_MINIMUM', `At least ${c.minRedemption} points must be redeemed at once`, [{ field: 'points', message: `must be at least ${c.minRedemption}` }]);
+    }
+    if (before < input.points) throw insufficient(before, input.points);
+  });
+  return { loyaltyCardId: cardId, tenantCustomerId: input.tenantCustomerId, balance, discountValue: pointsValue(input.points, card.redeemRate!), transaction };
+}
+
+/** OWNER: adds (positive) or removes (negative) points with a reason; the balance never goes below 0. */
+export async function adjustPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null) {
+  if (input.points === 0) throw errors.validation('Request validation failed', [{ field: 'points', message: 'must not be 0' }]);
+  if (!input.reason?.trim()) throw errors.validation('Request validation failed', [{ field: 'reason', message: 'is required' }]);
+  const { balance, transaction } = await changePoints(db, tenantId, cardId, 'ADJUST', input, actorUserId, (_c, before) => {
+    if (before + input.points < 0) throw insufficient(before, -input.points);
+  });
+  return { loyaltyCardId: cardId, tenantCustomerId: input.tenantCustomerId, balance, transaction };
+}
