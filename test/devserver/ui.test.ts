@@ -90,6 +90,7 @@ describe('devserver web UI', function () {
       const [timerId, timer] = [...run.timers][0];
       const timerRow = await page.locator('#pending-timers tbody tr').innerText();
       expect(timerRow).to.contain(timerId).and.to.contain(new Date(timer.due).toISOString().slice(0, 19).replace('T', ' '));
+      expect(await page.locator('#search-attributes').innerText()).to.contain('BuildIds');
       const types = await page.locator('#history tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-type')));
       expect(types).to.include.members(['WorkflowExecutionStarted', 'WorkflowTaskCompleted', 'ActivityTaskScheduled', 'TimerStarted']);
       // The start event's input: JSON decoded (and shown as text), binary as bytes.
@@ -109,7 +110,7 @@ describe('devserver web UI', function () {
       expect(await page.locator('#workflow-id').innerText()).to.equal(HOSTILE_ID);
       expect(await page.locator('main img').count()).to.equal(0);
       expect(await page.locator('script').count()).to.equal(0);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(undefined);
+      expect(await page.evaluate('typeof window.__pwned')).to.equal('undefined');
 
       await env.client.workflow.getHandle(HOSTILE_ID).terminate('done');
       await env.client.workflow.getHandle(pendingId).terminate('done');

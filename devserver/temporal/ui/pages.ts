@@ -27,7 +27,7 @@ pre{margin:2px 0;white-space:pre-wrap;word-break:break-word;background:#f3f5f8;p
 .status.Running{background:#dbeafe}.status.Completed{background:#dcfce7}.status.Failed,.status.TimedOut,.status.Terminated{background:#fee2e2}
 form.filter{display:flex;gap:8px;margin-bottom:12px}form.filter input{flex:1;padding:6px 8px;font:13px ui-monospace,monospace}
 .error{background:#fee2e2;border:1px solid #fca5a5;padding:8px 12px;margin-bottom:12px}
-.muted{color:#6b7280}dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{color:#6b7280}dd{margin:0;min-width:0}
+.muted{color:#6b7280}dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{color:#6b7280}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 ol.list{margin:0;padding-left:18px}.enc{font-size:11px;color:#6b7280}.binary code{word-break:break-all}
 dl.summary{background:#fff;padding:10px 12px;border:1px solid #e3e6eb}
 `;
@@ -162,7 +162,9 @@ export function runPage(run: Run, now: number): { title: string; body: SafeHtml 
   const activities = described.pendingActivities ?? [];
   const children = described.pendingChildren ?? [];
   const timers = [...run.timers].sort((a, b) => a[1].due - b[1].due);
-  const extras = displayMessage('temporal.api.workflow.v1.WorkflowExecutionInfo', { memo: info.memo, searchAttributes: info.searchAttributes });
+  const memo = displayMessage('temporal.api.common.v1.Memo', info.memo);
+  const searchAttributes = displayMessage('temporal.api.common.v1.SearchAttributes', info.searchAttributes);
+  const fieldsOf = (d: Display | undefined) => (d?.kind === 'fields' && d.fields[0]?.[1]) || undefined;
   const parent = run.parent;
   return {
     title: `${run.workflowId} (${run.runId})`,
@@ -180,7 +182,8 @@ ${parent ? html`<dt>Parent</dt><dd><a href="${runUrl(parent.namespace, parent.wo
 ${run.firstRunId !== run.runId ? html`<dt>First run</dt><dd><a href="${runUrl(ns, run.workflowId, run.firstRunId)}"><code>${run.firstRunId}</code></a></dd>` : ''}
 <dt>Server time</dt><dd>${time(now)}</dd>
 </dl>
-${extras && extras.kind === 'fields' && extras.fields.length ? html`<h2>Memo and search attributes</h2>${renderDisplay(extras)}` : ''}
+${fieldsOf(searchAttributes) ? html`<h2>Search attributes</h2><div id="search-attributes">${renderDisplay(fieldsOf(searchAttributes))}</div>` : ''}
+${fieldsOf(memo) ? html`<h2>Memo</h2><div id="memo">${renderDisplay(fieldsOf(memo))}</div>` : ''}
 <h2>Pending activities (${activities.length})</h2>
 ${activities.length ? html`<table id="pending-activities"><thead><tr><th>Activity ID</th><th>Type</th><th>State</th><th>Attempt</th><th>Scheduled</th><th>Details</th></tr></thead><tbody>
 ${activities.map((a) => html`<tr><td class="id">${a.activityId}</td><td>${a.activityType?.name}</td><td>${a.state === PendingActivityState.STARTED ? 'Started' : 'Scheduled'}</td>
