@@ -77,6 +77,10 @@ async function main(): Promise<void> {
     release();
     fail(new PortBusyError('TEMPORAL_PORT', config.temporalPort).message);
   }
+  if (!config.temporalAddress && config.temporalUiPort && (await portInUse(config.temporalUiPort, '127.0.0.1'))) {
+    release();
+    fail(new PortBusyError('TEMPORAL_UI_PORT', config.temporalUiPort).message);
+  }
 
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
   const temporal = await startTemporalForDev({
     address: config.temporalAddress,
     port: config.temporalPort,
+    uiPort: config.temporalUiPort,
     dataDir: path.join(config.dataDir, 'temporal'),
     databaseUrl: platform.deps.config.databaseUrl!,
   });
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
       `  Health       ${base}/health`,
       `  Database     ${platform.embeddedPostgres ? `embedded Postgres (data in ${config.dataDir}/postgres)` : 'DATABASE_URL'}`,
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
+      ...(temporal.uiUrl ? [`  Temporal UI  ${temporal.uiUrl}`] : []),
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,

@@ -28,6 +28,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   temporalAddress?: string;
   temporalPort: number;
+  /** Web UI port of the dev server npm start runs (0 = no UI). */
+  temporalUiPort: number;
   temporalNamespace: string;
   temporalTaskQueue: string;
   mailOutboxDir: string;
@@ -77,6 +79,7 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri().optional(),
   TEMPORAL_ADDRESS: Joi.string().optional(),
   TEMPORAL_PORT: Joi.number().integer().min(1).max(65535).default(7233),
+  TEMPORAL_UI_PORT: Joi.number().integer().min(0).max(65535).default(8233),
   TEMPORAL_NAMESPACE: Joi.string().default('default'),
   TEMPORAL_TASK_QUEUE: Joi.string().default('salon'),
   MAIL_OUTBOX_DIR: Joi.string().optional(),
@@ -153,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicBaseUrl: String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     temporalAddress: value.TEMPORAL_ADDRESS,
     temporalPort: value.TEMPORAL_PORT,
+    temporalUiPort: value.TEMPORAL_UI_PORT,
     temporalNamespace: value.TEMPORAL_NAMESPACE,
     temporalTaskQueue: value.TEMPORAL_TASK_QUEUE,
     mailOutboxDir: value.MAIL_OUTBOX_DIR ?? `${dataDir}/mail`,

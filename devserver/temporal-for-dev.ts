@@ -10,6 +10,8 @@ import { startDevServer } from './temporal';
 export interface DevTemporal {
   address: string;
   kind: 'external' | 'temporal-cli' | 'built-in';
+  /** The dev server's web UI, when one was started. */
+  uiUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -44,25 +46,30 @@ export function devTemporalAddress(options: { address?: string; port: number }):
   return options.address ?? `127.0.0.1:${options.port}`;
 }
 
-export async function startTemporalForDev(options: { address?: string; port: number; dataDir: string; databaseUrl: string }): Promise<DevTemporal> {
+/** `uiPort`: the dev server's web UI port; 0 = headless. */
+export async function startTemporalForDev(options: { address?: string; port: number; uiPort: number; dataDir: string; databaseUrl: string }): Promise<DevTemporal> {
   if (options.address) return { address: options.address, kind: 'external', stop: async () => undefined };
   const cli = findTemporalCli();
   if (cli) {
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const child = spawn(cli, ['server', 'start-dev', '--port', String(options.port), '--headless', '--db-filename', path.join(options.dataDir, 'temporal.db')], {
+    const ui = options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless'];
+    const child = spawn(cli, ['server', 'start-dev', '--port', String(options.port), ...ui, '--db-filename', path.join(options.dataDir, 'temporal.db')], {
       stdio: 'ignore',
     });
     await waitForPort(options.port, 30_000);
     return {
       address: `127.0.0.1:${options.port}`,
       kind: 'temporal-cli',
+      uiUrl: options.uiPort ? `http://localhost:${options.uiPort}` : undefined,
       stop: async () => {
         child.kill('SIGTERM');
       },
     };
   }
   // Runs are stored in the platform's database, so timers (reminders, expiries) survive a restart.
-  const server = await startDevServer({ port: options.port, host: '127.0.0.1', databaseUrl: options.databaseUrl, storeId: 'npm-start' });
+  const server = await startDevServer({
+    port: options.port, host: '127.0.0.1', databaseUrl: options.databaseUrl, storeId: 'npm-start', uiPort: options.uiPort || undefined,
+  });
   await server.ready;
-  return { address: server.address, kind: 'built-in', stop: () => server.shutdown() };
+  return { address: server.address, kind: 'built-in', uiUrl: server.uiUrl, stop: () => server.shutdown() };
 }

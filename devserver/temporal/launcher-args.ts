@@ -2,6 +2,7 @@
 //   dev server (temporal CLI):  server start-dev --port <p> --namespace <ns> --ip <ip> [--search-attribute N=T] ...
 //   test server (Java):         <port> [--enable-time-skipping] [extra args...]
 // Our own addition: --database-url <postgres url> (or env TEMPORAL_DEVSERVER_DATABASE_URL).
+// The dev-server shape serves the web UI on --ui-port (default 8233, as the CLI) unless --headless.
 // Unknown flags are accepted and ignored (the SDK passes log and dynamic-config flags).
 
 export interface LauncherConfig {
@@ -15,7 +16,11 @@ export interface LauncherConfig {
   searchAttributes: Record<string, string>;
   /** --database-url: keep state in Postgres (dev-server role). */
   databaseUrl?: string;
+  /** Port of the web UI (dev-server shape without --headless); undefined = no UI. */
+  uiPort?: number;
 }
+
+export const DEFAULT_UI_PORT = 8233;
 
 const BOOLEAN_FLAGS = new Set(['headless', 'enable-time-skipping', 'help']);
 
@@ -43,6 +48,12 @@ export function parseLauncherArgs(argv: string[]): LauncherConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`usage: launcher <port> | launcher server start-dev --port <port> [--ip <ip>] [--namespace <ns>] (got port "${portText}")`);
   }
+  let uiPort: number | undefined;
+  if (dev && !flags.headless) {
+    const uiText = flags['ui-port']?.[0] ?? String(DEFAULT_UI_PORT);
+    uiPort = Number(uiText);
+    if (!Number.isInteger(uiPort) || uiPort < 0 || uiPort > 65535) throw new Error(`--ui-port must be a port number (got "${uiText}")`);
+  }
   const searchAttributes: Record<string, string> = {};
   for (const sa of flags['search-attribute'] ?? []) {
     const [k, t] = sa.split('=');
@@ -57,5 +68,6 @@ export function parseLauncherArgs(argv: string[]): LauncherConfig {
     startUnlocked: !dev && !!flags['enable-time-skipping'],
     searchAttributes,
     databaseUrl: flags['database-url']?.[0],
+    uiPort,
   };
 }

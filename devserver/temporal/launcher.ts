@@ -21,12 +21,13 @@ async function main(): Promise<void> {
     namespace: config.namespaces,
     timeSkipping: config.timeSkipping,
     databaseUrl: config.databaseUrl ?? process.env.TEMPORAL_DEVSERVER_DATABASE_URL,
+    uiPort: config.uiPort,
   });
   if (config.startUnlocked) server.engine.clock.unlock();
   for (const [name, type] of Object.entries(config.searchAttributes)) {
     server.engine.searchAttributeTypes.set(name, SEARCH_ATTRIBUTE_TYPES[type] ?? 2);
   }
-  console.error(`[temporal-devserver] ${config.mode === 'dev' ? 'dev server' : 'time-skipping test server'} listening on ${config.host}:${server.port}`);
+  console.error(`[temporal-devserver] ${config.mode === 'dev' ? 'dev server' : 'time-skipping test server'} listening on ${config.host}:${server.port}${server.uiUrl ? `, web UI on ${server.uiUrl}` : ''}`);
 
   let stopping = false;
   const stop = (code: number) => {

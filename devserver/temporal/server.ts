@@ -5,6 +5,7 @@ import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
 import { PostgresRunStore } from './persistence/run-store';
 import { PostgresScheduleStore } from './persistence/schedule-store';
+import { startUiServer, UiServer } from './ui/ui-server';
 import { operatorHandlers, testHandlers, workflowServiceHandlers } from './workflow-service';
 
 export interface DevServerOptions {
@@ -33,12 +34,19 @@ export interface DevServerOptions {
   retentionMs?: number;
   /** Logger for unexpected internal errors. Default console.error. */
   log?: (msg: string) => void;
+  /**
+   * Serve the read-only web UI (workflow list, run history) on this port (0 = a free one), on the
+   * same host as the gRPC port. Default: no UI.
+   */
+  uiPort?: number;
 }
 
 export interface DevServer {
   /** host:port to give to Connection/NativeConnection. */
   address: string;
   port: number;
+  /** Base URL of the web UI when `uiPort` was given, e.g. 'http://127.0.0.1:8233'. */
+  uiUrl?: string;
   /** The engine (tests and tools may inspect state). */
   engine: Engine;
   /** Resolves once stored state (if any) has been restored; RPCs wait for it automatically. */
@@ -75,6 +83,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
+  let ui: UiServer | undefined;
+  if (options.uiPort !== undefined) {
+    try {
+      ui = await startUiServer({ registry: engine.registry, now: () => engine.now(), ready, log }, { port: options.uiPort, host });
+    } catch (e) {
+      server.forceShutdown();
+      throw e;
+    }
+  }
   if (store && scheduleStore) {
     engine.attachStore(store).restore()
       .then(() => engine.attachScheduleStore(scheduleStore))
@@ -93,6 +110,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   return {
     address: `${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     port,
+    uiUrl: ui?.url,
     engine,
     ready,
     shutdown() {
@@ -103,6 +121,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         // Let the empty poll responses flush before closing.
         setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
       }).then(async () => {
+        await ui?.close();
         await engine.persistence?.close();
         await engine.schedulePersistence?.close();
       });

@@ -34,11 +34,14 @@ describe('npm start (dist/bin/dev.js)', function () {
   });
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
-    const [port, temporalPort] = [await freePort(), await freePort()];
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
+    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
     first = run('bin/dev.js', env);
     await until(`npm start to answer /api/health (${first.output})`, async () => ((await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200 ? true : undefined), 150_000);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
+    // The built-in Temporal dev server's web UI: its address is printed, and it answers.
+    await until(`npm start to print the Temporal UI (${first.output})`, async () => (first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`) ? true : undefined), 10_000);
+    expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
 
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);
@@ -49,6 +52,7 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(fs.existsSync(path.join(dataDir, 'npm-start.pid')), 'the folder lock is released').to.equal(false);
     expect(await accepts(port), 'the api port is closed').to.equal(false);
     expect(await accepts(temporalPort), 'the Temporal port is closed').to.equal(false);
+    expect(await accepts(uiPort), 'the Temporal UI port is closed').to.equal(false);
     // Postgres removes its postmaster.pid when it has shut down cleanly.
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'Postgres is stopped').to.equal(false);
   });

@@ -260,3 +260,13 @@ export async function timerAndSlowActivity(ms: number): Promise<string> {
   await Promise.all([sleep('1 day'), sleepMs(ms)]);
   return 'done';
 }
+
+/**
+ * A one-day timer and an activity on `activityQueue` side by side; with no worker on that queue
+ * both stay pending (the web UI test). The other arguments only show up in the start event.
+ */
+export async function timerAndActivityElsewhere(activityQueue: string, _details: unknown, _blob: Uint8Array): Promise<string> {
+  const { echo } = proxyActivities<typeof activities>({ taskQueue: activityQueue, startToCloseTimeout: '1 minute' });
+  await Promise.all([sleep('1 day'), echo('nobody polls this queue')]);
+  return 'done';
+}

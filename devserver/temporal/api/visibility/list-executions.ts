@@ -13,6 +13,11 @@ const STATUS_NAMES: Record<string, string> = {
   TERMINATED: 'Terminated', CONTINUED_AS_NEW: 'ContinuedAsNew', TIMED_OUT: 'TimedOut',
 };
 
+/** The visibility name of an execution status ('Running', 'Completed', ...). */
+export function statusName(status: number): string {
+  return STATUS_NAMES[ExecStatus.name(status) ?? ''] ?? String(status);
+}
+
 export interface RunSource {
   allRuns(): Iterable<Run>;
 }
@@ -30,7 +35,7 @@ function rowOf(run: Run) {
       case 'RunId': return run.runId;
       case 'WorkflowType': return run.workflowType;
       case 'TaskQueue': return run.taskQueue;
-      case 'ExecutionStatus': return STATUS_NAMES[ExecStatus.name(run.status) ?? ''];
+      case 'ExecutionStatus': return statusName(run.status);
       case 'StartTime': return run.startTime;
       case 'ExecutionTime': return run.executionTime;
       case 'CloseTime': return run.open ? null : run.closeTime;
@@ -104,7 +109,7 @@ export function countExecutions(source: RunSource, ns: string, req: { query?: st
   if (!parsed.groupBy) return { count: rows.length };
   const byStatus = new Map<string, number>();
   for (const run of rows) {
-    const status = STATUS_NAMES[ExecStatus.name(run.status) ?? ''];
+    const status = statusName(run.status);
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
   const groups = [...byStatus].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
