@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config) },
+    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config), storage: platform.deps.storage },
   });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

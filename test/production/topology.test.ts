@@ -18,6 +18,7 @@ import { run, until, type Proc } from '../support/processes';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
 
 interface Mail {
   to: string[];
@@ -55,6 +56,7 @@ describe('production topology: api x2 and worker as separate processes, configur
   let adminDb: Knex;
   let dbName: string;
   let temporalAddress: string;
+  let s3: EmbeddedS3 | undefined;
 
   before(async function () {
     this.timeout(120_000);
@@ -83,6 +85,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     const smtpPort = (smtp.server.address() as AddressInfo).port;
 
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
+    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/topology-${process.pid}`, bucket: 'salon-topology' });
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -110,6 +113,9 @@ describe('production topology: api x2 and worker as separate processes, configur
       METRICS_TOKEN: 'topology-metrics-token-0123456789',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '10000',
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: 'salon-topology',
+      IMAGE_PROXY_SECRET: 'topology-image-proxy-secret-0123456789',
     };
     const migrate = run('bin/migrate.js', env);
     expect(await migrate.exited, migrate.output).to.equal(0);
@@ -134,6 +140,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     for (const p of [api1, api2, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
     sveve?.close();
+    await s3?.stop();
     await db?.destroy();
     await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();
