@@ -21,8 +21,14 @@ export const FIELD_PURPOSES: Record<string, UploadPurpose> = {
   'tenant.coverMobileKey': 'TENANT_COVER',
   'service.imageKey': 'SERVICE_IMAGE',
   'resource.avatarKey': 'RESOURCE_AVATAR',
-  'resource.imageKey': 'RESOURCE_AVATAR',
 };
+
+/** The fields of each record that hold upload keys. */
+const LINKED_FIELDS = {
+  tenant: ['logoKey', 'coverKey', 'coverMobileKey'],
+  service: ['imageKey'],
+  resource: ['avatarKey'],
+} as const;
 
 function sameReference(a: { type: string; id: string } | null, b: UploadReference): boolean {
   return a !== null && a.type === b.type && a.id === b.id;
@@ -67,4 +73,24 @@ export async function replaceUploadReference(
   if (next === undefined || (previous ?? null) === (next ?? null)) return;
   if (previous) await unlink(db, tenantId, previous, ref);
   if (next) await link(db, tenantId, next, ref, fieldName);
+}
+
+/**
+ * The one call a feature module makes: `record` of `entity` (tenant branding, service, resource) goes
+ * from `before` to `after` (null: created / deleted); every upload field that changed is unlinked from
+ * its old file and linked to its new one, in the caller's transaction.
+ */
+export async function syncUploadFields(
+  db: Db,
+  tenantId: string,
+  entity: keyof typeof LINKED_FIELDS,
+  id: string,
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+): Promise<void> {
+  for (const field of LINKED_FIELDS[entity]) {
+    const previous = (before?.[field] as string | null | undefined) ?? null;
+    const next = (after?.[field] as string | null | undefined) ?? null;
+    await replaceUploadReference(db, tenantId, { type: `${entity}.${field}`, id }, previous, next, entity === 'tenant' ? `branding.${field}` : field);
+  }
 }

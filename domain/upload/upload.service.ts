@@ -247,7 +247,6 @@ const REFERENCE_COLUMNS: Record<string, { table: string; column?: string; brandi
   'tenant.coverMobileKey': { table: 'tenants', brandingKey: 'coverMobileKey' },
   'service.imageKey': { table: 'services', column: 'image_key' },
   'resource.avatarKey': { table: 'resources', column: 'avatar_key' },
-  'resource.imageKey': { table: 'resources', column: 'image_key' },
 };
 
 async function clearReference(trx: Knex.Transaction, file: repo.UploadedFileRow): Promise<void> {
