@@ -79,6 +79,24 @@ export function checkType(sniffed: string | undefined, declared: string | undefi
   return sniffed;
 }
 
+/**
+ * At most one re-encode per core at a time: a decoded image is width x height x channels bytes, so
+ * 20 uploads at once would otherwise hold 20 decoded images (the rest wait on disk, not in memory).
+ */
+const encodeSlots = { free: Math.max(1, os.cpus().length), waiting: [] as (() => void)[] };
+
+async function withEncodeSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (encodeSlots.free > 0) encodeSlots.free -= 1;
+  else await new Promise<void>((resolve) => encodeSlots.waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = encodeSlots.waiting.shift();
+    if (next) next();
+    else encodeSlots.free += 1;
+  }
+}
+
 export interface CleanImage {
   data: Buffer;
   width: number;
@@ -99,10 +117,10 @@ export async function cleanImage(file: string, mime: UploadMime): Promise<CleanI
   let image = sharp(file, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
   if (mime === 'image/png') image = image.png({ compressionLevel: 9, adaptiveFiltering: true });
   else if (mime === 'image/webp') image = image.webp({ quality: 90 });
-  else image = image.jpeg({ quality: 90, mozjpeg: true });
+  else image = image.jpeg({ quality: 90 });
   let data: Buffer;
   try {
-    data = await image.toBuffer();
+    data = await withEncodeSlot(() => image.toBuffer());
   } catch {
     throw uploadErrors.invalidType('The image could not be read');
   }

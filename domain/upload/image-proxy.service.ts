@@ -131,7 +131,7 @@ export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now = 
   if (format === 'avif') image = image.avif({ quality: options.quality, effort: 2 });
   else if (format === 'webp') image = image.webp({ quality: options.quality });
   else if (format === 'png') image = image.png({ quality: options.quality });
-  else image = image.jpeg({ quality: options.quality, mozjpeg: true });
+  else image = image.jpeg({ quality: options.quality });
   const rendered = await image.toBuffer();
   await storageCall(() => deps.storage.put(variantKey, rendered, { contentType, contentLength: rendered.length, cacheControl: 'public, max-age=31536000, immutable' }));
   await repo.recordVariant(deps.knex, file.id, variantKey).catch(() => undefined);
