@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import S3rver from 's3rver';
 
+/** Browsers PUT presigned uploads and GET downloads straight to the storage: any origin may (dev only). */
+const DEV_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
 export interface EmbeddedS3 {
   endpoint: string;
   stop(): Promise<void>;
@@ -18,7 +21,7 @@ export interface EmbeddedS3 {
 export async function startEmbeddedS3(options: { dataDir: string; bucket: string; port?: number }): Promise<EmbeddedS3> {
   const directory = path.join(options.dataDir, 's3');
   fs.mkdirSync(directory, { recursive: true });
-  const server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory, configureBuckets: [{ name: options.bucket }] });
+  const server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory, configureBuckets: [{ name: options.bucket, configs: [DEV_CORS] }] });
   const address = await server.run();
   return {
     endpoint: `http://127.0.0.1:${address.port}`,

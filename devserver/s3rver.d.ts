@@ -7,7 +7,7 @@ declare module 's3rver' {
     silent?: boolean;
     directory: string;
     resetOnClose?: boolean;
-    configureBuckets?: { name: string }[];
+    configureBuckets?: { name: string; configs?: (string | Buffer)[] }[];
   }
   class S3rver {
     constructor(options: S3rverOptions);
