@@ -155,6 +155,10 @@ export interface PresignPutInput {
 /** POST /upload/presigned-put: a PENDING_UPLOAD row and a 300 s URL bound to the size and type. */
 export async function presignPut(deps: UploadDeps, actor: UploadActor, input: PresignPutInput): Promise<{ uploadUrl: string; fileId: string; key: string; expiresAt: string; headers: Record<string, string> }> {
   const purpose = purposeOf(input.purpose);
+  // public images go through POST /upload, where they are checked and cleaned of EXIF/GPS
+  if (PURPOSES[purpose].visibility !== 'PRIVATE') {
+    throw errors.validation('Request validation failed', [{ field: 'purpose', message: 'public images are uploaded through POST /upload' }]);
+  }
   assertMayUpload(actor, purpose);
   const rule = PURPOSES[purpose];
   if (!(rule.mimeTypes as readonly string[]).includes(input.mimeType)) {

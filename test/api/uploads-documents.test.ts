@@ -96,6 +96,11 @@ describe('presigned document uploads', function () {
     expect([gif.status, gif.body.error.code]).to.deep.equal([400, 'UPLOAD_INVALID_TYPE']);
   });
 
+  it('when a public image purpose is presigned then 400 VALIDATION_ERROR (images go through POST /upload to be checked and cleaned)', async () => {
+    const res = await presign(s, { purpose: 'TENANT_LOGO', mimeType: 'image/png', sizeBytes: 500 });
+    expect([res.status, res.body.error.code, res.body.error.details[0].field]).to.deep.equal([400, 'VALIDATION_ERROR', 'purpose']);
+  });
+
   it('when STAFF presigns a document then 403 UPLOAD_PURPOSE_FORBIDDEN (private documents are OWNER and ADMIN)', async () => {
     const res = await presign(s, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: 500 }, 'STAFF');
     expect([res.status, res.body.error.code]).to.deep.equal([403, 'UPLOAD_PURPOSE_FORBIDDEN']);

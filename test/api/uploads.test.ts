@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { stack } from '../support/stack';
 import { salonWithRoles, type RoleSalon } from '../support/salon-roles';
-import { executable, jpeg, jpegWithGps, png, png60Megapixels, pngOfSize, uploadAs, webp } from '../support/upload-files';
+import { executable, jpeg, jpegWithGps, png, png50Megapixels, png60Megapixels, pngOfSize, uploadAs, webp } from '../support/upload-files';
 
 async function storedBytes(key: string): Promise<Buffer | undefined> {
   const body = await (await stack()).platform.deps.storage.read(key);
@@ -96,6 +96,22 @@ describe('POST /upload (multipart public images)', function () {
     const over = await uploadAs(s.owner.token, 'TENANT_LOGO', await pngOfSize(limit + 1), 'big.png');
     expect(over.status).to.equal(413);
     expect(over.body.error.code).to.equal('UPLOAD_TOO_LARGE');
+  });
+
+  for (const [purpose, mb] of [['SERVICE_IMAGE', 3], ['TENANT_COVER', 5], ['PORTFOLIO_PHOTO', 5], ['RESOURCE_AVATAR', 2]] as const) {
+    it(`when a ${purpose} is exactly ${mb} MB it is accepted, one byte more is 413 UPLOAD_TOO_LARGE`, async () => {
+      const limit = mb * 1024 * 1024;
+      const atLimit = await uploadAs(s.owner.token, purpose, await pngOfSize(limit), 'big.png');
+      expect(atLimit.status, JSON.stringify(atLimit.body)).to.equal(201);
+      const over = await uploadAs(s.owner.token, purpose, await pngOfSize(limit + 1), 'big.png');
+      expect([over.status, over.body.error.code]).to.deep.equal([413, 'UPLOAD_TOO_LARGE']);
+    });
+  }
+
+  it('when a PNG has exactly 50 megapixels then it is accepted', async () => {
+    const res = await uploadAs(s.owner.token, 'TENANT_COVER', await png50Megapixels(), 'wide.png');
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.data).to.include({ width: 10000, height: 5000 });
   });
 
   it('when a PNG has 60 megapixels then 400 UPLOAD_DIMENSIONS_TOO_LARGE (read from its header)', async () => {

@@ -30,6 +30,11 @@ export function png60Megapixels(): Promise<Buffer> {
   return sharp(Buffer.alloc(10000 * 6000, 128), { raw: { width: 10000, height: 6000, channels: 1 } }).png({ compressionLevel: 9 }).toBuffer();
 }
 
+/** 10000 x 5000 = exactly 50 megapixels, the largest image accepted. */
+export function png50Megapixels(): Promise<Buffer> {
+  return sharp(Buffer.alloc(10000 * 5000, 128), { raw: { width: 10000, height: 5000, channels: 1 } }).png({ compressionLevel: 9 }).toBuffer();
+}
+
 /** A minimal valid PDF of `size` bytes or more. */
 export function pdf(minSize = 400): Buffer {
   const body = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n';
