@@ -27,6 +27,7 @@ export function parseOptions(text: string): ProxyOptions | undefined {
   for (const part of text.split('/')) {
     const [name, ...args] = part.split(':');
     if (name === 'rs' && args.length === 3 && (args[0] === 'fit' || args[0] === 'fill')) {
+      if (!/^\d{1,4}$/.test(args[1]) || !/^\d{1,4}$/.test(args[2])) return undefined;
       const [w, h] = [Number(args[1]), Number(args[2])];
       if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || w > MAX_PROXY_SIDE || h > MAX_PROXY_SIDE) return undefined;
       Object.assign(options, { fit: args[0], width: w, height: h });
