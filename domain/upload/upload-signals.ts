@@ -2,7 +2,6 @@
 // change's transaction. The tenant, catalogue and resource services link files through
 // upload-links.ts with nothing but their database handle, so the signaller those links use is bound
 // once per process by bin/compose.ts (composeApi) rather than passed down every service.
-import type { Db } from '../../db/db-handle';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { signalEntity } from '../workflow-signals/signal-entity';
 import { errors } from '../errors';
@@ -25,5 +24,3 @@ export async function signalUpload(file: { id: string; tenantId: string; version
     { type, entityVersion: file.version },
   );
 }
-
-export type { Db };
