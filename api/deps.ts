@@ -8,6 +8,7 @@ import type { Mailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
+import type { ObjectStorage } from '../domain/upload/object-storage';
 
 export interface AppDeps {
   config: AppConfig;
@@ -21,4 +22,6 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStoreFactory;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
+  /** S3-compatible storage of uploads (S3_ENDPOINT; s3rver in the embedded stack) */
+  storage: ObjectStorage;
 }

@@ -45,5 +45,7 @@ export function openApiValidator(options: { validateResponses: boolean }): Reque
     ignoreUndocumented: false,
     ignorePaths: /^\/api\/docs/,
     $refParser: { mode: 'dereference' },
+    // multipart bodies (POST /upload) are streamed by their route with busboy, never buffered here
+    fileUploader: false,
   }) as unknown as RequestHandler[];
 }

@@ -10,7 +10,19 @@ import { catalogueRouter } from './catalogue/routes';
 import { resourcesRouter } from './resources/routes';
 import { bookingsRouter } from './bookings/routes';
 import { loyaltyRouter } from './loyalty/routes';
+import { uploadRouter } from './upload/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps), loyaltyRouter(deps)];
+  return [
+    healthRouter(deps),
+    authRouter(deps),
+    tenantsRouter(deps),
+    taxesRouter(deps),
+    customersRouter(deps),
+    catalogueRouter(deps),
+    resourcesRouter(deps),
+    bookingsRouter(deps),
+    loyaltyRouter(deps),
+    uploadRouter(deps),
+  ];
 }

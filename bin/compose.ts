@@ -12,6 +12,8 @@ import { FolderSmsSender, type SmsSender } from '../integrations/sms/sms-sender'
 import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
+import { S3Storage } from '../integrations/storage/s3-storage';
+import { bindUploadSignaller } from '../domain/upload/upload-signals';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -42,6 +44,11 @@ export function createTemporalSignaller(config: AppConfig & { temporalAddress: s
   });
 }
 
+/** Upload storage: the S3-compatible endpoint of S3_ENDPOINT (bin/dev and the tests start s3rver first and set it). */
+export function createStorage(config: AppConfig): S3Storage {
+  return new S3Storage({ ...config.storage });
+}
+
 export interface ComposedApi {
   deps: AppDeps;
   /** closes what composeApi opened (SMTP connections); not the knex or signaller */
@@ -58,11 +65,15 @@ export async function composeApi(options: {
   rateLimitPrefix?: string;
   /** the registry the signaller already counts failures into (createTemporalSignaller) */
   metrics?: Metrics;
+  storage?: S3Storage;
 }): Promise<ComposedApi> {
   const { config, knex } = options;
   const metrics = options.metrics ?? new Metrics(knex);
   const signaller = options.signaller;
   const mailer = options.mailer ?? createMailer(config);
+  const storage = options.storage ?? createStorage(config);
+  // upload links made by the tenant, catalogue and resource services signal through this
+  bindUploadSignaller(signaller);
   const deps: AppDeps = {
     config,
     logger: options.logger,
@@ -71,6 +82,7 @@ export async function composeApi(options: {
     signaller,
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
+    storage,
     health: {
       database: async () => {
         await knex.raw('SELECT 1');
@@ -82,6 +94,7 @@ export async function composeApi(options: {
     deps,
     async close() {
       mailer.close?.();
+      if (!options.storage) storage.close();
     },
   };
 }

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config) },
+    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config), storage: platform.deps.storage },
   });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
       ...(temporal.uiUrl ? [`  Temporal UI  ${temporal.uiUrl}`] : []),
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

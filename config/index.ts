@@ -8,6 +8,31 @@ export interface RateLimitConfig {
   global: number;
   auth: number;
   bookingCreate: number;
+  /** per user (spec 8): POST /upload, presigned PUT, presigned GET, DELETE /upload/:id, image URL signing */
+  upload: number;
+  presignedPut: number;
+  presignedGet: number;
+  uploadDelete: number;
+  imageSign: number;
+}
+
+/** S3-compatible object storage for uploads (spec 2.11). No endpoint: `npm start` and the tests start s3rver. */
+export interface StorageConfig {
+  endpoint?: string;
+  /** where browsers reach the storage for presigned URLs, when it differs from `endpoint` (compose: minio:9000 vs localhost:9000) */
+  publicEndpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** attempts per storage call before 502 UPLOAD_PROVIDER_ERROR */
+  maxAttempts: number;
+  /** HMAC key of image proxy URLs */
+  imageProxySecret: string;
+  /** ceilings above the per-purpose limits of spec 2.11 */
+  maxImageBytes: number;
+  maxDocumentBytes: number;
 }
 
 export interface AppConfig {
@@ -52,11 +77,13 @@ export interface AppConfig {
   workerHealthPort: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
+  storage: StorageConfig;
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
 export const DEV_JWT_SECRET = 'dev-only-insecure-jwt-secret-change-me';
 export const DEV_ADMIN_PASSWORD = 'admin-dev-password';
+export const DEV_IMAGE_PROXY_SECRET = 'dev-only-image-proxy-secret-change-me';
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
@@ -98,6 +125,22 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
+  RATE_LIMIT_UPLOAD: Joi.number().integer().min(1).default(30),
+  RATE_LIMIT_PRESIGNED_PUT: Joi.number().integer().min(1).default(20),
+  RATE_LIMIT_PRESIGNED_GET: Joi.number().integer().min(1).default(60),
+  RATE_LIMIT_UPLOAD_DELETE: Joi.number().integer().min(1).default(20),
+  RATE_LIMIT_IMAGE_SIGN: Joi.number().integer().min(1).default(600),
+  S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  S3_PUBLIC_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  S3_BUCKET: Joi.string().min(3).max(63).default('salon-uploads'),
+  S3_REGION: Joi.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: Joi.string().default('S3RVER'),
+  S3_SECRET_ACCESS_KEY: Joi.string().default('S3RVER'),
+  S3_FORCE_PATH_STYLE: Joi.boolean().default(true),
+  S3_MAX_ATTEMPTS: Joi.number().integer().min(1).max(10).default(3),
+  IMAGE_PROXY_SECRET: Joi.string().min(16).default(DEV_IMAGE_PROXY_SECRET),
+  UPLOAD_MAX_IMAGE_BYTES: Joi.number().integer().min(100).default(5 * 1024 * 1024),
+  UPLOAD_MAX_DOCUMENT_BYTES: Joi.number().integer().min(100).default(10 * 1024 * 1024),
 }).unknown(true);
 
 /**
@@ -111,6 +154,8 @@ export function productionProblem(config: AppConfig, needs: { database?: boolean
   if (config.jwtSecret === DEV_JWT_SECRET) return 'JWT_SECRET is the development default; set a long random secret for production';
   if (config.adminPassword === DEV_ADMIN_PASSWORD) return 'ADMIN_PASSWORD is the development default; set your own for production';
   if (config.credentialKeys.keys.get(1)?.equals(parseKeyring(DEV_CREDENTIAL_KEYS).keys.get(1)!)) return 'CREDENTIAL_KEYS holds the development key; set your own 32-byte keys for production';
+  if (needs.temporal !== false && !config.storage.endpoint) return 'S3_ENDPOINT is not set (required with NODE_ENV=production)';
+  if (needs.temporal !== false && config.storage.imageProxySecret === DEV_IMAGE_PROXY_SECRET) return 'IMAGE_PROXY_SECRET is the development default; set a long random secret for production';
   return undefined;
 }
 
@@ -150,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       global: value.RATE_LIMIT_GLOBAL,
       auth: value.RATE_LIMIT_AUTH,
       bookingCreate: value.RATE_LIMIT_BOOKING_CREATE,
+      upload: value.RATE_LIMIT_UPLOAD,
+      presignedPut: value.RATE_LIMIT_PRESIGNED_PUT,
+      presignedGet: value.RATE_LIMIT_PRESIGNED_GET,
+      uploadDelete: value.RATE_LIMIT_UPLOAD_DELETE,
+      imageSign: value.RATE_LIMIT_IMAGE_SIGN,
     },
     platformDomain: value.PLATFORM_DOMAIN,
     // links in messages follow the port the platform runs on unless a public address is given
@@ -178,5 +228,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
     credentialKeys,
+    storage: {
+      endpoint: value.S3_ENDPOINT,
+      publicEndpoint: value.S3_PUBLIC_ENDPOINT,
+      bucket: value.S3_BUCKET,
+      region: value.S3_REGION,
+      accessKeyId: value.S3_ACCESS_KEY_ID,
+      secretAccessKey: value.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: value.S3_FORCE_PATH_STYLE,
+      maxAttempts: value.S3_MAX_ATTEMPTS,
+      imageProxySecret: value.IMAGE_PROXY_SECRET,
+      maxImageBytes: value.UPLOAD_MAX_IMAGE_BYTES,
+      maxDocumentBytes: value.UPLOAD_MAX_DOCUMENT_BYTES,
+    },
   };
 }

@@ -12,6 +12,7 @@ import type { AppDeps } from '../api/deps';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { composeApi, createMailer } from '../bin/compose';
 import { runMigrations } from '../bin/migrate';
+import { startEmbeddedS3, type EmbeddedS3 } from './s3-for-dev';
 
 export interface Platform {
   deps: AppDeps;
@@ -19,6 +20,8 @@ export interface Platform {
   /** the folder outbox of MAIL_OUTBOX_DIR (what the mailer wrote when SMTP_URL is unset) */
   mailer: FolderMailer;
   embeddedPostgres?: EmbeddedPostgresHandle;
+  /** s3rver on loopback (data in DATA_DIR/s3) when S3_ENDPOINT is unset */
+  embeddedS3?: EmbeddedS3;
   /** runs before the database goes away (workers, servers started beside the platform) */
   onStop(hook: () => Promise<void>): void;
   stop(): Promise<void>;
@@ -52,8 +55,10 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions)
   const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger, callerHandlesSignals: options.callerHandlesSignals });
   const knex = createKnex(databaseUrl);
   await runMigrations(knex, { ...config, databaseUrl });
+  const embeddedS3 = config.storage.endpoint ? undefined : await startEmbeddedS3({ dataDir: config.dataDir, bucket: config.storage.bucket });
+  const storage = embeddedS3 ? { ...config.storage, endpoint: embeddedS3.endpoint } : config.storage;
   const composed = await composeApi({
-    config: { ...config, databaseUrl },
+    config: { ...config, databaseUrl, storage },
     logger,
     knex,
     signaller: options.signaller,
@@ -66,12 +71,14 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions)
     knex,
     mailer: new FolderMailer(config.mailOutboxDir),
     embeddedPostgres,
+    embeddedS3,
     onStop(hook) {
       stopHooks.unshift(hook);
     },
     async stop() {
       for (const hook of stopHooks) await hook();
       await composed.close();
+      await embeddedS3?.stop();
       await knex.destroy();
       await embeddedPostgres?.stop();
     },

@@ -51,3 +51,18 @@ export const errors = {
   rateLimited: () => new AppError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests, try again later'),
   unavailable: (code: string, message: string) => new AppError(503, code, message),
 };
+
+// --- uploads (spec 7.3) ---
+export const uploadErrors = {
+  invalidType: (message: string) => new AppError(400, 'UPLOAD_INVALID_TYPE', message),
+  typeMismatch: (message: string) => new AppError(400, 'UPLOAD_TYPE_MISMATCH', message),
+  tooLarge: (limit: number) => new AppError(413, 'UPLOAD_TOO_LARGE', `The file is larger than ${limit} bytes, the limit for this purpose`),
+  tooSmall: (minimum: number) => new AppError(400, 'UPLOAD_TOO_SMALL', `The file is smaller than ${minimum} bytes`),
+  dimensionsTooLarge: (megapixels: number) => new AppError(400, 'UPLOAD_DIMENSIONS_TOO_LARGE', `The image has more than ${megapixels} megapixels`),
+  notFound: (message = 'upload not found') => new AppError(404, 'UPLOAD_NOT_FOUND', message),
+  tenantMismatch: () => new AppError(403, 'UPLOAD_TENANT_MISMATCH', 'The file key belongs to another salon'),
+  purposeForbidden: (purpose: string) => new AppError(403, 'UPLOAD_PURPOSE_FORBIDDEN', `Your role may not use files of purpose ${purpose}`),
+  alreadyReferenced: () => new AppError(409, 'UPLOAD_ALREADY_REFERENCED', 'The file is already used by another record'),
+  integrityFailed: (message: string) => new AppError(422, 'UPLOAD_INTEGRITY_FAILED', message),
+  imageSignatureInvalid: (message = 'The image URL signature is invalid or expired') => new AppError(403, 'IMAGE_SIGNATURE_INVALID', message),
+};

@@ -1,3 +1,4 @@
 // Every workflow the worker runs (the worker bundles this file).
 export { bookingWorkflow } from './booking/booking.workflow';
 export { voucherWorkflow } from './voucher/voucher.workflow';
+export { uploadWorkflow } from './upload/upload.workflow';

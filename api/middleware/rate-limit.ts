@@ -3,7 +3,7 @@
 // in Postgres for every process started by bin/ (so all api processes share one budget per IP),
 // in memory when no store is given.
 import type { RequestHandler } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { errors } from '../../domain/errors';
 
 /** Builds the store of one named limiter ('global', 'auth', 'booking-create'). */
@@ -15,7 +15,7 @@ export const RATE_LIMIT_STORE_LOCAL = 'rateLimitStore';
  * The store is looked up on the app at the first request, so routers need not carry it. `name`
  * keeps the counters of different limiters apart (two limiters with the same name share a budget).
  */
-export function rateLimiter(limit: number, windowMs: number, name = `limit-${limit}-${windowMs}`): RequestHandler {
+export function rateLimiter(limit: number, windowMs: number, name = `limit-${limit}-${windowMs}`, per: 'ip' | 'user' = 'ip'): RequestHandler {
   let limiter: RequestHandler | undefined;
   return (req, res, next) => {
     if (!limiter) {
@@ -26,6 +26,8 @@ export function rateLimiter(limit: number, windowMs: number, name = `limit-${lim
         legacyHeaders: true,
         standardHeaders: false,
         ...(factory ? { store: factory(name) } : {}),
+        // per user (spec 8 upload limits): the signed-in user, else the client address
+        ...(per === 'user' ? { keyGenerator: (req) => (req.principal ? `user:${req.principal.userId}` : ipKeyGenerator(req.ip ?? '')) } : {}),
         // built once, lazily, on the first request (so routers need not carry the store)
         validate: { creationStack: false },
         handler: (_req, _res, next) => next(errors.rateLimited()),

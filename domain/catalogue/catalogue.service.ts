@@ -10,6 +10,7 @@ import { findAccountingAccount } from '../tax/accounting-account.repository';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
 import { categoryDto, serviceDto, type ServiceCategoryDto, type ServiceDto } from './catalogue.dto';
 import * as repo from './catalogue.repository';
+import { syncUploadFields } from '../upload/upload-links';
 
 export interface ServiceInput {
   name: string;
@@ -79,6 +80,7 @@ export async function createService(db: Db, tenantId: string, input: ServiceInpu
       metadata: input.metadata ?? {},
       imageKey: input.imageKey ?? null,
     });
+    await syncUploadFields(trx, tenantId, 'service', service.id, null, service);
     return serviceDto(service);
   });
 }
@@ -86,17 +88,20 @@ export async function createService(db: Db, tenantId: string, input: ServiceInpu
 export async function updateService(db: Db, tenantId: string, id: string, patch: ServicePatch): Promise<ServiceDto> {
   checkDescription(patch.description);
   return db.transaction(async (trx) => {
-    await existingService(trx, tenantId, id);
+    const before = await existingService(trx, tenantId, id);
     await checkReferences(trx, tenantId, patch);
-    return serviceDto(await repo.patchService(trx, id, { ...definedFields(patch), currency: await tenantCurrency(trx, tenantId) }));
+    const updated = await repo.patchService(trx, id, { ...definedFields(patch), currency: await tenantCurrency(trx, tenantId) });
+    await syncUploadFields(trx, tenantId, 'service', id, before, updated);
+    return serviceDto(updated);
   });
 }
 
 /** Hard delete; skills go with it. A service referenced by bookings is kept (409 SERVICE_IN_USE from the FK). */
 export async function deleteService(db: Db, tenantId: string, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    await existingService(trx, tenantId, id);
+    const before = await existingService(trx, tenantId, id);
     await repo.deleteService(trx, id);
+    await syncUploadFields(trx, tenantId, 'service', id, before, null);
   });
 }
 

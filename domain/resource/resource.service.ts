@@ -13,6 +13,7 @@ import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
 import * as repo from './resource.repository';
 import type { ResourceMetadata, ResourceType } from './resource.repository';
+import { syncUploadFields } from '../upload/upload-links';
 
 export interface Actor {
   userId: string;
@@ -176,6 +177,7 @@ export async function createResource(db: Db, tenantId: string, input: ResourceIn
       userId,
     });
     await repo.insertSkills(trx, tenantId, resource.id, input.serviceIds ?? []);
+    await syncUploadFields(trx, tenantId, 'resource', resource.id, null, resource);
     return (await resourceDtos(trx, [resource]))[0];
   });
 }
@@ -183,7 +185,7 @@ export async function createResource(db: Db, tenantId: string, input: ResourceIn
 const STAFF_METADATA_KEYS = ['phone', 'email'];
 
 /**
- * OWNER/ADMIN: any field. STAFF: only their own resource, and only `color` and `metadata.phone` /
+ * OWNER/ADMIN: any field. STAFF: only their own resource, and only `color`, `avatarKey` (their own uploaded avatar) and `metadata.phone` /
  * `metadata.email` (anything else is 403 FORBIDDEN). Metadata is merged key by key; a key sent as
  * null is cleared.
  */
@@ -193,16 +195,17 @@ export async function updateResource(db: Db, tenantId: string, id: string, patch
     if (actor.role === 'STAFF') {
       assertOwnOrOwner(actor, resource);
       const fields = Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined);
-      const forbidden = fields.filter((k) => k !== 'color' && k !== 'metadata');
+      const forbidden = fields.filter((k) => k !== 'color' && k !== 'metadata' && k !== 'avatarKey');
       const forbiddenMeta = Object.keys(patch.metadata ?? {}).filter((k) => !STAFF_METADATA_KEYS.includes(k));
       if (forbidden.length || forbiddenMeta.length) {
-        throw errors.forbidden(`Staff may only change color, metadata.phone and metadata.email (not: ${[...forbidden, ...forbiddenMeta.map((k) => `metadata.${k}`)].join(', ')})`);
+        throw errors.forbidden(`Staff may only change color, avatarKey, metadata.phone and metadata.email (not: ${[...forbidden, ...forbiddenMeta.map((k) => `metadata.${k}`)].join(', ')})`);
       }
     }
     const { metadata, ...rest } = patch;
     const changes: Partial<repo.NewResourceRow> = definedFields(rest);
     if (metadata) changes.metadata = { ...(resource.metadata ?? {}), ...metadata };
     const updated = Object.keys(changes).length ? await repo.patchResource(trx, id, changes) : resource;
+    await syncUploadFields(trx, tenantId, 'resource', id, resource, updated);
     return (await resourceDtos(trx, [updated]))[0];
   });
 }

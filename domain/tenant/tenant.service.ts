@@ -12,6 +12,7 @@ import { seedTenantDefaults } from './tenant-defaults.service';
 import { applyBusinessHoursToStaff } from './apply-to-staff';
 import { completeSettings, type IndustryType, type TenantSettings } from './tenant-settings.rules';
 import { assertValidSettings, sanitizeDescription } from './tenant-validation';
+import { syncUploadFields } from '../upload/upload-links';
 
 export interface Actor {
   userId: string;
@@ -111,6 +112,7 @@ export async function updateTenant(db: Db, actor: Actor, id: string, patch: Tena
       changes.settings = settings;
     }
     if (patch.branding !== undefined) changes.branding = { ...(tenant.branding ?? {}), ...patch.branding };
+    if (changes.branding) await syncUploadFields(trx, id, 'tenant', id, tenant.branding, changes.branding);
     if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
     if (patch.address !== undefined) changes.address = patch.address;
     const updated = Object.keys(changes).length ? await repo.patchTenant(trx, id, changes) : tenant;

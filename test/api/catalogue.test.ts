@@ -3,6 +3,7 @@ import { stack } from '../support/stack';
 import { salonWithRoles, type Caller, type RoleSalon } from '../support/salon-roles';
 import { unique } from '../support/factories';
 import { call } from '../support/http';
+import { png, uploadAs } from '../support/upload-files';
 
 function words(n: number): string {
   return Array.from({ length: n }, (_, i) => `ord${i}`).join(' ');
@@ -31,6 +32,7 @@ describe('services and categories', () => {
   describe('POST /services', () => {
     it('when the owner creates a service then it is stored with the tenant currency, minor units and minutes', async () => {
       const category = await newCategory(s);
+      const imageKey: string = (await uploadAs(s.owner.token, 'SERVICE_IMAGE', await png())).body.data.key;
       const res = await s.as('OWNER', 'post', '/services', {
         name: 'Dameklipp',
         description: 'Vask, klipp og føn',
@@ -39,7 +41,7 @@ describe('services and categories', () => {
         categoryId: category.id,
         sortOrder: 2,
         metadata: { hairLength: 'long' },
-        imageKey: 'tenants/x/services/a.webp',
+        imageKey,
       });
       expect(res.status).to.equal(201);
       expect(res.body.success).to.equal(true);

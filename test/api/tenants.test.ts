@@ -3,6 +3,7 @@ import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { createAdmin, createSalon, createUser, unique, type TestUser } from '../support/factories';
 import { defaultBusinessHours } from '../../domain/tenant/tenant-settings.rules';
+import { png, uploadAs } from '../support/upload-files';
 
 let admin: TestUser;
 before(async () => {
@@ -241,13 +242,14 @@ describe('Tenants: PATCH /tenants/:id', () => {
     const { tenant, owner } = await createSalon();
     const first = await call('patch', `/tenants/${tenant.id}`, owner.token, { branding: { primaryColor: '#AA00ff' } });
     expect(first.status).to.equal(200);
+    const logoKey: string = (await uploadAs(owner.token, 'TENANT_LOGO', await png())).body.data.key;
     const res = await call('patch', `/tenants/${tenant.id}`, owner.token, {
-      branding: { secondaryColor: '#000000', logoKey: 'tenants/x/logo.png' },
+      branding: { secondaryColor: '#000000', logoKey },
       address: { street: 'Storgata 1', city: 'Oslo', postalCode: '0155', country: 'NO', latitude: 59.91, longitude: 10.75 },
       description: '<p onclick="evil()">Hello <strong>world</strong><script>alert(1)</script><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a></p>',
     });
     expect(res.status).to.equal(200);
-    expect(res.body.data.branding).to.deep.equal({ primaryColor: '#AA00ff', secondaryColor: '#000000', logoKey: 'tenants/x/logo.png' });
+    expect(res.body.data.branding).to.deep.equal({ primaryColor: '#AA00ff', secondaryColor: '#000000', logoKey });
     expect(res.body.data.address).to.include({ city: 'Oslo', latitude: 59.91 });
     expect(res.body.data.description).to.equal('<p>Hello <strong>world</strong><a>x</a></p>');
     expect((await call('patch', `/tenants/${tenant.id}`, owner.token, { address: null })).body.data.address).to.equal(null);

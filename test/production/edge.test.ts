@@ -98,19 +98,21 @@ describe('HTTP edge for production', () => {
   });
 
   it('when NODE_ENV=production then missing DATABASE_URL / TEMPORAL_ADDRESS and the dev JWT_SECRET / ADMIN_PASSWORD are refused by name', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}` };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     expect(productionProblem(loadConfig(base))).to.equal(undefined);
     expect(productionProblem(loadConfig({ ...base, DATABASE_URL: undefined }))).to.match(/^DATABASE_URL/);
     expect(productionProblem(loadConfig({ ...base, TEMPORAL_ADDRESS: undefined }))).to.match(/^TEMPORAL_ADDRESS/);
     expect(productionProblem(loadConfig({ ...base, JWT_SECRET: undefined }))).to.match(/^JWT_SECRET/);
     expect(productionProblem(loadConfig({ ...base, ADMIN_PASSWORD: undefined }))).to.match(/^ADMIN_PASSWORD/);
     expect(productionProblem(loadConfig({ ...base, CREDENTIAL_KEYS: undefined }))).to.match(/^CREDENTIAL_KEYS/);
+    expect(productionProblem(loadConfig({ ...base, S3_ENDPOINT: undefined }))).to.match(/^S3_ENDPOINT/);
+    expect(productionProblem(loadConfig({ ...base, IMAGE_PROXY_SECRET: undefined }))).to.match(/^IMAGE_PROXY_SECRET/);
     expect(productionProblem(loadConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: undefined }))).to.equal(undefined);
     expect(loadConfig({ PORT: '4100' }).publicBaseUrl).to.equal('http://localhost:4100');
   });
 
   it('when docker-compose passes optional variables as empty strings (${SVEVE_USER:-}) then they count as unset, and an empty secret is still refused', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}` };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     const config = loadConfig({ ...base, SVEVE_USER: '', SVEVE_PASSWORD: '', METRICS_TOKEN: '', CORS_ORIGINS: '', SMTP_URL: '' });
     expect(productionProblem(config)).to.equal(undefined);
     expect(config.sveve).to.equal(undefined);

@@ -18,6 +18,8 @@ import { run, until, type Proc } from '../support/processes';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
+import sharp from 'sharp';
 
 interface Mail {
   to: string[];
@@ -55,6 +57,7 @@ describe('production topology: api x2 and worker as separate processes, configur
   let adminDb: Knex;
   let dbName: string;
   let temporalAddress: string;
+  let s3: EmbeddedS3 | undefined;
 
   before(async function () {
     this.timeout(120_000);
@@ -83,6 +86,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     const smtpPort = (smtp.server.address() as AddressInfo).port;
 
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
+    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/topology-${process.pid}`, bucket: 'salon-topology' });
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -110,6 +114,9 @@ describe('production topology: api x2 and worker as separate processes, configur
       METRICS_TOKEN: 'topology-metrics-token-0123456789',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '10000',
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: 'salon-topology',
+      IMAGE_PROXY_SECRET: 'topology-image-proxy-secret-0123456789',
     };
     const migrate = run('bin/migrate.js', env);
     expect(await migrate.exited, migrate.output).to.equal(0);
@@ -134,6 +141,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     for (const p of [api1, api2, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
     sveve?.close();
+    await s3?.stop();
     await db?.destroy();
     await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();
@@ -145,6 +153,8 @@ describe('production topology: api x2 and worker as separate processes, configur
       ['bin/worker.js', { ...env, DATABASE_URL: undefined }, /DATABASE_URL/],
       ['bin/api.js', { ...env, JWT_SECRET: undefined }, /JWT_SECRET/],
       ['bin/worker.js', { ...env, ADMIN_PASSWORD: 'admin-dev-password' }, /ADMIN_PASSWORD/],
+      ['bin/worker.js', { ...env, S3_ENDPOINT: undefined }, /S3_ENDPOINT/],
+      ['bin/api.js', { ...env, IMAGE_PROXY_SECRET: undefined }, /IMAGE_PROXY_SECRET/],
     ];
     const results = await Promise.all(
       checks.map(async ([file, e]) => {
@@ -217,6 +227,26 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(refused.body.error.code).to.equal('RATE_LIMIT_EXCEEDED');
     // another client behind the same proxy has its own budget
     expect((await get(api1Base, '/health', { 'x-forwarded-for': '198.51.100.251' })).status).to.equal(200);
+  });
+
+  it('when the owner uploads a logo on one api and it is signed and rendered on both then the S3_ENDPOINT storage serves every process (the variant rendered once)', async () => {
+    const client = { 'x-forwarded-for': `203.0.113.${1 + Math.floor(Math.random() * 250)}` };
+    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });
+    const auth = { ...client, authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
+    const form = new FormData();
+    form.append('purpose', 'TENANT_LOGO');
+    form.append('file', new Blob([await sharp({ create: { width: 400, height: 400, channels: 3, background: '#8040c0' } }).png().toBuffer()], { type: 'image/png' }), 'logo.png');
+    const uploaded = (await (await fetch(`${api1Base}/upload`, { method: 'POST', headers: auth, body: form })).json()) as Json;
+    expect(uploaded.data.key, JSON.stringify(uploaded)).to.match(/\.png$/);
+    const tenant = (await get(api2Base, '/tenants/me', auth)).body.data;
+    const patched = await fetch(`${api2Base}/tenants/${tenant.id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ branding: { logoKey: uploaded.data.key } }) });
+    expect(patched.status).to.equal(200);
+    const signed = (await get(api2Base, `/image-proxy/sign?key=${uploaded.data.key}`, auth)).body.data;
+    const path = new URL(signed.url).pathname.replace(/^\/api/, '') + new URL(signed.url).search;
+    const first = await fetch(api1Base + path, { headers: { ...client, accept: 'image/webp' } });
+    const second = await fetch(api2Base + path, { headers: { ...client, accept: 'image/webp' } });
+    expect([first.status, first.headers.get('x-image-cache'), second.status, second.headers.get('x-image-cache')]).to.deep.equal([200, 'MISS', 200, 'HIT']);
+    expect((await sharp(Buffer.from(await second.arrayBuffer())).metadata()).width).to.equal(200);
   });
 
   it('when a URL is over 16 KB or the request is not HTTP then the api answers in the envelope (431 / 400), not with a bare status line', async () => {

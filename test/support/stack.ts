@@ -44,6 +44,11 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_AUTH: '1000000',
     RATE_LIMIT_BOOKING_CREATE: '1000000',
+    RATE_LIMIT_UPLOAD: '1000000',
+    RATE_LIMIT_PRESIGNED_PUT: '1000000',
+    RATE_LIMIT_PRESIGNED_GET: '1000000',
+    RATE_LIMIT_UPLOAD_DELETE: '1000000',
+    RATE_LIMIT_IMAGE_SIGN: '1000000',
     JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
     ADMIN_EMAIL: 'admin@test.local',
     ADMIN_PASSWORD: 'admin-test-password',
@@ -67,7 +72,7 @@ export function stack(): Promise<TestStack> {
       address: temporal.address,
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
-      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms },
+      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms, storage: platform.deps.storage },
     });
     platform.onStop(async () => {
       await worker.shutdown();
@@ -88,7 +93,7 @@ let appsWith = 0;
  */
 export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
   const { platform } = await stack();
-  const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl };
+  const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl, storage: platform.deps.config.storage };
   const rateLimitStore = postgresRateLimitStores(platform.knex, `test-${process.pid}-app${++appsWith}-`);
   return createApp({ ...platform.deps, config, rateLimitStore }, { validateResponses: true });
 }
