@@ -5,6 +5,8 @@ import cookieParser from 'cookie-parser';
 import type { AppDeps } from './deps';
 import { configurePassport, authenticate } from './middleware/authenticate';
 import { resolveTenant } from './middleware/tenant-resolution';
+import { authenticateCustomer } from './middleware/customer-authenticate';
+import { impersonationAudit } from './middleware/impersonation-audit';
 import { rateLimiter, RATE_LIMIT_STORE_LOCAL } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { loadOpenApi, openApiValidator } from './openapi';
@@ -38,9 +40,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
-  app.use(express.json({ limit: config.bodyLimit }));
+  // the raw bytes are kept for the impersonation audit's body hash (spec 5.6)
+  app.use(express.json({ limit: config.bodyLimit, verify: (req, _res, buf) => ((req as express.Request).rawBody = buf) }));
   app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
+  app.use(authenticateCustomer(config.jwtSecret, deps.knex));
+  app.use(impersonationAudit(deps.knex, deps.logger));
   app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());

@@ -8,6 +8,7 @@ import type { Mailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
+import type { IdTokenVerifier } from '../domain/customer-account/id-token';
 
 export interface AppDeps {
   config: AppConfig;
@@ -21,4 +22,6 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStoreFactory;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
+  /** customer sign-in: checks ID tokens of the OIDC_ISSUER provider; unset: customer sign-in answers 503 */
+  idTokenVerifier?: IdTokenVerifier;
 }

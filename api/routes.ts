@@ -9,7 +9,9 @@ import { customersRouter } from './customers/routes';
 import { catalogueRouter } from './catalogue/routes';
 import { resourcesRouter } from './resources/routes';
 import { bookingsRouter } from './bookings/routes';
+import { customerAccountRouter } from './customer/routes';
+import { impersonationRouter } from './superadmin/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps)];
+  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps), customerAccountRouter(deps), impersonationRouter(deps)];
 }

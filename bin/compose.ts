@@ -12,6 +12,7 @@ import { FolderSmsSender, type SmsSender } from '../integrations/sms/sms-sender'
 import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
+import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -71,6 +72,7 @@ export async function composeApi(options: {
     signaller,
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
+    idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
     health: {
       database: async () => {
         await knex.raw('SELECT 1');

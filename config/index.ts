@@ -50,6 +50,19 @@ export interface AppConfig {
   workerHealthPort: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
+  /** customer sign-in: the OpenID Connect provider whose ID tokens are accepted (unset: customer sign-in answers 503) */
+  oidc?: OidcConfig;
+  /** port of the embedded identity provider that `npm start` runs when OIDC_ISSUER is unset */
+  oidcDevPort: number;
+}
+
+export interface OidcConfig {
+  /** exact `iss` of the ID tokens, e.g. https://accounts.google.com */
+  issuer: string;
+  /** accepted `aud` values: the client id(s) registered with the provider */
+  audiences: string[];
+  /** where the signing keys are published; unset: read from the issuer's discovery document */
+  jwksUri?: string;
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
@@ -95,6 +108,10 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
+  OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  OIDC_CLIENT_ID: Joi.string().max(2000).when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
+  OIDC_JWKS_URI: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  OIDC_DEV_PORT: Joi.number().integer().min(0).max(65535).default(9400),
 }).unknown(true);
 
 /**
@@ -174,5 +191,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
     credentialKeys,
+    oidc: value.OIDC_ISSUER
+      ? {
+          issuer: value.OIDC_ISSUER,
+          audiences: String(value.OIDC_CLIENT_ID)
+            .split(',')
+            .map((a: string) => a.trim())
+            .filter(Boolean),
+          jwksUri: value.OIDC_JWKS_URI,
+        }
+      : undefined,
+    oidcDevPort: value.OIDC_DEV_PORT,
   };
 }

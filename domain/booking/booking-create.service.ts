@@ -14,6 +14,7 @@ import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
 import { findCustomer } from '../customer/customer.repository';
+import { customerIdOfAccount, linkCustomerToAccount } from '../customer-account/customer-account.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
@@ -65,6 +66,8 @@ interface InsertSpec {
   withToken: boolean;
   /** salon side, start already passed: see booking-past.rules.ts */
   recordedAfterTheFact?: boolean;
+  /** public booking by a signed-in customer: the booking is the account's (not a guest's) */
+  customerAccountId?: string;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -101,9 +104,11 @@ async function insertBooking(
   return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode) => {
     const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
+    if (!customerId && spec.customerAccountId) customerId = (await customerIdOfAccount(trx, tenant.id, spec.customerAccountId)) ?? null;
     if (!customerId && spec.contact) {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
       customerId = found.customer.id;
+      if (spec.customerAccountId) await linkCustomerToAccount(trx, tenant.id, customerId, spec.customerAccountId);
     }
     const { start: startTime, end: endTime } = spanOf(planned);
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
@@ -139,6 +144,7 @@ async function insertBooking(
       cancellationTokenHash: issued?.hash ?? null,
       allowDoubleBooking,
       createdBy: actor.userId,
+      ...(spec.customerAccountId ? { customerAccountId: spec.customerAccountId } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -218,11 +224,12 @@ export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, act
   return booking;
 }
 
-/** POST /public/tenants/:slug/bookings (guest). */
+/** POST /public/tenants/:slug/bookings (guest, or a signed-in customer's account). */
 export async function createPublicBooking(
   deps: BookingDeps,
   tenant: TenantContext,
   input: PublicCreateInput,
+  customerAccountId?: string,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
   assertAcceptingBookings(tenant);
   const s = tenant.settings;
@@ -244,7 +251,8 @@ export async function createPublicBooking(
     status: initialPublicBookingStatus(s.autoConfirm),
     source: 'ONLINE',
     contact: input.customer,
-    isGuest: true,
+    isGuest: !customerAccountId,
+    customerAccountId,
     notes: input.customer.notes ?? null,
     onlineOnly: true,
     withToken: true,
