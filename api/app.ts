@@ -16,6 +16,7 @@ import { requestId, requestLogContext } from './middleware/request-id';
 import { corsPolicy } from './middleware/cors';
 import { docsRouter } from './docs/routes';
 import { resetPasswordPage } from './ops/reset-password-page';
+import { customerSignInPage } from './ops/customer-sign-in-page';
 import { opsRouter } from './ops/routes';
 import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());
+  app.get('/customer-sign-in', customerSignInPage(config.oidc));
   app.use(authenticationGate(loadOpenApi()));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
