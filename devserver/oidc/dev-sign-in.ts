@@ -36,7 +36,7 @@ export interface DevSignInResult {
 }
 
 /** Signs `email` in at the embedded provider and returns its ID token (bound to `nonce`, random if not given). */
-export async function devSignIn(idp: DevIdentityProvider, person: { email: string; name?: string; nonce?: string }): Promise<DevSignInResult> {
+export async function devSignIn(idp: Pick<DevIdentityProvider, 'issuer' | 'clientId'>, person: { email: string; name?: string; nonce?: string }): Promise<DevSignInResult> {
   const jar = new CookieJar();
   const nonce = person.nonce ?? crypto.randomBytes(16).toString('base64url');
   const verifier = crypto.randomBytes(32).toString('base64url');
