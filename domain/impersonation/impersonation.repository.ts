@@ -41,6 +41,16 @@ export async function findSession(db: Db, id: string): Promise<ImpersonationSess
   return db<ImpersonationSessionRow>('impersonationSessions').where({ id }).first();
 }
 
+export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string): Promise<ImpersonationSessionRow | undefined> {
+  return db<ImpersonationSessionRow>('impersonationSessions').where({ refreshTokenHash }).first();
+}
+
+/** Compare-and-set: the new hash replaces the presented one; false when someone rotated it first. */
+export async function rotateSessionRefreshHash(db: Db, id: string, oldHash: string, newHash: string): Promise<boolean> {
+  const rows = await db('impersonationSessions').where({ id, refreshTokenHash: oldHash }).update({ refreshTokenHash: newHash }).returning('id');
+  return rows.length === 1;
+}
+
 /** Ends the session unless it already ended (idempotent). */
 export async function endSession(db: Db, id: string, at: Date): Promise<void> {
   await db('impersonationSessions').where({ id }).whereNull('endedAt').update({ endedAt: at });

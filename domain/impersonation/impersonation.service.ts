@@ -15,6 +15,7 @@ import { findUserById } from '../auth/user.repository';
 import { accessTokenFor, issueSession, type SessionConfig, type SessionTokens } from '../auth/sessions';
 import { hashOpaqueToken, newOpaqueToken, type ImpersonationClaim } from '../auth/tokens';
 import * as repo from './impersonation.repository';
+import { toAuthUser } from '../auth/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
 
@@ -106,6 +107,28 @@ export async function endImpersonation(deps: ImpersonationDeps, caller: Caller):
     if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
     return issueSession(trx, deps.config, admin, crypto.randomUUID());
   });
+}
+
+/**
+ * POST /auth/refresh with an impersonation session's refresh token: a new impersonation access token
+ * and a new refresh token (the old one stops working: compare-and-set on the stored hash). Undefined
+ * when the token is not an impersonation token (the caller tries the staff refresh tokens); 401 when
+ * the session has ended.
+ */
+export async function refreshImpersonation(deps: ImpersonationDeps, rawToken: string | undefined): Promise<SessionTokens | undefined> {
+  if (!rawToken) return undefined;
+  const oldHash = hashOpaqueToken(rawToken);
+  const session = await repo.findSessionByRefreshHash(deps.knex, oldHash);
+  if (!session) return undefined;
+  if (session.endedAt) throw errors.unauthorized('The impersonation session has ended');
+  const admin = await findUserById(deps.knex, session.adminUserId);
+  if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
+  const refreshToken = newOpaqueToken();
+  if (!(await repo.rotateSessionRefreshHash(deps.knex, session.id, oldHash, hashOpaqueToken(refreshToken)))) {
+    throw errors.unauthorized('Refresh token was already used');
+  }
+  const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: session.tenantId }, { sessionId: session.id, adminUserId: admin.id });
+  return { accessToken, refreshToken, expiresIn: deps.config.accessTokenTtlSeconds, refreshExpiresIn: deps.config.refreshTokenTtlSeconds, user: toAuthUser(admin) };
 }
 
 /** Is the session of an impersonation token still running? ('ended' also for unknown sessions or another admin's.) */

@@ -159,6 +159,22 @@ describe('super-admin impersonation: end', () => {
     expect(row.endedAt).to.be.instanceOf(Date);
   });
 
+  it("when the impersonation refresh token is used at POST /auth/refresh then it rotates within the session; after the end it is refused", async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const imp = await start(admin, tenant.id);
+    const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken });
+    expect(refreshed.status).to.equal(200);
+    const claims = claimsOf(refreshed.body.data.accessToken);
+    expect(claims).to.include({ sub: admin.id, role: 'OWNER', tenantId: tenant.id });
+    expect(claims.imp.sessionId).to.equal(imp.session.id);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken })).status).to.equal(401);
+    await call('post', '/superadmin/impersonate/end', refreshed.body.data.accessToken);
+    const afterEnd = await call('post', '/auth/refresh', undefined, { refreshToken: refreshed.body.data.refreshToken });
+    expect(afterEnd.status).to.equal(401);
+    expect(afterEnd.body.error.message).to.match(/ended/);
+  });
+
   it('when a token without the imp claim calls end then 403; without a token 401', async () => {
     const admin = await createAdmin();
     expect((await call('post', '/superadmin/impersonate/end', admin.token)).status).to.equal(403);
