@@ -5,6 +5,12 @@ import { call, http } from '../support/http';
 import { createSalon, unique } from '../support/factories';
 import { idTokenFor, signInCustomer } from '../support/customers';
 import { knex } from '../support/booking-fixtures';
+import request from 'supertest';
+import { createApp } from '../../api/app';
+import { loadConfig } from '../../config';
+import { freePort } from '../../devserver/postgres';
+import { JoseIdTokenVerifier } from '../../integrations/oidc/id-token-verifier';
+import type { IdTokenVerifier } from '../../domain/customer-account/id-token';
 
 const nonce = () => crypto.randomBytes(12).toString('base64url');
 
@@ -160,5 +166,42 @@ describe('customer tokens and staff tokens do not cross', () => {
   it('when no token is sent to a customer route then 401 before the body is looked at', async () => {
     const res = await call('patch', '/customer/me/profile', undefined, { bogus: true });
     expect(res.status).to.equal(401);
+  });
+});
+
+describe('customer sign-in configuration', () => {
+  async function appWithVerifier(verifier: IdTokenVerifier | undefined) {
+    const { platform } = await stack();
+    return createApp({ ...platform.deps, idTokenVerifier: verifier }, { validateResponses: true });
+  }
+
+  it('when no identity provider is configured then sign-in answers 503 CUSTOMER_SIGN_IN_NOT_CONFIGURED', async () => {
+    const res = await request(await appWithVerifier(undefined)).post('/api/auth/customer/oauth').send({ idToken: 'x.y.z', nonce: nonce() });
+    expect(res.status).to.equal(503);
+    expect(res.body.error.code).to.equal('CUSTOMER_SIGN_IN_NOT_CONFIGURED');
+  });
+
+  it('when the provider cannot be reached then 503 IDENTITY_PROVIDER_UNAVAILABLE, not a 401 or a 500', async () => {
+    const unreachable = `http://127.0.0.1:${await freePort()}`;
+    const res = await request(await appWithVerifier(new JoseIdTokenVerifier({ issuer: unreachable, audiences: ['salon-dev-client'] })))
+      .post('/api/auth/customer/oauth')
+      .send({ idToken: 'x.y.z', nonce: nonce() });
+    expect(res.status).to.equal(503);
+    expect(res.body.error.code).to.equal('IDENTITY_PROVIDER_UNAVAILABLE');
+  });
+
+  it('when OIDC_JWKS_URI names the key set directly (no discovery) then real tokens verify', async () => {
+    const { idp } = await stack();
+    const verifier = new JoseIdTokenVerifier({ issuer: idp.issuer, audiences: ['another-app', idp.clientId], jwksUri: `${idp.issuer}/jwks` });
+    const { idToken, nonce: n } = await idTokenFor(`${unique('jwks')}@example.test`);
+    const res = await request(await appWithVerifier(verifier)).post('/api/auth/customer/oauth').send({ idToken, nonce: n });
+    expect(res.status).to.equal(201);
+  });
+
+  it('when OIDC_ISSUER is set without OIDC_CLIENT_ID then the configuration is refused; with both, the client ids are the audiences', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://accounts.google.com' })).to.throw(/OIDC_CLIENT_ID/);
+    const config = loadConfig({ OIDC_ISSUER: 'https://appleid.apple.com', OIDC_CLIENT_ID: 'no.salon.web, no.salon.ios' });
+    expect(config.oidc).to.deep.equal({ issuer: 'https://appleid.apple.com', audiences: ['no.salon.web', 'no.salon.ios'], jwksUri: undefined });
+    expect(loadConfig({}).oidc).to.equal(undefined);
   });
 });
