@@ -18,6 +18,7 @@ import * as repo from './impersonation.repository';
 import { toAuthUser } from '../auth/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ImpersonationDeps {
   config: SessionConfig & Pick<AppConfig, 'nodeEnv'>;
@@ -133,6 +134,7 @@ export async function refreshImpersonation(deps: ImpersonationDeps, rawToken: st
 
 /** Is the session of an impersonation token still running? ('ended' also for unknown sessions or another admin's.) */
 export async function impersonationStatus(db: Db, claim: ImpersonationClaim, sub: string): Promise<'active' | 'ended'> {
+  if (typeof claim?.sessionId !== 'string' || !UUID.test(claim.sessionId)) return 'ended';
   const session = await repo.findSession(db, claim.sessionId);
   if (!session || session.adminUserId !== sub || claim.adminUserId !== sub) return 'ended';
   return session.endedAt ? 'ended' : 'active';
