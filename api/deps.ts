@@ -9,6 +9,7 @@ import type { EntitySignaller } from '../domain/workflow-signals/entity-signalle
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
 import type { ObjectStorage } from '../domain/upload/object-storage';
+import type { IdTokenVerifier } from '../domain/customer-account/id-token';
 
 export interface AppDeps {
   config: AppConfig;
@@ -24,4 +25,6 @@ export interface AppDeps {
   metrics?: Metrics;
   /** S3-compatible storage of uploads (S3_ENDPOINT; s3rver in the embedded stack) */
   storage: ObjectStorage;
+  /** customer sign-in: checks ID tokens of the OIDC_ISSUER provider; unset: customer sign-in answers 503 */
+  idTokenVerifier?: IdTokenVerifier;
 }

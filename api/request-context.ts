@@ -17,7 +17,35 @@ declare module 'express-serve-static-core' {
     authFailure?: string;
     /** tenant resolved from the JWT, the x-tenant-id header, or the host (spec 5.2) */
     tenantId?: string;
+    /** a signed-in customer (customer JWT: Bearer header or the customer access cookie) */
+    customer?: CustomerPrincipal;
+    /** why a presented customer token was rejected; reported when a route needs a customer */
+    customerAuthFailure?: string;
+    /** the request body as received (JSON bodies), for hashing */
+    rawBody?: Buffer;
   }
+}
+
+export interface CustomerPrincipal {
+  accountId: string;
+}
+
+/** The signed-in customer; 401 without a valid customer token (a staff token is not one). */
+export function customerOf(req: Request): CustomerPrincipal {
+  if (!req.customer) {
+    const staffToken = Boolean(req.principal || req.authFailure) && !req.customerAuthFailure;
+    throw errors.unauthorized(staffToken ? 'Staff tokens are not accepted here; sign in as a customer' : req.customerAuthFailure ?? 'Customer sign-in required');
+  }
+  return req.customer;
+}
+
+/**
+ * The customer when a customer token is presented; undefined for a guest. A customer token that is
+ * expired or revoked is 401, not a silent guest booking.
+ */
+export function optionalCustomerOf(req: Request): CustomerPrincipal | undefined {
+  if (!req.customer && req.customerAuthFailure) throw errors.unauthorized(req.customerAuthFailure);
+  return req.customer;
 }
 
 export function principalOf(req: Request): Principal {

@@ -11,6 +11,8 @@ import { resourcesRouter } from './resources/routes';
 import { bookingsRouter } from './bookings/routes';
 import { loyaltyRouter } from './loyalty/routes';
 import { uploadRouter } from './upload/routes';
+import { customerAccountRouter } from './customer/routes';
+import { impersonationRouter } from './superadmin/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -24,5 +26,7 @@ export function areaRouters(deps: AppDeps): Router[] {
     bookingsRouter(deps),
     loyaltyRouter(deps),
     uploadRouter(deps),
+    customerAccountRouter(deps),
+    impersonationRouter(deps),
   ];
 }

@@ -14,6 +14,7 @@ import type { EntitySignaller } from '../domain/workflow-signals/entity-signalle
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { S3Storage } from '../integrations/storage/s3-storage';
 import { bindUploadSignaller } from '../domain/upload/upload-signals';
+import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -83,6 +84,7 @@ export async function composeApi(options: {
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
     storage,
+    idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
     health: {
       database: async () => {
         await knex.raw('SELECT 1');

@@ -17,6 +17,7 @@ import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
 import { PortBusyError, portInUse } from './ports';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
+import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -64,7 +65,7 @@ async function migrateOnly(config: AppConfig): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  let config = loadConfig();
   if (process.argv.includes('--migrate-only')) return migrateOnly(config);
 
   // Everything that can refuse to start does so before anything is started.
@@ -82,10 +83,19 @@ async function main(): Promise<void> {
     fail(new PortBusyError('TEMPORAL_UI_PORT', config.temporalUiPort).message);
   }
 
+  // Customer sign-in: the embedded OpenID Connect provider unless OIDC_ISSUER points at a real one.
+  if (!config.oidc && (await portInUse(config.oidcDevPort, '127.0.0.1'))) {
+    release();
+    fail(new PortBusyError('OIDC_DEV_PORT', config.oidcDevPort).message);
+  }
+  const idp = config.oidc ? undefined : await startDevIdentityProvider({ port: config.oidcDevPort, redirectUris: [`${config.publicBaseUrl}/customer-sign-in`] });
+  if (idp) config = { ...config, oidc: { issuer: idp.issuer, audiences: [idp.clientId] } };
+
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
   const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
   platform.onStop(async () => release());
+  if (idp) platform.onStop(() => idp.stop());
   const temporal = await startTemporalForDev({
     address: config.temporalAddress,
     port: config.temporalPort,
@@ -129,6 +139,7 @@ async function main(): Promise<void> {
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
+      `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

@@ -78,6 +78,19 @@ export interface AppConfig {
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
   storage: StorageConfig;
+  /** customer sign-in: the OpenID Connect provider whose ID tokens are accepted (unset: customer sign-in answers 503) */
+  oidc?: OidcConfig;
+  /** port of the embedded identity provider that `npm start` runs when OIDC_ISSUER is unset */
+  oidcDevPort: number;
+}
+
+export interface OidcConfig {
+  /** exact `iss` of the ID tokens, e.g. https://accounts.google.com */
+  issuer: string;
+  /** accepted `aud` values: the client id(s) registered with the provider */
+  audiences: string[];
+  /** where the signing keys are published; unset: read from the issuer's discovery document */
+  jwksUri?: string;
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
@@ -141,6 +154,10 @@ const schema = Joi.object({
   IMAGE_PROXY_SECRET: Joi.string().min(16).default(DEV_IMAGE_PROXY_SECRET),
   UPLOAD_MAX_IMAGE_BYTES: Joi.number().integer().min(100).default(5 * 1024 * 1024),
   UPLOAD_MAX_DOCUMENT_BYTES: Joi.number().integer().min(100).default(10 * 1024 * 1024),
+  OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  OIDC_CLIENT_ID: Joi.string().max(2000).when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
+  OIDC_JWKS_URI: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  OIDC_DEV_PORT: Joi.number().integer().min(0).max(65535).default(9400),
 }).unknown(true);
 
 /**
@@ -241,5 +258,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxImageBytes: value.UPLOAD_MAX_IMAGE_BYTES,
       maxDocumentBytes: value.UPLOAD_MAX_DOCUMENT_BYTES,
     },
+    oidc: value.OIDC_ISSUER
+      ? {
+          issuer: value.OIDC_ISSUER,
+          audiences: String(value.OIDC_CLIENT_ID)
+            .split(',')
+            .map((a: string) => a.trim())
+            .filter(Boolean),
+          jwksUri: value.OIDC_JWKS_URI,
+        }
+      : undefined,
+    oidcDevPort: value.OIDC_DEV_PORT,
   };
 }

@@ -11,6 +11,7 @@ import { principalOf } from '../request-context';
 import * as auth from '../../domain/auth/auth.service';
 import { forgotPassword, resetPassword } from '../../domain/auth/password-reset.service';
 import type { SessionTokens } from '../../domain/auth/sessions';
+import { refreshImpersonation } from '../../domain/impersonation/impersonation.service';
 
 /** The refresh cookie is only sent to the auth routes. */
 const REFRESH_COOKIE_PATH = '/api/auth';
@@ -49,7 +50,8 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.post('/auth/refresh', limit, async (req, res) => {
-    sendSession(res, await auth.refresh(deps, refreshTokenOf(req)));
+    const token = refreshTokenOf(req);
+    sendSession(res, (await refreshImpersonation(deps, token)) ?? (await auth.refresh(deps, token)));
   });
 
   router.post('/auth/logout', limit, async (req, res) => {

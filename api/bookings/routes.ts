@@ -4,7 +4,8 @@ import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';
 import { requireRole } from '../middleware/require-role';
 import { rateLimiter } from '../middleware/rate-limit';
-import { principalOf, tenantOf } from '../request-context';
+import { optionalCustomerOf, principalOf, tenantOf } from '../request-context';
+import { cancelOwnBooking, getOwnBooking } from '../../domain/customer-account/customer-bookings.service';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { errors } from '../../domain/errors';
 import { availabilityForDate, nextAvailableDate, type RequestedItem } from '../../domain/availability/availability.service';
@@ -153,18 +154,22 @@ export function bookingsRouter(deps: AppDeps): Router {
 
   router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    sendCreated(res, await createPublicBooking(bdeps, tenant, req.body));
+    sendCreated(res, await createPublicBooking(bdeps, tenant, req.body, optionalCustomerOf(req)?.accountId));
   });
 
   router.get('/public/tenants/:slug/bookings/:id', async (req, res) => {
     const q = req.query as Query;
+    const customer = optionalCustomerOf(req);
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    if (customer && !q.token && !q.phone) return sendData(res, await getOwnBooking(bdeps, tenant, customer.accountId, String(req.params.id)));
     sendData(res, await getPublicBooking(bdeps, tenant, String(req.params.id), { token: q.token, phone: q.phone }));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/cancel', async (req, res) => {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     const body = req.body as { token?: string; phone?: string; reason?: string };
+    const customer = optionalCustomerOf(req);
+    if (customer && !body.token && !body.phone) return sendData(res, await cancelOwnBooking(bdeps, tenant, customer.accountId, String(req.params.id), body.reason));
     if (!body.token && !body.phone) {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
     }

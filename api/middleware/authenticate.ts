@@ -1,11 +1,13 @@
 // Reads a staff/owner/admin access token (Bearer header or HttpOnly cookie) with passport-jwt and
 // checks the user's token version, so a password change logs out every older token.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { IMPERSONATION_END_PATH } from './impersonation-audit';
 import type { Knex } from 'knex';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { AccessClaims } from '../../domain/auth/tokens';
 import { tokenHolderStatus } from '../../domain/auth/auth.service';
+import { impersonationStatus } from '../../domain/impersonation/impersonation.service';
 import type { Principal } from '../request-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,18 +31,23 @@ export function configurePassport(secret: string, knex: Knex): passport.Passport
       {
         secretOrKey: secret,
         algorithms: ['HS256'],
+        passReqToCallback: true,
         jwtFromRequest: ExtractJwt.fromExtractors([
           ExtractJwt.fromAuthHeaderAsBearerToken(),
           (req) => (req?.cookies?.[ACCESS_COOKIE] as string | undefined) ?? null,
         ]),
       },
-      (claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
+      (req: Request, claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
         if (claims.type === 'customer') return done(null, false, { message: 'Customer tokens are not accepted here' });
         if (!wellFormedClaims(claims)) return done(null, false, { message: 'Invalid token' });
         tokenHolderStatus(knex, claims.sub, claims.tv)
-          .then((status) => {
+          .then(async (status) => {
             if (status === 'gone') return done(null, false, { message: 'User no longer exists' });
             if (status === 'revoked') return done(null, false, { message: 'Token has been revoked' });
+            // an ended impersonation's token only still reaches the (idempotent) end call
+            if (claims.imp && (await impersonationStatus(knex, claims.imp, claims.sub)) === 'ended' && req.originalUrl.split('?')[0] !== IMPERSONATION_END_PATH) {
+              return done(null, false, { message: 'The impersonation session has ended' });
+            }
             done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp });
           })
           .catch(done);

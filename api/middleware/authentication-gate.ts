@@ -4,6 +4,7 @@
 // insists on an Authorization header and would refuse cookie sessions.
 import type { RequestHandler } from 'express';
 import { errors } from '../../domain/errors';
+import { customerOf } from '../request-context';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -16,6 +17,12 @@ interface SecuredRoute {
   pattern: RegExp;
   literalSegments: number;
   needsStaffToken: boolean;
+  /** customerAuth only: a customer token (spec 5.2 "customer auth") */
+  needsCustomerToken: boolean;
+}
+
+function needsCustomerToken(security: Record<string, string[]>[] | undefined): boolean {
+  return !!security && security.length > 0 && security.every((requirement) => 'customerAuth' in requirement);
 }
 
 function needsStaffToken(security: Record<string, string[]>[] | undefined): boolean {
@@ -37,6 +44,7 @@ export function authenticationGate(document: Record<string, unknown>, basePath =
           pattern: new RegExp(`^${basePath}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
           literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
           needsStaffToken: needsStaffToken(operation.security ?? globalSecurity),
+          needsCustomerToken: needsCustomerToken(operation.security ?? globalSecurity),
         })),
     )
     // literal segments win over parameters: /tenants/me before /tenants/{id}
@@ -45,6 +53,13 @@ export function authenticationGate(document: Record<string, unknown>, basePath =
   return (req, _res, next) => {
     const route = routes.find((r) => r.method === req.method && r.pattern.test(req.path));
     if (route?.needsStaffToken && !req.principal) return next(errors.unauthorized(req.authFailure));
+    if (route?.needsCustomerToken && !req.customer) {
+      try {
+        customerOf(req);
+      } catch (err) {
+        return next(err);
+      }
+    }
     next();
   };
 }

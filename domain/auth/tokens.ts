@@ -36,3 +36,31 @@ export function newOpaqueToken(): string {
 export function hashOpaqueToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
+
+/** A customer's access token (spec 5.1): `type: customer`, the account as `sub`, its token version. */
+export interface CustomerAccessClaims {
+  sub: string;
+  type: 'customer';
+  role: 'CUSTOMER';
+  tv: number;
+  iat?: number;
+  exp?: number;
+}
+
+export function signCustomerAccessToken(settings: TokenSettings, claims: Omit<CustomerAccessClaims, 'iat' | 'exp' | 'type' | 'role'>): string {
+  return jwt.sign({ ...claims, type: 'customer', role: 'CUSTOMER' }, settings.secret, { algorithm: 'HS256', expiresIn: settings.accessTtlSeconds });
+}
+
+/** The claims of a valid customer token; undefined for anything else (staff tokens included), with why. */
+export function verifyCustomerAccessToken(secret: string, token: string): { claims?: CustomerAccessClaims; failure?: string } {
+  let decoded: unknown;
+  try {
+    decoded = jwt.verify(token, secret, { algorithms: ['HS256'] });
+  } catch (err) {
+    return { failure: (err as Error).name === 'TokenExpiredError' ? 'Token expired' : 'Invalid token' };
+  }
+  const c = decoded as Partial<CustomerAccessClaims>;
+  if (c.type !== 'customer') return { failure: 'Staff tokens are not accepted here; sign in as a customer' };
+  if (typeof c.sub !== 'string' || !/^[0-9a-f-]{36}$/i.test(c.sub) || typeof c.tv !== 'number') return { failure: 'Invalid token' };
+  return { claims: c as CustomerAccessClaims };
+}

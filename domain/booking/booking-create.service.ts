@@ -14,6 +14,7 @@ import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
 import { findCustomer } from '../customer/customer.repository';
+import { customerIdOfAccount, linkCustomerToAccount } from '../customer-account/customer-account.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
@@ -53,10 +54,6 @@ export interface PublicCreateInput {
   voucherCode?: string;
 }
 
-/** The signed-in customer of a public booking (the customer-accounts module resolves it): their customer row in this salon. */
-export interface SignedInCustomer {
-  customerId: string;
-}
 
 interface InsertSpec {
   tenant: TenantContext;
@@ -75,6 +72,8 @@ interface InsertSpec {
   recordedAfterTheFact?: boolean;
   /** reserved for this booking in its transaction (spec 3.3); needs the booking's customer */
   voucherCode?: string;
+  /** public booking by a signed-in customer: the booking is the account's (not a guest's) */
+  customerAccountId?: string;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -111,9 +110,11 @@ async function insertBooking(
   return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode) => {
     const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
+    if (!customerId && spec.customerAccountId) customerId = (await customerIdOfAccount(trx, tenant.id, spec.customerAccountId)) ?? null;
     if (!customerId && spec.contact) {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
       customerId = found.customer.id;
+      if (spec.customerAccountId) await linkCustomerToAccount(trx, tenant.id, customerId, spec.customerAccountId);
     }
     const { start: startTime, end: endTime } = spanOf(planned);
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
@@ -153,6 +154,7 @@ async function insertBooking(
       cancellationTokenHash: issued?.hash ?? null,
       allowDoubleBooking,
       createdBy: actor.userId,
+      ...(spec.customerAccountId ? { customerAccountId: spec.customerAccountId } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -234,16 +236,16 @@ export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, act
 }
 
 /**
- * POST /public/tenants/:slug/bookings: a guest, or a signed-in customer (`signedIn`). Only a
+ * POST /public/tenants/:slug/bookings: a guest, or a signed-in customer's account. Only a
  * signed-in customer may apply a voucher (guests: 422 LOYALTY_VOUCHER_GUEST_NOT_ALLOWED).
  */
 export async function createPublicBooking(
   deps: BookingDeps,
   tenant: TenantContext,
   input: PublicCreateInput,
-  signedIn?: SignedInCustomer,
+  customerAccountId?: string,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
-  if (input.voucherCode !== undefined && !signedIn) throw voucherErrors.guestNotAllowed();
+  if (input.voucherCode !== undefined && !customerAccountId) throw voucherErrors.guestNotAllowed();
   assertAcceptingBookings(tenant);
   const s = tenant.settings;
   if (s.bookingMode === 'assigned_only') {
@@ -264,11 +266,12 @@ export async function createPublicBooking(
     status: initialPublicBookingStatus(s.autoConfirm),
     source: 'ONLINE',
     contact: input.customer,
-    isGuest: true,
+    isGuest: !customerAccountId,
+    customerAccountId,
     notes: input.customer.notes ?? null,
     onlineOnly: true,
     withToken: true,
-    ...(signedIn ? { customerId: signedIn.customerId, voucherCode: input.voucherCode } : {}),
+    voucherCode: customerAccountId ? input.voucherCode : undefined,
   });
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired: false };
 }

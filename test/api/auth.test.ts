@@ -369,11 +369,14 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
   it('when an admin impersonates an owner then /auth/me shows the admin acting as OWNER of that tenant with the impersonation block', async () => {
     const { tenant } = await createSalon();
     const admin = await createAdmin();
-    const imp = { sessionId: 'imp-session-1', adminUserId: admin.id };
-    const token = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp }, (await stack()).config.jwtSecret);
-    const res = await call('get', '/auth/me', token);
+    const started = await call('post', '/superadmin/impersonate/start', admin.token, { tenantId: tenant.id, reason: 'Support' });
+    const imp = { sessionId: started.body.data.session.id, adminUserId: admin.id };
+    const res = await call('get', '/auth/me', started.body.data.accessToken);
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.include({ id: admin.id, role: 'OWNER', tenantId: tenant.id, impersonation: imp });
+    // a forged imp claim naming no session is refused
+    const forged = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp: { sessionId: 'imp-session-1', adminUserId: admin.id } }, (await stack()).config.jwtSecret);
+    expect((await call('get', '/auth/me', forged)).status).to.equal(401);
   });
 
   it('when there is no token, a bad token or an expired token then 401', async () => {

@@ -6,8 +6,7 @@ import { stack } from '../support/stack';
 import { knex, localDay, at } from '../support/booking-fixtures';
 import { issueVoucher, releaseVoucherOnCancellation } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
-import { createPublicBooking } from '../../domain/booking/booking-create.service';
-import { tenantById } from '../../domain/tenant/tenant-context';
+import { signInCustomer } from '../support/customers';
 import { addCustomer, bookOk, bookingSalon, complete, eventually, processed, staffBooking, visitCard, type BookingSalon, type LoyaltyCustomer } from './loyalty.helpers';
 
 async function giveVoucher(s: BookingSalon, c: LoyaltyCustomer, card?: { id: string }, opts: { expiresInMs?: number; cycle?: number } = {}) {
@@ -255,17 +254,22 @@ describe('loyalty vouchers', function () {
       expect(await voucherRow(v.id)).to.include({ status: 'ACTIVE' });
     });
 
-    it('when a signed-in customer books on the portal with their voucher then it is reserved with the booking (the seam for customer sign-in)', async () => {
+    it('when a signed-in customer books on the portal with their voucher then it is reserved with the booking', async () => {
       const s = await bookingSalon();
       const c = await addCustomer(s);
       const v = await giveVoucher(s, c);
-      const { platform } = await stack();
-      const deps = { knex: platform.knex, signaller: platform.deps.signaller, secret: platform.deps.config.jwtSecret };
-      const tenant = await tenantById(platform.knex, s.tenant.id);
-      const booked = await createPublicBooking(deps, tenant, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Kari', phone: c.phone }, voucherCode: v.code }, { customerId: c.customerId });
-      const row = await (await knex())('bookings').where({ id: booked.id }).first();
-      expect(row).to.include({ customerId: c.customerId, appliedVoucherId: v.id, discountAmount: 20000 });
-      expect(await voucherRow(v.id)).to.include({ status: 'RESERVED', reservedBookingId: booked.id });
+      const account = await signInCustomer();
+      // the salon knows the customer by phone: the signed-in booking links that customer to the account
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, account.accessToken, {
+        startTime: at(localDay(3), '10:00'),
+        items: [{ serviceId: s.serviceId }],
+        customer: { name: 'Kari', phone: c.phone },
+        voucherCode: v.code.toLowerCase().replace(/-/g, ''),
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const row = await (await knex())('bookings').where({ id: res.body.data.id }).first();
+      expect(row).to.include({ customerId: c.customerId, customerAccountId: account.accountId, appliedVoucherId: v.id, discountAmount: 20000 });
+      expect(await voucherRow(v.id)).to.include({ status: 'RESERVED', reservedBookingId: res.body.data.id });
     });
   });
 });

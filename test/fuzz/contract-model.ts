@@ -21,6 +21,8 @@ export interface Operation {
   bodyRequired: boolean;
   /** needs a staff token (bearerAuth) */
   secured: boolean;
+  /** needs a customer token (security customerAuth only) */
+  customerOnly: boolean;
 }
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
@@ -61,8 +63,9 @@ export function operationsOf(doc: Schema): Operation[] {
       }));
       const security: any[] = op.security ?? doc.security ?? [];
       const secured = security.length > 0 && !security.some((r) => Object.keys(r).length === 0) && security.every((r) => 'bearerAuth' in r);
+      const customerOnly = security.length > 0 && security.every((r) => 'customerAuth' in r);
       const json = op.requestBody?.content?.['application/json'];
-      ops.push({ method, template, params, body: json?.schema, bodyRequired: Boolean(op.requestBody?.required), secured });
+      ops.push({ method, template, params, body: json?.schema, bodyRequired: Boolean(op.requestBody?.required), secured, customerOnly });
     }
   }
   return ops;

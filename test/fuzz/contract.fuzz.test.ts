@@ -17,6 +17,7 @@ import { loadOpenApi } from '../../api/openapi';
 import { signAccessToken } from '../../domain/auth/tokens';
 import { stack } from '../support/stack';
 import { tokenFor, unique } from '../support/factories';
+import { signInCustomer } from '../support/customers';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
 
@@ -379,6 +380,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
     const theirs = await populate(await bookingSalon(), ops);
     const snapshot = await snapshotter([mine.salon.tenant.id, theirs.salon.tenant.id]);
     const bodyLimitBytes = /^(\d+)\s*kb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 : /^(\d+)\s*mb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 * 1024 : 1024 * 1024;
+    const customerToken = (await signInCustomer()).accessToken;
     const badSubToken = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0 });
     const failures: Failure[] = [];
     let requests = 0;
@@ -397,9 +399,11 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       // A refused request may never log the owner out, but an accepted one may (logout, password): re-sign.
       const owner = await (await knex())('users').where({ id: mine.salon.owner.id }).first('tokenVersion');
       const token = await tokenFor({ id: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER', tokenVersion: owner.tokenVersion });
+      // customer routes get a signed-in customer's token instead of the owner's
+      const opToken = op.customerOnly ? customerToken : token;
       const cases: { c: Case; token: string | null }[] = [
-        ...generatedCases(op, mine, theirs, SEED + index).map((c) => ({ c, token })),
-        ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token })),
+        ...generatedCases(op, mine, theirs, SEED + index).map((c) => ({ c, token: opToken })),
+        ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token: opToken })),
         { c: { label: 'no token, plausible request', path: pathValues(op, mine), body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined }, token: null },
         { c: { label: 'signed token whose sub is not a UUID', path: pathValues(op, mine) }, token: badSubToken },
       ];
@@ -410,7 +414,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         requests++;
         const where = { op: name, request: c.label };
         checkAnswer(res, failures, where, c);
-        if (op.secured && t === null && res.status !== 401) failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
+        if ((op.secured || op.customerOnly) && t === null && res.status !== 401) failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
         if (op.secured && t === badSubToken && (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')) failures.push({ ...where, status: res.status, problem: 'token with a non-UUID sub is not 401 UNAUTHORIZED' });
         return res;
       };

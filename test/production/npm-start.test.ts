@@ -8,6 +8,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../devserver/postgres';
 import { run, until, type Proc } from '../support/processes';
+import { devSignIn } from '../../devserver/oidc/dev-sign-in';
+import { DEV_OIDC_CLIENT_ID } from '../../devserver/oidc/dev-identity-provider';
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -34,14 +36,19 @@ describe('npm start (dist/bin/dev.js)', function () {
   });
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
-    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
+    const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
     first = run('bin/dev.js', env);
     await until(`npm start to answer /api/health (${first.output})`, async () => ((await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200 ? true : undefined), 150_000);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
     // The built-in Temporal dev server's web UI: its address is printed, and it answers.
     await until(`npm start to print the Temporal UI (${first.output})`, async () => (first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`) ? true : undefined), 10_000);
     expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
+    // customer sign-in works out of the box: the embedded identity provider issues real ID tokens
+    const { idToken, nonce } = await devSignIn({ issuer: `http://127.0.0.1:${oidcPort}`, clientId: DEV_OIDC_CLIENT_ID }, { email: 'npm-start@example.test' });
+    const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/customer/oauth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken, nonce }) });
+    expect(signIn.status, await signIn.clone().text()).to.equal(201);
+    expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
 
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);
@@ -53,6 +60,7 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(await accepts(port), 'the api port is closed').to.equal(false);
     expect(await accepts(temporalPort), 'the Temporal port is closed').to.equal(false);
     expect(await accepts(uiPort), 'the Temporal UI port is closed').to.equal(false);
+    expect(await accepts(oidcPort), 'the identity provider port is closed').to.equal(false);
     // Postgres removes its postmaster.pid when it has shut down cleanly.
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'Postgres is stopped').to.equal(false);
   });

@@ -20,6 +20,7 @@ import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
 import sharp from 'sharp';
+import { devSignIn } from '../../devserver/oidc/dev-sign-in';
 
 interface Mail {
   to: string[];
@@ -117,6 +118,9 @@ describe('production topology: api x2 and worker as separate processes, configur
       S3_ENDPOINT: s3.endpoint,
       S3_BUCKET: 'salon-topology',
       IMAGE_PROXY_SECRET: 'topology-image-proxy-secret-0123456789',
+      // the suite's OpenID Connect provider stands in for Google, Apple or Vipps
+      OIDC_ISSUER: (await stack()).idp.issuer,
+      OIDC_CLIENT_ID: (await stack()).idp.clientId,
     };
     const migrate = run('bin/migrate.js', env);
     expect(await migrate.exited, migrate.output).to.equal(0);
@@ -211,6 +215,15 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(metrics.body).to.match(/http_request_duration_seconds_count\{method="POST",route="\/api\/public\/tenants\/:slug\/bookings",status="201"\} 1/);
     expect(metrics.body).to.include('db_pool_connections{state="max"}');
     expect((await get(api1Base, '/metrics')).status).to.equal(401);
+  });
+
+  it('when a customer signs in with an ID token of the configured OpenID Connect provider then the api verifies it against the published keys, and a replay at the other api process is refused', async () => {
+    const { idToken, nonce } = await devSignIn((await stack()).idp, { email: `topology-${Date.now()}@example.test`, name: 'Topo' });
+    const first = await post(api1Base, '/auth/customer/oauth', { idToken, nonce });
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    const me = await get(api2Base, '/auth/customer/me', { authorization: `Bearer ${first.body.data.accessToken}` });
+    expect(me.status).to.equal(200);
+    expect((await post(api2Base, '/auth/customer/oauth', { idToken, nonce })).status).to.equal(401);
   });
 
   it('when one client IP alternates between the two api processes then they count one budget (X-Forwarded-For behind one proxy)', async () => {

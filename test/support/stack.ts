@@ -18,6 +18,7 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../devserver/oidc/dev-identity-provider';
 
 export interface TestStack {
   app: Express;
@@ -28,6 +29,8 @@ export interface TestStack {
   /** SMS the worker sent, readable by recipient */
   sms: FolderSmsSender;
   worker: RunningWorker;
+  /** the embedded OpenID Connect provider customers sign in with (OIDC_ISSUER of this stack) */
+  idp: DevIdentityProvider;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -59,7 +62,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
 export function stack(): Promise<TestStack> {
   starting ??= (async () => {
     const temporal = await startTestTemporal();
-    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}` });
+    const idp = await startDevIdentityProvider();
+    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`, OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
     const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
@@ -78,9 +82,10 @@ export function stack(): Promise<TestStack> {
       await worker.shutdown();
       await temporalSignaller.close();
       await stopTestTemporal();
+      await idp.stop();
     });
     const app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker };
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp };
   })();
   return starting;
 }

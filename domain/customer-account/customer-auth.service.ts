@@ -1,0 +1,181 @@
+// Customer sign-in with an external OpenID Connect provider (spec 4.1, 5.1): the ID token is
+// verified (IdTokenVerifier), its nonce is claimed once (a replayed token is refused), the account
+// is found by (issuer, subject) or created, and a session is issued in the same shape as the staff
+// sessions of domain/auth/sessions.ts: a short-lived JWT (`type: customer`, token version `tv`) and
+// an opaque rotating refresh token stored only as its hash, in families; presenting a rotated token
+// again revokes the family.
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AppConfig } from '../../config';
+import type { Db } from '../../db/db-handle';
+import { errors } from '../errors';
+import { toIso, toIsoOrNull } from '../time/iso';
+import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
+import type { IdTokenVerifier } from './id-token';
+import * as repo from './customer-account.repository';
+
+export interface CustomerAuthDeps {
+  config: Pick<AppConfig, 'jwtSecret' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds'>;
+  knex: Knex;
+  /** unset: no identity provider is configured (OIDC_ISSUER) */
+  idTokenVerifier?: IdTokenVerifier;
+}
+
+export interface CustomerAccountDto {
+  id: string;
+  email: string | null;
+  emailVerified: boolean;
+  name: string | null;
+  phone: string | null;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+export interface CustomerSessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  refreshExpiresIn: number;
+  customer: CustomerAccountDto;
+  /** true when this sign-in created the account */
+  created?: boolean;
+}
+
+export function toAccountDto(a: repo.CustomerAccountRow): CustomerAccountDto {
+  return {
+    id: a.id,
+    email: a.email,
+    emailVerified: a.emailVerified,
+    name: a.name,
+    phone: a.phone,
+    lastLoginAt: toIsoOrNull(a.lastLoginAt),
+    createdAt: toIso(a.createdAt),
+  };
+}
+
+async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, familyId?: string): Promise<CustomerSessionTokens> {
+  const refreshToken = newOpaqueToken();
+  await repo.insertCustomerRefreshToken(db, {
+    accountId: account.id,
+    familyId: familyId ?? crypto.randomUUID(),
+    tokenHash: hashOpaqueToken(refreshToken),
+    expiresAt: new Date(Date.now() + deps.config.refreshTokenTtlSeconds * 1000),
+  });
+  return {
+    accessToken: signCustomerAccessToken({ secret: deps.config.jwtSecret, accessTtlSeconds: deps.config.accessTokenTtlSeconds }, { sub: account.id, tv: account.tokenVersion }),
+    refreshToken,
+    expiresIn: deps.config.accessTokenTtlSeconds,
+    refreshExpiresIn: deps.config.refreshTokenTtlSeconds,
+    customer: toAccountDto(account),
+  };
+}
+
+/** POST /auth/customer/oauth: `{idToken, nonce}` -> a customer session (201 when the account is new). */
+export async function signInWithIdToken(deps: CustomerAuthDeps, input: { idToken: string; nonce: string }): Promise<CustomerSessionTokens> {
+  if (!deps.idTokenVerifier) throw errors.unavailable('CUSTOMER_SIGN_IN_NOT_CONFIGURED', 'Customer sign-in is not configured (OIDC_ISSUER)');
+  const identity = await deps.idTokenVerifier.verify(input.idToken, input.nonce);
+  return deps.knex.transaction(async (trx) => {
+    if (!(await repo.claimNonce(trx, identity.issuer, input.nonce, identity.expiresAt))) {
+      throw errors.unauthorized('ID token nonce has already been used; start the sign-in again');
+    }
+    let created = false;
+    let accountId = await repo.findAccountIdByIdentity(trx, identity.issuer, identity.subject);
+    if (!accountId) {
+      const candidate = await repo.insertAccount(trx, { email: identity.email, emailVerified: identity.emailVerified, name: identity.name });
+      if (await repo.insertIdentityUnlessTaken(trx, candidate, { issuer: identity.issuer, subject: identity.subject, email: identity.email })) {
+        accountId = candidate;
+        created = true;
+      } else {
+        // a parallel first sign-in of the same person won: use its account, drop ours
+        await trx('customerAccounts').where({ id: candidate }).delete();
+        accountId = (await repo.findAccountIdByIdentity(trx, identity.issuer, identity.subject))!;
+      }
+    } else {
+      await repo.touchIdentity(trx, identity.issuer, identity.subject, identity.email);
+    }
+    const account = await repo.findAccount(trx, accountId, true);
+    if (!account || !account.isActive) throw errors.unauthorized('This customer account is disabled');
+    const updated = await repo.patchAccount(trx, account.id, {
+      lastLoginAt: new Date(),
+      // the provider's e-mail and name fill what the customer has not set
+      ...(!account.email && identity.email ? { email: identity.email, emailVerified: identity.emailVerified } : {}),
+      ...(account.email && identity.email === account.email && identity.emailVerified && !account.emailVerified ? { emailVerified: true } : {}),
+      ...(!account.name && identity.name ? { name: identity.name } : {}),
+    });
+    return { ...(await issueCustomerSession(trx, deps, updated)), created };
+  });
+}
+
+/** POST /auth/customer/refresh: rotation with reuse detection, as for staff refresh tokens. */
+export async function refreshCustomerSession(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<CustomerSessionTokens> {
+  if (!rawToken) throw errors.unauthorized('Refresh token required');
+  const outcome = await deps.knex.transaction(async (trx): Promise<CustomerSessionTokens | 'reused' | 'revoked' | 'invalid'> => {
+    const row = await repo.findCustomerRefreshToken(trx, hashOpaqueToken(rawToken), true);
+    if (!row) return 'invalid';
+    if (row.revokedAt) return 'revoked';
+    if (row.rotatedAt) {
+      await repo.revokeCustomerRefreshTokens(trx, { familyId: row.familyId });
+      return 'reused';
+    }
+    if (new Date(row.expiresAt).getTime() <= Date.now()) return 'invalid';
+    const account = await repo.findAccount(trx, row.accountId);
+    if (!account || !account.isActive) return 'invalid';
+    await repo.markCustomerTokenRotated(trx, row.id);
+    return issueCustomerSession(trx, deps, account, row.familyId);
+  });
+  if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
+  if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out); sign in again');
+  if (outcome === 'invalid') throw errors.unauthorized('Invalid or expired refresh token');
+  return outcome;
+}
+
+/** POST /auth/customer/logout: revokes the token's family; unknown or missing tokens are fine. */
+export async function logoutCustomer(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<void> {
+  if (!rawToken) return;
+  const row = await repo.findCustomerRefreshToken(deps.knex, hashOpaqueToken(rawToken));
+  if (row) await repo.revokeCustomerRefreshTokens(deps.knex, { familyId: row.familyId });
+}
+
+/** Is the holder of a customer token still allowed in (account active, token version current)? */
+export async function customerTokenStatus(db: Db, accountId: string, tokenVersion: number): Promise<'ok' | 'gone' | 'revoked'> {
+  const account = await repo.findAccount(db, accountId);
+  if (!account || !account.isActive) return 'gone';
+  return account.tokenVersion === tokenVersion ? 'ok' : 'revoked';
+}
+
+async function activeAccount(db: Db, accountId: string, lock = false): Promise<repo.CustomerAccountRow> {
+  const account = await repo.findAccount(db, accountId, lock);
+  if (!account || !account.isActive) throw errors.unauthorized('Customer account no longer exists');
+  return account;
+}
+
+/** GET /auth/customer/me */
+export async function currentCustomer(db: Db, accountId: string): Promise<CustomerAccountDto> {
+  return toAccountDto(await activeAccount(db, accountId));
+}
+
+export interface CustomerMeDto extends CustomerAccountDto {
+  salons: { tenantId: string; slug: string; name: string; customerId: string }[];
+}
+
+/** GET /customer/me: the account and the salons that know it as a customer. */
+export async function customerProfile(db: Db, accountId: string): Promise<CustomerMeDto> {
+  const account = await activeAccount(db, accountId);
+  return { ...toAccountDto(account), salons: await repo.salonsOfAccount(db, accountId) };
+}
+
+/** PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). */
+export async function updateCustomerProfile(db: Db, accountId: string, patch: { name?: string; phone?: string | null }): Promise<CustomerMeDto> {
+  await db.transaction(async (trx) => {
+    await activeAccount(trx, accountId, true);
+    const changes: Partial<repo.CustomerAccountRow> = {};
+    if (patch.name !== undefined) {
+      const name = patch.name.trim();
+      if (!name) throw errors.validation('Request validation failed', [{ field: 'name', message: 'must not be empty' }]);
+      changes.name = name;
+    }
+    if (patch.phone !== undefined) changes.phone = patch.phone === null ? null : patch.phone.replace(/[\s().-]/g, '');
+    if (Object.keys(changes).length) await repo.patchAccount(trx, accountId, changes);
+  });
+  return customerProfile(db, accountId);
+}

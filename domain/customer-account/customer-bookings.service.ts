@@ -1,0 +1,154 @@
+// A signed-in customer's bookings (spec 4.1, 4.7): the list across salons, ownership (for
+// self-cancel and the payment retry), the claim of a guest booking within 60 minutes of its
+// creation, and self-cancel by token alone. A booking belongs to the account whose id is in
+// bookings.customer_account_id; it is set by a signed-in booking or by the claim, compare-and-set
+// while it is NULL, so two claims never both win.
+import type { Db } from '../../db/db-handle';
+import { errors } from '../errors';
+import type { TenantContext } from '../tenant/tenant-context';
+import { toIso } from '../time/iso';
+import { utcToLocalDate, utcToLocalTime } from '../time/salon-time.rules';
+import { itemsOf, loadDto, lockBookingRow } from '../booking/booking.repository';
+import { auditAndSignal } from '../booking/booking-change';
+import { applyCancellation } from '../booking/booking-cancel.service';
+import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
+import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
+import { nowOf, type Actor, type BookingDeps, type BookingRow } from '../booking/booking.types';
+import type { BookingStatus } from '../booking/booking-status.rules';
+import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
+
+/** The actor of a signed-in customer's own changes in the booking audit log. */
+const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
+
+/** Payment retry ownership (spec 4.7, 4.8): is this booking the signed-in customer's own? */
+export async function isBookingOwnedByCustomer(db: Db, bookingId: string, customerAccountId: string): Promise<boolean> {
+  const row = await db('bookings').where({ id: bookingId, customerAccountId }).first('id');
+  return !!row;
+}
+
+export interface CustomerBookingDto {
+  id: string;
+  tenantId: string;
+  tenantSlug: string;
+  tenantName: string;
+  status: BookingStatus;
+  startTime: string;
+  endTime: string;
+  /** the booking's display snapshot timezone, flattened in (spec 1: customer bookings list) */
+  tenantTimezone: string;
+  currency: string;
+  locale: string;
+  /** start and end rendered in the snapshot's timezone */
+  localDate: string;
+  localStartTime: string;
+  localEndTime: string;
+  totalAmount: number;
+  discountAmount: number;
+  items: { serviceId: string; serviceName: string; resourceId: string | null; startTime: string; endTime: string; localStartTime: string; price: number }[];
+  createdAt: string;
+}
+
+/** GET /customer/me/bookings: newest appointment first, across salons. */
+export async function listCustomerBookings(db: Db, accountId: string, page: { page: number; limit: number }) {
+  const base = db('bookings as b').join('tenants as t', 't.id', 'b.tenantId').where('b.customerAccountId', accountId);
+  const [{ count }] = await base.clone().count({ count: '*' });
+  const rows: (BookingRow & { tenantSlug: string; tenantName: string })[] = await base
+    .clone()
+    .select('b.*', 't.slug as tenantSlug', 't.name as tenantName')
+    .orderBy([{ column: 'b.startTime', order: 'desc' }, { column: 'b.id', order: 'asc' }])
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit);
+  const items = await itemsOf(db, rows.map((r) => r.id));
+  const dtos = rows.map((b): CustomerBookingDto => {
+    const snapshot = b.metadata.displaySnapshot;
+    const tz = snapshot.timezone;
+    return {
+      id: b.id,
+      tenantId: b.tenantId,
+      tenantSlug: b.tenantSlug,
+      tenantName: b.tenantName,
+      status: b.status,
+      startTime: toIso(b.startTime),
+      endTime: toIso(b.endTime),
+      tenantTimezone: tz,
+      currency: snapshot.currency,
+      locale: snapshot.locale,
+      localDate: utcToLocalDate(b.startTime, tz),
+      localStartTime: utcToLocalTime(b.startTime, tz),
+      localEndTime: utcToLocalTime(b.endTime, tz),
+      totalAmount: Number(b.totalAmount),
+      discountAmount: Number(b.discountAmount),
+      items: items
+        .filter((i) => i.bookingId === b.id)
+        .sort((x, y) => x.sortOrder - y.sortOrder)
+        .map((i) => ({
+          serviceId: i.serviceId,
+          serviceName: i.serviceName,
+          resourceId: i.resourceId,
+          startTime: toIso(i.startTime),
+          endTime: toIso(i.endTime),
+          localStartTime: utcToLocalTime(i.startTime, tz),
+          price: Number(i.price),
+        })),
+      createdAt: toIso(b.createdAt),
+    };
+  });
+  return { rows: dtos, total: Number(count), page: page.page, limit: page.limit };
+}
+
+/**
+ * POST /public/tenants/:slug/bookings/:id/claim: the guest booking becomes the customer's, only
+ * within CLAIM_WINDOW_MINUTES of its creation and only while no account owns it. The UPDATE is the
+ * compare-and-set (customer_account_id IS NULL), under the booking's row lock, so of two racing
+ * claims exactly one wins and the other gets 409 BOOKING_ALREADY_CLAIMED.
+ */
+export async function claimBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string): Promise<PublicBookingDto> {
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
+    if (row.customerAccountId === accountId) return; // already this customer's: nothing to do
+    if (row.customerAccountId !== null) throw errors.conflict('BOOKING_ALREADY_CLAIMED', 'This booking already belongs to a customer account');
+    if (!isWithinClaimWindow(new Date(row.createdAt), now)) {
+      throw errors.unprocessable('BOOKING_CLAIM_WINDOW_CLOSED', `A booking can be claimed within ${CLAIM_WINDOW_MINUTES} minutes of its creation`);
+    }
+    const version = row.version + 1;
+    const updated = await trx('bookings')
+      .update({ customerAccountId: accountId, version, updatedAt: now })
+      .where({ id: row.id, tenantId: tenant.id })
+      .whereNull('customerAccountId')
+      .returning('id');
+    if (updated.length !== 1) throw errors.conflict('BOOKING_ALREADY_CLAIMED', 'This booking already belongs to a customer account');
+    await auditAndSignal(deps, trx, row, { actor: customerActor, action: 'CLAIMED', changes: { customerAccountId: accountId } }, 'BookingUpdated', version);
+  });
+  return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, bookingId));
+}
+
+/** GET /public/tenants/:slug/bookings/:id with a customer token instead of a guest proof. */
+export async function getOwnBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string): Promise<PublicBookingDto> {
+  if (!(await ownedInTenant(deps.knex, tenant.id, bookingId, accountId))) throw errors.notFound('booking');
+  return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, bookingId));
+}
+
+async function ownedInTenant(db: Db, tenantId: string, bookingId: string, accountId: string): Promise<boolean> {
+  return !!(await db('bookings').where({ id: bookingId, tenantId, customerAccountId: accountId }).first('id'));
+}
+
+/**
+ * POST /public/tenants/:slug/bookings/:id/cancel by a signed-in customer, by token alone: only the
+ * customer's own booking (anyone else's is 404, as if it did not exist), inside the free window.
+ */
+export async function cancelOwnBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string, reason?: string): Promise<PublicBookingDto> {
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
+    if (row.customerAccountId !== accountId) throw errors.notFound('booking');
+    if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours)) {
+      throw errors.unprocessable(
+        'CANCELLATION_WINDOW_CLOSED',
+        `Free cancellation ends ${tenant.settings.cancellationHours} hours before the appointment; please contact the salon`,
+      );
+    }
+    await applyCancellation(deps, trx, tenant, row, customerActor, { bySalon: false, reason: reason ?? null, now });
+  });
+  return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, bookingId));
+}
