@@ -23,6 +23,10 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
+function keepRawBody(req: express.Request, _res: unknown, buf: Buffer): void {
+  if (req.originalUrl.startsWith('/api/webhooks/')) (req as express.Request & { rawBody?: Buffer }).rawBody = buf;
+}
+
 export function createApp(deps: AppDeps, options: AppOptions = {}): express.Express {
   const { config } = deps;
   const app = express();
@@ -38,7 +42,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
-  app.use(express.json({ limit: config.bodyLimit }));
+  // webhooks are verified over the exact bytes received (spec 5.5): keep them beside the parsed body
+  app.use(express.json({ limit: config.bodyLimit, verify: keepRawBody }));
+  app.use('/api/webhooks', express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody }));
   app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
   app.use(resolveTenant(config.platformDomain, deps.knex));

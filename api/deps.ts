@@ -8,6 +8,7 @@ import type { Mailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
+import type { PaymentProviders } from '../domain/payments/payment-provider';
 
 export interface AppDeps {
   config: AppConfig;
@@ -21,4 +22,6 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStoreFactory;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
+  /** payment provider adapters (bin/compose.ts builds them from config.payments) */
+  paymentProviders?: PaymentProviders;
 }

@@ -12,6 +12,8 @@ import { FolderSmsSender, type SmsSender } from '../integrations/sms/sms-sender'
 import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
+import { createPaymentProviders } from '../integrations/payments/providers';
+import type { PaymentProviders } from '../domain/payments/payment-provider';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -40,6 +42,11 @@ export function createTemporalSignaller(config: AppConfig & { temporalAddress: s
     taskQueue: config.temporalTaskQueue,
     onFailure: (ref) => metrics?.signalFailures.inc({ workflow_type: ref.workflowType }),
   });
+}
+
+/** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */
+export function createPaymentProvidersFor(config: AppConfig): PaymentProviders {
+  return createPaymentProviders(config.payments);
 }
 
 export interface ComposedApi {
@@ -71,6 +78,7 @@ export async function composeApi(options: {
     signaller,
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
+    paymentProviders: createPaymentProvidersFor(config),
     health: {
       database: async () => {
         await knex.raw('SELECT 1');

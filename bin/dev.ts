@@ -16,6 +16,7 @@ import { describeMigrations, runMigrations } from './migrate';
 import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
 import { PortBusyError, portInUse } from './ports';
+import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
@@ -80,7 +81,11 @@ async function main(): Promise<void> {
 
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
+  // the sandbox payment provider (hosted checkout + signed webhooks) unless PAYMENT_SANDBOX_URL points elsewhere
+  const sandbox = config.payments.sandboxUrl ? undefined : await startSandboxServer();
+  if (sandbox) config.payments.sandboxUrl = sandbox.url;
   const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
+  if (sandbox) platform.onStop(() => sandbox.close());
   platform.onStop(async () => release());
   const temporal = await startTemporalForDev({
     address: config.temporalAddress,
@@ -93,7 +98,12 @@ async function main(): Promise<void> {
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config) },
+    activityDeps: {
+      knex: platform.knex,
+      mailer: createMailer(config),
+      sms: createSmsSender(config),
+      payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+    },
   });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
@@ -122,6 +132,7 @@ async function main(): Promise<void> {
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

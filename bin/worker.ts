@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import { createKnex } from '../db/knex';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { createMailer, createPaymentProvidersFor, createSmsSender, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
 import { listenOrExplain } from './ports';
 
 export interface RunningWorker {
@@ -77,11 +77,14 @@ async function main(): Promise<void> {
   exitOnUnhandled(logger, 'worker');
   const knex = createKnex(databaseUrl);
   const mailer = createMailer(config);
+  // payment activities change bookings and payments, so they signal workflows like the api does
+  const signaller = createTemporalSignaller({ ...config, temporalAddress });
+  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret };
   const running = await startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config) },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), payments },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
   await running.finished;
   health?.close();
   mailer.close?.();
+  await signaller.close();
   await knex.destroy();
   logger.info('worker stopped');
   process.exit(0);

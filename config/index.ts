@@ -50,6 +50,8 @@ export interface AppConfig {
   workerHealthPort: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
+  /** payment providers (spec 4.8): the sandbox's address, and where providers post webhooks and send customers back */
+  payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string };
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
@@ -95,6 +97,9 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
+  PAYMENT_SANDBOX_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  PAYMENT_WEBHOOK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  PAYMENT_RETURN_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
 }).unknown(true);
 
 /**
@@ -174,5 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
     credentialKeys,
+    payments: {
+      sandboxUrl: value.PAYMENT_SANDBOX_URL,
+      webhookBaseUrl: String(value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`).replace(/\/$/, ''),
+      returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
+    },
   };
 }

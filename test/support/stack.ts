@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
+import request from 'supertest';
 import { Model } from 'objection';
 import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
@@ -18,6 +19,7 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
+import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
 
 export interface TestStack {
   app: Express;
@@ -28,6 +30,8 @@ export interface TestStack {
   /** SMS the worker sent, readable by recipient */
   sms: FolderSmsSender;
   worker: RunningWorker;
+  /** the sandbox payment provider; its webhooks reach the app through supertest */
+  sandbox: SandboxServer;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -54,7 +58,15 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
 export function stack(): Promise<TestStack> {
   starting ??= (async () => {
     const temporal = await startTestTemporal();
-    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}` });
+    let app: Express | undefined;
+    // the sandbox posts its signed webhooks to the app's webhook route (the raw bytes, as signed)
+    const sandbox = await startSandboxServer({
+      deliver: async (url, body, headers) => {
+        const res = await request(app!).post(new URL(url).pathname).set({ ...headers, 'content-type': 'application/json' }).send(body);
+        return res.status;
+      },
+    });
+    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`, PAYMENT_SANDBOX_URL: sandbox.url, PAYMENT_WEBHOOK_BASE_URL: 'http://platform.test/api' });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
     const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
@@ -67,15 +79,21 @@ export function stack(): Promise<TestStack> {
       address: temporal.address,
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
-      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms },
+      activityDeps: {
+        knex: platform.knex,
+        mailer: platform.mailer,
+        sms,
+        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+      },
     });
     platform.onStop(async () => {
       await worker.shutdown();
       await temporalSignaller.close();
       await stopTestTemporal();
+      await sandbox.close();
     });
-    const app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker };
+    app = createApp(platform.deps, { validateResponses: true });
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, sandbox };
   })();
   return starting;
 }
