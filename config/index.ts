@@ -51,7 +51,7 @@ export interface AppConfig {
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
   /** payment providers (spec 4.8): the sandbox's address, and where providers post webhooks and send customers back */
-  payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string };
+  payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string; epay: { windowUrl: string; apiUrl: string } };
 }
 
 /** Development defaults that must never reach production (refused at start-up with NODE_ENV=production). */
@@ -100,6 +100,8 @@ const schema = Joi.object({
   PAYMENT_SANDBOX_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
   PAYMENT_WEBHOOK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
   PAYMENT_RETURN_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  EPAY_WINDOW_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/integration/ewindow/Default.aspx'),
+  EPAY_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/remote/payment.asmx'),
 }).unknown(true);
 
 /**
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     payments: {
       sandboxUrl: value.PAYMENT_SANDBOX_URL,
       webhookBaseUrl: String(value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`).replace(/\/$/, ''),
+      epay: { windowUrl: value.EPAY_WINDOW_URL, apiUrl: value.EPAY_API_URL },
       returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     },
   };

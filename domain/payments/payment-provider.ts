@@ -36,6 +36,8 @@ export interface ProviderWebhookEvent {
   failureReason?: string;
   transactionId?: string;
   amount?: number;
+  /** the provider captures at authorization when the session asked for automatic capture (ePay instantcapture) */
+  capturedIfAuto?: boolean;
 }
 
 export interface RawWebhook {
@@ -58,6 +60,14 @@ export class ProviderError extends Error {
   }
 }
 
+/** A money call on an existing session: the provider's transaction id once known (ePay needs it). */
+export interface ProviderMoneyRequest {
+  sessionId: string;
+  transactionId: string | null;
+  amount: number;
+  idempotencyKey: string;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /** Which credential fields a config of this provider must carry. */
@@ -65,9 +75,9 @@ export interface PaymentProvider {
   createSession(credentials: ProviderCredentials, request: CreateSessionRequest): Promise<ProviderSession>;
   /** Server-side authorization of an open session (providers without a hosted page). */
   authorize(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ transactionId: string }>;
-  capture(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ transactionId: string }>;
-  void(credentials: ProviderCredentials, request: { sessionId: string; idempotencyKey: string }): Promise<void>;
-  refund(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+  capture(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ transactionId: string }>;
+  void(credentials: ProviderCredentials, request: Omit<ProviderMoneyRequest, 'amount'>): Promise<void>;
+  refund(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ refundId: string }>;
   fetchStatus(credentials: ProviderCredentials, request: { sessionId: string }): Promise<ProviderStatus>;
   /** The event when the signature is valid; null when it is not (401, nothing written). */
   verifyWebhook(credentials: ProviderCredentials, webhook: RawWebhook): ProviderWebhookEvent | null;

@@ -165,7 +165,7 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
   if (!p) return 'NOT_CAPTURABLE';
   if (p.status !== 'AUTHORIZED') return p.capturedAt ? 'ALREADY_CAPTURED' : 'NOT_CAPTURABLE';
   const { provider, credentials } = await providerFor(deps, p);
-  const result = await provider.capture(credentials, { sessionId: p.providerSessionId!, amount: p.amount, idempotencyKey: `capture:${p.id}` });
+  const result = await provider.capture(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: p.amount, idempotencyKey: `capture:${p.id}` });
   return deps.knex.transaction(async (trx) => {
     const locked = (await lockPaymentById(trx, paymentId))!;
     if (locked.status !== 'AUTHORIZED') return 'ALREADY_CAPTURED';
@@ -173,7 +173,7 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
       deps.signaller,
       trx,
       locked,
-      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: new Date(), providerTransactionId: result.transactionId },
+      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: new Date(), providerTransactionId: result.transactionId || locked.providerTransactionId },
       { type: 'PaymentCaptured', actor: SYSTEM, amount: locked.amount },
     );
     return 'CAPTURED';
@@ -197,7 +197,7 @@ async function bestEffortVoid(deps: PaymentDeps, p: PaymentRow): Promise<'DONE' 
   if (!p.providerSessionId) return 'NO_SESSION';
   try {
     const { provider, credentials } = await providerFor(deps, p);
-    await provider.void(credentials, { sessionId: p.providerSessionId, idempotencyKey: `void:${p.id}` });
+    await provider.void(credentials, { sessionId: p.providerSessionId, transactionId: p.providerTransactionId, idempotencyKey: `void:${p.id}` });
     return 'DONE';
   } catch {
     return 'FAILED';
@@ -215,7 +215,7 @@ export async function processRefunds(deps: PaymentDeps, paymentId: string): Prom
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'PENDING')) {
     const { provider, credentials } = await providerFor(deps, p);
     try {
-      const result = await provider.refund(credentials, { sessionId: p.providerSessionId!, amount: refund.amount, idempotencyKey: refund.idempotencyKey });
+      const result = await provider.refund(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey });
       if (await settleRefund(deps.knex, refund.id, 'SUCCEEDED', result.refundId)) done += 1;
     } catch (err) {
       if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;

@@ -62,6 +62,8 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
     const data = { providerEventId: verified.providerEventId };
     let applied = false;
     const now = nowOfPayments(deps);
+    // a provider that captures at authorization (when asked to): an automatic-capture payment is captured
+    if (verified.outcome === 'AUTHORIZED' && verified.capturedIfAuto && payment.captureMode === 'AUTO') verified.outcome = 'CAPTURED';
     if (verified.outcome === 'AUTHORIZED' && payment.status === 'INITIATED') {
       await changePayment(deps.signaller, trx, payment, { status: 'AUTHORIZED', authorizedAt: now, expiresAt: holdExpiry(now), providerTransactionId: verified.transactionId ?? null }, { type: 'PaymentAuthorized', actor, amount: payment.amount, data });
       applied = true;

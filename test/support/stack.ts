@@ -20,6 +20,7 @@ import { startWorker, type RunningWorker } from '../../bin/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
 import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
+import { startEpayStandIn, type EpayStandIn } from './epay-stand-in';
 
 export interface TestStack {
   app: Express;
@@ -32,6 +33,8 @@ export interface TestStack {
   worker: RunningWorker;
   /** the sandbox payment provider; its webhooks reach the app through supertest */
   sandbox: SandboxServer;
+  /** the stand-in of ePay, the default provider; its callbacks reach the app through supertest */
+  epay: EpayStandIn;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -66,7 +69,18 @@ export function stack(): Promise<TestStack> {
         return res.status;
       },
     });
-    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`, PAYMENT_SANDBOX_URL: sandbox.url, PAYMENT_WEBHOOK_BASE_URL: 'http://platform.test/api' });
+    const epay = await startEpayStandIn(async (url) => {
+      const target = new URL(url);
+      return (await request(app!).get(target.pathname + target.search)).status;
+    });
+    const config = testConfig({
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`,
+      PAYMENT_SANDBOX_URL: sandbox.url,
+      PAYMENT_WEBHOOK_BASE_URL: 'http://platform.test/api',
+      EPAY_WINDOW_URL: epay.windowUrl,
+      EPAY_API_URL: epay.apiUrl,
+    });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
     const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
@@ -91,9 +105,10 @@ export function stack(): Promise<TestStack> {
       await temporalSignaller.close();
       await stopTestTemporal();
       await sandbox.close();
+      await epay.close();
     });
     app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker, sandbox };
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, sandbox, epay };
   })();
   return starting;
 }

@@ -78,7 +78,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     let sessionId: string | null = null;
     if (opts.paymentStatus === 'AUTHORIZED') {
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-      const s = await (await fetch(`${sandbox.url}/v1/sessions`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: JSON.stringify({ reference: crypto.randomUUID(), amount: 13000, currency: 'NOK', captureMode: 'MANUAL', webhookUrl: 'http://127.0.0.1:9/none' }) })).json();
+      const s = await (await fetch(`${sandbox.url}/v1/sessions`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: JSON.stringify({ reference: crypto.randomUUID(), amount: 13000, currency: 'NOK', captureMode: 'MANUAL', webhookUrl: 'http://127.0.0.1:9/none' }) })).json() as { id: string };
       await fetch(`${sandbox.url}/v1/sessions/${s.id}/authorize`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: '{}' });
       sessionId = s.id;
     }

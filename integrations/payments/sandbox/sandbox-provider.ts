@@ -1,7 +1,7 @@
 // The adapter for the sandbox provider (sandbox-server.ts) behind the domain's PaymentProvider port.
 // Credentials: `{apiKey}`; webhooks are verified with HMAC-SHA256 of the raw body under that key.
 import crypto from 'node:crypto';
-import { ProviderError, type PaymentProvider, type ProviderCredentials, type ProviderStatus, type ProviderWebhookEvent, type RawWebhook } from '../../../domain/payments/payment-provider';
+import { type PaymentProvider, type ProviderMoneyRequest, type ProviderCredentials, type ProviderStatus, type ProviderWebhookEvent, type RawWebhook } from '../../../domain/payments/payment-provider';
 import { SANDBOX_SIGNATURE_HEADER, sandboxSignature } from './sandbox-server';
 import { providerFetch } from '../provider-http';
 
@@ -29,16 +29,16 @@ export class SandboxProvider implements PaymentProvider {
     return { transactionId: String(s.transactionId) };
   }
 
-  async capture(credentials: ProviderCredentials, r: { sessionId: string; amount: number; idempotencyKey: string }) {
+  async capture(credentials: ProviderCredentials, r: ProviderMoneyRequest) {
     const s = await this.call(credentials, 'POST', `/v1/sessions/${encodeURIComponent(r.sessionId)}/capture`, { amount: r.amount }, r.idempotencyKey);
     return { transactionId: String(s.transactionId) };
   }
 
-  async void(credentials: ProviderCredentials, r: { sessionId: string; idempotencyKey: string }) {
+  async void(credentials: ProviderCredentials, r: Omit<ProviderMoneyRequest, 'amount'>) {
     await this.call(credentials, 'POST', `/v1/sessions/${encodeURIComponent(r.sessionId)}/void`, {}, r.idempotencyKey);
   }
 
-  async refund(credentials: ProviderCredentials, r: { sessionId: string; amount: number; idempotencyKey: string }) {
+  async refund(credentials: ProviderCredentials, r: ProviderMoneyRequest) {
     const s = await this.call(credentials, 'POST', `/v1/sessions/${encodeURIComponent(r.sessionId)}/refund`, { amount: r.amount }, r.idempotencyKey);
     return { refundId: String(s.refundId) };
   }
