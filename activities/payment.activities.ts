@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import type { SmsSender } from '../integrations/sms/sms-sender';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
 import type { PaymentDeps } from '../domain/payments/payment-change';
@@ -12,11 +13,12 @@ import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
 
 export interface PaymentActivityDeps {
   knex: Knex;
+  sms: SmsSender;
   /** what payment activities need beyond the database; absent in workers that run no payments */
   payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
 }
 
-export function createPaymentActivities({ knex, payments }: PaymentActivityDeps): PaymentActivities {
+export function createPaymentActivities({ knex, sms, payments }: PaymentActivityDeps): PaymentActivities {
   function deps(): PaymentDeps {
     if (!payments) throw ApplicationFailure.nonRetryable('this worker has no payment providers configured', PaymentActivityErrors.notConfigured);
     return { knex, ...payments };
@@ -51,5 +53,6 @@ export function createPaymentActivities({ knex, payments }: PaymentActivityDeps)
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
+    sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to, text, meta })),
   };
 }

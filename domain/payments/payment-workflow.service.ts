@@ -9,7 +9,7 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { auditAndSignal, bumpVersion, setStatus } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP } from './payment.rules';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
@@ -257,4 +257,29 @@ export async function expirePayment(deps: PaymentDeps, paymentId: string): Promi
 /** The hold of an authorization (spec 8: 7 days) from the moment it was authorized. */
 export function holdExpiry(authorizedAt: Date): Date {
   return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
+}
+
+/**
+ * Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
+ * per refund is claimed first and stamped when the gateway took it).
+ */
+export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p) return 0;
+  const booking = await deps.knex('bookings').where({ id: p.bookingId }).first('id', 'tenantId', 'customerId', 'contactName', 'contactPhone');
+  const customer = booking.customerId ? await deps.knex('customers').where({ id: booking.customerId }).first('name', 'phone') : undefined;
+  const phone: string | null = booking.contactPhone ?? customer?.phone ?? null;
+  if (!phone) return 0;
+  const tenant = await deps.knex('tenants').where({ id: p.tenantId }).first('name');
+  let sent = 0;
+  for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
+    const key = { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` };
+    await deps.knex('booking_notifications').insert({ ...key, tenantId: p.tenantId, kind: 'REFUND' }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
+    const claim = await deps.knex('booking_notifications').where(key).first('id', 'sentAt');
+    if (claim.sentAt) continue;
+    await send(phone, refundSmsText({ customerName: booking.contactName ?? customer?.name ?? 'kunde', salonName: tenant.name, amount: refund.amount, currency: p.currency }), { bookingId: p.bookingId, kind: 'REFUND', notificationId: claim.id, paymentId });
+    await deps.knex('booking_notifications').where({ id: claim.id }).update({ sentAt: deps.knex.fn.now() });
+    sent += 1;
+  }
+  return sent;
 }

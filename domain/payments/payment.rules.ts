@@ -138,3 +138,9 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   if (current === 'FORFEIT' && (paymentStatus === 'CAPTURED' || paymentStatus === 'AUTHORIZED')) return null;
   return wanted;
 }
+
+/** Spec 6 PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
+export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string }): string {
+  const major = `${Math.floor(input.amount / 100)},${String(input.amount % 100).padStart(2, '0')}`;
+  return `Hei ${input.customerName}! ${input.salonName} har refundert ${major} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
+}

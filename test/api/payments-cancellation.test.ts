@@ -45,8 +45,10 @@ describe('payments: cancellation refunds', function () {
       return r?.status === 'SUCCEEDED' ? r : undefined;
     }, 'the refund to be paid out');
     expect(refund.amount).to.equal(10000);
-    const { sandbox } = await stack();
+    const { sandbox, sms } = await stack();
     expect(sandbox.session(payment.providerSessionId)!.refundedAmount).to.equal(10000);
+    const message = await eventually(async () => (await sms.sentTo(booking.phone)).find((m) => m.meta?.kind === 'REFUND'), 'the refund SMS');
+    expect(message.text).to.contain('Hei Kari Nordmann!').and.contain('har refundert 100,00 NOK');
   });
 
   it('when the customer cancels through the salon outside the free window then nothing is refunded, the fee is the deposit and the deposit is FORFEIT', async () => {

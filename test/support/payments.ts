@@ -33,17 +33,19 @@ export interface PublicBooking {
   token: string;
   status: string;
   paymentRequired: boolean;
+  phone: string;
 }
 
 /** A guest booking `days` ahead at `time` (salon-local). */
 export async function bookOnline(salon: BookingSalon, days = 3, time = '10:00'): Promise<PublicBooking> {
+  const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
   const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
     startTime: at(localDay(days), time),
     items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
-    customer: { name: 'Kari Nordmann', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+    customer: { name: 'Kari Nordmann', phone },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return { id: res.body.data.id, token: res.body.data.cancellationToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired };
+  return { id: res.body.data.id, token: res.body.data.cancellationToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired, phone };
 }
 
 /** The customer's payment page data (opens the provider session when the workflow has not yet). */

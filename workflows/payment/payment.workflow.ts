@@ -95,6 +95,7 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     if (p.pendingRefunds > 0 && refundsDoneAt !== p.version) {
       refundsDoneAt = p.version;
       await attempt('processRefunds', () => effects.processRefunds({ paymentId }));
+      await attempt('sendRefundSms', () => effects.sendRefundSms({ paymentId }));
     }
   }
 
