@@ -37,6 +37,8 @@ export interface PaymentActivities {
   voidPayment(input: { paymentId: string }): Promise<string>;
   /** Pays out pending refunds (each refund's own key). */
   processRefunds(input: { paymentId: string }): Promise<number>;
+  /** Closes the provider's checkout of a payment that expired here (best effort). */
+  releaseExpiredSession(input: { paymentId: string }): Promise<string>;
   /** Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once. */
   sendRefundSms(input: { paymentId: string }): Promise<number>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */

@@ -254,6 +254,16 @@ export async function expirePayment(deps: PaymentDeps, paymentId: string): Promi
   });
 }
 
+/**
+ * An open checkout that expired here (e.g. its booking was cancelled) is closed at the provider too
+ * (best effort), so the customer can no longer pay on the page.
+ */
+export async function releaseExpiredSession(deps: PaymentDeps, paymentId: string): Promise<'DONE' | 'FAILED' | 'NO_SESSION' | 'NOT_EXPIRED'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'EXPIRED') return 'NOT_EXPIRED';
+  return bestEffortVoid(deps, p);
+}
+
 /** The hold of an authorization (spec 8: 7 days) from the moment it was authorized. */
 export function holdExpiry(authorizedAt: Date): Date {
   return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);

@@ -97,4 +97,18 @@ describe('payments: cancellation refunds', function () {
     expect(captured.capturedAmount).to.equal(10000);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit to be PAID');
   });
+
+  it('when a booking is cancelled while its checkout is still open then the payment expires and the provider page is closed, so it can no longer be paid', async () => {
+    const salon = await depositSalon();
+    const booking = await bookOnline(salon);
+    const page = await paymentPage(salon, booking);
+    const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}/cancel`, undefined, { token: booking.token });
+    expect(res.status).to.equal(200);
+    expect((await paymentRows(booking.id))[0].status).to.equal('EXPIRED');
+    const { sandbox } = await stack();
+    const [payment] = await paymentRows(booking.id);
+    await eventually(async () => sandbox.session(payment.providerSessionId)!.status === 'VOIDED', 'the checkout to be closed at the provider');
+    const html = await (await fetch(page.redirectUrl!)).text();
+    expect(html).to.not.contain('/pay"');
+  });
 });

@@ -54,6 +54,7 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
   let failureSettled = false;
   let followedStatus: string | null = null;
   let refundsDoneAt = -1;
+  let sessionReleased = false;
 
   for (;;) {
     const seen = payment.current!.version;
@@ -91,6 +92,11 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
       await attempt('capturePayment', () => effects.capturePayment({ paymentId }));
     } else if (p.status === 'AUTHORIZED' && p.voidRequested) {
       await attempt('voidPayment', () => effects.voidPayment({ paymentId }));
+    }
+    if (p.status === 'EXPIRED' && p.hasSession && !sessionReleased) {
+      // expired here while the checkout may still be open (a cancelled booking): close it there too
+      sessionReleased = true;
+      await attempt('releaseExpiredSession', () => effects.releaseExpiredSession({ paymentId }));
     }
     if (p.pendingRefunds > 0 && refundsDoneAt !== p.version) {
       refundsDoneAt = p.version;
