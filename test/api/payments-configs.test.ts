@@ -9,7 +9,10 @@ import { appWith } from '../support/stack';
 import { knex } from '../support/booking-fixtures';
 import { createSalon, createUser } from '../support/factories';
 import { sandboxKey } from '../support/payments';
+import pino from 'pino';
 import { DEV_CREDENTIAL_KEYS } from '../../domain/crypto/credential-cipher';
+import { createApp } from '../../api/app';
+import { stack } from '../support/stack';
 
 describe('payments: payment configs', function () {
   this.timeout(60_000);
@@ -77,5 +80,24 @@ describe('payments: payment configs', function () {
     expect(rotated.body.data).to.include({ keyVersion: 2, lastHealthCheckStatus: 'OK' });
     expect(rotated.body.data.credentialFields).to.deep.equal(['apiKey']);
     expect((await (await knex())('payment_configs').where({ id: cfg.id }).first()).keyVersion).to.equal(2);
+  });
+
+  it('when configs are created, rotated, checked and webhooks are refused then no secret appears in any log line', async () => {
+    const { platform } = await stack();
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const app = createApp({ ...platform.deps, logger }, { validateResponses: true });
+    const { owner, tenant } = await createSalon();
+    const first = sandboxKey();
+    const second = 'sk_bad_rotated_secret_value';
+    const as = (req: request.Test) => req.set('Authorization', `Bearer ${owner.token}`);
+    const created = await as(request(app).post('/api/admin/payment-configs')).send({ provider: 'sandbox', displayName: 'S', credentials: { apiKey: first } });
+    expect(created.status).to.equal(201);
+    await as(request(app).post('/api/admin/payment-configs')).send({ provider: 'sandbox', displayName: 'S', credentials: { other: 'another-secret-value' } });
+    await as(request(app).post(`/api/admin/payment-configs/${created.body.data.id}/health-check`));
+    await as(request(app).post(`/api/admin/payment-configs/${created.body.data.id}/rotate`)).send({ credentials: { apiKey: second } });
+    await request(app).post(`/api/webhooks/payments/sandbox/${tenant.id}`).set('content-type', 'application/json').set('sandbox-signature', 'x').send('{"id":"evt_1"}');
+    expect(lines.length).to.be.greaterThan(0);
+    for (const secret of [first, second, 'another-secret-value']) expect(lines.join('\n')).to.not.contain(secret);
   });
 });

@@ -97,6 +97,8 @@ describe('payments: deposit on booking creation', function () {
     });
     expect(late.status).to.equal(422);
     expect(late.body.error.code).to.equal('DATE_BEYOND_BOOKING_WINDOW');
+    const profile = await call('get', `/public/tenants/${salon.tenant.slug}`);
+    expect(profile.body.data.settings.maxBookingDaysInAdvance).to.equal(7);
     const plain = await bookingSalon({ settings: { maxBookingDaysInAdvance: 30 } });
     expect((await bookOnline(plain, 8)).paymentRequired).to.equal(false);
   });
