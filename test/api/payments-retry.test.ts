@@ -71,6 +71,7 @@ describe('payments: failures and the customer retry', function () {
     expect(audit).to.have.length(1);
     expect(audit[0]).to.include({ actorRole: 'SYSTEM', reason: 'PAYMENT_RETRY_EXHAUSTED' });
     const fourth = await retry(salon, booking);
-    expect(fourth.status).to.be.oneOf([409, 422]);
+    expect(fourth.status).to.equal(422);
+    expect(fourth.body.error.code).to.equal('PAYMENT_RETRY_CAP');
   });
 });
