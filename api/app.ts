@@ -26,6 +26,10 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
+function keepRawBody(req: express.Request, _res: unknown, buf: Buffer): void {
+  req.rawBody = buf;
+}
+
 export function createApp(deps: AppDeps, options: AppOptions = {}): express.Express {
   const { config } = deps;
   const app = express();
@@ -41,8 +45,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
-  // the raw bytes are kept for the impersonation audit's body hash (spec 5.6)
-  app.use(express.json({ limit: config.bodyLimit, verify: (req, _res, buf) => ((req as express.Request).rawBody = buf) }));
+  // the exact bytes received are kept beside the parsed body: webhooks are verified over them
+  // (spec 5.5) and the impersonation audit records their hash (spec 5.6)
+  app.use(express.json({ limit: config.bodyLimit, verify: keepRawBody }));
+  app.use('/api/webhooks', express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody }));
   app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
   app.use(authenticateCustomer(config.jwtSecret, deps.knex));

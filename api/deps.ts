@@ -10,6 +10,7 @@ import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
 import type { ObjectStorage } from '../domain/upload/object-storage';
 import type { IdTokenVerifier } from '../domain/customer-account/id-token';
+import type { PaymentProviders } from '../domain/payments/payment-provider';
 
 export interface AppDeps {
   config: AppConfig;
@@ -27,4 +28,6 @@ export interface AppDeps {
   storage: ObjectStorage;
   /** customer sign-in: checks ID tokens of the OIDC_ISSUER provider; unset: customer sign-in answers 503 */
   idTokenVerifier?: IdTokenVerifier;
+  /** payment provider adapters (bin/compose.ts builds them from config.payments) */
+  paymentProviders?: PaymentProviders;
 }

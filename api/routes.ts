@@ -13,6 +13,7 @@ import { loyaltyRouter } from './loyalty/routes';
 import { uploadRouter } from './upload/routes';
 import { customerAccountRouter } from './customer/routes';
 import { impersonationRouter } from './superadmin/routes';
+import { paymentsRouter } from './payments/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -28,5 +29,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     uploadRouter(deps),
     customerAccountRouter(deps),
     impersonationRouter(deps),
+    paymentsRouter(deps),
   ];
 }

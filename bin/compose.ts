@@ -15,6 +15,8 @@ import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { S3Storage } from '../integrations/storage/s3-storage';
 import { bindUploadSignaller } from '../domain/upload/upload-signals';
 import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
+import { createPaymentProviders } from '../integrations/payments/providers';
+import type { PaymentProviders } from '../domain/payments/payment-provider';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -48,6 +50,11 @@ export function createTemporalSignaller(config: AppConfig & { temporalAddress: s
 /** Upload storage: the S3-compatible endpoint of S3_ENDPOINT (bin/dev and the tests start s3rver first and set it). */
 export function createStorage(config: AppConfig): S3Storage {
   return new S3Storage({ ...config.storage });
+}
+
+/** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */
+export function createPaymentProvidersFor(config: AppConfig): PaymentProviders {
+  return createPaymentProviders(config.payments);
 }
 
 export interface ComposedApi {
@@ -85,6 +92,7 @@ export async function composeApi(options: {
     metrics,
     storage,
     idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
+    paymentProviders: createPaymentProvidersFor(config),
     health: {
       database: async () => {
         await knex.raw('SELECT 1');

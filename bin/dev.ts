@@ -16,6 +16,7 @@ import { describeMigrations, runMigrations } from './migrate';
 import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
 import { PortBusyError, portInUse } from './ports';
+import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
 
@@ -93,7 +94,11 @@ async function main(): Promise<void> {
 
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
+  // the sandbox payment provider (hosted checkout + signed webhooks) unless PAYMENT_SANDBOX_URL points elsewhere
+  const sandbox = config.payments.sandboxUrl ? undefined : await startSandboxServer();
+  if (sandbox) config.payments.sandboxUrl = sandbox.url;
   const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
+  if (sandbox) platform.onStop(() => sandbox.close());
   platform.onStop(async () => release());
   if (idp) platform.onStop(() => idp.stop());
   const temporal = await startTemporalForDev({
@@ -108,7 +113,13 @@ async function main(): Promise<void> {
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config), storage: platform.deps.storage },
+    activityDeps: {
+      knex: platform.knex,
+      mailer: createMailer(config),
+      sms: createSmsSender(config),
+      storage: platform.deps.storage,
+      payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+    },
   });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
@@ -140,6 +151,7 @@ async function main(): Promise<void> {
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
+      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import { createKnex } from '../db/knex';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, createStorage, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
 import { listenOrExplain } from './ports';
 
 export interface RunningWorker {
@@ -78,11 +78,14 @@ async function main(): Promise<void> {
   const knex = createKnex(databaseUrl);
   const mailer = createMailer(config);
   const storage = createStorage(config);
+  // payment activities change bookings and payments, so they signal workflows like the api does
+  const signaller = createTemporalSignaller({ ...config, temporalAddress });
+  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret };
   const running = await startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
   health?.close();
   mailer.close?.();
   storage.close();
+  await signaller.close();
   await knex.destroy();
   logger.info('worker stopped');
   process.exit(0);

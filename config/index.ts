@@ -82,6 +82,8 @@ export interface AppConfig {
   oidc?: OidcConfig;
   /** port of the embedded identity provider that `npm start` runs when OIDC_ISSUER is unset */
   oidcDevPort: number;
+  /** payment providers (spec 4.8): the sandbox's address, and where providers post webhooks and send customers back */
+  payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string; epay: { windowUrl: string; apiUrl: string } };
 }
 
 export interface OidcConfig {
@@ -158,6 +160,11 @@ const schema = Joi.object({
   OIDC_CLIENT_ID: Joi.string().max(2000).when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
   OIDC_JWKS_URI: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
   OIDC_DEV_PORT: Joi.number().integer().min(0).max(65535).default(9400),
+  PAYMENT_SANDBOX_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  PAYMENT_WEBHOOK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  PAYMENT_RETURN_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  EPAY_WINDOW_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/integration/ewindow/Default.aspx'),
+  EPAY_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/remote/payment.asmx'),
 }).unknown(true);
 
 /**
@@ -269,5 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         }
       : undefined,
     oidcDevPort: value.OIDC_DEV_PORT,
+    payments: {
+      sandboxUrl: value.PAYMENT_SANDBOX_URL,
+      webhookBaseUrl: String(value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`).replace(/\/$/, ''),
+      epay: { windowUrl: value.EPAY_WINDOW_URL, apiUrl: value.EPAY_API_URL },
+      returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
+    },
   };
 }

@@ -21,6 +21,7 @@ import { loadAvailabilityData } from './availability.repository';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
 import { existingResourceIds } from '../resource/resource.repository';
 import { placeUnassignedItems } from './unassigned.rules';
+import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
 /** Approved full-day time-off (no times) covering the date. */
 function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
@@ -126,7 +127,7 @@ async function baseInput(
     timezone: s.timezone,
     now,
     businessHours: s.businessHours,
-    maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
+    maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
     slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
     items: items.map((i) => ({ serviceId: i.serviceId, durationMinutes: services.get(i.serviceId)!.duration, resourceId: i.resourceId ?? null })),
     resources,
@@ -143,7 +144,7 @@ export async function availabilityForDate(
   const now = query.now ?? new Date();
   const s = tenant.settings;
   if (!isValidLocalDate(query.date)) throw errors.validation('Request validation failed', [{ field: 'date', message: 'must be a valid YYYY-MM-DD date' }]);
-  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
   if (last !== null && query.date > last) throw beyondWindow(last);
   const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, now);
   const result = computeAvailability({ ...input, date: query.date });
@@ -168,7 +169,7 @@ export async function nextAvailableDate(
   if (!isValidLocalDate(body.fromDate)) throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
   const window = normalizeMaxDaysAhead(body.maxDaysAhead);
   let toDate = addDays(body.fromDate, window);
-  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
   if (last !== null && toDate > last) toDate = last;
   const today = utcToLocalDate(now, s.timezone);
   let loadFrom = addDays(body.fromDate, 1);

@@ -19,20 +19,20 @@ import { guestBooking, type GuestProof } from './booking-guest-access';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 import { toIso } from '../time/iso';
 import { releaseVoucherOnCancellation } from '../loyalty/loyalty-voucher.service';
+import { applyCancellationToPayments, depositForCancellation } from '../payments/payment-booking-hooks';
 
-/**
- * Spec 6 refund policy. Deposits (payments) are not implemented yet, so the deposit input is always
- * NONE: no refund, no fee, depositStatus unchanged. The window and the event are still decided
- * here; the payment context will pass the captured/authorized deposit when it exists.
- */
-function cancellationPolicy(tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date): CancellationDecision {
-  return decideCancellation({
+/** Spec 6 refund policy over the booking's deposit (payments/payment-booking-hooks.ts finds it). */
+async function cancellationPolicy(trx: Knex.Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
+  const found = await depositForCancellation(trx, tenant.id, row.id);
+  const decision: CancellationDecision = decideCancellation({
     bookingStart: new Date(row.startTime),
     now,
     cancellationHours: tenant.settings.cancellationHours,
     cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
-    deposit: { state: 'NONE' },
+    deposit: found.deposit,
+    alreadyRefundedAmount: found.alreadyRefunded,
   });
+  return { ...decision, deposit: found.deposit, payment: found.payment };
 }
 
 /** Cancels the locked row inside the caller's transaction: status, fee, audit, signal before commit. */
@@ -46,7 +46,7 @@ export async function applyCancellation(
 ): Promise<void> {
   const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
-  const policy = cancellationPolicy(tenant, row, opts.bySalon, opts.now);
+  const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
   // spec 3.3: the reserved voucher comes back, unless a captured payment is kept (forfeited with it)
   const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
   const version = await setStatus(trx, row, 'CANCELLED', {
@@ -73,6 +73,7 @@ export async function applyCancellation(
     opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
     version,
   );
+  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId });
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */
@@ -120,7 +121,8 @@ export interface CancelPreviewDto {
   cancellationHours: number;
   freeCancellationUntil: string;
   cancelledBy: 'CUSTOMER' | 'SALON';
-  deposit: 'NONE' | 'CAPTURED';
+  deposit: 'NONE' | 'AUTHORIZED' | 'CAPTURED';
+  depositAmount: number;
   withinFreeWindow: boolean;
   action: string;
   refundAmount: number;
@@ -135,7 +137,7 @@ export interface CancelPreviewDto {
 export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, bySalon: boolean): Promise<CancelPreviewDto> {
   const row = await findBookingRow(deps.knex, tenant.id, id);
   await assertStaffScope(deps.knex, actor, row);
-  const p = cancellationPolicy(tenant, row, bySalon, nowOf(deps));
+  const p = await deps.knex.transaction((trx) => cancellationPolicy(trx, tenant, row, bySalon, nowOf(deps)));
   return {
     bookingId: row.id,
     status: row.status,
@@ -143,7 +145,8 @@ export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, ac
     cancellationHours: tenant.settings.cancellationHours,
     freeCancellationUntil: freeCancellationUntil(row.startTime, tenant.settings.cancellationHours),
     cancelledBy: bySalon ? 'SALON' : 'CUSTOMER',
-    deposit: 'NONE',
+    deposit: p.deposit.state,
+    depositAmount: p.deposit.state === 'NONE' ? 0 : p.deposit.amount,
     withinFreeWindow: p.withinFreeWindow,
     action: p.action,
     refundAmount: p.refundAmount,

@@ -27,6 +27,8 @@ import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
+import { bookingPaymentMode, effectiveMaxBookingDays } from '../payments/payment.rules';
+import { startDepositForNewBooking } from '../payments/payment-booking-hooks';
 import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
 export interface CreateInput {
@@ -78,7 +80,7 @@ interface InsertSpec {
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
   const s = tenant.settings;
-  const lastDate = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
+  const lastDate = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
   if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
 }
 
@@ -96,7 +98,7 @@ function salonSide(input: { customerId?: string; customer?: ContactInput; notes?
 async function insertBooking(
   deps: BookingDeps,
   spec: InsertSpec,
-): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string> }> {
+): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string>; paymentRequired: boolean }> {
   const { tenant, actor } = spec;
   const s = tenant.settings;
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
@@ -134,7 +136,7 @@ async function insertBooking(
       endTime,
       status: spec.status,
       source: spec.source,
-      paymentMode: 'IN_PERSON',
+      paymentMode: bookingPaymentMode(s, spec.source),
       totalAmount,
       discountAmount: voucher?.discountAmount ?? 0,
       appliedVoucherId: voucher?.appliedVoucherId ?? null,
@@ -177,9 +179,12 @@ async function insertBooking(
       itemRows.map(({ serviceName: _name, ...item }) => ({ ...item, tenantId: tenant.id, isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking, createdAt: now, updatedAt: now })),
       { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
     );
+    // spec 6 BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
+    const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
+    if (deposit.depositStatus) await trx('bookings').where({ id }).update({ depositStatus: (row.depositStatus = deposit.depositStatus) });
     await signalBooking(deps, row, spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated', 1);
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
-    return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames };
+    return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
   });
 }
 
@@ -258,7 +263,7 @@ export async function createPublicBooking(
   const now = nowOf(deps);
   if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);
-  const { booking, cancellationToken, resourceNames } = await insertBooking(deps, {
+  const { booking, cancellationToken, resourceNames, paymentRequired } = await insertBooking(deps, {
     tenant,
     actor: GUEST_ACTOR,
     items: input.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId ?? null })),
@@ -273,5 +278,5 @@ export async function createPublicBooking(
     withToken: true,
     voucherCode: customerAccountId ? input.voucherCode : undefined,
   });
-  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired: false };
+  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired };
 }

@@ -17,6 +17,7 @@ import { assertStaffScope } from './booking-scope';
 import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
+import { afterBookingStatusCommitted } from '../payments/payment-booking-hooks';
 import { nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 
 /** Re-activating time must pass the placement check again (the booking's own items excluded). */
@@ -66,5 +67,7 @@ export async function changeStatus(
       await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
     }
   }
+  // after commit: arrival (or completion, or no-show) captures an authorized manual-capture deposit
+  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to);
   return loadDto(deps.knex, tenant.id, id);
 }

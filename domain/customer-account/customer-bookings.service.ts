@@ -21,8 +21,8 @@ import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
 
 /** Payment retry ownership (spec 4.7, 4.8): is this booking the signed-in customer's own? */
-export async function isBookingOwnedByCustomer(db: Db, bookingId: string, customerAccountId: string): Promise<boolean> {
-  const row = await db('bookings').where({ id: bookingId, customerAccountId }).first('id');
+export async function isBookingOwnedByCustomer(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
+  const row = await db('bookings').where({ id: bookingId, tenantId, customerAccountId }).first('id');
   return !!row;
 }
 

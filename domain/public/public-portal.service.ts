@@ -7,6 +7,7 @@ import { errors } from '../errors';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { ServiceDto } from '../catalogue/catalogue.dto';
 import * as repo from './public-portal.repository';
+import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
 export type { PublicTenantSummary } from './public-portal.repository';
 
@@ -31,7 +32,8 @@ export function publicProfile(tenant: repo.PublicTenant) {
       bookingMode: s.bookingMode,
       autoConfirm: s.autoConfirm,
       cancellationHours: s.cancellationHours,
-      maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
+      // what the portal may offer: capped at 7 days while deposits are on (spec 2.2)
+      maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
       slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
       businessHours: s.businessHours,
     },

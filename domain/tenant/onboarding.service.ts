@@ -8,17 +8,14 @@ import type { Db } from '../../db/db-handle';
 import * as repo from './tenant.repository';
 import { errors } from '../errors';
 import { toIsoOrNull } from '../time/iso';
+import { hasActiveConfig } from '../payments/payment-config.service';
 
 export const ONBOARDING_STEPS = ['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
-/**
- * HOOK for the payments area: whether the tenant has an active payment-provider configuration.
- * Payment configurations do not exist yet, so this answers false and onboarding warns whenever
- * deposits are enabled. The payments colleague replaces the body with a real lookup.
- */
-export async function hasActivePaymentConfig(_db: Db, _tenantId: string): Promise<boolean> {
-  return false;
+/** Whether the tenant has an active payment-provider configuration (spec 2.2 onboarding warning). */
+export async function hasActivePaymentConfig(db: Db, tenantId: string): Promise<boolean> {
+  return hasActiveConfig(db, tenantId);
 }
 
 const notFound = () => errors.notFound('tenant', 'Tenant not found');

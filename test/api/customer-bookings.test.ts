@@ -48,9 +48,10 @@ describe('signed-in booking on the public portal', () => {
     expect(row).to.include({ customerAccountId: c.accountId, isGuest: false });
     const customer = await db('customers').where({ id: row.customerId }).first();
     expect(customer.accountId).to.equal(c.accountId);
-    expect(await isBookingOwnedByCustomer(db, id, c.accountId)).to.equal(true);
+    expect(await isBookingOwnedByCustomer(db, s.tenant.id, id, c.accountId)).to.equal(true);
+    expect(await isBookingOwnedByCustomer(db, (await bookingSalon()).tenant.id, id, c.accountId)).to.equal(false);
     const other = await signInCustomer();
-    expect(await isBookingOwnedByCustomer(db, id, other.accountId)).to.equal(false);
+    expect(await isBookingOwnedByCustomer(db, s.tenant.id, id, other.accountId)).to.equal(false);
     // a second booking in the same salon uses the same customer record
     const second = await book(s, c.accessToken, 6);
     expect((await db('bookings').where({ id: second.id }).first()).customerId).to.equal(row.customerId);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
+import request from 'supertest';
 import { Model } from 'objection';
 import { loadConfig, type AppConfig } from '../../config';
 import { createApp } from '../../api/app';
@@ -19,6 +20,8 @@ import { startWorker, type RunningWorker } from '../../bin/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../devserver/oidc/dev-identity-provider';
+import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
+import { startEpayStandIn, type EpayStandIn } from './epay-stand-in';
 
 export interface TestStack {
   app: Express;
@@ -31,6 +34,10 @@ export interface TestStack {
   worker: RunningWorker;
   /** the embedded OpenID Connect provider customers sign in with (OIDC_ISSUER of this stack) */
   idp: DevIdentityProvider;
+  /** the sandbox payment provider; its webhooks reach the app through supertest */
+  sandbox: SandboxServer;
+  /** the stand-in of ePay, the default provider; its callbacks reach the app through supertest */
+  epay: EpayStandIn;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -63,7 +70,28 @@ export function stack(): Promise<TestStack> {
   starting ??= (async () => {
     const temporal = await startTestTemporal();
     const idp = await startDevIdentityProvider();
-    const config = testConfig({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`, OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId });
+    let app: Express | undefined;
+    // the sandbox posts its signed webhooks to the app's webhook route (the raw bytes, as signed)
+    const sandbox = await startSandboxServer({
+      deliver: async (url, body, headers) => {
+        const res = await request(app!).post(new URL(url).pathname).set({ ...headers, 'content-type': 'application/json' }).send(body);
+        return res.status;
+      },
+    });
+    const epay = await startEpayStandIn(async (url) => {
+      const target = new URL(url);
+      return (await request(app!).get(target.pathname + target.search)).status;
+    });
+    const config = testConfig({
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      PAYMENT_SANDBOX_URL: sandbox.url,
+      PAYMENT_WEBHOOK_BASE_URL: 'http://platform.test/api',
+      EPAY_WINDOW_URL: epay.windowUrl,
+      EPAY_API_URL: epay.apiUrl,
+    });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
     const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
@@ -76,16 +104,24 @@ export function stack(): Promise<TestStack> {
       address: temporal.address,
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
-      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms, storage: platform.deps.storage },
+      activityDeps: {
+        knex: platform.knex,
+        mailer: platform.mailer,
+        sms,
+        storage: platform.deps.storage,
+        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+      },
     });
     platform.onStop(async () => {
       await worker.shutdown();
       await temporalSignaller.close();
       await stopTestTemporal();
       await idp.stop();
+      await sandbox.close();
+      await epay.close();
     });
-    const app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp };
+    app = createApp(platform.deps, { validateResponses: true });
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp, sandbox, epay };
   })();
   return starting;
 }

@@ -1,0 +1,59 @@
+// Side effects of the payment workflow (spec 3.2, 6). Each one re-reads committed state and is
+// idempotent (row locks, compare-and-set, provider idempotency keys). Provider failures cross the
+// Temporal boundary typed: TRANSIENT ones are retried, PERMANENT ones are not.
+import type { Knex } from 'knex';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
+import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
+import type { PaymentDeps } from '../domain/payments/payment-change';
+import * as flows from '../domain/payments/payment-workflow.service';
+import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
+
+export interface PaymentActivityDeps {
+  knex: Knex;
+  sms: SmsSender;
+  /** what payment activities need beyond the database; absent in workers that run no payments */
+  payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
+}
+
+export function createPaymentActivities({ knex, sms, payments }: PaymentActivityDeps): PaymentActivities {
+  function deps(): PaymentDeps {
+    if (!payments) throw ApplicationFailure.nonRetryable('this worker has no payment providers configured', PaymentActivityErrors.notConfigured);
+    return { knex, ...payments };
+  }
+
+  /** Runs a side effect with provider errors typed for the retry policy. */
+  async function run<T>(effect: () => Promise<T>): Promise<T> {
+    try {
+      return await effect();
+    } catch (err) {
+      if (err instanceof ProviderError) {
+        if (err.kind === 'TRANSIENT') throw ApplicationFailure.retryable(err.message, PaymentActivityErrors.providerTransient);
+        throw ApplicationFailure.nonRetryable(err.message, PaymentActivityErrors.providerPermanent);
+      }
+      throw err;
+    }
+  }
+
+  return {
+    async readPayment({ paymentId, minVersion }) {
+      const snapshot = await flows.paymentSnapshot(knex, paymentId);
+      if (!snapshot || snapshot.version < minVersion) {
+        throw ApplicationFailure.retryable(`payment ${paymentId} not yet at version ${minVersion}`, PaymentActivityErrors.versionNotVisible);
+      }
+      return snapshot;
+    },
+    openPaymentSession: ({ paymentId }) => run(() => flows.openSession(deps(), paymentId)),
+    confirmBookingForPayment: ({ paymentId }) => run(() => flows.confirmBookingForPayment(deps(), paymentId)),
+    followDepositStatus: ({ paymentId }) => run(() => flows.followDepositStatus(deps(), paymentId)),
+    settlePaymentFailure: ({ paymentId }) => run(() => flows.settleFailure(deps(), paymentId)),
+    capturePayment: ({ paymentId }) => run(() => flows.capturePayment(deps(), paymentId)),
+    voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
+    processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
+    expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
+    releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),
+    sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to, text, meta })),
+  };
+}

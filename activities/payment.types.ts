@@ -1,0 +1,54 @@
+// What the payment workflow may ask of the outside world. The workflow imports these types only;
+// activities/payment.activities.ts implements them over domain/payments/payment-workflow.service.ts.
+import type { CaptureMode, FailureKind, PaymentIntent, PaymentStatus } from '../domain/payments/payment.rules';
+
+export interface PaymentSnapshot {
+  paymentId: string;
+  tenantId: string;
+  bookingId: string;
+  status: PaymentStatus;
+  version: number;
+  intent: PaymentIntent;
+  captureMode: CaptureMode;
+  /** UTC ISO, or null */
+  expiresAt: string | null;
+  hasSession: boolean;
+  captureRequested: boolean;
+  voidRequested: boolean;
+  pendingRefunds: number;
+  failedCount: number;
+  failureKind: FailureKind | null;
+}
+
+export interface PaymentActivities {
+  /** Committed state of the payment, once it has reached `minVersion` (retried until then). */
+  readPayment(input: { paymentId: string; minVersion: number }): Promise<PaymentSnapshot>;
+  /** Opens the provider's hosted checkout (idempotency key: the payment's). */
+  openPaymentSession(input: { paymentId: string }): Promise<string>;
+  /** A PENDING booking becomes CONFIRMED (payment authorized or captured). */
+  confirmBookingForPayment(input: { paymentId: string }): Promise<string>;
+  /** Booking.depositStatus follows the deposit payment. */
+  followDepositStatus(input: { paymentId: string }): Promise<string | null>;
+  /** A failed attempt: RETRY_PENDING, or the booking cancelled at the retry cap. */
+  settlePaymentFailure(input: { paymentId: string }): Promise<string>;
+  /** Captures at the provider (key `capture:<id>`), then records CAPTURED. */
+  capturePayment(input: { paymentId: string }): Promise<string>;
+  /** Voids at the provider (best effort), then records VOIDED. */
+  voidPayment(input: { paymentId: string }): Promise<string>;
+  /** Pays out pending refunds (each refund's own key). */
+  processRefunds(input: { paymentId: string }): Promise<number>;
+  /** Closes the provider's checkout of a payment that expired here (best effort). */
+  releaseExpiredSession(input: { paymentId: string }): Promise<string>;
+  /** Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once. */
+  sendRefundSms(input: { paymentId: string }): Promise<number>;
+  /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
+  expirePayment(input: { paymentId: string }): Promise<string>;
+}
+
+export const PaymentActivityErrors = {
+  notFound: 'PAYMENT_NOT_FOUND',
+  versionNotVisible: 'PAYMENT_VERSION_NOT_VISIBLE',
+  providerTransient: 'PROVIDER_UNAVAILABLE',
+  providerPermanent: 'PROVIDER_REFUSED',
+  notConfigured: 'PAYMENTS_NOT_CONFIGURED',
+} as const;

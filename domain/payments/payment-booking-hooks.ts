@@ -1,0 +1,140 @@
+/**
+ * What the booking services ask of payments, each as one call inside (or right after) their own
+ * transaction: the deposit of a new booking (spec 6 BookingCreated), the deposit a cancellation
+ * decides about, the refund / void / capture the cancellation policy chose, and the capture of an
+ * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
+ * no-show). This file must not import the booking services (they import it).
+ */
+import type { Knex } from 'knex';
+import type { TenantContext } from '../tenant/tenant-context';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
+import type { CancellationDecision, DepositState } from '../booking/cancellation.rules';
+import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
+import { changePayment, insertPayment, newIdempotencyKey, SYSTEM, type PaymentActor } from './payment-change';
+import { reserveRefund } from './payment-refunds';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking, paymentsOfBooking, type PaymentRow } from './payment.repository';
+
+export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
+
+/**
+ * Inside the booking's creating transaction: a booking that pays online on a deposit tenant gets
+ * its deposit payment (INITIATED; the workflow opens the provider session). Without an active
+ * payment config the payment is recorded FAILED with reason NO_ACTIVE_PROVIDER and nothing is owed
+ * online. Returns whether the customer must pay, and the booking's depositStatus.
+ */
+export async function startDepositForNewBooking(
+  signaller: EntitySignaller,
+  trx: Knex.Transaction,
+  tenant: TenantContext,
+  booking: { id: string; tenantId: string; paymentMode: string; totalAmount: number; discountAmount: number },
+  now: Date,
+): Promise<{ paymentRequired: boolean; depositStatus: string | null }> {
+  const s = tenant.settings;
+  if (!s.depositEnabled || booking.paymentMode !== 'ONLINE') return { paymentRequired: false, depositStatus: null };
+  const amount = depositAmount({ totalAmount: booking.totalAmount, discountAmount: booking.discountAmount, depositType: s.depositType, depositValue: s.depositValue });
+  if (amount <= 0) return { paymentRequired: false, depositStatus: null };
+  const config = await activeConfig(trx, tenant.id);
+  const base = {
+    id: undefined as unknown as string,
+    tenantId: tenant.id,
+    bookingId: booking.id,
+    intent: 'DEPOSIT' as const,
+    amount,
+    capturedAmount: 0,
+    refundedAmount: 0,
+    currency: s.currency,
+    idempotencyKey: newIdempotencyKey('pay'),
+    providerSessionId: null,
+    providerTransactionId: null,
+    redirectUrl: null,
+    failedCount: 0,
+    captureRequestedAt: null,
+    voidRequestedAt: null,
+    authorizedAt: null,
+    capturedAt: null,
+  };
+  delete (base as Partial<typeof base>).id;
+  if (!config) {
+    await insertPayment(
+      signaller,
+      trx,
+      { ...base, configId: null, provider: null, captureMode: 'AUTO', status: 'FAILED', expiresAt: null, failureKind: 'PERMANENT', failureReason: NO_ACTIVE_PROVIDER } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+      SYSTEM,
+      { signal: false },
+    );
+    return { paymentRequired: false, depositStatus: null };
+  }
+  await insertPayment(
+    signaller,
+    trx,
+    {
+      ...base,
+      configId: config.id,
+      provider: config.provider,
+      captureMode: config.captureMode,
+      status: 'INITIATED',
+      expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_TTL_MS),
+      failureKind: null,
+      failureReason: null,
+    } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+    SYSTEM,
+  );
+  return { paymentRequired: true, depositStatus: 'PENDING' };
+}
+
+/** The deposit a cancellation decides about (locked): the latest authorized or captured deposit. */
+export async function depositForCancellation(trx: Knex.Transaction, tenantId: string, bookingId: string): Promise<{ deposit: DepositState; alreadyRefunded: number; payment: PaymentRow | null }> {
+  const payments = await lockPaymentsOfBooking(trx, tenantId, bookingId);
+  const deposit = [...payments].reverse().find((p) => p.intent === 'DEPOSIT' && (p.status === 'AUTHORIZED' || isCapturedStatus(p.status)));
+  if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, payment: null };
+  if (deposit.status === 'AUTHORIZED') return { deposit: { state: 'AUTHORIZED', amount: deposit.amount }, alreadyRefunded: 0, payment: deposit };
+  return { deposit: { state: 'CAPTURED', amount: deposit.capturedAmount }, alreadyRefunded: deposit.refundedAmount, payment: deposit };
+}
+
+/**
+ * Carries out what the cancellation policy decided, inside the cancellation's transaction: refund
+ * (reserved now, paid out by the workflow), void or capture (requested now, done by the workflow).
+ * An open checkout (INITIATED) of the cancelled booking expires at once.
+ */
+export async function applyCancellationToPayments(
+  signaller: EntitySignaller,
+  trx: Knex.Transaction,
+  tenantId: string,
+  bookingId: string,
+  payment: PaymentRow | null,
+  decision: CancellationDecision,
+  actor: PaymentActor,
+): Promise<void> {
+  for (const open of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
+    if (open.status === 'INITIATED') await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
+  }
+  if (!payment) return;
+  const locked = (await lockPaymentById(trx, payment.id))!;
+  if (decision.action === 'REFUND_FULL' && decision.refundAmount > 0) {
+    await reserveRefund(signaller, trx, locked, decision.refundAmount, 'BOOKING_CANCELLED', actor);
+  } else if (decision.action === 'VOID' && locked.status === 'AUTHORIZED' && !locked.voidRequestedAt) {
+    await changePayment(signaller, trx, locked, { voidRequestedAt: new Date() }, { type: 'PaymentVoidRequested', actor, data: { reason: 'BOOKING_CANCELLED' } });
+  } else if (decision.captureRequired && locked.status === 'AUTHORIZED' && !locked.captureRequestedAt) {
+    await changePayment(signaller, trx, locked, { captureRequestedAt: new Date() }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
+  }
+}
+
+/** The statuses at which an authorized manual-capture deposit is captured (spec 3.1, 6). */
+const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
+
+/**
+ * After a booking status change committed: ARRIVED (or COMPLETED as the fallback, or NO_SHOW)
+ * asks the payment workflow to capture an authorized manual-capture payment, exactly once (the
+ * request is a compare-and-set on `capture_requested_at`).
+ */
+export async function afterBookingStatusCommitted(signaller: EntitySignaller, knex: Knex, tenantId: string, bookingId: string, status: string): Promise<void> {
+  if (!CAPTURE_ON.includes(status)) return;
+  const candidates = (await paymentsOfBooking(knex, tenantId, bookingId)).filter((p) => p.status === 'AUTHORIZED' && p.captureMode === 'MANUAL' && !p.captureRequestedAt);
+  for (const candidate of candidates) {
+    await knex.transaction(async (trx) => {
+      const locked = await lockPaymentById(trx, candidate.id);
+      if (!locked || locked.status !== 'AUTHORIZED' || locked.captureRequestedAt) return;
+      await changePayment(signaller, trx, locked, { captureRequestedAt: new Date() }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
+    });
+  }
+}

@@ -1,0 +1,95 @@
+// The payment provider port (spec 1, 3.2, 5.5): the domain's interface, implemented by adapters in
+// integrations/payments/. Every call that moves money carries the provider idempotency key, so a
+// retried activity (Temporal runs activities at least once) never charges or refunds twice.
+import type { CaptureMode, FailureKind } from './payment.rules';
+
+/** Decrypted credentials of one payment config; adapters read the fields they need. */
+export type ProviderCredentials = Record<string, string>;
+
+export interface CreateSessionRequest {
+  paymentId: string;
+  amount: number;
+  currency: string;
+  captureMode: CaptureMode;
+  /** where the provider posts its webhooks for this tenant */
+  webhookUrl: string;
+  /** where the customer returns after the hosted page */
+  returnUrl: string;
+  idempotencyKey: string;
+}
+
+export interface ProviderSession {
+  sessionId: string;
+  redirectUrl: string;
+}
+
+export type ProviderStatus = 'PENDING' | 'AUTHORIZED' | 'CAPTURED' | 'FAILED' | 'VOIDED' | 'REFUNDED' | 'PARTIALLY_REFUNDED' | 'UNKNOWN';
+
+/** A verified webhook, in the platform's terms. */
+export interface ProviderWebhookEvent {
+  /** unique per event at the provider: the inbox key */
+  providerEventId: string;
+  /** our payment id, which the session carried as its reference */
+  paymentId: string;
+  outcome: 'AUTHORIZED' | 'CAPTURED' | 'FAILED';
+  failureKind?: FailureKind;
+  failureReason?: string;
+  transactionId?: string;
+  amount?: number;
+  /** the provider captures at authorization when the session asked for automatic capture (ePay instantcapture) */
+  capturedIfAuto?: boolean;
+}
+
+export interface RawWebhook {
+  method: string;
+  /** the exact bytes received (POST), or empty for GET callbacks */
+  rawBody: Buffer;
+  query: Record<string, string>;
+  headers: Record<string, string | undefined>;
+}
+
+/** A provider answered with an error: TRANSIENT (retry later) or PERMANENT (declined, invalid). */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** A money call on an existing session: the provider's transaction id once known (ePay needs it). */
+export interface ProviderMoneyRequest {
+  sessionId: string;
+  transactionId: string | null;
+  amount: number;
+  idempotencyKey: string;
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  /** Which credential fields a config of this provider must carry. */
+  readonly credentialFields: readonly string[];
+  createSession(credentials: ProviderCredentials, request: CreateSessionRequest): Promise<ProviderSession>;
+  /** Server-side authorization of an open session (providers without a hosted page). */
+  authorize(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ transactionId: string }>;
+  capture(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ transactionId: string }>;
+  void(credentials: ProviderCredentials, request: Omit<ProviderMoneyRequest, 'amount'>): Promise<void>;
+  refund(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ refundId: string }>;
+  fetchStatus(credentials: ProviderCredentials, request: { sessionId: string }): Promise<ProviderStatus>;
+  /** The event when the signature is valid; null when it is not (401, nothing written). */
+  verifyWebhook(credentials: ProviderCredentials, webhook: RawWebhook): ProviderWebhookEvent | null;
+  /** Resolves when the credentials work against the provider. */
+  healthCheck(credentials: ProviderCredentials): Promise<void>;
+}
+
+export interface PaymentProviders {
+  get(name: string): PaymentProvider | undefined;
+  names(): string[];
+  /** base URL the providers post webhooks to, e.g. https://api.example.com/api */
+  webhookBaseUrl: string;
+  /** where customers come back to after the hosted page */
+  returnBaseUrl: string;
+}

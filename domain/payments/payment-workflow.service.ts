@@ -1,0 +1,295 @@
+/**
+ * The side effects of the payment workflow (spec 3.2, 6), one function per activity. Each re-reads
+ * committed state under a row lock, acts only when the state still asks for it (so a retried
+ * activity changes nothing twice) and calls the provider with the payment's idempotency keys.
+ */
+import type { Knex } from 'knex';
+import { tenantById } from '../tenant/tenant-context';
+import { applyCancellation } from '../booking/booking-cancel.service';
+import { auditAndSignal, bumpVersion, setStatus } from '../booking/booking-change';
+import { lockBookingRow } from '../booking/booking.repository';
+import type { Actor, BookingDeps } from '../booking/booking.types';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
+import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
+import { openConfigCredentials, providerOf } from './payment-config.service';
+import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
+import { configById, lockPaymentById, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+
+const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
+
+export const AUTHORIZATION_EXPIRED = 'AUTHORIZATION_EXPIRED';
+export const PAYMENT_RETRY_EXHAUSTED = 'PAYMENT_RETRY_EXHAUSTED';
+
+export interface PaymentSnapshot {
+  paymentId: string;
+  tenantId: string;
+  bookingId: string;
+  status: PaymentRow['status'];
+  version: number;
+  intent: PaymentRow['intent'];
+  captureMode: PaymentRow['captureMode'];
+  /** UTC ISO, or null */
+  expiresAt: string | null;
+  hasSession: boolean;
+  captureRequested: boolean;
+  voidRequested: boolean;
+  pendingRefunds: number;
+  failedCount: number;
+  failureKind: PaymentRow['failureKind'];
+}
+
+function bookingDeps(deps: PaymentDeps): BookingDeps {
+  return { knex: deps.knex, signaller: deps.signaller, secret: deps.secret, now: deps.now };
+}
+
+export async function paymentSnapshot(db: Knex, paymentId: string): Promise<PaymentSnapshot | undefined> {
+  const p = await paymentById(db, paymentId);
+  if (!p) return undefined;
+  return {
+    paymentId: p.id,
+    tenantId: p.tenantId,
+    bookingId: p.bookingId,
+    status: p.status,
+    version: p.version,
+    intent: p.intent,
+    captureMode: p.captureMode,
+    expiresAt: p.expiresAt ? new Date(p.expiresAt).toISOString() : null,
+    hasSession: p.providerSessionId !== null,
+    captureRequested: p.captureRequestedAt !== null,
+    voidRequested: p.voidRequestedAt !== null,
+    pendingRefunds: await pendingRefundCount(db, p.id),
+    failedCount: p.failedCount,
+    failureKind: p.failureKind,
+  };
+}
+
+async function providerFor(deps: PaymentDeps, p: PaymentRow): Promise<{ provider: PaymentProvider; credentials: ProviderCredentials }> {
+  const config = p.configId ? await configById(deps.knex, p.configId) : undefined;
+  if (!config) throw new ProviderError('PERMANENT', 'NO_ACTIVE_PROVIDER', `payment ${p.id} has no payment config`);
+  return { provider: providerOf(deps.providers, config.provider), credentials: openConfigCredentials(deps.keyring, config) };
+}
+
+/** Records a failed attempt (spec 6 PaymentFailed): PERMANENT counts toward the cap, TRANSIENT does not. */
+async function recordFailure(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, kind: 'TRANSIENT' | 'PERMANENT', reason: string): Promise<void> {
+  if (p.status !== 'INITIATED') return;
+  const failedCount = kind === 'PERMANENT' ? p.failedCount + 1 : p.failedCount;
+  await changePayment(deps.signaller, trx, p, { status: 'FAILED', failureKind: kind, failureReason: reason.slice(0, 60), failedCount }, { type: 'PaymentFailed', actor: SYSTEM, data: { kind, reason } });
+}
+
+/** Opens the provider's hosted checkout for an INITIATED payment, once (the payment's idempotency key). */
+export async function openSession(deps: PaymentDeps, paymentId: string): Promise<'OPENED' | 'ALREADY_OPEN' | 'NOT_OPEN' | 'FAILED'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'INITIATED') return 'NOT_OPEN';
+  if (p.providerSessionId) return 'ALREADY_OPEN';
+  try {
+    const { provider, credentials } = await providerFor(deps, p);
+    const session = await provider.createSession(credentials, {
+      paymentId: p.id,
+      amount: p.amount,
+      currency: p.currency,
+      captureMode: p.captureMode,
+      webhookUrl: `${deps.providers.webhookBaseUrl}/webhooks/payments/${provider.name}/${p.tenantId}`,
+      returnUrl: `${deps.providers.returnBaseUrl}/payments/${p.id}/return`,
+      idempotencyKey: p.idempotencyKey,
+    });
+    return deps.knex.transaction(async (trx) => {
+      const locked = await lockPaymentById(trx, paymentId);
+      if (!locked || locked.status !== 'INITIATED' || locked.providerSessionId) return 'ALREADY_OPEN';
+      await changePayment(deps.signaller, trx, locked, { providerSessionId: session.sessionId, redirectUrl: session.redirectUrl }, { type: 'PaymentSessionCreated', actor: SYSTEM });
+      return 'OPENED';
+    });
+  } catch (err) {
+    // TRANSIENT errors are retried by the activity; a PERMANENT one fails the attempt
+    if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
+    await deps.knex.transaction(async (trx) => {
+      const locked = await lockPaymentById(trx, paymentId);
+      if (locked) await recordFailure(deps, trx, locked, 'PERMANENT', err.reason);
+    });
+    return 'FAILED';
+  }
+}
+
+/** Spec 3.1: payment authorized (or captured) -> a PENDING booking becomes CONFIRMED, once. */
+export async function confirmBookingForPayment(deps: PaymentDeps, paymentId: string): Promise<'CONFIRMED' | 'NOT_PENDING'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p) return 'NOT_PENDING';
+  return deps.knex.transaction(async (trx) => {
+    const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
+    if (row.status !== 'PENDING') return 'NOT_PENDING';
+    const version = await setStatus(trx, row, 'CONFIRMED');
+    await auditAndSignal(bookingDeps(deps), trx, row, { actor: SYSTEM_ACTOR, action: 'STATUS_CHANGED', fromStatus: 'PENDING', toStatus: 'CONFIRMED', reason: 'PAYMENT_AUTHORIZED' }, 'BookingConfirmed', version);
+    return 'CONFIRMED';
+  });
+}
+
+/** Booking.depositStatus follows the deposit (PAID on capture, REFUNDED after refunds...). */
+export async function followDepositStatus(deps: PaymentDeps, paymentId: string): Promise<string | null> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.intent !== 'DEPOSIT') return null;
+  return deps.knex.transaction(async (trx) => {
+    const locked = (await lockPaymentById(trx, paymentId))!;
+    const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
+    const next = depositStatusFor(locked.status, row.depositStatus);
+    if (next === null) return null;
+    // a failure of a booking that is already over changes nothing
+    if (next === 'RETRY_PENDING' && row.status !== 'PENDING' && row.status !== 'CONFIRMED') return null;
+    const version = await bumpVersion(trx, row, { depositStatus: next });
+    await auditAndSignal(bookingDeps(deps), trx, row, { actor: SYSTEM_ACTOR, action: 'UPDATED', changes: { depositStatus: next, paymentId } }, 'BookingUpdated', version);
+    return next;
+  });
+}
+
+/** Cancels the payment's booking by the SYSTEM role when it is still PENDING or CONFIRMED (spec 3.1). */
+async function cancelBookingBySystem(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, reason: string): Promise<boolean> {
+  const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
+  if (row.status !== 'PENDING' && row.status !== 'CONFIRMED') return false;
+  const tenant = await tenantById(trx, p.tenantId);
+  await applyCancellation(bookingDeps(deps), trx, tenant, row, SYSTEM_ACTOR, { bySalon: false, reason, now: deps.now?.() ?? new Date() });
+  return true;
+}
+
+/** Spec 6 PaymentFailed: at the cap the booking is cancelled (PAYMENT_RETRY_EXHAUSTED); below it, RETRY_PENDING. */
+export async function settleFailure(deps: PaymentDeps, paymentId: string): Promise<'CANCELLED' | 'RETRY_PENDING' | 'NOTHING'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'FAILED') return 'NOTHING';
+  if (p.failedCount >= PAYMENT_RETRY_CAP) {
+    const cancelled = await deps.knex.transaction((trx) => cancelBookingBySystem(deps, trx, p, PAYMENT_RETRY_EXHAUSTED));
+    return cancelled ? 'CANCELLED' : 'NOTHING';
+  }
+  return (await followDepositStatus(deps, paymentId)) === 'RETRY_PENDING' ? 'RETRY_PENDING' : 'NOTHING';
+}
+
+/** Captures an authorized payment whose capture was asked for, exactly once (idempotency key `capture:<id>`). */
+export async function capturePayment(deps: PaymentDeps, paymentId: string): Promise<'CAPTURED' | 'ALREADY_CAPTURED' | 'NOT_CAPTURABLE'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p) return 'NOT_CAPTURABLE';
+  if (p.status !== 'AUTHORIZED') return p.capturedAt ? 'ALREADY_CAPTURED' : 'NOT_CAPTURABLE';
+  const { provider, credentials } = await providerFor(deps, p);
+  const result = await provider.capture(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: p.amount, idempotencyKey: `capture:${p.id}` });
+  return deps.knex.transaction(async (trx) => {
+    const locked = (await lockPaymentById(trx, paymentId))!;
+    if (locked.status !== 'AUTHORIZED') return 'ALREADY_CAPTURED';
+    await changePayment(
+      deps.signaller,
+      trx,
+      locked,
+      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: new Date(), providerTransactionId: result.transactionId || locked.providerTransactionId },
+      { type: 'PaymentCaptured', actor: SYSTEM, amount: locked.amount },
+    );
+    return 'CAPTURED';
+  });
+}
+
+/** Voids an authorized payment whose void was asked for (best effort at the provider). */
+export async function voidPayment(deps: PaymentDeps, paymentId: string): Promise<'VOIDED' | 'NOT_VOIDABLE'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'AUTHORIZED') return 'NOT_VOIDABLE';
+  const providerVoid = await bestEffortVoid(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    const locked = (await lockPaymentById(trx, paymentId))!;
+    if (locked.status !== 'AUTHORIZED') return 'NOT_VOIDABLE';
+    await changePayment(deps.signaller, trx, locked, { status: 'VOIDED' }, { type: 'PaymentVoided', actor: SYSTEM, data: { providerVoid } });
+    return 'VOIDED';
+  });
+}
+
+async function bestEffortVoid(deps: PaymentDeps, p: PaymentRow): Promise<'DONE' | 'FAILED' | 'NO_SESSION'> {
+  if (!p.providerSessionId) return 'NO_SESSION';
+  try {
+    const { provider, credentials } = await providerFor(deps, p);
+    await provider.void(credentials, { sessionId: p.providerSessionId, transactionId: p.providerTransactionId, idempotencyKey: `void:${p.id}` });
+    return 'DONE';
+  } catch {
+    return 'FAILED';
+  }
+}
+
+/**
+ * Pays out every pending refund of the payment at the provider (each with its own idempotency key).
+ * A refund the provider refuses for good gives its amount back to the payment.
+ */
+export async function processRefunds(deps: PaymentDeps, paymentId: string): Promise<number> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p) return 0;
+  let done = 0;
+  for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'PENDING')) {
+    const { provider, credentials } = await providerFor(deps, p);
+    try {
+      const result = await provider.refund(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey });
+      if (await settleRefund(deps.knex, refund.id, 'SUCCEEDED', result.refundId)) done += 1;
+    } catch (err) {
+      if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
+      await deps.knex.transaction(async (trx) => {
+        const locked = (await lockPaymentById(trx, paymentId))!;
+        if (!(await settleRefund(trx, refund.id, 'FAILED', null))) return;
+        const refundedAmount = locked.refundedAmount - refund.amount;
+        await changePayment(
+          deps.signaller,
+          trx,
+          locked,
+          { refundedAmount, status: refundedAmount === 0 ? 'CAPTURED' : 'PARTIALLY_REFUNDED' },
+          { type: 'PaymentRefundFailed', actor: SYSTEM, amount: refund.amount, data: { refundId: refund.id, reason: err.reason } },
+        );
+      });
+    }
+  }
+  return done;
+}
+
+/**
+ * `expiresAt` passed (spec 3.2, 6 PaymentExpired): an INITIATED or AUTHORIZED payment gets a
+ * best-effort void, becomes EXPIRED, and its PENDING or CONFIRMED booking is cancelled by SYSTEM
+ * with AUTHORIZATION_EXPIRED, in one transaction (so a retried activity cancels nothing twice).
+ */
+export async function expirePayment(deps: PaymentDeps, paymentId: string): Promise<'EXPIRED' | 'NOT_OPEN'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || !isOpenStatus(p.status)) return 'NOT_OPEN';
+  const providerVoid = await bestEffortVoid(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    const locked = (await lockPaymentById(trx, paymentId))!;
+    if (!isOpenStatus(locked.status)) return 'NOT_OPEN';
+    await changePayment(deps.signaller, trx, locked, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor: SYSTEM, data: { bookingId: locked.bookingId, expiredAt: new Date().toISOString(), providerVoid } });
+    await cancelBookingBySystem(deps, trx, locked, AUTHORIZATION_EXPIRED);
+    return 'EXPIRED';
+  });
+}
+
+/**
+ * An open checkout that expired here (e.g. its booking was cancelled) is closed at the provider too
+ * (best effort), so the customer can no longer pay on the page.
+ */
+export async function releaseExpiredSession(deps: PaymentDeps, paymentId: string): Promise<'DONE' | 'FAILED' | 'NO_SESSION' | 'NOT_EXPIRED'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'EXPIRED') return 'NOT_EXPIRED';
+  return bestEffortVoid(deps, p);
+}
+
+/** The hold of an authorization (spec 8: 7 days) from the moment it was authorized. */
+export function holdExpiry(authorizedAt: Date): Date {
+  return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
+}
+
+/**
+ * Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
+ * per refund is claimed first and stamped when the gateway took it).
+ */
+export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p) return 0;
+  const booking = await deps.knex('bookings').where({ id: p.bookingId }).first('id', 'tenantId', 'customerId', 'contactName', 'contactPhone');
+  const customer = booking.customerId ? await deps.knex('customers').where({ id: booking.customerId }).first('name', 'phone') : undefined;
+  const phone: string | null = booking.contactPhone ?? customer?.phone ?? null;
+  if (!phone) return 0;
+  const tenant = await deps.knex('tenants').where({ id: p.tenantId }).first('name');
+  let sent = 0;
+  for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
+    const key = { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` };
+    await deps.knex('booking_notifications').insert({ ...key, tenantId: p.tenantId, kind: 'REFUND' }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
+    const claim = await deps.knex('booking_notifications').where(key).first('id', 'sentAt');
+    if (claim.sentAt) continue;
+    await send(phone, refundSmsText({ customerName: booking.contactName ?? customer?.name ?? 'kunde', salonName: tenant.name, amount: refund.amount, currency: p.currency }), { bookingId: p.bookingId, kind: 'REFUND', notificationId: claim.id, paymentId });
+    await deps.knex('booking_notifications').where({ id: claim.id }).update({ sentAt: deps.knex.fn.now() });
+    sent += 1;
+  }
+  return sent;
+}

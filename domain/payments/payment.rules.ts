@@ -1,0 +1,146 @@
+/**
+ * Payments (spec 2.2, 2.8, 3.2, 4.8, 6, 8), pure: the state machine, money arithmetic in integer minor
+ * units, and the limits. Imported by the services, the activities and the payment workflow.
+ */
+export type PaymentStatus = 'INITIATED' | 'AUTHORIZED' | 'CAPTURED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'FAILED' | 'EXPIRED' | 'VOIDED';
+export type PaymentIntent = 'DEPOSIT' | 'REMAINING';
+export type CaptureMode = 'AUTO' | 'MANUAL';
+export type FailureKind = 'TRANSIENT' | 'PERMANENT';
+
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['INITIATED', 'AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'FAILED', 'EXPIRED', 'VOIDED'];
+
+/** Spec 8: payment retry cap (3 failed attempts) and the authorization hold (7 days). */
+export const PAYMENT_RETRY_CAP = 3;
+export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
+/** How long a hosted checkout session stays open before the INITIATED payment expires. */
+export const CHECKOUT_SESSION_TTL_MS = 30 * 60_000;
+/** Spec 2.2: deposit-enabled tenants take bookings at most 7 days ahead (inside the hold). */
+export const DEPOSIT_MAX_BOOKING_DAYS = 7;
+
+/** Spec 3.2 as a table: which status may follow which. */
+const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  INITIATED: ['AUTHORIZED', 'CAPTURED', 'FAILED', 'EXPIRED'],
+  AUTHORIZED: ['CAPTURED', 'VOIDED', 'EXPIRED'],
+  CAPTURED: ['PARTIALLY_REFUNDED', 'REFUNDED'],
+  PARTIALLY_REFUNDED: ['PARTIALLY_REFUNDED', 'REFUNDED'],
+  REFUNDED: [],
+  FAILED: [],
+  EXPIRED: [],
+  VOIDED: [],
+};
+
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** Money has been taken (and maybe partly given back). */
+export function isCapturedStatus(status: PaymentStatus): boolean {
+  return status === 'CAPTURED' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED';
+}
+
+/** Waiting on the customer or the hold: these expire at `expiresAt`. */
+export function isOpenStatus(status: PaymentStatus): boolean {
+  return status === 'INITIATED' || status === 'AUTHORIZED';
+}
+
+function assertMinor(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer (minor units), got ${value}`);
+}
+
+/**
+ * Spec 2.2 / 6 BookingCreated: the deposit of a booking. Payable = total - discount; percentage
+ * deposits round half up to the whole minor unit; a fixed deposit never exceeds the payable amount.
+ */
+export function depositAmount(input: { totalAmount: number; discountAmount: number; depositType: 'percentage' | 'fixed'; depositValue: number }): number {
+  assertMinor('totalAmount', input.totalAmount);
+  assertMinor('discountAmount', input.discountAmount);
+  assertMinor('depositValue', input.depositValue);
+  const payable = Math.max(0, input.totalAmount - input.discountAmount);
+  if (input.depositType === 'fixed') return Math.min(input.depositValue, payable);
+  if (input.depositValue > 100) throw new RangeError(`a percentage deposit is 0..100, got ${input.depositValue}`);
+  // integer arithmetic: (payable * percent + 50) / 100, floored
+  return Math.floor((payable * input.depositValue + 50) / 100);
+}
+
+/** Spec 4.8: what may still be refunded of a payment. */
+export function refundableAmount(p: { capturedAmount: number; refundedAmount: number }): number {
+  return p.capturedAmount - p.refundedAmount;
+}
+
+export type RefundCheck = { ok: true; statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'; refundedAfter: number } | { ok: false; reason: 'NOT_CAPTURED' | 'AMOUNT_INVALID' | 'EXCEEDS_REFUNDABLE' };
+
+/** Spec 4.8: a refund of `amount` (> 0, at most captured - refunded); full -> REFUNDED, part -> PARTIALLY_REFUNDED. */
+export function checkRefund(p: { status: PaymentStatus; capturedAmount: number; refundedAmount: number }, amount: number): RefundCheck {
+  if (p.status !== 'CAPTURED' && p.status !== 'PARTIALLY_REFUNDED') return { ok: false, reason: 'NOT_CAPTURED' };
+  if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, reason: 'AMOUNT_INVALID' };
+  if (amount > refundableAmount(p)) return { ok: false, reason: 'EXCEEDS_REFUNDABLE' };
+  const refundedAfter = p.refundedAmount + amount;
+  return { ok: true, refundedAfter, statusAfter: refundedAfter === p.capturedAmount ? 'REFUNDED' : 'PARTIALLY_REFUNDED' };
+}
+
+/**
+ * Spec 4.8: remaining amount of a booking = total - captured + refunded over its payments (the
+ * discount is not owed); it must be above 0 to collect it.
+ */
+export function remainingAmount(totalAmount: number, discountAmount: number, payments: { capturedAmount: number; refundedAmount: number }[]): number {
+  assertMinor('totalAmount', totalAmount);
+  const payable = Math.max(0, totalAmount - discountAmount);
+  const captured = payments.reduce((sum, p) => sum + p.capturedAmount, 0);
+  const refunded = payments.reduce((sum, p) => sum + p.refundedAmount, 0);
+  return payable - captured + refunded;
+}
+
+/** Booking.depositStatus after a refund of the deposit. */
+export function depositStatusAfterRefund(statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'): 'REFUNDED' | 'PARTIALLY_REFUNDED' {
+  return statusAfter;
+}
+
+/** Spec 6 PaymentFailed: TRANSIENT never counts; PERMANENT counts; the cap cancels the booking. */
+export function failureOutcome(failedCountBefore: number, kind: FailureKind): { failedCount: number; cancelBooking: boolean } {
+  const failedCount = kind === 'PERMANENT' ? failedCountBefore + 1 : failedCountBefore;
+  return { failedCount, cancelBooking: failedCount >= PAYMENT_RETRY_CAP };
+}
+
+/** Spec 4.8 retry: only PENDING bookings in RETRY_PENDING whose last payment failed below the cap. */
+export function retryRejection(input: { bookingStatus: string; depositStatus: string | null; lastPaymentStatus: PaymentStatus | null; failedCount: number }): string | null {
+  if (input.bookingStatus !== 'PENDING') return 'the booking is not waiting for payment';
+  if (input.depositStatus !== 'RETRY_PENDING' || input.lastPaymentStatus !== 'FAILED') return 'there is no failed payment to retry';
+  if (input.failedCount >= PAYMENT_RETRY_CAP) return `the payment failed ${PAYMENT_RETRY_CAP} times`;
+  return null;
+}
+
+/** Spec 2.2: the booking window of a tenant, capped at 7 days while deposits are on. */
+export function effectiveMaxBookingDays(settings: { maxBookingDaysInAdvance: number; depositEnabled: boolean }): number {
+  return settings.depositEnabled ? Math.min(settings.maxBookingDaysInAdvance, DEPOSIT_MAX_BOOKING_DAYS) : settings.maxBookingDaysInAdvance;
+}
+
+/** Spec 2.8: `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON. */
+export function bookingPaymentMode(settings: { depositEnabled: boolean }, source: string): 'ONLINE' | 'IN_PERSON' {
+  return settings.depositEnabled && source === 'ONLINE' ? 'ONLINE' : 'IN_PERSON';
+}
+
+/**
+ * Booking.depositStatus that follows a deposit payment's status (spec 2.8, 6). A deposit the salon
+ * kept after a late cancellation stays FORFEIT until part of it is refunded; null: leave it.
+ */
+export function depositStatusFor(paymentStatus: PaymentStatus, current: string | null): string | null {
+  const next: Partial<Record<PaymentStatus, string>> = {
+    INITIATED: 'PENDING',
+    AUTHORIZED: 'AUTHORIZED',
+    CAPTURED: 'PAID',
+    PARTIALLY_REFUNDED: 'PARTIALLY_REFUNDED',
+    REFUNDED: 'REFUNDED',
+    VOIDED: 'VOIDED',
+    FAILED: 'RETRY_PENDING',
+  };
+  const wanted = next[paymentStatus] ?? null;
+  if (wanted === null || wanted === current) return null;
+  if (current === 'FORFEIT' && (paymentStatus === 'CAPTURED' || paymentStatus === 'AUTHORIZED')) return null;
+  return wanted;
+}
+
+/** Spec 6 PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
+export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string }): string {
+  const major = `${Math.floor(input.amount / 100)},${String(input.amount % 100).padStart(2, '0')}`;
+  return `Hei ${input.customerName}! ${input.salonName} har refundert ${major} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
+}

@@ -1,0 +1,105 @@
+// The deposit journey through HTTP and the real worker (spec 2.2, 3.1, 3.2, 4.7, 6): a booking at a
+// deposit salon gets a payment, the customer pays on the sandbox's hosted checkout, the signed
+// webhook moves the payment, and the payment workflow confirms the booking and marks the deposit.
+import { expect } from 'chai';
+import { call } from '../support/http';
+import { stack } from '../support/stack';
+import { at, bookingSalon, localDay } from '../support/booking-fixtures';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows } from '../support/payments';
+
+describe('payments: deposit on booking creation', function () {
+  this.timeout(60_000);
+
+  it('when a guest books at a deposit salon then the booking is PENDING with paymentRequired and an INITIATED deposit of payable x percent in minor units', async () => {
+    const salon = await depositSalon({ settings: { depositValue: 33 } });
+    const booking = await bookOnline(salon);
+    expect(booking.paymentRequired).to.equal(true);
+    expect(booking.status).to.equal('PENDING');
+    const [payment] = await paymentRows(booking.id);
+    // 50000 x 33 % = 16500
+    expect(payment).to.include({ status: 'INITIATED', intent: 'DEPOSIT', amount: 16500, captureMode: 'AUTO', capturedAmount: 0, provider: 'sandbox' });
+    expect((await bookingRow(booking.id)).depositStatus).to.equal('PENDING');
+    expect((await bookingRow(booking.id)).paymentMode).to.equal('ONLINE');
+  });
+
+  it('when the customer pays on the sandbox page (auto capture) then the payment is CAPTURED, the booking CONFIRMED and its deposit PAID', async () => {
+    const salon = await depositSalon();
+    const booking = await bookOnline(salon);
+    const page = await paymentPage(salon, booking);
+    expect(page.status).to.equal('INITIATED');
+    expect(page.amount).to.equal(10000);
+    expect(page.redirectUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+\/checkout\//);
+    await clickCheckout(page.redirectUrl!, 'pay');
+    const confirmed = await eventually(async () => {
+      const b = await bookingRow(booking.id);
+      return b.status === 'CONFIRMED' && b.depositStatus === 'PAID' ? b : undefined;
+    }, 'the booking to be confirmed and paid');
+    expect(confirmed.depositStatus).to.equal('PAID');
+    const [payment] = await paymentRows(booking.id);
+    expect(payment).to.include({ status: 'CAPTURED', capturedAmount: 10000 });
+
+    const poll = await call('get', `/public/payments/${salon.tenant.id}/status?paymentId=${payment.id}`);
+    expect(poll.status).to.equal(200);
+    expect(poll.body.data).to.include({ status: 'CAPTURED', bookingStatus: 'CONFIRMED', depositStatus: 'PAID' });
+  });
+
+  it('when the config captures manually then paying authorizes, the booking is CONFIRMED, and arrival captures the deposit exactly once', async () => {
+    const salon = await depositSalon({ captureMode: 'MANUAL' });
+    const booking = await bookOnline(salon);
+    const page = await paymentPage(salon, booking);
+    await clickCheckout(page.redirectUrl!, 'pay');
+    await eventually(async () => (await bookingRow(booking.id)).status === 'CONFIRMED', 'the booking to be confirmed');
+    const [authorized] = await paymentRows(booking.id);
+    expect(authorized.status).to.equal('AUTHORIZED');
+    expect(new Date(authorized.expiresAt).getTime() - new Date(authorized.authorizedAt).getTime()).to.equal(7 * 24 * 3600 * 1000);
+
+    const arrived = await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {});
+    expect(arrived.status, JSON.stringify(arrived.body)).to.equal(200);
+    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit to be captured');
+    for (const status of ['IN_PROGRESS', 'COMPLETED']) {
+      expect((await call('post', `/bookings/${booking.id}/status/${status}`, salon.owner.token, {})).status).to.equal(200);
+    }
+    const [captured] = await paymentRows(booking.id);
+    expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 10000 });
+    const { sandbox } = await stack();
+    expect(sandbox.session(captured.providerSessionId)!.captureCount).to.equal(1);
+  });
+
+  it('when the booking is in person (staff-created) then no payment is made even at a deposit salon', async () => {
+    const salon = await depositSalon();
+    const res = await call('post', '/bookings', salon.owner.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Ola', phone: '+4791234567' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.data.paymentMode).to.equal('IN_PERSON');
+    expect(await paymentRows(res.body.data.id)).to.have.length(0);
+  });
+
+  it('when deposits are on but no payment config is active then the failure NO_ACTIVE_PROVIDER is recorded, nothing is due online, and onboarding warns', async () => {
+    const salon = await depositSalon({ activate: false });
+    const booking = await bookOnline(salon);
+    expect(booking.paymentRequired).to.equal(false);
+    const [payment] = await paymentRows(booking.id);
+    expect(payment).to.include({ status: 'FAILED', failureReason: 'NO_ACTIVE_PROVIDER' });
+    const onboarding = await call('get', '/tenants/me/onboarding', salon.owner.token);
+    expect(onboarding.body.data.warnings.map((w: { code: string }) => w.code)).to.include('DEPOSIT_WITHOUT_PAYMENT_CONFIG');
+    await call('post', `/admin/payment-configs/${salon.configId}/activate`, salon.owner.token);
+    const after = await call('get', '/tenants/me/onboarding', salon.owner.token);
+    expect(after.body.data.warnings).to.deep.equal([]);
+  });
+
+  it('when deposits are on then bookings are taken at most 7 days ahead (day 7 yes, day 8 no) even with maxBookingDaysInAdvance 30', async () => {
+    const salon = await depositSalon({ settings: { maxBookingDaysInAdvance: 30 } });
+    const ok = await bookOnline(salon, 7);
+    expect(ok.paymentRequired).to.equal(true);
+    const late = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(8), '10:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari', phone: '+4790000001' },
+    });
+    expect(late.status).to.equal(422);
+    expect(late.body.error.code).to.equal('DATE_BEYOND_BOOKING_WINDOW');
+    const profile = await call('get', `/public/tenants/${salon.tenant.slug}`);
+    expect(profile.body.data.settings.maxBookingDaysInAdvance).to.equal(7);
+    const plain = await bookingSalon({ settings: { maxBookingDaysInAdvance: 30 } });
+    expect((await bookOnline(plain, 8)).paymentRequired).to.equal(false);
+  });
+});

@@ -1,0 +1,111 @@
+// Payments in the production topology (ARCHITECTURE.md sections 3, 6): bin/api and bin/worker as
+// separate processes configured by environment only (PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL),
+// a Temporal frontend of its own, and the sandbox provider posting its signed webhook over real HTTP
+// to the api; the worker's payment workflow then confirms the booking and marks the deposit paid.
+import { expect } from 'chai';
+import knexFactory, { type Knex } from 'knex';
+import { knexSnakeCaseMappers } from 'objection';
+import { stack } from '../support/stack';
+import { run, until, type Proc } from '../support/processes';
+import { freePort } from '../../devserver/postgres';
+import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
+import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+describe('production topology: a deposit paid through the sandbox provider with api and worker as separate processes', function () {
+  this.timeout(120_000);
+  let temporal: Proc;
+  let api: Proc;
+  let worker: Proc;
+  let apiBase: string;
+  let db: Knex;
+  let adminDb: Knex;
+  let dbName: string;
+  let sandbox: SandboxServer;
+  const credentialKeys = `1:${Buffer.alloc(32, 9).toString('base64')}`;
+
+  before(async function () {
+    this.timeout(120_000);
+    const base = (await stack()).config.databaseUrl!;
+    dbName = `payments_topology_${process.pid}_${Date.now()}`;
+    adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+    await adminDb.raw(`CREATE DATABASE "${dbName}"`);
+    const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
+    sandbox = await startSandboxServer();
+    const temporalPort = await freePort();
+    const temporalAddress = `127.0.0.1:${temporalPort}`;
+    temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1']);
+    const port = await freePort();
+    apiBase = `http://127.0.0.1:${port}/api`;
+    const env: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: 'salon-payments-topology',
+      JWT_SECRET: 'payments-topology-jwt-secret-0123456789',
+      ADMIN_EMAIL: 'admin@payments-topology.test',
+      ADMIN_PASSWORD: 'payments-topology-admin',
+      CREDENTIAL_KEYS: credentialKeys,
+      PASSWORD_HASH_ROUNDS: '4',
+      PAYMENT_SANDBOX_URL: sandbox.url,
+      PAYMENT_WEBHOOK_BASE_URL: apiBase,
+      LOG_LEVEL: 'warn',
+    };
+    const migrate = run('bin/migrate.js', env);
+    expect(await migrate.exited, migrate.output).to.equal(0);
+    db = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 2 }, ...knexSnakeCaseMappers() });
+    await seedDemoSalon(db, { passwordHashRounds: 4 });
+    api = run('bin/api.js', { ...env, PORT: String(port) });
+    const workerHealth = await freePort();
+    worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
+    await until(`the api (${api.output})`, async () => ((await fetch(`${apiBase}/health`)).status === 200 ? true : undefined), 45_000);
+    await until(`the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    for (const p of [api, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+    await sandbox?.close();
+    await db?.destroy();
+    await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await adminDb?.destroy();
+  });
+
+  it('when a guest books at a deposit salon and pays on the sandbox page then the webhook reaches the api and the worker confirms the booking and marks the deposit PAID', async () => {
+    const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
+    await db('tenants')
+      .where({ id: tenant.id })
+      .update({ settings: JSON.stringify({ ...tenant.settings, depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false }) });
+    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_topology0001' });
+    await db('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'AUTO', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+
+    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
+    const post = (p: string, body: unknown) => fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
+    const serviceId: string = services.body.data[0].services[0].id;
+    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) });
+    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
+    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slots.body.data.slots[0].start, items: [{ serviceId }], customer: { name: 'Topo Betaler', phone: '+47 955 00 111' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.data.paymentRequired).to.equal(true);
+    const bookingId: string = created.body.data.id;
+
+    const page = await until('the checkout session', async () => {
+      const res = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`));
+      return res.body.data?.redirectUrl ? res.body.data : undefined;
+    }, 15_000);
+    const paid = await fetch(`${page.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(paid.status).to.equal(303);
+    expect(sandbox.delivered.at(-1)!.status).to.equal(200);
+
+    const booking = await until('the booking to be confirmed and paid', async () => {
+      const row = await db('bookings').where({ id: bookingId }).first();
+      return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? row : undefined;
+    }, 30_000);
+    expect(booking.depositStatus).to.equal('PAID');
+    expect(await db('payments').where({ bookingId }).first()).to.include({ status: 'CAPTURED' });
+  });
+});

@@ -1,0 +1,83 @@
+// Deposit salons for the payment tests: a booking salon with deposits on and an active sandbox
+// payment config (created through the admin routes), and the customer's clicks on the sandbox's
+// hosted checkout page.
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { call } from './http';
+import { bookingSalon, localDay, at, knex, type BookingSalon } from './booking-fixtures';
+import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+
+export interface DepositSalon extends BookingSalon {
+  configId: string;
+  apiKey: string;
+}
+
+export function sandboxKey(): string {
+  return `sk_test_${crypto.randomBytes(8).toString('hex')}`;
+}
+
+export async function depositSalon(options: { captureMode?: 'AUTO' | 'MANUAL'; settings?: Partial<TenantSettings>; activate?: boolean } = {}): Promise<DepositSalon> {
+  const salon = await bookingSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false, cancellationHours: 24, ...options.settings } });
+  const apiKey = sandboxKey();
+  const created = await call('post', '/admin/payment-configs', salon.owner.token, { provider: 'sandbox', displayName: 'Sandbox', captureMode: options.captureMode ?? 'AUTO', credentials: { apiKey } });
+  expect(created.status, JSON.stringify(created.body)).to.equal(201);
+  if (options.activate !== false) {
+    const activated = await call('post', `/admin/payment-configs/${created.body.data.id}/activate`, salon.owner.token);
+    expect(activated.status, JSON.stringify(activated.body)).to.equal(200);
+  }
+  return { ...salon, configId: created.body.data.id, apiKey };
+}
+
+export interface PublicBooking {
+  id: string;
+  token: string;
+  status: string;
+  paymentRequired: boolean;
+  phone: string;
+}
+
+/** A guest booking `days` ahead at `time` (salon-local). */
+export async function bookOnline(salon: BookingSalon, days = 3, time = '10:00', customerToken?: string): Promise<PublicBooking> {
+  const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+  const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, customerToken, {
+    startTime: at(localDay(days), time),
+    items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+    customer: { name: 'Kari Nordmann', phone },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return { id: res.body.data.id, token: res.body.data.cancellationToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired, phone };
+}
+
+/** The customer's payment page data (opens the provider session when the workflow has not yet). */
+export async function paymentPage(salon: BookingSalon, booking: PublicBooking) {
+  const res = await call('get', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}/payment?token=${encodeURIComponent(booking.token)}`);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body.data as { paymentId: string; status: string; amount: number; redirectUrl: string | null };
+}
+
+/** Clicks a button of the sandbox's hosted checkout page: pay, decline, fail or abandon. */
+export async function clickCheckout(redirectUrl: string, action: 'pay' | 'decline' | 'fail' | 'abandon'): Promise<void> {
+  const page = await fetch(redirectUrl);
+  expect(page.status).to.equal(200);
+  expect(await page.text()).to.contain(`/${action}`);
+  const res = await fetch(`${redirectUrl}/${action}`, { method: 'POST', redirect: 'manual' });
+  expect(res.status).to.equal(303);
+}
+
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function bookingRow(id: string) {
+  return (await knex())('bookings').where({ id }).first();
+}
+
+export async function paymentRows(bookingId: string) {
+  return (await knex())('payments').where({ bookingId }).orderBy('createdAt', 'asc');
+}

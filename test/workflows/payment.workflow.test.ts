@@ -1,0 +1,183 @@
+// The payment's timeline (spec 3.2, 6) on the time-skipping test server and the real database, with
+// the sandbox provider: each test runs its own worker on its own task queue.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTimeSkippingEnv } from '../support/temporal';
+import { stack } from '../support/stack';
+import { createSalon, unique } from '../support/factories';
+import { sandboxKey } from '../support/payments';
+import { createActivities } from '../../activities';
+import { FolderMailer } from '../../integrations/mail/mailer';
+import { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { sealCredentials } from '../../domain/crypto/credential-cipher';
+import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
+import type { PaymentProviders } from '../../domain/payments/payment-provider';
+import { paymentWorkflowId } from '../../domain/payments/payment-events.rules';
+import { paymentWorkflow } from '../../workflows/payment/payment.workflow';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe('payment workflow (time skipping, real database, sandbox provider)', function () {
+  this.timeout(120_000);
+  let env: TestWorkflowEnvironment;
+  let workflowBundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    await stack();
+    env = await createTimeSkippingEnv();
+    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+  });
+
+  after(async () => {
+    await env?.teardown();
+  });
+
+  /** Runs `scenario` with a worker of its own; every signal (payment and booking) goes to its task queue. */
+  async function withWorker(scenario: (signaller: EntitySignaller) => Promise<void>, options: { providers?: PaymentProviders } = {}): Promise<void> {
+    const { platform, config } = await stack();
+    const taskQueue = unique('payment-wf');
+    const signaller: EntitySignaller = {
+      async signal(ref, signalName, event) {
+        await env.client.workflow.signalWithStart(ref.workflowType, { workflowId: ref.workflowId, taskQueue, args: [ref.startArgs], signal: signalName, signalArgs: [event] });
+      },
+    };
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle,
+      activities: createActivities({
+        knex: platform.knex,
+        mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
+        sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
+        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+      }),
+    });
+    await worker.runUntil(scenario(signaller));
+  }
+
+  /** A salon with an active MANUAL sandbox config, a booking, and its deposit payment. */
+  async function seed(opts: { bookingStatus: string; paymentStatus: 'INITIATED' | 'AUTHORIZED'; expiresInMs: number; captureRequested?: boolean }) {
+    const { platform, config, sandbox } = await stack();
+    const knex = platform.knex;
+    const { tenant } = await createSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20 } });
+    const apiKey = sandboxKey();
+    const sealed = sealCredentials(config.credentialKeys, { apiKey });
+    const [cfg] = await knex('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion }).returning('*');
+    const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
+    const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
+    const now = await env.currentTimeMs();
+    const start = new Date(now + 5 * DAY);
+    const [booking] = await knex('bookings')
+      .insert({ tenantId: tenant.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), status: opts.bookingStatus, source: 'ONLINE', paymentMode: 'ONLINE', totalAmount: 65000, depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING', contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`, metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
+      .returning('*');
+    await knex('bookingItems').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), duration: 60, price: 65000 });
+    let sessionId: string | null = null;
+    if (opts.paymentStatus === 'AUTHORIZED') {
+      const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+      const s = await (await fetch(`${sandbox.url}/v1/sessions`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: JSON.stringify({ reference: crypto.randomUUID(), amount: 13000, currency: 'NOK', captureMode: 'MANUAL', webhookUrl: 'http://127.0.0.1:9/none' }) })).json() as { id: string };
+      await fetch(`${sandbox.url}/v1/sessions/${s.id}/authorize`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: '{}' });
+      sessionId = s.id;
+    }
+    const [payment] = await knex('payments')
+      .insert({
+        tenantId: tenant.id,
+        bookingId: booking.id,
+        configId: cfg.id,
+        provider: 'sandbox',
+        intent: 'DEPOSIT',
+        captureMode: 'MANUAL',
+        status: opts.paymentStatus,
+        amount: 13000,
+        currency: 'NOK',
+        idempotencyKey: unique('pay'),
+        providerSessionId: sessionId,
+        authorizedAt: opts.paymentStatus === 'AUTHORIZED' ? new Date(now) : null,
+        expiresAt: new Date(now + opts.expiresInMs),
+        captureRequestedAt: opts.captureRequested ? new Date(now) : null,
+      })
+      .returning('*');
+    return { knex, booking, payment, tenantId: tenant.id, sandbox };
+  }
+
+  async function start(signaller: EntitySignaller, payment: { id: string; tenantId: string }) {
+    await signaller.signal({ workflowType: 'paymentWorkflow', workflowId: paymentWorkflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } }, 'paymentEvent', { type: 'PaymentAuthorized', entityVersion: 1 });
+    return env.client.workflow.getHandle<typeof paymentWorkflow>(paymentWorkflowId(payment.id));
+  }
+
+  it('when an authorization is held for 7 days then at expiresAt it is voided at the provider, EXPIRED, and the booking is cancelled by SYSTEM once with AUTHORIZATION_EXPIRED', () =>
+    withWorker(async (signaller) => {
+      const { knex, booking, payment, sandbox } = await seed({ bookingStatus: 'CONFIRMED', paymentStatus: 'AUTHORIZED', expiresInMs: 7 * DAY });
+      const handle = await start(signaller, payment);
+
+      await env.sleep(6 * DAY + 23 * HOUR); // just before the hold ends: nothing happens
+      expect((await knex('payments').where({ id: payment.id }).first()).status).to.equal('AUTHORIZED');
+      expect((await knex('bookings').where({ id: booking.id }).first()).status).to.equal('CONFIRMED');
+
+      await env.sleep(2 * HOUR);
+      await handle.result();
+      const expired = await knex('payments').where({ id: payment.id }).first();
+      expect(expired.status).to.equal('EXPIRED');
+      const cancelled = await knex('bookings').where({ id: booking.id }).first();
+      expect(cancelled).to.include({ status: 'CANCELLED', cancelledBy: 'SYSTEM', cancelReason: 'AUTHORIZATION_EXPIRED' });
+      expect(sandbox.session(payment.providerSessionId)!.status).to.equal('VOIDED');
+
+      // a late duplicate signal starts nothing twice
+      await start(signaller, payment);
+      await env.client.workflow.getHandle(paymentWorkflowId(payment.id)).result();
+      const audit = await knex('booking_audit_logs').where({ bookingId: booking.id, action: 'CANCELLED' });
+      expect(audit).to.have.length(1);
+      expect(audit[0]).to.include({ actorRole: 'SYSTEM', reason: 'AUTHORIZATION_EXPIRED' });
+      expect(await knex('payment_events').where({ paymentId: payment.id, type: 'PaymentExpired' })).to.have.length(1);
+    }));
+
+  it('when an open checkout is abandoned then after its session expiry the payment is EXPIRED and the PENDING booking cancelled', () =>
+    withWorker(async (signaller) => {
+      const { knex, booking, payment } = await seed({ bookingStatus: 'PENDING', paymentStatus: 'INITIATED', expiresInMs: 30 * MINUTE });
+      const handle = await start(signaller, payment);
+      await env.sleep(10 * MINUTE);
+      const open = await knex('payments').where({ id: payment.id }).first();
+      expect(open.status).to.equal('INITIATED');
+      expect(open.providerSessionId).to.be.a('string');
+      await env.sleep(25 * MINUTE);
+      await handle.result();
+      expect((await knex('payments').where({ id: payment.id }).first()).status).to.equal('EXPIRED');
+      expect(await knex('bookings').where({ id: booking.id }).first()).to.include({ status: 'CANCELLED', cancelReason: 'AUTHORIZATION_EXPIRED' });
+    }));
+
+  it('when the worker dies between the provider capture and the database write then the retried capture charges once (the provider call carries the idempotency key)', async () => {
+    const { platform } = await stack();
+    const real = platform.deps.paymentProviders!;
+    let crashes = 0;
+    const crashing: PaymentProviders = {
+      ...real,
+      get(name) {
+        const provider = real.get(name)!;
+        return Object.assign(Object.create(provider), {
+          async capture(...args: Parameters<typeof provider.capture>) {
+            const result = await provider.capture(...args);
+            if (crashes++ === 0) throw new Error('worker lost before writing the capture');
+            return result;
+          },
+        });
+      },
+    };
+    await withWorker(
+      async (signaller) => {
+        const { knex, booking, payment, sandbox } = await seed({ bookingStatus: 'ARRIVED', paymentStatus: 'AUTHORIZED', expiresInMs: 7 * DAY, captureRequested: true });
+        const handle = await start(signaller, payment);
+        await handle.result();
+        expect(crashes).to.equal(2);
+        const captured = await knex('payments').where({ id: payment.id }).first();
+        expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 13000 });
+        expect(sandbox.session(payment.providerSessionId)!.captureCount).to.equal(1);
+        expect((await knex('bookings').where({ id: booking.id }).first()).depositStatus).to.equal('PAID');
+        expect(await knex('payment_events').where({ paymentId: payment.id, type: 'PaymentCaptured' })).to.have.length(1);
+      },
+      { providers: crashing },
+    );
+  });
+});

@@ -1,0 +1,126 @@
+// The payment's timeline (spec 3.2, 6), one workflow per payment (`payment:<id>`):
+//
+//   initiated  -> the provider's hosted checkout is opened
+//   authorized -> the booking is confirmed (PENDING -> CONFIRMED); the 7-day hold starts
+//   captured   -> the booking's deposit is PAID (and a PENDING booking confirmed)
+//   failed     -> TRANSIENT: RETRY_PENDING; PERMANENT: counted, and the third cancels the booking
+//   capture / void asked for (arrival, no-show, late cancellation, the owner) -> done at the provider
+//   refunds reserved (cancellation, the owner) -> paid out at the provider
+//   expiresAt passed while initiated or authorized -> best-effort void, EXPIRED, booking cancelled
+//
+// The api and the activities signal every committed change `{type, entityVersion}`; the entity
+// inbox (workflows/shared/entity-inbox.ts) turns them into committed state. Every provider call is
+// an activity with the payment's idempotency keys, so a retried call never moves money twice. The
+// workflow ends when nothing is left to wait for; a later change (a refund) starts it again.
+import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
+import type { PaymentActivities, PaymentSnapshot } from '../../activities/payment.types';
+import { PaymentActivityErrors } from '../../activities/payment.types';
+import { PAYMENT_EVENT_SIGNAL, type PaymentEvent, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
+import { isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
+import { entityInbox } from '../shared/entity-inbox';
+
+export type { PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
+
+export const paymentEventSignal = defineSignal<[PaymentEvent]>(PAYMENT_EVENT_SIGNAL);
+
+// The signal is sent before the api's transaction commits: wait briefly for the version to appear.
+const { readPayment } = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [PaymentActivityErrors.notFound] },
+});
+
+// Provider calls and booking changes: a provider that is down is retried for about an hour;
+// a refusal is not retried.
+const effects = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: [PaymentActivityErrors.providerPermanent, PaymentActivityErrors.notConfigured],
+  },
+});
+
+export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promise<void> {
+  const payment = entityInbox<PaymentEvent, PaymentSnapshot>({
+    name: `payment ${paymentId}`,
+    signal: paymentEventSignal,
+    readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
+  });
+  if (!(await payment.first())) return;
+
+  let bookingConfirmed = false;
+  let failureSettled = false;
+  let followedStatus: string | null = null;
+  let refundsDoneAt = -1;
+  let sessionReleased = false;
+
+  for (;;) {
+    const seen = payment.current!.version;
+    await act(payment.current!);
+    await payment.catchUp();
+    const now = payment.current!;
+    if (now.version !== seen) continue; // it moved while we acted: act on the new state
+    if (!waitsForMore(now)) return;
+    const moved = await payment.waitUntil((p) => p.version > seen, { deadline: expiryOf });
+    if (!moved) {
+      // expiresAt came first: the activity records EXPIRED (and signals it), or finds it moved on
+      await attempt('expirePayment', () => effects.expirePayment({ paymentId }));
+      await payment.waitUntil((p) => p.version > seen);
+    }
+  }
+
+  /** What the committed state asks for now; each step is idempotent and remembered for this run. */
+  async function act(p: PaymentSnapshot): Promise<void> {
+    if (p.status === 'INITIATED' && !p.hasSession) {
+      await attempt('openPaymentSession', () => effects.openPaymentSession({ paymentId }));
+      return;
+    }
+    if (p.intent === 'DEPOSIT' && !bookingConfirmed && (p.status === 'AUTHORIZED' || isCapturedStatus(p.status))) {
+      bookingConfirmed = true;
+      await attempt('confirmBookingForPayment', () => effects.confirmBookingForPayment({ paymentId }));
+    }
+    if (p.status === 'FAILED' && !failureSettled) {
+      failureSettled = true;
+      await attempt('settlePaymentFailure', () => effects.settlePaymentFailure({ paymentId }));
+    } else if (p.intent === 'DEPOSIT' && p.status !== 'INITIATED' && p.status !== 'FAILED' && followedStatus !== p.status) {
+      followedStatus = p.status;
+      await attempt('followDepositStatus', () => effects.followDepositStatus({ paymentId }));
+    }
+    if (p.status === 'AUTHORIZED' && p.captureRequested) {
+      await attempt('capturePayment', () => effects.capturePayment({ paymentId }));
+    } else if (p.status === 'AUTHORIZED' && p.voidRequested) {
+      await attempt('voidPayment', () => effects.voidPayment({ paymentId }));
+    }
+    if (p.status === 'EXPIRED' && p.hasSession && !sessionReleased) {
+      // expired here while the checkout may still be open (a cancelled booking): close it there too
+      sessionReleased = true;
+      await attempt('releaseExpiredSession', () => effects.releaseExpiredSession({ paymentId }));
+    }
+    if (p.pendingRefunds > 0 && refundsDoneAt !== p.version) {
+      refundsDoneAt = p.version;
+      await attempt('processRefunds', () => effects.processRefunds({ paymentId }));
+      await attempt('sendRefundSms', () => effects.sendRefundSms({ paymentId }));
+    }
+  }
+
+  /** Open payments wait for the customer, the provider or their expiry; refunds wait to be paid out. */
+  function waitsForMore(p: PaymentSnapshot): boolean {
+    if (isOpenStatus(p.status)) return true;
+    return p.pendingRefunds > 0 && refundsDoneAt !== p.version;
+  }
+}
+
+function expiryOf(p: PaymentSnapshot): number | null {
+  return isOpenStatus(p.status) && p.expiresAt ? Date.parse(p.expiresAt) : null;
+}
+
+/** A side effect that ran out of retries (or was refused) is an alert, not a failed timeline. */
+async function attempt(name: string, effect: () => Promise<unknown>): Promise<void> {
+  try {
+    await effect();
+  } catch (err) {
+    log.error('ALERT: payment side effect given up', { activity: name, error: String(err) });
+  }
+}
