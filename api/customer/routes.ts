@@ -10,6 +10,8 @@ import { customerOf } from '../request-context';
 import * as customerAuth from '../../domain/customer-account/customer-auth.service';
 import { claimBooking, listCustomerBookings } from '../../domain/customer-account/customer-bookings.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
+import { salonsOfAccount } from '../../domain/customer-account/customer-account.repository';
+import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 
 /** The customer refresh cookie is only sent to the customer auth routes. */
@@ -65,6 +67,18 @@ export function customerAccountRouter(deps: AppDeps): Router {
   router.get('/customer/me/bookings', async (req, res) => {
     const q = req.query as Record<string, string | undefined>;
     sendPage(res, await listCustomerBookings(knex, customerOf(req).accountId, { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  // loyalty across salons (spec 4.1): the account's customer record in each salon holds its cards and vouchers
+  const customerIdsOf = async (req: Request) => (await salonsOfAccount(knex, customerOf(req).accountId)).map((s) => s.customerId);
+  router.get('/customer/me/loyalty', async (req, res) => {
+    sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req)));
+  });
+  router.get('/customer/loyalty/vouchers', async (req, res) => {
+    sendData(res, await customerVouchers(knex, await customerIdsOf(req)));
+  });
+  router.get('/customer/loyalty/stamps/:tenantSlug', async (req, res) => {
+    sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug)));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/claim', async (req, res) => {
