@@ -17,6 +17,8 @@ import { resetPasswordPage } from './ops/reset-password-page';
 import { opsRouter } from './ops/routes';
 import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
+import { keepRawWebhookBody } from './billing/routes';
+import { subscriptionGate } from './middleware/subscription-gate';
 
 export interface AppOptions {
   /** check every response body against openapi.yaml (on in tests) */
@@ -38,6 +40,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
+  app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
   app.use(express.json({ limit: config.bodyLimit }));
   app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());
   app.use(authenticationGate(loadOpenApi()));
+  app.use(subscriptionGate(deps.knex));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));

@@ -8,6 +8,7 @@ import type { Mailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
+import type { BillingProviders } from '../domain/billing/billing-provider';
 
 export interface AppDeps {
   config: AppConfig;
@@ -19,6 +20,8 @@ export interface AppDeps {
   signaller: EntitySignaller;
   /** where rate-limit counters live; unset: in this process's memory */
   rateLimitStore?: RateLimitStoreFactory;
+  /** the platform billing adapters (integrations/billing/providers.ts) */
+  billingProviders: BillingProviders;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
 }

@@ -9,7 +9,8 @@ import { customersRouter } from './customers/routes';
 import { catalogueRouter } from './catalogue/routes';
 import { resourcesRouter } from './resources/routes';
 import { bookingsRouter } from './bookings/routes';
+import { billingRouter } from './billing/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps)];
+  return [healthRouter(deps), authRouter(deps), tenantsRouter(deps), taxesRouter(deps), customersRouter(deps), catalogueRouter(deps), resourcesRouter(deps), bookingsRouter(deps), billingRouter(deps)];
 }

@@ -12,6 +12,7 @@ import { FolderSmsSender, type SmsSender } from '../integrations/sms/sms-sender'
 import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
+import { createBillingProviders } from '../integrations/billing/providers';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -69,6 +70,7 @@ export async function composeApi(options: {
     knex,
     mailer,
     signaller,
+    billingProviders: createBillingProviders(),
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
     health: {

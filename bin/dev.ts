@@ -17,6 +17,9 @@ import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
 import { PortBusyError, portInUse } from './ports';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
+import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
+import { createBillingProviders } from '../integrations/billing/providers';
+import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -89,12 +92,17 @@ async function main(): Promise<void> {
     databaseUrl: platform.deps.config.databaseUrl!,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
+  // the sandbox billing provider: checkout and portal pages on loopback posting signed webhooks here
+  const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
+  platform.onStop(() => billing.server.stop());
+  await useSandboxBillingConfig(platform.knex, config.credentialKeys, billing);
   const worker = await startWorker({
     address: temporal.address,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config) },
+    activityDeps: { knex: platform.knex, mailer: createMailer(config), sms: createSmsSender(config), credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
   });
+  await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
     await worker.shutdown();
@@ -122,6 +130,7 @@ async function main(): Promise<void> {
       `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  Billing      sandbox provider ${billing.server.url} (checkout and portal pages; the active config unless another is)`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

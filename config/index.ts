@@ -8,6 +8,8 @@ export interface RateLimitConfig {
   global: number;
   auth: number;
   bookingCreate: number;
+  /** POST /webhooks/subscription/:provider per IP (spec 8: 60 per minute) */
+  subscriptionWebhook: number;
 }
 
 export interface AppConfig {
@@ -73,6 +75,7 @@ const schema = Joi.object({
   RATE_LIMIT_GLOBAL: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_AUTH: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_BOOKING_CREATE: Joi.number().integer().min(1).default(20),
+  RATE_LIMIT_SUBSCRIPTION_WEBHOOK: Joi.number().integer().min(1).default(60),
   PLATFORM_DOMAIN: Joi.string().default('salon.local'),
   PUBLIC_BASE_URL: Joi.string().uri().optional(),
   TEMPORAL_ADDRESS: Joi.string().optional(),
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       global: value.RATE_LIMIT_GLOBAL,
       auth: value.RATE_LIMIT_AUTH,
       bookingCreate: value.RATE_LIMIT_BOOKING_CREATE,
+      subscriptionWebhook: value.RATE_LIMIT_SUBSCRIPTION_WEBHOOK,
     },
     platformDomain: value.PLATFORM_DOMAIN,
     // links in messages follow the port the platform runs on unless a public address is given

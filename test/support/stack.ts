@@ -18,6 +18,11 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../bin/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startBillingSandbox } from '../../devserver/billing-sandbox';
+import type { SandboxBillingServer } from '../../integrations/billing/sandbox/server';
+import { createBillingProviders } from '../../integrations/billing/providers';
 
 export interface TestStack {
   app: Express;
@@ -28,6 +33,10 @@ export interface TestStack {
   /** SMS the worker sent, readable by recipient */
   sms: FolderSmsSender;
   worker: RunningWorker;
+  /** the sandbox billing provider; its webhooks go to `baseUrl` (the app below, listening on loopback) */
+  billingSandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string };
+  /** http://127.0.0.1:<port> of `app` */
+  baseUrl: string;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -44,6 +53,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_AUTH: '1000000',
     RATE_LIMIT_BOOKING_CREATE: '1000000',
+    RATE_LIMIT_SUBSCRIPTION_WEBHOOK: '1000000',
     JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
     ADMIN_EMAIL: 'admin@test.local',
     ADMIN_PASSWORD: 'admin-test-password',
@@ -67,7 +77,7 @@ export function stack(): Promise<TestStack> {
       address: temporal.address,
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
-      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms },
+      activityDeps: { knex: platform.knex, mailer: platform.mailer, sms, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
     });
     platform.onStop(async () => {
       await worker.shutdown();
@@ -75,7 +85,16 @@ export function stack(): Promise<TestStack> {
       await stopTestTemporal();
     });
     const app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker };
+    const listening = http.createServer(app);
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    const billingSandbox = await startBillingSandbox(`${baseUrl}/api/webhooks/subscription/sandbox`);
+    platform.onStop(async () => {
+      await billingSandbox.server.stop();
+      listening.closeAllConnections();
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    });
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, billingSandbox, baseUrl };
   })();
   return starting;
 }
