@@ -27,7 +27,7 @@ export function verifyStandardWebhook(rawBody: Buffer, headers: Record<string, s
     throw new WebhookSignatureError('the configured webhook secret is not base64');
   }
   try {
-    webhook.verify(rawBody, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature });
+    webhook.verify(rawBody, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
   } catch (err) {
     if (err instanceof WebhookVerificationError) throw new WebhookSignatureError(err.message);
     throw new WebhookSignatureError('signature did not verify');
