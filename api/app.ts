@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());
   app.use(authenticationGate(loadOpenApi()));
-  app.use(subscriptionGate(deps.knex));
+  app.use(subscriptionGate(deps.knex, deps.clock));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));

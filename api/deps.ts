@@ -22,6 +22,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStoreFactory;
   /** the platform billing adapters (integrations/billing/providers.ts) */
   billingProviders: BillingProviders;
+  /** the clock billing reads (trial start and end, the subscription gate); unset: the system clock */
+  clock?: () => Date;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
 }

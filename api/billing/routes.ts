@@ -50,7 +50,8 @@ export function billingRouter(deps: AppDeps): Router {
   const { knex } = deps;
   const admin = requireRole('ADMIN');
   const owner = requireRole('OWNER');
-  const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders };
+  const now = () => (deps.clock ? deps.clock() : new Date());
+  const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now };
   const keyring = deps.config.credentialKeys;
 
   // plans: public, per tenant, super-admin
@@ -67,7 +68,7 @@ export function billingRouter(deps: AppDeps): Router {
   router.post('/admin/superadmin/plan-features', admin, async (req, res) => sendCreated(res, await plans.createFeature(knex, req.body)));
 
   // the salon's subscription
-  router.get('/subscription', owner, async (req, res) => sendData(res, await subscription.subscriptionView(knex, tenantOf(req), new Date())));
+  router.get('/subscription', owner, async (req, res) => sendData(res, await subscription.subscriptionView(knex, tenantOf(req), now())));
   router.post('/subscription/checkout', owner, async (req, res) =>
     sendData(res, await subscription.checkout(billing, tenantOf(req), principalOf(req).userId, req.body.planKey, originOf(req))),
   );
@@ -86,7 +87,7 @@ export function billingRouter(deps: AppDeps): Router {
 
   // super-admin: free access and billing configs
   router.patch('/superadmin/tenants/:id/billing-exempt', admin, async (req, res) =>
-    sendData(res, await subscription.setBillingExempt(knex, principalOf(req).userId, req.params.id as string, req.body.billingExempt, new Date())),
+    sendData(res, await subscription.setBillingExempt(knex, principalOf(req).userId, req.params.id as string, req.body.billingExempt, now())),
   );
   router.get('/superadmin/billing-configs', admin, async (_req, res) => sendData(res, await configs.listConfigs(knex)));
   router.post('/superadmin/billing-configs', admin, async (req, res) => sendCreated(res, await configs.createConfig(knex, keyring, req.body)));

@@ -10,12 +10,12 @@ import { assertWritesAllowed } from '../../domain/billing/subscription.service';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EXEMPT = [/^\/api\/auth\//, /^\/api\/(admin\/)?superadmin\//, /^\/api\/subscription\/checkout\/?$/, /^\/api\/public\//, /^\/api\/webhooks\//];
 
-export function subscriptionGate(knex: Knex): RequestHandler {
+export function subscriptionGate(knex: Knex, clock: () => Date = () => new Date()): RequestHandler {
   return async (req, _res, next) => {
     try {
       const tenantId = req.principal?.tenantId;
       if (!tenantId || !WRITES.has(req.method) || EXEMPT.some((p) => p.test(req.path))) return next();
-      await assertWritesAllowed(knex, tenantId, new Date());
+      await assertWritesAllowed(knex, tenantId, clock());
       next();
     } catch (err) {
       next(err);

@@ -22,6 +22,8 @@ export interface AuthDeps {
   knex: Knex;
   /** registration starts the trial by signalling `subscription:<tenantId>` */
   signaller: EntitySignaller;
+  /** the clock the trial starts by; unset: the system clock */
+  clock?: () => Date;
 }
 
 const invalidCredentials = () => errors.unauthorized('Invalid credentials');
@@ -57,7 +59,7 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
       },
       deps.config.passwordHashRounds,
     );
-    await startTrial(trx, deps.signaller, owner.tenantId!, new Date());
+    await startTrial(trx, deps.signaller, owner.tenantId!, deps.clock ? deps.clock() : new Date());
     const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: new Date() });
     return issueSession(trx, deps.config, loggedIn);
   });
