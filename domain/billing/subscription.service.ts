@@ -183,8 +183,14 @@ export async function receiveWebhook(deps: BillingDeps, providerParam: string, r
   let config: configs.BillingConfigRow | undefined;
   let malformed: Error | undefined;
   for (const row of rows) {
+    let secret: string;
     try {
-      verified = adapter.verifyWebhook(rawBody, headers, connectionOf(deps.credentialKeys, row).credentials.webhookSecret);
+      secret = connectionOf(deps.credentialKeys, row).credentials.webhookSecret;
+    } catch {
+      continue; // sealed under a key CREDENTIAL_KEYS no longer holds: this row cannot verify anything
+    }
+    try {
+      verified = adapter.verifyWebhook(rawBody, headers, secret);
       config = row;
       break;
     } catch (err) {
