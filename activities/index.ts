@@ -3,9 +3,10 @@ import { createBookingActivities, type BookingActivityDeps } from './booking.act
 import { createVoucherActivities } from './voucher.activities';
 import { createUploadActivities, type UploadActivityDeps } from './upload.activities';
 import { createPaymentActivities, type PaymentActivityDeps } from './payment.activities';
+import { createSubscriptionActivities, type SubscriptionActivityDeps } from './subscription.activities';
 
 /** `storage` registers the upload activities (a worker without storage runs no upload workflows). */
-export type ActivityDeps = BookingActivityDeps & PaymentActivityDeps & Partial<Pick<UploadActivityDeps, 'storage'>>;
+export type ActivityDeps = BookingActivityDeps & PaymentActivityDeps & Partial<Pick<UploadActivityDeps, 'storage'>> & Omit<SubscriptionActivityDeps, 'knex'>;
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -13,5 +14,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createVoucherActivities(deps),
     ...(deps.storage ? createUploadActivities({ knex: deps.knex, storage: deps.storage }) : {}),
     ...createPaymentActivities(deps),
+    ...createSubscriptionActivities(deps),
   };
 }

@@ -20,6 +20,8 @@ import { customerSignInPage } from './ops/customer-sign-in-page';
 import { opsRouter } from './ops/routes';
 import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
+import { keepRawWebhookBody } from './billing/routes';
+import { subscriptionGate } from './middleware/subscription-gate';
 
 export interface AppOptions {
   /** check every response body against openapi.yaml (on in tests) */
@@ -47,6 +49,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
   // (spec 5.5) and the impersonation audit records their hash (spec 5.6)
+  app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
   app.use(express.json({ limit: config.bodyLimit, verify: keepRawBody }));
   app.use('/api/webhooks', express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody }));
   app.use(requestLogContext());
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.get('/reset-password', resetPasswordPage());
   app.get('/customer-sign-in', customerSignInPage(config.oidc));
   app.use(authenticationGate(loadOpenApi()));
+  app.use(subscriptionGate(deps.knex, deps.clock));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));

@@ -11,6 +11,7 @@ import type { Metrics } from './ops/metrics';
 import type { ObjectStorage } from '../domain/upload/object-storage';
 import type { IdTokenVerifier } from '../domain/customer-account/id-token';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
+import type { BillingProviders } from '../domain/billing/billing-provider';
 
 export interface AppDeps {
   config: AppConfig;
@@ -22,6 +23,10 @@ export interface AppDeps {
   signaller: EntitySignaller;
   /** where rate-limit counters live; unset: in this process's memory */
   rateLimitStore?: RateLimitStoreFactory;
+  /** the platform billing adapters (integrations/billing/providers.ts) */
+  billingProviders: BillingProviders;
+  /** the clock billing reads (trial start and end, the subscription gate); unset: the system clock */
+  clock?: () => Date;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
   /** S3-compatible storage of uploads (S3_ENDPOINT; s3rver in the embedded stack) */

@@ -14,6 +14,7 @@ import { uploadRouter } from './upload/routes';
 import { customerAccountRouter } from './customer/routes';
 import { impersonationRouter } from './superadmin/routes';
 import { paymentsRouter } from './payments/routes';
+import { billingRouter } from './billing/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -30,5 +31,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     customerAccountRouter(deps),
     impersonationRouter(deps),
     paymentsRouter(deps),
+    billingRouter(deps),
   ];
 }

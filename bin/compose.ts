@@ -17,6 +17,7 @@ import { bindUploadSignaller } from '../domain/upload/upload-signals';
 import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
+import { createBillingProviders } from '../integrations/billing/providers';
 
 /** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
 export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
@@ -88,6 +89,7 @@ export async function composeApi(options: {
     knex,
     mailer,
     signaller,
+    billingProviders: createBillingProviders(),
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
     metrics,
     storage,

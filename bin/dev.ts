@@ -19,6 +19,9 @@ import { PortBusyError, portInUse } from './ports';
 import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
+import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
+import { createBillingProviders } from '../integrations/billing/providers';
+import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -109,6 +112,10 @@ async function main(): Promise<void> {
     databaseUrl: platform.deps.config.databaseUrl!,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
+  // the sandbox billing provider: checkout and portal pages on loopback posting signed webhooks here
+  const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
+  platform.onStop(() => billing.server.stop());
+  await useSandboxBillingConfig(platform.knex, config.credentialKeys, billing);
   const worker = await startWorker({
     address: temporal.address,
     namespace: config.temporalNamespace,
@@ -119,8 +126,11 @@ async function main(): Promise<void> {
       sms: createSmsSender(config),
       storage: platform.deps.storage,
       payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+      credentialKeys: config.credentialKeys,
+      billingProviders: createBillingProviders(),
     },
   });
+  await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
     await worker.shutdown();
@@ -152,6 +162,7 @@ async function main(): Promise<void> {
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
       `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
+      `  Billing      sandbox provider ${billing.server.url} (checkout and portal pages; the active config unless another is)`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { loadConfig, type AppConfig } from '../config';
 import { createKnex, migrateLatest } from '../db/knex';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
+import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
 import { refuseUnfitProduction } from './compose';
 
 export interface MigrationReport {
@@ -19,6 +20,7 @@ export async function runMigrations(knex: Knex, config: AppConfig & { databaseUr
   const applied = await migrateLatest(knex);
   const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
   await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  await seedPlanCatalogue(knex);
   return { applied, total: done.length, latest: done.at(-1)?.name };
 }
 

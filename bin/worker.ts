@@ -14,6 +14,8 @@ import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
 import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
 import { listenOrExplain } from './ports';
+import { createBillingProviders } from '../integrations/billing/providers';
+import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 
 export interface RunningWorker {
   worker: Worker;
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });
@@ -102,7 +104,8 @@ async function main(): Promise<void> {
     });
     await listenOrExplain(health, healthPort, 'WORKER_HEALTH_PORT');
   }
-  logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker running');
+  const reconcile = await ensureReconcileWorkflow({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+  logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue, reconcile }, 'worker running');
   await running.finished;
   health?.close();
   mailer.close?.();

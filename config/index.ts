@@ -14,6 +14,8 @@ export interface RateLimitConfig {
   presignedGet: number;
   uploadDelete: number;
   imageSign: number;
+  /** POST /webhooks/subscription/:provider per IP (spec 8: 60 per minute) */
+  subscriptionWebhook: number;
 }
 
 /** S3-compatible object storage for uploads (spec 2.11). No endpoint: `npm start` and the tests start s3rver. */
@@ -117,6 +119,7 @@ const schema = Joi.object({
   RATE_LIMIT_GLOBAL: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_AUTH: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_BOOKING_CREATE: Joi.number().integer().min(1).default(20),
+  RATE_LIMIT_SUBSCRIPTION_WEBHOOK: Joi.number().integer().min(1).default(60),
   PLATFORM_DOMAIN: Joi.string().default('salon.local'),
   PUBLIC_BASE_URL: Joi.string().uri().optional(),
   TEMPORAL_ADDRESS: Joi.string().optional(),
@@ -224,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       presignedGet: value.RATE_LIMIT_PRESIGNED_GET,
       uploadDelete: value.RATE_LIMIT_UPLOAD_DELETE,
       imageSign: value.RATE_LIMIT_IMAGE_SIGN,
+      subscriptionWebhook: value.RATE_LIMIT_SUBSCRIPTION_WEBHOOK,
     },
     platformDomain: value.PLATFORM_DOMAIN,
     // links in messages follow the port the platform runs on unless a public address is given

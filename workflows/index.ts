@@ -3,3 +3,4 @@ export { bookingWorkflow } from './booking/booking.workflow';
 export { voucherWorkflow } from './voucher/voucher.workflow';
 export { uploadWorkflow } from './upload/upload.workflow';
 export { paymentWorkflow } from './payment/payment.workflow';
+export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './subscription/subscription.workflow';

@@ -14,10 +14,16 @@ import { issueSession, revokeAllForUser, revokeFamily, type SessionTokens } from
 import { toAuthUser, type AuthUserDto } from './user.dto';
 import { createTenantWithOwner } from '../tenant/tenant.service';
 import type { IndustryType, TenantSettings } from '../tenant/tenant-settings.rules';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
+import { startTrial } from '../billing/subscription.service';
 
 export interface AuthDeps {
   config: AppConfig;
   knex: Knex;
+  /** registration starts the trial by signalling `subscription:<tenantId>` */
+  signaller: EntitySignaller;
+  /** the clock the trial starts by; unset: the system clock */
+  clock?: () => Date;
 }
 
 const invalidCredentials = () => errors.unauthorized('Invalid credentials');
@@ -53,6 +59,7 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
       },
       deps.config.passwordHashRounds,
     );
+    await startTrial(trx, deps.signaller, owner.tenantId!, deps.clock ? deps.clock() : new Date());
     const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: new Date() });
     return issueSession(trx, deps.config, loggedIn);
   });

@@ -1,11 +1,15 @@
-/** Whether a salon takes bookings (spec 4.7). Pure. */
+/** Whether a salon takes bookings (spec 3.5, 4.7). Pure. */
 import { errors } from '../errors';
+import { isSubscriptionLapsed, type TenantBillingReadModel } from '../billing/subscription.rules';
 
-/** Billing hook: lapsed subscriptions will stop bookings here; today only inactive salons do. */
-export function isAcceptingBookings(tenant: { isActive: boolean }): boolean {
-  return tenant.isActive;
+type BookableTenant = { isActive: boolean } & Partial<TenantBillingReadModel>;
+
+/** Inactive salons, and salons whose subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt), take no bookings. */
+export function isAcceptingBookings(tenant: BookableTenant, nowMs: number = Date.now()): boolean {
+  if (!tenant.isActive) return false;
+  return !isSubscriptionLapsed({ subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false }, nowMs);
 }
 
-export function assertAcceptingBookings(tenant: { isActive: boolean }): void {
+export function assertAcceptingBookings(tenant: BookableTenant): void {
   if (!isAcceptingBookings(tenant)) throw errors.conflict('TENANT_NOT_ACCEPTING_BOOKINGS', 'This salon is not taking bookings right now');
 }

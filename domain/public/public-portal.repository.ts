@@ -39,11 +39,18 @@ export interface PublicResourceRow {
 }
 
 /**
- * Filter hook for the public salon list: billing will add "lapsed subscription" here (spec 4.7:
- * lapsed-subscription salons are left out). Today it only hides inactive salons.
+ * The public salon list leaves out inactive salons and lapsed subscriptions (spec 3.5, 4.7): EXPIRED,
+ * or ACTIVE with a trial that ended, unless billing-exempt (same rule as isSubscriptionLapsed).
  */
 export function excludeNonListedTenants(query: Knex.QueryBuilder): Knex.QueryBuilder {
-  return query.where('isActive', true);
+  return query
+    .where('isActive', true)
+    .where((w) =>
+      w
+        .where('billingExempt', true)
+        .orWhereNull('subscriptionStatus')
+        .orWhere((open) => open.whereNot('subscriptionStatus', 'EXPIRED').where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', new Date()))),
+    );
 }
 
 export async function pageOfListedTenants(db: Db, q: { search?: string; page: number; limit: number }): Promise<{ rows: PublicTenantSummary[]; total: number }> {
@@ -63,7 +70,7 @@ export async function pageOfListedTenants(db: Db, q: { search?: string; page: nu
 
 export async function findPublicTenant(db: Db, slug: string): Promise<PublicTenant | undefined> {
   return db('tenants')
-    .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding')
+    .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding', 'subscriptionStatus', 'trialEndsAt', 'billingExempt')
     .where({ slug })
     .first();
 }

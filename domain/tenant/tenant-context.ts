@@ -11,6 +11,10 @@ export interface TenantContext {
   name: string;
   isActive: boolean;
   settings: TenantSettings;
+  /** the billing read-model (spec 2.1): decides whether the salon takes bookings */
+  subscriptionStatus?: string | null;
+  trialEndsAt?: Date | null;
+  billingExempt?: boolean;
 }
 
 /** 404 TENANT_NOT_FOUND when there is no such tenant. */

@@ -22,6 +22,11 @@ import { startTestTemporal, stopTestTemporal } from './temporal';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../devserver/oidc/dev-identity-provider';
 import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
 import { startEpayStandIn, type EpayStandIn } from './epay-stand-in';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startBillingSandbox } from '../../devserver/billing-sandbox';
+import type { SandboxBillingServer } from '../../integrations/billing/sandbox/server';
+import { createBillingProviders } from '../../integrations/billing/providers';
 
 export interface TestStack {
   app: Express;
@@ -38,6 +43,10 @@ export interface TestStack {
   sandbox: SandboxServer;
   /** the stand-in of ePay, the default provider; its callbacks reach the app through supertest */
   epay: EpayStandIn;
+  /** the sandbox billing provider; its webhooks go to `baseUrl` (the app below, listening on loopback) */
+  billingSandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string };
+  /** http://127.0.0.1:<port> of `app` */
+  baseUrl: string;
 }
 
 let starting: Promise<TestStack> | undefined;
@@ -59,6 +68,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     RATE_LIMIT_PRESIGNED_GET: '1000000',
     RATE_LIMIT_UPLOAD_DELETE: '1000000',
     RATE_LIMIT_IMAGE_SIGN: '1000000',
+    RATE_LIMIT_SUBSCRIPTION_WEBHOOK: '1000000',
     JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
     ADMIN_EMAIL: 'admin@test.local',
     ADMIN_PASSWORD: 'admin-test-password',
@@ -110,6 +120,8 @@ export function stack(): Promise<TestStack> {
         sms,
         storage: platform.deps.storage,
         payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+        credentialKeys: config.credentialKeys,
+        billingProviders: createBillingProviders(),
       },
     });
     platform.onStop(async () => {
@@ -121,7 +133,16 @@ export function stack(): Promise<TestStack> {
       await epay.close();
     });
     app = createApp(platform.deps, { validateResponses: true });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp, sandbox, epay };
+    const listening = http.createServer(app);
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    const billingSandbox = await startBillingSandbox(`${baseUrl}/api/webhooks/subscription/sandbox`);
+    platform.onStop(async () => {
+      await billingSandbox.server.stop();
+      listening.closeAllConnections();
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    });
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp, sandbox, epay, billingSandbox, baseUrl };
   })();
   return starting;
 }

@@ -1,0 +1,27 @@
+// What the subscription workflows may ask of the outside world (types only; the workflows import
+// these, activities/subscription.activities.ts implements them).
+import type { SubscriptionState } from '../domain/billing/subscription-events.rules';
+
+export interface ReconcileBatchResult {
+  /** the last subscription id looked at (the next batch starts after it); null when none was left */
+  lastId: string | null;
+  checked: number;
+  /** subscriptions whose provider state differed; their drift went through the webhook handler */
+  drifted: number;
+}
+
+export interface SubscriptionActivities {
+  /** The tenant's billing state once its subscription version reached `minVersion` (retried until then). */
+  readSubscriptionState(input: { tenantId: string; minVersion: number }): Promise<SubscriptionState>;
+  /** Applies the tenant's pending inbox events (spec 3.5) and returns the state after them. */
+  applySubscriptionEvents(input: { tenantId: string }): Promise<SubscriptionState>;
+  /** The trial timer fired at `asOf` (workflow time, ISO): expires a still-lapsed platform trial. */
+  expireTrial(input: { tenantId: string; asOf: string }): Promise<SubscriptionState>;
+  /** Compares up to `limit` linked, non-terminal subscriptions after `afterId` with their provider. */
+  reconcileBatch(input: { afterId: string | null; limit: number; asOf: string }): Promise<ReconcileBatchResult>;
+}
+
+export const SubscriptionActivityErrors = {
+  notFound: 'TENANT_NOT_FOUND',
+  versionNotVisible: 'SUBSCRIPTION_VERSION_NOT_VISIBLE',
+} as const;

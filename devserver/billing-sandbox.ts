@@ -1,0 +1,35 @@
+// The sandbox billing provider for `npm start` and the tests (integrations/billing/sandbox/server.ts)
+// and the billing config row that points at it. Production never imports this: there the billing
+// configs are rows the super-admin creates (`/superadmin/billing-configs`).
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
+import { sealCredentials } from '../domain/crypto/credential-cipher';
+import { startSandboxBilling, type SandboxBillingServer } from '../integrations/billing/sandbox/server';
+
+export function sandboxSecrets(): { apiKey: string; webhookSecret: string } {
+  return { apiKey: `sk_sandbox_${crypto.randomBytes(12).toString('hex')}`, webhookSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` };
+}
+
+export async function startBillingSandbox(webhookUrl?: string): Promise<{ server: SandboxBillingServer; apiKey: string; webhookSecret: string }> {
+  const secrets = sandboxSecrets();
+  const server = await startSandboxBilling({ ...secrets, webhookUrl });
+  return { server, ...secrets };
+}
+
+/**
+ * Points the sandbox config row (test mode) at this run's sandbox server and its fresh secrets,
+ * creating it when missing, and activates it when no config is active (the embedded default).
+ */
+export async function useSandboxBillingConfig(knex: Knex, keyring: CredentialKeyring, sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string }): Promise<void> {
+  const { sealed, keyVersion } = sealCredentials(keyring, { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret });
+  await knex.transaction(async (trx) => {
+    await trx.raw('LOCK TABLE platform_billing_configs IN SHARE ROW EXCLUSIVE MODE');
+    const fields = { apiBaseUrl: sandbox.server.url, sealedCredentials: sealed, keyVersion };
+    const existing = await trx('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).first('id');
+    if (existing) await trx('platformBillingConfigs').where({ id: existing.id }).update({ ...fields, updatedAt: trx.fn.now() });
+    else await trx('platformBillingConfigs').insert({ provider: 'sandbox', isTest: true, displayName: 'Sandkasse', ...fields });
+    const active = await trx('platformBillingConfigs').where({ isActive: true }).first('id');
+    if (!active) await trx('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).update({ isActive: true });
+  });
+}

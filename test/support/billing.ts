@@ -1,0 +1,62 @@
+// Billing helpers for tests: super-admin calls, the sandbox config made the active one, and a
+// salon with a subscription row in a given state.
+import { expect } from 'chai';
+import { call } from './http';
+import { createAdmin, createSalon, unique, type TestSalon, type TestUser } from './factories';
+import { stack } from './stack';
+import { useSandboxBillingConfig } from '../../devserver/billing-sandbox';
+
+let admin: Promise<TestUser> | undefined;
+
+export function platformAdmin(): Promise<TestUser> {
+  admin ??= createAdmin();
+  return admin;
+}
+
+/** Makes the shared sandbox the active billing config (deactivating any other). */
+export async function activateSandbox(): Promise<string> {
+  const { platform, billingSandbox } = await stack();
+  await platform.knex('platformBillingConfigs').update({ isActive: false });
+  await useSandboxBillingConfig(platform.knex, platform.deps.config.credentialKeys, billingSandbox);
+  const row = await platform.knex('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).first('id');
+  return row.id;
+}
+
+export async function deactivateAllConfigs(): Promise<void> {
+  const { platform } = await stack();
+  await platform.knex('platformBillingConfigs').update({ isActive: false });
+}
+
+/** Registers a salon through POST /auth/register (so its trial starts like a real one). */
+export async function registerSalon(): Promise<{ tenantId: string; token: string; slug: string; email: string }> {
+  const slug = unique('billing');
+  const email = `${slug}@example.test`;
+  const res = await call('post', '/auth/register', undefined, { salonName: `Salong ${slug}`, slug, email, password: 'secret-password', ownerName: 'Eier' });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return { tenantId: res.body.data.user.tenantId as string, token: res.body.data.accessToken as string, slug, email };
+}
+
+/** A salon (factory) with one subscription row written directly, read-model in sync. */
+export async function salonWithSubscription(fields: Record<string, unknown>): Promise<TestSalon> {
+  const { platform } = await stack();
+  const salon = await createSalon();
+  const [row] = await platform.knex('subscriptions').insert({ tenantId: salon.tenant.id, planKey: 'start', status: 'ACTIVE', ...fields }).returning('*');
+  await platform.knex('tenants').where({ id: salon.tenant.id }).update({ subscriptionStatus: row.status, trialEndsAt: row.providerSubId ? null : row.trialEndsAt });
+  return salon;
+}
+
+/** Polls until `probe` gives a value (the worker applies webhooks asynchronously). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The checkout id in a sandbox checkout URL. */
+export function checkoutIdOf(url: string): string {
+  return url.split('/').pop()!;
+}
