@@ -27,7 +27,7 @@ export function rateLimiter(limit: number, windowMs: number, name = `limit-${lim
         standardHeaders: false,
         ...(factory ? { store: factory(name) } : {}),
         // per user (spec 8 upload limits): the signed-in user, else the client address
-        ...(per === 'user' ? { keyGenerator: (req) => (req.principal ? `user:${req.principal.userId}` : ipKeyGenerator(req.ip ?? '')) } : {}),
+        ...(per === 'user' ? { keyGenerator: (req) => (req.principal ? `user:${req.principal.userId}` : req.customer ? `customer:${req.customer.accountId}` : ipKeyGenerator(req.ip ?? '')) } : {}),
         // built once, lazily, on the first request (so routers need not carry the store)
         validate: { creationStack: false },
         handler: (_req, _res, next) => next(errors.rateLimited()),

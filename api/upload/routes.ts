@@ -91,8 +91,8 @@ export function uploadRouter(deps: AppDeps): Router {
   });
 
   router.get('/image-proxy/sign', rateLimiter(limits.imageSign, window, 'image-sign', 'user'), async (req, res) => {
-    const principal = principalOf(req);
-    const caller = { role: principal.role, tenantId: principal.tenantId ?? req.tenantId ?? null };
+    // a signed-in customer may sign public images (spec 5.4); staff sign within their salon
+    const caller = req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId: tenantId ?? req.tenantId ?? null }))(principalOf(req));
     const q = req.query as Record<string, string | undefined>;
     sendData(
       res,

@@ -1,8 +1,9 @@
 // The signed image proxy (spec 4.10, 2.11 presets): sign, then render through the platform itself.
 import { expect } from 'chai';
+import { signInCustomer } from '../support/customers';
 import sharp from 'sharp';
 import { stack } from '../support/stack';
-import { http } from '../support/http';
+import { call, http } from '../support/http';
 import { salonWithRoles, type RoleSalon } from '../support/salon-roles';
 import { jpeg, png, uploadAs } from '../support/upload-files';
 import { signImageUrl } from '../../domain/upload/image-proxy.service';
@@ -111,5 +112,14 @@ describe('image proxy', function () {
     const res = await other.as('OWNER', 'get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`);
     expect([res.status, res.body.error.code]).to.deep.equal([403, 'UPLOAD_TENANT_MISMATCH']);
     expect((await s.as('NONE', 'get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`)).status).to.equal(401);
+  });
+
+  it('when a signed-in customer signs a salon\'s public image then the URL renders; a bad customer token is 401', async () => {
+    const customer = await signInCustomer();
+    const res = await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, customer.accessToken);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const url = new URL(res.body.data.url);
+    expect((await (await http()).get(url.pathname + url.search)).status).to.equal(200);
+    expect((await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, `${customer.accessToken}x`)).status).to.equal(401);
   });
 });
