@@ -11,6 +11,7 @@ import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
 import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
+import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -25,6 +26,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
   let adminDb: Knex;
   let dbName: string;
   let sandbox: SandboxServer;
+  let s3: EmbeddedS3 | undefined;
   const credentialKeys = `1:${Buffer.alloc(32, 9).toString('base64')}`;
 
   before(async function () {
@@ -35,6 +37,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
     sandbox = await startSandboxServer();
+    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
     temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1']);
@@ -52,6 +55,9 @@ describe('production topology: a deposit paid through the sandbox provider with 
       PASSWORD_HASH_ROUNDS: '4',
       PAYMENT_SANDBOX_URL: sandbox.url,
       PAYMENT_WEBHOOK_BASE_URL: apiBase,
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: 'salon-payments-topology',
+      IMAGE_PROXY_SECRET: 'payments-topology-image-proxy-secret-0123',
       LOG_LEVEL: 'warn',
     };
     const migrate = run('bin/migrate.js', env);
@@ -61,14 +67,15 @@ describe('production topology: a deposit paid through the sandbox provider with 
     api = run('bin/api.js', { ...env, PORT: String(port) });
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-    await until(`the api (${api.output})`, async () => ((await fetch(`${apiBase}/health`)).status === 200 ? true : undefined), 45_000);
-    await until(`the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    await until(() => `the api (${api.output})`, async () => ((await fetch(`${apiBase}/health`)).status === 200 ? true : undefined), 45_000);
+    await until(() => `the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
   });
 
   after(async function () {
     this.timeout(30_000);
     for (const p of [api, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     await sandbox?.close();
+    await s3?.stop();
     await db?.destroy();
     await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();

@@ -134,9 +134,9 @@ describe('production topology: api x2 and worker as separate processes, configur
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
     for (const [base, proc] of [[api1Base, api1], [api2Base, api2]] as const) {
-      await until(`the api at ${base} (${proc.output})`, async () => ((await get(base, '/health')).status === 200 ? true : undefined), 45_000);
+      await until(() => `the api at ${base} (${proc.output})`, async () => ((await get(base, '/health')).status === 200 ? true : undefined), 45_000);
     }
-    await until(`the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    await until(() => `the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
     if (process.env.SHOW_TIMING) console.log(`      migrate, seed, temporal, 2 api and worker up in ${Date.now() - started} ms`);
   });
 
