@@ -192,6 +192,9 @@ describe('devserver schedules', function () {
   it('SKIP skips actions while the workflow runs, BUFFER_ONE keeps one for afterwards, BUFFER_ALL keeps all', async () => {
     await env.withWorker(tq, async () => {
       const action = (scheduleId: string) => ({ type: 'startWorkflow' as const, workflowType: 'waitsForever', taskQueue: tq, workflowId: `${scheduleId}-wf` });
+      // Start 5 s after a minute, so the 3 min skipped below hold exactly three interval boundaries
+      // whatever the wall clock said when the test began.
+      await skip(60_000 - (env.server.engine.clock.now() % 60_000) + 5_000);
       const skipId = uid('skip');
       const bufferId = uid('buffer');
       const allId = uid('buffer-all');
