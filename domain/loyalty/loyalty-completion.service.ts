@@ -5,13 +5,15 @@
 //   3. per active VISIT_BASED card: one stamp per booking (however many services) in the current
 //      cycle when the paid amount reaches minBookingValue; the stamp that reaches requiredStamps
 //      issues the cycle's voucher in the same transaction;
-//   4. per active POINTS_BASED card: earnRate points per whole currency unit paid.
+//   4. per active POINTS_BASED card: earnRate points per whole currency unit paid (expired points
+//      are written off first).
 // Concurrent completions of one customer's bookings are serialised on the tenant customer's row.
 import type { Db } from '../../db/db-handle';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { nextStamp, pointsEarned, qualifiesForStamp, voucherExpiresAt } from './loyalty.rules';
 import * as repo from './loyalty.repository';
 import { issueVoucher, redeemVoucherForBooking } from './loyalty-voucher.service';
+import { writeOffExpiredPoints } from './loyalty-points.service';
 
 export interface LoyaltyOutcome {
   claimed: boolean;
@@ -57,7 +59,7 @@ export async function processCompletedBooking(trx: Db, signaller: EntitySignalle
     } else {
       const points = pointsEarned(paid, card.earnRate!);
       if (points <= 0 || (await repo.hasEarnedFor(trx, card.id, bookingId))) continue;
-      const balance = (await repo.lockBalance(trx, tenantId, card.id, tenantCustomerId)) + points;
+      const balance = (await writeOffExpiredPoints(trx, tenantId, card.id, tenantCustomerId, now)) + points;
       await repo.insertPointsTransaction(trx, tenantId, {
         loyaltyCardId: card.id,
         tenantCustomerId,

@@ -7,6 +7,7 @@ import { errors } from '../errors';
 import * as repo from './loyalty.repository';
 import { cardDto, stampDto, voucherDto } from './loyalty.dto';
 import { pointsValue } from './loyalty.rules';
+import { writeOffExpiredPoints } from './loyalty-points.service';
 
 /** Stamp progress (visit cards) or balance (points cards) of one tenant customer on every card of the salon. */
 async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, cards: repo.CardRow[]) {
@@ -27,7 +28,8 @@ async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, ca
         pointsBalance: null,
       });
     } else {
-      const balance = balances.get(card.id) ?? 0;
+      // a customer with a balance row has points transactions: write off what has expired first
+      const balance = balances.has(card.id) ? await db.transaction((trx) => writeOffExpiredPoints(trx, tenantId, card.id, tenantCustomerId)) : 0;
       out.push({ card: cardDto(card), currentCycle: null, stampsInCycle: null, requiredStamps: null, stampsToNextVoucher: null, vouchersIssued: null, pointsBalance: { balance, value: pointsValue(balance, card.redeemRate!) } });
     }
   }

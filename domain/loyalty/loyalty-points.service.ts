@@ -1,9 +1,12 @@
 // Points cards (spec 2.9, 4.9): the balance per (card, tenant customer) with its transactions.
 // Every change locks the balance row, writes the transaction with the balance after it, and sets
 // the balance (never below 0: a CHECK constraint backs the service's 422).
+// Expired points leave the balance lazily (no sweep): every read or change first writes them off
+// with one EXPIRE transaction under the same row lock (writeOffExpiredPoints).
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import { pointsValue } from './loyalty.rules';
+import { pointsDueToExpire } from './points-expiry.rules';
 import * as repo from './loyalty.repository';
 import { pointsTransactionDto } from './loyalty.dto';
 import { existingCardOfType } from './loyalty-card.service';
@@ -12,18 +15,46 @@ async function assertTenantCustomer(db: Db, tenantId: string, tenantCustomerId: 
   if (!(await repo.tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
 }
 
-export async function getPoints(db: Db, tenantId: string, cardId: string, tenantCustomerId: string) {
-  const card = await existingCardOfType(db, tenantId, cardId, 'POINTS_BASED');
-  await assertTenantCustomer(db, tenantId, tenantCustomerId);
-  const balance = await repo.balanceOf(db, tenantId, cardId, tenantCustomerId);
-  return {
+/**
+ * Locks the balance row of (card, customer), writes off the points expired by `now` and not yet
+ * written off (one EXPIRE transaction, negative points, FIFO by earn lot: points-expiry.rules.ts),
+ * and answers the balance after it. Call it inside a transaction, before any other change of the
+ * balance: the caller keeps the lock until it commits.
+ */
+export async function writeOffExpiredPoints(trx: Db, tenantId: string, cardId: string, tenantCustomerId: string, now = new Date()): Promise<number> {
+  const before = await repo.lockBalance(trx, tenantId, cardId, tenantCustomerId);
+  const due = Math.min(before, pointsDueToExpire(await repo.pointsLedger(trx, tenantId, cardId, tenantCustomerId), now));
+  if (due <= 0) return before;
+  const balance = before - due;
+  await repo.insertPointsTransaction(trx, tenantId, {
     loyaltyCardId: cardId,
     tenantCustomerId,
-    balance,
-    balanceValue: pointsValue(balance, card.redeemRate!),
-    minRedemption: card.minRedemption ?? 0,
-    transactions: (await repo.pointsTransactions(db, tenantId, cardId, tenantCustomerId)).map(pointsTransactionDto),
-  };
+    type: 'EXPIRE',
+    points: -due,
+    balanceAfter: balance,
+    bookingId: null,
+    reason: null,
+    actorUserId: null,
+    expiresAt: null,
+  });
+  await repo.setBalance(trx, cardId, tenantCustomerId, balance);
+  return balance;
+}
+
+export async function getPoints(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, now = new Date()) {
+  return db.transaction(async (trx) => {
+    const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
+    await assertTenantCustomer(trx, tenantId, tenantCustomerId);
+    const balance = await writeOffExpiredPoints(trx, tenantId, cardId, tenantCustomerId, now);
+    return {
+      loyaltyCardId: cardId,
+      tenantCustomerId,
+      balance,
+      balanceValue: pointsValue(balance, card.redeemRate!),
+      minRedemption: card.minRedemption ?? 0,
+      transactions: (await repo.pointsTransactions(trx, tenantId, cardId, tenantCustomerId)).map(pointsTransactionDto),
+    };
+  });
 }
 
 interface PointsChange {
@@ -37,7 +68,7 @@ async function changePoints(db: Db, tenantId: string, cardId: string, type: 'RED
   return db.transaction(async (trx) => {
     const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
     await assertTenantCustomer(trx, tenantId, input.tenantCustomerId);
-    const before = await repo.lockBalance(trx, tenantId, cardId, input.tenantCustomerId);
+    const before = await writeOffExpiredPoints(trx, tenantId, cardId, input.tenantCustomerId);
     check(card, before);
     const delta = type === 'REDEEM' ? -input.points : input.points;
     const balance = before + delta;

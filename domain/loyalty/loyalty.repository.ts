@@ -1,5 +1,6 @@
 // Every query of the loyalty area. Each function takes the pool or the caller's transaction first,
 // is scoped by tenant, and returns plain rows (camelCase through knexSnakeCaseMappers).
+import type { PointsLedgerEntry, PointsTransactionType } from './points-expiry.rules';
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import type { LoyaltyCardType, RewardType, VoucherStatus } from './loyalty.rules';
@@ -80,7 +81,7 @@ export interface PointsTransactionRow {
   id: string;
   loyaltyCardId: string;
   tenantCustomerId: string;
-  type: 'EARN' | 'REDEEM' | 'ADJUST';
+  type: PointsTransactionType;
   points: number;
   balanceAfter: number;
   bookingId: string | null;
@@ -294,10 +295,6 @@ export async function setBalance(db: Db, cardId: string, tenantCustomerId: strin
   await db('loyaltyPointsBalances').where({ loyaltyCardId: cardId, tenantCustomerId }).update({ balance, updatedAt: db.fn.now() });
 }
 
-export async function balanceOf(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<number> {
-  return (await db('loyaltyPointsBalances').where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).first('balance'))?.balance ?? 0;
-}
-
 export async function insertPointsTransaction(db: Db, tenantId: string, tx: Omit<PointsTransactionRow, 'id' | 'createdAt'>): Promise<PointsTransactionRow | undefined> {
   const [row] = await db('loyaltyPointsTransactions').insert({ ...tx, tenantId }).returning('*');
   return row;
@@ -309,6 +306,14 @@ export async function hasEarnedFor(db: Db, cardId: string, bookingId: string): P
 
 export async function pointsTransactions(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, limit = 100): Promise<PointsTransactionRow[]> {
   return db('loyaltyPointsTransactions').where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+}
+
+/** Every points transaction of one (card, customer), oldest first: what expiry is computed from. */
+export async function pointsLedger(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<PointsLedgerEntry[]> {
+  return db('loyaltyPointsTransactions')
+    .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
+    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }])
+    .select('type', 'points', 'expiresAt', 'createdAt');
 }
 
 export async function balancesOfTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<{ loyaltyCardId: string; balance: number }[]> {
