@@ -13,19 +13,11 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { StorageConfig } from '../../config';
 import type { ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions, StoredObject } from '../../domain/upload/object-storage';
 
-export interface S3StorageOptions {
-  endpoint?: string;
-  /** the address presigned URLs carry, when clients reach the storage elsewhere than we do */
-  publicEndpoint?: string;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-  maxAttempts: number;
-}
+/** What the adapter needs of the storage configuration (config/index.ts holds the fields and their meaning). */
+export type S3StorageOptions = Pick<StorageConfig, 'endpoint' | 'publicEndpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey' | 'forcePathStyle' | 'maxAttempts'>;
 
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
