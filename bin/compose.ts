@@ -13,7 +13,6 @@ import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
 import { S3Storage } from '../integrations/storage/s3-storage';
-import { bindUploadSignaller } from '../domain/upload/upload-signals';
 import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
@@ -81,8 +80,6 @@ export async function composeApi(options: {
   const signaller = options.signaller;
   const mailer = options.mailer ?? createMailer(config);
   const storage = options.storage ?? createStorage(config);
-  // upload links made by the tenant, catalogue and resource services signal through this
-  bindUploadSignaller(signaller);
   const deps: AppDeps = {
     config,
     logger: options.logger,

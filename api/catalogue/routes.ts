@@ -28,16 +28,16 @@ export function catalogueRouter(deps: AppDeps): Router {
     );
   });
   router.post('/services', owner, async (req, res) => {
-    sendCreated(res, await catalogue.createService(knex, tenantOf(req), req.body));
+    sendCreated(res, await catalogue.createService(knex, deps.signaller, tenantOf(req), req.body));
   });
   router.get('/services/:id', staff, async (req, res) => {
     sendData(res, await catalogue.getService(knex, tenantOf(req), param(req, 'id')));
   });
   router.patch('/services/:id', owner, async (req, res) => {
-    sendData(res, await catalogue.updateService(knex, tenantOf(req), param(req, 'id'), req.body));
+    sendData(res, await catalogue.updateService(knex, deps.signaller, tenantOf(req), param(req, 'id'), req.body));
   });
   router.delete('/services/:id', owner, async (req, res) => {
-    await catalogue.deleteService(knex, tenantOf(req), param(req, 'id'));
+    await catalogue.deleteService(knex, deps.signaller, tenantOf(req), param(req, 'id'));
     sendNoContent(res);
   });
   router.get('/services/:id/resources', staff, async (req, res) => {

@@ -47,13 +47,13 @@ export function resourcesRouter(deps: AppDeps): Router {
     );
   });
   router.post('/resources', owner, async (req, res) => {
-    sendCreated(res, await resources.createResource(knex, tenantOf(req), req.body, deps.config.passwordHashRounds));
+    sendCreated(res, await resources.createResource(knex, deps.signaller, tenantOf(req), req.body, deps.config.passwordHashRounds));
   });
   router.get('/resources/:id', staff, async (req, res) => {
     sendData(res, await resources.getResource(knex, tenantOf(req), param(req, 'id')));
   });
   router.patch('/resources/:id', staff, async (req, res) => {
-    sendData(res, await resources.updateResource(knex, tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
+    sendData(res, await resources.updateResource(knex, deps.signaller, tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
   });
 
   router.post('/resources/:id/skills', owner, async (req, res) => {

@@ -11,6 +11,7 @@ import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
 import { categoryDto, serviceDto, type ServiceCategoryDto, type ServiceDto } from './catalogue.dto';
 import * as repo from './catalogue.repository';
 import { syncUploadFields } from '../upload/upload-links';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 
 export interface ServiceInput {
   name: string;
@@ -62,7 +63,7 @@ export async function getService(db: Db, tenantId: string, id: string): Promise<
   return serviceDto(await existingService(db, tenantId, id));
 }
 
-export async function createService(db: Db, tenantId: string, input: ServiceInput): Promise<ServiceDto> {
+export async function createService(db: Db, signaller: EntitySignaller, tenantId: string, input: ServiceInput): Promise<ServiceDto> {
   checkDescription(input.description);
   return db.transaction(async (trx) => {
     await checkReferences(trx, tenantId, input);
@@ -80,28 +81,28 @@ export async function createService(db: Db, tenantId: string, input: ServiceInpu
       metadata: input.metadata ?? {},
       imageKey: input.imageKey ?? null,
     });
-    await syncUploadFields(trx, tenantId, 'service', service.id, null, service);
+    await syncUploadFields(trx, signaller, tenantId, 'service', service.id, null, service);
     return serviceDto(service);
   });
 }
 
-export async function updateService(db: Db, tenantId: string, id: string, patch: ServicePatch): Promise<ServiceDto> {
+export async function updateService(db: Db, signaller: EntitySignaller, tenantId: string, id: string, patch: ServicePatch): Promise<ServiceDto> {
   checkDescription(patch.description);
   return db.transaction(async (trx) => {
     const before = await existingService(trx, tenantId, id);
     await checkReferences(trx, tenantId, patch);
     const updated = await repo.patchService(trx, id, { ...definedFields(patch), currency: await tenantCurrency(trx, tenantId) });
-    await syncUploadFields(trx, tenantId, 'service', id, before, updated);
+    await syncUploadFields(trx, signaller, tenantId, 'service', id, before, updated);
     return serviceDto(updated);
   });
 }
 
 /** Hard delete; skills go with it. A service referenced by bookings is kept (409 SERVICE_IN_USE from the FK). */
-export async function deleteService(db: Db, tenantId: string, id: string): Promise<void> {
+export async function deleteService(db: Db, signaller: EntitySignaller, tenantId: string, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     const before = await existingService(trx, tenantId, id);
     await repo.deleteService(trx, id);
-    await syncUploadFields(trx, tenantId, 'service', id, before, null);
+    await syncUploadFields(trx, signaller, tenantId, 'service', id, before, null);
   });
 }
 

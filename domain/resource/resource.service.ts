@@ -14,6 +14,7 @@ import { toIso } from '../time/iso';
 import * as repo from './resource.repository';
 import type { ResourceMetadata, ResourceType } from './resource.repository';
 import { syncUploadFields } from '../upload/upload-links';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 
 export interface Actor {
   userId: string;
@@ -144,7 +145,7 @@ export async function assertAssignableServices(db: Db, tenantId: string, service
   }
 }
 
-export async function createResource(db: Db, tenantId: string, input: ResourceInput, passwordHashRounds: number): Promise<ResourceDto> {
+export async function createResource(db: Db, signaller: EntitySignaller, tenantId: string, input: ResourceInput, passwordHashRounds: number): Promise<ResourceDto> {
   if (input.login && !input.login.email && !input.login.phone) {
     throw errors.validation('Request validation failed', [{ field: 'login', message: 'needs an email or a phone' }]);
   }
@@ -177,7 +178,7 @@ export async function createResource(db: Db, tenantId: string, input: ResourceIn
       userId,
     });
     await repo.insertSkills(trx, tenantId, resource.id, input.serviceIds ?? []);
-    await syncUploadFields(trx, tenantId, 'resource', resource.id, null, resource);
+    await syncUploadFields(trx, signaller, tenantId, 'resource', resource.id, null, resource);
     return (await resourceDtos(trx, [resource]))[0];
   });
 }
@@ -189,7 +190,7 @@ const STAFF_METADATA_KEYS = ['phone', 'email'];
  * `metadata.email` (anything else is 403 FORBIDDEN). Metadata is merged key by key; a key sent as
  * null is cleared.
  */
-export async function updateResource(db: Db, tenantId: string, id: string, patch: ResourcePatch, actor: Actor): Promise<ResourceDto> {
+export async function updateResource(db: Db, signaller: EntitySignaller, tenantId: string, id: string, patch: ResourcePatch, actor: Actor): Promise<ResourceDto> {
   return db.transaction(async (trx) => {
     const resource = await existingResource(trx, tenantId, id, true);
     if (actor.role === 'STAFF') {
@@ -205,7 +206,7 @@ export async function updateResource(db: Db, tenantId: string, id: string, patch
     const changes: Partial<repo.NewResourceRow> = definedFields(rest);
     if (metadata) changes.metadata = { ...(resource.metadata ?? {}), ...metadata };
     const updated = Object.keys(changes).length ? await repo.patchResource(trx, id, changes) : resource;
-    await syncUploadFields(trx, tenantId, 'resource', id, resource, updated);
+    await syncUploadFields(trx, signaller, tenantId, 'resource', id, resource, updated);
     return (await resourceDtos(trx, [updated]))[0];
   });
 }

@@ -13,6 +13,7 @@ import { applyBusinessHoursToStaff } from './apply-to-staff';
 import { completeSettings, type IndustryType, type TenantSettings } from './tenant-settings.rules';
 import { assertValidSettings, sanitizeDescription } from './tenant-validation';
 import { syncUploadFields } from '../upload/upload-links';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 
 export interface Actor {
   userId: string;
@@ -92,7 +93,7 @@ export interface TenantPatch {
  * `branding` is merged; `address` replaces. Changing `industryType` does not reset settings (they
  * are stored complete). The row is locked so concurrent merges do not lose each other's fields.
  */
-export async function updateTenant(db: Db, actor: Actor, id: string, patch: TenantPatch): Promise<repo.TenantRow> {
+export async function updateTenant(db: Db, signaller: EntitySignaller, actor: Actor, id: string, patch: TenantPatch): Promise<repo.TenantRow> {
   if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
   if (patch.slug !== undefined && actor.role !== 'ADMIN') throw errors.forbidden('Only a platform admin may change the slug');
   return db.transaction(async (trx) => {
@@ -112,7 +113,7 @@ export async function updateTenant(db: Db, actor: Actor, id: string, patch: Tena
       changes.settings = settings;
     }
     if (patch.branding !== undefined) changes.branding = { ...(tenant.branding ?? {}), ...patch.branding };
-    if (changes.branding) await syncUploadFields(trx, id, 'tenant', id, tenant.branding, changes.branding);
+    if (changes.branding) await syncUploadFields(trx, signaller, id, 'tenant', id, tenant.branding, changes.branding);
     if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
     if (patch.address !== undefined) changes.address = patch.address;
     const updated = Object.keys(changes).length ? await repo.patchTenant(trx, id, changes) : tenant;

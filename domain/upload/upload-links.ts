@@ -6,6 +6,7 @@ import type { Db } from '../../db/db-handle';
 import { errors, uploadErrors } from '../errors';
 import * as repo from './upload.repository';
 import { signalUpload } from './upload-signals';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { tenantOfKey, type UploadPurpose } from './upload.rules';
 
 export interface UploadReference {
@@ -34,7 +35,7 @@ function sameReference(a: { type: string; id: string } | null, b: UploadReferenc
   return a !== null && a.type === b.type && a.id === b.id;
 }
 
-async function link(db: Db, tenantId: string, key: string, ref: UploadReference, field: string): Promise<void> {
+async function link(db: Db, signaller: EntitySignaller, tenantId: string, key: string, ref: UploadReference, field: string): Promise<void> {
   const owner = tenantOfKey(key);
   if (owner && owner !== tenantId) throw uploadErrors.tenantMismatch();
   const file = owner ? await repo.findFileByKey(db, key, true) : undefined;
@@ -46,16 +47,16 @@ async function link(db: Db, tenantId: string, key: string, ref: UploadReference,
   if (sameReference(file.referencedBy, ref)) return;
   if (file.referencedBy) throw uploadErrors.alreadyReferenced();
   const linked = await repo.patchFile(db, file.id, { referencedBy: { type: ref.type, id: ref.id }, referencedAt: new Date() });
-  await signalUpload(linked, 'UploadLinked');
+  await signalUpload(signaller, linked, 'UploadLinked');
 }
 
-async function unlink(db: Db, tenantId: string, key: string, ref: UploadReference): Promise<void> {
+async function unlink(db: Db, signaller: EntitySignaller, tenantId: string, key: string, ref: UploadReference): Promise<void> {
   // keys from before uploads existed (or of another salon) are not ours to unlink
   if (tenantOfKey(key) !== tenantId) return;
   const file = await repo.findFileByKey(db, key, true);
   if (!file || !sameReference(file.referencedBy, ref)) return;
   const unlinked = await repo.patchFile(db, file.id, { referencedBy: null, referencedAt: null });
-  await signalUpload(unlinked, 'UploadUnlinked');
+  await signalUpload(signaller, unlinked, 'UploadUnlinked');
 }
 
 /**
@@ -64,6 +65,7 @@ async function unlink(db: Db, tenantId: string, key: string, ref: UploadReferenc
  */
 export async function replaceUploadReference(
   db: Db,
+  signaller: EntitySignaller,
   tenantId: string,
   ref: UploadReference,
   previous: string | null | undefined,
@@ -71,8 +73,8 @@ export async function replaceUploadReference(
   fieldName = ref.type.split('.').pop()!,
 ): Promise<void> {
   if (next === undefined || (previous ?? null) === (next ?? null)) return;
-  if (previous) await unlink(db, tenantId, previous, ref);
-  if (next) await link(db, tenantId, next, ref, fieldName);
+  if (previous) await unlink(db, signaller, tenantId, previous, ref);
+  if (next) await link(db, signaller, tenantId, next, ref, fieldName);
 }
 
 /**
@@ -82,6 +84,7 @@ export async function replaceUploadReference(
  */
 export async function syncUploadFields(
   db: Db,
+  signaller: EntitySignaller,
   tenantId: string,
   entity: keyof typeof LINKED_FIELDS,
   id: string,
@@ -91,6 +94,6 @@ export async function syncUploadFields(
   for (const field of LINKED_FIELDS[entity]) {
     const previous = (before?.[field] as string | null | undefined) ?? null;
     const next = (after?.[field] as string | null | undefined) ?? null;
-    await replaceUploadReference(db, tenantId, { type: `${entity}.${field}`, id }, previous, next, entity === 'tenant' ? `branding.${field}` : field);
+    await replaceUploadReference(db, signaller, tenantId, { type: `${entity}.${field}`, id }, previous, next, entity === 'tenant' ? `branding.${field}` : field);
   }
 }

@@ -131,7 +131,7 @@ export async function uploadImage(deps: UploadDeps, actor: UploadActor, file: Mu
           uploadedBy: actor.userId,
           expiresAt: null,
         });
-        await signalUpload(row, 'UploadCreated', deps.signaller);
+        await signalUpload(deps.signaller, row, 'UploadCreated');
         return toUploadDto(row);
       });
     } catch (err) {
@@ -189,7 +189,7 @@ export async function presignPut(deps: UploadDeps, actor: UploadActor, input: Pr
       uploadedBy: actor.userId,
       expiresAt,
     });
-    await signalUpload(row, 'UploadCreated', deps.signaller);
+    await signalUpload(deps.signaller, row, 'UploadCreated');
   });
   return { uploadUrl, fileId: id, key, expiresAt: expiresAt.toISOString(), headers: { 'content-type': mime, 'content-length': String(input.sizeBytes) } };
 }
@@ -226,7 +226,7 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
     if (sniffed !== file.mimeType) await fail(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`, uploadErrors.typeMismatch(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`));
     if (file.checksumSha256 && file.checksumSha256 !== digest.checksumSha256) await fail('The SHA-256 of the stored object differs from the declared checksum');
     const confirmed = await repo.patchFile(trx, file.id, { status: 'ACTIVE', checksumSha256: digest.checksumSha256, expiresAt: null });
-    await signalUpload(confirmed, 'UploadConfirmed', deps.signaller);
+    await signalUpload(deps.signaller, confirmed, 'UploadConfirmed');
     return toUploadDto(confirmed);
   });
 }
