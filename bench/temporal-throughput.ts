@@ -4,8 +4,23 @@
 // once with the server's in-memory store and once with its Postgres store (embedded Postgres in a
 // temporary folder, as `npm start` keeps runs in the platform's database).
 //
-//   N=2000 CONCURRENCY=8 npm run bench:temporal   (the defaults)
+// Each line also prints the CPU each process spent per workflow and the machine's busy and stolen
+// shares over the run: on a shared 2-core VM a run with steal above a few percent is not a quiet
+// run, and its figures say more about the neighbours than about the server.
+//
+// The client and the worker live in this process and cost about three times the server's CPU, so
+// they are set up the way a Temporal deployment tunes a worker on a small machine (both are SDK
+// options, neither changes what the server does per workflow):
+// - the client shares the worker's NativeConnection (Rust gRPC), instead of a second grpc-js
+//   connection whose HTTP/2 framing runs on the JavaScript thread the worker also needs;
+// - the worker runs workflows on two threads, one per core. With one (the SDK default with a
+//   reused V8 context), every activation waits its turn on that thread, whose VM calls each start
+//   and join a timeout watchdog; that thread, not the CPU, capped the run near 90 workflows/s.
+//
+//   N=2000 CONCURRENCY=10 npm run bench:temporal   (the defaults)
 //   STORE=memory | STORE=postgres    only one of the two
+//   CLIENT=grpc-js                   the client on its own grpc-js connection
+//   WF_THREADS=1                     the SDK's default workflow thread pool
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +33,8 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { startEmbeddedPostgres } from '../devserver/postgres';
 
 const N = Number(process.env.N ?? 2000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
+const WORKFLOW_THREADS = Number(process.env.WF_THREADS ?? 2);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -29,11 +45,65 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** /proc/<pid>/stat fields after the command name; undefined once the process is gone. */
+function procStat(pid: number): string[] | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time used so far by a process and its descendants (Linux /proc, 100 ticks a second), in
+ * milliseconds; 0 where unavailable. Children that already exited count through the root's
+ * cutime/cstime, live ones (Postgres backends) through their own counters.
+ */
+function processTreeCpuMs(rootPid: number | undefined): number {
+  if (!rootPid) return 0;
+  const root = procStat(rootPid);
+  if (!root) return 0;
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!pid) continue;
+    const f = procStat(pid);
+    if (f) children.set(Number(f[1]), [...(children.get(Number(f[1])) ?? []), pid]);
+  }
+  let ticks = Number(root[13]) + Number(root[14]);
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    const f = procStat(pid);
+    if (f) ticks += Number(f[11]) + Number(f[12]);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return ticks * 10;
+}
+
+/** The machine's CPU time counters from /proc/stat (user … steal); empty where unavailable. */
+function machineCpuCounters(): number[] {
+  try {
+    return fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Busy and stolen shares of all cores between two counter readings, in percent. */
+function machineShares(before: number[], after: number[]): { busyPercent: number; stealPercent: number } | undefined {
+  if (before.length < 8 || after.length < 8) return undefined;
+  const d = after.map((v, i) => v - before[i]);
+  const total = d.reduce((a, b) => a + b, 0) || 1;
+  const idle = d[3] + d[4];
+  return { busyPercent: Math.round(((total - idle - d[7]) / total) * 100), stealPercent: Math.round((d[7] / total) * 100) };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, databaseUrl?: string): Promise<void> {
+async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, databaseUrl?: string, postgresPid?: number): Promise<void> {
   let address = process.env.TEMPORAL_ADDRESS;
   let server: ReturnType<typeof spawn> | undefined;
   if (!address) {
@@ -50,15 +120,15 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     if (!connection) await new Promise((r) => setTimeout(r, 50));
   }
   if (!connection) throw new Error(`cannot connect to ${address}`);
-  const client = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address });
+  const client = new Client({ connection: process.env.CLIENT === 'grpc-js' ? connection : nativeConnection });
   const taskQueue = `bench-${Date.now()}`;
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue,
     workflowBundle,
     activities: { echo: async (s: string) => s },
-    ...(process.env.WF_THREADS ? { workflowThreadPoolSize: Number(process.env.WF_THREADS) } : {}),
+    workflowThreadPoolSize: WORKFLOW_THREADS,
     ...(process.env.NON_STICKY_RATIO ? { nonStickyToStickyPollRatio: Number(process.env.NON_STICKY_RATIO) } : {}),
     ...(process.env.MAX_CACHED ? { maxCachedWorkflows: Number(process.env.MAX_CACHED) } : {}),
   });
@@ -66,6 +136,10 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   const latencies: number[] = [];
   let next = 0;
   const started = Date.now();
+  const benchCpuBefore = process.cpuUsage();
+  const machineBefore = machineCpuCounters();
+  const serverCpuBefore = processTreeCpuMs(server?.pid);
+  const postgresCpuBefore = processTreeCpuMs(postgresPid);
   await worker.runUntil(async () => {
     const lane = async () => {
       while (next < N) {
@@ -79,16 +153,30 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   });
   const seconds = (Date.now() - started) / 1000;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const machine = machineShares(machineBefore, machineCpuCounters());
+  const serverCpu = processTreeCpuMs(server?.pid) - serverCpuBefore;
+  const postgresCpu = processTreeCpuMs(postgresPid) - postgresCpuBefore;
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
     store,
     workflows: N,
     concurrency: CONCURRENCY,
+    workflowThreads: WORKFLOW_THREADS,
+    client: process.env.CLIENT === 'grpc-js' ? 'grpc-js' : 'native',
     seconds: Number(seconds.toFixed(2)),
     workflowsPerSecond: Number((N / seconds).toFixed(1)),
     p50ms: Number(percentile(latencies, 50).toFixed(1)),
     p99ms: Number(percentile(latencies, 99).toFixed(1)),
     maxMs: Number(latencies[latencies.length - 1].toFixed(1)),
+    // CPU per workflow: this process (client, SDK worker and its threads) and the server process.
+    cpuMsPerWorkflow: {
+      clientAndWorker: Number(((benchCpu.user + benchCpu.system) / 1000 / N).toFixed(2)),
+      ...(server ? { server: Number((serverCpu / N).toFixed(2)) } : {}),
+      ...(postgresPid ? { postgres: Number((postgresCpu / N).toFixed(2)) } : {}),
+    },
+    // The whole machine over the run: busy share of all cores, and time the hypervisor gave to others.
+    machine,
   }));
   await connection.close();
   await nativeConnection.close();
@@ -112,7 +200,8 @@ async function main(): Promise<void> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
     try {
-      await runOnce(store, workflowBundle, pg.url);
+      const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      await runOnce(store, workflowBundle, pg.url, postmasterPid);
     } finally {
       await pg.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,10 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
+import { Pool } from 'pg';
 import { startDevServer, DevServer } from '../../devserver/temporal';
+import { encodeMessage, protoType } from '../../devserver/temporal/proto';
+import { jsonWithBytes, parseJsonWithBytes } from '../../devserver/temporal/state/run-state';
 import { stack } from '../support/stack';
 import { bundle, uid, waitFor } from './harness';
 import * as activities from './activities';
@@ -91,6 +94,63 @@ describe('devserver persistence (Postgres run store)', function () {
       await b.connection.close();
       await b.nativeConnection.close();
       await second.shutdown();
+    }
+  });
+
+  /** Every event of a run as the wire bytes a client receives. */
+  async function historyBytes(connection: Connection, workflowId: string): Promise<string[]> {
+    const res = await connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
+    const type = protoType('temporal.api.history.v1.HistoryEvent');
+    return res.history!.events!.map((e) => encodeMessage(type, temporal.api.history.v1.HistoryEvent.toObject(temporal.api.history.v1.HistoryEvent.fromObject(e), { longs: Number, enums: Number })).toString('base64'));
+  }
+
+  it('keeps every event byte for byte across a restart, and still loads rows that stored events as JSON', async () => {
+    const tq = uid('tq');
+    const workflowId = uid('bytes');
+    const own = uid('store');
+    const first = await startDevServer({ port: 0, databaseUrl, storeId: own });
+    const a = await connect(first);
+    let before: string[];
+    try {
+      const w = await Worker.create({ connection: a.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
+      await w.runUntil(async () => {
+        const input = { text: 'æøå ✂', bytes: [0, 255, 128], n: 2 ** 40 };
+        expect(await a.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId, args: [input], memo: { note: 'kept' }, staticSummary: 'byte check' })).to.deep.equal(input);
+      });
+      before = await historyBytes(a.connection, workflowId);
+    } finally {
+      await a.connection.close();
+      await a.nativeConnection.close();
+      await first.shutdown();
+    }
+
+    const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      const { rows } = await pool.query('SELECT run_id, namespace, workflow_id, seq, state FROM temporal_devserver_runs WHERE store_id = $1', [own]);
+      expect(rows).to.have.length(1);
+      // The row as the previous format wrote it: events as JSON objects with base64 byte fields.
+      const stored = parseJsonWithBytes(rows[0].state) as { encodedHistory: string[] };
+      const type = protoType('temporal.api.history.v1.HistoryEvent');
+      const { encodedHistory, ...rest } = stored;
+      const legacy = jsonWithBytes({ ...rest, history: encodedHistory.map((b) => type.toObject(type.decode(Buffer.from(b, 'base64')), { longs: Number, enums: Number, defaults: false })) });
+      const legacyStore = uid('store');
+      await pool.query('INSERT INTO temporal_devserver_runs (store_id, run_id, namespace, workflow_id, seq, state) VALUES ($1, $2, $3, $4, $5, $6)',
+        [legacyStore, rows[0].run_id, rows[0].namespace, rows[0].workflow_id, rows[0].seq, legacy]);
+
+      for (const storeId of [own, legacyStore]) {
+        const server = await startDevServer({ port: 0, databaseUrl, storeId });
+        const b = await connect(server);
+        try {
+          expect(await historyBytes(b.connection, workflowId), storeId).to.deep.equal(before);
+          expect(await b.client.workflow.getHandle(workflowId).result()).to.deep.equal({ text: 'æøå ✂', bytes: [0, 255, 128], n: 2 ** 40 });
+        } finally {
+          await b.connection.close();
+          await b.nativeConnection.close();
+          await server.shutdown();
+        }
+      }
+    } finally {
+      await pool.end();
     }
   });
 });
