@@ -17,7 +17,7 @@
 //   reused V8 context), every activation waits its turn on that thread, whose VM calls each start
 //   and join a timeout watchdog; that thread, not the CPU, capped the run near 90 workflows/s.
 //
-//   N=2000 CONCURRENCY=10 npm run bench:temporal   (the defaults)
+//   N=2000 CONCURRENCY=12 npm run bench:temporal   (the defaults)
 //   STORE=memory | STORE=postgres    only one of the two
 //   CLIENT=grpc-js                   the client on its own grpc-js connection
 //   WF_THREADS=1                     the SDK's default workflow thread pool
@@ -33,7 +33,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { startEmbeddedPostgres } from '../devserver/postgres';
 
 const N = Number(process.env.N ?? 2000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
 const WORKFLOW_THREADS = Number(process.env.WF_THREADS ?? 2);
 
 async function freePort(): Promise<number> {
