@@ -29,7 +29,7 @@ export class Metrics {
     });
     this.bookingsCreated = new client.Counter({
       name: 'bookings_created_total',
-      help: 'Bookings created through the API (public portal or staff)',
+      help: 'Bookings created through the API (public portal, staff, or walk-in)',
       labelNames: ['channel'],
       registers: [this.registry],
     });
@@ -66,13 +66,19 @@ export class Metrics {
         const route = req.route?.path ? `${mountOf(req.originalUrl, String(req.route.path))}${String(req.route.path)}` : 'unmatched';
         const status = String(res.statusCode);
         end({ method: req.method, route, status });
-        if (req.method === 'POST' && res.statusCode === 201 && /\/bookings$/.test(route)) {
-          this.bookingsCreated.inc({ channel: route.includes('/public/') ? 'PUBLIC' : 'STAFF' });
+        if (req.method === 'POST' && res.statusCode === 201 && /\/bookings(\/walk-in)?$/.test(route)) {
+          this.bookingsCreated.inc({ channel: bookingChannel(route) });
         }
       });
       next();
     };
   }
+}
+
+/** The channel a booking-creating route stands for: the public portal, a walk-in, or staff. */
+function bookingChannel(route: string): 'PUBLIC' | 'WALK_IN' | 'STAFF' {
+  if (route.includes('/public/')) return 'PUBLIC';
+  return route.endsWith('/walk-in') ? 'WALK_IN' : 'STAFF';
 }
 
 /** The prefix the router was mounted at: '/api' for the area routers, '' for a route on the app. */
