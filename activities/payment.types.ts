@@ -1,24 +1,9 @@
 // What the payment workflow may ask of the outside world. The workflow imports these types only;
 // activities/payment.activities.ts implements them over domain/payments/payment-workflow.service.ts.
-import type { CaptureMode, FailureKind, PaymentIntent, PaymentStatus } from '../domain/payments/payment.rules';
+import type { PaymentSnapshot } from '../domain/payments/payment-workflow.service';
 
-export interface PaymentSnapshot {
-  paymentId: string;
-  tenantId: string;
-  bookingId: string;
-  status: PaymentStatus;
-  version: number;
-  intent: PaymentIntent;
-  captureMode: CaptureMode;
-  /** UTC ISO, or null */
-  expiresAt: string | null;
-  hasSession: boolean;
-  captureRequested: boolean;
-  voidRequested: boolean;
-  pendingRefunds: number;
-  failedCount: number;
-  failureKind: FailureKind | null;
-}
+/** Built by domain/payments/payment-workflow.service.ts: one definition for the workflow and the domain. */
+export type { PaymentSnapshot };
 
 export interface PaymentActivities {
   /** Committed state of the payment, once it has reached `minVersion` (retried until then). */

@@ -10,7 +10,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { CancellationDecision, DepositState } from '../booking/cancellation.rules';
 import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
-import { changePayment, insertPayment, newIdempotencyKey, SYSTEM, type PaymentActor } from './payment-change';
+import { changePayment, insertPayment, newPaymentRow, SYSTEM, type PaymentActor } from './payment-change';
 import { reserveRefund } from './payment-refunds';
 import { activeConfig, lockPaymentById, lockPaymentsOfBooking, paymentsOfBooking, type PaymentRow } from './payment.repository';
 
@@ -34,31 +34,12 @@ export async function startDepositForNewBooking(
   const amount = depositAmount({ totalAmount: booking.totalAmount, discountAmount: booking.discountAmount, depositType: s.depositType, depositValue: s.depositValue });
   if (amount <= 0) return { paymentRequired: false, depositStatus: null };
   const config = await activeConfig(trx, tenant.id);
-  const base = {
-    id: undefined as unknown as string,
-    tenantId: tenant.id,
-    bookingId: booking.id,
-    intent: 'DEPOSIT' as const,
-    amount,
-    capturedAmount: 0,
-    refundedAmount: 0,
-    currency: s.currency,
-    idempotencyKey: newIdempotencyKey('pay'),
-    providerSessionId: null,
-    providerTransactionId: null,
-    redirectUrl: null,
-    failedCount: 0,
-    captureRequestedAt: null,
-    voidRequestedAt: null,
-    authorizedAt: null,
-    capturedAt: null,
-  };
-  delete (base as Partial<typeof base>).id;
+  const deposit = { tenantId: tenant.id, bookingId: booking.id, intent: 'DEPOSIT' as const, amount, currency: s.currency };
   if (!config) {
     await insertPayment(
       signaller,
       trx,
-      { ...base, configId: null, provider: null, captureMode: 'AUTO', status: 'FAILED', expiresAt: null, failureKind: 'PERMANENT', failureReason: NO_ACTIVE_PROVIDER } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+      newPaymentRow({ ...deposit, configId: null, provider: null, captureMode: 'AUTO', status: 'FAILED', expiresAt: null, failureKind: 'PERMANENT', failureReason: NO_ACTIVE_PROVIDER }),
       SYSTEM,
       { signal: false },
     );
@@ -67,16 +48,14 @@ export async function startDepositForNewBooking(
   await insertPayment(
     signaller,
     trx,
-    {
-      ...base,
+    newPaymentRow({
+      ...deposit,
       configId: config.id,
       provider: config.provider,
       captureMode: config.captureMode,
       status: 'INITIATED',
       expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_TTL_MS),
-      failureKind: null,
-      failureReason: null,
-    } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+    }),
     SYSTEM,
   );
   return { paymentRequired: true, depositStatus: 'PENDING' };

@@ -10,7 +10,7 @@ import { signalEntity } from '../workflow-signals/signal-entity';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
 import { PAYMENT_EVENT_SIGNAL, PAYMENT_WORKFLOW_TYPE, paymentWorkflowId, type PaymentEventType } from './payment-events.rules';
-import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type PaymentRow } from './payment.repository';
+import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type NewPaymentRow, type PaymentRow } from './payment.repository';
 import type { PaymentProviders } from './payment-provider';
 
 /** What the payment services need: the database, the workflow port, the credential keys and the providers. */
@@ -47,11 +47,34 @@ export function newIdempotencyKey(prefix: string): string {
   return `${prefix}:${crypto.randomUUID()}`;
 }
 
+type NewPaymentFields = Pick<NewPaymentRow, 'tenantId' | 'bookingId' | 'configId' | 'provider' | 'intent' | 'captureMode' | 'status' | 'amount' | 'currency' | 'expiresAt'>
+  & Partial<Pick<NewPaymentRow, 'failedCount' | 'failureKind' | 'failureReason'>>;
+
+/** A payment as every new one starts: its own idempotency key, nothing captured, refunded or requested. */
+export function newPaymentRow(fields: NewPaymentFields): NewPaymentRow {
+  return {
+    capturedAmount: 0,
+    refundedAmount: 0,
+    idempotencyKey: newIdempotencyKey('pay'),
+    providerSessionId: null,
+    providerTransactionId: null,
+    redirectUrl: null,
+    failedCount: 0,
+    failureKind: null,
+    failureReason: null,
+    captureRequestedAt: null,
+    voidRequestedAt: null,
+    authorizedAt: null,
+    capturedAt: null,
+    ...fields,
+  };
+}
+
 /** Inserts a payment at version 1 with its first event; signals its workflow before commit. */
 export async function insertPayment(
   signaller: EntitySignaller,
   trx: Knex.Transaction,
-  row: Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+  row: NewPaymentRow,
   actor: PaymentActor,
   options: { signal?: boolean; data?: Record<string, unknown> } = {},
 ): Promise<PaymentRow> {

@@ -37,6 +37,9 @@ export interface PaymentRow {
   updatedAt: Date;
 }
 
+/** A payment before the database gives it an id, a version and its timestamps. */
+export type NewPaymentRow = Omit<PaymentRow, 'id' | 'version' | 'createdAt' | 'updatedAt'>;
+
 export interface PaymentEventRow {
   id: string;
   paymentId: string;
@@ -114,7 +117,7 @@ export async function latestDepositOfBooking(db: Db, tenantId: string, bookingId
   return (await db('payments').where({ tenantId, bookingId, intent: 'DEPOSIT' }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first()) as PaymentRow | undefined;
 }
 
-export async function insertPaymentRow(trx: Knex.Transaction, row: Omit<PaymentRow, 'createdAt' | 'updatedAt'>): Promise<PaymentRow> {
+export async function insertPaymentRow(trx: Knex.Transaction, row: NewPaymentRow & { version: number }): Promise<PaymentRow> {
   const [inserted] = await trx('payments').insert(row).returning('*');
   return inserted as PaymentRow;
 }

@@ -19,7 +19,7 @@ export interface PaymentOwnerProof {
   customerAccountId?: string;
 }
 import { CHECKOUT_SESSION_TTL_MS, failureOutcome, remainingAmount, retryRejection } from './payment.rules';
-import { changePayment, insertPayment, newIdempotencyKey, nowOfPayments, type PaymentActor, type PaymentDeps } from './payment-change';
+import { changePayment, insertPayment, newIdempotencyKey, newPaymentRow, nowOfPayments, type PaymentActor, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { reserveRefund } from './payment-refunds';
 import { holdExpiry, openSession } from './payment-workflow.service';
@@ -163,7 +163,7 @@ export async function retryPayment(deps: PaymentDeps, tenant: TenantContext, boo
     const payment = await insertPayment(
       deps.signaller,
       trx,
-      {
+      newPaymentRow({
         tenantId: tenant.id,
         bookingId,
         configId: config.id,
@@ -172,22 +172,10 @@ export async function retryPayment(deps: PaymentDeps, tenant: TenantContext, boo
         captureMode: last.captureMode,
         status: 'INITIATED',
         amount: last.amount,
-        capturedAmount: 0,
-        refundedAmount: 0,
         currency: last.currency,
-        idempotencyKey: newIdempotencyKey('pay'),
-        providerSessionId: null,
-        providerTransactionId: null,
-        redirectUrl: null,
         expiresAt: new Date(nowOfPayments(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
         failedCount: last.failedCount,
-        failureKind: null,
-        failureReason: null,
-        captureRequestedAt: null,
-        voidRequestedAt: null,
-        authorizedAt: null,
-        capturedAt: null,
-      } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version' | 'id'> as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+      }),
       { role: 'CUSTOMER' },
       { data: { retryOf: last.id } },
     );
@@ -284,7 +272,7 @@ export async function collectRemaining(deps: PaymentDeps, tenant: TenantContext,
     return insertPayment(
       deps.signaller,
       trx,
-      {
+      newPaymentRow({
         tenantId: tenant.id,
         bookingId,
         configId: config.id,
@@ -293,22 +281,9 @@ export async function collectRemaining(deps: PaymentDeps, tenant: TenantContext,
         captureMode: 'AUTO',
         status: 'INITIATED',
         amount,
-        capturedAmount: 0,
-        refundedAmount: 0,
         currency: tenant.settings.currency,
-        idempotencyKey: newIdempotencyKey('pay'),
-        providerSessionId: null,
-        providerTransactionId: null,
-        redirectUrl: null,
         expiresAt: new Date(nowOfPayments(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
-        failedCount: 0,
-        failureKind: null,
-        failureReason: null,
-        captureRequestedAt: null,
-        voidRequestedAt: null,
-        authorizedAt: null,
-        capturedAt: null,
-      } as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version' | 'id'> as Omit<PaymentRow, 'createdAt' | 'updatedAt' | 'version'>,
+      }),
       actorOf(actor),
     );
   });
