@@ -2,7 +2,8 @@
 // runs its own worker on its own task queue, and its own booking (so its own workflow id).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -45,7 +46,7 @@ describe('booking workflow (time skipping, real database)', function () {
   before(async () => {
     const { platform } = await stack();
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await platformWorkflowBundle();
     sms = new FolderSmsSender(`${platform.deps.config.dataDir}/sms-workflow-test`);
     mail = new FolderMailer(`${platform.deps.config.dataDir}/mail-workflow-test`);
   });

@@ -2,7 +2,8 @@
 // the sandbox provider: each test runs its own worker on its own task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
@@ -29,7 +30,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
   before(async () => {
     await stack();
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await platformWorkflowBundle();
   });
 
   after(async () => {

@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
-import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
@@ -42,7 +43,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     await stack();
     await activateSandbox();
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await platformWorkflowBundle();
   });
 
   after(async () => {

@@ -2,7 +2,8 @@
 // storage: an orphan is deleted 24 h after creation, a linked file stays, an unconfirmed presigned
 // upload goes when its window closes, and a file unlinked after 24 h goes at once.
 import { expect } from 'chai';
-import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -30,7 +31,7 @@ describe('upload workflow (time skipping, real database and storage)', function 
   before(async () => {
     await stack();
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await platformWorkflowBundle();
     s = await salonWithRoles();
   });
 

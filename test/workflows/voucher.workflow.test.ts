@@ -3,7 +3,8 @@
 // restored (message, then expired at once when already past its date), forfeited (no message).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -29,7 +30,7 @@ describe('voucher workflow (time skipping, real database)', function () {
   before(async () => {
     const { platform } = await stack();
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await platformWorkflowBundle();
     sms = new FolderSmsSender(`${platform.deps.config.dataDir}/sms-voucher-workflow-test`);
     mail = new FolderMailer(`${platform.deps.config.dataDir}/mail-voucher-workflow-test`);
   });
