@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { call, http } from '../support/http';
 import { createSalon, createUser, unique } from '../support/factories';
 import { stack } from '../support/stack';
-import { activateSandbox, checkoutIdOf, deactivateAllConfigs, eventually, platformAdmin, registerSalon, salonWithSubscription } from '../support/billing';
+import { activateSandbox, checkoutIdOf, deactivateAllConfigs, platformAdmin, registerSalon, salonWithSubscription } from '../support/billing';
 import { subscriptionWorkflowId } from '../../domain/billing/subscription-events.rules';
+import { eventually } from '../support/eventually';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -4,9 +4,10 @@ import request from 'supertest';
 import { http } from '../support/http';
 import { appWith, stack } from '../support/stack';
 import { unique } from '../support/factories';
-import { activateSandbox, eventually, platformAdmin, registerSalon } from '../support/billing';
+import { activateSandbox, platformAdmin, registerSalon } from '../support/billing';
 import { call } from '../support/http';
 import { signStandardWebhook, hmacHex } from '../../integrations/billing/webhook-signatures';
+import { eventually } from '../support/eventually';
 
 const URL = '/api/webhooks/subscription';
 

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { signInCustomer } from '../support/customers';
 import { at, localDay } from '../support/booking-fixtures';
-import { bookingSalon, complete, eventually, visitCard } from './loyalty.helpers';
+import { bookingSalon, complete, visitCard } from './loyalty.helpers';
+import { eventually } from '../support/eventually';
 
 describe('customer loyalty routes', function () {
   this.timeout(60_000);

@@ -6,10 +6,11 @@ import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { at, knex, localDay } from '../support/booking-fixtures';
 import { signInCustomer, type TestCustomer } from '../support/customers';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows, type DepositSalon } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, type DepositSalon } from '../support/payments';
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
 import { visitCard } from './loyalty.helpers';
+import { eventually } from '../support/eventually';
 
 /** A voucher worth 200 NOK for the account's customer record in this salon (made by a first, unpaid booking). */
 async function voucherFor(salon: DepositSalon, account: TestCustomer) {

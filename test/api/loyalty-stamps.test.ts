@@ -8,7 +8,8 @@ import { addService, at, knex, localDay } from '../support/booking-fixtures';
 import { processCompletedBooking } from '../../domain/loyalty/loyalty-completion.service';
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
-import { addCustomer, bookOk, bookingSalon, complete, eventually, processed, visitCard, vouchersOf } from './loyalty.helpers';
+import { addCustomer, bookOk, bookingSalon, complete, processed, visitCard, vouchersOf } from './loyalty.helpers';
+import { eventually } from '../support/eventually';
 
 chai.use(chaiAsPromised);
 

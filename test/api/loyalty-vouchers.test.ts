@@ -7,7 +7,8 @@ import { knex, localDay, at } from '../support/booking-fixtures';
 import { issueVoucher, releaseVoucherOnCancellation } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
 import { signInCustomer } from '../support/customers';
-import { addCustomer, bookOk, bookingSalon, complete, eventually, processed, staffBooking, visitCard, type BookingSalon, type LoyaltyCustomer } from './loyalty.helpers';
+import { addCustomer, bookOk, bookingSalon, complete, processed, staffBooking, visitCard, type BookingSalon, type LoyaltyCustomer } from './loyalty.helpers';
+import { eventually } from '../support/eventually';
 
 async function giveVoucher(s: BookingSalon, c: LoyaltyCustomer, card?: { id: string }, opts: { expiresInMs?: number; cycle?: number } = {}) {
   const db = await knex();

@@ -4,16 +4,7 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { unique } from '../support/factories';
-
-export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { eventually } from '../support/eventually';
 
 export interface LoyaltyCustomer {
   customerId: string;

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { addStaff, knex } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
+import { eventually } from '../support/eventually';
 
 async function paid(options: Parameters<typeof depositSalon>[0] = {}): Promise<{ salon: DepositSalon; booking: PublicBooking; paymentId: string }> {
   const salon = await depositSalon({ ...options, settings: { ...options.settings } });

@@ -5,8 +5,9 @@
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
 import { knex } from '../support/booking-fixtures';
+import { eventually } from '../support/eventually';
 
 async function paidBooking(options: Parameters<typeof depositSalon>[0] = {}): Promise<{ salon: DepositSalon; booking: PublicBooking }> {
   const salon = await depositSalon(options);

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { at, bookingSalon, localDay } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
+import { eventually } from '../support/eventually';
 
 describe('payments: deposit on booking creation', function () {
   this.timeout(60_000);

@@ -7,8 +7,9 @@ import crypto from 'node:crypto';
 import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { bookingSalon } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, eventually, paymentPage, paymentRows } from '../support/payments';
+import { bookOnline, bookingRow, paymentPage, paymentRows } from '../support/payments';
 import { epayHash, orderIdOf } from '../../integrations/payments/epay/epay-provider';
+import { eventually } from '../support/eventually';
 
 async function epaySalon(captureMode: 'AUTO' | 'MANUAL') {
   const { epay } = await stack();

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { knex } from '../support/booking-fixtures';
 import { signInCustomer } from '../support/customers';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, type DepositSalon, type PublicBooking } from '../support/payments';
+import { eventually } from '../support/eventually';
 
 async function retry(salon: DepositSalon, booking: PublicBooking, token = booking.token) {
   return call('post', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}/payment/retry`, undefined, { token });

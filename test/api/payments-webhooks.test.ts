@@ -5,8 +5,9 @@ import crypto from 'node:crypto';
 import { http } from '../support/http';
 import { stack } from '../support/stack';
 import { knex } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, eventually, paymentPage, paymentRows } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
 import { sandboxSignature } from '../../integrations/payments/sandbox/sandbox-server';
+import { eventually } from '../support/eventually';
 
 async function post(tenantId: string, body: string, signature: string) {
   return (await http()).post(`/api/webhooks/payments/sandbox/${tenantId}`).set('content-type', 'application/json').set('sandbox-signature', signature).send(body);

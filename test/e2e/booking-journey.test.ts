@@ -6,16 +6,7 @@ import crypto from 'node:crypto';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { bookingSalon, localDay, at, knex } from '../support/booking-fixtures';
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { eventually } from '../support/eventually';
 
 describe('booking journey: public portal -> workflow -> messages and visit metrics', function () {
   this.timeout(60_000);

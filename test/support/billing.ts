@@ -45,17 +45,6 @@ export async function salonWithSubscription(fields: Record<string, unknown>): Pr
   return salon;
 }
 
-/** Polls until `probe` gives a value (the worker applies webhooks asynchronously). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The checkout id in a sandbox checkout URL. */
 export function checkoutIdOf(url: string): string {
   return url.split('/').pop()!;

@@ -64,16 +64,6 @@ export async function clickCheckout(redirectUrl: string, action: 'pay' | 'declin
   expect(res.status).to.equal(303);
 }
 
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 export async function bookingRow(id: string) {
   return (await knex())('bookings').where({ id }).first();
 }

@@ -13,7 +13,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
-import { activateSandbox, checkoutIdOf, eventually } from '../support/billing';
+import { activateSandbox, checkoutIdOf } from '../support/billing';
 import { at, ALL_WEEK, addService, addStaff, localDay } from '../support/booking-fixtures';
 import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
@@ -22,6 +22,7 @@ import type { EntitySignaller } from '../../domain/workflow-signals/entity-signa
 import { subscriptionReconcileWorkflow } from '../../workflows/subscription/subscription.workflow';
 import { RECONCILE_WORKFLOW_ID } from '../../domain/billing/subscription-events.rules';
 import { createSubscriptionActivities } from '../../activities/subscription.activities';
+import { eventually } from '../support/eventually';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
