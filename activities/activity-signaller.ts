@@ -4,16 +4,11 @@
 // like the api does; a failed signal fails the activity, which rolls back and is retried.
 import { Context } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import { signalWithStart } from '../integrations/temporal/temporal-signaller';
 
 export const activitySignaller: EntitySignaller = {
   async signal(ref, signalName, event) {
     const ctx = Context.current();
-    await ctx.client.workflow.signalWithStart(ref.workflowType, {
-      workflowId: ref.workflowId,
-      taskQueue: ctx.info.taskQueue,
-      args: [ref.startArgs],
-      signal: signalName,
-      signalArgs: [event],
-    });
+    await signalWithStart(ctx.client, ctx.info.taskQueue, ref, signalName, event);
   },
 };

@@ -2,28 +2,23 @@
 // because Temporal runs activities at least once; each message channel is its own activity.
 import type { Knex } from 'knex';
 import type { BookingStatus } from '../domain/booking/booking-status.rules';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
-import { renderBookingMessage, type BookingMessageFacts, type RenderedMessage } from '../domain/notifications/booking-messages.rules';
-import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
+import { renderBookingMessage, type BookingMessageFacts } from '../domain/notifications/booking-messages.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { activitySignaller } from './activity-signaller';
-import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
+import { deliverOnce, type Channel, type Contact } from './message-delivery';
+import { committedAt } from './read-committed';
+import { bookingContract, type BookingSnapshot } from '../domain/booking/booking-events.rules';
+import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
   knex: Knex;
   mailer: Mailer;
   sms: SmsSender;
-}
-
-type Channel = 'SMS' | 'EMAIL';
-
-interface Contact {
-  phone: string | null;
-  email: string | null;
 }
 
 interface BookingRow {
@@ -72,65 +67,38 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
     };
   }
 
-  /**
-   * One message on one channel, at most once: the (booking, channel, dedupe key) row is claimed
-   * first and stamped `sent_at` after the gateway accepted the message, so a retry after a failure
-   * sends again, and a retry after success sends nothing. The other channel has its own row.
-   */
-  async function deliverOnce(
-    channel: Channel,
-    { bookingId, kind, dedupeKey }: BookingMessageRequest,
-    send: (contact: Contact, message: RenderedMessage, meta: Record<string, unknown>) => Promise<boolean>,
-  ): Promise<DeliveryOutcome> {
+  /** One message on one channel, at most once (activities/message-delivery.ts). */
+  async function deliver(channel: Channel, { bookingId, kind, dedupeKey }: BookingMessageRequest): Promise<DeliveryOutcome> {
     const booking = await bookingRow(bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
     const key = { bookingId, channel, dedupeKey };
-    await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
-    const claim = await knex('booking_notifications').where(key).first('id', 'sentAt');
-    if (claim.sentAt) return 'ALREADY_SENT';
-    const { contact, facts } = await messageFacts(booking);
-    // the notification id doubles as the provider's idempotency key, for gateways that take one
-    const meta = { bookingId, kind, notificationId: claim.id };
-    try {
-      if (!(await send(contact, renderBookingMessage(kind, facts), meta))) return 'NO_CONTACT';
-    } catch (err) {
-      throw ApplicationFailure.create({
-        type: BookingActivityErrors.deliveryFailed,
-        message: `${channel} for booking ${bookingId} (${dedupeKey}) failed: ${(err as Error).message}`,
-        cause: err as Error,
-        // 30 s, 2 min, 10 min, then hourly
-        nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
-      });
-    }
-    await knex('booking_notifications').where({ id: claim.id }).update({ sentAt: knex.fn.now() });
-    return 'SENT';
+    return deliverOnce(channel, { mailer, sms }, {
+      label: `booking ${bookingId} (${dedupeKey})`,
+      failureType: BookingActivityErrors.deliveryFailed,
+      meta: { bookingId, kind },
+      async claim() {
+        await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
+        return knex('booking_notifications').where(key).first('id', 'sentAt');
+      },
+      async compose() {
+        const { contact, facts } = await messageFacts(booking);
+        return { contact, message: renderBookingMessage(kind, facts) };
+      },
+      async markSent(id) {
+        await knex('booking_notifications').where({ id }).update({ sentAt: knex.fn.now() });
+      },
+    });
   }
 
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
       const row = await bookingRow(bookingId);
-      // A missing row or an older version both mean "not committed yet": retried, then dropped.
-      if (!row || row.version < minVersion) {
-        throw ApplicationFailure.retryable(`booking ${bookingId} not yet at version ${minVersion}`, BookingActivityErrors.versionNotVisible);
-      }
-      return { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString(), recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata) };
+      const snapshot = row && { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString(), recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata) };
+      return committedAt(bookingContract, bookingId, minVersion, snapshot);
     },
 
-    sendBookingSms(request) {
-      return deliverOnce('SMS', request, async (contact, message, meta) => {
-        if (!contact.phone) return false;
-        await sms.send({ to: contact.phone, text: message.text, meta });
-        return true;
-      });
-    },
-
-    sendBookingEmail(request) {
-      return deliverOnce('EMAIL', request, async (contact, message, meta) => {
-        if (!contact.email) return false;
-        await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta });
-        return true;
-      });
-    },
+    sendBookingSms: (request) => deliver('SMS', request),
+    sendBookingEmail: (request) => deliver('EMAIL', request),
 
     async recordCompletedVisit({ bookingId }) {
       return knex.transaction(async (trx) => {

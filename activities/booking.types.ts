@@ -1,18 +1,7 @@
 // What the booking workflow may ask of the outside world. The workflow imports these types only;
-// activities/booking.activities.ts implements them.
-import type { BookingStatus } from '../domain/booking/booking-status.rules';
+// activities/booking.activities.ts implements them. The snapshot is part of the booking's contract.
+import type { BookingSnapshot } from '../domain/booking/booking-events.rules';
 import type { BookingMessageKind } from '../domain/notifications/booking-messages.rules';
-
-export interface BookingSnapshot {
-  bookingId: string;
-  tenantId: string;
-  status: BookingStatus;
-  version: number;
-  /** UTC ISO string */
-  startTime: string;
-  /** a past visit the salon recorded (domain/booking/booking-past.rules.ts): the customer is told nothing */
-  recordedAfterTheFact: boolean;
-}
 
 /** One booking message on one channel, sent at most once per (booking, channel, dedupeKey). */
 export interface BookingMessageRequest {
@@ -38,6 +27,5 @@ export interface BookingActivities {
 /** Error types activities throw as non-retryable ApplicationFailures, and the retryable ones. */
 export const BookingActivityErrors = {
   notFound: 'BOOKING_NOT_FOUND',
-  versionNotVisible: 'BOOKING_VERSION_NOT_VISIBLE',
   deliveryFailed: 'BOOKING_MESSAGE_DELIVERY_FAILED',
 } as const;

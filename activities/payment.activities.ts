@@ -9,7 +9,9 @@ import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
 import type { PaymentDeps } from '../domain/payments/payment-change';
 import * as flows from '../domain/payments/payment-workflow.service';
+import { paymentContract } from '../domain/payments/payment-events.rules';
 import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
+import { committedAt } from './read-committed';
 
 export interface PaymentActivityDeps {
   knex: Knex;
@@ -38,13 +40,7 @@ export function createPaymentActivities({ knex, sms, payments }: PaymentActivity
   }
 
   return {
-    async readPayment({ paymentId, minVersion }) {
-      const snapshot = await flows.paymentSnapshot(knex, paymentId);
-      if (!snapshot || snapshot.version < minVersion) {
-        throw ApplicationFailure.retryable(`payment ${paymentId} not yet at version ${minVersion}`, PaymentActivityErrors.versionNotVisible);
-      }
-      return snapshot;
-    },
+    readPayment: async ({ paymentId, minVersion }) => committedAt(paymentContract, paymentId, minVersion, await flows.paymentSnapshot(knex, paymentId)),
     openPaymentSession: ({ paymentId }) => run(() => flows.openSession(deps(), paymentId)),
     confirmBookingForPayment: ({ paymentId }) => run(() => flows.confirmBookingForPayment(deps(), paymentId)),
     followDepositStatus: ({ paymentId }) => run(() => flows.followDepositStatus(deps(), paymentId)),

@@ -1,9 +1,6 @@
 // What the payment workflow may ask of the outside world. The workflow imports these types only;
 // activities/payment.activities.ts implements them over domain/payments/payment-workflow.service.ts.
-import type { PaymentSnapshot } from '../domain/payments/payment-workflow.service';
-
-/** Built by domain/payments/payment-workflow.service.ts: one definition for the workflow and the domain. */
-export type { PaymentSnapshot };
+import type { PaymentSnapshot } from '../domain/payments/payment-events.rules';
 
 export interface PaymentActivities {
   /** Committed state of the payment, once it has reached `minVersion` (retried until then). */
@@ -32,7 +29,6 @@ export interface PaymentActivities {
 
 export const PaymentActivityErrors = {
   notFound: 'PAYMENT_NOT_FOUND',
-  versionNotVisible: 'PAYMENT_VERSION_NOT_VISIBLE',
   providerTransient: 'PROVIDER_UNAVAILABLE',
   providerPermanent: 'PROVIDER_REFUSED',
   notConfigured: 'PAYMENTS_NOT_CONFIGURED',

@@ -12,7 +12,9 @@ import { applyPendingEvents, expireLapsedTrial, subscriptionState } from '../dom
 import { connectionOf } from '../domain/billing/billing-config.service';
 import * as configs from '../domain/billing/billing-config.repository';
 import * as repo from '../domain/billing/subscription.repository';
+import { subscriptionContract } from '../domain/billing/subscription-events.rules';
 import { SubscriptionActivityErrors, type SubscriptionActivities } from './subscription.types';
+import { committedAt } from './read-committed';
 
 export interface SubscriptionActivityDeps {
   knex: Knex;
@@ -29,11 +31,7 @@ export function createSubscriptionActivities({ knex, credentialKeys, billingProv
   }
 
   return {
-    async readSubscriptionState({ tenantId, minVersion }) {
-      const s = await state(tenantId);
-      if (s.version < minVersion) throw ApplicationFailure.retryable(`subscription of ${tenantId} at version ${s.version}, waiting for ${minVersion}`, SubscriptionActivityErrors.versionNotVisible);
-      return s;
-    },
+    readSubscriptionState: async ({ tenantId, minVersion }) => committedAt(subscriptionContract, tenantId, minVersion, await state(tenantId)),
 
     async applySubscriptionEvents({ tenantId }) {
       await applyPendingEvents(knex, tenantId);

@@ -1,10 +1,11 @@
 // Side effects of the upload workflow: reading the committed file, and deleting an unused one (the
 // objects first, then the row, under the row's lock so a link committing meanwhile keeps the file).
 import type { Knex } from 'knex';
-import { ApplicationFailure } from '@temporalio/activity';
 import type { ObjectStorage } from '../domain/upload/object-storage';
 import * as repo from '../domain/upload/upload.repository';
-import { UploadActivityErrors, type UploadActivities, type UploadCleanupOutcome } from './upload.types';
+import { uploadContract } from '../domain/upload/upload-events.rules';
+import type { UploadActivities, UploadCleanupOutcome } from './upload.types';
+import { committedAt } from './read-committed';
 
 export interface UploadActivityDeps {
   knex: Knex;
@@ -16,10 +17,7 @@ export function createUploadActivities({ knex, storage }: UploadActivityDeps): U
     async readUpload({ fileId, minVersion }) {
       const file = await repo.findFileById(knex, fileId);
       if (!file) return { id: fileId, version: minVersion, status: 'ACTIVE', createdAt: new Date(0).toISOString(), expiresAt: null, referenced: false, deleted: true };
-      if (file.version < minVersion) {
-        throw ApplicationFailure.retryable(`upload ${fileId} is at version ${file.version}, waiting for ${minVersion}`, UploadActivityErrors.versionNotVisible);
-      }
-      return {
+      return committedAt(uploadContract, fileId, minVersion, {
         id: file.id,
         version: file.version,
         status: file.status,
@@ -27,7 +25,7 @@ export function createUploadActivities({ knex, storage }: UploadActivityDeps): U
         expiresAt: file.expiresAt ? new Date(file.expiresAt).toISOString() : null,
         referenced: file.referencedAt !== null,
         deleted: false,
-      };
+      });
     },
 
     async deleteUnusedUpload({ fileId, onlyIfPending }): Promise<UploadCleanupOutcome> {

@@ -1,9 +1,5 @@
 // The upload workflow's activities, as the workflow sees them (types only).
-import type { UploadSnapshot } from '../domain/upload/upload.rules';
-
-export const UploadActivityErrors = {
-  versionNotVisible: 'UploadVersionNotVisible',
-} as const;
+import type { UploadSnapshot } from '../domain/upload/upload-events.rules';
 
 /** DELETED: object and row removed; GONE: already deleted by a user; KEPT: linked or confirmed meanwhile. */
 export type UploadCleanupOutcome = 'DELETED' | 'GONE' | 'KEPT';

@@ -1,18 +1,7 @@
 // What the voucher workflow may ask of the outside world (types only for the workflow).
-import type { VoucherStatus } from '../domain/loyalty/loyalty.rules';
+import type { VoucherSnapshot } from '../domain/loyalty/voucher-events.rules';
 import type { VoucherMessageKind } from '../domain/notifications/voucher-messages.rules';
 import type { DeliveryOutcome } from './booking.types';
-
-export interface VoucherSnapshot {
-  voucherId: string;
-  tenantId: string;
-  status: VoucherStatus;
-  version: number;
-  /** UTC ISO string; null = never expires */
-  expiresAt: string | null;
-  /** how often it went back from RESERVED to ACTIVE: the workflow may see only the latest state */
-  restoredCount: number;
-}
 
 export interface VoucherMessageRequest {
   voucherId: string;
@@ -32,6 +21,5 @@ export interface VoucherActivities {
 
 export const VoucherActivityErrors = {
   notFound: 'LOYALTY_VOUCHER_NOT_FOUND',
-  versionNotVisible: 'LOYALTY_VOUCHER_VERSION_NOT_VISIBLE',
   deliveryFailed: 'LOYALTY_VOUCHER_MESSAGE_DELIVERY_FAILED',
 } as const;

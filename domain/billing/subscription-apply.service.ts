@@ -6,13 +6,13 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/db-handle';
 import * as repo from './subscription.repository';
 import { outcomeOf, readModelOf, type BillingEvent } from './subscription.rules';
-import type { SubscriptionState } from './subscription-events.rules';
+import type { SubscriptionSnapshot } from './subscription-events.rules';
 
 export async function syncReadModel(trx: Db, tenantId: string): Promise<void> {
   await repo.setReadModel(trx, tenantId, readModelOf(await repo.latestSubscription(trx, tenantId)));
 }
 
-export async function subscriptionState(db: Db, tenantId: string): Promise<SubscriptionState | undefined> {
+export async function subscriptionState(db: Db, tenantId: string): Promise<SubscriptionSnapshot | undefined> {
   const tenant = await repo.tenantBilling(db, tenantId);
   if (!tenant) return undefined;
   return {

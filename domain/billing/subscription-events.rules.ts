@@ -1,7 +1,9 @@
-// The subscription workflow's contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per tenant with id
-// `subscription:<tenantId>`, told about every change of the tenant's subscription by a small signal
-// `{type, entityVersion}` (the tenant's `subscription_version` after the change), and one
-// platform-wide reconcile workflow. Pure: imported by the services, the signaller and the workflows.
+// The subscription workflow's contract (docs/rules/consistency.md#the-entity-contract): one workflow
+// per tenant, `subscriptionWorkflow` with id `subscription:<tenantId>`, told about every change of the
+// tenant's subscription by the signal `subscriptionEvent` `{type, entityVersion}` (the tenant's
+// `subscription_version` after the change), reading it as a SubscriptionSnapshot; and one
+// platform-wide reconcile workflow. Pure: imported by the services, the activities and the workflows.
+import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
 
 export type SubscriptionEventType =
   // owner registration started the platform trial
@@ -13,17 +15,14 @@ export type SubscriptionEventType =
   // the owner asked the provider to cancel at period end
   | 'CancelRequested';
 
-export interface SubscriptionEvent {
-  type: SubscriptionEventType;
-  entityVersion: number;
-}
+export type SubscriptionEvent = EntityEvent<SubscriptionEventType>;
 
 export interface SubscriptionWorkflowArgs {
   tenantId: string;
 }
 
 /** What the workflow reads: the tenant's billing read-model and how many inbox events wait. */
-export interface SubscriptionState {
+export interface SubscriptionSnapshot {
   tenantId: string;
   version: number;
   subscriptionStatus: string | null;
@@ -32,14 +31,14 @@ export interface SubscriptionState {
   pendingEvents: number;
 }
 
-export const SUBSCRIPTION_WORKFLOW_TYPE = 'subscriptionWorkflow';
-export const SUBSCRIPTION_EVENT_SIGNAL = 'subscriptionEvent';
+/** A tenant's subscription is the entity: its id is the tenant's. */
+export const subscriptionContract = entityContract<SubscriptionEventType, SubscriptionWorkflowArgs, SubscriptionSnapshot>({
+  entity: 'subscription',
+  startArgs: (s) => ({ tenantId: s.tenantId }),
+});
+
 export const RECONCILE_WORKFLOW_TYPE = 'subscriptionReconcileWorkflow';
 export const RECONCILE_WORKFLOW_ID = 'subscription-reconcile';
 /** Every 6 hours, in batches of 100. */
 export const RECONCILE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const RECONCILE_BATCH_SIZE = 100;
-
-export function subscriptionWorkflowId(tenantId: string): string {
-  return `subscription:${tenantId}`;
-}

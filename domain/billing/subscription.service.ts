@@ -7,7 +7,7 @@ import type { Db } from '../../db/db-handle';
 import { AppError, errors } from '../errors';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
-import { signalEntity } from '../workflow-signals/signal-entity';
+import { changeEntity } from '../workflow-signals/entity-change';
 import { toIso, toIsoOrNull } from '../time/iso';
 import * as repo from './subscription.repository';
 import * as configs from './billing-config.repository';
@@ -18,7 +18,7 @@ import { syncReadModel } from './subscription-apply.service';
 import { isBillingProviderId, VARIANT_COLUMN, WebhookPayloadError, WebhookSignatureError, type BillingProviderId, type BillingProviders, type ProviderConnection, type VerifiedWebhook } from './billing-provider';
 import { isPureTrial, isSubscriptionLapsed, remainingTrialDays, trialEndsAtFrom } from './subscription.rules';
 import { trialDaysOf } from './plan.rules';
-import { SUBSCRIPTION_EVENT_SIGNAL, SUBSCRIPTION_WORKFLOW_TYPE, subscriptionWorkflowId, type SubscriptionEventType } from './subscription-events.rules';
+import { subscriptionContract, type SubscriptionEventType } from './subscription-events.rules';
 
 export interface BillingDeps {
   knex: Knex;
@@ -42,16 +42,16 @@ const nowOf = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date(
 const subscriptionNotFound = () => errors.notFound('subscription', 'This salon has no subscription');
 const notManageable = (why: string) => errors.conflict('SUBSCRIPTION_NOT_MANAGEABLE', why);
 
-/** Bumps the tenant's subscription version and signals its workflow; call inside the change's transaction. */
+/**
+ * The change primitive for the tenant's subscription: its version + 1, then the signal to its
+ * workflow; call inside the change's transaction, after the change's own rows (the subscription
+ * row, the inbox row) are written.
+ */
 async function announce(trx: Db, signaller: EntitySignaller, tenantId: string, type: SubscriptionEventType): Promise<void> {
-  const entityVersion = await repo.bumpVersion(trx, tenantId);
-  await signalEntity(
-    signaller,
-    'subscription',
-    { workflowType: SUBSCRIPTION_WORKFLOW_TYPE, workflowId: subscriptionWorkflowId(tenantId), startArgs: { tenantId } },
-    SUBSCRIPTION_EVENT_SIGNAL,
-    { type, entityVersion },
-  );
+  await changeEntity(signaller, subscriptionContract, {
+    write: async () => ({ id: tenantId, tenantId, version: await repo.bumpVersion(trx, tenantId) }),
+    event: type,
+  });
 }
 
 /** The plan a new salon's trial runs on: the featured monthly plan, else the first self-serve one. */

@@ -9,7 +9,7 @@ import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
 import { decideCancellation, isWithinFreeCancellationWindow, type CancellationDecision } from './cancellation.rules';
-import { auditAndSignal, setStatus } from './booking-change';
+import { changeBooking } from './booking-change';
 import { transitionError } from './booking-errors';
 import { assertStaffScope } from './booking-scope';
 import { findBookingRow, loadDto, lockBookingRow } from './booking.repository';
@@ -49,19 +49,17 @@ export async function applyCancellation(
   const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
   // The reserved voucher comes back, unless a captured payment is kept (forfeited with it)
   const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
-  const version = await setStatus(trx, row, 'CANCELLED', {
-    ...voucherRelease,
-    cancelReason: opts.reason,
-    cancelledBy: actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER',
-    cancelledAt: opts.now,
-    cancellationFee: policy.cancellationFee,
-    ...(policy.depositStatusAfter ? { depositStatus: policy.depositStatusAfter } : {}),
-  });
-  await auditAndSignal(
-    deps,
-    trx,
-    row,
-    {
+  await changeBooking(deps, trx, row, {
+    status: 'CANCELLED',
+    update: {
+      ...voucherRelease,
+      cancelReason: opts.reason,
+      cancelledBy: actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER',
+      cancelledAt: opts.now,
+      cancellationFee: policy.cancellationFee,
+      ...(policy.depositStatusAfter ? { depositStatus: policy.depositStatusAfter } : {}),
+    },
+    audit: {
       actor,
       action: 'CANCELLED',
       fromStatus: row.status,
@@ -70,9 +68,8 @@ export async function applyCancellation(
       forced: opts.forced ?? false,
       changes: { bySalon: opts.bySalon, withinFreeWindow: policy.withinFreeWindow, refundAction: policy.action, cancellationFee: policy.cancellationFee },
     },
-    opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
-    version,
-  );
+    event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
+  });
   await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId });
 }
 

@@ -1,52 +1,73 @@
 /**
- * The write side every booking state change shares (docs/rules/consistency.md#the-change-primitive): the booking row
- * gets version + 1 (and its items' `is_active` follows the status), an audit row is written, and the
- * booking workflow is signalled BEFORE the caller's transaction commits. A failed signal throws 503
- * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
+ * Every change of a booking goes through the change primitive (docs/rules/consistency.md#the-change-primitive):
+ * the row gets version + 1 (its items' `is_active` follows the status), an audit row is written,
+ * and the booking's workflow is signalled BEFORE the caller's transaction commits. A failed signal
+ * throws 503 WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
  */
 import type { Knex } from 'knex';
-import { signalEntity } from '../workflow-signals/signal-entity';
+import { changeEntity } from '../workflow-signals/entity-change';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { eventForStatus, type BookingStatus } from './booking-status.rules';
-import { BOOKING_EVENT_SIGNAL, BOOKING_WORKFLOW_TYPE, bookingWorkflowId, type BookingEventType } from './booking-events.rules';
-import type { BookingDeps, BookingRow } from './booking.types';
-import { insertAuditEntry, setItemsActive, updateBookingVersioned, type AuditEntry } from './booking.repository';
+import { bookingContract, type BookingEventType } from './booking-events.rules';
+import type { BookingRow } from './booking.types';
+import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow } from './booking.repository';
 
 export type { AuditEntry } from './booking.repository';
 
-export async function signalBooking(deps: BookingDeps, b: { id: string; tenantId: string }, type: BookingEventType, entityVersion: number): Promise<void> {
-  await signalEntity(
-    deps.signaller,
-    'booking',
-    { workflowType: BOOKING_WORKFLOW_TYPE, workflowId: bookingWorkflowId(b.id), startArgs: { bookingId: b.id, tenantId: b.tenantId } },
-    BOOKING_EVENT_SIGNAL,
-    { type, entityVersion },
-  );
-}
+/** How a change writes the locked row with version + 1. */
+export type BookingWrite =
+  /** new column values */
+  | { update: Record<string, unknown> }
+  /** a new status (and more columns): the items start or stop blocking time with it */
+  | { status: BookingStatus; update?: Record<string, unknown> }
+  /** a compare-and-set that writes version + 1 itself; false when the row had changed */
+  | { compareAndSet: () => Promise<boolean> };
 
-/** The last steps of a change, inside its transaction: the audit row, then the signal before commit. */
-export async function auditAndSignal(
-  deps: BookingDeps,
+/**
+ * One change of the locked booking row `row`: the write, its audit row, the signal `event`.
+ * Returns the new version, or undefined when a compare-and-set lost (nothing else was written).
+ */
+export async function changeBooking(
+  deps: { signaller: EntitySignaller },
   trx: Knex.Transaction,
-  booking: { id: string; tenantId: string },
-  entry: AuditEntry,
-  event: BookingEventType,
-  version: number,
+  row: BookingRow,
+  change: BookingWrite & { audit: AuditEntry; event: BookingEventType },
+): Promise<number | undefined> {
+  const written = await changeEntity(deps.signaller, bookingContract, {
+    write: async () => {
+      const version = await writeVersioned(trx, row, change);
+      return version === undefined ? undefined : { id: row.id, tenantId: row.tenantId, version };
+    },
+    record: () => insertAuditEntry(trx, row, change.audit),
+    event: change.event,
+  });
+  return written?.version;
+}
+
+/** A new booking at version 1: the row, its items and the CREATED audit row in one statement, then the signal. */
+export async function createBooking(
+  deps: { signaller: EntitySignaller },
+  trx: Knex.Transaction,
+  row: BookingRow,
+  items: NewItemRow[],
+  created: { audit: AuditEntry; event: BookingEventType },
 ): Promise<void> {
-  await insertAuditEntry(trx, booking, entry);
-  await signalBooking(deps, booking, event, version);
+  await changeEntity(deps.signaller, bookingContract, {
+    write: async () => {
+      await insertNewBooking(trx, row, items, created.audit);
+      return { id: row.id, tenantId: row.tenantId, version: 1 };
+    },
+    event: created.event,
+  });
 }
 
-/** Writes `update` with version + 1; returns the new version. */
-export async function bumpVersion(trx: Knex.Transaction, row: BookingRow, update: Record<string, unknown>): Promise<number> {
-  return updateBookingVersioned(trx, row, update);
-}
-
-/** New status (plus `extra` columns) with version + 1; the items stop or start blocking time with it. */
-export async function setStatus(trx: Knex.Transaction, row: BookingRow, to: BookingStatus, extra: Record<string, unknown> = {}): Promise<number> {
-  const version = await bumpVersion(trx, row, { status: to, ...extra });
-  if (isBlockingStatus(row.status) !== isBlockingStatus(to)) {
-    await setItemsActive(trx, row.id, isBlockingStatus(to));
+async function writeVersioned(trx: Knex.Transaction, row: BookingRow, write: BookingWrite): Promise<number | undefined> {
+  if ('compareAndSet' in write) return (await write.compareAndSet()) ? row.version + 1 : undefined;
+  if (!('status' in write)) return updateBookingVersioned(trx, row, write.update);
+  const version = await updateBookingVersioned(trx, row, { status: write.status, ...write.update });
+  if (isBlockingStatus(row.status) !== isBlockingStatus(write.status)) {
+    await setItemsActive(trx, row.id, isBlockingStatus(write.status));
   }
   return version;
 }

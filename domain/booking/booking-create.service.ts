@@ -18,11 +18,10 @@ import { customerIdOfAccount, linkCustomerToAccount } from '../customer-account/
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
-import { signalBooking } from './booking-change';
+import { createBooking } from './booking-change';
 import { checkPlacement, planItems, spanOf } from './booking-placement';
 import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
-import { insertNewBooking } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
@@ -172,17 +171,20 @@ async function insertBooking(
       price: i.price,
       sortOrder: index,
     }));
-    // Booking, items and the audit entry in ONE statement (the hot path), so auditAndSignal is not used here.
-    await insertNewBooking(
+    // Booking, items and the audit entry in ONE statement (the hot path), then the signal.
+    await createBooking(
+      deps,
       trx,
       row,
       itemRows.map(({ serviceName: _name, ...item }) => ({ ...item, tenantId: tenant.id, isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking, createdAt: now, updatedAt: now })),
-      { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
+      {
+        audit: { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
+        event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
+      },
     );
     // BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
     const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
     if (deposit.depositStatus) await trx('bookings').where({ id }).update({ depositStatus: (row.depositStatus = deposit.depositStatus) });
-    await signalBooking(deps, row, spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated', 1);
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
   });

@@ -1,6 +1,9 @@
-// The booking's workflow contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per booking with id
-// `booking:<id>`, told about every committed change by a small signal `{type, entityVersion}`.
-// Pure and dependency-free: imported by the booking service, the Temporal signaller and the workflow.
+// The booking's workflow contract (docs/rules/consistency.md#the-entity-contract): one workflow per
+// booking, `bookingWorkflow` with id `booking:<id>`, told about every committed change by the signal
+// `bookingEvent` `{type, entityVersion}`, reading the booking as a BookingSnapshot.
+// Pure: imported by the booking services, the activities and the workflow.
+import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
+import type { BookingStatus } from './booking-status.rules';
 
 export type BookingEventType =
   | 'BookingCreated'
@@ -20,20 +23,26 @@ export type BookingEventType =
   // reschedule notice, no reminder) but still records the visit once the booking is completed
   | 'BookingRecordedAfterTheFact';
 
-export interface BookingEvent {
-  type: BookingEventType;
-  /** the booking row's `version` after the change; the workflow acts once it can read this version */
-  entityVersion: number;
-}
+export type BookingEvent = EntityEvent<BookingEventType>;
 
 export interface BookingWorkflowArgs {
   bookingId: string;
   tenantId: string;
 }
 
-export const BOOKING_WORKFLOW_TYPE = 'bookingWorkflow';
-export const BOOKING_EVENT_SIGNAL = 'bookingEvent';
-
-export function bookingWorkflowId(bookingId: string): string {
-  return `booking:${bookingId}`;
+/** The booking as its workflow reads it (the read activity, once the event's version committed). */
+export interface BookingSnapshot {
+  bookingId: string;
+  tenantId: string;
+  status: BookingStatus;
+  version: number;
+  /** UTC ISO string */
+  startTime: string;
+  /** a past visit the salon recorded (booking-past.rules.ts): the customer is told nothing */
+  recordedAfterTheFact: boolean;
 }
+
+export const bookingContract = entityContract<BookingEventType, BookingWorkflowArgs, BookingSnapshot>({
+  entity: 'booking',
+  startArgs: (b) => ({ bookingId: b.id, tenantId: b.tenantId }),
+});

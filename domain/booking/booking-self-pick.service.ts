@@ -6,7 +6,7 @@
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock } from './booking-lock';
-import { auditAndSignal } from './booking-change';
+import { changeBooking } from './booking-change';
 import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems } from './booking-placement';
 import { ownResourceOf } from './booking-scope';
@@ -27,8 +27,12 @@ export async function selfPick(deps: BookingDeps, tenant: TenantContext, actor: 
     if (items.some((i) => !skills.includes(i.serviceId))) throw errors.forbidden('You do not have the skill for this service');
     const planned = plannedFromItems(items, { resourceId: (i) => i.resourceId ?? me });
     await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
-    if (!(await assignUnassigned(trx, row, me))) throw errors.forbidden('This booking is already assigned');
-    await auditAndSignal(deps, trx, row, { actor, action: 'SELF_PICKED', changes: { resourceId: { from: null, to: me } } }, 'BookingReassigned', row.version + 1);
+    const picked = await changeBooking(deps, trx, row, {
+      compareAndSet: () => assignUnassigned(trx, row, me),
+      audit: { actor, action: 'SELF_PICKED', changes: { resourceId: { from: null, to: me } } },
+      event: 'BookingReassigned',
+    });
+    if (picked === undefined) throw errors.forbidden('This booking is already assigned');
   });
   return loadDto(deps.knex, tenant.id, id);
 }

@@ -10,7 +10,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
-import { auditAndSignal, setStatus, statusEvent } from './booking-change';
+import { changeBooking, statusEvent } from './booking-change';
 import { transitionError } from './booking-errors';
 import { checkPlacement, plannedFromItems } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
@@ -53,9 +53,8 @@ export async function changeStatus(
       if (!mode) throw new NeedsExclusiveLock();
       await recheckOwnItems(trx, tenant, row, mode);
     }
-    const version = await setStatus(trx, row, to);
-    const entry = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
-    await auditAndSignal(deps, trx, row, entry, statusEvent(to), version);
+    const audit = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
+    await changeBooking(deps, trx, row, { status: to, audit, event: statusEvent(to) });
   };
   if (reactivates) await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
   else {

@@ -10,7 +10,7 @@ import { assertResourcesExist } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
 import type { BookingEventType } from './booking-events.rules';
-import { auditAndSignal, bumpVersion } from './booking-change';
+import { changeBooking } from './booking-change';
 import { assertMovable } from './booking-errors';
 import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
@@ -84,8 +84,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
       Object.assign(update, { startTime: span.start, endTime: span.end, resourceId: newResource });
     }
     if (Object.keys(changes).length === 0) return;
-    const version = await bumpVersion(trx, row, update);
-    await auditAndSignal(deps, trx, row, { actor, action: AUDIT_ACTION[event], changes }, event, version);
+    await changeBooking(deps, trx, row, { update, audit: { actor, action: AUDIT_ACTION[event], changes }, event });
   };
   if (moving) {
     await withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode));

@@ -9,7 +9,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { toIso } from '../time/iso';
 import { utcToLocalDate, utcToLocalTime } from '../time/salon-time.rules';
 import { itemsOf, loadDto, lockBookingRow } from '../booking/booking.repository';
-import { auditAndSignal } from '../booking/booking-change';
+import { changeBooking } from '../booking/booking-change';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
 import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
@@ -111,14 +111,19 @@ export async function claimBooking(deps: BookingDeps, tenant: TenantContext, acc
     if (!isWithinClaimWindow(new Date(row.createdAt), now)) {
       throw errors.unprocessable('BOOKING_CLAIM_WINDOW_CLOSED', `A booking can be claimed within ${CLAIM_WINDOW_MINUTES} minutes of its creation`);
     }
-    const version = row.version + 1;
-    const updated = await trx('bookings')
-      .update({ customerAccountId: accountId, version, updatedAt: now })
-      .where({ id: row.id, tenantId: tenant.id })
-      .whereNull('customerAccountId')
-      .returning('id');
-    if (updated.length !== 1) throw errors.conflict('BOOKING_ALREADY_CLAIMED', 'This booking already belongs to a customer account');
-    await auditAndSignal(deps, trx, row, { actor: customerActor, action: 'CLAIMED', changes: { customerAccountId: accountId } }, 'BookingUpdated', version);
+    const claimed = await changeBooking(deps, trx, row, {
+      compareAndSet: async () => {
+        const updated = await trx('bookings')
+          .update({ customerAccountId: accountId, version: row.version + 1, updatedAt: now })
+          .where({ id: row.id, tenantId: tenant.id })
+          .whereNull('customerAccountId')
+          .returning('id');
+        return updated.length === 1;
+      },
+      audit: { actor: customerActor, action: 'CLAIMED', changes: { customerAccountId: accountId } },
+      event: 'BookingUpdated',
+    });
+    if (claimed === undefined) throw errors.conflict('BOOKING_ALREADY_CLAIMED', 'This booking already belongs to a customer account');
   });
   return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, bookingId));
 }

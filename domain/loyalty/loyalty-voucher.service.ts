@@ -1,26 +1,24 @@
-// Vouchers (docs/rules/loyalty.md). Every transition is a compare-and-set on the status with
-// version + 1, an audit row (the detail's timeline), and a signal to `voucher:<id>` before the
-// caller's transaction commits (docs/rules/consistency.md#signal-before-commit); the workflow owns expiry and messages.
+// Vouchers (docs/rules/loyalty.md). Every transition goes through the change primitive
+// (docs/rules/consistency.md#the-change-primitive): a compare-and-set on the status with version + 1,
+// an audit row (the detail's timeline), and a signal to `voucher:<id>` before the caller's
+// transaction commits; the workflow owns expiry and messages.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors, AppError } from '../errors';
 import { servicesFor } from '../availability/availability.service';
-import { signalEntity } from '../workflow-signals/signal-entity';
+import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import {
   BOOKING_FORFEIT,
   VOUCHER_CODE_RETRIES,
-  VOUCHER_EVENT_SIGNAL,
-  VOUCHER_WORKFLOW_TYPE,
   normaliseVoucherCode,
   voucherCodeFromBytes,
   voucherDiscount,
   voucherExpiresAt,
-  voucherWorkflowId,
-  type VoucherEventType,
   type VoucherStatus,
 } from './loyalty.rules';
+import { voucherContract, type VoucherEventType, type VoucherSnapshot } from './voucher-events.rules';
 import * as repo from './loyalty.repository';
 import { voucherDto, voucherEventDto, type VoucherDto } from './loyalty.dto';
 import { toIsoOrNull } from '../time/iso';
@@ -41,16 +39,6 @@ export const voucherErrors = {
   guestNotAllowed: () => errors.unprocessable('LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'Sign in to use a voucher; guests cannot apply vouchers'),
 };
 
-export async function signalVoucher(signaller: EntitySignaller, v: { id: string; tenantId: string }, type: VoucherEventType, entityVersion: number): Promise<void> {
-  await signalEntity(
-    signaller,
-    'voucher',
-    { workflowType: VOUCHER_WORKFLOW_TYPE, workflowId: voucherWorkflowId(v.id), startArgs: { voucherId: v.id, tenantId: v.tenantId } },
-    VOUCHER_EVENT_SIGNAL,
-    { type, entityVersion },
-  );
-}
-
 interface Move {
   from: VoucherStatus;
   changes: Partial<repo.VoucherRow>;
@@ -63,20 +51,21 @@ interface Move {
 
 /** The CAS transition, its audit row and (when `event`) its signal; undefined when the voucher was no longer in `from`. */
 async function moveVoucher(db: Db, signaller: EntitySignaller | null, voucher: repo.VoucherRow, move: Move): Promise<repo.VoucherRow | undefined> {
-  const row = await repo.transitionVoucher(db, voucher, move.from, move.changes);
-  if (!row) return undefined;
-  await repo.insertVoucherEvent(db, voucher.tenantId, {
-    voucherId: voucher.id,
-    action: move.action,
-    fromStatus: move.from,
-    toStatus: row.status,
-    bookingId: move.bookingId ?? null,
-    actorUserId: move.actor.userId,
-    actorRole: move.actor.role,
-    reason: move.reason ?? null,
+  return changeEntity(signaller, voucherContract, {
+    write: () => repo.transitionVoucher(db, voucher, move.from, move.changes),
+    record: (row) =>
+      repo.insertVoucherEvent(db, voucher.tenantId, {
+        voucherId: voucher.id,
+        action: move.action,
+        fromStatus: move.from,
+        toStatus: row.status,
+        bookingId: move.bookingId ?? null,
+        actorUserId: move.actor.userId,
+        actorRole: move.actor.role,
+        reason: move.reason ?? null,
+      }),
+    event: move.event,
   });
-  if (move.event && signaller) await signalVoucher(signaller, row, move.event, row.version);
-  return row;
 }
 
 /** Code handling (docs/rules/loyalty.md#voucher-codes); 400 VALIDATION_ERROR naming `field` when the input cannot be a code. */
@@ -198,22 +187,26 @@ export async function issueVoucher(
   const { card } = input;
   for (let attempt = 0; attempt <= VOUCHER_CODE_RETRIES; attempt++) {
     try {
-      const voucher = await trx.transaction((sp) =>
-        repo.insertVoucher(sp, {
-          tenantId: card.tenantId,
-          loyaltyCardId: card.id,
-          tenantCustomerId: input.tenantCustomerId,
-          code: generateCode(),
-          rewardType: card.rewardType!,
-          rewardValue: card.rewardValue!,
-          issuedAt: input.now,
-          expiresAt: voucherExpiresAt(input.now, card.voucherExpiryMonths),
-          issuedFromCycleNumber: input.cycleNumber,
-          issuedFromBookingId: input.bookingId,
-        }),
-      );
-      await repo.insertVoucherEvent(trx, card.tenantId, { voucherId: voucher.id, action: 'ISSUED', fromStatus: null, toStatus: 'ACTIVE', bookingId: input.bookingId, actorUserId: null, actorRole: 'SYSTEM', reason: null });
-      await signalVoucher(signaller, voucher, 'VoucherIssued', voucher.version);
+      const voucher = await changeEntity(signaller, voucherContract, {
+        // the insert in its own savepoint, so a clashing code can be drawn again
+        write: () =>
+          trx.transaction((sp) =>
+            repo.insertVoucher(sp, {
+              tenantId: card.tenantId,
+              loyaltyCardId: card.id,
+              tenantCustomerId: input.tenantCustomerId,
+              code: generateCode(),
+              rewardType: card.rewardType!,
+              rewardValue: card.rewardValue!,
+              issuedAt: input.now,
+              expiresAt: voucherExpiresAt(input.now, card.voucherExpiryMonths),
+              issuedFromCycleNumber: input.cycleNumber,
+              issuedFromBookingId: input.bookingId,
+            }),
+          ),
+        record: (v) => repo.insertVoucherEvent(trx, card.tenantId, { voucherId: v.id, action: 'ISSUED', fromStatus: null, toStatus: 'ACTIVE', bookingId: input.bookingId, actorUserId: null, actorRole: 'SYSTEM', reason: null }),
+        event: 'VoucherIssued',
+      });
       return voucher;
     } catch (err) {
       if (!repo.isUniqueViolation(err, 'loyalty_vouchers_tenant_code_unique')) throw err;
@@ -234,10 +227,7 @@ export async function expireVoucherIfDue(db: Db, voucherId: string, at: Date): P
 }
 
 /** Committed state for the voucher workflow. */
-export async function voucherSnapshot(
-  db: Db,
-  voucherId: string,
-): Promise<{ voucherId: string; tenantId: string; status: VoucherStatus; version: number; expiresAt: string | null; restoredCount: number } | undefined> {
+export async function voucherSnapshot(db: Db, voucherId: string): Promise<VoucherSnapshot | undefined> {
   const v = await repo.findVoucherById(db, voucherId);
   if (!v) return undefined;
   const restoredCount = await repo.countVoucherEvents(db, voucherId, 'RESTORED');

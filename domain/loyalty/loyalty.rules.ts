@@ -88,24 +88,3 @@ export function pointsEarned(paidAmount: number, earnRate: number): number {
 export function pointsValue(points: number, redeemRate: number): number {
   return points * redeemRate;
 }
-
-// ---- the voucher workflow contract (`voucher:<id>`, docs/rules/consistency.md#one-workflow-per-entity)
-
-export type VoucherEventType = 'VoucherIssued' | 'VoucherReserved' | 'VoucherRestored' | 'VoucherRedeemed' | 'VoucherForfeited' | 'VoucherCancelled' | 'VoucherExpired';
-
-export interface VoucherEvent {
-  type: VoucherEventType;
-  entityVersion: number;
-}
-
-export interface VoucherWorkflowArgs {
-  voucherId: string;
-  tenantId: string;
-}
-
-export const VOUCHER_WORKFLOW_TYPE = 'voucherWorkflow';
-export const VOUCHER_EVENT_SIGNAL = 'voucherEvent';
-
-export function voucherWorkflowId(voucherId: string): string {
-  return `voucher:${voucherId}`;
-}

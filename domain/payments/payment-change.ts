@@ -1,15 +1,16 @@
 /**
- * The write side every payment state change shares (docs/rules/consistency.md#the-change-primitive): the payment row gets
- * version + 1, an event row is written, and `payment:<id>` is signalled BEFORE the caller's
- * transaction commits (a failed signal throws 503 WORKFLOW_UNAVAILABLE and rolls everything back).
+ * Every change of a payment goes through the change primitive (docs/rules/consistency.md#the-change-primitive):
+ * the payment row gets version + 1, an event row is written, and `payment:<id>` is signalled BEFORE
+ * the caller's transaction commits (a failed signal throws 503 WORKFLOW_UNAVAILABLE and rolls
+ * everything back).
  */
 import type { Knex } from 'knex';
 import crypto from 'node:crypto';
 import { errors } from '../errors';
-import { signalEntity } from '../workflow-signals/signal-entity';
+import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
-import { PAYMENT_EVENT_SIGNAL, PAYMENT_WORKFLOW_TYPE, paymentWorkflowId, type PaymentEventType } from './payment-events.rules';
+import { paymentContract, type PaymentEventType } from './payment-events.rules';
 import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type NewPaymentRow, type PaymentRow } from './payment.repository';
 import type { PaymentProviders } from './payment-provider';
 
@@ -32,16 +33,6 @@ export interface PaymentActor {
 }
 
 export const SYSTEM: PaymentActor = { role: 'SYSTEM' };
-
-export async function signalPayment(signaller: EntitySignaller, p: { id: string; tenantId: string }, type: PaymentEventType, entityVersion: number): Promise<void> {
-  await signalEntity(
-    signaller,
-    'payment',
-    { workflowType: PAYMENT_WORKFLOW_TYPE, workflowId: paymentWorkflowId(p.id), startArgs: { paymentId: p.id, tenantId: p.tenantId } },
-    PAYMENT_EVENT_SIGNAL,
-    { type, entityVersion },
-  );
-}
 
 export function newIdempotencyKey(prefix: string): string {
   return `${prefix}:${crypto.randomUUID()}`;
@@ -78,9 +69,11 @@ export async function insertPayment(
   actor: PaymentActor,
   options: { signal?: boolean; data?: Record<string, unknown> } = {},
 ): Promise<PaymentRow> {
-  const inserted = await insertPaymentRow(trx, { ...row, version: 1 });
-  await insertPaymentEvent(trx, inserted, { type: 'PaymentInitiated', toStatus: inserted.status, amount: inserted.amount, actorRole: actor.role, actorUserId: actor.userId, data: options.data });
-  if (options.signal !== false) await signalPayment(signaller, inserted, 'PaymentInitiated', 1);
+  const inserted = await changeEntity(signaller, paymentContract, {
+    write: () => insertPaymentRow(trx, { ...row, version: 1 }),
+    record: (p) => insertPaymentEvent(trx, p, { type: 'PaymentInitiated', toStatus: p.status, amount: p.amount, actorRole: actor.role, actorUserId: actor.userId, data: options.data }),
+    event: options.signal === false ? null : 'PaymentInitiated',
+  });
   return inserted;
 }
 
@@ -92,17 +85,20 @@ export async function changePayment(
   changes: Partial<PaymentRow>,
   event: { type: PaymentEventType; actor: PaymentActor; amount?: number | null; data?: Record<string, unknown> },
 ): Promise<PaymentRow> {
-  const updated = await updatePaymentVersioned(trx, row, changes);
-  if (!updated) throw errors.conflict('PAYMENT_CONCURRENT_UPDATE', 'The payment changed at the same time; please try again');
-  await insertPaymentEvent(trx, row, {
-    type: event.type,
-    fromStatus: row.status,
-    toStatus: updated.status,
-    amount: event.amount ?? null,
-    actorRole: event.actor.role,
-    actorUserId: event.actor.userId,
-    data: event.data,
+  const updated = await changeEntity(signaller, paymentContract, {
+    write: () => updatePaymentVersioned(trx, row, changes),
+    record: (written) =>
+      insertPaymentEvent(trx, row, {
+        type: event.type,
+        fromStatus: row.status,
+        toStatus: written.status,
+        amount: event.amount ?? null,
+        actorRole: event.actor.role,
+        actorUserId: event.actor.userId,
+        data: event.data,
+      }),
+    event: event.type,
   });
-  await signalPayment(signaller, row, event.type, updated.version);
+  if (!updated) throw errors.conflict('PAYMENT_CONCURRENT_UPDATE', 'The payment changed at the same time; please try again');
   return updated;
 }

@@ -1,6 +1,9 @@
-// The payment's workflow contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per payment with id
-// `payment:<id>`, told about every committed change of the payment row by `{type, entityVersion}`.
+// The payment's workflow contract (docs/rules/consistency.md#the-entity-contract): one workflow per
+// payment, `paymentWorkflow` with id `payment:<id>`, told about every committed change of the payment
+// row by the signal `paymentEvent` `{type, entityVersion}`, reading the payment as a PaymentSnapshot.
 // Pure: imported by the payment services, the activities and the workflow.
+import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
+import type { CaptureMode, FailureKind, PaymentIntent, PaymentStatus } from './payment.rules';
 
 export type PaymentEventType =
   | 'PaymentInitiated'
@@ -17,20 +20,33 @@ export type PaymentEventType =
   | 'PaymentVoidRequested'
   | 'PaymentRefundFailed';
 
-export interface PaymentEvent {
-  type: PaymentEventType;
-  /** the payment row's `version` after the change */
-  entityVersion: number;
-}
+export type PaymentEvent = EntityEvent<PaymentEventType>;
 
 export interface PaymentWorkflowArgs {
   paymentId: string;
   tenantId: string;
 }
 
-export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
-export const PAYMENT_EVENT_SIGNAL = 'paymentEvent';
-
-export function paymentWorkflowId(paymentId: string): string {
-  return `payment:${paymentId}`;
+/** The payment as its workflow reads it (the read activity, once the event's version committed). */
+export interface PaymentSnapshot {
+  paymentId: string;
+  tenantId: string;
+  bookingId: string;
+  status: PaymentStatus;
+  version: number;
+  intent: PaymentIntent;
+  captureMode: CaptureMode;
+  /** UTC ISO, or null */
+  expiresAt: string | null;
+  hasSession: boolean;
+  captureRequested: boolean;
+  voidRequested: boolean;
+  pendingRefunds: number;
+  failedCount: number;
+  failureKind: FailureKind | null;
 }
+
+export const paymentContract = entityContract<PaymentEventType, PaymentWorkflowArgs, PaymentSnapshot>({
+  entity: 'payment',
+  startArgs: (p) => ({ paymentId: p.id, tenantId: p.tenantId }),
+});

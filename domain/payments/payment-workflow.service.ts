@@ -6,37 +6,20 @@
 import type { Knex } from 'knex';
 import { tenantById } from '../tenant/tenant-context';
 import { applyCancellation } from '../booking/booking-cancel.service';
-import { auditAndSignal, bumpVersion, setStatus } from '../booking/booking-change';
+import { changeBooking } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
+import type { PaymentSnapshot } from './payment-events.rules';
 import { configById, lockPaymentById, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
 
 export const AUTHORIZATION_EXPIRED = 'AUTHORIZATION_EXPIRED';
 export const PAYMENT_RETRY_EXHAUSTED = 'PAYMENT_RETRY_EXHAUSTED';
-
-export interface PaymentSnapshot {
-  paymentId: string;
-  tenantId: string;
-  bookingId: string;
-  status: PaymentRow['status'];
-  version: number;
-  intent: PaymentRow['intent'];
-  captureMode: PaymentRow['captureMode'];
-  /** UTC ISO, or null */
-  expiresAt: string | null;
-  hasSession: boolean;
-  captureRequested: boolean;
-  voidRequested: boolean;
-  pendingRefunds: number;
-  failedCount: number;
-  failureKind: PaymentRow['failureKind'];
-}
 
 function bookingDeps(deps: PaymentDeps): BookingDeps {
   return { knex: deps.knex, signaller: deps.signaller, secret: deps.secret, now: deps.now };
@@ -116,8 +99,11 @@ export async function confirmBookingForPayment(deps: PaymentDeps, paymentId: str
   return deps.knex.transaction(async (trx) => {
     const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
     if (row.status !== 'PENDING') return 'NOT_PENDING';
-    const version = await setStatus(trx, row, 'CONFIRMED');
-    await auditAndSignal(bookingDeps(deps), trx, row, { actor: SYSTEM_ACTOR, action: 'STATUS_CHANGED', fromStatus: 'PENDING', toStatus: 'CONFIRMED', reason: 'PAYMENT_AUTHORIZED' }, 'BookingConfirmed', version);
+    await changeBooking(deps, trx, row, {
+      status: 'CONFIRMED',
+      audit: { actor: SYSTEM_ACTOR, action: 'STATUS_CHANGED', fromStatus: 'PENDING', toStatus: 'CONFIRMED', reason: 'PAYMENT_AUTHORIZED' },
+      event: 'BookingConfirmed',
+    });
     return 'CONFIRMED';
   });
 }
@@ -133,8 +119,7 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
     if (next === null) return null;
     // a failure of a booking that is already over changes nothing
     if (next === 'RETRY_PENDING' && row.status !== 'PENDING' && row.status !== 'CONFIRMED') return null;
-    const version = await bumpVersion(trx, row, { depositStatus: next });
-    await auditAndSignal(bookingDeps(deps), trx, row, { actor: SYSTEM_ACTOR, action: 'UPDATED', changes: { depositStatus: next, paymentId } }, 'BookingUpdated', version);
+    await changeBooking(deps, trx, row, { update: { depositStatus: next }, audit: { actor: SYSTEM_ACTOR, action: 'UPDATED', changes: { depositStatus: next, paymentId } }, event: 'BookingUpdated' });
     return next;
   });
 }

@@ -8,7 +8,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { guestBooking } from '../booking/booking-guest-access';
 import { isBookingOwnedByCustomer } from '../customer-account/customer-bookings.service';
 import { assertStaffScope } from '../booking/booking-scope';
-import { auditAndSignal, bumpVersion } from '../booking/booking-change';
+import { changeBooking } from '../booking/booking-change';
 import { findBookingRow, lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingRow } from '../booking/booking.types';
 
@@ -179,8 +179,11 @@ export async function retryPayment(deps: PaymentDeps, tenant: TenantContext, boo
       { role: 'CUSTOMER' },
       { data: { retryOf: last.id } },
     );
-    const version = await bumpVersion(trx, booking, { depositStatus: 'PENDING' });
-    await auditAndSignal(deps, trx, booking, { actor: { userId: null, role: 'CUSTOMER', resourceId: null }, action: 'UPDATED', changes: { depositStatus: 'PENDING', paymentId: payment.id } }, 'BookingUpdated', version);
+    await changeBooking(deps, trx, booking, {
+      update: { depositStatus: 'PENDING' },
+      audit: { actor: { userId: null, role: 'CUSTOMER', resourceId: null }, action: 'UPDATED', changes: { depositStatus: 'PENDING', paymentId: payment.id } },
+      event: 'BookingUpdated',
+    });
     return payment;
   });
   return publicPaymentDto(await withOpenSession(deps, created));

@@ -5,7 +5,8 @@
 import type { Db } from '../../db/db-handle';
 import { errors, uploadErrors } from '../errors';
 import * as repo from './upload.repository';
-import { signalUpload } from './upload-signals';
+import { changeEntity } from '../workflow-signals/entity-change';
+import { uploadContract } from './upload-events.rules';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { tenantOfKey, type UploadPurpose } from './upload.rules';
 
@@ -46,8 +47,10 @@ async function link(db: Db, signaller: EntitySignaller, tenantId: string, key: s
   }
   if (sameReference(file.referencedBy, ref)) return;
   if (file.referencedBy) throw uploadErrors.alreadyReferenced();
-  const linked = await repo.patchFile(db, file.id, { referencedBy: { type: ref.type, id: ref.id }, referencedAt: new Date() });
-  await signalUpload(signaller, linked, 'UploadLinked');
+  await changeEntity(signaller, uploadContract, {
+    write: () => repo.patchFile(db, file.id, { referencedBy: { type: ref.type, id: ref.id }, referencedAt: new Date() }),
+    event: 'UploadLinked',
+  });
 }
 
 async function unlink(db: Db, signaller: EntitySignaller, tenantId: string, key: string, ref: UploadReference): Promise<void> {
@@ -55,8 +58,7 @@ async function unlink(db: Db, signaller: EntitySignaller, tenantId: string, key:
   if (tenantOfKey(key) !== tenantId) return;
   const file = await repo.findFileByKey(db, key, true);
   if (!file || !sameReference(file.referencedBy, ref)) return;
-  const unlinked = await repo.patchFile(db, file.id, { referencedBy: null, referencedAt: null });
-  await signalUpload(signaller, unlinked, 'UploadUnlinked');
+  await changeEntity(signaller, uploadContract, { write: () => repo.patchFile(db, file.id, { referencedBy: null, referencedAt: null }), event: 'UploadUnlinked' });
 }
 
 /**

@@ -106,34 +106,3 @@ export function mayDelete(actor: { role: string; userId: string }, file: { uploa
 export function orphanDeadline(createdAt: Date | string | number): number {
   return new Date(createdAt).getTime() + ORPHAN_AGE_MS;
 }
-
-/** The workflow's view of its file. */
-export interface UploadSnapshot {
-  id: string;
-  version: number;
-  status: UploadStatus;
-  createdAt: string;
-  /** when a PENDING_UPLOAD file gives up waiting for its confirm */
-  expiresAt: string | null;
-  referenced: boolean;
-  /** the row is gone (deleted by a user) */
-  deleted: boolean;
-}
-
-export const UPLOAD_WORKFLOW_TYPE = 'uploadWorkflow';
-export const UPLOAD_EVENT_SIGNAL = 'uploadEvent';
-export type UploadEventType = 'UploadCreated' | 'UploadConfirmed' | 'UploadLinked' | 'UploadUnlinked' | 'UploadDeleted';
-
-export interface UploadEvent {
-  type: UploadEventType;
-  entityVersion: number;
-}
-
-export interface UploadWorkflowArgs {
-  fileId: string;
-  tenantId: string;
-}
-
-export function uploadWorkflowId(fileId: string): string {
-  return `upload:${fileId}`;
-}

@@ -9,7 +9,8 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { errors, uploadErrors } from '../errors';
 import type { ObjectStorage } from './object-storage';
 import * as repo from './upload.repository';
-import { signalUpload } from './upload-signals';
+import { changeEntity } from '../workflow-signals/entity-change';
+import { uploadContract } from './upload-events.rules';
 import { storageCall } from './storage-call';
 import { checkType, cleanImage, digestStream, receiveToTempFile, sniffBuffer, sniffFile } from './image-inspection';
 import {
@@ -115,23 +116,26 @@ export async function uploadImage(deps: UploadDeps, actor: UploadActor, file: Mu
     await storageCall(() => deps.storage.put(key, image.data, { contentType: mime, contentLength: image.data.length }));
     try {
       return await deps.knex.transaction(async (trx) => {
-        const row = await repo.insertFile(trx, {
-          id,
-          tenantId: actor.tenantId,
-          key,
-          purpose,
-          visibility: rule.visibility,
-          status: 'ACTIVE',
-          mimeType: mime,
-          sizeBytes: image.data.length,
-          originalName: sanitizeFileName(file.fileName),
-          width: image.width,
-          height: image.height,
-          checksumSha256: image.checksumSha256,
-          uploadedBy: actor.userId,
-          expiresAt: null,
+        const row = await changeEntity(deps.signaller, uploadContract, {
+          write: () =>
+            repo.insertFile(trx, {
+              id,
+              tenantId: actor.tenantId,
+              key,
+              purpose,
+              visibility: rule.visibility,
+              status: 'ACTIVE',
+              mimeType: mime,
+              sizeBytes: image.data.length,
+              originalName: sanitizeFileName(file.fileName),
+              width: image.width,
+              height: image.height,
+              checksumSha256: image.checksumSha256,
+              uploadedBy: actor.userId,
+              expiresAt: null,
+            }),
+          event: 'UploadCreated',
         });
-        await signalUpload(deps.signaller, row, 'UploadCreated');
         return toUploadDto(row);
       });
     } catch (err) {
@@ -173,23 +177,26 @@ export async function presignPut(deps: UploadDeps, actor: UploadActor, input: Pr
   const expiresAt = new Date(Date.now() + PRESIGNED_PUT_SECONDS * 1000);
   const uploadUrl = await storageCall(() => deps.storage.presignPut(key, { contentType: mime, contentLength: input.sizeBytes, expiresInSeconds: PRESIGNED_PUT_SECONDS }));
   await deps.knex.transaction(async (trx) => {
-    const row = await repo.insertFile(trx, {
-      id,
-      tenantId: actor.tenantId,
-      key,
-      purpose,
-      visibility: rule.visibility,
-      status: 'PENDING_UPLOAD',
-      mimeType: mime,
-      sizeBytes: input.sizeBytes,
-      originalName: sanitizeFileName(input.fileName),
-      width: null,
-      height: null,
-      checksumSha256: input.checksumSha256?.toLowerCase() ?? null,
-      uploadedBy: actor.userId,
-      expiresAt,
+    await changeEntity(deps.signaller, uploadContract, {
+      write: () =>
+        repo.insertFile(trx, {
+          id,
+          tenantId: actor.tenantId,
+          key,
+          purpose,
+          visibility: rule.visibility,
+          status: 'PENDING_UPLOAD',
+          mimeType: mime,
+          sizeBytes: input.sizeBytes,
+          originalName: sanitizeFileName(input.fileName),
+          width: null,
+          height: null,
+          checksumSha256: input.checksumSha256?.toLowerCase() ?? null,
+          uploadedBy: actor.userId,
+          expiresAt,
+        }),
+      event: 'UploadCreated',
     });
-    await signalUpload(deps.signaller, row, 'UploadCreated');
   });
   return { uploadUrl, fileId: id, key, expiresAt: expiresAt.toISOString(), headers: { 'content-type': mime, 'content-length': String(input.sizeBytes) } };
 }
@@ -225,8 +232,10 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
     const sniffed = await sniffBuffer(digest.head);
     if (sniffed !== file.mimeType) await fail(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`, uploadErrors.typeMismatch(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`));
     if (file.checksumSha256 && file.checksumSha256 !== digest.checksumSha256) await fail('The SHA-256 of the stored object differs from the declared checksum');
-    const confirmed = await repo.patchFile(trx, file.id, { status: 'ACTIVE', checksumSha256: digest.checksumSha256, expiresAt: null });
-    await signalUpload(deps.signaller, confirmed, 'UploadConfirmed');
+    const confirmed = await changeEntity(deps.signaller, uploadContract, {
+      write: () => repo.patchFile(trx, file.id, { status: 'ACTIVE', checksumSha256: digest.checksumSha256, expiresAt: null }),
+      event: 'UploadConfirmed',
+    });
     return toUploadDto(confirmed);
   });
 }

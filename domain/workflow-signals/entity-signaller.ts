@@ -2,18 +2,16 @@
 // signal-with-start `{type, entityVersion}` to the entity's workflow, with a short deadline, BEFORE
 // the database transaction commits. If Temporal cannot be reached the caller rolls back and answers
 // 503, so no change exists without its workflow knowing. integrations/temporal implements it; the
-// domain calls it through signalEntity (signal-entity.ts), which turns any failure into that 503.
+// domain calls it through signalChange (entity-change.ts), which turns any failure into that 503.
 
-export interface EntityEvent {
-  type: string;
-  entityVersion: number;
-  [key: string]: unknown;
-}
+import type { EntityEvent } from './entity-contract.rules';
+
+export type { EntityEvent } from './entity-contract.rules';
 
 export interface EntityWorkflowRef {
   /** registered workflow function name, e.g. 'bookingWorkflow' */
   workflowType: string;
-  /** deterministic id from the entity's helper, e.g. bookingWorkflowId(id) = 'booking:<id>' */
+  /** deterministic id from the entity's contract, e.g. bookingContract.workflowId(id) = 'booking:<id>' */
   workflowId: string;
   /** the single argument the workflow starts with when it does not exist yet */
   startArgs: unknown;

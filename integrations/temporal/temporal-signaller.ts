@@ -1,5 +1,5 @@
 // The production EntitySignaller: signal-with-start on Temporal with a short deadline. A failure
-// throws TemporalUnreachableError; the domain (signalEntity) turns it into its own 503 and the
+// throws TemporalUnreachableError; the domain (signalChange) turns it into its own 503 and the
 // caller's transaction rolls back (docs/rules/consistency.md#signal-before-commit).
 import { Client, Connection } from '@temporalio/client';
 import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from '../../domain/workflow-signals/entity-signaller';
@@ -10,6 +10,17 @@ export class TemporalUnreachableError extends Error {
     super(`signal to ${workflowId} was not delivered before the deadline`, { cause });
     this.name = 'TemporalUnreachableError';
   }
+}
+
+/** Signal-with-start of an entity's workflow: the workflow starts with its one argument when it does not run. */
+export async function signalWithStart(client: Client, taskQueue: string, ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
+  await client.workflow.signalWithStart(ref.workflowType, {
+    workflowId: ref.workflowId,
+    taskQueue,
+    args: [ref.startArgs],
+    signal: signalName,
+    signalArgs: [event],
+  });
 }
 
 export interface TemporalSignallerOptions {
@@ -35,15 +46,7 @@ export class TemporalSignaller implements EntitySignaller {
   async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
     const deadline = Date.now() + (this.options.deadlineMs ?? 5000);
     try {
-      await this.client.withDeadline(deadline, () =>
-        this.client.workflow.signalWithStart(ref.workflowType, {
-          workflowId: ref.workflowId,
-          taskQueue: this.options.taskQueue,
-          args: [ref.startArgs],
-          signal: signalName,
-          signalArgs: [event],
-        }),
-      );
+      await this.client.withDeadline(deadline, () => signalWithStart(this.client, this.options.taskQueue, ref, signalName, event));
     } catch (err) {
       this.options.onFailure?.(ref);
       throw new TemporalUnreachableError(ref.workflowId, err);

@@ -3,7 +3,7 @@ import { call, http } from '../support/http';
 import { createSalon, createUser, unique } from '../support/factories';
 import { stack } from '../support/stack';
 import { activateSandbox, checkoutIdOf, deactivateAllConfigs, platformAdmin, registerSalon, salonWithSubscription } from '../support/billing';
-import { subscriptionWorkflowId } from '../../domain/billing/subscription-events.rules';
+import { subscriptionContract } from '../../domain/billing/subscription-events.rules';
 import { eventually } from '../support/eventually';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -28,7 +28,7 @@ describe('the salon subscription', function () {
       const tenant = await (await stack()).platform.knex('tenants').where({ id: salon.tenantId }).first();
       expect(tenant.subscriptionStatus).to.equal('ACTIVE');
       expect(new Date(tenant.trialEndsAt).getTime()).to.equal(ends);
-      const sent = signaller.sent.find((s) => s.ref.workflowId === subscriptionWorkflowId(salon.tenantId));
+      const sent = signaller.sent.find((s) => s.ref.workflowId === subscriptionContract.workflowId(salon.tenantId));
       expect(sent?.event).to.deep.equal({ type: 'TrialStarted', entityVersion: 1 });
 
       const view = await call('get', '/subscription', salon.token);

@@ -2,18 +2,17 @@
 // runs its own worker on its own task queue, and its own booking (so its own workflow id).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { platformWorkflowBundle } from './support/platform-bundle';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
-import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { createActivities } from '../../activities';
 import { FolderMailer, type MailMessage, type Mailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
-import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events.rules';
+import { bookingContract, type BookingEvent } from '../../domain/booking/booking-events.rules';
+import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { eventually } from '../support/eventually';
 
 type Signal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
 
@@ -38,22 +37,11 @@ class FlakyMailer implements Mailer {
 
 describe('booking workflow (time skipping, real database)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  const t = withTimeSkipping();
   let sms: FolderSmsSender;
   let mail: FolderMailer;
 
-  before(async () => {
-    const { platform } = await stack();
-    env = await createTimeSkippingEnv();
-    workflowBundle = await platformWorkflowBundle();
-    sms = new FolderSmsSender(`${platform.deps.config.dataDir}/sms-workflow-test`);
-    mail = new FolderMailer(`${platform.deps.config.dataDir}/mail-workflow-test`);
-  });
-
-  after(async () => {
-    await env?.teardown();
-  });
+  withOutboxes('workflow-test', (o) => ({ sms, mail } = o));
 
   /**
    * Runs `scenario` with a worker of its own, on a task queue of its own. `signal` signals-with-start
@@ -63,14 +51,14 @@ describe('booking workflow (time skipping, real database)', function () {
     const { platform } = await stack();
     const taskQueue = unique('booking-wf');
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: t.env.nativeConnection,
       taskQueue,
-      workflowBundle,
+      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms }),
     });
     const signal: Signal = (bookingId, tenantId, event) =>
-      env.client.workflow.signalWithStart(bookingWorkflow, {
-        workflowId: bookingWorkflowId(bookingId),
+      t.env.client.workflow.signalWithStart(bookingWorkflow, {
+        workflowId: bookingContract.workflowId(bookingId),
         taskQueue,
         args: [{ bookingId, tenantId }],
         signal: bookingEventSignal,
@@ -88,7 +76,7 @@ describe('booking workflow (time skipping, real database)', function () {
     const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone, email: contact.email }).returning('*');
-    const now = await env.currentTimeMs();
+    const now = await t.env.currentTimeMs();
     const start = new Date(now + startsInMs);
     const end = new Date(start.getTime() + HOUR);
     const [booking] = await knex('bookings')
@@ -118,12 +106,12 @@ describe('booking workflow (time skipping, real database)', function () {
         const { booking, customer, phone, tenantId, knex } = await seedBooking(3 * DAY);
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
 
-        await env.sleep(DAY); // nothing due yet but the confirmation
+        await t.env.sleep(DAY); // nothing due yet but the confirmation
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
         const confirmation = (await sms.sentTo(phone))[0];
         expect(confirmation.text).to.contain('Hei Kari!').and.contain('Dameklipp hos Ola');
 
-        await env.sleep(1.5 * DAY); // past start - 24 h
+        await t.env.sleep(1.5 * DAY); // past start - 24 h
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
 
         await knex('bookings').where({ id: booking.id }).update({ status: 'COMPLETED', version: 2 });
@@ -142,10 +130,11 @@ describe('booking workflow (time skipping, real database)', function () {
         await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         // the api signals "confirmed, version 2" before its transaction commits...
         const handle = await signal(booking.id, tenantId, { type: 'BookingConfirmed', entityVersion: 2 });
-        await env.sleep(300);
-        // ...and the commit lands a moment later
+        // barrier: the workflow has read version 1 (PENDING) and told the customer it was received...
+        await eventually(async () => (await smsKinds(phone)).includes('RECEIVED'), 'the RECEIVED message of version 1');
+        // ...and the commit of version 2 lands only now
         await knex('bookings').where({ id: booking.id }).update({ status: 'CONFIRMED', version: 2 });
-        await env.sleep(DAY);
+        await t.env.sleep(DAY);
         expect(await smsKinds(phone)).to.deep.equal(['RECEIVED', 'CONFIRMED']);
 
         await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 3 });
@@ -168,7 +157,7 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex } = await seedBooking(3 * HOUR);
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-        await env.sleep(2 * HOUR);
+        await t.env.sleep(2 * HOUR);
         await knex('bookings').where({ id: booking.id }).update({ status: 'NO_SHOW', version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingMarkedNoShow', entityVersion: 2 });
         await handle.result();
@@ -180,11 +169,11 @@ describe('booking workflow (time skipping, real database)', function () {
         const { booking, phone, tenantId } = await seedBooking(3 * DAY);
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
 
-        await env.sleep(2 * DAY - 5 * MINUTE); // five minutes before start - 24 h
+        await t.env.sleep(2 * DAY - 5 * MINUTE); // five minutes before start - 24 h
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
-        await env.sleep(10 * MINUTE); // five minutes after
+        await t.env.sleep(10 * MINUTE); // five minutes after
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
-        await env.sleep(2 * DAY); // past the start: nothing more
+        await t.env.sleep(2 * DAY); // past the start: nothing more
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
         await handle.terminate('test over');
       }));
@@ -193,15 +182,15 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex, start } = await seedBooking(3 * DAY);
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-        await env.sleep(DAY);
+        await t.env.sleep(DAY);
 
         const moved = new Date(start.getTime() + 2 * DAY); // now four days ahead
         await knex('bookings').where({ id: booking.id }).update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingRescheduled', entityVersion: 2 });
-        await env.sleep(DAY + HOUR); // past the old start - 24 h
+        await t.env.sleep(DAY + HOUR); // past the old start - 24 h
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
 
-        await env.sleep(2 * DAY); // past the new start - 24 h
+        await t.env.sleep(2 * DAY); // past the new start - 24 h
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
         const reminder = (await sms.sentTo(phone))[2];
         expect(reminder.text).to.contain('kl.');
@@ -212,11 +201,11 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex } = await seedBooking(3 * DAY);
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-        await env.sleep(DAY);
+        await t.env.sleep(DAY);
         await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingCancelledBySalon', entityVersion: 2 });
         await handle.result();
-        await env.sleep(3 * DAY); // past the start
+        await t.env.sleep(3 * DAY); // past the start
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'CANCELLED']);
       }));
   });
@@ -228,13 +217,13 @@ describe('booking workflow (time skipping, real database)', function () {
         const flagged = { ...booking.metadata, recordedAfterTheFact: true };
         await knex('bookings').where({ id: booking.id }).update({ metadata: flagged });
         const handle = await signal(booking.id, tenantId, { type: 'BookingRecordedAfterTheFact', entityVersion: 1 });
-        await env.sleep(HOUR);
+        await t.env.sleep(HOUR);
         expect(await smsKinds(phone)).to.deep.equal([]);
 
-        const ahead = new Date((await env.currentTimeMs()) + 3 * DAY);
+        const ahead = new Date((await t.env.currentTimeMs()) + 3 * DAY);
         await knex('bookings').where({ id: booking.id }).update({ startTime: ahead, endTime: new Date(ahead.getTime() + HOUR), metadata: booking.metadata, version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingRescheduled', entityVersion: 2 });
-        await env.sleep(HOUR);
+        await t.env.sleep(HOUR);
         expect(await smsKinds(phone)).to.deep.equal(['RESCHEDULED']);
         await handle.terminate('test over');
       }));
@@ -256,7 +245,7 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, customer, tenantId, knex } = await seedBooking(2 * DAY);
         const first = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-        await env.sleep(HOUR);
+        await t.env.sleep(HOUR);
         await knex('bookings').where({ id: booking.id }).update({ status: 'COMPLETED', version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
         await first.result();
@@ -264,7 +253,7 @@ describe('booking workflow (time skipping, real database)', function () {
         // a redelivered signal starts a new run of booking:<id>, which must not count the visit again
         const second = await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
         expect(second.signaledRunId).to.not.equal(first.signaledRunId);
-        await env.client.workflow.getHandle(bookingWorkflowId(booking.id), second.signaledRunId).result();
+        await t.env.client.workflow.getHandle(bookingContract.workflowId(booking.id), second.signaledRunId).result();
 
         const tc = await knex('tenantCustomers').where({ customerId: customer.id }).first();
         expect(tc.visitCount).to.equal(1);
@@ -280,7 +269,7 @@ describe('booking workflow (time skipping, real database)', function () {
         async (signal) => {
           const { booking, phone, tenantId, knex } = await seedBooking(3 * DAY, 'CONFIRMED', { email });
           const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-          await env.sleep(HOUR); // 30 s, 2 min and 10 min later the e-mail is tried again
+          await t.env.sleep(HOUR); // 30 s, 2 min and 10 min later the e-mail is tried again
 
           expect(flaky.attempts).to.equal(4);
           expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
@@ -303,13 +292,13 @@ describe('booking workflow (time skipping, real database)', function () {
         async (signal) => {
           const { booking, phone, tenantId, knex } = await seedBooking(3 * DAY, 'CONFIRMED', { email });
           const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
-          await env.sleep(HOUR); // the e-mail confirmation is still being retried (attempt 5 is due in 12 min)
+          await t.env.sleep(HOUR); // the e-mail confirmation is still being retried (attempt 5 is due in 12 min)
           expect(down.attempts).to.equal(4);
           expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
 
           await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
           await signal(booking.id, tenantId, { type: 'BookingCancelled', entityVersion: 2 });
-          await env.sleep(MINUTE);
+          await t.env.sleep(MINUTE);
           expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'CANCELLED']);
 
           await handle.result(); // both e-mails given up: 30 s + 2 min + 10 min + 6 x 1 h each

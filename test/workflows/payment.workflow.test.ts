@@ -2,10 +2,7 @@
 // the sandbox provider: each test runs its own worker on its own task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { platformWorkflowBundle } from './support/platform-bundle';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createTimeSkippingEnv } from '../support/temporal';
+import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { sandboxKey } from '../support/payments';
@@ -15,8 +12,9 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { sealCredentials } from '../../domain/crypto/credential-cipher';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
-import { paymentWorkflowId } from '../../domain/payments/payment-events.rules';
+import { paymentContract } from '../../domain/payments/payment-events.rules';
 import { paymentWorkflow } from '../../workflows/payment/payment.workflow';
+import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -24,32 +22,17 @@ const DAY = 24 * HOUR;
 
 describe('payment workflow (time skipping, real database, sandbox provider)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  let workflowBundle: WorkflowBundleWithSourceMap;
-
-  before(async () => {
-    await stack();
-    env = await createTimeSkippingEnv();
-    workflowBundle = await platformWorkflowBundle();
-  });
-
-  after(async () => {
-    await env?.teardown();
-  });
+  const t = withTimeSkipping();
 
   /** Runs `scenario` with a worker of its own; every signal (payment and booking) goes to its task queue. */
   async function withWorker(scenario: (signaller: EntitySignaller) => Promise<void>, options: { providers?: PaymentProviders } = {}): Promise<void> {
     const { platform, config } = await stack();
     const taskQueue = unique('payment-wf');
-    const signaller: EntitySignaller = {
-      async signal(ref, signalName, event) {
-        await env.client.workflow.signalWithStart(ref.workflowType, { workflowId: ref.workflowId, taskQueue, args: [ref.startArgs], signal: signalName, signalArgs: [event] });
-      },
-    };
+    const signaller = testServerSignaller(t.env, taskQueue);
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: t.env.nativeConnection,
       taskQueue,
-      workflowBundle,
+      workflowBundle: t.workflowBundle,
       activities: createActivities({
         knex: platform.knex,
         mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
@@ -70,7 +53,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     const [cfg] = await knex('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion }).returning('*');
     const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
     const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
-    const now = await env.currentTimeMs();
+    const now = await t.env.currentTimeMs();
     const start = new Date(now + 5 * DAY);
     const [booking] = await knex('bookings')
       .insert({ tenantId: tenant.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), status: opts.bookingStatus, source: 'ONLINE', paymentMode: 'ONLINE', totalAmount: 65000, depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING', contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`, metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
@@ -105,8 +88,8 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
   }
 
   async function start(signaller: EntitySignaller, payment: { id: string; tenantId: string }) {
-    await signaller.signal({ workflowType: 'paymentWorkflow', workflowId: paymentWorkflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } }, 'paymentEvent', { type: 'PaymentAuthorized', entityVersion: 1 });
-    return env.client.workflow.getHandle<typeof paymentWorkflow>(paymentWorkflowId(payment.id));
+    await signaller.signal({ workflowType: 'paymentWorkflow', workflowId: paymentContract.workflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } }, 'paymentEvent', { type: 'PaymentAuthorized', entityVersion: 1 });
+    return t.env.client.workflow.getHandle<typeof paymentWorkflow>(paymentContract.workflowId(payment.id));
   }
 
   it('when an authorization is held for 7 days then at expiresAt it is voided at the provider, EXPIRED, and the booking is cancelled by SYSTEM once with AUTHORIZATION_EXPIRED', () =>
@@ -114,11 +97,11 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
       const { knex, booking, payment, sandbox } = await seed({ bookingStatus: 'CONFIRMED', paymentStatus: 'AUTHORIZED', expiresInMs: 7 * DAY });
       const handle = await start(signaller, payment);
 
-      await env.sleep(6 * DAY + 23 * HOUR); // just before the hold ends: nothing happens
+      await t.env.sleep(6 * DAY + 23 * HOUR); // just before the hold ends: nothing happens
       expect((await knex('payments').where({ id: payment.id }).first()).status).to.equal('AUTHORIZED');
       expect((await knex('bookings').where({ id: booking.id }).first()).status).to.equal('CONFIRMED');
 
-      await env.sleep(2 * HOUR);
+      await t.env.sleep(2 * HOUR);
       await handle.result();
       const expired = await knex('payments').where({ id: payment.id }).first();
       expect(expired.status).to.equal('EXPIRED');
@@ -128,7 +111,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
 
       // a late duplicate signal starts nothing twice
       await start(signaller, payment);
-      await env.client.workflow.getHandle(paymentWorkflowId(payment.id)).result();
+      await t.env.client.workflow.getHandle(paymentContract.workflowId(payment.id)).result();
       const audit = await knex('booking_audit_logs').where({ bookingId: booking.id, action: 'CANCELLED' });
       expect(audit).to.have.length(1);
       expect(audit[0]).to.include({ actorRole: 'SYSTEM', reason: 'AUTHORIZATION_EXPIRED' });
@@ -139,11 +122,11 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     withWorker(async (signaller) => {
       const { knex, booking, payment } = await seed({ bookingStatus: 'PENDING', paymentStatus: 'INITIATED', expiresInMs: 30 * MINUTE });
       const handle = await start(signaller, payment);
-      await env.sleep(10 * MINUTE);
+      await t.env.sleep(10 * MINUTE);
       const open = await knex('payments').where({ id: payment.id }).first();
       expect(open.status).to.equal('INITIATED');
       expect(open.providerSessionId).to.be.a('string');
-      await env.sleep(25 * MINUTE);
+      await t.env.sleep(25 * MINUTE);
       await handle.result();
       expect((await knex('payments').where({ id: payment.id }).first()).status).to.equal('EXPIRED');
       expect(await knex('bookings').where({ id: booking.id }).first()).to.include({ status: 'CANCELLED', cancelReason: 'AUTHORIZATION_EXPIRED' });

@@ -7,10 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
-import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { platformWorkflowBundle } from './support/platform-bundle';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createTimeSkippingEnv } from '../support/temporal';
+import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { activateSandbox, checkoutIdOf } from '../support/billing';
@@ -18,11 +15,11 @@ import { at, ALL_WEEK, addService, addStaff, localDay } from '../support/booking
 import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
 import { createBillingProviders } from '../../integrations/billing/providers';
-import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import { subscriptionReconcileWorkflow } from '../../workflows/subscription/subscription.workflow';
 import { RECONCILE_WORKFLOW_ID } from '../../domain/billing/subscription-events.rules';
 import { createSubscriptionActivities } from '../../activities/subscription.activities';
 import { eventually } from '../support/eventually';
+import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -30,25 +27,17 @@ const DAY = 24 * HOUR;
 
 describe('subscription workflow (time skipping, real database, sandbox provider)', function () {
   this.timeout(180_000);
-  let env: TestWorkflowEnvironment;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  const t = withTimeSkipping();
   /** time skipped inside the current scenario (skip() keeps the app's clock in step) */
   let skipped = 0;
 
   async function skip(ms: number): Promise<void> {
-    await env.sleep(ms);
+    await t.env.sleep(ms);
     skipped += ms;
   }
 
   before(async () => {
-    await stack();
     await activateSandbox();
-    env = await createTimeSkippingEnv();
-    workflowBundle = await platformWorkflowBundle();
-  });
-
-  after(async () => {
-    await env?.teardown();
   });
 
   interface World {
@@ -62,22 +51,18 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     const { platform, billingSandbox } = await stack();
     const taskQueue = unique('subscription-wf');
     skipped = 0;
-    const signaller: EntitySignaller = {
-      async signal(ref, signalName, event) {
-        await env.client.workflow.signalWithStart(ref.workflowType, { workflowId: ref.workflowId, taskQueue, args: [ref.startArgs], signal: signalName, signalArgs: [event] });
-      },
-    };
+    const signaller = testServerSignaller(t.env, taskQueue);
     // the app reads the test server's clock (which skips days), so trials start and end on workflow time
-    const offset = (await env.currentTimeMs()) - Date.now();
+    const offset = (await t.env.currentTimeMs()) - Date.now();
     const app = createApp({ ...platform.deps, signaller, clock: () => new Date(Date.now() + offset + skipped) }, { validateResponses: true });
     const server = http.createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const previousWebhookUrl = billingSandbox.server.webhookUrl;
     billingSandbox.server.webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/subscription/sandbox`;
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: t.env.nativeConnection,
       taskQueue,
-      workflowBundle,
+      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: platform.mailer, sms: (await stack()).sms, credentialKeys: platform.deps.config.credentialKeys, billingProviders: createBillingProviders() }),
     });
     const api: World['api'] = (method, path, token, body) => {
@@ -239,7 +224,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         await platform.knex('subscriptions').insert({ tenantId: salon.tenantId, planKey: 'start', status: 'ACTIVE', provider: 'sandbox', providerSubId: subscription.id });
         await platform.knex('tenants').where({ id: salon.tenantId }).update({ subscriptionStatus: 'ACTIVE', trialEndsAt: null });
 
-        const handle = await env.client.workflow.start(subscriptionReconcileWorkflow, { workflowId: `${RECONCILE_WORKFLOW_ID}-${unique()}`, taskQueue: w.taskQueue, args: [{}] });
+        const handle = await t.env.client.workflow.start(subscriptionReconcileWorkflow, { workflowId: `${RECONCILE_WORKFLOW_ID}-${unique()}`, taskQueue: w.taskQueue, args: [{}] });
         await skip(5 * HOUR);
         expect((await latest(salon.tenantId)).status).to.equal('ACTIVE');
         await skip(HOUR + MINUTE);

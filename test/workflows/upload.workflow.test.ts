@@ -2,11 +2,8 @@
 // storage: an orphan is deleted 24 h after creation, a linked file stays, an unconfirmed presigned
 // upload goes when its window closes, and a file unlinked after 24 h goes at once.
 import { expect } from 'chai';
-import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { platformWorkflowBundle } from './support/platform-bundle';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
-import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { salonWithRoles, type RoleSalon } from '../support/salon-roles';
@@ -15,7 +12,8 @@ import { createActivities } from '../../activities';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { uploadWorkflow, uploadEventSignal } from '../../workflows/upload/upload.workflow';
-import { uploadWorkflowId, type UploadEvent } from '../../domain/upload/upload.rules';
+import { uploadContract, type UploadEvent } from '../../domain/upload/upload-events.rules';
+import { withTimeSkipping } from './support/time-skipping';
 
 type Signal = (fileId: string, tenantId: string, event: UploadEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof uploadWorkflow>>;
 
@@ -24,19 +22,11 @@ const HOUR = 60 * MINUTE;
 
 describe('upload workflow (time skipping, real database and storage)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  const t = withTimeSkipping();
   let s: RoleSalon;
 
   before(async () => {
-    await stack();
-    env = await createTimeSkippingEnv();
-    workflowBundle = await platformWorkflowBundle();
     s = await salonWithRoles();
-  });
-
-  after(async () => {
-    await env?.teardown();
   });
 
   async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
@@ -44,20 +34,20 @@ describe('upload workflow (time skipping, real database and storage)', function 
     const taskQueue = unique('upload-wf');
     const dir = platform.deps.config.dataDir;
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: t.env.nativeConnection,
       taskQueue,
-      workflowBundle,
+      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: new FolderMailer(`${dir}/mail-upload-wf`), sms: new FolderSmsSender(`${dir}/sms-upload-wf`), storage: platform.deps.storage }),
     });
     const signal: Signal = (fileId, tenantId, event) =>
-      env.client.workflow.signalWithStart(uploadWorkflow, { workflowId: uploadWorkflowId(fileId), taskQueue, args: [{ fileId, tenantId }], signal: uploadEventSignal, signalArgs: [event] });
+      t.env.client.workflow.signalWithStart(uploadWorkflow, { workflowId: uploadContract.workflowId(fileId), taskQueue, args: [{ fileId, tenantId }], signal: uploadEventSignal, signalArgs: [event] });
     await worker.runUntil(scenario(signal));
   }
 
   /** The test server's clock runs ahead of the wall clock once a test skipped time: date the row by it. */
   async function createdNow(fileId: string): Promise<void> {
     const { platform } = await stack();
-    const now = await env.currentTimeMs();
+    const now = await t.env.currentTimeMs();
     const row = await platform.knex('uploaded_files').where({ id: fileId }).first();
     await platform.knex('uploaded_files').where({ id: fileId }).update({ createdAt: new Date(now), expiresAt: row.expiresAt ? new Date(now + 300_000) : null });
   }
@@ -72,9 +62,9 @@ describe('upload workflow (time skipping, real database and storage)', function 
       const file = (await uploadAs(s.owner.token, 'SERVICE_IMAGE', await png())).body.data;
       await createdNow(file.id);
       const handle = await signal(file.id, s.tenant.id, { type: 'UploadCreated', entityVersion: 1 });
-      await env.sleep(23 * HOUR);
+      await t.env.sleep(23 * HOUR);
       expect(await state(file)).to.deep.equal({ row: true, object: true });
-      await env.sleep(2 * HOUR);
+      await t.env.sleep(2 * HOUR);
       await handle.result();
       expect(await state(file)).to.deep.equal({ row: false, object: false });
     }));
@@ -84,11 +74,11 @@ describe('upload workflow (time skipping, real database and storage)', function 
       const file = (await uploadAs(s.owner.token, 'TENANT_LOGO', await png())).body.data;
       await createdNow(file.id);
       const handle = await signal(file.id, s.tenant.id, { type: 'UploadCreated', entityVersion: 1 });
-      await env.sleep(2 * HOUR);
+      await t.env.sleep(2 * HOUR);
       expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: file.key } })).status).to.equal(200);
       await signal(file.id, s.tenant.id, { type: 'UploadLinked', entityVersion: 2 });
       await handle.result();
-      await env.sleep(48 * HOUR);
+      await t.env.sleep(48 * HOUR);
       expect(await state(file)).to.deep.equal({ row: true, object: true });
     }));
 
@@ -99,9 +89,9 @@ describe('upload workflow (time skipping, real database and storage)', function 
       const file = { id: pre.body.data.fileId as string, key: pre.body.data.key as string };
       await createdNow(file.id);
       const handle = await signal(file.id, s.tenant.id, { type: 'UploadCreated', entityVersion: 1 });
-      await env.sleep(4 * MINUTE);
+      await t.env.sleep(4 * MINUTE);
       expect(await state(file)).to.deep.equal({ row: true, object: true });
-      await env.sleep(2 * MINUTE);
+      await t.env.sleep(2 * MINUTE);
       await handle.result();
       expect(await state(file)).to.deep.equal({ row: false, object: false });
     }));
@@ -112,7 +102,7 @@ describe('upload workflow (time skipping, real database and storage)', function 
       const old = (await uploadAs(s.owner.token, 'TENANT_LOGO', await png())).body.data;
       const next = (await uploadAs(s.owner.token, 'TENANT_LOGO', await png())).body.data;
       expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: old.key } })).status).to.equal(200);
-      await platform.knex('uploaded_files').where({ id: old.id }).update({ createdAt: new Date((await env.currentTimeMs()) - 3 * 24 * HOUR) });
+      await platform.knex('uploaded_files').where({ id: old.id }).update({ createdAt: new Date((await t.env.currentTimeMs()) - 3 * 24 * HOUR) });
       expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: next.key } })).status).to.equal(200);
       const handle = await signal(old.id, s.tenant.id, { type: 'UploadUnlinked', entityVersion: 3 });
       await handle.result();

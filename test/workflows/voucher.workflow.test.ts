@@ -3,18 +3,16 @@
 // restored (message, then expired at once when already past its date), forfeited (no message).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { platformWorkflowBundle } from './support/platform-bundle';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
-import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { createActivities } from '../../activities';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { voucherWorkflow, voucherEventSignal } from '../../workflows/voucher/voucher.workflow';
-import { voucherWorkflowId, type VoucherEvent } from '../../domain/loyalty/loyalty.rules';
+import { voucherContract, type VoucherEvent } from '../../domain/loyalty/voucher-events.rules';
+import { withOutboxes, withTimeSkipping } from './support/time-skipping';
 
 type Signal = (voucherId: string, tenantId: string, event: VoucherEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof voucherWorkflow>>;
 
@@ -22,29 +20,18 @@ const DAY = 24 * 60 * 60 * 1000;
 
 describe('voucher workflow (time skipping, real database)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  const t = withTimeSkipping();
   let sms: FolderSmsSender;
   let mail: FolderMailer;
 
-  before(async () => {
-    const { platform } = await stack();
-    env = await createTimeSkippingEnv();
-    workflowBundle = await platformWorkflowBundle();
-    sms = new FolderSmsSender(`${platform.deps.config.dataDir}/sms-voucher-workflow-test`);
-    mail = new FolderMailer(`${platform.deps.config.dataDir}/mail-voucher-workflow-test`);
-  });
-
-  after(async () => {
-    await env?.teardown();
-  });
+  withOutboxes('voucher-workflow-test', (o) => ({ sms, mail } = o));
 
   async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
     const { platform } = await stack();
     const taskQueue = unique('voucher-wf');
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities: createActivities({ knex: platform.knex, mailer: mail, sms }) });
+    const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue, workflowBundle: t.workflowBundle, activities: createActivities({ knex: platform.knex, mailer: mail, sms }) });
     const signal: Signal = (voucherId, tenantId, event) =>
-      env.client.workflow.signalWithStart(voucherWorkflow, { workflowId: voucherWorkflowId(voucherId), taskQueue, args: [{ voucherId, tenantId }], signal: voucherEventSignal, signalArgs: [event] });
+      t.env.client.workflow.signalWithStart(voucherWorkflow, { workflowId: voucherContract.workflowId(voucherId), taskQueue, args: [{ voucherId, tenantId }], signal: voucherEventSignal, signalArgs: [event] });
     await worker.runUntil(scenario(signal));
   }
 
@@ -57,7 +44,7 @@ describe('voucher workflow (time skipping, real database)', function () {
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone }).returning('*');
     const [tc] = await knex('tenantCustomers').insert({ tenantId: tenant.id, customerId: customer.id }).returning('*');
     const [card] = await knex('loyaltyCards').insert({ tenantId: tenant.id, name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15000 }).returning('*');
-    const now = await env.currentTimeMs();
+    const now = await t.env.currentTimeMs();
     const [voucher] = await knex('loyaltyVouchers')
       .insert({
         tenantId: tenant.id,
@@ -82,12 +69,12 @@ describe('voucher workflow (time skipping, real database)', function () {
     withWorker(async (signal) => {
       const { knex, voucher, phone, tenantId } = await seedVoucher(30 * DAY);
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
-      await env.sleep(29 * DAY);
+      await t.env.sleep(29 * DAY);
       expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
       expect(await kinds(phone)).to.deep.equal(['ISSUED']);
       const issued = (await sms.sentTo(phone))[0];
       expect(issued.text).to.contain('Hei Kari!').and.contain(voucher.code).and.contain('150 kr i rabatt').and.contain('Gyldig til');
-      await env.sleep(2 * DAY);
+      await t.env.sleep(2 * DAY);
       await handle.result();
       const row = await knex('loyaltyVouchers').where({ id: voucher.id }).first();
       expect(row).to.include({ status: 'EXPIRED', version: 2 });
@@ -102,7 +89,7 @@ describe('voucher workflow (time skipping, real database)', function () {
       const bookingId = crypto.randomUUID();
       await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: bookingId, reservedAt: new Date(), version: 2 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherReserved', entityVersion: 2 });
-      await env.sleep(3 * DAY);
+      await t.env.sleep(3 * DAY);
       expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('RESERVED');
       await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'ACTIVE', reservedBookingId: null, reservedAt: null, version: 3 });
       await knex('loyaltyVoucherEvents').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId, actorRole: 'OWNER' });
@@ -122,7 +109,7 @@ describe('voucher workflow (time skipping, real database)', function () {
       for (const [type, entityVersion] of [['VoucherIssued', 1], ['VoucherReserved', 2], ['VoucherRestored', 3], ['VoucherReserved', 4]] as const) {
         await signal(voucher.id, tenantId, { type, entityVersion });
       }
-      await env.sleep(DAY);
+      await t.env.sleep(DAY);
       await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'REDEEMED', reservedBookingId: null, version: 5 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherRedeemed', entityVersion: 5 });
       await handle.result();
@@ -133,7 +120,7 @@ describe('voucher workflow (time skipping, real database)', function () {
     withWorker(async (signal) => {
       const { knex, voucher, phone, tenantId } = await seedVoucher(null);
       await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
-      await env.sleep(400 * DAY);
+      await t.env.sleep(400 * DAY);
       expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
       await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 2 });
       await signal(voucher.id, tenantId, { type: 'VoucherReserved', entityVersion: 2 });

@@ -8,40 +8,30 @@
 // The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
 // transaction commits; the entity inbox (workflows/shared/entity-inbox.ts) turns those signals into
 // committed state, so this file only reads the booking and waits for the state it cares about.
-import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
-import type { BookingActivities, BookingMessageRequest, BookingSnapshot } from '../../activities/booking.types';
+import { proxyActivities } from '@temporalio/workflow';
+import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
-import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
+import { bookingContract, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 import { isRemindable, isTerminalStatus, reminderDueAt } from '../../domain/booking/booking-status.rules';
-import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
-import { entityInbox, type CommittedChange } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, readCommittedOptions, type CommittedChange } from '../shared/entity-inbox';
+import { deliveryOptions, messageChannels } from '../shared/message-channels';
 
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
-export const bookingEventSignal = defineSignal<[BookingEvent]>(BOOKING_EVENT_SIGNAL);
+export const bookingEventSignal = entitySignal(bookingContract);
 
-// The signal is sent before the api's transaction commits: wait briefly for the version to appear.
-const { readBooking } = proxyActivities<BookingActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [BookingActivityErrors.notFound] },
-});
+const { readBooking } = proxyActivities<BookingActivities>(readCommittedOptions([BookingActivityErrors.notFound]));
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
-const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActivities<BookingActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes: [BookingActivityErrors.notFound] },
-});
+const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;
-  let sms: Promise<void> = Promise.resolve();
-  let email: Promise<void> = Promise.resolve();
+  const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
 
-  const booking = entityInbox<BookingEvent, BookingSnapshot>({
-    name: `booking ${bookingId}`,
-    signal: bookingEventSignal,
+  const booking = entityInbox(bookingContract, bookingId, {
     readCommitted: (minVersion) => readBooking({ bookingId, minVersion }),
     onChange: keepCustomerInformed,
   });
@@ -65,7 +55,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     await settle(booking.current!);
   } while ((await booking.catchUp()) && isSettled(booking.current!));
   // The timeline ends once the last messages are delivered (or given up).
-  await Promise.all([sms, email]);
+  await channels.drained();
 
   /** Between creation and the end: the salon's confirmation, and a move of the start time. */
   async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {
@@ -98,26 +88,13 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     if (settled.status === 'CANCELLED') notify('CANCELLED');
   }
 
-  /**
-   * Queues the message on every channel. Each channel delivers its messages in order, and retries
-   * (or gives up) on its own, without holding up the other channel or the timeline: an e-mail
-   * gateway that is down for hours neither resends nor delays the SMS of a cancellation.
-   */
+  /** Tells the customer on every channel (workflows/shared/message-channels.ts). */
   function notify(kind: BookingMessageKind, dedupeKey: string = kind): void {
     if (booking.current?.recordedAfterTheFact) return;
-    const message: BookingMessageRequest = { bookingId, kind, dedupeKey };
-    sms = sms.then(() => sendBookingSms(message)).then(delivered, (err: unknown) => giveUp('SMS', message, err));
-    email = email.then(() => sendBookingEmail(message)).then(delivered, (err: unknown) => giveUp('EMAIL', message, err));
+    channels.send({ bookingId, kind, dedupeKey });
   }
 }
 
-function delivered(): void {}
-
 function isSettled(booking: BookingSnapshot): boolean {
   return isTerminalStatus(booking.status);
-}
-
-/** After the last delivery attempt the message is dead: an alert for operations, not a failed booking. */
-function giveUp(channel: string, message: BookingMessageRequest, err: unknown): void {
-  log.error('ALERT: booking message given up after its last delivery attempt', { channel, ...message, error: String(err) });
 }

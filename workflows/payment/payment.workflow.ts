@@ -12,22 +12,18 @@
 // inbox (workflows/shared/entity-inbox.ts) turns them into committed state. Every provider call is
 // an activity with the payment's idempotency keys, so a retried call never moves money twice. The
 // workflow ends when nothing is left to wait for; a later change (a refund) starts it again.
-import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
-import type { PaymentActivities, PaymentSnapshot } from '../../activities/payment.types';
+import { log, proxyActivities } from '@temporalio/workflow';
+import type { PaymentActivities } from '../../activities/payment.types';
 import { PaymentActivityErrors } from '../../activities/payment.types';
-import { PAYMENT_EVENT_SIGNAL, type PaymentEvent, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
+import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 import { isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
-import { entityInbox } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
 
 export type { PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 
-export const paymentEventSignal = defineSignal<[PaymentEvent]>(PAYMENT_EVENT_SIGNAL);
+export const paymentEventSignal = entitySignal(paymentContract);
 
-// The signal is sent before the api's transaction commits: wait briefly for the version to appear.
-const { readPayment } = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [PaymentActivityErrors.notFound] },
-});
+const { readPayment } = proxyActivities<PaymentActivities>(readCommittedOptions([PaymentActivityErrors.notFound]));
 
 // Provider calls and booking changes: a provider that is down is retried for about an hour;
 // a refusal is not retried.
@@ -43,9 +39,7 @@ const effects = proxyActivities<PaymentActivities>({
 });
 
 export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promise<void> {
-  const payment = entityInbox<PaymentEvent, PaymentSnapshot>({
-    name: `payment ${paymentId}`,
-    signal: paymentEventSignal,
+  const payment = entityInbox(paymentContract, paymentId, {
     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
   });
   if (!(await payment.first())) return;

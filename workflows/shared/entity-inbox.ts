@@ -10,11 +10,11 @@
 //   - an event at or below the version already seen is dropped too: that state is already known
 //     (duplicate signals, or an older event that arrived after a newer one).
 // The workflow itself then only reads `current` and waits for the state it cares about, in the
-// manner of `condition(() => state === ..., timeout)`:
+// manner of `condition(() => state === ..., timeout)`. It is built from the entity's contract
+// (domain/<area>/<entity>-events.rules.ts), which names the signal and the snapshot type:
 //
-//   const payment = entityInbox<PaymentEvent, PaymentSnapshot>({
-//     name: `payment ${paymentId}`,
-//     signal: paymentEventSignal,
+//   const { readPayment } = proxyActivities<PaymentActivities>(readCommittedOptions([PaymentActivityErrors.notFound]));
+//   const payment = entityInbox(paymentContract, paymentId, {
 //     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
 //     onChange: async ({ previous, current }) => { ... },   // optional
 //   });
@@ -24,17 +24,25 @@
 //
 // Create it first thing in the workflow function (the signal handler must exist before the first
 // await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
-import { ActivityFailure, ApplicationFailure, condition, log, setHandler, type SignalDefinition } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineSignal, log, setHandler, type ActivityOptions, type SignalDefinition } from '@temporalio/workflow';
+import type { AnyEntityContract, EntityEvent, EntitySnapshot, EventOf, SnapshotOf } from '../../domain/workflow-signals/entity-contract.rules';
 
-/** What the api signals: a change of the entity, and the version the change produces. */
-export interface EntityEvent {
-  readonly type: string;
-  readonly entityVersion: number;
+export type { EntityEvent, EntitySnapshot } from '../../domain/workflow-signals/entity-contract.rules';
+
+/** The signal of an entity's contract: the workflow's handler, and what tests signal it with. */
+export function entitySignal<C extends AnyEntityContract>(contract: C): SignalDefinition<[EventOf<C>]> {
+  return defineSignal<[EventOf<C>]>(contract.signal);
 }
 
-/** What the read activity returns: the committed entity, with its version. */
-export interface EntitySnapshot {
-  readonly version: number;
+/**
+ * Options of an entity's read activity. The signal is sent before the change's transaction commits,
+ * so the read waits briefly for the version to appear (about 15 s), then the event is dropped.
+ */
+export function readCommittedOptions(nonRetryableErrorTypes: string[] = []): ActivityOptions {
+  return {
+    startToCloseTimeout: '10 seconds',
+    retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes },
+  };
 }
 
 /** One committed change, as the workflow sees it. */
@@ -48,8 +56,6 @@ export interface CommittedChange<E extends EntityEvent, S extends EntitySnapshot
 }
 
 export interface EntityInboxOptions<E extends EntityEvent, S extends EntitySnapshot> {
-  /** the entity's signal; its handler is installed when the inbox is created */
-  signal: SignalDefinition<[E]>;
   /**
    * The read activity: the committed entity once it has reached `minVersion`. It retries (briefly)
    * while the version is not visible; when the activity finally fails, the event is dropped.
@@ -57,8 +63,6 @@ export interface EntityInboxOptions<E extends EntityEvent, S extends EntitySnaps
   readCommitted(minVersion: number): Promise<S>;
   /** called after every committed change, before any wait returns (e.g. "tell the customer") */
   onChange?(change: CommittedChange<E, S>): Promise<void>;
-  /** names the entity in log lines, e.g. `booking 42` */
-  name: string;
 }
 
 /** A condition on the committed entity, and optionally a deadline that follows its state. */
@@ -87,11 +91,22 @@ export interface EntityInbox<E extends EntityEvent, S extends EntitySnapshot> {
   catchUp(): Promise<boolean>;
 }
 
-export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(options: EntityInboxOptions<E, S>): EntityInbox<E, S> {
+/**
+ * The inbox of the entity `id` of `contract`: installs the handler of the contract's signal (create it
+ * first thing in the workflow, before any await) and follows the committed state.
+ */
+export function entityInbox<C extends AnyEntityContract>(
+  contract: C,
+  id: string,
+  options: EntityInboxOptions<EventOf<C>, SnapshotOf<C>>,
+): EntityInbox<EventOf<C>, SnapshotOf<C>> {
+  type E = EventOf<C>;
+  type S = SnapshotOf<C>;
+  const name = `${contract.entity} ${id}`;
   const waiting: E[] = [];
   let current: S | undefined;
 
-  setHandler(options.signal, (event) => {
+  setHandler(entitySignal(contract), (event) => {
     // kept sorted by version; equal versions keep their arrival order
     const at = waiting.findIndex((queued) => queued.entityVersion > event.entityVersion);
     waiting.splice(at === -1 ? waiting.length : at, 0, event);
@@ -104,7 +119,7 @@ export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(opt
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       const reason = err.cause instanceof ApplicationFailure ? err.cause.type : err.cause?.message;
-      log.warn(`dropping an event of ${options.name} whose change never became visible`, { event, reason });
+      log.warn(`dropping an event of ${name} whose change never became visible`, { event, reason });
       return undefined;
     }
   }
@@ -123,7 +138,7 @@ export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(opt
   }
 
   function requireCurrent(): S {
-    if (!current) throw new Error(`${options.name}: call first() before waiting on its state`);
+    if (!current) throw new Error(`${name}: call first() before waiting on its state`);
     return current;
   }
 

@@ -9,29 +9,24 @@
 //
 // The api bumps the tenant's subscription version and signals `{type, entityVersion}` before its
 // transaction commits; the entity inbox turns those signals into committed state.
-import { continueAsNew, defineSignal, proxyActivities, sleep } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { ReconcileBatchResult, SubscriptionActivities } from '../../activities/subscription.types';
 import { SubscriptionActivityErrors } from '../../activities/subscription.types';
 import {
   RECONCILE_BATCH_SIZE,
   RECONCILE_INTERVAL_MS,
-  SUBSCRIPTION_EVENT_SIGNAL,
-  type SubscriptionEvent,
-  type SubscriptionState,
+  subscriptionContract,
+  type SubscriptionSnapshot,
   type SubscriptionWorkflowArgs,
 } from '../../domain/billing/subscription-events.rules';
 import { trialDueAt } from '../../domain/billing/subscription.rules';
-import { entityInbox } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
 
 export type { SubscriptionWorkflowArgs } from '../../domain/billing/subscription-events.rules';
 
-export const subscriptionEventSignal = defineSignal<[SubscriptionEvent]>(SUBSCRIPTION_EVENT_SIGNAL);
+export const subscriptionEventSignal = entitySignal(subscriptionContract);
 
-// The signal is sent before the api's transaction commits: wait briefly for the version to appear.
-const { readSubscriptionState } = proxyActivities<SubscriptionActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [SubscriptionActivityErrors.notFound] },
-});
+const { readSubscriptionState } = proxyActivities<SubscriptionActivities>(readCommittedOptions([SubscriptionActivityErrors.notFound]));
 
 // Database writes: retried until the database is back (an hour at most between attempts).
 const { applySubscriptionEvents, expireTrial, reconcileBatch } = proxyActivities<SubscriptionActivities>({
@@ -40,11 +35,9 @@ const { applySubscriptionEvents, expireTrial, reconcileBatch } = proxyActivities
 });
 
 export async function subscriptionWorkflow({ tenantId }: SubscriptionWorkflowArgs): Promise<void> {
-  let state: SubscriptionState | undefined;
+  let state: SubscriptionSnapshot | undefined;
 
-  const subscription = entityInbox<SubscriptionEvent, SubscriptionState>({
-    name: `subscription ${tenantId}`,
-    signal: subscriptionEventSignal,
+  const subscription = entityInbox(subscriptionContract, tenantId, {
     readCommitted: (minVersion) => readSubscriptionState({ tenantId, minVersion }),
     // every committed change: apply the provider events that landed in the inbox
     onChange: async ({ current }) => {

@@ -7,32 +7,26 @@
 //
 // The api signals `{type, entityVersion}` before its transaction commits; the entity inbox
 // (workflows/shared/entity-inbox.ts) turns the signals into committed state.
-import { defineSignal, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { UploadActivities } from '../../activities/upload.types';
-import { UploadActivityErrors } from '../../activities/upload.types';
-import { UPLOAD_EVENT_SIGNAL, orphanDeadline, type UploadEvent, type UploadSnapshot, type UploadWorkflowArgs } from '../../domain/upload/upload.rules';
-import { entityInbox } from '../shared/entity-inbox';
+import { orphanDeadline } from '../../domain/upload/upload.rules';
+import { uploadContract, type UploadWorkflowArgs } from '../../domain/upload/upload-events.rules';
+import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
 
-export type { UploadWorkflowArgs } from '../../domain/upload/upload.rules';
+export type { UploadWorkflowArgs } from '../../domain/upload/upload-events.rules';
 
-export const uploadEventSignal = defineSignal<[UploadEvent]>(UPLOAD_EVENT_SIGNAL);
+export const uploadEventSignal = entitySignal(uploadContract);
 
-// The signal is sent before the api's transaction commits: wait briefly for the version to appear.
-const { readUpload } = proxyActivities<UploadActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8 },
-});
+const { readUpload } = proxyActivities<UploadActivities>(readCommittedOptions());
 
 // Storage may be down for a while: keep trying (the file just stays longer).
 const { deleteUnusedUpload } = proxyActivities<UploadActivities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '1 hour', nonRetryableErrorTypes: [UploadActivityErrors.versionNotVisible] },
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '1 hour', nonRetryableErrorTypes: [uploadContract.versionNotVisible] },
 });
 
 export async function uploadWorkflow({ fileId }: UploadWorkflowArgs): Promise<void> {
-  const file = entityInbox<UploadEvent, UploadSnapshot>({
-    name: `upload ${fileId}`,
-    signal: uploadEventSignal,
+  const file = entityInbox(uploadContract, fileId, {
     readCommitted: (minVersion) => readUpload({ fileId, minVersion }),
   });
 

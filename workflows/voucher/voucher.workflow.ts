@@ -5,35 +5,27 @@
 //   at expiresAt, while ACTIVE -> EXPIRED (a durable timer instead of the daily sweep; a voucher
 //               restored after its expiry expires at once)
 //   redeemed, expired, cancelled or forfeited -> the timeline ends (a forfeit sends nothing)
-import { defineSignal, log, proxyActivities, sleep } from '@temporalio/workflow';
-import type { VoucherActivities, VoucherMessageRequest, VoucherSnapshot } from '../../activities/voucher.types';
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { VoucherActivities, VoucherMessageRequest } from '../../activities/voucher.types';
 import { VoucherActivityErrors } from '../../activities/voucher.types';
-import { VOUCHER_EVENT_SIGNAL, isTerminalVoucherStatus, type VoucherEvent, type VoucherWorkflowArgs } from '../../domain/loyalty/loyalty.rules';
-import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
+import { isTerminalVoucherStatus } from '../../domain/loyalty/loyalty.rules';
+import { voucherContract, type VoucherEvent, type VoucherSnapshot, type VoucherWorkflowArgs } from '../../domain/loyalty/voucher-events.rules';
 import type { VoucherMessageKind } from '../../domain/notifications/voucher-messages.rules';
-import { entityInbox, type CommittedChange } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, readCommittedOptions, type CommittedChange } from '../shared/entity-inbox';
+import { deliveryOptions, messageChannels } from '../shared/message-channels';
 
-export type { VoucherWorkflowArgs } from '../../domain/loyalty/loyalty.rules';
+export type { VoucherWorkflowArgs } from '../../domain/loyalty/voucher-events.rules';
 
-export const voucherEventSignal = defineSignal<[VoucherEvent]>(VOUCHER_EVENT_SIGNAL);
+export const voucherEventSignal = entitySignal(voucherContract);
 
-const { readVoucher, expireVoucher } = proxyActivities<VoucherActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [VoucherActivityErrors.notFound] },
-});
+const { readVoucher, expireVoucher } = proxyActivities<VoucherActivities>(readCommittedOptions([VoucherActivityErrors.notFound]));
 
-const { sendVoucherSms, sendVoucherEmail } = proxyActivities<VoucherActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes: [VoucherActivityErrors.notFound] },
-});
+const { sendVoucherSms, sendVoucherEmail } = proxyActivities<VoucherActivities>(deliveryOptions([VoucherActivityErrors.notFound]));
 
 export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promise<void> {
-  let sms: Promise<void> = Promise.resolve();
-  let email: Promise<void> = Promise.resolve();
+  const channels = messageChannels<VoucherMessageRequest>('voucher', { SMS: sendVoucherSms, EMAIL: sendVoucherEmail });
 
-  const voucher = entityInbox<VoucherEvent, VoucherSnapshot>({
-    name: `voucher ${voucherId}`,
-    signal: voucherEventSignal,
+  const voucher = entityInbox(voucherContract, voucherId, {
     readCommitted: (minVersion) => readVoucher({ voucherId, minVersion }),
     onChange: tellWhenRestored,
   });
@@ -57,7 +49,7 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
     const seen = voucher.current!.version;
     await voucher.waitUntil((v) => v.version > seen);
   }
-  await Promise.all([sms, email]);
+  await channels.drained();
 
   /**
    * Counted, not seen: a workflow that lags behind may read RESERVED -> ACTIVE -> RESERVED as one
@@ -68,9 +60,7 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
   }
 
   function notify(kind: VoucherMessageKind, dedupeKey: string): void {
-    const message: VoucherMessageRequest = { voucherId, kind, dedupeKey };
-    sms = sms.then(() => sendVoucherSms(message)).then(delivered, (err: unknown) => giveUp('SMS', message, err));
-    email = email.then(() => sendVoucherEmail(message)).then(delivered, (err: unknown) => giveUp('EMAIL', message, err));
+    channels.send({ voucherId, kind, dedupeKey });
   }
 }
 
@@ -81,10 +71,4 @@ function isSettled(v: VoucherSnapshot): boolean {
 /** The expiry timer runs only while the voucher is ACTIVE (a reservation holds it). */
 function expiryDue(v: VoucherSnapshot): number | null {
   return v.status === 'ACTIVE' && v.expiresAt ? Date.parse(v.expiresAt) : null;
-}
-
-function delivered(): void {}
-
-function giveUp(channel: string, message: VoucherMessageRequest, err: unknown): void {
-  log.error('ALERT: voucher message given up after its last delivery attempt', { channel, ...message, error: String(err) });
 }

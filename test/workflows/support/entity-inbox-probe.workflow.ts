@@ -1,11 +1,10 @@
 // A minimal entity workflow over workflows/shared/entity-inbox.ts, for testing the inbox on its own:
 // it records every committed change it is shown and ends when the entity reaches DONE.
-import { defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import { entityInbox, type EntityEvent } from '../../../workflows/shared/entity-inbox';
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { entityContract, type EntityEvent } from '../../../domain/workflow-signals/entity-contract.rules';
+import { entityInbox, entitySignal } from '../../../workflows/shared/entity-inbox';
 
-export interface ProbeEvent extends EntityEvent {
-  type: 'Changed';
-}
+export type ProbeEvent = EntityEvent<'Changed'>;
 
 export interface ProbeSnapshot {
   version: number;
@@ -29,7 +28,9 @@ export interface SeenChange {
   state: string;
 }
 
-export const probeSignal = defineSignal<[ProbeEvent]>('probeEvent');
+/** A contract of the probe's own: workflow ids `probe:<id>`, the signal `probeEvent`. */
+export const probeContract = entityContract<'Changed', ProbeWorkflowArgs, ProbeSnapshot>({ entity: 'probe', startArgs: (p) => ({ entityId: p.id }) });
+export const probeSignal = entitySignal(probeContract);
 export const seenQuery = defineQuery<SeenChange[]>('seen');
 
 const { readProbe } = proxyActivities<ProbeActivities>({
@@ -40,9 +41,7 @@ const { readProbe } = proxyActivities<ProbeActivities>({
 export async function entityInboxProbe({ entityId, deadlineMs }: ProbeWorkflowArgs): Promise<{ outcome: string; seen: SeenChange[] }> {
   const seen: SeenChange[] = [];
   setHandler(seenQuery, () => seen);
-  const entity = entityInbox<ProbeEvent, ProbeSnapshot>({
-    name: `probe ${entityId}`,
-    signal: probeSignal,
+  const entity = entityInbox(probeContract, entityId, {
     readCommitted: (minVersion) => readProbe({ entityId, minVersion }),
     onChange: async ({ event, previous, current }) => {
       seen.push({ eventVersion: event.entityVersion, previousVersion: previous?.version ?? null, version: current.version, state: current.state });

@@ -1,0 +1,69 @@
+// One customer message on one channel, at most once, for every entity workflow that sends messages
+// (booking, voucher): the entity's notification row is claimed first and stamped sent after the
+// gateway accepted the message, so a retry after a failure sends again and a retry after success
+// sends nothing; each channel has its own row, so a failing e-mail never resends the SMS. A failed
+// send is retried on the delivery schedule (docs/rules/messages.md#delivery-schedule).
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Mailer } from '../integrations/mail/mailer';
+import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
+import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
+import type { DeliveryOutcome } from './booking.types';
+
+export type Channel = 'SMS' | 'EMAIL';
+
+export interface Contact {
+  phone: string | null;
+  email: string | null;
+}
+
+export interface Gateways {
+  mailer: Mailer;
+  sms: SmsSender;
+}
+
+export interface Delivery {
+  /** names the message in the failure, e.g. `booking <id> (REMINDER:...)` */
+  label: string;
+  /** the ApplicationFailure type of a failed send (retried on the delivery schedule) */
+  failureType: string;
+  /** passed to the gateway with the notification id (gateways that take an idempotency key use it) */
+  meta: Record<string, unknown>;
+  /** claims the (entity, channel, dedupe key) notification row, or finds the claim of an earlier attempt */
+  claim(): Promise<{ id: string; sentAt: unknown }>;
+  /** who to send to, and what */
+  compose(): Promise<{ contact: Contact; message: RenderedMessage }>;
+  markSent(notificationId: string): Promise<void>;
+}
+
+export async function deliverOnce(channel: Channel, gateways: Gateways, delivery: Delivery): Promise<DeliveryOutcome> {
+  const claim = await delivery.claim();
+  if (claim.sentAt) return 'ALREADY_SENT';
+  const { contact, message } = await delivery.compose();
+  const meta = { ...delivery.meta, notificationId: claim.id };
+  try {
+    if (!(await sendOn(channel, gateways, contact, message, meta))) return 'NO_CONTACT';
+  } catch (err) {
+    throw ApplicationFailure.create({
+      type: delivery.failureType,
+      message: `${channel} for ${delivery.label} failed: ${(err as Error).message}`,
+      cause: err as Error,
+      // 30 s, 2 min, 10 min, then hourly
+      nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
+    });
+  }
+  await delivery.markSent(claim.id);
+  return 'SENT';
+}
+
+/** False when the contact has no address on this channel. */
+async function sendOn(channel: Channel, { mailer, sms }: Gateways, contact: Contact, message: RenderedMessage, meta: Record<string, unknown>): Promise<boolean> {
+  if (channel === 'SMS') {
+    if (!contact.phone) return false;
+    await sms.send({ to: contact.phone, text: message.text, meta });
+    return true;
+  }
+  if (!contact.email) return false;
+  await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta });
+  return true;
+}

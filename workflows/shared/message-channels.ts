@@ -1,0 +1,36 @@
+// The customer's two message channels of an entity workflow (booking, voucher). Each channel
+// delivers its messages in order and retries (or gives up) on its own, without holding up the other
+// channel or the timeline: an e-mail gateway that is down for hours neither resends nor delays the
+// SMS. A message given up after its last attempt is an alert for operations, not a failed entity.
+import { log, type ActivityOptions } from '@temporalio/workflow';
+import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
+
+/** Options of the delivery activities: the delivery schedule (docs/rules/messages.md#delivery-schedule). */
+export function deliveryOptions(nonRetryableErrorTypes: string[]): ActivityOptions {
+  return { startToCloseTimeout: '30 seconds', retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes } };
+}
+
+export interface MessageChannels<M> {
+  /** Queues the message on every channel. */
+  send(message: M): void;
+  /** Resolves once every queued message was delivered or given up. */
+  drained(): Promise<void>;
+}
+
+/** `entity` names the messages in the alert, e.g. `booking`. */
+export function messageChannels<M extends object>(entity: string, deliver: { SMS(message: M): Promise<unknown>; EMAIL(message: M): Promise<unknown> }): MessageChannels<M> {
+  const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
+  return {
+    send(message) {
+      for (const channel of ['SMS', 'EMAIL'] as const) {
+        queues[channel] = queues[channel].then(() => deliver[channel](message)).then(
+          () => undefined,
+          (err: unknown) => log.error(`ALERT: ${entity} message given up after its last delivery attempt`, { channel, ...message, error: String(err) }),
+        );
+      }
+    },
+    async drained() {
+      await Promise.all([queues.SMS, queues.EMAIL]);
+    },
+  };
+}
