@@ -1,6 +1,8 @@
-// The layers of CONTRIBUTING.md ("The layers"), checked by `npm run lint` (so by `npm test`):
-//   api -> domain -> db;  activities -> domain / integrations / db;  workflows -> domain rules + activity types;
-//   nothing imports api/ except bin/ (and the tests); production entry points import nothing from devserver/.
+// The layers of CONTRIBUTING.md ("The layers"), checked by `npm run lint` (so by `npm test`). From the
+// top: the entry points (bin/) and the embedded dev stack (devserver/); the composition root
+// (composition/); the HTTP edge (api/), the workflows (workflows/) and their side effects
+// (activities/); the adapters (integrations/), which implement the domain's ports; the domain
+// (domain/); and at the bottom db/ and config/. Imports run down, never up or in a circle.
 // Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -13,11 +15,39 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'config-imports-nothing-of-the-platform',
+      severity: 'error',
+      comment: 'config/ reads the environment; every layer may read it, so it reads no layer.',
+      from: { path: '^config/' },
+      to: { path: '^(api|domain|activities|workflows|integrations|composition|db|bin|devserver)/' },
+    },
+    {
       name: 'db-imports-nothing-above-it',
       severity: 'error',
       comment: 'db/ (knex, migrations, Objection models) is the bottom layer: it may not know the domain, the HTTP edge, Temporal code or the integrations.',
       from: { path: '^db/' },
-      to: { path: '^(api|domain|activities|workflows|integrations|bin|devserver|seeds)/' },
+      to: { path: '^(api|domain|activities|workflows|integrations|composition|bin|devserver|seeds)/' },
+    },
+    {
+      name: 'domain-imports-nothing-above-it',
+      severity: 'error',
+      comment: 'The domain owns its ports (EntitySignaller, Mailer, ObjectStorage, PaymentProvider...); integrations/ implement them. It knows no HTTP, Temporal code, adapter, composition or dev stack.',
+      from: { path: '^domain/' },
+      to: { path: '^(api|activities|workflows|integrations|composition|bin|devserver|seeds)/' },
+    },
+    {
+      name: 'integrations-implement-domain-ports',
+      severity: 'error',
+      comment: 'Adapters import the domain (its ports and types), db/ and config/, never the layers that use them.',
+      from: { path: '^integrations/' },
+      to: { path: '^(api|activities|workflows|composition|bin|devserver)/' },
+    },
+    {
+      name: 'activities-import-no-edge',
+      severity: 'error',
+      comment: 'Activities do the side effects of workflows over the domain and the adapters; they know no HTTP edge, workflow code, composition or dev stack.',
+      from: { path: '^activities/' },
+      to: { path: '^(api|workflows|composition|bin|devserver)/' },
     },
     {
       name: 'workflows-import-only-rules-and-activity-types',
@@ -34,20 +64,32 @@ module.exports = {
       },
     },
     {
-      name: 'only-bin-imports-api',
+      name: 'api-reaches-adapters-through-its-deps',
       severity: 'error',
-      comment:
-        'api/ is the HTTP edge: only the process entry points (bin/), the tests and the benchmarks start it. ' +
-        'devserver/platform.ts is the one exception: it composes the api for npm start and the tests, as bin/ does in production.',
-      from: { pathNot: ['^(api|bin|test|bench)/', '^devserver/platform\\.ts$'] },
+      comment: 'api/ gets its adapters from AppDeps (the composition root fills them in); it imports the domain, db/ and config/, and the logger, nothing else below or beside it.',
+      from: { path: '^api/' },
+      to: { path: '^(activities|workflows|composition|bin|devserver)/|^integrations/(?!logger\\.ts$)' },
+    },
+    {
+      name: 'only-the-composition-root-builds-the-api',
+      severity: 'error',
+      comment: 'api/ is the HTTP edge: the composition root, the entry points, the tests and the benchmarks start it; nothing below them imports it.',
+      from: { pathNot: ['^(api|composition|bin|test|bench)/'] },
       to: { path: '^api/' },
     },
     {
-      name: 'domain-imports-nothing-above-it',
+      name: 'composition-knows-no-entry-point-or-dev-stack',
       severity: 'error',
-      comment: 'The domain does not know HTTP, Temporal workflows or activities, the entry points or the dev stack; integrations implement its ports.',
-      from: { path: '^domain/' },
-      to: { path: '^(api|activities|workflows|bin|devserver|seeds)/' },
+      comment: 'The composition root is what production runs: it imports no entry point and nothing of the embedded dev stack.',
+      from: { path: '^composition/' },
+      to: { path: '^(bin|devserver)/' },
+    },
+    {
+      name: 'nothing-imports-an-entry-point',
+      severity: 'error',
+      comment: 'bin/ holds process entry points: what they share lives in composition/ (or bin/process.ts for the entry points themselves).',
+      from: { pathNot: '^bin/' },
+      to: { path: '^bin/' },
     },
     {
       name: 'objection-stays-in-db-and-repositories',

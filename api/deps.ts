@@ -1,10 +1,10 @@
-// What the HTTP edge needs from the outside world; bin/compose.ts builds it (the tests through
+// What the HTTP edge needs from the outside world; composition/compose.ts builds it (the tests through
 // devserver/platform.ts).
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health.service';
-import type { Mailer } from '../integrations/mail/mailer';
+import type { Mailer } from '../domain/notifications/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
@@ -33,6 +33,6 @@ export interface AppDeps {
   storage: ObjectStorage;
   /** customer sign-in: checks ID tokens of the OIDC_ISSUER provider; unset: customer sign-in answers 503 */
   idTokenVerifier?: IdTokenVerifier;
-  /** payment provider adapters (bin/compose.ts builds them from config.payments) */
+  /** payment provider adapters (composition/compose.ts builds them from config.payments) */
   paymentProviders?: PaymentProviders;
 }

@@ -12,7 +12,8 @@ import type { AppDeps } from '../api/deps';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
 import { Metrics } from '../api/ops/metrics';
-import { composeApi, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { composeApi, createTemporalSignaller } from '../composition/compose';
+import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from './ports';
 
 export async function startApi(deps: AppDeps, port: number, app: express.Express = createApp(deps)): Promise<http.Server> {

@@ -3,31 +3,10 @@
 // DATABASE_URL (the rate-limit counters included) and creates the platform admin if missing; says how
 // many migrations it applied now. `npm run migrate` does the same on the embedded database when
 // DATABASE_URL is unset (through bin/dev.js --migrate-only).
-import type { Knex } from 'knex';
-import { loadConfig, type AppConfig } from '../config';
-import { createKnex, migrateLatest } from '../db/knex';
-import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
-import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
-import { refuseUnfitProduction } from './compose';
-
-export interface MigrationReport {
-  applied: string[];
-  total: number;
-  latest?: string;
-}
-
-export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
-  const applied = await migrateLatest(knex);
-  const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
-  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
-  await seedPlanCatalogue(knex);
-  return { applied, total: done.length, latest: done.at(-1)?.name };
-}
-
-export function describeMigrations(report: MigrationReport): string {
-  const now = report.applied.length === 0 ? 'no pending migrations, nothing applied' : `applied ${report.applied.length} migration${report.applied.length === 1 ? '' : 's'} now (${report.applied.join(', ')})`;
-  return `${now}; ${report.total} in the database, latest ${report.latest ?? 'none'}`;
-}
+import { loadConfig } from '../config';
+import { createKnex } from '../db/knex';
+import { describeMigrations, runMigrations } from '../composition/migrations';
+import { refuseUnfitProduction } from './process';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -6,66 +6,15 @@
 // SHUTDOWN_TIMEOUT_MS to finish, then the process exits 0. With WORKER_HEALTH_PORT set, GET / on
 // that port answers 200 while the worker runs and the database answers (container healthcheck).
 import http from 'node:http';
-import path from 'node:path';
-import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config';
 import { createKnex } from '../db/knex';
-import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
+import { startWorker } from '../composition/worker';
+import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from './ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
-
-export interface RunningWorker {
-  worker: Worker;
-  /** resolves when the worker has stopped */
-  finished: Promise<void>;
-  shutdown(): Promise<void>;
-}
-
-export interface WorkerOptions {
-  address: string;
-  namespace: string;
-  taskQueue: string;
-  activityDeps: ActivityDeps;
-  /** warn (default) keeps the SDK quiet in tests and dev */
-  logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /** how long running activities may finish after shutdown was asked for (default 0: cancel them) */
-  shutdownGraceMs?: number;
-}
-
-let runtimeInstalled = false;
-
-export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  if (!runtimeInstalled) {
-    runtimeInstalled = true;
-    try {
-      Runtime.install({ logger: new DefaultLogger(options.logLevel ?? 'WARN') });
-    } catch {
-      // already installed by someone else in this process (tests)
-    }
-  }
-  const connection = await NativeConnection.connect({ address: options.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    // compiled: dist/workflows/index.js; from source (tests): workflows/index.ts
-    workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
-    activities: createActivities(options.activityDeps),
-    ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
-  });
-  const finished = worker.run().finally(() => connection.close());
-  return {
-    worker,
-    finished,
-    async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await finished;
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const config = loadConfig();

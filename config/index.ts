@@ -1,7 +1,7 @@
 // Every environment variable the platform reads, validated once at start-up with joi.
 // README.md lists them with the same defaults; keep the two in step.
 import Joi from 'joi';
-import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from '../domain/crypto/credential-cipher';
+import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from './credential-keys';
 
 export interface RateLimitConfig {
   windowMs: number;

@@ -1,6 +1,6 @@
 // Brings up the platform's dependencies for `npm start` and the tests: the database (embedded
 // Postgres unless DATABASE_URL), migrations, the platform admin, then the api's dependency bundle
-// from bin/compose.ts (the same one production uses).
+// from the composition root, composition/ (the same one production uses).
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
@@ -8,14 +8,13 @@ import { createKnex } from '../db/knex';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres';
 import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
-import type { AppDeps } from '../api/deps';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
-import { composeApi, createMailer } from '../bin/compose';
-import { runMigrations } from '../bin/migrate';
+import { composeApi, createMailer, type ComposedApi } from '../composition/compose';
+import { runMigrations } from '../composition/migrations';
 import { startEmbeddedS3, type EmbeddedS3 } from './s3-for-dev';
 
 export interface Platform {
-  deps: AppDeps;
+  deps: ComposedApi['deps'];
   knex: Knex;
   /** the folder outbox of MAIL_OUTBOX_DIR (what the mailer wrote when SMTP_URL is unset) */
   mailer: FolderMailer;

@@ -3,7 +3,7 @@
 // revokes every refresh token.
 import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
-import type { Mailer } from '../../integrations/mail/mailer';
+import type { Mailer } from '../notifications/mailer';
 import { findTenant, findTenantBySlug } from '../tenant/tenant.repository';
 import { activeUsersBy, findUserById, patchUser } from './user.repository';
 import { insertResetToken, lockResetToken, markResetTokenUsed, retireUnusedResetTokens } from './password-reset-token.repository';

@@ -1,5 +1,5 @@
 // The domain's port to a platform billing provider (docs/rules/billing.md). integrations/billing/
-// implements one adapter per provider; bin/compose.ts hands the registry to the api and the worker.
+// implements one adapter per provider; composition/compose.ts hands the registry to the api and the worker.
 import type { BillingEvent } from './subscription.rules';
 
 export const BILLING_PROVIDER_IDS = ['sandbox', 'polar', 'lemonsqueezy'] as const;

@@ -2,40 +2,15 @@
 // key version they were sealed with, so a new master key version can be added to CREDENTIAL_KEYS
 // while old rows still open; rotation re-seals a row under the current version.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { CredentialKeyring } from '../../config/credential-keys';
 
-export interface CredentialKeyring {
-  /** the highest version: new seals use it */
-  currentVersion: number;
-  keys: ReadonlyMap<number, Buffer>;
-}
+// The keyring is configuration (CREDENTIAL_KEYS, parsed and checked at start-up in config/).
+export { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from '../../config/credential-keys';
 
 export interface SealedCredentials {
   /** base64 of iv (12 bytes) | auth tag (16 bytes) | ciphertext */
   sealed: string;
   keyVersion: number;
-}
-
-/** Development keyring (version 1): refused with NODE_ENV=production (config/index.ts). */
-export const DEV_CREDENTIAL_KEYS = '1:ZGV2LW9ubHktY3JlZGVudGlhbC1rZXktMzItYnl0ZSE=';
-
-/**
- * Parses `CREDENTIAL_KEYS`: comma-separated `<version>:<base64 of 32 bytes>`, e.g.
- * `1:...,2:...`. Throws a message naming the bad entry (never the key material).
- */
-export function parseKeyring(spec: string): CredentialKeyring {
-  const keys = new Map<number, Buffer>();
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
-    const match = /^(\d{1,6}):([A-Za-z0-9+/]+=*)$/.exec(entry);
-    if (!match) throw new Error(`CREDENTIAL_KEYS: entry ${keys.size + 1} is not <version>:<base64 key>`);
-    const version = Number(match[1]);
-    const key = Buffer.from(match[2], 'base64');
-    if (version < 1) throw new Error('CREDENTIAL_KEYS: versions start at 1');
-    if (key.length !== 32) throw new Error(`CREDENTIAL_KEYS: key version ${version} is ${key.length} bytes, not 32`);
-    if (keys.has(version)) throw new Error(`CREDENTIAL_KEYS: key version ${version} appears twice`);
-    keys.set(version, key);
-  }
-  if (keys.size === 0) throw new Error('CREDENTIAL_KEYS: no key');
-  return { currentVersion: Math.max(...keys.keys()), keys };
 }
 
 /** Seals a JSON-serialisable credentials object under the current key version. */

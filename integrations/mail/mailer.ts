@@ -1,19 +1,12 @@
-// E-mail adapters. The embedded default writes each message as a JSON file into a folder
-// (MAIL_OUTBOX_DIR) where a developer or a test can read it; with SMTP_URL set, SmtpMailer delivers.
+// E-mail adapters of the domain's Mailer port (domain/notifications/mailer.ts). The embedded default
+// writes each message as a JSON file into a folder (MAIL_OUTBOX_DIR) where a developer or a test can
+// read it; with SMTP_URL set, SmtpMailer delivers.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { FolderOutbox, type Stored } from '../folder-outbox';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /** machine-readable extras (e.g. a reset token) so tests need not parse the text */
-  meta?: Record<string, unknown>;
-}
+import type { MailMessage, Mailer } from '../../domain/notifications/mailer';
 
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-}
+export type { MailMessage, Mailer } from '../../domain/notifications/mailer';
 
 export type StoredMail = MailMessage & Stored;
 

@@ -16,7 +16,7 @@ import { createLogger } from '../../integrations/logger';
 import { RecordingSignaller } from './recording-signaller';
 import { TemporalSignaller } from '../../integrations/temporal/temporal-signaller';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { startWorker, type RunningWorker } from '../../bin/worker';
+import { startWorker, type RunningWorker } from '../../composition/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../devserver/oidc/dev-identity-provider';

@@ -1,8 +1,9 @@
-// Production wiring, shared by bin/api, bin/worker, bin/migrate, bin/dev and the tests: which
+// The composition root, shared by bin/api, bin/worker, bin/dev, devserver/ and the tests: which
 // adapter each environment variable selects, and the api's dependency bundle. Nothing here starts
-// embedded services (that is devserver/, used by `npm start` and the tests only).
+// embedded services (that is devserver/, used by `npm start` and the tests only), and nothing here
+// imports bin/ or devserver/ (CONTRIBUTING.md, "The layers").
 import type { Knex } from 'knex';
-import { productionProblem, type AppConfig } from '../config';
+import type { AppConfig } from '../config';
 import type { AppDeps } from '../api/deps';
 import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
 import { Metrics } from '../api/ops/metrics';
@@ -17,15 +18,6 @@ import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import { createBillingProviders } from '../integrations/billing/providers';
-
-/** Exits with one line on stderr when NODE_ENV=production and the configuration is not fit for it. */
-export function refuseUnfitProduction(config: AppConfig, processName: string, needs?: { database?: boolean; temporal?: boolean }): void {
-  const problem = productionProblem(config, needs);
-  if (problem) {
-    console.error(`${processName}: ${problem}`);
-    process.exit(1);
-  }
-}
 
 /** E-mail: SMTP when SMTP_URL is set, else the folder outbox in MAIL_OUTBOX_DIR. */
 export function createMailer(config: AppConfig): Mailer & { close?(): void } {
@@ -106,19 +98,4 @@ export async function composeApi(options: {
       if (!options.storage) storage.close();
     },
   };
-}
-
-/**
- * Process-level safety net: an unhandled rejection or exception is logged and the process exits
- * non-zero (the orchestrator restarts it) instead of running on in an unknown state.
- */
-export function exitOnUnhandled(logger: Logger, processName: string): void {
-  process.on('unhandledRejection', (reason) => {
-    logger.fatal({ err: reason }, `${processName}: unhandled promise rejection`);
-    process.exit(1);
-  });
-  process.on('uncaughtException', (err) => {
-    logger.fatal({ err }, `${processName}: uncaught exception`);
-    process.exit(1);
-  });
 }

@@ -1,0 +1,26 @@
+// Bringing a database up to date, for bin/migrate (production), bin/dev and devserver/ (npm start
+// and the tests): pending migrations, the platform admin, the plan catalogue.
+import type { Knex } from 'knex';
+import type { AppConfig } from '../config';
+import { migrateLatest } from '../db/knex';
+import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
+import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
+
+export interface MigrationReport {
+  applied: string[];
+  total: number;
+  latest?: string;
+}
+
+export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
+  const applied = await migrateLatest(knex);
+  const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
+  await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
+  await seedPlanCatalogue(knex);
+  return { applied, total: done.length, latest: done.at(-1)?.name };
+}
+
+export function describeMigrations(report: MigrationReport): string {
+  const now = report.applied.length === 0 ? 'no pending migrations, nothing applied' : `applied ${report.applied.length} migration${report.applied.length === 1 ? '' : 's'} now (${report.applied.join(', ')})`;
+  return `${now}; ${report.total} in the database, latest ${report.latest ?? 'none'}`;
+}

@@ -1,0 +1,55 @@
+// The platform's Temporal worker (every workflow and activity), for bin/worker (production),
+// bin/dev and the tests.
+import path from 'node:path';
+import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+
+export interface RunningWorker {
+  worker: Worker;
+  /** resolves when the worker has stopped */
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  activityDeps: ActivityDeps;
+  /** warn (default) keeps the SDK quiet in tests and dev */
+  logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** how long running activities may finish after shutdown was asked for (default 0: cancel them) */
+  shutdownGraceMs?: number;
+}
+
+let runtimeInstalled = false;
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  if (!runtimeInstalled) {
+    runtimeInstalled = true;
+    try {
+      Runtime.install({ logger: new DefaultLogger(options.logLevel ?? 'WARN') });
+    } catch {
+      // already installed by someone else in this process (tests)
+    }
+  }
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    // compiled: dist/workflows/index.js; from source (tests): workflows/index.ts
+    workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
+    activities: createActivities(options.activityDeps),
+    ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
+  });
+  const finished = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    finished,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await finished;
+    },
+  };
+}
