@@ -8,6 +8,7 @@ import { createSalon } from '../support/factories';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { signAccessToken } from '../../domain/auth/tokens';
 import type { RecordingSignaller } from '../support/recording-signaller';
+import { eventually } from '../support/eventually';
 
 const fieldsOf = (res: { body: { error?: { details?: { field: string }[] } } }) => (res.body.error?.details ?? []).map((d) => d.field);
 
@@ -281,10 +282,7 @@ describe('input edge (issue 10)', () => {
         customer: { name: 'Kari', phone: '+4791234533' },
       });
       const db = await knex();
-      for (let i = 0; i < 100 && !(await db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(await db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()).not.to.equal(undefined);
+      await eventually(() => db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first(), 'the confirmation of the later, future booking', 10_000);
       expect(await db('bookingNotifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
     });
   });

@@ -10,6 +10,7 @@ import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
 import { addCustomer, bookOk, bookingSalon, complete, processed, visitCard, vouchersOf } from './loyalty.helpers';
 import { eventually } from '../support/eventually';
+import { rejectsWith } from '../support/rejections';
 
 chai.use(chaiAsPromised);
 
@@ -158,8 +159,9 @@ describe('loyalty at booking completion', function () {
     const fifthRetry = await db.transaction((trx) => issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 2, bookingId: null, now: new Date() }, () => codes.shift()!));
     expect(taken.code).to.equal('STAMP-AAAA-0001');
     expect(fifthRetry.code).to.equal('STAMP-AAAA-0002');
-    await expect(
+    await rejectsWith(
       db.transaction((trx) => issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 3, bookingId: null, now: new Date() }, () => 'STAMP-AAAA-0001')),
-    ).to.be.rejectedWith('No free voucher code after 5 retries');
+      { status: 409, code: 'LOYALTY_VOUCHER_CODE_EXHAUSTED' },
+    );
   });
 });

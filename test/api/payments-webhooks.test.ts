@@ -23,7 +23,8 @@ describe('payments: provider webhooks', function () {
   it('when the signature does not match the salon secret then 401 UNAUTHORIZED and nothing is written', async () => {
     const salon = await depositSalon();
     const booking = await bookOnline(salon);
-    const [payment] = await paymentRows(booking.id);
+    // barrier: the payment's workflow has opened the checkout, its own last change before the customer pays
+    const payment = await eventually(async () => (await paymentRows(booking.id)).find((p) => p.providerSessionId), 'the checkout session');
     const body = event(payment.id, 'payment.captured');
     const db = await knex();
     const before = await db('payment_webhook_inbox').where({ tenantId: salon.tenant.id }).count({ n: '*' }).first();

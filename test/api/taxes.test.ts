@@ -6,6 +6,7 @@ import { stack } from '../support/stack';
 import { TaxModel } from '../../db/models/tax.model';
 import { AccountingAccountModel } from '../../db/models/accounting-account.model';
 import { seedTenantDefaults } from '../../domain/tenant/tenant-defaults.service';
+import { rejectsWithItself } from '../support/rejections';
 
 async function tax(w: World, body: Record<string, unknown> = {}) {
   const res = await as(w, 'OWNER', 'post', '/taxes', { name: unique('tax'), rate: 10, ...body });
@@ -303,12 +304,15 @@ describe('taxes API (/taxes)', () => {
     it('when the tenant-creation transaction rolls back then no taxes are left behind', async () => {
       const salon = await createSalon();
       const { platform } = await stack();
-      await platform.deps.knex
-        .transaction(async (trx) => {
-          await seedTenantDefaults(trx, { id: salon.tenant.id, industryType: 'beauty' });
-          throw new Error('registration failed later');
-        })
-        .catch(() => undefined);
+      const later = new Error('registration failed later');
+      const rolledBack = platform.deps.knex.transaction(async (trx) => {
+        await seedTenantDefaults(trx, { id: salon.tenant.id, industryType: 'beauty' });
+        // written inside the transaction...
+        expect(await TaxModel.query(trx).where({ tenantId: salon.tenant.id })).to.have.length(3);
+        throw later;
+      });
+      // ...and gone with it: the rollback was this failure, not another one
+      await rejectsWithItself(rolledBack, later);
       expect(await TaxModel.query().where({ tenantId: salon.tenant.id })).to.have.length(0);
     });
   });

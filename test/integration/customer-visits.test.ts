@@ -9,6 +9,7 @@ import { findOrCreateCustomerByPhone, createCustomer } from '../../domain/custom
 import { recordCompletedVisit } from '../../domain/customer/tenant-customer.service';
 import { CustomerModel } from '../../db/models/customer.model';
 import { TenantCustomerModel } from '../../db/models/tenant-customer.model';
+import { rejectsWith, rejectsWithItself } from '../support/rejections';
 
 chai.use(chaiAsPromised);
 
@@ -74,9 +75,7 @@ describe('findOrCreateCustomerByPhone', () => {
 
   it('when the phone is blank then it is rejected with VALIDATION_ERROR', async () => {
     const { tenant } = await createSalon();
-    await expect((await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' }))).to.be.rejectedWith(
-      'Request validation failed',
-    );
+    await rejectsWith((await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' })), { status: 400, code: 'VALIDATION_ERROR' });
   });
 });
 
@@ -114,12 +113,12 @@ describe('recordCompletedVisit', () => {
     const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300003' });
     const k = await knex();
     const visit = { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 100, visitedAt: new Date() };
-    await k
-      .transaction(async (trx) => {
-        await recordCompletedVisit(trx, visit);
-        throw new Error('booking completion failed');
-      })
-      .catch(() => undefined);
+    const failure = new Error('booking completion failed');
+    const rolledBack = k.transaction(async (trx) => {
+      expect((await recordCompletedVisit(trx, visit)).recorded).to.equal(true);
+      throw failure;
+    });
+    await rejectsWithItself(rolledBack, failure);
     expect(await TenantCustomerModel.query().findOne({ customerId: c.id })).to.include({ visitCount: 0, totalSpent: 0 });
     const later = await k.transaction((trx) => recordCompletedVisit(trx, visit));
     expect(later.recorded).to.equal(true);
@@ -134,9 +133,10 @@ describe('recordCompletedVisit', () => {
       recordCompletedVisit(trx, { tenantId: tenant.id, customerId: bare.id, bookingId: crypto.randomUUID(), amount: 0, visitedAt: new Date() }),
     );
     expect(res.tenantCustomer.visitCount).to.equal(1);
-    await expect(
+    await rejectsWith(
       k.transaction((trx) => recordCompletedVisit(trx, { tenantId: other.tenant.id, customerId: bare.id, bookingId: crypto.randomUUID(), amount: 0, visitedAt: new Date() })),
-    ).to.be.rejectedWith('customer not found');
+      { status: 404, code: 'CUSTOMER_NOT_FOUND' },
+    );
   });
 
   it('when the amount is negative or not whole minor units then it is rejected', async () => {
@@ -144,9 +144,10 @@ describe('recordCompletedVisit', () => {
     const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300005' });
     const k = await knex();
     for (const amount of [-1, 10.5]) {
-      await expect(
+      await rejectsWith(
         k.transaction((trx) => recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount, visitedAt: new Date() })),
-      ).to.be.rejectedWith('Request validation failed');
+        { status: 400, code: 'VALIDATION_ERROR' },
+      );
     }
   });
 });

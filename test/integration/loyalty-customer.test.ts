@@ -9,6 +9,7 @@ import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
 import { addCustomer, bookOk, bookingSalon, complete, processed, visitCard, type BookingSalon, type LoyaltyCustomer } from '../api/loyalty.helpers';
+import { rejectsWith } from '../support/rejections';
 
 chai.use(chaiAsPromised);
 
@@ -53,7 +54,7 @@ describe('customer loyalty queries', function () {
     expect(stamps).to.include({ tenantSlug: a.tenant.slug });
     expect(stamps.cards[0]).to.include({ stampsInCycle: 1, requiredStamps: 4, stampsToNextVoucher: 3 });
     const other = await bookingSalon();
-    await expect(customerStampsAt(await knex(), [c.customerId], other.tenant.slug)).to.be.rejectedWith('tenant not found');
+    await rejectsWith(customerStampsAt(await knex(), [c.customerId], other.tenant.slug), { status: 404, code: 'TENANT_NOT_FOUND' });
   });
 
   it('when the overview is read then each salon with cards or vouchers lists the progress and usable vouchers', async () => {

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../devserver/postgres';
-import { run, until, type Proc } from '../support/processes';
+import { run, type Proc } from '../support/processes';
+import { answers200, eventually } from '../support/eventually';
 import { devSignIn } from '../../devserver/oidc/dev-sign-in';
 import { DEV_OIDC_CLIENT_ID } from '../../devserver/oidc/dev-identity-provider';
 
@@ -39,10 +40,10 @@ describe('npm start (dist/bin/dev.js)', function () {
     const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
     first = run('bin/dev.js', env);
-    await until(() => `npm start to answer /api/health (${first!.output})`, async () => ((await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200 ? true : undefined), 150_000);
+    await eventually(() => answers200(`http://127.0.0.1:${port}/api/health`), () => `npm start to answer /api/health (${first!.output})`, 150_000);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
     // The built-in Temporal dev server's web UI: its address is printed, and it answers.
-    await until(() => `npm start to print the Temporal UI (${first!.output})`, async () => (first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`) ? true : undefined), 10_000);
+    await eventually(async () => first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`), () => `npm start to print the Temporal UI (${first!.output})`, 10_000);
     expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
     // customer sign-in works out of the box: the embedded identity provider issues real ID tokens
     const { idToken, nonce } = await devSignIn({ issuer: `http://127.0.0.1:${oidcPort}`, clientId: DEV_OIDC_CLIENT_ID }, { email: 'npm-start@example.test' });

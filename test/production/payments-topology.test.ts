@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { stack } from '../support/stack';
-import { run, until, type Proc } from '../support/processes';
+import { run, type Proc } from '../support/processes';
+import { answers200, eventually } from '../support/eventually';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
@@ -67,8 +68,8 @@ describe('production topology: a deposit paid through the sandbox provider with 
     api = run('bin/api.js', { ...env, PORT: String(port) });
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-    await until(() => `the api (${api.output})`, async () => ((await fetch(`${apiBase}/health`)).status === 200 ? true : undefined), 45_000);
-    await until(() => `the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    await eventually(() => answers200(`${apiBase}/health`), () => `the api (${api.output})`, 45_000);
+    await eventually(() => answers200(`http://127.0.0.1:${workerHealth}/`), () => `the worker (${worker.output})`, 45_000);
   });
 
   after(async function () {
@@ -100,18 +101,18 @@ describe('production topology: a deposit paid through the sandbox provider with 
     expect(created.body.data.paymentRequired).to.equal(true);
     const bookingId: string = created.body.data.id;
 
-    const page = await until('the checkout session', async () => {
+    const page = await eventually(async () => {
       const res = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`));
       return res.body.data?.redirectUrl ? res.body.data : undefined;
-    }, 15_000);
+    }, 'the checkout session', 15_000);
     const paid = await fetch(`${page.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).to.equal(303);
     expect(sandbox.delivered.at(-1)!.status).to.equal(200);
 
-    const booking = await until('the booking to be confirmed and paid', async () => {
+    const booking = await eventually(async () => {
       const row = await db('bookings').where({ id: bookingId }).first();
       return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? row : undefined;
-    }, 30_000);
+    }, 'the booking to be confirmed and paid', 30_000);
     expect(booking.depositStatus).to.equal('PAID');
     expect(await db('payments').where({ bookingId }).first()).to.include({ status: 'CAPTURED' });
   });

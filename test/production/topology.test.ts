@@ -14,7 +14,8 @@ import { knexSnakeCaseMappers } from 'objection';
 import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
 import { stack } from '../support/stack';
-import { run, until, type Proc } from '../support/processes';
+import { run, type Proc } from '../support/processes';
+import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
@@ -134,9 +135,9 @@ describe('production topology: api x2 and worker as separate processes, configur
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
     for (const [base, proc] of [[api1Base, api1], [api2Base, api2]] as const) {
-      await until(() => `the api at ${base} (${proc.output})`, async () => ((await get(base, '/health')).status === 200 ? true : undefined), 45_000);
+      await eventually(() => answers200(`${base}/health`), () => `the api at ${base} (${proc.output})`, 45_000);
     }
-    await until(() => `the worker (${worker.output})`, async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 45_000);
+    await eventually(() => answers200(`http://127.0.0.1:${workerHealth}/`), () => `the worker (${worker.output})`, 45_000);
     if (process.env.SHOW_TIMING) console.log(`      migrate, seed, temporal, 2 api and worker up in ${Date.now() - started} ms`);
   });
 
@@ -200,12 +201,12 @@ describe('production topology: api x2 and worker as separate processes, configur
       await connection.close();
     }
 
-    const mail = await until('the booking e-mail over SMTP', async () => mails.find((m) => m.to.includes(email)), 15_000);
+    const mail = await eventually(async () => mails.find((m) => m.to.includes(email)), 'the booking e-mail over SMTP', 15_000);
     const deliveryMs = mail.at - sent;
     expect(mail.raw).to.match(/^From: Salong Nordlys <booking@salong-nordlys\.test>/m);
     expect(mail.raw).to.match(new RegExp(`^X-Salon-BookingId: ${bookingId}`, 'im'));
     expect(deliveryMs).to.be.lessThan(10_000);
-    const sms = await until('the booking SMS at the gateway', async () => sveve!.posts.find((f) => f.get('to') === '4795512345'), 10_000);
+    const sms = await eventually(async () => sveve!.posts.find((f) => f.get('to') === '4795512345'), 'the booking SMS at the gateway', 10_000);
     expect(sms.get('msg')).to.be.a('string').and.not.equal('');
     if (process.env.SHOW_TIMING) console.log(`      booking -> SMTP delivery: ${deliveryMs} ms`);
 

@@ -21,14 +21,3 @@ export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): 
   child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
   return proc;
 }
-
-/** Polls `probe` until it gives a value; throws naming `what` (read at the time, e.g. a process's output so far) after `timeoutMs`. */
-export async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

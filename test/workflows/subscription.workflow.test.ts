@@ -16,7 +16,7 @@ import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
 import { createBillingProviders } from '../../integrations/billing/providers';
 import { subscriptionReconcileWorkflow } from '../../workflows/subscription/subscription.workflow';
-import { RECONCILE_WORKFLOW_ID } from '../../domain/billing/subscription-events.rules';
+import { RECONCILE_WORKFLOW_ID, subscriptionContract } from '../../domain/billing/subscription-events.rules';
 import { createSubscriptionActivities } from '../../activities/subscription.activities';
 import { eventually } from '../support/eventually';
 import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
@@ -106,6 +106,16 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     }, what);
   }
 
+  function subscriptionHandle(tenantId: string) {
+    return t.env.client.workflow.getHandle(subscriptionContract.workflowId(tenantId));
+  }
+
+  /** The timers of the salon's subscription workflow, as its history records them. */
+  async function trialTimers(tenantId: string): Promise<{ started: number; fired: number }> {
+    const { events } = await subscriptionHandle(tenantId).fetchHistory();
+    return { started: events!.filter((e) => e.timerStartedEventAttributes).length, fired: events!.filter((e) => e.timerFiredEventAttributes).length };
+  }
+
   function canWrite(w: World, token: string) {
     return w.api('post', '/services', token, { name: unique('svc'), duration: 30, price: 10000 }).then((r) => r.status);
   }
@@ -133,9 +143,10 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       expect(delivery.status).to.equal(200);
       await waitFor(salon.tenantId, (r) => r.providerSubId === subscription.id, 'the paid subscription');
 
-      // the trial's end passes: the paid subscription arrived first, nothing expires
+      // the trial's end passes: the paid subscription arrived first, nothing expires. Barrier: the
+      // salon's workflow has ended (no trial clock runs any more; result() would skip to a timer)
+      await subscriptionHandle(salon.tenantId).result();
       await skip(10 * DAY);
-      await new Promise((r) => setTimeout(r, 500));
       expect((await latest(salon.tenantId)).status).to.equal('ACTIVE');
       expect(await tenantStatus(salon.tenantId)).to.equal('ACTIVE');
       expect(await canWrite(w, salon.token)).to.equal(201);
@@ -185,8 +196,9 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     withWorld(async (w) => {
       const salon = await register(w);
       await skip(14 * DAY - 5 * MINUTE);
-      // give the worker a moment on the real clock: still nothing may have happened
-      await new Promise((r) => setTimeout(r, 500));
+      // Barrier: the test server fires every timer due by now before skip() returns, and writes it
+      // to the history; the trial's timer is there, started and not fired, so nothing expired yet.
+      expect(await trialTimers(salon.tenantId)).to.deep.equal({ started: 1, fired: 0 });
       expect(await tenantStatus(salon.tenantId)).to.equal('ACTIVE');
       await skip(10 * MINUTE);
       const expired = await waitFor(salon.tenantId, (r) => r.status === 'EXPIRED', 'the trial expiry');
