@@ -1,6 +1,7 @@
 // Lint rules the architecture relies on (ARCHITECTURE.md section 7): no floating promises anywhere,
 // and workflows fenced from Node built-ins and from code that does I/O, so they stay deterministic.
 import tseslint from 'typescript-eslint';
+import salon from './lint/salon-rules.mjs';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'dns', 'stream', 'zlib', 'timers'];
 
@@ -14,7 +15,7 @@ export default tseslint.config(
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { '@typescript-eslint': tseslint.plugin },
+    plugins: { '@typescript-eslint': tseslint.plugin, salon },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
     },

@@ -11,6 +11,7 @@ import { principalOf, tenantOf } from '../request-context';
 import * as plans from '../../domain/billing/plan.service';
 import * as configs from '../../domain/billing/billing-config.service';
 import * as subscription from '../../domain/billing/subscription.service';
+import { nowOf } from '../../domain/time/clock';
 
 /** Where checkout sends the owner back: the host the request came to (spec 4.11). */
 function originOf(req: Request): string {
@@ -50,7 +51,7 @@ export function billingRouter(deps: AppDeps): Router {
   const { knex } = deps;
   const admin = requireRole('ADMIN');
   const owner = requireRole('OWNER');
-  const now = () => (deps.clock ? deps.clock() : new Date());
+  const now = () => nowOf(deps);
   const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now };
   const keyring = deps.config.credentialKeys;
 

@@ -15,6 +15,7 @@ import { findUserById } from '../auth/user.repository';
 import { accessTokenFor, issueSession, type SessionConfig, type SessionTokens } from '../auth/sessions';
 import { hashOpaqueToken, newOpaqueToken, type ImpersonationClaim } from '../auth/tokens';
 import * as repo from './impersonation.repository';
+import { nowOf, type Clock } from '../time/clock';
 import { toAuthUser } from '../auth/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
@@ -23,6 +24,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface ImpersonationDeps {
   config: SessionConfig & Pick<AppConfig, 'nodeEnv'>;
   knex: Knex;
+  now?: Clock;
 }
 
 export interface ImpersonationSessionDto {
@@ -106,7 +108,7 @@ export async function endImpersonation(deps: ImpersonationDeps, caller: Caller):
     await repo.endSession(trx, session.id, new Date());
     const admin = await findUserById(trx, caller.userId);
     if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
-    return issueSession(trx, deps.config, admin, crypto.randomUUID());
+    return issueSession(trx, deps.config, admin, nowOf(deps), crypto.randomUUID());
   });
 }
 

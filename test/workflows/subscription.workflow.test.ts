@@ -69,7 +69,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     };
     // the app reads the test server's clock (which skips days), so trials start and end on workflow time
     const offset = (await env.currentTimeMs()) - Date.now();
-    const app = createApp({ ...platform.deps, signaller, clock: () => new Date(Date.now() + offset + skipped) }, { validateResponses: true });
+    const app = createApp({ ...platform.deps, signaller, now: () => new Date(Date.now() + offset + skipped) }, { validateResponses: true });
     const server = http.createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const previousWebhookUrl = billingSandbox.server.webhookUrl;
