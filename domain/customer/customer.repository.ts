@@ -3,7 +3,7 @@ import type { QueryBuilder } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
-import { plainOrUndefined, type Row } from '../../db/plain';
+import { plainOrUndefined, returnedRows, type Row } from '../../db/plain';
 import { likePattern, normalisePhone } from './customer.rules';
 
 export type CustomerRow = Row<CustomerModel>;
@@ -59,7 +59,7 @@ export async function insertCustomer(db: Db, tenantId: string, fields: CustomerF
  * undefined when a customer with this phone or e-mail exists. Never aborts the caller's transaction.
  */
 export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<string | undefined> {
-  const inserted: { id: string }[] = await db('customers').insert({ tenantId, ...fields }).onConflict().ignore().returning('id');
+  const inserted = await returnedRows<{ id: string }>(CustomerModel.query(db).insert({ tenantId, ...fields }).onConflict().ignore().returning('id'));
   return inserted[0]?.id;
 }
 
