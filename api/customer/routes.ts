@@ -10,7 +10,6 @@ import { customerOf } from '../request-context';
 import * as customerAuth from '../../domain/customer-account/customer-auth.service';
 import { claimBooking, listCustomerBookings } from '../../domain/customer-account/customer-bookings.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
-import { salonsOfAccount } from '../../domain/customer-account/customer-account.repository';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 
@@ -22,8 +21,8 @@ export function customerAccountRouter(deps: AppDeps): Router {
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
-  const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier };
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret };
+  const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier, now: deps.now };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret, now: deps.now };
 
   function sendSession(res: Response, session: customerAuth.CustomerSessionTokens, status = 200): void {
     res.cookie(CUSTOMER_ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
@@ -70,7 +69,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   });
 
   // loyalty across salons (spec 4.1): the account's customer record in each salon holds its cards and vouchers
-  const customerIdsOf = async (req: Request) => (await salonsOfAccount(knex, customerOf(req).accountId)).map((s) => s.customerId);
+  const customerIdsOf = (req: Request) => customerAuth.customerIdsOfAccount(knex, customerOf(req).accountId);
   router.get('/customer/me/loyalty', async (req, res) => {
     sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req)));
   });

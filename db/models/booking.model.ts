@@ -35,4 +35,6 @@ export class BookingModel extends BaseModel {
   cancellationTokenHash!: string | null;
   allowDoubleBooking!: boolean;
   createdBy!: string | null;
+  /** the signed-in customer's account (a booking made signed in, or claimed) */
+  customerAccountId!: string | null;
 }

@@ -14,7 +14,7 @@ import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
 import { findCustomer } from '../customer/customer.repository';
-import { customerIdOfAccount, linkCustomerToAccount } from '../customer-account/customer-account.repository';
+import { customerIdOfAccount, linkCustomerToAccount } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
