@@ -12,6 +12,7 @@ import { availabilityForDate, nextAvailableDate, type RequestedItem } from '../.
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { bookingActor } from '../../domain/booking/booking-actor';
 import type { BookingDeps } from '../../domain/booking/booking.types';
+import { nowOf } from '../../domain/time/clock';
 import { assertAcceptingBookings } from '../../domain/booking/accepting-bookings.rules';
 import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
 import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
@@ -51,7 +52,7 @@ function itemsFromQuery(q: Query): RequestedItem[] {
 export function bookingsRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret, now: deps.now };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
@@ -60,7 +61,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   router.get('/availability', requireRole('STAFF'), async (req, res) => {
     const q = req.query as Query;
     const tenant = await staffTenant(req);
-    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false }));
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false, now: nowOf(deps) }));
   });
 
   router.get('/bookings', requireRole('STAFF'), async (req, res) => {
@@ -139,7 +140,7 @@ export function bookingsRouter(deps: AppDeps): Router {
     const q = req.query as Query;
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     assertAcceptingBookings(tenant);
-    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true }));
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true, now: nowOf(deps) }));
   });
 
   router.post('/public/tenants/:slug/availability/next-available-date', async (req, res) => {
@@ -149,7 +150,7 @@ export function bookingsRouter(deps: AppDeps): Router {
     }
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     assertAcceptingBookings(tenant);
-    sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true }));
+    sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true, now: nowOf(deps) }));
   });
 
   router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {
