@@ -123,7 +123,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   });
 
   router.get('/public/tenants/:slug', async (req, res) => {
-    sendData(res, publicProfile(await publicTenantBySlug(knex, String(req.params.slug))));
+    sendData(res, publicProfile(await publicTenantBySlug(knex, String(req.params.slug)), nowOf(deps)));
   });
 
   router.get('/public/tenants/:slug/services', async (req, res) => {
@@ -139,7 +139,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   router.get('/public/tenants/:slug/availability', async (req, res) => {
     const q = req.query as Query;
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    assertAcceptingBookings(tenant);
+    assertAcceptingBookings(tenant, nowOf(deps));
     sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true, now: nowOf(deps) }));
   });
 
@@ -149,7 +149,7 @@ export function bookingsRouter(deps: AppDeps): Router {
       throw errors.validation('Request validation failed', [{ field: 'maxDaysAhead', message: `must be at most ${NEXT_AVAILABLE_MAX_DAYS}` }]);
     }
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    assertAcceptingBookings(tenant);
+    assertAcceptingBookings(tenant, nowOf(deps));
     sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true, now: nowOf(deps) }));
   });
 

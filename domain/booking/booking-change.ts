@@ -4,7 +4,7 @@
  * booking workflow is signalled BEFORE the caller's transaction commits. A failed signal throws 503
  * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { signalEntity } from '../workflow-signals/signal-entity';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { eventForStatus, type BookingStatus } from './booking-status.rules';
@@ -27,7 +27,7 @@ export async function signalBooking(deps: BookingDeps, b: { id: string; tenantId
 /** The last steps of a change, inside its transaction: the audit row, then the signal before commit. */
 export async function auditAndSignal(
   deps: BookingDeps,
-  trx: Knex.Transaction,
+  trx: Transaction,
   booking: { id: string; tenantId: string },
   entry: AuditEntry,
   event: BookingEventType,
@@ -38,12 +38,12 @@ export async function auditAndSignal(
 }
 
 /** Writes `update` with version + 1; returns the new version. */
-export async function bumpVersion(trx: Knex.Transaction, row: BookingRow, update: Record<string, unknown>): Promise<number> {
+export async function bumpVersion(trx: Transaction, row: BookingRow, update: Record<string, unknown>): Promise<number> {
   return updateBookingVersioned(trx, row, update);
 }
 
 /** New status (plus `extra` columns) with version + 1; the items stop or start blocking time with it. */
-export async function setStatus(trx: Knex.Transaction, row: BookingRow, to: BookingStatus, extra: Record<string, unknown> = {}): Promise<number> {
+export async function setStatus(trx: Transaction, row: BookingRow, to: BookingStatus, extra: Record<string, unknown> = {}): Promise<number> {
   const version = await bumpVersion(trx, row, { status: to, ...extra });
   if (isBlockingStatus(row.status) !== isBlockingStatus(to)) {
     await setItemsActive(trx, row.id, isBlockingStatus(to));

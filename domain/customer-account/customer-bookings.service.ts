@@ -13,7 +13,8 @@ import { auditAndSignal } from '../booking/booking-change';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
 import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
-import { nowOf, type Actor, type BookingDeps, type BookingRow } from '../booking/booking.types';
+import type { Actor, BookingDeps, BookingRow } from '../booking/booking.types';
+import { nowOf } from '../time/clock';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 
