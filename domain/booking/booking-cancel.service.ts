@@ -74,7 +74,7 @@ export async function applyCancellation(
     opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
     version,
   );
-  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId });
+  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId }, opts.now);
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */

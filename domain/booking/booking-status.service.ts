@@ -69,6 +69,6 @@ export async function changeStatus(
     }
   }
   // after commit: arrival (or completion, or no-show) captures an authorized manual-capture deposit
-  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to);
+  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to, nowOf(deps));
   return loadDto(deps.knex, tenant.id, id);
 }

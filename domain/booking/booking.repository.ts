@@ -249,3 +249,11 @@ export async function claimForAccount(trx: Transaction, row: BookingRow, custome
   );
   return updated.length === 1 ? version : undefined;
 }
+
+// ---------------------------------------------------------------- by id alone (workflow activities)
+
+/** The booking by id alone: the workflows' activities (the id came from the tenant's own row). */
+export async function bookingById(db: Db, id: string): Promise<BookingRow | undefined> {
+  const row = await BookingModel.query(db).findById(id);
+  return row && bookingRow(row);
+}
