@@ -1,8 +1,7 @@
 // Side effects of the booking workflow. Each one re-reads committed state and is idempotent,
 // because Temporal runs activities at least once; each message channel is its own activity.
-import type { Knex } from 'knex';
-import type { BookingStatus } from '../domain/booking/booking-status.rules';
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Db } from '../db/db-handle';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts, type RenderedMessage } from '../domain/notifications/booking-messages.rules';
@@ -10,13 +9,21 @@ import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rul
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
+import { bookingById, itemNamesOf } from '../domain/booking/booking.repository';
+import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
+import type { BookingRow } from '../domain/booking/booking.types';
+import { findTenant } from '../domain/tenant/tenant.repository';
+import { findCustomer } from '../domain/customer/customer.repository';
+import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
-  knex: Knex;
+  knex: Db;
   mailer: Mailer;
   sms: SmsSender;
+  /** unset: the system clock */
+  now?: Clock;
 }
 
 type Channel = 'SMS' | 'EMAIL';
@@ -26,43 +33,20 @@ interface Contact {
   email: string | null;
 }
 
-interface BookingRow {
-  id: string;
-  tenantId: string;
-  customerId: string | null;
-  status: BookingStatus;
-  version: number;
-  startTime: Date;
-  endTime: Date;
-  totalAmount: number;
-  discountAmount: number;
-  metadata: { displaySnapshot?: { timezone?: string }; [key: string]: unknown };
-  contactName: string | null;
-  contactPhone: string | null;
-  contactEmail: string | null;
-}
-
-export function createBookingActivities({ knex, mailer, sms }: BookingActivityDeps): BookingActivities {
-  async function bookingRow(bookingId: string, db: Knex | Knex.Transaction = knex): Promise<BookingRow | undefined> {
-    return db('bookings').where({ id: bookingId }).first();
-  }
+export function createBookingActivities(deps: BookingActivityDeps): BookingActivities {
+  const { knex, mailer, sms } = deps;
 
   async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts }> {
-    const tenant = await knex('tenants').where({ id: booking.tenantId }).first('name', 'settings');
-    const items: { serviceName: string; resourceName: string | null }[] = await knex('booking_items as i')
-      .join('services as s', 's.id', 'i.service_id')
-      .leftJoin('resources as r', 'r.id', 'i.resource_id')
-      .where('i.booking_id', booking.id)
-      .orderBy('i.sort_order')
-      .select('s.name as serviceName', 'r.name as resourceName');
-    const customer = booking.customerId ? await knex('customers').where({ id: booking.customerId }).first('name', 'phone', 'email') : undefined;
+    const tenant = (await findTenant(knex, booking.tenantId))!;
+    const items = await itemNamesOf(knex, booking.id);
+    const customer = booking.customerId ? await findCustomer(knex, booking.tenantId, booking.customerId) : undefined;
     return {
       contact: {
         phone: booking.contactPhone ?? customer?.phone ?? null,
         email: booking.contactEmail ?? customer?.email ?? null,
       },
       facts: {
-        salonName: tenant.name as string,
+        salonName: tenant.name,
         customerName: booking.contactName ?? customer?.name ?? 'kunde',
         startTime: new Date(booking.startTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
@@ -82,11 +66,9 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
     { bookingId, kind, dedupeKey }: BookingMessageRequest,
     send: (contact: Contact, message: RenderedMessage, meta: Record<string, unknown>) => Promise<boolean>,
   ): Promise<DeliveryOutcome> {
-    const booking = await bookingRow(bookingId);
+    const booking = await bookingById(knex, bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
-    const key = { bookingId, channel, dedupeKey };
-    await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
-    const claim = await knex('booking_notifications').where(key).first('id', 'sentAt');
+    const claim = await claimBookingNotification(knex, { bookingId, channel, dedupeKey }, { tenantId: booking.tenantId, kind });
     if (claim.sentAt) return 'ALREADY_SENT';
     const { contact, facts } = await messageFacts(booking);
     // the notification id doubles as the provider's idempotency key, for gateways that take one
@@ -102,13 +84,13 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
         nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
       });
     }
-    await knex('booking_notifications').where({ id: claim.id }).update({ sentAt: knex.fn.now() });
+    await markBookingNotificationSent(knex, claim.id);
     return 'SENT';
   }
 
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
-      const row = await bookingRow(bookingId);
+      const row = await bookingById(knex, bookingId);
       // A missing row or an older version both mean "not committed yet": retried, then dropped.
       if (!row || row.version < minVersion) {
         throw ApplicationFailure.retryable(`booking ${bookingId} not yet at version ${minVersion}`, BookingActivityErrors.versionNotVisible);
@@ -134,7 +116,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
 
     async recordCompletedVisit({ bookingId }) {
       return knex.transaction(async (trx) => {
-        const booking = await bookingRow(bookingId, trx);
+        const booking = await bookingById(trx, bookingId);
         if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
         if (booking.status !== 'COMPLETED') return 'NOT_COMPLETED' as const;
         if (!booking.customerId) return 'NO_CUSTOMER' as const;
@@ -146,7 +128,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
           visitedAt: new Date(booking.startTime),
         });
         // stamps, points and the voucher redeem, once per booking (processedForLoyalty claim)
-        await processCompletedBooking(trx, activitySignaller, bookingId);
+        await processCompletedBooking(trx, activitySignaller, bookingId, nowOf(deps));
         return recorded ? 'RECORDED' : 'ALREADY_RECORDED';
       });
     },

@@ -12,6 +12,7 @@ import { claimBooking, listCustomerBookings } from '../../domain/customer-accoun
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
+import { nowOf } from '../../domain/time/clock';
 
 /** The customer refresh cookie is only sent to the customer auth routes. */
 const CUSTOMER_REFRESH_COOKIE_PATH = '/api/auth/customer';
@@ -71,13 +72,13 @@ export function customerAccountRouter(deps: AppDeps): Router {
   // loyalty across salons (spec 4.1): the account's customer record in each salon holds its cards and vouchers
   const customerIdsOf = (req: Request) => customerAuth.customerIdsOfAccount(knex, customerOf(req).accountId);
   router.get('/customer/me/loyalty', async (req, res) => {
-    sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req)));
+    sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req), nowOf(deps)));
   });
   router.get('/customer/loyalty/vouchers', async (req, res) => {
     sendData(res, await customerVouchers(knex, await customerIdsOf(req)));
   });
   router.get('/customer/loyalty/stamps/:tenantSlug', async (req, res) => {
-    sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug)));
+    sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug), nowOf(deps)));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/claim', async (req, res) => {

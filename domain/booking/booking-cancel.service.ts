@@ -49,7 +49,7 @@ export async function applyCancellation(
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
   const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
   // spec 3.3: the reserved voucher comes back, unless a captured payment is kept (forfeited with it)
-  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
+  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor, opts.now);
   const version = await setStatus(trx, row, 'CANCELLED', {
     ...voucherRelease,
     cancelReason: opts.reason,

@@ -257,3 +257,46 @@ export async function bookingById(db: Db, id: string): Promise<BookingRow | unde
   const row = await BookingModel.query(db).findById(id);
   return row && bookingRow(row);
 }
+
+// ---------------------------------------------------------------- loyalty's claim on a completed booking
+
+/** A completed booking as loyalty processes it. */
+export interface LoyaltyBookingRow {
+  id: string;
+  tenantId: string;
+  customerId: string | null;
+  status: string;
+  totalAmount: number;
+  discountAmount: number;
+  appliedVoucherId: string | null;
+  startTime: Date;
+}
+
+/**
+ * Compare-and-set: marks a COMPLETED booking processed for loyalty (the model stamps updatedAt);
+ * undefined when it was already processed (or is not COMPLETED), so the caller does nothing.
+ */
+export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {
+  const [row] = await returnedRows<LoyaltyBookingRow>(
+    BookingModel.query(db)
+      .patch({ processedForLoyalty: true })
+      .where({ id: bookingId, processedForLoyalty: false, status: 'COMPLETED' })
+      .returning(['id', 'tenantId', 'customerId', 'status', 'totalAmount', 'discountAmount', 'appliedVoucherId', 'startTime']),
+  );
+  return row;
+}
+
+export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<string[]> {
+  return (await BookingItemModel.query(db).where({ bookingId }).select('serviceId')).map((r) => r.serviceId);
+}
+
+/** The booking's services and their staff by name, in item order (what a message about it says). */
+export async function itemNamesOf(db: Db, bookingId: string): Promise<{ serviceName: string; resourceName: string | null }[]> {
+  const rows = await BookingItemModel.query(db)
+    .join('services as s', 's.id', 'booking_items.serviceId')
+    .leftJoin('resources as r', 'r.id', 'booking_items.resourceId')
+    .where('booking_items.bookingId', bookingId)
+    .orderBy('booking_items.sortOrder')
+    .select('s.name as serviceName', 'r.name as resourceName');
+  return rows.map((r) => plain(r) as unknown as { serviceName: string; resourceName: string | null });
+}

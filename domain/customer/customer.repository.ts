@@ -4,6 +4,7 @@ import type { Db } from '../../db/db-handle';
 import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, returnedRows, type Row } from '../../db/plain';
+import { isUniqueViolation } from '../../db/db-errors';
 import { likePattern, normalisePhone } from './customer.rules';
 
 export type CustomerRow = Row<CustomerModel>;
@@ -88,7 +89,7 @@ export async function linkCustomerToAccount(db: Db, tenantId: string, customerId
       await CustomerModel.query(sp).patch({ accountId }).where({ tenantId, id: customerId }).whereNull('accountId');
     });
   } catch (err) {
-    if ((err as { code?: string }).code !== '23505') throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
 }
 

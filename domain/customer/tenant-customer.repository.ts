@@ -85,3 +85,41 @@ export async function addVisitToMetrics(db: Db, tenantCustomerId: string, amount
       lastVisit: raw('GREATEST(COALESCE(last_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
     });
 }
+
+// ---------------------------------------------------------------- as other modules see tenant customers
+
+export async function tenantCustomerExists(db: Db, tenantId: string, id: string): Promise<boolean> {
+  return !!(await TenantCustomerModel.query(db).select('id').findOne({ tenantId, id }));
+}
+
+export async function tenantCustomerIdOf(db: Db, tenantId: string, customerId: string): Promise<string | undefined> {
+  return (await TenantCustomerModel.query(db).select('id').findOne({ tenantId, customerId }))?.id;
+}
+
+/** The salon records of the given customers (one per salon), with the salon's name and slug, by salon name. */
+export async function tenantCustomersOfCustomers(db: Db, customerIds: string[]): Promise<{ tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string }[]> {
+  if (!customerIds.length) return [];
+  const rows = await TenantCustomerModel.query(db)
+    .join('tenants as t', 't.id', 'tenant_customers.tenantId')
+    .whereIn('tenant_customers.customerId', customerIds)
+    .select('tenant_customers.id as tenantCustomerId', 'tenant_customers.tenantId', 't.name as tenantName', 't.slug as tenantSlug')
+    .orderBy('t.name');
+  return rows.map((r) => plain(r) as unknown as { tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string });
+}
+
+/** Who to message about a tenant customer, and from which salon (its name and time zone); one query. */
+export async function contactOfTenantCustomer(
+  db: Db,
+  tenantCustomerId: string,
+): Promise<{ customerName: string; phone: string | null; email: string | null; tenantName: string; timezone: string | undefined } | undefined> {
+  const row = (await TenantCustomerModel.query(db)
+    .join('customers as c', 'c.id', 'tenant_customers.customerId')
+    .join('tenants as t', 't.id', 'tenant_customers.tenantId')
+    .where('tenant_customers.id', tenantCustomerId)
+    .select('c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
+    .first()) as unknown as
+    | { customerName: string; phone: string | null; email: string | null; tenantName: string; settings: { timezone?: string } | null }
+    | undefined;
+  if (!row) return undefined;
+  return { customerName: row.customerName, phone: row.phone, email: row.email, tenantName: row.tenantName, timezone: row.settings?.timezone };
+}

@@ -48,9 +48,9 @@ describe('loyalty at booking completion', function () {
     await (await knex())('bookings').where({ id: b.id }).update({ status: 'COMPLETED' });
     const { signaller } = await stack();
     const db = await knex();
-    const outcomes = await Promise.all([1, 2, 3].map(() => db.transaction((trx) => processCompletedBooking(trx, signaller, b.id))));
+    const outcomes = await Promise.all([1, 2, 3].map(() => db.transaction((trx) => processCompletedBooking(trx, signaller, b.id, new Date()))));
     expect(outcomes.filter((o) => o.claimed)).to.have.length(1);
-    const again = await db.transaction((trx) => processCompletedBooking(trx, signaller, b.id));
+    const again = await db.transaction((trx) => processCompletedBooking(trx, signaller, b.id, new Date()));
     expect(again).to.include({ claimed: false, stamps: 0 });
     expect(await db('loyaltyStamps').where({ bookingId: b.id })).to.have.length(1);
   });

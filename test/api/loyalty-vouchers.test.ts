@@ -147,7 +147,7 @@ describe('loyalty vouchers', function () {
       const v = await giveVoucher(s, c);
       const b = await bookOk(s, c, { voucherCode: v.code, daysAhead: 6 });
       const { signaller, sms } = await stack();
-      const changes = await (await knex()).transaction((trx) => releaseVoucherOnCancellation(trx, signaller, { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id }, true, { userId: null, role: 'SYSTEM' }));
+      const changes = await (await knex()).transaction((trx) => releaseVoucherOnCancellation(trx, signaller, { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id }, true, { userId: null, role: 'SYSTEM' }, new Date()));
       expect(changes).to.deep.equal({});
       expect(await voucherRow(v.id)).to.include({ status: 'CANCELLED', cancelledReason: 'BOOKING_FORFEIT' });
       await eventually(async () => (await call('get', `/loyalty-vouchers/${v.id}`, s.owner.token)).body.data.timeline.length === 3, 'the timeline');

@@ -49,11 +49,11 @@ describe('customer loyalty queries', function () {
     const bk = await bookOk(a, c);
     await complete(a, bk.id);
     await processed(bk.id);
-    const stamps = await customerStampsAt(await knex(), [c.customerId], a.tenant.slug);
+    const stamps = await customerStampsAt(await knex(), [c.customerId], a.tenant.slug, new Date());
     expect(stamps).to.include({ tenantSlug: a.tenant.slug });
     expect(stamps.cards[0]).to.include({ stampsInCycle: 1, requiredStamps: 4, stampsToNextVoucher: 3 });
     const other = await bookingSalon();
-    await expect(customerStampsAt(await knex(), [c.customerId], other.tenant.slug)).to.be.rejectedWith('tenant not found');
+    await expect(customerStampsAt(await knex(), [c.customerId], other.tenant.slug, new Date())).to.be.rejectedWith('tenant not found');
   });
 
   it('when the overview is read then each salon with cards or vouchers lists the progress and usable vouchers', async () => {
@@ -63,7 +63,7 @@ describe('customer loyalty queries', function () {
     const inB = await addCustomer(b);
     const cardA = await visitCard(a);
     const v = await voucherFor(a, inA, cardA.id, 1);
-    const overview = await customerLoyaltyOverview(await knex(), [inA.customerId, inB.customerId]);
+    const overview = await customerLoyaltyOverview(await knex(), [inA.customerId, inB.customerId], new Date());
     expect(overview.map((o) => o.tenantSlug)).to.deep.equal([a.tenant.slug]);
     expect(overview[0].cards[0]).to.include({ currentCycle: 2, vouchersIssued: 1 });
     expect(overview[0].vouchers.map((x) => x.id)).to.deep.equal([v.id]);
