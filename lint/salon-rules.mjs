@@ -47,7 +47,8 @@ const queriesInRepositories = {
           context.report({ node, messageId: 'model' });
           return;
         }
-        if (callee.type !== 'MemberExpression' && isKnexType(typeOf(callee))) context.report({ node, messageId: 'builder' });
+        // db('bookings'), deps.knex('bookings'): the handle itself called as a query builder
+        if (isKnexType(typeOf(callee))) context.report({ node, messageId: 'builder' });
       },
       MemberExpression(node) {
         if (node.computed || node.property.type !== 'Identifier' || HANDLE_MEMBERS_ALLOWED.has(node.property.name)) return;

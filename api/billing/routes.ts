@@ -101,7 +101,7 @@ export function billingRouter(deps: AppDeps): Router {
   router.post('/superadmin/billing-configs/:id/rotate-credentials', admin, async (req, res) => sendData(res, await configs.rotateCredentials(knex, keyring, req.params.id as string, req.body)));
   router.post('/superadmin/billing-configs/:id/activate', admin, async (req, res) => sendData(res, await configs.activateConfig(knex, req.params.id as string)));
   router.post('/superadmin/billing-configs/:id/deactivate', admin, async (req, res) => sendData(res, await configs.deactivateConfig(knex, req.params.id as string)));
-  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) => sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string)));
+  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) => sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string, now())));
   router.get('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, (await configs.getConfig(knex, req.params.id as string)).planMappings ?? []));
   router.put('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, await configs.replacePlanMappings(knex, req.params.id as string, req.body.mappings)));
 

@@ -14,7 +14,8 @@ import { createTimeSkippingEnv } from '../support/temporal';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { activateSandbox, checkoutIdOf } from '../support/billing';
-import { at, ALL_WEEK, addService, addStaff, localDay } from '../support/booking-fixtures';
+import { at, ALL_WEEK, addService, addStaff } from '../support/booking-fixtures';
+import { addDays, utcToLocalDate } from '../../domain/time/salon-time.rules';
 import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
 import { createBillingProviders } from '../../integrations/billing/providers';
@@ -55,6 +56,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     app: Express;
     taskQueue: string;
     api: (method: 'get' | 'post' | 'patch', path: string, token?: string, body?: unknown) => Promise<request.Response>;
+    /** the app's clock (every domain service reads it) */
+    now: () => Date;
   }
 
   /** A worker and an app (listening, so the sandbox can post its webhooks to it) on a task queue of their own. */
@@ -69,7 +72,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     };
     // the app reads the test server's clock (which skips days), so trials start and end on workflow time
     const offset = (await env.currentTimeMs()) - Date.now();
-    const app = createApp({ ...platform.deps, signaller, now: () => new Date(Date.now() + offset + skipped) }, { validateResponses: true });
+    const now = () => new Date(Date.now() + offset + skipped);
+    const app = createApp({ ...platform.deps, signaller, now }, { validateResponses: true });
     const server = http.createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const previousWebhookUrl = billingSandbox.server.webhookUrl;
@@ -86,7 +90,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       return body === undefined ? req : req.send(body as object);
     };
     try {
-      await worker.runUntil(scenario({ app, taskQueue, api }));
+      await worker.runUntil(scenario({ app, taskQueue, api, now }));
     } finally {
       billingSandbox.server.webhookUrl = previousWebhookUrl;
       server.closeAllConnections();
@@ -127,7 +131,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
   function publicBooking(w: World, salon: { slug: string; serviceId: string }) {
     return w
-      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } })
+      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } })
       .then((r) => r.status);
   }
 
