@@ -1,4 +1,4 @@
-// Platform billing configs and their plan mappings (spec 2.10): platform-wide rows, no tenant scope.
+// Platform billing configs and their plan mappings (docs/rules/billing.md#billing-configs): platform-wide rows, no tenant scope.
 import { fn } from 'objection';
 import type { Db, Transaction } from '../../db/db-handle';
 import { PlatformBillingConfigModel } from '../../db/models/platform-billing-config.model';

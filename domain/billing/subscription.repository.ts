@@ -1,6 +1,6 @@
-// Every query of subscriptions, the subscription webhook inbox and the platform audit log (spec
-// 2.10). Scoped by tenantId where a tenant is known. The tenant's billing read model lives on the
-// tenants row: tenant.repository.ts.
+// Every query of subscriptions, the subscription webhook inbox and the platform audit log
+// (docs/rules/billing.md#subscriptions). Scoped by tenantId where a tenant is known. The tenant's
+// billing read model lives on the tenants row: tenant.repository.ts.
 import { fn } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { SubscriptionModel } from '../../db/models/subscription.model';

@@ -273,7 +273,8 @@ export interface LoyaltyBookingRow {
 }
 
 /**
- * Compare-and-set: marks a COMPLETED booking processed for loyalty (the model stamps updatedAt);
+ * Compare-and-set (docs/rules/loyalty.md#completion): marks a COMPLETED booking processed for
+ * loyalty (the model stamps updatedAt);
  * undefined when it was already processed (or is not COMPLETED), so the caller does nothing.
  */
 export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {
