@@ -114,3 +114,8 @@ export async function replaceResourcesOfSkill(db: Db, tenantId: string, serviceI
   await ResourceSkillModel.query(db).where({ serviceId, tenantId }).delete();
   if (resourceIds.length) await ResourceSkillModel.query(db).insert(resourceIds.map((resourceId) => ({ resourceId, serviceId, tenantId })));
 }
+
+/** A deleted upload leaves the resource: its avatarKey is cleared when it still holds `fileKey`. */
+export async function clearResourceAvatar(db: Db, tenantId: string, id: string, fileKey: string): Promise<void> {
+  await ResourceModel.query(db).patch({ avatarKey: null }).where({ id, tenantId, avatarKey: fileKey });
+}

@@ -83,3 +83,11 @@ export async function setSubscriptionReadModel(db: Db, tenantId: string, fields:
 export async function setBillingExempt(db: Db, tenantId: string, billingExempt: boolean): Promise<boolean> {
   return (await TenantModel.query(db).patch({ billingExempt }).where({ id: tenantId })) > 0;
 }
+
+/** A deleted upload leaves the tenant's branding: `brandingKey` goes when it still holds `fileKey`. */
+export async function removeBrandingImage(db: Db, tenantId: string, brandingKey: string, fileKey: string): Promise<void> {
+  await TenantModel.query(db)
+    .patch({ branding: raw('branding - ?', [brandingKey]) })
+    .where({ id: tenantId })
+    .whereRaw('branding->>? = ?', [brandingKey, fileKey]);
+}

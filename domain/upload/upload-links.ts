@@ -46,7 +46,7 @@ async function link(db: Db, signaller: EntitySignaller, tenantId: string, key: s
   }
   if (sameReference(file.referencedBy, ref)) return;
   if (file.referencedBy) throw uploadErrors.alreadyReferenced();
-  const linked = await repo.patchFile(db, file.id, { referencedBy: { type: ref.type, id: ref.id }, referencedAt: new Date() });
+  const linked = await repo.markFileReferenced(db, file.id, { type: ref.type, id: ref.id });
   await signalUpload(signaller, linked, 'UploadLinked');
 }
 
