@@ -119,7 +119,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   // ------------------------------------------------------------ public portal (no auth)
   router.get('/public/tenants', async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listPublicTenants(knex, { search: q.search, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+    sendPage(res, await listPublicTenants(knex, { search: q.search, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }, nowOf(deps)));
   });
 
   router.get('/public/tenants/:slug', async (req, res) => {

@@ -11,8 +11,9 @@ import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
 export type { PublicTenantSummary } from './public-portal.repository';
 
-export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }) {
-  return { ...(await repo.pageOfListedTenants(db, q)), page: q.page, limit: q.limit };
+/** The listed salons as of `now` (a trial that ended by then is not listed). */
+export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }, now: Date) {
+  return { ...(await repo.pageOfListedTenants(db, q, now)), page: q.page, limit: q.limit };
 }
 
 /** The salon's public profile as of `now` (whether it takes bookings depends on its subscription). */
