@@ -1,7 +1,8 @@
 // Production wiring, shared by bin/api, bin/worker, bin/migrate, bin/dev and the tests: which
 // adapter each environment variable selects, and the api's dependency bundle. Nothing here starts
 // embedded services (that is devserver/, used by `npm start` and the tests only).
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
+import { pingDatabase } from '../db/knex';
 import { productionProblem, type AppConfig } from '../config';
 import type { AppDeps } from '../api/deps';
 import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
@@ -67,7 +68,7 @@ export interface ComposedApi {
 export async function composeApi(options: {
   config: AppConfig & { databaseUrl: string };
   logger: Logger;
-  knex: Knex;
+  knex: DbPool;
   signaller: EntitySignaller;
   mailer?: Mailer & { close?(): void };
   rateLimitPrefix?: string;
@@ -94,7 +95,7 @@ export async function composeApi(options: {
     paymentProviders: createPaymentProvidersFor(config),
     health: {
       database: async () => {
-        await knex.raw('SELECT 1');
+        await pingDatabase(knex);
       },
       ...(signaller.ping ? { temporal: () => signaller.ping!() } : {}),
     },

@@ -3,9 +3,9 @@
 // DATABASE_URL (the rate-limit counters included) and creates the platform admin if missing; says how
 // many migrations it applied now. `npm run migrate` does the same on the embedded database when
 // DATABASE_URL is unset (through bin/dev.js --migrate-only).
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
 import { loadConfig, type AppConfig } from '../config';
-import { createKnex, migrateLatest } from '../db/knex';
+import { appliedMigrations, createKnex, migrateLatest } from '../db/knex';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
 import { refuseUnfitProduction } from './compose';
@@ -16,12 +16,12 @@ export interface MigrationReport {
   latest?: string;
 }
 
-export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
+export async function runMigrations(knex: DbPool, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
   const applied = await migrateLatest(knex);
-  const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
+  const done = await appliedMigrations(knex);
   await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
   await seedPlanCatalogue(knex);
-  return { applied, total: done.length, latest: done.at(-1)?.name };
+  return { applied, total: done.length, latest: done.at(-1) };
 }
 
 export function describeMigrations(report: MigrationReport): string {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config';
-import { createKnex } from '../db/knex';
+import { createKnex, pingDatabase } from '../db/knex';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
 import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   if (healthPort) {
     health = http.createServer((_req, res) => {
       const running_ = running.worker.getState() === 'RUNNING';
-      knex.raw('SELECT 1').then(
+      pingDatabase(knex).then(
         () => res.writeHead(running_ ? 200 : 503).end(running_ ? 'ok' : running.worker.getState()),
         () => res.writeHead(503).end('database down'),
       );

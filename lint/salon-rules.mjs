@@ -17,8 +17,8 @@ function typeChecker(context) {
   return (node) => checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
 }
 
-/** What a service may do with a handle: open a transaction on it, ask whether it is one. */
-const HANDLE_MEMBERS_ALLOWED = new Set(['transaction', 'isTransaction']);
+/** What code outside db/ may do with a handle: open a transaction on it, ask whether it is one, close the pool. */
+const HANDLE_MEMBERS_ALLOWED = new Set(['transaction', 'isTransaction', 'destroy']);
 
 function isKnexType(type) {
   if (type.isUnion()) return type.types.some(isKnexType);

@@ -9,7 +9,7 @@ import type { TenantSettings } from './tenant-settings.rules';
 
 /** db/ stores settings as JSON without knowing its shape; the domain's type is applied here. */
 export type TenantRow = Omit<Row<TenantModel>, 'settings'> & { settings: TenantSettings };
-export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'>;
+export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'> & Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt'>>;
 export type TenantChanges = Partial<Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt'>> & {
   onboarding?: OnboardingState;
 };
@@ -18,6 +18,11 @@ function row(model: TenantModel): TenantRow;
 function row(model: TenantModel | undefined): TenantRow | undefined;
 function row(model: TenantModel | undefined): TenantRow | undefined {
   return model ? (plain(model) as TenantRow) : undefined;
+}
+
+/** Is there any tenant at all (the demo salon is seeded into an empty database only)? */
+export async function anyTenantExists(db: Db): Promise<boolean> {
+  return !!(await TenantModel.query(db).select('id').first());
 }
 
 export async function findTenant(db: Db, id: string, lock = false): Promise<TenantRow | undefined> {
