@@ -1,13 +1,13 @@
 // Side effects of the upload workflow: reading the committed file, and deleting an unused one (the
 // objects first, then the row, under the row's lock so a link committing meanwhile keeps the file).
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ObjectStorage } from '../domain/upload/object-storage';
 import * as repo from '../domain/upload/upload.repository';
 import { UploadActivityErrors, type UploadActivities, type UploadCleanupOutcome } from './upload.types';
 
 export interface UploadActivityDeps {
-  knex: Knex;
+  knex: Db;
   storage: ObjectStorage;
 }
 
