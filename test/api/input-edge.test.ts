@@ -76,8 +76,8 @@ describe('input edge (issue 10)', () => {
         expectValidation(await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: '2026-01-05', endDate: date }), 'endDate');
         expectValidation(await call('get', `/time-offs?dateFrom=${date}`, s.owner.token), 'dateFrom');
       }
-      expect(await rowCount('resourceScheduleOverrides', s.tenant.id)).to.equal(0);
-      expect(await rowCount('timeOffs', s.tenant.id)).to.equal(0);
+      expect(await rowCount('resource_schedule_overrides', s.tenant.id)).to.equal(0);
+      expect(await rowCount('time_offs', s.tenant.id)).to.equal(0);
     });
   });
 
@@ -281,11 +281,11 @@ describe('input edge (issue 10)', () => {
         customer: { name: 'Kari', phone: '+4791234533' },
       });
       const db = await knex();
-      for (let i = 0; i < 100 && !(await db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()); i++) {
+      for (let i = 0; i < 100 && !(await db('booking_notifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()); i++) {
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(await db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()).not.to.equal(undefined);
-      expect(await db('bookingNotifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
+      expect(await db('booking_notifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first()).not.to.equal(undefined);
+      expect(await db('booking_notifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
     });
   });
 });

@@ -15,12 +15,12 @@ async function giveVoucher(s: BookingSalon, c: LoyaltyCustomer, card?: { id: str
   const { signaller } = await stack();
   const cardRow = (await findCard(db, s.tenant.id, (card ?? (await visitCard(s))).id))!;
   const voucher = await db.transaction((trx) => issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId: c.tenantCustomerId, cycleNumber: opts.cycle ?? 1, bookingId: null, now: new Date() }));
-  if (opts.expiresInMs !== undefined) await db('loyaltyVouchers').where({ id: voucher.id }).update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
+  if (opts.expiresInMs !== undefined) await db('loyalty_vouchers').where({ id: voucher.id }).update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
   return voucher;
 }
 
 async function voucherRow(id: string) {
-  return (await knex())('loyaltyVouchers').where({ id }).first();
+  return (await knex())('loyalty_vouchers').where({ id }).first();
 }
 
 function sloppy(code: string): string {

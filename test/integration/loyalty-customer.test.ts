@@ -17,7 +17,7 @@ async function voucherFor(s: BookingSalon, c: LoyaltyCustomer, cardId: string, c
   const { signaller } = await stack();
   const card = (await findCard(db, s.tenant.id, cardId))!;
   const v = await db.transaction((trx) => issueVoucher(trx, signaller, { card, tenantCustomerId: c.tenantCustomerId, cycleNumber: cycle, bookingId: null, now: new Date() }));
-  if (status !== 'ACTIVE') await db('loyaltyVouchers').where({ id: v.id }).update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
+  if (status !== 'ACTIVE') await db('loyalty_vouchers').where({ id: v.id }).update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
   return v;
 }
 

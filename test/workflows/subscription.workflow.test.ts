@@ -249,7 +249,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         await skip(HOUR + MINUTE);
         await waitFor(salon.tenantId, (r) => r.status === 'PAST_DUE', 'the drift applied');
         expect(await tenantStatus(salon.tenantId)).to.equal('PAST_DUE');
-        const inbox = await platform.knex('subscriptionWebhookInbox').where({ tenantId: salon.tenantId }).whereLike('providerEventId', 'reconcile:%');
+        const inbox = await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId }).whereLike('providerEventId', 'reconcile:%');
         expect(inbox.map((r: { eventName: string }) => r.eventName)).to.deep.equal(['reconcile.payment_failed']);
         // next cycle: the provider expired it
         sandbox.subscriptions.get(subscription.id)!.status = 'expired';
