@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devserver/platform';
 import { createApp } from '../api/app';
@@ -69,7 +69,7 @@ function run(requests: Req[], sequential: boolean): Promise<Res[]> {
 const get = (url: string): Req => ({ url });
 const postReq = (url: string, body: unknown): Req => ({ url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
 
-async function salon(knex: Knex, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
+async function salon(knex: DbPool, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
   const slug = `bench-${name}-${Date.now().toString(36)}`;
   const [tenant] = await knex('tenants')
     .insert({ name: `Bench ${name}`, slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: ALL_WEEK, ...extra })), branding: '{}' })

@@ -9,16 +9,54 @@
 // - salon/injected-clock: no argument-less `new Date()` and no `Date.now()`: time comes from the
 //   injected clock (`Clock` in domain/time/clock.ts). Turned on for domain/ only.
 
-/** The type of an ESTree node, from the type-aware parser (parserOptions.projectService). */
-function typeChecker(context) {
+import ts from 'typescript';
+
+/** knex's member names, read from its types by the first file linted. */
+let knexMembers;
+
+/**
+ * Is the ESTree node a knex handle? Asked of the type checker (parserOptions.projectService), once
+ * per symbol: the answer for `db`, `trx` or `deps.knex` is the same at every use.
+ */
+function knexHandleCheck(context) {
   const services = context.sourceCode.parserServices;
   if (!services?.program) throw new Error(`${context.id} needs type information (parserOptions.projectService)`);
   const checker = services.program.getTypeChecker();
-  return (node) => checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
+  const bySymbol = new Map();
+  knexMembers ??= knexMemberNames(services.program, checker);
+  return (node) => {
+    const tsNode = services.esTreeNodeToTSNodeMap.get(node);
+    let symbol = checker.getSymbolAtLocation(tsNode);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    if (symbol && bySymbol.has(symbol)) return bySymbol.get(symbol);
+    // functions, methods and classes are never handles: answered without asking for a type
+    const declared = symbol?.valueDeclaration;
+    const answer = declared && (ts.isFunctionDeclaration(declared) || ts.isMethodDeclaration(declared) || ts.isMethodSignature(declared) || ts.isClassDeclaration(declared))
+      ? false
+      : isKnexType(checker.getTypeAtLocation(tsNode));
+    if (symbol) bySymbol.set(symbol, answer);
+    return answer;
+  };
 }
 
 /** What code outside db/ may do with a handle: open a transaction on it, ask whether it is one, close the pool. */
 const HANDLE_MEMBERS_ALLOWED = new Set(['transaction', 'isTransaction', 'destroy']);
+
+/** The names of knex's members (the Knex interface and its query interface), read once from knex's own types. */
+function knexMemberNames(program, checker) {
+  const names = new Set();
+  for (const file of program.getSourceFiles()) {
+    if (!/node_modules\/knex\/types\/index\.d\.ts$/.test(file.fileName)) continue;
+    const visit = (node) => {
+      if (node.name?.text === 'Knex' && node.symbol) {
+        for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(node.symbol))) names.add(member.getName());
+      }
+      node.forEachChild?.(visit);
+    };
+    file.forEachChild(visit);
+  }
+  return names;
+}
 
 function isKnexType(type) {
   if (type.isUnion()) return type.types.some(isKnexType);
@@ -39,7 +77,7 @@ const queriesInRepositories = {
     schema: [],
   },
   create(context) {
-    const typeOf = typeChecker(context);
+    const isHandle = knexHandleCheck(context);
     return {
       CallExpression(node) {
         const callee = node.callee;
@@ -47,12 +85,17 @@ const queriesInRepositories = {
           context.report({ node, messageId: 'model' });
           return;
         }
-        // db('bookings'), deps.knex('bookings'): the handle itself called as a query builder
-        if (isKnexType(typeOf(callee))) context.report({ node, messageId: 'builder' });
+        // db('bookings'), deps.knex('bookings'): the handle itself called as a query builder. A handle
+        // takes a table name (and options): other calls are not asked about.
+        const [table, ...rest] = node.arguments;
+        if (!table || rest.length > 1 || !['Literal', 'TemplateLiteral', 'Identifier', 'MemberExpression'].includes(table.type)) return;
+        if (isHandle(callee)) context.report({ node, messageId: 'builder' });
       },
       MemberExpression(node) {
         if (node.computed || node.property.type !== 'Identifier' || HANDLE_MEMBERS_ALLOWED.has(node.property.name)) return;
-        if (isKnexType(typeOf(node.object))) context.report({ node, messageId: 'builder' });
+        // only a member knex has can be a knex member (most member expressions are not asked about)
+        if (!knexMembers.has(node.property.name)) return;
+        if (isHandle(node.object)) context.report({ node, messageId: 'builder' });
       },
     };
   },
@@ -62,7 +105,7 @@ const injectedClock = {
   meta: {
     type: 'problem',
     docs: { description: 'Domain code takes the time from the injected clock, never from the machine.' },
-    messages: { clock: 'Take the time from the injected clock (deps.now / clock.now()), or take `now` as a parameter.' },
+    messages: { clock: 'Take the time from the injected clock (nowOf(deps), domain/time/clock.ts), or take `now` as a parameter.' },
     schema: [],
   },
   create(context) {
