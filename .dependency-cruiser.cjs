@@ -94,9 +94,18 @@ module.exports = {
     {
       name: 'objection-stays-in-db-and-repositories',
       severity: 'error',
-      comment: 'Objection models live in db/ and are used only by domain/<area>/<area>.repository.ts, which return plain objects.',
+      comment: 'Objection models live in db/ and are used only by domain/<area>/*.repository.ts, which return plain objects (CONTRIBUTING.md#data-access).',
       from: { pathNot: ['^db/', '\\.repository\\.ts$', '^test/'] },
       to: { path: ['^db/models/', '^node_modules/objection/'] },
+    },
+    {
+      name: 'knex-stays-in-db',
+      severity: 'error',
+      comment:
+        'One data-access style (CONTRIBUTING.md#data-access): knex is db/\'s. Everything above it takes the one Db type (db/db-handle.ts: Db, Transaction, DbPool) ' +
+        'and queries through a repository; the tests may use knex directly to set up and assert rows.',
+      from: { pathNot: ['^db/', '^test/'] },
+      to: { path: '^node_modules/knex/' },
     },
     {
       name: 'production-entry-points-import-no-devserver',

@@ -1,6 +1,9 @@
-// Lint rules the architecture relies on (CONTRIBUTING.md): no floating promises anywhere,
-// and workflows fenced from Node built-ins and from code that does I/O, so they stay deterministic.
+// Lint rules the architecture relies on (CONTRIBUTING.md): no floating promises anywhere, queries
+// only in repositories and db/, time from the injected clock in domain/, and workflows fenced from
+// Node built-ins and from code that does I/O, so they stay deterministic. The project's own rules
+// are in lint/salon-rules.mjs.
 import tseslint from 'typescript-eslint';
+import salon from './lint/salon-rules.mjs';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'dns', 'stream', 'zlib', 'timers'];
 
@@ -14,7 +17,7 @@ export default tseslint.config(
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { '@typescript-eslint': tseslint.plugin },
+    plugins: { '@typescript-eslint': tseslint.plugin, salon },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
     },
@@ -30,6 +33,21 @@ export default tseslint.config(
         { selector: "CallExpression[callee.object.name=/Model$/][callee.property.name=/^(knex|transaction|bindKnex)$/]", message: 'No globally bound models: services open their transaction with db.transaction().' },
       ],
     },
+  },
+  {
+    // One data-access style (CONTRIBUTING.md#data-access): every query (a model's query(), the knex
+    // builder, raw SQL) lives in a domain/<area>/*.repository.ts or in db/. Everywhere else a Db
+    // handle may only open a transaction, be passed on, or (the pool) be destroyed.
+    files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts', 'devserver/**/*.ts', 'config/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['**/*.repository.ts'],
+    rules: { 'salon/queries-in-repositories': 'error' },
+  },
+  {
+    // Time (CONTRIBUTING.md#time): domain code reads the injected clock (deps.now, nowOf) or takes
+    // `now` as a parameter; no argument-less new Date() and no Date.now(). The one exception is
+    // domain/time/clock.ts's systemClock, marked where it stands.
+    files: ['domain/**/*.ts'],
+    rules: { 'salon/injected-clock': 'error' },
   },
   {
     // The dev server works on typed protobuf messages (devserver/temporal/messages.ts), not `any`.

@@ -1,14 +1,19 @@
 // Side effects of the booking workflow. Each one re-reads committed state and is idempotent,
 // because Temporal runs activities at least once; each message channel is its own activity.
-import type { Knex } from 'knex';
-import type { BookingStatus } from '../domain/booking/booking-status.rules';
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../db/db-handle';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts } from '../domain/notifications/booking-messages.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
+import { bookingById, itemNamesOf } from '../domain/booking/booking.repository';
+import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
+import type { BookingRow } from '../domain/booking/booking.types';
+import { findTenant } from '../domain/tenant/tenant.repository';
+import { findCustomer } from '../domain/customer/customer.repository';
+import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel, type Contact } from './message-delivery';
 import { committedAt } from './read-committed';
@@ -16,48 +21,27 @@ import { bookingContract, type BookingSnapshot } from '../domain/booking/booking
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
 
 export interface BookingActivityDeps {
-  knex: Knex;
+  knex: Db;
   mailer: Mailer;
   sms: SmsSender;
+  /** unset: the system clock */
+  now?: Clock;
 }
 
-interface BookingRow {
-  id: string;
-  tenantId: string;
-  customerId: string | null;
-  status: BookingStatus;
-  version: number;
-  startTime: Date;
-  endTime: Date;
-  totalAmount: number;
-  discountAmount: number;
-  metadata: { displaySnapshot?: { timezone?: string }; [key: string]: unknown };
-  contactName: string | null;
-  contactPhone: string | null;
-  contactEmail: string | null;
-}
-
-export function createBookingActivities({ knex, mailer, sms }: BookingActivityDeps): BookingActivities {
-  async function bookingRow(bookingId: string, db: Knex | Knex.Transaction = knex): Promise<BookingRow | undefined> {
-    return db('bookings').where({ id: bookingId }).first();
-  }
+export function createBookingActivities(deps: BookingActivityDeps): BookingActivities {
+  const { knex, mailer, sms } = deps;
 
   async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts }> {
-    const tenant = await knex('tenants').where({ id: booking.tenantId }).first('name', 'settings');
-    const items: { serviceName: string; resourceName: string | null }[] = await knex('booking_items as i')
-      .join('services as s', 's.id', 'i.service_id')
-      .leftJoin('resources as r', 'r.id', 'i.resource_id')
-      .where('i.booking_id', booking.id)
-      .orderBy('i.sort_order')
-      .select('s.name as serviceName', 'r.name as resourceName');
-    const customer = booking.customerId ? await knex('customers').where({ id: booking.customerId }).first('name', 'phone', 'email') : undefined;
+    const tenant = (await findTenant(knex, booking.tenantId))!;
+    const items = await itemNamesOf(knex, booking.id);
+    const customer = booking.customerId ? await findCustomer(knex, booking.tenantId, booking.customerId) : undefined;
     return {
       contact: {
         phone: booking.contactPhone ?? customer?.phone ?? null,
         email: booking.contactEmail ?? customer?.email ?? null,
       },
       facts: {
-        salonName: tenant.name as string,
+        salonName: tenant.name,
         customerName: booking.contactName ?? customer?.name ?? 'kunde',
         startTime: new Date(booking.startTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
@@ -69,30 +53,25 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
 
   /** One message on one channel, at most once (activities/message-delivery.ts). */
   async function deliver(channel: Channel, { bookingId, kind, dedupeKey }: BookingMessageRequest): Promise<DeliveryOutcome> {
-    const booking = await bookingRow(bookingId);
+    const booking = await bookingById(knex, bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
     const key = { bookingId, channel, dedupeKey };
     return deliverOnce(channel, { mailer, sms }, {
       label: `booking ${bookingId} (${dedupeKey})`,
       failureType: BookingActivityErrors.deliveryFailed,
       meta: { bookingId, kind },
-      async claim() {
-        await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
-        return knex('booking_notifications').where(key).first('id', 'sentAt');
-      },
+      claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
       async compose() {
         const { contact, facts } = await messageFacts(booking);
         return { contact, message: renderBookingMessage(kind, facts) };
       },
-      async markSent(id) {
-        await knex('booking_notifications').where({ id }).update({ sentAt: knex.fn.now() });
-      },
+      markSent: (id) => markBookingNotificationSent(knex, id),
     });
   }
 
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
-      const row = await bookingRow(bookingId);
+      const row = await bookingById(knex, bookingId);
       const snapshot = row && { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString(), recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata) };
       return committedAt(bookingContract, bookingId, minVersion, snapshot);
     },
@@ -102,7 +81,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
 
     async recordCompletedVisit({ bookingId }) {
       return knex.transaction(async (trx) => {
-        const booking = await bookingRow(bookingId, trx);
+        const booking = await bookingById(trx, bookingId);
         if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
         if (booking.status !== 'COMPLETED') return 'NOT_COMPLETED' as const;
         if (!booking.customerId) return 'NO_CUSTOMER' as const;
@@ -114,7 +93,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
           visitedAt: new Date(booking.startTime),
         });
         // stamps, points and the voucher redeem, once per booking (processedForLoyalty claim)
-        await processCompletedBooking(trx, activitySignaller, bookingId);
+        await processCompletedBooking(trx, activitySignaller, bookingId, nowOf(deps));
         return recorded ? 'RECORDED' : 'ALREADY_RECORDED';
       });
     },

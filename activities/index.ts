@@ -5,7 +5,10 @@ import { createUploadActivities, type UploadActivityDeps } from './upload.activi
 import { createPaymentActivities, type PaymentActivityDeps } from './payment.activities';
 import { createSubscriptionActivities, type SubscriptionActivityDeps } from './subscription.activities';
 
-/** `storage` registers the upload activities (a worker without storage runs no upload workflows). */
+/**
+ * `storage` registers the upload activities (a worker without storage runs no upload workflows);
+ * `now` is the one clock every activity family reads (unset: the system clock).
+ */
 export type ActivityDeps = BookingActivityDeps & PaymentActivityDeps & Partial<Pick<UploadActivityDeps, 'storage'>> & Omit<SubscriptionActivityDeps, 'knex'>;
 
 export function createActivities(deps: ActivityDeps) {

@@ -1,7 +1,8 @@
 // Side effects of the payment workflow (docs/rules/payments.md). Each one re-reads committed state and is
 // idempotent (row locks, compare-and-set, provider idempotency keys). Provider failures cross the
 // Temporal boundary typed: TRANSIENT ones are retried, PERMANENT ones are not.
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
+import type { Clock } from '../domain/time/clock';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { SmsSender } from '../integrations/sms/sms-sender';
@@ -14,16 +15,18 @@ import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
 import { committedAt } from './read-committed';
 
 export interface PaymentActivityDeps {
-  knex: Knex;
+  knex: Db;
   sms: SmsSender;
+  /** unset: the system clock */
+  now?: Clock;
   /** what payment activities need beyond the database; absent in workers that run no payments */
   payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
 }
 
-export function createPaymentActivities({ knex, sms, payments }: PaymentActivityDeps): PaymentActivities {
+export function createPaymentActivities({ knex, sms, now, payments }: PaymentActivityDeps): PaymentActivities {
   function deps(): PaymentDeps {
     if (!payments) throw ApplicationFailure.nonRetryable('this worker has no payment providers configured', PaymentActivityErrors.notConfigured);
-    return { knex, ...payments };
+    return { knex, now, ...payments };
   }
 
   /** Runs a side effect with provider errors typed for the retry policy. */

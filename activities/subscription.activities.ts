@@ -3,7 +3,8 @@
 // lands drift in the inbox under a deterministic event id before it goes through the same handler
 // as webhooks.
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
+import { systemClock, type Clock } from '../domain/time/clock';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import type { BillingProviders, BillingProviderId } from '../domain/billing/billing-provider';
@@ -17,13 +18,15 @@ import { SubscriptionActivityErrors, type SubscriptionActivities } from './subsc
 import { committedAt } from './read-committed';
 
 export interface SubscriptionActivityDeps {
-  knex: Knex;
+  knex: Db;
+  /** unset: the system clock */
+  now?: Clock;
   /** unset (booking-only test workers): reconcile has nothing to talk to */
   credentialKeys?: CredentialKeyring;
   billingProviders?: BillingProviders;
 }
 
-export function createSubscriptionActivities({ knex, credentialKeys, billingProviders }: SubscriptionActivityDeps): SubscriptionActivities {
+export function createSubscriptionActivities({ knex, credentialKeys, billingProviders, now = systemClock }: SubscriptionActivityDeps): SubscriptionActivities {
   async function state(tenantId: string) {
     const s = await subscriptionState(knex, tenantId);
     if (!s) throw ApplicationFailure.nonRetryable(`tenant ${tenantId} not found`, SubscriptionActivityErrors.notFound);
@@ -34,7 +37,7 @@ export function createSubscriptionActivities({ knex, credentialKeys, billingProv
     readSubscriptionState: async ({ tenantId, minVersion }) => committedAt(subscriptionContract, tenantId, minVersion, await state(tenantId)),
 
     async applySubscriptionEvents({ tenantId }) {
-      await applyPendingEvents(knex, tenantId);
+      await applyPendingEvents(knex, tenantId, now);
       return state(tenantId);
     },
 

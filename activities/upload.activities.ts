@@ -1,6 +1,6 @@
 // Side effects of the upload workflow: reading the committed file, and deleting an unused one (the
 // objects first, then the row, under the row's lock so a link committing meanwhile keeps the file).
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
 import type { ObjectStorage } from '../domain/upload/object-storage';
 import * as repo from '../domain/upload/upload.repository';
 import { uploadContract } from '../domain/upload/upload-events.rules';
@@ -8,7 +8,7 @@ import type { UploadActivities, UploadCleanupOutcome } from './upload.types';
 import { committedAt } from './read-committed';
 
 export interface UploadActivityDeps {
-  knex: Knex;
+  knex: Db;
   storage: ObjectStorage;
 }
 

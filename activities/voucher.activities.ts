@@ -1,6 +1,6 @@
 // Side effects of the voucher workflow: read the committed voucher, expire it when its timer fires,
 // and send its messages once per channel (a claimed loyalty_voucher_notifications row per message).
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
@@ -14,7 +14,7 @@ import { voucherContract } from '../domain/loyalty/voucher-events.rules';
 import { VoucherActivityErrors, type VoucherActivities, type VoucherMessageRequest } from './voucher.types';
 
 export interface VoucherActivityDeps {
-  knex: Knex;
+  knex: Db;
   mailer: Mailer;
   sms: SmsSender;
 }

@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.get('/reset-password', resetPasswordPage());
   app.get('/customer-sign-in', customerSignInPage(config.oidc));
   app.use(authenticationGate(loadOpenApi()));
-  app.use(subscriptionGate(deps.knex, deps.clock));
+  app.use(subscriptionGate(deps.knex, deps.now));
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));

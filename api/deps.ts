@@ -1,6 +1,7 @@
 // What the HTTP edge needs from the outside world; composition/compose.ts builds it (the tests through
 // devserver/platform.ts).
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
+import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health.service';
@@ -16,7 +17,7 @@ import type { BillingProviders } from '../domain/billing/billing-provider';
 export interface AppDeps {
   config: AppConfig;
   logger: Logger;
-  knex: Knex;
+  knex: DbPool;
   mailer: Mailer;
   health: Record<string, HealthCheck>;
   /** signals entity workflows before a state change commits (docs/rules/consistency.md#signal-before-commit) */
@@ -25,8 +26,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStoreFactory;
   /** the platform billing adapters (integrations/billing/providers.ts) */
   billingProviders: BillingProviders;
-  /** the clock billing reads (trial start and end, the subscription gate); unset: the system clock */
-  clock?: () => Date;
+  /** the clock every domain service reads (trial start and end, token expiry, booking windows...); unset: the system clock */
+  now?: Clock;
   /** Prometheus metrics served at GET /api/metrics; unset: a fresh registry per app */
   metrics?: Metrics;
   /** S3-compatible storage of uploads (S3_ENDPOINT; s3rver in the embedded stack) */

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devserver/platform';
 import { createApp } from '../api/app';
@@ -69,7 +69,7 @@ function run(requests: Req[], sequential: boolean): Promise<Res[]> {
 const get = (url: string): Req => ({ url });
 const postReq = (url: string, body: unknown): Req => ({ url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
 
-async function salon(knex: Knex, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
+async function salon(knex: DbPool, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
   const slug = `bench-${name}-${Date.now().toString(36)}`;
   const [tenant] = await knex('tenants')
     .insert({ name: `Bench ${name}`, slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: ALL_WEEK, ...extra })), branding: '{}' })
@@ -80,8 +80,8 @@ async function salon(knex: Knex, name: string, staffCount: number, duration: num
     const [r] = await knex('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
     staff.push(r.id);
   }
-  await knex('resourceSkills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
-  await knex('resourceSchedules').insert(staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: '09:00', endTime: '17:00' }))));
+  await knex('resource_skills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
+  await knex('resource_schedules').insert(staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: '09:00', endTime: '17:00' }))));
   return { tenantId: tenant.id as string, slug: tenant.slug as string, serviceId: service.id as string, staff };
 }
 
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
           .insert({ tenantId: a.tenantId, resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', metadata: JSON.stringify({ displaySnapshot: { timezone: TZ, currency: 'NOK', locale: 'nb-NO' } }) })
           .returning('id');
         bookingRows.push(b);
-        await knex('bookingItems').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 });
+        await knex('booking_items').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 });
       }
     }
     const availUrl = `${base}/public/tenants/${a.slug}/availability?serviceId=${a.serviceId}&date=${day}`;
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
 
     // (b) next-available-date over 90 days: every staff member away for 89 days, free on day 90
     const b = await salon(knex, 'b', 20, 60, { maxBookingDaysInAdvance: 365 });
-    await knex('timeOffs').insert(b.staff.map((resourceId) => ({ tenantId: b.tenantId, resourceId, type: 'vacation', startDate: addDays(today, 1), endDate: addDays(today, 89), isApproved: true })));
+    await knex('time_offs').insert(b.staff.map((resourceId) => ({ tenantId: b.tenantId, resourceId, type: 'vacation', startDate: addDays(today, 1), endDate: addDays(today, 89), isApproved: true })));
     const nextUrl = `${base}/public/tenants/${b.slug}/availability/next-available-date`;
     const nextBody = { items: [{ serviceId: b.serviceId }], fromDate: today, maxDaysAhead: 90 };
     await run(Array.from({ length: 5 }, () => postReq(nextUrl, nextBody)), true);

@@ -10,6 +10,7 @@ import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
 import { startDatabase, startPlatform } from '../devserver/platform';
 import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-for-dev';
 import { createKnex } from '../db/knex';
+import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
 import { createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';
@@ -138,12 +139,7 @@ async function main(): Promise<void> {
     await temporal.stop();
   });
 
-  const staff: { name: string; email: string }[] = await platform
-    .knex('users as u')
-    .join('tenants as t', 't.id', 'u.tenant_id')
-    .where({ 't.slug': DEMO_SLUG, 'u.role': 'STAFF' })
-    .orderBy('u.name')
-    .select('u.name', 'u.email');
+  const staff = await staffLoginsOfSalon(platform.knex, DEMO_SLUG);
   const base = `http://localhost:${config.port}/api`;
   const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (devserver/temporal)' }[temporal.kind];
   const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;

@@ -7,7 +7,7 @@
 // that port answers 200 while the worker runs and the database answers (container healthcheck).
 import http from 'node:http';
 import { loadConfig } from '../config';
-import { createKnex } from '../db/knex';
+import { createKnex, pingDatabase } from '../db/knex';
 import { createLogger } from '../integrations/logger';
 import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
 import { startWorker } from '../composition/worker';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   if (healthPort) {
     health = http.createServer((_req, res) => {
       const running_ = running.worker.getState() === 'RUNNING';
-      knex.raw('SELECT 1').then(
+      pingDatabase(knex).then(
         () => res.writeHead(running_ ? 200 : 503).end(running_ ? 'ok' : running.worker.getState()),
         () => res.writeHead(503).end('database down'),
       );

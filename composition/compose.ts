@@ -2,7 +2,8 @@
 // adapter each environment variable selects, and the api's dependency bundle. Nothing here starts
 // embedded services (that is devserver/, used by `npm start` and the tests only), and nothing here
 // imports bin/ or devserver/ (CONTRIBUTING.md, "The layers").
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
+import { pingDatabase } from '../db/knex';
 import type { AppConfig } from '../config';
 import type { AppDeps } from '../api/deps';
 import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
@@ -59,7 +60,7 @@ export interface ComposedApi {
 export async function composeApi(options: {
   config: AppConfig & { databaseUrl: string };
   logger: Logger;
-  knex: Knex;
+  knex: DbPool;
   signaller: EntitySignaller;
   mailer?: Mailer & { close?(): void };
   rateLimitPrefix?: string;
@@ -86,7 +87,7 @@ export async function composeApi(options: {
     paymentProviders: createPaymentProvidersFor(config),
     health: {
       database: async () => {
-        await knex.raw('SELECT 1');
+        await pingDatabase(knex);
       },
       ...(signaller.ping ? { temporal: () => signaller.ping!() } : {}),
     },

@@ -1,8 +1,8 @@
 // Bringing a database up to date, for bin/migrate (production), bin/dev and devserver/ (npm start
 // and the tests): pending migrations, the platform admin, the plan catalogue.
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
 import type { AppConfig } from '../config';
-import { migrateLatest } from '../db/knex';
+import { appliedMigrations, migrateLatest } from '../db/knex';
 import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
 import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
 
@@ -12,12 +12,12 @@ export interface MigrationReport {
   latest?: string;
 }
 
-export async function runMigrations(knex: Knex, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
+export async function runMigrations(knex: DbPool, config: AppConfig & { databaseUrl: string }): Promise<MigrationReport> {
   const applied = await migrateLatest(knex);
-  const [done] = (await knex.migrate.list()) as [{ name: string }[], unknown[]];
+  const done = await appliedMigrations(knex);
   await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
   await seedPlanCatalogue(knex);
-  return { applied, total: done.length, latest: done.at(-1)?.name };
+  return { applied, total: done.length, latest: done.at(-1) };
 }
 
 export function describeMigrations(report: MigrationReport): string {

@@ -34,3 +34,14 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
   const [, applied] = await knex.migrate.latest(migrationConfig());
   return applied as string[];
 }
+
+/** Names of the migrations the database has applied, oldest first. */
+export async function appliedMigrations(knex: Knex): Promise<string[]> {
+  const [done] = (await knex.migrate.list(migrationConfig())) as [{ name: string }[], unknown[]];
+  return done.map((m) => m.name);
+}
+
+/** One round trip to the database: the health checks of the api and the worker. */
+export async function pingDatabase(knex: Knex): Promise<void> {
+  await knex.raw('SELECT 1');
+}

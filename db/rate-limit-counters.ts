@@ -1,14 +1,22 @@
 // Data access of the shared rate-limit counters (table rate_limit_counters). Every call is one
 // statement, so concurrent api processes count correctly without locks of their own: the upsert
-// either starts a new window or adds one hit to the running one.
+// either starts a new window or adds one hit to the running one. Time is the database's
+// (clock_timestamp()), so every process counts by one clock.
+import { raw } from 'objection';
 import type { Db } from './db-handle';
+import { RateLimitCounterModel } from './models/rate-limit-counter.model';
+
+const databaseNow = () => raw('clock_timestamp()');
 
 export interface CounterWindow {
   hits: number;
   resetAt: Date;
 }
 
-/** One more hit for `key`; a window that has ended starts again at 1 for `windowMs`. */
+/**
+ * One more hit for `key`; a window that has ended starts again at 1 for `windowMs`. Raw SQL: the
+ * upsert's per-column CASE over the existing row and EXCLUDED is beyond a model or the builder.
+ */
 export async function hit(db: Db, key: string, windowMs: number): Promise<CounterWindow> {
   const { rows } = await db.raw(
     `INSERT INTO rate_limit_counters AS c (key, hits, reset_at)
@@ -24,21 +32,20 @@ export async function hit(db: Db, key: string, windowMs: number): Promise<Counte
 
 /** The running window of `key`, if any. */
 export async function current(db: Db, key: string): Promise<CounterWindow | undefined> {
-  const { rows } = await db.raw('SELECT hits, reset_at FROM rate_limit_counters WHERE key = ? AND reset_at > clock_timestamp()', [key]);
-  return rows[0] ? { hits: rows[0].hits, resetAt: rows[0].reset_at } : undefined;
+  const row = await RateLimitCounterModel.query(db).select('hits', 'resetAt').findOne({ key }).where('resetAt', '>', databaseNow());
+  return row ? { hits: row.hits, resetAt: row.resetAt } : undefined;
 }
 
 /** Takes one hit back (a request the limiter was told not to count). */
 export async function unhit(db: Db, key: string): Promise<void> {
-  await db.raw('UPDATE rate_limit_counters SET hits = GREATEST(hits - 1, 0) WHERE key = ? AND reset_at > clock_timestamp()', [key]);
+  await RateLimitCounterModel.query(db).patch({ hits: raw('GREATEST(hits - 1, 0)') }).where({ key }).where('resetAt', '>', databaseNow());
 }
 
 export async function forget(db: Db, key: string): Promise<void> {
-  await db.raw('DELETE FROM rate_limit_counters WHERE key = ?', [key]);
+  await RateLimitCounterModel.query(db).deleteById(key);
 }
 
 /** Deletes windows that ended; returns how many. */
 export async function sweepEnded(db: Db): Promise<number> {
-  const { rowCount } = await db.raw('DELETE FROM rate_limit_counters WHERE reset_at <= clock_timestamp()');
-  return rowCount ?? 0;
+  return RateLimitCounterModel.query(db).delete().where('resetAt', '<=', databaseNow());
 }

@@ -2,7 +2,8 @@
 // and the billing config row that points at it. Production never imports this: there the billing
 // configs are rows the super-admin creates (`/superadmin/billing-configs`).
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/db-handle';
+import { activeConfig, findConfigByMode, insertConfig, lockConfigTable, updateConfig } from '../domain/billing/billing-config.repository';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { sealCredentials } from '../domain/crypto/credential-cipher';
 import { startSandboxBilling, type SandboxBillingServer } from '../integrations/billing/sandbox/server';
@@ -21,15 +22,15 @@ export async function startBillingSandbox(webhookUrl?: string): Promise<{ server
  * Points the sandbox config row (test mode) at this run's sandbox server and its fresh secrets,
  * creating it when missing, and activates it when no config is active (the embedded default).
  */
-export async function useSandboxBillingConfig(knex: Knex, keyring: CredentialKeyring, sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string }): Promise<void> {
+export async function useSandboxBillingConfig(db: Db, keyring: CredentialKeyring, sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string }): Promise<void> {
   const { sealed, keyVersion } = sealCredentials(keyring, { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret });
-  await knex.transaction(async (trx) => {
-    await trx.raw('LOCK TABLE platform_billing_configs IN SHARE ROW EXCLUSIVE MODE');
+  await db.transaction(async (trx) => {
+    await lockConfigTable(trx);
     const fields = { apiBaseUrl: sandbox.server.url, sealedCredentials: sealed, keyVersion };
-    const existing = await trx('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).first('id');
-    if (existing) await trx('platformBillingConfigs').where({ id: existing.id }).update({ ...fields, updatedAt: trx.fn.now() });
-    else await trx('platformBillingConfigs').insert({ provider: 'sandbox', isTest: true, displayName: 'Sandkasse', ...fields });
-    const active = await trx('platformBillingConfigs').where({ isActive: true }).first('id');
-    if (!active) await trx('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).update({ isActive: true });
+    const existing = await findConfigByMode(trx, 'sandbox', true);
+    const row = existing
+      ? await updateConfig(trx, existing.id, fields)
+      : await insertConfig(trx, { provider: 'sandbox', isTest: true, displayName: 'Sandkasse', storeId: null, storeDomain: null, ...fields });
+    if (!(await activeConfig(trx))) await updateConfig(trx, row.id, { isActive: true });
   });
 }

@@ -2,7 +2,7 @@
 // Postgres unless DATABASE_URL), migrations, the platform admin, then the api's dependency bundle
 // from the composition root, composition/ (the same one production uses).
 import path from 'node:path';
-import type { Knex } from 'knex';
+import type { DbPool } from '../db/db-handle';
 import type { AppConfig } from '../config';
 import { createKnex } from '../db/knex';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres';
@@ -15,7 +15,7 @@ import { startEmbeddedS3, type EmbeddedS3 } from './s3-for-dev';
 
 export interface Platform {
   deps: ComposedApi['deps'];
-  knex: Knex;
+  knex: DbPool;
   /** the folder outbox of MAIL_OUTBOX_DIR (what the mailer wrote when SMTP_URL is unset) */
   mailer: FolderMailer;
   embeddedPostgres?: EmbeddedPostgresHandle;

@@ -11,6 +11,7 @@ import { principalOf, tenantOf } from '../request-context';
 import * as plans from '../../domain/billing/plan.service';
 import * as configs from '../../domain/billing/billing-config.service';
 import * as subscription from '../../domain/billing/subscription.service';
+import { nowOf } from '../../domain/time/clock';
 
 /** Where checkout sends the owner back: the host the request came to (docs/rules/billing.md). */
 function originOf(req: Request): string {
@@ -50,7 +51,7 @@ export function billingRouter(deps: AppDeps): Router {
   const { knex } = deps;
   const admin = requireRole('ADMIN');
   const owner = requireRole('OWNER');
-  const now = () => (deps.clock ? deps.clock() : new Date());
+  const now = () => nowOf(deps);
   const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now };
   const keyring = deps.config.credentialKeys;
 
@@ -100,7 +101,7 @@ export function billingRouter(deps: AppDeps): Router {
   router.post('/superadmin/billing-configs/:id/rotate-credentials', admin, async (req, res) => sendData(res, await configs.rotateCredentials(knex, keyring, req.params.id as string, req.body)));
   router.post('/superadmin/billing-configs/:id/activate', admin, async (req, res) => sendData(res, await configs.activateConfig(knex, req.params.id as string)));
   router.post('/superadmin/billing-configs/:id/deactivate', admin, async (req, res) => sendData(res, await configs.deactivateConfig(knex, req.params.id as string)));
-  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) => sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string)));
+  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) => sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string, now())));
   router.get('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, (await configs.getConfig(knex, req.params.id as string)).planMappings ?? []));
   router.put('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, await configs.replacePlanMappings(knex, req.params.id as string, req.body.mappings)));
 

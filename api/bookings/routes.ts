@@ -12,6 +12,7 @@ import { availabilityForDate, nextAvailableDate, type RequestedItem } from '../.
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { bookingActor } from '../../domain/booking/booking-actor';
 import type { BookingDeps } from '../../domain/booking/booking.types';
+import { nowOf } from '../../domain/time/clock';
 import { assertAcceptingBookings } from '../../domain/booking/accepting-bookings.rules';
 import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
 import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
@@ -51,7 +52,7 @@ function itemsFromQuery(q: Query): RequestedItem[] {
 export function bookingsRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret, now: deps.now };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
@@ -60,7 +61,7 @@ export function bookingsRouter(deps: AppDeps): Router {
   router.get('/availability', requireRole('STAFF'), async (req, res) => {
     const q = req.query as Query;
     const tenant = await staffTenant(req);
-    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false }));
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false, now: nowOf(deps) }));
   });
 
   router.get('/bookings', requireRole('STAFF'), async (req, res) => {
@@ -118,11 +119,11 @@ export function bookingsRouter(deps: AppDeps): Router {
   // ------------------------------------------------------------ public portal (no auth)
   router.get('/public/tenants', async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listPublicTenants(knex, { search: q.search, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+    sendPage(res, await listPublicTenants(knex, { search: q.search, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }, nowOf(deps)));
   });
 
   router.get('/public/tenants/:slug', async (req, res) => {
-    sendData(res, publicProfile(await publicTenantBySlug(knex, String(req.params.slug))));
+    sendData(res, publicProfile(await publicTenantBySlug(knex, String(req.params.slug)), nowOf(deps)));
   });
 
   router.get('/public/tenants/:slug/services', async (req, res) => {
@@ -138,8 +139,8 @@ export function bookingsRouter(deps: AppDeps): Router {
   router.get('/public/tenants/:slug/availability', async (req, res) => {
     const q = req.query as Query;
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    assertAcceptingBookings(tenant);
-    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true }));
+    assertAcceptingBookings(tenant, nowOf(deps));
+    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: true, now: nowOf(deps) }));
   });
 
   router.post('/public/tenants/:slug/availability/next-available-date', async (req, res) => {
@@ -148,8 +149,8 @@ export function bookingsRouter(deps: AppDeps): Router {
       throw errors.validation('Request validation failed', [{ field: 'maxDaysAhead', message: `must be at most ${NEXT_AVAILABLE_MAX_DAYS}` }]);
     }
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    assertAcceptingBookings(tenant);
-    sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true }));
+    assertAcceptingBookings(tenant, nowOf(deps));
+    sendData(res, await nextAvailableDate(knex, tenant, { ...body, onlineOnly: true, now: nowOf(deps) }));
   });
 
   router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {

@@ -10,9 +10,9 @@ import { customerOf } from '../request-context';
 import * as customerAuth from '../../domain/customer-account/customer-auth.service';
 import { claimBooking, listCustomerBookings } from '../../domain/customer-account/customer-bookings.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
-import { salonsOfAccount } from '../../domain/customer-account/customer-account.repository';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
+import { nowOf } from '../../domain/time/clock';
 
 /** The customer refresh cookie is only sent to the customer auth routes. */
 const CUSTOMER_REFRESH_COOKIE_PATH = '/api/auth/customer';
@@ -22,8 +22,8 @@ export function customerAccountRouter(deps: AppDeps): Router {
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
-  const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier };
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret };
+  const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier, now: deps.now };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret, now: deps.now };
 
   function sendSession(res: Response, session: customerAuth.CustomerSessionTokens, status = 200): void {
     res.cookie(CUSTOMER_ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
@@ -70,15 +70,15 @@ export function customerAccountRouter(deps: AppDeps): Router {
   });
 
   // loyalty across salons (docs/rules/loyalty.md#a-customers-loyalty-across-salons): the account's customer record in each salon holds its cards and vouchers
-  const customerIdsOf = async (req: Request) => (await salonsOfAccount(knex, customerOf(req).accountId)).map((s) => s.customerId);
+  const customerIdsOf = (req: Request) => customerAuth.customerIdsOfAccount(knex, customerOf(req).accountId);
   router.get('/customer/me/loyalty', async (req, res) => {
-    sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req)));
+    sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req), nowOf(deps)));
   });
   router.get('/customer/loyalty/vouchers', async (req, res) => {
     sendData(res, await customerVouchers(knex, await customerIdsOf(req)));
   });
   router.get('/customer/loyalty/stamps/:tenantSlug', async (req, res) => {
-    sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug)));
+    sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug), nowOf(deps)));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/claim', async (req, res) => {

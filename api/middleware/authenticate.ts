@@ -2,7 +2,7 @@
 // checks the user's token version, so a password change logs out every older token.
 import type { Request, RequestHandler } from 'express';
 import { IMPERSONATION_END_PATH } from './impersonation-audit';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { AccessClaims } from '../../domain/auth/tokens';
@@ -24,7 +24,7 @@ function wellFormedClaims(claims: AccessClaims): boolean {
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 
-export function configurePassport(secret: string, knex: Knex): passport.PassportStatic {
+export function configurePassport(secret: string, knex: Db): passport.PassportStatic {
   const instance = new passport.Passport() as unknown as passport.PassportStatic;
   instance.use(
     new JwtStrategy(

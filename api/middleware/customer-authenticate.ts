@@ -3,7 +3,7 @@
 // customer token: customer routes answer it with 401 (and admin routes refuse customer tokens in
 // authenticate.ts). Never rejects by itself: routes ask with customerOf / optionalCustomerOf.
 import type { RequestHandler } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import jwt from 'jsonwebtoken';
 import { verifyCustomerAccessToken } from '../../domain/auth/tokens';
 import { customerTokenStatus } from '../../domain/customer-account/customer-auth.service';
@@ -16,7 +16,7 @@ function presentedToken(header: string | undefined, cookie: string | undefined):
   return bearer || cookie || undefined;
 }
 
-export function authenticateCustomer(secret: string, knex: Knex): RequestHandler {
+export function authenticateCustomer(secret: string, knex: Db): RequestHandler {
   return (req, _res, next) => {
     const token = presentedToken(req.headers.authorization, req.cookies?.[CUSTOMER_ACCESS_COOKIE] as string | undefined);
     if (!token) return next();

@@ -3,14 +3,14 @@
 // The row is written before the response goes out, so when the client sees the answer its audit
 // entry exists. A failed audit write is logged; it never changes the answer.
 import type { RequestHandler, Response } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import type { Logger } from '../../integrations/logger';
 import { recordMutation } from '../../domain/impersonation/impersonation.service';
 
 const AUDITED = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const IMPERSONATION_END_PATH = '/api/superadmin/impersonate/end';
 
-export function impersonationAudit(knex: Knex, logger: Logger): RequestHandler {
+export function impersonationAudit(knex: Db, logger: Logger): RequestHandler {
   return (req, res, next) => {
     const imp = req.principal?.impersonation;
     const path = req.originalUrl.split('?')[0];

@@ -4,18 +4,19 @@
 // provider webhooks, which are no salon writes, and the platform admin routes, which answer 403 to a
 // salon anyway); reads are never blocked.
 import type { RequestHandler } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
+import { systemClock, type Clock } from '../../domain/time/clock';
 import { assertWritesAllowed } from '../../domain/billing/subscription.service';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EXEMPT = [/^\/api\/auth\//, /^\/api\/(admin\/)?superadmin\//, /^\/api\/subscription\/checkout\/?$/, /^\/api\/public\//, /^\/api\/webhooks\//];
 
-export function subscriptionGate(knex: Knex, clock: () => Date = () => new Date()): RequestHandler {
+export function subscriptionGate(db: Db, clock: Clock = systemClock): RequestHandler {
   return async (req, _res, next) => {
     try {
       const tenantId = req.principal?.tenantId;
       if (!tenantId || !WRITES.has(req.method) || EXEMPT.some((p) => p.test(req.path))) return next();
-      await assertWritesAllowed(knex, tenantId, clock());
+      await assertWritesAllowed(db, tenantId, clock());
       next();
     } catch (err) {
       next(err);

@@ -1,11 +1,11 @@
 // Tenant resolution (docs/rules/auth.md#tenant-resolution): JWT tenantId, then header x-tenant-id, then subdomain or custom domain.
 import type { RequestHandler } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { tenantIdByHost } from '../../domain/tenant/tenant-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function resolveTenant(platformDomain: string, knex: Knex): RequestHandler {
+export function resolveTenant(platformDomain: string, knex: Db): RequestHandler {
   const suffix = `.${platformDomain.toLowerCase()}`;
   return async (req, _res, next) => {
     try {

@@ -2,15 +2,9 @@
 // do not collide: request latency per route and status, bookings created, workflow signal
 // failures, database pool use. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
 import type { RequestHandler } from 'express';
-import type { Knex } from 'knex';
 import client from 'prom-client';
-
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  max: number;
-}
+import type { DbPool } from '../../db/db-handle';
+import { poolStats } from '../../db/pool-stats';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -18,7 +12,7 @@ export class Metrics {
   readonly bookingsCreated: client.Counter<'channel'>;
   readonly signalFailures: client.Counter<'workflow_type'>;
 
-  constructor(knex?: Knex) {
+  constructor(knex?: DbPool) {
     client.collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new client.Histogram({
       name: 'http_request_duration_seconds',
@@ -39,18 +33,17 @@ export class Metrics {
       labelNames: ['workflow_type'],
       registers: [this.registry],
     });
-    const pool = (): TarnPool | undefined => (knex?.client as { pool?: TarnPool } | undefined)?.pool;
     new client.Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (used, free, pending acquires, max)',
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
-        const p = pool();
+        const p = knex && poolStats(knex);
         if (!p) return;
-        this.set({ state: 'used' }, p.numUsed());
-        this.set({ state: 'free' }, p.numFree());
-        this.set({ state: 'pending' }, p.numPendingAcquires());
+        this.set({ state: 'used' }, p.used);
+        this.set({ state: 'free' }, p.free);
+        this.set({ state: 'pending' }, p.pending);
         this.set({ state: 'max' }, p.max);
       },
     });

@@ -8,6 +8,7 @@ import { principalOf, tenantOf } from '../request-context';
 import { errors } from '../../domain/errors';
 import * as tenants from '../../domain/tenant/tenant.service';
 import { completeOnboarding, completeStep, getOnboarding } from '../../domain/tenant/onboarding.service';
+import { nowOf } from '../../domain/time/clock';
 import { toTenantDto, toTenantPublicDto } from '../../domain/tenant/tenant.dto';
 import { toAuthUser } from '../../domain/auth/user.dto';
 
@@ -54,7 +55,7 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.post('/tenants/me/onboarding/complete', requireExactRole('OWNER'), async (req, res) => {
-    sendData(res, await completeOnboarding(deps.knex, ownTenant(req)));
+    sendData(res, await completeOnboarding(deps.knex, ownTenant(req), nowOf(deps)));
   });
 
   router.get('/tenants/slug/:slug', async (req, res) => {

@@ -11,6 +11,7 @@ import { sendCreated, sendData, sendNoContent } from '../envelope';
 import { errors } from '../../domain/errors';
 import * as uploads from '../../domain/upload/upload.service';
 import { renderImage, signImageUrl, type ImageProxyDeps } from '../../domain/upload/image-proxy.service';
+import { nowOf } from '../../domain/time/clock';
 
 interface FilePart {
   fields: Record<string, string>;
@@ -63,7 +64,7 @@ export function uploadRouter(deps: AppDeps): Router {
   const { config } = deps;
   const limits = config.rateLimit;
   const window = limits.windowMs;
-  const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage };
+  const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage, now: deps.now };
   const proxyDeps: ImageProxyDeps = { knex: deps.knex, storage: deps.storage, secret: config.storage.imageProxySecret, publicBaseUrl: config.publicBaseUrl };
   const staff = requireRole('STAFF');
   const actorOf = (req: Request): uploads.UploadActor => ({ userId: principalOf(req).userId, role: principalOf(req).role, tenantId: tenantOf(req) });
@@ -96,12 +97,12 @@ export function uploadRouter(deps: AppDeps): Router {
     const q = req.query as Record<string, string | undefined>;
     sendData(
       res,
-      await signImageUrl(proxyDeps, caller, { key: String(q.key), w: numberParam(req, 'w'), h: numberParam(req, 'h'), fit: q.fit as 'fit' | 'fill' | undefined, g: q.g as never, q: numberParam(req, 'q') }),
+      await signImageUrl(proxyDeps, caller, { key: String(q.key), w: numberParam(req, 'w'), h: numberParam(req, 'h'), fit: q.fit as 'fit' | 'fill' | undefined, g: q.g as never, q: numberParam(req, 'q') }, nowOf(deps).getTime()),
     );
   });
   router.get('/image-proxy/render', async (req, res) => {
     const q = req.query as Record<string, string>;
-    const image = await renderImage(proxyDeps, { key: q.key, o: q.o, exp: Number(q.exp), sig: q.sig, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') });
+    const image = await renderImage(proxyDeps, { key: q.key, o: q.o, exp: Number(q.exp), sig: q.sig, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') }, nowOf(deps).getTime());
     res.set({
       'Cache-Control': `public, max-age=${image.maxAge}, immutable`,
       ETag: image.etag,

@@ -14,7 +14,8 @@ export class BookingModel extends BaseModel {
   /** one of domain/booking/booking-status.rules.ts BOOKING_STATUSES (db/ does not import the domain) */
   status!: string;
   source!: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
-  paymentMode!: 'IN_PERSON' | 'ONLINE';
+  /** 'IN_PERSON' | 'ONLINE' */
+  paymentMode!: string;
   /** minor units */
   totalAmount!: number;
   discountAmount!: number;
@@ -30,9 +31,12 @@ export class BookingModel extends BaseModel {
   notes!: string | null;
   version!: number;
   cancelReason!: string | null;
-  cancelledBy!: 'CUSTOMER' | 'SALON' | 'SYSTEM' | null;
+  /** 'CUSTOMER' | 'SALON' | 'SYSTEM' */
+  cancelledBy!: string | null;
   cancelledAt!: Date | null;
   cancellationTokenHash!: string | null;
   allowDoubleBooking!: boolean;
   createdBy!: string | null;
+  /** the signed-in customer's account (a booking made signed in, or claimed) */
+  customerAccountId!: string | null;
 }

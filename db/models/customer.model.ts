@@ -10,4 +10,6 @@ export class CustomerModel extends BaseModel {
   /** normalised: trimmed, lower case */
   email!: string | null;
   notes!: string | null;
+  /** the customer account this salon's record belongs to (one per salon), or null */
+  accountId!: string | null;
 }

@@ -24,4 +24,6 @@ export class TenantModel extends BaseModel {
   subscriptionStatus!: string | null;
   trialEndsAt!: Date | null;
   billingExempt!: boolean;
+  /** bumped by every api change of the tenant's subscription (the subscription workflow's entity version) */
+  subscriptionVersion!: number;
 }

@@ -1,8 +1,8 @@
 // Staff, owner and platform-admin authentication (docs/rules/auth.md): registration, login,
 // refresh-token rotation with reuse detection, logout, profile and password change.
-import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
 import { findTenantBySlug, slugsOf } from '../tenant/tenant.repository';
 import { findResourceIdOfUser } from '../resource/resource.repository';
 import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } from './user.repository';
@@ -19,11 +19,11 @@ import { startTrial } from '../billing/subscription.service';
 
 export interface AuthDeps {
   config: AppConfig;
-  knex: Knex;
+  knex: Db;
   /** registration starts the trial by signalling `subscription:<tenantId>` */
   signaller: EntitySignaller;
-  /** the clock the trial starts by; unset: the system clock */
-  clock?: () => Date;
+  /** the clock (the trial starts by it); unset: the system clock */
+  now?: Clock;
 }
 
 const invalidCredentials = () => errors.unauthorized('Invalid credentials');
@@ -47,6 +47,7 @@ export interface RegisterInput {
 
 /** Tenant + OWNER + default rows + first session, all in one transaction. */
 export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionTokens> {
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const { owner } = await createTenantWithOwner(
       trx,
@@ -59,9 +60,9 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
       },
       deps.config.passwordHashRounds,
     );
-    await startTrial(trx, deps.signaller, owner.tenantId!, deps.clock ? deps.clock() : new Date());
-    const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: new Date() });
-    return issueSession(trx, deps.config, loggedIn);
+    await startTrial(trx, deps.signaller, owner.tenantId!, now);
+    const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: now });
+    return issueSession(trx, deps.config, loggedIn, now);
   });
 }
 
@@ -112,8 +113,9 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
       slugs.map((slug) => ({ field: 'tenantSlug', message: `one of: ${slug}` })),
     );
   }
-  const loggedIn = await patchUser(deps.knex, user.id, { lastLoginAt: new Date() });
-  return issueSession(deps.knex, deps.config, loggedIn);
+  const now = nowOf(deps);
+  const loggedIn = await patchUser(deps.knex, user.id, { lastLoginAt: now });
+  return issueSession(deps.knex, deps.config, loggedIn, now);
 }
 
 /**
@@ -124,20 +126,21 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
 export async function refresh(deps: AuthDeps, rawToken: string | undefined): Promise<SessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
+  const now = nowOf(deps);
   const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'invalid'> => {
     const row = await findRefreshToken(trx, tokenHash, true);
     if (!row) return 'invalid';
     // Revoked (logout, password change or reset): simply no longer valid. Rotated: a replay.
     if (row.revokedAt) return 'revoked';
     if (row.rotatedAt) {
-      await revokeFamily(trx, row.familyId);
+      await revokeFamily(trx, row.familyId, now);
       return 'reused';
     }
-    if (new Date(row.expiresAt).getTime() <= Date.now()) return 'invalid';
+    if (new Date(row.expiresAt).getTime() <= now.getTime()) return 'invalid';
     const user = await findUserById(trx, row.userId);
     if (!user || !user.isActive) return 'invalid';
-    await markRotated(trx, row.id);
-    return issueSession(trx, deps.config, user, row.familyId);
+    await markRotated(trx, row.id, now);
+    return issueSession(trx, deps.config, user, now, row.familyId);
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
   if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out or the password changed); sign in again');
@@ -149,7 +152,7 @@ export async function refresh(deps: AuthDeps, rawToken: string | undefined): Pro
 export async function logout(deps: AuthDeps, rawToken: string | undefined): Promise<void> {
   if (!rawToken) return;
   const row = await findRefreshToken(deps.knex, hashOpaqueToken(rawToken));
-  if (row) await revokeFamily(deps.knex, row.familyId);
+  if (row) await revokeFamily(deps.knex, row.familyId, nowOf(deps));
 }
 
 /** GET /auth/me's resourceId: the staff member linked to the login, inside the user's own salon (never for a platform ADMIN). */
@@ -221,9 +224,10 @@ export async function changePassword(deps: AuthDeps, userId: string, currentPass
     throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
   }
   const passwordHash = await hashPassword(newPassword, deps.config.passwordHashRounds);
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const updated = await patchUser(trx, user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
-    await revokeAllForUser(trx, user.id);
-    return issueSession(trx, deps.config, updated);
+    await revokeAllForUser(trx, user.id, now);
+    return issueSession(trx, deps.config, updated, now);
   });
 }

@@ -7,8 +7,8 @@ import { plainOrUndefined, type Row } from '../../db/plain';
 export type PasswordResetTokenRow = Row<PasswordResetTokenModel>;
 
 /** Earlier unused tokens of the user stop working. */
-export async function retireUnusedResetTokens(db: Db, userId: string): Promise<void> {
-  await PasswordResetTokenModel.query(db).patch({ usedAt: new Date() }).where({ userId }).whereNull('usedAt');
+export async function retireUnusedResetTokens(db: Db, userId: string, at: Date): Promise<void> {
+  await PasswordResetTokenModel.query(db).patch({ usedAt: at }).where({ userId }).whereNull('usedAt');
 }
 
 export async function insertResetToken(db: Db, row: Pick<PasswordResetTokenRow, 'userId' | 'tokenHash' | 'expiresAt'>): Promise<void> {
@@ -19,6 +19,6 @@ export async function lockResetToken(db: Db, tokenHash: string): Promise<Passwor
   return plainOrUndefined(await PasswordResetTokenModel.query(db).findOne({ tokenHash }).forUpdate());
 }
 
-export async function markResetTokenUsed(db: Db, id: string): Promise<void> {
-  await PasswordResetTokenModel.query(db).patch({ usedAt: new Date() }).where({ id });
+export async function markResetTokenUsed(db: Db, id: string, at: Date): Promise<void> {
+  await PasswordResetTokenModel.query(db).patch({ usedAt: at }).where({ id });
 }

@@ -1,9 +1,10 @@
 // Forgotten passwords: a single-use, expiring token (stored hashed in password_reset_tokens) is
 // mailed; the answer never tells whether the account exists. Resetting bumps the token version and
 // revokes every refresh token.
-import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { Mailer } from '../notifications/mailer';
+import type { Db } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
 import { findTenant, findTenantBySlug } from '../tenant/tenant.repository';
 import { activeUsersBy, findUserById, patchUser } from './user.repository';
 import { insertResetToken, lockResetToken, markResetTokenUsed, retireUnusedResetTokens } from './password-reset-token.repository';
@@ -14,8 +15,9 @@ import { revokeAllForUser } from './sessions';
 
 export interface PasswordResetDeps {
   config: AppConfig;
-  knex: Knex;
+  knex: Db;
   mailer: Mailer;
+  now?: Clock;
 }
 
 /**
@@ -33,9 +35,10 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
   const users = await activeUsersBy(deps.knex, { email }, tenantId);
   for (const user of users) {
     const token = newOpaqueToken();
-    const expiresAt = new Date(Date.now() + deps.config.passwordResetTtlSeconds * 1000);
+    const now = nowOf(deps);
+    const expiresAt = new Date(now.getTime() + deps.config.passwordResetTtlSeconds * 1000);
     await deps.knex.transaction(async (trx) => {
-      await retireUnusedResetTokens(trx, user.id);
+      await retireUnusedResetTokens(trx, user.id, now);
       await insertResetToken(trx, { userId: user.id, tokenHash: hashOpaqueToken(token), expiresAt });
     });
     const salon = user.tenantId ? await findTenant(deps.knex, user.tenantId) : undefined;
@@ -54,14 +57,15 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
 
 export async function resetPassword(deps: PasswordResetDeps, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password, deps.config.passwordHashRounds);
+  const now = nowOf(deps);
   await deps.knex.transaction(async (trx) => {
     const row = await lockResetToken(trx, hashOpaqueToken(token));
     if (!row || row.usedAt) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
-    if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError(400, 'PASSWORD_RESET_TOKEN_EXPIRED', 'This reset link has expired');
-    await markResetTokenUsed(trx, row.id);
+    if (new Date(row.expiresAt).getTime() <= now.getTime()) throw new AppError(400, 'PASSWORD_RESET_TOKEN_EXPIRED', 'This reset link has expired');
+    await markResetTokenUsed(trx, row.id, now);
     const user = await findUserById(trx, row.userId, true);
     if (!user || !user.isActive) throw new AppError(400, 'PASSWORD_RESET_TOKEN_INVALID', 'This reset link is not valid or was already used');
     await patchUser(trx, user.id, { passwordHash, tokenVersion: user.tokenVersion + 1 });
-    await revokeAllForUser(trx, user.id);
+    await revokeAllForUser(trx, user.id, now);
   });
 }

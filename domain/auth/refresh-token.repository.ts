@@ -16,11 +16,11 @@ export async function findRefreshToken(db: Db, tokenHash: string, lock = false):
   return plainOrUndefined(await q);
 }
 
-export async function markRotated(db: Db, id: string): Promise<void> {
-  await RefreshTokenModel.query(db).patch({ rotatedAt: new Date() }).where({ id });
+export async function markRotated(db: Db, id: string, at: Date): Promise<void> {
+  await RefreshTokenModel.query(db).patch({ rotatedAt: at }).where({ id });
 }
 
 /** Revokes the not yet revoked tokens of a family, or of every family of a user. */
-export async function revokeRefreshTokens(db: Db, owner: { familyId: string } | { userId: string }): Promise<void> {
-  await RefreshTokenModel.query(db).patch({ revokedAt: new Date() }).where(owner).whereNull('revokedAt');
+export async function revokeRefreshTokens(db: Db, owner: { familyId: string } | { userId: string }, at: Date): Promise<void> {
+  await RefreshTokenModel.query(db).patch({ revokedAt: at }).where(owner).whereNull('revokedAt');
 }

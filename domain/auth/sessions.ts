@@ -27,14 +27,14 @@ export function accessTokenFor(config: SessionConfig, user: UserRow, imp?: Imper
   );
 }
 
-/** Signs an access token and stores a new refresh token (in `familyId`, or a new family). */
-export async function issueSession(db: Db, config: SessionConfig, user: UserRow, familyId?: string): Promise<SessionTokens> {
+/** Signs an access token and stores a new refresh token (in `familyId`, or a new family), valid from `now`. */
+export async function issueSession(db: Db, config: SessionConfig, user: UserRow, now: Date, familyId?: string): Promise<SessionTokens> {
   const refreshToken = newOpaqueToken();
   await insertRefreshToken(db, {
     userId: user.id,
     familyId: familyId ?? crypto.randomUUID(),
     tokenHash: hashOpaqueToken(refreshToken),
-    expiresAt: new Date(Date.now() + config.refreshTokenTtlSeconds * 1000),
+    expiresAt: new Date(now.getTime() + config.refreshTokenTtlSeconds * 1000),
   });
   return {
     accessToken: accessTokenFor(config, user),
@@ -45,10 +45,10 @@ export async function issueSession(db: Db, config: SessionConfig, user: UserRow,
   };
 }
 
-export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await revokeRefreshTokens(db, { familyId });
+export async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await revokeRefreshTokens(db, { familyId }, now);
 }
 
-export async function revokeAllForUser(db: Db, userId: string): Promise<void> {
-  await revokeRefreshTokens(db, { userId });
+export async function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
+  await revokeRefreshTokens(db, { userId }, now);
 }

@@ -49,3 +49,13 @@ export async function contactTaken(db: Db, tenantId: string | null, contact: { e
 export async function patchUser(db: Db, id: string, changes: UserChanges): Promise<UserRow> {
   return plain(await UserModel.query(db).patchAndFetchById(id, changes));
 }
+
+/** The salon's staff logins (name and e-mail) by name: what `npm start` prints for the demo salon. */
+export async function staffLoginsOfSalon(db: Db, slug: string): Promise<{ name: string; email: string }[]> {
+  const rows = await UserModel.query(db)
+    .join('tenants as t', 't.id', 'users.tenantId')
+    .where({ 't.slug': slug, 'users.role': 'STAFF' })
+    .orderBy('users.name')
+    .select('users.name', 'users.email');
+  return rows.map((u) => ({ name: u.name!, email: u.email! }));
+}

@@ -6,13 +6,11 @@
  * transaction when called under the booking lock so the reads see what committed before the lock
  * was taken. domain/resource/availability-data.service.ts (loadResourceAvailability) is a view of it.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time.rules';
 import type { BookingStatusValue, ResourceAvailabilityData } from './availability.types';
 import type { UnassignedItem } from './unassigned.rules';
 import { toIso } from '../time/iso';
-
-type Db = Knex | Knex.Transaction;
 
 export interface LoadedResource extends ResourceAvailabilityData {
   name: string;
@@ -58,6 +56,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   const rangeStart = toIso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
   const rangeEnd = toIso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
 
+  // Raw SQL: the per-resource JSON aggregation in one statement is beyond a model or the builder.
   // ONE round trip (this runs inside the booking transaction, so every round trip counts): the
   // active unassigned items touching the range, and the resources - chosen ones, those that can
   // perform a requested service (unless onlyListedResources), and those that can perform an

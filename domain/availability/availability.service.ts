@@ -4,7 +4,7 @@
  * rules. Errors: 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND, 422 DATE_BEYOND_BOOKING_WINDOW,
  * 400 VALIDATION_ERROR for malformed dates and item lists.
  */
-import type { Knex } from 'knex';
+import type { Db, DbPool } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
@@ -27,8 +27,6 @@ import { effectiveMaxBookingDays } from '../payments/payment.rules';
 function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
   return r.timeOff.some((t) => t.isApproved && t.startTime === null && t.endTime === null && t.startDate <= date && date <= t.endDate);
 }
-
-type Db = Knex | Knex.Transaction;
 
 export interface RequestedItem {
   serviceId: string;
@@ -99,11 +97,11 @@ function slotDto(s: AvailableSlot): SlotDto {
 }
 
 /**
- * Runs the service lookup and the loader in parallel, so it takes the pool (`Knex`), never a
+ * Runs the service lookup and the loader in parallel, so it takes the pool (`DbPool`), never a
  * transaction: two queries in flight on one connection is what this must not do.
  */
 async function baseInput(
-  db: Knex,
+  db: DbPool,
   tenant: TenantContext,
   items: readonly RequestedItem[],
   fromDate: LocalDate,
@@ -137,11 +135,11 @@ async function baseInput(
 }
 
 export async function availabilityForDate(
-  db: Knex,
+  db: DbPool,
   tenant: TenantContext,
-  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now?: Date },
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto> {
-  const now = query.now ?? new Date();
+  const { now } = query;
   const s = tenant.settings;
   if (!isValidLocalDate(query.date)) throw errors.validation('Request validation failed', [{ field: 'date', message: 'must be a valid YYYY-MM-DD date' }]);
   const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
@@ -160,11 +158,11 @@ export async function availabilityForDate(
  * rejects > 90), never past the booking window. Data for the whole window is loaded once.
  */
 export async function nextAvailableDate(
-  db: Knex,
+  db: DbPool,
   tenant: TenantContext,
-  body: { items: RequestedItem[]; fromDate: string; maxDaysAhead?: number; onlineOnly: boolean; now?: Date },
+  body: { items: RequestedItem[]; fromDate: string; maxDaysAhead?: number; onlineOnly: boolean; now: Date },
 ): Promise<{ date: string | null }> {
-  const now = body.now ?? new Date();
+  const { now } = body;
   const s = tenant.settings;
   if (!isValidLocalDate(body.fromDate)) throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
   const window = normalizeMaxDaysAhead(body.maxDaysAhead);

@@ -1,5 +1,9 @@
 // Platform billing configs and their plan mappings (docs/rules/billing.md#billing-configs): platform-wide rows, no tenant scope.
-import type { Db } from '../../db/db-handle';
+import { fn } from 'objection';
+import type { Db, Transaction } from '../../db/db-handle';
+import { PlatformBillingConfigModel } from '../../db/models/platform-billing-config.model';
+import { PlatformBillingPlanMappingModel } from '../../db/models/platform-billing-plan-mapping.model';
+import { plain } from '../../db/plain';
 
 export interface BillingConfigRow {
   id: string;
@@ -26,58 +30,69 @@ export interface PlanMappingRow {
 export type BillingConfigFields = Omit<BillingConfigRow, 'id' | 'createdAt' | 'updatedAt' | 'isActive' | 'lastHealthCheckAt' | 'lastHealthCheckStatus'>;
 
 export async function listConfigs(db: Db): Promise<BillingConfigRow[]> {
-  return db('platformBillingConfigs').orderBy([{ column: 'provider' }, { column: 'isTest' }]);
+  return (await PlatformBillingConfigModel.query(db).orderBy([{ column: 'provider' }, { column: 'isTest' }])).map(plain);
 }
 
 export async function findConfig(db: Db, id: string, lock = false): Promise<BillingConfigRow | undefined> {
-  const q = db('platformBillingConfigs').where({ id }).first();
-  return lock ? q.forUpdate() : q;
+  const q = PlatformBillingConfigModel.query(db).findById(id);
+  if (lock) q.forUpdate();
+  const row = await q;
+  return row && plain(row);
 }
 
 export async function findConfigByMode(db: Db, provider: string, isTest: boolean): Promise<BillingConfigRow | undefined> {
-  return db('platformBillingConfigs').where({ provider, isTest }).first();
+  const row = await PlatformBillingConfigModel.query(db).findOne({ provider, isTest });
+  return row && plain(row);
 }
 
 export async function activeConfig(db: Db): Promise<BillingConfigRow | undefined> {
-  return db('platformBillingConfigs').where({ isActive: true }).first();
+  const row = await PlatformBillingConfigModel.query(db).findOne({ isActive: true });
+  return row && plain(row);
+}
+
+/**
+ * Serialises changes to which config is active (and the sandbox row's upsert) for the rest of the
+ * transaction. Raw SQL: LOCK TABLE is beyond a model or the builder.
+ */
+export async function lockConfigTable(trx: Transaction): Promise<void> {
+  await trx.raw('LOCK TABLE platform_billing_configs IN SHARE ROW EXCLUSIVE MODE');
 }
 
 export async function insertConfig(db: Db, fields: BillingConfigFields): Promise<BillingConfigRow> {
-  const [row] = await db('platformBillingConfigs').insert(fields).returning('*');
-  return row;
+  return plain(await PlatformBillingConfigModel.query(db).insert(fields).returning('*'));
 }
 
 export async function updateConfig(db: Db, id: string, patch: Partial<BillingConfigRow>): Promise<BillingConfigRow> {
-  const [row] = await db('platformBillingConfigs')
+  const [row] = await PlatformBillingConfigModel.query(db)
+    .patch({ ...patch, updatedAt: fn.now() })
     .where({ id })
-    .update({ ...patch, updatedAt: db.fn.now() })
     .returning('*');
-  return row;
+  return plain(row);
 }
 
 /** Deactivates every row but `exceptId` (activation is one transaction: this, then the activation). */
 export async function deactivateOthers(db: Db, exceptId: string): Promise<void> {
-  await db('platformBillingConfigs').whereNot({ id: exceptId }).where({ isActive: true }).update({ isActive: false, updatedAt: db.fn.now() });
+  await PlatformBillingConfigModel.query(db).patch({ isActive: false, updatedAt: fn.now() }).whereNot({ id: exceptId }).where({ isActive: true });
 }
 
 export async function deleteConfig(db: Db, id: string): Promise<void> {
-  await db('platformBillingConfigs').where({ id }).delete();
+  await PlatformBillingConfigModel.query(db).deleteById(id);
 }
 
 export async function mappingsOf(db: Db, configId: string): Promise<PlanMappingRow[]> {
-  return db('platformBillingPlanMappings').where({ configId }).orderBy('planKey').select('planKey', 'providerVariantId');
+  return (await PlatformBillingPlanMappingModel.query(db).where({ configId }).orderBy('planKey').select('planKey', 'providerVariantId')).map((m) => ({ planKey: m.planKey, providerVariantId: m.providerVariantId }));
 }
 
 export async function mappingFor(db: Db, configId: string, planKey: string): Promise<string | undefined> {
-  return (await db('platformBillingPlanMappings').where({ configId, planKey }).first('providerVariantId'))?.providerVariantId;
+  return (await PlatformBillingPlanMappingModel.query(db).select('providerVariantId').findOne({ configId, planKey }))?.providerVariantId;
 }
 
 /** Plan key of a variant id under a config (webhooks name the variant, not our plan). */
 export async function planKeyOfVariant(db: Db, configId: string, variantId: string): Promise<string | undefined> {
-  return (await db('platformBillingPlanMappings').where({ configId, providerVariantId: variantId }).first('planKey'))?.planKey;
+  return (await PlatformBillingPlanMappingModel.query(db).select('planKey').findOne({ configId, providerVariantId: variantId }))?.planKey;
 }
 
 export async function replaceMappings(db: Db, configId: string, mappings: PlanMappingRow[]): Promise<void> {
-  await db('platformBillingPlanMappings').where({ configId }).delete();
-  if (mappings.length) await db('platformBillingPlanMappings').insert(mappings.map((m) => ({ configId, ...m })));
+  await PlatformBillingPlanMappingModel.query(db).where({ configId }).delete();
+  if (mappings.length) await PlatformBillingPlanMappingModel.query(db).insert(mappings.map((m) => ({ configId, ...m })));
 }

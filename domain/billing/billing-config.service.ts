@@ -118,7 +118,7 @@ export async function rotateCredentials(db: Db, keyring: CredentialKeyring, id: 
 /** Activates the row and deactivates every other one, in one transaction (one active platform-wide). */
 export async function activateConfig(db: Db, id: string) {
   return db.transaction(async (trx) => {
-    await trx.raw('LOCK TABLE platform_billing_configs IN SHARE ROW EXCLUSIVE MODE');
+    await repo.lockConfigTable(trx);
     const row = await repo.findConfig(trx, id, true);
     if (!row) throw notFound();
     if (row.isActive) throw billingErrors.alreadyActive();
@@ -143,8 +143,8 @@ export async function deleteConfig(db: Db, id: string): Promise<void> {
   });
 }
 
-/** Asks the provider whether the credentials work; records OK or FAILED either way. */
-export async function healthCheck(db: Db, keyring: CredentialKeyring, providers: BillingProviders, id: string) {
+/** Asks the provider whether the credentials work; records OK or FAILED (at `now`) either way. */
+export async function healthCheck(db: Db, keyring: CredentialKeyring, providers: BillingProviders, id: string, now: Date) {
   const row = await repo.findConfig(db, id);
   if (!row) throw notFound();
   let status: 'OK' | 'FAILED' = 'OK';
@@ -155,7 +155,7 @@ export async function healthCheck(db: Db, keyring: CredentialKeyring, providers:
     status = 'FAILED';
     reason = (err as Error).message;
   }
-  const updated = await repo.updateConfig(db, id, { lastHealthCheckAt: new Date(), lastHealthCheckStatus: status });
+  const updated = await repo.updateConfig(db, id, { lastHealthCheckAt: now, lastHealthCheckStatus: status });
   return { ...toDto(updated), ...(reason ? { failureReason: reason } : {}) };
 }
 

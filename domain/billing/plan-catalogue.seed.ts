@@ -1,8 +1,9 @@
 // The platform's plan catalogue (NOK, Norwegian texts), written at start-up by bin/migrate when the
 // database has no plan at all; after that the super-admin owns it. A transaction-scoped advisory
 // lock keeps two processes starting at once from both seeding.
-import type { Knex } from 'knex';
-import type { PlanFeatureFields, PlanFields } from './plan.repository';
+import type { Db } from '../../db/db-handle';
+import { advisoryTransactionLock } from '../../db/advisory-locks';
+import { countPlans, findFeatureIdByKey, insertFeature, insertFeatureValues, insertPlan, type PlanFeatureFields, type PlanFields } from './plan.repository';
 
 const SEED_LOCK_KEY = 4_220_080;
 
@@ -107,24 +108,21 @@ const PLANS: SeedPlan[] = [
 ];
 
 /** Seeds the catalogue into an empty plans table; returns how many plans it wrote (0 when any existed). */
-export async function seedPlanCatalogue(knex: Knex): Promise<number> {
-  return knex.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
-    const [{ count }] = await trx('plans').count({ count: '*' });
-    if (Number(count) > 0) return 0;
+export async function seedPlanCatalogue(db: Db): Promise<number> {
+  return db.transaction(async (trx) => {
+    await advisoryTransactionLock(trx, SEED_LOCK_KEY);
+    if ((await countPlans(trx)) > 0) return 0;
     const features = new Map<string, string>();
     for (const f of FEATURES) {
-      const existing = await trx('planFeatures').where({ featureKey: f.featureKey }).first('id');
-      const [row] = existing ? [existing] : await trx('planFeatures').insert(f).returning('id');
-      features.set(f.featureKey, row.id);
+      features.set(f.featureKey, (await findFeatureIdByKey(trx, f.featureKey)) ?? (await insertFeature(trx, f)).id);
     }
     for (const { features: values, ...plan } of PLANS) {
-      const [row] = await trx('plans')
-        .insert({ ...plan, sandboxVariantId: plan.selfServeCheckout ? `sandbox_${plan.planKey}` : null })
-        .returning('id');
+      const row = await insertPlan(trx, { ...plan, sandboxVariantId: plan.selfServeCheckout ? `sandbox_${plan.planKey}` : null });
       const valueType = new Map(FEATURES.map((f) => [f.featureKey, f.valueType]));
-      await trx('planFeatureOnPlan').insert(
-        Object.entries(values).map(([key, value]) => ({ planId: row.id, featureId: features.get(key)!, value: valueType.get(key) === 'boolean' ? null : String(value) })),
+      await insertFeatureValues(
+        trx,
+        row.id,
+        Object.entries(values).map(([key, value]) => ({ featureId: features.get(key)!, value: valueType.get(key) === 'boolean' ? null : String(value) })),
       );
     }
     return PLANS.length;

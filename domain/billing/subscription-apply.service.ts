@@ -2,18 +2,19 @@
 // by reconcile (docs/rules/billing.md#provider-events): it applies the tenant's pending inbox rows in arrival order, each in
 // its own transaction under the tenant's row lock, and keeps the tenant read-model in sync. Called
 // by the subscription workflow's activities; idempotent (an inbox row is processed once).
-import type { Knex } from 'knex';
 import type { Db } from '../../db/db-handle';
+import type { Clock } from '../time/clock';
+import { setSubscriptionReadModel, tenantBilling } from '../tenant/tenant.repository';
 import * as repo from './subscription.repository';
 import { outcomeOf, readModelOf, type BillingEvent } from './subscription.rules';
 import type { SubscriptionSnapshot } from './subscription-events.rules';
 
 export async function syncReadModel(trx: Db, tenantId: string): Promise<void> {
-  await repo.setReadModel(trx, tenantId, readModelOf(await repo.latestSubscription(trx, tenantId)));
+  await setSubscriptionReadModel(trx, tenantId, readModelOf(await repo.latestSubscription(trx, tenantId)));
 }
 
 export async function subscriptionState(db: Db, tenantId: string): Promise<SubscriptionSnapshot | undefined> {
-  const tenant = await repo.tenantBilling(db, tenantId);
+  const tenant = await tenantBilling(db, tenantId);
   if (!tenant) return undefined;
   return {
     tenantId,
@@ -63,11 +64,12 @@ export async function applyBillingEvent(trx: Db, tenantId: string, provider: str
 }
 
 /** Applies every pending inbox row of the tenant, oldest first. */
-export async function applyPendingEvents(knex: Knex, tenantId: string, now: () => Date = () => new Date()): Promise<number> {
+/** `now` is the clock the events are applied by (the activity's; reconcile passes its batch's time). */
+export async function applyPendingEvents(knex: Db, tenantId: string, now: Clock): Promise<number> {
   let applied = 0;
   for (const pending of await repo.pendingInbox(knex, tenantId)) {
     await knex.transaction(async (trx) => {
-      await repo.tenantBilling(trx, tenantId, true);
+      await tenantBilling(trx, tenantId, true);
       const row = await repo.lockInboxRow(trx, pending.id);
       if (!row || row.processedAt) return;
       const { event } = row.payload as { event: BillingEvent };
@@ -84,9 +86,9 @@ export async function applyPendingEvents(knex: Knex, tenantId: string, now: () =
  * still the platform trial, ACTIVE, and its end has passed. A paid subscription that arrived first
  * (a newer row) is left alone. Returns whether it expired.
  */
-export async function expireLapsedTrial(knex: Knex, tenantId: string, asOf: Date): Promise<boolean> {
+export async function expireLapsedTrial(knex: Db, tenantId: string, asOf: Date): Promise<boolean> {
   return knex.transaction(async (trx) => {
-    await repo.tenantBilling(trx, tenantId, true);
+    await tenantBilling(trx, tenantId, true);
     const latest = await repo.latestSubscription(trx, tenantId);
     if (!latest || latest.providerSubId !== null || latest.status !== 'ACTIVE' || !latest.trialEndsAt) return false;
     if (new Date(latest.trialEndsAt).getTime() > asOf.getTime()) return false;

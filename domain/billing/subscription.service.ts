@@ -2,8 +2,9 @@
 // the status view, checkout and the customer portal at the active provider, cancel, the webhook
 // inbox, billing-exempt grants and the subscription gate. Every change bumps the tenant's
 // subscription version and signals `subscription:<tenantId>` before it commits.
-import type { Knex } from 'knex';
 import type { Db } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
+import { bumpSubscriptionVersion, setBillingExempt as setTenantBillingExempt, tenantBilling } from '../tenant/tenant.repository';
 import { AppError, errors } from '../errors';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
@@ -12,7 +13,7 @@ import { toIso, toIsoOrNull } from '../time/iso';
 import * as repo from './subscription.repository';
 import * as configs from './billing-config.repository';
 import { findUserById } from '../auth/user.repository';
-import { findPlanByKey, listPlans, type PlanRow } from './plan.repository';
+import { findPlanByKey, listPlans, planKeyByVariantColumn, type PlanRow } from './plan.repository';
 import { activeConnection, billingErrors, connectionOf, variantFor } from './billing-config.service';
 import { syncReadModel } from './subscription-apply.service';
 import { isBillingProviderId, VARIANT_COLUMN, WebhookPayloadError, WebhookSignatureError, type BillingProviderId, type BillingProviders, type ProviderConnection, type VerifiedWebhook } from './billing-provider';
@@ -21,11 +22,11 @@ import { trialDaysOf } from './plan.rules';
 import { subscriptionContract, type SubscriptionEventType } from './subscription-events.rules';
 
 export interface BillingDeps {
-  knex: Knex;
+  knex: Db;
   signaller: EntitySignaller;
   credentialKeys: CredentialKeyring;
   billingProviders: BillingProviders;
-  now?: () => Date;
+  now?: Clock;
 }
 
 /** A provider that fails or does not answer is a dependency down: 503, nothing changed here. */
@@ -38,7 +39,6 @@ async function atProvider<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-const nowOf = (deps: { now?: () => Date }) => (deps.now ? deps.now() : new Date());
 const subscriptionNotFound = () => errors.notFound('subscription', 'This salon has no subscription');
 const notManageable = (why: string) => errors.conflict('SUBSCRIPTION_NOT_MANAGEABLE', why);
 
@@ -49,7 +49,7 @@ const notManageable = (why: string) => errors.conflict('SUBSCRIPTION_NOT_MANAGEA
  */
 async function announce(trx: Db, signaller: EntitySignaller, tenantId: string, type: SubscriptionEventType): Promise<void> {
   await changeEntity(signaller, subscriptionContract, {
-    write: async () => ({ id: tenantId, tenantId, version: await repo.bumpVersion(trx, tenantId) }),
+    write: async () => ({ id: tenantId, tenantId, version: await bumpSubscriptionVersion(trx, tenantId) }),
     event: type,
   });
 }
@@ -81,7 +81,7 @@ export async function startTrial(trx: Db, signaller: EntitySignaller, tenantId: 
 
 /** GET /subscription. */
 export async function subscriptionView(db: Db, tenantId: string, now: Date) {
-  const tenant = await repo.tenantBilling(db, tenantId);
+  const tenant = await tenantBilling(db, tenantId);
   if (!tenant) throw errors.notFound('tenant');
   const latest = await repo.latestSubscription(db, tenantId);
   const trialEnd = latest?.trialEndsAt ? new Date(latest.trialEndsAt) : null;
@@ -161,7 +161,7 @@ export async function cancel(deps: BillingDeps, tenantId: string): Promise<void>
     await atProvider(() => deps.billingProviders.get(latest.provider as BillingProviderId).cancelAtPeriodEnd(connection, latest.providerSubId!));
   }
   await deps.knex.transaction(async (trx) => {
-    await repo.tenantBilling(trx, tenantId, true);
+    await tenantBilling(trx, tenantId, true);
     await repo.updateSubscription(trx, latest.id, { cancelAtPeriodEnd: true, canceledAt: nowOf(deps) });
     await announce(trx, deps.signaller, tenantId, isPureTrial(latest) ? 'TrialCancelRequested' : 'CancelRequested');
   });
@@ -206,12 +206,12 @@ export async function receiveWebhook(deps: BillingDeps, providerParam: string, r
   if (!event.planKey && event.variantId) {
     event.planKey =
       (await configs.planKeyOfVariant(deps.knex, config.id, event.variantId)) ??
-      ((await deps.knex('plans').where(VARIANT_COLUMN[provider], event.variantId).first('planKey'))?.planKey as string | undefined) ??
+      (await planKeyByVariantColumn(deps.knex, VARIANT_COLUMN[provider], event.variantId)) ??
       null;
   }
   const known = await repo.subscriptionByProviderId(deps.knex, provider, event.providerSubId);
   let tenantId = known?.tenantId ?? null;
-  if (!tenantId && event.tenantId && /^[0-9a-f-]{36}$/i.test(event.tenantId) && (await repo.tenantBilling(deps.knex, event.tenantId))) tenantId = event.tenantId;
+  if (!tenantId && event.tenantId && /^[0-9a-f-]{36}$/i.test(event.tenantId) && (await tenantBilling(deps.knex, event.tenantId))) tenantId = event.tenantId;
   return deps.knex.transaction(async (trx) => {
     const inserted = await repo.insertInbox(trx, {
       provider,
@@ -224,7 +224,7 @@ export async function receiveWebhook(deps: BillingDeps, providerParam: string, r
     });
     if (!inserted) return { received: true, duplicate: true };
     if (tenantId) {
-      await repo.tenantBilling(trx, tenantId, true);
+      await tenantBilling(trx, tenantId, true);
       await announce(trx, deps.signaller, tenantId, 'ProviderEventReceived');
     } else {
       await repo.markInboxProcessed(trx, inserted.id, { subscriptionId: null, failureReason: 'TENANT_UNKNOWN' });
@@ -236,9 +236,9 @@ export async function receiveWebhook(deps: BillingDeps, providerParam: string, r
 /** PATCH /superadmin/tenants/:id/billing-exempt, audit-logged. */
 export async function setBillingExempt(db: Db, adminUserId: string, tenantId: string, billingExempt: boolean, now: Date) {
   await db.transaction(async (trx) => {
-    const before = await repo.tenantBilling(trx, tenantId, true);
+    const before = await tenantBilling(trx, tenantId, true);
     if (!before) throw errors.notFound('tenant');
-    await repo.setBillingExempt(trx, tenantId, billingExempt);
+    await setTenantBillingExempt(trx, tenantId, billingExempt);
     await repo.insertAudit(trx, { adminUserId, action: billingExempt ? 'BILLING_EXEMPT_GRANTED' : 'BILLING_EXEMPT_REVOKED', tenantId, details: { before: before.billingExempt, after: billingExempt } });
   });
   return subscriptionView(db, tenantId, now);
@@ -246,7 +246,7 @@ export async function setBillingExempt(db: Db, adminUserId: string, tenantId: st
 
 /** The subscription gate for staff writes: 402 SUBSCRIPTION_REQUIRED when the tenant's subscription lapsed. */
 export async function assertWritesAllowed(db: Db, tenantId: string, now: Date): Promise<void> {
-  const tenant = await repo.tenantBilling(db, tenantId);
+  const tenant = await tenantBilling(db, tenantId);
   if (tenant && isSubscriptionLapsed(tenant, now.getTime())) {
     throw errors.subscriptionRequired('This salon has no active subscription; choose a plan to continue');
   }

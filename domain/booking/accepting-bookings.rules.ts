@@ -5,11 +5,11 @@ import { isSubscriptionLapsed, type TenantBillingReadModel } from '../billing/su
 type BookableTenant = { isActive: boolean } & Partial<TenantBillingReadModel>;
 
 /** Inactive salons, and salons whose subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt), take no bookings. */
-export function isAcceptingBookings(tenant: BookableTenant, nowMs: number = Date.now()): boolean {
+export function isAcceptingBookings(tenant: BookableTenant, now: Date): boolean {
   if (!tenant.isActive) return false;
-  return !isSubscriptionLapsed({ subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false }, nowMs);
+  return !isSubscriptionLapsed({ subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false }, now.getTime());
 }
 
-export function assertAcceptingBookings(tenant: BookableTenant): void {
-  if (!isAcceptingBookings(tenant)) throw errors.conflict('TENANT_NOT_ACCEPTING_BOOKINGS', 'This salon is not taking bookings right now');
+export function assertAcceptingBookings(tenant: BookableTenant, now: Date): void {
+  if (!isAcceptingBookings(tenant, now)) throw errors.conflict('TENANT_NOT_ACCEPTING_BOOKINGS', 'This salon is not taking bookings right now');
 }

@@ -4,7 +4,7 @@
  * policy (GET /bookings/:id/cancel-preview). applyCancellation is also the CANCELLED edge of
  * changeStatus, inside that service's transaction.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
@@ -16,13 +16,14 @@ import { findBookingRow, loadDto, lockBookingRow } from './booking.repository';
 import { freeCancellationUntil, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { guestBooking, type GuestProof } from './booking-guest-access';
-import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+import { nowOf } from '../time/clock';
 import { toIso } from '../time/iso';
 import { releaseVoucherOnCancellation } from '../loyalty/loyalty-voucher.service';
 import { applyCancellationToPayments, depositForCancellation } from '../payments/payment-booking-hooks';
 
 /** The cancellation refund policy over the booking's deposit (payments/payment-booking-hooks.ts finds it). */
-async function cancellationPolicy(trx: Knex.Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
+async function cancellationPolicy(trx: Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
   const found = await depositForCancellation(trx, tenant.id, row.id);
   const decision: CancellationDecision = decideCancellation({
     bookingStart: new Date(row.startTime),
@@ -38,7 +39,7 @@ async function cancellationPolicy(trx: Knex.Transaction, tenant: TenantContext, 
 /** Cancels the locked row inside the caller's transaction: status, fee, audit, signal before commit. */
 export async function applyCancellation(
   deps: BookingDeps,
-  trx: Knex.Transaction,
+  trx: Transaction,
   tenant: TenantContext,
   row: BookingRow,
   actor: Actor,
@@ -48,7 +49,7 @@ export async function applyCancellation(
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
   const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
   // The reserved voucher comes back, unless a captured payment is kept (forfeited with it)
-  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
+  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor, opts.now);
   await changeBooking(deps, trx, row, {
     status: 'CANCELLED',
     update: {
@@ -70,7 +71,7 @@ export async function applyCancellation(
     },
     event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
   });
-  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId });
+  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId }, opts.now);
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */

@@ -4,7 +4,7 @@
  * and the booking's workflow is signalled BEFORE the caller's transaction commits. A failed signal
  * throws 503 WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { isBlockingStatus } from '../availability/working-hours.rules';
@@ -30,7 +30,7 @@ export type BookingWrite =
  */
 export async function changeBooking(
   deps: { signaller: EntitySignaller },
-  trx: Knex.Transaction,
+  trx: Transaction,
   row: BookingRow,
   change: BookingWrite & { audit: AuditEntry; event: BookingEventType },
 ): Promise<number | undefined> {
@@ -48,7 +48,7 @@ export async function changeBooking(
 /** A new booking at version 1: the row, its items and the CREATED audit row in one statement, then the signal. */
 export async function createBooking(
   deps: { signaller: EntitySignaller },
-  trx: Knex.Transaction,
+  trx: Transaction,
   row: BookingRow,
   items: NewItemRow[],
   created: { audit: AuditEntry; event: BookingEventType },
@@ -62,7 +62,7 @@ export async function createBooking(
   });
 }
 
-async function writeVersioned(trx: Knex.Transaction, row: BookingRow, write: BookingWrite): Promise<number | undefined> {
+async function writeVersioned(trx: Transaction, row: BookingRow, write: BookingWrite): Promise<number | undefined> {
   if ('compareAndSet' in write) return (await write.compareAndSet()) ? row.version + 1 : undefined;
   if (!('status' in write)) return updateBookingVersioned(trx, row, write.update);
   const version = await updateBookingVersioned(trx, row, { status: write.status, ...write.update });

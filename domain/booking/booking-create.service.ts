@@ -14,7 +14,7 @@ import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { normalisePhone } from '../customer/customer.rules';
 import { findCustomer } from '../customer/customer.repository';
-import { customerIdOfAccount, linkCustomerToAccount } from '../customer-account/customer-account.repository';
+import { customerIdOfAccount, linkCustomerToAccount } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, type LockMode } from './booking-lock';
 import { issueCancellationToken } from './cancellation-token';
@@ -22,13 +22,15 @@ import { createBooking } from './booking-change';
 import { checkPlacement, planItems, spanOf } from './booking-placement';
 import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
+import { setDepositStatus } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
 import { bookingPaymentMode, effectiveMaxBookingDays } from '../payments/payment.rules';
 import { startDepositForNewBooking } from '../payments/payment-booking-hooks';
-import { GUEST_ACTOR, nowOf, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
+import { nowOf } from '../time/clock';
+import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
 export interface CreateInput {
   startTime: string;
@@ -121,10 +123,10 @@ async function insertBooking(
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
     const id = crypto.randomUUID();
     const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
-    const now = new Date();
+    const now = nowOf(deps);
     const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
     const voucher = spec.voucherCode
-      ? await reserveVoucherForBooking(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now: nowOf(deps) })
+      ? await reserveVoucherForBooking(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
       : null;
     const row: BookingRow = {
       id,
@@ -155,7 +157,7 @@ async function insertBooking(
       cancellationTokenHash: issued?.hash ?? null,
       allowDoubleBooking,
       createdBy: actor.userId,
-      ...(spec.customerAccountId ? { customerAccountId: spec.customerAccountId } : {}),
+      customerAccountId: spec.customerAccountId ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -184,7 +186,7 @@ async function insertBooking(
     );
     // BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
     const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
-    if (deposit.depositStatus) await trx('bookings').where({ id }).update({ depositStatus: (row.depositStatus = deposit.depositStatus) });
+    if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
   });
@@ -253,7 +255,8 @@ export async function createPublicBooking(
   customerAccountId?: string,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
   if (input.voucherCode !== undefined && !customerAccountId) throw voucherErrors.guestNotAllowed();
-  assertAcceptingBookings(tenant);
+  const now = nowOf(deps);
+  assertAcceptingBookings(tenant, now);
   const s = tenant.settings;
   if (s.bookingMode === 'assigned_only') {
     const missing = input.items.findIndex((i) => !i.resourceId);
@@ -262,7 +265,6 @@ export async function createPublicBooking(
     }
   }
   const start = requireApiDateTime(input.startTime, 'startTime');
-  const now = nowOf(deps);
   if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);
   const { booking, cancellationToken, resourceNames, paymentRequired } = await insertBooking(deps, {

@@ -12,7 +12,8 @@
  * A write that started SHARED and finds an overlapping unassigned item under the lock throws
  * NeedsExclusiveLock; withBookingLock rolls back and reruns it EXCLUSIVE.
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
+import { advisoryTransactionLock } from '../../db/advisory-locks';
 
 export type LockMode = 'shared' | 'exclusive';
 
@@ -24,17 +25,16 @@ export class NeedsExclusiveLock extends Error {
   }
 }
 
-export async function lockTenantBookings(trx: Knex.Transaction, tenantId: string, mode: LockMode): Promise<void> {
-  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  await trx.raw(`SELECT ${fn}(?::int, hashtext(?))`, [LOCK_CLASS, tenantId]);
+export async function lockTenantBookings(trx: Transaction, tenantId: string, mode: LockMode): Promise<void> {
+  await advisoryTransactionLock(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode);
 }
 
 /** Runs fn in a transaction holding the tenant booking lock; escalates SHARED -> EXCLUSIVE once on request. */
 export async function withBookingLock<T>(
-  knex: Knex,
+  knex: Db,
   tenantId: string,
   initial: LockMode,
-  fn: (trx: Knex.Transaction, mode: LockMode) => Promise<T>,
+  fn: (trx: Transaction, mode: LockMode) => Promise<T>,
 ): Promise<T> {
   let mode = initial;
   for (;;) {

@@ -4,7 +4,7 @@
  * (new and existing) still has a qualified free resource. Reads everything in one statement
  * (availability.repository.ts) inside the caller's transaction.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import { requireApiDateTime } from '../time/iso';
 import { checkBookingPlacement, fitsWithin, isQualified, resourceDayTime, type PlacementIssue } from '../availability';
@@ -85,7 +85,7 @@ const overlapsAny = (items: readonly { start: Date; end: Date }[], s: Date, e: D
  * NeedsExclusiveLock when a SHARED lock is not enough.
  */
 export async function checkPlacement(
-  trx: Knex.Transaction,
+  trx: Transaction,
   tenant: TenantContext,
   items: PlannedItem[],
   opts: { mode: LockMode; excludeBookingId?: string; onlineOnly: boolean; allowDoubleBooking: boolean },

@@ -2,7 +2,7 @@
 import type { TenantContext } from '../tenant/tenant-context';
 import type { BookingStatus } from './booking-status.rules';
 import { freeCancellationUntil, type BookingDto } from './booking.dto';
-import type { Db } from './booking.types';
+import type { Db } from '../../db/db-handle';
 import { resourceNames } from '../resource/resource.repository';
 
 export interface PublicBookingDto {

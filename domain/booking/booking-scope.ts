@@ -1,7 +1,8 @@
 /** Who may act on which booking (docs/rules/auth.md#staff-scoping). */
 import { errors } from '../errors';
 import { hasItemOnResource } from './booking.repository';
-import type { Actor, Db } from './booking.types';
+import type { Db } from '../../db/db-handle';
+import type { Actor } from './booking.types';
 
 /**
  * STAFF may act on bookings of their own resource and on unassigned ones; others are 403.

@@ -4,7 +4,7 @@
  * time again (e.g. forced CANCELLED -> CONFIRMED) re-runs the placement check under the EXCLUSIVE
  * tenant booking lock.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { isBlockingStatus } from '../availability/working-hours.rules';
@@ -18,10 +18,11 @@ import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repo
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
 import { afterBookingStatusCommitted } from '../payments/payment-booking-hooks';
-import { nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
+import type { Actor, BookingDeps, BookingRow } from './booking.types';
+import { nowOf } from '../time/clock';
 
 /** Re-activating time must pass the placement check again (the booking's own items excluded). */
-async function recheckOwnItems(trx: Knex.Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
+async function recheckOwnItems(trx: Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
   const items = plannedFromItems(await itemsOf(trx, [row.id]));
   await checkPlacement(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
 }
@@ -37,7 +38,7 @@ export async function changeStatus(
   if (opts.force && actor.role !== 'OWNER' && actor.role !== 'ADMIN') throw errors.forbidden('Only an owner or admin may force a status change');
   const peek = await findBookingRow(deps.knex, tenant.id, id, ['status']);
   const reactivates = !isBlockingStatus(peek.status) && isBlockingStatus(to);
-  const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
+  const run = async (trx: Transaction, mode: LockMode | null) => {
     const row = await lockBookingRow(trx, tenant.id, id);
     await assertStaffScope(trx, actor, row);
     const decision = decideTransition(row.status, to, {
@@ -67,6 +68,6 @@ export async function changeStatus(
     }
   }
   // after commit: arrival (or completion, or no-show) captures an authorized manual-capture deposit
-  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to);
+  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to, nowOf(deps));
   return loadDto(deps.knex, tenant.id, id);
 }

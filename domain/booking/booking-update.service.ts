@@ -4,7 +4,7 @@
  * escalated to EXCLUSIVE when unassigned capacity is involved); a notes-only edit is a plain
  * transaction.
  */
-import type { Knex } from 'knex';
+import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import { assertResourcesExist } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
@@ -16,7 +16,8 @@ import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
 import { assertStaffScope } from './booking-scope';
 import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
 import type { BookingDto } from './booking.dto';
-import { nowOf, type Actor, type BookingDeps } from './booking.types';
+import type { Actor, BookingDeps } from './booking.types';
+import { nowOf } from '../time/clock';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT, wasRecordedAfterTheFact } from './booking-past.rules';
 import { requireApiDateTime, toIso } from '../time/iso';
 
@@ -37,7 +38,7 @@ const AUDIT_ACTION: Record<UpdateEvent, string> = {
 export async function updateBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, patch: PatchInput): Promise<BookingDto> {
   const moving = patch.startTime !== undefined || patch.resourceId !== undefined;
   if (patch.resourceId) await assertResourcesExist(deps.knex, tenant.id, [patch.resourceId]);
-  const run = async (trx: Knex.Transaction, mode: LockMode | null) => {
+  const run = async (trx: Transaction, mode: LockMode | null) => {
     const row = await lockBookingRow(trx, tenant.id, id);
     await assertStaffScope(trx, actor, row);
     if (actor.role === 'STAFF' && patch.resourceId !== undefined && patch.resourceId !== row.resourceId) {

@@ -1,11 +1,21 @@
 /**
  * Data access of bookings, their items and audit log, tenant-scoped; a booking of another tenant is
- * 404 BOOKING_NOT_FOUND. Rows are plain objects (knexSnakeCaseMappers: camelCase here).
+ * 404 BOOKING_NOT_FOUND. Every query goes through the models of db/models (BookingModel,
+ * BookingItemModel, BookingAuditLogModel) with the caller's handle, and rows come back as plain
+ * objects (camelCase here, snake_case in Postgres).
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
+import { BookingModel } from '../../db/models/booking.model';
+import { BookingItemModel } from '../../db/models/booking-item.model';
+import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, returnedRows } from '../../db/plain';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
-import type { Actor, BookingRow, Db, ItemRow } from './booking.types';
+import type { Actor, BookingRow, ItemRow } from './booking.types';
+
+/** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
+const bookingRow = (model: BookingModel): BookingRow => plain(model) as unknown as BookingRow;
 
 /** A booking_items row as written: the item plus the booking's tenant and the denormalised flags. */
 export interface NewItemRow extends Omit<ItemRow, 'serviceName'> {
@@ -41,27 +51,27 @@ function auditRow(booking: { id: string; tenantId: string }, entry: AuditEntry, 
     toStatus: entry.toStatus ?? null,
     reason: entry.reason ?? null,
     forced: entry.forced ?? false,
-    changes: JSON.stringify(entry.changes ?? {}),
+    changes: entry.changes ?? {},
     ...(createdAt ? { createdAt } : {}),
   };
 }
 
-export async function insertAuditEntry(trx: Knex.Transaction, booking: { id: string; tenantId: string }, entry: AuditEntry): Promise<void> {
-  await trx('bookingAuditLogs').insert(auditRow(booking, entry));
+export async function insertAuditEntry(trx: Transaction, booking: { id: string; tenantId: string }, entry: AuditEntry): Promise<void> {
+  await BookingAuditLogModel.query(trx).insert(auditRow(booking, entry));
 }
 
 /**
  * The hot path of booking creation: the booking, its items and the CREATED audit entry in ONE
- * statement (one round trip inside the transaction). Each INSERT's column list and parameters come
- * from its row object, so a new column is one edit where the row is built. booking_items_no_overlap
- * is checked as the items are inserted; the FK to bookings at the end of the statement, when the
- * booking row exists.
+ * statement (one round trip inside the transaction). Each INSERT is built by its model from the row
+ * object, so a new column is one edit where the row is built; raw SQL only composes the three into
+ * one statement, which neither a model nor the builder can. booking_items_no_overlap is checked as
+ * the items are inserted; the FK to bookings at the end of the statement, when the booking row exists.
  */
-export async function insertNewBooking(trx: Knex.Transaction, booking: BookingRow, items: NewItemRow[], created: AuditEntry): Promise<void> {
+export async function insertNewBooking(trx: Transaction, booking: BookingRow, items: NewItemRow[], created: AuditEntry): Promise<void> {
   const inserts = [
-    trx('bookings').insert({ ...booking, metadata: JSON.stringify(booking.metadata) }).toSQL(),
-    trx('bookingItems').insert(items).toSQL(),
-    trx('bookingAuditLogs').insert(auditRow(booking, created, booking.createdAt)).toSQL(),
+    BookingModel.query(trx).insert(booking).toKnexQuery().toSQL(),
+    BookingItemModel.query(trx).insert(items).toKnexQuery().toSQL(),
+    BookingAuditLogModel.query(trx).insert(auditRow(booking, created, booking.createdAt)).toKnexQuery().toSQL(),
   ];
   await trx.raw(
     `WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), a AS (${inserts[2].sql}) SELECT 1`,
@@ -73,26 +83,38 @@ export async function insertNewBooking(trx: Knex.Transaction, booking: BookingRo
 export async function findBookingRow(db: Db, tenantId: string, id: string): Promise<BookingRow>;
 export async function findBookingRow<K extends keyof BookingRow>(db: Db, tenantId: string, id: string, columns: K[]): Promise<Pick<BookingRow, K>>;
 export async function findBookingRow(db: Db, tenantId: string, id: string, columns?: (keyof BookingRow)[]): Promise<Partial<BookingRow>> {
-  const query = db('bookings').where({ tenantId, id });
+  const query = BookingModel.query(db).findOne({ tenantId, id });
   if (columns) query.select(columns);
-  const row = await query.first();
+  const row = await query;
   if (!row) throw errors.notFound('booking');
-  return row;
+  return bookingRow(row);
 }
 
 /** SELECT ... FOR UPDATE of the booking row inside the caller's transaction. */
-export async function lockBookingRow(trx: Knex.Transaction, tenantId: string, id: string): Promise<BookingRow> {
-  const row: BookingRow | undefined = await trx('bookings').where({ tenantId, id }).forUpdate().first();
+export async function lockBookingRow(trx: Transaction, tenantId: string, id: string): Promise<BookingRow> {
+  const row = await BookingModel.query(trx).findOne({ tenantId, id }).forUpdate();
   if (!row) throw errors.notFound('booking');
-  return row;
+  return bookingRow(row);
 }
 
 export async function itemsOf(db: Db, bookingIds: string[]): Promise<ItemRow[]> {
   if (!bookingIds.length) return [];
-  return db('bookingItems as bi')
-    .join('services as s', 's.id', 'bi.serviceId')
-    .select('bi.id', 'bi.bookingId', 'bi.serviceId', 's.name as serviceName', 'bi.resourceId', 'bi.startTime', 'bi.endTime', 'bi.duration', 'bi.price', 'bi.sortOrder')
-    .whereIn('bi.bookingId', bookingIds);
+  const rows = await BookingItemModel.query(db)
+    .join('services as s', 's.id', 'booking_items.serviceId')
+    .select(
+      'booking_items.id',
+      'booking_items.bookingId',
+      'booking_items.serviceId',
+      's.name as serviceName',
+      'booking_items.resourceId',
+      'booking_items.startTime',
+      'booking_items.endTime',
+      'booking_items.duration',
+      'booking_items.price',
+      'booking_items.sortOrder',
+    )
+    .whereIn('booking_items.bookingId', bookingIds);
+  return rows.map((r) => plain(r) as unknown as ItemRow);
 }
 
 export async function loadDto(db: Db, tenantId: string, id: string): Promise<BookingDto> {
@@ -102,12 +124,13 @@ export async function loadDto(db: Db, tenantId: string, id: string): Promise<Boo
 
 /** The booking row, or undefined (the caller decides what a miss means). */
 export async function findBooking(db: Db, tenantId: string, id: string): Promise<BookingRow | undefined> {
-  return db('bookings').where({ tenantId, id }).first();
+  const row = await BookingModel.query(db).findOne({ tenantId, id });
+  return row && bookingRow(row);
 }
 
 /** Does one of the booking's items use this resource? */
 export async function hasItemOnResource(db: Db, bookingId: string, resourceId: string): Promise<boolean> {
-  return !!(await db('bookingItems').select('id').where({ bookingId, resourceId }).first());
+  return !!(await BookingItemModel.query(db).select('id').findOne({ bookingId, resourceId }));
 }
 
 export interface BookingFilter {
@@ -121,8 +144,8 @@ export interface BookingFilter {
   order?: 'asc' | 'desc';
 }
 
-export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter, page: { page: number; limit: number }): Promise<{ rows: BookingRow[]; total: number }> {
-  const query = db('bookings').where({ tenantId });
+export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter, page: PageQuery): Promise<PageResult<BookingRow>> {
+  const query = BookingModel.query(db).where({ tenantId });
   if (f.statuses) query.whereIn('status', f.statuses);
   if (f.startFrom) query.where('startTime', '>=', f.startFrom);
   if (f.startBefore) query.where('startTime', '<', f.startBefore);
@@ -132,18 +155,12 @@ export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter,
     query.where((w) => {
       w.whereNull('resourceId');
       if (own) {
-        w.orWhere('resourceId', own).orWhereExists(function (this: Knex.QueryBuilder) {
-          this.select(1).from('bookingItems').whereRaw('booking_items.booking_id = bookings.id').where('bookingItems.resourceId', own);
-        });
+        w.orWhere('resourceId', own).orWhereExists(BookingItemModel.query(db).select(1).whereColumn('booking_items.bookingId', 'bookings.id').where('booking_items.resourceId', own));
       }
     });
   }
-  const [{ count }] = await query.clone().count({ count: '*' });
-  const rows: BookingRow[] = await query
-    .orderBy([{ column: f.sort ?? 'createdAt', order: f.order ?? 'desc' }, { column: 'id', order: 'asc' }])
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
-  return { rows, total: Number(count) };
+  query.orderBy([{ column: f.sort ?? 'createdAt', order: f.order ?? 'desc' }, { column: 'id', order: 'asc' }]);
+  return (await paginate(query, page)) as unknown as PageResult<BookingRow>;
 }
 
 export interface AuditLogRow {
@@ -160,45 +177,127 @@ export interface AuditLogRow {
 }
 
 /** Oldest first; exactly the AuditLogRow columns. */
-export async function pageOfAuditEntries(db: Db, tenantId: string, bookingId: string, page: { page: number; limit: number }): Promise<{ rows: AuditLogRow[]; total: number }> {
-  const base = db('bookingAuditLogs').where({ tenantId, bookingId });
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows: AuditLogRow[] = await base
-    .clone()
+export async function pageOfAuditEntries(db: Db, tenantId: string, bookingId: string, page: PageQuery): Promise<PageResult<AuditLogRow>> {
+  const query = BookingAuditLogModel.query(db)
+    .where({ tenantId, bookingId })
     .select('id', 'actorUserId', 'actorRole', 'action', 'fromStatus', 'toStatus', 'reason', 'forced', 'changes', 'createdAt')
-    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }])
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
-  return { rows, total: Number(count) };
+    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return paginate(query, page);
 }
 
-/** `changes` with version + 1 (and updatedAt); returns the new version. */
-export async function updateBookingVersioned(trx: Knex.Transaction, row: BookingRow, changes: Record<string, unknown>): Promise<number> {
+/** `changes` with version + 1 (the model stamps updatedAt); returns the new version. */
+export async function updateBookingVersioned(trx: Transaction, row: BookingRow, changes: Record<string, unknown>): Promise<number> {
   const version = row.version + 1;
-  await trx('bookings').update({ ...changes, version, updatedAt: new Date() }).where({ id: row.id, tenantId: row.tenantId });
+  await BookingModel.query(trx).patch({ ...changes, version }).where({ id: row.id, tenantId: row.tenantId });
   return version;
 }
 
 /** The booking's items start or stop blocking time (they follow the booking's status). */
-export async function setItemsActive(trx: Knex.Transaction, bookingId: string, isActive: boolean): Promise<void> {
-  await trx('bookingItems').update({ isActive, updatedAt: new Date() }).where({ bookingId });
+export async function setItemsActive(trx: Transaction, bookingId: string, isActive: boolean): Promise<void> {
+  await BookingItemModel.query(trx).patch({ isActive }).where({ bookingId });
 }
 
-export async function moveItem(trx: Knex.Transaction, item: { id: string; resourceId: string | null; start: Date; end: Date }): Promise<void> {
-  await trx('bookingItems').update({ resourceId: item.resourceId, startTime: item.start, endTime: item.end, updatedAt: new Date() }).where({ id: item.id });
+export async function moveItem(trx: Transaction, item: { id: string; resourceId: string | null; start: Date; end: Date }): Promise<void> {
+  await BookingItemModel.query(trx).patch({ resourceId: item.resourceId, startTime: item.start, endTime: item.end }).where({ id: item.id });
 }
 
 /**
  * Compare-and-set: the unassigned booking (and its unassigned items) goes to `resourceId`, version + 1.
  * False when someone else assigned it first.
  */
-export async function assignUnassigned(trx: Knex.Transaction, row: BookingRow, resourceId: string): Promise<boolean> {
-  const updated = await trx('bookings')
-    .update({ resourceId, version: row.version + 1, updatedAt: new Date() })
-    .where({ id: row.id, tenantId: row.tenantId })
-    .whereNull('resourceId')
-    .returning('version');
+export async function assignUnassigned(trx: Transaction, row: BookingRow, resourceId: string): Promise<boolean> {
+  const updated = await returnedRows(
+    BookingModel.query(trx).patch({ resourceId, version: row.version + 1 }).where({ id: row.id, tenantId: row.tenantId }).whereNull('resourceId').returning('version'),
+  );
   if (updated.length !== 1) return false;
-  await trx('bookingItems').update({ resourceId, updatedAt: new Date() }).where({ bookingId: row.id }).whereNull('resourceId');
+  await BookingItemModel.query(trx).patch({ resourceId }).where({ bookingId: row.id }).whereNull('resourceId');
   return true;
+}
+
+/** The deposit the new booking starts with (set in its creating transaction, after the insert). */
+export async function setDepositStatus(trx: Transaction, id: string, depositStatus: string): Promise<void> {
+  await BookingModel.query(trx).patch({ depositStatus }).where({ id });
+}
+
+// ---------------------------------------------------------------- a customer account's bookings
+
+/** Is the booking this tenant's and the account's? */
+export async function isBookingOfAccount(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
+  return !!(await BookingModel.query(db).select('id').findOne({ id: bookingId, tenantId, customerAccountId }));
+}
+
+export type AccountBookingRow = BookingRow & { tenantSlug: string; tenantName: string };
+
+/** The account's bookings across salons with their salon's slug and name, newest appointment first. */
+export async function pageOfAccountBookings(db: Db, customerAccountId: string, page: PageQuery): Promise<PageResult<AccountBookingRow>> {
+  const query = BookingModel.query(db)
+    .join('tenants as t', 't.id', 'bookings.tenantId')
+    .where('bookings.customerAccountId', customerAccountId)
+    .select('bookings.*', 't.slug as tenantSlug', 't.name as tenantName')
+    .orderBy([{ column: 'bookings.startTime', order: 'desc' }, { column: 'bookings.id', order: 'asc' }]);
+  return (await paginate(query, page)) as unknown as PageResult<AccountBookingRow>;
+}
+
+/**
+ * Compare-and-set: the booking becomes the account's (version + 1) only while no account owns it.
+ * The new version, or undefined when another claim won.
+ */
+export async function claimForAccount(trx: Transaction, row: BookingRow, customerAccountId: string, now: Date): Promise<number | undefined> {
+  const version = row.version + 1;
+  const updated = await returnedRows(
+    BookingModel.query(trx).patch({ customerAccountId, version, updatedAt: now }).where({ id: row.id, tenantId: row.tenantId }).whereNull('customerAccountId').returning('id'),
+  );
+  return updated.length === 1 ? version : undefined;
+}
+
+// ---------------------------------------------------------------- by id alone (workflow activities)
+
+/** The booking by id alone: the workflows' activities (the id came from the tenant's own row). */
+export async function bookingById(db: Db, id: string): Promise<BookingRow | undefined> {
+  const row = await BookingModel.query(db).findById(id);
+  return row && bookingRow(row);
+}
+
+// ---------------------------------------------------------------- loyalty's claim on a completed booking
+
+/** A completed booking as loyalty processes it. */
+export interface LoyaltyBookingRow {
+  id: string;
+  tenantId: string;
+  customerId: string | null;
+  status: string;
+  totalAmount: number;
+  discountAmount: number;
+  appliedVoucherId: string | null;
+  startTime: Date;
+}
+
+/**
+ * Compare-and-set (docs/rules/loyalty.md#completion): marks a COMPLETED booking processed for
+ * loyalty (the model stamps updatedAt);
+ * undefined when it was already processed (or is not COMPLETED), so the caller does nothing.
+ */
+export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {
+  const [row] = await returnedRows<LoyaltyBookingRow>(
+    BookingModel.query(db)
+      .patch({ processedForLoyalty: true })
+      .where({ id: bookingId, processedForLoyalty: false, status: 'COMPLETED' })
+      .returning(['id', 'tenantId', 'customerId', 'status', 'totalAmount', 'discountAmount', 'appliedVoucherId', 'startTime']),
+  );
+  return row;
+}
+
+export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<string[]> {
+  return (await BookingItemModel.query(db).where({ bookingId }).select('serviceId')).map((r) => r.serviceId);
+}
+
+/** The booking's services and their staff by name, in item order (what a message about it says). */
+export async function itemNamesOf(db: Db, bookingId: string): Promise<{ serviceName: string; resourceName: string | null }[]> {
+  const rows = await BookingItemModel.query(db)
+    .join('services as s', 's.id', 'booking_items.serviceId')
+    .leftJoin('resources as r', 'r.id', 'booking_items.resourceId')
+    .where('booking_items.bookingId', bookingId)
+    .orderBy('booking_items.sortOrder')
+    .select('s.name as serviceName', 'r.name as resourceName');
+  return rows.map((r) => plain(r) as unknown as { serviceName: string; resourceName: string | null });
 }

@@ -2,24 +2,21 @@
  * Shared types of the booking services: their dependencies, the acting principal, request inputs
  * and the database row shapes (knexSnakeCaseMappers: camelCase here, snake_case in Postgres).
  */
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
+import type { Clock } from '../time/clock';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
-
-export type Db = Knex | Knex.Transaction;
 
 export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 
 export interface BookingDeps {
-  knex: Knex;
+  knex: Db;
   signaller: EntitySignaller;
   /** HMAC key for cancellation tokens */
   secret: string;
-  now?: () => Date;
+  /** the clock of the booking services (nowOf(deps)); unset: the system clock */
+  now?: Clock;
 }
-
-/** The clock of the booking services (tests pass `now`). */
-export const nowOf = (deps: BookingDeps): Date => deps.now?.() ?? new Date();
 
 export interface Actor {
   userId: string | null;
@@ -78,6 +75,8 @@ export interface BookingRow extends BookingFields {
   cancelledAt: Date | null;
   cancellationTokenHash: string | null;
   allowDoubleBooking: boolean;
+  /** the signed-in customer's account (a booking made signed in, or claimed) */
+  customerAccountId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

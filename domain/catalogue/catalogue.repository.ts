@@ -67,3 +67,8 @@ export async function deleteCategory(db: Db, id: string): Promise<void> {
 export async function findServicesByIds(db: Db, tenantId: string, ids: readonly string[]): Promise<ServiceRow[]> {
   return (await ServiceModel.query(db).where({ tenantId }).whereIn('id', ids)).map(plain);
 }
+
+/** A deleted upload leaves the service: its imageKey is cleared when it still holds `fileKey`. */
+export async function clearServiceImage(db: Db, tenantId: string, id: string, fileKey: string): Promise<void> {
+  await ServiceModel.query(db).patch({ imageKey: null }).where({ id, tenantId, imageKey: fileKey });
+}

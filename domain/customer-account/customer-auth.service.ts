@@ -5,9 +5,10 @@
 // an opaque rotating refresh token stored only as its hash, in families; presenting a rotated token
 // again revokes the family.
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
+import { salonsOfAccount } from '../customer/customer.repository';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
@@ -16,9 +17,10 @@ import * as repo from './customer-account.repository';
 
 export interface CustomerAuthDeps {
   config: Pick<AppConfig, 'jwtSecret' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds'>;
-  knex: Knex;
+  knex: Db;
   /** unset: no identity provider is configured (OIDC_ISSUER) */
   idTokenVerifier?: IdTokenVerifier;
+  now?: Clock;
 }
 
 export interface CustomerAccountDto {
@@ -53,13 +55,13 @@ export function toAccountDto(a: repo.CustomerAccountRow): CustomerAccountDto {
   };
 }
 
-async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, familyId?: string): Promise<CustomerSessionTokens> {
+async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, now: Date, familyId?: string): Promise<CustomerSessionTokens> {
   const refreshToken = newOpaqueToken();
   await repo.insertCustomerRefreshToken(db, {
     accountId: account.id,
     familyId: familyId ?? crypto.randomUUID(),
     tokenHash: hashOpaqueToken(refreshToken),
-    expiresAt: new Date(Date.now() + deps.config.refreshTokenTtlSeconds * 1000),
+    expiresAt: new Date(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000),
   });
   return {
     accessToken: signCustomerAccessToken({ secret: deps.config.jwtSecret, accessTtlSeconds: deps.config.accessTokenTtlSeconds }, { sub: account.id, tv: account.tokenVersion }),
@@ -74,54 +76,56 @@ async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: rep
 export async function signInWithIdToken(deps: CustomerAuthDeps, input: { idToken: string; nonce: string }): Promise<CustomerSessionTokens> {
   if (!deps.idTokenVerifier) throw errors.unavailable('CUSTOMER_SIGN_IN_NOT_CONFIGURED', 'Customer sign-in is not configured (OIDC_ISSUER)');
   const identity = await deps.idTokenVerifier.verify(input.idToken, input.nonce);
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
-    if (!(await repo.claimNonce(trx, identity.issuer, input.nonce, identity.expiresAt))) {
+    if (!(await repo.claimNonce(trx, identity.issuer, input.nonce, identity.expiresAt, now))) {
       throw errors.unauthorized('ID token nonce has already been used; start the sign-in again');
     }
     let created = false;
     let accountId = await repo.findAccountIdByIdentity(trx, identity.issuer, identity.subject);
     if (!accountId) {
       const candidate = await repo.insertAccount(trx, { email: identity.email, emailVerified: identity.emailVerified, name: identity.name });
-      if (await repo.insertIdentityUnlessTaken(trx, candidate, { issuer: identity.issuer, subject: identity.subject, email: identity.email })) {
+      if (await repo.insertIdentityUnlessTaken(trx, candidate, { issuer: identity.issuer, subject: identity.subject, email: identity.email }, now)) {
         accountId = candidate;
         created = true;
       } else {
         // a parallel first sign-in of the same person won: use its account, drop ours
-        await trx('customerAccounts').where({ id: candidate }).delete();
+        await repo.deleteAccount(trx, candidate);
         accountId = (await repo.findAccountIdByIdentity(trx, identity.issuer, identity.subject))!;
       }
     } else {
-      await repo.touchIdentity(trx, identity.issuer, identity.subject, identity.email);
+      await repo.touchIdentity(trx, identity.issuer, identity.subject, identity.email, now);
     }
     const account = await repo.findAccount(trx, accountId, true);
     if (!account || !account.isActive) throw errors.unauthorized('This customer account is disabled');
     const updated = await repo.patchAccount(trx, account.id, {
-      lastLoginAt: new Date(),
+      lastLoginAt: now,
       // the provider's e-mail and name fill what the customer has not set
       ...(!account.email && identity.email ? { email: identity.email, emailVerified: identity.emailVerified } : {}),
       ...(account.email && identity.email === account.email && identity.emailVerified && !account.emailVerified ? { emailVerified: true } : {}),
       ...(!account.name && identity.name ? { name: identity.name } : {}),
     });
-    return { ...(await issueCustomerSession(trx, deps, updated)), created };
+    return { ...(await issueCustomerSession(trx, deps, updated, now)), created };
   });
 }
 
 /** POST /auth/customer/refresh: rotation with reuse detection, as for staff refresh tokens. */
 export async function refreshCustomerSession(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<CustomerSessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
+  const now = nowOf(deps);
   const outcome = await deps.knex.transaction(async (trx): Promise<CustomerSessionTokens | 'reused' | 'revoked' | 'invalid'> => {
     const row = await repo.findCustomerRefreshToken(trx, hashOpaqueToken(rawToken), true);
     if (!row) return 'invalid';
     if (row.revokedAt) return 'revoked';
     if (row.rotatedAt) {
-      await repo.revokeCustomerRefreshTokens(trx, { familyId: row.familyId });
+      await repo.revokeCustomerRefreshTokens(trx, { familyId: row.familyId }, now);
       return 'reused';
     }
-    if (new Date(row.expiresAt).getTime() <= Date.now()) return 'invalid';
+    if (new Date(row.expiresAt).getTime() <= now.getTime()) return 'invalid';
     const account = await repo.findAccount(trx, row.accountId);
     if (!account || !account.isActive) return 'invalid';
-    await repo.markCustomerTokenRotated(trx, row.id);
-    return issueCustomerSession(trx, deps, account, row.familyId);
+    await repo.markCustomerTokenRotated(trx, row.id, now);
+    return issueCustomerSession(trx, deps, account, now, row.familyId);
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
   if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out); sign in again');
@@ -133,7 +137,7 @@ export async function refreshCustomerSession(deps: CustomerAuthDeps, rawToken: s
 export async function logoutCustomer(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<void> {
   if (!rawToken) return;
   const row = await repo.findCustomerRefreshToken(deps.knex, hashOpaqueToken(rawToken));
-  if (row) await repo.revokeCustomerRefreshTokens(deps.knex, { familyId: row.familyId });
+  if (row) await repo.revokeCustomerRefreshTokens(deps.knex, { familyId: row.familyId }, nowOf(deps));
 }
 
 /** Is the holder of a customer token still allowed in (account active, token version current)? */
@@ -161,7 +165,12 @@ export interface CustomerMeDto extends CustomerAccountDto {
 /** GET /customer/me: the account and the salons that know it as a customer. */
 export async function customerProfile(db: Db, accountId: string): Promise<CustomerMeDto> {
   const account = await activeAccount(db, accountId);
-  return { ...toAccountDto(account), salons: await repo.salonsOfAccount(db, accountId) };
+  return { ...toAccountDto(account), salons: await salonsOfAccount(db, accountId) };
+}
+
+/** The account's customer record in each salon that knows it (their loyalty cards and vouchers hang off these). */
+export async function customerIdsOfAccount(db: Db, accountId: string): Promise<string[]> {
+  return (await salonsOfAccount(db, accountId)).map((s) => s.customerId);
 }
 
 /** PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). */

@@ -8,12 +8,13 @@ import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { toIso } from '../time/iso';
 import { utcToLocalDate, utcToLocalTime } from '../time/salon-time.rules';
-import { itemsOf, loadDto, lockBookingRow } from '../booking/booking.repository';
+import { claimForAccount, isBookingOfAccount, itemsOf, loadDto, lockBookingRow, pageOfAccountBookings } from '../booking/booking.repository';
 import { changeBooking } from '../booking/booking-change';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
 import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
-import { nowOf, type Actor, type BookingDeps, type BookingRow } from '../booking/booking.types';
+import type { Actor, BookingDeps, BookingRow } from '../booking/booking.types';
+import { nowOf } from '../time/clock';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 
@@ -22,8 +23,7 @@ const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null 
 
 /** Payment retry ownership (docs/rules/payments.md#failures-and-retry): is this booking the signed-in customer's own? */
 export async function isBookingOwnedByCustomer(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
-  const row = await db('bookings').where({ id: bookingId, tenantId, customerAccountId }).first('id');
-  return !!row;
+  return isBookingOfAccount(db, tenantId, bookingId, customerAccountId);
 }
 
 export interface CustomerBookingDto {
@@ -50,14 +50,7 @@ export interface CustomerBookingDto {
 
 /** GET /customer/me/bookings: newest appointment first, across salons. */
 export async function listCustomerBookings(db: Db, accountId: string, page: { page: number; limit: number }) {
-  const base = db('bookings as b').join('tenants as t', 't.id', 'b.tenantId').where('b.customerAccountId', accountId);
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows: (BookingRow & { tenantSlug: string; tenantName: string })[] = await base
-    .clone()
-    .select('b.*', 't.slug as tenantSlug', 't.name as tenantName')
-    .orderBy([{ column: 'b.startTime', order: 'desc' }, { column: 'b.id', order: 'asc' }])
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
+  const { rows, total } = await pageOfAccountBookings(db, accountId, page);
   const items = await itemsOf(db, rows.map((r) => r.id));
   const dtos = rows.map((b): CustomerBookingDto => {
     const snapshot = b.metadata.displaySnapshot;
@@ -93,7 +86,7 @@ export async function listCustomerBookings(db: Db, accountId: string, page: { pa
       createdAt: toIso(b.createdAt),
     };
   });
-  return { rows: dtos, total: Number(count), page: page.page, limit: page.limit };
+  return { rows: dtos, total, page: page.page, limit: page.limit };
 }
 
 /**
@@ -112,14 +105,7 @@ export async function claimBooking(deps: BookingDeps, tenant: TenantContext, acc
       throw errors.unprocessable('BOOKING_CLAIM_WINDOW_CLOSED', `A booking can be claimed within ${CLAIM_WINDOW_MINUTES} minutes of its creation`);
     }
     const claimed = await changeBooking(deps, trx, row, {
-      compareAndSet: async () => {
-        const updated = await trx('bookings')
-          .update({ customerAccountId: accountId, version: row.version + 1, updatedAt: now })
-          .where({ id: row.id, tenantId: tenant.id })
-          .whereNull('customerAccountId')
-          .returning('id');
-        return updated.length === 1;
-      },
+      compareAndSet: async () => (await claimForAccount(trx, row, accountId, now)) !== undefined,
       audit: { actor: customerActor, action: 'CLAIMED', changes: { customerAccountId: accountId } },
       event: 'BookingUpdated',
     });
@@ -130,12 +116,8 @@ export async function claimBooking(deps: BookingDeps, tenant: TenantContext, acc
 
 /** GET /public/tenants/:slug/bookings/:id with a customer token instead of a guest proof. */
 export async function getOwnBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string): Promise<PublicBookingDto> {
-  if (!(await ownedInTenant(deps.knex, tenant.id, bookingId, accountId))) throw errors.notFound('booking');
+  if (!(await isBookingOfAccount(deps.knex, tenant.id, bookingId, accountId))) throw errors.notFound('booking');
   return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, bookingId));
-}
-
-async function ownedInTenant(db: Db, tenantId: string, bookingId: string, accountId: string): Promise<boolean> {
-  return !!(await db('bookings').where({ id: bookingId, tenantId, customerAccountId: accountId }).first('id'));
 }
 
 /**

@@ -3,7 +3,8 @@ import type { QueryBuilder } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
-import { plainOrUndefined, type Row } from '../../db/plain';
+import { plain, plainOrUndefined, returnedRows, type Row } from '../../db/plain';
+import { isUniqueViolation } from '../../db/db-errors';
 import { likePattern, normalisePhone } from './customer.rules';
 
 export type CustomerRow = Row<CustomerModel>;
@@ -59,10 +60,40 @@ export async function insertCustomer(db: Db, tenantId: string, fields: CustomerF
  * undefined when a customer with this phone or e-mail exists. Never aborts the caller's transaction.
  */
 export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<string | undefined> {
-  const inserted: { id: string }[] = await db('customers').insert({ tenantId, ...fields }).onConflict().ignore().returning('id');
+  const inserted = await returnedRows<{ id: string }>(CustomerModel.query(db).insert({ tenantId, ...fields }).onConflict().ignore().returning('id'));
   return inserted[0]?.id;
 }
 
 export async function patchCustomer(db: Db, tenantId: string, id: string, changes: Partial<CustomerFields>): Promise<void> {
   await CustomerModel.query(db).patch(changes).where({ id, tenantId });
+}
+
+// ---------------------------------------------------------------- the link to a customer account
+
+/** The salons where the account has a customer record, by name. */
+export async function salonsOfAccount(db: Db, accountId: string): Promise<{ tenantId: string; slug: string; name: string; customerId: string }[]> {
+  const rows = await CustomerModel.query(db)
+    .join('tenants as t', 't.id', 'customers.tenantId')
+    .where('customers.accountId', accountId)
+    .orderBy('t.name')
+    .select('t.id as tenantId', 't.slug', 't.name', 'customers.id as customerId');
+  return rows.map((r) => plain(r) as unknown as { tenantId: string; slug: string; name: string; customerId: string });
+}
+
+/** Links a salon's customer record to the account unless it belongs to another account already. */
+export async function linkCustomerToAccount(db: Db, tenantId: string, customerId: string, accountId: string): Promise<void> {
+  if (await customerIdOfAccount(db, tenantId, accountId)) return;
+  try {
+    // a savepoint: two bookings linking at once lose nothing but the second link
+    await db.transaction(async (sp) => {
+      await CustomerModel.query(sp).patch({ accountId }).where({ tenantId, id: customerId }).whereNull('accountId');
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+}
+
+/** The salon's customer record of the account, if one is linked. */
+export async function customerIdOfAccount(db: Db, tenantId: string, accountId: string): Promise<string | undefined> {
+  return (await CustomerModel.query(db).select('id').findOne({ tenantId, accountId }))?.id;
 }

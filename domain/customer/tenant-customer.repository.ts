@@ -1,9 +1,11 @@
 // Data access of tenant customers (the per-salon view of a customer) and their visits: tenant-scoped,
 // plain rows out; the caller passes the pool or its transaction.
 import type { Db } from '../../db/db-handle';
+import { raw } from 'objection';
 import { TenantCustomerModel } from '../../db/models/tenant-customer.model';
+import { TenantCustomerVisitModel } from '../../db/models/tenant-customer-visit.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
-import { plain, plainOrUndefined, type Row } from '../../db/plain';
+import { plain, plainOrUndefined, returnedRows, type Row } from '../../db/plain';
 import { whereCustomerMatches, type CustomerRow } from './customer.repository';
 
 export type TenantCustomerRow = Omit<Row<TenantCustomerModel>, 'customer'>;
@@ -46,7 +48,7 @@ export async function lockTenantCustomer(db: Db, where: { tenantId: string; id: 
 
 /** Creates the customer's row in this salon (empty metrics) unless it has one. */
 export async function insertTenantCustomerIfMissing(db: Db, tenantId: string, customerId: string): Promise<void> {
-  await db('tenant_customers').insert({ tenantId, customerId }).onConflict().ignore();
+  await TenantCustomerModel.query(db).insert({ tenantId, customerId }).onConflict().ignore();
 }
 
 /** The customer's row in this salon, created (empty metrics) when it has none yet. */
@@ -68,19 +70,56 @@ export async function insertVisitOnce(
   db: Db,
   visit: { bookingId: string; tenantId: string; tenantCustomerId: string; amount: number; visitedAt: Date },
 ): Promise<boolean> {
-  const inserted: unknown[] = await db('tenant_customer_visits').insert(visit).onConflict('booking_id').ignore().returning('booking_id');
+  const inserted = await returnedRows(TenantCustomerVisitModel.query(db).insert(visit).onConflict('bookingId').ignore().returning('bookingId'));
   return inserted.length > 0;
 }
 
 /** visitCount + 1, totalSpent + amount, firstVisit = earliest, lastVisit = latest, in one UPDATE. */
 export async function addVisitToMetrics(db: Db, tenantCustomerId: string, amount: number, visitedAt: Date): Promise<void> {
-  await db('tenant_customers')
+  await TenantCustomerModel.query(db)
     .where({ id: tenantCustomerId })
-    .update({
-      visitCount: db.raw('visit_count + 1'),
-      totalSpent: db.raw('total_spent + ?', [amount]),
-      firstVisit: db.raw('LEAST(COALESCE(first_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
-      lastVisit: db.raw('GREATEST(COALESCE(last_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
-      updatedAt: db.fn.now(),
+    .patch({
+      visitCount: raw('visit_count + 1'),
+      totalSpent: raw('total_spent + ?', [amount]),
+      firstVisit: raw('LEAST(COALESCE(first_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
+      lastVisit: raw('GREATEST(COALESCE(last_visit, ?::timestamptz), ?::timestamptz)', [visitedAt, visitedAt]),
     });
+}
+
+// ---------------------------------------------------------------- as other modules see tenant customers
+
+export async function tenantCustomerExists(db: Db, tenantId: string, id: string): Promise<boolean> {
+  return !!(await TenantCustomerModel.query(db).select('id').findOne({ tenantId, id }));
+}
+
+export async function tenantCustomerIdOf(db: Db, tenantId: string, customerId: string): Promise<string | undefined> {
+  return (await TenantCustomerModel.query(db).select('id').findOne({ tenantId, customerId }))?.id;
+}
+
+/** The salon records of the given customers (one per salon), with the salon's name and slug, by salon name. */
+export async function tenantCustomersOfCustomers(db: Db, customerIds: string[]): Promise<{ tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string }[]> {
+  if (!customerIds.length) return [];
+  const rows = await TenantCustomerModel.query(db)
+    .join('tenants as t', 't.id', 'tenant_customers.tenantId')
+    .whereIn('tenant_customers.customerId', customerIds)
+    .select('tenant_customers.id as tenantCustomerId', 'tenant_customers.tenantId', 't.name as tenantName', 't.slug as tenantSlug')
+    .orderBy('t.name');
+  return rows.map((r) => plain(r) as unknown as { tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string });
+}
+
+/** Who to message about a tenant customer, and from which salon (its name and time zone); one query. */
+export async function contactOfTenantCustomer(
+  db: Db,
+  tenantCustomerId: string,
+): Promise<{ customerName: string; phone: string | null; email: string | null; tenantName: string; timezone: string | undefined } | undefined> {
+  const row = (await TenantCustomerModel.query(db)
+    .join('customers as c', 'c.id', 'tenant_customers.customerId')
+    .join('tenants as t', 't.id', 'tenant_customers.tenantId')
+    .where('tenant_customers.id', tenantCustomerId)
+    .select('c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
+    .first()) as unknown as
+    | { customerName: string; phone: string | null; email: string | null; tenantName: string; settings: { timezone?: string } | null }
+    | undefined;
+  if (!row) return undefined;
+  return { customerName: row.customerName, phone: row.phone, email: row.email, tenantName: row.tenantName, timezone: row.settings?.timezone };
 }

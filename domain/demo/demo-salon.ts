@@ -2,12 +2,19 @@
 // new user can try the API at once. Idempotent: with any tenant present it does nothing, and a
 // transaction-scoped advisory lock keeps two processes starting at once from both seeding.
 //
-//   const result = await seedDemoSalon(knex);           // knex with knexSnakeCaseMappers (db/knex.ts)
+//   const result = await seedDemoSalon(db);              // the pool (db/knex.ts)
 //   if (result.created) console.log(`Demo owner: ${result.owner.email} / ${result.owner.password}`);
 //
-// Everything is written with the given knex (no global Objection binding), in one transaction.
-import type { Knex } from 'knex';
+// Everything is written through the owning modules' repositories, in one transaction.
+import type { Db } from '../../db/db-handle';
+import { advisoryTransactionLock } from '../../db/advisory-locks';
+import { nowOf, type Clock } from '../time/clock';
 import { hashPassword } from '../auth/passwords';
+import { insertUser } from '../auth/user.repository';
+import { anyTenantExists, insertTenant } from '../tenant/tenant.repository';
+import { insertCategory, insertService } from '../catalogue/catalogue.repository';
+import { insertResource, insertSkills } from '../resource/resource.repository';
+import { writeWeek } from '../resource/schedule.repository';
 import { completeSettings, defaultBusinessHours } from '../tenant/tenant-settings.rules';
 import { seedTenantDefaults } from '../tenant/tenant-defaults.service';
 
@@ -103,64 +110,70 @@ function clip(day: number, [start, end]: [string, string]): [string, string] | n
   return e > s ? [s, e] : null;
 }
 
-export async function seedDemoSalon(knex: Knex, options: { passwordHashRounds?: number } = {}): Promise<DemoSeedResult> {
+/** What a resource row of the demo starts with (the database's defaults, spelled out for the repository). */
+const RESOURCE_DEFAULTS = { imageKey: null, avatarKey: null, description: null, isActive: true, isBookableOnline: true, userId: null } as const;
+
+/** `now` (unset: the system clock) stamps the demo salon's onboarding. */
+export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: number; now?: Clock } = {}): Promise<DemoSeedResult> {
   const rounds = options.passwordHashRounds ?? 10;
-  return knex.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
-    const anyTenant = await trx('tenants').first('id');
-    if (anyTenant) return { created: false } as const;
+  return db.transaction(async (trx) => {
+    await advisoryTransactionLock(trx, SEED_LOCK_KEY);
+    if (await anyTenantExists(trx)) return { created: false } as const;
 
     const passwordHash = await hashPassword(DEMO_PASSWORD, rounds);
     const settings = completeSettings('beauty', { organizationName: 'Salong Nordlys AS' });
-    const [tenant] = await trx('tenants')
-      .insert({
-        name: 'Salong Nordlys',
-        slug: DEMO_SLUG,
-        industryType: 'beauty',
-        settings: JSON.stringify(settings),
-        branding: JSON.stringify({ primaryColor: '#5E35B1', secondaryColor: '#FFB300' }),
-        description: '<p>Frisør, negler og vipper midt i Oslo. Demosalong.</p>',
-        address: JSON.stringify({ street: 'Karl Johans gate 1', city: 'Oslo', postalCode: '0154', country: 'NO', latitude: 59.9111, longitude: 10.7503 }),
-        onboardedAt: new Date(),
-      })
-      .returning(['id', 'industryType']);
+    const tenant = await insertTenant(trx, {
+      name: 'Salong Nordlys',
+      slug: DEMO_SLUG,
+      industryType: 'beauty',
+      settings,
+      branding: { primaryColor: '#5E35B1', secondaryColor: '#FFB300' },
+      description: '<p>Frisør, negler og vipper midt i Oslo. Demosalong.</p>',
+      address: { street: 'Karl Johans gate 1', city: 'Oslo', postalCode: '0154', country: 'NO', latitude: 59.9111, longitude: 10.7503 },
+      onboardedAt: nowOf(options),
+    });
     await seedTenantDefaults(trx, { id: tenant.id, industryType: tenant.industryType });
 
-    await trx('users').insert({ tenantId: tenant.id, role: 'OWNER', email: DEMO_OWNER_EMAIL, phone: '+4791000000', name: 'Eva Nordlys', passwordHash });
+    await insertUser(trx, { tenantId: tenant.id, role: 'OWNER', email: DEMO_OWNER_EMAIL, phone: '+4791000000', name: 'Eva Nordlys', passwordHash });
 
     const serviceIds = new Map<string, string>();
     for (const [i, group] of CATALOGUE.entries()) {
-      const [category] = await trx('serviceCategories').insert({ tenantId: tenant.id, name: group.category, sortOrder: i + 1 }).returning('id');
+      const category = await insertCategory(trx, { tenantId: tenant.id, name: group.category, sortOrder: i + 1 });
       for (const [j, svc] of group.services.entries()) {
-        const [row] = await trx('services')
-          .insert({ tenantId: tenant.id, ...svc, currency: settings.currency, categoryId: category.id, sortOrder: j + 1, metadata: JSON.stringify({}) })
-          .returning('id');
+        const row = await insertService(trx, {
+          tenantId: tenant.id,
+          ...svc,
+          currency: settings.currency,
+          categoryId: category.id,
+          accountingAccountId: null,
+          isActive: true,
+          sortOrder: j + 1,
+          metadata: {},
+          imageKey: null,
+        });
         serviceIds.set(svc.name, row.id);
       }
     }
 
     for (const [i, member] of STAFF.entries()) {
-      const [user] = await trx('users')
-        .insert({ tenantId: tenant.id, role: 'STAFF', email: member.email, phone: member.phone, name: member.name, passwordHash })
-        .returning('id');
-      const [resource] = await trx('resources')
-        .insert({
-          tenantId: tenant.id,
-          type: 'staff',
-          name: member.name,
-          color: member.color,
-          sortOrder: i + 1,
-          metadata: JSON.stringify({ jobTitle: member.jobTitle, phone: member.phone, email: member.email, commission: 40 }),
-          userId: user.id,
-        })
-        .returning('id');
-      await trx('resourceSkills').insert(member.skills.map((name) => ({ resourceId: resource.id, serviceId: serviceIds.get(name)!, tenantId: tenant.id })));
+      const userId = await insertUser(trx, { tenantId: tenant.id, role: 'STAFF', email: member.email, phone: member.phone, name: member.name, passwordHash });
+      const resource = await insertResource(trx, {
+        ...RESOURCE_DEFAULTS,
+        tenantId: tenant.id,
+        type: 'staff',
+        name: member.name,
+        color: member.color,
+        sortOrder: i + 1,
+        metadata: { jobTitle: member.jobTitle, phone: member.phone, email: member.email, commission: 40 },
+        userId,
+      });
+      await insertSkills(trx, tenant.id, resource.id, member.skills.map((name) => serviceIds.get(name)!));
       const slots = member.days.flatMap((dayOfWeek) =>
-        member.hours.map((h) => clip(dayOfWeek, h)).filter((h): h is [string, string] => h !== null).map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime })),
+        member.hours.map((h) => clip(dayOfWeek, h)).filter((h): h is [string, string] => h !== null).map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime, isActive: true })),
       );
-      await trx('resourceSchedules').insert(slots.map((slot) => ({ resourceId: resource.id, tenantId: tenant.id, ...slot, isActive: true })));
+      await writeWeek(trx, tenant.id, resource.id, slots, false);
     }
-    await trx('resources').insert({ tenantId: tenant.id, type: 'room', name: 'Behandlingsrom', sortOrder: 10, isBookableOnline: false, metadata: JSON.stringify({}) });
+    await insertResource(trx, { ...RESOURCE_DEFAULTS, tenantId: tenant.id, type: 'room', name: 'Behandlingsrom', color: null, sortOrder: 10, isBookableOnline: false, metadata: {} });
 
     return {
       created: true,

@@ -1,4 +1,6 @@
-// Dependency checks for GET /health: each check is a named async probe with a deadline.
+// Dependency checks for GET /health: each check is a named async probe with a deadline. Latency is
+// a stopwatch reading (performance.now(), monotonic), not a time of day.
+import { performance } from 'node:perf_hooks';
 
 export type HealthCheck = () => Promise<void>;
 
@@ -27,12 +29,12 @@ async function withDeadline(check: HealthCheck): Promise<void> {
 export async function checkHealth(checks: Record<string, HealthCheck>): Promise<HealthReport> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
-      const started = Date.now();
+      const started = performance.now();
       try {
         await withDeadline(check);
-        return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
+        return [name, { status: 'up' as const, latencyMs: Math.round(performance.now() - started) }] as const;
       } catch (err) {
-        return [name, { status: 'down' as const, latencyMs: Date.now() - started, error: (err as Error).message }] as const;
+        return [name, { status: 'down' as const, latencyMs: Math.round(performance.now() - started), error: (err as Error).message }] as const;
       }
     }),
   );

@@ -1,7 +1,11 @@
 // Data access of impersonation sessions and their audit log (docs/rules/auth.md#impersonation). Platform-level records:
 // scoped by session, admin or the filtered tenant, never returned to a salon.
-import type { Knex } from 'knex';
+import { raw } from 'objection';
 import type { Db } from '../../db/db-handle';
+import { ImpersonationSessionModel } from '../../db/models/impersonation-session.model';
+import { ImpersonationAuditLogModel } from '../../db/models/impersonation-audit-log.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, returnedRows } from '../../db/plain';
 
 export interface ImpersonationSessionRow {
   id: string;
@@ -33,72 +37,65 @@ export interface AuditLogRow {
 }
 
 export async function insertSession(db: Db, row: Pick<ImpersonationSessionRow, 'adminUserId' | 'tenantId' | 'reason' | 'ip' | 'userAgent' | 'refreshTokenHash'>): Promise<string> {
-  const [inserted] = await db('impersonationSessions').insert(row).returning('id');
-  return inserted.id;
+  return (await ImpersonationSessionModel.query(db).insert(row)).id;
 }
 
 export async function findSession(db: Db, id: string): Promise<ImpersonationSessionRow | undefined> {
-  return db<ImpersonationSessionRow>('impersonationSessions').where({ id }).first();
+  const row = await ImpersonationSessionModel.query(db).findById(id);
+  return row && plain(row);
 }
 
 export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string): Promise<ImpersonationSessionRow | undefined> {
-  return db<ImpersonationSessionRow>('impersonationSessions').where({ refreshTokenHash }).first();
+  const row = await ImpersonationSessionModel.query(db).findOne({ refreshTokenHash });
+  return row && plain(row);
 }
 
 /** Compare-and-set: the new hash replaces the presented one; false when someone rotated it first. */
 export async function rotateSessionRefreshHash(db: Db, id: string, oldHash: string, newHash: string): Promise<boolean> {
-  const rows = await db('impersonationSessions').where({ id, refreshTokenHash: oldHash }).update({ refreshTokenHash: newHash }).returning('id');
+  const rows = await returnedRows(ImpersonationSessionModel.query(db).patch({ refreshTokenHash: newHash }).where({ id, refreshTokenHash: oldHash }).returning('id'));
   return rows.length === 1;
 }
 
 /** Ends the session unless it already ended (idempotent). */
 export async function endSession(db: Db, id: string, at: Date): Promise<void> {
-  await db('impersonationSessions').where({ id }).whereNull('endedAt').update({ endedAt: at });
+  await ImpersonationSessionModel.query(db).patch({ endedAt: at }).where({ id }).whereNull('endedAt');
 }
 
 export async function insertAuditEntry(db: Db, row: Omit<AuditLogRow, 'id' | 'occurredAt'>): Promise<void> {
-  await db('impersonationAuditLogs').insert(row);
+  await ImpersonationAuditLogModel.query(db).insert(row);
 }
 
+/** Sessions with the admin's e-mail, the salon's name and slug, and how many writes were audited. */
 function sessionsQuery(db: Db) {
-  return db('impersonationSessions as s')
-    .join('tenants as t', 't.id', 's.tenantId')
-    .leftJoin('users as u', 'u.id', 's.adminUserId')
+  return ImpersonationSessionModel.query(db)
+    .join('tenants as t', 't.id', 'impersonation_sessions.tenantId')
+    .leftJoin('users as u', 'u.id', 'impersonation_sessions.adminUserId')
     .select(
-      's.*',
+      'impersonation_sessions.*',
       'u.email as adminEmail',
       't.name as tenantName',
       't.slug as tenantSlug',
-      db.raw('(SELECT count(*) FROM impersonation_audit_logs l WHERE l.session_id = s.id)::int AS mutation_count'),
+      raw('(SELECT count(*) FROM impersonation_audit_logs l WHERE l.session_id = impersonation_sessions.id)::int AS mutation_count'),
     );
 }
 
 export async function sessionWithCount(db: Db, id: string): Promise<SessionListRow | undefined> {
-  return sessionsQuery(db).where('s.id', id).first();
+  const row = await sessionsQuery(db).where('impersonation_sessions.id', id).first();
+  return row && (plain(row) as unknown as SessionListRow);
 }
 
-export async function pageOfSessions(db: Db, filter: { tenantId?: string; activeOnly?: boolean }, page: { page: number; limit: number }): Promise<{ rows: SessionListRow[]; total: number }> {
-  const filtered = (table: string) => (q: Knex.QueryBuilder) => {
-    if (filter.tenantId) q.where(`${table}.tenantId`, filter.tenantId);
-    if (filter.activeOnly) q.whereNull(`${table}.endedAt`);
-  };
-  const [{ count }] = await db('impersonationSessions').where(filtered('impersonationSessions')).count({ count: '*' });
-  const rows: SessionListRow[] = await sessionsQuery(db)
-    .where(filtered('s'))
-    .orderBy([{ column: 's.startedAt', order: 'desc' }, { column: 's.id', order: 'asc' }])
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
-  return { rows, total: Number(count) };
+export async function pageOfSessions(db: Db, filter: { tenantId?: string; activeOnly?: boolean }, page: PageQuery): Promise<PageResult<SessionListRow>> {
+  const query = sessionsQuery(db);
+  if (filter.tenantId) query.where('impersonation_sessions.tenantId', filter.tenantId);
+  if (filter.activeOnly) query.whereNull('impersonation_sessions.endedAt');
+  query.orderBy([{ column: 'impersonation_sessions.startedAt', order: 'desc' }, { column: 'impersonation_sessions.id', order: 'asc' }]);
+  return (await paginate(query, page)) as unknown as PageResult<SessionListRow>;
 }
 
-export async function pageOfAuditEntries(db: Db, sessionId: string, page: { page: number; limit: number }): Promise<{ rows: AuditLogRow[]; total: number }> {
-  const base = db('impersonationAuditLogs').where({ sessionId });
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows: AuditLogRow[] = await base
-    .clone()
+export async function pageOfAuditEntries(db: Db, sessionId: string, page: PageQuery): Promise<PageResult<AuditLogRow>> {
+  const query = ImpersonationAuditLogModel.query(db)
+    .where({ sessionId })
     .select('id', 'sessionId', 'occurredAt', 'method', 'path', 'statusCode', 'bodyHash')
-    .orderBy([{ column: 'occurredAt', order: 'asc' }, { column: 'id', order: 'asc' }])
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
-  return { rows, total: Number(count) };
+    .orderBy([{ column: 'occurredAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  return paginate(query, page);
 }

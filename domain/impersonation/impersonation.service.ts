@@ -5,7 +5,6 @@
 // the admin's own session. Every mutating request made with the token is audited by
 // api/middleware/impersonation-audit.ts through recordMutation().
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
@@ -15,6 +14,7 @@ import { findUserById } from '../auth/user.repository';
 import { accessTokenFor, issueSession, type SessionConfig, type SessionTokens } from '../auth/sessions';
 import { hashOpaqueToken, newOpaqueToken, type ImpersonationClaim } from '../auth/tokens';
 import * as repo from './impersonation.repository';
+import { nowOf, type Clock } from '../time/clock';
 import { toAuthUser } from '../auth/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
@@ -22,7 +22,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ImpersonationDeps {
   config: SessionConfig & Pick<AppConfig, 'nodeEnv'>;
-  knex: Knex;
+  knex: Db;
+  now?: Clock;
 }
 
 export interface ImpersonationSessionDto {
@@ -102,11 +103,12 @@ export async function endImpersonation(deps: ImpersonationDeps, caller: Caller):
   if (!caller.impersonation) throw errors.forbidden('This token is not impersonating anyone');
   const session = await repo.findSession(deps.knex, caller.impersonation.sessionId);
   if (!session || session.adminUserId !== caller.userId) throw errors.unauthorized('Unknown impersonation session');
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
-    await repo.endSession(trx, session.id, new Date());
+    await repo.endSession(trx, session.id, now);
     const admin = await findUserById(trx, caller.userId);
     if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
-    return issueSession(trx, deps.config, admin, crypto.randomUUID());
+    return issueSession(trx, deps.config, admin, now, crypto.randomUUID());
   });
 }
 

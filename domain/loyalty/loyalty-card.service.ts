@@ -10,6 +10,7 @@ import { errors, type ErrorDetail } from '../errors';
 import type { LoyaltyCardType, RewardType } from './loyalty.rules';
 import * as repo from './loyalty.repository';
 import { cardDto, type CardDto } from './loyalty.dto';
+import { findServicesByIds } from '../catalogue/catalogue.repository';
 
 export interface CardInput {
   name?: string;
@@ -67,8 +68,8 @@ function fieldsFor(type: LoyaltyCardType, input: CardInput, merged: repo.CardFie
 
 async function assertServicesExist(db: Db, tenantId: string, ids: string[] | undefined): Promise<void> {
   if (!ids?.length) return;
-  const found = await db('services').where({ tenantId }).whereIn('id', [...new Set(ids)]).count({ count: '*' });
-  if (Number(found[0].count) !== new Set(ids).size) throw errors.notFound('service');
+  const unique = [...new Set(ids)];
+  if ((await findServicesByIds(db, tenantId, unique)).length !== unique.length) throw errors.notFound('service');
 }
 
 export async function createCard(db: Db, tenantId: string, input: CardInput): Promise<CardDto> {

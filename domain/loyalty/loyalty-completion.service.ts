@@ -14,6 +14,8 @@ import { nextStamp, pointsEarned, qualifiesForStamp, voucherExpiresAt } from './
 import * as repo from './loyalty.repository';
 import { issueVoucher, redeemVoucherForBooking } from './loyalty-voucher.service';
 import { writeOffExpiredPoints } from './loyalty-points.service';
+import { claimBookingForLoyalty, serviceIdsOfBooking } from '../booking/booking.repository';
+import { insertTenantCustomerIfMissing, lockTenantCustomer } from '../customer/tenant-customer.repository';
 
 export interface LoyaltyOutcome {
   claimed: boolean;
@@ -28,19 +30,18 @@ function earnsOn(card: repo.CardRow, bookingServiceIds: string[]): boolean {
   return !card.serviceIds?.length || bookingServiceIds.some((id) => card.serviceIds.includes(id));
 }
 
-export async function processCompletedBooking(trx: Db, signaller: EntitySignaller, bookingId: string, now = new Date()): Promise<LoyaltyOutcome> {
+export async function processCompletedBooking(trx: Db, signaller: EntitySignaller, bookingId: string, now: Date): Promise<LoyaltyOutcome> {
   const outcome: LoyaltyOutcome = { claimed: false, stamps: 0, vouchersIssued: [], pointsEarned: 0, voucherRedeemed: null };
-  const booking = await repo.claimBookingForLoyalty(trx, bookingId);
+  const booking = await claimBookingForLoyalty(trx, bookingId);
   if (!booking) return outcome;
   outcome.claimed = true;
   outcome.voucherRedeemed = (await redeemVoucherForBooking(trx, signaller, booking, now))?.id ?? null;
   if (!booking.customerId) return outcome;
   const { tenantId } = booking;
-  await trx('tenantCustomers').insert({ tenantId, customerId: booking.customerId }).onConflict().ignore();
-  const tc = await trx('tenantCustomers').where({ tenantId, customerId: booking.customerId }).forUpdate().first('id');
-  const tenantCustomerId: string = tc.id;
+  await insertTenantCustomerIfMissing(trx, tenantId, booking.customerId);
+  const tenantCustomerId = (await lockTenantCustomer(trx, { tenantId, customerId: booking.customerId }))!.id;
   const paid = Math.max(0, booking.totalAmount - booking.discountAmount);
-  const serviceIds = await repo.serviceIdsOfBooking(trx, bookingId);
+  const serviceIds = await serviceIdsOfBooking(trx, bookingId);
 
   for (const card of await repo.activeCards(trx, tenantId)) {
     if (!earnsOn(card, serviceIds)) continue;

@@ -8,9 +8,10 @@ import * as repo from './loyalty.repository';
 import { cardDto, stampDto, voucherDto } from './loyalty.dto';
 import { pointsValue } from './loyalty.rules';
 import { writeOffExpiredPoints } from './loyalty-points.service';
+import { tenantCustomerExists, tenantCustomersOfCustomers } from '../customer/tenant-customer.repository';
 
 /** Stamp progress (visit cards) or balance (points cards) of one tenant customer on every card of the salon. */
-async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, cards: repo.CardRow[]) {
+async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, cards: repo.CardRow[], now: Date) {
   const balances = new Map((await repo.balancesOfTenantCustomer(db, tenantId, tenantCustomerId)).map((b) => [b.loyaltyCardId, b.balance]));
   const out = [];
   for (const card of cards) {
@@ -29,7 +30,7 @@ async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, ca
       });
     } else {
       // a customer with a balance row has points transactions: write off what has expired first
-      const balance = balances.has(card.id) ? await db.transaction((trx) => writeOffExpiredPoints(trx, tenantId, card.id, tenantCustomerId)) : 0;
+      const balance = balances.has(card.id) ? await db.transaction((trx) => writeOffExpiredPoints(trx, tenantId, card.id, tenantCustomerId, now)) : 0;
       out.push({ card: cardDto(card), currentCycle: null, stampsInCycle: null, requiredStamps: null, stampsToNextVoucher: null, vouchersIssued: null, pointsBalance: { balance, value: pointsValue(balance, card.redeemRate!) } });
     }
   }
@@ -37,43 +38,34 @@ async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, ca
 }
 
 async function assertTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<void> {
-  if (!(await repo.tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
+  if (!(await tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
 }
 
 /** GET /loyalty-cards/customer/:tenantCustomerId: the customer's progress on every card. */
-export async function cardsOfCustomer(db: Db, tenantId: string, tenantCustomerId: string) {
+export async function cardsOfCustomer(db: Db, tenantId: string, tenantCustomerId: string, now: Date) {
   await assertTenantCustomer(db, tenantId, tenantCustomerId);
-  return progressOn(db, tenantId, tenantCustomerId, await repo.cardsOfTenant(db, tenantId));
+  return progressOn(db, tenantId, tenantCustomerId, await repo.cardsOfTenant(db, tenantId), now);
 }
 
 /** GET /customers/:tenantCustomerId/loyalty: stamp progress, points and every voucher. */
-export async function customerLoyalty(db: Db, tenantId: string, tenantCustomerId: string) {
-  const cards = await cardsOfCustomer(db, tenantId, tenantCustomerId);
+export async function customerLoyalty(db: Db, tenantId: string, tenantCustomerId: string, now: Date) {
+  const cards = await cardsOfCustomer(db, tenantId, tenantCustomerId, now);
   const vouchers = (await repo.vouchersOfTenantCustomer(db, tenantId, tenantCustomerId)).map(voucherDto);
   return { tenantCustomerId, cards, vouchers };
 }
 
 /** GET /loyalty-cards/:id/stamps/:tenantCustomerId: progress in the current cycle and every stamp. */
-export async function stampsOnCard(db: Db, tenantId: string, cardId: string, tenantCustomerId: string) {
+export async function stampsOnCard(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, now: Date) {
   const card = await repo.findCard(db, tenantId, cardId);
   if (!card) throw errors.notFound('loyaltyCard');
   if (card.type !== 'VISIT_BASED') throw errors.unprocessable('LOYALTY_CARD_WRONG_TYPE', 'This is not a VISIT_BASED card');
   await assertTenantCustomer(db, tenantId, tenantCustomerId);
-  const [progress] = await progressOn(db, tenantId, tenantCustomerId, [card]);
+  const [progress] = await progressOn(db, tenantId, tenantCustomerId, [card], now);
   return { ...progress, tenantCustomerId, stamps: (await repo.stampsOf(db, tenantId, cardId, tenantCustomerId)).map(stampDto) };
 }
 
 // ---- the signed-in customer (the customer-accounts module resolves the account to its customer rows)
 
-
-async function tenantCustomersOf(db: Db, customerIds: string[]): Promise<{ tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string }[]> {
-  if (!customerIds.length) return [];
-  return db('tenantCustomers as tc')
-    .join('tenants as t', 't.id', 'tc.tenantId')
-    .whereIn('tc.customerId', customerIds)
-    .select('tc.id as tenantCustomerId', 'tc.tenantId', 't.name as tenantName', 't.slug as tenantSlug')
-    .orderBy('t.name');
-}
 
 /** /customer/loyalty/vouchers: ACTIVE and RESERVED vouchers across salons. */
 export async function customerVouchers(db: Db, customerIds: string[]) {
@@ -82,18 +74,18 @@ export async function customerVouchers(db: Db, customerIds: string[]) {
 }
 
 /** /customer/loyalty/stamps/:tenantSlug: stamp progress in one salon; 404 TENANT_NOT_FOUND when the customer has no record there. */
-export async function customerStampsAt(db: Db, customerIds: string[], tenantSlug: string) {
-  const tc = (await tenantCustomersOf(db, customerIds)).find((t) => t.tenantSlug === tenantSlug);
+export async function customerStampsAt(db: Db, customerIds: string[], tenantSlug: string, now: Date) {
+  const tc = (await tenantCustomersOfCustomers(db, customerIds)).find((t) => t.tenantSlug === tenantSlug);
   if (!tc) throw errors.notFound('tenant');
   const cards = (await repo.activeCards(db, tc.tenantId, 'VISIT_BASED'));
-  return { tenantName: tc.tenantName, tenantSlug: tc.tenantSlug, cards: await progressOn(db, tc.tenantId, tc.tenantCustomerId, cards) };
+  return { tenantName: tc.tenantName, tenantSlug: tc.tenantSlug, cards: await progressOn(db, tc.tenantId, tc.tenantCustomerId, cards, now) };
 }
 
 /** /customer/me/loyalty: per salon, progress on its active cards and the usable vouchers. */
-export async function customerLoyaltyOverview(db: Db, customerIds: string[]) {
+export async function customerLoyaltyOverview(db: Db, customerIds: string[], now: Date) {
   const out = [];
-  for (const tc of await tenantCustomersOf(db, customerIds)) {
-    const cards = await progressOn(db, tc.tenantId, tc.tenantCustomerId, await repo.activeCards(db, tc.tenantId));
+  for (const tc of await tenantCustomersOfCustomers(db, customerIds)) {
+    const cards = await progressOn(db, tc.tenantId, tc.tenantCustomerId, await repo.activeCards(db, tc.tenantId), now);
     const vouchers = (await repo.vouchersOfTenantCustomer(db, tc.tenantId, tc.tenantCustomerId, ['ACTIVE', 'RESERVED'])).map(voucherDto);
     if (cards.length || vouchers.length) out.push({ tenantName: tc.tenantName, tenantSlug: tc.tenantSlug, cards, vouchers });
   }

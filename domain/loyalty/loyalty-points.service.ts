@@ -10,9 +10,10 @@ import { pointsDueToExpire } from './points-expiry.rules';
 import * as repo from './loyalty.repository';
 import { pointsTransactionDto } from './loyalty.dto';
 import { existingCardOfType } from './loyalty-card.service';
+import { tenantCustomerExists } from '../customer/tenant-customer.repository';
 
 async function assertTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<void> {
-  if (!(await repo.tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
+  if (!(await tenantCustomerExists(db, tenantId, tenantCustomerId))) throw errors.notFound('tenantCustomer');
 }
 
 /**
@@ -21,7 +22,7 @@ async function assertTenantCustomer(db: Db, tenantId: string, tenantCustomerId: 
  * and answers the balance after it. Call it inside a transaction, before any other change of the
  * balance: the caller keeps the lock until it commits.
  */
-export async function writeOffExpiredPoints(trx: Db, tenantId: string, cardId: string, tenantCustomerId: string, now = new Date()): Promise<number> {
+export async function writeOffExpiredPoints(trx: Db, tenantId: string, cardId: string, tenantCustomerId: string, now: Date): Promise<number> {
   const before = await repo.lockBalance(trx, tenantId, cardId, tenantCustomerId);
   const due = Math.min(before, pointsDueToExpire(await repo.pointsLedger(trx, tenantId, cardId, tenantCustomerId), now));
   if (due <= 0) return before;
@@ -41,7 +42,7 @@ export async function writeOffExpiredPoints(trx: Db, tenantId: string, cardId: s
   return balance;
 }
 
-export async function getPoints(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, now = new Date()) {
+export async function getPoints(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, now: Date) {
   return db.transaction(async (trx) => {
     const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
     await assertTenantCustomer(trx, tenantId, tenantCustomerId);
@@ -64,11 +65,11 @@ interface PointsChange {
   reason?: string | null;
 }
 
-async function changePoints(db: Db, tenantId: string, cardId: string, type: 'REDEEM' | 'ADJUST', input: PointsChange, actorUserId: string | null, check: (card: repo.CardRow, balance: number) => void) {
+async function changePoints(db: Db, tenantId: string, cardId: string, type: 'REDEEM' | 'ADJUST', input: PointsChange, actorUserId: string | null, now: Date, check: (card: repo.CardRow, balance: number) => void) {
   return db.transaction(async (trx) => {
     const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
     await assertTenantCustomer(trx, tenantId, input.tenantCustomerId);
-    const before = await writeOffExpiredPoints(trx, tenantId, cardId, input.tenantCustomerId);
+    const before = await writeOffExpiredPoints(trx, tenantId, cardId, input.tenantCustomerId, now);
     check(card, before);
     const delta = type === 'REDEEM' ? -input.points : input.points;
     const balance = before + delta;
@@ -93,8 +94,8 @@ function insufficient(balance: number, wanted: number) {
 }
 
 /** STAFF+: spends points (at least the card's minRedemption); answers the discount they are worth. */
-export async function redeemPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null) {
-  const { card, balance, transaction } = await changePoints(db, tenantId, cardId, 'REDEEM', input, actorUserId, (c, before) => {
+export async function redeemPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null, now: Date) {
+  const { card, balance, transaction } = await changePoints(db, tenantId, cardId, 'REDEEM', input, actorUserId, now, (c, before) => {
     if (input.points < (c.minRedemption ?? 0)) {
       throw errors.unprocessable('LOYALTY_POINTS_BELOW_MINIMUM', `At least ${c.minRedemption} points must be redeemed at once`, [{ field: 'points', message: `must be at least ${c.minRedemption}` }]);
     }
@@ -104,10 +105,10 @@ export async function redeemPoints(db: Db, tenantId: string, cardId: string, inp
 }
 
 /** OWNER: adds (positive) or removes (negative) points with a reason; the balance never goes below 0. */
-export async function adjustPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null) {
+export async function adjustPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null, now: Date) {
   if (input.points === 0) throw errors.validation('Request validation failed', [{ field: 'points', message: 'must not be 0' }]);
   if (!input.reason?.trim()) throw errors.validation('Request validation failed', [{ field: 'reason', message: 'is required' }]);
-  const { balance, transaction } = await changePoints(db, tenantId, cardId, 'ADJUST', input, actorUserId, (_c, before) => {
+  const { balance, transaction } = await changePoints(db, tenantId, cardId, 'ADJUST', input, actorUserId, now, (_c, before) => {
     if (before + input.points < 0) throw insufficient(before, -input.points);
   });
   return { loyaltyCardId: cardId, tenantCustomerId: input.tenantCustomerId, balance, transaction };

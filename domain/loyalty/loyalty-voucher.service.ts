@@ -22,6 +22,9 @@ import { voucherContract, type VoucherEventType, type VoucherSnapshot } from './
 import * as repo from './loyalty.repository';
 import { voucherDto, voucherEventDto, type VoucherDto } from './loyalty.dto';
 import { toIsoOrNull } from '../time/iso';
+import { tenantCustomerIdOf } from '../customer/tenant-customer.repository';
+import { isUniqueViolation } from '../../db/db-errors';
+import type { LoyaltyBookingRow } from '../booking/booking.repository';
 
 export interface VoucherActor {
   userId: string | null;
@@ -104,7 +107,7 @@ export async function reserveVoucherForBooking(
   const code = parseVoucherCode(input.code);
   const voucher = await repo.findVoucherByCode(trx, input.tenantId, code);
   if (!voucher) throw voucherErrors.notFound();
-  const owner = input.customerId ? await repo.tenantCustomerIdOf(trx, input.tenantId, input.customerId) : undefined;
+  const owner = input.customerId ? await tenantCustomerIdOf(trx, input.tenantId, input.customerId) : undefined;
   if (!owner || owner !== voucher.tenantCustomerId) throw voucherErrors.notOwned();
   const problem = unusable(voucher, input.now);
   if (problem) throw problem;
@@ -133,6 +136,7 @@ export async function releaseVoucherOnCancellation(
   booking: { id: string; tenantId: string; appliedVoucherId: string | null },
   capturedPaymentKept: boolean,
   actor: VoucherActor,
+  now: Date,
 ): Promise<{ appliedVoucherId?: null; discountAmount?: number }> {
   if (!booking.appliedVoucherId) return {};
   const voucher = await repo.findVoucher(trx, booking.tenantId, booking.appliedVoucherId);
@@ -141,7 +145,7 @@ export async function releaseVoucherOnCancellation(
   if (capturedPaymentKept) {
     await moveVoucher(trx, signaller, voucher, {
       from: 'RESERVED',
-      changes: { ...release, status: 'CANCELLED', cancelledAt: new Date(), cancelledReason: BOOKING_FORFEIT },
+      changes: { ...release, status: 'CANCELLED', cancelledAt: now, cancelledReason: BOOKING_FORFEIT },
       action: 'FORFEITED',
       event: 'VoucherForfeited',
       bookingId: booking.id,
@@ -155,7 +159,7 @@ export async function releaseVoucherOnCancellation(
 }
 
 /** RESERVED -> REDEEMED when the booking completes: discountApplied = min(reward, booking total). */
-export async function redeemVoucherForBooking(trx: Db, signaller: EntitySignaller, booking: repo.LoyaltyBookingRow, now: Date): Promise<repo.VoucherRow | undefined> {
+export async function redeemVoucherForBooking(trx: Db, signaller: EntitySignaller, booking: LoyaltyBookingRow, now: Date): Promise<repo.VoucherRow | undefined> {
   if (!booking.appliedVoucherId) return undefined;
   const voucher = await repo.findVoucher(trx, booking.tenantId, booking.appliedVoucherId);
   if (!voucher || voucher.status !== 'RESERVED' || voucher.reservedBookingId !== booking.id) return undefined;
@@ -209,7 +213,7 @@ export async function issueVoucher(
       });
       return voucher;
     } catch (err) {
-      if (!repo.isUniqueViolation(err, 'loyalty_vouchers_tenant_code_unique')) throw err;
+      if (!isUniqueViolation(err, 'loyalty_vouchers_tenant_code_unique')) throw err;
     }
   }
   throw errors.conflict('LOYALTY_VOUCHER_CODE_EXHAUSTED', `No free voucher code after ${VOUCHER_CODE_RETRIES} retries`);
@@ -269,7 +273,7 @@ export async function getVoucherDetail(db: Db, tenantId: string, id: string) {
 }
 
 /** Owner revokes an ACTIVE voucher with a reason. A RESERVED one is refused: cancel its booking first. */
-export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId: string, id: string, reason: string, actor: VoucherActor) {
+export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId: string, id: string, reason: string, actor: VoucherActor, now: Date) {
   const trimmed = reason.trim();
   if (!trimmed) throw errors.validation('Request validation failed', [{ field: 'reason', message: 'is required' }]);
   await db.transaction(async (trx) => {
@@ -277,7 +281,7 @@ export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId
     if (v.status === 'RESERVED') throw errors.conflict('LOYALTY_VOUCHER_RESERVED_OTHER', `This voucher is reserved for booking ${v.reservedBookingId}; cancel that booking first`);
     if (v.status === 'EXPIRED') throw voucherErrors.expired();
     if (v.status !== 'ACTIVE') throw voucherErrors.alreadyUsed();
-    const moved = await moveVoucher(trx, signaller, v, { from: 'ACTIVE', changes: { status: 'CANCELLED', cancelledAt: new Date(), cancelledReason: trimmed }, action: 'CANCELLED', event: 'VoucherCancelled', actor, reason: trimmed });
+    const moved = await moveVoucher(trx, signaller, v, { from: 'ACTIVE', changes: { status: 'CANCELLED', cancelledAt: now, cancelledReason: trimmed }, action: 'CANCELLED', event: 'VoucherCancelled', actor, reason: trimmed });
     if (!moved) throw voucherErrors.alreadyUsed();
   });
   return getVoucherDetail(db, tenantId, id);
@@ -289,7 +293,7 @@ export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId
  * POST /public/tenants/:slug/vouchers/preview: what the code would take off these services, without
  * reserving it. Ownership is checked when the booking is made (the portal caller is not known here).
  */
-export async function previewVoucher(db: Db, tenantId: string, input: { code: string; items: { serviceId: string }[] }, now = new Date()) {
+export async function previewVoucher(db: Db, tenantId: string, input: { code: string; items: { serviceId: string }[] }, now: Date) {
   const code = parseVoucherCode(input.code, 'code');
   const services = await servicesFor(db, tenantId, input.items.map((i) => i.serviceId));
   const voucher = await repo.findVoucherByCode(db, tenantId, code);

@@ -1,8 +1,19 @@
 // Every query of the loyalty area. Each function takes the pool or the caller's transaction first,
-// is scoped by tenant, and returns plain rows (camelCase through knexSnakeCaseMappers).
+// is scoped by tenant, queries through the loyalty models of db/models, and returns plain rows
+// typed with the domain's enums (camelCase here, snake_case in Postgres).
+import { fn, raw } from 'objection';
 import type { PointsLedgerEntry, PointsTransactionType } from './points-expiry.rules';
 import type { Db } from '../../db/db-handle';
-import type { PageQuery, PageResult } from '../../db/paginate';
+import { LoyaltyCardModel } from '../../db/models/loyalty-card.model';
+import { LoyaltyStampModel } from '../../db/models/loyalty-stamp.model';
+import { LoyaltyVoucherModel } from '../../db/models/loyalty-voucher.model';
+import { LoyaltyVoucherEventModel } from '../../db/models/loyalty-voucher-event.model';
+import { LoyaltyVoucherNotificationModel } from '../../db/models/loyalty-voucher-notification.model';
+import { LoyaltyPointsBalanceModel } from '../../db/models/loyalty-points-balance.model';
+import { LoyaltyPointsTransactionModel } from '../../db/models/loyalty-points-transaction.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, returnedRows } from '../../db/plain';
+import { contactOfTenantCustomer } from '../customer/tenant-customer.repository';
 import type { LoyaltyCardType, RewardType, VoucherStatus } from './loyalty.rules';
 
 export interface CardRow {
@@ -91,106 +102,93 @@ export interface PointsTransactionRow {
   createdAt: Date;
 }
 
-const UNIQUE_VIOLATION = '23505';
-
-export function isUniqueViolation(err: unknown, constraint: string): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === UNIQUE_VIOLATION && e.constraint === constraint;
-}
+/** db/ types the enums as strings; the domain's rows narrow them. */
+const cardRow = (model: LoyaltyCardModel): CardRow => plain(model) as unknown as CardRow;
+const voucherRow = (model: LoyaltyVoucherModel): VoucherRow => plain(model) as unknown as VoucherRow;
 
 // ---- cards
 
 export async function insertCard(db: Db, tenantId: string, fields: CardFields): Promise<CardRow> {
-  const [row] = await db('loyaltyCards').insert({ ...fields, tenantId }).returning('*');
-  return row;
+  return cardRow(await LoyaltyCardModel.query(db).insert({ ...fields, tenantId }).returning('*'));
 }
 
 export async function findCard(db: Db, tenantId: string, id: string): Promise<CardRow | undefined> {
-  return db('loyaltyCards').where({ tenantId, id }).whereNull('deletedAt').first();
+  const row = await LoyaltyCardModel.query(db).findOne({ tenantId, id }).whereNull('deletedAt');
+  return row && cardRow(row);
 }
 
-export async function pageOfCards(db: Db, tenantId: string, filter: { type?: LoyaltyCardType; isActive?: boolean }, { page = 1, limit = 20 }: PageQuery): Promise<PageResult<CardRow>> {
-  const q = db('loyaltyCards').where({ tenantId }).whereNull('deletedAt');
+export async function pageOfCards(db: Db, tenantId: string, filter: { type?: LoyaltyCardType; isActive?: boolean }, page: PageQuery): Promise<PageResult<CardRow>> {
+  const q = LoyaltyCardModel.query(db).where({ tenantId }).whereNull('deletedAt');
   if (filter.type) q.where({ type: filter.type });
   if (filter.isActive !== undefined) q.where({ isActive: filter.isActive });
-  const [{ count }] = await q.clone().count({ count: '*' });
-  const rows = await q.orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset((page - 1) * limit);
-  return { rows, total: Number(count), page, limit };
+  q.orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return (await paginate(q, page)) as unknown as PageResult<CardRow>;
 }
 
 export async function activeCards(db: Db, tenantId: string, type?: LoyaltyCardType): Promise<CardRow[]> {
-  const q = db('loyaltyCards').where({ tenantId, isActive: true }).whereNull('deletedAt');
+  const q = LoyaltyCardModel.query(db).where({ tenantId, isActive: true }).whereNull('deletedAt');
   if (type) q.where({ type });
-  return q.orderBy('createdAt');
+  return (await q.orderBy('createdAt')).map(cardRow);
 }
 
 export async function cardsOfTenant(db: Db, tenantId: string): Promise<CardRow[]> {
-  return db('loyaltyCards').where({ tenantId }).whereNull('deletedAt').orderBy('createdAt');
+  return (await LoyaltyCardModel.query(db).where({ tenantId }).whereNull('deletedAt').orderBy('createdAt')).map(cardRow);
 }
 
 export async function updateCard(db: Db, tenantId: string, id: string, fields: CardFields): Promise<void> {
-  await db('loyaltyCards').where({ tenantId, id }).update({ ...fields, updatedAt: db.fn.now() });
+  await LoyaltyCardModel.query(db).patch({ ...fields, updatedAt: fn.now() }).where({ tenantId, id });
 }
 
 export async function softDeleteCard(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const n = await db('loyaltyCards').where({ tenantId, id }).whereNull('deletedAt').update({ deletedAt: db.fn.now(), isActive: false, updatedAt: db.fn.now() });
+  const n = await LoyaltyCardModel.query(db).patch({ deletedAt: fn.now(), isActive: false, updatedAt: fn.now() }).where({ tenantId, id }).whereNull('deletedAt');
   return n > 0;
-}
-
-// ---- tenant customers (the loyalty view of them)
-
-export async function tenantCustomerExists(db: Db, tenantId: string, id: string): Promise<boolean> {
-  return !!(await db('tenantCustomers').where({ tenantId, id }).first('id'));
-}
-
-export async function tenantCustomerIdOf(db: Db, tenantId: string, customerId: string): Promise<string | undefined> {
-  return (await db('tenantCustomers').where({ tenantId, customerId }).first('id'))?.id;
 }
 
 // ---- stamps
 
 export async function countVouchersIssued(db: Db, cardId: string, tenantCustomerId: string): Promise<number> {
-  const [{ count }] = await db('loyaltyVouchers').where({ loyaltyCardId: cardId, tenantCustomerId }).count({ count: '*' });
-  return Number(count);
+  return LoyaltyVoucherModel.query(db).where({ loyaltyCardId: cardId, tenantCustomerId }).resultSize();
 }
 
 export async function countStampsInCycle(db: Db, cardId: string, tenantCustomerId: string, cycleNumber: number): Promise<number> {
-  const [{ count }] = await db('loyaltyStamps').where({ loyaltyCardId: cardId, tenantCustomerId, cycleNumber }).count({ count: '*' });
-  return Number(count);
+  return LoyaltyStampModel.query(db).where({ loyaltyCardId: cardId, tenantCustomerId, cycleNumber }).resultSize();
 }
 
-/** One stamp per (card, booking): false when the booking already has its stamp. */
+/** One stamp per (card, booking): undefined when the booking already has its stamp. */
 export async function insertStampOnce(db: Db, stamp: Omit<StampRow, 'id' | 'createdAt'>): Promise<StampRow | undefined> {
-  const [row] = await db('loyaltyStamps').insert(stamp).onConflict(['loyalty_card_id', 'booking_id']).ignore().returning('*');
+  const [row] = await returnedRows<StampRow>(LoyaltyStampModel.query(db).insert(stamp).onConflict(['loyaltyCardId', 'bookingId']).ignore().returning('*'));
   return row;
 }
 
 export async function stampsOf(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<StampRow[]> {
-  return db('loyaltyStamps').where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).orderBy([{ column: 'cycleNumber' }, { column: 'stampNumber' }]);
+  return (await LoyaltyStampModel.query(db).where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).orderBy([{ column: 'cycleNumber' }, { column: 'stampNumber' }])).map(plain);
 }
 
 // ---- vouchers
 
 export async function insertVoucher(db: Db, voucher: Omit<VoucherRow, 'id' | 'status' | 'version' | 'createdAt' | 'updatedAt' | 'reservedBookingId' | 'reservedAt' | 'redeemedBookingId' | 'redeemedAt' | 'discountApplied' | 'cancelledAt' | 'cancelledReason'>): Promise<VoucherRow> {
-  const [row] = await db('loyaltyVouchers').insert(voucher).returning('*');
-  return row;
+  return voucherRow(await LoyaltyVoucherModel.query(db).insert(voucher).returning('*'));
 }
 
 export async function findVoucher(db: Db, tenantId: string, id: string): Promise<VoucherRow | undefined> {
-  return db('loyaltyVouchers').where({ tenantId, id }).first();
+  const row = await LoyaltyVoucherModel.query(db).findOne({ tenantId, id });
+  return row && voucherRow(row);
 }
 
 export async function findVoucherById(db: Db, id: string): Promise<VoucherRow | undefined> {
-  return db('loyaltyVouchers').where({ id }).first();
+  const row = await LoyaltyVoucherModel.query(db).findById(id);
+  return row && voucherRow(row);
 }
 
 /** Case-insensitive lookup of a normalised code in one salon. */
 export async function findVoucherByCode(db: Db, tenantId: string, code: string): Promise<VoucherRow | undefined> {
-  return db('loyaltyVouchers').where({ tenantId }).whereRaw('upper(code) = ?', [code.toUpperCase()]).first();
+  const row = await LoyaltyVoucherModel.query(db).where({ tenantId }).whereRaw('upper(code) = ?', [code.toUpperCase()]).first();
+  return row && voucherRow(row);
 }
 
 export async function findVoucherReservedFor(db: Db, tenantId: string, bookingId: string): Promise<VoucherRow | undefined> {
-  return db('loyaltyVouchers').where({ tenantId, reservedBookingId: bookingId, status: 'RESERVED' }).first();
+  const row = await LoyaltyVoucherModel.query(db).findOne({ tenantId, reservedBookingId: bookingId, status: 'RESERVED' });
+  return row && voucherRow(row);
 }
 
 /**
@@ -198,24 +196,23 @@ export async function findVoucherReservedFor(db: Db, tenantId: string, bookingId
  * Returns the new row, or undefined when someone else moved it first.
  */
 export async function transitionVoucher(db: Db, voucher: { id: string; tenantId: string }, from: VoucherStatus, changes: Partial<VoucherRow>): Promise<VoucherRow | undefined> {
-  const [row] = await db('loyaltyVouchers')
+  const [row] = await LoyaltyVoucherModel.query(db)
+    .patch({ ...changes, version: raw('version + 1'), updatedAt: fn.now() })
     .where({ id: voucher.id, tenantId: voucher.tenantId, status: from })
-    .update({ ...changes, version: db.raw('version + 1'), updatedAt: db.fn.now() })
     .returning('*');
-  return row;
+  return row && voucherRow(row);
 }
 
 export async function insertVoucherEvent(db: Db, tenantId: string, event: Omit<VoucherEventRow, 'id' | 'createdAt'>): Promise<void> {
-  await db('loyaltyVoucherEvents').insert({ ...event, tenantId });
+  await LoyaltyVoucherEventModel.query(db).insert({ ...event, tenantId });
 }
 
 export async function countVoucherEvents(db: Db, voucherId: string, action: string): Promise<number> {
-  const [{ count }] = await db('loyaltyVoucherEvents').where({ voucherId, action }).count({ count: '*' });
-  return Number(count);
+  return LoyaltyVoucherEventModel.query(db).where({ voucherId, action }).resultSize();
 }
 
 export async function voucherEvents(db: Db, tenantId: string, voucherId: string): Promise<VoucherEventRow[]> {
-  return db('loyaltyVoucherEvents').where({ tenantId, voucherId }).orderBy([{ column: 'createdAt' }, { column: 'id' }]);
+  return (await LoyaltyVoucherEventModel.query(db).where({ tenantId, voucherId }).orderBy([{ column: 'createdAt' }, { column: 'id' }])).map((e) => plain(e) as VoucherEventRow);
 }
 
 export interface VoucherFilter {
@@ -225,99 +222,74 @@ export interface VoucherFilter {
   loyaltyCardId?: string;
 }
 
-export async function pageOfVouchers(db: Db, tenantId: string, filter: VoucherFilter, { page = 1, limit = 20 }: PageQuery): Promise<PageResult<VoucherRow>> {
-  const q = db('loyaltyVouchers as v').where('v.tenantId', tenantId);
-  if (filter.status?.length) q.whereIn('v.status', filter.status);
-  if (filter.tenantCustomerId) q.where('v.tenantCustomerId', filter.tenantCustomerId);
-  if (filter.loyaltyCardId) q.where('v.loyaltyCardId', filter.loyaltyCardId);
-  if (filter.customerId) q.join('tenantCustomers as tc', 'tc.id', 'v.tenantCustomerId').where('tc.customerId', filter.customerId);
-  const [{ count }] = await q.clone().count({ count: '*' });
-  const rows = await q.select('v.*').orderBy([{ column: 'v.issuedAt', order: 'desc' }, { column: 'v.id', order: 'desc' }]).limit(limit).offset((page - 1) * limit);
-  return { rows, total: Number(count), page, limit };
+export async function pageOfVouchers(db: Db, tenantId: string, filter: VoucherFilter, page: PageQuery): Promise<PageResult<VoucherRow>> {
+  const q = LoyaltyVoucherModel.query(db).where('loyalty_vouchers.tenantId', tenantId);
+  if (filter.status?.length) q.whereIn('loyalty_vouchers.status', filter.status);
+  if (filter.tenantCustomerId) q.where('loyalty_vouchers.tenantCustomerId', filter.tenantCustomerId);
+  if (filter.loyaltyCardId) q.where('loyalty_vouchers.loyaltyCardId', filter.loyaltyCardId);
+  if (filter.customerId) q.join('tenant_customers as tc', 'tc.id', 'loyalty_vouchers.tenantCustomerId').where('tc.customerId', filter.customerId);
+  q.select('loyalty_vouchers.*').orderBy([{ column: 'loyalty_vouchers.issuedAt', order: 'desc' }, { column: 'loyalty_vouchers.id', order: 'desc' }]);
+  return (await paginate(q, page)) as unknown as PageResult<VoucherRow>;
 }
 
 export async function vouchersOfTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string, statuses?: VoucherStatus[]): Promise<VoucherRow[]> {
-  const q = db('loyaltyVouchers').where({ tenantId, tenantCustomerId });
+  const q = LoyaltyVoucherModel.query(db).where({ tenantId, tenantCustomerId });
   if (statuses) q.whereIn('status', statuses);
-  return q.orderBy([{ column: 'issuedAt', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return (await q.orderBy([{ column: 'issuedAt', order: 'desc' }, { column: 'id', order: 'desc' }])).map(voucherRow);
 }
 
 /** Vouchers of the given customer rows (one per salon) in any salon, with the salon's name and slug. */
 export async function vouchersOfCustomers(db: Db, customerIds: string[], statuses: VoucherStatus[]): Promise<(VoucherRow & { tenantName: string; tenantSlug: string })[]> {
   if (!customerIds.length) return [];
-  return db('loyaltyVouchers as v')
-    .join('tenantCustomers as tc', 'tc.id', 'v.tenantCustomerId')
-    .join('tenants as t', 't.id', 'v.tenantId')
+  const rows = await LoyaltyVoucherModel.query(db)
+    .join('tenant_customers as tc', 'tc.id', 'loyalty_vouchers.tenantCustomerId')
+    .join('tenants as t', 't.id', 'loyalty_vouchers.tenantId')
     .whereIn('tc.customerId', customerIds)
-    .whereIn('v.status', statuses)
-    .select('v.*', 't.name as tenantName', 't.slug as tenantSlug')
-    .orderBy([{ column: 'v.issuedAt', order: 'desc' }, { column: 'v.id', order: 'desc' }]);
-}
-
-// ---- bookings, as loyalty sees them
-
-export interface LoyaltyBookingRow {
-  id: string;
-  tenantId: string;
-  customerId: string | null;
-  status: string;
-  totalAmount: number;
-  discountAmount: number;
-  appliedVoucherId: string | null;
-  startTime: Date;
-}
-
-/**
- * Compare-and-set (docs/rules/loyalty.md#completion): marks a COMPLETED booking processed for loyalty; undefined when it was
- * already processed (or is not COMPLETED), so the caller does nothing.
- */
-export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {
-  const [row] = await db('bookings')
-    .where({ id: bookingId, processedForLoyalty: false, status: 'COMPLETED' })
-    .update({ processedForLoyalty: true })
-    .returning(['id', 'tenantId', 'customerId', 'status', 'totalAmount', 'discountAmount', 'appliedVoucherId', 'startTime']);
-  return row;
-}
-
-export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<string[]> {
-  return (await db('bookingItems').where({ bookingId }).select('serviceId')).map((r: { serviceId: string }) => r.serviceId);
+    .whereIn('loyalty_vouchers.status', statuses)
+    .select('loyalty_vouchers.*', 't.name as tenantName', 't.slug as tenantSlug')
+    .orderBy([{ column: 'loyalty_vouchers.issuedAt', order: 'desc' }, { column: 'loyalty_vouchers.id', order: 'desc' }]);
+  return rows.map((r) => plain(r) as unknown as VoucherRow & { tenantName: string; tenantSlug: string });
 }
 
 // ---- points
 
 export async function lockBalance(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<number> {
-  await db('loyaltyPointsBalances').insert({ tenantId, loyaltyCardId: cardId, tenantCustomerId, balance: 0 }).onConflict(['loyalty_card_id', 'tenant_customer_id']).ignore();
-  const row = await db('loyaltyPointsBalances').where({ loyaltyCardId: cardId, tenantCustomerId }).forUpdate().first('balance');
-  return row.balance;
+  await LoyaltyPointsBalanceModel.query(db).insert({ tenantId, loyaltyCardId: cardId, tenantCustomerId, balance: 0 }).onConflict(['loyaltyCardId', 'tenantCustomerId']).ignore();
+  const row = await LoyaltyPointsBalanceModel.query(db).select('balance').findOne({ loyaltyCardId: cardId, tenantCustomerId }).forUpdate();
+  return row!.balance;
 }
 
 export async function setBalance(db: Db, cardId: string, tenantCustomerId: string, balance: number): Promise<void> {
-  await db('loyaltyPointsBalances').where({ loyaltyCardId: cardId, tenantCustomerId }).update({ balance, updatedAt: db.fn.now() });
+  await LoyaltyPointsBalanceModel.query(db).patch({ balance, updatedAt: fn.now() }).where({ loyaltyCardId: cardId, tenantCustomerId });
 }
 
 export async function insertPointsTransaction(db: Db, tenantId: string, tx: Omit<PointsTransactionRow, 'id' | 'createdAt'>): Promise<PointsTransactionRow | undefined> {
-  const [row] = await db('loyaltyPointsTransactions').insert({ ...tx, tenantId }).returning('*');
-  return row;
+  return plain(await LoyaltyPointsTransactionModel.query(db).insert({ ...tx, tenantId }).returning('*')) as PointsTransactionRow;
 }
 
 export async function hasEarnedFor(db: Db, cardId: string, bookingId: string): Promise<boolean> {
-  return !!(await db('loyaltyPointsTransactions').where({ loyaltyCardId: cardId, bookingId, type: 'EARN' }).first('id'));
+  return !!(await LoyaltyPointsTransactionModel.query(db).select('id').findOne({ loyaltyCardId: cardId, bookingId, type: 'EARN' }));
 }
 
 export async function pointsTransactions(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, limit = 100): Promise<PointsTransactionRow[]> {
-  return db('loyaltyPointsTransactions').where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  const rows = await LoyaltyPointsTransactionModel.query(db)
+    .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
+    .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(limit);
+  return rows.map((r) => plain(r) as PointsTransactionRow);
 }
 
 /** Every points transaction of one (card, customer), oldest first: what expiry is computed from. */
 export async function pointsLedger(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<PointsLedgerEntry[]> {
-  return db('loyaltyPointsTransactions')
+  const rows = await LoyaltyPointsTransactionModel.query(db)
     .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
     .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }])
     .select('type', 'points', 'expiresAt', 'createdAt');
+  return rows.map((r) => plain(r) as PointsLedgerEntry);
 }
 
 export async function balancesOfTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<{ loyaltyCardId: string; balance: number }[]> {
-  return db('loyaltyPointsBalances').where({ tenantId, tenantCustomerId }).select('loyaltyCardId', 'balance');
+  return (await LoyaltyPointsBalanceModel.query(db).where({ tenantId, tenantCustomerId }).select('loyaltyCardId', 'balance')).map((r) => ({ loyaltyCardId: r.loyaltyCardId, balance: r.balance }));
 }
 
 // ---- voucher messages
@@ -334,20 +306,17 @@ export interface VoucherMessageContext {
 export async function voucherMessageContext(db: Db, voucherId: string): Promise<VoucherMessageContext | undefined> {
   const voucher = await findVoucherById(db, voucherId);
   if (!voucher) return undefined;
-  const row = await db('tenantCustomers as tc')
-    .join('customers as c', 'c.id', 'tc.customerId')
-    .join('tenants as t', 't.id', 'tc.tenantId')
-    .where('tc.id', voucher.tenantCustomerId)
-    .first('c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings');
-  return { voucher, tenantName: row.tenantName, timezone: row.settings?.timezone ?? 'Europe/Oslo', customerName: row.customerName, phone: row.phone, email: row.email };
+  const contact = (await contactOfTenantCustomer(db, voucher.tenantCustomerId))!;
+  return { voucher, tenantName: contact.tenantName, timezone: contact.timezone ?? 'Europe/Oslo', customerName: contact.customerName, phone: contact.phone, email: contact.email };
 }
 
 /** Claims the (voucher, channel, dedupe key) message row; returns its id and whether it was already sent. */
 export async function claimVoucherNotification(db: Db, claim: { tenantId: string; voucherId: string; channel: string; kind: string; dedupeKey: string }): Promise<{ id: string; sentAt: Date | null }> {
-  await db('loyaltyVoucherNotifications').insert(claim).onConflict(['voucher_id', 'channel', 'dedupe_key']).ignore();
-  return db('loyaltyVoucherNotifications').where({ voucherId: claim.voucherId, channel: claim.channel, dedupeKey: claim.dedupeKey }).first('id', 'sentAt');
+  await LoyaltyVoucherNotificationModel.query(db).insert(claim).onConflict(['voucherId', 'channel', 'dedupeKey']).ignore();
+  const row = (await LoyaltyVoucherNotificationModel.query(db).select('id', 'sentAt').findOne({ voucherId: claim.voucherId, channel: claim.channel, dedupeKey: claim.dedupeKey }))!;
+  return { id: row.id, sentAt: row.sentAt };
 }
 
 export async function markVoucherNotificationSent(db: Db, id: string): Promise<void> {
-  await db('loyaltyVoucherNotifications').where({ id }).update({ sentAt: db.fn.now() });
+  await LoyaltyVoucherNotificationModel.query(db).patch({ sentAt: fn.now() }).where({ id });
 }

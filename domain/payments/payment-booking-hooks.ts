@@ -5,7 +5,7 @@
  * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
  * no-show). This file must not import the booking services (they import it).
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
 import type { TenantContext } from '../tenant/tenant-context';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { CancellationDecision, DepositState } from '../booking/cancellation.rules';
@@ -24,7 +24,7 @@ export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
  */
 export async function startDepositForNewBooking(
   signaller: EntitySignaller,
-  trx: Knex.Transaction,
+  trx: Transaction,
   tenant: TenantContext,
   booking: { id: string; tenantId: string; paymentMode: string; totalAmount: number; discountAmount: number },
   now: Date,
@@ -62,7 +62,7 @@ export async function startDepositForNewBooking(
 }
 
 /** The deposit a cancellation decides about (locked): the latest authorized or captured deposit. */
-export async function depositForCancellation(trx: Knex.Transaction, tenantId: string, bookingId: string): Promise<{ deposit: DepositState; alreadyRefunded: number; payment: PaymentRow | null }> {
+export async function depositForCancellation(trx: Transaction, tenantId: string, bookingId: string): Promise<{ deposit: DepositState; alreadyRefunded: number; payment: PaymentRow | null }> {
   const payments = await lockPaymentsOfBooking(trx, tenantId, bookingId);
   const deposit = [...payments].reverse().find((p) => p.intent === 'DEPOSIT' && (p.status === 'AUTHORIZED' || isCapturedStatus(p.status)));
   if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, payment: null };
@@ -77,12 +77,13 @@ export async function depositForCancellation(trx: Knex.Transaction, tenantId: st
  */
 export async function applyCancellationToPayments(
   signaller: EntitySignaller,
-  trx: Knex.Transaction,
+  trx: Transaction,
   tenantId: string,
   bookingId: string,
   payment: PaymentRow | null,
   decision: CancellationDecision,
   actor: PaymentActor,
+  now: Date,
 ): Promise<void> {
   for (const open of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
     if (open.status === 'INITIATED') await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
@@ -92,9 +93,9 @@ export async function applyCancellationToPayments(
   if (decision.action === 'REFUND_FULL' && decision.refundAmount > 0) {
     await reserveRefund(signaller, trx, locked, decision.refundAmount, 'BOOKING_CANCELLED', actor);
   } else if (decision.action === 'VOID' && locked.status === 'AUTHORIZED' && !locked.voidRequestedAt) {
-    await changePayment(signaller, trx, locked, { voidRequestedAt: new Date() }, { type: 'PaymentVoidRequested', actor, data: { reason: 'BOOKING_CANCELLED' } });
+    await changePayment(signaller, trx, locked, { voidRequestedAt: now }, { type: 'PaymentVoidRequested', actor, data: { reason: 'BOOKING_CANCELLED' } });
   } else if (decision.captureRequired && locked.status === 'AUTHORIZED' && !locked.captureRequestedAt) {
-    await changePayment(signaller, trx, locked, { captureRequestedAt: new Date() }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
+    await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
   }
 }
 
@@ -104,16 +105,16 @@ const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
 /**
  * After a booking status change committed: ARRIVED (or COMPLETED as the fallback, or NO_SHOW)
  * asks the payment workflow to capture an authorized manual-capture payment, exactly once (the
- * request is a compare-and-set on `capture_requested_at`).
+ * request is a compare-and-set on `capture_requested_at`, stamped `now`).
  */
-export async function afterBookingStatusCommitted(signaller: EntitySignaller, knex: Knex, tenantId: string, bookingId: string, status: string): Promise<void> {
+export async function afterBookingStatusCommitted(signaller: EntitySignaller, knex: Db, tenantId: string, bookingId: string, status: string, now: Date): Promise<void> {
   if (!CAPTURE_ON.includes(status)) return;
   const candidates = (await paymentsOfBooking(knex, tenantId, bookingId)).filter((p) => p.status === 'AUTHORIZED' && p.captureMode === 'MANUAL' && !p.captureRequestedAt);
   for (const candidate of candidates) {
     await knex.transaction(async (trx) => {
       const locked = await lockPaymentById(trx, candidate.id);
       if (!locked || locked.status !== 'AUTHORIZED' || locked.captureRequestedAt) return;
-      await changePayment(signaller, trx, locked, { captureRequestedAt: new Date() }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
+      await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
     });
   }
 }

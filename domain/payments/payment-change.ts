@@ -4,11 +4,12 @@
  * the caller's transaction commits (a failed signal throws 503 WORKFLOW_UNAVAILABLE and rolls
  * everything back).
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
 import crypto from 'node:crypto';
 import { errors } from '../errors';
 import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
+import type { Clock } from '../time/clock';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
 import { paymentContract, type PaymentEventType } from './payment-events.rules';
 import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type NewPaymentRow, type PaymentRow } from './payment.repository';
@@ -16,16 +17,15 @@ import type { PaymentProviders } from './payment-provider';
 
 /** What the payment services need: the database, the workflow port, the credential keys and the providers. */
 export interface PaymentDeps {
-  knex: Knex;
+  knex: Db;
   signaller: EntitySignaller;
   keyring: CredentialKeyring;
   providers: PaymentProviders;
   /** HMAC key of booking cancellation tokens (the guest's proof of a booking) */
   secret: string;
-  now?: () => Date;
+  /** the clock of the payment services (nowOf(deps)); unset: the system clock */
+  now?: Clock;
 }
-
-export const nowOfPayments = (deps: { now?: () => Date }): Date => deps.now?.() ?? new Date();
 
 export interface PaymentActor {
   role: 'OWNER' | 'ADMIN' | 'STAFF' | 'CUSTOMER' | 'SYSTEM' | 'PROVIDER';
@@ -64,7 +64,7 @@ export function newPaymentRow(fields: NewPaymentFields): NewPaymentRow {
 /** Inserts a payment at version 1 with its first event; signals its workflow before commit. */
 export async function insertPayment(
   signaller: EntitySignaller,
-  trx: Knex.Transaction,
+  trx: Transaction,
   row: NewPaymentRow,
   actor: PaymentActor,
   options: { signal?: boolean; data?: Record<string, unknown> } = {},
@@ -80,7 +80,7 @@ export async function insertPayment(
 /** One change of a locked (or compare-and-set) payment row: version + 1, event row, signal. */
 export async function changePayment(
   signaller: EntitySignaller,
-  trx: Knex.Transaction,
+  trx: Transaction,
   row: PaymentRow,
   changes: Partial<PaymentRow>,
   event: { type: PaymentEventType; actor: PaymentActor; amount?: number | null; data?: Record<string, unknown> },

@@ -4,7 +4,8 @@
  * active per tenant. Credentials never leave this file in clear except to a provider adapter; the
  * DTO names the credential fields only.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
 import { errors } from '../errors';
 import { openCredentials, sealCredentials, type CredentialKeyring } from '../crypto/credential-cipher';
 import { toIso, toIsoOrNull } from '../time/iso';
@@ -14,10 +15,10 @@ import * as repo from './payment.repository';
 import type { PaymentConfigRow } from './payment.repository';
 
 export interface ConfigDeps {
-  knex: Knex;
+  knex: Db;
   keyring: CredentialKeyring;
   providers: PaymentProviders;
-  now?: () => Date;
+  now?: Clock;
 }
 
 export interface PaymentConfigDto {
@@ -134,7 +135,7 @@ export async function removeConfig(deps: ConfigDeps, tenantId: string, id: strin
 /** One active config per tenant: the others are switched off in the same transaction (tenant's rows locked). */
 export async function activateConfig(deps: ConfigDeps, tenantId: string, id: string): Promise<PaymentConfigDto> {
   const row = await deps.knex.transaction(async (trx) => {
-    await trx('payment_configs').where({ tenantId }).forUpdate().select('id');
+    await repo.lockConfigsOfTenant(trx, tenantId);
     await repo.findConfig(trx, tenantId, id);
     await repo.deactivateConfigs(trx, tenantId);
     return repo.updateConfig(trx, tenantId, id, { isActive: true });
@@ -152,7 +153,7 @@ export async function healthCheckConfig(deps: ConfigDeps, tenantId: string, id: 
   } catch {
     status = 'FAILED';
   }
-  return toDto(deps, await repo.updateConfig(deps.knex, tenantId, id, { lastHealthCheckAt: deps.now?.() ?? new Date(), lastHealthCheckStatus: status }));
+  return toDto(deps, await repo.updateConfig(deps.knex, tenantId, id, { lastHealthCheckAt: nowOf(deps), lastHealthCheckStatus: status }));
 }
 
 /** New credentials, sealed under the current master key version, then an immediate health check. */
@@ -165,6 +166,6 @@ export async function rotateConfig(deps: ConfigDeps, tenantId: string, id: strin
 }
 
 /** Onboarding (docs/rules/salon.md#onboarding): does the tenant have an active payment config? */
-export async function hasActiveConfig(db: Knex | Knex.Transaction, tenantId: string): Promise<boolean> {
+export async function hasActiveConfig(db: Db, tenantId: string): Promise<boolean> {
   return (await repo.activeConfig(db, tenantId)) !== undefined;
 }

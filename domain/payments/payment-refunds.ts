@@ -5,7 +5,7 @@
  * payment workflow then calls the provider for each pending refund. Concurrent refunds queue on the
  * lock, so together they never exceed the captured amount (and the table's CHECK backs that up).
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { checkRefund } from './payment.rules';
@@ -14,7 +14,7 @@ import { insertRefund, type PaymentRow, type RefundRow } from './payment.reposit
 
 export async function reserveRefund(
   signaller: EntitySignaller,
-  trx: Knex.Transaction,
+  trx: Transaction,
   locked: PaymentRow,
   amount: number,
   reason: string | null,

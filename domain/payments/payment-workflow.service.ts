@@ -3,8 +3,13 @@
  * committed state under a row lock, acts only when the state still asks for it (so a retried
  * activity changes nothing twice) and calls the provider with the payment's idempotency keys.
  */
-import type { Knex } from 'knex';
+import type { Db, Transaction } from '../../db/db-handle';
 import { tenantById } from '../tenant/tenant-context';
+import { nowOf } from '../time/clock';
+import { findTenant } from '../tenant/tenant.repository';
+import { findCustomer } from '../customer/customer.repository';
+import { bookingById } from '../booking/booking.repository';
+import { claimBookingNotification, markBookingNotificationSent } from '../booking/booking-notification.repository';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
@@ -25,7 +30,7 @@ function bookingDeps(deps: PaymentDeps): BookingDeps {
   return { knex: deps.knex, signaller: deps.signaller, secret: deps.secret, now: deps.now };
 }
 
-export async function paymentSnapshot(db: Knex, paymentId: string): Promise<PaymentSnapshot | undefined> {
+export async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapshot | undefined> {
   const p = await paymentById(db, paymentId);
   if (!p) return undefined;
   return {
@@ -53,7 +58,7 @@ async function providerFor(deps: PaymentDeps, p: PaymentRow): Promise<{ provider
 }
 
 /** Records a failed attempt (docs/rules/payments.md#failures-and-retry): PERMANENT counts toward the cap, TRANSIENT does not. */
-async function recordFailure(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, kind: 'TRANSIENT' | 'PERMANENT', reason: string): Promise<void> {
+async function recordFailure(deps: PaymentDeps, trx: Transaction, p: PaymentRow, kind: 'TRANSIENT' | 'PERMANENT', reason: string): Promise<void> {
   if (p.status !== 'INITIATED') return;
   const failedCount = kind === 'PERMANENT' ? p.failedCount + 1 : p.failedCount;
   await changePayment(deps.signaller, trx, p, { status: 'FAILED', failureKind: kind, failureReason: reason.slice(0, 60), failedCount }, { type: 'PaymentFailed', actor: SYSTEM, data: { kind, reason } });
@@ -125,11 +130,11 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
 }
 
 /** Cancels the payment's booking by the SYSTEM role when it is still PENDING or CONFIRMED (docs/rules/booking.md#statuses). */
-async function cancelBookingBySystem(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, reason: string): Promise<boolean> {
+async function cancelBookingBySystem(deps: PaymentDeps, trx: Transaction, p: PaymentRow, reason: string): Promise<boolean> {
   const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
   if (row.status !== 'PENDING' && row.status !== 'CONFIRMED') return false;
   const tenant = await tenantById(trx, p.tenantId);
-  await applyCancellation(bookingDeps(deps), trx, tenant, row, SYSTEM_ACTOR, { bySalon: false, reason, now: deps.now?.() ?? new Date() });
+  await applyCancellation(bookingDeps(deps), trx, tenant, row, SYSTEM_ACTOR, { bySalon: false, reason, now: nowOf(deps) });
   return true;
 }
 
@@ -158,7 +163,7 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
       deps.signaller,
       trx,
       locked,
-      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: new Date(), providerTransactionId: result.transactionId || locked.providerTransactionId },
+      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: nowOf(deps), providerTransactionId: result.transactionId || locked.providerTransactionId },
       { type: 'PaymentCaptured', actor: SYSTEM, amount: locked.amount },
     );
     return 'CAPTURED';
@@ -233,7 +238,7 @@ export async function expirePayment(deps: PaymentDeps, paymentId: string): Promi
   return deps.knex.transaction(async (trx) => {
     const locked = (await lockPaymentById(trx, paymentId))!;
     if (!isOpenStatus(locked.status)) return 'NOT_OPEN';
-    await changePayment(deps.signaller, trx, locked, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor: SYSTEM, data: { bookingId: locked.bookingId, expiredAt: new Date().toISOString(), providerVoid } });
+    await changePayment(deps.signaller, trx, locked, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor: SYSTEM, data: { bookingId: locked.bookingId, expiredAt: nowOf(deps).toISOString(), providerVoid } });
     await cancelBookingBySystem(deps, trx, locked, AUTHORIZATION_EXPIRED);
     return 'EXPIRED';
   });
@@ -261,19 +266,18 @@ export function holdExpiry(authorizedAt: Date): Date {
 export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {
   const p = await paymentById(deps.knex, paymentId);
   if (!p) return 0;
-  const booking = await deps.knex('bookings').where({ id: p.bookingId }).first('id', 'tenantId', 'customerId', 'contactName', 'contactPhone');
-  const customer = booking.customerId ? await deps.knex('customers').where({ id: booking.customerId }).first('name', 'phone') : undefined;
+  const booking = await bookingById(deps.knex, p.bookingId);
+  if (!booking) return 0;
+  const customer = booking.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
   const phone: string | null = booking.contactPhone ?? customer?.phone ?? null;
   if (!phone) return 0;
-  const tenant = await deps.knex('tenants').where({ id: p.tenantId }).first('name');
+  const tenant = (await findTenant(deps.knex, p.tenantId))!;
   let sent = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const key = { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` };
-    await deps.knex('booking_notifications').insert({ ...key, tenantId: p.tenantId, kind: 'REFUND' }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
-    const claim = await deps.knex('booking_notifications').where(key).first('id', 'sentAt');
+    const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` }, { tenantId: p.tenantId, kind: 'REFUND' });
     if (claim.sentAt) continue;
     await send(phone, refundSmsText({ customerName: booking.contactName ?? customer?.name ?? 'kunde', salonName: tenant.name, amount: refund.amount, currency: p.currency }), { bookingId: p.bookingId, kind: 'REFUND', notificationId: claim.id, paymentId });
-    await deps.knex('booking_notifications').where({ id: claim.id }).update({ sentAt: deps.knex.fn.now() });
+    await markBookingNotificationSent(deps.knex, claim.id);
     sent += 1;
   }
   return sent;

@@ -1,9 +1,17 @@
 /**
  * Data access of payments, their events, refunds, configs and the webhook inbox; tenant-scoped
- * (another tenant's payment is 404 PAYMENT_NOT_FOUND). Rows are plain objects (camelCase here).
+ * (another tenant's payment is 404 PAYMENT_NOT_FOUND). Queries go through the models of db/models
+ * with the caller's handle; rows are plain objects (camelCase here), typed with the domain's enums.
  */
-import type { Knex } from 'knex';
-import type { Db } from '../../db/db-handle';
+import { fn } from 'objection';
+import type { Db, Transaction } from '../../db/db-handle';
+import { PaymentModel } from '../../db/models/payment.model';
+import { PaymentEventModel } from '../../db/models/payment-event.model';
+import { PaymentRefundModel } from '../../db/models/payment-refund.model';
+import { PaymentConfigModel } from '../../db/models/payment-config.model';
+import { PaymentWebhookInboxModel } from '../../db/models/payment-webhook-inbox.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain, returnedRows } from '../../db/plain';
 import { errors } from '../errors';
 import type { CaptureMode, FailureKind, PaymentIntent, PaymentStatus } from './payment.rules';
 
@@ -84,69 +92,81 @@ export interface PaymentConfigRow {
 
 // ------------------------------------------------------------------ payments
 
+/** db/ types the enums as strings; the domain's rows narrow them. */
+const paymentRow = (model: PaymentModel): PaymentRow => plain(model) as unknown as PaymentRow;
+const configRow = (model: PaymentConfigModel): PaymentConfigRow => plain(model) as unknown as PaymentConfigRow;
+const configNotFound = () => errors.notFound('paymentConfig', 'payment config not found');
+
 export async function findPayment(db: Db, tenantId: string, id: string): Promise<PaymentRow> {
-  const row = await db('payments').where({ tenantId, id }).first();
+  const row = await PaymentModel.query(db).findOne({ tenantId, id });
   if (!row) throw errors.notFound('payment');
-  return row as PaymentRow;
+  return paymentRow(row);
 }
 
 /** By id alone: the workflow's activities (the id came from the tenant's own row). */
 export async function paymentById(db: Db, id: string): Promise<PaymentRow | undefined> {
-  return (await db('payments').where({ id }).first()) as PaymentRow | undefined;
+  const row = await PaymentModel.query(db).findById(id);
+  return row && paymentRow(row);
 }
 
-export async function lockPayment(trx: Knex.Transaction, tenantId: string, id: string): Promise<PaymentRow> {
-  const row = await trx('payments').where({ tenantId, id }).forUpdate().first();
+export async function lockPayment(trx: Transaction, tenantId: string, id: string): Promise<PaymentRow> {
+  const row = await lockPaymentOfTenant(trx, tenantId, id);
   if (!row) throw errors.notFound('payment');
-  return row as PaymentRow;
+  return row;
 }
 
-export async function lockPaymentById(trx: Knex.Transaction, id: string): Promise<PaymentRow | undefined> {
-  return (await trx('payments').where({ id }).forUpdate().first()) as PaymentRow | undefined;
+/** SELECT ... FOR UPDATE of the tenant's payment, or undefined (a webhook may name an unknown one). */
+export async function lockPaymentOfTenant(trx: Transaction, tenantId: string, id: string): Promise<PaymentRow | undefined> {
+  const row = await PaymentModel.query(trx).findOne({ tenantId, id }).forUpdate();
+  return row && paymentRow(row);
+}
+
+export async function lockPaymentById(trx: Transaction, id: string): Promise<PaymentRow | undefined> {
+  const row = await PaymentModel.query(trx).findById(id).forUpdate();
+  return row && paymentRow(row);
 }
 
 export async function paymentsOfBooking(db: Db, tenantId: string, bookingId: string): Promise<PaymentRow[]> {
-  return (await db('payments').where({ tenantId, bookingId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')) as PaymentRow[];
+  return (await PaymentModel.query(db).where({ tenantId, bookingId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')).map(paymentRow);
 }
 
-export async function lockPaymentsOfBooking(trx: Knex.Transaction, tenantId: string, bookingId: string): Promise<PaymentRow[]> {
-  return (await trx('payments').where({ tenantId, bookingId }).orderBy('createdAt', 'asc').orderBy('id', 'asc').forUpdate()) as PaymentRow[];
+export async function lockPaymentsOfBooking(trx: Transaction, tenantId: string, bookingId: string): Promise<PaymentRow[]> {
+  return (await PaymentModel.query(trx).where({ tenantId, bookingId }).orderBy('createdAt', 'asc').orderBy('id', 'asc').forUpdate()).map(paymentRow);
 }
 
 export async function latestDepositOfBooking(db: Db, tenantId: string, bookingId: string): Promise<PaymentRow | undefined> {
-  return (await db('payments').where({ tenantId, bookingId, intent: 'DEPOSIT' }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first()) as PaymentRow | undefined;
+  const row = await PaymentModel.query(db).where({ tenantId, bookingId, intent: 'DEPOSIT' }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first();
+  return row && paymentRow(row);
 }
 
-export async function insertPaymentRow(trx: Knex.Transaction, row: NewPaymentRow & { version: number }): Promise<PaymentRow> {
-  const [inserted] = await trx('payments').insert(row).returning('*');
-  return inserted as PaymentRow;
+export async function insertPaymentRow(trx: Transaction, row: NewPaymentRow & { version: number }): Promise<PaymentRow> {
+  return paymentRow(await PaymentModel.query(trx).insert(row).returning('*'));
 }
 
 /** Writes `changes` with version + 1 when the row is still at `row.version`; undefined when it moved. */
-export async function updatePaymentVersioned(trx: Knex.Transaction, row: PaymentRow, changes: Partial<PaymentRow>): Promise<PaymentRow | undefined> {
-  const [updated] = await trx('payments')
+export async function updatePaymentVersioned(trx: Transaction, row: PaymentRow, changes: Partial<PaymentRow>): Promise<PaymentRow | undefined> {
+  const [updated] = await PaymentModel.query(trx)
+    .patch({ ...changes, version: row.version + 1, updatedAt: fn.now() })
     .where({ id: row.id, version: row.version })
-    .update({ ...changes, version: row.version + 1, updatedAt: trx.fn.now() })
     .returning('*');
-  return updated as PaymentRow | undefined;
+  return updated && paymentRow(updated);
 }
 
-export async function pageOfPayments(db: Db, tenantId: string, filter: { status?: string[] }, page: { page: number; limit: number }): Promise<{ rows: PaymentRow[]; total: number }> {
-  const base = db('payments').where({ tenantId });
-  if (filter.status?.length) base.whereIn('status', filter.status);
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows = await base.clone().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset((page.page - 1) * page.limit);
-  return { rows: rows as PaymentRow[], total: Number(count) };
+export async function pageOfPayments(db: Db, tenantId: string, filter: { status?: string[] }, page: PageQuery): Promise<PageResult<PaymentRow>> {
+  const query = PaymentModel.query(db).where({ tenantId });
+  if (filter.status?.length) query.whereIn('status', filter.status);
+  query.orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  return (await paginate(query, page)) as unknown as PageResult<PaymentRow>;
 }
 
 // ------------------------------------------------------------------ events
 
 export async function insertPaymentEvent(
-  trx: Knex.Transaction,
+  trx: Transaction,
   payment: { id: string; tenantId: string },
   event: { type: string; fromStatus?: string | null; toStatus?: string | null; amount?: number | null; actorRole: string; actorUserId?: string | null; data?: Record<string, unknown> },
 ): Promise<void> {
-  await trx('payment_events').insert({
+  await PaymentEventModel.query(trx).insert({
     paymentId: payment.id,
     tenantId: payment.tenantId,
     type: event.type,
@@ -155,80 +175,87 @@ export async function insertPaymentEvent(
     amount: event.amount ?? null,
     actorRole: event.actorRole,
     actorUserId: event.actorUserId ?? null,
-    data: JSON.stringify(event.data ?? {}),
+    data: event.data ?? {},
   });
 }
 
 export async function eventsOfPayment(db: Db, paymentId: string): Promise<PaymentEventRow[]> {
-  return (await db('payment_events').where({ paymentId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')) as PaymentEventRow[];
+  return (await PaymentEventModel.query(db).where({ paymentId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')).map((e) => plain(e) as PaymentEventRow);
 }
 
 // ------------------------------------------------------------------ refunds
 
-export async function insertRefund(trx: Knex.Transaction, refund: { paymentId: string; tenantId: string; amount: number; reason: string | null; idempotencyKey: string }): Promise<RefundRow> {
-  const [row] = await trx('payment_refunds').insert(refund).returning('*');
-  return row as RefundRow;
+export async function insertRefund(trx: Transaction, refund: { paymentId: string; tenantId: string; amount: number; reason: string | null; idempotencyKey: string }): Promise<RefundRow> {
+  return plain(await PaymentRefundModel.query(trx).insert(refund).returning('*'));
 }
 
 export async function refundsOfPayment(db: Db, paymentId: string): Promise<RefundRow[]> {
-  return (await db('payment_refunds').where({ paymentId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')) as RefundRow[];
+  return (await PaymentRefundModel.query(db).where({ paymentId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')).map(plain);
 }
 
 export async function pendingRefundCount(db: Db, paymentId: string): Promise<number> {
-  const [{ count }] = await db('payment_refunds').where({ paymentId, status: 'PENDING' }).count({ count: '*' });
-  return Number(count);
+  return PaymentRefundModel.query(db).where({ paymentId, status: 'PENDING' }).resultSize();
 }
 
-/** Compare-and-set PENDING -> status; true when this call made the change. */
+/** Compare-and-set PENDING -> status (stamped with the database's clock); true when this call made the change. */
 export async function settleRefund(trx: Db, refundId: string, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string | null): Promise<boolean> {
-  const n = await trx('payment_refunds').where({ id: refundId, status: 'PENDING' }).update({ status, providerRefundId, completedAt: trx.fn.now() });
+  const n = await PaymentRefundModel.query(trx).patch({ status, providerRefundId, completedAt: fn.now() }).where({ id: refundId, status: 'PENDING' });
   return n === 1;
 }
 
 // ------------------------------------------------------------------ configs
 
 export async function findConfig(db: Db, tenantId: string, id: string): Promise<PaymentConfigRow> {
-  const row = await db('payment_configs').where({ tenantId, id }).first();
-  if (!row) throw errors.notFound('paymentConfig', 'payment config not found');
-  return row as PaymentConfigRow;
+  const row = await PaymentConfigModel.query(db).findOne({ tenantId, id });
+  if (!row) throw configNotFound();
+  return configRow(row);
 }
 
 export async function configById(db: Db, id: string): Promise<PaymentConfigRow | undefined> {
-  return (await db('payment_configs').where({ id }).first()) as PaymentConfigRow | undefined;
+  const row = await PaymentConfigModel.query(db).findById(id);
+  return row && configRow(row);
 }
 
-export async function lockConfig(trx: Knex.Transaction, tenantId: string, id: string): Promise<PaymentConfigRow> {
-  const row = await trx('payment_configs').where({ tenantId, id }).forUpdate().first();
-  if (!row) throw errors.notFound('paymentConfig', 'payment config not found');
-  return row as PaymentConfigRow;
+export async function lockConfig(trx: Transaction, tenantId: string, id: string): Promise<PaymentConfigRow> {
+  const row = await PaymentConfigModel.query(trx).findOne({ tenantId, id }).forUpdate();
+  if (!row) throw configNotFound();
+  return configRow(row);
+}
+
+/** Locks every config row of the tenant (serialises changes to which one is active). */
+export async function lockConfigsOfTenant(trx: Transaction, tenantId: string): Promise<void> {
+  await PaymentConfigModel.query(trx).select('id').where({ tenantId }).forUpdate();
 }
 
 export async function activeConfig(db: Db, tenantId: string): Promise<PaymentConfigRow | undefined> {
-  return (await db('payment_configs').where({ tenantId, isActive: true }).first()) as PaymentConfigRow | undefined;
+  const row = await PaymentConfigModel.query(db).findOne({ tenantId, isActive: true });
+  return row && configRow(row);
 }
 
 export async function configsOfTenant(db: Db, tenantId: string): Promise<PaymentConfigRow[]> {
-  return (await db('payment_configs').where({ tenantId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')) as PaymentConfigRow[];
+  return (await PaymentConfigModel.query(db).where({ tenantId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')).map(configRow);
 }
 
 export async function insertConfig(trx: Db, row: Partial<PaymentConfigRow>): Promise<PaymentConfigRow> {
-  const [inserted] = await trx('payment_configs').insert(row).returning('*');
-  return inserted as PaymentConfigRow;
+  return configRow(await PaymentConfigModel.query(trx).insert(row).returning('*'));
 }
 
 export async function updateConfig(trx: Db, tenantId: string, id: string, changes: Partial<PaymentConfigRow>): Promise<PaymentConfigRow> {
-  const [row] = await trx('payment_configs').where({ tenantId, id }).update({ ...changes, updatedAt: trx.fn.now() }).returning('*');
-  if (!row) throw errors.notFound('paymentConfig', 'payment config not found');
-  return row as PaymentConfigRow;
+  const [row] = await PaymentConfigModel.query(trx)
+    .patch({ ...changes, updatedAt: fn.now() })
+    .where({ tenantId, id })
+    .returning('*');
+  if (!row) throw configNotFound();
+  return configRow(row);
 }
 
 export async function deactivateConfigs(trx: Db, tenantId: string): Promise<void> {
-  await trx('payment_configs').where({ tenantId, isActive: true }).update({ isActive: false, updatedAt: trx.fn.now() });
+  await PaymentConfigModel.query(trx).patch({ isActive: false, updatedAt: fn.now() }).where({ tenantId, isActive: true });
 }
 
 export async function deleteConfig(trx: Db, tenantId: string, id: string): Promise<void> {
-  const n = await trx('payment_configs').where({ tenantId, id }).delete();
-  if (n === 0) throw errors.notFound('paymentConfig', 'payment config not found');
+  const n = await PaymentConfigModel.query(trx).delete().where({ tenantId, id });
+  if (n === 0) throw configNotFound();
 }
 
 // ------------------------------------------------------------------ webhook inbox
@@ -238,10 +265,11 @@ export async function claimWebhook(
   trx: Db,
   row: { provider: string; providerEventId: string; tenantId: string; paymentId: string | null; eventType: string; payload: Record<string, unknown>; outcome: string },
 ): Promise<boolean> {
-  const inserted = await trx('payment_webhook_inbox')
-    .insert({ ...row, payload: JSON.stringify(row.payload) })
-    .onConflict(['provider', 'provider_event_id'])
-    .ignore()
-    .returning('id');
+  const inserted = await returnedRows(PaymentWebhookInboxModel.query(trx).insert(row).onConflict(['provider', 'providerEventId']).ignore().returning('id'));
   return inserted.length === 1;
+}
+
+/** What came of a claimed event (APPLIED, IGNORED_<status>...). */
+export async function recordWebhookOutcome(trx: Db, provider: string, providerEventId: string, outcome: string): Promise<void> {
+  await PaymentWebhookInboxModel.query(trx).patch({ outcome }).where({ provider, providerEventId });
 }

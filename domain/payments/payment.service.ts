@@ -19,7 +19,8 @@ export interface PaymentOwnerProof {
   customerAccountId?: string;
 }
 import { CHECKOUT_SESSION_TTL_MS, failureOutcome, remainingAmount, retryRejection } from './payment.rules';
-import { changePayment, insertPayment, newIdempotencyKey, newPaymentRow, nowOfPayments, type PaymentActor, type PaymentDeps } from './payment-change';
+import { changePayment, insertPayment, newIdempotencyKey, newPaymentRow, type PaymentActor, type PaymentDeps } from './payment-change';
+import { nowOf } from '../time/clock';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { reserveRefund } from './payment-refunds';
 import { holdExpiry, openSession } from './payment-workflow.service';
@@ -54,7 +55,7 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
   if (!event) throw errors.unauthorized('The webhook signature is not valid');
   const verified = event;
   return deps.knex.transaction(async (trx) => {
-    const payment = (await trx('payments').where({ id: verified.paymentId, tenantId }).forUpdate().first()) as PaymentRow | undefined;
+    const payment = await repo.lockPaymentOfTenant(trx, tenantId, verified.paymentId);
     const claimed = await repo.claimWebhook(trx, {
       provider: provider.name,
       providerEventId: verified.providerEventId,
@@ -69,7 +70,7 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
     const actor: PaymentActor = { role: 'PROVIDER' };
     const data = { providerEventId: verified.providerEventId };
     let applied = false;
-    const now = nowOfPayments(deps);
+    const now = nowOf(deps);
     // a provider that captures at authorization (when asked to): an automatic-capture payment is captured
     if (verified.outcome === 'AUTHORIZED' && verified.capturedIfAuto && payment.captureMode === 'AUTO') verified.outcome = 'CAPTURED';
     if (verified.outcome === 'AUTHORIZED' && payment.status === 'INITIATED') {
@@ -97,7 +98,7 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
       );
       applied = true;
     }
-    await trx('payment_webhook_inbox').where({ provider: provider.name, providerEventId: verified.providerEventId }).update({ outcome: applied ? 'APPLIED' : `IGNORED_${payment.status}` });
+    await repo.recordWebhookOutcome(trx, provider.name, verified.providerEventId, applied ? 'APPLIED' : `IGNORED_${payment.status}`);
     return { outcome: applied ? ('APPLIED' as const) : ('IGNORED' as const) };
   });
 }
@@ -173,7 +174,7 @@ export async function retryPayment(deps: PaymentDeps, tenant: TenantContext, boo
         status: 'INITIATED',
         amount: last.amount,
         currency: last.currency,
-        expiresAt: new Date(nowOfPayments(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
+        expiresAt: new Date(nowOf(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
         failedCount: last.failedCount,
       }),
       { role: 'CUSTOMER' },
@@ -239,6 +240,7 @@ export async function requestVoid(deps: PaymentDeps, tenantId: string, actor: Ac
 }
 
 async function requestAction(deps: PaymentDeps, tenantId: string, actor: Actor, id: string, action: 'capture' | 'void'): Promise<PaymentDto> {
+  const now = nowOf(deps);
   const payment = await deps.knex.transaction(async (trx) => {
     const locked = await repo.lockPayment(trx, tenantId, id);
     if (locked.status !== 'AUTHORIZED') throw errors.conflict('PAYMENT_NOT_AUTHORIZED', `A ${locked.status} payment cannot be ${action === 'capture' ? 'captured' : 'voided'}`);
@@ -250,7 +252,7 @@ async function requestAction(deps: PaymentDeps, tenantId: string, actor: Actor, 
       deps.signaller,
       trx,
       locked,
-      action === 'capture' ? { captureRequestedAt: new Date() } : { voidRequestedAt: new Date() },
+      action === 'capture' ? { captureRequestedAt: now } : { voidRequestedAt: now },
       { type: action === 'capture' ? 'PaymentCaptureRequested' : 'PaymentVoidRequested', actor: actorOf(actor) },
     );
   });
@@ -285,7 +287,7 @@ export async function collectRemaining(deps: PaymentDeps, tenant: TenantContext,
         status: 'INITIATED',
         amount,
         currency: tenant.settings.currency,
-        expiresAt: new Date(nowOfPayments(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
+        expiresAt: new Date(nowOf(deps).getTime() + CHECKOUT_SESSION_TTL_MS),
       }),
       actorOf(actor),
     );

@@ -1,7 +1,14 @@
 // The public booking portal's reads (docs/rules/booking.md#the-public-portal): only public columns, plain rows out; the caller
 // passes the pool or its transaction.
-import type { Knex } from 'knex';
+import type { QueryBuilder } from 'objection';
 import type { Db } from '../../db/db-handle';
+import { TenantModel } from '../../db/models/tenant.model';
+import { ServiceCategoryModel } from '../../db/models/service-category.model';
+import { ServiceModel } from '../../db/models/service.model';
+import { ResourceModel } from '../../db/models/resource.model';
+import { ResourceSkillModel } from '../../db/models/resource-skill.model';
+import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
+import { plain } from '../../db/plain';
 import type { TenantContext } from '../tenant/tenant-context';
 import { likePattern } from '../customer/customer.rules';
 import type { ServiceRow } from '../catalogue/catalogue.repository';
@@ -40,67 +47,63 @@ export interface PublicResourceRow {
 
 /**
  * The public salon list leaves out inactive salons and lapsed subscriptions (docs/rules/billing.md#subscription-gate): EXPIRED,
- * or ACTIVE with a trial that ended, unless billing-exempt (same rule as isSubscriptionLapsed).
+ * or ACTIVE with a trial that ended by `now`, unless billing-exempt (same rule as isSubscriptionLapsed).
  */
-export function excludeNonListedTenants(query: Knex.QueryBuilder): Knex.QueryBuilder {
+function excludeNonListedTenants(query: QueryBuilder<TenantModel>, now: Date): QueryBuilder<TenantModel> {
   return query
     .where('isActive', true)
     .where((w) =>
       w
         .where('billingExempt', true)
         .orWhereNull('subscriptionStatus')
-        .orWhere((open) => open.whereNot('subscriptionStatus', 'EXPIRED').where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', new Date()))),
+        .orWhere((open) => open.whereNot('subscriptionStatus', 'EXPIRED').where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', now))),
     );
 }
 
-export async function pageOfListedTenants(db: Db, q: { search?: string; page: number; limit: number }): Promise<{ rows: PublicTenantSummary[]; total: number }> {
-  const base = excludeNonListedTenants(db('tenants'));
+export async function pageOfListedTenants(db: Db, q: { search?: string } & PageQuery, now: Date): Promise<PageResult<PublicTenantSummary>> {
+  const query = excludeNonListedTenants(TenantModel.query(db), now);
   if (q.search && q.search.trim()) {
     const pattern = likePattern(q.search.trim().toLowerCase());
-    base.where((w) => w.whereRaw('lower(name) LIKE ?', [pattern]).orWhereRaw('slug LIKE ?', [pattern]));
+    query.where((w) => w.whereRaw('lower(name) LIKE ?', [pattern]).orWhereRaw('slug LIKE ?', [pattern]));
   }
-  const [{ count }] = await base.clone().count({ count: '*' });
-  const rows = await base
-    .select('id', 'name', 'slug', 'industryType', 'description', 'address', 'branding')
-    .orderBy([{ column: 'name' }, { column: 'id' }])
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
-  return { rows: rows as PublicTenantSummary[], total: Number(count) };
+  query.select('id', 'name', 'slug', 'industryType', 'description', 'address', 'branding').orderBy([{ column: 'name' }, { column: 'id' }]);
+  return (await paginate(query, q)) as unknown as PageResult<PublicTenantSummary>;
 }
 
 export async function findPublicTenant(db: Db, slug: string): Promise<PublicTenant | undefined> {
-  return db('tenants')
+  const row = await TenantModel.query(db)
     .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding', 'subscriptionStatus', 'trialEndsAt', 'billingExempt')
-    .where({ slug })
-    .first();
+    .findOne({ slug });
+  return row && (plain(row) as unknown as PublicTenant);
 }
 
 export async function categoriesOf(db: Db, tenantId: string): Promise<PublicCategoryRow[]> {
-  return db('serviceCategories').select('id', 'name', 'sortOrder').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]);
+  return (await ServiceCategoryModel.query(db).select('id', 'name', 'sortOrder').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])).map(plain);
 }
 
 export async function activeServicesOf(db: Db, tenantId: string): Promise<PublicServiceRow[]> {
-  return db('services')
+  const rows = await ServiceModel.query(db)
     .select('id', 'name', 'description', 'duration', 'price', 'currency', 'imageKey', 'sortOrder', 'categoryId')
     .where({ tenantId, isActive: true })
     .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]);
+  return rows.map(plain);
 }
 
 export async function isActiveService(db: Db, tenantId: string, serviceId: string): Promise<boolean> {
-  return !!(await db('services').select('id').where({ tenantId, id: serviceId, isActive: true }).first());
+  return !!(await ServiceModel.query(db).select('id').findOne({ tenantId, id: serviceId, isActive: true }));
 }
 
 /** Active, online-bookable resources; with serviceId only those with that skill. */
 export async function bookableResourcesOf(db: Db, tenantId: string, serviceId?: string): Promise<PublicResourceRow[]> {
-  const q = db('resources')
+  const q = ResourceModel.query(db)
     .select('id', 'type', 'name', 'color', 'avatarKey', 'imageKey', 'description', 'sortOrder', 'metadata')
     .where({ tenantId, isActive: true, isBookableOnline: true })
     .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }]);
-  if (serviceId) q.whereIn('id', db('resourceSkills').select('resourceId').where({ tenantId, serviceId }));
-  return q;
+  if (serviceId) q.whereIn('id', ResourceSkillModel.query(db).select('resourceId').where({ tenantId, serviceId }));
+  return (await q).map(plain);
 }
 
 export async function skillsOfResources(db: Db, tenantId: string, resourceIds: string[]): Promise<{ resourceId: string; serviceId: string }[]> {
   if (!resourceIds.length) return [];
-  return db('resourceSkills').select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', resourceIds);
+  return (await ResourceSkillModel.query(db).select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', resourceIds)).map((r) => ({ resourceId: r.resourceId, serviceId: r.serviceId }));
 }

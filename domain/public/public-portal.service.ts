@@ -11,11 +11,13 @@ import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
 export type { PublicTenantSummary } from './public-portal.repository';
 
-export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }) {
-  return { ...(await repo.pageOfListedTenants(db, q)), page: q.page, limit: q.limit };
+/** The listed salons as of `now` (a trial that ended by then is not listed). */
+export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }, now: Date) {
+  return { ...(await repo.pageOfListedTenants(db, q, now)), page: q.page, limit: q.limit };
 }
 
-export function publicProfile(tenant: repo.PublicTenant) {
+/** The salon's public profile as of `now` (whether it takes bookings depends on its subscription). */
+export function publicProfile(tenant: repo.PublicTenant, now: Date) {
   const s = tenant.settings;
   return {
     id: tenant.id,
@@ -25,7 +27,7 @@ export function publicProfile(tenant: repo.PublicTenant) {
     description: tenant.description ?? null,
     address: (tenant.address as Record<string, unknown> | null) ?? null,
     branding: (tenant.branding as Record<string, unknown>) ?? {},
-    acceptingBookings: isAcceptingBookings(tenant),
+    acceptingBookings: isAcceptingBookings(tenant, now),
     settings: {
       currency: s.currency,
       timezone: s.timezone,

@@ -4,7 +4,7 @@
  * transaction).
  *
  *   loadResourceAvailability(
- *     db: Knex | Knex.Transaction,           // pass the booking transaction to read under its locks
+ *     db: Db,                                // pass the booking transaction to read under its locks
  *     tenantId: string,
  *     select: { resourceIds: string[] }      // exactly these (of this tenant; unknown ids are skipped)
  *           | { serviceIds: string[] },      // every resource with a skill for ANY of these services
@@ -21,7 +21,7 @@
  *
  * resourceIdForUser(userId) (STAFF scoping, "own resource") lives in ./resource.service.ts.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import type { ResourceAvailabilityData } from '../availability/availability.types';
 import { loadAvailabilityData } from '../availability/availability.repository';
 
@@ -33,7 +33,7 @@ export interface DateRange {
 }
 
 export async function loadResourceAvailability(
-  db: Knex | Knex.Transaction,
+  db: Db,
   tenantId: string,
   select: ResourceSelection,
   range: DateRange,

@@ -2,6 +2,7 @@
 // pool or its transaction.
 import type { Db } from '../../db/db-handle';
 import { ResourceModel } from '../../db/models/resource.model';
+import { ResourceSkillModel } from '../../db/models/resource-skill.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
 
@@ -67,7 +68,7 @@ export async function patchResource(db: Db, id: string, changes: Partial<NewReso
 export async function resourcesWithSkill(db: Db, tenantId: string, serviceId: string): Promise<ResourceRow[]> {
   const rows = await ResourceModel.query(db)
     .where({ 'resources.tenantId': tenantId })
-    .whereExists(db('resource_skills').whereRaw('resource_skills.resource_id = resources.id').where({ serviceId }))
+    .whereExists(ResourceSkillModel.query(db).whereColumn('resource_skills.resourceId', 'resources.id').where({ serviceId }))
     .orderBy('sortOrder')
     .orderBy('name')
     .orderBy('id');
@@ -80,7 +81,7 @@ export async function resourcesWithSkill(db: Db, tenantId: string, serviceId: st
 export async function skillsOf(db: Db, resourceIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(resourceIds.map((id) => [id, []]));
   if (resourceIds.length === 0) return map;
-  const rows: { resourceId: string; serviceId: string }[] = await db('resource_skills')
+  const rows = await ResourceSkillModel.query(db)
     .select('resourceId', 'serviceId')
     .whereIn('resourceId', resourceIds)
     .orderBy('createdAt')
@@ -93,23 +94,28 @@ export async function skillsOf(db: Db, resourceIds: string[]): Promise<Map<strin
 export async function insertSkills(db: Db, tenantId: string, resourceId: string, serviceIds: string[]): Promise<void> {
   const ids = [...new Set(serviceIds)];
   if (ids.length === 0) return;
-  await db('resource_skills')
+  await ResourceSkillModel.query(db)
     .insert(ids.map((serviceId) => ({ resourceId, serviceId, tenantId })))
     .onConflict(['resourceId', 'serviceId'])
     .ignore();
 }
 
 export async function deleteSkillsOfResource(db: Db, resourceId: string): Promise<void> {
-  await db('resource_skills').where({ resourceId }).delete();
+  await ResourceSkillModel.query(db).where({ resourceId }).delete();
 }
 
 /** The number of rows deleted (0 or 1). */
 export async function deleteSkill(db: Db, tenantId: string, resourceId: string, serviceId: string): Promise<number> {
-  return db('resource_skills').where({ resourceId, serviceId, tenantId }).delete();
+  return ResourceSkillModel.query(db).where({ resourceId, serviceId, tenantId }).delete();
 }
 
 /** Exactly these resources have the skill afterwards. */
 export async function replaceResourcesOfSkill(db: Db, tenantId: string, serviceId: string, resourceIds: string[]): Promise<void> {
-  await db('resource_skills').where({ serviceId, tenantId }).delete();
-  if (resourceIds.length) await db('resource_skills').insert(resourceIds.map((resourceId) => ({ resourceId, serviceId, tenantId })));
+  await ResourceSkillModel.query(db).where({ serviceId, tenantId }).delete();
+  if (resourceIds.length) await ResourceSkillModel.query(db).insert(resourceIds.map((resourceId) => ({ resourceId, serviceId, tenantId })));
+}
+
+/** A deleted upload leaves the resource: its avatarKey is cleared when it still holds `fileKey`. */
+export async function clearResourceAvatar(db: Db, tenantId: string, id: string, fileKey: string): Promise<void> {
+  await ResourceModel.query(db).patch({ avatarKey: null }).where({ id, tenantId, avatarKey: fileKey });
 }

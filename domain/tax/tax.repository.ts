@@ -1,5 +1,6 @@
 // Data access of taxes: tenant-scoped, plain rows out; the caller passes the pool or its transaction.
-import type { Db } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
+import { advisoryTransactionLock } from '../../db/advisory-locks';
 import { TaxModel } from '../../db/models/tax.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
@@ -40,6 +41,6 @@ export async function clearDefaultTax(db: Db, tenantId: string): Promise<void> {
 }
 
 /** Serialises default changes of one tenant's taxes (or accounts) for the rest of the transaction. */
-export async function lockTenantDefaults(db: Db, kind: 'taxes' | 'accounting_accounts', tenantId: string): Promise<void> {
-  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${kind}-default:${tenantId}`]);
+export async function lockTenantDefaults(trx: Transaction, kind: 'taxes' | 'accounting_accounts', tenantId: string): Promise<void> {
+  await advisoryTransactionLock(trx, `${kind}-default:${tenantId}`);
 }

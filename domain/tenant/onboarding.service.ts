@@ -62,12 +62,13 @@ export async function completeStep(db: Db, tenantId: string, step: OnboardingSte
   });
 }
 
-export async function completeOnboarding(db: Db, tenantId: string): Promise<OnboardingView> {
+/** `now` stamps onboardedAt the first time. */
+export async function completeOnboarding(db: Db, tenantId: string, now: Date): Promise<OnboardingView> {
   return db.transaction(async (trx) => {
     const tenant = await existingTenant(trx, tenantId, true);
     const updated = await repo.patchTenant(trx, tenantId, {
       onboarding: { currentStep: ONBOARDING_STEPS.length, completedSteps: [...ONBOARDING_STEPS] },
-      onboardedAt: tenant.onboardedAt ?? new Date(),
+      onboardedAt: tenant.onboardedAt ?? now,
     });
     return view(trx, updated);
   });

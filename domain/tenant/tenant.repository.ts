@@ -4,11 +4,12 @@ import type { Db } from '../../db/db-handle';
 import { TenantModel, type OnboardingState } from '../../db/models/tenant.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, type Row } from '../../db/plain';
+import { raw } from 'objection';
 import type { TenantSettings } from './tenant-settings.rules';
 
 /** db/ stores settings as JSON without knowing its shape; the domain's type is applied here. */
 export type TenantRow = Omit<Row<TenantModel>, 'settings'> & { settings: TenantSettings };
-export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'>;
+export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'> & Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt'>>;
 export type TenantChanges = Partial<Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt'>> & {
   onboarding?: OnboardingState;
 };
@@ -17,6 +18,11 @@ function row(model: TenantModel): TenantRow;
 function row(model: TenantModel | undefined): TenantRow | undefined;
 function row(model: TenantModel | undefined): TenantRow | undefined {
   return model ? (plain(model) as TenantRow) : undefined;
+}
+
+/** Is there any tenant at all (the demo salon is seeded into an empty database only)? */
+export async function anyTenantExists(db: Db): Promise<boolean> {
+  return !!(await TenantModel.query(db).select('id').first());
 }
 
 export async function findTenant(db: Db, id: string, lock = false): Promise<TenantRow | undefined> {
@@ -49,4 +55,44 @@ export async function insertTenant(db: Db, fields: NewTenantRow): Promise<Tenant
 
 export async function patchTenant(db: Db, id: string, changes: TenantChanges): Promise<TenantRow> {
   return row(await TenantModel.query(db).patchAndFetchById(id, changes));
+}
+
+// ---------------------------------------------------------------- the billing read model (domain/billing)
+
+export interface TenantBillingRow {
+  id: string;
+  subscriptionStatus: string | null;
+  trialEndsAt: Date | null;
+  billingExempt: boolean;
+  subscriptionVersion: number;
+}
+
+/** The tenant's billing fields; `lock` takes the row lock every subscription change of the tenant takes. */
+export async function tenantBilling(db: Db, tenantId: string, lock = false): Promise<TenantBillingRow | undefined> {
+  const q = TenantModel.query(db).select('id', 'subscriptionStatus', 'trialEndsAt', 'billingExempt', 'subscriptionVersion').findById(tenantId);
+  if (lock) q.forUpdate();
+  const row = await q;
+  return row && (plain(row) as TenantBillingRow);
+}
+
+/** Bumps the tenant's subscription version (the subscription workflow's entity version) and returns it. */
+export async function bumpSubscriptionVersion(db: Db, tenantId: string): Promise<number> {
+  const [row] = await TenantModel.query(db).patch({ subscriptionVersion: raw('subscription_version + 1') }).where({ id: tenantId }).returning('subscriptionVersion');
+  return row.subscriptionVersion;
+}
+
+export async function setSubscriptionReadModel(db: Db, tenantId: string, fields: { subscriptionStatus: string | null; trialEndsAt: Date | null }): Promise<void> {
+  await TenantModel.query(db).patch(fields).where({ id: tenantId });
+}
+
+export async function setBillingExempt(db: Db, tenantId: string, billingExempt: boolean): Promise<boolean> {
+  return (await TenantModel.query(db).patch({ billingExempt }).where({ id: tenantId })) > 0;
+}
+
+/** A deleted upload leaves the tenant's branding: `brandingKey` goes when it still holds `fileKey`. */
+export async function removeBrandingImage(db: Db, tenantId: string, brandingKey: string, fileKey: string): Promise<void> {
+  await TenantModel.query(db)
+    .patch({ branding: raw('branding - ?', [brandingKey]) })
+    .where({ id: tenantId })
+    .whereRaw('branding->>? = ?', [brandingKey, fileKey]);
 }

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/db-handle';
 import { errors, uploadErrors } from '../errors';
 import type { ObjectStorage } from './object-storage';
 import * as repo from './upload.repository';
@@ -14,7 +14,7 @@ import { MAX_IMAGE_PIXELS, PURPOSES, tenantOfKey, type UploadPurpose } from './u
 import { MAX_PROXY_SIDE, formatOptions, outputFormat, parseOptions, type Fit, type Gravity, type ProxyOptions } from './image-proxy.rules';
 
 export interface ImageProxyDeps {
-  knex: Knex;
+  knex: Db;
   storage: ObjectStorage;
   secret: string;
   /** e.g. http://localhost:3000 (signed URLs are absolute) */
@@ -44,7 +44,8 @@ function signature(secret: string, key: string, options: string, exp: number): s
   return crypto.createHmac('sha256', secret).update(`${key}\n${options}\n${exp}`).digest('base64url');
 }
 
-export async function signImageUrl(deps: ImageProxyDeps, caller: SignCaller, request: SignRequest, now = Date.now()): Promise<{ url: string; expiresAt: string; options: string }> {
+/** `now` (epoch ms) dates the URL: it stays valid SIGNED_URL_DAYS after the day it falls in. */
+export async function signImageUrl(deps: ImageProxyDeps, caller: SignCaller, request: SignRequest, now: number): Promise<{ url: string; expiresAt: string; options: string }> {
   const owner = tenantOfKey(request.key);
   if (!owner) throw uploadErrors.notFound('No image has this key');
   if (caller.role !== 'CUSTOMER' && caller.role !== 'ADMIN' && caller.tenantId !== owner) throw uploadErrors.tenantMismatch();
@@ -108,7 +109,8 @@ async function toBuffer(stream: Readable): Promise<Buffer> {
 const GRAVITY: Record<Gravity, string | number> = { sm: sharp.strategy.attention, ce: 'centre', no: 'north', so: 'south', ea: 'east', we: 'west' };
 const CONTENT_TYPES = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' } as const;
 
-export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now = Date.now()): Promise<RenderedImage> {
+/** `now` (epoch ms): whether the signed URL has expired, and how long the answer may be cached. */
+export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now: number): Promise<RenderedImage> {
   const options = assertSigned(deps, r, now);
   const file = await repo.findFileByKey(deps.knex, r.key);
   if (!file || file.visibility !== 'PUBLIC' || file.status !== 'ACTIVE') throw uploadErrors.notFound('No public image has this key');

@@ -48,7 +48,7 @@ async function link(db: Db, signaller: EntitySignaller, tenantId: string, key: s
   if (sameReference(file.referencedBy, ref)) return;
   if (file.referencedBy) throw uploadErrors.alreadyReferenced();
   await changeEntity(signaller, uploadContract, {
-    write: () => repo.patchFile(db, file.id, { referencedBy: { type: ref.type, id: ref.id }, referencedAt: new Date() }),
+    write: () => repo.markFileReferenced(db, file.id, { type: ref.type, id: ref.id }),
     event: 'UploadLinked',
   });
 }

@@ -1,6 +1,8 @@
 // Data access of uploaded files (docs/rules/uploads.md). Scoped by tenantId, plain rows, the caller's handle.
+import { fn, raw } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { UploadedFileModel } from '../../db/models/uploaded-file.model';
+import { UploadedFileVariantModel } from '../../db/models/uploaded-file-variant.model';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
 
 export type UploadedFileRow = Row<UploadedFileModel>;
@@ -31,7 +33,12 @@ export async function findFileById(db: Db, id: string, forUpdate = false): Promi
 
 /** Writes `changes` and bumps the version (what the file's workflow follows). */
 export async function patchFile(db: Db, id: string, changes: Partial<Omit<UploadedFileRow, 'id' | 'version'>>): Promise<UploadedFileRow> {
-  return plain(await UploadedFileModel.query(db).patchAndFetchById(id, { ...changes, version: db.raw('version + 1') as unknown as number }));
+  return plain(await UploadedFileModel.query(db).patchAndFetchById(id, { ...changes, version: raw('version + 1') }));
+}
+
+/** The file is linked to a record (stamped with the database's clock); version + 1. */
+export async function markFileReferenced(db: Db, id: string, referencedBy: { type: string; id: string }): Promise<UploadedFileRow> {
+  return plain(await UploadedFileModel.query(db).patchAndFetchById(id, { referencedBy, referencedAt: fn.now(), version: raw('version + 1') }));
 }
 
 export async function deleteFileRow(db: Db, id: string): Promise<void> {
@@ -39,10 +46,9 @@ export async function deleteFileRow(db: Db, id: string): Promise<void> {
 }
 
 export async function variantKeys(db: Db, fileId: string): Promise<string[]> {
-  const rows: { key: string }[] = await db('uploaded_file_variants').where({ fileId }).select('key');
-  return rows.map((r) => r.key);
+  return (await UploadedFileVariantModel.query(db).where({ fileId }).select('key')).map((r) => r.key);
 }
 
 export async function recordVariant(db: Db, fileId: string, key: string): Promise<void> {
-  await db('uploaded_file_variants').insert({ fileId, key }).onConflict(['fileId', 'key']).ignore();
+  await UploadedFileVariantModel.query(db).insert({ fileId, key }).onConflict(['fileId', 'key']).ignore();
 }

@@ -3,8 +3,11 @@
 // deletes it 24 h after creation unless something links it, and expires an unconfirmed presigned one.
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Knex } from 'knex';
-import type { Db } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
+import { nowOf, type Clock } from '../time/clock';
+import { removeBrandingImage } from '../tenant/tenant.repository';
+import { clearServiceImage } from '../catalogue/catalogue.repository';
+import { clearResourceAvatar } from '../resource/resource.repository';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { errors, uploadErrors } from '../errors';
 import type { ObjectStorage } from './object-storage';
@@ -30,10 +33,12 @@ import {
 } from './upload.rules';
 
 export interface UploadDeps {
-  knex: Knex;
+  knex: Db;
   storage: ObjectStorage;
   signaller: EntitySignaller;
   limits: { maxImageBytes: number; maxDocumentBytes: number };
+  /** unset: the system clock */
+  now?: Clock;
 }
 
 export interface UploadActor {
@@ -174,7 +179,7 @@ export async function presignPut(deps: UploadDeps, actor: UploadActor, input: Pr
   const mime = input.mimeType as UploadMime;
   const id = crypto.randomUUID();
   const key = storageKey(actor.tenantId, id, mime);
-  const expiresAt = new Date(Date.now() + PRESIGNED_PUT_SECONDS * 1000);
+  const expiresAt = new Date(nowOf(deps).getTime() + PRESIGNED_PUT_SECONDS * 1000);
   const uploadUrl = await storageCall(() => deps.storage.presignPut(key, { contentType: mime, contentLength: input.sizeBytes, expiresInSeconds: PRESIGNED_PUT_SECONDS }));
   await deps.knex.transaction(async (trx) => {
     await changeEntity(deps.signaller, uploadContract, {
@@ -217,7 +222,7 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
     const file = await ownFile(trx, actor, fileId, true);
     assertMayUpload(actor, file.purpose as UploadPurpose);
     if (file.status === 'ACTIVE') return toUploadDto(file);
-    if (file.expiresAt && new Date(file.expiresAt).getTime() < Date.now()) throw uploadErrors.notFound('The upload window of this file has closed; ask for a new presigned URL');
+    if (file.expiresAt && new Date(file.expiresAt).getTime() < nowOf(deps).getTime()) throw uploadErrors.notFound('The upload window of this file has closed; ask for a new presigned URL');
     const stored = await storageCall(() => deps.storage.head(file.key));
     if (!stored) throw uploadErrors.notFound('Nothing has been uploaded for this file yet');
     const fail = async (message: string, error = uploadErrors.integrityFailed(message)): Promise<never> => {
@@ -246,31 +251,29 @@ export async function presignGet(deps: UploadDeps, actor: UploadActor, id: strin
   if (file.status !== 'ACTIVE') throw uploadErrors.notFound('The file has not been confirmed yet');
   if (file.visibility === 'PRIVATE' && !mayDownload(actor.role, file.purpose as UploadPurpose)) throw uploadErrors.purposeForbidden(file.purpose);
   const downloadUrl = await storageCall(() => deps.storage.presignGet(file.key, { expiresInSeconds: PRESIGNED_GET_SECONDS, downloadName: file.originalName ?? undefined }));
-  return { downloadUrl, expiresAt: new Date(Date.now() + PRESIGNED_GET_SECONDS * 1000).toISOString() };
+  return { downloadUrl, expiresAt: new Date(nowOf(deps).getTime() + PRESIGNED_GET_SECONDS * 1000).toISOString() };
 }
 
 export async function getUpload(deps: UploadDeps, actor: UploadActor, id: string): Promise<UploadedFileDto> {
   return toUploadDto(await ownFile(deps.knex, actor, id));
 }
 
-/** Which column of which table holds a reference type (to clear it when a referenced file is deleted). */
-const REFERENCE_COLUMNS: Record<string, { table: string; column?: string; brandingKey?: string }> = {
-  'tenant.logoKey': { table: 'tenants', brandingKey: 'logoKey' },
-  'tenant.coverKey': { table: 'tenants', brandingKey: 'coverKey' },
-  'tenant.coverMobileKey': { table: 'tenants', brandingKey: 'coverMobileKey' },
-  'service.imageKey': { table: 'services', column: 'image_key' },
-  'resource.avatarKey': { table: 'resources', column: 'avatar_key' },
+/**
+ * How each reference type lets go of a deleted file: through the owning module's repository (the
+ * field is cleared only while it still holds the file's key).
+ */
+const CLEAR_REFERENCE: Record<string, (trx: Transaction, file: repo.UploadedFileRow, recordId: string) => Promise<void>> = {
+  'tenant.logoKey': (trx, file, id) => removeBrandingImage(trx, id, 'logoKey', file.key),
+  'tenant.coverKey': (trx, file, id) => removeBrandingImage(trx, id, 'coverKey', file.key),
+  'tenant.coverMobileKey': (trx, file, id) => removeBrandingImage(trx, id, 'coverMobileKey', file.key),
+  'service.imageKey': (trx, file, id) => clearServiceImage(trx, file.tenantId, id, file.key),
+  'resource.avatarKey': (trx, file, id) => clearResourceAvatar(trx, file.tenantId, id, file.key),
 };
 
-async function clearReference(trx: Knex.Transaction, file: repo.UploadedFileRow): Promise<void> {
+async function clearReference(trx: Transaction, file: repo.UploadedFileRow): Promise<void> {
   const ref = file.referencedBy;
-  const target = ref ? REFERENCE_COLUMNS[ref.type] : undefined;
-  if (!ref || !target) return;
-  if (target.brandingKey) {
-    await trx.raw(`UPDATE tenants SET branding = branding - ?, updated_at = now() WHERE id = ? AND branding->>? = ?`, [target.brandingKey, ref.id, target.brandingKey, file.key]);
-  } else {
-    await trx.raw(`UPDATE ?? SET ?? = NULL, updated_at = now() WHERE id = ? AND tenant_id = ? AND ?? = ?`, [target.table, target.column!, ref.id, file.tenantId, target.column!, file.key]);
-  }
+  const clear = ref ? CLEAR_REFERENCE[ref.type] : undefined;
+  if (ref && clear) await clear(trx, file, ref.id);
 }
 
 /**

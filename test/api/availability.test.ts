@@ -114,7 +114,7 @@ describe('availability routes', () => {
       const s = await bookingSalon();
       const date = localDay(2);
       const db = await knex();
-      await db('timeOffs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'personal', startDate: date, endDate: date, startTime: '09:00', endTime: '13:00', isApproved: true });
+      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'personal', startDate: date, endDate: date, startTime: '09:00', endTime: '13:00', isApproved: true });
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.owner.token);
       expect(res.body.data.slots[0].localTime).to.equal('13:00');
     });
@@ -179,7 +179,7 @@ describe('availability routes', () => {
       const s = await bookingSalon();
       const db = await knex();
       const from = localDay(1);
-      await db('timeOffs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(2), endDate: localDay(5), isApproved: true });
+      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(2), endDate: localDay(5), isApproved: true });
       const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: from });
       expect(res.status).to.equal(200);
       expect(res.body.data.date).to.equal(localDay(6));
@@ -188,7 +188,7 @@ describe('availability routes', () => {
     it('when nothing is free within maxDaysAhead then date is null', async () => {
       const s = await bookingSalon();
       const db = await knex();
-      await db('timeOffs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(10), isApproved: true });
+      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(10), isApproved: true });
       const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), maxDaysAhead: 5 });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal({ date: null });
@@ -209,7 +209,7 @@ describe('availability routes', () => {
     it('when the only free day is past maxBookingDaysInAdvance then null (the scan stops at the window)', async () => {
       const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 3 } });
       const db = await knex();
-      await db('timeOffs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
+      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
       const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0) });
       expect(res.body.data.date).to.equal(null);
     });

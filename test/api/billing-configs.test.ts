@@ -20,7 +20,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
   beforeEach(async () => {
     admin = (await platformAdmin()).token;
     const { platform } = await stack();
-    await platform.knex('platformBillingConfigs').whereNot({ provider: 'sandbox' }).delete();
+    await platform.knex('platform_billing_configs').whereNot({ provider: 'sandbox' }).delete();
   });
   after(() => activateSandbox());
 
@@ -37,7 +37,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     expect(res.body.data).to.include({ provider: 'polar', isTest: true, isActive: false, keyVersion: 1, hasCredentials: true });
     expect(JSON.stringify(res.body)).to.not.contain('polar_key_1');
     const { platform, config } = await stack();
-    const row = await platform.knex('platformBillingConfigs').where({ id: res.body.data.id }).first();
+    const row = await platform.knex('platform_billing_configs').where({ id: res.body.data.id }).first();
     expect(row.sealedCredentials).to.not.contain('polar_key_1');
     expect(openCredentials(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion })).to.deep.equal({ apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' });
     const dup = await call('post', BASE, admin, body({ displayName: 'again' }));
@@ -61,7 +61,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     const rotated = await call('post', `${BASE}/${created.id}/rotate-credentials`, admin, { apiKey: 'polar_key_2', webhookSecret: 'whsec_bmV3LXNlY3JldA==' });
     expect(rotated.status).to.equal(200);
     const { platform, config } = await stack();
-    const row = await platform.knex('platformBillingConfigs').where({ id: created.id }).first();
+    const row = await platform.knex('platform_billing_configs').where({ id: created.id }).first();
     expect(openCredentials<{ apiKey: string }>(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }).apiKey).to.equal('polar_key_2');
     const updated = await call('put', `${BASE}/${created.id}`, admin, { displayName: 'Polar (test)', storeDomain: 'salong.polar.sh' });
     expect(updated.body.data).to.include({ displayName: 'Polar (test)', storeDomain: 'salong.polar.sh', apiBaseUrl: 'https://sandbox-api.polar.sh' });
@@ -75,7 +75,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     expect(res.status).to.equal(200);
     expect(res.body.data.isActive).to.equal(true);
     const { platform } = await stack();
-    const active = await platform.knex('platformBillingConfigs').where({ isActive: true }).select('id');
+    const active = await platform.knex('platform_billing_configs').where({ isActive: true }).select('id');
     expect(active.map((r: { id: string }) => r.id)).to.deep.equal([polar.id]);
     expect((await call('post', `${BASE}/${polar.id}/activate`, admin)).body.error.code).to.equal('PLATFORM_BILLING_CONFIG_ALREADY_ACTIVE');
     expect((await call('post', `${BASE}/${sandboxId}/deactivate`, admin)).body.error.code).to.equal('PLATFORM_BILLING_CONFIG_ALREADY_INACTIVE');
@@ -88,7 +88,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     const results = await Promise.all([call('post', `${BASE}/${a.id}/activate`, admin), call('post', `${BASE}/${b.id}/activate`, admin)]);
     expect(results.map((r) => r.status)).to.deep.equal([200, 200]);
     const { platform } = await stack();
-    expect(await platform.knex('platformBillingConfigs').where({ isActive: true }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+    expect(await platform.knex('platform_billing_configs').where({ isActive: true }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
   });
 
   it('when a health check runs then OK or FAILED is recorded with the time', async () => {
@@ -129,7 +129,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     await call('put', `${BASE}/${polar.id}/plan-mappings`, admin, { mappings: [{ planKey: 'start', providerVariantId: 'p' }] });
     expect((await call('delete', `${BASE}/${polar.id}`, admin)).status).to.equal(204);
     const { platform } = await stack();
-    expect(await platform.knex('platformBillingPlanMappings').where({ configId: polar.id })).to.have.length(0);
+    expect(await platform.knex('platform_billing_plan_mappings').where({ configId: polar.id })).to.have.length(0);
     for (const [method, path, payload] of [
       ['get', `${BASE}/${polar.id}`],
       ['put', `${BASE}/${polar.id}`, { displayName: 'x' }],

@@ -99,7 +99,7 @@ describe('the subscription gate', function () {
     expect(revoke.body.data.writesBlocked).to.equal(true);
     expect((await call('post', '/services', s.owner.token, { name: 'Stengt', duration: 30, price: 0 })).status).to.equal(402);
     const { platform } = await stack();
-    const audit = await platform.knex('platformAuditLogs').where({ tenantId: s.tenant.id }).orderBy('createdAt');
+    const audit = await platform.knex('platform_audit_logs').where({ tenantId: s.tenant.id }).orderBy('createdAt');
     expect(audit.map((a: { action: string; adminUserId: string }) => [a.action, a.adminUserId])).to.deep.equal([
       ['BILLING_EXEMPT_GRANTED', admin.id],
       ['BILLING_EXEMPT_REVOKED', admin.id],

@@ -59,7 +59,7 @@ describe('plans and plan features', () => {
       expect(plan).to.include({ trialDays: 21, sandboxVariantId: 'var_1', currency: 'NOK', selfServeCheckout: true, isPublic: true, sortOrder: 0 });
       const values = Object.fromEntries(plan.features.map((f: { featureKey: string; value: unknown }) => [f.featureKey, f.value]));
       expect(values).to.deep.equal({ [flag.featureKey]: true, [count.featureKey]: 250, [text.featureKey]: 'E-post' });
-      const rows = await (await stack()).platform.knex('planFeatureOnPlan').where({ planId: plan.id });
+      const rows = await (await stack()).platform.knex('plan_feature_on_plan').where({ planId: plan.id });
       expect(rows).to.have.length(3);
     });
 

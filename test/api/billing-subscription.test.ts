@@ -155,7 +155,7 @@ describe('the salon subscription', function () {
       expect(paid).to.include({ status: 'ACTIVE', provider: 'sandbox', planKey: 'start' });
       const tenant = await platform.knex('tenants').where({ id: salon.tenantId }).first();
       expect(tenant).to.include({ subscriptionStatus: 'ACTIVE', trialEndsAt: null });
-      const inbox = await platform.knex('subscriptionWebhookInbox').where({ tenantId: salon.tenantId }).first();
+      const inbox = await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId }).first();
       expect(inbox).to.include({ provider: 'sandbox', eventName: 'subscription.created', verified: true });
       expect(inbox.processedAt).to.not.equal(null);
 
@@ -182,7 +182,7 @@ describe('the salon subscription', function () {
     it('when the provider is down then checkout is 503 BILLING_PROVIDER_UNAVAILABLE', async () => {
       const { platform } = await stack();
       const configId = await activateSandbox();
-      await platform.knex('platformBillingConfigs').where({ id: configId }).update({ apiBaseUrl: 'http://127.0.0.1:1' });
+      await platform.knex('platform_billing_configs').where({ id: configId }).update({ apiBaseUrl: 'http://127.0.0.1:1' });
       const salon = await registerSalon();
       const res = await call('post', '/subscription/checkout', salon.token, { planKey: 'start' });
       expect(res.status).to.equal(503);

@@ -28,7 +28,7 @@ async function rows(tenantId: string) {
 
 async function settled(tenantId: string) {
   const { platform } = await stack();
-  return eventually(async () => ((await platform.knex('subscriptionWebhookInbox').where({ tenantId }).whereNull('processedAt').first()) ? undefined : true), 'the inbox drained');
+  return eventually(async () => ((await platform.knex('subscription_webhook_inbox').where({ tenantId }).whereNull('processedAt').first()) ? undefined : true), 'the inbox drained');
 }
 
 describe('subscription webhooks', function () {
@@ -45,7 +45,7 @@ describe('subscription webhooks', function () {
       expect((await (await http()).post(`${URL}/sandbox`).set('content-type', 'application/json').send(body)).status).to.equal(401);
       expect((await sendSandbox(body, { at: new Date(Date.now() - 10 * 60 * 1000) })).status).to.equal(401);
       const { platform } = await stack();
-      expect(await platform.knex('subscriptionWebhookInbox').where({ tenantId: salon.tenantId })).to.have.length(0);
+      expect(await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId })).to.have.length(0);
     });
 
     it('when a verified body is not a subscription event, or not JSON, then 400 VALIDATION_ERROR', async () => {
@@ -63,7 +63,7 @@ describe('subscription webhooks', function () {
       const upper = await sendSandbox(event('subscription.created', salon.tenantId, unique('sub')), { provider: 'SandBox' });
       expect(upper.status).to.equal(200);
       const { platform } = await stack();
-      await platform.knex('platformBillingConfigs').where({ provider: 'lemonsqueezy' }).delete();
+      await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
       const none = await (await http()).post(`${URL}/lemonsqueezy`).set('x-signature', 'ab').send({});
       expect(none.status).to.equal(503);
       expect(none.body.error.code).to.equal('BILLING_PROVIDER_NOT_AVAILABLE');
@@ -79,7 +79,7 @@ describe('subscription webhooks', function () {
       expect(second.status).to.equal(200);
       expect(second.body.data).to.deep.equal({ received: true, duplicate: true });
       const { platform } = await stack();
-      expect(await platform.knex('subscriptionWebhookInbox').where({ provider: 'sandbox', providerEventId: id })).to.have.length(1);
+      expect(await platform.knex('subscription_webhook_inbox').where({ provider: 'sandbox', providerEventId: id })).to.have.length(1);
       await settled(salon.tenantId);
       expect((await rows(salon.tenantId)).filter((r) => r.providerSubId)).to.have.length(1);
     });
@@ -132,7 +132,7 @@ describe('subscription webhooks', function () {
       // an EXPIRED row never changes
       await step('subscription.renewed', 'EXPIRED');
       await step('subscription.updated', 'EXPIRED', { status: 'active' });
-      const ignored = await platform.knex('subscriptionWebhookInbox').where({ tenantId: salon.tenantId }).whereNotNull('failureReason').select('failureReason');
+      const ignored = await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId }).whereNotNull('failureReason').select('failureReason');
       expect(ignored.map((r: { failureReason: string }) => r.failureReason)).to.include('SUBSCRIPTION_EXPIRED_IS_TERMINAL');
       // a new subscription after expiry: a new ACTIVE row, the expired one untouched, the newest wins
       const second = unique('sub');
@@ -150,7 +150,7 @@ describe('subscription webhooks', function () {
     it('when a Standard Webhooks provider (Polar) signs with its own secret then its events verify against its config and apply', async () => {
       const admin = (await platformAdmin()).token;
       const { platform } = await stack();
-      await platform.knex('platformBillingConfigs').where({ provider: 'polar' }).delete();
+      await platform.knex('platform_billing_configs').where({ provider: 'polar' }).delete();
       const secret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
       await call('post', '/superadmin/billing-configs', admin, { provider: 'polar', isTest: true, apiBaseUrl: 'https://sandbox-api.polar.sh', displayName: 'Polar', credentials: { apiKey: 'k', webhookSecret: secret } });
       const salon = await registerSalon();
@@ -169,7 +169,7 @@ describe('subscription webhooks', function () {
     it('when the x-signature provider (Lemon Squeezy) posts an HMAC-signed event then it verifies, x-event-id keys the inbox (else the body hash), and a bad signature is 401', async () => {
       const admin = (await platformAdmin()).token;
       const { platform } = await stack();
-      await platform.knex('platformBillingConfigs').where({ provider: 'lemonsqueezy' }).delete();
+      await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
       const secret = crypto.randomBytes(16).toString('hex');
       const created = await call('post', '/superadmin/billing-configs', admin, { provider: 'lemonsqueezy', isTest: true, apiBaseUrl: 'https://api.lemonsqueezy.com', storeId: '1234', displayName: 'Lemon Squeezy', credentials: { apiKey: 'k', webhookSecret: secret } });
       await call('put', `/superadmin/billing-configs/${created.body.data.id}/plan-mappings`, admin, { mappings: [{ planKey: 'team', providerVariantId: '98765' }] });
@@ -186,11 +186,11 @@ describe('subscription webhooks', function () {
       const noId = await post(failed, { 'x-signature': hmacHex(secret, failed) });
       expect(noId.status).to.equal(200);
       const hash = crypto.createHash('sha256').update(failed).digest('hex');
-      expect(await platform.knex('subscriptionWebhookInbox').where({ provider: 'lemonsqueezy', providerEventId: `sha256:${hash}` })).to.have.length(1);
+      expect(await platform.knex('subscription_webhook_inbox').where({ provider: 'lemonsqueezy', providerEventId: `sha256:${hash}` })).to.have.length(1);
       await settled(salon.tenantId);
       expect((await rows(salon.tenantId)).at(-1).status).to.equal('PAST_DUE');
       expect((await post(body, { 'x-signature': hmacHex('wrong', body) })).status).to.equal(401);
-      await platform.knex('platformBillingConfigs').where({ provider: 'lemonsqueezy' }).delete();
+      await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
     });
   });
 });

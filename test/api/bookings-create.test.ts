@@ -32,7 +32,7 @@ describe('booking creation', () => {
       const db = await knex();
       const customer = await db('customers').where({ id: b.customerId }).first();
       expect(customer.phone).to.equal('+4791234567');
-      const audit = await db('bookingAuditLogs').where({ bookingId: b.id });
+      const audit = await db('booking_audit_logs').where({ bookingId: b.id });
       expect(audit).to.have.length(1);
       expect(audit[0]).to.include({ action: 'CREATED', toStatus: 'CONFIRMED', actorUserId: s.owner.id, actorRole: 'OWNER' });
       const sent = (await signaller()).sent.filter((x) => x.ref.workflowId === `booking:${b.id}`);
@@ -94,9 +94,9 @@ describe('booking creation', () => {
       expect(early.status).to.equal(422);
       expect(early.body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
       const db = await knex();
-      await db('timeOffs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'sick', startDate: date, endDate: date, startTime: '12:00', endTime: '14:00', isApproved: true });
+      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'sick', startDate: date, endDate: date, startTime: '12:00', endTime: '14:00', isApproved: true });
       expect((await book(date, '12:30')).body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
-      await db('resourceScheduleOverrides').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, date: localDay(3), startTime: null, endTime: null });
+      await db('resource_schedule_overrides').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, date: localDay(3), startTime: null, endTime: null });
       expect((await book(localDay(3), '10:00')).body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
     });
 
@@ -275,9 +275,9 @@ describe('booking creation', () => {
       const s = await bookingSalon();
       const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
       const db = await knex();
-      const item = await db('bookingItems').where({ bookingId: res.body.data.id }).first();
+      const item = await db('booking_items').where({ bookingId: res.body.data.id }).first();
       const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = item;
-      await db('bookingItems')
+      await db('booking_items')
         .insert({ ...copy })
         .then(
           () => expect.fail('insert should be rejected'),
@@ -296,7 +296,7 @@ describe('booking creation', () => {
       })!;
       const s = await bookingSalon({ settings: { timezone, businessHours: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '00:00', endTime: '23:59' }] })) } });
       const db = await knex();
-      await db('resourceSchedules').where({ resourceId: s.staff[0].resourceId }).update({ startTime: '00:00', endTime: '23:59' });
+      await db('resource_schedules').where({ resourceId: s.staff[0].resourceId }).update({ startTime: '00:00', endTime: '23:59' });
       const before = Date.now();
       const res = await call('post', '/bookings/walk-in', s.staff[0].user.token, { serviceId: s.serviceId, customer: { name: 'Walk In', phone: '+4798765432' } });
       expect(res.status).to.equal(201);

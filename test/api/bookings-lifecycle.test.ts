@@ -116,7 +116,7 @@ describe('booking lifecycle', () => {
       const s = await bookingSalon({ staff: 2 });
       const colour = await addService(s.tenant.id, { duration: 30 });
       const db = await knex();
-      await db('resourceSkills').insert({ tenantId: s.tenant.id, resourceId: s.staff[1].resourceId, serviceId: colour.id });
+      await db('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[1].resourceId, serviceId: colour.id });
       const res = await call('post', '/bookings', s.owner.token, {
         startTime: at(localDay(2), '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: colour.id, resourceId: s.staff[1].resourceId }],
@@ -320,7 +320,7 @@ describe('booking lifecycle', () => {
       expect(res.body.data).to.include({ status: 'CANCELLED', cancelledBy: 'SALON', cancelReason: 'stylist ill', cancellationFee: 0 });
       expect((await signalsFor(b.id)).at(-1)).to.deep.equal({ type: 'BookingCancelledBySalon', entityVersion: 2 });
       const db = await knex();
-      expect((await db('bookingItems').where({ bookingId: b.id }).first()).isActive).to.equal(false);
+      expect((await db('booking_items').where({ bookingId: b.id }).first()).isActive).to.equal(false);
       const again = await call('post', `/bookings/${b.id}/cancel`, s.owner.token, {});
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('BOOKING_INVALID_TRANSITION');
@@ -395,7 +395,7 @@ describe('booking lifecycle', () => {
       const winner = results.find((r) => r.status === 200)!.body.data.resourceId;
       const db = await knex();
       expect((await db('bookings').where({ id: b.id }).first()).resourceId).to.equal(winner);
-      expect(await db('bookingAuditLogs').where({ bookingId: b.id, action: 'SELF_PICKED' })).to.have.length(1);
+      expect(await db('booking_audit_logs').where({ bookingId: b.id, action: 'SELF_PICKED' })).to.have.length(1);
     });
   });
 });

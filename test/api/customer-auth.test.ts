@@ -27,7 +27,7 @@ describe('customer sign-in with OpenID Connect (POST /auth/customer/oauth)', () 
     expect(cookies.some((c) => c.startsWith('customer_access_token=') && /HttpOnly/i.test(c) && /SameSite=Lax/i.test(c))).to.equal(true);
     expect(cookies.some((c) => c.startsWith('customer_refresh_token=') && /Path=\/api\/auth\/customer/.test(c))).to.equal(true);
     expect(cookies.some((c) => c.startsWith('access_token='))).to.equal(false);
-    const identity = await (await knex())('customerIdentities').where({ accountId: res.body.data.customer.id }).first();
+    const identity = await (await knex())('customer_identities').where({ accountId: res.body.data.customer.id }).first();
     expect(identity.issuer).to.equal((await stack()).idp.issuer);
   });
 
@@ -54,7 +54,7 @@ describe('customer sign-in with OpenID Connect (POST /auth/customer/oauth)', () 
     const res = await call('post', '/auth/customer/oauth', undefined, { idToken, nonce: nonce() });
     expect(res.status).to.equal(401);
     expect(res.body.error.message).to.match(/nonce does not match/);
-    expect(await (await knex())('customerAccounts').where({ email }).first()).to.equal(undefined);
+    expect(await (await knex())('customer_accounts').where({ email }).first()).to.equal(undefined);
   });
 
   describe('tampered ID tokens are refused with 401', () => {
@@ -129,7 +129,7 @@ describe('customer sessions: refresh, logout, token version', () => {
   it("when the account's token version is bumped then older customer access tokens get 401", async () => {
     const c = await signInCustomer();
     expect((await call('get', '/auth/customer/me', c.accessToken)).status).to.equal(200);
-    await (await knex())('customerAccounts').where({ id: c.accountId }).increment('tokenVersion', 1);
+    await (await knex())('customer_accounts').where({ id: c.accountId }).increment('tokenVersion', 1);
     const res = await call('get', '/auth/customer/me', c.accessToken);
     expect(res.status).to.equal(401);
     expect(res.body.error.message).to.match(/revoked/);

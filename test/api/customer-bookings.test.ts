@@ -66,7 +66,7 @@ describe('signed-in booking on the public portal', () => {
 
   it('when an expired or revoked customer token is sent with a booking then 401, not a silent guest booking', async () => {
     const c = await signInCustomer();
-    await (await knex())('customerAccounts').where({ id: c.accountId }).increment('tokenVersion', 1);
+    await (await knex())('customer_accounts').where({ id: c.accountId }).increment('tokenVersion', 1);
     const s = await bookingSalon();
     const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, c.accessToken, { startTime: at(localDay(5, s.tz), '10:00', s.tz), items: [{ serviceId: s.serviceId }], customer: contact() });
     expect(res.status).to.equal(401);
@@ -87,7 +87,7 @@ describe('signed-in booking on the public portal', () => {
     const res = await call('post', path, c.accessToken, { reason: 'Kan ikke komme' });
     expect(res.status).to.equal(200);
     expect(res.body.data.status).to.equal('CANCELLED');
-    const audit = await (await knex())('bookingAuditLogs').where({ bookingId: id, action: 'CANCELLED' }).first();
+    const audit = await (await knex())('booking_audit_logs').where({ bookingId: id, action: 'CANCELLED' }).first();
     expect(audit.actorRole).to.equal('CUSTOMER');
   });
 
@@ -159,7 +159,7 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
     expect(res.body.data.id).to.equal(id);
     expect((await (await knex())('bookings').where({ id }).first()).customerAccountId).to.equal(c.accountId);
     expect((await call('get', '/customer/me/bookings', c.accessToken)).body.data.map((b: { id: string }) => b.id)).to.include(id);
-    expect((await (await knex())('bookingAuditLogs').where({ bookingId: id, action: 'CLAIMED' })).length).to.equal(1);
+    expect((await (await knex())('booking_audit_logs').where({ bookingId: id, action: 'CLAIMED' })).length).to.equal(1);
     // claiming it again is harmless
     expect((await call('post', path, c.accessToken)).status).to.equal(200);
   });

@@ -29,7 +29,7 @@ describe('super-admin impersonation: start', () => {
     expect(claims).to.include({ sub: admin.id, role: 'OWNER', tenantId: tenant.id });
     expect(claims.imp).to.deep.equal({ sessionId: res.body.data.session.id, adminUserId: admin.id });
     expect(res.body.data.session).to.include({ adminUserId: admin.id, tenantId: tenant.id, reason: 'Helping with onboarding', endedAt: null, mutationCount: 0 });
-    const row = await (await knex())('impersonationSessions').where({ id: res.body.data.session.id }).first();
+    const row = await (await knex())('impersonation_sessions').where({ id: res.body.data.session.id }).first();
     expect(row.refreshTokenHash).to.equal(sha256(res.body.data.refreshToken));
   });
 
@@ -43,7 +43,7 @@ describe('super-admin impersonation: start', () => {
       expect(past.status, `length ${reason.length}`).to.equal(400);
       expect(past.body.error.code).to.equal('VALIDATION_ERROR');
     }
-    expect(await (await knex())('impersonationSessions').where({ tenantId: tenant.id })).to.have.length(1);
+    expect(await (await knex())('impersonation_sessions').where({ tenantId: tenant.id })).to.have.length(1);
   });
 
   it('when the caller is already impersonating then 409 IMPERSONATION_ALREADY_ACTIVE', async () => {
@@ -123,7 +123,7 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
       ['DELETE', `/api/service-categories/${category.body.data.id}`, deleted.status, sha256('')],
     ]);
     // the raw body is not stored anywhere in the audit row
-    const stored = JSON.stringify(await (await knex())('impersonationAuditLogs').where({ sessionId: imp.session.id }));
+    const stored = JSON.stringify(await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id }));
     expect(stored).to.not.include('Kari Kunde');
   });
 
@@ -133,7 +133,7 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     const imp = await start(admin, tenant.id);
     const own = await (await http()).post('/api/customers').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: 'Ikke logget', phone: '+4740000001' });
     expect(own.status).to.be.lessThan(500);
-    expect((await (await knex())('impersonationAuditLogs').where({ sessionId: imp.session.id })).length).to.equal(0);
+    expect((await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id })).length).to.equal(0);
   });
 });
 
@@ -155,7 +155,7 @@ describe('super-admin impersonation: end', () => {
     const again = await call('post', '/superadmin/impersonate/end', imp.accessToken);
     expect(again.status).to.equal(200);
     expect(claimsOf(again.body.data.accessToken).role).to.equal('ADMIN');
-    const row = await (await knex())('impersonationSessions').where({ id: imp.session.id }).first();
+    const row = await (await knex())('impersonation_sessions').where({ id: imp.session.id }).first();
     expect(row.endedAt).to.be.instanceOf(Date);
   });
 

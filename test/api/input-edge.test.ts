@@ -77,8 +77,8 @@ describe('input edge (issue 10)', () => {
         expectValidation(await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: '2026-01-05', endDate: date }), 'endDate');
         expectValidation(await call('get', `/time-offs?dateFrom=${date}`, s.owner.token), 'dateFrom');
       }
-      expect(await rowCount('resourceScheduleOverrides', s.tenant.id)).to.equal(0);
-      expect(await rowCount('timeOffs', s.tenant.id)).to.equal(0);
+      expect(await rowCount('resource_schedule_overrides', s.tenant.id)).to.equal(0);
+      expect(await rowCount('time_offs', s.tenant.id)).to.equal(0);
     });
   });
 
@@ -282,8 +282,8 @@ describe('input edge (issue 10)', () => {
         customer: { name: 'Kari', phone: '+4791234533' },
       });
       const db = await knex();
-      await eventually(() => db('bookingNotifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first(), 'the confirmation of the later, future booking', 10_000);
-      expect(await db('bookingNotifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
+      await eventually(() => db('booking_notifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first(), 'the confirmation of the later, future booking', 10_000);
+      expect(await db('booking_notifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
     });
   });
 });

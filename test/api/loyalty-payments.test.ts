@@ -17,7 +17,7 @@ async function voucherFor(salon: DepositSalon, account: TestCustomer) {
   const db = await knex();
   const first = await bookOnline(salon, 5, '12:00', account.accessToken);
   const { customerId } = await db('bookings').where({ id: first.id }).first('customerId');
-  const tc = await db('tenantCustomers').where({ tenantId: salon.tenant.id, customerId }).first('id');
+  const tc = await db('tenant_customers').where({ tenantId: salon.tenant.id, customerId }).first('id');
   const card = (await findCard(db, salon.tenant.id, (await visitCard(salon)).id))!;
   const { signaller } = await stack();
   return db.transaction((trx) => issueVoucher(trx, signaller, { card, tenantCustomerId: tc.id, cycleNumber: 1, bookingId: null, now: new Date() }));
@@ -54,7 +54,7 @@ describe('loyalty with deposits', function () {
     await eventually(async () => (await bookingRow(booking.id)).status === 'CONFIRMED', 'booking CONFIRMED');
     for (const to of ['IN_PROGRESS', 'COMPLETED']) expect((await call('post', `/bookings/${booking.id}/status/${to}`, salon.owner.token)).status).to.equal(200);
     const redeemed = await eventually(async () => {
-      const v = await (await knex())('loyaltyVouchers').where({ id: voucher.id }).first();
+      const v = await (await knex())('loyalty_vouchers').where({ id: voucher.id }).first();
       return v.status === 'REDEEMED' ? v : undefined;
     }, 'the voucher redeemed at completion');
     expect(redeemed.discountApplied).to.equal(20000);
@@ -62,7 +62,7 @@ describe('loyalty with deposits', function () {
     const refund = await call('post', `/admin/payments/${page.paymentId}/refund`, salon.owner.token, { amount: 2000, reason: 'Goodwill' });
     expect(refund.status, JSON.stringify(refund.body)).to.equal(200);
     expect(refund.body.data).to.include({ status: 'PARTIALLY_REFUNDED', refundedAmount: 2000 });
-    const after = await (await knex())('loyaltyVouchers').where({ id: voucher.id }).first();
+    const after = await (await knex())('loyalty_vouchers').where({ id: voucher.id }).first();
     expect(after).to.include({ status: 'REDEEMED', discountApplied: 20000, redeemedBookingId: booking.id });
   });
 
@@ -76,6 +76,6 @@ describe('loyalty with deposits', function () {
     const cancel = await call('post', `/bookings/${booking.id}/cancel`, salon.owner.token, { bySalon: false, reason: 'Kunden ringte' });
     expect(cancel.status, JSON.stringify(cancel.body)).to.equal(200);
     expect(await bookingRow(booking.id)).to.include({ status: 'CANCELLED', depositStatus: 'FORFEIT' });
-    expect(await (await knex())('loyaltyVouchers').where({ id: voucher.id }).first()).to.include({ status: 'CANCELLED', cancelledReason: 'BOOKING_FORFEIT' });
+    expect(await (await knex())('loyalty_vouchers').where({ id: voucher.id }).first()).to.include({ status: 'CANCELLED', cancelledReason: 'BOOKING_FORFEIT' });
   });
 });

@@ -16,7 +16,7 @@ async function earnByBooking(s: BookingSalon, c: LoyaltyCustomer): Promise<strin
 
 /** Moves the EARN of the booking to expire one second ago, as if its expiryMonths had passed. */
 async function expireEarnOf(bookingId: string): Promise<void> {
-  const moved = await (await knex())('loyaltyPointsTransactions').where({ bookingId, type: 'EARN' }).update({ expiresAt: new Date(Date.now() - 1000) });
+  const moved = await (await knex())('loyalty_points_transactions').where({ bookingId, type: 'EARN' }).update({ expiresAt: new Date(Date.now() - 1000) });
   expect(moved).to.equal(1);
 }
 
@@ -30,7 +30,7 @@ async function setup() {
 }
 
 async function expireRows(cardId: string, tenantCustomerId: string) {
-  return (await knex())('loyaltyPointsTransactions').where({ loyaltyCardId: cardId, tenantCustomerId, type: 'EXPIRE' });
+  return (await knex())('loyalty_points_transactions').where({ loyaltyCardId: cardId, tenantCustomerId, type: 'EXPIRE' });
 }
 
 describe('loyalty points expiry', () => {
@@ -63,7 +63,7 @@ describe('loyalty points expiry', () => {
     const all = await call('post', `/loyalty-cards/${card.id}/redeem-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 30 });
     expect(all.status).to.equal(200);
     expect(all.body.data.balance).to.equal(0);
-    const balance = await (await knex())('loyaltyPointsBalances').where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId }).first('balance');
+    const balance = await (await knex())('loyalty_points_balances').where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId }).first('balance');
     expect(balance.balance).to.equal(0);
   });
 
@@ -97,7 +97,7 @@ describe('loyalty points expiry', () => {
     const first = await earnByBooking(s, c);
     await expireEarnOf(first);
     await earnByBooking(s, c);
-    const rows = await (await knex())('loyaltyPointsTransactions').where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId }).orderBy('balanceAfter');
+    const rows = await (await knex())('loyalty_points_transactions').where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId }).orderBy('balanceAfter');
     expect(rows.map((r: { type: string; points: number; balanceAfter: number }) => [r.type, r.points, r.balanceAfter])).to.deep.include.members([
       ['EXPIRE', -500, 0],
       ['EARN', 500, 500],

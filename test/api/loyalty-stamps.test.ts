@@ -22,7 +22,7 @@ describe('loyalty at booking completion', function () {
     const card = await visitCard(s);
     const c = await addCustomer(s);
     const second = await addService(s.tenant.id, { price: 10000 });
-    await (await knex())('resourceSkills').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, serviceId: second.id });
+    await (await knex())('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, serviceId: second.id });
     const created = await call('post', '/bookings', s.owner.token, {
       startTime: at(localDay(-400), '10:00'),
       items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: second.id, resourceId: s.staff[0].resourceId }],
@@ -49,11 +49,11 @@ describe('loyalty at booking completion', function () {
     await (await knex())('bookings').where({ id: b.id }).update({ status: 'COMPLETED' });
     const { signaller } = await stack();
     const db = await knex();
-    const outcomes = await Promise.all([1, 2, 3].map(() => db.transaction((trx) => processCompletedBooking(trx, signaller, b.id))));
+    const outcomes = await Promise.all([1, 2, 3].map(() => db.transaction((trx) => processCompletedBooking(trx, signaller, b.id, new Date()))));
     expect(outcomes.filter((o) => o.claimed)).to.have.length(1);
-    const again = await db.transaction((trx) => processCompletedBooking(trx, signaller, b.id));
+    const again = await db.transaction((trx) => processCompletedBooking(trx, signaller, b.id, new Date()));
     expect(again).to.include({ claimed: false, stamps: 0 });
-    expect(await db('loyaltyStamps').where({ bookingId: b.id })).to.have.length(1);
+    expect(await db('loyalty_stamps').where({ bookingId: b.id })).to.have.length(1);
   });
 
   it('when ten visits complete on a card of requiredStamps 5 then two vouchers are issued, in cycles 1 and 2, with the reward snapshot and expiry', async () => {
@@ -73,7 +73,7 @@ describe('loyalty at booking completion', function () {
       const months = (new Date(v.expiresAt).getTime() - new Date(v.issuedAt).getTime()) / (24 * 3600 * 1000);
       expect(months).to.be.within(180, 185);
     }
-    const stamps = await (await knex())('loyaltyStamps').where({ tenantCustomerId: c.tenantCustomerId }).orderBy(['cycleNumber', 'stampNumber']);
+    const stamps = await (await knex())('loyalty_stamps').where({ tenantCustomerId: c.tenantCustomerId }).orderBy(['cycleNumber', 'stampNumber']);
     expect(stamps.map((x) => `${x.cycleNumber}.${x.stampNumber}`)).to.deep.equal(['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '2.5']);
     const progress = await call('get', `/loyalty-cards/customer/${c.tenantCustomerId}`, s.owner.token);
     expect(progress.body.data[0]).to.include({ currentCycle: 3, stampsInCycle: 0, vouchersIssued: 2 });
@@ -110,7 +110,7 @@ describe('loyalty at booking completion', function () {
     const b = await bookOk(s, c);
     await complete(s, b.id);
     await processed(b.id);
-    const stamps = await (await knex())('loyaltyStamps').where({ bookingId: b.id });
+    const stamps = await (await knex())('loyalty_stamps').where({ bookingId: b.id });
     expect(stamps.map((x) => x.loyaltyCardId).sort()).to.deep.equal([exact.id, any.id].sort());
     expect(stamps.map((x) => x.loyaltyCardId)).not.to.include(above.id);
   });
@@ -124,7 +124,7 @@ describe('loyalty at booking completion', function () {
     const b = await bookOk(s, c);
     await complete(s, b.id);
     await processed(b.id);
-    expect(await (await knex())('loyaltyStamps').whereIn('loyaltyCardId', [inactive.id, deleted.id])).to.have.length(0);
+    expect(await (await knex())('loyalty_stamps').whereIn('loyaltyCardId', [inactive.id, deleted.id])).to.have.length(0);
     const anonymous = await bookOk(s, null);
     await complete(s, anonymous.id);
     await eventually(async () => (await (await knex())('bookings').where({ id: anonymous.id }).first()).status === 'COMPLETED', 'completion');

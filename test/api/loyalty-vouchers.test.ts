@@ -15,12 +15,12 @@ async function giveVoucher(s: BookingSalon, c: LoyaltyCustomer, card?: { id: str
   const { signaller } = await stack();
   const cardRow = (await findCard(db, s.tenant.id, (card ?? (await visitCard(s))).id))!;
   const voucher = await db.transaction((trx) => issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId: c.tenantCustomerId, cycleNumber: opts.cycle ?? 1, bookingId: null, now: new Date() }));
-  if (opts.expiresInMs !== undefined) await db('loyaltyVouchers').where({ id: voucher.id }).update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
+  if (opts.expiresInMs !== undefined) await db('loyalty_vouchers').where({ id: voucher.id }).update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
   return voucher;
 }
 
 async function voucherRow(id: string) {
-  return (await knex())('loyaltyVouchers').where({ id }).first();
+  return (await knex())('loyalty_vouchers').where({ id }).first();
 }
 
 function sloppy(code: string): string {
@@ -147,7 +147,7 @@ describe('loyalty vouchers', function () {
       const v = await giveVoucher(s, c);
       const b = await bookOk(s, c, { voucherCode: v.code, daysAhead: 6 });
       const { signaller, sms } = await stack();
-      const changes = await (await knex()).transaction((trx) => releaseVoucherOnCancellation(trx, signaller, { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id }, true, { userId: null, role: 'SYSTEM' }));
+      const changes = await (await knex()).transaction((trx) => releaseVoucherOnCancellation(trx, signaller, { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id }, true, { userId: null, role: 'SYSTEM' }, new Date()));
       expect(changes).to.deep.equal({});
       expect(await voucherRow(v.id)).to.include({ status: 'CANCELLED', cancelledReason: 'BOOKING_FORFEIT' });
       await eventually(async () => (await call('get', `/loyalty-vouchers/${v.id}`, s.owner.token)).body.data.timeline.length === 3, 'the timeline');

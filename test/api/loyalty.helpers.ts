@@ -16,7 +16,7 @@ export async function addCustomer(s: BookingSalon, fields: { email?: string } = 
   const phone = `+479${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
   const res = await call('post', '/customers', s.owner.token, { name: unique('Kari'), phone, ...(fields.email ? { email: fields.email } : {}) });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  const tc = await (await knex())('tenantCustomers').where({ tenantId: s.tenant.id, customerId: res.body.data.id }).first('id');
+  const tc = await (await knex())('tenant_customers').where({ tenantId: s.tenant.id, customerId: res.body.data.id }).first('id');
   return { customerId: res.body.data.id, tenantCustomerId: tc.id, phone };
 }
 
@@ -60,7 +60,7 @@ export async function processed(bookingId: string): Promise<void> {
 }
 
 export async function vouchersOf(tenantCustomerId: string) {
-  return (await knex())('loyaltyVouchers').where({ tenantCustomerId }).orderBy('issuedFromCycleNumber');
+  return (await knex())('loyalty_vouchers').where({ tenantCustomerId }).orderBy('issuedFromCycleNumber');
 }
 
 export { bookingSalon };

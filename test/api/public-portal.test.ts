@@ -62,9 +62,9 @@ describe('public booking portal', () => {
     it('when the catalogue has categories then active services come grouped by category sortOrder, uncategorised last', async () => {
       const s = await createSalon();
       const db = await knex();
-      const [late] = await db('serviceCategories').insert({ tenantId: s.tenant.id, name: 'Farge', sortOrder: 2 }).returning('id');
-      const [early] = await db('serviceCategories').insert({ tenantId: s.tenant.id, name: 'Klipp', sortOrder: 1 }).returning('id');
-      await db('serviceCategories').insert({ tenantId: s.tenant.id, name: 'Empty', sortOrder: 0 });
+      const [late] = await db('service_categories').insert({ tenantId: s.tenant.id, name: 'Farge', sortOrder: 2 }).returning('id');
+      const [early] = await db('service_categories').insert({ tenantId: s.tenant.id, name: 'Klipp', sortOrder: 1 }).returning('id');
+      await db('service_categories').insert({ tenantId: s.tenant.id, name: 'Empty', sortOrder: 0 });
       const c2 = await addService(s.tenant.id, { name: 'Herreklipp', categoryId: early.id, sortOrder: 2 });
       const c1 = await addService(s.tenant.id, { name: 'Dameklipp', categoryId: early.id, sortOrder: 1 });
       const f = await addService(s.tenant.id, { name: 'Striper', categoryId: late.id });
@@ -228,7 +228,7 @@ describe('public booking portal', () => {
       expect(res.body.data.status).to.equal('CANCELLED');
       const db = await knex();
       expect(await db('bookings').where({ id }).first()).to.include({ cancelledBy: 'CUSTOMER', cancelReason: 'sick' });
-      const log = await db('bookingAuditLogs').where({ bookingId: id, action: 'CANCELLED' }).first();
+      const log = await db('booking_audit_logs').where({ bookingId: id, action: 'CANCELLED' }).first();
       expect(log).to.include({ actorRole: 'CUSTOMER', actorUserId: null });
       const again = await call('post', url, undefined, { token });
       expect(again.status).to.equal(409);

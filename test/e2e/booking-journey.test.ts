@@ -37,12 +37,12 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     const db = await knex();
     const booking = await db('bookings').where({ id: bookingId }).first();
     const visits = await eventually(async () => {
-      const tc = await db('tenantCustomers').where({ tenantId: salon.tenant.id, customerId: booking.customerId }).first();
+      const tc = await db('tenant_customers').where({ tenantId: salon.tenant.id, customerId: booking.customerId }).first();
       return tc?.visitCount > 0 ? tc : undefined;
     }, 'the visit to be counted');
     expect(visits.visitCount).to.equal(1);
     expect(Number(visits.totalSpent)).to.equal(salon.service.price);
-    expect(await db('tenantCustomerVisits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
+    expect(await db('tenant_customer_visits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
   });
 
   it('when the salon cancels a booking then the customer gets a cancellation SMS', async () => {

@@ -345,9 +345,9 @@ async function populate(salon: BookingSalon, ops: Operation[]): Promise<Salon> {
   await create('/resources/{id}/schedule-overrides', 'overrideId');
   await create('/resources/{id}/time-offs', 'timeOffId');
   await create('/bookings', 'bookingId');
-  const schedule = await db('resourceSchedules').where({ resourceId: ids.resourceId }).first('id');
+  const schedule = await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id');
   if (schedule) ids.scheduleId = schedule.id;
-  const tenantCustomer = await db('tenantCustomers').where({ tenantId: salon.tenant.id }).first('id');
+  const tenantCustomer = await db('tenant_customers').where({ tenantId: salon.tenant.id }).first('id');
   if (tenantCustomer) ids.tenantCustomerId = tenantCustomer.id;
   return me;
 }

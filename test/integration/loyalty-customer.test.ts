@@ -18,7 +18,7 @@ async function voucherFor(s: BookingSalon, c: LoyaltyCustomer, cardId: string, c
   const { signaller } = await stack();
   const card = (await findCard(db, s.tenant.id, cardId))!;
   const v = await db.transaction((trx) => issueVoucher(trx, signaller, { card, tenantCustomerId: c.tenantCustomerId, cycleNumber: cycle, bookingId: null, now: new Date() }));
-  if (status !== 'ACTIVE') await db('loyaltyVouchers').where({ id: v.id }).update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
+  if (status !== 'ACTIVE') await db('loyalty_vouchers').where({ id: v.id }).update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
   return v;
 }
 
@@ -50,11 +50,11 @@ describe('customer loyalty queries', function () {
     const bk = await bookOk(a, c);
     await complete(a, bk.id);
     await processed(bk.id);
-    const stamps = await customerStampsAt(await knex(), [c.customerId], a.tenant.slug);
+    const stamps = await customerStampsAt(await knex(), [c.customerId], a.tenant.slug, new Date());
     expect(stamps).to.include({ tenantSlug: a.tenant.slug });
     expect(stamps.cards[0]).to.include({ stampsInCycle: 1, requiredStamps: 4, stampsToNextVoucher: 3 });
     const other = await bookingSalon();
-    await rejectsWith(customerStampsAt(await knex(), [c.customerId], other.tenant.slug), { status: 404, code: 'TENANT_NOT_FOUND' });
+    await rejectsWith(customerStampsAt(await knex(), [c.customerId], other.tenant.slug, new Date()), { status: 404, code: 'TENANT_NOT_FOUND' });
   });
 
   it('when the overview is read then each salon with cards or vouchers lists the progress and usable vouchers', async () => {
@@ -64,7 +64,7 @@ describe('customer loyalty queries', function () {
     const inB = await addCustomer(b);
     const cardA = await visitCard(a);
     const v = await voucherFor(a, inA, cardA.id, 1);
-    const overview = await customerLoyaltyOverview(await knex(), [inA.customerId, inB.customerId]);
+    const overview = await customerLoyaltyOverview(await knex(), [inA.customerId, inB.customerId], new Date());
     expect(overview.map((o) => o.tenantSlug)).to.deep.equal([a.tenant.slug]);
     expect(overview[0].cards[0]).to.include({ currentCycle: 2, vouchersIssued: 1 });
     expect(overview[0].vouchers.map((x) => x.id)).to.deep.equal([v.id]);

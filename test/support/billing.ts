@@ -16,15 +16,15 @@ export function platformAdmin(): Promise<TestUser> {
 /** Makes the shared sandbox the active billing config (deactivating any other). */
 export async function activateSandbox(): Promise<string> {
   const { platform, billingSandbox } = await stack();
-  await platform.knex('platformBillingConfigs').update({ isActive: false });
+  await platform.knex('platform_billing_configs').update({ isActive: false });
   await useSandboxBillingConfig(platform.knex, platform.deps.config.credentialKeys, billingSandbox);
-  const row = await platform.knex('platformBillingConfigs').where({ provider: 'sandbox', isTest: true }).first('id');
+  const row = await platform.knex('platform_billing_configs').where({ provider: 'sandbox', isTest: true }).first('id');
   return row.id;
 }
 
 export async function deactivateAllConfigs(): Promise<void> {
   const { platform } = await stack();
-  await platform.knex('platformBillingConfigs').update({ isActive: false });
+  await platform.knex('platform_billing_configs').update({ isActive: false });
 }
 
 /** Registers a salon through POST /auth/register (so its trial starts like a real one). */

@@ -43,10 +43,10 @@ export async function addStaff(
   const [resource] = await db('resources')
     .insert({ tenantId, name: fields.name ?? unique('Staff'), isActive: fields.isActive ?? true, isBookableOnline: fields.isBookableOnline ?? true, sortOrder: fields.sortOrder ?? 0, userId: user?.id ?? null })
     .returning('id');
-  if (serviceIds.length) await db('resourceSkills').insert(serviceIds.map((serviceId) => ({ tenantId, resourceId: resource.id, serviceId })));
+  if (serviceIds.length) await db('resource_skills').insert(serviceIds.map((serviceId) => ({ tenantId, resourceId: resource.id, serviceId })));
   const schedule = fields.schedule === undefined ? { startTime: '09:00', endTime: '17:00' } : fields.schedule;
   if (schedule) {
-    await db('resourceSchedules').insert([0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId, resourceId: resource.id, dayOfWeek, ...schedule, isActive: true })));
+    await db('resource_schedules').insert([0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId, resourceId: resource.id, dayOfWeek, ...schedule, isActive: true })));
   }
   return { resourceId: resource.id, user: user as TestUser };
 }

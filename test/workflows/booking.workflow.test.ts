@@ -92,7 +92,7 @@ describe('booking workflow (time skipping, real database)', function () {
         metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
       })
       .returning('*');
-    await knex('bookingItems').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: end, duration: 60, price: 65000 });
+    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: end, duration: 60, price: 65000 });
     return { booking, customer, phone, tenantId: tenant.id, knex, start };
   }
 
@@ -119,7 +119,7 @@ describe('booking workflow (time skipping, real database)', function () {
         await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 }).catch(() => undefined);
         await handle.result();
 
-        const tc = await knex('tenantCustomers').where({ customerId: customer.id }).first();
+        const tc = await knex('tenant_customers').where({ customerId: customer.id }).first();
         expect(tc.visitCount).to.equal(1);
         expect(Number(tc.totalSpent)).to.equal(65000);
       }));
@@ -255,9 +255,9 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(second.signaledRunId).to.not.equal(first.signaledRunId);
         await t.env.client.workflow.getHandle(bookingContract.workflowId(booking.id), second.signaledRunId).result();
 
-        const tc = await knex('tenantCustomers').where({ customerId: customer.id }).first();
+        const tc = await knex('tenant_customers').where({ customerId: customer.id }).first();
         expect(tc.visitCount).to.equal(1);
-        expect(await knex('tenantCustomerVisits').where({ bookingId: booking.id }).count('* as n').first()).to.deep.equal({ n: 1 });
+        expect(await knex('tenant_customer_visits').where({ bookingId: booking.id }).count('* as n').first()).to.deep.equal({ n: 1 });
       }));
   });
 
@@ -274,7 +274,7 @@ describe('booking workflow (time skipping, real database)', function () {
           expect(flaky.attempts).to.equal(4);
           expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
           expect((await mail.sentTo(email)).map((m) => m.meta?.kind)).to.deep.equal(['CONFIRMED']);
-          const rows = await knex('bookingNotifications').where({ bookingId: booking.id }).orderBy('channel');
+          const rows = await knex('booking_notifications').where({ bookingId: booking.id }).orderBy('channel');
           expect(rows.map((r) => [r.channel, r.dedupeKey, r.sentAt !== null])).to.deep.equal([
             ['EMAIL', 'CONFIRMED', true],
             ['SMS', 'CONFIRMED', true],
@@ -304,7 +304,7 @@ describe('booking workflow (time skipping, real database)', function () {
           await handle.result(); // both e-mails given up: 30 s + 2 min + 10 min + 6 x 1 h each
           expect(down.attempts).to.equal(20);
           expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'CANCELLED']);
-          const emailRows = await knex('bookingNotifications').where({ bookingId: booking.id, channel: 'EMAIL' });
+          const emailRows = await knex('booking_notifications').where({ bookingId: booking.id, channel: 'EMAIL' });
           expect(emailRows.map((r) => r.sentAt)).to.deep.equal([null, null]);
         },
         { mailer: down },

@@ -58,7 +58,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     const [booking] = await knex('bookings')
       .insert({ tenantId: tenant.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), status: opts.bookingStatus, source: 'ONLINE', paymentMode: 'ONLINE', totalAmount: 65000, depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING', contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`, metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
       .returning('*');
-    await knex('bookingItems').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), duration: 60, price: 65000 });
+    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), duration: 60, price: 65000 });
     let sessionId: string | null = null;
     if (opts.paymentStatus === 'AUTHORIZED') {
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };

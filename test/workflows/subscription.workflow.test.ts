@@ -11,7 +11,8 @@ import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { activateSandbox, checkoutIdOf } from '../support/billing';
-import { at, ALL_WEEK, addService, addStaff, localDay } from '../support/booking-fixtures';
+import { at, ALL_WEEK, addService, addStaff } from '../support/booking-fixtures';
+import { addDays, utcToLocalDate } from '../../domain/time/salon-time.rules';
 import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
 import { createBillingProviders } from '../../integrations/billing/providers';
@@ -44,6 +45,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     app: Express;
     taskQueue: string;
     api: (method: 'get' | 'post' | 'patch', path: string, token?: string, body?: unknown) => Promise<request.Response>;
+    /** the app's clock (every domain service reads it) */
+    now: () => Date;
   }
 
   /** A worker and an app (listening, so the sandbox can post its webhooks to it) on a task queue of their own. */
@@ -54,7 +57,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     const signaller = testServerSignaller(t.env, taskQueue);
     // the app reads the test server's clock (which skips days), so trials start and end on workflow time
     const offset = (await t.env.currentTimeMs()) - Date.now();
-    const app = createApp({ ...platform.deps, signaller, clock: () => new Date(Date.now() + offset + skipped) }, { validateResponses: true });
+    const now = () => new Date(Date.now() + offset + skipped);
+    const app = createApp({ ...platform.deps, signaller, now }, { validateResponses: true });
     const server = http.createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const previousWebhookUrl = billingSandbox.server.webhookUrl;
@@ -71,7 +75,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       return body === undefined ? req : req.send(body as object);
     };
     try {
-      await worker.runUntil(scenario({ app, taskQueue, api }));
+      await worker.runUntil(scenario({ app, taskQueue, api, now }));
     } finally {
       billingSandbox.server.webhookUrl = previousWebhookUrl;
       server.closeAllConnections();
@@ -122,7 +126,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
   function publicBooking(w: World, salon: { slug: string; serviceId: string }) {
     return w
-      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } })
+      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } })
       .then((r) => r.status);
   }
 
@@ -242,7 +246,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         await skip(HOUR + MINUTE);
         await waitFor(salon.tenantId, (r) => r.status === 'PAST_DUE', 'the drift applied');
         expect(await tenantStatus(salon.tenantId)).to.equal('PAST_DUE');
-        const inbox = await platform.knex('subscriptionWebhookInbox').where({ tenantId: salon.tenantId }).whereLike('providerEventId', 'reconcile:%');
+        const inbox = await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId }).whereLike('providerEventId', 'reconcile:%');
         expect(inbox.map((r: { eventName: string }) => r.eventName)).to.deep.equal(['reconcile.payment_failed']);
         // next cycle: the provider expired it
         sandbox.subscriptions.get(subscription.id)!.status = 'expired';

@@ -42,10 +42,10 @@ describe('voucher workflow (time skipping, real database)', function () {
     const { tenant } = await createSalon({ name: 'Klipp & Stell' });
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone }).returning('*');
-    const [tc] = await knex('tenantCustomers').insert({ tenantId: tenant.id, customerId: customer.id }).returning('*');
-    const [card] = await knex('loyaltyCards').insert({ tenantId: tenant.id, name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15000 }).returning('*');
+    const [tc] = await knex('tenant_customers').insert({ tenantId: tenant.id, customerId: customer.id }).returning('*');
+    const [card] = await knex('loyalty_cards').insert({ tenantId: tenant.id, name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15000 }).returning('*');
     const now = await t.env.currentTimeMs();
-    const [voucher] = await knex('loyaltyVouchers')
+    const [voucher] = await knex('loyalty_vouchers')
       .insert({
         tenantId: tenant.id,
         loyaltyCardId: card.id,
@@ -70,15 +70,15 @@ describe('voucher workflow (time skipping, real database)', function () {
       const { knex, voucher, phone, tenantId } = await seedVoucher(30 * DAY);
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
       await t.env.sleep(29 * DAY);
-      expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
+      expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
       expect(await kinds(phone)).to.deep.equal(['ISSUED']);
       const issued = (await sms.sentTo(phone))[0];
       expect(issued.text).to.contain('Hei Kari!').and.contain(voucher.code).and.contain('150 kr i rabatt').and.contain('Gyldig til');
       await t.env.sleep(2 * DAY);
       await handle.result();
-      const row = await knex('loyaltyVouchers').where({ id: voucher.id }).first();
+      const row = await knex('loyalty_vouchers').where({ id: voucher.id }).first();
       expect(row).to.include({ status: 'EXPIRED', version: 2 });
-      const events = await knex('loyaltyVoucherEvents').where({ voucherId: voucher.id });
+      const events = await knex('loyalty_voucher_events').where({ voucherId: voucher.id });
       expect(events.map((e) => e.action)).to.deep.equal(['EXPIRED']);
     }));
 
@@ -87,15 +87,15 @@ describe('voucher workflow (time skipping, real database)', function () {
       const { knex, voucher, phone, tenantId } = await seedVoucher(2 * DAY);
       await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
       const bookingId = crypto.randomUUID();
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: bookingId, reservedAt: new Date(), version: 2 });
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: bookingId, reservedAt: new Date(), version: 2 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherReserved', entityVersion: 2 });
       await t.env.sleep(3 * DAY);
-      expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('RESERVED');
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'ACTIVE', reservedBookingId: null, reservedAt: null, version: 3 });
-      await knex('loyaltyVoucherEvents').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId, actorRole: 'OWNER' });
+      expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('RESERVED');
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'ACTIVE', reservedBookingId: null, reservedAt: null, version: 3 });
+      await knex('loyalty_voucher_events').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId, actorRole: 'OWNER' });
       await signal(voucher.id, tenantId, { type: 'VoucherRestored', entityVersion: 3 });
       await handle.result();
-      expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('EXPIRED');
+      expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('EXPIRED');
       expect(await kinds(phone)).to.deep.equal(['ISSUED', 'RESTORED']);
       expect((await sms.sentTo(phone))[1].text).to.contain('kan brukes igjen');
     }));
@@ -104,13 +104,13 @@ describe('voucher workflow (time skipping, real database)', function () {
     withWorker(async (signal) => {
       const { knex, voucher, phone, tenantId } = await seedVoucher(30 * DAY);
       const first = crypto.randomUUID();
-      await knex('loyaltyVoucherEvents').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId: first, actorRole: 'OWNER' });
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 4 });
+      await knex('loyalty_voucher_events').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId: first, actorRole: 'OWNER' });
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 4 });
       for (const [type, entityVersion] of [['VoucherIssued', 1], ['VoucherReserved', 2], ['VoucherRestored', 3], ['VoucherReserved', 4]] as const) {
         await signal(voucher.id, tenantId, { type, entityVersion });
       }
       await t.env.sleep(DAY);
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'REDEEMED', reservedBookingId: null, version: 5 });
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'REDEEMED', reservedBookingId: null, version: 5 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherRedeemed', entityVersion: 5 });
       await handle.result();
       expect((await kinds(phone)).sort()).to.deep.equal(['ISSUED', 'RESTORED']);
@@ -121,10 +121,10 @@ describe('voucher workflow (time skipping, real database)', function () {
       const { knex, voucher, phone, tenantId } = await seedVoucher(null);
       await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
       await t.env.sleep(400 * DAY);
-      expect((await knex('loyaltyVouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 2 });
+      expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 2 });
       await signal(voucher.id, tenantId, { type: 'VoucherReserved', entityVersion: 2 });
-      await knex('loyaltyVouchers').where({ id: voucher.id }).update({ status: 'CANCELLED', reservedBookingId: null, reservedAt: null, cancelledReason: 'BOOKING_FORFEIT', version: 3 });
+      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'CANCELLED', reservedBookingId: null, reservedAt: null, cancelledReason: 'BOOKING_FORFEIT', version: 3 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherForfeited', entityVersion: 3 });
       await handle.result();
       expect(await kinds(phone)).to.deep.equal(['ISSUED']);

@@ -1,0 +1,15 @@
+import { BaseModel } from './base.model';
+
+/** customer_accounts (migration 060): one person across salons, signed in with an external identity provider. */
+export class CustomerAccountModel extends BaseModel {
+  static override tableName = 'customer_accounts';
+
+  /** citext */
+  email!: string | null;
+  emailVerified!: boolean;
+  name!: string | null;
+  phone!: string | null;
+  tokenVersion!: number;
+  isActive!: boolean;
+  lastLoginAt!: Date | null;
+}
