@@ -1,0 +1,467 @@
+// npm run bench:e2e - what a client of the platform gets, end to end, from ONE run:
+//   the floor (100 concurrent requests to an unknown route) and the api's CPU per such request,
+//   100 concurrent public bookings for distinct slots and 100 for one slot,
+//   sustained public bookings (25/s for 60 s) with availability reads in between, and the delay from
+//   each booking to its confirmation being sent (booking_notifications.sent_at),
+//   and the machine (cores, load, steal) the figures were taken on.
+//
+// Topologies (the platform runs as separate processes, measured from outside like a client):
+//   (default)               `npm start` (node dist/bin/dev.js) against an embedded Postgres the bench starts
+//   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js, the dev
+//                           server's launcher as the Temporal frontend, the same Postgres, s3rver
+// Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s).
+// API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
+// npm start: to dist/bin/dev.js). The clients run in a worker thread of this process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import knexFactory, { type Knex } from 'knex';
+import { knexSnakeCaseMappers } from 'objection';
+import { freePort, startEmbeddedPostgres } from '../devserver/postgres';
+import { startEmbeddedS3 } from '../devserver/s3-for-dev';
+import { completeSettings } from '../domain/tenant/tenant-settings.rules';
+import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-start';
+const QUICK = args.includes('--quick');
+const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
+const RATE = Number(option('--rate') ?? 25);
+const DIST = path.resolve(__dirname, '../dist');
+const TZ = 'Europe/Oslo';
+const STAFF = 40;
+const DURATION_MIN = 30;
+const OPEN = { from: 7, to: 23 };
+
+// ---------------------------------------------------------------- figures
+function pct(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
+const verdict = (ok: boolean) => (ok ? 'OK' : 'MISSED');
+
+interface CpuTimes {
+  idle: number;
+  steal: number;
+  total: number;
+}
+function machineTimes(): CpuTimes {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal guest guest_nice (guest is inside user)
+  const total = line.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { idle: line[3] + line[4], steal: line[7] ?? 0, total };
+}
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+/** CPU milliseconds a process (all its threads) has used so far. */
+function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime, stime
+}
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+// ---------------------------------------------------------------- clients (a worker thread)
+const CLIENT = `
+const { parentPort } = require('node:worker_threads');
+async function one(r) {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(r.url, r.init);
+    const text = await res.text();
+    let body; try { body = JSON.parse(text); } catch { body = text.slice(0, 200); }
+    return { tag: r.tag, ms: performance.now() - t0, status: res.status, body: r.keepBody || res.status >= 400 ? body : undefined, id: body && body.data && body.data.id };
+  } catch (err) {
+    return { tag: r.tag, ms: performance.now() - t0, status: 0, body: String(err) };
+  }
+}
+parentPort.on('message', async ({ id, requests, schedule }) => {
+  let results;
+  if (schedule) {
+    // open loop: each request leaves at its own offset, whatever the answers to earlier ones
+    const t0 = performance.now();
+    results = await Promise.all(requests.map((r) => new Promise((resolve) => setTimeout(() => one(r).then(resolve), Math.max(0, r.at - (performance.now() - t0))))));
+  } else {
+    results = await Promise.all(requests.map(one));
+  }
+  parentPort.postMessage({ id, results });
+});`;
+
+interface Req {
+  url: string;
+  init?: { method: string; headers: Record<string, string>; body: string };
+  tag?: string;
+  at?: number;
+  keepBody?: boolean;
+}
+interface Res {
+  tag?: string;
+  ms: number;
+  status: number;
+  body?: unknown;
+  id?: string;
+}
+
+let client: Worker;
+let nextId = 0;
+function send(requests: Req[], schedule = false): Promise<Res[]> {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    const onMessage = (msg: { id: number; results: Res[] }) => {
+      if (msg.id !== id) return;
+      client.off('message', onMessage);
+      resolve(msg.results);
+    };
+    client.on('message', onMessage);
+    client.postMessage({ id, requests, schedule });
+  });
+}
+const get = (url: string, tag?: string): Req => ({ url, tag });
+const post = (url: string, body: unknown, tag?: string): Req => ({ url, tag, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
+
+// ---------------------------------------------------------------- processes
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  tail: string;
+  exited: Promise<number | null>;
+}
+function start(name: string, file: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], argv: string[] = []): Proc {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, file), ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc: Proc = { name, child, tail: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  const keep = (d: Buffer) => (proc.tail = (proc.tail + d.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return proc;
+}
+async function stop(proc: Proc, signal: NodeJS.Signals): Promise<void> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  proc.child.kill(signal);
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+  await proc.exited;
+  clearTimeout(timer);
+}
+async function waitFor(url: string, proc: Proc, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited ${proc.child.exitCode}: ${proc.tail}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${proc.name} did not answer ${url}: ${proc.tail}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+interface Stack {
+  bases: string[];
+  apiPids: number[];
+  /** every process of the platform, for the CPU split */
+  procs: Proc[];
+  stop(): Promise<void>;
+}
+
+const SECRETS = {
+  JWT_SECRET: 'bench-e2e-jwt-secret-0123456789abcdef0123',
+  ADMIN_EMAIL: 'admin@bench.test',
+  ADMIN_PASSWORD: 'bench-admin-password',
+  CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 9).toString('base64')}`,
+  IMAGE_PROXY_SECRET: 'bench-image-proxy-secret-0123456789',
+  PASSWORD_HASH_ROUNDS: '4',
+};
+// every request still passes every limiter; the budgets are only big enough for one client address
+const BUDGETS = { RATE_LIMIT_GLOBAL: '10000000', RATE_LIMIT_BOOKING_CREATE: '10000000' };
+
+async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stack> {
+  const port = await freePort();
+  const dev = start(
+    'npm start',
+    'bin/dev.js',
+    {
+      ...SECRETS,
+      ...BUDGETS,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: '0',
+      OIDC_DEV_PORT: String(await freePort()),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    },
+    (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
+  const base = `http://127.0.0.1:${port}/api`;
+  await waitFor(`${base}/health`, dev);
+  return { bases: [base], apiPids: [dev.child.pid!], procs: [dev], stop: () => stop(dev, 'SIGINT') };
+}
+
+async function startProduction(databaseUrl: string, dataDir: string): Promise<Stack> {
+  const s3 = await startEmbeddedS3({ dataDir, bucket: 'salon-bench' });
+  const temporalPort = await freePort();
+  const temporal = start('temporal', 'devserver/temporal/launcher.js', {}, [], ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+  const env: NodeJS.ProcessEnv = {
+    ...SECRETS,
+    ...BUDGETS,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    DATA_DIR: dataDir,
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'salon-bench',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  const migrate = start('migrate', 'bin/migrate.js', env);
+  if ((await migrate.exited) !== 0) throw new Error(`migrate failed: ${migrate.tail}`);
+  const ports = [await freePort(), await freePort()];
+  const apiArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const apis = ports.map((port, i) => start(`api ${i + 1}`, 'bin/api.js', { ...env, PORT: String(port) }, apiArgs));
+  const workerHealth = await freePort();
+  const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
+  const bases = ports.map((p) => `http://127.0.0.1:${p}/api`);
+  for (const [i, base] of bases.entries()) await waitFor(`${base}/health`, apis[i]);
+  await waitFor(`http://127.0.0.1:${workerHealth}/`, worker);
+  return {
+    bases,
+    apiPids: apis.map((a) => a.child.pid!),
+    procs: [...apis, worker, temporal],
+    async stop() {
+      await Promise.all([...apis, worker].map((p) => stop(p, 'SIGTERM')));
+      await stop(temporal, 'SIGTERM');
+      await s3.stop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the salon
+interface Salon {
+  tenantId: string;
+  slug: string;
+  serviceId: string;
+  staff: string[];
+}
+async function seedSalon(db: Knex): Promise<Salon> {
+  const week = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: `${OPEN.from}:00`.padStart(5, '0'), endTime: `${OPEN.to}:00` }] }));
+  const slug = `bench-e2e-${Date.now().toString(36)}`;
+  const [tenant] = await db('tenants')
+    .insert({ name: 'Bench E2E', slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: week, maxBookingDaysInAdvance: 60 })), branding: '{}' })
+    .returning(['id', 'slug']);
+  const [service] = await db('services').insert({ tenantId: tenant.id, name: 'Klipp', duration: DURATION_MIN, price: 50000, currency: 'NOK' }).returning('id');
+  const staff: string[] = [];
+  for (let i = 0; i < STAFF; i++) {
+    const [r] = await db('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
+    staff.push(r.id);
+  }
+  await db('resource_skills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
+  await db('resource_schedules').insert(
+    staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: week[0].slots[0].startTime, endTime: week[0].slots[0].endTime }))),
+  );
+  return { tenantId: tenant.id, slug: tenant.slug, serviceId: service.id, staff };
+}
+
+/** Distinct (staff, start) slots, day by day from `firstDay`: never two bookings on one. */
+function* slots(salon: Salon, firstDay: string): Generator<{ startTime: string; resourceId: string; day: string }> {
+  const perDay = ((OPEN.to - OPEN.from) * 60) / DURATION_MIN;
+  for (let d = 0; ; d++) {
+    const day = addDays(firstDay, d);
+    for (let k = 0; k < perDay; k++) {
+      const minutes = OPEN.from * 60 + k * DURATION_MIN;
+      const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+      const startTime = localToUtc(day, time, TZ).toISOString();
+      for (const resourceId of salon.staff) yield { startTime, resourceId, day };
+    }
+  }
+}
+
+let customerNo = 0;
+function booking(salon: Salon, slot: { startTime: string; resourceId: string }) {
+  const n = customerNo++;
+  return { startTime: slot.startTime, items: [{ serviceId: salon.serviceId, resourceId: slot.resourceId }], customer: { name: `Kunde ${n}`, phone: `+47 9${String(1000000 + n).padStart(7, '0')}`, email: `kunde${n}@bench.example` } };
+}
+
+// ---------------------------------------------------------------- the run
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-e2e-'));
+  const machineBefore = machineTimes();
+  const loadBefore = load();
+  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), persistent: false, log: () => undefined });
+  let stack: Stack | undefined;
+  let db: Knex | undefined;
+  const out: Record<string, unknown> = { topology: TOPOLOGY, quick: QUICK };
+  try {
+    stack = TOPOLOGY === 'production' ? await startProduction(pg.url, dataDir) : await startNpmStart(pg.url, dataDir);
+    db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
+    const salon = await seedSalon(db);
+    client = new Worker(CLIENT, { eval: true });
+    const bases = stack.bases;
+    const at = (i: number) => bases[i % bases.length];
+    const firstDay = addDays(utcToLocalDate(new Date(), TZ), 2);
+    const free = slots(salon, firstDay);
+    const take = () => free.next().value!;
+    const cpu = () => stack!.apiPids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+
+    // warm-up: connections, JIT, caches (and one of each request kind)
+    await send(Array.from({ length: 100 }, (_, i) => get(`${at(i)}/no-such-route-${i}`)));
+    await send(Array.from({ length: 20 }, (_, i) => post(`${at(i)}/public/tenants/${salon.slug}/bookings`, booking(salon, take()))));
+    await send(Array.from({ length: 20 }, (_, i) => get(`${at(i)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${firstDay}`)));
+
+    // (1) the floor: 100 concurrent requests to an unknown route, five times; CPU of the api process(es)
+    const floorTimes: number[] = [];
+    const cpu0 = cpu();
+    const ROUNDS = 5;
+    for (let round = 0; round < ROUNDS; round++) {
+      const res = await send(Array.from({ length: 100 }, (_, i) => get(`${at(i)}/no-such-route-${round}-${i}`)));
+      const bad = res.find((r) => r.status !== 404);
+      if (bad) throw new Error(`floor: ${bad.status} ${JSON.stringify(bad.body)}`);
+      floorTimes.push(...res.map((r) => r.ms));
+    }
+    const cpuPerRequest = (cpu() - cpu0) / (ROUNDS * 100);
+    const floor = { p50: pct(floorTimes, 50), p95: pct(floorTimes, 95), apiCpuMsPerRequest: cpuPerRequest, loadavg: load() };
+    out.floor = floor;
+
+    // (2) 100 concurrent public bookings for distinct slots
+    const bookUrl = (i: number) => `${at(i)}/public/tenants/${salon.slug}/bookings`;
+    const cpu1 = cpu();
+    const burst = await send(Array.from({ length: 100 }, (_, i) => post(bookUrl(i), booking(salon, take()))));
+    const burstCpu = (cpu() - cpu1) / 100;
+    const burstTimes = burst.map((r) => r.ms);
+    out.burst = {
+      created: burst.filter((r) => r.status === 201).length,
+      failures: burst.filter((r) => r.status !== 201).slice(0, 3).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      p50: pct(burstTimes, 50),
+      p95: pct(burstTimes, 95),
+      ofFloor: pct(burstTimes, 95) / floor.p95,
+      apiCpuMsPerBooking: burstCpu,
+      loadavg: load(),
+    };
+
+    // (3) 100 concurrent public bookings for one slot
+    const one = take();
+    const same = await send(Array.from({ length: 100 }, (_, i) => post(bookUrl(i), booking(salon, one))));
+    const sameRows = await db('bookings').where({ tenantId: salon.tenantId, resourceId: one.resourceId, startTime: new Date(one.startTime) }).count({ n: '*' });
+    out.sameSlot = {
+      created: same.filter((r) => r.status === 201).length,
+      conflicts409: same.filter((r) => r.status === 409).length,
+      other: same.filter((r) => r.status !== 201 && r.status !== 409).slice(0, 3).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      rows: Number(sameRows[0].n),
+      p95: pct(same.map((r) => r.ms), 95),
+    };
+
+    // (4) sustained: RATE bookings/s for SECONDS, an availability read between every two bookings
+    const every = 1000 / RATE;
+    const plan: Req[] = [];
+    for (let i = 0; i < RATE * SECONDS; i++) {
+      const slot = take();
+      plan.push({ ...post(bookUrl(i), booking(salon, slot), 'book'), at: i * every });
+      plan.push({ ...get(`${at(i + 1)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${slot.day}`, 'read'), at: i * every + every / 2 });
+    }
+    const machine0 = machineTimes();
+    const cpu2 = cpu();
+    const procCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
+    const sustainedStart = Date.now();
+    const sustained = await send(plan, true);
+    const wall = Date.now() - sustainedStart;
+    const machine1 = machineTimes();
+    const books = sustained.filter((r) => r.tag === 'book');
+    const reads = sustained.filter((r) => r.tag === 'read');
+    const ids = books.filter((r) => r.status === 201 && r.id).map((r) => r.id!);
+    // the confirmation (RECEIVED or CONFIRMED message) of every booking, waited for up to 60 s
+    const confirmationDelays = async () =>
+      (
+        await db!.raw(
+          `SELECT extract(epoch FROM (min(n.sent_at) - b.created_at)) * 1000 AS ms
+             FROM bookings b JOIN booking_notifications n ON n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL
+            WHERE b.id = ANY(?::uuid[]) GROUP BY b.id`,
+          [ids],
+        )
+      ).rows.map((r: { ms: string }) => Number(r.ms)) as number[];
+    let delays = await confirmationDelays();
+    for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 1000));
+      delays = await confirmationDelays();
+    }
+    const steal = machine1.total > machine0.total ? (100 * (machine1.steal - machine0.steal)) / (machine1.total - machine0.total) : 0;
+    const busy = machine1.total > machine0.total ? 100 - (100 * (machine1.idle - machine0.idle)) / (machine1.total - machine0.total) : 0;
+    out.sustained = {
+      rate: RATE,
+      seconds: SECONDS,
+      wallMs: wall,
+      bookings: books.length,
+      created: ids.length,
+      errors: books.filter((r) => r.status !== 201).length + reads.filter((r) => r.status !== 200).length,
+      firstErrors: [...books, ...reads].filter((r) => r.status >= 300 || r.status === 0).slice(0, 3).map((r) => `${r.tag} ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      p50: pct(books.map((r) => r.ms), 50),
+      p95: pct(books.map((r) => r.ms), 95),
+      p99: pct(books.map((r) => r.ms), 99),
+      readP50: pct(reads.map((r) => r.ms), 50),
+      readP95: pct(reads.map((r) => r.ms), 95),
+      confirmationsSent: delays.length,
+      confirmationP50: pct(delays, 50),
+      confirmationP99: pct(delays, 99),
+      confirmationMax: Math.max(...delays),
+      apiCpuMsPerBooking: (cpu() - cpu2) / books.length,
+      cpuSecondsByProcess: Object.fromEntries(stack.procs.map((p, i) => [p.name, ((processCpuMs(p.child.pid!) - procCpu0[i]) / 1000).toFixed(1)])),
+      machineBusyPercent: busy,
+      stealPercent: steal,
+      loadavg: load(),
+    };
+  } finally {
+    await client?.terminate();
+    await db?.destroy();
+    await stack?.stop().catch((err) => console.error('stopping:', err));
+    await pg.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const machineAfter = machineTimes();
+  out.machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    loadavgBefore: loadBefore,
+    loadavgAfter: load(),
+    stealPercent: ((100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total)).toFixed(1),
+    node: process.version,
+  };
+  report(out);
+}
+
+function report(out: Record<string, unknown>): void {
+  const f = out.floor as { p50: number; p95: number; apiCpuMsPerRequest: number; loadavg: string };
+  const b = out.burst as { created: number; failures: string[]; p50: number; p95: number; ofFloor: number; apiCpuMsPerBooking: number; loadavg: string };
+  const s1 = out.sameSlot as { created: number; conflicts409: number; rows: number; other: string[]; p95: number };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const s = out.sustained as Record<string, any>;
+  const m = out.machine as Record<string, string | number>;
+  const prod = TOPOLOGY === 'production';
+  console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}${QUICK ? ', --quick' : ''}`);
+  console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`);
+  console.log(`floor, 100 concurrent unknown-route requests x5:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);
+  console.log(`   target p95 <= 100 ms ${verdict(f.p95 <= 100)}; CPU <= 0.5 ms ${verdict(f.apiCpuMsPerRequest <= 0.5)}`);
+  console.log(`burst, 100 concurrent bookings, distinct slots:  created ${b.created}/100  p50 ${ms(b.p50)}  p95 ${ms(b.p95)}  = ${b.ofFloor.toFixed(1)}x floor p95  api CPU ${b.apiCpuMsPerBooking.toFixed(1)} ms/booking   [load ${b.loadavg}]`);
+  console.log(`   target all created, p95 <= 500 ms, <= 4x floor: ${verdict(b.created === 100 && b.p95 <= 500 && b.ofFloor <= 4)}`);
+  if (b.failures.length) console.log('   failures:', b.failures);
+  console.log(`same slot, 100 concurrent bookings:              created ${s1.created}, 409 x${s1.conflicts409}, rows ${s1.rows}  p95 ${ms(s1.p95)}   ${verdict(s1.created === 1 && s1.conflicts409 === 99 && s1.rows === 1)}`);
+  if (s1.other.length) console.log('   other:', s1.other);
+  console.log(`sustained ${s.rate} bookings/s for ${s.seconds} s (+ as many availability reads), ${s.wallMs} ms wall:`);
+  console.log(`   bookings ${s.created}/${s.bookings} created, errors ${s.errors}; p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}; api CPU ${Number(s.apiCpuMsPerBooking).toFixed(1)} ms per booking+read`);
+  console.log(`   availability p50 ${ms(s.readP50)}  p95 ${ms(s.readP95)}`);
+  console.log(`   confirmations sent ${s.confirmationsSent}/${s.created}: delay p50 ${ms(s.confirmationP50)}  p99 ${ms(s.confirmationP99)}  max ${ms(s.confirmationMax)}`);
+  console.log(`   CPU seconds by process: ${Object.entries(s.cpuSecondsByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${Number(s.machineBusyPercent).toFixed(0)}%, steal ${Number(s.stealPercent).toFixed(1)}%   [load ${s.loadavg}]`);
+  console.log(
+    `   target p95 < 200 ms ${verdict(s.p95 < 200)}, p99 < 400 ms ${verdict(s.p99 < 400)}, zero errors ${verdict(s.errors === 0)}, confirmations p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
+  );
+  if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
+  console.log(JSON.stringify(out));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
