@@ -7,6 +7,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: the postinstall build runs below, once the sources are here
 RUN npm ci --ignore-scripts
+# patches/: fixes to dependencies not yet released upstream (the postinstall applies them too)
+COPY patches ./patches
+RUN npx patch-package
 COPY tsconfig.json openapi.yaml ./
 COPY api ./api
 COPY activities ./activities
@@ -26,6 +29,8 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# the patched dependencies (patches/), as the build stage applied them
+COPY --from=build /app/node_modules/express-openapi-validator ./node_modules/express-openapi-validator
 COPY --from=build /app/dist ./dist
 COPY openapi.yaml ./
 # The folder outboxes (used when SMTP_URL / SVEVE_* are unset) live in DATA_DIR=/app/.data.
