@@ -1,6 +1,6 @@
 // Data access of the shared rate-limit counters (table rate_limit_counters). Every call is one
 // statement, so concurrent api processes count correctly without locks of their own: the upsert
-// either starts a new window or adds one hit to the running one. Time is the database's
+// either starts a new window or adds a block of hits to the running one. Time is the database's
 // (clock_timestamp()), so every process counts by one clock.
 import { raw } from 'objection';
 import type { Db } from './db-handle';
@@ -14,18 +14,20 @@ export interface CounterWindow {
 }
 
 /**
- * One more hit for `key`; a window that has ended starts again at 1 for `windowMs`. Raw SQL: the
+ * Takes `count` consecutive hits of `key` at once (a block an api process then hands out without
+ * asking again); a window that has ended starts again with this block. Answers with the count after
+ * the block: the block's hits are numbered `hits - count + 1` to `hits`. Raw SQL: the
  * upsert's per-column CASE over the existing row and EXCLUDED is beyond a model or the builder.
  */
-export async function hit(db: Db, key: string, windowMs: number): Promise<CounterWindow> {
+export async function hitBlock(db: Db, key: string, windowMs: number, count: number): Promise<CounterWindow> {
   const { rows } = await db.raw(
     `INSERT INTO rate_limit_counters AS c (key, hits, reset_at)
-     VALUES (?, 1, clock_timestamp() + make_interval(secs => ?))
+     VALUES (?, ?, clock_timestamp() + make_interval(secs => ?))
      ON CONFLICT (key) DO UPDATE SET
-       hits     = CASE WHEN c.reset_at <= clock_timestamp() THEN 1 ELSE c.hits + 1 END,
+       hits     = CASE WHEN c.reset_at <= clock_timestamp() THEN EXCLUDED.hits ELSE c.hits + EXCLUDED.hits END,
        reset_at = CASE WHEN c.reset_at <= clock_timestamp() THEN EXCLUDED.reset_at ELSE c.reset_at END
      RETURNING hits, reset_at`,
-    [key, windowMs / 1000],
+    [key, count, windowMs / 1000],
   );
   return { hits: rows[0].hits, resetAt: rows[0].reset_at };
 }

@@ -52,3 +52,49 @@ describe('Postgres rate-limit store', () => {
     expect(await s.get('192.0.2.10')).to.equal(undefined);
   });
 });
+
+describe('Postgres rate-limit store, hits taken in blocks', () => {
+  async function replicas(limit: number, count = 2) {
+    const prefix = `test-${crypto.randomUUID()}:`;
+    const knex = (await stack()).platform.knex;
+    return Array.from({ length: count }, () => {
+      const s = new PostgresRateLimitStore(knex, prefix);
+      s.init({ windowMs: 60_000, limit } as Options);
+      return s;
+    });
+  }
+  const allowed = (results: { totalHits: number }[], limit: number) => results.filter((r) => r.totalHits <= limit).length;
+
+  it('when two api processes serve one client 300 requests at once with a limit of 100 then exactly 100 are let through, each hit number once', async () => {
+    const [a, b] = await replicas(100);
+    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? a : b).increment('198.51.100.20')));
+    expect(allowed(results, 100)).to.equal(100);
+    const numbers = results.map((r) => r.totalHits);
+    expect(new Set(numbers).size).to.equal(300);
+    expect((await a.get('198.51.100.20'))!.totalHits).to.be.at.least(300);
+  });
+
+  it('when the client alternates between two api processes then the 429 falls exactly at the limit', async () => {
+    const [a, b] = await replicas(100);
+    const results = [];
+    for (let i = 0; i < 120; i++) results.push(await (i % 2 ? a : b).increment('198.51.100.21'));
+    expect(results.slice(0, 100).every((r) => r.totalHits <= 100)).to.equal(true);
+    expect(results.slice(100).every((r) => r.totalHits > 100)).to.equal(true);
+  });
+
+  it('when a process answers from its block then the database is asked once per block, not once per request', async () => {
+    const [a] = await replicas(10_000, 1);
+    await a.increment('198.51.100.22');
+    const afterFirst = (await a.get('198.51.100.22'))!.totalHits;
+    expect(afterFirst).to.equal(Math.floor(10_000 / 32));
+    for (let i = 0; i < 50; i++) await a.increment('198.51.100.22');
+    expect((await a.get('198.51.100.22'))!.totalHits).to.equal(afterFirst);
+  });
+
+  it('when a client of two api processes is refused on one then the other refuses it too, until the window ends', async () => {
+    const [a, b] = await replicas(40);
+    for (let i = 0; i < 40; i++) expect((await a.increment('198.51.100.23')).totalHits).to.be.at.most(40);
+    expect((await b.increment('198.51.100.23')).totalHits).to.be.greaterThan(40);
+    expect((await a.increment('198.51.100.23')).totalHits).to.be.greaterThan(40);
+  });
+});
