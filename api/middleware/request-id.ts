@@ -4,7 +4,7 @@
 // the request is handled carries it (integrations/logger.ts).
 import crypto from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { logContext, type Logger } from '../../integrations/logger';
+import { logContext, requestLogger, type Logger } from '../../integrations/logger';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -20,7 +20,7 @@ export function requestId(logger: Logger): RequestHandler {
     const incoming = req.get('x-request-id');
     const id = incoming && SANE_ID.test(incoming) ? incoming : crypto.randomUUID();
     req.id = id;
-    req.log = logger.child({ requestId: id });
+    req.log = requestLogger(logger, id);
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
     res.once('finish', () => {
