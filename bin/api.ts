@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   if (!temporalAddress) return fail('api: TEMPORAL_ADDRESS is not set (use `npm start` for the embedded stack)');
   const logger = createLogger(config.logLevel);
   exitOnUnhandled(logger, 'api');
-  const knex = createKnex(databaseUrl);
+  const knex = createKnex(databaseUrl, { max: config.dbPoolMax });
   const metrics = new Metrics(knex);
   const signaller = createTemporalSignaller({ ...config, temporalAddress }, metrics);
   const composed = await composeApi({ config: { ...config, databaseUrl }, logger, knex, signaller, metrics });

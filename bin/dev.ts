@@ -1,28 +1,29 @@
 #!/usr/bin/env node
 // `npm start`: the whole platform in one process tree. Anything not configured is started embedded:
 // Postgres in DATA_DIR (kept across restarts) unless DATABASE_URL, a Temporal dev server unless
-// TEMPORAL_ADDRESS; then migrations, seeds, the worker and the API.
+// TEMPORAL_ADDRESS; then migrations, seeds, the worker and the API. The api serves HTTP on this
+// process's event loop alone: the Temporal dev server and the worker (bin/worker.ts) run in processes
+// of their own, the worker at a lower CPU priority so that it yields to the api under load.
 // `npm run migrate` runs this with --migrate-only: the embedded database (or DATABASE_URL) is
 // migrated, the count printed, and everything stopped again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
 import { startDatabase, startPlatform } from '../devserver/platform';
-import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-for-dev';
+import { devTemporalAddress, startTemporalForDev, stopChild } from '../devserver/temporal-for-dev';
 import { createKnex } from '../db/knex';
 import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
+import { createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';
 import { closeServer, startApi } from './api';
-import { startWorker } from '../composition/worker';
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { PortBusyError, portInUse } from './ports';
 import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
-import { createBillingProviders } from '../integrations/billing/providers';
-import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -47,6 +48,28 @@ function alive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Below the api's priority: under load the api's requests come first, the workflows a moment later. */
+const WORKER_NICENESS = 5;
+
+/** bin/worker.ts as a child process (the same worker production runs), up once it says it polls. */
+async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess> {
+  const child = fork(require.resolve('./worker'), [], {
+    env: { ...process.env, ...env },
+    execArgv: __filename.endsWith('.ts') ? ['--require', 'tsx/cjs'] : [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    os.setPriority(child.pid!, WORKER_NICENESS);
+  } catch {
+    // not permitted here: the worker runs at the api's priority
+  }
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it ran`)));
+  });
+  return child;
 }
 
 function fail(line: string): never {
@@ -117,24 +140,15 @@ async function main(): Promise<void> {
   const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
   platform.onStop(() => billing.server.stop());
   await useSandboxBillingConfig(platform.knex, config.credentialKeys, billing);
-  const worker = await startWorker({
-    address: temporal.address,
-    namespace: config.temporalNamespace,
-    taskQueue: config.temporalTaskQueue,
-    activityDeps: {
-      knex: platform.knex,
-      mailer: createMailer(config),
-      sms: createSmsSender(config),
-      storage: platform.deps.storage,
-      payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
-      credentialKeys: config.credentialKeys,
-      billingProviders: createBillingProviders(),
-    },
+  const worker = await startWorkerProcess({
+    DATABASE_URL: platform.deps.config.databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    S3_ENDPOINT: platform.embeddedS3?.endpoint ?? config.storage.endpoint,
+    PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
   });
-  await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   const server = await startApi(platform.deps, config.port);
   platform.onStop(async () => {
-    await worker.shutdown();
+    await stopChild(worker);
     await signaller.close();
     await temporal.stop();
   });

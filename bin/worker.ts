@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   exitOnUnhandled(logger, 'worker');
-  const knex = createKnex(databaseUrl);
+  const knex = createKnex(databaseUrl, { max: config.dbPoolMax });
   const mailer = createMailer(config);
   const storage = createStorage(config);
   // payment activities change bookings and payments, so they signal workflows like the api does
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
+    slots: config.workerSlots,
   });
   // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.
   const healthPort = config.workerHealthPort;
@@ -55,6 +56,11 @@ async function main(): Promise<void> {
   }
   const reconcile = await ensureReconcileWorkflow({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
   logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue, reconcile }, 'worker running');
+  // forked by `npm start` (bin/dev.ts): say so once running, and stop when that parent goes
+  if (process.send) {
+    process.send({ ready: true });
+    process.once('disconnect', () => void running.shutdown());
+  }
   await running.finished;
   health?.close();
   mailer.close?.();

@@ -20,6 +20,8 @@ export interface WorkerOptions {
   logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** how long running activities may finish after shutdown was asked for (default 0: cancel them) */
   shutdownGraceMs?: number;
+  /** what the worker runs at once (SDK defaults: 100 activities, 40 workflow tasks) */
+  slots?: { activities: number; workflowTasks: number };
 }
 
 let runtimeInstalled = false;
@@ -42,6 +44,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
     activities: createActivities(options.activityDeps),
     ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
+    ...(options.slots ? { maxConcurrentActivityTaskExecutions: options.slots.activities, maxConcurrentWorkflowTaskExecutions: options.slots.workflowTasks } : {}),
   });
   const finished = worker.run().finally(() => connection.close());
   return {

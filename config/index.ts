@@ -1,5 +1,6 @@
 // Every environment variable the platform reads, validated once at start-up with joi.
 // README.md lists them with the same defaults; keep the two in step.
+import os from 'node:os';
 import Joi from 'joi';
 import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from './credential-keys';
 
@@ -77,6 +78,10 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** bin/worker answers GET / on this port while it runs (0: no health port) */
   workerHealthPort: number;
+  /** task slots of one worker process: what it runs at once, so it never crowds out an api beside it */
+  workerSlots: { activities: number; workflowTasks: number };
+  /** database connections of one process (api or worker) */
+  dbPoolMax: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
   credentialKeys: CredentialKeyring;
   storage: StorageConfig;
@@ -142,6 +147,9 @@ const schema = Joi.object({
   METRICS_TOKEN: Joi.string().min(16).optional(),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
+  WORKER_MAX_CONCURRENT_ACTIVITIES: Joi.number().integer().min(1).default(20),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).default(4),
+  DB_POOL_MAX: Joi.number().integer().min(2).optional(),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
   RATE_LIMIT_UPLOAD: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_PRESIGNED_PUT: Joi.number().integer().min(1).default(20),
@@ -255,6 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    workerSlots: { activities: value.WORKER_MAX_CONCURRENT_ACTIVITIES, workflowTasks: value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS },
+    dbPoolMax: value.DB_POOL_MAX ?? defaultPoolMax(),
     credentialKeys,
     storage: {
       endpoint: value.S3_ENDPOINT,
@@ -287,4 +297,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     },
   };
+}
+
+/**
+ * Connections per process: two per core of this machine. A request holds a connection only for its
+ * statements, and connections beyond what the cores can run only queue the work inside Postgres.
+ */
+function defaultPoolMax(): number {
+  return Math.max(4, 2 * os.availableParallelism());
 }

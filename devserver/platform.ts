@@ -52,7 +52,7 @@ export async function startDatabase(config: AppConfig, options: { persistentData
 export async function startPlatform(config: AppConfig, options: PlatformOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger, callerHandlesSignals: options.callerHandlesSignals });
-  const knex = createKnex(databaseUrl);
+  const knex = createKnex(databaseUrl, { max: config.dbPoolMax });
   await runMigrations(knex, { ...config, databaseUrl });
   const embeddedS3 = config.storage.endpoint ? undefined : await startEmbeddedS3({ dataDir: config.dataDir, bucket: config.storage.bucket });
   const storage = embeddedS3 ? { ...config.storage, endpoint: embeddedS3.endpoint } : config.storage;

@@ -4,8 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import { spawn } from 'node:child_process';
-import { startDevServer } from './temporal';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 
 export interface DevTemporal {
   address: string;
@@ -67,9 +66,27 @@ export async function startTemporalForDev(options: { address?: string; port: num
     };
   }
   // Runs are stored in the platform's database, so timers (reminders, expiries) survive a restart.
-  const server = await startDevServer({
-    port: options.port, host: '127.0.0.1', databaseUrl: options.databaseUrl, storeId: 'npm-start', uiPort: options.uiPort || undefined,
+  // The server runs in a process of its own (devserver/temporal-process.ts), beside the api's.
+  const child = fork(require.resolve('./temporal-process'), [], {
+    env: { ...process.env, DEVSERVER_PORT: String(options.port), DEVSERVER_UI_PORT: String(options.uiPort || ''), DEVSERVER_DATABASE_URL: options.databaseUrl, DEVSERVER_STORE_ID: 'npm-start' },
+    execArgv: runningFromSource ? ['--require', 'tsx/cjs'] : [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await server.ready;
-  return { address: server.address, kind: 'built-in', uiUrl: server.uiUrl, stop: () => server.shutdown() };
+  const ready = await new Promise<{ address: string; uiUrl?: string }>((resolve, reject) => {
+    child.once('message', (msg) => resolve(msg as { address: string; uiUrl?: string }));
+    child.once('exit', (code) => reject(new Error(`the Temporal dev server exited (${code}) before it listened`)));
+  });
+  return { address: ready.address, kind: 'built-in', uiUrl: ready.uiUrl, stop: () => stopChild(child) };
+}
+
+const runningFromSource = __filename.endsWith('.ts');
+
+/** SIGTERM, then waits for the exit (SIGKILL after 10 s). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
