@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
-import { checkHealth } from '../../domain/health/health.service';
+import { cachedHealthCheck } from '../../domain/health/health.service';
 
 export function healthRouter(deps: AppDeps): Router {
   const router = Router();
+  const health = cachedHealthCheck(deps.health);
   router.get('/health', async (_req, res) => {
-    const report = await checkHealth(deps.health);
+    const report = await health();
     res.status(report.status === 'ok' ? 200 : 503).json(
       report.status === 'ok'
         ? { success: true, data: report }

@@ -42,3 +42,20 @@ export async function checkHealth(checks: Record<string, HealthCheck>): Promise<
   const down = entries.filter(([, c]) => c.status === 'down').map(([n]) => n);
   return { status: down.length ? 'degraded' : 'ok', checks: checksByName, down };
 }
+
+/** How long one report answers GET /health for everyone (load balancers and monitors poll it often). */
+export const HEALTH_REPORT_TTL_MS = 1000;
+
+/**
+ * checkHealth that runs the probes at most once per `ttlMs`: callers within that time, and callers
+ * while a round of probes is running, share its report, so a burst of health checks costs one
+ * database round trip and one Temporal call, not one each.
+ */
+export function cachedHealthCheck(checks: Record<string, HealthCheck>, ttlMs = HEALTH_REPORT_TTL_MS): () => Promise<HealthReport> {
+  let last: { at: number; report: Promise<HealthReport> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at >= ttlMs) last = { at: now, report: checkHealth(checks) };
+    return last.report;
+  };
+}
