@@ -9,7 +9,8 @@
 //   (default)               `npm start` (node dist/bin/dev.js) against an embedded Postgres the bench starts
 //   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js, the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
-// Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s).
+// Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
+// --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
 // npm start: to dist/bin/dev.js). The clients run in a worker thread of this process.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,6 +34,8 @@ const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-sta
 const QUICK = args.includes('--quick');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
+const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 5);
+const FLOOR_ONLY = option('--only') === 'floor';
 const DIST = path.resolve(__dirname, '../dist');
 const TZ = 'Europe/Oslo';
 const STAFF = 40;
@@ -316,7 +319,7 @@ async function main(): Promise<void> {
     // (1) the floor: 100 concurrent requests to an unknown route, five times; CPU of the api process(es)
     const floorTimes: number[] = [];
     const cpu0 = cpu();
-    const ROUNDS = 5;
+    const ROUNDS = FLOOR_ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
       const res = await send(Array.from({ length: 100 }, (_, i) => get(`${at(i)}/no-such-route-${round}-${i}`)));
       const bad = res.find((r) => r.status !== 404);
@@ -326,6 +329,10 @@ async function main(): Promise<void> {
     const cpuPerRequest = (cpu() - cpu0) / (ROUNDS * 100);
     const floor = { p50: pct(floorTimes, 50), p95: pct(floorTimes, 95), apiCpuMsPerRequest: cpuPerRequest, loadavg: load() };
     out.floor = floor;
+    if (FLOOR_ONLY) {
+      console.log(`floor, 100 concurrent unknown-route requests x${ROUNDS}: p50 ${ms(floor.p50)}  p95 ${ms(floor.p95)}  api CPU ${floor.apiCpuMsPerRequest.toFixed(2)} ms/request  [load ${floor.loadavg}]`);
+      return;
+    }
 
     // (2) 100 concurrent public bookings for distinct slots
     const bookUrl = (i: number) => `${at(i)}/public/tenants/${salon.slug}/bookings`;
@@ -420,6 +427,7 @@ async function main(): Promise<void> {
     await pg.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (FLOOR_ONLY) return;
   const machineAfter = machineTimes();
   out.machine = {
     cores: os.cpus().length,
@@ -442,7 +450,7 @@ function report(out: Record<string, unknown>): void {
   const prod = TOPOLOGY === 'production';
   console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}${QUICK ? ', --quick' : ''}`);
   console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`);
-  console.log(`floor, 100 concurrent unknown-route requests x5:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);
+  console.log(`floor, 100 concurrent unknown-route requests x${FLOOR_ROUNDS}:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);
   console.log(`   target p95 <= 100 ms ${verdict(f.p95 <= 100)}; CPU <= 0.5 ms ${verdict(f.apiCpuMsPerRequest <= 0.5)}`);
   console.log(`burst, 100 concurrent bookings, distinct slots:  created ${b.created}/100  p50 ${ms(b.p50)}  p95 ${ms(b.p95)}  = ${b.ofFloor.toFixed(1)}x floor p95  api CPU ${b.apiCpuMsPerBooking.toFixed(1)} ms/booking   [load ${b.loadavg}]`);
   console.log(`   target all created, p95 <= 500 ms, <= 4x floor: ${verdict(b.created === 100 && b.p95 <= 500 && b.ofFloor <= 4)}`);
