@@ -204,7 +204,19 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
   );
   const base = `http://127.0.0.1:${port}/api`;
   await waitFor(`${base}/health`, dev);
-  return { bases: [base], apiPids: [dev.child.pid!], procs: [dev], stop: () => stop(dev, 'SIGINT') };
+  // the processes npm start forked (the Temporal dev server and the worker), for the CPU split
+  const children = fs
+    .readFileSync(`/proc/${dev.child.pid}/task/${dev.child.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+    .map((pid): Proc => {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      const name = /worker\.js/.test(cmd) ? 'worker' : /temporal/.test(cmd) ? 'temporal' : path.basename(cmd.split(' ')[1] ?? cmd);
+      return { name, child: { pid } as ChildProcess, tail: '', exited: Promise.resolve(null) };
+    });
+  return { bases: [base], apiPids: [dev.child.pid!], procs: [dev, ...children], stop: () => stop(dev, 'SIGINT') };
 }
 
 async function startProduction(databaseUrl: string, dataDir: string): Promise<Stack> {
