@@ -12,7 +12,8 @@
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
-// npm start: to dist/bin/dev.js). The clients run in a worker thread of this process.
+// npm start: to dist/bin/dev.js); WORKER_NODE_ARGS likewise to the production topology's worker.
+// The clients run in a worker thread of this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -240,7 +241,7 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const apiArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const apis = ports.map((port, i) => start(`api ${i + 1}`, 'bin/api.js', { ...env, PORT: String(port) }, apiArgs));
   const workerHealth = await freePort();
-  const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
+  const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) }, (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const bases = ports.map((p) => `http://127.0.0.1:${p}/api`);
   for (const [i, base] of bases.entries()) await waitFor(`${base}/health`, apis[i]);
   await waitFor(`http://127.0.0.1:${workerHealth}/`, worker);
