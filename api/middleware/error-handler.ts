@@ -187,6 +187,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // RFC 9110: a 405 says which methods the route has.
     const allow = appError.status === 405 && isValidatorError(err) ? err.headers?.Allow : undefined;
     if (allow) res.set('Allow', allow);
+    // a body over a limit: whatever the client still sends is not read as another request
+    if (appError.status === 413) res.set('Connection', 'close');
     res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
   };
 }
