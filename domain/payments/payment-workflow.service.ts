@@ -13,7 +13,8 @@ import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CA
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
-import { configById, lockPaymentById, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import { configById, lockPaymentById, lockPayouts, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import { payOutRefundOnce } from './provider-refunds';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
 
@@ -205,7 +206,8 @@ async function bestEffortVoid(deps: PaymentDeps, p: PaymentRow): Promise<'DONE' 
 }
 
 /**
- * Pays out every pending refund of the payment at the provider (each with its own idempotency key).
+ * Pays out every pending refund of the payment at the provider, each exactly once (its own
+ * idempotency key, or for a provider without keys what it already refunded: provider-refunds.ts).
  * A refund the provider refuses for good gives its amount back to the payment.
  */
 export async function processRefunds(deps: PaymentDeps, paymentId: string): Promise<number> {
@@ -213,27 +215,38 @@ export async function processRefunds(deps: PaymentDeps, paymentId: string): Prom
   if (!p) return 0;
   let done = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'PENDING')) {
-    const { provider, credentials } = await providerFor(deps, p);
-    try {
-      const result = await provider.refund(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey });
-      if (await settleRefund(deps.knex, refund.id, 'SUCCEEDED', result.refundId)) done += 1;
-    } catch (err) {
-      if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
-      await deps.knex.transaction(async (trx) => {
-        const locked = (await lockPaymentById(trx, paymentId))!;
-        if (!(await settleRefund(trx, refund.id, 'FAILED', null))) return;
-        const refundedAmount = locked.refundedAmount - refund.amount;
-        await changePayment(
-          deps.signaller,
-          trx,
-          locked,
-          { refundedAmount, status: refundedAmount === 0 ? 'CAPTURED' : 'PARTIALLY_REFUNDED' },
-          { type: 'PaymentRefundFailed', actor: SYSTEM, amount: refund.amount, data: { refundId: refund.id, reason: err.reason } },
-        );
-      });
-    }
+    if (await payOutRefund(deps, p, refund.id)) done += 1;
   }
   return done;
+}
+
+/** One pending refund, under the payment's payout lock; true when this call settled it as paid. */
+async function payOutRefund(deps: PaymentDeps, p: PaymentRow, refundId: string): Promise<boolean> {
+  const { provider, credentials } = await providerFor(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    await lockPayouts(trx, p.id);
+    const refunds = await refundsOfPayment(trx, p.id);
+    const refund = refunds.find((r) => r.id === refundId);
+    if (!refund || refund.status !== 'PENDING') return false;
+    const paidOutBefore = refunds.filter((r) => r.status === 'SUCCEEDED').reduce((sum, r) => sum + r.amount, 0);
+    try {
+      const payout = await payOutRefundOnce(provider, credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey }, paidOutBefore);
+      return settleRefund(trx, refund.id, 'SUCCEEDED', payout.refundId);
+    } catch (err) {
+      if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
+      const locked = (await lockPaymentById(trx, p.id))!;
+      if (!(await settleRefund(trx, refund.id, 'FAILED', null))) return false;
+      const refundedAmount = locked.refundedAmount - refund.amount;
+      await changePayment(
+        deps.signaller,
+        trx,
+        locked,
+        { refundedAmount, status: refundedAmount === 0 ? 'CAPTURED' : 'PARTIALLY_REFUNDED' },
+        { type: 'PaymentRefundFailed', actor: SYSTEM, amount: refund.amount, data: { refundId: refund.id, reason: err.reason } },
+      );
+      return false;
+    }
+  });
 }
 
 /**

@@ -179,6 +179,15 @@ export async function pendingRefundCount(db: Db, paymentId: string): Promise<num
   return Number(count);
 }
 
+/**
+ * Serialises the money a payment's transaction pays back (refunds, a late payment's release) until
+ * the caller's transaction ends: a provider without idempotency keys is read, then paid, by one
+ * caller at a time.
+ */
+export async function lockPayouts(trx: Knex.Transaction, paymentId: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`payment-payouts:${paymentId}`]);
+}
+
 /** Compare-and-set PENDING -> status; true when this call made the change. */
 export async function settleRefund(trx: Db, refundId: string, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string | null): Promise<boolean> {
   const n = await trx('payment_refunds').where({ id: refundId, status: 'PENDING' }).update({ status, providerRefundId, completedAt: trx.fn.now() });

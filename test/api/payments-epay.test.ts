@@ -88,4 +88,24 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     expect(refund.status).to.equal(200);
     await eventually(async () => epay.transactionOf(orderIdOf(payment.id))!.creditedAmount === 5000, 'credited at ePay');
   });
+
+  it('when ePay pays out a refund but the answer is lost then the retried refund credits nothing more, and the next refund credits only its own amount', async () => {
+    const { salon } = await epaySalon('AUTO');
+    const booking = await bookOnline(salon);
+    await payInWindow((await paymentPage(salon, booking)).redirectUrl!);
+    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'captured');
+    const [payment] = await paymentRows(booking.id);
+    const { epay, platform } = await stack();
+    const refunds = () => platform.knex('payment_refunds').where({ paymentId: payment.id }).orderBy('createdAt', 'asc');
+
+    epay.loseAnswers('credit');
+    expect((await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 5000 })).status).to.equal(200);
+    await eventually(async () => (await refunds())[0]?.status === 'SUCCEEDED', 'the refund recorded as paid out');
+    expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 5000, creditCalls: 1 });
+
+    expect((await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 3000 })).status).to.equal(200);
+    await eventually(async () => (await refunds()).every((r: { status: string }) => r.status === 'SUCCEEDED') && (await refunds()).length === 2, 'both refunds paid out');
+    expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 8000, creditCalls: 2 });
+    expect((await paymentRows(booking.id))[0]).to.include({ status: 'PARTIALLY_REFUNDED', refundedAmount: 8000 });
+  });
 });
