@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../integrations/mail/mailer';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
 import type { PaymentDeps } from '../domain/payments/payment-change';
@@ -14,11 +15,12 @@ import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
 export interface PaymentActivityDeps {
   knex: Knex;
   sms: SmsSender;
+  mailer: Mailer;
   /** what payment activities need beyond the database; absent in workers that run no payments */
   payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
 }
 
-export function createPaymentActivities({ knex, sms, payments }: PaymentActivityDeps): PaymentActivities {
+export function createPaymentActivities({ knex, sms, mailer, payments }: PaymentActivityDeps): PaymentActivities {
   function deps(): PaymentDeps {
     if (!payments) throw ApplicationFailure.nonRetryable('this worker has no payment providers configured', PaymentActivityErrors.notConfigured);
     return { knex, ...payments };
@@ -55,5 +57,11 @@ export function createPaymentActivities({ knex, sms, payments }: PaymentActivity
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),
     sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to, text, meta })),
+    releaseLatePayment: ({ paymentId }) => run(() => flows.releaseLatePayment(deps(), paymentId)),
+    sendLatePaymentMessages: ({ paymentId }) =>
+      flows.sendLatePaymentMessages(deps(), paymentId, {
+        sms: (to, text, meta) => sms.send({ to, text, meta }),
+        email: (to, subject, text, meta) => mailer.send({ to, subject, text, meta }),
+      }),
   };
 }

@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));
-  for (const router of areaRouters(deps)) app.use('/api', router);
+  for (const router of areaRouters({ ...deps, metrics })) app.use('/api', router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

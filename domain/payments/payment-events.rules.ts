@@ -15,7 +15,9 @@ export type PaymentEventType =
   | 'PaymentPartiallyRefunded'
   | 'PaymentCaptureRequested'
   | 'PaymentVoidRequested'
-  | 'PaymentRefundFailed';
+  | 'PaymentRefundFailed'
+  | 'PaymentConfirmedLate'
+  | 'PaymentLateReleased';
 
 export interface PaymentEvent {
   type: PaymentEventType;

@@ -9,7 +9,7 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { auditAndSignal, bumpVersion, setStatus } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, latePaymentReleasedMessage, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
@@ -37,6 +37,10 @@ export interface PaymentSnapshot {
   pendingRefunds: number;
   failedCount: number;
   failureKind: PaymentRow['failureKind'];
+  /** the provider confirmed after the payment expired here (null: it did not) */
+  lateOutcome: PaymentRow['lateOutcome'];
+  /** that late money was voided or refunded at the provider */
+  lateReleased: boolean;
 }
 
 function bookingDeps(deps: PaymentDeps): BookingDeps {
@@ -61,6 +65,8 @@ export async function paymentSnapshot(db: Knex, paymentId: string): Promise<Paym
     pendingRefunds: await pendingRefundCount(db, p.id),
     failedCount: p.failedCount,
     failureKind: p.failureKind,
+    lateOutcome: p.lateOutcome ?? null,
+    lateReleased: p.lateReleasedAt != null,
   };
 }
 
@@ -283,26 +289,83 @@ export function holdExpiry(authorizedAt: Date): Date {
 }
 
 /**
- * Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
- * per refund is claimed first and stamped when the gateway took it).
+ * A provider's authorization or capture that arrived after the payment expired here (the booking was
+ * cancelled meanwhile) is released: an authorization voided, a capture refunded (once, as every
+ * refund: provider-refunds.ts), under the payment's payout lock, and the release recorded.
  */
-export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {
+export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): Promise<'VOIDED' | 'REFUNDED' | 'NOTHING'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p?.lateOutcome || p.lateReleasedAt) return 'NOTHING';
+  const { provider, credentials } = await providerFor(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    await lockPayouts(trx, paymentId);
+    const late = (await lockPaymentById(trx, paymentId))!;
+    if (!late.lateOutcome || late.lateReleasedAt) return 'NOTHING';
+    const on = { sessionId: late.providerSessionId!, transactionId: late.providerTransactionId };
+    let release: 'VOIDED' | 'REFUNDED';
+    if (late.lateOutcome === 'AUTHORIZED') {
+      await provider.void(credentials, { ...on, idempotencyKey: `late-void:${late.id}` });
+      release = 'VOIDED';
+    } else {
+      // nothing else was ever refunded of an expired payment
+      await payOutRefundOnce(provider, credentials, { ...on, amount: late.lateAmount!, idempotencyKey: `late-refund:${late.id}` }, 0);
+      release = 'REFUNDED';
+    }
+    await changePayment(deps.signaller, trx, late, { lateReleasedAt: new Date(), lateRelease: release }, { type: 'PaymentLateReleased', actor: SYSTEM, amount: late.lateAmount, data: { release } });
+    return release;
+  });
+}
+
+/** Where the booking's customer is reached, and how they are greeted. */
+async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ name: string; phone: string | null; email: string | null; salonName: string }> {
+  const booking = await deps.knex('bookings').where({ id: p.bookingId }).first('customerId', 'contactName', 'contactPhone', 'contactEmail');
+  const customer = booking.customerId ? await deps.knex('customers').where({ id: booking.customerId }).first('name', 'phone', 'email') : undefined;
+  const tenant = await deps.knex('tenants').where({ id: p.tenantId }).first('name');
+  return { name: booking.contactName ?? customer?.name ?? 'kunde', phone: booking.contactPhone ?? customer?.phone ?? null, email: booking.contactEmail ?? customer?.email ?? null, salonName: tenant.name };
+}
+
+/**
+ * One message on one channel at most once: a booking_notifications row is claimed first and stamped
+ * when the gateway took the message (a retry after a failure sends again, after success nothing).
+ */
+async function deliverOnce(deps: PaymentDeps, p: PaymentRow, channel: 'SMS' | 'EMAIL', kind: string, dedupeKey: string, send: (meta: Record<string, unknown>) => Promise<void>): Promise<boolean> {
+  const key = { bookingId: p.bookingId, channel, dedupeKey };
+  await deps.knex('booking_notifications').insert({ ...key, tenantId: p.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
+  const claim = await deps.knex('booking_notifications').where(key).first('id', 'sentAt');
+  if (claim.sentAt) return false;
+  await send({ bookingId: p.bookingId, kind, notificationId: claim.id, paymentId: p.id });
+  await deps.knex('booking_notifications').where({ id: claim.id }).update({ sentAt: deps.knex.fn.now() });
+  return true;
+}
+
+export interface CustomerChannels {
+  sms(to: string, text: string, meta: Record<string, unknown>): Promise<void>;
+  email(to: string, subject: string, text: string, meta: Record<string, unknown>): Promise<void>;
+}
+
+/** Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once. */
+export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: CustomerChannels['sms']): Promise<number> {
   const p = await paymentById(deps.knex, paymentId);
   if (!p) return 0;
-  const booking = await deps.knex('bookings').where({ id: p.bookingId }).first('id', 'tenantId', 'customerId', 'contactName', 'contactPhone');
-  const customer = booking.customerId ? await deps.knex('customers').where({ id: booking.customerId }).first('name', 'phone') : undefined;
-  const phone: string | null = booking.contactPhone ?? customer?.phone ?? null;
-  if (!phone) return 0;
-  const tenant = await deps.knex('tenants').where({ id: p.tenantId }).first('name');
+  const customer = await customerOfBooking(deps, p);
+  if (!customer.phone) return 0;
   let sent = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const key = { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` };
-    await deps.knex('booking_notifications').insert({ ...key, tenantId: p.tenantId, kind: 'REFUND' }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
-    const claim = await deps.knex('booking_notifications').where(key).first('id', 'sentAt');
-    if (claim.sentAt) continue;
-    await send(phone, refundSmsText({ customerName: booking.contactName ?? customer?.name ?? 'kunde', salonName: tenant.name, amount: refund.amount, currency: p.currency }), { bookingId: p.bookingId, kind: 'REFUND', notificationId: claim.id, paymentId });
-    await deps.knex('booking_notifications').where({ id: claim.id }).update({ sentAt: deps.knex.fn.now() });
-    sent += 1;
+    const text = refundSmsText({ customerName: customer.name, salonName: customer.salonName, amount: refund.amount, currency: p.currency });
+    if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
   }
+  return sent;
+}
+
+/** The customer of a released late payment is told, by SMS and by e-mail, each at most once. */
+export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: string, channels: CustomerChannels): Promise<number> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p?.lateRelease) return 0;
+  const customer = await customerOfBooking(deps, p);
+  const message = latePaymentReleasedMessage({ customerName: customer.name, salonName: customer.salonName, amount: p.lateAmount!, currency: p.currency, release: p.lateRelease });
+  const dedupeKey = `LATE_PAYMENT:${p.id}`;
+  let sent = 0;
+  if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;
+  if (customer.email && (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))) sent += 1;
   return sent;
 }

@@ -32,6 +32,11 @@ export interface PaymentRow {
   voidRequestedAt: Date | null;
   authorizedAt: Date | null;
   capturedAt: Date | null;
+  /** the provider confirmed after the payment expired here: what it holds, until released */
+  lateOutcome: 'AUTHORIZED' | 'CAPTURED' | null;
+  lateAmount: number | null;
+  lateReleasedAt: Date | null;
+  lateRelease: 'VOIDED' | 'REFUNDED' | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;

@@ -36,6 +36,9 @@ export interface EpayStandIn {
    * the connection is cut before a byte of it is written, as when ePay or the network fails mid-call.
    */
   loseAnswers(action: 'capture' | 'credit' | 'delete', times?: number): void;
+  /** While on, callbacks are kept in `held` instead of being sent (a callback that arrives late). */
+  holdCallbacks(on: boolean): void;
+  held: string[];
   close(): Promise<void>;
 }
 
@@ -48,6 +51,8 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
   const callbacks: EpayStandIn['callbacks'] = [];
   let nextTxn = 100000;
   const answersToLose = new Map<string, number>();
+  const held: string[] = [];
+  let holding = false;
 
   function soapAnswer(res: http.ServerResponse, action: string, ok: boolean, extra = ''): void {
     const lose = answersToLose.get(action) ?? 0;
@@ -99,7 +104,8 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       ];
       back.push(['hash', epayHash(back.map(([, v]) => v), merchants.get(merchantNumber)!.md5Key)]);
       const callbackUrl = `${w.get('callbackurl')}?${new URLSearchParams(back).toString()}`;
-      callbacks.push({ url: callbackUrl, status: await deliver(callbackUrl).catch(() => 0) });
+      if (holding) held.push(callbackUrl);
+      else callbacks.push({ url: callbackUrl, status: await deliver(callbackUrl).catch(() => 0) });
       return void res.writeHead(303, { location: `${w.get('accepturl')}?${new URLSearchParams(back).toString()}` }).end();
     }
 
@@ -145,6 +151,8 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
     transactionOf: (orderid) => [...txns.values()].find((t) => t.orderid === orderid),
     callbacks,
     loseAnswers: (action, times = 1) => void answersToLose.set(action, times),
+    holdCallbacks: (on) => void (holding = on),
+    held,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
