@@ -24,7 +24,7 @@ export interface PaymentActivities {
   processRefunds(input: { paymentId: string }): Promise<number>;
   /** Closes the provider's checkout of a payment that expired here (best effort). */
   releaseExpiredSession(input: { paymentId: string }): Promise<string>;
-  /** Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once. */
+  /** One SMS per paid-out refund, at most once (docs/rules/payments.md#refunds). */
   sendRefundSms(input: { paymentId: string }): Promise<number>;
   /** The provider confirmed after the payment expired: void the authorization or refund the capture, once. */
   releaseLatePayment(input: { paymentId: string }): Promise<string>;
