@@ -17,7 +17,7 @@ import { assertStaffScope } from './booking-scope';
 import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
-import { afterBookingStatusCommitted } from '../payments/payment-booking-hooks';
+import { requestCaptureForStatus } from '../payments/payment-booking-hooks';
 import { nowOf, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 
 /** Re-activating time must pass the placement check again (the booking's own items excluded). */
@@ -56,6 +56,8 @@ export async function changeStatus(
     const version = await setStatus(trx, row, to);
     const entry = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
     await auditAndSignal(deps, trx, row, entry, statusEvent(to), version);
+    // arrival (or completion, or no-show) captures an authorized manual-capture deposit
+    await requestCaptureForStatus(deps.signaller, trx, tenant.id, id, to);
   };
   if (reactivates) await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
   else {
@@ -67,7 +69,5 @@ export async function changeStatus(
       await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
     }
   }
-  // after commit: arrival (or completion, or no-show) captures an authorized manual-capture deposit
-  await afterBookingStatusCommitted(deps.signaller, deps.knex, tenant.id, id, to);
   return loadDto(deps.knex, tenant.id, id);
 }
