@@ -7,11 +7,12 @@ import { platformWorkflowBundle } from './support/platform-bundle';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { createTimeSkippingEnv } from '../support/temporal';
+import { eventually } from '../support/eventually';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { createActivities } from '../../activities';
 import { FolderMailer, type MailMessage, type Mailer } from '../../integrations/mail/mailer';
-import { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { FolderSmsSender, type SmsSender } from '../../integrations/sms/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
 import { bookingWorkflowId, type BookingEvent } from '../../domain/booking/booking-events.rules';
 
@@ -33,6 +34,15 @@ class FlakyMailer implements Mailer {
     this.attempts += 1;
     if (this.attempts <= this.failures) throw new Error(`smtp: 451 try again later (attempt ${this.attempts})`);
     await this.delivered.send(message);
+  }
+}
+
+/** An SMS gateway that refuses every message. */
+class DownSmsGateway implements SmsSender {
+  attempts = 0;
+  async send(): Promise<void> {
+    this.attempts += 1;
+    throw new Error(`sms gateway: 503 (attempt ${this.attempts})`);
   }
 }
 
@@ -59,14 +69,14 @@ describe('booking workflow (time skipping, real database)', function () {
    * Runs `scenario` with a worker of its own, on a task queue of its own. `signal` signals-with-start
    * the booking's workflow on that queue.
    */
-  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer } = {}): Promise<void> {
+  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender } = {}): Promise<void> {
     const { platform } = await stack();
     const taskQueue = unique('booking-wf');
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms }),
+      activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms: options.sms ?? sms }),
     });
     const signal: Signal = (bookingId, tenantId, event) =>
       env.client.workflow.signalWithStart(bookingWorkflow, {
@@ -140,6 +150,8 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex } = await seedBooking(5 * DAY, 'PENDING');
         await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        // version 1 is read before version 2 exists (on a busy machine 300 ms may not be enough)
+        await eventually(async () => (await smsKinds(phone)).includes('RECEIVED'), 'the booking received message');
         // the api signals "confirmed, version 2" before its transaction commits...
         const handle = await signal(booking.id, tenantId, { type: 'BookingConfirmed', entityVersion: 2 });
         await env.sleep(300);
@@ -270,6 +282,35 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(tc.visitCount).to.equal(1);
         expect(await knex('tenantCustomerVisits').where({ bookingId: booking.id }).count('* as n').first()).to.deep.equal({ n: 1 });
       }));
+  });
+
+  describe('changes while the last messages are still being delivered', () => {
+    it('when the SMS gateway is down after a cancellation and the owner then forces the booking to COMPLETED then the visit is counted at once, not after hours of SMS retries', async () => {
+      const down = new DownSmsGateway();
+      await withWorker(
+        async (signal) => {
+          const { booking, customer, tenantId, knex } = await seedBooking(3 * DAY);
+          const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+          await env.sleep(MINUTE);
+          await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
+          await signal(booking.id, tenantId, { type: 'BookingCancelledBySalon', entityVersion: 2 });
+          await env.sleep(HOUR); // settled as cancelled; the confirmation and cancellation SMS are being retried
+
+          // the owner forces CANCELLED -> COMPLETED: the customer came after all
+          await knex('bookings').where({ id: booking.id }).update({ status: 'COMPLETED', version: 3 });
+          await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 3 });
+          await env.sleep(10 * MINUTE);
+          expect((await handle.describe()).status.name, 'the SMS are still being retried').to.equal('RUNNING');
+          const counted = await knex('tenantCustomers').where({ customerId: customer.id }).first();
+          expect(counted?.visitCount, 'the forced completion is counted while the SMS are retried').to.equal(1);
+
+          await handle.result(); // both SMS given up after their 10 attempts
+          expect(down.attempts).to.equal(20);
+          expect((await knex('tenantCustomers').where({ customerId: customer.id }).first()).visitCount).to.equal(1);
+        },
+        { sms: down },
+      );
+    });
   });
 
   describe('each channel is its own idempotent delivery', () => {

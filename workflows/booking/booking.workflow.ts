@@ -4,11 +4,12 @@
 //   confirmed -> the customer is told, when the salon confirms later
 //   24 h before the start -> reminded (a reschedule moves the reminder and tells the customer)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
+//   until the last message is out, a forced change of a settled booking is followed too
 //
 // The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
 // transaction commits; the entity inbox (workflows/shared/entity-inbox.ts) turns those signals into
 // committed state, so this file only reads the booking and waits for the state it cares about.
-import { defineSignal, log, proxyActivities } from '@temporalio/workflow';
+import { defineSignal, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest, BookingSnapshot } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { BOOKING_EVENT_SIGNAL, type BookingEvent, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
@@ -20,6 +21,9 @@ import { entityInbox, type CommittedChange } from '../shared/entity-inbox';
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
 export const bookingEventSignal = defineSignal<[BookingEvent]>(BOOKING_EVENT_SIGNAL);
+
+/** Runs from this version on follow their booking until the last message is out (patched()). */
+const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
 
 // The signal is sent before the api's transaction commits: wait briefly for the version to appear.
 const { readBooking } = proxyActivities<BookingActivities>({
@@ -38,6 +42,8 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   let reminder: { at: number; startTime: string } | null = null;
   let sms: Promise<void> = Promise.resolve();
   let email: Promise<void> = Promise.resolve();
+  /** messages queued on a channel and not yet delivered or given up */
+  let undelivered = 0;
 
   const booking = entityInbox<BookingEvent, BookingSnapshot>({
     name: `booking ${bookingId}`,
@@ -53,19 +59,42 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   if (created.status === 'PENDING') notify('RECEIVED');
   if (created.status === 'CONFIRMED') notify('CONFIRMED');
 
-  // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
-  // (and a booking moved to a later day after its reminder is reminded again of the new start).
-  while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
-    sendReminder();
-  }
+  for (;;) {
+    // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
+    // (and a booking moved to a later day after its reminder is reminded again of the new start).
+    while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
+      sendReminder();
+    }
 
-  // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
-  // final status (docs/rules/booking.md#statuses) while we act: that one is settled too before the timeline ends.
-  do {
-    await settle(booking.current!);
-  } while ((await booking.catchUp()) && isSettled(booking.current!));
-  // The timeline ends once the last messages are delivered (or given up).
-  await Promise.all([sms, email]);
+    // Completed, cancelled or marked as no-show.
+    let settledAs = booking.current!;
+    await settle(settledAs);
+    if (!patched(FOLLOW_CHANGES_UNTIL_THE_END)) {
+      // runs started before this version: a forced final status is settled only if it already waits
+      while ((await booking.catchUp()) && isSettled(booking.current!)) await settle(booking.current!);
+      await Promise.all([sms, email]);
+      return;
+    }
+
+    // The timeline ends once the last messages are delivered (or given up), which can take hours of
+    // retries. Until then every committed change is followed: a settled booking forced to another
+    // final status (docs/rules/booking.md#forcing-a-status) is settled again, and one forced back to
+    // an active status goes back to its timeline.
+    let reopened = false;
+    while (await booking.nextChange(() => undelivered === 0)) {
+      const now = booking.current!;
+      if (!isSettled(now)) {
+        reopened = true;
+        break;
+      }
+      if (now.status !== settledAs.status) {
+        settledAs = now;
+        await settle(now);
+      }
+    }
+    if (!reopened) return;
+    planReminder(booking.current!);
+  }
 
   /** Between creation and the end: the salon's confirmation, and a move of the start time. */
   async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {
@@ -106,8 +135,19 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   function notify(kind: BookingMessageKind, dedupeKey: string = kind): void {
     if (booking.current?.recordedAfterTheFact) return;
     const message: BookingMessageRequest = { bookingId, kind, dedupeKey };
-    sms = sms.then(() => sendBookingSms(message)).then(delivered, (err: unknown) => giveUp('SMS', message, err));
-    email = email.then(() => sendBookingEmail(message)).then(delivered, (err: unknown) => giveUp('EMAIL', message, err));
+    sms = deliver(sms, 'SMS', message, () => sendBookingSms(message));
+    email = deliver(email, 'EMAIL', message, () => sendBookingEmail(message));
+  }
+
+  /** One more message on a channel's queue, counted in `undelivered` until it is out or given up. */
+  function deliver(queue: Promise<void>, channel: string, message: BookingMessageRequest, send: () => Promise<unknown>): Promise<void> {
+    undelivered += 1;
+    return queue
+      .then(send)
+      .then(delivered, (err: unknown) => giveUp(channel, message, err))
+      .finally(() => {
+        undelivered -= 1;
+      });
   }
 }
 

@@ -85,6 +85,11 @@ export interface EntityInbox<E extends EntityEvent, S extends EntitySnapshot> {
   waitUntil(done: (current: S) => boolean, options?: WaitOptions<S>): Promise<boolean>;
   /** Applies every event already received, without waiting; true when the state moved. */
   catchUp(): Promise<boolean>;
+  /**
+   * Waits for the next committed change (true), or until `stop()` holds while no event waits
+   * (false): a workflow that is only finishing its side effects keeps following its entity.
+   */
+  nextChange(stop: () => boolean): Promise<boolean>;
 }
 
 export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(options: EntityInboxOptions<E, S>): EntityInbox<E, S> {
@@ -159,6 +164,15 @@ export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(opt
       let moved = false;
       while (waiting.length > 0) moved = (await applyNext()) || moved;
       return moved;
+    },
+
+    async nextChange(stop) {
+      requireCurrent();
+      for (;;) {
+        await condition(() => waiting.length > 0 || stop());
+        if (waiting.length === 0) return false;
+        if (await applyNext()) return true;
+      }
     },
   };
 }
