@@ -49,6 +49,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     name: `booking ${bookingId}`,
     signal: bookingEventSignal,
     readCommitted: (minVersion) => readBooking({ bookingId, minVersion }),
+    versionNotVisible: BookingActivityErrors.versionNotVisible,
     onChange: keepCustomerInformed,
   });
 

@@ -48,6 +48,7 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     name: `payment ${paymentId}`,
     signal: paymentEventSignal,
     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
+    versionNotVisible: PaymentActivityErrors.versionNotVisible,
   });
   if (!(await payment.first())) return;
 

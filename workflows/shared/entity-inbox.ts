@@ -5,8 +5,10 @@
 // that a change is coming. The inbox turns those hints into committed state:
 //   - it queues the signals, lowest entityVersion first (signals may arrive out of order);
 //   - for each one it calls the read activity with `minVersion = entityVersion`; that activity retries
-//     while the version is not visible yet, and when it finally gives up, the event is dropped (its
-//     transaction rolled back);
+//     while the version is not visible yet, and when it finally gives up with `versionNotVisible`,
+//     the event is dropped (its transaction rolled back). A read that fails for another reason (the
+//     database is down, the activity timed out) proves nothing about the change: it is read again
+//     after a pause (1 s, doubling to 1 min) for as long as it takes;
 //   - an event at or below the version already seen is dropped too: that state is already known
 //     (duplicate signals, or an older event that arrived after a newer one).
 // The workflow itself then only reads `current` and waits for the state it cares about, in the
@@ -16,6 +18,7 @@
 //     name: `payment ${paymentId}`,
 //     signal: paymentEventSignal,
 //     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
+//     versionNotVisible: PaymentActivityErrors.versionNotVisible,
 //     onChange: async ({ previous, current }) => { ... },   // optional
 //   });
 //   if (!(await payment.first())) return;                    // the creation never committed
@@ -24,7 +27,10 @@
 //
 // Create it first thing in the workflow function (the signal handler must exist before the first
 // await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
-import { ActivityFailure, ApplicationFailure, condition, log, setHandler, type SignalDefinition } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched, setHandler, sleep, type SignalDefinition } from '@temporalio/workflow';
+
+/** Runs from this version on read again after an outage instead of dropping the event (patched()). */
+const READS_OUTLAST_OUTAGES = 'entity-inbox-reads-outlast-outages';
 
 /** What the api signals: a change of the entity, and the version the change produces. */
 export interface EntityEvent {
@@ -55,6 +61,8 @@ export interface EntityInboxOptions<E extends EntityEvent, S extends EntitySnaps
    * while the version is not visible; when the activity finally fails, the event is dropped.
    */
   readCommitted(minVersion: number): Promise<S>;
+  /** the read activity's error type for "that version is not committed (yet)"; only it drops an event */
+  versionNotVisible: string;
   /** called after every committed change, before any wait returns (e.g. "tell the customer") */
   onChange?(change: CommittedChange<E, S>): Promise<void>;
   /** names the entity in log lines, e.g. `booking 42` */
@@ -104,13 +112,20 @@ export function entityInbox<E extends EntityEvent, S extends EntitySnapshot>(opt
 
   /** The committed state for the oldest waiting event, or undefined when the event is dropped. */
   async function read(event: E): Promise<S | undefined> {
-    try {
-      return await options.readCommitted(event.entityVersion);
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const reason = err.cause instanceof ApplicationFailure ? err.cause.type : err.cause?.message;
-      log.warn(`dropping an event of ${options.name} whose change never became visible`, { event, reason });
-      return undefined;
+    for (let pauseMs = 1000; ; pauseMs = Math.min(2 * pauseMs, 60_000)) {
+      try {
+        return await options.readCommitted(event.entityVersion);
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        const refusal = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+        // only "not committed" (or a read refused for good) says the change never happened
+        if (refusal?.type === options.versionNotVisible || refusal?.nonRetryable || !patched(READS_OUTLAST_OUTAGES)) {
+          log.warn(`dropping an event of ${options.name} whose change never became visible`, { event, reason: refusal?.type ?? err.cause?.message });
+          return undefined;
+        }
+        log.warn(`reading ${options.name} failed; reading it again in ${pauseMs} ms`, { event, reason: refusal?.type ?? err.cause?.message });
+        await sleep(pauseMs);
+      }
     }
   }
 

@@ -46,6 +46,7 @@ export async function subscriptionWorkflow({ tenantId }: SubscriptionWorkflowArg
     name: `subscription ${tenantId}`,
     signal: subscriptionEventSignal,
     readCommitted: (minVersion) => readSubscriptionState({ tenantId, minVersion }),
+    versionNotVisible: SubscriptionActivityErrors.versionNotVisible,
     // every committed change: apply the provider events that landed in the inbox
     onChange: async ({ current }) => {
       state = current.pendingEvents > 0 ? await applySubscriptionEvents({ tenantId }) : current;

@@ -34,6 +34,7 @@ export async function uploadWorkflow({ fileId }: UploadWorkflowArgs): Promise<vo
     name: `upload ${fileId}`,
     signal: uploadEventSignal,
     readCommitted: (minVersion) => readUpload({ fileId, minVersion }),
+    versionNotVisible: UploadActivityErrors.versionNotVisible,
   });
 
   // Created (multipart: ACTIVE at once; presigned: PENDING_UPLOAD until confirmed).

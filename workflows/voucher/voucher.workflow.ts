@@ -35,6 +35,7 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
     name: `voucher ${voucherId}`,
     signal: voucherEventSignal,
     readCommitted: (minVersion) => readVoucher({ voucherId, minVersion }),
+    versionNotVisible: VoucherActivityErrors.versionNotVisible,
     onChange: tellWhenRestored,
   });
 

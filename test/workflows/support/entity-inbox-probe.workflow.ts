@@ -44,6 +44,7 @@ export async function entityInboxProbe({ entityId, deadlineMs }: ProbeWorkflowAr
     name: `probe ${entityId}`,
     signal: probeSignal,
     readCommitted: (minVersion) => readProbe({ entityId, minVersion }),
+    versionNotVisible: 'VERSION_NOT_VISIBLE',
     onChange: async ({ event, previous, current }) => {
       seen.push({ eventVersion: event.entityVersion, previousVersion: previous?.version ?? null, version: current.version, state: current.state });
     },
