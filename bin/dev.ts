@@ -14,12 +14,13 @@ import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
 import { createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';
-import { closeServer, startApi } from './api';
+import { closeServer, startApi } from '../composition/http-server';
 import { startWorker } from '../composition/worker';
-import { PortBusyError, portInUse } from './ports';
+import { PortBusyError, portInUse } from '../composition/ports';
 import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
+import { giveDemoSalonSandboxPayments } from '../devserver/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
@@ -113,6 +114,10 @@ async function main(): Promise<void> {
     databaseUrl: platform.deps.config.databaseUrl!,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
+  // the new demo salon pays through the embedded sandbox provider: deposits are one PATCH away
+  if (demo.created && sandbox) {
+    await giveDemoSalonSandboxPayments({ knex: platform.knex, keyring: config.credentialKeys, providers: platform.deps.paymentProviders! }, demo.tenantId);
+  }
   // the sandbox billing provider: checkout and portal pages on loopback posting signed webhooks here
   const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
   platform.onStop(() => billing.server.stop());
@@ -157,7 +162,7 @@ async function main(): Promise<void> {
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
-      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
+      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl}); the demo salon's active config, deposits off until settings.depositEnabled`,
       `  Billing      sandbox provider ${billing.server.url} (checkout and portal pages; the active config unless another is)`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length

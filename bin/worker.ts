@@ -12,7 +12,7 @@ import { createLogger } from '../integrations/logger';
 import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
 import { startWorker } from '../composition/worker';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
-import { listenOrExplain } from './ports';
+import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 

@@ -159,8 +159,29 @@ function pgErrorOf(err: unknown): PgError | undefined {
   return isPgError(pgErr) ? pgErr : undefined;
 }
 
+/** Socket errors of a lost or refused database connection, as the driver reports them. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * The database is down, restarting or out of reach (docs/rules/errors.md#status-codes): Postgres
+ * classes 08 (connection exception) and 57P01-57P03 (shut down, crashed, not accepting connections
+ * yet), a refused or lost socket, or no pooled connection in time. The request is answered 503 and
+ * may be tried again; the process itself carries on and reconnects when Postgres is back.
+ */
+function isDatabaseUnreachable(err: unknown): boolean {
+  const candidates = [err, (err as { nativeError?: unknown } | null)?.nativeError];
+  return candidates.some((e) => {
+    if (e === null || typeof e !== 'object') return false;
+    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code))) return true;
+    if (name === 'KnexTimeoutError') return true;
+    return typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error/.test(message);
+  });
+}
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnreachable(err)) return errors.unavailable('DATABASE_UNAVAILABLE', 'The database cannot be reached just now; please try again');
   if (isValidatorError(err)) return fromValidator(err);
   if (isBodyError(err)) return fromBodyParser(err);
   const pgErr = pgErrorOf(err);
@@ -187,6 +208,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // RFC 9110: a 405 says which methods the route has.
     const allow = appError.status === 405 && isValidatorError(err) ? err.headers?.Allow : undefined;
     if (allow) res.set('Allow', allow);
+    // a body over a limit: whatever the client still sends is not read as another request
+    if (appError.status === 413) res.set('Connection', 'close');
     res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
   };
 }
