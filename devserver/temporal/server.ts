@@ -60,8 +60,8 @@ const MAX_MESSAGE = 128 * 1024 * 1024;
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const host = options.host ?? '127.0.0.1';
   const extra = options.namespace === undefined ? [] : Array.isArray(options.namespace) ? options.namespace : [options.namespace];
-  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra] });
   const log = options.log ?? ((m: string) => console.error(`[temporal-devserver] ${m}`));
+  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra], log });
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE,
     'grpc.max_send_message_length': MAX_MESSAGE,
@@ -86,7 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let ui: UiServer | undefined;
   if (options.uiPort !== undefined) {
     try {
-      ui = await startUiServer({ registry: engine.registry, now: () => engine.now(), ready, log }, { port: options.uiPort, host });
+      ui = await startUiServer({ registry: engine.registry, clock: engine.clock, ready, log }, { port: options.uiPort, host });
     } catch (e) {
       server.forceShutdown();
       throw e;

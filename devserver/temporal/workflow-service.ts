@@ -21,17 +21,17 @@ export interface ServiceOptions {
 }
 
 export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): WorkflowServiceHandlers {
-  const { registry } = engine;
+  const { registry, shutdownSignal: shutdown } = engine;
   return {
     ...namespaceHandlers(registry, engine.searchAttributes),
-    ...startHandlers({ registry, starter: engine.starter, signals: engine.signals, scheduleWorkflowTask: (run) => engine.workflowTasks.schedule(run) }),
+    ...startHandlers({ registry, starter: engine.starter, signals: engine.signals, workflowTasks: engine.workflowTasks }),
     ...lifecycleHandlers({ registry, signals: engine.signals, closer: engine.closer }),
-    ...visibilityHandlers({ registry, isStopping: () => engine.stopping, historyLongPollMs: opts.historyLongPollMs }),
+    ...visibilityHandlers({ registry, shutdown, historyLongPollMs: opts.historyLongPollMs }),
     ...queryHandlers(registry, engine.queries),
-    ...workflowTaskHandlers({ registry, queues: engine.wftQueues, completion: engine.completion, stopWaiters: engine.stopWaiters, longPollMs: opts.longPollMs }),
+    ...workflowTaskHandlers({ registry, queues: engine.wftQueues, completion: engine.completion, shutdown, longPollMs: opts.longPollMs }),
     ...activityHandlers({ registry, queues: engine.activityQueues, reports: engine.activityReports, longPollMs: opts.longPollMs }),
     ...updateHandlers(registry, engine.updates),
-    ...scheduleHandlers({ registry, schedules: engine.schedules, refreshRunning: (s) => engine.scheduleActions.refreshRunning(s) }),
+    ...scheduleHandlers({ registry, schedules: engine.schedules, actions: engine.scheduleActions }),
     ...multiOperationHandlers({ registry, starter: engine.starter, updates: engine.updates }),
   };
 }

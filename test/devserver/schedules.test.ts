@@ -351,10 +351,10 @@ describe('devserver schedule catch-up window', () => {
     const clock = { now: () => now, at: (due: number, fn: () => void) => { timers.push({ due, fn }); return { cancel: () => undefined }; } };
     const started: string[] = [];
     const actions = new ScheduleActions({
-      now: () => now,
+      clock,
       registry: { currentRun: () => undefined },
       starter: { start: (_ns, req) => { started.push(req.workflowId ?? ''); return { runId: `run-${started.length}`, started: true }; } },
-      terminate: () => undefined, requestCancel: () => undefined, log: () => undefined,
+      closer: { terminate: () => undefined }, signals: { requestCancel: () => undefined }, log: () => undefined,
     });
     const schedules = new Schedules({ clock, actions });
     schedules.create('default', 'late', {

@@ -4,24 +4,30 @@
 // queued tasks are re-queued, and tasks that were handed to workers before the restart count as
 // lost (the workflow task times out and is retried, the activity attempt times out and retries).
 import type { Run } from '../state/run';
+import type { RunRegistry } from '../state/run-registry';
 import { fromStored, storedFromJson, storedToJson, toStored } from '../state/run-state';
+import type { RunResumer } from './resume-run';
 import type { RunStore } from './run-store';
 
 const WRITE_BEHIND_MS = 20;
 
-export interface RestoreTarget {
+export interface RunPersistenceDeps {
   /** Puts a stored run back into the indexes. */
-  adopt(run: Run): void;
+  registry: Pick<RunRegistry, 'adopt'>;
   /** Re-arms an open run's timers and re-queues its tasks (after every run is adopted). */
-  resume(run: Run): void;
+  resumer: Pick<RunResumer, 'resume'>;
+  store: RunStore;
 }
 
 export class RunPersistence {
   private dirty = new Set<Run>();
   private flushTimer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly store: RunStore;
 
-  constructor(private readonly target: RestoreTarget, private readonly store: RunStore) {}
+  constructor(private readonly deps: RunPersistenceDeps) {
+    this.store = deps.store;
+  }
 
   track(run: Run): void {
     run.onTouch = () => this.markDirty(run);
@@ -56,10 +62,10 @@ export class RunPersistence {
     // Rows come in creation order, so the last run of a workflow id becomes its current run.
     for (const text of rows) {
       const run = fromStored(storedFromJson(text));
-      this.target.adopt(run);
+      this.deps.registry.adopt(run);
       if (run.open) open.push(run);
     }
-    for (const run of open) this.target.resume(run);
+    for (const run of open) this.deps.resumer.resume(run);
   }
 
   forget(runIds: string[]): void {

@@ -44,8 +44,9 @@ export class SchedulePersistence {
     return this.flushing;
   }
 
-  async restore(restoreOne: (s: ScheduleState) => void): Promise<void> {
-    for (const text of await this.store.loadAll()) restoreOne(parseJsonWithBytes(text) as ScheduleState);
+  /** Hands every stored schedule to `schedules` (which re-arms it). */
+  async restore(schedules: { restore(s: ScheduleState): void }): Promise<void> {
+    for (const text of await this.store.loadAll()) schedules.restore(parseJsonWithBytes(text) as ScheduleState);
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { filterForm, layout, listPage, messagePage, runPage, runUrl, workflowsUr
 export interface UiDeps {
   registry: Pick<RunRegistry, 'namespaces' | 'allRuns' | 'resolveRun' | 'checkNamespace'>;
   /** The engine's clock (virtual time in time-skipping mode). */
-  now(): number;
+  clock: { now(): number };
   /** Stored runs restored; pages wait for it. */
   ready: Promise<void>;
   log(msg: string): void;
@@ -62,7 +62,7 @@ function route(deps: UiDeps, url: URL): Page {
   }
   const run = deps.registry.resolveRun(ns, { workflowId: parts[3], runId: parts[4] });
   if (parts.length === 4) return { status: 302, location: runUrl(ns, run.workflowId, run.runId) };
-  return { status: 200, ns, ...runPage(run, deps.now()) };
+  return { status: 200, ns, ...runPage(run, deps.clock.now()) };
 }
 
 async function handle(deps: UiDeps, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -1,8 +1,8 @@
 // Activity lifecycle on the server: dispatch of attempts to pollers, server-side retries and the
-// four timeouts (brief 9).
+// four timeouts (PROTOCOL.md, "Activities").
 //
 // Like the real server, ActivityTaskStarted is written lazily together with the closing event, and
-// intermediate attempts leave no trace in history (brief 4.4). Every timer is keyed by attempt so a
+// intermediate attempts leave no trace in history. Every timer is keyed by attempt so a
 // stale timer from an earlier attempt does nothing.
 import { randomUUID } from 'node:crypto';
 import type { TimerHandle } from '../../clock';
@@ -255,7 +255,7 @@ export class ActivityAttempts {
   }
 
   /** The run closed: stop every activity timer it had. */
-  releaseRun(run: Run): void {
+  runClosed(run: Run): void {
     for (const act of run.activities.values()) {
       this.clearAttemptTimers(act);
       act.scheduleToCloseTimer?.cancel();

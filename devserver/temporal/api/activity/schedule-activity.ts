@@ -1,5 +1,5 @@
 // ScheduleActivityTask command: validation (done before a completion is applied, so completions
-// stay atomic) and the server-side normalisation of timeouts and retry policy (brief 9.2).
+// stay atomic) and the server-side normalisation of timeouts and retry policy (PROTOCOL.md, "Activities").
 import type { CommandAttributes, Duration } from '../../messages';
 import { duration, durationMs, TaskQueueKind } from '../../proto';
 import { withRetryDefaults } from '../../retry-policy';

@@ -1,4 +1,4 @@
-// Connection bootstrap and namespace RPCs (brief 2.1), and the OperatorService search-attribute
+// Connection bootstrap and namespace RPCs (what NativeConnection and Client ask first), and the OperatorService search-attribute
 // registry the SDK's test environments use.
 import { status as Status } from '@grpc/grpc-js';
 import { invalidArgument, RpcError } from '../../errors';

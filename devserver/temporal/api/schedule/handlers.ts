@@ -3,17 +3,18 @@ import type { WorkflowServiceHandlers } from '../../messages';
 import { timestamp, timestampMs } from '../../proto';
 import type { RunRegistry } from '../../state/run-registry';
 import { listEntry, scheduleInfo, type ScheduleViewDeps } from './describe-schedule';
+import type { ScheduleActions } from './schedule-actions';
 import { actualTime, compileSpec, nominalTimesBetween } from './schedule-spec';
 import type { Schedules } from './schedules';
 
 export interface ScheduleHandlerDeps {
   registry: Pick<RunRegistry, 'checkNamespace'>;
   schedules: Pick<Schedules, 'create' | 'get' | 'list' | 'update' | 'patch' | 'delete' | 'futureActionTimes'>;
-  refreshRunning: ScheduleViewDeps['refreshRunning'];
+  actions: Pick<ScheduleActions, 'refreshRunning'>;
 }
 
-export function scheduleHandlers({ registry, schedules, refreshRunning }: ScheduleHandlerDeps): WorkflowServiceHandlers {
-  const view: ScheduleViewDeps = { futureActionTimes: (s) => schedules.futureActionTimes(s), refreshRunning };
+export function scheduleHandlers({ registry, schedules, actions }: ScheduleHandlerDeps): WorkflowServiceHandlers {
+  const view: ScheduleViewDeps = { schedules, actions };
   return {
     CreateSchedule: (req) => {
       const ns = registry.checkNamespace(req.namespace);

@@ -27,9 +27,14 @@ const key = (ns: string, id: string) => `${ns}\u0000${id}`;
 export class Schedules {
   private readonly byKey = new Map<string, ScheduleState>();
   private readonly timers = new Map<string, TimerHandle>();
-  listener?: ScheduleListener;
+  private listener?: ScheduleListener;
 
   constructor(private readonly deps: SchedulesDeps) {}
+
+  /** Tells `listener` about every change from now on (the store, once attached). */
+  setListener(listener: ScheduleListener): void {
+    this.listener = listener;
+  }
 
   list(ns: string): ScheduleState[] {
     return [...this.byKey.values()].filter((s) => s.namespace === ns);

@@ -1,17 +1,17 @@
-// StartWorkflowExecution's decision (brief 8.4): request-id dedup, then the workflow id reuse
-// policy for a closed previous run and the conflict policy for a running one.
+// StartWorkflowExecution's decision: request-id dedup, then the workflow id reuse policy for a
+// closed previous run and the conflict policy for a running one (PROTOCOL.md, "Starting workflows").
 import { status as Status } from '@grpc/grpc-js';
 import { alreadyStarted, invalidArgument, RpcError } from '../../errors';
-import type { Payloads } from '../../messages';
 import { ConflictPolicy, ExecStatus, ReusePolicy } from '../../proto';
-import type { Run, RunStartRequest } from '../../state/run';
+import type { RunStartRequest } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { RunCloser } from '../lifecycle/close-run';
 import type { RunFactory, StartExtras, ValidStartRequest } from './create-run';
 
 export interface StartDeps {
   registry: Pick<RunRegistry, 'currentRun'>;
   runs: Pick<RunFactory, 'create'>;
-  terminate(run: Run, reason: string, details: Payloads | undefined, identity: string): void;
+  closer: Pick<RunCloser, 'terminate'>;
 }
 
 function validated(req: RunStartRequest): ValidStartRequest {
@@ -47,7 +47,7 @@ export class WorkflowStarter {
         return { runId: existing.runId, started: false };
       }
       if (conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
-        this.deps.terminate(existing, 'terminated by new runID', undefined, 'server');
+        this.deps.closer.terminate(existing, { reason: 'terminated by new runID', identity: 'server' });
       } else {
         throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
       }

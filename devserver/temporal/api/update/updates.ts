@@ -1,4 +1,4 @@
-// Workflow Update (brief section 6): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
+// Workflow Update (PROTOCOL.md, "Updates"): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
 // protocol messages that carry requests to the worker inside workflow tasks, and the
 // Accepted/Completed history events written from the worker's answers.
 import { invalidArgument, notFound } from '../../errors';
@@ -6,12 +6,14 @@ import type {
   Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
   UpdateWorkflowRequest, UpdateWorkflowResponse,
 } from '../../messages';
-import { decodeMessage, encodeMessage, protoType, UpdateStage } from '../../proto';
+import { decodeMessage, protoType, UpdateStage } from '../../proto';
 import type { Run, UpdateState } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { ShutdownSignal } from '../../shutdown';
 import { startNow } from '../start/start-delay';
+import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
+import { TYPE_PREFIX } from './update-messages';
 
-const TYPE_PREFIX = 'type.googleapis.com/';
 const UPDATE_WAIT_MS = 10_000;
 const ACCEPTANCE = 'temporal.api.update.v1.Acceptance';
 const RESPONSE = 'temporal.api.update.v1.Response';
@@ -24,9 +26,9 @@ function stageOf(u: UpdateState): number {
 export interface UpdateDeps {
   clock: { now(): number };
   registry: Pick<RunRegistry, 'resolveRun'>;
-  scheduleWorkflowTask(run: Run): void;
-  /** True once the server shuts down: waiting update calls return. */
-  isStopping(): boolean;
+  workflowTasks: Pick<WorkflowTasks, 'schedule'>;
+  /** Once the server stops, waiting update calls return. */
+  shutdown: Pick<ShutdownSignal, 'stopping'>;
 }
 
 export class Updates {
@@ -44,7 +46,7 @@ export class Updates {
     return new Promise((resolve) => {
       if (stageOf(u) >= stage) return resolve();
       const done = () => {
-        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.isStopping()) return;
+        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.shutdown.stopping) return;
         u.waiters.delete(done);
         clearTimeout(timer);
         resolve();
@@ -68,7 +70,7 @@ export class Updates {
     const known = run.updates.has(updateId);
     const u = this.admit(run, req.request);
     // A new update needs a workflow task; it also ends a start delay (as on the real server).
-    if (!known) startNow(run, this.deps.scheduleWorkflowTask);
+    if (!known) startNow(run, this.deps.workflowTasks);
     await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
     return this.response(run, u);
   }
@@ -96,22 +98,6 @@ export class Updates {
     if (!u) throw notFound(`update ${ref.updateId} not found`);
     await this.wait(u, req.waitPolicy?.lifecycleStage || UpdateStage.COMPLETED, call);
     return this.response(run, u);
-  }
-
-  /** Requests not yet accepted/rejected ride on every workflow task until answered. */
-  messagesFor(run: Run, startedEventId: number): ProtocolMessage[] {
-    const out: ProtocolMessage[] = [];
-    for (const u of run.updates.values()) {
-      if (u.state !== 'requested') continue;
-      u.deliveredIn = startedEventId;
-      out.push({
-        id: `${u.updateId}/request`,
-        protocolInstanceId: u.updateId,
-        eventId: startedEventId - 1,
-        body: { type_url: `${TYPE_PREFIX}temporal.api.update.v1.Request`, value: encodeMessage(protoType('temporal.api.update.v1.Request'), u.request) },
-      });
-    }
-    return out;
   }
 
   /** Requests that arrived while the current task ran: the worker has not seen them. */
@@ -166,8 +152,8 @@ export class Updates {
     this.notify(u);
   }
 
-  /** Updates still open when the run closes fail (the real server's message, brief 6). */
-  abortAll(run: Run): void {
+  /** The run closed: updates still open fail, with the real server's message. */
+  runClosed(run: Run): void {
     for (const u of run.updates.values()) {
       if (u.state === 'completed') continue;
       u.state = 'completed';

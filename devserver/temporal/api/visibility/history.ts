@@ -1,19 +1,20 @@
 // GetWorkflowExecutionHistory: pages of events, the long poll for new events, and the close-event
-// long poll clients use to wait for a result (brief 2.4). Page tokens name the run and the next
-// event index.
+// long poll clients use to wait for a result (PROTOCOL.md, "Waiting for a result"). Page tokens name the
+// run and the next event index.
 import type { temporal } from '@temporalio/proto';
 import { invalidArgument, notFound } from '../../errors';
 import type { Call, Plain } from '../../messages';
 import { HistoryFilter } from '../../proto';
 import type { Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { ShutdownSignal } from '../../shutdown';
 
 type HistoryRequest = Plain<temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryRequest>;
 type HistoryResponse = Plain<temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse>;
 
 export interface HistoryDeps {
   registry: Pick<RunRegistry, 'runs' | 'resolveRun'>;
-  isStopping(): boolean;
+  shutdown: Pick<ShutdownSignal, 'stopping'>;
   historyLongPollMs: number;
 }
 
@@ -36,12 +37,12 @@ export async function getHistory(deps: HistoryDeps, ns: string, req: HistoryRequ
   if (!run) throw notFound('workflow execution not found');
   const waitFor = (ready: () => boolean) => waitForRun(run, ready, call, deps.historyLongPollMs);
   if (req.historyEventFilterType === HistoryFilter.v('CLOSE_EVENT')) {
-    if (run.open && req.waitNewEvent) await waitFor(() => !run.open || deps.isStopping());
+    if (run.open && req.waitNewEvent) await waitFor(() => !run.open || deps.shutdown.stopping);
     if (!run.open) return { history: { events: [run.history[run.history.length - 1]] } };
     return { history: { events: [] }, nextPageToken: pageToken(run.runId, 0) };
   }
   const start = token?.next ?? 0;
-  if (req.waitNewEvent && run.open) await waitFor(() => run.history.length > start || !run.open || deps.isStopping());
+  if (req.waitNewEvent && run.open) await waitFor(() => run.history.length > start || !run.open || deps.shutdown.stopping);
   const size = (req.maximumPageSize ?? 0) > 0 ? req.maximumPageSize! : Infinity;
   const end = Math.min(run.history.length, start + size);
   const events = run.history.slice(start, end);

@@ -1,5 +1,5 @@
 // RespondWorkflowTaskCompleted / RespondWorkflowTaskFailed: turn the worker's commands into history
-// events, in command order, then flush events buffered while the task ran (brief 4.2 and 4.3).
+// events, in command order, then flush events buffered while the task ran (PROTOCOL.md, "Workflow tasks").
 //
 // A completion is applied atomically: commands are validated before anything is written, and a
 // closing command that would hide buffered events from the workflow is rejected with
@@ -64,7 +64,7 @@ export class WorkflowTaskCompletion {
       throw invalidArgument(bad[1]);
     }
     if (closeIdx >= 0 && this.hidesNewEvents(run, commands)) {
-      // Keep attempt 1: this is not the workflow's fault (brief 4.6).
+      // Keep attempt 1: this is not the workflow's fault.
       run.append('WORKFLOW_TASK_FAILED', {
         scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId,
         cause: WftFailedCause.v('UNHANDLED_COMMAND'), failure: serverFailure('UnhandledCommand'), identity: req.identity,

@@ -1,15 +1,17 @@
-// Workflow task dispatch (brief 4.1, 4.6): scheduling a task, handing it to a poller (writing
+// Workflow task dispatch (PROTOCOL.md, "Workflow tasks"): scheduling a task, handing it to a poller (writing
 // WorkflowTaskStarted and building the poll response), and the failure paths: a failed or
 // timed-out attempt is written to history and attempt + 1 is scheduled.
 import { randomUUID } from 'node:crypto';
 import type { TimerHandle } from '../../clock';
 import { notFound } from '../../errors';
 import { flushBuffered } from '../../history/buffered-events';
-import type { Failure, PollWorkflowTaskResponse, ProtocolMessage, WorkflowQuery } from '../../messages';
+import type { Failure, PollWorkflowTaskResponse, WorkflowQuery } from '../../messages';
 import { duration, historySizeBytes, TaskQueueKind, timestamp, TimeoutType } from '../../proto';
 import type { PendingQuery, Run } from '../../state/run';
+import type { RunRegistry } from '../../state/run-registry';
 import { queueKey, TaskQueues } from '../../task-queues';
 import { encodeToken } from '../../tokens';
+import { updateRequestMessages } from '../update/update-messages';
 
 // The real server suggests continue-as-new past 4K events or 4 MB (limit.historyCount /
 // limit.historySize.suggestContinueAsNew); workflows read it as continueAsNewSuggested.
@@ -19,9 +21,7 @@ const SUGGEST_CONTINUE_AS_NEW_BYTES = 4 * 1024 * 1024;
 export interface WorkflowTaskDeps {
   clock: { now(): number; after(ms: number, fn: () => void): TimerHandle };
   queues: TaskQueues<PollWorkflowTaskResponse>;
-  runs: ReadonlyMap<string, Run>;
-  /** Protocol messages (update requests) to deliver with a task being started. */
-  messagesFor(run: Run, startedEventId: number): ProtocolMessage[];
+  registry: Pick<RunRegistry, 'runs'>;
 }
 
 export class WorkflowTasks {
@@ -81,13 +81,13 @@ export class WorkflowTasks {
       scheduledTime: timestamp(wft.scheduledTime),
       startedTime: timestamp(now),
       queries,
-      messages: this.deps.messagesFor(run, started.eventId),
+      messages: updateRequestMessages(run, started.eventId),
     };
   }
 
   /** Validates a workflow task token against the run's started task. */
   startedTaskFor(token: { runId: string; scheduledEventId: number; attempt: number }): Run {
-    const run = this.deps.runs.get(token.runId);
+    const run = this.deps.registry.runs.get(token.runId);
     if (!run) throw notFound('workflow execution not found');
     if (!run.open) throw notFound('workflow execution already completed');
     const wft = run.wft;
