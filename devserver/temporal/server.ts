@@ -3,6 +3,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
+import { PostgresActivityStore } from './persistence/activity-store';
 import { PostgresRunStore } from './persistence/run-store';
 import { PostgresScheduleStore } from './persistence/schedule-store';
 import { startUiServer, UiServer } from './ui/ui-server';
@@ -20,8 +21,14 @@ export interface DevServerOptions {
   /** Long-poll expiry for task polls (ms). Default 60 s; tests may lower it. */
   longPollMs?: number;
   /**
-   * Postgres connection string: keeps every run in the table temporal_devserver_runs and every
-   * schedule in temporal_devserver_schedules so workflows, timers, retries and schedules survive a
+   * How long a client's long poll for new history, a workflow result or a standalone activity's
+   * outcome waits before answering "nothing yet" (ms; the client asks again). Default 20 s.
+   */
+  resultLongPollMs?: number;
+  /**
+   * Postgres connection string: keeps every run in the table temporal_devserver_runs, every
+   * standalone activity in temporal_devserver_activities and every schedule in
+   * temporal_devserver_schedules, so workflows, timers, retries, activities and schedules survive a
    * restart (dev-server role). Without it, state is in memory only.
    */
   databaseUrl?: string;
@@ -61,16 +68,18 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const host = options.host ?? '127.0.0.1';
   const extra = options.namespace === undefined ? [] : Array.isArray(options.namespace) ? options.namespace : [options.namespace];
   const log = options.log ?? ((m: string) => console.error(`[temporal-devserver] ${m}`));
-  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra], log });
+  const historyLongPollMs = options.resultLongPollMs ?? 20_000;
+  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra], log, longPollMs: historyLongPollMs });
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE,
     'grpc.max_send_message_length': MAX_MESSAGE,
     interceptors: [exposeRequestEncoding],
   });
-  const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
+  const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs };
   const workflowHandlers = workflowServiceHandlers(engine, serviceOpts);
   const store = options.databaseUrl ? new PostgresRunStore(options.databaseUrl, options.storeId) : undefined;
   const scheduleStore = options.databaseUrl ? new PostgresScheduleStore(options.databaseUrl, options.storeId) : undefined;
+  const activityStore = options.databaseUrl ? new PostgresActivityStore(options.databaseUrl, options.storeId) : undefined;
   // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
   let markReady!: () => void;
   let failReady!: (e: unknown) => void;
@@ -86,14 +95,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let ui: UiServer | undefined;
   if (options.uiPort !== undefined) {
     try {
-      ui = await startUiServer({ registry: engine.registry, clock: engine.clock, ready, log }, { port: options.uiPort, host });
+      ui = await startUiServer({ registry: engine.registry, executions: engine.executions, clock: engine.clock, ready, log }, { port: options.uiPort, host });
     } catch (e) {
       server.forceShutdown();
       throw e;
     }
   }
-  if (store && scheduleStore) {
+  if (store && scheduleStore && activityStore) {
     engine.attachStore(store).restore()
+      .then(() => engine.attachActivityStore(activityStore))
       .then(() => engine.attachScheduleStore(scheduleStore))
       .then(() => markReady(), failReady);
   } else {
@@ -102,8 +112,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   // Retention sweep in real time (a virtual-time timer would fire on every time skip).
   const retentionMs = options.retentionMs ?? 24 * 3600 * 1000;
   const sweep = options.timeSkipping ? undefined : setInterval(() => {
+    // Purge first: `persistence?.forget(purge())` would skip the purge without a store.
     const purged = engine.purgeClosedRuns(retentionMs);
     engine.persistence?.forget(purged);
+    engine.purgeClosedActivities(retentionMs);
   }, Math.min(Math.max(retentionMs / 4, 10), 10 * 60 * 1000));
   sweep?.unref();
   let stopped: Promise<void> | undefined;
@@ -124,6 +136,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         await ui?.close();
         await engine.persistence?.close();
         await engine.schedulePersistence?.close();
+        await engine.activityPersistence?.close();
       });
       return stopped;
     },

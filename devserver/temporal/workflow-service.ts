@@ -5,6 +5,7 @@ import { multiOperationHandlers } from './api/multioperation/handlers';
 import { namespaceHandlers, operatorServiceHandlers } from './api/namespace/handlers';
 import { queryHandlers } from './api/query/handlers';
 import { scheduleHandlers } from './api/schedule/handlers';
+import { standaloneActivityHandlers } from './api/standalone/handlers';
 import { startHandlers } from './api/start/handlers';
 import { testServiceHandlers } from './api/testservice/handlers';
 import { updateHandlers } from './api/update/handlers';
@@ -33,6 +34,7 @@ export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): W
     ...updateHandlers(registry, engine.updates),
     ...scheduleHandlers({ registry, schedules: engine.schedules, actions: engine.scheduleActions }),
     ...multiOperationHandlers({ registry, starter: engine.starter, updates: engine.updates }),
+    ...standaloneActivityHandlers({ registry, executions: engine.executions, standalone: engine.standalone, controls: engine.activityControls }),
   };
 }
 

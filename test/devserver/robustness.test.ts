@@ -1,7 +1,7 @@
 // Point 8: unsupported and malformed RPCs, pollers that go away, graceful shutdown.
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { Client, Connection, NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
+import { ActivityNotFoundError, Client, Connection, NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { startDevServer } from '../../devserver/temporal';
 import { encodeMessage, protoType } from '../../devserver/temporal/proto';
 import { uid, useEnv } from './harness';
@@ -85,16 +85,22 @@ describe('devserver robustness', function () {
     }
   });
 
-  it('forgets closed runs after the retention period (dev-server mode)', async () => {
+  it('forgets closed runs and standalone activities after the retention period (dev-server mode)', async () => {
     const server = await startDevServer({ port: 0, retentionMs: 200 });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     try {
       const open = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       const closed = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       await closed.terminate();
+      const activityOpts = { taskQueue: uid('tq'), scheduleToCloseTimeout: '1 minute' } as const;
+      const openActivity = await client.activity.start('echo', { ...activityOpts, id: uid('act') });
+      const closedActivity = await client.activity.start('echo', { ...activityOpts, id: uid('act') });
+      await closedActivity.terminate('done');
       await new Promise((r) => setTimeout(r, 400));
       await expect(closed.describe()).to.be.rejectedWith(WorkflowNotFoundError);
       expect((await open.describe()).status.name).to.equal('RUNNING');
+      await expect(closedActivity.describe()).to.be.rejectedWith(ActivityNotFoundError);
+      expect((await openActivity.describe()).status).to.equal('RUNNING');
     } finally {
       await client.connection.close();
       await server.shutdown();

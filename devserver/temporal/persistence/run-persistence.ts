@@ -7,9 +7,8 @@ import type { Run } from '../state/run';
 import type { RunRegistry } from '../state/run-registry';
 import { fromStored, storedFromJson, storedToJson, toStored } from '../state/run-state';
 import type { RunResumer } from './resume-run';
-import type { RunStore } from './run-store';
-
-const WRITE_BEHIND_MS = 20;
+import type { RunRow, RunStore } from './run-store';
+import { WriteBehind } from './write-behind';
 
 export interface RunPersistenceDeps {
   /** Puts a stored run back into the indexes. */
@@ -20,44 +19,27 @@ export interface RunPersistenceDeps {
 }
 
 export class RunPersistence {
-  private dirty = new Set<Run>();
-  private flushTimer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly store: RunStore;
+  private readonly writes: WriteBehind<Run, RunRow>;
 
   constructor(private readonly deps: RunPersistenceDeps) {
-    this.store = deps.store;
+    this.writes = new WriteBehind({
+      toRow: (r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }),
+      save: (rows) => deps.store.saveAll(rows),
+      what: 'run state',
+    });
   }
 
   track(run: Run): void {
-    run.onTouch = () => this.markDirty(run);
-  }
-
-  private markDirty(run: Run): void {
-    this.dirty.add(run);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, WRITE_BEHIND_MS);
+    run.onTouch = () => this.writes.changed(run.runId, run);
   }
 
   /** Writes every changed run; resolves when everything changed so far is stored. */
   flush(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    if (!this.dirty.size) return this.flushing;
-    const rows = [...this.dirty].map((r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }));
-    this.dirty.clear();
-    this.flushing = this.flushing
-      .then(() => this.store.saveAll(rows))
-      .catch((err) => console.error('[temporal-devserver] storing run state failed', err));
-    return this.flushing;
+    return this.writes.flush();
   }
 
   async restore(): Promise<void> {
-    const rows = await this.store.loadAll();
+    const rows = await this.deps.store.loadAll();
     const open: Run[] = [];
     // Rows come in creation order, so the last run of a workflow id becomes its current run.
     for (const text of rows) {
@@ -70,13 +52,11 @@ export class RunPersistence {
 
   forget(runIds: string[]): void {
     if (!runIds.length) return;
-    this.flushing = this.flushing
-      .then(() => this.store.deleteRuns(runIds))
-      .catch((err) => console.error('[temporal-devserver] deleting expired runs failed', err));
+    this.writes.then(() => this.deps.store.deleteRuns(runIds), 'deleting expired runs');
   }
 
   async close(): Promise<void> {
     await this.flush();
-    await this.store.close();
+    await this.deps.store.close();
   }
 }

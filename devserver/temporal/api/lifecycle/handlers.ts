@@ -1,5 +1,6 @@
 // Client RPCs that act on a running workflow: signal, cancel request, terminate.
 import { invalidArgument } from '../../errors';
+import { checkIdLength } from '../../limits';
 import type { WorkflowServiceHandlers } from '../../messages';
 import type { RunRegistry } from '../../state/run-registry';
 import type { RunCloser } from './close-run';
@@ -16,6 +17,8 @@ export function lifecycleHandlers({ registry, signals, closer }: LifecycleHandle
     SignalWorkflowExecution: (req) => {
       const run = registry.resolveRun(registry.checkNamespace(req.namespace), req.workflowExecution);
       if (!req.signalName) throw invalidArgument('signal_name is required');
+      checkIdLength('SignalName', req.signalName);
+      checkIdLength('RequestId', req.requestId);
       signals.signal(run, { signalName: req.signalName, input: req.input, header: req.header, identity: req.identity, requestId: req.requestId });
       return {};
     },

@@ -102,7 +102,7 @@ export class Queries {
           return undefined;
         }
         return {
-          taskToken: encodeToken({ k: 'query', runId: run.runId, queryId: q.id }),
+          taskToken: encodeToken({ k: 'query', ns: run.namespace, runId: run.runId, queryId: q.id }),
           workflowExecution: run.execution,
           workflowType: { name: run.workflowType },
           previousStartedEventId: run.lastCompletedStartedId,

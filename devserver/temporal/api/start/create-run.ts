@@ -25,6 +25,8 @@ export interface StartExtras {
   parent?: { namespace: string; workflowId: string; runId: string; initiatedEventId: number; parentClosePolicy: number; root?: WorkflowExecution };
   /** Runs after the run exists and before its first workflow task is scheduled (update-with-start). */
   beforeFirstTask?: (run: Run) => void;
+  /** The caller starts the first workflow task itself (eager start): do not queue it. */
+  firstTaskByCaller?: boolean;
   continued?: {
     fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number;
     lastCompletionResult?: Payloads; continuedFailure?: Failure; backoffMs?: number; attempt?: number;
@@ -103,7 +105,7 @@ export class RunFactory {
     }
     extras.beforeFirstTask?.(run);
     if (backoffMs > 0) run.startDelayPending = true;
-    else this.deps.workflowTasks.schedule(run);
+    else if (!extras.firstTaskByCaller) this.deps.workflowTasks.schedule(run);
     this.armRunTimers(run);
     return run;
   }

@@ -1,4 +1,5 @@
 // RPCs that start runs: StartWorkflowExecution and SignalWithStartWorkflowExecution.
+import { checkIdLength, checkStartRequestIds } from '../../limits';
 import type { WorkflowServiceHandlers } from '../../messages';
 import { ConflictPolicy, ReusePolicy } from '../../proto';
 import type { RunRegistry } from '../../state/run-registry';
@@ -16,9 +17,15 @@ export interface StartHandlerDeps {
 
 export function startHandlers({ registry, starter, signals, workflowTasks }: StartHandlerDeps): WorkflowServiceHandlers {
   return {
-    StartWorkflowExecution: (req) => starter.start(registry.checkNamespace(req.namespace), req),
+    StartWorkflowExecution: (req) => {
+      const ns = registry.checkNamespace(req.namespace);
+      checkStartRequestIds(req);
+      return starter.start(ns, req);
+    },
     SignalWithStartWorkflowExecution: (req) => {
       const ns = registry.checkNamespace(req.namespace);
+      checkStartRequestIds(req);
+      checkIdLength('SignalName', req.signalName);
       const existing = req.workflowId ? registry.currentRun(ns, req.workflowId) : undefined;
       const conflict = req.workflowIdConflictPolicy ?? 0;
       const signal = { signalName: req.signalName ?? '', input: req.signalInput, header: req.header, identity: req.identity };

@@ -1,7 +1,8 @@
 // Workflow Update (PROTOCOL.md, "Updates"): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
 // protocol messages that carry requests to the worker inside workflow tasks, and the
 // Accepted/Completed history events written from the worker's answers.
-import { invalidArgument, notFound } from '../../errors';
+import { concurrentLimitReached, failedPrecondition, invalidArgument, notFound } from '../../errors';
+import { checkIdLength } from '../../limits';
 import type {
   Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
   UpdateWorkflowRequest, UpdateWorkflowResponse,
@@ -15,6 +16,9 @@ import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
 import { TYPE_PREFIX } from './update-messages';
 
 const UPDATE_WAIT_MS = 10_000;
+/** The real server's per-run limits: updates admitted or accepted but not completed, and all updates. */
+const MAX_IN_FLIGHT_UPDATES = 10;
+const MAX_TOTAL_UPDATES = 2000;
 const ACCEPTANCE = 'temporal.api.update.v1.Acceptance';
 const RESPONSE = 'temporal.api.update.v1.Response';
 const REJECTION = 'temporal.api.update.v1.Rejection';
@@ -67,6 +71,7 @@ export class Updates {
     const updateId = req.request?.meta?.updateId;
     if (!updateId) throw invalidArgument('request.meta.update_id is required');
     if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
+    checkIdLength('UpdateId', updateId);
     const known = run.updates.has(updateId);
     const u = this.admit(run, req.request);
     // A new update needs a workflow task; it also ends a start delay (as on the real server).
@@ -84,11 +89,26 @@ export class Updates {
     let u = run.updates.get(updateId);
     if (!u) {
       if (!run.open) throw notFound('workflow execution already completed');
+      this.checkLimits(run);
       u = { updateId, request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
       run.updates.set(updateId, u);
       run.touch();
     }
     return u;
+  }
+
+  /** A new update is refused while 10 are in flight, or once the run has had 2000 (rejected ones do not count). */
+  private checkLimits(run: Run): void {
+    let inFlight = 0;
+    let total = 0;
+    for (const u of run.updates.values()) {
+      if (u.state !== 'completed') inFlight++;
+      if (u.state !== 'completed' || u.acceptedEventId) total++;
+    }
+    if (inFlight >= MAX_IN_FLIGHT_UPDATES) throw concurrentLimitReached(`limit on number of concurrent in-flight updates has been reached (${MAX_IN_FLIGHT_UPDATES})`);
+    if (total >= MAX_TOTAL_UPDATES) {
+      throw failedPrecondition(`The limit on the total number of distinct updates in this workflow has been reached (${MAX_TOTAL_UPDATES}).`);
+    }
   }
 
   async poll(ns: string, req: PollUpdateRequest, call: Call): Promise<PollUpdateResponse> {

@@ -28,6 +28,20 @@ export class WorkflowTasks {
   constructor(private readonly deps: WorkflowTaskDeps) {}
 
   schedule(run: Run, attempt = 1): void {
+    this.writeScheduled(run, attempt);
+    this.enqueue(run);
+  }
+
+  /**
+   * Eager workflow start: the first task is scheduled and at once started for the client that
+   * started the workflow (its worker shares the connection), instead of waiting in the queue.
+   */
+  startEagerly(run: Run, identity: string): PollWorkflowTaskResponse {
+    const scheduledEventId = this.writeScheduled(run, 1);
+    return this.start(run, scheduledEventId, identity)!;
+  }
+
+  private writeScheduled(run: Run, attempt: number): number {
     const now = this.deps.clock.now();
     const ev = run.append('WORKFLOW_TASK_SCHEDULED', {
       taskQueue: { name: run.taskQueue, kind: TaskQueueKind.NORMAL },
@@ -38,7 +52,7 @@ export class WorkflowTasks {
     const carried = run.wft.state === 'none' ? run.wft.queries : new Map<string, PendingQuery>();
     run.wft = { state: 'scheduled', scheduledEventId, startedEventId: 0, attempt, scheduledTime: now, startedTime: 0, queries: carried };
     for (const q of run.pendingQueries.splice(0)) run.wft.queries.set(q.id, q);
-    this.enqueue(run);
+    return scheduledEventId;
   }
 
   /** Puts the run's scheduled task on its queue (also used when resuming a restored run). */
@@ -70,7 +84,7 @@ export class WorkflowTasks {
     const queries: Record<string, WorkflowQuery> = {};
     for (const [id, q] of wft.queries) if (!q.settled && q.query) queries[id] = q.query;
     return {
-      taskToken: encodeToken({ k: 'wft', runId: run.runId, scheduledEventId, attempt }),
+      taskToken: encodeToken({ k: 'wft', ns: run.namespace, runId: run.runId, scheduledEventId, attempt }),
       workflowExecution: run.execution,
       workflowType: { name: run.workflowType },
       previousStartedEventId: run.lastCompletedStartedId,

@@ -33,7 +33,7 @@ export class CrossWorkflowCommands {
     const workflowType = { name: a.workflowType?.name ?? '' };
     const taskQueue = a.taskQueue?.name ? { name: a.taskQueue.name, kind: TaskQueueKind.NORMAL } : { name: run.taskQueue, kind: TaskQueueKind.NORMAL };
     const searchAttributes = this.deps.searchAttributes.typed(a.searchAttributes);
-    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now(), userMetadata);
+    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
     const child: ChildState = {
       initiatedEventId: ev.eventId, namespace, workflowId, workflowType: workflowType.name,
       parentClosePolicy: a.parentClosePolicy ?? 0,
