@@ -75,9 +75,9 @@ export class RunRegistry {
   }
 
   /**
-   * Work a worker has or could take, counted like the Java test server's timer locks (PROTOCOL.md,
-   * "Time skipping"): one per scheduled or started workflow task, one per queued or running
-   * activity attempt (an attempt waiting for its retry backoff holds none).
+   * Work a worker has or could take, counted like the Java test server's timer locks
+   * (PROTOCOL.md#time-skipping): one per scheduled or started workflow task, one per queued or
+   * running activity attempt (an attempt waiting for its retry backoff holds none).
    */
   outstandingWork(): number {
     let n = 0;
