@@ -2,6 +2,7 @@
 // with the cancellation details the SDK reports to the activity (the SDK's own tests: a paused or
 // reset activity learns it from its heartbeat response), and the states Describe reports.
 import { expect } from 'chai';
+import Long from 'long';
 import { temporal } from '@temporalio/proto';
 import type { PauseResetPlan } from './activities';
 import { CACHE_MODES, uid, useEnv, waitFor } from './harness';
@@ -80,6 +81,26 @@ describe('devserver activity pause: states and dispatch', function () {
         expect(await h.result()).to.equal('after unpause');
       });
     }, { activities: {} });
+  });
+
+  it('moves a waiting activity to another task queue with UpdateActivityOptions, and restores its original options', async () => {
+    const tq = uid('tq');
+    const workflowId = uid('wf');
+    const nobody = uid('nobody');
+    await env.withWorker(tq, async () => {
+      const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId, args: ['echo', ['moved'], { taskQueue: nobody, startToCloseTimeout: '5s' }] });
+      await waitFor(async () => (await pending(workflowId)).length === 1);
+      type Req = temporal.api.workflowservice.v1.IUpdateActivityOptionsRequest;
+      const update = (req: Omit<Req, 'namespace' | 'execution'>) => env.connection.workflowService.updateActivityOptions({ namespace: ns, execution: { workflowId }, ...req }) as unknown as Promise<temporal.api.workflowservice.v1.IUpdateActivityOptionsResponse>;
+      const first = await update({ type: 'echo', activityOptions: { heartbeatTimeout: { seconds: Long.fromNumber(2) } }, updateMask: { paths: ['heartbeat_timeout'] } });
+      expect(Number(first.activityOptions?.heartbeatTimeout?.seconds)).to.equal(2);
+      expect(first.activityOptions?.taskQueue?.name).to.equal(nobody);
+      const restored = await update({ type: 'echo', restoreOriginal: true });
+      expect(Number(restored.activityOptions?.heartbeatTimeout?.seconds ?? 0)).to.equal(0);
+      const moved = await update({ type: 'echo', activityOptions: { taskQueue: { name: tq } }, updateMask: { paths: ['task_queue.name'] } });
+      expect(moved.activityOptions?.taskQueue?.name).to.equal(tq);
+      expect(await h.result()).to.equal('moved');
+    });
   });
 
   it('reports PAUSE_REQUESTED while a worker still runs a paused activity; ResetActivity by type starts over at attempt 1', async () => {

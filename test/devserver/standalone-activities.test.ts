@@ -312,6 +312,25 @@ describe('devserver standalone activities', function () {
     expect(await env.withWorker(idleQueue, () => toReset.result(), { activities })).to.equal('after reset');
   });
 
+  it('changes a waiting activity\'s options (its task queue, timeouts) and restores the original ones', async () => {
+    const id = uid('act');
+    const handle = await client().start('echo', { ...opts, id, taskQueue: uid('nobody'), args: ['moved'], startDelay: '1h' });
+    const updated = await handle.updateOptions({ taskQueue, startToCloseTimeout: '5s', startDelay: 0 });
+    expect(updated).to.deep.include({ taskQueue, startToCloseTimeout: 5_000, scheduleToCloseTimeout: 60_000 });
+    // Moved to the suite worker's queue, and no longer delayed: it runs.
+    expect(await handle.result()).to.equal('moved');
+
+    const other = await client().start('echo', { ...opts, id: uid('act'), taskQueue: uid('nobody'), args: ['x'] });
+    await other.updateOptions({ scheduleToStartTimeout: '10s', retry: { maximumAttempts: 3 } });
+    const changed = await other.describe();
+    expect(changed.scheduleToStartTimeoutMs).to.equal(10_000);
+    expect(changed.retryPolicy?.maximumAttempts).to.equal(3);
+    const restored = await other.restoreOriginalOptions();
+    expect(restored).to.deep.include({ scheduleToStartTimeout: 60_000 });
+    expect((await other.describe()).retryPolicy?.maximumAttempts).to.equal(0);
+    await other.terminate('done');
+  });
+
   it('deletes an execution: a running one is terminated first, then it is gone', async () => {
     const id = uid('act');
     const handle = await client().start('echo', { ...opts, id, taskQueue: uid('nobody') });

@@ -22,6 +22,8 @@ export interface ActivityState {
   activityType: string;
   taskQueue: string;
   attrs: ScheduledActivity;
+  /** The attributes it was scheduled with, kept once its options are changed (restore brings them back). */
+  originalAttrs?: ScheduledActivity;
   attempt: number;
   /**
    * queued: waiting for a worker; started: a worker has it; backoff: waiting for a retry (or a

@@ -382,6 +382,44 @@ export class ActivityAttempts {
     this.deps.clock.workChanged();
   }
 
+  // ------------------------------------------------------------ changing options
+
+  /**
+   * UpdateActivityOptions: the activity runs with `next` from now on. A waiting activity is queued
+   * again (on its new task queue), a retry keeps its due time, a running attempt gets timeouts from
+   * the new values; the schedule-to-close deadline moves with its timeout.
+   */
+  updateOptions(owner: Owner, act: ActivityState, next: { attrs: ScheduledActivity; timeouts: ActivityTimeoutsMs }): void {
+    act.originalAttrs ??= act.attrs;
+    this.setOptions(owner, act, next);
+  }
+
+  /** Back to the options it was scheduled with. */
+  restoreOptions(owner: Owner, act: ActivityState, original: { attrs: ScheduledActivity; timeouts: ActivityTimeoutsMs }): void {
+    act.originalAttrs = undefined;
+    this.setOptions(owner, act, original);
+  }
+
+  private setOptions(owner: Owner, act: ActivityState, next: { attrs: ScheduledActivity; timeouts: ActivityTimeoutsMs }): void {
+    act.attrs = next.attrs;
+    act.taskQueue = next.attrs.taskQueue?.name ?? act.taskQueue;
+    Object.assign(act, next.timeouts);
+    owner.touch();
+    this.armScheduleToClose(owner, act);
+    if (act.state === 'queued') {
+      this.clearAttemptTimers(act);
+      this.enqueue(owner, act);
+    } else if (act.state === 'backoff') {
+      this.clearAttemptTimers(act);
+      act.stamp = (act.stamp ?? 0) + 1;
+      this.waitThenDispatch(owner, act, act.retryDue ?? this.deps.clock.now());
+    } else if (act.state === 'started') {
+      this.clearAttemptTimers(act);
+      this.armRunningTimers(owner, act);
+    }
+    this.deps.clock.workChanged();
+  }
+
   /**
    * After a restart: re-arm the timers of every open activity of `owner`. An attempt that was
    * running when the server stopped is lost (its worker's completion would be refused), so it

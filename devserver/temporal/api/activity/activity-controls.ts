@@ -5,12 +5,14 @@ import type { WorkflowExecution } from '../../messages';
 import type { ActivityState } from '../../state/activity-state';
 import type { Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import { durationMs } from '../../proto';
 import type { ActivityAttempts, ResetOptions, UnpauseOptions } from './activity-attempts';
+import { type ActivityOptions, changeOptions, type OptionsRequest } from './activity-options';
 
 export interface ActivityControlDeps {
   clock: { now(): number };
   registry: Pick<RunRegistry, 'resolveRun'>;
-  attempts: Pick<ActivityAttempts, 'pause' | 'unpause' | 'reset'>;
+  attempts: Pick<ActivityAttempts, 'pause' | 'unpause' | 'reset' | 'updateOptions' | 'restoreOptions'>;
 }
 
 /** Which pending activities a request means. */
@@ -52,5 +54,13 @@ export class ActivityControls {
   reset(ns: string, execution: WorkflowExecution | undefined, which: ActivitySelection, opts: ResetOptions): void {
     const { run, acts } = this.select(ns, execution, which);
     for (const act of acts) this.deps.attempts.reset(run, act, opts);
+  }
+
+  /** UpdateActivityOptions: returns the options the (last) chosen activity runs with now. */
+  updateOptions(ns: string, execution: WorkflowExecution | undefined, which: ActivitySelection, req: OptionsRequest): ActivityOptions {
+    const { run, acts } = this.select(ns, execution, which);
+    let options: ActivityOptions = {};
+    for (const act of acts) options = changeOptions(this.deps.attempts, run, act, req, durationMs(run.startRequest.workflowRunTimeout));
+    return options;
   }
 }

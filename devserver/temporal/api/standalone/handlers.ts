@@ -48,6 +48,12 @@ export function standaloneActivityHandlers({ registry, executions, standalone, c
       return {};
     },
 
+    UpdateActivityExecutionOptions: (req) => {
+      if (req.workflowId) return { activityOptions: controls.updateOptions(ns(req), { workflowId: req.workflowId, runId: req.runId }, { id: req.activityId }, req) };
+      return { activityOptions: standalone.updateOptions(exec(req), req) };
+    },
+    UpdateActivityOptions: (req) => ({ activityOptions: controls.updateOptions(ns(req), req.execution, { id: req.id, type: req.type, all: req.matchAll }, req) }),
+
     PauseActivity: (req) => {
       controls.pause(ns(req), req.execution, { id: req.id, type: req.type }, { identity: req.identity, reason: req.reason, requestId: req.requestId });
       return {};

@@ -17,6 +17,7 @@ import { ActivityExecution } from '../../state/activity-execution';
 import type { ActivityExecutionRegistry } from '../../state/activity-execution-registry';
 import type { SearchAttributeTypes } from '../../state/search-attribute-types';
 import { type ActivityAttempts, newActivityState, type ResetOptions, type UnpauseOptions } from '../activity/activity-attempts';
+import { type ActivityOptions, changeOptions, type OptionsRequest } from '../activity/activity-options';
 import { normaliseTimeouts, scheduledAttributes } from '../activity/schedule-activity';
 import { describeActivity, outcomeOf } from './describe-activity';
 import { canceledFailure, closeExecution } from './outcome';
@@ -24,7 +25,7 @@ import { canceledFailure, closeExecution } from './outcome';
 export interface StandaloneActivityDeps {
   clock: { now(): number };
   executions: ActivityExecutionRegistry;
-  attempts: Pick<ActivityAttempts, 'begin' | 'requestCancel' | 'abandon' | 'pause' | 'unpause' | 'reset'>;
+  attempts: Pick<ActivityAttempts, 'begin' | 'requestCancel' | 'abandon' | 'pause' | 'unpause' | 'reset' | 'updateOptions' | 'restoreOptions'>;
   searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
   shutdown: Pick<ShutdownSignal, 'stopping'>;
   /** How long a result or describe long poll waits before answering "nothing yet". */
@@ -157,6 +158,20 @@ export class StandaloneActivities {
   reset(exec: ActivityExecution, opts: ResetOptions): void {
     if (!exec.open) throw notFound('activity execution already completed');
     this.deps.attempts.reset(exec, exec.act, opts);
+  }
+
+  /** UpdateActivityExecutionOptions; a new start delay counts while the first attempt still waits for it. */
+  updateOptions(exec: ActivityExecution, req: OptionsRequest): ActivityOptions {
+    if (!exec.open) throw notFound('activity execution already completed');
+    const act = exec.act;
+    const newDelay = req.updateMask?.paths?.some((p) => p === 'start_delay' || p === 'startDelay');
+    if (newDelay && !req.restoreOriginal && act.state === 'backoff' && act.attempt === 1 && !act.startedTime) {
+      const delay = req.activityOptions?.startDelay;
+      exec.request.startDelay = delay;
+      act.firstScheduledTime = exec.scheduleTime + durationMs(delay);
+      act.retryDue = act.firstScheduledTime;
+    }
+    return { ...changeOptions(this.deps.attempts, exec, act, req, 0), startDelay: exec.request.startDelay };
   }
 }
 
