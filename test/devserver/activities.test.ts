@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
-import { ActivityCompletionError, Client, WorkflowFailedError } from '@temporalio/client';
+import { ActivityCompletionError, Client, NamespaceNotFoundError, WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { asyncTokens, attemptLog } from './activities';
@@ -149,6 +149,9 @@ for (const mode of CACHE_MODES) {
         const err = await new Client({ connection: env.connection, namespace: 'elsewhere' }).activity.complete(token, 'wrong').catch((e: unknown) => e);
         expect(err).to.be.instanceOf(ActivityCompletionError);
         expect((err as Error).message).to.equal('token does not match namespace');
+        // A namespace that does not exist is named as such before the token is looked at.
+        const unknown = await new Client({ connection: env.connection, namespace: 'no-such-namespace' }).activity.complete(token, 'x').catch((e: unknown) => e);
+        expect(unknown).to.be.instanceOf(NamespaceNotFoundError);
         await env.client.activity.complete(token, 'right');
         expect(await h.result()).to.equal('right');
       });

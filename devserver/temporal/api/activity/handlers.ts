@@ -17,7 +17,11 @@ export interface ActivityHandlerDeps {
 const onCancelled = (call: Call) => (cb: () => void) => { call.on('cancelled', cb); };
 
 export function activityHandlers({ registry, queues, reports, longPollMs }: ActivityHandlerDeps): WorkflowServiceHandlers {
-  const byToken = (req: { namespace?: string; taskToken?: Uint8Array }) => reports.byToken(decodeToken(req.taskToken, req.namespace));
+  // Like the real server, the call's namespace must exist before its token is even looked at.
+  const byToken = (req: { namespace?: string; taskToken?: Uint8Array }) => {
+    if (req.namespace) registry.checkNamespace(req.namespace);
+    return reports.byToken(decodeToken(req.taskToken, req.namespace));
+  };
   const byId = (req: { namespace?: string; workflowId?: string; runId?: string; activityId?: string }, anyState = false) =>
     reports.byId({ namespace: registry.checkNamespace(req.namespace), workflowId: req.workflowId, runId: req.runId, activityId: req.activityId }, anyState);
 

@@ -10,6 +10,7 @@ export function queryHandlers(registry: Pick<RunRegistry, 'checkNamespace'>, que
   return {
     QueryWorkflow: (req) => queries.query(registry.checkNamespace(req.namespace), req),
     RespondQueryTaskCompleted: (req) => {
+      if (req.namespace) registry.checkNamespace(req.namespace);
       const token = decodeToken(req.taskToken, req.namespace);
       if (token.k !== 'query') throw notFound('not a query task token');
       const q = queries.legacy.get(token.queryId);

@@ -42,8 +42,15 @@ export function workflowTaskHandlers({ registry, queues, completion, shutdown, l
       const resp = await queues.poll(queueKey(ns, req.taskQueue.name), req.identity ?? '', longPollMs, () => call.cancelled, onCancelled(call));
       return resp ?? {};
     },
-    RespondWorkflowTaskCompleted: (req) => completion.completed(req),
-    RespondWorkflowTaskFailed: (req) => { completion.failed(req); return {}; },
+    RespondWorkflowTaskCompleted: (req) => {
+      if (req.namespace) registry.checkNamespace(req.namespace);
+      return completion.completed(req);
+    },
+    RespondWorkflowTaskFailed: (req) => {
+      if (req.namespace) registry.checkNamespace(req.namespace);
+      completion.failed(req);
+      return {};
+    },
     ResetStickyTaskQueue: () => ({}),
     ShutdownWorker: () => ({}),
   };
