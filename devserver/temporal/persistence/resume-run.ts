@@ -1,6 +1,6 @@
 // Bringing a restored open run back to life: timers keep their due times, queued tasks are
 // re-queued, and tasks handed to a worker before the restart count as lost, because polls do not
-// survive a restart (PROTOCOL.md#persistence).
+// survive a restart (devserver/temporal/PROTOCOL.md#persistence).
 import type { ActivityAttempts } from '../api/activity/activity-attempts';
 import type { RunFactory } from '../api/start/create-run';
 import type { WorkflowTasks } from '../api/workflowtask/workflow-tasks';

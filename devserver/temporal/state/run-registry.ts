@@ -76,7 +76,7 @@ export class RunRegistry {
 
   /**
    * Work a worker has or could take, counted like the Java test server's timer locks
-   * (PROTOCOL.md#time-skipping): one per scheduled or started workflow task, one per queued or
+   * (devserver/temporal/PROTOCOL.md#time-skipping): one per scheduled or started workflow task, one per queued or
    * running activity attempt (an attempt waiting for its retry backoff holds none).
    */
   outstandingWork(): number {

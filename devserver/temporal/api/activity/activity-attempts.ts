@@ -1,6 +1,6 @@
 // Activity lifecycle on the server: dispatch of attempts to pollers, server-side retries, the four
 // timeouts, and what operators do to a pending activity (pause, unpause, reset); the same for an
-// activity a workflow scheduled and for a standalone one (PROTOCOL.md#activities).
+// activity a workflow scheduled and for a standalone one (devserver/temporal/PROTOCOL.md#activities).
 //
 // Like the real server, a workflow activity's ActivityTaskStarted is written lazily together with
 // the closing event, and intermediate attempts leave no trace in history. Every queued task and

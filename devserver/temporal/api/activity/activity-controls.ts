@@ -1,5 +1,5 @@
 // PauseActivity, UnpauseActivity and ResetActivity on a workflow's pending activities, chosen by
-// activity id, by activity type or all of them (PROTOCOL.md#activities: pause, unpause, reset).
+// activity id, by activity type or all of them (devserver/temporal/PROTOCOL.md#activities: pause, unpause, reset).
 import { failedPrecondition, notFound } from '../../errors';
 import type { WorkflowExecution } from '../../messages';
 import type { ActivityState } from '../../state/activity-state';

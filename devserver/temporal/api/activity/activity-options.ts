@@ -1,7 +1,7 @@
 // UpdateActivityOptions / UpdateActivityExecutionOptions: an operator changes a pending activity's
 // task queue, timeouts, retry policy or priority (the fields an update mask names), or restores the
 // options it was scheduled with. The merged options are validated and normalised as a new
-// ScheduleActivityTask would be (PROTOCOL.md#activities).
+// ScheduleActivityTask would be (devserver/temporal/PROTOCOL.md#activities).
 import { invalidArgument } from '../../errors';
 import type { Duration, Plain, Priority, RetryPolicy } from '../../messages';
 import type { temporal } from '@temporalio/proto';

@@ -1,6 +1,6 @@
 // ScheduleActivityTask command: validation (done before a completion is applied, so completions
 // stay atomic) and the server-side normalisation of timeouts and retry policy, which standalone
-// activities share (PROTOCOL.md#activities).
+// activities share (devserver/temporal/PROTOCOL.md#activities).
 import type { CommandAttributes, Duration } from '../../messages';
 import { duration, durationMs, TaskQueueKind } from '../../proto';
 import { withRetryDefaults } from '../../retry-policy';

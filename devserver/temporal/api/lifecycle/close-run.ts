@@ -1,6 +1,6 @@
 // Closing a run: the terminal event is written by the caller (a worker command) or here (terminate,
 // run timeout); then everything the run held is released, its children get their parent close
-// policy, and its parent learns the result (PROTOCOL.md#closing-runs).
+// policy, and its parent learns the result (devserver/temporal/PROTOCOL.md#closing-runs).
 import { notFound } from '../../errors';
 import type { ExternalEvents } from '../../history/external-events';
 import { flushBuffered } from '../../history/buffered-events';

@@ -1,4 +1,4 @@
-// FailWorkflowExecution with the start request's retry policy (PROTOCOL.md#continue-as-new-and-retries): the failed
+// FailWorkflowExecution with the start request's retry policy (devserver/temporal/PROTOCOL.md#continue-as-new-and-retries): the failed
 // event names the next run when another attempt is allowed, and that run starts after the backoff,
 // keeping the parent and the execution expiration.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// QueryWorkflow delivery (PROTOCOL.md#queries): a query rides on a scheduled workflow task, waits for a
+// QueryWorkflow delivery (devserver/temporal/PROTOCOL.md#queries): a query rides on a scheduled workflow task, waits for a
 // started one to finish, or goes out as a legacy query task when no task is pending (or the run
 // is closed). Answers come back in RespondWorkflowTaskCompleted.query_results or
 // RespondQueryTaskCompleted.

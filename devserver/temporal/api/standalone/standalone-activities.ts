@@ -1,6 +1,6 @@
 // Standalone activities (SDK 1.24's client.activity): an activity started by a client on its own,
 // run by workers like any activity (same task queues, heartbeats, retries and timeouts), its
-// outcome kept on the execution (PROTOCOL.md#standalone-activities).
+// outcome kept on the execution (devserver/temporal/PROTOCOL.md#standalone-activities).
 //
 // Start follows the activity id policies (reuse: ALLOW_DUPLICATE by default; conflict: FAIL by
 // default); the result is a long poll (PollActivityExecution); Describe can long-poll for any

@@ -1,4 +1,4 @@
-// Creating a run: the WorkflowExecutionStarted event (PROTOCOL.md#starting-workflows lists the
+// Creating a run: the WorkflowExecutionStarted event (devserver/temporal/PROTOCOL.md#starting-workflows lists the
 // fields the SDK needs), the first workflow task (or the start delay before it) and the
 // run/execution timeout timers.
 // Used by StartWorkflowExecution, signal-with-start, child workflows, continue-as-new and retries.

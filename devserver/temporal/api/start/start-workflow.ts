@@ -1,5 +1,5 @@
 // StartWorkflowExecution's decision: request-id dedup, then the workflow id reuse policy for a
-// closed previous run and the conflict policy for a running one (PROTOCOL.md#starting-workflows).
+// closed previous run and the conflict policy for a running one (devserver/temporal/PROTOCOL.md#starting-workflows).
 import { status as Status } from '@grpc/grpc-js';
 import { alreadyStarted, invalidArgument, RpcError } from '../../errors';
 import { ConflictPolicy, ExecStatus, ReusePolicy } from '../../proto';

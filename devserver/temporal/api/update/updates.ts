@@ -1,4 +1,4 @@
-// Workflow Update (PROTOCOL.md#updates): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
+// Workflow Update (devserver/temporal/PROTOCOL.md#updates): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
 // protocol messages that carry requests to the worker inside workflow tasks, and the
 // Accepted/Completed history events written from the worker's answers.
 import { concurrentLimitReached, failedPrecondition, invalidArgument, notFound } from '../../errors';

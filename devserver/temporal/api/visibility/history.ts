@@ -1,5 +1,5 @@
 // GetWorkflowExecutionHistory: pages of events, the long poll for new events, and the close-event
-// long poll clients use to wait for a result (PROTOCOL.md#waiting-for-a-result). Page tokens name the
+// long poll clients use to wait for a result (devserver/temporal/PROTOCOL.md#waiting-for-a-result). Page tokens name the
 // run and the next event index.
 import type { temporal } from '@temporalio/proto';
 import { invalidArgument, notFound } from '../../errors';

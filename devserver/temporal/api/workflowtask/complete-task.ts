@@ -1,5 +1,5 @@
 // RespondWorkflowTaskCompleted / RespondWorkflowTaskFailed: turn the worker's commands into history
-// events, in command order, then flush events buffered while the task ran (PROTOCOL.md#workflow-tasks).
+// events, in command order, then flush events buffered while the task ran (devserver/temporal/PROTOCOL.md#workflow-tasks).
 //
 // A completion is applied atomically: commands are validated before anything is written, and a
 // closing command that would hide buffered events from the workflow is rejected with

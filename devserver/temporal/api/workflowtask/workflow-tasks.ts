@@ -1,4 +1,4 @@
-// Workflow task dispatch (PROTOCOL.md#workflow-tasks): scheduling a task, handing it to a poller (writing
+// Workflow task dispatch (devserver/temporal/PROTOCOL.md#workflow-tasks): scheduling a task, handing it to a poller (writing
 // WorkflowTaskStarted and building the poll response), and the failure paths: a failed or
 // timed-out attempt is written to history and attempt + 1 is scheduled.
 import { randomUUID } from 'node:crypto';

@@ -40,7 +40,7 @@ export class WorkflowCommands {
       run.timers.delete(timerId);
       startedEventId = t.startedEventId;
     } else {
-      // The timer fired while this task ran: drop the buffered TimerFired (PROTOCOL.md#timers).
+      // The timer fired while this task ran: drop the buffered TimerFired (devserver/temporal/PROTOCOL.md#timers).
       const i = run.buffered.findIndex((b) => b.timerId === timerId);
       startedEventId = run.buffered[i].timerStartedEventId!;
       run.buffered.splice(i, 1);
