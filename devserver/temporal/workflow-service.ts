@@ -19,12 +19,13 @@ export { SERVER_VERSION } from './api/namespace/handlers';
 export interface ServiceOptions {
   longPollMs: number;
   historyLongPollMs: number;
+  retentionMs: number;
 }
 
 export function workflowServiceHandlers(engine: Engine, opts: ServiceOptions): WorkflowServiceHandlers {
   const { registry, shutdownSignal: shutdown } = engine;
   return {
-    ...namespaceHandlers(registry, engine.searchAttributes),
+    ...namespaceHandlers(registry, engine.searchAttributes, opts.retentionMs),
     ...startHandlers({ registry, starter: engine.starter, signals: engine.signals, workflowTasks: engine.workflowTasks }),
     ...lifecycleHandlers({ registry, signals: engine.signals, closer: engine.closer }),
     ...visibilityHandlers({ registry, shutdown, historyLongPollMs: opts.historyLongPollMs }),
