@@ -1,4 +1,4 @@
-// The layering of ARCHITECTURE.md section 2, checked by `npm run lint` (so by `npm test`):
+// The layers of CONTRIBUTING.md ("The layers"), checked by `npm run lint` (so by `npm test`):
 //   api -> domain -> db;  activities -> domain / integrations / db;  workflows -> domain rules + activity types;
 //   nothing imports api/ except bin/ (and the tests); production entry points import nothing from devserver/.
 // Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
@@ -52,7 +52,7 @@ module.exports = {
     {
       name: 'objection-stays-in-db-and-repositories',
       severity: 'error',
-      comment: 'ARCHITECTURE.md section 7: Objection models live in db/ and are used only by domain/<area>/<area>.repository.ts, which return plain objects.',
+      comment: 'Objection models live in db/ and are used only by domain/<area>/<area>.repository.ts, which return plain objects.',
       from: { pathNot: ['^db/', '\\.repository\\.ts$', '^test/'] },
       to: { path: ['^db/models/', '^node_modules/objection/'] },
     },

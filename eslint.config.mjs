@@ -1,4 +1,4 @@
-// Lint rules the architecture relies on (ARCHITECTURE.md section 7): no floating promises anywhere,
+// Lint rules the architecture relies on (CONTRIBUTING.md): no floating promises anywhere,
 // and workflows fenced from Node built-ins and from code that does I/O, so they stay deterministic.
 import tseslint from 'typescript-eslint';
 
@@ -19,7 +19,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
-  // ARCHITECTURE.md section 7: no globally bound models. Every Objection query gets the pool or the
+  // No globally bound models. Every Objection query gets the pool or the
   // transaction (Model.query(db)); test/ may use the test stack's binding.
   {
     files: ['api/**/*.ts', 'domain/**/*.ts', 'db/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts'],

@@ -98,7 +98,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
         type: BookingActivityErrors.deliveryFailed,
         message: `${channel} for booking ${bookingId} (${dedupeKey}) failed: ${(err as Error).message}`,
         cause: err as Error,
-        // spec 6: 30 s, 2 min, 10 min, then hourly
+        // 30 s, 2 min, 10 min, then hourly
         nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
       });
     }

@@ -1,4 +1,4 @@
-// Side effects of the payment workflow (spec 3.2, 6). Each one re-reads committed state and is
+// Side effects of the payment workflow (docs/rules/payments.md). Each one re-reads committed state and is
 // idempotent (row locks, compare-and-set, provider idempotency keys). Provider failures cross the
 // Temporal boundary typed: TRANSIENT ones are retried, PERMANENT ones are not.
 import type { Knex } from 'knex';

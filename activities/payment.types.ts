@@ -24,7 +24,7 @@ export interface PaymentActivities {
   processRefunds(input: { paymentId: string }): Promise<number>;
   /** Closes the provider's checkout of a payment that expired here (best effort). */
   releaseExpiredSession(input: { paymentId: string }): Promise<string>;
-  /** Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once. */
+  /** One SMS per paid-out refund, at most once (docs/rules/payments.md#refunds). */
   sendRefundSms(input: { paymentId: string }): Promise<number>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
   expirePayment(input: { paymentId: string }): Promise<string>;

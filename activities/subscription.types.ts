@@ -13,7 +13,7 @@ export interface ReconcileBatchResult {
 export interface SubscriptionActivities {
   /** The tenant's billing state once its subscription version reached `minVersion` (retried until then). */
   readSubscriptionState(input: { tenantId: string; minVersion: number }): Promise<SubscriptionState>;
-  /** Applies the tenant's pending inbox events (spec 3.5) and returns the state after them. */
+  /** Applies the tenant's pending inbox events (docs/rules/billing.md#provider-events) and returns the state after them. */
   applySubscriptionEvents(input: { tenantId: string }): Promise<SubscriptionState>;
   /** The trial timer fired at `asOf` (workflow time, ISO): expires a still-lapsed platform trial. */
   expireTrial(input: { tenantId: string; asOf: string }): Promise<SubscriptionState>;

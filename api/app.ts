@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
-  // (spec 5.5) and the impersonation audit records their hash (spec 5.6)
+  // (docs/rules/payments.md#provider-webhooks) and the impersonation audit records their hash (docs/rules/auth.md#impersonation)
   app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
   app.use(express.json({ limit: config.bodyLimit, verify: keepRawBody }));
   app.use('/api/webhooks', express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody }));

@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before Express sees them (a URL or headers over Node's 16 KB
-// limit, a malformed request line) still get the spec's envelope (section 7.1) instead of Node's
+// limit, a malformed request line) still get the error envelope (docs/rules/errors.md#envelope) instead of Node's
 // bare status line, so a client can read the code like any other error.
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -19,7 +19,7 @@ export interface AppDeps {
   knex: Knex;
   mailer: Mailer;
   health: Record<string, HealthCheck>;
-  /** signals entity workflows before a state change commits (ARCHITECTURE.md section 4) */
+  /** signals entity workflows before a state change commits (docs/rules/consistency.md#signal-before-commit) */
   signaller: EntitySignaller;
   /** where rate-limit counters live; unset: in this process's memory */
   rateLimitStore?: RateLimitStoreFactory;

@@ -1,4 +1,4 @@
-// The response envelope of spec section 7.1, in one place.
+// The response envelope (docs/rules/errors.md#envelope), in one place.
 import type { Response } from 'express';
 
 export interface PageMeta {

@@ -15,7 +15,7 @@ declare module 'express-serve-static-core' {
     principal?: Principal;
     /** why a presented token was rejected; only reported when a route needs authentication */
     authFailure?: string;
-    /** tenant resolved from the JWT, the x-tenant-id header, or the host (spec 5.2) */
+    /** tenant resolved from the JWT, the x-tenant-id header, or the host (docs/rules/auth.md#tenant-resolution) */
     tenantId?: string;
     /** a signed-in customer (customer JWT: Bearer header or the customer access cookie) */
     customer?: CustomerPrincipal;

@@ -3,7 +3,7 @@
 // in-memory RecordingSignaller, so Temporal round trips are NOT included). Prints figures, asserts
 // nothing:
 //   (a) first render (sharp resize of the original + variant stored) and cached render (variant read
-//       from storage) of a 12-megapixel JPEG at each preset of spec 2.11, WebP, p50/p95
+//       from storage) of a 12-megapixel JPEG at each purpose preset (docs/rules/uploads.md#purposes), WebP, p50/p95
 //   (b) peak RSS of this process while 20 uploads of 5 MB run at once (the clients run in this
 //       process too; their one shared 5 MB body is counted in the baseline)
 import fs from 'node:fs';

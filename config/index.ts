@@ -8,17 +8,17 @@ export interface RateLimitConfig {
   global: number;
   auth: number;
   bookingCreate: number;
-  /** per user (spec 8): POST /upload, presigned PUT, presigned GET, DELETE /upload/:id, image URL signing */
+  /** per user (docs/rules/limits.md#rate-limits): POST /upload, presigned PUT, presigned GET, DELETE /upload/:id, image URL signing */
   upload: number;
   presignedPut: number;
   presignedGet: number;
   uploadDelete: number;
   imageSign: number;
-  /** POST /webhooks/subscription/:provider per IP (spec 8: 60 per minute) */
+  /** POST /webhooks/subscription/:provider per IP (60 per minute) */
   subscriptionWebhook: number;
 }
 
-/** S3-compatible object storage for uploads (spec 2.11). No endpoint: `npm start` and the tests start s3rver. */
+/** S3-compatible object storage for uploads (docs/rules/uploads.md). No endpoint: `npm start` and the tests start s3rver. */
 export interface StorageConfig {
   endpoint?: string;
   /** where browsers reach the storage for presigned URLs, when it differs from `endpoint` (compose: minio:9000 vs localhost:9000) */
@@ -32,7 +32,7 @@ export interface StorageConfig {
   maxAttempts: number;
   /** HMAC key of image proxy URLs */
   imageProxySecret: string;
-  /** ceilings above the per-purpose limits of spec 2.11 */
+  /** ceilings above the per-purpose limits (docs/rules/uploads.md#purposes) */
   maxImageBytes: number;
   maxDocumentBytes: number;
 }
@@ -84,7 +84,7 @@ export interface AppConfig {
   oidc?: OidcConfig;
   /** port of the embedded identity provider that `npm start` runs when OIDC_ISSUER is unset */
   oidcDevPort: number;
-  /** payment providers (spec 4.8): the sandbox's address, and where providers post webhooks and send customers back */
+  /** payment providers (docs/rules/payments.md): the sandbox's address, and where providers post webhooks and send customers back */
   payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string; epay: { windowUrl: string; apiUrl: string } };
 }
 

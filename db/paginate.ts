@@ -1,4 +1,4 @@
-// Offset pagination in the shape of the envelope's `meta` (spec 7.1 and 8).
+// Offset pagination in the shape of the envelope's `meta` (docs/rules/conventions.md#lists-and-pagination).
 import type { QueryBuilder, Model } from 'objection';
 import { plain, type Row } from './plain';
 

@@ -52,7 +52,7 @@ export const errors = {
   unavailable: (code: string, message: string) => new AppError(503, code, message),
 };
 
-// --- uploads (spec 7.3) ---
+// --- uploads (docs/rules/errors.md#named-codes) ---
 export const uploadErrors = {
   invalidType: (message: string) => new AppError(400, 'UPLOAD_INVALID_TYPE', message),
   typeMismatch: (message: string) => new AppError(400, 'UPLOAD_TYPE_MISMATCH', message),

@@ -1,5 +1,5 @@
-// Staff/owner/admin auth (spec 4.1). Credential routes share one limiter of RATE_LIMIT_AUTH per
-// minute per IP (spec 8: 10); /auth/me and /auth/profile are ordinary reads/updates under the
+// Staff/owner/admin auth (docs/rules/auth.md#tokens). Credential routes share one limiter of RATE_LIMIT_AUTH per
+// minute per IP (10); /auth/me and /auth/profile are ordinary reads/updates under the
 // global limit only, since clients call /auth/me on every page load.
 import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';

@@ -1,4 +1,4 @@
-// Platform SaaS billing (spec 4.7 `/public/plans`, 4.11, 5.5): plans and features for the
+// Platform SaaS billing (docs/rules/billing.md): plans and features for the
 // super-admin, the plans a salon may choose, its subscription, billing configs and the provider
 // webhooks. Thin: validated input -> one domain call -> the envelope.
 import { Router, type Request } from 'express';
@@ -12,7 +12,7 @@ import * as plans from '../../domain/billing/plan.service';
 import * as configs from '../../domain/billing/billing-config.service';
 import * as subscription from '../../domain/billing/subscription.service';
 
-/** Where checkout sends the owner back: the host the request came to (spec 4.11). */
+/** Where checkout sends the owner back: the host the request came to (docs/rules/billing.md). */
 function originOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
@@ -24,7 +24,7 @@ interface RawBodyRequest extends Request {
 
 /**
  * For `/webhooks/subscription/*` only: the body as bytes (signatures are over the raw body), up to
- * 1 MB (spec 8); `req.body` becomes the parsed JSON, or `{}` when it is not JSON (the route then
+ * 1 MB (docs/rules/limits.md); `req.body` becomes the parsed JSON, or `{}` when it is not JSON (the route then
  * answers 400 after the signature verified).
  */
 export function keepRawWebhookBody(): express.RequestHandler[] {
@@ -78,7 +78,7 @@ export function billingRouter(deps: AppDeps): Router {
     sendNoContent(res);
   });
 
-  // provider webhooks: 60 per minute per IP (spec 8)
+  // provider webhooks: 60 per minute per IP (docs/rules/limits.md)
   const webhookLimit = rateLimiter(deps.config.rateLimit.subscriptionWebhook, deps.config.rateLimit.windowMs, 'subscription-webhook');
   router.post('/webhooks/subscription/:provider', webhookLimit, async (req, res) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));

@@ -1,4 +1,4 @@
-// Availability, bookings and the public booking portal (spec 4.5, 4.7). Thin: validated input ->
+// Availability, bookings and the public booking portal (docs/rules/booking.md, docs/rules/availability.md). Thin: validated input ->
 // domain service -> envelope. openapi.yaml ("availability, bookings, public portal") validates input.
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';

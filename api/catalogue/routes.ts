@@ -1,4 +1,4 @@
-// Services and service categories (spec 4.4). Reads STAFF+, writes OWNER+ (ADMIN by hierarchy,
+// Services and service categories (docs/rules/catalogue.md#services). Reads STAFF+, writes OWNER+ (ADMIN by hierarchy,
 // acting in a tenant through x-tenant-id).
 import { Router } from 'express';
 import type { AppDeps } from '../deps';

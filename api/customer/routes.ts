@@ -1,4 +1,4 @@
-// Customer accounts (spec 4.1 customer routes, 4.7 claim): sign-in with an external OpenID Connect
+// Customer accounts (docs/rules/customers.md#customer-accounts): sign-in with an external OpenID Connect
 // provider, the customer's own session cookies (separate from the staff cookies), profile and the
 // bookings list across salons. Thin: validated input -> domain call -> envelope.
 import { Router, type CookieOptions, type Request, type Response } from 'express';
@@ -69,7 +69,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
     sendPage(res, await listCustomerBookings(knex, customerOf(req).accountId, { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
   });
 
-  // loyalty across salons (spec 4.1): the account's customer record in each salon holds its cards and vouchers
+  // loyalty across salons (docs/rules/loyalty.md#a-customers-loyalty-across-salons): the account's customer record in each salon holds its cards and vouchers
   const customerIdsOf = async (req: Request) => (await salonsOfAccount(knex, customerOf(req).accountId)).map((s) => s.customerId);
   router.get('/customer/me/loyalty', async (req, res) => {
     sendData(res, await customerLoyaltyOverview(knex, await customerIdsOf(req)));

@@ -1,4 +1,4 @@
-// /customers and /tenant-customers (spec 2.7, 4.6, 5.4): STAFF and above; STAFF may not change
+// /customers and /tenant-customers (docs/rules/customers.md): STAFF and above; STAFF may not change
 // tenant-customer visit metrics (enforced in the service with 400 FORBIDDEN_FIELD).
 import { Router } from 'express';
 import type { AppDeps } from '../deps';

@@ -1,4 +1,4 @@
-// Swagger UI at /api/docs and the contract itself at /api/docs-json (spec 4.13).
+// Swagger UI at /api/docs and the contract itself at /api/docs-json (docs/rules/operations.md).
 import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { loadOpenApi } from '../openapi';

@@ -1,4 +1,4 @@
-// Loyalty (spec 4.9, 4.7 voucher preview, 5.3): cards and points (OWNER writes, STAFF+ reads and
+// Loyalty (docs/rules/loyalty.md): cards and points (OWNER writes, STAFF+ reads and
 // redeems points), vouchers (OWNER), a customer's loyalty (STAFF+). The signed-in customer's routes
 // (/customer/me/loyalty, /customer/loyalty/...) belong with customer sign-in; their queries are in
 // domain/loyalty/loyalty-customer.service.ts.

@@ -17,7 +17,7 @@ interface SecuredRoute {
   pattern: RegExp;
   literalSegments: number;
   needsStaffToken: boolean;
-  /** customerAuth only: a customer token (spec 5.2 "customer auth") */
+  /** customerAuth only: a customer token (docs/rules/auth.md#roles) */
   needsCustomerToken: boolean;
 }
 

@@ -1,4 +1,4 @@
-// Database constraint names -> the spec's error codes. The error handler consults this when
+// Database constraint names -> the error codes of docs/rules/errors.md. The error handler consults this when
 // Postgres rejects a write, so a race that slips past a service's pre-check still gets the right
 // answer. Each area adds its constraints here.
 import { AppError, errors } from '../../domain/errors';

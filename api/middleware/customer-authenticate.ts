@@ -1,4 +1,4 @@
-// Reads a customer access token (spec 5.1: `type: customer`) from the Bearer header or the
+// Reads a customer access token (`type: customer`) from the Bearer header or the
 // customer's own HttpOnly cookie, and checks the account's token version. A staff token is not a
 // customer token: customer routes answer it with 401 (and admin routes refuse customer tokens in
 // authenticate.ts). Never rejects by itself: routes ask with customerOf / optionalCustomerOf.

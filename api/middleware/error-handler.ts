@@ -1,4 +1,4 @@
-// The only place errors become HTTP responses (spec 7): AppError, request/response validation,
+// The only place errors become HTTP responses (docs/rules/errors.md): AppError, request/response validation,
 // body parsing, and database errors. Raw SQL and stacks never reach a client.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, errors, type ErrorDetail } from '../../domain/errors';
@@ -77,7 +77,7 @@ function isBodyError(err: unknown): err is BodyError {
 const bodyDetail = (message: string): ErrorDetail[] => [{ field: 'body', message }];
 
 /**
- * Body-parser failures (spec 7.2): malformed or undecodable bodies are 400 VALIDATION_ERROR naming
+ * Body-parser failures (docs/rules/errors.md#status-codes): malformed or undecodable bodies are 400 VALIDATION_ERROR naming
  * the body, an oversize body 413 PAYLOAD_TOO_LARGE, an unsupported charset 415
  * UNSUPPORTED_MEDIA_TYPE, an unsupported content-encoding 415 UNSUPPORTED_CONTENT_ENCODING.
  */

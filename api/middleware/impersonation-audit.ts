@@ -1,4 +1,4 @@
-// Spec 5.6: every POST, PUT, PATCH and DELETE made with an impersonation token is audited (method,
+// Every POST, PUT, PATCH and DELETE made with an impersonation token is audited (method,
 // path, status, SHA-256 of the body as received; never the body). GETs and the end call are not.
 // The row is written before the response goes out, so when the client sees the answer its audit
 // entry exists. A failed audit write is logged; it never changes the answer.

@@ -1,4 +1,4 @@
-// Spec 8 rate limits with the X-RateLimit-* headers and the spec's 429 envelope.
+// The rate limits of docs/rules/limits.md#rate-limits, with the X-RateLimit-* headers and the 429 envelope.
 // Counters live where the app's `rateLimitStore` (deps, set on app.locals by createApp) keeps them:
 // in Postgres for every process started by bin/ (so all api processes share one budget per IP),
 // in memory when no store is given.
@@ -26,7 +26,7 @@ export function rateLimiter(limit: number, windowMs: number, name = `limit-${lim
         legacyHeaders: true,
         standardHeaders: false,
         ...(factory ? { store: factory(name) } : {}),
-        // per user (spec 8 upload limits): the signed-in user, else the client address
+        // per user (the upload limits): the signed-in user, else the client address
         ...(per === 'user' ? { keyGenerator: (req) => (req.principal ? `user:${req.principal.userId}` : req.customer ? `customer:${req.customer.accountId}` : ipKeyGenerator(req.ip ?? '')) } : {}),
         // built once, lazily, on the first request (so routers need not carry the store)
         validate: { creationStack: false },

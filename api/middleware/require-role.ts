@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { hasRole, type Role } from '../../domain/auth/roles.rules';
 import { errors } from '../../domain/errors';
 
-/** Spec 5.2: a missing or invalid token is 401; a valid token with too low a role is 403. */
+/** A missing or invalid token is 401; a valid token with too low a role is 403. */
 export function requireRole(minimum: Exclude<Role, 'CUSTOMER'>): RequestHandler {
   return (req, _res, next) => {
     if (!req.principal) return next(errors.unauthorized(req.authFailure));

@@ -1,4 +1,4 @@
-// Spec 3.5 / 7.3 subscription gate: a write (POST, PUT, PATCH, DELETE) made with a salon's staff token
+// The subscription gate (docs/rules/billing.md#subscription-gate): a write (POST, PUT, PATCH, DELETE) made with a salon's staff token
 // while its subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt) gets 402
 // SUBSCRIPTION_REQUIRED. Checkout, registration and auth stay open (and so do the public portal and
 // provider webhooks, which are no salon writes, and the platform admin routes, which answer 403 to a

@@ -1,4 +1,4 @@
-// Spec 5.2 tenant resolution: JWT tenantId, then header x-tenant-id, then subdomain or custom domain.
+// Tenant resolution (docs/rules/auth.md#tenant-resolution): JWT tenantId, then header x-tenant-id, then subdomain or custom domain.
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { tenantIdByHost } from '../../domain/tenant/tenant-context';

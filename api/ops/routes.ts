@@ -1,4 +1,4 @@
-// Operations endpoints (spec 4.13) and the API index:
+// Operations endpoints (docs/rules/operations.md) and the API index:
 //   GET /api                        what this API is and where to go next
 //   GET /api/internal/tls-allow     200 when `domain` is an active custom domain of a salon, else 404
 //                                   (the TLS edge asks before it gets an on-demand certificate)

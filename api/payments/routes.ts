@@ -1,4 +1,4 @@
-// Payments (spec 4.7, 4.8, 5.5): admin payments and payment configs, the provider webhook, and the
+// Payments (docs/rules/payments.md): admin payments and payment configs, the provider webhook, and the
 // customer's payment page data, status poll and retry. Thin: validated input -> domain -> envelope.
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';

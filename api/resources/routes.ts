@@ -1,4 +1,4 @@
-// Resources, skills, weekly schedules, overrides and time-off (spec 4.3). Reads STAFF+; writes
+// Resources, skills, weekly schedules, overrides and time-off (docs/rules/catalogue.md#resources). Reads STAFF+; writes
 // OWNER+ except the STAFF-scoped ones (own resource patch, own time-off), which the domain checks.
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';

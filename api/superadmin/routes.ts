@@ -1,4 +1,4 @@
-// Super-admin impersonation (spec 4.12, 5.6). Thin: validated input -> domain call -> envelope.
+// Super-admin impersonation (docs/rules/auth.md#impersonation). Thin: validated input -> domain call -> envelope.
 // Start and end swap the staff access cookie too, so a browser session follows the switch.
 import { Router, type CookieOptions, type Response } from 'express';
 import type { AppDeps } from '../deps';

@@ -1,4 +1,4 @@
-// /taxes and /accounting-accounts (spec 2.6, 4.4): OWNER only, ADMIN by hierarchy with a tenant context.
+// /taxes and /accounting-accounts (docs/rules/salon.md#taxes-and-accounting-accounts): OWNER only, ADMIN by hierarchy with a tenant context.
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
 import { requireRole } from '../middleware/require-role';

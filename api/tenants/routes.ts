@@ -1,4 +1,4 @@
-// Tenants and onboarding (spec 4.2) with the access matrix of 5.3. Thin: validated input ->
+// Tenants and onboarding (docs/rules/salon.md) with docs/rules/auth.md#access-matrix. Thin: validated input ->
 // domain service -> envelope.
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';

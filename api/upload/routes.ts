@@ -1,4 +1,4 @@
-// Uploads and the image proxy (spec 4.10, 5.4, 8). POST /upload is multipart, parsed here with
+// Uploads and the image proxy (docs/rules/uploads.md, docs/rules/limits.md#rate-limits). POST /upload is multipart, parsed here with
 // busboy as it streams (the contract validator does not buffer it); everything else is JSON.
 import { Router, type Request } from 'express';
 import busboy from 'busboy';
@@ -91,7 +91,7 @@ export function uploadRouter(deps: AppDeps): Router {
   });
 
   router.get('/image-proxy/sign', rateLimiter(limits.imageSign, window, 'image-sign', 'user'), async (req, res) => {
-    // a signed-in customer may sign public images (spec 5.4); staff sign within their salon
+    // a signed-in customer may sign public images (docs/rules/uploads.md#who-may-do-what); staff sign within their salon
     const caller = req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId: tenantId ?? req.tenantId ?? null }))(principalOf(req));
     const q = req.query as Record<string, string | undefined>;
     sendData(

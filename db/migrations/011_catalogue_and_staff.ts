@@ -1,5 +1,5 @@
 // Catalogue (service categories, services) and staff (resources, skills, weekly schedules,
-// per-date overrides, time-off): spec 2.3, 2.4, 2.5.
+// per-date overrides, time-off): docs/rules/catalogue.md.
 // 'HH:mm' times are salon-local strings, stored exactly as given (varchar(5) + format check);
 // zero-padded HH:mm strings compare correctly as text, so "end after start" is a plain check.
 import type { Knex } from 'knex';

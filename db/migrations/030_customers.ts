@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Customers are per tenant (spec 2.7: unique on phone+tenant and on email+tenant). Phone and e-mail
+// Customers are per tenant (unique on phone+tenant and on email+tenant). Phone and e-mail
 // are stored normalised (domain/customer/customer.rules.ts) so the unique indexes match what users mean.
 // tenant_customers holds the per-salon view (tags, notes, visit metrics); tenant_customer_visits
 // makes recordCompletedVisit idempotent: one row per booking, keyed by booking id.

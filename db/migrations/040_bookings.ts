@@ -1,4 +1,4 @@
-// Bookings, their items and the audit log (spec 2.8, 3.1, 4.5).
+// Bookings, their items and the audit log (docs/rules/booking.md).
 //
 // Double-booking guarantee. booking_items carries the resource and the item's own time range; the
 // EXCLUDE constraint booking_items_no_overlap (btree_gist) rejects two overlapping ranges on one

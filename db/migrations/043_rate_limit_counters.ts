@@ -1,4 +1,4 @@
-// Rate-limit counters shared by every api process (spec 8): one row per limiter and client key,
+// Rate-limit counters shared by every api process (docs/rules/limits.md): one row per limiter and client key,
 // counted up by a single upsert. UNLOGGED: counters are worth no WAL traffic, and losing them in a
 // Postgres crash only hands out one fresh window.
 import type { Knex } from 'knex';

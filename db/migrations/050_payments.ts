@@ -1,4 +1,4 @@
-// Payments (spec 2.8, 3.2, 4.8, 5.5, 6): provider configurations with sealed credentials, payments,
+// Payments (docs/rules/payments.md): provider configurations with sealed credentials, payments,
 // their event history, refunds (each with its own provider idempotency key) and the webhook inbox
 // (unique on the provider's event id, so a redelivered webhook is acknowledged and ignored).
 import type { Knex } from 'knex';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Customer accounts (spec 2.7, 4.1, 5.1): one account per person across salons, signed in with an
+// Customer accounts (docs/rules/customers.md, docs/rules/auth.md#tokens): one account per person across salons, signed in with an
 // external OpenID Connect provider. customer_identities maps (issuer, subject) to the account;
 // customer_refresh_tokens rotate in families like the staff refresh_tokens; customer_oidc_nonces
 // claims each ID-token nonce once, so a replayed token is refused. A salon's customer row and a

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Super-admin impersonation (spec 2.12, 4.12, 5.6): one session per start, with the reason (at most
+// Super-admin impersonation (docs/rules/auth.md#impersonation): one session per start, with the reason (at most
 // 500 characters), where it came from, and the hash of its refresh token; one audit row per
 // mutating request made with the session's token (method, path, status, SHA-256 of the body; the
 // body itself is never stored).

@@ -1,4 +1,4 @@
-// Loyalty (spec 2.9, 3.3, 3.4): cards, stamps, vouchers with their audit timeline and per-channel
+// Loyalty (docs/rules/loyalty.md): cards, stamps, vouchers with their audit timeline and per-channel
 // message claims, and points (transactions plus a per-customer balance).
 //
 // Concurrency lives here: one stamp per (card, booking) and one EARN per (card, booking) make the

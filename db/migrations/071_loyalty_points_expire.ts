@@ -1,4 +1,4 @@
-// Points expiry (spec 2.9, 4.9): expired points leave the balance through an EXPIRE transaction
+// Points expiry (docs/rules/loyalty.md#points-expiry): expired points leave the balance through an EXPIRE transaction
 // (negative points, written lazily when the balance is read or changed).
 import type { Knex } from 'knex';
 

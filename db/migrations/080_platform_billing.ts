@@ -1,4 +1,4 @@
-// Platform SaaS billing (spec 2.10, 3.5): plans and their features, the tenants' subscriptions, the
+// Platform SaaS billing (docs/rules/billing.md): plans and their features, the tenants' subscriptions, the
 // billing-provider configurations with their plan mappings, the subscription webhook inbox, and the
 // platform admin's audit log (billing-exempt grants).
 import type { Knex } from 'knex';

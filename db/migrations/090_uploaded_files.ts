@@ -1,4 +1,4 @@
-// Uploaded files (spec 2.11, 3.6): one row per object in storage under `{tenantId}/{uuid}.{ext}`,
+// Uploaded files (docs/rules/uploads.md): one row per object in storage under `{tenantId}/{uuid}.{ext}`,
 // with the record that references it (null: an orphan candidate, deleted 24 h after creation by its
 // `upload:<id>` workflow). `version` is what the workflow's entity inbox follows. Rendered image
 // variants (image proxy cache) are listed per file so deleting the file deletes them too.

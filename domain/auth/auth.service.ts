@@ -1,4 +1,4 @@
-// Staff, owner and platform-admin authentication (spec 4.1, 5.1-5.3): registration, login,
+// Staff, owner and platform-admin authentication (docs/rules/auth.md): registration, login,
 // refresh-token rotation with reuse detection, logout, profile and password change.
 import type { Knex } from 'knex';
 import type { AppConfig } from '../../config';
@@ -180,7 +180,7 @@ async function activeUser(db: Db, userId: string, lock = false): Promise<UserRow
 }
 
 /**
- * The current user. While an admin impersonates an owner (spec 5.6) the token's `sub` is the admin:
+ * The current user. While an admin impersonates an owner (docs/rules/auth.md#impersonation) the token's `sub` is the admin:
  * the answer shows the admin's identity acting as OWNER of the target tenant, plus the
  * `impersonation` block.
  */

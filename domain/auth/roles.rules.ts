@@ -1,4 +1,4 @@
-// Role hierarchy of spec 5.2, compared with >=.
+// Role hierarchy (docs/rules/auth.md#roles), compared with >=.
 export type Role = 'ADMIN' | 'OWNER' | 'STAFF' | 'CUSTOMER';
 
 const RANK: Record<Role, number> = { ADMIN: 4, OWNER: 3, STAFF: 2, CUSTOMER: 1 };

@@ -37,7 +37,7 @@ export function hashOpaqueToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
-/** A customer's access token (spec 5.1): `type: customer`, the account as `sub`, its token version. */
+/** A customer's access token (docs/rules/auth.md#tokens): `type: customer`, the account as `sub`, its token version. */
 export interface CustomerAccessClaims {
   sub: string;
   type: 'customer';

@@ -1,5 +1,5 @@
 /**
- * Availability for the HTTP edge (spec 4.5, 4.7): validates ids against the tenant, loads the data
+ * Availability for the HTTP edge (docs/rules/availability.md): validates ids against the tenant, loads the data
  * (availability.repository.ts), places existing unassigned items (unassigned.rules.ts) and calls the pure
  * rules. Errors: 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND, 422 DATE_BEYOND_BOOKING_WINDOW,
  * 400 VALIDATION_ERROR for malformed dates and item lists.

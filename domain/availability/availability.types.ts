@@ -1,11 +1,11 @@
 /**
  * Input and output types of the availability rules. These mirror the database rows the booking
- * service loads (spec 2.2, 2.4, 2.5, 2.8); times of day are salon-local 'HH:mm', booking times are
+ * service loads (docs/rules/availability.md, docs/rules/catalogue.md); times of day are salon-local 'HH:mm', booking times are
  * UTC instants. See ./index.ts for how to call the rules.
  */
 import type { LocalDate, LocalTime } from '../time/salon-time.rules';
 
-/** Booking states (spec 3.1). Kept here as a string union so availability does not depend on booking. */
+/** Booking states (docs/rules/booking.md#statuses). Kept here as a string union so availability does not depend on booking. */
 export type BookingStatusValue =
   | 'PENDING'
   | 'CONFIRMED'
@@ -15,7 +15,7 @@ export type BookingStatusValue =
   | 'CANCELLED'
   | 'NO_SHOW';
 
-/** Statuses that do NOT occupy a resource (spec 4.5). Every other status blocks. */
+/** Statuses that do NOT occupy a resource (docs/rules/availability.md#overlap). Every other status blocks. */
 export const NON_BLOCKING_BOOKING_STATUSES: readonly BookingStatusValue[] = ['CANCELLED', 'NO_SHOW'];
 
 export interface TimeSlot {
@@ -24,7 +24,7 @@ export interface TimeSlot {
   endTime: LocalTime;
 }
 
-/** One entry of tenant `settings.businessHours` (spec 2.2). A day without an entry is CLOSED. */
+/** One entry of tenant `settings.businessHours` (docs/rules/salon.md#business-hours). A day without an entry is CLOSED. */
 export interface BusinessHoursDay {
   /** 0 = Sunday ... 6 = Saturday */
   dayOfWeek: number;
@@ -32,7 +32,7 @@ export interface BusinessHoursDay {
   slots: TimeSlot[];
 }
 
-/** ResourceSchedule row: weekly recurring, several rows per day allowed (spec 2.5). */
+/** ResourceSchedule row: weekly recurring, several rows per day allowed (docs/rules/catalogue.md#schedules-and-overrides). */
 export interface WeeklyScheduleSlot {
   dayOfWeek: number;
   startTime: LocalTime;
@@ -40,14 +40,14 @@ export interface WeeklyScheduleSlot {
   isActive: boolean;
 }
 
-/** ResourceScheduleOverride row. Null start or end time = day off (spec 2.5). */
+/** ResourceScheduleOverride row. Null start or end time = day off (docs/rules/catalogue.md#schedules-and-overrides). */
 export interface ScheduleOverride {
   date: LocalDate;
   startTime: LocalTime | null;
   endTime: LocalTime | null;
 }
 
-/** TimeOff row (spec 2.5). Only `isApproved` entries are applied. */
+/** TimeOff row (docs/rules/catalogue.md#time-off). Only `isApproved` entries are applied. */
 export interface TimeOffEntry {
   startDate: LocalDate;
   endDate: LocalDate;
@@ -59,7 +59,7 @@ export interface TimeOffEntry {
 
 /**
  * A time range in which this resource is occupied by a booking: for multi-item bookings pass the
- * ITEM's own start/end for the item this resource performs (spec 2.8), not the whole booking.
+ * ITEM's own start/end for the item this resource performs (docs/rules/booking.md#fields), not the whole booking.
  */
 export interface ExistingBooking {
   /** Booking id; used to exclude the booking being updated in the placement check. */
@@ -103,7 +103,7 @@ export interface AvailabilityInput {
   /**
    * settings.maxBookingDaysInAdvance (1..365). Counted in salon-local calendar days from the local
    * date of `now`: date <= today + N is allowed, later dates are rejected. null = no limit (e.g. an
-   * internal tool that must see far ahead); the spec enforces it on the availability API.
+   * internal tool that must see far ahead); the availability API enforces it.
    */
   maxBookingDaysInAdvance: number | null;
   /** 15, 30 or 60; default 15. */

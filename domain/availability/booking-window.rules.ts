@@ -1,5 +1,5 @@
 /**
- * maxBookingDaysInAdvance (spec 2.2, 8): counted in salon-local calendar days from the local date
+ * maxBookingDaysInAdvance (docs/rules/availability.md#booking-window, docs/rules/limits.md): counted in salon-local calendar days from the local date
  * of `now`. A booking may start on any local date up to and including today + N; N = 0 would be
  * today only (the setting's range is 1..365). null disables the limit.
  */

@@ -2,7 +2,7 @@
  * Half-open UTC intervals [start, end) in epoch milliseconds, and set operations over sorted,
  * disjoint interval lists. Pure; every function returns new arrays and never mutates its input.
  *
- * Overlap is the spec's rule (section 4.5): `start < otherEnd && end > otherStart`. Touching
+ * Overlap (docs/rules/availability.md#overlap): `start < otherEnd && end > otherStart`. Touching
  * intervals (one ends exactly when the next starts) do NOT overlap.
  */
 export interface Interval {

@@ -1,5 +1,5 @@
 /**
- * Next available date (spec 4.7, 8): scan fromDate+1, fromDate+2, ... for `maxDaysAhead` days
+ * Next available date (docs/rules/availability.md#next-available-date, docs/rules/limits.md): scan fromDate+1, fromDate+2, ... for `maxDaysAhead` days
  * (default 30, capped at 90) and return the first date with at least one slot, else null.
  */
 import { addDays, isValidLocalDate, type LocalDate } from '../time/salon-time.rules';

@@ -1,5 +1,5 @@
 /**
- * Placement check for booking creation and update (spec 4.5, 7.3): may these items run on these
+ * Placement check for booking creation and update (docs/rules/availability.md#placement): may these items run on these
  * resources at these times? Returns a typed result; the booking service maps codes to HTTP
  * (RESOURCE_NOT_AVAILABLE -> 409/422 per its error table, BOOKING_CONFLICT -> 409).
  *

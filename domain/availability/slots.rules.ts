@@ -1,5 +1,5 @@
 /**
- * Slot computation for one salon-local date (spec 4.5, 4.7). Pure: `now` is an input.
+ * Slot computation for one salon-local date (docs/rules/availability.md#slots). Pure: `now` is an input.
  *
  * Candidate starts are aligned to LOCAL clock multiples of the slot interval (with 15: :00, :15,
  * :30, :45 local time; with 60: whole local hours, also in Asia/Kolkata where that is :30 UTC). A
@@ -39,7 +39,7 @@ const ALLOWED_INTERVALS = [15, 30, 60];
 export const MAX_CHAIN_MINUTES = 1440;
 
 /**
- * Strict skill match (spec 2.4): active, has the service among its skills, and, when `onlineOnly`
+ * Strict skill match (docs/rules/catalogue.md#skills): active, has the service among its skills, and, when `onlineOnly`
  * (public portal), bookable online.
  */
 export function isQualified(resource: ResourceAvailabilityData, serviceId: string, onlineOnly = false): boolean {

@@ -1,5 +1,5 @@
 /**
- * Existing UNASSIGNED booking items (resource_id null, spec 2.8) consume capacity too: a slot for
+ * Existing UNASSIGNED booking items (resource_id null, docs/rules/availability.md#unassigned-bookings) consume capacity too: a slot for
  * "any staff" stays free only while the qualified resources can still absorb every unassigned item.
  * The slot and placement rules work per resource, so before calling them the booking service places
  * each existing unassigned item virtually on one qualified resource that is free for it (greedy, in

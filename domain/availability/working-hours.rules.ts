@@ -7,7 +7,7 @@
  *   free      = working MINUS blocking bookings (every status except CANCELLED and NO_SHOW)
  *
  * Rules decided here (documented for the booking service author):
- * - Day of week comes from `dayOfWeek(date)` (noon UTC of the date string; spec section 1).
+ * - Day of week comes from `dayOfWeek(date)` (noon UTC of the date string; docs/rules/conventions.md#time).
  * - Only `isActive` weekly rows count. A row or business-hours slot whose end is not after its
  *   start (or whose times are malformed) is ignored: overnight slots are not supported. '24:00' is
  *   accepted as an end time.

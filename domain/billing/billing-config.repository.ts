@@ -1,4 +1,4 @@
-// Platform billing configs and their plan mappings (spec 2.10): platform-wide rows, no tenant scope.
+// Platform billing configs and their plan mappings (docs/rules/billing.md#billing-configs): platform-wide rows, no tenant scope.
 import type { Db } from '../../db/db-handle';
 
 export interface BillingConfigRow {

@@ -1,4 +1,4 @@
-// Platform billing configs for the super-admin (spec 2.10, 4.11, 7.3): sealed credentials
+// Platform billing configs for the super-admin (docs/rules/billing.md#billing-configs): sealed credentials
 // (domain/crypto/credential-cipher.ts), at most one active row platform-wide, plan mappings
 // replaced in bulk, and the active provider connection everything else bills through.
 import type { Db } from '../../db/db-handle';

@@ -1,4 +1,4 @@
-// The domain's port to a platform billing provider (spec 2.10, 4.11, 5.5). integrations/billing/
+// The domain's port to a platform billing provider (docs/rules/billing.md). integrations/billing/
 // implements one adapter per provider; bin/compose.ts hands the registry to the api and the worker.
 import type { BillingEvent } from './subscription.rules';
 

@@ -1,4 +1,4 @@
-// Plan and feature rows -> API shapes (spec 2.10, 4.7 `/public/plans`, 4.11).
+// Plan and feature rows -> API shapes (docs/rules/billing.md#plans-and-features).
 import { toIso } from '../time/iso';
 import { featureValueOut } from './plan.rules';
 import type { PlanFeatureRow, PlanFeatureValueRow, PlanRow } from './plan.repository';

@@ -1,4 +1,4 @@
-// Every query of plans and plan features (spec 2.10). Plans are platform-wide (no tenant scope);
+// Every query of plans and plan features (docs/rules/billing.md#plans-and-features). Plans are platform-wide (no tenant scope);
 // the per-tenant read is `planKeysOfTenant`.
 import type { Db } from '../../db/db-handle';
 import type { BillingCycle, FeatureCategory, FeatureValueType } from './plan.rules';

@@ -1,4 +1,4 @@
-// Plans and plan features (spec 2.10): the rules a plan must satisfy, and feature values by their
+// Plans and plan features (docs/rules/billing.md#plans-and-features): the rules a plan must satisfy, and feature values by their
 // value type. Pure: no I/O.
 import { errors, type ErrorDetail } from '../errors';
 
@@ -11,7 +11,7 @@ export type FeatureCategory = (typeof FEATURE_CATEGORIES)[number];
 export const FEATURE_VALUE_TYPES = ['boolean', 'number', 'string'] as const;
 export type FeatureValueType = (typeof FEATURE_VALUE_TYPES)[number];
 
-/** Platform default when a plan's `trialDays` is null (spec 8). */
+/** Platform default when a plan's `trialDays` is null (docs/rules/billing.md#trial). */
 export const DEFAULT_TRIAL_DAYS = 14;
 
 export const PLAN_KEY_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

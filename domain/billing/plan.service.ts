@@ -1,5 +1,5 @@
 // Plans and plan features for the super-admin, and the plan lists tenants and visitors see
-// (spec 2.10, 4.7 `/public/plans`, 4.11). Each write owns its transaction.
+// (docs/rules/billing.md#plans-and-features). Each write owns its transaction.
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import * as repo from './plan.repository';

@@ -1,5 +1,5 @@
 // The one handler every provider event goes through, whether it came as a webhook or as drift found
-// by reconcile (spec 3.5, 6): it applies the tenant's pending inbox rows in arrival order, each in
+// by reconcile (docs/rules/billing.md#provider-events): it applies the tenant's pending inbox rows in arrival order, each in
 // its own transaction under the tenant's row lock, and keeps the tenant read-model in sync. Called
 // by the subscription workflow's activities; idempotent (an inbox row is processed once).
 import type { Knex } from 'knex';

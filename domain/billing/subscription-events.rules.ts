@@ -1,4 +1,4 @@
-// The subscription workflow's contract (ARCHITECTURE.md section 4): one workflow per tenant with id
+// The subscription workflow's contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per tenant with id
 // `subscription:<tenantId>`, told about every change of the tenant's subscription by a small signal
 // `{type, entityVersion}` (the tenant's `subscription_version` after the change), and one
 // platform-wide reconcile workflow. Pure: imported by the services, the signaller and the workflows.
@@ -36,7 +36,7 @@ export const SUBSCRIPTION_WORKFLOW_TYPE = 'subscriptionWorkflow';
 export const SUBSCRIPTION_EVENT_SIGNAL = 'subscriptionEvent';
 export const RECONCILE_WORKFLOW_TYPE = 'subscriptionReconcileWorkflow';
 export const RECONCILE_WORKFLOW_ID = 'subscription-reconcile';
-/** Spec 6: every 6 hours, in batches of 100. */
+/** Every 6 hours, in batches of 100. */
 export const RECONCILE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const RECONCILE_BATCH_SIZE = 100;
 

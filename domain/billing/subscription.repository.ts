@@ -1,5 +1,5 @@
 // Every query of subscriptions, the tenant billing read-model and the subscription webhook inbox
-// (spec 2.10). Scoped by tenantId where a tenant is known.
+// (docs/rules/billing.md#subscriptions). Scoped by tenantId where a tenant is known.
 import type { Db } from '../../db/db-handle';
 import type { SubscriptionStatus } from './subscription.rules';
 

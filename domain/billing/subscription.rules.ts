@@ -1,4 +1,4 @@
-// The platform subscription of a tenant (spec 3.5) and the gate derived from it. Pure: no I/O, so
+// The platform subscription of a tenant (docs/rules/billing.md#subscriptions) and the gate derived from it. Pure: no I/O, so
 // the subscription workflow may import it.
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELED', 'EXPIRED'] as const;
@@ -34,7 +34,7 @@ export interface SubscriptionFacts {
   cancelAtPeriodEnd: boolean;
 }
 
-/** The subscription fields the tenant read-model carries (spec 2.1, 2.10). */
+/** The subscription fields the tenant read-model carries (docs/rules/billing.md). */
 export interface TenantBillingReadModel {
   subscriptionStatus: string | null;
   trialEndsAt: Date | string | null;
@@ -63,7 +63,7 @@ export function readModelOf(latest: SubscriptionFacts | undefined): { subscripti
 }
 
 /**
- * Spec 3.5 booking gate: blocked when EXPIRED, or ACTIVE with a lapsed trial, unless billing-exempt.
+ * The booking gate (docs/rules/billing.md#subscription-gate): blocked when EXPIRED, or ACTIVE with a lapsed trial, unless billing-exempt.
  * PAST_DUE and CANCELED stay open; a tenant without any subscription row is not gated.
  */
 export function isSubscriptionLapsed(tenant: TenantBillingReadModel, nowMs: number): boolean {
@@ -84,7 +84,7 @@ export type EventOutcome =
   | { action: 'ignore'; reason: string };
 
 /**
- * Spec 3.5 transitions for one provider event on the row with that provider id (`row`, undefined
+ * The transitions (docs/rules/billing.md#subscriptions) for one provider event on the row with that provider id (`row`, undefined
  * when none exists yet). EXPIRED rows never change: a `created` for them makes a new row.
  */
 export function outcomeOf(event: BillingEvent, row: SubscriptionFacts | undefined): EventOutcome {

@@ -1,4 +1,4 @@
-// The tenant's side of platform billing (spec 3.5, 4.11, 5.5): the trial at owner registration,
+// The tenant's side of platform billing (docs/rules/billing.md): the trial at owner registration,
 // the status view, checkout and the customer portal at the active provider, cancel, the webhook
 // inbox, billing-exempt grants and the subscription gate. Every change bumps the tenant's
 // subscription version and signals `subscription:<tenantId>` before it commits.
@@ -61,7 +61,7 @@ function trialPlan(plans: PlanRow[]): PlanRow | undefined {
 }
 
 /**
- * Spec 3.5: owner registration starts the platform trial (14 days unless the plan says otherwise),
+ * Owner registration starts the platform trial (14 days unless the plan says otherwise),
  * inside the registration's transaction. A tenant that ever had a subscription gets no second trial.
  */
 export async function startTrial(trx: Db, signaller: EntitySignaller, tenantId: string, now: Date): Promise<void> {
@@ -244,7 +244,7 @@ export async function setBillingExempt(db: Db, adminUserId: string, tenantId: st
   return subscriptionView(db, tenantId, now);
 }
 
-/** Spec 3.5 gate for staff writes: 402 SUBSCRIPTION_REQUIRED when the tenant's subscription lapsed. */
+/** The subscription gate for staff writes: 402 SUBSCRIPTION_REQUIRED when the tenant's subscription lapsed. */
 export async function assertWritesAllowed(db: Db, tenantId: string, now: Date): Promise<void> {
   const tenant = await repo.tenantBilling(db, tenantId);
   if (tenant && isSubscriptionLapsed(tenant, now.getTime())) {

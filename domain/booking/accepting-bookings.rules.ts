@@ -1,4 +1,4 @@
-/** Whether a salon takes bookings (spec 3.5, 4.7). Pure. */
+/** Whether a salon takes bookings (docs/rules/billing.md#subscription-gate). Pure. */
 import { errors } from '../errors';
 import { isSubscriptionLapsed, type TenantBillingReadModel } from '../billing/subscription.rules';
 

@@ -1,5 +1,5 @@
 /**
- * Cancellation (spec 3.1, 6): salon side (POST /bookings/:id/cancel), guest side inside the free
+ * Cancellation (docs/rules/booking.md#cancellation): salon side (POST /bookings/:id/cancel), guest side inside the free
  * window (POST /public/tenants/:slug/bookings/:id/cancel), and the read-only preview of the refund
  * policy (GET /bookings/:id/cancel-preview). applyCancellation is also the CANCELLED edge of
  * changeStatus, inside that service's transaction.
@@ -21,7 +21,7 @@ import { toIso } from '../time/iso';
 import { releaseVoucherOnCancellation } from '../loyalty/loyalty-voucher.service';
 import { applyCancellationToPayments, depositForCancellation } from '../payments/payment-booking-hooks';
 
-/** Spec 6 refund policy over the booking's deposit (payments/payment-booking-hooks.ts finds it). */
+/** The cancellation refund policy over the booking's deposit (payments/payment-booking-hooks.ts finds it). */
 async function cancellationPolicy(trx: Knex.Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
   const found = await depositForCancellation(trx, tenant.id, row.id);
   const decision: CancellationDecision = decideCancellation({
@@ -47,7 +47,7 @@ export async function applyCancellation(
   const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
   const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
-  // spec 3.3: the reserved voucher comes back, unless a captured payment is kept (forfeited with it)
+  // The reserved voucher comes back, unless a captured payment is kept (forfeited with it)
   const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor);
   const version = await setStatus(trx, row, 'CANCELLED', {
     ...voucherRelease,

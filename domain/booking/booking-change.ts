@@ -1,5 +1,5 @@
 /**
- * The write side every booking state change shares (ARCHITECTURE.md section 4): the booking row
+ * The write side every booking state change shares (docs/rules/consistency.md#the-change-primitive): the booking row
  * gets version + 1 (and its items' `is_active` follows the status), an audit row is written, and the
  * booking workflow is signalled BEFORE the caller's transaction commits. A failed signal throws 503
  * WORKFLOW_UNAVAILABLE, which rolls the whole transaction back.

@@ -1,5 +1,5 @@
 /**
- * Booking creation (spec 2.8, 4.5, 4.7): staff (POST /bookings), walk-in (POST /bookings/walk-in)
+ * Booking creation (docs/rules/booking.md): staff (POST /bookings), walk-in (POST /bookings/walk-in)
  * and guest (POST /public/tenants/:slug/bookings). One transaction under the tenant booking lock:
  * placement check, customer, booking + items + audit row in one statement, signal before commit.
  */
@@ -72,7 +72,7 @@ interface InsertSpec {
   withToken: boolean;
   /** salon side, start already passed: see booking-past.rules.ts */
   recordedAfterTheFact?: boolean;
-  /** reserved for this booking in its transaction (spec 3.3); needs the booking's customer */
+  /** reserved for this booking in its transaction (docs/rules/loyalty.md#vouchers); needs the booking's customer */
   voucherCode?: string;
   /** public booking by a signed-in customer: the booking is the account's (not a guest's) */
   customerAccountId?: string;
@@ -179,7 +179,7 @@ async function insertBooking(
       itemRows.map(({ serviceName: _name, ...item }) => ({ ...item, tenantId: tenant.id, isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking, createdAt: now, updatedAt: now })),
       { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
     );
-    // spec 6 BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
+    // BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
     const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
     if (deposit.depositStatus) await trx('bookings').where({ id }).update({ depositStatus: (row.depositStatus = deposit.depositStatus) });
     await signalBooking(deps, row, spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated', 1);

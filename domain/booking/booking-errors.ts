@@ -1,4 +1,4 @@
-/** Spec error codes for booking state checks shared by several booking services. */
+/** Error codes for booking state checks shared by several booking services. */
 import { errors } from '../errors';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import type { BookingStatus, TransitionRejection } from './booking-status.rules';

@@ -1,4 +1,4 @@
-// The booking's workflow contract (ARCHITECTURE.md section 4): one workflow per booking with id
+// The booking's workflow contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per booking with id
 // `booking:<id>`, told about every committed change by a small signal `{type, entityVersion}`.
 // Pure and dependency-free: imported by the booking service, the Temporal signaller and the workflow.
 

@@ -81,7 +81,7 @@ const overlapsAny = (items: readonly { start: Date; end: Date }[], s: Date, e: D
   items.some((i) => i.start.getTime() < e.getTime() && i.end.getTime() > s.getTime());
 
 /**
- * Checks the planned items under the tenant booking lock. Throws the spec's errors;
+ * Checks the planned items under the tenant booking lock. Throws the placement errors (docs/rules/availability.md#placement);
  * NeedsExclusiveLock when a SHARED lock is not enough.
  */
 export async function checkPlacement(

@@ -1,4 +1,4 @@
-/** Booking reads: staff-side list / get / audit log (STAFF scoped, spec 5.4) and the guest's view. */
+/** Booking reads: staff-side list / get / audit log (STAFF scoped: docs/rules/auth.md#staff-scoping) and the guest's view. */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';

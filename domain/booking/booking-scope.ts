@@ -1,4 +1,4 @@
-/** Who may act on which booking (spec 5.4). */
+/** Who may act on which booking (docs/rules/auth.md#staff-scoping). */
 import { errors } from '../errors';
 import { hasItemOnResource } from './booking.repository';
 import type { Actor, Db } from './booking.types';

@@ -1,7 +1,7 @@
 /**
  * POST /bookings/:id/self-pick: the caller's resource takes an unassigned booking. Needs the skill
  * for every item and free time; first come first served (exclusive lock + compare-and-set on
- * resource_id IS NULL). Spec 5.4: otherwise 403.
+ * resource_id IS NULL). Otherwise 403.
  */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';

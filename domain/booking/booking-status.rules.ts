@@ -1,10 +1,10 @@
 /**
- * Booking status machine (spec 3.1) and the domain event each transition emits (spec 6). Pure.
+ * Booking status machine and the domain event each transition emits (docs/rules/booking.md#statuses). Pure.
  *
  *   PENDING     -> CONFIRMED                       BookingConfirmed
  *   CONFIRMED   -> ARRIVED                         BookingArrived
- *   CONFIRMED   -> IN_PROGRESS (may skip ARRIVED)  (no event named in the spec)
- *   ARRIVED     -> IN_PROGRESS                     (no event named in the spec)
+ *   CONFIRMED   -> IN_PROGRESS (may skip ARRIVED)  (no event of its own)
+ *   ARRIVED     -> IN_PROGRESS                     (no event of its own)
  *   IN_PROGRESS -> COMPLETED                       BookingCompleted
  *   any non-terminal -> CANCELLED                  BookingCancelled, or BookingCancelledBySalon
  *   CONFIRMED, ARRIVED -> NO_SHOW                  BookingMarkedNoShow
@@ -34,12 +34,12 @@ export const TERMINAL_BOOKING_STATUSES: readonly BookingStatus[] = ['COMPLETED',
 /** Statuses of a booking still ahead of the customer: it gets a reminder and hears about a move. */
 export const REMINDABLE_BOOKING_STATUSES: readonly BookingStatus[] = ['PENDING', 'CONFIRMED'];
 
-/** How long before the start the customer is reminded (spec 3.1). */
+/** How long before the start the customer is reminded (docs/rules/booking.md#reminders-and-messages). */
 export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
 
 export const INITIAL_STATUS_FOR_WALK_IN: BookingStatus = 'IN_PROGRESS';
 
-/** Public bookings start CONFIRMED when settings.autoConfirm, else PENDING (spec 3.1). */
+/** Public bookings start CONFIRMED when settings.autoConfirm, else PENDING (docs/rules/booking.md#statuses). */
 export function initialPublicBookingStatus(autoConfirm: boolean): BookingStatus {
   return autoConfirm ? 'CONFIRMED' : 'PENDING';
 }

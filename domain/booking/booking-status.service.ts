@@ -1,5 +1,5 @@
 /**
- * POST /bookings/:id/status/:status (spec 3.1): the status machine with OWNER/ADMIN force, the
+ * POST /bookings/:id/status/:status (docs/rules/booking.md#statuses): the status machine with OWNER/ADMIN force, the
  * audit row and the workflow signal, in one transaction. A change that makes the booking occupy
  * time again (e.g. forced CANCELLED -> CONFIRMED) re-runs the placement check under the EXCLUSIVE
  * tenant booking lock.

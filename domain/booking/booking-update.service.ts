@@ -1,5 +1,5 @@
 /**
- * PATCH /bookings/:id (spec 4.5): reschedule (the whole booking shifts), reassign (every item to
+ * PATCH /bookings/:id (docs/rules/booking.md): reschedule (the whole booking shifts), reassign (every item to
  * one resource), notes. Moving runs the placement check under the tenant booking lock (SHARED,
  * escalated to EXCLUSIVE when unassigned capacity is involved); a notes-only edit is a plain
  * transaction.

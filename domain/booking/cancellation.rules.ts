@@ -1,5 +1,5 @@
 /**
- * Cancellation refund policy (spec 6, "Cancellation refund policy"), as one pure function used by
+ * Cancellation refund policy (docs/rules/booking.md#cancellation-refund-policy), as one pure function used by
  * GET /bookings/:id/cancel-preview and by the cancellation itself. Money is integer minor units.
  *
  * - Free window: cancelled at least `cancellationHours` before the booking start
@@ -10,9 +10,9 @@
  * - Customer outside the window: no refund; the salon keeps the deposit. action FORFEIT,
  *   cancellationFee = the kept amount (captured amount minus anything already refunded), and
  *   depositStatus FORFEIT. For a deposit that is only AUTHORIZED, keeping it means capturing it:
- *   `captureRequired` is true (the same as the NO_SHOW rule in spec 6).
+ *   `captureRequired` is true (as for a no-show).
  * - No deposit: action NONE, nothing to refund, no fee (a late cancellation without a deposit costs
- *   nothing: the spec defines no fee other than the kept deposit).
+ *   nothing: the only fee is a kept deposit).
  * - A captured deposit that is already fully refunded: action NONE, status REFUNDED.
  *
  * Invalid numbers (non-integers, negatives, refunded > amount, cancellationHours outside 0..168)
@@ -38,8 +38,8 @@ export interface CancellationInput {
 
 export type CancellationAction = 'NONE' | 'REFUND_FULL' | 'VOID' | 'FORFEIT';
 
-/** Booking.depositStatus after the cancellation; null = leave unchanged (no deposit). 'VOIDED' is
- *  not among the values the spec names for depositStatus: map it to what the payment context stores. */
+/** Booking.depositStatus after the cancellation; null = leave unchanged (no deposit). 'VOIDED'
+ *  is what the payment context stores for a voided authorisation. */
 export type DepositStatusAfter = 'REFUNDED' | 'FORFEIT' | 'VOIDED' | null;
 
 export interface CancellationDecision {
@@ -52,7 +52,7 @@ export interface CancellationDecision {
   depositStatusAfter: DepositStatusAfter;
   /** FORFEIT of an AUTHORIZED deposit: the hold must be captured to keep it. */
   captureRequired: boolean;
-  /** The event for the cancellation (spec 6). */
+  /** The event for the cancellation (docs/rules/booking.md#cancellation-refund-policy). */
   event: 'BookingCancelled' | 'BookingCancelledBySalon';
 }
 

@@ -46,7 +46,7 @@ export async function findCategory(db: Db, tenantId: string, id: string): Promis
   return plainOrUndefined(await ServiceCategoryModel.query(db).findOne({ id, tenantId }));
 }
 
-/** By sortOrder, then name (spec 2.3: customers see categories in sortOrder). */
+/** By sortOrder, then name (customers see categories in sortOrder). */
 export async function pageOfCategories(db: Db, tenantId: string, page: PageQuery): Promise<PageResult<ServiceCategoryRow>> {
   return paginate(ServiceCategoryModel.query(db).where({ tenantId }).orderBy('sortOrder', 'asc').orderBy('name', 'asc').orderBy('id'), page);
 }

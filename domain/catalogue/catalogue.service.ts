@@ -1,4 +1,4 @@
-// Services and service categories (spec 2.3, 4.4). Every query is scoped by tenantId; a row of
+// Services and service categories (docs/rules/catalogue.md#services). Every query is scoped by tenantId; a row of
 // another tenant is a 404. Currency is copied from the tenant's settings on every write.
 // Deleting a category keeps its services (their categoryId becomes null; FK ON DELETE SET NULL).
 import type { Db } from '../../db/db-handle';
@@ -114,7 +114,7 @@ async function existingCategory(db: Db, tenantId: string, id: string): Promise<r
   return category;
 }
 
-/** Ordered by sortOrder, then name (spec 2.3: customers see categories in sortOrder). */
+/** Ordered by sortOrder, then name (customers see categories in sortOrder). */
 export async function listCategories(db: Db, tenantId: string, q: PageQuery): Promise<PageResult<ServiceCategoryDto>> {
   const page = await repo.pageOfCategories(db, tenantId, q);
   return { ...page, rows: page.rows.map(categoryDto) };

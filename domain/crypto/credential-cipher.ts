@@ -1,4 +1,4 @@
-// Provider credentials at rest (spec 8): AES-256-GCM under a versioned master key. Rows keep the
+// Provider credentials at rest (docs/rules/auth.md#provider-credentials-at-rest): AES-256-GCM under a versioned master key. Rows keep the
 // key version they were sealed with, so a new master key version can be added to CREDENTIAL_KEYS
 // while old rows still open; rotation re-seals a row under the current version.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';

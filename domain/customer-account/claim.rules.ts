@@ -1,4 +1,4 @@
-// The claim window of spec 4.7: a signed-in customer may claim a guest booking within 60 minutes of
+// The claim window (docs/rules/customers.md#claiming-a-guest-booking): a signed-in customer may claim a guest booking within 60 minutes of
 // its creation (60 minutes after creation is still inside; one millisecond later is not).
 
 export const CLAIM_WINDOW_MINUTES = 60;

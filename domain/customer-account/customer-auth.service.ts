@@ -1,4 +1,4 @@
-// Customer sign-in with an external OpenID Connect provider (spec 4.1, 5.1): the ID token is
+// Customer sign-in with an external OpenID Connect provider (docs/rules/auth.md#customer-sign-in): the ID token is
 // verified (IdTokenVerifier), its nonce is claimed once (a replayed token is refused), the account
 // is found by (issuer, subject) or created, and a session is issued in the same shape as the staff
 // sessions of domain/auth/sessions.ts: a short-lived JWT (`type: customer`, token version `tv`) and

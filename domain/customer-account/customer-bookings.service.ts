@@ -1,4 +1,4 @@
-// A signed-in customer's bookings (spec 4.1, 4.7): the list across salons, ownership (for
+// A signed-in customer's bookings (docs/rules/customers.md#customer-accounts): the list across salons, ownership (for
 // self-cancel and the payment retry), the claim of a guest booking within 60 minutes of its
 // creation, and self-cancel by token alone. A booking belongs to the account whose id is in
 // bookings.customer_account_id; it is set by a signed-in booking or by the claim, compare-and-set
@@ -20,7 +20,7 @@ import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 /** The actor of a signed-in customer's own changes in the booking audit log. */
 const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
 
-/** Payment retry ownership (spec 4.7, 4.8): is this booking the signed-in customer's own? */
+/** Payment retry ownership (docs/rules/payments.md#failures-and-retry): is this booking the signed-in customer's own? */
 export async function isBookingOwnedByCustomer(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
   const row = await db('bookings').where({ id: bookingId, tenantId, customerAccountId }).first('id');
   return !!row;
@@ -34,7 +34,7 @@ export interface CustomerBookingDto {
   status: BookingStatus;
   startTime: string;
   endTime: string;
-  /** the booking's display snapshot timezone, flattened in (spec 1: customer bookings list) */
+  /** the booking's display snapshot timezone, flattened in (customer bookings list) */
   tenantTimezone: string;
   currency: string;
   locale: string;

@@ -1,5 +1,5 @@
 // The port through which customer sign-in checks an ID token of the external OpenID Connect
-// provider (spec 4.1 POST /auth/customer/oauth). integrations/oidc/ implements it with `jose`
+// provider (POST /auth/customer/oauth, docs/rules/auth.md#customer-sign-in). integrations/oidc/ implements it with `jose`
 // against the provider's published keys; the domain only sees a verified identity or a 401.
 
 export interface VerifiedIdentity {

@@ -1,4 +1,4 @@
-// Customers (spec 2.7, 4.6): per tenant, unique on normalised phone and on lower-cased e-mail
+// Customers (docs/rules/customers.md#customers): per tenant, unique on normalised phone and on lower-cased e-mail
 // (409 CUSTOMER_PHONE_EXISTS / CUSTOMER_EMAIL_EXISTS; a race that slips past the pre-check is mapped
 // from the unique indexes in api/middleware/constraint-errors.ts). Creating a customer also creates its
 // TenantCustomer row in the same transaction.
@@ -77,7 +77,7 @@ export interface FoundCustomer {
 }
 
 /**
- * For the booking workflow (spec 2.7: a first booking creates the customer, matched by phone).
+ * For the booking workflow (a first booking creates the customer, matched by phone).
  * Matches on the normalised phone; an existing customer is returned unchanged (name and e-mail are
  * not merged). A new customer gets its TenantCustomer row too. Concurrency-safe: the insert is
  * ON CONFLICT DO NOTHING against the unique indexes, so two bookings racing for the same new phone

@@ -1,4 +1,4 @@
-// Tenant customers (spec 2.7, 4.6, 5.4): the per-salon view of a customer with tags, notes and visit
+// Tenant customers (docs/rules/customers.md#tenant-customers): the per-salon view of a customer with tags, notes and visit
 // metrics. OWNER and ADMIN may patch every field; STAFF only notes and tags - a STAFF body naming
 // visitCount, totalSpent, firstVisit or lastVisit is rejected whole with 400 FORBIDDEN_FIELD.
 //

@@ -1,4 +1,4 @@
-// Data access of impersonation sessions and their audit log (spec 2.12). Platform-level records:
+// Data access of impersonation sessions and their audit log (docs/rules/auth.md#impersonation). Platform-level records:
 // scoped by session, admin or the filtered tenant, never returned to a salon.
 import type { Knex } from 'knex';
 import type { Db } from '../../db/db-handle';

@@ -1,4 +1,4 @@
-// Super-admin impersonation (spec 2.12, 4.12, 5.6). The platform ADMIN starts a session on an
+// Super-admin impersonation (docs/rules/auth.md#impersonation). The platform ADMIN starts a session on an
 // active salon with a reason; the session's access token keeps `sub` = the admin (so its validity
 // follows the admin's token version), carries role OWNER, the salon's tenantId and the `imp` claim,
 // so every guard downstream treats it as that salon's owner. Ending is idempotent and hands back

@@ -1,4 +1,4 @@
-// Loyalty cards (spec 2.9, 4.9): OWNER writes, STAFF+ reads. A VISIT_BASED card needs
+// Loyalty cards (docs/rules/loyalty.md#cards): OWNER writes, STAFF+ reads. A VISIT_BASED card needs
 // requiredStamps (older name requiredVisits), a reward type and value; minBookingValue null = every
 // booking qualifies, voucherExpiryMonths null = vouchers never expire. A POINTS_BASED card needs
 // earnRate and redeemRate; expiryMonths (null: points never expire) and minRedemption (default 0).

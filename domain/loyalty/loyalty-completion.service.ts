@@ -1,4 +1,4 @@
-// What a completed booking earns (spec 3.3, 3.4, 6 BookingCompleted), run once per booking by the
+// What a completed booking earns (docs/rules/loyalty.md#completion), run once per booking by the
 // booking workflow's completion step inside its transaction:
 //   1. compare-and-set claim on bookings.processed_for_loyalty (a second run does nothing);
 //   2. the voucher RESERVED for the booking is REDEEMED;

@@ -1,4 +1,4 @@
-// Points cards (spec 2.9, 4.9): the balance per (card, tenant customer) with its transactions.
+// Points cards (docs/rules/loyalty.md#points): the balance per (card, tenant customer) with its transactions.
 // Every change locks the balance row, writes the transaction with the balance after it, and sets
 // the balance (never below 0: a CHECK constraint backs the service's 422).
 // Expired points leave the balance lazily (no sweep): every read or change first writes them off

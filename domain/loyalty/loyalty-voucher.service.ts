@@ -1,6 +1,6 @@
-// Vouchers (spec 3.3, 4.7, 4.9). Every transition is a compare-and-set on the status with
+// Vouchers (docs/rules/loyalty.md). Every transition is a compare-and-set on the status with
 // version + 1, an audit row (the detail's timeline), and a signal to `voucher:<id>` before the
-// caller's transaction commits (ARCHITECTURE.md section 4); the workflow owns expiry and messages.
+// caller's transaction commits (docs/rules/consistency.md#signal-before-commit); the workflow owns expiry and messages.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
@@ -79,7 +79,7 @@ async function moveVoucher(db: Db, signaller: EntitySignaller | null, voucher: r
   return row;
 }
 
-/** Spec 4.9 code handling; 400 VALIDATION_ERROR naming `field` when the input cannot be a code. */
+/** Code handling (docs/rules/loyalty.md#voucher-codes); 400 VALIDATION_ERROR naming `field` when the input cannot be a code. */
 export function parseVoucherCode(input: string, field = 'voucherCode'): string {
   const code = normaliseVoucherCode(input);
   if (!code) {
@@ -102,7 +102,7 @@ export interface Reservation {
 }
 
 /**
- * ACTIVE -> RESERVED for a booking being inserted in the same transaction (spec 3.3, 4.7): the
+ * ACTIVE -> RESERVED for a booking being inserted in the same transaction (docs/rules/loyalty.md#applying-a-voucher): the
  * voucher must be this salon's, the booking customer's, not expired and not in use. Of two bookings
  * racing for one voucher the compare-and-set lets exactly one through; the other gets
  * LOYALTY_VOUCHER_ALREADY_USED (and bookings.applied_voucher_id is unique as a second guard).
@@ -132,7 +132,7 @@ export async function reserveVoucherForBooking(
 }
 
 /**
- * The cancellation edge (spec 3.3): a voucher RESERVED for the cancelled booking goes back to ACTIVE
+ * The cancellation edge (docs/rules/loyalty.md#vouchers): a voucher RESERVED for the cancelled booking goes back to ACTIVE
  * (VoucherRestored, the customer is told) unless a captured payment was kept, in which case it is
  * CANCELLED with reason BOOKING_FORFEIT (VoucherForfeited, no message). Returns the booking columns
  * the cancellation writes with it: a restored voucher is released from the booking.
@@ -185,7 +185,7 @@ function randomCode(): string {
 }
 
 /**
- * Inserts the voucher of a completed cycle (spec 3.3, 3.4) in the caller's transaction: reward
+ * Inserts the voucher of a completed cycle (docs/rules/loyalty.md) in the caller's transaction: reward
  * snapshot from the card, expiresAt from voucherExpiryMonths, a fresh code (regenerated at most
  * VOUCHER_CODE_RETRIES times on a clash, each attempt in its own savepoint).
  */

@@ -268,7 +268,7 @@ export interface LoyaltyBookingRow {
 }
 
 /**
- * Spec 3.4 compare-and-set: marks a COMPLETED booking processed for loyalty; undefined when it was
+ * Compare-and-set (docs/rules/loyalty.md#completion): marks a COMPLETED booking processed for loyalty; undefined when it was
  * already processed (or is not COMPLETED), so the caller does nothing.
  */
 export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {

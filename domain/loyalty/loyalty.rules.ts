@@ -1,14 +1,14 @@
-// Pure loyalty rules (spec 2.9, 3.3, 3.4, 4.9): voucher codes, the voucher state machine, reward
+// Pure loyalty rules (docs/rules/loyalty.md): voucher codes, the voucher state machine, reward
 // arithmetic in minor units, stamp cycles and points. No I/O: the voucher workflow imports this file.
 
 export type LoyaltyCardType = 'VISIT_BASED' | 'POINTS_BASED';
 export type RewardType = 'FREE_SERVICE' | 'DISCOUNT_PERCENT' | 'DISCOUNT_AMOUNT';
 export type VoucherStatus = 'ACTIVE' | 'RESERVED' | 'REDEEMED' | 'EXPIRED' | 'CANCELLED';
 
-/** Crockford-style: no I, L, O, U (spec 4.9). */
+/** Crockford-style: no I, L, O, U (docs/rules/loyalty.md#voucher-codes). */
 export const VOUCHER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const VOUCHER_PREFIX = 'STAMP';
-/** spec 8: a code that clashes with one of the salon's codes is generated again, at most 5 times */
+/** A code that clashes with one of the salon's codes is generated again, at most 5 times */
 export const VOUCHER_CODE_RETRIES = 5;
 export const BOOKING_FORFEIT = 'BOOKING_FORFEIT';
 
@@ -45,7 +45,7 @@ export function voucherCodeFromBytes(bytes: Uint8Array): string {
 /**
  * The reward in minor units against a booking total: DISCOUNT_AMOUNT and FREE_SERVICE are worth
  * `rewardValue` minor units (FREE_SERVICE: the value of the free service), DISCOUNT_PERCENT is
- * `rewardValue` percent of the total, rounded down. Never more than the total (spec 3.3: the excess
+ * `rewardValue` percent of the total, rounded down. Never more than the total (the excess
  * is forfeited).
  */
 export function voucherDiscount(reward: { rewardType: RewardType; rewardValue: number }, bookingTotal: number): number {
@@ -64,7 +64,7 @@ export function voucherExpiresAt(issuedAt: Date, expiryMonths: number | null): D
   return new Date(Date.UTC(y, m, day, issuedAt.getUTCHours(), issuedAt.getUTCMinutes(), issuedAt.getUTCSeconds(), issuedAt.getUTCMilliseconds()));
 }
 
-/** Spec 3.4: a booking earns a stamp when the paid amount reaches the card's minimum (null: always). */
+/** A booking earns a stamp when the paid amount reaches the card's minimum (null: always). */
 export function qualifiesForStamp(paidAmount: number, minBookingValue: number | null): boolean {
   return minBookingValue === null || paidAmount >= minBookingValue;
 }
@@ -89,7 +89,7 @@ export function pointsValue(points: number, redeemRate: number): number {
   return points * redeemRate;
 }
 
-// ---- the voucher workflow contract (`voucher:<id>`, ARCHITECTURE.md section 4)
+// ---- the voucher workflow contract (`voucher:<id>`, docs/rules/consistency.md#one-workflow-per-entity)
 
 export type VoucherEventType = 'VoucherIssued' | 'VoucherReserved' | 'VoucherRestored' | 'VoucherRedeemed' | 'VoucherForfeited' | 'VoucherCancelled' | 'VoucherExpired';
 

@@ -1,4 +1,4 @@
-// Points expiry (spec 2.9, 4.9: points cards have `expiryMonths`; each EARN carries `expiresAt`).
+// Points expiry (points cards have `expiryMonths`; each EARN carries `expiresAt`).
 // Pure: no I/O. Expired points are written off lazily by an EXPIRE transaction whenever a balance is
 // read or changed; this computes how many are due.
 //

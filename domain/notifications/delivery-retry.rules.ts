@@ -1,4 +1,4 @@
-// The delivery schedule of spec section 6 for every message a workflow sends (SMS, e-mail): a first
+// The delivery schedule (docs/rules/messages.md#delivery-schedule) of every message a workflow sends (SMS, e-mail): a first
 // attempt at once, then 30 s, 2 min and 10 min later, then hourly; after the 10th attempt it gives up
 // (and the workflow logs an alert). Pure: imported by workflows (the retry policy) and by activities
 // (the exact delay before the next attempt, which Temporal's exponential backoff cannot express).

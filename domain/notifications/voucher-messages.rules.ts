@@ -1,4 +1,4 @@
-// Norwegian (nb-NO) texts of the voucher messages the voucher workflow sends (spec 6: VoucherIssued
+// Norwegian (nb-NO) texts of the voucher messages the voucher workflow sends (VoucherIssued
 // and VoucherRestored; a forfeited voucher sends nothing). Pure; money in minor units (øre).
 import type { RewardType } from '../loyalty/loyalty.rules';
 import { norwegianDateTime, type RenderedMessage } from './booking-messages.rules';

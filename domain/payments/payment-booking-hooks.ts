@@ -1,6 +1,6 @@
 /**
  * What the booking services ask of payments, each as one call inside (or right after) their own
- * transaction: the deposit of a new booking (spec 6 BookingCreated), the deposit a cancellation
+ * transaction: the deposit of a new booking (docs/rules/payments.md#deposits), the deposit a cancellation
  * decides about, the refund / void / capture the cancellation policy chose, and the capture of an
  * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
  * no-show). This file must not import the booking services (they import it).
@@ -98,7 +98,7 @@ export async function applyCancellationToPayments(
   }
 }
 
-/** The statuses at which an authorized manual-capture deposit is captured (spec 3.1, 6). */
+/** The statuses at which an authorized manual-capture deposit is captured (docs/rules/payments.md#capture). */
 const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The write side every payment state change shares (ARCHITECTURE.md section 4): the payment row gets
+ * The write side every payment state change shares (docs/rules/consistency.md#the-change-primitive): the payment row gets
  * version + 1, an event row is written, and `payment:<id>` is signalled BEFORE the caller's
  * transaction commits (a failed signal throws 503 WORKFLOW_UNAVAILABLE and rolls everything back).
  */

@@ -1,5 +1,5 @@
 /**
- * Payment configs (spec 2.8, 4.8, 5.5): one row per provider set-up of a tenant, credentials sealed
+ * Payment configs (docs/rules/payments.md#payment-configs): one row per provider set-up of a tenant, credentials sealed
  * with AES-256-GCM under a versioned master key (domain/crypto/credential-cipher.ts). At most one is
  * active per tenant. Credentials never leave this file in clear except to a provider adapter; the
  * DTO names the credential fields only.
@@ -164,7 +164,7 @@ export async function rotateConfig(deps: ConfigDeps, tenantId: string, id: strin
   return healthCheckConfig(deps, tenantId, id);
 }
 
-/** Onboarding (spec 2.2): does the tenant have an active payment config? */
+/** Onboarding (docs/rules/salon.md#onboarding): does the tenant have an active payment config? */
 export async function hasActiveConfig(db: Knex | Knex.Transaction, tenantId: string): Promise<boolean> {
   return (await repo.activeConfig(db, tenantId)) !== undefined;
 }

@@ -1,4 +1,4 @@
-// The payment's workflow contract (ARCHITECTURE.md section 4): one workflow per payment with id
+// The payment's workflow contract (docs/rules/consistency.md#one-workflow-per-entity): one workflow per payment with id
 // `payment:<id>`, told about every committed change of the payment row by `{type, entityVersion}`.
 // Pure: imported by the payment services, the activities and the workflow.
 

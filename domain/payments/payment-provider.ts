@@ -1,4 +1,4 @@
-// The payment provider port (spec 1, 3.2, 5.5): the domain's interface, implemented by adapters in
+// The payment provider port (docs/rules/payments.md#payment-configs): the domain's interface, implemented by adapters in
 // integrations/payments/. Every call that moves money carries the provider idempotency key, so a
 // retried activity (Temporal runs activities at least once) never charges or refunds twice.
 import type { CaptureMode, FailureKind } from './payment.rules';

@@ -1,5 +1,5 @@
 /**
- * Refund reservation (spec 4.8, 6): under the payment's row lock the amount is checked against
+ * Refund reservation (docs/rules/payments.md#refunds): under the payment's row lock the amount is checked against
  * captured - refunded and reserved at once (refunded_amount grows, status REFUNDED or
  * PARTIALLY_REFUNDED), and a refund row with its own provider idempotency key is written; the
  * payment workflow then calls the provider for each pending refund. Concurrent refunds queue on the

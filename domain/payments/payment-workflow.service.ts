@@ -1,5 +1,5 @@
 /**
- * The side effects of the payment workflow (spec 3.2, 6), one function per activity. Each re-reads
+ * The side effects of the payment workflow (docs/rules/payments.md), one function per activity. Each re-reads
  * committed state under a row lock, acts only when the state still asks for it (so a retried
  * activity changes nothing twice) and calls the provider with the payment's idempotency keys.
  */
@@ -69,7 +69,7 @@ async function providerFor(deps: PaymentDeps, p: PaymentRow): Promise<{ provider
   return { provider: providerOf(deps.providers, config.provider), credentials: openConfigCredentials(deps.keyring, config) };
 }
 
-/** Records a failed attempt (spec 6 PaymentFailed): PERMANENT counts toward the cap, TRANSIENT does not. */
+/** Records a failed attempt (docs/rules/payments.md#failures-and-retry): PERMANENT counts toward the cap, TRANSIENT does not. */
 async function recordFailure(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, kind: 'TRANSIENT' | 'PERMANENT', reason: string): Promise<void> {
   if (p.status !== 'INITIATED') return;
   const failedCount = kind === 'PERMANENT' ? p.failedCount + 1 : p.failedCount;
@@ -109,7 +109,7 @@ export async function openSession(deps: PaymentDeps, paymentId: string): Promise
   }
 }
 
-/** Spec 3.1: payment authorized (or captured) -> a PENDING booking becomes CONFIRMED, once. */
+/** Payment authorized (or captured) -> a PENDING booking becomes CONFIRMED, once. */
 export async function confirmBookingForPayment(deps: PaymentDeps, paymentId: string): Promise<'CONFIRMED' | 'NOT_PENDING'> {
   const p = await paymentById(deps.knex, paymentId);
   if (!p) return 'NOT_PENDING';
@@ -139,7 +139,7 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
   });
 }
 
-/** Cancels the payment's booking by the SYSTEM role when it is still PENDING or CONFIRMED (spec 3.1). */
+/** Cancels the payment's booking by the SYSTEM role when it is still PENDING or CONFIRMED (docs/rules/booking.md#statuses). */
 async function cancelBookingBySystem(deps: PaymentDeps, trx: Knex.Transaction, p: PaymentRow, reason: string): Promise<boolean> {
   const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
   if (row.status !== 'PENDING' && row.status !== 'CONFIRMED') return false;
@@ -148,7 +148,7 @@ async function cancelBookingBySystem(deps: PaymentDeps, trx: Knex.Transaction, p
   return true;
 }
 
-/** Spec 6 PaymentFailed: at the cap the booking is cancelled (PAYMENT_RETRY_EXHAUSTED); below it, RETRY_PENDING. */
+/** PaymentFailed: at the cap the booking is cancelled (PAYMENT_RETRY_EXHAUSTED); below it, RETRY_PENDING. */
 export async function settleFailure(deps: PaymentDeps, paymentId: string): Promise<'CANCELLED' | 'RETRY_PENDING' | 'NOTHING'> {
   const p = await paymentById(deps.knex, paymentId);
   if (!p || p.status !== 'FAILED') return 'NOTHING';
@@ -237,7 +237,7 @@ export async function processRefunds(deps: PaymentDeps, paymentId: string): Prom
 }
 
 /**
- * `expiresAt` passed (spec 3.2, 6 PaymentExpired): an INITIATED or AUTHORIZED payment gets a
+ * `expiresAt` passed (docs/rules/payments.md#expiry): an INITIATED or AUTHORIZED payment gets a
  * best-effort void, becomes EXPIRED, and its PENDING or CONFIRMED booking is cancelled by SYSTEM
  * with AUTHORIZATION_EXPIRED, in one transaction (so a retried activity cancels nothing twice).
  */
@@ -264,13 +264,13 @@ export async function releaseExpiredSession(deps: PaymentDeps, paymentId: string
   return bestEffortVoid(deps, p);
 }
 
-/** The hold of an authorization (spec 8: 7 days) from the moment it was authorized. */
+/** The hold of an authorization (7 days) from the moment it was authorized. */
 export function holdExpiry(authorizedAt: Date): Date {
   return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
 }
 
 /**
- * Spec 6 PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
+ * PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
  * per refund is claimed first and stamped when the gateway took it).
  */
 export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {

@@ -1,4 +1,4 @@
-// Payment rows to API shapes (spec 2.8, 4.8). Money in integer minor units; times UTC ISO.
+// Payment rows to API shapes (docs/rules/payments.md#payment-statuses). Money in integer minor units; times UTC ISO.
 import { toIso, toIsoOrNull } from '../time/iso';
 import type { PaymentEventRow, PaymentRow, RefundRow } from './payment.repository';
 

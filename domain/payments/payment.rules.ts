@@ -1,5 +1,5 @@
 /**
- * Payments (spec 2.2, 2.8, 3.2, 4.8, 6, 8), pure: the state machine, money arithmetic in integer minor
+ * Payments (docs/rules/payments.md), pure: the state machine, money arithmetic in integer minor
  * units, and the limits. Imported by the services, the activities and the payment workflow.
  */
 export type PaymentStatus = 'INITIATED' | 'AUTHORIZED' | 'CAPTURED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'FAILED' | 'EXPIRED' | 'VOIDED';
@@ -9,15 +9,15 @@ export type FailureKind = 'TRANSIENT' | 'PERMANENT';
 
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['INITIATED', 'AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'FAILED', 'EXPIRED', 'VOIDED'];
 
-/** Spec 8: payment retry cap (3 failed attempts) and the authorization hold (7 days). */
+/** Payment retry cap (3 failed attempts) and the authorization hold (7 days). */
 export const PAYMENT_RETRY_CAP = 3;
 export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
 /** How long a hosted checkout session stays open before the INITIATED payment expires. */
 export const CHECKOUT_SESSION_TTL_MS = 30 * 60_000;
-/** Spec 2.2: deposit-enabled tenants take bookings at most 7 days ahead (inside the hold). */
+/** Deposit-enabled tenants take bookings at most 7 days ahead (inside the hold). */
 export const DEPOSIT_MAX_BOOKING_DAYS = 7;
 
-/** Spec 3.2 as a table: which status may follow which. */
+/** docs/rules/payments.md#payment-statuses as a table: which status may follow which. */
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   INITIATED: ['AUTHORIZED', 'CAPTURED', 'FAILED', 'EXPIRED'],
   AUTHORIZED: ['CAPTURED', 'VOIDED', 'EXPIRED'],
@@ -48,7 +48,7 @@ function assertMinor(name: string, value: number): void {
 }
 
 /**
- * Spec 2.2 / 6 BookingCreated: the deposit of a booking. Payable = total - discount; percentage
+ * The deposit of a booking (docs/rules/payments.md#deposits). Payable = total - discount; percentage
  * deposits round half up to the whole minor unit; a fixed deposit never exceeds the payable amount.
  */
 export function depositAmount(input: { totalAmount: number; discountAmount: number; depositType: 'percentage' | 'fixed'; depositValue: number }): number {
@@ -62,14 +62,14 @@ export function depositAmount(input: { totalAmount: number; discountAmount: numb
   return Math.floor((payable * input.depositValue + 50) / 100);
 }
 
-/** Spec 4.8: what may still be refunded of a payment. */
+/** What may still be refunded of a payment. */
 export function refundableAmount(p: { capturedAmount: number; refundedAmount: number }): number {
   return p.capturedAmount - p.refundedAmount;
 }
 
 export type RefundCheck = { ok: true; statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'; refundedAfter: number } | { ok: false; reason: 'NOT_CAPTURED' | 'AMOUNT_INVALID' | 'EXCEEDS_REFUNDABLE' };
 
-/** Spec 4.8: a refund of `amount` (> 0, at most captured - refunded); full -> REFUNDED, part -> PARTIALLY_REFUNDED. */
+/** A refund of `amount` (> 0, at most captured - refunded); full -> REFUNDED, part -> PARTIALLY_REFUNDED. */
 export function checkRefund(p: { status: PaymentStatus; capturedAmount: number; refundedAmount: number }, amount: number): RefundCheck {
   if (p.status !== 'CAPTURED' && p.status !== 'PARTIALLY_REFUNDED') return { ok: false, reason: 'NOT_CAPTURED' };
   if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, reason: 'AMOUNT_INVALID' };
@@ -79,7 +79,7 @@ export function checkRefund(p: { status: PaymentStatus; capturedAmount: number; 
 }
 
 /**
- * Spec 4.8: remaining amount of a booking = total - captured + refunded over its payments (the
+ * Remaining amount of a booking = total - captured + refunded over its payments (the
  * discount is not owed); it must be above 0 to collect it.
  */
 export function remainingAmount(totalAmount: number, discountAmount: number, payments: { capturedAmount: number; refundedAmount: number }[]): number {
@@ -95,13 +95,13 @@ export function depositStatusAfterRefund(statusAfter: 'REFUNDED' | 'PARTIALLY_RE
   return statusAfter;
 }
 
-/** Spec 6 PaymentFailed: TRANSIENT never counts; PERMANENT counts; the cap cancels the booking. */
+/** PaymentFailed: TRANSIENT never counts; PERMANENT counts; the cap cancels the booking. */
 export function failureOutcome(failedCountBefore: number, kind: FailureKind): { failedCount: number; cancelBooking: boolean } {
   const failedCount = kind === 'PERMANENT' ? failedCountBefore + 1 : failedCountBefore;
   return { failedCount, cancelBooking: failedCount >= PAYMENT_RETRY_CAP };
 }
 
-/** Spec 4.8 retry: only PENDING bookings in RETRY_PENDING whose last payment failed below the cap. */
+/** Retry (docs/rules/payments.md#failures-and-retry): only PENDING bookings in RETRY_PENDING whose last payment failed below the cap. */
 export function retryRejection(input: { bookingStatus: string; depositStatus: string | null; lastPaymentStatus: PaymentStatus | null; failedCount: number }): string | null {
   if (input.bookingStatus !== 'PENDING') return 'the booking is not waiting for payment';
   if (input.depositStatus !== 'RETRY_PENDING' || input.lastPaymentStatus !== 'FAILED') return 'there is no failed payment to retry';
@@ -109,18 +109,18 @@ export function retryRejection(input: { bookingStatus: string; depositStatus: st
   return null;
 }
 
-/** Spec 2.2: the booking window of a tenant, capped at 7 days while deposits are on. */
+/** The booking window of a tenant, capped at 7 days while deposits are on. */
 export function effectiveMaxBookingDays(settings: { maxBookingDaysInAdvance: number; depositEnabled: boolean }): number {
   return settings.depositEnabled ? Math.min(settings.maxBookingDaysInAdvance, DEPOSIT_MAX_BOOKING_DAYS) : settings.maxBookingDaysInAdvance;
 }
 
-/** Spec 2.8: `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON. */
+/** `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON. */
 export function bookingPaymentMode(settings: { depositEnabled: boolean }, source: string): 'ONLINE' | 'IN_PERSON' {
   return settings.depositEnabled && source === 'ONLINE' ? 'ONLINE' : 'IN_PERSON';
 }
 
 /**
- * Booking.depositStatus that follows a deposit payment's status (spec 2.8, 6). A deposit the salon
+ * Booking.depositStatus that follows a deposit payment's status (docs/rules/payments.md). A deposit the salon
  * kept after a late cancellation stays FORFEIT until part of it is refunded; null: leave it.
  */
 export function depositStatusFor(paymentStatus: PaymentStatus, current: string | null): string | null {
@@ -139,7 +139,7 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   return wanted;
 }
 
-/** Spec 6 PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
+/** PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
 export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string }): string {
   const major = `${Math.floor(input.amount / 100)},${String(input.amount % 100).padStart(2, '0')}`;
   return `Hei ${input.customerName}! ${input.salonName} har refundert ${major} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;

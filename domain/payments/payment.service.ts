@@ -1,5 +1,5 @@
 /**
- * Payment operations behind the HTTP routes (spec 4.7, 4.8, 5.5): the provider webhook, the
+ * Payment operations behind the HTTP routes (docs/rules/payments.md): the provider webhook, the
  * customer's payment page data, status poll and retry, and the admin list, detail, refund, void,
  * capture and remaining payment. Each owns its transaction; every change signals `payment:<id>`.
  */
@@ -33,7 +33,7 @@ import type { PaymentRow } from './payment.repository';
 export type WebhookOutcome = 'APPLIED' | 'DUPLICATE' | 'IGNORED' | 'UNKNOWN_PAYMENT';
 
 /**
- * Spec 5.5: the signature is checked over the raw request with the tenant's decrypted secret (each
+ * The signature is checked over the raw request with the tenant's decrypted secret (each
  * config of that provider is tried); a mismatch is 401 and writes nothing. A verified event claims
  * its inbox row (a redelivery is acknowledged and ignored), moves the payment where the state
  * machine allows it (a late or repeated outcome changes nothing) and signals the workflow.
@@ -144,7 +144,7 @@ async function activeProviderConfig(deps: PaymentDeps, tenantId: string) {
 }
 
 /**
- * POST /public/tenants/:slug/bookings/:id/payment/retry (spec 4.8): a new payment with a new
+ * POST /public/tenants/:slug/bookings/:id/payment/retry (docs/rules/payments.md#failures-and-retry): a new payment with a new
  * idempotency key, the same amount, intent and capture mode, for a PENDING booking in RETRY_PENDING
  * whose failures are below the cap. The booking's depositStatus goes back to PENDING.
  */
@@ -192,7 +192,7 @@ function actorOf(actor: Actor): PaymentActor {
   return { role: actor.role === 'SYSTEM' ? 'SYSTEM' : actor.role, userId: actor.userId };
 }
 
-/** STAFF see payments of their own (or unassigned) bookings only (spec 5.4); others: the tenant's. */
+/** STAFF see payments of their own (or unassigned) bookings only (docs/rules/auth.md#staff-scoping); others: the tenant's. */
 async function assertPaymentScope(deps: PaymentDeps, actor: Actor, p: PaymentRow): Promise<void> {
   if (actor.role !== 'STAFF') return;
   const booking = await findBookingRow(deps.knex, p.tenantId, p.bookingId, ['id', 'resourceId']);
@@ -255,7 +255,7 @@ async function requestAction(deps: PaymentDeps, tenantId: string, actor: Actor, 
 }
 
 /**
- * POST /admin/payments/remaining (spec 4.8): remaining = total - captured + refunded (above 0), as a
+ * POST /admin/payments/remaining (docs/rules/payments.md#remaining-payment): remaining = total - captured + refunded (above 0), as a
  * new automatic-capture payment; answers its redirect URL (the front-end shows it as a QR code).
  */
 export async function collectRemaining(deps: PaymentDeps, tenant: TenantContext, actor: Actor, bookingId: string): Promise<PaymentDto> {

@@ -1,4 +1,4 @@
-// The public booking portal's reads (spec 4.7): only public columns, plain rows out; the caller
+// The public booking portal's reads (docs/rules/booking.md#the-public-portal): only public columns, plain rows out; the caller
 // passes the pool or its transaction.
 import type { Knex } from 'knex';
 import type { Db } from '../../db/db-handle';
@@ -39,7 +39,7 @@ export interface PublicResourceRow {
 }
 
 /**
- * The public salon list leaves out inactive salons and lapsed subscriptions (spec 3.5, 4.7): EXPIRED,
+ * The public salon list leaves out inactive salons and lapsed subscriptions (docs/rules/billing.md#subscription-gate): EXPIRED,
  * or ACTIVE with a trial that ended, unless billing-exempt (same rule as isSubscriptionLapsed).
  */
 export function excludeNonListedTenants(query: Knex.QueryBuilder): Knex.QueryBuilder {

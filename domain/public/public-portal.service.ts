@@ -1,5 +1,5 @@
 /**
- * Public booking portal reads (spec 4.7): salon search, profile, catalogue grouped by category,
+ * Public booking portal reads (docs/rules/booking.md#the-public-portal): salon search, profile, catalogue grouped by category,
  * staff per service. No auth; only public fields. Inactive salons are left out of the list.
  */
 import type { Db } from '../../db/db-handle';
@@ -32,7 +32,7 @@ export function publicProfile(tenant: repo.PublicTenant) {
       bookingMode: s.bookingMode,
       autoConfirm: s.autoConfirm,
       cancellationHours: s.cancellationHours,
-      // what the portal may offer: capped at 7 days while deposits are on (spec 2.2)
+      // what the portal may offer: capped at 7 days while deposits are on (docs/rules/availability.md#booking-window)
       maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
       slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
       businessHours: s.businessHours,

@@ -1,4 +1,4 @@
-// Resources (staff, rooms, equipment) and their skills (spec 2.4, 4.3, 5.4).
+// Resources (staff, rooms, equipment) and their skills (docs/rules/catalogue.md#resources).
 // Every query filters by tenantId; another tenant's row is a 404. A resource may be created with a
 // login object, which creates the linked User in the same transaction (email/phone unique per
 // tenant: 409 USER_EMAIL_EXISTS / USER_PHONE_EXISTS through api/middleware/constraint-errors.ts).

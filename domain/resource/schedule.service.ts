@@ -1,4 +1,4 @@
-// Weekly schedules and per-date overrides of a resource (spec 2.5, 4.3). 'HH:mm' strings are
+// Weekly schedules and per-date overrides of a resource (docs/rules/catalogue.md#schedules-and-overrides). 'HH:mm' strings are
 // validated (format, end after start) and stored exactly as given; they are salon-local and never
 // converted. Slots of one resource on one day never overlap: a clash inside the request body or with
 // a stored row is 409 SCHEDULE_OVERLAP (inactive rows count too, so re-activating one cannot

@@ -1,4 +1,4 @@
-// Time-off of resources (spec 2.5, 4.3, 5.3). Types vacation/sick/personal/other; startDate..endDate
+// Time-off of resources (docs/rules/catalogue.md#time-off). Types vacation/sick/personal/other; startDate..endDate
 // inclusive; null times = whole days, else the window applies on each covered date (see
 // domain/availability/working-hours.rules.ts). Several entries per day are allowed.
 //

@@ -1,4 +1,4 @@
-// Accounting accounts (spec 2.6). code is unique per tenant (409 ACCOUNTING_ACCOUNT_CODE_EXISTS, also
+// Accounting accounts (docs/rules/salon.md#taxes-and-accounting-accounts). code is unique per tenant (409 ACCOUNTING_ACCOUNT_CODE_EXISTS, also
 // under races via api/middleware/constraint-errors.ts); taxId must be a tax of the same tenant or null
 // (422 TAX_REFERENCE_INVALID). At most one default per tenant: isDefault: true un-defaults the
 // old one in the same transaction. Unlike taxes, accounts have no seeded default, so the default

@@ -1,4 +1,4 @@
-// Taxes (spec 2.6). Rules, documented in openapi.yaml too:
+// Taxes (docs/rules/salon.md#taxes-and-accounting-accounts). Rules, documented in openapi.yaml too:
 // - rate is a percent 0..100 with at most three decimals (numeric(6,3)); more decimals are a 400.
 // - at most one default per tenant, and once a tenant has a default it keeps exactly one: setting
 //   isDefault: true on a tax un-defaults the old one in the same transaction; the default tax itself
@@ -38,7 +38,7 @@ export interface TaxListQuery extends PageQuery {
   isActive?: boolean;
 }
 
-/** Spec 2.6 seed for Norway: 25 % (default), 15 %, 0 %. */
+/** The seed for Norway: 25 % (default), 15 %, 0 %. */
 export const NORWEGIAN_DEFAULT_TAXES: ReadonlyArray<TaxInput> = [
   { name: 'MVA 25 %', rate: 25, isDefault: true },
   { name: 'MVA 15 %', rate: 15 },

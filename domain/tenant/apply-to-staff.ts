@@ -1,5 +1,5 @@
 // PATCH /tenants/:id with `applyToStaff: true` copies the tenant's business hours to every staff
-// member's weekly schedule (spec 2.2). Filled in by the resources area.
+// member's weekly schedule (docs/rules/salon.md#business-hours). Filled in by the resources area.
 //
 // The tenant service calls it INSIDE the transaction that updates the tenant, after the new settings
 // are validated and saved, with the resulting complete business hours (all seven days). Every

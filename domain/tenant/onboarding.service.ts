@@ -1,4 +1,4 @@
-// Owner onboarding wizard (spec 4.2): seven steps, monotonic progress, `complete` sets onboardedAt.
+// Owner onboarding wizard (docs/rules/salon.md#onboarding): seven steps, monotonic progress, `complete` sets onboardedAt.
 //
 // Progress is stored in tenants.onboarding as {currentStep, completedSteps}: `currentStep` is the
 // index of the next step to do (0..7). Marking a step done moves progress to the step after it;
@@ -13,7 +13,7 @@ import { hasActiveConfig } from '../payments/payment-config.service';
 export const ONBOARDING_STEPS = ['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
-/** Whether the tenant has an active payment-provider configuration (spec 2.2 onboarding warning). */
+/** Whether the tenant has an active payment-provider configuration (the onboarding warning of docs/rules/salon.md#onboarding). */
 export async function hasActivePaymentConfig(db: Db, tenantId: string): Promise<boolean> {
   return hasActiveConfig(db, tenantId);
 }

@@ -11,7 +11,7 @@ export interface TenantContext {
   name: string;
   isActive: boolean;
   settings: TenantSettings;
-  /** the billing read-model (spec 2.1): decides whether the salon takes bookings */
+  /** the billing read-model (docs/rules/billing.md#subscriptions): decides whether the salon takes bookings */
   subscriptionStatus?: string | null;
   trialEndsAt?: Date | null;
   billingExempt?: boolean;
@@ -24,7 +24,7 @@ export async function tenantById(db: Db, tenantId: string): Promise<TenantContex
   return row;
 }
 
-/** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain; undefined when none matches. */
+/** Tenant resolution by host (docs/rules/auth.md#tenant-resolution): `<slug>.<platform domain>` or a custom domain; undefined when none matches. */
 export async function tenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }): Promise<string | undefined> {
   return findTenantIdByHost(db, host);
 }

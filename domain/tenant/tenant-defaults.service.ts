@@ -10,6 +10,6 @@ export interface NewTenant {
 
 /** Runs in the caller's (tenant creation) transaction. */
 export async function seedTenantDefaults(trx: Db, tenant: NewTenant): Promise<void> {
-  // Spec 2.6: the Norwegian taxes 25 % (default), 15 % and 0 %.
+  // The Norwegian taxes 25 % (default), 15 % and 0 %.
   await createDefaultTaxes(trx, tenant.id);
 }

@@ -1,4 +1,4 @@
-// Tenant settings (spec 2.2): stored complete, with defaults that depend on the industry.
+// Tenant settings (docs/rules/salon.md#settings): stored complete, with defaults that depend on the industry.
 // Pure: shared by the tenant service, the seeds and (later) workflows.
 import { isValidLocalTime, timeToMinutes } from '../time/salon-time.rules';
 

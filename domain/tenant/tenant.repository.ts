@@ -29,7 +29,7 @@ export async function findTenantBySlug(db: Db, slug: string, activeOnly = false)
   return row(await TenantModel.query(db).findOne(activeOnly ? { slug, isActive: true } : { slug }));
 }
 
-/** Spec 5.2 tenant resolution by host: `<slug>.<platform domain>` or a custom domain. */
+/** Tenant resolution by host (docs/rules/auth.md#tenant-resolution): `<slug>.<platform domain>` or a custom domain. */
 export async function findTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }, activeOnly = false): Promise<string | undefined> {
   return (await TenantModel.query(db).select('id').findOne(activeOnly ? { ...host, isActive: true } : host))?.id;
 }

@@ -1,4 +1,4 @@
-// Tenants (spec 2.1, 4.2): creation with an OWNER in one transaction, reads scoped to the caller's
+// Tenants (docs/rules/salon.md#tenant): creation with an OWNER in one transaction, reads scoped to the caller's
 // tenant (another tenant is TENANT_NOT_FOUND, never data), and partial updates merged onto the
 // stored complete settings.
 import type { Db } from '../../db/db-handle';

@@ -1,4 +1,4 @@
-// API timestamps (spec 1): UTC ISO 8601 with millisecond precision and `Z`, whatever the database
+// API timestamps (docs/rules/conventions.md#time): UTC ISO 8601 with millisecond precision and `Z`, whatever the database
 // driver handed us (a Date, or a string from a JSON aggregate). And the other way round: THE one
 // parser of client-sent dates and date-times. It refuses what `new Date()` would silently roll over
 // (2027-02-30 -> March 2nd, 2026-13-01, hour 24, second 60) and years outside the range the platform

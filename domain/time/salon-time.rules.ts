@@ -1,6 +1,6 @@
 /**
- * Salon-local time <-> UTC. THE one module that converts between the two (spec section 1,
- * "Cross-cutting rules"). Pure and deterministic: no Date.now(), no I/O; safe to import from
+ * Salon-local time <-> UTC. THE one module that converts between the two
+ * (docs/rules/conventions.md#time). Pure and deterministic: no Date.now(), no I/O; safe to import from
  * Temporal workflows. Time-zone data comes from moment-timezone (the project's chosen library);
  * the conversion itself is done here over the zone's offset table so the DST rules are explicit.
  *

@@ -1,4 +1,4 @@
-// The image proxy's option strings (spec 2.11 presets, imgproxy-style): `rs:{fit|fill}:{w}:{h}`,
+// The image proxy's option strings (docs/rules/uploads.md#image-proxy, imgproxy-style): `rs:{fit|fill}:{w}:{h}`,
 // `g:{sm|ce|no|so|ea|we}`, `q:{1-100}`, joined by `/`. Pure.
 
 export type Fit = 'fit' | 'fill';

@@ -1,4 +1,4 @@
-// The signed image proxy (spec 4.10): GET /image-proxy/sign returns a URL the platform serves itself
+// The signed image proxy (docs/rules/uploads.md#image-proxy): GET /image-proxy/sign returns a URL the platform serves itself
 // (GET /image-proxy/render), HMAC-SHA256 over key, options and expiry with IMAGE_PROXY_SECRET. A
 // render resizes with sharp (fit or fill with gravity, quality, AVIF/WebP by Accept) and keeps the
 // rendered variant in storage, so each variant is rendered once.

@@ -1,4 +1,4 @@
-// The domain's port for S3-compatible object storage (spec 2.11). integrations/storage/s3-storage.ts
+// The domain's port for S3-compatible object storage (docs/rules/uploads.md). integrations/storage/s3-storage.ts
 // implements it with @aws-sdk/client-s3; the domain never sees the SDK. Adapters retry on their own
 // and throw whatever their transport throws once they give up; storage-call.ts turns that into
 // 502 UPLOAD_PROVIDER_ERROR.

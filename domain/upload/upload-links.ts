@@ -1,4 +1,4 @@
-// Linking files to the records that show them (spec 4.10): a feature module stores the key and calls
+// Linking files to the records that show them (docs/rules/uploads.md#linking-files-to-records): a feature module stores the key and calls
 // `replaceUploadReference` in the same transaction. The new file is linked (it must be ours, ACTIVE,
 // of the field's purpose, and not used elsewhere: UPLOAD_ALREADY_REFERENCED); the old one is
 // unlinked, which makes it an orphan candidate that its workflow deletes once 24 h old.

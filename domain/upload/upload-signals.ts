@@ -1,4 +1,4 @@
-// Telling a file's `upload:<id>` workflow about its changes (ARCHITECTURE.md section 4), inside the
+// Telling a file's `upload:<id>` workflow about its changes (docs/rules/consistency.md#signal-before-commit), inside the
 // change's transaction, through the caller's signaller.
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { signalEntity } from '../workflow-signals/signal-entity';

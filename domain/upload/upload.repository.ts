@@ -1,4 +1,4 @@
-// Data access of uploaded files (spec 2.11). Scoped by tenantId, plain rows, the caller's handle.
+// Data access of uploaded files (docs/rules/uploads.md). Scoped by tenantId, plain rows, the caller's handle.
 import type { Db } from '../../db/db-handle';
 import { UploadedFileModel } from '../../db/models/uploaded-file.model';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';

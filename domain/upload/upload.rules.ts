@@ -1,6 +1,6 @@
-// The upload rules of spec 2.11 and 8, pure: the purpose matrix (visibility, size limit, MIME
+// The upload rules (docs/rules/uploads.md), pure: the purpose matrix (visibility, size limit, MIME
 // allowlist, proxy preset), keys `{tenantId}/{uuid}.{ext}`, name sanitising, the 24 h orphan age,
-// and who may do what with which purpose (spec 5.4). Workflows may import this file.
+// and who may do what with which purpose (docs/rules/uploads.md#who-may-do-what). Workflows may import this file.
 
 export const UPLOAD_PURPOSES = ['TENANT_LOGO', 'TENANT_COVER', 'SERVICE_IMAGE', 'RESOURCE_AVATAR', 'PORTFOLIO_PHOTO', 'ONBOARDING_DOC', 'PAYMENT_ATTACHMENT'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
@@ -96,7 +96,7 @@ export function mayDownload(role: string, purpose: UploadPurpose): boolean {
   return (PURPOSES[purpose].downloaders as readonly string[]).includes(role);
 }
 
-/** Spec 5.4: referenced files OWNER/ADMIN; STAFF only their own orphans. */
+/** Referenced files OWNER/ADMIN; STAFF only their own orphans. */
 export function mayDelete(actor: { role: string; userId: string }, file: { uploadedBy: string | null; referencedAt: Date | string | null }): boolean {
   if (actor.role === 'OWNER' || actor.role === 'ADMIN') return true;
   return actor.role === 'STAFF' && file.referencedAt === null && file.uploadedBy === actor.userId;

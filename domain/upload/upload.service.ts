@@ -1,4 +1,4 @@
-// Uploads (spec 2.11, 3.6, 4.10, 5.4): multipart public images, presigned documents, downloads and
+// Uploads (docs/rules/uploads.md): multipart public images, presigned documents, downloads and
 // deletion. Every new file gets its `upload:<id>` workflow (signalled inside the transaction), which
 // deletes it 24 h after creation unless something links it, and expires an unconfirmed presigned one.
 import crypto from 'node:crypto';
@@ -231,7 +231,7 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
   });
 }
 
-/** GET /upload/presigned-get/:id: a 3600 s download URL, per purpose (spec 5.4). */
+/** GET /upload/presigned-get/:id: a 3600 s download URL, per purpose (docs/rules/uploads.md#who-may-do-what). */
 export async function presignGet(deps: UploadDeps, actor: UploadActor, id: string): Promise<{ downloadUrl: string; expiresAt: string }> {
   const file = await ownFile(deps.knex, actor, id);
   if (file.status !== 'ACTIVE') throw uploadErrors.notFound('The file has not been confirmed yet');
@@ -265,7 +265,7 @@ async function clearReference(trx: Knex.Transaction, file: repo.UploadedFileRow)
 }
 
 /**
- * DELETE /upload/:id (spec 5.4): STAFF only their own orphans, OWNER/ADMIN anything (a referenced
+ * DELETE /upload/:id (docs/rules/uploads.md#who-may-do-what): STAFF only their own orphans, OWNER/ADMIN anything (a referenced
  * file is removed from its record too). The objects go before the commit, so a storage failure
  * changes nothing (502).
  */

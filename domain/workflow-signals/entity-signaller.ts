@@ -1,4 +1,4 @@
-// The domain's port for telling an entity's workflow that its state changed (ARCHITECTURE.md section 4):
+// The domain's port for telling an entity's workflow that its state changed (docs/rules/consistency.md#signal-before-commit):
 // signal-with-start `{type, entityVersion}` to the entity's workflow, with a short deadline, BEFORE
 // the database transaction commits. If Temporal cannot be reached the caller rolls back and answers
 // 503, so no change exists without its workflow knowing. integrations/temporal implements it; the

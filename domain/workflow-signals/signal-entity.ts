@@ -1,5 +1,5 @@
 // The one place a failed workflow signal becomes 503 WORKFLOW_UNAVAILABLE. Called inside the
-// change's transaction, so the throw rolls the change back (ARCHITECTURE.md section 4). Signallers
+// change's transaction, so the throw rolls the change back (docs/rules/consistency.md#signal-before-commit). Signallers
 // throw whatever their transport throws; the domain owns the error code.
 import { errors } from '../errors';
 import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from './entity-signaller';

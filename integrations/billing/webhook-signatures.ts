@@ -1,4 +1,4 @@
-// The two webhook signature schemes of spec 5.5: Standard Webhooks (`webhook-id`,
+// The two webhook signature schemes (docs/rules/billing.md#provider-events): Standard Webhooks (`webhook-id`,
 // `webhook-timestamp`, `webhook-signature`, base64 secret, 5-minute replay window; verified by the
 // `standardwebhooks` package) and an `x-signature` HMAC-SHA256 (hex) over the raw body with an
 // optional `x-event-id`.

@@ -1,5 +1,5 @@
 // JSON over HTTP to a payment provider, with the provider's answers sorted into the two failure
-// kinds of spec 6: no answer, 429 or 5xx is TRANSIENT (PROVIDER_UNAVAILABLE); any other refusal is
+// kinds (docs/rules/payments.md#failures-and-retry): no answer, 429 or 5xx is TRANSIENT (PROVIDER_UNAVAILABLE); any other refusal is
 // PERMANENT. Error messages never carry credentials or request bodies.
 import { ProviderError } from '../../domain/payments/payment-provider';
 

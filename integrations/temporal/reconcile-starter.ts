@@ -1,4 +1,4 @@
-// Starts the platform-wide subscription reconcile workflow (spec 6: every 6 hours) once: the worker
+// Starts the platform-wide subscription reconcile workflow (every 6 hours) once: the worker
 // calls this at start-up; when it already runs (another worker, an earlier start) nothing happens.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { RECONCILE_WORKFLOW_ID, RECONCILE_WORKFLOW_TYPE } from '../../domain/billing/subscription-events.rules';

@@ -1,6 +1,6 @@
 // The production EntitySignaller: signal-with-start on Temporal with a short deadline. A failure
 // throws TemporalUnreachableError; the domain (signalEntity) turns it into its own 503 and the
-// caller's transaction rolls back (ARCHITECTURE.md section 4).
+// caller's transaction rolls back (docs/rules/consistency.md#signal-before-commit).
 import { Client, Connection } from '@temporalio/client';
 import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from '../../domain/workflow-signals/entity-signaller';
 

@@ -13,7 +13,7 @@ function body(fields: Record<string, unknown> = {}) {
   return { provider: 'polar', isTest: true, apiBaseUrl: 'https://sandbox-api.polar.sh', displayName: 'Polar test', storeId: 'org_1', credentials: { apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' }, ...fields };
 }
 
-describe('billing configs (/superadmin/billing-configs, spec 2.10, 4.11, 7.3)', function () {
+describe('billing configs (/superadmin/billing-configs)', function () {
   this.timeout(60_000);
   let admin: string;
 

@@ -29,7 +29,7 @@ async function listed(slug: string): Promise<boolean> {
   return res.body.data.some((t: { slug: string }) => t.slug === slug);
 }
 
-describe('the subscription gate (spec 3.5, 4.7, 7.3)', function () {
+describe('the subscription gate', function () {
   this.timeout(60_000);
   before(() => activateSandbox());
 

@@ -23,7 +23,7 @@ async function createFeature(fields: Record<string, unknown> = {}) {
   return res.body.data;
 }
 
-describe('plans and plan features (spec 2.10, 4.7, 4.11)', () => {
+describe('plans and plan features', () => {
   describe('the seeded catalogue', () => {
     it('when the platform starts then GET /public/plans lists the NOK catalogue with Norwegian texts, features and roadmap flags, hidden and internal fields left out', async () => {
       const res = await call('get', '/public/plans');

@@ -13,7 +13,7 @@ async function latestRow(tenantId: string) {
   return platform.knex('subscriptions').where({ tenantId }).orderBy('createdAt', 'desc').first();
 }
 
-describe('the salon subscription (spec 3.5, 4.11)', function () {
+describe('the salon subscription', function () {
   this.timeout(60_000);
 
   describe('owner registration', () => {

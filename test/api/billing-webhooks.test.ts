@@ -31,7 +31,7 @@ async function settled(tenantId: string) {
   return eventually(async () => ((await platform.knex('subscriptionWebhookInbox').where({ tenantId }).whereNull('processedAt').first()) ? undefined : true), 'the inbox drained');
 }
 
-describe('subscription webhooks (spec 3.5, 5.5, 8)', function () {
+describe('subscription webhooks', function () {
   this.timeout(90_000);
   before(() => activateSandbox());
 
@@ -105,7 +105,7 @@ describe('subscription webhooks (spec 3.5, 5.5, 8)', function () {
     });
   });
 
-  describe('applied by the workflow (spec 3.5)', () => {
+  describe('applied by the workflow', () => {
     it('when events arrive then created -> payment_failed (PAST_DUE) -> renewed (ACTIVE) -> canceled (CANCELED) -> expired (EXPIRED) move the row and the read-model; an EXPIRED row never changes; a new subscription after expiry is a new row that wins', async () => {
       const salon = await registerSalon();
       const { platform } = await stack();

@@ -326,7 +326,7 @@ describe('booking creation', () => {
     });
   });
 
-  describe('booking creation rate limit (spec 8: 20 per minute)', () => {
+  describe('booking creation rate limit (20 per minute)', () => {
     it('when 20 creations are sent then all pass the limiter; the 21st is 429 RATE_LIMIT_EXCEEDED with X-RateLimit headers', async () => {
       const s = await bookingSalon();
       const app = await appWith({ RATE_LIMIT_BOOKING_CREATE: '20' });

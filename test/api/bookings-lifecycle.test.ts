@@ -95,7 +95,7 @@ describe('booking lifecycle', () => {
     });
   });
 
-  describe('STAFF scoping (spec 5.4) and tenants', () => {
+  describe('STAFF scoping and tenants', () => {
     it("when STAFF reads or changes another staff member's booking then 403; unassigned bookings are visible", async () => {
       const s = await bookingSalon({ staff: 2 });
       const theirs = await book(s, { resourceId: s.staff[1].resourceId });

@@ -249,7 +249,7 @@ describe('services and categories', () => {
     });
   });
 
-  describe('access matrix (spec 4.4, 5.3)', () => {
+  describe('access matrix', () => {
     let svcId: string;
     let catId: string;
     before(async () => {

@@ -1,4 +1,4 @@
-// The signed-in customer's loyalty across salons (spec 4.1): /customer/me/loyalty,
+// The signed-in customer's loyalty across salons (docs/rules/loyalty.md#a-customers-loyalty-across-salons): /customer/me/loyalty,
 // /customer/loyalty/vouchers and /customer/loyalty/stamps/:tenantSlug, through a real sign-in.
 import { expect } from 'chai';
 import { call } from '../support/http';

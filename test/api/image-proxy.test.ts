@@ -1,4 +1,4 @@
-// The signed image proxy (spec 4.10, 2.11 presets): sign, then render through the platform itself.
+// The signed image proxy (docs/rules/uploads.md#image-proxy): sign, then render through the platform itself.
 import { expect } from 'chai';
 import { signInCustomer } from '../support/customers';
 import sharp from 'sharp';

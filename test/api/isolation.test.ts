@@ -1,4 +1,4 @@
-// Tenant isolation and the 401/403 matrix of spec 5.3 for every route of the auth/tenants areas.
+// Tenant isolation and the 401/403 matrix (docs/rules/auth.md#access-matrix) for every route of the auth/tenants areas.
 import { expect } from 'chai';
 import { call, http } from '../support/http';
 import { stack } from '../support/stack';
@@ -80,7 +80,7 @@ describe('Isolation: a user of salon A never sees or changes salon B', () => {
   });
 });
 
-describe('Access matrix (spec 5.3): each role on every auth/tenant route', () => {
+describe('Access matrix: each role on every auth/tenant route', () => {
   let salon: TestSalon;
   let staff: TestUser;
   let admin: TestUser;

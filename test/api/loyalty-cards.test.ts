@@ -1,4 +1,4 @@
-// Loyalty cards and points (spec 2.9, 4.9, 5.3): OWNER writes, STAFF+ reads, the retired stamp redeem.
+// Loyalty cards and points (docs/rules/loyalty.md#cards, docs/rules/auth.md#access-matrix): OWNER writes, STAFF+ reads, the retired stamp redeem.
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { addCustomer, bookingSalon, visitCard } from './loyalty.helpers';

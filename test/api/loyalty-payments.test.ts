@@ -1,4 +1,4 @@
-// Loyalty meets payments (spec 3.3, 6): the deposit is taken on the payable after the voucher's
+// Loyalty meets payments (docs/rules/loyalty.md#applying-a-voucher, docs/rules/payments.md#deposits): the deposit is taken on the payable after the voucher's
 // discount, a redeemed voucher is unchanged by a later partial refund, and a cancellation that
 // keeps the captured deposit forfeits the voucher instead of restoring it.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Points expiry (spec 2.9, 4.9): an EARN's points leave the balance at its expiresAt, written off
+// Points expiry (docs/rules/loyalty.md#points-expiry): an EARN's points leave the balance at its expiresAt, written off
 // lazily with one EXPIRE transaction (first-in-first-out) when the balance is read or changed.
 import { expect } from 'chai';
 import { call } from '../support/http';

@@ -1,4 +1,4 @@
-// Stamps, vouchers and points earned at completion (spec 3.4), through HTTP and the real worker
+// Stamps, vouchers and points earned at completion (docs/rules/loyalty.md#stamps), through HTTP and the real worker
 // (the booking workflow's completion step).
 import chai, { expect } from 'chai';
 import chaiAsPromised from 'chai-as-promised';

@@ -1,4 +1,4 @@
-// Vouchers (spec 3.3, 4.7, 4.9): applied with a staff booking, previewed on the portal, redeemed at
+// Vouchers (docs/rules/loyalty.md): applied with a staff booking, previewed on the portal, redeemed at
 // completion, restored or forfeited at cancellation, revoked by the owner; through HTTP and the worker.
 import { expect } from 'chai';
 import { call } from '../support/http';
@@ -57,7 +57,7 @@ describe('loyalty vouchers', function () {
       }
     });
 
-    it('when the code is unknown, another customer\'s, expired, revoked or reserved for another booking then the spec\'s codes answer and nothing is written', async () => {
+    it('when the code is unknown, another customer\'s, expired, revoked or reserved for another booking then the voucher codes answer and nothing is written', async () => {
       const s = await bookingSalon();
       const owner = await addCustomer(s);
       const other = await addCustomer(s);

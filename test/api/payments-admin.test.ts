@@ -1,4 +1,4 @@
-// Admin payments (spec 4.8, 5.3, 5.4): list (OWNER), detail and by-booking (STAFF scoped), refund
+// Admin payments (docs/rules/payments.md, docs/rules/auth.md#access-matrix): list (OWNER), detail and by-booking (STAFF scoped), refund
 // (at most captured - refunded, under the payment's row lock), void, capture, and the remaining
 // payment with its redirect URL.
 import { expect } from 'chai';

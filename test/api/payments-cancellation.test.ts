@@ -1,4 +1,4 @@
-// Cancellation refunds (spec 6): inside the free window a captured deposit is refunded in full;
+// Cancellation refunds (docs/rules/booking.md#cancellation-refund-policy): inside the free window a captured deposit is refunded in full;
 // outside it the salon keeps it (cancellationFee, depositStatus FORFEIT); a salon cancellation
 // always refunds (captured) or voids (authorized); a no-show captures an authorized deposit. The
 // preview says exactly what the cancellation then does.

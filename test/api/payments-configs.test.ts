@@ -1,4 +1,4 @@
-// Payment configs (spec 2.8, 4.8, 5.5): OWNER CRUD, one active per salon, credentials sealed with
+// Payment configs (docs/rules/payments.md): OWNER CRUD, one active per salon, credentials sealed with
 // AES-256-GCM under a versioned master key and never returned, rotation re-seals under the current
 // key and checks health at once, health checks record time and status.
 import { expect } from 'chai';

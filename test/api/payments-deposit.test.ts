@@ -1,4 +1,4 @@
-// The deposit journey through HTTP and the real worker (spec 2.2, 3.1, 3.2, 4.7, 6): a booking at a
+// The deposit journey through HTTP and the real worker (docs/rules/payments.md, docs/rules/booking.md#statuses): a booking at a
 // deposit salon gets a payment, the customer pays on the sandbox's hosted checkout, the signed
 // webhook moves the payment, and the payment workflow confirms the booking and marks the deposit.
 import { expect } from 'chai';

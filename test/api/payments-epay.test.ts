@@ -1,4 +1,4 @@
-// ePay, the spec's default provider (spec 5.5): the Payment Window with MD5-hashed parameters, the
+// ePay, the default provider (docs/rules/payments.md#payment-configs): the Payment Window with MD5-hashed parameters, the
 // callback verified with an MD5 hash over the parameters and the merchant's secret (GET, and the
 // same parameters as a form POST), and capture / delete / credit over its SOAP webservice - against
 // the local stand-in in test/support/epay-stand-in.ts.

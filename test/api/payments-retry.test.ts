@@ -1,4 +1,4 @@
-// Failed payments (spec 4.8, 6, 8): TRANSIENT failures set RETRY_PENDING and never cancel;
+// Failed payments (docs/rules/payments.md#failures-and-retry): TRANSIENT failures set RETRY_PENDING and never cancel;
 // PERMANENT ones count toward the cap of 3, and the third cancels the booking by SYSTEM with
 // PAYMENT_RETRY_EXHAUSTED. The customer retries with the booking's cancellation token.
 import { expect } from 'chai';

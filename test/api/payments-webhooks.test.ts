@@ -1,4 +1,4 @@
-// Provider webhooks (spec 5.5, 6): verified over the raw body with the salon's decrypted secret,
+// Provider webhooks (docs/rules/payments.md#provider-webhooks): verified over the raw body with the salon's decrypted secret,
 // written to an inbox unique on the provider's event id, then signalled to the payment workflow.
 import { expect } from 'chai';
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
-// Cross-cutting behaviour of the HTTP edge for this issue: rate limits (spec 8), health 503,
-// envelope and validation (spec 7), body limit, malformed JSON, unexpected errors, API docs.
+// Cross-cutting behaviour of the HTTP edge for this issue: rate limits (docs/rules/limits.md), health 503,
+// envelope and validation (docs/rules/errors.md), body limit, malformed JSON, unexpected errors, API docs.
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Response as ExpressResponse } from 'express';
@@ -17,7 +17,7 @@ function expectRateHeaders(res: request.Response, limit: number, remaining: numb
   expect(Number(res.headers['x-ratelimit-reset'])).to.be.greaterThan(0);
 }
 
-describe('Rate limits (spec 8) with the real values', () => {
+describe('Rate limits with the real values', () => {
   it('when an IP makes 10 auth requests in a minute then all pass with headers, and the 11th gets 429 RATE_LIMIT_EXCEEDED', async () => {
     const app = await appWith({ RATE_LIMIT_GLOBAL: '100', RATE_LIMIT_AUTH: '10' });
     for (let i = 1; i <= 10; i++) {
@@ -69,7 +69,7 @@ describe('Health', () => {
   });
 });
 
-describe('Envelope and validation (spec 7)', () => {
+describe('Envelope and validation', () => {
   it('when page is at its maximum of 1000000 then an empty page comes back with that page number; past it, or not an integer, 400 naming page', async () => {
     const at = await call('get', '/public/tenants?page=1000000');
     expect(at.status).to.equal(200);

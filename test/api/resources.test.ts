@@ -290,7 +290,7 @@ describe('resources', () => {
     });
   });
 
-  describe('access matrix (spec 4.3, 5.3)', () => {
+  describe('access matrix', () => {
     let r: { id: string };
     let svc: { id: string };
     before(async () => {

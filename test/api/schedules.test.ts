@@ -332,7 +332,7 @@ describe('schedules, overrides and time-off', () => {
     });
   });
 
-  describe('access matrix (spec 4.3, 5.3)', () => {
+  describe('access matrix', () => {
     let r: { id: string };
     let scheduleId: string;
     let overrideId: string;

@@ -1,4 +1,4 @@
-// Shared helpers for the taxes/accounting and customers API tests: every role of spec 5.2 as a
+// Shared helpers for the taxes/accounting and customers API tests: every role (docs/rules/auth.md#roles) as a
 // caller, including ADMIN acting inside a tenant with x-tenant-id and a customer token.
 import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
@@ -24,7 +24,7 @@ export async function world(): Promise<World> {
   return { salon, admin, staff, customerToken };
 }
 
-/** Calls as the given role; ADMIN sends x-tenant-id of the salon (spec 5.2 tenant resolution). */
+/** Calls as the given role; ADMIN sends x-tenant-id of the salon (docs/rules/auth.md#tenant-resolution). */
 export async function as(w: World, who: Caller, method: Method, path: string, body?: unknown): Promise<Response> {
   let req = (await http())[method](`/api${path}`);
   if (who === 'ADMIN') req = req.set('Authorization', `Bearer ${w.admin.token}`).set('x-tenant-id', w.salon.tenant.id);

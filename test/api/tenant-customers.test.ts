@@ -65,7 +65,7 @@ describe('tenant customers API (/tenant-customers)', () => {
     });
   });
 
-  describe('metrics fields (spec 5.4)', () => {
+  describe('metrics fields', () => {
     it('when OWNER or ADMIN patch visit metrics then they are stored', async () => {
       const tc = await tenantCustomer();
       for (const who of ['OWNER', 'ADMIN'] as const) {

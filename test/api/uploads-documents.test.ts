@@ -1,4 +1,4 @@
-// Private documents through the presigned flow (spec 4.10, 5.4): presign, PUT to storage, confirm
+// Private documents through the presigned flow (docs/rules/uploads.md#private-documents): presign, PUT to storage, confirm
 // (size, type and SHA-256 checked), download; storage failures; deletion rules.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
@@ -136,7 +136,7 @@ describe('presigned document uploads', function () {
   });
 });
 
-describe('DELETE /upload/:id (spec 5.4)', function () {
+describe('DELETE /upload/:id', function () {
   this.timeout(60_000);
   let s: RoleSalon;
   before(async () => {

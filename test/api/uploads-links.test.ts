@@ -1,4 +1,4 @@
-// Linking uploads through the records' own PATCH routes (spec 4.10): the key is stored and the file
+// Linking uploads through the records' own PATCH routes (docs/rules/uploads.md#linking-files-to-records): the key is stored and the file
 // linked in the same transaction; replacing or removing unlinks; a file is used by one record only.
 import { expect } from 'chai';
 import { stack } from '../support/stack';

@@ -1,12 +1,12 @@
-// Spec 8 upload rate limits, per user (not per address): at the limit and one past it, on an app
-// with the spec's values.
+// Upload rate limits (docs/rules/limits.md#rate-limits), per user (not per address): at the limit and one past it, on an app
+// with the default values.
 import { expect } from 'chai';
 import request from 'supertest';
 import { appWith } from '../support/stack';
 import { salonWithRoles } from '../support/salon-roles';
 import { loadConfig } from '../../config';
 
-describe('upload rate limits per user (spec 8)', function () {
+describe('upload rate limits per user', function () {
   this.timeout(60_000);
 
   it('when a user asks for 20 presigned PUTs in a minute they are answered; the 21st is 429 while another user of the same address goes on', async () => {
@@ -31,7 +31,7 @@ describe('upload rate limits per user (spec 8)', function () {
     expect([past.status, past.body.error.code]).to.deep.equal([429, 'RATE_LIMIT_EXCEEDED']);
   });
 
-  it('when nothing is configured then the limits are the spec values (30 multipart, 20 presigned PUT, 60 presigned GET, 20 delete, 600 signing)', () => {
+  it('when nothing is configured then the limits are the documented defaults (30 multipart, 20 presigned PUT, 60 presigned GET, 20 delete, 600 signing)', () => {
     expect(loadConfig({}).rateLimit).to.include({ upload: 30, presignedPut: 20, presignedGet: 60, uploadDelete: 20, imageSign: 600 });
   });
 });

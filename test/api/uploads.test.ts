@@ -1,4 +1,4 @@
-// Uploads (spec 2.11, 4.10, 5.4, 7.3, 8) through HTTP, with real files generated per test, stored
+// Uploads (docs/rules/uploads.md, docs/rules/errors.md#named-codes, docs/rules/limits.md) through HTTP, with real files generated per test, stored
 // in the embedded stack's S3-compatible server (s3rver).
 import { expect } from 'chai';
 import sharp from 'sharp';

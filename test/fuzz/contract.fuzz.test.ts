@@ -1,4 +1,4 @@
-// Contract fuzz suite (ARCHITECTURE.md 6, issue 10): walks EVERY operation of openapi.yaml, so a new
+// Contract fuzz suite (issue 10; docs/design.md#testing): walks EVERY operation of openapi.yaml, so a new
 // route is covered without work, and sends generated bad input (fast-check, fixed seed, a bounded
 // number of cases per operation): missing, wrong-typed and unknown fields, huge and odd strings (NUL,
 // lone surrogates), impossible dates, bad path ids and other tenants' ids, broken encodings and

@@ -1,4 +1,4 @@
-// The signed-in customer's loyalty queries (spec 4.1: /customer/me/loyalty, /customer/loyalty/vouchers,
+// The signed-in customer's loyalty queries (/customer/me/loyalty, /customer/loyalty/vouchers,
 // /customer/loyalty/stamps/:tenantSlug). The customer-accounts module resolves the signed-in account
 // to its customer rows (one per salon) and passes them here; these tests call the queries directly.
 import chai, { expect } from 'chai';

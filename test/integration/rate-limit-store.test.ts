@@ -1,4 +1,4 @@
-// The shared rate-limit counters (spec 8) as every api process uses them: one upsert per request,
+// The shared rate-limit counters (docs/rules/limits.md#rate-limits) as every api process uses them: one upsert per request,
 // correct under concurrency, a fresh window once the old one ended.
 import { expect } from 'chai';
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// Payments in the production topology (ARCHITECTURE.md sections 3, 6): bin/api and bin/worker as
+// Payments in the production topology (docs/design.md#testing): bin/api and bin/worker as
 // separate processes configured by environment only (PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL),
 // a Temporal frontend of its own, and the sandbox provider posting its signed webhook over real HTTP
 // to the api; the worker's payment workflow then confirms the booking and marks the deposit paid.

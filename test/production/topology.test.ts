@@ -1,4 +1,4 @@
-// The production topology without Docker (ARCHITECTURE.md section 6): Postgres, a Temporal frontend
+// The production topology without Docker (docs/design.md#testing): Postgres, a Temporal frontend
 // at TEMPORAL_ADDRESS (our dev-server launcher as its own process), bin/migrate, two bin/api
 // processes and one bin/worker process, all configured by environment only with NODE_ENV=production,
 // an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.

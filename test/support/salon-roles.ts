@@ -1,6 +1,6 @@
 // A salon with one caller per role (OWNER, STAFF, ADMIN acting through x-tenant-id), plus a second
 // salon for cross-tenant checks. `as(role)` calls the API as that role; 'NONE' sends no token;
-// 'CUSTOMER' sends a customer token (type: customer), which admin routes reject with 401 (spec 5.2).
+// 'CUSTOMER' sends a customer token (type: customer), which admin routes reject with 401 (docs/rules/auth.md#roles).
 import type request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { stack } from './stack';

@@ -150,7 +150,7 @@ export function stack(): Promise<TestStack> {
 let appsWith = 0;
 
 /**
- * A second app on the same database with other settings (e.g. the spec's real rate limits). Its
+ * A second app on the same database with other settings (e.g. the real default rate limits). Its
  * rate-limit counters (in Postgres, like production) are its own: a fresh budget per app.
  */
 export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {

@@ -1,4 +1,4 @@
-// The booking's timeline (spec 3.1) on the time-skipping test server and the real database: each test
+// The booking's timeline (docs/rules/booking.md#statuses) on the time-skipping test server and the real database: each test
 // runs its own worker on its own task queue, and its own booking (so its own workflow id).
 import { expect } from 'chai';
 import crypto from 'node:crypto';

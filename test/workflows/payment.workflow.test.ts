@@ -1,4 +1,4 @@
-// The payment's timeline (spec 3.2, 6) on the time-skipping test server and the real database, with
+// The payment's timeline (docs/rules/payments.md) on the time-skipping test server and the real database, with
 // the sandbox provider: each test runs its own worker on its own task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The uploaded file's timeline (spec 3.6) on the time-skipping test server and the real database and
+// The uploaded file's timeline (docs/rules/uploads.md#orphan-cleanup) on the time-skipping test server and the real database and
 // storage: an orphan is deleted 24 h after creation, a linked file stays, an unconfirmed presigned
 // upload goes when its window closes, and a file unlinked after 24 h goes at once.
 import { expect } from 'chai';

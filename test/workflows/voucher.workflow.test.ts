@@ -1,4 +1,4 @@
-// The voucher's timeline (spec 3.3, 6) on the time-skipping test server and the real database:
+// The voucher's timeline (docs/rules/loyalty.md#vouchers) on the time-skipping test server and the real database:
 // issued (message), expired at expiresAt by a durable timer while ACTIVE, held while RESERVED,
 // restored (message, then expired at once when already past its date), forfeited (no message).
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// The booking's timeline (spec 3.1), one workflow per booking (`booking:<id>`):
+// The booking's timeline (docs/rules/booking.md#statuses), one workflow per booking (`booking:<id>`):
 //
 //   created   -> the customer is told it was received (PENDING) or confirmed
 //   confirmed -> the customer is told, when the salon confirms later
@@ -27,7 +27,7 @@ const { readBooking } = proxyActivities<BookingActivities>({
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes: [BookingActivityErrors.notFound] },
 });
 
-// Each channel is its own activity with its own retries (spec 6: 0, 30 s, 2 min, 10 min, then
+// Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
 const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActivities<BookingActivities>({
   startToCloseTimeout: '30 seconds',
@@ -60,7 +60,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   }
 
   // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
-  // final status (spec 3.1) while we act: that one is settled too before the timeline ends.
+  // final status (docs/rules/booking.md#statuses) while we act: that one is settled too before the timeline ends.
   do {
     await settle(booking.current!);
   } while ((await booking.catchUp()) && isSettled(booking.current!));
@@ -117,7 +117,7 @@ function isSettled(booking: BookingSnapshot): boolean {
   return isTerminalStatus(booking.status);
 }
 
-/** After the last attempt of spec 6 the message is dead: an alert for operations, not a failed booking. */
+/** After the last delivery attempt the message is dead: an alert for operations, not a failed booking. */
 function giveUp(channel: string, message: BookingMessageRequest, err: unknown): void {
   log.error('ALERT: booking message given up after its last delivery attempt', { channel, ...message, error: String(err) });
 }

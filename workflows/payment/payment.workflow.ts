@@ -1,4 +1,4 @@
-// The payment's timeline (spec 3.2, 6), one workflow per payment (`payment:<id>`):
+// The payment's timeline (docs/rules/payments.md), one workflow per payment (`payment:<id>`):
 //
 //   initiated  -> the provider's hosted checkout is opened
 //   authorized -> the booking is confirmed (PENDING -> CONFIRMED); the 7-day hold starts

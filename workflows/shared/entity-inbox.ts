@@ -1,4 +1,4 @@
-// The signal inbox of an entity workflow (ARCHITECTURE.md section 4), shared by every workflow that
+// The signal inbox of an entity workflow (docs/rules/consistency.md#the-entity-inbox), shared by every workflow that
 // follows one database entity (booking, payment, subscription, voucher, upload).
 //
 // The api signals `{type, entityVersion}` BEFORE its transaction commits, so an event is only a hint

@@ -1,5 +1,5 @@
-// A salon's platform subscription over time (spec 3.5), one workflow per tenant
-// (`subscription:<tenantId>`), and the platform-wide reconcile loop (spec 6).
+// A salon's platform subscription over time (docs/rules/billing.md#subscriptions), one workflow per tenant
+// (`subscription:<tenantId>`), and the platform-wide reconcile loop (docs/rules/billing.md#reconcile).
 //
 //   trial started      -> a durable timer runs to trialEndsAt (the plan's trialDays, else 14 days)
 //   provider events    -> applied in arrival order through the one handler (created, updated,

@@ -1,4 +1,4 @@
-// An uploaded file's timeline (spec 3.6), one workflow per file (`upload:<id>`), a durable timer in
+// An uploaded file's timeline (docs/rules/uploads.md#orphan-cleanup), one workflow per file (`upload:<id>`), a durable timer in
 // place of the hourly sweep:
 //
 //   presigned -> confirmed within 300 s, or deleted (object and row) when the window closes

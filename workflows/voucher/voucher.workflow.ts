@@ -1,4 +1,4 @@
-// The voucher's timeline (spec 3.3, 6), one workflow per voucher (`voucher:<id>`):
+// The voucher's timeline (docs/rules/loyalty.md#vouchers), one workflow per voucher (`voucher:<id>`):
 //
 //   issued    -> the customer is told the code (VoucherIssued)
 //   reserved  -> nothing to say; restored (the booking was cancelled) -> the customer is told again

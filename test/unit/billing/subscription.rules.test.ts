@@ -13,7 +13,7 @@ function row(status: SubscriptionFacts['status'], fields: Partial<SubscriptionFa
   return { status, providerSubId: 'sub_1', trialEndsAt: null, cancelAtPeriodEnd: false, ...fields };
 }
 
-describe('subscription rules (spec 3.5)', () => {
+describe('subscription rules', () => {
   describe('outcomeOf', () => {
     const table: [string, BillingEvent, SubscriptionFacts | undefined, ReturnType<typeof outcomeOf>][] = [
       ['created, no row: a new ACTIVE row', ev('created'), undefined, { action: 'insert', status: 'ACTIVE' }],
@@ -68,7 +68,7 @@ describe('subscription rules (spec 3.5)', () => {
   });
 });
 
-describe('plan rules (spec 2.10)', () => {
+describe('plan rules', () => {
   it('when pricing is checked then flat xor per-seat, and a self-serve plan needs a price', () => {
     expect(() => assertValidPricing({ flatPriceMinor: 100, pricePerSeatMinor: null, selfServeCheckout: true })).to.not.throw();
     expect(() => assertValidPricing({ flatPriceMinor: null, pricePerSeatMinor: null, selfServeCheckout: false })).to.not.throw();

@@ -11,7 +11,7 @@ import {
   type BookingStatus,
 } from '../../../domain/booking/booking-status.rules';
 
-// The complete table of spec 3.1: every (from, to) pair not listed here is rejected without force.
+// The complete table of docs/rules/booking.md#statuses: every (from, to) pair not listed here is rejected without force.
 const ALLOWED: Array<[BookingStatus, BookingStatus, string | null]> = [
   ['PENDING', 'CONFIRMED', 'BookingConfirmed'],
   ['PENDING', 'CANCELLED', 'BookingCancelled'],

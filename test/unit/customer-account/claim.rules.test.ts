@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from '../../../domain/customer-account/claim.rules';
 
-describe('claim window (spec 4.7: within 60 minutes of creation)', () => {
+describe('claim window (within 60 minutes of creation)', () => {
   const created = new Date('2027-03-01T10:00:00.000Z');
   const after = (ms: number) => new Date(created.getTime() + ms);
   const cases: [string, number, boolean][] = [

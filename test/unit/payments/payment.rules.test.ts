@@ -1,4 +1,4 @@
-// Payment rules (spec 2.2, 3.2, 4.8, 6, 8), table-driven: integer minor units throughout.
+// Payment rules (docs/rules/payments.md), table-driven: integer minor units throughout.
 import { expect } from 'chai';
 import {
   canTransition,
@@ -58,7 +58,7 @@ describe('payment rules', () => {
     it('the discount is not owed', () => expect(remainingAmount(50000, 5000, [])).to.equal(45000));
   });
 
-  describe('state machine (spec 3.2)', () => {
+  describe('state machine', () => {
     const allowed: [string, string][] = [
       ['INITIATED', 'AUTHORIZED'],
       ['INITIATED', 'CAPTURED'],

@@ -28,7 +28,7 @@ describe('upload rules', () => {
     expect(sanitizeFileName('x'.repeat(300))).to.have.length(255);
   });
 
-  it('when limits are read then the spec 2.11 matrix holds, capped by the deployment ceilings', () => {
+  it('when limits are read then the purpose matrix holds, capped by the deployment ceilings', () => {
     const ceilings = { maxImageBytes: 5 * 1024 * 1024, maxDocumentBytes: 10 * 1024 * 1024 };
     expect(maxBytesFor('TENANT_LOGO', ceilings)).to.equal(2 * 1024 * 1024);
     expect(maxBytesFor('SERVICE_IMAGE', ceilings)).to.equal(3 * 1024 * 1024);
@@ -37,7 +37,7 @@ describe('upload rules', () => {
     expect(PURPOSES.ONBOARDING_DOC.mimeTypes).to.deep.equal(['application/pdf', 'image/png', 'image/jpeg']);
   });
 
-  it('when roles act then spec 5.4 decides: STAFF public images and own orphans; documents OWNER/ADMIN; payment attachments downloadable by STAFF', () => {
+  it('when roles act then the purpose decides: STAFF public images and own orphans; documents OWNER/ADMIN; payment attachments downloadable by STAFF', () => {
     expect(mayUpload('STAFF', 'RESOURCE_AVATAR')).to.equal(true);
     expect(mayUpload('STAFF', 'ONBOARDING_DOC')).to.equal(false);
     expect(mayUpload('CUSTOMER', 'TENANT_LOGO')).to.equal(false);
@@ -56,7 +56,7 @@ describe('upload rules', () => {
 });
 
 describe('image proxy options', () => {
-  it('when every preset of spec 2.11 is parsed then it formats back to itself', () => {
+  it('when every purpose preset is parsed then it formats back to itself', () => {
     for (const preset of Object.values(PURPOSES).map((p) => p.preset).filter((p): p is string => p !== null)) {
       expect(formatOptions(parseOptions(preset)!)).to.equal(preset);
     }
