@@ -59,7 +59,7 @@ module.exports = {
     {
       name: 'web-is-browser-code',
       severity: 'error',
-      comment: 'web/ is the booking page bundle (docs/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
+      comment: 'web/ is the booking page bundle (docs/rules/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
       from: { path: '^web/' },
       to: { path: '^(api|domain|db|activities|workflows|integrations|bin|devserver|config)/' },
     },

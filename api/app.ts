@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(metrics.middleware());
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
-  // the customer pages' hashed, immutable files: served before the rate limiter (docs/booking-page.md)
+  // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
   const built = builtAssets();
   app.use(assetsRouter(built));
   app.use(cookieParser());

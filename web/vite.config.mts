@@ -1,4 +1,4 @@
-// Builds the customer booking page's browser code (docs/booking-page.md) into hashed files under
+// Builds the customer booking page's browser code (docs/rules/booking-page.md) into hashed files under
 // dist/public/assets, with a manifest the api reads to link them, and a brotli and a gzip copy of
 // each file written beside it, so the api serves compressed bytes without compressing per request.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The customer pages the api serves outside /api (docs/booking-page.md). Part of the HTTP edge: the
+// The customer pages the api serves outside /api (docs/rules/booking-page.md). Part of the HTTP edge: the
 // handlers call the same domain services as the public API routes. HTML is compressed per response;
 // the built assets (serveAssets, mounted by app.ts ahead of the rate limiter) are compressed at build.
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';

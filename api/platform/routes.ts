@@ -1,4 +1,4 @@
-// Platform settings (ADMIN): which customer booking page is served (docs/booking-page.md). Thin:
+// Platform settings (ADMIN): which customer booking page is served (docs/rules/booking-page.md). Thin:
 // validated input -> domain call -> envelope.
 import { Router } from 'express';
 import type { AppDeps } from '../deps';

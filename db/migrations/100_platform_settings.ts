@@ -1,4 +1,4 @@
-// Platform-wide settings the super-admin changes at run time (docs/booking-page.md): one row, typed
+// Platform-wide settings the super-admin changes at run time (docs/rules/booking-page.md): one row, typed
 // columns with their allowed values checked by the database. `booking_ui_version` selects which
 // customer booking page the api serves (v1: server-rendered forms, v2: the interactive page).
 import type { Knex } from 'knex';

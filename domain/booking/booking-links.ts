@@ -1,4 +1,4 @@
-// Where a customer manages a booking on the platform's own pages (docs/booking-page.md): the page
+// Where a customer manages a booking on the platform's own pages (docs/rules/booking-page.md): the page
 // links to it after booking, and the booking's messages carry it (with PUBLIC_BASE_URL in front).
 // The token is the booking's cancellation token, the customer's proof.
 

@@ -3,7 +3,7 @@
  * HMAC (SHA-256, keyed with the server secret) covers the booking id and the nonce, so a token only
  * works for its booking. Only a SHA-256 hash of the token is stored (bookings.cancellation_token_hash).
  * The nonce is derived from the booking id with the secret, so the platform can put the same token
- * into the booking's messages later (the manage link, docs/booking-page.md) without storing it.
+ * into the booking's messages later (the manage link, docs/rules/booking-page.md) without storing it.
  */
 import crypto from 'node:crypto';
 

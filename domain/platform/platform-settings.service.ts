@@ -1,4 +1,4 @@
-// Platform settings (docs/booking-page.md): read by the customer pages on every request (one
+// Platform settings (docs/rules/booking-page.md): read by the customer pages on every request (one
 // indexed single-row read, so every api process sees a change at once), changed by the super-admin.
 import type { Db } from '../../db/db-handle';
 import { readPlatformSettings, writePlatformSettings, type BookingUiVersion, type PlatformSettingsRow } from './platform-settings.repository';

@@ -1,6 +1,6 @@
 // Formatting for the customer pages, shared by the server-rendered pages (api/pages) and the v2
 // bundle (web/src), so both show the same text. Everything is rendered in the salon's time zone and
-// currency, never the browser's (docs/booking-page.md). Pure: Intl only, no DOM, no Node.
+// currency, never the browser's (docs/rules/booking-page.md). Pure: Intl only, no DOM, no Node.
 export type Lang = 'nb' | 'en';
 
 /** The Intl locale of a page: the salon's locale in Norwegian, British English conventions in English. */

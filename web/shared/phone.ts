@@ -1,5 +1,5 @@
 // Phone numbers typed on the booking page: without a country code they are Norwegian (+47 by
-// default, docs/booking-page.md). Pure.
+// default, docs/rules/booking-page.md). Pure.
 
 export const DEFAULT_COUNTRY_CODE = '+47';
 
