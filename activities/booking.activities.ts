@@ -12,11 +12,14 @@ import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { activitySignaller } from './activity-signaller';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type BookingSnapshot, type DeliveryOutcome } from './booking.types';
+import { calendarAttachment, manageUrlOf, type BookingLinkConfig, type LinkedSalon } from './booking-message-links';
 
 export interface BookingActivityDeps {
   knex: Knex;
   mailer: Mailer;
   sms: SmsSender;
+  /** manage links and calendar invitations in the messages; unset (some workflow tests): plain text only */
+  links?: BookingLinkConfig;
 }
 
 type Channel = 'SMS' | 'EMAIL';
@@ -40,15 +43,16 @@ interface BookingRow {
   contactName: string | null;
   contactPhone: string | null;
   contactEmail: string | null;
+  cancellationTokenHash: string | null;
 }
 
-export function createBookingActivities({ knex, mailer, sms }: BookingActivityDeps): BookingActivities {
+export function createBookingActivities({ knex, mailer, sms, links }: BookingActivityDeps): BookingActivities {
   async function bookingRow(bookingId: string, db: Knex | Knex.Transaction = knex): Promise<BookingRow | undefined> {
     return db('bookings').where({ id: bookingId }).first();
   }
 
-  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts }> {
-    const tenant = await knex('tenants').where({ id: booking.tenantId }).first('name', 'settings');
+  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
+    const tenant = await knex('tenants').where({ id: booking.tenantId }).first('name', 'slug', 'address', 'settings');
     const items: { serviceName: string; resourceName: string | null }[] = await knex('booking_items as i')
       .join('services as s', 's.id', 'i.service_id')
       .leftJoin('resources as r', 'r.id', 'i.resource_id')
@@ -68,7 +72,9 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
         timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
         services: items.map((i) => i.serviceName),
         staffName: items[0]?.resourceName ?? null,
+        manageUrl: manageUrlOf(links, tenant, booking),
       },
+      salon: tenant,
     };
   }
 
@@ -80,7 +86,7 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
   async function deliverOnce(
     channel: Channel,
     { bookingId, kind, dedupeKey }: BookingMessageRequest,
-    send: (contact: Contact, message: RenderedMessage, meta: Record<string, unknown>) => Promise<boolean>,
+    send: (contact: Contact, message: RenderedMessage, meta: Record<string, unknown>, about: { booking: BookingRow; facts: BookingMessageFacts; salon: LinkedSalon }) => Promise<boolean>,
   ): Promise<DeliveryOutcome> {
     const booking = await bookingRow(bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
@@ -88,11 +94,11 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
     await knex('booking_notifications').insert({ ...key, tenantId: booking.tenantId, kind }).onConflict(['booking_id', 'channel', 'dedupe_key']).ignore();
     const claim = await knex('booking_notifications').where(key).first('id', 'sentAt');
     if (claim.sentAt) return 'ALREADY_SENT';
-    const { contact, facts } = await messageFacts(booking);
+    const { contact, facts, salon } = await messageFacts(booking);
     // the notification id doubles as the provider's idempotency key, for gateways that take one
     const meta = { bookingId, kind, notificationId: claim.id };
     try {
-      if (!(await send(contact, renderBookingMessage(kind, facts), meta))) return 'NO_CONTACT';
+      if (!(await send(contact, renderBookingMessage(kind, facts), meta, { booking, facts, salon }))) return 'NO_CONTACT';
     } catch (err) {
       throw ApplicationFailure.create({
         type: BookingActivityErrors.deliveryFailed,
@@ -125,9 +131,10 @@ export function createBookingActivities({ knex, mailer, sms }: BookingActivityDe
     },
 
     sendBookingEmail(request) {
-      return deliverOnce('EMAIL', request, async (contact, message, meta) => {
+      return deliverOnce('EMAIL', request, async (contact, message, meta, { booking, facts, salon }) => {
         if (!contact.email) return false;
-        await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta });
+        const invitation = calendarAttachment(links, request.kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email });
+        await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta, ...(invitation ? { attachments: [invitation] } : {}) });
         return true;
       });
     },

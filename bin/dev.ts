@@ -11,7 +11,7 @@ import { startDatabase, startPlatform } from '../devserver/platform';
 import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-for-dev';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, createTemporalSignaller } from './compose';
+import { bookingLinkConfig, createMailer, createSmsSender, createTemporalSignaller } from './compose';
 import { describeMigrations, runMigrations } from './migrate';
 import { closeServer, startApi } from './api';
 import { startWorker } from './worker';
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
       payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
       credentialKeys: config.credentialKeys,
       billingProviders: createBillingProviders(),
+      links: bookingLinkConfig(config),
     },
   });
   await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [
+            `  Booking page http://localhost:${config.port}/${DEMO_SLUG}  (the demo salon's page for customers)`,
             `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
             `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
             ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),

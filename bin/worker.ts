@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import { createKnex } from '../db/knex';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
+import { bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller, exitOnUnhandled, refuseUnfitProduction } from './compose';
 import { listenOrExplain } from './ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), links: bookingLinkConfig(config) },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });

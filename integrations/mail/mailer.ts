@@ -3,10 +3,20 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { FolderOutbox, type Stored } from '../folder-outbox';
 
+export interface MailAttachment {
+  filename: string;
+  /** e.g. `text/calendar; charset=utf-8; method=REQUEST` */
+  contentType: string;
+  content: string;
+  /** an iCalendar attachment's iTIP method: SMTP sends it as the message's calendar part too */
+  calendarMethod?: 'REQUEST' | 'CANCEL' | 'PUBLISH';
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  attachments?: MailAttachment[];
   /** machine-readable extras (e.g. a reset token) so tests need not parse the text */
   meta?: Record<string, unknown>;
 }
@@ -49,11 +59,15 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
+    const calendar = message.attachments?.find((a) => a.calendarMethod);
     await this.transport.sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,
       text: message.text,
+      // a calendar invitation travels as the text/calendar part mail clients act on, and as a file
+      ...(calendar ? { icalEvent: { method: calendar.calendarMethod, filename: calendar.filename, content: calendar.content } } : {}),
+      attachments: (message.attachments ?? []).filter((a) => a !== calendar).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       headers: Object.fromEntries(
         Object.entries(message.meta ?? {})
           .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
