@@ -34,21 +34,28 @@ async function viewOf(ctx: PagesContext, id: string): Promise<{ payment: Payment
   }
 }
 
-function outcome(payment: PaymentReturnView): { key: MessageKey; waiting: boolean } {
+/**
+ * What the page says, and whether it is settled: the provider's answer has arrived and the
+ * platform has acted on it (the booking confirmed, or its deposit put up for retry, or the booking
+ * cancelled). Until then the page keeps checking.
+ */
+function outcome(payment: PaymentReturnView): { key: MessageKey; settled: boolean } {
+  const pending = payment.bookingStatus === 'PENDING';
   switch (payment.latestStatus) {
     case 'INITIATED':
-      return { key: 'paymentWaiting', waiting: true };
+      return { key: 'paymentWaiting', settled: false };
     case 'CAPTURED':
-      return { key: 'paymentPaid', waiting: false };
+      return { key: 'paymentPaid', settled: !pending };
     case 'AUTHORIZED':
-      return { key: 'paymentAuthorized', waiting: false };
+      return { key: 'paymentAuthorized', settled: !pending };
     case 'FAILED':
-      return { key: payment.retryCapReached || payment.bookingStatus === 'CANCELLED' ? 'paymentRetryCap' : 'paymentDeclined', waiting: false };
+      if (payment.retryCapReached || payment.bookingStatus === 'CANCELLED') return { key: 'paymentRetryCap', settled: !pending };
+      return { key: 'paymentDeclined', settled: !pending || payment.depositStatus === 'RETRY_PENDING' };
     case 'EXPIRED':
     case 'VOIDED':
-      return { key: 'paymentExpired', waiting: false };
+      return { key: 'paymentExpired', settled: true };
     default:
-      return { key: 'paymentRefunded', waiting: false };
+      return { key: 'paymentRefunded', settled: true };
   }
 }
 
@@ -56,23 +63,25 @@ async function renderReturn(ctx: PagesContext, req: Request, res: Response, foun
   const { payment, tenant } = found;
   const view = await salonView(ctx.deps, req, res, tenant, `/${tenant.slug}`);
   const { lang, locale } = view;
-  const { key, waiting } = outcome(payment);
+  const { key, settled } = outcome(payment);
+  const waiting = !settled;
   const token = proofToken(req, payment.bookingId);
   const v2 = (await bookingUiVersion(ctx.deps.knex)) === 'v2';
   const assets = ctx.assets()!;
-  const statusLine: Html = html`<p id="payment-status" class="${key === 'paymentPaid' || key === 'paymentAuthorized' ? 'success' : ''}"${waiting ? html` data-payment-poll data-tenant-id="${payment.tenantId}" data-payment-id="${payment.latestPaymentId}"` : ''}>${t(lang, key)}</p>`;
-  const retry = payment.retryable
+  const statusLine: Html = html`<p id="payment-status" class="${key === 'paymentPaid' || key === 'paymentAuthorized' ? 'success' : ''}"${waiting ? html` data-payment-poll data-tenant-id="${payment.tenantId}" data-payment-id="${payment.latestPaymentId}" data-status="${payment.latestStatus}" data-booking-status="${payment.bookingStatus}" data-deposit-status="${payment.depositStatus ?? ''}"` : ''}>${t(lang, key)}</p>`;
+  const retry = payment.retryable && settled
     ? html`<form method="post" action="/payments/${payment.paymentId}/retry"><input type="hidden" name="lang" value="${lang}">
 ${token ? '' : html`<div class="field"><label for="retry-phone">${t(lang, 'phone')}</label><p class="hint" id="retry-phone-hint">${t(lang, 'paymentPhoneProof')}</p><input id="retry-phone" name="phone" type="tel" autocomplete="tel" required maxlength="32" aria-describedby="retry-phone-hint"></div>`}
 <button type="submit" class="primary">${t(lang, 'paymentRetry')}</button></form>`
     : '';
   const manage = token && !waiting ? html`<p><a class="button" href="${manageBookingPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
+  const checkout = payment.checkoutUrl ? html`<p><a href="${payment.checkoutUrl}">${t(lang, 'paymentGoTo')}</a></p>` : '';
   const bookAgain = payment.bookingStatus === 'CANCELLED' ? html`<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>` : '';
   const body = html`<section class="card" aria-labelledby="payment-heading"><h2 id="payment-heading">${t(lang, 'paymentHeading')}</h2>
 <p>${t(lang, 'deposit')}: ${formatMoney(payment.amount, payment.currency, locale)}</p>
-<div role="status" aria-live="polite">${statusLine}${waiting ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, `status${payment.bookingStatus}` as MessageKey).toLowerCase() })}</p>`}</div>
+<div role="status" aria-live="polite">${statusLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, `status${payment.bookingStatus}` as MessageKey).toLowerCase() })}</p>`}</div>
 <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-${retry}${manage}${bookAgain}</section>`;
+${checkout}${retry}${manage}${bookAgain}</section>`;
   const refresh = html`<meta http-equiv="refresh" content="2">`;
   sendPage({
     req,

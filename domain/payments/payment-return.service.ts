@@ -29,6 +29,8 @@ export interface PaymentReturnView {
   failedCount: number;
   retryable: boolean;
   retryCapReached: boolean;
+  /** the provider's hosted checkout while the latest payment waits for the customer */
+  checkoutUrl: string | null;
 }
 
 export async function paymentReturnView(db: Db, paymentId: string): Promise<PaymentReturnView> {
@@ -53,5 +55,6 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
     failedCount: latest.failedCount,
     retryable: rejection === null,
     retryCapReached: latest.status === 'FAILED' && latest.failedCount >= PAYMENT_RETRY_CAP,
+    checkoutUrl: latest.status === 'INITIATED' ? latest.redirectUrl : null,
   };
 }

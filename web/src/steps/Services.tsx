@@ -4,13 +4,13 @@ import { t } from '../../shared/i18n';
 import { formatDuration, formatMoney } from '../../shared/format';
 import type { PageContext } from '../page-context';
 
-export function Services({ ctx, chosen, onNext }: { ctx: PageContext; chosen: string[]; onNext: (services: string[]) => void }) {
-  const [selected, setSelected] = useState<string[]>(chosen);
+export function Services({ ctx, chosen, onChange, onNext }: { ctx: PageContext; chosen: string[]; onChange: (services: string[]) => void; onNext: (services: string[]) => void }) {
+  const selected = chosen;
   const [error, setError] = useState(false);
   const order = ctx.boot.services.flatMap((g) => g.services.map((s) => s.id));
   const toggle = (id: string, on: boolean) => {
     setError(false);
-    setSelected((now) => order.filter((x) => (x === id ? on : now.includes(x))));
+    onChange(order.filter((x) => (x === id ? on : selected.includes(x))));
   };
   return (
     <form
