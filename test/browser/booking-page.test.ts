@@ -1,11 +1,12 @@
 // The v2 booking page in Chromium: what a customer does on it, with nothing but a browser.
 import { expect } from 'chai';
 import { call } from '../support/http';
-import { bookingsOf, chooseUpToContact, closePages, NEXT, openPage, pageSalon, randomPhone, waitForFocus } from './support';
+import { bookingsOf, chooseUpToContact, closePages, startBrowserStack, NEXT, openPage, pageSalon, randomPhone, waitForFocus } from './support';
 import { knex, localDay } from '../support/booking-fixtures';
 
 describe('booking page v2 (browser)', function () {
   this.timeout(60_000);
+  before(startBrowserStack);
   afterEach(closePages);
 
   it('when a guest books one service then the page paints the salon and its services without any request leaving the platform, and the confirmation shows the booking', async function () {
@@ -100,7 +101,7 @@ describe('booking page v2 (browser)', function () {
     });
     const outline = () =>
       page.evaluate(() => {
-        const g = globalThis as unknown as { document: { activeElement: Element }; getComputedStyle(e: Element): { outlineStyle: string; outlineWidth: string } };
+        const g = globalThis as unknown as { document: { activeElement: object }; getComputedStyle(e: object): { outlineStyle: string; outlineWidth: string } };
         const style = g.getComputedStyle(g.document.activeElement);
         return `${style.outlineStyle} ${style.outlineWidth}`;
       });

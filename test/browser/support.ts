@@ -72,6 +72,13 @@ export async function openPage(test: Mocha.Context, options: { javaScript?: bool
 
 const opened: BrowserContext[] = [];
 
+/** `before` hook of a browser test file: the embedded stack and the browser, started once. */
+export async function startBrowserStack(this: Mocha.Context): Promise<void> {
+  this.timeout(180_000);
+  await stack();
+  await sharedBrowser();
+}
+
 /** Closes the contexts the test opened (call from afterEach). */
 export async function closePages(): Promise<void> {
   while (opened.length) await opened.pop()!.close();
