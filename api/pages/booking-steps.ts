@@ -81,9 +81,11 @@ export function timeStep(view: SalonView, salon: BootData['salon'], today: strin
     const count = counts.get(date) ?? 0;
     const label = t(lang, 'dayButton', { day: dayLabel(date), free: freeTimes(lang, count) });
     const inner = html`<span class="dow">${formatLocalDate(date, locale, { weekday: 'short' })}</span><span class="dom">${formatLocalDate(date, locale, { day: 'numeric', month: 'short' })}</span><span class="count">${count}</span>`;
-    if (!count) return html`<li><span class="day" role="link" aria-disabled="true" aria-label="${label}">${inner}</span></li>`;
+    // the visible abbreviations are the name; the description says the weekday, date and free times in full
+    const description = html`<span id="day-${date}" hidden>${label}</span>`;
+    if (!count) return html`<li>${description}<span class="day" role="link" aria-disabled="true" aria-describedby="day-${date}">${inner}</span></li>`;
     const current = date === state.date;
-    return html`<li><a class="day${current ? ' chosen' : ''}" href="${view.pagePath}${stateQuery({ ...base, week, date })}" aria-label="${label}"${current ? html` aria-current="date"` : ''}>${inner}</a></li>`;
+    return html`<li>${description}<a class="day${current ? ' chosen' : ''}" href="${view.pagePath}${stateQuery({ ...base, week, date })}" aria-describedby="day-${date}"${current ? html` aria-current="date"` : ''}>${inner}</a></li>`;
   });
   const prev = addDays(week, -7);
   const next = addDays(week, 7);

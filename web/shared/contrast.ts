@@ -31,6 +31,8 @@ export function contrastRatio(a: [number, number, number], b: [number, number, n
 
 const BLACK: [number, number, number] = [0, 0, 0];
 const WHITE: [number, number, number] = [255, 255, 255];
+/** The pages' light panel colour (--soft in web/src/styles.css): coloured text must read on it as on white. */
+const SOFT: [number, number, number] = [244, 242, 246];
 
 /** Black or white text on `background`, whichever reads better (one of them always reaches 4.5:1). */
 export function textOn(background: [number, number, number]): [number, number, number] {
@@ -52,11 +54,12 @@ export function readableColour(colour: [number, number, number], background: [nu
     if (contrastRatio(mix(colour, target, mid), background) >= minimum) hi = mid;
     else lo = mid;
   }
-  return mix(colour, target, hi).map(Math.round) as [number, number, number];
+  return mix(colour, target, hi);
 }
 
+/** a moved toward b by t, in whole colour steps (the contrast is checked on what is shown). */
 function mix(a: [number, number, number], b: [number, number, number], t: number): [number, number, number] {
-  return [0, 1, 2].map((i) => a[i] + (b[i] - a[i]) * t) as [number, number, number];
+  return [0, 1, 2].map((i) => Math.round(a[i] + (b[i] - a[i]) * t)) as [number, number, number];
 }
 
 export interface PageColours {
@@ -64,7 +67,7 @@ export interface PageColours {
   brand: string;
   /** text on `brand` */
   onBrand: string;
-  /** the brand hue as text, links and focus rings on the white page */
+  /** the brand hue as text, links and focus rings on the white page and its light panels */
   brandText: string;
   /** the secondary colour as accents (selected items), readable on white */
   accentText: string;
@@ -79,7 +82,8 @@ export function pageColours(branding: { primaryColor?: unknown; secondaryColor?:
   return {
     brand: toHex(primary),
     onBrand: toHex(textOn(primary)),
-    brandText: toHex(readableColour(primary, WHITE)),
-    accentText: toHex(readableColour(secondary, WHITE)),
+    // checked on the light panel, which is darker than white: what reads there reads on white too
+    brandText: toHex(readableColour(primary, SOFT)),
+    accentText: toHex(readableColour(secondary, SOFT)),
   };
 }

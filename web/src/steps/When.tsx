@@ -130,7 +130,11 @@ export function When({
               const free = !inWindow || state?.status === 'ok' || state?.status === 'error' ? freeTimes(lang, count) : t(lang, 'loading');
               return (
                 <li key={date}>
-                  <button type="button" class="day" aria-pressed={date === draft.date} aria-label={t(lang, 'dayButton', { day: formatLocalDate(date, locale), free })} disabled={count === 0} onClick={() => onChange({ date, slot: null })}>
+                  {/* the visible abbreviations are the name; the description says the weekday, date and free times in full */}
+                  <span id={`day-${date}`} hidden>
+                    {t(lang, 'dayButton', { day: formatLocalDate(date, locale), free })}
+                  </span>
+                  <button type="button" class="day" aria-pressed={date === draft.date} aria-describedby={`day-${date}`} disabled={count === 0} onClick={() => onChange({ date, slot: null })}>
                     <span class="dow">{formatLocalDate(date, locale, { weekday: 'short' })}</span>
                     <span class="dom">{formatLocalDate(date, locale, { day: 'numeric', month: 'short' })}</span>
                     <span class="count">{state?.status === 'loading' ? '…' : count}</span>
