@@ -13,7 +13,10 @@ interface ManifestEntry {
 }
 
 export interface PageAssets {
-  /** URL of the stylesheet of every customer page */
+  /**
+   * The stylesheet of every customer page (about 2 kB compressed), inlined into each page: the
+   * first view paints from the HTML alone, one round trip sooner than with a linked file.
+   */
   styles: string;
   /** URLs of the v2 booking page's script and the modules it imports */
   booking: { entry: string; imports: string[] };
@@ -72,7 +75,7 @@ export function loadBuiltAssets(publicDir: string): BuiltAssets {
   return {
     files,
     urls: {
-      styles: `/${manifest['src/styles.css'].file}`,
+      styles: fs.readFileSync(path.join(publicDir, manifest['src/styles.css'].file), 'utf8'),
       booking: entryOf(manifest, 'src/booking.tsx'),
       paymentReturn: entryOf(manifest, 'src/return.ts'),
     },

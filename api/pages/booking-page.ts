@@ -4,7 +4,7 @@
 // falls back to the v1 steps after its first form. A salon that takes no bookings gets a page
 // saying so; an unknown salon a 404 page.
 import type { Request, Response } from 'express';
-import { html } from './html';
+import { html, type Html } from './html';
 import type { PagesContext } from './context';
 import { salonView, type SalonView } from './salon';
 import { sendPage } from './layout';
@@ -103,6 +103,17 @@ async function bootData(ctx: PagesContext, req: Request, view: SalonView, catalo
   };
 }
 
+/**
+ * The v2 page's sign-in box as the bundle renders it, so the first view does not move when the
+ * script takes over; hidden without JavaScript (class needs-js), where it could not work.
+ */
+function accountBox(view: SalonView, boot: BootData): Html | '' {
+  if (!boot.signIn) return '';
+  const { lang } = view;
+  if (!boot.customer) return html`<div class="account needs-js"><p>${t(lang, 'signInBenefit')}</p><button type="button">${t(lang, 'signIn')}</button></div>`;
+  return html`<div class="account needs-js"><p>${t(lang, 'signedInAs', { name: boot.customer.name ?? boot.customer.email ?? '' })}</p><button type="button">${t(lang, 'myBookings')}</button><button type="button">${t(lang, 'signOut')}</button></div>`;
+}
+
 export async function bookingPage(ctx: PagesContext, req: Request, res: Response, tenant: PublicTenant, pagePath: string): Promise<void> {
   const assets = ctx.assets();
   if (!assets) return void res.status(503).type('text/plain').send('The booking page is not built: run npm run build');
@@ -121,7 +132,7 @@ export async function bookingPage(ctx: PagesContext, req: Request, res: Response
       ...base,
       scripts: assets.booking,
       connect: issuer ? [issuer] : [],
-      body: html`<div id="app"><div class="booking">${servicesStep(view, catalogue, state)}</div></div><script type="application/json" id="boot">${jsonScript(boot)}</script>`,
+      body: html`<div id="app"><div class="booking">${accountBox(view, boot)}${servicesStep(view, catalogue, state)}</div></div><script type="application/json" id="boot">${jsonScript(boot)}</script>`,
     });
   }
 

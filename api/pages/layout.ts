@@ -69,7 +69,9 @@ export function sendPage(options: PageOptions): void {
   const { req, res, assets, salon, lang } = options;
   const nonce = crypto.randomBytes(16).toString('base64');
   const colours = salon?.colours;
-  const style = colours ? html`<style nonce="${nonce}">:root{--brand:${colours.brand};--on-brand:${colours.onBrand};--brand-text:${colours.brandText};--accent-text:${colours.accentText}}</style>` : '';
+  const salonColours = colours ? `:root{--brand:${colours.brand};--on-brand:${colours.onBrand};--brand-text:${colours.brandText};--accent-text:${colours.accentText}}` : '';
+  // our own stylesheet and the salon's checked colours (pageColours), never customer input
+  const style = html`<style nonce="${nonce}">${raw(assets.styles)}${raw(salonColours)}</style>`;
   const scripts = options.scripts
     ? html`${options.scripts.imports.map((href) => html`<link rel="modulepreload" href="${href}">`)}<script type="module" src="${options.scripts.entry}"></script>`
     : '';
@@ -80,8 +82,7 @@ export function sendPage(options: PageOptions): void {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assets.styles}">
-${style}${scripts}${options.head ?? ''}
+${style}<noscript><style nonce="${nonce}">.needs-js{display:none}</style></noscript>${scripts}${options.head ?? ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${t(lang, 'skipToContent')}</a>

@@ -44,6 +44,11 @@ export function App({ boot }: { boot: BootData }) {
     setDraft((d) => ({ ...d, ...changes, step }));
   };
 
+  // The page is interactive from here (npm run bench:page reads this mark).
+  useEffect(() => {
+    performance.mark('booking-ready');
+  }, []);
+
   // The new step's heading takes the focus (not on the first render: the page just loaded).
   useEffect(() => {
     if (moved.current) headingRef.current?.focus();
