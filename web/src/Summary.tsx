@@ -1,5 +1,6 @@
 // The customer's choices so far, beside the steps, each with a way back to change it.
-import { t } from '../shared/i18n';
+import type { ComponentChildren } from 'preact';
+import { t, type MessageKey } from '../shared/i18n';
 import { formatDuration, formatLocalDate, formatMoney, formatTime, localDateOf } from '../shared/format';
 import type { Draft, Step } from './draft';
 import type { PageContext } from './page-context';
@@ -13,61 +14,44 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
   const staff = draft.staff === 'any' ? t(lang, 'anyStaff') : boot.staff.find((s) => s.id === draft.staff)?.name ?? '';
   const deposit = depositOf(boot, draft.services);
   const zone = ctx.browserZone ? ` (${boot.salon.timezone})` : '';
+  /** One line of the summary: a term, what was chosen, and a way back to that step. */
+  const row = (term: MessageKey, value: ComponentChildren, edit?: Step) => (
+    <div>
+      <dt>{t(lang, term)}</dt>
+      <dd>
+        {value}
+        {edit && (
+          <>
+            {' '}
+            <button type="button" class="link" onClick={() => onEdit(edit)}>
+              {t(lang, 'change')}
+              <span class="visually-hidden"> {t(lang, term).toLowerCase()}</span>
+            </button>
+          </>
+        )}
+      </dd>
+    </div>
+  );
+  const when = draft.slot ? t(lang, 'at', { day: formatLocalDate(localDateOf(draft.slot.start, boot.salon.timezone), locale), time: formatTime(draft.slot.start, boot.salon.timezone, locale) }) + zone : null;
   return (
     <aside class="summary" aria-labelledby="summary-heading">
       <h2 id="summary-heading">{t(lang, 'summary')}</h2>
       <dl>
-        <div>
-          <dt>{t(lang, 'services')}</dt>
-          <dd>
-            <ul role="list">
-              {services.map((s) => (
-                <li key={s.id}>
-                  {s.name} <span class="meta">({formatDuration(s.duration, lang)}, {formatMoney(s.price, currency, locale)})</span>
-                </li>
-              ))}
-            </ul>
-            <button type="button" class="link" onClick={() => onEdit('services')}>
-              {t(lang, 'change')}
-              <span class="visually-hidden"> {t(lang, 'services').toLowerCase()}</span>
-            </button>
-          </dd>
-        </div>
-        {draft.step !== 'staff' && (
-          <div>
-            <dt>{t(lang, 'stepStaff')}</dt>
-            <dd>
-              {staff}{' '}
-              <button type="button" class="link" onClick={() => onEdit('staff')}>
-                {t(lang, 'change')}
-                <span class="visually-hidden"> {t(lang, 'stepStaff').toLowerCase()}</span>
-              </button>
-            </dd>
-          </div>
+        {row(
+          'services',
+          <ul role="list">
+            {services.map((s) => (
+              <li key={s.id}>
+                {s.name} <span class="meta">({formatDuration(s.duration, lang)}, {formatMoney(s.price, currency, locale)})</span>
+              </li>
+            ))}
+          </ul>,
+          'services',
         )}
-        {draft.slot && (
-          <div>
-            <dt>{t(lang, 'when')}</dt>
-            <dd>
-              {t(lang, 'at', { day: formatLocalDate(localDateOf(draft.slot.start, boot.salon.timezone), locale), time: formatTime(draft.slot.start, boot.salon.timezone, locale) })}
-              {zone}{' '}
-              <button type="button" class="link" onClick={() => onEdit('time')}>
-                {t(lang, 'change')}
-                <span class="visually-hidden"> {t(lang, 'when').toLowerCase()}</span>
-              </button>
-            </dd>
-          </div>
-        )}
-        <div>
-          <dt>{t(lang, 'total')}</dt>
-          <dd>{formatMoney(totalOf(services), currency, locale)}</dd>
-        </div>
-        {!!deposit && (
-          <div>
-            <dt>{t(lang, 'deposit')}</dt>
-            <dd>{formatMoney(deposit, currency, locale)}</dd>
-          </div>
-        )}
+        {draft.step !== 'staff' && row('stepStaff', staff, 'staff')}
+        {when && row('when', when, 'time')}
+        {row('total', formatMoney(totalOf(services), currency, locale))}
+        {!!deposit && row('deposit', formatMoney(deposit, currency, locale))}
       </dl>
     </aside>
   );

@@ -106,46 +106,36 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
     location.assign(manage);
   };
 
-  const fieldError = (field: Field) => {
-    const error = fieldErrors[field];
-    if (!error) return null;
-    const text = error in { required: 1, invalidPhone: 1, invalidEmail: 1 } ? t(lang, error as MessageKey) : error;
+  /** One labelled control with its hint and its error, both tied to it (aria-describedby). */
+  const field = (name: Field, label: MessageKey, attrs: Record<string, string | number | boolean>, hint?: MessageKey) => {
+    const error = fieldErrors[name];
+    const errorText = error && error in { required: 1, invalidPhone: 1, invalidEmail: 1 } ? t(lang, error as MessageKey) : error;
+    const describedBy = [hint ? `contact-${name}-hint` : null, error ? `contact-${name}-error` : null].filter(Boolean).join(' ') || undefined;
+    const common = { id: `contact-${name}`, name, value: contact[name], onInput: set(name), 'aria-invalid': !!error, 'aria-describedby': describedBy, ...attrs };
     return (
-      <p class="field-error" id={`contact-${field}-error`}>
-        {text}
-      </p>
+      <div class="field">
+        <label for={`contact-${name}`}>{t(lang, label)}</label>
+        {name === 'notes' ? <textarea rows={3} {...common} /> : <input {...common} />}
+        {hint && (
+          <p class="hint" id={`contact-${name}-hint`}>
+            {t(lang, hint)}
+          </p>
+        )}
+        {errorText && (
+          <p class="field-error" id={`contact-${name}-error`}>
+            {errorText}
+          </p>
+        )}
+      </div>
     );
   };
-  const described = (field: Field, hint?: string) => [hint, fieldErrors[field] ? `contact-${field}-error` : undefined].filter(Boolean).join(' ') || undefined;
 
   return (
     <form class="contact" noValidate onSubmit={submit}>
-      <div class="field">
-        <label for="contact-name">{t(lang, 'name')}</label>
-        <input id="contact-name" name="name" autocomplete="name" required maxLength={200} value={contact.name} onInput={set('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
-        {fieldError('name')}
-      </div>
-      <div class="field">
-        <label for="contact-phone">{t(lang, 'phone')}</label>
-        <input id="contact-phone" name="phone" type="tel" autocomplete="tel" inputMode="tel" required maxLength={32} value={contact.phone} onInput={set('phone')} aria-invalid={!!fieldErrors.phone} aria-describedby={described('phone', 'contact-phone-hint')} />
-        <p class="hint" id="contact-phone-hint">
-          {t(lang, 'phoneHint')}
-        </p>
-        {fieldError('phone')}
-      </div>
-      <div class="field">
-        <label for="contact-email">{t(lang, 'email')}</label>
-        <input id="contact-email" name="email" type="email" autocomplete="email" maxLength={254} value={contact.email} onInput={set('email')} aria-invalid={!!fieldErrors.email} aria-describedby={described('email', 'contact-email-hint')} />
-        <p class="hint" id="contact-email-hint">
-          {t(lang, 'emailHint')}
-        </p>
-        {fieldError('email')}
-      </div>
-      <div class="field">
-        <label for="contact-notes">{t(lang, 'notes')}</label>
-        <textarea id="contact-notes" name="notes" rows={3} maxLength={1000} value={contact.notes} onInput={set('notes')} aria-describedby={described('notes')} />
-        {fieldError('notes')}
-      </div>
+      {field('name', 'name', { autocomplete: 'name', required: true, maxLength: 200 })}
+      {field('phone', 'phone', { type: 'tel', autocomplete: 'tel', inputMode: 'tel', required: true, maxLength: 32 }, 'phoneHint')}
+      {field('email', 'email', { type: 'email', autocomplete: 'email', maxLength: 254 }, 'emailHint')}
+      {field('notes', 'notes', { maxLength: 1000 })}
       {customer && (
         <div class="field voucher">
           <label for="contact-voucher">{t(lang, 'voucher')}</label>
