@@ -48,6 +48,8 @@ describe('booking page formatting (salon zone, currency and locale)', () => {
     expect(contactProblems({ name: 'Kari', phone: '91x34', email: '', notes: '' })).to.deep.equal({ phone: 'invalidPhone' });
     expect(contactProblems({ name: 'Kari', phone: '912 34 567', email: 'kari@example.com', notes: '' })).to.deep.equal({});
     expect(contactBody({ name: ' Kari ', phone: '912 34 567', email: ' ', notes: '' })).to.deep.equal({ name: 'Kari', phone: '+47 912 34 567', email: null, notes: null });
+    expect(contactBody({ name: 'Ka\u0000ri\n', phone: '912 34 567', email: '', notes: 'line 1\nline\u0007 2' })).to.include({ name: 'Kari', notes: 'line 1\nline 2' });
+    expect(contactProblems({ name: '\u0000', phone: '912 34 567', email: '', notes: '' })).to.deep.equal({ name: 'required' });
   });
 
   it('when the page shows the deposit before booking then it is the amount the platform will ask for', () => {
