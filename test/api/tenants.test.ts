@@ -6,7 +6,9 @@ import { defaultBusinessHours } from '../../domain/tenant/tenant-settings.rules'
 import { png, uploadAs } from '../support/upload-files';
 
 let admin: TestUser;
-before(async () => {
+// a root hook: it may be the one that starts the embedded stack for the whole run, slow on a busy machine
+before(async function () {
+  this.timeout(180_000);
   admin = await createAdmin();
 });
 
