@@ -86,6 +86,30 @@ describe('customer pages served by the api (outside /api)', function () {
     expect((await (await http()).get('/assets/nothing-here.js')).status).to.equal(404);
   });
 
+  it('when a browser loads the v2 page then the JavaScript it fetches (the entry, what it preloads and everything those import) is at most 50 kB compressed, in brotli and in gzip', async () => {
+    const salon = await bookingSalon();
+    const html = (await (await http()).get(`/${salon.tenant.slug}`)).text;
+    const queue = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(queue.length, 'the page links its bundle').to.be.greaterThan(0);
+    const seen = new Set<string>();
+    const bytes = { br: 0, gzip: 0 };
+    while (queue.length) {
+      const asset = queue.shift()!;
+      if (seen.has(asset)) continue;
+      seen.add(asset);
+      for (const encoding of ['br', 'gzip'] as const) {
+        const res = await (await http()).get(asset).set('Accept-Encoding', encoding).buffer(true).parse(binary);
+        expect(res.headers['content-encoding'], asset).to.equal(encoding);
+        bytes[encoding] += Number(res.headers['content-length']);
+      }
+      // static and dynamic imports of other chunks count too: the budget is what the page can pull in
+      const code = ((await (await http()).get(asset).set('Accept-Encoding', 'identity').buffer(true).parse(binary)).body as Buffer).toString('utf8');
+      for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["'](\.\/[^"']+\.js|\/assets\/[^"']+\.js)["']/g)) queue.push(new URL(m[1], `http://x${asset}`).pathname);
+    }
+    expect(bytes.br, `brotli bytes of ${[...seen].join(', ')}`).to.be.at.most(50_000);
+    expect(bytes.gzip, `gzip bytes of ${[...seen].join(', ')}`).to.be.at.most(50_000);
+  });
+
   it('when bookingUiVersion is v1 then the page carries no script; v2 carries the bundle and the boot data of the first view', async () => {
     const salon = await bookingSalon();
     const admin = (await platformAdmin()).token;
