@@ -38,12 +38,15 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
     await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
     await shot('manage');
+    // the first free time is inside the salon's 24 hours: the page says what cancelling now would cost
+    expect(await page.locator('main').innerText()).to.match(/Fristen for gratis avbestilling gikk ut .+ Salongen beholder da depositumet på 100\skr\./);
+    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
   });
 
-  it('when the card is declined then the return page says so and offers a retry, and paying on the retry confirms the booking', async function () {
-    const salon = await depositSalon();
+  it('when the card is declined then the return page says so and offers a retry, and paying on the retry confirms the booking, whose manage page offers the deposit back on cancelling', async function () {
+    const salon = await depositSalon({ settings: { cancellationHours: 0 } });
     const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
     const opened = await openPage(this);
     const { page, shot } = opened;
@@ -61,6 +64,10 @@ describe('booking page deposits (browser)', function () {
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
     await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
     await shot('return-paid');
+    await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
+    await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
+    expect(await page.locator('#cancel-terms').innerText()).to.match(/^Gratis avbestilling frem til .+ Depositumet på 100\skr betales tilbake\.$/);
+    await shot('manage-refund');
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     const payments = await paymentRows(booking.id);
     expect(payments.map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'CAPTURED']);
