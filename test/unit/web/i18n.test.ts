@@ -1,6 +1,8 @@
 // Every error the public API can answer has a message in both languages: the codes are read from
 // openapi.yaml (the preflight errors in its description, and every code named by an operation of the
 // public portal or the customer's account), plus the few the contract names only as a status.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { loadOpenApi } from '../../../api/openapi';
 import { ERROR_MESSAGES, NETWORK_ERROR, UNKNOWN_ERROR, errorMessage, freeTimes, t } from '../../../web/shared/i18n';
@@ -8,8 +10,14 @@ import { ERROR_MESSAGES, NETWORK_ERROR, UNKNOWN_ERROR, errorMessage, freeTimes, 
 const CODE = /\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b/g;
 /** Upper-snake words in the contract that are not error codes. */
 const NOT_CODES = new Set(['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'RETRY_PENDING', 'REFUND_FULL', 'IN_PERSON', 'FREE_SERVICE', 'DISCOUNT_PERCENT', 'DISCOUNT_AMOUNT', 'IN_PROGRESS', 'NO_SHOW', 'WALK_IN', 'STAMP_XXXX_XXXX']);
-/** Answered by every route: named by status in the contract, not by code. */
-const ALWAYS = ['UNAUTHORIZED', 'FORBIDDEN', 'INTERNAL_ERROR', 'ROUTE_NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'VALIDATION_ERROR', 'LOYALTY_VOUCHER_NOT_OWNED', 'LOYALTY_VOUCHER_RESERVED_OTHER', 'LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'PROVIDER_UNAVAILABLE'];
+/** Named by status in the contract, not by code. */
+const ALWAYS = ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'VALIDATION_ERROR', 'LOYALTY_VOUCHER_NOT_OWNED', 'LOYALTY_VOUCHER_RESERVED_OTHER', 'LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'PROVIDER_UNAVAILABLE'];
+
+/** What the one place that maps errors to HTTP can answer on any route (unknown routes and methods, races, broken references). */
+function errorHandlerCodes(): string[] {
+  const source = fs.readFileSync(path.resolve(__dirname, '../../../api/middleware/error-handler.ts'), 'utf8');
+  return [...source.matchAll(/'([A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+)'/g)].map((m) => m[1]);
+}
 
 function publicErrorCodes(): string[] {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +30,7 @@ function publicErrorCodes(): string[] {
       for (const m of text.matchAll(CODE)) codes.add(m[0]);
     }
   }
-  return [...codes, ...ALWAYS].filter((c) => !NOT_CODES.has(c));
+  return [...codes, ...ALWAYS, ...errorHandlerCodes()].filter((c) => !NOT_CODES.has(c));
 }
 
 describe('booking page texts', () => {
