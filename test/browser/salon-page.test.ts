@@ -1,17 +1,25 @@
 // What the salon's page shows before the customer does anything (branding through the image proxy,
 // description, address, opening hours, services by category with duration and price, all in the
 // server's HTML), and the calendar: days without free times disabled, the page opening on the first
-// free day, the times announced when they load, and no motion when the customer asks for less.
+// free day (v2, and v1 without JavaScript), the times announced when they load, and no motion when
+// the customer asks for less.
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { png, uploadAs } from '../support/upload-files';
 import { addService, ALL_WEEK, knex, localDay } from '../support/booking-fixtures';
-import { closePages, NEXT, openPage, pageSalon, startBrowserStack, waitForFocus } from './support';
+import { closePages, NEXT, openPage, pageSalon, startBrowserStack, useBookingUi, waitForFocus } from './support';
 
 describe('the salon page and its calendar (browser)', function () {
   this.timeout(60_000);
   before(startBrowserStack);
   afterEach(closePages);
+  after(() => useBookingUi('v2'));
+
+  /** The salon's only staff member away from today for four days: the first free day is the fifth. */
+  async function awayFourDays(salon: Awaited<ReturnType<typeof pageSalon>>): Promise<string> {
+    await (await knex())('timeOffs').insert({ tenantId: salon.tenant.id, resourceId: salon.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
+    return localDay(4);
+  }
 
   it('when the salon has branding, a description, an address and opening hours then the first view shows them straight from the server, with services by category, duration and price, and no request leaving the platform', async function () {
     const salon = await pageSalon();
@@ -55,7 +63,7 @@ describe('the salon page and its calendar (browser)', function () {
 
   it('when the staff are away for the next days then those days are disabled, the calendar opens on the first free day, its times are announced when they load, and nothing moves for a customer who asks for reduced motion', async function () {
     const salon = await pageSalon();
-    await (await knex())('timeOffs').insert({ tenantId: salon.tenant.id, resourceId: salon.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
+    const firstFree = await awayFourDays(salon);
     const opened = await openPage(this);
     const { page, shot, baseUrl } = opened;
     await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -67,7 +75,6 @@ describe('the salon page and its calendar (browser)', function () {
     await page.locator('.times button').first().waitFor();
     await shot('first-free-day');
 
-    const firstFree = localDay(4);
     const dayButton = (date: string) => page.locator(`button.day[aria-describedby="day-${date}"]`);
     expect(await dayButton(firstFree).getAttribute('aria-pressed'), 'opened on the first free day').to.equal('true');
     const description = (await page.locator(`#day-${firstFree}`).textContent())!;
@@ -98,5 +105,23 @@ describe('the salon page and its calendar (browser)', function () {
       return { animations: g.document.getAnimations().length, moving: moving.length };
     });
     expect(motion).to.deep.equal({ animations: 0, moving: 0 });
+  });
+  it('when the platform serves v1 without JavaScript then the same days are plain text marked disabled and the day and time step opens on the first free day', async function () {
+    await useBookingUi('v1');
+    const salon = await pageSalon();
+    const firstFree = await awayFourDays(salon);
+    const { page, shot, baseUrl } = await openPage(this, { javaScript: false });
+    await page.goto(`${baseUrl}/${salon.tenant.slug}?services=${salon.services[0].id}&staff=any`);
+    await page.getByRole('heading', { level: 2, name: 'Velg dag og tid' }).waitFor();
+    expect(await page.locator('a.day[aria-current="date"]').getAttribute('aria-describedby')).to.equal(`day-${firstFree}`);
+    expect(await page.locator('.times-form input[name="time"]').count()).to.be.greaterThan(0);
+    await shot('v1-first-free-day');
+    for (let n = 3; n >= 0; n--) {
+      const date = localDay(n);
+      if ((await page.locator(`[aria-describedby="day-${date}"]`).count()) === 0) await page.getByRole('link', { name: 'Forrige uke' }).click();
+      const day = page.locator(`.day[aria-describedby="day-${date}"]`);
+      expect(await day.evaluate((el) => `${el.tagName} ${el.getAttribute('aria-disabled')}`), date).to.equal('SPAN true');
+      expect(await page.locator(`#day-${date}`).textContent(), date).to.match(/, ingen ledige tider$/);
+    }
   });
 });
