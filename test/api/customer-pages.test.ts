@@ -41,7 +41,7 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(byPath.text).to.contain(`action="/${salon.tenant.slug}"`);
   });
 
-  it('when the salon is not taking bookings then its page says so (200, a page, not an error envelope); an unknown salon is a 404 page', async () => {
+  it('when the salon is not taking bookings (deactivated, or its trial ended unpaid) then its page says so (200, a page, not an error envelope); an unknown salon is a 404 page', async () => {
     const salon = await bookingSalon();
     await (await knex())('tenants').where({ id: salon.tenant.id }).update({ isActive: false });
     const closed = await (await http()).get(`/${salon.tenant.slug}`);
@@ -49,6 +49,13 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(closed.headers['content-type']).to.contain('text/html');
     expect(closed.text).to.contain(`${salon.tenant.name} tar ikke imot bestillinger på nett akkurat nå.`);
     expect(closed.text).to.not.contain('Velg tjenester');
+    // a lapsed subscription (trial over, nothing paid) closes the page the same way
+    const lapsed = await bookingSalon();
+    await (await knex())('tenants').where({ id: lapsed.tenant.id }).update({ subscriptionStatus: 'ACTIVE', trialEndsAt: new Date(Date.now() - 60_000), billingExempt: false });
+    const lapsedPage = await (await http()).get(`/${lapsed.tenant.slug}`);
+    expect(lapsedPage.status).to.equal(200);
+    expect(lapsedPage.text).to.contain(`${lapsed.tenant.name} tar ikke imot bestillinger på nett akkurat nå.`);
+    expect(lapsedPage.text).to.not.contain('Velg tjenester');
     const unknown = await (await http()).get(`/${unique('no-such-salon')}`);
     expect(unknown.status).to.equal(404);
     expect(unknown.text).to.contain('Fant ikke siden');
