@@ -1,4 +1,5 @@
 // The v2 booking page in Chromium: what a customer does on it, with nothing but a browser.
+import fs from 'node:fs';
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { bookingsOf, chooseUpToContact, closePages, startBrowserStack, NEXT, openPage, pageSalon, randomPhone, waitForFocus } from './support';
@@ -9,7 +10,7 @@ describe('booking page v2 (browser)', function () {
   before(startBrowserStack);
   afterEach(closePages);
 
-  it('when a guest books one service then the page paints the salon and its services without any request leaving the platform, and the confirmation shows the booking', async function () {
+  it('when a guest books one service with an e-mail and a message to the salon then the page paints the salon and its services without any request leaving the platform, and the confirmation shows the booking, its manage link and a calendar file that downloads', async function () {
     const salon = await pageSalon();
     const opened = await openPage(this);
     const { page, shot, baseUrl } = opened;
@@ -20,14 +21,22 @@ describe('booking page v2 (browser)', function () {
     const phone = randomPhone();
     await page.getByLabel('Navn').fill('Kari Nordmann');
     await page.getByLabel('Mobilnummer').fill(phone.typed);
+    await page.getByLabel('E-post (valgfritt)').fill('  Kari@Example.test ');
+    await page.getByLabel('Beskjed til salongen (valgfritt)').fill('Kort hår, bare stuss');
     await shot('contact');
     await page.getByRole('button', { name: 'Bestill', exact: true }).click();
     await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=.*&new=1$/);
     await shot('confirmation');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).to.equal('Takk for bestillingen!');
-    expect(await page.getByRole('link', { name: 'Legg til i kalenderen (.ics)' }).isVisible()).to.equal(true);
+    expect(await page.locator('.card dl').innerText()).to.contain(salon.services[0].name).and.to.match(/500\skr/);
+    expect(await page.locator('a.manage-link').getAttribute('href'), 'the manage link is this page').to.equal(page.url().replace(/&new=1$/, ''));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Legg til i kalenderen (.ics)' }).click()]);
+    const ics = fs.readFileSync((await download.path())!, 'utf8');
     const [booking] = await bookingsOf(salon.tenant.id);
-    expect(booking).to.include({ status: 'CONFIRMED', contactName: 'Kari Nordmann', contactPhone: phone.stored, source: 'ONLINE' });
+    expect(download.suggestedFilename()).to.equal('booking.ics');
+    expect(ics).to.match(/^BEGIN:VCALENDAR/).and.to.contain(`UID:booking-${booking.id}@`);
+    expect(booking).to.include({ status: 'CONFIRMED', contactName: 'Kari Nordmann', contactPhone: phone.stored, source: 'ONLINE', notes: 'Kort hår, bare stuss' });
+    expect(booking.contactEmail.toLowerCase()).to.equal('kari@example.test');
     expect(opened.foreignRequests(), 'requests to other hosts').to.deep.equal([]);
   });
 
