@@ -73,4 +73,29 @@ describe('booking page deposits (browser)', function () {
     expect(payments.map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'CAPTURED']);
     expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
   });
+  it('when the card is declined on every attempt then after the third the return page says the booking is cancelled, offers no retry and links to booking again', async function () {
+    const salon = await depositSalon();
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    const retry = page.getByRole('button', { name: 'Prøv å betale igjen' });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (attempt > 1) {
+        await retry.click();
+        await page.waitForURL(/\/checkout\/cs_/);
+      }
+      await page.getByRole('button', { name: 'Decline (card refused)' }).click();
+      await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+      if (attempt < 3) await retry.waitFor({ timeout: 20_000 });
+    }
+    await page.getByText('Timen: avbestilt.').waitFor({ timeout: 20_000 });
+    await shot('return-cancelled');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er avvist for mange ganger, og timen er avbestilt.');
+    expect(await retry.count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Bestill ny time' }).getAttribute('href')).to.equal(`/${salon.tenant.slug}`);
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    expect(booking.status).to.equal('CANCELLED');
+    expect((await paymentRows(booking.id)).map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'FAILED', 'FAILED']);
+  });
 });
