@@ -23,6 +23,7 @@ import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
 import { keepRawWebhookBody } from './billing/routes';
 import { subscriptionGate } from './middleware/subscription-gate';
+import { assetsRouter, builtAssets, customerPages } from './pages/router';
 
 export interface AppOptions {
   /** check every response body against openapi.yaml (on in tests) */
@@ -46,6 +47,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(metrics.middleware());
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
+  // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
+  const built = builtAssets();
+  app.use(assetsRouter(built));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
@@ -62,6 +66,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.get('/reset-password', resetPasswordPage());
   app.get('/customer-sign-in', customerSignInPage(config.oidc));
   const routers = areaRouters({ ...deps, metrics });
+  app.use(customerPages(deps, built));
   app.use(authenticationGate(loadOpenApi(), routers));
   app.use(subscriptionGate(deps.knex, deps.now));
   app.use(refuseUnreadableBody);

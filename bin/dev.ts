@@ -12,7 +12,7 @@ import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-f
 import { createKnex } from '../db/knex';
 import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
+import { bookingLinkConfig, createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';
 import { closeServer, startApi } from '../composition/http-server';
 import { startWorker } from '../composition/worker';
@@ -134,6 +134,7 @@ async function main(): Promise<void> {
       payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
       credentialKeys: config.credentialKeys,
       billingProviders: createBillingProviders(),
+      links: bookingLinkConfig(config),
     },
   });
   await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [
+            `  Booking page http://localhost:${config.port}/${DEMO_SLUG}  (the demo salon's page for customers)`,
             `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
             `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
             ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),

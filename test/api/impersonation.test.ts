@@ -143,7 +143,7 @@ describe('super-admin impersonation: what the audit log counts', () => {
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
     expect((imp as unknown as { session: { mutationCount: number } }).session.mutationCount).to.equal(0);
-    const rows = () => knex().then((db) => db('impersonationAuditLogs').where({ sessionId: imp.session.id }));
+    const rows = () => knex().then((db) => db('impersonation_audit_logs').where({ sessionId: imp.session.id }));
     expect(await rows()).to.have.length(0);
     // the admin's own token, on a tenant route, is not the session's either
     expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(201);

@@ -75,6 +75,11 @@ describe('npm start (dist/bin/dev.js)', function () {
     const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/customer/oauth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken, nonce }) });
     expect(signIn.status, await signIn.clone().text()).to.equal(201);
     expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
+    // the demo salon's booking page: printed, and served
+    expect(first.output).to.contain(`Booking page http://localhost:${port}/salong-nordlys`);
+    const page = await fetch(`http://127.0.0.1:${port}/salong-nordlys`);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
 
     // the demo salon pays through the sandbox out of the box: deposits are one PATCH away
     const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });

@@ -289,12 +289,12 @@ describe('booking workflow (time skipping, real database)', function () {
           await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 3 });
           await t.env.sleep(10 * MINUTE);
           expect((await handle.describe()).status.name, 'the SMS are still being retried').to.equal('RUNNING');
-          const counted = await knex('tenantCustomers').where({ customerId: customer.id }).first();
+          const counted = await knex('tenant_customers').where({ customerId: customer.id }).first();
           expect(counted?.visitCount, 'the forced completion is counted while the SMS are retried').to.equal(1);
 
           await handle.result(); // both SMS given up after their 10 attempts
           expect(down.attempts).to.equal(20);
-          expect((await knex('tenantCustomers').where({ customerId: customer.id }).first()).visitCount).to.equal(1);
+          expect((await knex('tenant_customers').where({ customerId: customer.id }).first()).visitCount).to.equal(1);
         },
         { sms: down },
       );
