@@ -23,6 +23,11 @@ import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
 import { run, type Proc } from '../support/processes';
 import { eventually } from '../support/eventually';
+
+/** Processes here start, die and come back: a probe that fails (refused connection, database down) is "not yet". */
+function failuresAsNotYet<T>(probe: () => Promise<T | undefined>): () => Promise<T | undefined> {
+  return () => probe().catch(() => undefined);
+}
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../devserver/postgres';
@@ -100,7 +105,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
   const post = (base: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(json);
   const startWorker = () => run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-  const workerUp = (p: Proc) => eventually(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), () => `the worker (${p.output})`, 60_000);
+  const workerUp = (p: Proc) => eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), () => `the worker (${p.output})`, 60_000);
   const describeWorkflow = (id: string) => temporalClient.workflow.getHandle(id).describe();
 
   /** A staff booking (CONFIRMED at once) whose confirmation goes to its own e-mail address. */
@@ -170,7 +175,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     apiB = run('bin/api.js', { ...env, PORT: String(portB) });
     worker = startWorker();
     for (const [base, proc] of [[baseA, apiA], [baseB, apiB]] as const) {
-      await eventually(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined), () => `the api at ${base} (${proc.output})`, 60_000);
+      await eventually(failuresAsNotYet(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined)), () => `the api at ${base} (${proc.output})`, 60_000);
     }
     lap('apis up');
     await workerUp(worker);
@@ -211,16 +216,16 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
         const email = `deposit-${runId}-${i}@faults.example`;
         const created = await post(baseB, `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot, items: [{ serviceId, resourceId }], customer: { name: `Depositum ${i}`, phone: `+4798${String(i).padStart(6, '0')}`, email } });
         expect(created.status, JSON.stringify(created.body)).to.equal(201);
-        const page = await eventually(async () => {
+        const page = await eventually(failuresAsNotYet(async () => {
           const res = await json(await fetch(`${baseB}/public/tenants/${DEMO_SLUG}/bookings/${created.body.data.id}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`));
           return res.body.data?.redirectUrl ?? undefined;
-        }, 'the checkout session', 30_000);
+        }), 'the checkout session', 30_000);
         expect((await fetch(`${page}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
         return { id: created.body.data.id as string, email };
       }),
     );
-    await eventually(async () => ((await db('bookings').whereIn('id', deposits.map((d) => d.id)).where({ depositStatus: 'AUTHORIZED' })).length === 10 ? true : undefined), 'the ten deposits authorised', 60_000);
-    await eventually(async () => (deposits.every((d) => mailsTo(d.email).length === 2) ? true : undefined), 'their messages out', 60_000);
+    await eventually(failuresAsNotYet(async () => ((await db('bookings').whereIn('id', deposits.map((d) => d.id)).where({ depositStatus: 'AUTHORIZED' })).length === 10 ? true : undefined)), 'the ten deposits authorised', 60_000);
+    await eventually(failuresAsNotYet(async () => (deposits.every((d) => mailsTo(d.email).length === 2) ? true : undefined)), 'their messages out', 60_000);
 
     // from now on the mail server and the sandbox's capture answers wait: everything below is in flight
     smtp.hold();
@@ -235,14 +240,14 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     }
     const killAt = { t: 0 };
     for (const arrived of await Promise.all(deposits.map((d) => post(baseB, `/bookings/${d.id}/status/ARRIVED`, {}, owner)))) expect(arrived.status).to.equal(200);
-    await eventually(async () => (smtp.heldCount() >= 50 && captures.heldCount() === 10 ? true : undefined), () => `50 confirmations and 10 captures in flight (${smtp.heldCount()}, ${captures.heldCount()})`, 90_000);
+    await eventually(failuresAsNotYet(async () => (smtp.heldCount() >= 50 && captures.heldCount() === 10 ? true : undefined)), () => `50 confirmations and 10 captures in flight (${smtp.heldCount()}, ${captures.heldCount()})`, 90_000);
     const sessions: string[] = (await db('payments').whereIn('bookingId', deposits.map((d) => d.id))).map((p: { providerSessionId: string }) => p.providerSessionId);
     expect(sessions.map((id: string) => sandbox.session(id)!.captureCount), 'captured at the sandbox, not yet recorded').to.deep.equal(Array(10).fill(1));
 
     worker.child.kill('SIGKILL');
     killAt.t = Date.now();
     expect(await worker.exited).to.equal(null);
-    await eventually(async () => (smtp.heldOpen() === 0 ? true : undefined), 'the dead worker\'s mail connections closed', 10_000);
+    await eventually(failuresAsNotYet(async () => (smtp.heldOpen() === 0 ? true : undefined)), 'the dead worker\'s mail connections closed', 10_000);
     const { accepted } = smtp.release();
     expect(accepted, 'no message was accepted from the dead worker').to.equal(0);
     captures.release();
@@ -250,14 +255,14 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     await workerUp(worker);
 
     // every confirmation exactly once, every deposit captured exactly once
-    await eventually(async () => (confirmations.every((c) => mailsTo(c.email).length > 0) ? true : undefined), () => `all 50 confirmations (${confirmations.filter((c) => mailsTo(c.email).length > 0).length} so far)`, 120_000);
-    await eventually(async () => ((await db('payments').whereIn('bookingId', deposits.map((d) => d.id)).where({ status: 'CAPTURED' })).length === 10 ? true : undefined), 'the captures recorded', 60_000);
+    await eventually(failuresAsNotYet(async () => (confirmations.every((c) => mailsTo(c.email).length > 0) ? true : undefined)), () => `all 50 confirmations (${confirmations.filter((c) => mailsTo(c.email).length > 0).length} so far)`, 120_000);
+    await eventually(failuresAsNotYet(async () => ((await db('payments').whereIn('bookingId', deposits.map((d) => d.id)).where({ status: 'CAPTURED' })).length === 10 ? true : undefined)), 'the captures recorded', 60_000);
     // nothing stuck: every booking's workflow has no activity left to run, every payment's has ended
-    await eventually(async () => {
+    await eventually(failuresAsNotYet(async () => {
       for (const b of [...confirmations, ...deposits]) if ((await describeWorkflow(`booking:${b.id}`)).raw.pendingActivities?.length) return undefined;
       for (const p of await db('payments').whereIn('bookingId', deposits.map((d) => d.id))) if ((await describeWorkflow(`payment:${p.id}`)).status.name !== 'COMPLETED') return undefined;
       return true;
-    }, 'every workflow settled', 60_000);
+    }), 'every workflow settled', 60_000);
     for (const c of confirmations) expect(mailsTo(c.email).map((m) => m.salon.kind), c.email).to.deep.equal(['CONFIRMED']);
     for (const d of deposits) expect(mailsTo(d.email).map((m) => m.salon.kind), d.email).to.deep.equal(['RECEIVED', 'CONFIRMED']);
     expect(sessions.map((id: string) => sandbox.session(id)!.captureCount)).to.deep.equal(Array(10).fill(1));
@@ -311,22 +316,22 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     expect(health.status).to.equal(503);
     const refused = await staffBooking(baseB, `during-outage-${runId}`);
     expect([refused.status, refused.body.error?.code]).to.deep.equal([503, 'DATABASE_UNAVAILABLE']);
-    await eventually(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 503 ? true : undefined), 'the worker reports the database down', 10_000);
+    await eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 503 ? true : undefined)), 'the worker reports the database down', 10_000);
     await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - downAt))));
     expect(mailsTo(`before-outage-${runId}@faults.example`), 'nothing could be sent while Postgres was down').to.have.length(0);
 
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     const backAt = Date.now();
-    const after = await eventually(async () => {
+    const after = await eventually(failuresAsNotYet(async () => {
       const res = await staffBooking(baseB, `after-outage-${runId}`);
       return res.status === 201 ? res : undefined;
-    }, 'a booking once Postgres is back', 30_000);
+    }), 'a booking once Postgres is back', 30_000);
     expect(after.status).to.equal(201);
     expect(apiB.child.exitCode, apiB.output).to.equal(null);
     expect(worker.child.exitCode, worker.output).to.equal(null);
-    await eventually(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined), 'the worker healthy again', 30_000);
+    await eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), 'the worker healthy again', 30_000);
     // the booking made just before the outage and the one after it both get their confirmation, once
-    await eventually(async () => (mailsTo(`before-outage-${runId}@faults.example`).length === 1 && mailsTo(`after-outage-${runId}@faults.example`).length === 1 ? true : undefined), 'both confirmations', 90_000);
+    await eventually(failuresAsNotYet(async () => (mailsTo(`before-outage-${runId}@faults.example`).length === 1 && mailsTo(`after-outage-${runId}@faults.example`).length === 1 ? true : undefined)), 'both confirmations', 90_000);
     if (process.env.SHOW_TIMING) console.log(`      Postgres down ${backAt - downAt} ms; back -> both confirmations: ${Date.now() - backAt} ms`);
     expect(await db('bookings').where({ notes: `during-outage-${runId}` })).to.have.length(0);
     await new Promise((r) => setTimeout(r, 1000));
@@ -344,12 +349,12 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     await temporal.restore();
 
     const restoredAt = Date.now();
-    const resumed = await eventually(async () => {
+    const resumed = await eventually(failuresAsNotYet(async () => {
       const res = await staffBooking(baseB, `temporal-back-${runId}`);
       return res.status === 201 ? res : undefined;
-    }, 'a booking once Temporal is reachable', 60_000);
+    }), 'a booking once Temporal is reachable', 60_000);
     const bookedAt = Date.now();
-    await eventually(async () => (mailsTo(`temporal-back-${runId}@faults.example`).length > 0 ? true : undefined), 'its confirmation, sent by the worker', 60_000);
+    await eventually(failuresAsNotYet(async () => (mailsTo(`temporal-back-${runId}@faults.example`).length > 0 ? true : undefined)), 'its confirmation, sent by the worker', 60_000);
     if (process.env.SHOW_TIMING) console.log(`      Temporal back -> a booking accepted: ${bookedAt - restoredAt} ms, -> its e-mail: ${Date.now() - restoredAt} ms`);
     expect((await describeWorkflow(`booking:${resumed.body.data.id}`)).status.name).to.equal('RUNNING');
     expect(worker.child.exitCode, worker.output).to.equal(null);
