@@ -5,6 +5,7 @@ import { AppError, errors, type ErrorDetail } from '../../domain/errors';
 import { constraintErrors } from './constraint-errors';
 import { errorBody } from '../envelope';
 import type { Logger } from '../../integrations/logger';
+import { isDatabaseUnreachable } from '../../db/db-errors';
 
 interface ValidatorError {
   status: number;
@@ -159,30 +160,12 @@ function pgErrorOf(err: unknown): PgError | undefined {
   return isPgError(pgErr) ? pgErr : undefined;
 }
 
-/** Socket errors of a lost or refused database connection, as the driver reports them. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-
-/**
- * The database is down, restarting or out of reach (docs/rules/errors.md#status-codes): Postgres
- * classes 08 (connection exception) and 57P01-57P03 (shut down, crashed, not accepting connections
- * yet), a refused or lost socket, or no pooled connection in time. The request is answered 503 and
- * may be tried again; the process itself carries on and reconnects when Postgres is back.
- */
-function isDatabaseUnreachable(err: unknown): boolean {
-  const candidates = [err, (err as { nativeError?: unknown } | null)?.nativeError];
-  return candidates.some((e) => {
-    if (e === null || typeof e !== 'object') return false;
-    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code))) return true;
-    if (name === 'KnexTimeoutError') return true;
-    return typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error/.test(message);
-  });
-}
-
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnreachable(err)) return errors.unavailable('DATABASE_UNAVAILABLE', 'The database cannot be reached just now; please try again');
   if (isValidatorError(err)) return fromValidator(err);
+  // a path segment that is not valid percent-encoding (Express could not decode the route's parameter)
+  if (err instanceof URIError) return errors.validation('The URL is not valid percent-encoding');
   if (isBodyError(err)) return fromBodyParser(err);
   const pgErr = pgErrorOf(err);
   if (pgErr) {

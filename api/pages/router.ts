@@ -55,6 +55,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
     if (RESERVED.has(String(req.params.slug))) return next();
     await handler(req, res);
   };
+  // /api is the API's: its requests never reach the page routes (whose parameters would be decoded first)
+  router.use((req, _res, next) => next(req.path === '/api' || req.path.startsWith('/api/') ? 'router' : undefined));
   router.use(compression());
 
   router.get('/payments/:id/return', (req, res) => paymentReturnPage(ctx, req, res));

@@ -70,6 +70,18 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(root.body.error.code).to.equal('ROUTE_NOT_FOUND');
   });
 
+  it('when a path is not valid percent-encoding then a page path is a 400 page and an API path the 400 envelope, never a 500', async () => {
+    const page = await (await http()).get('/%ED%A0%80');
+    expect(page.status).to.equal(400);
+    expect(page.type).to.equal('text/html');
+    const manage = await (await http()).get('/salong/bookings/%ED%A0%80');
+    expect(manage.status).to.equal(400);
+    const api = await (await http()).patch('/api/bookings/%ED%A0%80').send({});
+    expect(api.status).to.be.oneOf([400, 401]);
+    expect(api.body.success).to.equal(false);
+    expect(api.body.error.code).to.be.oneOf(['VALIDATION_ERROR', 'UNAUTHORIZED']);
+  });
+
   it('when the page and its assets are fetched then the HTML is compressed and never cached, and the hashed assets are immutable for a year in brotli or gzip', async () => {
     const salon = await bookingSalon();
     const page = await (await http()).get(`/${salon.tenant.slug}`).set('Accept-Encoding', 'gzip').buffer(true).parse(binary);

@@ -287,6 +287,7 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   FORBIDDEN: { nb: 'Du har ikke tilgang til dette.', en: 'You do not have access to this.' },
   RATE_LIMIT_EXCEEDED: { nb: 'For mange forsøk på kort tid. Vent et minutt og prøv igjen.', en: 'Too many attempts in a short time. Wait a minute and try again.' },
   WORKFLOW_UNAVAILABLE: { nb: 'Vi fikk ikke lagret dette akkurat nå. Prøv igjen om litt.', en: 'We could not save this just now. Try again in a moment.' },
+  DATABASE_UNAVAILABLE: { nb: 'Vi får ikke kontakt med systemet vårt akkurat nå. Prøv igjen om litt.', en: 'We cannot reach our system just now. Try again in a moment.' },
   INTERNAL_ERROR: { nb: 'Noe gikk galt hos oss. Prøv igjen.', en: 'Something went wrong on our side. Try again.' },
   ROUTE_NOT_FOUND: { nb: 'Siden finnes ikke.', en: 'That page does not exist.' },
   METHOD_NOT_ALLOWED: REQUEST_REFUSED,
