@@ -15,6 +15,7 @@ import { customerAccountRouter } from './customer/routes';
 import { impersonationRouter } from './superadmin/routes';
 import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
+import { waitlistRouter } from './waitlist/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -32,5 +33,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     impersonationRouter(deps),
     paymentsRouter(deps),
     billingRouter(deps),
+    waitlistRouter(deps),
   ];
 }

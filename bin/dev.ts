@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
       credentialKeys: config.credentialKeys,
       billingProviders: createBillingProviders(),
+      waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl },
     },
   });
   await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders() },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl } },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });

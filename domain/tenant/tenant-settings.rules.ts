@@ -32,6 +32,10 @@ export interface TenantSettings {
   depositValue: number;
   slotIntervalMinutes: 15 | 30 | 60;
   businessHours: BusinessHoursDay[];
+  /** docs/rules/waitlist.md#offers */
+  waitlistMode: 'FIRST_IN_LINE' | 'BROADCAST';
+  /** 1 to 120 */
+  waitlistHoldMinutes: number;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -65,6 +69,8 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     depositValue: 0,
     slotIntervalMinutes: 15,
     businessHours: defaultBusinessHours(),
+    waitlistMode: 'FIRST_IN_LINE',
+    waitlistHoldMinutes: 15,
   };
 }
 

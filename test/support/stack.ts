@@ -122,6 +122,7 @@ export function stack(): Promise<TestStack> {
         payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
+        waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl },
       },
     });
     platform.onStop(async () => {
