@@ -106,8 +106,3 @@ export function heldIntervals(offers: readonly { items: readonly SlotItem[] }[])
   return [...byResource].flatMap(([resourceId, intervals]) => mergeIntervals(intervals).map((i) => ({ resourceId, ...i })));
 }
 
-/** In BROADCAST every suitable entry is offered at once; otherwise only the first. */
-export function offersPerStep(mode: WaitlistMode): number {
-  return mode === 'BROADCAST' ? Number.POSITIVE_INFINITY : 1;
-}
-
