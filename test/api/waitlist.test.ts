@@ -9,6 +9,7 @@ import { appWith, stack } from '../support/stack';
 import { createSalon } from '../support/factories';
 import { signInCustomer } from '../support/customers';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
+import { eventually } from '../support/eventually';
 import type { RecordingSignaller } from '../support/recording-signaller';
 
 function phone(): string {
@@ -212,6 +213,41 @@ describe('waitlist (HTTP)', () => {
         customer: { name: 'Portal', phone: phone() },
       });
       expect(after.status).to.equal(201);
+    });
+  });
+
+  describe('time frees up beyond bookings', () => {
+    async function offerSms(toPhone: string) {
+      const { sms } = await stack();
+      return eventually(async () => (await sms.sentTo(toPhone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), `an offer SMS to ${toPhone}`);
+    }
+
+    it('when approved time-off is deleted then the waitlister of that day is offered the time', async () => {
+      const s = await bookingSalon();
+      const day = localDay(4);
+      const off = await call('post', `/resources/${s.staff[0].resourceId}/time-offs`, s.owner.token, { type: 'vacation', startDate: day, endDate: day });
+      expect(off.status, JSON.stringify(off.body)).to.equal(201);
+      const customer = { name: 'Tale', phone: phone() };
+      expect((await join(s, { fromDate: day, toDate: day, customer })).status).to.equal(201);
+      expect((await call('delete', `/resources/${s.staff[0].resourceId}/time-offs/${off.body.data.id}`, s.owner.token)).status).to.equal(204);
+      const round = await (await knex())('waitlist_rounds').where({ tenantId: s.tenant.id }).first();
+      expect(round).to.include({ cause: 'TIME_OFF_CHANGED', resourceId: s.staff[0].resourceId });
+      expect((await offerSms(customer.phone)).text).to.contain('kl. 09:00');
+    });
+
+    it('when a day-off override is removed then the waitlister of that day is offered the time; nobody waiting opens no round', async () => {
+      const s = await bookingSalon();
+      const day = localDay(5);
+      const override = await call('post', `/resources/${s.staff[0].resourceId}/schedule-overrides`, s.owner.token, { date: day });
+      expect(override.status).to.equal(201);
+      const customer = { name: 'Unni', phone: phone() };
+      expect((await join(s, { fromDate: day, toDate: day, customer, earliestTime: '13:00' })).status).to.equal(201);
+      expect((await call('delete', `/resources/${s.staff[0].resourceId}/schedule-overrides/${override.body.data.id}`, s.owner.token)).status).to.equal(204);
+      expect((await offerSms(customer.phone)).text).to.contain('kl. 13:00');
+      const quiet = await bookingSalon();
+      const other = await call('post', `/resources/${quiet.staff[0].resourceId}/schedule-overrides`, quiet.owner.token, { date: day });
+      await call('delete', `/resources/${quiet.staff[0].resourceId}/schedule-overrides/${other.body.data.id}`, quiet.owner.token);
+      expect(await (await knex())('waitlist_rounds').where({ tenantId: quiet.tenant.id })).to.have.length(0);
     });
   });
 });

@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { candidateEntries, entryEndsAtMs, entryWishProblems, heldIntervals, slotSuitsEntry, type WaitingEntry } from '../../../domain/waitlist/waitlist.rules';
 import { localToUtc } from '../../../domain/time/salon-time.rules';
+import { daysWithLongerHours, defaultBusinessHours } from '../../../domain/tenant/tenant-settings.rules';
 
 const TZ = 'Europe/Oslo';
 const ms = (date: string, time: string) => localToUtc(date, time, TZ).getTime();
@@ -77,6 +78,21 @@ describe('waitlist rules', () => {
         { resourceId: 'a', start: 120, end: 150 },
         { resourceId: 'b', start: 0, end: 60 },
       ]);
+    });
+  });
+
+  describe('daysWithLongerHours (business hours that may give the waitlist time)', () => {
+    it('names the days open longer, newly open or with moved slots; shorter and unchanged days are left out', () => {
+      const before = defaultBusinessHours();
+      const after = before.map((d) => {
+        if (d.dayOfWeek === 1) return { ...d, slots: [{ startTime: '09:00', endTime: '19:00' }] }; // longer
+        if (d.dayOfWeek === 2) return { ...d, slots: [{ startTime: '10:00', endTime: '18:00' }] }; // moved
+        if (d.dayOfWeek === 3) return { ...d, slots: [{ startTime: '09:00', endTime: '12:00' }] }; // shorter
+        if (d.dayOfWeek === 0) return { ...d, isOpen: true, slots: [{ startTime: '12:00', endTime: '16:00' }] }; // opened
+        return d;
+      });
+      expect(daysWithLongerHours(before, after)).to.deep.equal([0, 1, 2]);
+      expect(daysWithLongerHours(before, before)).to.deep.equal([]);
     });
   });
 });
