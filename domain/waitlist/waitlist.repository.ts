@@ -2,7 +2,7 @@
  * Every query of the waitlist (docs/rules/waitlist.md): entries, offer rounds, offers and their
  * message claims, through their models with the caller's handle; plain rows out.
  */
-import { fn, raw } from 'objection';
+import { fn, raw, type QueryBuilder } from 'objection';
 import type { Db, Transaction } from '../../db/db-handle';
 import { plain, plainOrUndefined, returnedRows } from '../../db/plain';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
@@ -168,22 +168,28 @@ export async function offerById(db: Db, id: string): Promise<OfferRow | undefine
   return plainOrUndefined(await WaitlistOfferModel.query(db).findById(id)) as OfferRow | undefined;
 }
 
-/** Open offers of a round, an entry or the listed ids. */
-export async function openOffers(db: Db, where: { roundId?: string; entryId?: string; ids?: string[] }): Promise<OfferRow[]> {
-  const query = WaitlistOfferModel.query(db).where({ status: 'OFFERED' });
-  if (where.roundId) query.where({ roundId: where.roundId });
-  if (where.entryId) query.where({ entryId: where.entryId });
-  if (where.ids) query.whereIn('id', where.ids);
-  return (await query).map(offerRow);
+/** Which open offers: a round's, an entry's, or the listed ids (all given conditions hold). */
+export interface OpenOffersOf {
+  roundId?: string;
+  entryId?: string;
+  ids?: string[];
 }
 
-/** Compare-and-set of the listed offers from OFFERED to `to`; the ids that moved. */
-export async function closeOpenOffers(trx: Transaction, where: { roundId?: string; entryId?: string; ids?: string[] }, to: Exclude<OfferStatus, 'OFFERED'>, bookingId: string | null = null): Promise<OfferRow[]> {
-  const query = WaitlistOfferModel.query(trx).patch({ status: to, bookingId }).where({ status: 'OFFERED' });
-  if (where.roundId) query.where({ roundId: where.roundId });
-  if (where.entryId) query.where({ entryId: where.entryId });
-  if (where.ids) query.whereIn('id', where.ids);
-  return returnedRows<OfferRow>(query.returning('*'));
+function whereOpen<Q extends QueryBuilder<WaitlistOfferModel, unknown>>(query: Q, which: OpenOffersOf): Q {
+  query.where({ status: 'OFFERED' });
+  if (which.roundId) query.where({ roundId: which.roundId });
+  if (which.entryId) query.where({ entryId: which.entryId });
+  if (which.ids) query.whereIn('id', which.ids);
+  return query;
+}
+
+export async function openOffers(db: Db, which: OpenOffersOf): Promise<OfferRow[]> {
+  return (await whereOpen(WaitlistOfferModel.query(db), which)).map(offerRow);
+}
+
+/** Compare-and-set of the open offers from OFFERED to `to`; the rows that moved. */
+export async function closeOpenOffers(trx: Transaction, which: OpenOffersOf, to: Exclude<OfferStatus, 'OFFERED'>, bookingId: string | null = null): Promise<OfferRow[]> {
+  return returnedRows<OfferRow>(whereOpen(WaitlistOfferModel.query(trx).patch({ status: to, bookingId }), which).returning('*'));
 }
 
 // ------------------------------------------------------------------ messages

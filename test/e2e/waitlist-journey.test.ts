@@ -9,6 +9,7 @@ import { call } from '../support/http';
 import { appWith, stack } from '../support/stack';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
+import { bookOnline, depositSalon, paymentRows } from '../support/payments';
 
 describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booked', function () {
   this.timeout(120_000);
@@ -78,5 +79,24 @@ describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booke
     expect(metrics.text).to.match(/waitlist_offers\{outcome="accepted"\} [1-9]/);
     expect(metrics.text).to.match(/waitlist_slots_refilled [1-9]/);
     expect(metrics.text).to.match(/waitlist_first_offer_delay_seconds\{quantile="0.5"\} \d/);
+  });
+
+  it('when the salon takes deposits then the booking made from the waitlist asks for the deposit like any online booking', async () => {
+    const salon = await depositSalon({ settings: { depositValue: 20 } });
+    const { sms } = await stack();
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const first = await bookOnline(salon, 2, '11:00');
+    expect(first.paymentRequired).to.equal(true);
+    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(5), customer: { name: 'Dora Depositum', phone } });
+    expect(joined.status).to.equal(201);
+    expect((await call('post', `/bookings/${first.id}/cancel`, salon.owner.token, { bySalon: true })).status).to.equal(200);
+    const offer = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), 'the offer SMS');
+    const token = decodeURIComponent(/token=(\S+)/.exec(offer.text)![1]);
+    const accepted = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist/offers/${String(offer.meta!.offerId)}/accept`, undefined, { token });
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+    expect(accepted.body.data).to.include({ status: 'PENDING', paymentRequired: true, startTime: at(localDay(2), '11:00') });
+    const payments = await paymentRows(accepted.body.data.id);
+    expect(payments).to.have.length(1);
+    expect(payments[0].amount).to.equal(salon.service.price * 0.2);
   });
 });
