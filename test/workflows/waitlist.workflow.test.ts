@@ -15,9 +15,9 @@ import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { tenantById, type TenantContext } from '../../domain/tenant/tenant-context';
 import { createPublicBooking } from '../../domain/booking/booking-create.service';
 import { cancelBooking } from '../../domain/booking/booking-cancel.service';
-import { joinWaitlist, leaveWaitlist, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
+import { joinWaitlist, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
 import { acceptOffer } from '../../domain/waitlist/waitlist-offer.service';
-import { waitlistEntryContract, waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
+import { waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 
@@ -174,23 +174,6 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(booked).to.include({ startTime: at(day(), '10:00'), customerName: 'Eli' });
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
       await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
-    });
-  });
-
-  it('an entry\'s own timer: when its last date ends while it still waits then it is EXPIRED, not a day earlier; a left entry ends at once', async () => {
-    const sc = await scene();
-    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const waiting = await joinWaitlist(sc.deps, sc.tenant, { serviceIds: [sc.s.serviceId], fromDate: localDay(0), toDate: localDay(2), customer: { name: 'Frida', phone } });
-    const left = await joinWaitlist(sc.deps, sc.tenant, { serviceIds: [sc.s.serviceId], fromDate: localDay(0), toDate: localDay(30), customer: { name: 'Gro', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });
-    await runWorker(sc, async () => {
-      await t.env.sleep(2 * 24 * 60 * MINUTE);
-      expect((await rows('waitlist_entries', { id: waiting.id }))[0].status).to.equal('WAITING');
-      await leaveWaitlist(sc.deps, sc.tenant, left.id, left.token);
-      await t.env.client.workflow.getHandle(waitlistEntryContract.workflowId(left.id)).result();
-      await t.env.sleep(26 * 60 * MINUTE);
-      await t.env.client.workflow.getHandle(waitlistEntryContract.workflowId(waiting.id)).result();
-      expect((await rows('waitlist_entries', { id: waiting.id }))[0]).to.include({ status: 'EXPIRED', version: 2 });
-      expect((await rows('waitlist_entries', { id: left.id }))[0].status).to.equal('LEFT');
     });
   });
 });
