@@ -15,8 +15,8 @@ import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { tenantById, type TenantContext } from '../../domain/tenant/tenant-context';
 import { createPublicBooking } from '../../domain/booking/booking-create.service';
 import { cancelBooking } from '../../domain/booking/booking-cancel.service';
-import { joinWaitlist, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
-import { acceptOffer } from '../../domain/waitlist/waitlist-offer.service';
+import { joinWaitlist, leaveWaitlist, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
+import { acceptOffer, declineOffer } from '../../domain/waitlist/waitlist-offer.service';
 import { waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
@@ -174,6 +174,27 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(booked).to.include({ startTime: at(day(), '10:00'), customerName: 'Eli' });
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
       await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+    });
+  });
+
+  it('FIRST_IN_LINE: when the first declines and the second leaves the waitlist while offered then the third is offered at once, with no hold left behind', async () => {
+    const sc = await scene({ waitlistHoldMinutes: 120 });
+    const booking = await book(sc);
+    const [first, second, third] = [await waiter(sc, 'Hanne'), await waiter(sc, 'Ida'), await waiter(sc, 'Jorunn')];
+    await runWorker(sc, async () => {
+      const round = await cancel(sc, booking.id);
+      const offered = await offerTo(first.phone);
+      const declined = await declineOffer(sc.deps, sc.tenant, offered.offerId, offered.token);
+      expect(declined.status).to.equal('DECLINED');
+      await offerTo(second.phone);
+      await leaveWaitlist(sc.deps, sc.tenant, second.entry.id, second.entry.token);
+      const last = await offerTo(third.phone);
+      expect(await rows('booking_items', { waitlistRoundId: round.id })).to.have.length(1);
+      const booked = await acceptOffer(sc.deps, sc.tenant, last.offerId, last.token);
+      expect(booked.customerName).to.equal('Jorunn');
+      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => [o.step, o.status]).sort();
+      expect(statuses).to.deep.equal([[1, 'DECLINED'], [2, 'DECLINED'], [3, 'ACCEPTED']]);
     });
   });
 });
