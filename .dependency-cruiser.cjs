@@ -108,6 +108,27 @@ module.exports = {
       to: { path: '^node_modules/knex/' },
     },
     {
+      name: 'web-is-browser-code',
+      severity: 'error',
+      comment: 'web/ is the booking page bundle (docs/rules/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
+      from: { path: '^web/' },
+      to: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devserver|config)/' },
+    },
+    {
+      name: 'web-shared-is-pure',
+      severity: 'error',
+      comment: 'web/shared/ is imported by the server-rendered pages and by the bundle alike: pure modules that import nothing but each other.',
+      from: { path: '^web/shared/' },
+      to: { pathNot: ['^web/shared/'] },
+    },
+    {
+      name: 'server-imports-only-web-shared',
+      severity: 'error',
+      comment: 'The server uses the shared texts and formatting of the customer pages (web/shared), never the browser code itself.',
+      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devserver|config)/' },
+      to: { path: '^web/', pathNot: '^web/shared/' },
+    },
+    {
       name: 'production-entry-points-import-no-devserver',
       severity: 'error',
       comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
@@ -121,6 +142,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // Node built-ins resolve as core modules; npm packages as node_modules/<name>/...
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json', '.d.ts'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.json', '.d.ts'] },
   },
 };

@@ -19,6 +19,8 @@ COPY workflows ./workflows
 COPY devserver ./devserver
 COPY test ./test
 COPY bench ./bench
+# the customer booking page: built by Vite into dist/public (hashed assets the api serves)
+COPY web ./web
 RUN npm run build && rm -rf dist/test dist/bench dist/devserver
 
 FROM node:20-bookworm-slim

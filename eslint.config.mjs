@@ -12,7 +12,7 @@ export default tseslint.config(
   // Files may carry directives for rules this config does not turn on.
   { linterOptions: { reportUnusedDisableDirectives: 'off' } },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

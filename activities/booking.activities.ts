@@ -19,6 +19,7 @@ import { deliverOnce, type Channel, type Contact } from './message-delivery';
 import { committedAt } from './read-committed';
 import { bookingContract, type BookingSnapshot } from '../domain/booking/booking-events.rules';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
+import { calendarAttachment, manageUrlOf, type BookingLinkConfig, type LinkedSalon } from './booking-message-links';
 
 export interface BookingActivityDeps {
   knex: Db;
@@ -26,12 +27,14 @@ export interface BookingActivityDeps {
   sms: SmsSender;
   /** unset: the system clock */
   now?: Clock;
+  /** manage links and calendar invitations in the messages; unset (some workflow tests): plain text only */
+  links?: BookingLinkConfig;
 }
 
 export function createBookingActivities(deps: BookingActivityDeps): BookingActivities {
-  const { knex, mailer, sms } = deps;
+  const { knex, mailer, sms, links } = deps;
 
-  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts }> {
+  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const tenant = (await findTenant(knex, booking.tenantId))!;
     const items = await itemNamesOf(knex, booking.id);
     const customer = booking.customerId ? await findCustomer(knex, booking.tenantId, booking.customerId) : undefined;
@@ -47,11 +50,13 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
         services: items.map((i) => i.serviceName),
         staffName: items[0]?.resourceName ?? null,
+        manageUrl: manageUrlOf(links, tenant, booking),
       },
+      salon: tenant,
     };
   }
 
-  /** One message on one channel, at most once (activities/message-delivery.ts). */
+  /** One message on one channel, at most once (activities/message-delivery.ts); an e-mail carries the calendar invitation. */
   async function deliver(channel: Channel, { bookingId, kind, dedupeKey }: BookingMessageRequest): Promise<DeliveryOutcome> {
     const booking = await bookingById(knex, bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
@@ -62,8 +67,11 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
       meta: { bookingId, kind },
       claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
       async compose() {
-        const { contact, facts } = await messageFacts(booking);
-        return { contact, message: renderBookingMessage(kind, facts) };
+        const { contact, facts, salon } = await messageFacts(booking);
+        const message = renderBookingMessage(kind, facts);
+        if (channel !== 'EMAIL' || !contact.email) return { contact, message };
+        const invitation = calendarAttachment(links, kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email });
+        return { contact, message, attachments: invitation ? [invitation] : [] };
       },
       markSent: (id) => markBookingNotificationSent(knex, id),
     });

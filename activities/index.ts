@@ -8,14 +8,13 @@ import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
- * `waitlist` signs the offer links of the waitlist messages (a worker without it cannot send them);
+ * `links` also signs the offer links of the waitlist messages (a worker without it cannot send them);
  * `now` is the one clock every activity family reads (unset: the system clock).
  */
 export type ActivityDeps = BookingActivityDeps &
   PaymentActivityDeps &
   Partial<Pick<UploadActivityDeps, 'storage'>> &
-  Omit<SubscriptionActivityDeps, 'knex'> &
-  Pick<WaitlistActivityDeps, 'waitlist'>;
+  Omit<SubscriptionActivityDeps, 'knex'>;
 
 export function createActivities(deps: ActivityDeps) {
   return {

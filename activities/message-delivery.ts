@@ -4,7 +4,7 @@
 // sends nothing; each channel has its own row, so a failing e-mail never resends the SMS. A failed
 // send is retried on the delivery schedule (docs/rules/messages.md#delivery-schedule).
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Mailer } from '../integrations/mail/mailer';
+import type { MailAttachment, Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../integrations/sms/sms-sender';
 import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
@@ -31,18 +31,18 @@ export interface Delivery {
   meta: Record<string, unknown>;
   /** claims the (entity, channel, dedupe key) notification row, or finds the claim of an earlier attempt */
   claim(): Promise<{ id: string; sentAt: unknown }>;
-  /** who to send to, and what */
-  compose(): Promise<{ contact: Contact; message: RenderedMessage }>;
+  /** who to send to, and what (attachments go with an e-mail only) */
+  compose(): Promise<{ contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] }>;
   markSent(notificationId: string): Promise<void>;
 }
 
 export async function deliverOnce(channel: Channel, gateways: Gateways, delivery: Delivery): Promise<DeliveryOutcome> {
   const claim = await delivery.claim();
   if (claim.sentAt) return 'ALREADY_SENT';
-  const { contact, message } = await delivery.compose();
+  const composed = await delivery.compose();
   const meta = { ...delivery.meta, notificationId: claim.id };
   try {
-    if (!(await sendOn(channel, gateways, contact, message, meta))) return 'NO_CONTACT';
+    if (!(await sendOn(channel, gateways, composed, meta))) return 'NO_CONTACT';
   } catch (err) {
     throw ApplicationFailure.create({
       type: delivery.failureType,
@@ -57,13 +57,18 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
 }
 
 /** False when the contact has no address on this channel. */
-async function sendOn(channel: Channel, { mailer, sms }: Gateways, contact: Contact, message: RenderedMessage, meta: Record<string, unknown>): Promise<boolean> {
+async function sendOn(
+  channel: Channel,
+  { mailer, sms }: Gateways,
+  { contact, message, attachments }: { contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] },
+  meta: Record<string, unknown>,
+): Promise<boolean> {
   if (channel === 'SMS') {
     if (!contact.phone) return false;
     await sms.send({ to: contact.phone, text: message.text, meta });
     return true;
   }
   if (!contact.email) return false;
-  await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta });
+  await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta, ...(attachments?.length ? { attachments } : {}) });
   return true;
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../domain/time/clock';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../integrations/mail/mailer';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
 import type { PaymentDeps } from '../domain/payments/payment-change';
@@ -17,13 +18,14 @@ import { committedAt } from './read-committed';
 export interface PaymentActivityDeps {
   knex: Db;
   sms: SmsSender;
+  mailer: Mailer;
   /** unset: the system clock */
   now?: Clock;
   /** what payment activities need beyond the database; absent in workers that run no payments */
   payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
 }
 
-export function createPaymentActivities({ knex, sms, now, payments }: PaymentActivityDeps): PaymentActivities {
+export function createPaymentActivities({ knex, sms, mailer, now, payments }: PaymentActivityDeps): PaymentActivities {
   function deps(): PaymentDeps {
     if (!payments) throw ApplicationFailure.nonRetryable('this worker has no payment providers configured', PaymentActivityErrors.notConfigured);
     return { knex, now, ...payments };
@@ -54,5 +56,11 @@ export function createPaymentActivities({ knex, sms, now, payments }: PaymentAct
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),
     sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to, text, meta })),
+    releaseLatePayment: ({ paymentId }) => run(() => flows.releaseLatePayment(deps(), paymentId)),
+    sendLatePaymentMessages: ({ paymentId }) =>
+      flows.sendLatePaymentMessages(deps(), paymentId, {
+        sms: (to, text, meta) => sms.send({ to, text, meta }),
+        email: (to, subject, text, meta) => mailer.send({ to, subject, text, meta }),
+      }),
   };
 }

@@ -23,6 +23,10 @@ export interface PaymentActivities {
   releaseExpiredSession(input: { paymentId: string }): Promise<string>;
   /** One SMS per paid-out refund, at most once (docs/rules/payments.md#refunds). */
   sendRefundSms(input: { paymentId: string }): Promise<number>;
+  /** The provider confirmed after the payment expired: void the authorization or refund the capture, once. */
+  releaseLatePayment(input: { paymentId: string }): Promise<string>;
+  /** The customer of a released late payment is told by SMS and e-mail, each at most once. */
+  sendLatePaymentMessages(input: { paymentId: string }): Promise<number>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
   expirePayment(input: { paymentId: string }): Promise<string>;
 }

@@ -17,14 +17,15 @@ import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import type { DeliveryOutcome } from './booking.types';
+import type { BookingLinkConfig } from './booking-message-links';
 import { WaitlistActivityErrors, type WaitlistActivities, type WaitlistOfferMessageRequest } from './waitlist.types';
 
 export interface WaitlistActivityDeps {
   knex: DbPool;
   mailer: Mailer;
   sms: SmsSender;
-  /** the server secret (offer tokens) and the base of the offer link */
-  waitlist?: { secret: string; publicBaseUrl: string };
+  /** the server secret (offer tokens) and the base of the offer link; unset: offers cannot be sent */
+  links?: Pick<BookingLinkConfig, 'secret' | 'publicBaseUrl'>;
 }
 
 export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistActivities {
@@ -32,7 +33,8 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
   const roundDeps = { knex, signaller: activitySignaller };
 
   async function compose(offerId: string) {
-    if (!deps.waitlist) throw ApplicationFailure.nonRetryable('the worker has no waitlist secret to sign offer links with', WaitlistActivityErrors.notFound);
+    const links = deps.links;
+    if (!links) throw ApplicationFailure.nonRetryable('the worker has no waitlist secret to sign offer links with', WaitlistActivityErrors.notFound);
     const offer = await offerById(knex, offerId);
     const entry = offer && (await entryById(knex, offer.entryId));
     if (!offer || !entry) throw ApplicationFailure.nonRetryable(`waitlist offer ${offerId} not found`, WaitlistActivityErrors.notFound);
@@ -47,7 +49,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
       staffName: staff.get(offer.items[0].resourceId) ?? null,
       holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
-      acceptUrl: waitlistOfferUrl(deps.waitlist.publicBaseUrl, tenant.slug, offerId, offerToken(deps.waitlist.secret, offerId)),
+      acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId)),
     });
     return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
   }

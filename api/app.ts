@@ -12,6 +12,7 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { loadOpenApi, openApiValidator } from './openapi';
 import { authenticationGate } from './middleware/authentication-gate';
 import { inputGuard } from './middleware/input-guard';
+import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body-errors';
 import { requestId, requestLogContext } from './middleware/request-id';
 import { corsPolicy } from './middleware/cors';
 import { docsRouter } from './docs/routes';
@@ -22,6 +23,7 @@ import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
 import { keepRawWebhookBody } from './billing/routes';
 import { subscriptionGate } from './middleware/subscription-gate';
+import { assetsRouter, builtAssets, customerPages } from './pages/router';
 
 export interface AppOptions {
   /** check every response body against openapi.yaml (on in tests) */
@@ -45,13 +47,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(metrics.middleware());
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
+  // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
+  const built = builtAssets();
+  app.use(assetsRouter(built));
   app.use(cookieParser());
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
   // (docs/rules/payments.md#provider-webhooks) and the impersonation audit records their hash (docs/rules/auth.md#impersonation)
   app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
-  app.use(express.json({ limit: config.bodyLimit, verify: keepRawBody }));
-  app.use('/api/webhooks', express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody }));
+  app.use(parseBodyLater(express.json({ limit: config.bodyLimit, verify: keepRawBody })));
+  app.use('/api/webhooks', parseBodyLater(express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody })));
   app.use(requestLogContext());
   app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
   app.use(authenticateCustomer(config.jwtSecret, deps.knex));
@@ -60,12 +65,15 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());
   app.get('/customer-sign-in', customerSignInPage(config.oidc));
-  app.use(authenticationGate(loadOpenApi()));
+  const routers = areaRouters({ ...deps, metrics });
+  app.use(customerPages(deps, built));
+  app.use(authenticationGate(loadOpenApi(), routers));
   app.use(subscriptionGate(deps.knex, deps.now));
+  app.use(refuseUnreadableBody);
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));
-  for (const router of areaRouters(deps)) app.use('/api', router);
+  for (const router of routers) app.use('/api', router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -16,6 +16,7 @@ import { impersonationRouter } from './superadmin/routes';
 import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
 import { waitlistRouter } from './waitlist/routes';
+import { platformSettingsRouter } from './platform/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -34,5 +35,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     paymentsRouter(deps),
     billingRouter(deps),
     waitlistRouter(deps),
+    platformSettingsRouter(deps),
   ];
 }

@@ -4,40 +4,13 @@
 // required; it signals the real Temporal there. SIGTERM: stop accepting connections, let in-flight
 // requests finish (up to SHUTDOWN_TIMEOUT_MS), close the pools, exit 0.
 import http from 'node:http';
-import type express from 'express';
 import { loadConfig } from '../config';
-import { createApp } from '../api/app';
-import { answerClientErrors } from '../api/client-errors';
-import type { AppDeps } from '../api/deps';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';
 import { Metrics } from '../api/ops/metrics';
 import { composeApi, createTemporalSignaller } from '../composition/compose';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
-import { listenOrExplain } from './ports';
-
-export async function startApi(deps: AppDeps, port: number, app: express.Express = createApp(deps)): Promise<http.Server> {
-  const server = http.createServer(app);
-  answerClientErrors(server);
-  await listenOrExplain(server, port, 'PORT');
-  return server;
-}
-
-/** Resolves when the server has closed; in-flight requests finish first, idle keep-alives are dropped. */
-export function closeServer(server: http.Server, timeoutMs: number): Promise<'closed' | 'timeout'> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve('timeout');
-    }, timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve('closed');
-    });
-    server.closeIdleConnections();
-  });
-}
+import { closeServer, startApi } from '../composition/http-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -12,14 +12,15 @@ import { devTemporalAddress, startTemporalForDev } from '../devserver/temporal-f
 import { createKnex } from '../db/knex';
 import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
+import { bookingLinkConfig, createMailer, createSmsSender, createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';
-import { closeServer, startApi } from './api';
+import { closeServer, startApi } from '../composition/http-server';
 import { startWorker } from '../composition/worker';
-import { PortBusyError, portInUse } from './ports';
+import { PortBusyError, portInUse } from '../composition/ports';
 import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
+import { giveDemoSalonSandboxPayments } from '../devserver/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
@@ -113,6 +114,10 @@ async function main(): Promise<void> {
     databaseUrl: platform.deps.config.databaseUrl!,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
+  // the new demo salon pays through the embedded sandbox provider: deposits are one PATCH away
+  if (demo.created && sandbox) {
+    await giveDemoSalonSandboxPayments({ knex: platform.knex, keyring: config.credentialKeys, providers: platform.deps.paymentProviders! }, demo.tenantId);
+  }
   // the sandbox billing provider: checkout and portal pages on loopback posting signed webhooks here
   const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
   platform.onStop(() => billing.server.stop());
@@ -129,7 +134,7 @@ async function main(): Promise<void> {
       payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
       credentialKeys: config.credentialKeys,
       billingProviders: createBillingProviders(),
-      waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl },
+      links: bookingLinkConfig(config),
     },
   });
   await ensureReconcileWorkflow({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
@@ -158,11 +163,12 @@ async function main(): Promise<void> {
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
-      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
+      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl}); the demo salon's active config, deposits off until settings.depositEnabled`,
       `  Billing      sandbox provider ${billing.server.url} (checkout and portal pages; the active config unless another is)`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length
         ? [
+            `  Booking page http://localhost:${config.port}/${DEMO_SLUG}  (the demo salon's page for customers)`,
             `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
             `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
             ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),

@@ -9,10 +9,10 @@ import http from 'node:http';
 import { loadConfig } from '../config';
 import { createKnex, pingDatabase } from '../db/knex';
 import { createLogger } from '../integrations/logger';
-import { createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
+import { bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
 import { startWorker } from '../composition/worker';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
-import { listenOrExplain } from './ports';
+import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
 
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl } },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), links: bookingLinkConfig(config) },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
   });

@@ -19,6 +19,7 @@ import { JoseIdTokenVerifier } from '../integrations/oidc/id-token-verifier';
 import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import { createBillingProviders } from '../integrations/billing/providers';
+import type { BookingLinkConfig } from '../activities/booking-message-links';
 
 /** E-mail: SMTP when SMTP_URL is set, else the folder outbox in MAIL_OUTBOX_DIR. */
 export function createMailer(config: AppConfig): Mailer & { close?(): void } {
@@ -43,6 +44,11 @@ export function createTemporalSignaller(config: AppConfig & { temporalAddress: s
 /** Upload storage: the S3-compatible endpoint of S3_ENDPOINT (bin/dev and the tests start s3rver first and set it). */
 export function createStorage(config: AppConfig): S3Storage {
   return new S3Storage({ ...config.storage });
+}
+
+/** Manage links and calendar invitations in booking messages (docs/rules/booking-page.md#manage-links). */
+export function bookingLinkConfig(config: AppConfig): BookingLinkConfig {
+  return { publicBaseUrl: config.publicBaseUrl, secret: config.jwtSecret, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
 }
 
 /** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */

@@ -20,3 +20,23 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const pg = postgresErrorOf(err);
   return pg?.code === UNIQUE_VIOLATION && (constraint === undefined || pg.constraint === constraint);
 }
+
+/** Socket errors of a lost or refused database connection, as the driver reports them. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * The database is down, restarting or out of reach (docs/rules/errors.md#status-codes): Postgres
+ * classes 08 (connection exception) and 57P01-57P03 (shut down, crashed, not accepting connections
+ * yet), a refused or lost socket, or no pooled connection in time. The request is answered 503 and
+ * may be tried again; the process itself carries on and reconnects when Postgres is back.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const candidates = [err, (err as { nativeError?: unknown } | null)?.nativeError];
+  return candidates.some((e) => {
+    if (e === null || typeof e !== 'object') return false;
+    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code))) return true;
+    if (name === 'KnexTimeoutError') return true;
+    return typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error/.test(message);
+  });
+}

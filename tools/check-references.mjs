@@ -12,9 +12,6 @@ const self = path.relative(root, fileURLToPath(import.meta.url));
 
 // Never scanned: installed, built or generated files.
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.data', '.git', 'coverage']);
-// Not scanned yet: the dev server branch (i25-devserver) removes the citations inside devserver/
-// and test/devserver/ itself. Drop these two entries once it is merged.
-const NOT_YET = ['devserver/', 'test/devserver/'];
 const SKIP_FILES = new Set([self, 'package-lock.json']);
 const TEXT = /\.(ts|mts|cts|js|mjs|cjs|md|ya?ml|json|sql|html|css|sh|txt)$|^(Dockerfile|\.dependency-cruiser\.cjs)$/;
 
@@ -33,7 +30,7 @@ function walk(dir, out) {
     const full = path.join(dir, entry.name);
     const rel = path.relative(root, full).split(path.sep).join('/');
     if (entry.isDirectory()) {
-      if (SKIP_DIRS.has(entry.name) || NOT_YET.includes(`${rel}/`)) continue;
+      if (SKIP_DIRS.has(entry.name)) continue;
       walk(full, out);
     } else if (entry.isFile() && TEXT.test(entry.name) && !SKIP_FILES.has(rel)) {
       out.push(rel);
@@ -102,6 +99,14 @@ for (const rel of walk(root, [])) {
     for (const m of line.matchAll(/(?<![\w/.-])docs\/[\w/-]+\.md(?:#[\w-]+)?/g)) {
       const why = brokenTarget(root, m[0]);
       if (why) problems.push(`${at}: "${m[0]}" ${why}`);
+    }
+    // any other citation of a heading (devserver/temporal/PROTOCOL.md#workflow-tasks): named by its
+    // path from the repository root, so a reader finds it from any file, and the heading must exist
+    if (!rel.endsWith('.md')) {
+      for (const m of line.matchAll(/(?<![\w/.-])(?!docs\/)[\w/.-]*\.md#[\w-]+/g)) {
+        const why = brokenTarget(root, m[0]);
+        if (why) problems.push(`${at}: "${m[0]}" ${why} (cite a heading by its file's path from the repository root)`);
+      }
     }
     if (rel.endsWith('.md')) {
       for (const m of line.matchAll(/\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {

@@ -1,7 +1,7 @@
 // Reads a staff/owner/admin access token (Bearer header or HttpOnly cookie) with passport-jwt and
 // checks the user's token version, so a password change logs out every older token.
 import type { Request, RequestHandler } from 'express';
-import { IMPERSONATION_END_PATH } from './impersonation-audit';
+import { isImpersonationEndCall } from './impersonation-audit';
 import type { Db } from '../../db/db-handle';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
@@ -45,7 +45,7 @@ export function configurePassport(secret: string, knex: Db): passport.PassportSt
             if (status === 'gone') return done(null, false, { message: 'User no longer exists' });
             if (status === 'revoked') return done(null, false, { message: 'Token has been revoked' });
             // an ended impersonation's token only still reaches the (idempotent) end call
-            if (claims.imp && (await impersonationStatus(knex, claims.imp, claims.sub)) === 'ended' && req.originalUrl.split('?')[0] !== IMPERSONATION_END_PATH) {
+            if (claims.imp && (await impersonationStatus(knex, claims.imp, claims.sub)) === 'ended' && !isImpersonationEndCall(req)) {
               return done(null, false, { message: 'The impersonation session has ended' });
             }
             done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp });

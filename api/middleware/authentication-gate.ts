@@ -1,10 +1,18 @@
-// Answers 401 before request validation for routes whose openapi.yaml `security` needs a staff
-// token (bearerAuth), so a caller without a token learns that first, not that its body was wrong.
-// Role checks (403) stay in the routes. The validator's own security check is not used because it
+// The access gate: token (401), then role (403), before anything looks at the request's input, on
+// every route (docs/rules/auth.md#order-of-the-checks). It runs before the contract validator and the
+// input guard, so a caller without a token, or with a role the route does not take, learns that
+// first and never whether its body was right.
+//   - token: an operation whose openapi.yaml `security` needs a staff token (bearerAuth), a customer
+//     token (customerAuth) or either of them, and every route with a role guard;
+//   - role: the route's own guard (api/middleware/require-role.ts), read from the routers, so the
+//     route's declaration is the only one.
+// Paths match case-insensitively, as Express routes them (/api/ADMIN/payment-configs is the same
+// route as /api/admin/payment-configs). The validator's own security check is not used because it
 // insists on an Authorization header and would refuse cookie sessions.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { errors } from '../../domain/errors';
 import { customerOf } from '../request-context';
+import { isRoleGuard, type RoleGuard } from './require-role';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -12,54 +20,88 @@ interface Operation {
   security?: Record<string, string[]>[];
 }
 
-interface SecuredRoute {
+type Needs = 'staff' | 'customer' | 'staffOrCustomer' | 'nothing';
+
+interface ContractRoute {
   method: string;
   pattern: RegExp;
   literalSegments: number;
-  needsStaffToken: boolean;
-  /** customerAuth only: a customer token (docs/rules/auth.md#roles) */
-  needsCustomerToken: boolean;
+  needs: Needs;
 }
 
-function needsCustomerToken(security: Record<string, string[]>[] | undefined): boolean {
-  return !!security && security.length > 0 && security.every((requirement) => 'customerAuth' in requirement);
+export interface AppRoute {
+  method: string;
+  /** the Express path, e.g. /bookings/:id */
+  path: string;
+  pattern: RegExp;
+  /** the route's role guard; undefined for a route without one */
+  guard?: RoleGuard;
 }
 
-function needsStaffToken(security: Record<string, string[]>[] | undefined): boolean {
-  if (!security || security.length === 0) return false;
-  // OR of requirements: an empty one means anonymous is fine.
-  if (security.some((requirement) => Object.keys(requirement).length === 0)) return false;
-  return security.every((requirement) => 'bearerAuth' in requirement);
+/** What an operation's `security` (an OR of requirements) asks of the caller. */
+function needsOf(security: Record<string, string[]>[] | undefined): Needs {
+  if (!security || security.length === 0) return 'nothing';
+  if (security.some((requirement) => Object.keys(requirement).length === 0)) return 'nothing';
+  const staff = security.some((requirement) => 'bearerAuth' in requirement);
+  const customer = security.some((requirement) => 'customerAuth' in requirement);
+  if (staff && customer) return 'staffOrCustomer';
+  if (customer) return 'customer';
+  return staff ? 'staff' : 'nothing';
 }
 
-export function authenticationGate(document: Record<string, unknown>, basePath = '/api'): RequestHandler {
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+}
+
+/** Every route of `routers`, in the order Express tries them, with its role guard. */
+export function routeTable(routers: Router[], basePath = '/api'): AppRoute[] {
+  const out: AppRoute[] = [];
+  for (const router of routers) {
+    for (const layer of router.stack as { route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] } }[]) {
+      const route = layer.route;
+      if (!route || typeof route.path !== 'string') continue;
+      const guard = route.stack.map((s) => s.handle).find(isRoleGuard);
+      const pattern = new RegExp(`^${escapeRe(basePath)}${escapeRe(route.path).replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`, 'i');
+      for (const [method, on] of Object.entries(route.methods)) if (on) out.push({ method: method.toUpperCase(), path: route.path, pattern, guard });
+    }
+  }
+  return out;
+}
+
+export function authenticationGate(document: Record<string, unknown>, routers: Router[], basePath = '/api'): RequestHandler {
   const globalSecurity = document.security as Record<string, string[]>[] | undefined;
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
-  const routes: SecuredRoute[] = Object.entries(paths)
+  const contract: ContractRoute[] = Object.entries(paths)
     .flatMap(([template, item]) =>
       Object.entries(item)
         .filter(([method]) => METHODS.includes(method))
         .map(([method, operation]) => ({
           method: method.toUpperCase(),
-          pattern: new RegExp(`^${basePath}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+          pattern: new RegExp(`^${escapeRe(basePath)}${escapeRe(template).replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
           literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
-          needsStaffToken: needsStaffToken(operation.security ?? globalSecurity),
-          needsCustomerToken: needsCustomerToken(operation.security ?? globalSecurity),
+          needs: needsOf(operation.security ?? globalSecurity),
         })),
     )
     // literal segments win over parameters: /tenants/me before /tenants/{id}
     .sort((a, b) => b.literalSegments - a.literalSegments);
+  const routes = routeTable(routers, basePath);
+  const sameMethod = (req: Request, method: string) => method === req.method || (req.method === 'HEAD' && method === 'GET');
 
   return (req, _res, next) => {
-    const route = routes.find((r) => r.method === req.method && r.pattern.test(req.path));
-    if (route?.needsStaffToken && !req.principal) return next(errors.unauthorized(req.authFailure));
-    if (route?.needsCustomerToken && !req.customer) {
+    const operation = contract.find((r) => sameMethod(req, r.method) && r.pattern.test(req.path));
+    // the first route Express would run for this request, and its guard
+    const route = routes.find((r) => sameMethod(req, r.method) && r.pattern.test(req.path));
+    const needs = route?.guard ? 'staff' : operation?.needs ?? 'nothing';
+    if (needs === 'staff' && !req.principal) return next(errors.unauthorized(req.authFailure));
+    if (needs === 'staffOrCustomer' && !req.principal && !req.customer) return next(errors.unauthorized(req.authFailure ?? req.customerAuthFailure));
+    if (needs === 'customer' && !req.customer) {
       try {
         customerOf(req);
       } catch (err) {
         return next(err);
       }
     }
+    if (route?.guard && !route.guard.allows(req.principal!)) return next(errors.forbidden());
     next();
   };
 }

@@ -5,6 +5,7 @@ import { AppError, errors, type ErrorDetail } from '../../domain/errors';
 import { constraintErrors } from './constraint-errors';
 import { errorBody } from '../envelope';
 import type { Logger } from '../../integrations/logger';
+import { isDatabaseUnreachable } from '../../db/db-errors';
 
 interface ValidatorError {
   status: number;
@@ -161,7 +162,10 @@ function pgErrorOf(err: unknown): PgError | undefined {
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnreachable(err)) return errors.unavailable('DATABASE_UNAVAILABLE', 'The database cannot be reached just now; please try again');
   if (isValidatorError(err)) return fromValidator(err);
+  // a path segment that is not valid percent-encoding (Express could not decode the route's parameter)
+  if (err instanceof URIError) return errors.validation('The URL is not valid percent-encoding');
   if (isBodyError(err)) return fromBodyParser(err);
   const pgErr = pgErrorOf(err);
   if (pgErr) {
@@ -187,6 +191,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // RFC 9110: a 405 says which methods the route has.
     const allow = appError.status === 405 && isValidatorError(err) ? err.headers?.Allow : undefined;
     if (allow) res.set('Allow', allow);
+    // a body over a limit: whatever the client still sends is not read as another request
+    if (appError.status === 413) res.set('Connection', 'close');
     res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
   };
 }

@@ -1,21 +1,37 @@
+// Role guards of the routes (docs/rules/auth.md#roles): a missing or invalid token is 401; a valid
+// token whose role the route does not take is 403. Each guard carries what it lets through, so the
+// access gate (authentication-gate.ts) answers 401 and 403 for every route before its input is
+// validated: token, then role, then validation, on every route.
 import type { RequestHandler } from 'express';
 import { hasRole, type Role } from '../../domain/auth/roles.rules';
 import { errors } from '../../domain/errors';
+import type { Principal } from '../request-context';
 
-/** A missing or invalid token is 401; a valid token with too low a role is 403. */
-export function requireRole(minimum: Exclude<Role, 'CUSTOMER'>): RequestHandler {
-  return (req, _res, next) => {
+export interface RoleGuard extends RequestHandler {
+  /** whether a signed-in staff principal may call the route */
+  readonly allows: (principal: Principal) => boolean;
+}
+
+/** A guard from its rule; `requireRole` and `requireExactRole` cover the usual ones. */
+export function roleGuard(allows: (principal: Principal) => boolean): RoleGuard {
+  const guard: RequestHandler = (req, _res, next) => {
     if (!req.principal) return next(errors.unauthorized(req.authFailure));
-    if (!hasRole(req.principal.role, minimum)) return next(errors.forbidden());
+    if (!allows(req.principal)) return next(errors.forbidden());
     next();
   };
+  return Object.assign(guard, { allows });
+}
+
+export function isRoleGuard(handler: unknown): handler is RoleGuard {
+  return typeof handler === 'function' && typeof (handler as Partial<RoleGuard>).allows === 'function';
+}
+
+/** This role or a higher one (ADMIN > OWNER > STAFF). */
+export function requireRole(minimum: Exclude<Role, 'CUSTOMER'>): RoleGuard {
+  return roleGuard((principal) => hasRole(principal.role, minimum));
 }
 
 /** Exactly these roles (e.g. onboarding is OWNER only, not ADMIN). */
-export function requireExactRole(...roles: Role[]): RequestHandler {
-  return (req, _res, next) => {
-    if (!req.principal) return next(errors.unauthorized(req.authFailure));
-    if (!roles.includes(req.principal.role)) return next(errors.forbidden());
-    next();
-  };
+export function requireExactRole(...roles: Role[]): RoleGuard {
+  return roleGuard((principal) => roles.includes(principal.role));
 }

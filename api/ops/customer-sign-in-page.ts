@@ -4,7 +4,8 @@
 // and posts the ID token with its nonce to POST /api/auth/customer/oauth, which sets the customer
 // cookies. With `npm start` the provider is the embedded one (type any e-mail). A provider that needs
 // a client secret for the code exchange (Google for web clients) is signed in by the app's own
-// backend instead; this page is for public clients.
+// backend instead; this page is for public clients. It is also the callback of the booking page's
+// sign-in, which leaves the path to return to under sessionStorage `oidc-return`.
 import type { RequestHandler } from 'express';
 import type { OidcConfig } from '../../config';
 
@@ -58,6 +59,10 @@ document.getElementById('out').onclick = async () => {
   if (!token.id_token) { status.textContent = 'The provider gave no ID token: ' + JSON.stringify(token); return; }
   const res = await fetch('/api/auth/customer/oauth', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken: token.id_token, nonce: saved.nonce }) });
   if (!res.ok) { status.textContent = 'Sign-in refused: ' + JSON.stringify((await res.json()).error); return; }
+  // a page that sent the customer here to sign in (the booking page) gets them back
+  const back = sessionStorage.getItem('oidc-return');
+  sessionStorage.removeItem('oidc-return');
+  if (back && back.startsWith('/') && !back.startsWith('//')) return location.replace(back);
   await showMe();
 })();
 </script>

@@ -1,7 +1,8 @@
 // Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
 // do not collide: request latency per route and status, bookings created, workflow signal
-// failures, database pool use, and the waitlist's figures (docs/rules/waitlist.md#measured), which
-// the worker produces and the api reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
+// failures, provider confirmations that came after their payment expired, database pool use, and
+// the waitlist's figures (docs/rules/waitlist.md#measured), which the worker produces and the api
+// reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
 import type { DbPool } from '../../db/db-handle';
@@ -13,6 +14,7 @@ export class Metrics {
   readonly requestDuration: client.Histogram<'method' | 'route' | 'status'>;
   readonly bookingsCreated: client.Counter<'channel'>;
   readonly signalFailures: client.Counter<'workflow_type'>;
+  readonly lateConfirmations: client.Counter<'provider' | 'outcome'>;
 
   constructor(knex?: DbPool) {
     client.collectDefaultMetrics({ register: this.registry });
@@ -33,6 +35,12 @@ export class Metrics {
       name: 'workflow_signal_failures_total',
       help: 'Workflow signals that failed (the state change was refused with 503)',
       labelNames: ['workflow_type'],
+      registers: [this.registry],
+    });
+    this.lateConfirmations = new client.Counter({
+      name: 'payments_late_confirmations_total',
+      help: 'Provider confirmations (AUTHORIZED or CAPTURED) of payments that had already expired; each is voided or refunded and the customer told',
+      labelNames: ['provider', 'outcome'],
       registers: [this.registry],
     });
     new client.Gauge({

@@ -109,7 +109,8 @@ export function paymentsRouter(deps: AppDeps): Router {
       query: Object.fromEntries(Object.entries(req.query as Query).map(([k, v]) => [k, String(v ?? '')])),
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
     };
-    const { outcome } = await payments.receiveWebhook(pdeps, String(req.params.provider), String(req.params.tenantId), raw);
+    const { outcome, late } = await payments.receiveWebhook(pdeps, String(req.params.provider), String(req.params.tenantId), raw);
+    if (late) deps.metrics?.lateConfirmations.inc(late);
     sendData(res, { received: true, outcome });
   };
   router.get('/webhooks/payments/:provider/:tenantId', webhook);

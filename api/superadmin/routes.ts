@@ -4,7 +4,7 @@ import { Router, type CookieOptions, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
-import { requireRole } from '../middleware/require-role';
+import { requireRole, roleGuard } from '../middleware/require-role';
 import { rateLimiter } from '../middleware/rate-limit';
 import { principalOf } from '../request-context';
 import * as impersonation from '../../domain/impersonation/impersonation.service';
@@ -14,15 +14,18 @@ export function impersonationRouter(deps: AppDeps): Router {
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
+  // start: the platform admin (an impersonation token gets its 409 from the service); end: only an impersonation token
+  const adminOrImpersonating = roleGuard((p) => p.role === 'ADMIN' || p.impersonation !== undefined);
+  const impersonating = roleGuard((p) => p.impersonation !== undefined);
   const setAccessCookie = (res: Response, token: string, expiresIn: number) => res.cookie(ACCESS_COOKIE, token, { ...cookieBase, path: '/', maxAge: expiresIn * 1000 });
 
-  router.post('/superadmin/impersonate/start', limit, async (req, res) => {
+  router.post('/superadmin/impersonate/start', limit, adminOrImpersonating, async (req, res) => {
     const result = await impersonation.startImpersonation(deps, principalOf(req), req.body, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
     setAccessCookie(res, result.accessToken, result.expiresIn);
     sendCreated(res, result);
   });
 
-  router.post('/superadmin/impersonate/end', limit, async (req, res) => {
+  router.post('/superadmin/impersonate/end', limit, impersonating, async (req, res) => {
     const session = await impersonation.endImpersonation(deps, principalOf(req));
     setAccessCookie(res, session.accessToken, session.expiresIn);
     res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieBase, path: '/api/auth', maxAge: session.refreshExpiresIn * 1000 });

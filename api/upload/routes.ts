@@ -1,6 +1,6 @@
 // Uploads and the image proxy (docs/rules/uploads.md, docs/rules/limits.md#rate-limits). POST /upload is multipart, parsed here with
 // busboy as it streams (the contract validator does not buffer it); everything else is JSON.
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import type { AppDeps } from '../deps';
@@ -8,6 +8,7 @@ import { requireRole } from '../middleware/require-role';
 import { rateLimiter } from '../middleware/rate-limit';
 import { principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendNoContent } from '../envelope';
+import { discardUnreadBody } from '../unread-body';
 import { errors } from '../../domain/errors';
 import * as uploads from '../../domain/upload/upload.service';
 import { renderImage, signImageUrl, type ImageProxyDeps } from '../../domain/upload/image-proxy.service';
@@ -22,14 +23,30 @@ interface FilePart {
 
 const malformed = (message: string) => errors.validation('Request validation failed', [{ field: 'body', message }]);
 
-/** Runs `handle` on the part named `file` while it streams; fields must come before it. */
-function withFilePart<T>(req: Request, handle: (part: FilePart) => Promise<T>): Promise<T> {
+/**
+ * Runs `handle` on the part named `file` while it streams; fields must come before it. A refusal
+ * before the whole body arrived (too large, a purpose the caller may not upload) is answered once the
+ * rest of the body was read and thrown away, on a connection that then closes (api/unread-body.ts).
+ */
+function withFilePart<T>(req: Request, res: Response, discardLimit: number, handle: (part: FilePart) => Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
+    let settled = false;
+    const succeed = (value: T) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe();
+      void discardUnreadBody(req, res, discardLimit).then(() => reject(err));
+    };
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } });
     } catch {
-      return reject(malformed('must be multipart/form-data with a boundary'));
+      return fail(malformed('must be multipart/form-data with a boundary'));
     }
     const fields: Record<string, string> = {};
     let work: Promise<T> | undefined;
@@ -42,13 +59,12 @@ function withFilePart<T>(req: Request, handle: (part: FilePart) => Promise<T>): 
         return;
       }
       work = handle({ fields: { ...fields }, stream, mimeType: info.mimeType, fileName: info.filename });
-      // a refusal before the whole file was read: drain the rest so the answer can go out
-      work.catch(() => stream.resume());
+      work.catch(fail);
     });
-    parser.on('error', () => reject(malformed('is not a well-formed multipart body')));
+    parser.on('error', () => fail(malformed('is not a well-formed multipart body')));
     parser.on('close', () => {
-      if (!work) return reject(errors.validation('Request validation failed', [{ field: 'file', message: 'is required (a part named file, after the purpose field)' }]));
-      work.then(resolve, reject);
+      if (!work) return fail(errors.validation('Request validation failed', [{ field: 'file', message: 'is required (a part named file, after the purpose field)' }]));
+      work.then(succeed, fail);
     });
     req.pipe(parser);
   });
@@ -67,11 +83,13 @@ export function uploadRouter(deps: AppDeps): Router {
   const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage, now: deps.now };
   const proxyDeps: ImageProxyDeps = { knex: deps.knex, storage: deps.storage, secret: config.storage.imageProxySecret, publicBaseUrl: config.publicBaseUrl };
   const staff = requireRole('STAFF');
+  // what an oversize upload may still send before its answer goes out (api/unread-body.ts)
+  const discardLimit = 4 * config.storage.maxImageBytes;
   const actorOf = (req: Request): uploads.UploadActor => ({ userId: principalOf(req).userId, role: principalOf(req).role, tenantId: tenantOf(req) });
 
   router.post('/upload', staff, rateLimiter(limits.upload, window, 'upload-multipart', 'user'), async (req, res) => {
     const actor = actorOf(req);
-    const file = await withFilePart(req, (part) => uploads.uploadImage(uploadDeps, actor, { purpose: part.fields.purpose, mimeType: part.mimeType, fileName: part.fileName, body: part.stream }));
+    const file = await withFilePart(req, res, discardLimit, (part) => uploads.uploadImage(uploadDeps, actor, { purpose: part.fields.purpose, mimeType: part.mimeType, fileName: part.fileName, body: part.stream }));
     sendCreated(res, file);
   });
   router.post('/upload/presigned-put', staff, rateLimiter(limits.presignedPut, window, 'upload-presigned-put', 'user'), async (req, res) => {

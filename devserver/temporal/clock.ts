@@ -36,11 +36,14 @@ export class VirtualClock {
    */
   private locks: number;
 
-  constructor(
-    readonly timeSkipping: boolean,
-    private readonly outstandingWork: () => number = () => 0,
-  ) {
-    this.locks = timeSkipping ? 1 : 0;
+  readonly timeSkipping: boolean;
+  /** Counts the work a worker has or could take (the engine's runs and activities). */
+  private readonly work: { outstandingWork(): number };
+
+  constructor(options: { timeSkipping: boolean; work?: { outstandingWork(): number } }) {
+    this.timeSkipping = options.timeSkipping;
+    this.work = options.work ?? { outstandingWork: () => 0 };
+    this.locks = this.timeSkipping ? 1 : 0;
   }
 
   now(): number {
@@ -84,7 +87,7 @@ export class VirtualClock {
 
   /** Java's rule: skip when the total lock count (client locks + outstanding work) is <= 0. */
   private canSkip(): boolean {
-    return this.locks + this.outstandingWork() <= 0;
+    return this.locks + this.work.outstandingWork() <= 0;
   }
 
   private schedulePump(): void {

@@ -51,6 +51,17 @@ export function alreadyStarted(workflowId: string, startRequestId: string, runId
   );
 }
 
+export function activityAlreadyStarted(startRequestId: string, runId: string) {
+  return new RpcError(
+    Status.ALREADY_EXISTS,
+    'activity execution already started',
+    detail('temporal.api.errordetails.v1.ActivityExecutionAlreadyStartedFailure', { startRequestId, runId }),
+  );
+}
+
+/** Marks an operation aborted because another one failed (clients skip these to find the real error). */
+const ABORTED_DETAIL = detail('temporal.api.failure.v1.MultiOperationExecutionAborted', {});
+
 /**
  * A failed operation of ExecuteMultiOperation: the error keeps the failed operation's code, and a
  * MultiOperationExecutionFailure detail gives each operation its status (the others aborted).
@@ -58,9 +69,20 @@ export function alreadyStarted(workflowId: string, startRequestId: string, runId
 export function multiOperationFailed(err: RpcError, index: number, count: number) {
   const statuses = Array.from({ length: count }, (_, i) => (i === index
     ? { code: err.code, message: err.message, details: err.details ? [{ type_url: err.details.typeUrl, value: err.details.value }] : [] }
-    : { code: Status.ABORTED, message: 'Operation was aborted.' }));
+    : { code: Status.ABORTED, message: 'Operation was aborted.', details: [{ type_url: ABORTED_DETAIL.typeUrl, value: ABORTED_DETAIL.value }] }));
   return new RpcError(err.code, err.message, detail('temporal.api.errordetails.v1.MultiOperationExecutionFailure', { statuses }));
 }
+
+/** RESOURCE_EXHAUSTED with the ResourceExhaustedFailure detail (cause CONCURRENT_LIMIT, namespace scope). */
+export function concurrentLimitReached(message: string) {
+  return new RpcError(
+    Status.RESOURCE_EXHAUSTED,
+    message,
+    detail('temporal.api.errordetails.v1.ResourceExhaustedFailure', { cause: RESOURCE_EXHAUSTED_CONCURRENT_LIMIT, scope: RESOURCE_EXHAUSTED_SCOPE_NAMESPACE }),
+  );
+}
+const RESOURCE_EXHAUSTED_CONCURRENT_LIMIT = 2;
+const RESOURCE_EXHAUSTED_SCOPE_NAMESPACE = 1;
 
 export function queryFailed(message: string, failure?: object) {
   return new RpcError(

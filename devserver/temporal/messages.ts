@@ -59,6 +59,14 @@ export type ListWorkflowsRequest = Plain<temporal.api.workflowservice.v1.IListWo
 export type ListWorkflowsResponse = Plain<temporal.api.workflowservice.v1.IListWorkflowExecutionsResponse>;
 export type CountWorkflowsRequest = Plain<temporal.api.workflowservice.v1.ICountWorkflowExecutionsRequest>;
 export type CountWorkflowsResponse = Plain<temporal.api.workflowservice.v1.ICountWorkflowExecutionsResponse>;
+export type StartActivityRequest = Plain<temporal.api.workflowservice.v1.IStartActivityExecutionRequest>;
+export type StartActivityResponse = Plain<temporal.api.workflowservice.v1.IStartActivityExecutionResponse>;
+export type DescribeActivityRequest = Plain<temporal.api.workflowservice.v1.IDescribeActivityExecutionRequest>;
+export type DescribeActivityResponse = Plain<temporal.api.workflowservice.v1.IDescribeActivityExecutionResponse>;
+export type ActivityExecutionInfo = Plain<temporal.api.activity.v1.IActivityExecutionInfo>;
+export type ActivityExecutionListInfo = Plain<temporal.api.activity.v1.IActivityExecutionListInfo>;
+export type ActivityExecutionOutcome = Plain<temporal.api.activity.v1.IActivityExecutionOutcome>;
+export type PendingActivityInfo = Plain<temporal.api.workflow.v1.IPendingActivityInfo>;
 
 // ---------------------------------------------------------------- history events and commands
 

@@ -97,7 +97,13 @@ const pendingActivityStates = enumValues('temporal.api.enums.v1.PendingActivityS
 export const PendingActivityState = {
   SCHEDULED: pendingActivityStates.PENDING_ACTIVITY_STATE_SCHEDULED,
   STARTED: pendingActivityStates.PENDING_ACTIVITY_STATE_STARTED,
+  CANCEL_REQUESTED: pendingActivityStates.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED,
+  PAUSED: pendingActivityStates.PENDING_ACTIVITY_STATE_PAUSED,
+  PAUSE_REQUESTED: pendingActivityStates.PENDING_ACTIVITY_STATE_PAUSE_REQUESTED,
 };
+export const ActivityStatus = makeEnum('ActivityExecutionStatus', 'ACTIVITY_EXECUTION_STATUS_');
+export const ActivityReusePolicy = makeEnum('ActivityIdReusePolicy', 'ACTIVITY_ID_REUSE_POLICY_');
+export const ActivityConflictPolicy = makeEnum('ActivityIdConflictPolicy', 'ACTIVITY_ID_CONFLICT_POLICY_');
 
 /** 'WORKFLOW_EXECUTION_STARTED' -> 'workflowExecutionStartedEventAttributes' */
 const attributeKeys = new Map<string, string>();

@@ -1,5 +1,5 @@
 // Retry policy defaults and the "retry or give up" decision shared by activities and workflows
-// (mirrors the real server's retry.go / retry_policy.go, brief 9.1).
+// (as the real server's retry policy code decides; devserver/temporal/PROTOCOL.md#retry-policies).
 import type { Failure, RetryPolicy } from './messages';
 import { duration, durationMs, RetryState, TimeoutType } from './proto';
 

@@ -3,43 +3,14 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { exposeRequestEncoding } from './compression';
 import { Engine } from './engine';
 import { addProtoService } from './grpc-services';
+import { PostgresActivityStore } from './persistence/activity-store';
 import { PostgresRunStore } from './persistence/run-store';
 import { PostgresScheduleStore } from './persistence/schedule-store';
+import { resolveOptions, type DevServerOptions } from './options';
 import { startUiServer, UiServer } from './ui/ui-server';
 import { operatorHandlers, testHandlers, workflowServiceHandlers } from './workflow-service';
 
-export interface DevServerOptions {
-  /** Port to listen on; 0 picks a free one. Default 7233. */
-  port?: number;
-  /** Interface to bind. Default '127.0.0.1'. */
-  host?: string;
-  /** Namespace(s) to register besides 'default'. */
-  namespace?: string | string[];
-  /** Time-skipping test-server mode (starts with time skipping locked, like Temporal's test server). */
-  timeSkipping?: boolean;
-  /** Long-poll expiry for task polls (ms). Default 60 s; tests may lower it. */
-  longPollMs?: number;
-  /**
-   * Postgres connection string: keeps every run in the table temporal_devserver_runs and every
-   * schedule in temporal_devserver_schedules so workflows, timers, retries and schedules survive a
-   * restart (dev-server role). Without it, state is in memory only.
-   */
-  databaseUrl?: string;
-  /** Separates several servers sharing one database. Default 'default'. */
-  storeId?: string;
-  /**
-   * Closed runs are forgotten this long after closing (dev-server mode only; the time-skipping
-   * test server keeps everything). Default 24 h, the retention DescribeNamespace reports.
-   */
-  retentionMs?: number;
-  /** Logger for unexpected internal errors. Default console.error. */
-  log?: (msg: string) => void;
-  /**
-   * Serve the read-only web UI (workflow list, run history) on this port (0 = a free one), on the
-   * same host as the gRPC port. Default: no UI.
-   */
-  uiPort?: number;
-}
+export type { DevServerOptions } from './options';
 
 export interface DevServer {
   /** host:port to give to Connection/NativeConnection. */
@@ -57,20 +28,20 @@ export interface DevServer {
 
 const MAX_MESSAGE = 128 * 1024 * 1024;
 
-export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const host = options.host ?? '127.0.0.1';
-  const extra = options.namespace === undefined ? [] : Array.isArray(options.namespace) ? options.namespace : [options.namespace];
-  const engine = new Engine({ timeSkipping: !!options.timeSkipping, namespaces: ['default', ...extra] });
-  const log = options.log ?? ((m: string) => console.error(`[temporal-devserver] ${m}`));
+export async function startDevServer(given: DevServerOptions = {}): Promise<DevServer> {
+  const options = resolveOptions(given);
+  const { host, log, retentionMs } = options;
+  const engine = new Engine({ timeSkipping: options.timeSkipping, namespaces: options.namespaces, log, longPollMs: options.resultLongPollMs });
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE,
     'grpc.max_send_message_length': MAX_MESSAGE,
     interceptors: [exposeRequestEncoding],
   });
-  const serviceOpts = { longPollMs: options.longPollMs ?? 60_000, historyLongPollMs: 20_000 };
+  const serviceOpts = { longPollMs: options.longPollMs, historyLongPollMs: options.resultLongPollMs, retentionMs };
   const workflowHandlers = workflowServiceHandlers(engine, serviceOpts);
   const store = options.databaseUrl ? new PostgresRunStore(options.databaseUrl, options.storeId) : undefined;
   const scheduleStore = options.databaseUrl ? new PostgresScheduleStore(options.databaseUrl, options.storeId) : undefined;
+  const activityStore = options.databaseUrl ? new PostgresActivityStore(options.databaseUrl, options.storeId) : undefined;
   // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
   let markReady!: () => void;
   let failReady!: (e: unknown) => void;
@@ -81,29 +52,31 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   addProtoService(server, 'temporal.api.testservice.v1.TestService', testHandlers(engine), log, ready);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port ?? 7233}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
   let ui: UiServer | undefined;
   if (options.uiPort !== undefined) {
     try {
-      ui = await startUiServer({ registry: engine.registry, now: () => engine.now(), ready, log }, { port: options.uiPort, host });
+      ui = await startUiServer({ registry: engine.registry, executions: engine.executions, clock: engine.clock, ready, log }, { port: options.uiPort, host });
     } catch (e) {
       server.forceShutdown();
       throw e;
     }
   }
-  if (store && scheduleStore) {
+  if (store && scheduleStore && activityStore) {
     engine.attachStore(store).restore()
+      .then(() => engine.attachActivityStore(activityStore))
       .then(() => engine.attachScheduleStore(scheduleStore))
       .then(() => markReady(), failReady);
   } else {
     markReady();
   }
   // Retention sweep in real time (a virtual-time timer would fire on every time skip).
-  const retentionMs = options.retentionMs ?? 24 * 3600 * 1000;
   const sweep = options.timeSkipping ? undefined : setInterval(() => {
+    // Purge first: `persistence?.forget(purge())` would skip the purge without a store.
     const purged = engine.purgeClosedRuns(retentionMs);
     engine.persistence?.forget(purged);
+    engine.purgeClosedActivities(retentionMs);
   }, Math.min(Math.max(retentionMs / 4, 10), 10 * 60 * 1000));
   sweep?.unref();
   let stopped: Promise<void> | undefined;
@@ -124,6 +97,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         await ui?.close();
         await engine.persistence?.close();
         await engine.schedulePersistence?.close();
+        await engine.activityPersistence?.close();
       });
       return stopped;
     },

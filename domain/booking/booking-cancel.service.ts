@@ -135,6 +135,15 @@ export interface CancelPreviewDto {
 export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, bySalon: boolean): Promise<CancelPreviewDto> {
   const row = await findBookingRow(deps.knex, tenant.id, id);
   await assertStaffScope(deps.knex, actor, row);
+  return previewOf(deps, tenant, row, bySalon);
+}
+
+/** The customer's manage page: what cancelling now would do, for whoever holds the booking's token or phone. */
+export async function guestCancelPreview(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<CancelPreviewDto> {
+  return previewOf(deps, tenant, await guestBooking(deps, tenant, id, proof), false);
+}
+
+async function previewOf(deps: BookingDeps, tenant: TenantContext, row: BookingRow, bySalon: boolean): Promise<CancelPreviewDto> {
   const p = await deps.knex.transaction((trx) => cancellationPolicy(trx, tenant, row, bySalon, nowOf(deps)));
   return {
     bookingId: row.id,

@@ -121,7 +121,8 @@ export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: numb
     if (await anyTenantExists(trx)) return { created: false } as const;
 
     const passwordHash = await hashPassword(DEMO_PASSWORD, rounds);
-    const settings = completeSettings('beauty', { organizationName: 'Salong Nordlys AS' });
+    // deposits are off, but set to 20 %: switching them on is one PATCH (npm start gives the salon a sandbox payment config)
+    const settings = completeSettings('beauty', { organizationName: 'Salong Nordlys AS', depositType: 'percentage', depositValue: 20 });
     const tenant = await insertTenant(trx, {
       name: 'Salong Nordlys',
       slug: DEMO_SLUG,

@@ -12,7 +12,8 @@ export interface BookingMessageFacts {
   timezone: string;
   services: string[];
   staffName?: string | null;
-  cancelUrl?: string | null;
+  /** the customer's manage page (docs/rules/booking-page.md#manage-links); none for bookings the salon made */
+  manageUrl?: string | null;
 }
 
 export interface RenderedMessage {
@@ -39,7 +40,7 @@ function what(facts: BookingMessageFacts): string {
 export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts): RenderedMessage {
   const when = norwegianDateTime(facts.startTime, facts.timezone);
   const hello = `Hei ${facts.customerName}!`;
-  const cancel = facts.cancelUrl ? ` Avbestill eller endre: ${facts.cancelUrl}` : '';
+  const cancel = facts.manageUrl ? ` Se eller avbestill timen: ${facts.manageUrl}` : '';
   switch (kind) {
     case 'RECEIVED':
       return {

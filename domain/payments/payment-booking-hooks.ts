@@ -1,5 +1,5 @@
 /**
- * What the booking services ask of payments, each as one call inside (or right after) their own
+ * What the booking services ask of payments, each as one call inside their own
  * transaction: the deposit of a new booking (docs/rules/payments.md#deposits), the deposit a cancellation
  * decides about, the refund / void / capture the cancellation policy chose, and the capture of an
  * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
@@ -12,7 +12,7 @@ import type { CancellationDecision, DepositState } from '../booking/cancellation
 import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
 import { changePayment, insertPayment, newPaymentRow, SYSTEM, type PaymentActor } from './payment-change';
 import { reserveRefund } from './payment-refunds';
-import { activeConfig, lockPaymentById, lockPaymentsOfBooking, paymentsOfBooking, type PaymentRow } from './payment.repository';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking, type PaymentRow } from './payment.repository';
 
 export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 
@@ -103,18 +103,15 @@ export async function applyCancellationToPayments(
 const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
 
 /**
- * After a booking status change committed: ARRIVED (or COMPLETED as the fallback, or NO_SHOW)
- * asks the payment workflow to capture an authorized manual-capture payment, exactly once (the
- * request is a compare-and-set on `capture_requested_at`, stamped `now`).
+ * Inside a booking status change's transaction, like every change: ARRIVED (or COMPLETED as the
+ * fallback, or NO_SHOW) asks the payment workflow to capture an authorized manual-capture payment,
+ * exactly once (a compare-and-set on `capture_requested_at`), signalled before the status commits.
+ * When the payment workflow cannot be told, the status change rolls back with it (503).
  */
-export async function afterBookingStatusCommitted(signaller: EntitySignaller, knex: Db, tenantId: string, bookingId: string, status: string, now: Date): Promise<void> {
+export async function requestCaptureForStatus(signaller: EntitySignaller, trx: Transaction, tenantId: string, bookingId: string, status: string, now: Date): Promise<void> {
   if (!CAPTURE_ON.includes(status)) return;
-  const candidates = (await paymentsOfBooking(knex, tenantId, bookingId)).filter((p) => p.status === 'AUTHORIZED' && p.captureMode === 'MANUAL' && !p.captureRequestedAt);
-  for (const candidate of candidates) {
-    await knex.transaction(async (trx) => {
-      const locked = await lockPaymentById(trx, candidate.id);
-      if (!locked || locked.status !== 'AUTHORIZED' || locked.captureRequestedAt) return;
-      await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
-    });
+  for (const payment of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
+    if (payment.status !== 'AUTHORIZED' || payment.captureMode !== 'MANUAL' || payment.captureRequestedAt) continue;
+    await changePayment(signaller, trx, payment, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
   }
 }

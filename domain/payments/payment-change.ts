@@ -57,6 +57,10 @@ export function newPaymentRow(fields: NewPaymentFields): NewPaymentRow {
     voidRequestedAt: null,
     authorizedAt: null,
     capturedAt: null,
+    lateOutcome: null,
+    lateAmount: null,
+    lateReleasedAt: null,
+    lateRelease: null,
     ...fields,
   };
 }

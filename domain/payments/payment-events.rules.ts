@@ -18,7 +18,9 @@ export type PaymentEventType =
   | 'PaymentPartiallyRefunded'
   | 'PaymentCaptureRequested'
   | 'PaymentVoidRequested'
-  | 'PaymentRefundFailed';
+  | 'PaymentRefundFailed'
+  | 'PaymentConfirmedLate'
+  | 'PaymentLateReleased';
 
 export type PaymentEvent = EntityEvent<PaymentEventType>;
 
@@ -44,6 +46,10 @@ export interface PaymentSnapshot {
   pendingRefunds: number;
   failedCount: number;
   failureKind: FailureKind | null;
+  /** the provider confirmed after the payment expired here (null: it did not) */
+  lateOutcome: 'AUTHORIZED' | 'CAPTURED' | null;
+  /** that late money was voided or refunded at the provider */
+  lateReleased: boolean;
 }
 
 export const paymentContract = entityContract<PaymentEventType, PaymentWorkflowArgs, PaymentSnapshot>({

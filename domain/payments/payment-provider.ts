@@ -1,6 +1,8 @@
 // The payment provider port (docs/rules/payments.md#payment-configs): the domain's interface, implemented by adapters in
 // integrations/payments/. Every call that moves money carries the provider idempotency key, so a
-// retried activity (Temporal runs activities at least once) never charges or refunds twice.
+// retried activity (Temporal runs activities at least once) never charges or refunds twice. A
+// provider that takes no idempotency key says so (`takesIdempotencyKeys: false`); refunds through it
+// first read what it has refunded so far (`refundedAmount`) and pay only the rest (provider-refunds.ts).
 import type { CaptureMode, FailureKind } from './payment.rules';
 
 /** Decrypted credentials of one payment config; adapters read the fields they need. */
@@ -72,12 +74,19 @@ export interface PaymentProvider {
   readonly name: string;
   /** Which credential fields a config of this provider must carry. */
   readonly credentialFields: readonly string[];
+  /**
+   * true: a money call repeated with the same idempotency key moves money once. false: every call
+   * moves money again, so a call whose answer was lost must not simply be repeated.
+   */
+  readonly takesIdempotencyKeys: boolean;
   createSession(credentials: ProviderCredentials, request: CreateSessionRequest): Promise<ProviderSession>;
   /** Server-side authorization of an open session (providers without a hosted page). */
   authorize(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ transactionId: string }>;
   capture(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ transactionId: string }>;
   void(credentials: ProviderCredentials, request: Omit<ProviderMoneyRequest, 'amount'>): Promise<void>;
   refund(credentials: ProviderCredentials, request: ProviderMoneyRequest): Promise<{ refundId: string }>;
+  /** How much of the transaction the provider has refunded so far, in minor units. */
+  refundedAmount(credentials: ProviderCredentials, request: Omit<ProviderMoneyRequest, 'amount' | 'idempotencyKey'>): Promise<number>;
   fetchStatus(credentials: ProviderCredentials, request: { sessionId: string }): Promise<ProviderStatus>;
   /** The event when the signature is valid; null when it is not (401, nothing written). */
   verifyWebhook(credentials: ProviderCredentials, webhook: RawWebhook): ProviderWebhookEvent | null;

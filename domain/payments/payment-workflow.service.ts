@@ -14,12 +14,13 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, latePaymentReleasedMessage, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
 import type { PaymentSnapshot } from './payment-events.rules';
-import { configById, lockPaymentById, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import { configById, lockPaymentById, lockPayouts, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import { payOutRefundOnce } from './provider-refunds';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
 
@@ -48,6 +49,8 @@ export async function paymentSnapshot(db: Db, paymentId: string): Promise<Paymen
     pendingRefunds: await pendingRefundCount(db, p.id),
     failedCount: p.failedCount,
     failureKind: p.failureKind,
+    lateOutcome: p.lateOutcome ?? null,
+    lateReleased: p.lateReleasedAt != null,
   };
 }
 
@@ -195,7 +198,8 @@ async function bestEffortVoid(deps: PaymentDeps, p: PaymentRow): Promise<'DONE' 
 }
 
 /**
- * Pays out every pending refund of the payment at the provider (each with its own idempotency key).
+ * Pays out every pending refund of the payment at the provider, each exactly once (its own
+ * idempotency key, or for a provider without keys what it already refunded: provider-refunds.ts).
  * A refund the provider refuses for good gives its amount back to the payment.
  */
 export async function processRefunds(deps: PaymentDeps, paymentId: string): Promise<number> {
@@ -203,27 +207,38 @@ export async function processRefunds(deps: PaymentDeps, paymentId: string): Prom
   if (!p) return 0;
   let done = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'PENDING')) {
-    const { provider, credentials } = await providerFor(deps, p);
-    try {
-      const result = await provider.refund(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey });
-      if (await settleRefund(deps.knex, refund.id, 'SUCCEEDED', result.refundId)) done += 1;
-    } catch (err) {
-      if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
-      await deps.knex.transaction(async (trx) => {
-        const locked = (await lockPaymentById(trx, paymentId))!;
-        if (!(await settleRefund(trx, refund.id, 'FAILED', null))) return;
-        const refundedAmount = locked.refundedAmount - refund.amount;
-        await changePayment(
-          deps.signaller,
-          trx,
-          locked,
-          { refundedAmount, status: refundedAmount === 0 ? 'CAPTURED' : 'PARTIALLY_REFUNDED' },
-          { type: 'PaymentRefundFailed', actor: SYSTEM, amount: refund.amount, data: { refundId: refund.id, reason: err.reason } },
-        );
-      });
-    }
+    if (await payOutRefund(deps, p, refund.id)) done += 1;
   }
   return done;
+}
+
+/** One pending refund, under the payment's payout lock; true when this call settled it as paid. */
+async function payOutRefund(deps: PaymentDeps, p: PaymentRow, refundId: string): Promise<boolean> {
+  const { provider, credentials } = await providerFor(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    await lockPayouts(trx, p.id);
+    const refunds = await refundsOfPayment(trx, p.id);
+    const refund = refunds.find((r) => r.id === refundId);
+    if (!refund || refund.status !== 'PENDING') return false;
+    const paidOutBefore = refunds.filter((r) => r.status === 'SUCCEEDED').reduce((sum, r) => sum + r.amount, 0);
+    try {
+      const payout = await payOutRefundOnce(provider, credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey }, paidOutBefore);
+      return settleRefund(trx, refund.id, 'SUCCEEDED', payout.refundId);
+    } catch (err) {
+      if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
+      const locked = (await lockPaymentById(trx, p.id))!;
+      if (!(await settleRefund(trx, refund.id, 'FAILED', null))) return false;
+      const refundedAmount = locked.refundedAmount - refund.amount;
+      await changePayment(
+        deps.signaller,
+        trx,
+        locked,
+        { refundedAmount, status: refundedAmount === 0 ? 'CAPTURED' : 'PARTIALLY_REFUNDED' },
+        { type: 'PaymentRefundFailed', actor: SYSTEM, amount: refund.amount, data: { refundId: refund.id, reason: err.reason } },
+      );
+      return false;
+    }
+  });
 }
 
 /**
@@ -260,25 +275,81 @@ export function holdExpiry(authorizedAt: Date): Date {
 }
 
 /**
- * PaymentRefunded: one SMS per paid-out refund, at most once (a booking_notifications row
- * per refund is claimed first and stamped when the gateway took it).
+ * A provider's authorization or capture that arrived after the payment expired here (the booking was
+ * cancelled meanwhile) is released: an authorization voided, a capture refunded (once, as every
+ * refund: provider-refunds.ts), under the payment's payout lock, and the release recorded.
  */
-export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: (to: string, text: string, meta: Record<string, unknown>) => Promise<void>): Promise<number> {
+export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): Promise<'VOIDED' | 'REFUNDED' | 'NOTHING'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p?.lateOutcome || p.lateReleasedAt) return 'NOTHING';
+  const { provider, credentials } = await providerFor(deps, p);
+  return deps.knex.transaction(async (trx) => {
+    await lockPayouts(trx, paymentId);
+    const late = (await lockPaymentById(trx, paymentId))!;
+    if (!late.lateOutcome || late.lateReleasedAt) return 'NOTHING';
+    const on = { sessionId: late.providerSessionId!, transactionId: late.providerTransactionId };
+    let release: 'VOIDED' | 'REFUNDED';
+    if (late.lateOutcome === 'AUTHORIZED') {
+      await provider.void(credentials, { ...on, idempotencyKey: `late-void:${late.id}` });
+      release = 'VOIDED';
+    } else {
+      // nothing else was ever refunded of an expired payment
+      await payOutRefundOnce(provider, credentials, { ...on, amount: late.lateAmount!, idempotencyKey: `late-refund:${late.id}` }, 0);
+      release = 'REFUNDED';
+    }
+    await changePayment(deps.signaller, trx, late, { lateReleasedAt: nowOf(deps), lateRelease: release }, { type: 'PaymentLateReleased', actor: SYSTEM, amount: late.lateAmount, data: { release } });
+    return release;
+  });
+}
+
+/** Where the booking's customer is reached, and how they are greeted. */
+async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ name: string; phone: string | null; email: string | null; salonName: string }> {
+  const booking = await bookingById(deps.knex, p.bookingId);
+  const customer = booking?.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
+  const tenant = (await findTenant(deps.knex, p.tenantId))!;
+  return { name: booking?.contactName ?? customer?.name ?? 'kunde', phone: booking?.contactPhone ?? customer?.phone ?? null, email: booking?.contactEmail ?? customer?.email ?? null, salonName: tenant.name };
+}
+
+/**
+ * One message on one channel at most once: a booking_notifications row is claimed first and stamped
+ * when the gateway took the message (a retry after a failure sends again, after success nothing).
+ */
+async function deliverOnce(deps: PaymentDeps, p: PaymentRow, channel: 'SMS' | 'EMAIL', kind: string, dedupeKey: string, send: (meta: Record<string, unknown>) => Promise<void>): Promise<boolean> {
+  const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel, dedupeKey }, { tenantId: p.tenantId, kind });
+  if (claim.sentAt) return false;
+  await send({ bookingId: p.bookingId, kind, notificationId: claim.id, paymentId: p.id });
+  await markBookingNotificationSent(deps.knex, claim.id);
+  return true;
+}
+
+export interface CustomerChannels {
+  sms(to: string, text: string, meta: Record<string, unknown>): Promise<void>;
+  email(to: string, subject: string, text: string, meta: Record<string, unknown>): Promise<void>;
+}
+
+/** PaymentRefunded: one SMS per paid-out refund, at most once. */
+export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: CustomerChannels['sms']): Promise<number> {
   const p = await paymentById(deps.knex, paymentId);
   if (!p) return 0;
-  const booking = await bookingById(deps.knex, p.bookingId);
-  if (!booking) return 0;
-  const customer = booking.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
-  const phone: string | null = booking.contactPhone ?? customer?.phone ?? null;
-  if (!phone) return 0;
-  const tenant = (await findTenant(deps.knex, p.tenantId))!;
+  const customer = await customerOfBooking(deps, p);
+  if (!customer.phone) return 0;
   let sent = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel: 'SMS', dedupeKey: `REFUND:${refund.id}` }, { tenantId: p.tenantId, kind: 'REFUND' });
-    if (claim.sentAt) continue;
-    await send(phone, refundSmsText({ customerName: booking.contactName ?? customer?.name ?? 'kunde', salonName: tenant.name, amount: refund.amount, currency: p.currency }), { bookingId: p.bookingId, kind: 'REFUND', notificationId: claim.id, paymentId });
-    await markBookingNotificationSent(deps.knex, claim.id);
-    sent += 1;
+    const text = refundSmsText({ customerName: customer.name, salonName: customer.salonName, amount: refund.amount, currency: p.currency });
+    if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
   }
+  return sent;
+}
+
+/** The customer of a released late payment is told, by SMS and by e-mail, each at most once. */
+export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: string, channels: CustomerChannels): Promise<number> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p?.lateRelease) return 0;
+  const customer = await customerOfBooking(deps, p);
+  const message = latePaymentReleasedMessage({ customerName: customer.name, salonName: customer.salonName, amount: p.lateAmount!, currency: p.currency, release: p.lateRelease });
+  const dedupeKey = `LATE_PAYMENT:${p.id}`;
+  let sent = 0;
+  if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;
+  if (customer.email && (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))) sent += 1;
   return sent;
 }

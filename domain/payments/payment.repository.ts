@@ -4,6 +4,7 @@
  * with the caller's handle; rows are plain objects (camelCase here), typed with the domain's enums.
  */
 import { fn } from 'objection';
+import { advisoryTransactionLock } from '../../db/advisory-locks';
 import type { Db, Transaction } from '../../db/db-handle';
 import { PaymentModel } from '../../db/models/payment.model';
 import { PaymentEventModel } from '../../db/models/payment-event.model';
@@ -40,6 +41,11 @@ export interface PaymentRow {
   voidRequestedAt: Date | null;
   authorizedAt: Date | null;
   capturedAt: Date | null;
+  /** the provider confirmed after the payment expired here: what it holds, until released */
+  lateOutcome: 'AUTHORIZED' | 'CAPTURED' | null;
+  lateAmount: number | null;
+  lateReleasedAt: Date | null;
+  lateRelease: 'VOIDED' | 'REFUNDED' | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -195,6 +201,15 @@ export async function refundsOfPayment(db: Db, paymentId: string): Promise<Refun
 
 export async function pendingRefundCount(db: Db, paymentId: string): Promise<number> {
   return PaymentRefundModel.query(db).where({ paymentId, status: 'PENDING' }).resultSize();
+}
+
+/**
+ * Serialises the money a payment's transaction pays back (refunds, a late payment's release) until
+ * the caller's transaction ends: a provider without idempotency keys is read, then paid, by one
+ * caller at a time.
+ */
+export async function lockPayouts(trx: Transaction, paymentId: string): Promise<void> {
+  await advisoryTransactionLock(trx, `payment-payouts:${paymentId}`);
 }
 
 /** Compare-and-set PENDING -> status (stamped with the database's clock); true when this call made the change. */

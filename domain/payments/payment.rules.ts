@@ -139,8 +139,24 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   return wanted;
 }
 
+/** 15050 -> "150,50": minor units in the currency's major units, Norwegian style. */
+function inMajorUnits(amount: number): string {
+  return `${Math.floor(amount / 100)},${String(amount % 100).padStart(2, '0')}`;
+}
+
 /** PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
 export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string }): string {
-  const major = `${Math.floor(input.amount / 100)},${String(input.amount % 100).padStart(2, '0')}`;
-  return `Hei ${input.customerName}! ${input.salonName} har refundert ${major} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
+  return `Hei ${input.customerName}! ${input.salonName} har refundert ${inMajorUnits(input.amount)} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
+}
+
+/**
+ * A payment the provider confirmed after it expired here, released again (voided or refunded): the
+ * customer's message (Norwegian), the same text by SMS and as the e-mail's body.
+ */
+export function latePaymentReleasedMessage(input: { customerName: string; salonName: string; amount: number; currency: string; release: 'VOIDED' | 'REFUNDED' }): { subject: string; text: string } {
+  const amount = `${inMajorUnits(input.amount)} ${input.currency}`;
+  const late = `Hei ${input.customerName}! Betalingen din på ${amount} til ${input.salonName} kom etter at bestillingen var avbestilt eller utløpt.`;
+  return input.release === 'REFUNDED'
+    ? { subject: `Betalingen din til ${input.salonName} er refundert`, text: `${late} Vi har refundert hele beløpet til deg. Det kan ta noen dager før det vises på kontoen.` }
+    : { subject: `Betalingen din til ${input.salonName} er frigitt`, text: `${late} Vi har frigitt det reserverte beløpet, så du blir ikke belastet.` };
 }

@@ -33,13 +33,21 @@ import type { PaymentRow } from './payment.repository';
 
 export type WebhookOutcome = 'APPLIED' | 'DUPLICATE' | 'IGNORED' | 'UNKNOWN_PAYMENT';
 
+/** A confirmation that came after the payment expired here: the provider holds money the workflow releases. */
+export interface LateConfirmation {
+  provider: string;
+  outcome: 'AUTHORIZED' | 'CAPTURED';
+}
+
 /**
  * The signature is checked over the raw request with the tenant's decrypted secret (each
  * config of that provider is tried); a mismatch is 401 and writes nothing. A verified event claims
  * its inbox row (a redelivery is acknowledged and ignored), moves the payment where the state
- * machine allows it (a late or repeated outcome changes nothing) and signals the workflow.
+ * machine allows it (a repeated outcome changes nothing) and signals the workflow. An authorization
+ * or capture of a payment that already EXPIRED here (the booking was cancelled meanwhile) is
+ * recorded as a late confirmation: the workflow voids or refunds it and tells the customer.
  */
-export async function receiveWebhook(deps: PaymentDeps, providerName: string, tenantId: string, raw: RawWebhook): Promise<{ outcome: WebhookOutcome }> {
+export async function receiveWebhook(deps: PaymentDeps, providerName: string, tenantId: string, raw: RawWebhook): Promise<{ outcome: WebhookOutcome; late?: LateConfirmation }> {
   const provider = deps.providers.get(providerName.toLowerCase());
   if (!provider) throw errors.notFound('paymentProvider', 'unknown payment provider');
   const configs = (await repo.configsOfTenant(deps.knex, tenantId)).filter((c) => c.provider === provider.name);
@@ -70,6 +78,7 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
     const actor: PaymentActor = { role: 'PROVIDER' };
     const data = { providerEventId: verified.providerEventId };
     let applied = false;
+    let late: LateConfirmation | undefined;
     const now = nowOf(deps);
     // a provider that captures at authorization (when asked to): an automatic-capture payment is captured
     if (verified.outcome === 'AUTHORIZED' && verified.capturedIfAuto && payment.captureMode === 'AUTO') verified.outcome = 'CAPTURED';
@@ -97,9 +106,21 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
         { type: 'PaymentFailed', actor, data: { ...data, kind } },
       );
       applied = true;
+    } else if ((verified.outcome === 'AUTHORIZED' || verified.outcome === 'CAPTURED') && payment.status === 'EXPIRED' && !payment.lateOutcome) {
+      const amount = verified.amount !== undefined && verified.amount > 0 ? Math.min(verified.amount, payment.amount) : payment.amount;
+      await changePayment(
+        deps.signaller,
+        trx,
+        payment,
+        { lateOutcome: verified.outcome, lateAmount: amount, providerTransactionId: payment.providerTransactionId ?? verified.transactionId ?? null },
+        { type: 'PaymentConfirmedLate', actor, amount, data: { ...data, outcome: verified.outcome } },
+      );
+      late = { provider: provider.name, outcome: verified.outcome };
+      applied = true;
     }
-    await repo.recordWebhookOutcome(trx, provider.name, verified.providerEventId, applied ? 'APPLIED' : `IGNORED_${payment.status}`);
-    return { outcome: applied ? ('APPLIED' as const) : ('IGNORED' as const) };
+    const recorded = late ? 'LATE_AFTER_EXPIRED' : applied ? 'APPLIED' : `IGNORED_${payment.status}`;
+    await repo.recordWebhookOutcome(trx, provider.name, verified.providerEventId, recorded);
+    return { outcome: applied ? ('APPLIED' as const) : ('IGNORED' as const), late };
   });
 }
 

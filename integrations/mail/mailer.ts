@@ -3,10 +3,9 @@
 // read it; with SMTP_URL set, SmtpMailer delivers.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { FolderOutbox, type Stored } from '../folder-outbox';
-
 import type { MailMessage, Mailer } from '../../domain/notifications/mailer';
 
-export type { MailMessage, Mailer } from '../../domain/notifications/mailer';
+export type { MailAttachment, MailMessage, Mailer } from '../../domain/notifications/mailer';
 
 export type StoredMail = MailMessage & Stored;
 
@@ -42,11 +41,15 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
+    const calendar = message.attachments?.find((a) => a.calendarMethod);
     await this.transport.sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,
       text: message.text,
+      // a calendar invitation travels as the text/calendar part mail clients act on, and as a file
+      ...(calendar ? { icalEvent: { method: calendar.calendarMethod, filename: calendar.filename, content: calendar.content } } : {}),
+      attachments: (message.attachments ?? []).filter((a) => a !== calendar).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       headers: Object.fromEntries(
         Object.entries(message.meta ?? {})
           .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')

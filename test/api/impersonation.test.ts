@@ -137,6 +137,27 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
   });
 });
 
+describe('super-admin impersonation: what the audit log counts', () => {
+  it("when the admin starts with their own token then the session has no audit row; only calls made with the impersonation token count, and the end call (in any spelling of its path) does not", async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const imp = await start(admin, tenant.id);
+    expect((imp as unknown as { session: { mutationCount: number } }).session.mutationCount).to.equal(0);
+    const rows = () => knex().then((db) => db('impersonation_audit_logs').where({ sessionId: imp.session.id }));
+    expect(await rows()).to.have.length(0);
+    // the admin's own token, on a tenant route, is not the session's either
+    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(201);
+    expect((await rawJson('post', '/service-categories', imp.accessToken, JSON.stringify({ name: unique('Hår') }))).status).to.equal(201);
+    for (const path of ['/api/superadmin/impersonate/End/', '/api/SUPERADMIN/impersonate/end']) {
+      const end = await (await http()).post(path).set('Authorization', `Bearer ${imp.accessToken}`);
+      expect(end.status, `${path}: ${JSON.stringify(end.body)}`).to.equal(200);
+    }
+    expect((await rows()).map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).to.deep.equal(['POST /api/service-categories']);
+    const listed = await call('get', `/superadmin/impersonate/sessions?tenantId=${tenant.id}`, admin.token);
+    expect(listed.body.data.map((x: { id: string; mutationCount: number }) => [x.id, x.mutationCount])).to.deep.equal([[imp.session.id, 1]]);
+  });
+});
+
 describe('super-admin impersonation: end', () => {
   it('when ended then admin tokens come back, the impersonation token stops working, and ending again is idempotent', async () => {
     const admin = await createAdmin();

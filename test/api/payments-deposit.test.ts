@@ -66,6 +66,30 @@ describe('payments: deposit on booking creation', function () {
     expect(sandbox.session(captured.providerSessionId)!.captureCount).to.equal(1);
   });
 
+  it('when arrival asks for the capture but the payment workflow cannot be signalled then 503 and nothing changed: the booking is not ARRIVED and no capture was asked for', async () => {
+    const salon = await depositSalon({ captureMode: 'MANUAL' });
+    const booking = await bookOnline(salon);
+    await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');
+    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'the deposit authorized');
+    const signaller = (await stack()).signaller;
+    const original = signaller.signal.bind(signaller);
+    signaller.signal = async (ref, name, event) => {
+      if (ref.workflowType === 'paymentWorkflow') throw new Error('temporal down for payments');
+      return original(ref, name, event);
+    };
+    try {
+      const arrived = await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {});
+      expect([arrived.status, arrived.body.error?.code]).to.deep.equal([503, 'WORKFLOW_UNAVAILABLE']);
+    } finally {
+      signaller.signal = original;
+    }
+    expect((await bookingRow(booking.id)).status).to.equal('CONFIRMED');
+    expect((await paymentRows(booking.id))[0]).to.include({ status: 'AUTHORIZED', captureRequestedAt: null });
+    // tried again once payments can be signalled: arrived, and captured
+    expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {})).status).to.equal(200);
+    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit captured');
+  });
+
   it('when the booking is in person (staff-created) then no payment is made even at a deposit salon', async () => {
     const salon = await depositSalon();
     const res = await call('post', '/bookings', salon.owner.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Ola', phone: '+4791234567' } });

@@ -3,34 +3,11 @@
 // same parameters as a form POST), and capture / delete / credit over its SOAP webservice - against
 // the local stand-in in test/support/epay-stand-in.ts.
 import { expect } from 'chai';
-import crypto from 'node:crypto';
 import { call, http } from '../support/http';
 import { stack } from '../support/stack';
-import { bookingSalon } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, paymentPage, paymentRows } from '../support/payments';
+import { bookOnline, bookingRow, epaySalon, payInEpayWindow, paymentPage, paymentRows } from '../support/payments';
 import { epayHash, orderIdOf } from '../../integrations/payments/epay/epay-provider';
 import { eventually } from '../support/eventually';
-
-async function epaySalon(captureMode: 'AUTO' | 'MANUAL') {
-  const { epay } = await stack();
-  const salon = await bookingSalon({ settings: { depositEnabled: true, depositType: 'fixed', depositValue: 15000, autoConfirm: false } });
-  const credentials = { merchantNumber: String(crypto.randomInt(1_000_000, 9_999_999)), md5Key: crypto.randomBytes(12).toString('hex'), apiPassword: crypto.randomBytes(8).toString('hex') };
-  epay.merchant(credentials.merchantNumber, credentials.md5Key, credentials.apiPassword);
-  const cfg = await call('post', '/admin/payment-configs', salon.owner.token, { provider: 'epay', displayName: 'ePay', captureMode, credentials });
-  expect(cfg.status, JSON.stringify(cfg.body)).to.equal(201);
-  const health = await call('post', `/admin/payment-configs/${cfg.body.data.id}/health-check`, salon.owner.token);
-  expect(health.body.data.lastHealthCheckStatus).to.equal('OK');
-  await call('post', `/admin/payment-configs/${cfg.body.data.id}/activate`, salon.owner.token);
-  return { salon, credentials };
-}
-
-async function payInWindow(redirectUrl: string): Promise<void> {
-  const window = await fetch(redirectUrl);
-  expect(window.status, await window.clone().text()).to.equal(200);
-  const orderid = new URL(redirectUrl).searchParams.get('orderid')!;
-  const paid = await fetch(`${new URL(redirectUrl).origin}/ewindow/pay?orderid=${orderid}`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).to.equal(303);
-}
 
 describe('payments: ePay (default provider) against its stand-in', function () {
   this.timeout(60_000);
@@ -41,7 +18,7 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     const page = await paymentPage(salon, booking);
     expect(page.amount).to.equal(15000);
     expect(page.redirectUrl).to.contain('merchantnumber=').and.contain('currency=578').and.contain('instantcapture=1').and.contain('hash=');
-    await payInWindow(page.redirectUrl!);
+    await payInEpayWindow(page.redirectUrl!);
     const { epay } = await stack();
     expect(epay.callbacks.at(-1)!.status).to.equal(200);
     await eventually(async () => {
@@ -76,7 +53,7 @@ describe('payments: ePay (default provider) against its stand-in', function () {
   it('when the capture is manual then arrival captures through the webservice once, and a refund credits it', async () => {
     const { salon } = await epaySalon('MANUAL');
     const booking = await bookOnline(salon);
-    await payInWindow((await paymentPage(salon, booking)).redirectUrl!);
+    await payInEpayWindow((await paymentPage(salon, booking)).redirectUrl!);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'authorized');
     expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {})).status).to.equal(200);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'captured');
@@ -87,5 +64,25 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     const refund = await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 5000 });
     expect(refund.status).to.equal(200);
     await eventually(async () => epay.transactionOf(orderIdOf(payment.id))!.creditedAmount === 5000, 'credited at ePay');
+  });
+
+  it('when ePay pays out a refund but the answer is lost then the retried refund credits nothing more, and the next refund credits only its own amount', async () => {
+    const { salon } = await epaySalon('AUTO');
+    const booking = await bookOnline(salon);
+    await payInEpayWindow((await paymentPage(salon, booking)).redirectUrl!);
+    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'captured');
+    const [payment] = await paymentRows(booking.id);
+    const { epay, platform } = await stack();
+    const refunds = () => platform.knex('payment_refunds').where({ paymentId: payment.id }).orderBy('createdAt', 'asc');
+
+    epay.loseAnswers('credit');
+    expect((await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 5000 })).status).to.equal(200);
+    await eventually(async () => (await refunds())[0]?.status === 'SUCCEEDED', 'the refund recorded as paid out');
+    expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 5000, creditCalls: 1 });
+
+    expect((await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 3000 })).status).to.equal(200);
+    await eventually(async () => (await refunds()).every((r: { status: string }) => r.status === 'SUCCEEDED') && (await refunds()).length === 2, 'both refunds paid out');
+    expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 8000, creditCalls: 2 });
+    expect((await paymentRows(booking.id))[0]).to.include({ status: 'PARTIALLY_REFUNDED', refundedAmount: 8000 });
   });
 });

@@ -6,13 +6,17 @@ import { defaultBusinessHours } from '../../domain/tenant/tenant-settings.rules'
 import { png, uploadAs } from '../support/upload-files';
 
 let admin: TestUser;
-before(async () => {
+// Each suite signs its admin in when it starts (a root hook would run first of the whole run, and
+// its token could expire before these suites run).
+async function signInAdmin(this: Mocha.Context): Promise<void> {
+  this.timeout(120_000);
   admin = await createAdmin();
-});
+}
 
 const fields = (res: { body: { error: { details?: { field: string }[] } } }) => (res.body.error.details ?? []).map((d) => d.field);
 
 describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
+  before(signInAdmin);
   it('when the admin lists tenants then a page with meta comes back, newest first by default', async () => {
     const a = await createSalon();
     const b = await createSalon();
@@ -103,6 +107,7 @@ describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
 });
 
 describe('Tenants: GET /tenants/:id, /tenants/me, /tenants/slug/:slug', () => {
+  before(signInAdmin);
   it('when OWNER and STAFF read their own tenant by id and by /me then they get it; ADMIN reads any', async () => {
     const { tenant, owner } = await createSalon();
     const staff = await createUser(tenant.id, 'STAFF');
@@ -160,6 +165,7 @@ describe('Tenants: GET /tenants/:id, /tenants/me, /tenants/slug/:slug', () => {
 });
 
 describe('Tenants: PATCH /tenants/:id', () => {
+  before(signInAdmin);
   it('when the owner sends nested partial settings then they are merged onto the stored settings', async () => {
     const { tenant, owner } = await createSalon();
     const res = await call('patch', `/tenants/${tenant.id}`, owner.token, { name: 'Renamed', settings: { cancellationHours: 12 } });
@@ -301,6 +307,7 @@ describe('Tenants: PATCH /tenants/:id', () => {
 });
 
 describe('Tenants: onboarding (OWNER only)', () => {
+  before(signInAdmin);
   it('when a new owner asks for the state then 7 steps come back, none completed, no warnings', async () => {
     const { owner } = await createSalon();
     const res = await call('get', '/tenants/me/onboarding', owner.token);

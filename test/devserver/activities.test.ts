@@ -3,10 +3,10 @@
 import { expect } from 'chai';
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
-import { WorkflowFailedError } from '@temporalio/client';
+import { ActivityCompletionError, Client, NamespaceNotFoundError, WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { attemptLog } from './activities';
+import { asyncTokens, attemptLog } from './activities';
 import { CACHE_MODES, uid, useEnv, waitFor } from './harness';
 
 
@@ -110,8 +110,10 @@ for (const mode of CACHE_MODES) {
       const tq = uid('tq');
       const key = uid('k');
       const started = Date.now();
+      // The second attempt is still running when the schedule-to-close deadline passes (an attempt
+      // ending within 10 ms of it would instead close START_TO_CLOSE: no time left for a retry).
       const failure = await env.withWorker(tq, () => failureOf(run(tq, 'alwaysSlow', [key, 3000], {
-        startToCloseTimeout: '300ms', scheduleToCloseTimeout: '1s', retry: { initialInterval: '10ms' },
+        startToCloseTimeout: '600ms', scheduleToCloseTimeout: '1s', retry: { initialInterval: '10ms' },
       })));
       expect(Date.now() - started).to.be.lessThan(4000);
       expect(failure.cause).to.be.instanceOf(TimeoutFailure);
@@ -126,6 +128,33 @@ for (const mode of CACHE_MODES) {
         startToCloseTimeout: '10s', heartbeatTimeout: '400ms', retry: { initialInterval: '10ms' },
       }));
       expect(details).to.deep.equal({ progress: 'first attempt got this far' });
+    });
+
+    it('puts the activity\'s summary (user metadata) on ActivityTaskScheduled', async () => {
+      const tq = uid('tq');
+      const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId: uid('wf'), args: ['echo', ['x'], { startToCloseTimeout: '5s', summary: 'charge the deposit' }] });
+      await env.withWorker(tq, () => h.result());
+      const scheduled = (await h.fetchHistory()).events!.find((e) => e.activityTaskScheduledEventAttributes)!;
+      const summary = scheduled.userMetadata?.summary;
+      expect(summary?.data && JSON.parse(Buffer.from(summary.data).toString())).to.equal('charge the deposit');
+    });
+
+    it('refuses an activity task token used in another namespace', async () => {
+      const tq = uid('tq');
+      const key = uid('k');
+      await env.connection.workflowService.registerNamespace({ namespace: 'elsewhere' }).catch(() => undefined);
+      await env.withWorker(tq, async () => {
+        const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId: uid('wf'), args: ['completeLater', [key], { startToCloseTimeout: '10s' }] });
+        const token = await waitFor(async () => asyncTokens.get(key));
+        const err = await new Client({ connection: env.connection, namespace: 'elsewhere' }).activity.complete(token, 'wrong').catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(ActivityCompletionError);
+        expect((err as Error).message).to.equal('token does not match namespace');
+        // A namespace that does not exist is named as such before the token is looked at.
+        const unknown = await new Client({ connection: env.connection, namespace: 'no-such-namespace' }).activity.complete(token, 'x').catch((e: unknown) => e);
+        expect(unknown).to.be.instanceOf(NamespaceNotFoundError);
+        await env.client.activity.complete(token, 'right');
+        expect(await h.result()).to.equal('right');
+      });
     });
 
     it('delivers cancellation through the heartbeat response', async () => {

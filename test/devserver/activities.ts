@@ -1,7 +1,7 @@
 // Activities used by the dev-server conformance tests. Module-level maps let a test see what
 // happened across attempts (the activities run in the test process).
-import { Context, CancelledFailure } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { Context, CancelledFailure, CompleteAsyncError, activityInfo, cancellationDetails, getClient } from '@temporalio/activity';
+import { ApplicationFailure, type ActivityCancellationDetails } from '@temporalio/common';
 
 export const attemptLog = new Map<string, { attempt: number; at: number; heartbeatDetails: unknown }[]>();
 
@@ -65,7 +65,52 @@ export async function waitForCancel(key: string): Promise<string> {
   }
 }
 
+/** Task tokens of activities completed from outside (by key). */
+export const asyncTokens = new Map<string, Uint8Array>();
+
+/** Leaves its completion to whoever holds its task token. */
+export async function completeLater(key: string): Promise<never> {
+  asyncTokens.set(key, activityInfo().taskToken);
+  throw new CompleteAsyncError();
+}
+
 export async function sleepMs(ms: number): Promise<number> {
   await new Promise((r) => setTimeout(r, ms));
   return ms;
+}
+
+export interface PauseResetPlan {
+  /** Steps the first attempt takes on itself through the workflow service, in order. */
+  steps: ('pause' | 'reset')[];
+  /** Unpause itself once cancelled (before rethrowing). */
+  unpause?: boolean;
+  /** Rethrow the cancellation (the attempt fails and is retried) instead of returning the details. */
+  shouldRetry?: boolean;
+}
+
+/**
+ * The SDK's own pause/reset test activity: the first attempt pauses and/or resets itself, then
+ * heartbeats until the server's heartbeat response cancels it, and returns the cancellation details
+ * the SDK gives it (or rethrows, to be retried). Later attempts return their own (empty) details.
+ */
+export async function heartbeatCancellationDetails(plan: PauseResetPlan): Promise<ActivityCancellationDetails | undefined> {
+  const info = activityInfo();
+  if (info.attempt > 1) return cancellationDetails();
+  const client = getClient();
+  const req = { namespace: client.options.namespace, execution: { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId }, id: info.activityId };
+  for (const step of plan.steps) {
+    if (step === 'pause') await client.workflowService.pauseActivity(req);
+    else await client.workflowService.resetActivity(req);
+  }
+  for (;;) {
+    try {
+      Context.current().heartbeat();
+      await Context.current().sleep(300);
+    } catch (err) {
+      if (!(err instanceof CancelledFailure)) throw ApplicationFailure.nonRetryable('Unexpected failure', 'Error', err);
+      if (!plan.shouldRetry) return cancellationDetails();
+      if (plan.unpause) await client.workflowService.unpauseActivity(req);
+      throw err;
+    }
+  }
 }

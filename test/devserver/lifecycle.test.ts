@@ -1,6 +1,6 @@
 // Point 1: workflow lifecycle against the real SDK.
 import { expect } from 'chai';
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { CACHE_MODES, eventTypes, uid, useEnv, waitFor } from './harness';
@@ -170,6 +170,30 @@ for (const mode of CACHE_MODES) {
       expect(info.size).to.be.greaterThan(100);
       expect(info.length).to.equal(8);
       expect(info.suggested).to.equal(false);
+    });
+
+    it('tells the workflow its history size from its first task on', async () => {
+      const tq = uid('tq');
+      const size = await env.withWorker(tq, () => env.client.workflow.execute('firstTaskHistorySize', { taskQueue: tq, workflowId: uid('wf') }));
+      // The start event and the first WorkflowTaskScheduled, encoded.
+      expect(size).to.be.greaterThan(100);
+    });
+
+    it('starts a workflow eagerly when its client shares the worker\'s connection, and not with a start delay', async () => {
+      const tq = uid('tq');
+      const client = new Client({ connection: env.nativeConnection });
+      await env.withWorker(tq, async () => {
+        // A long task timeout: if the eager task were lost, the result would not come.
+        const eager = await client.workflow.start('greet', { taskQueue: tq, workflowId: uid('wf'), args: ['eager'], requestEagerStart: true, workflowTaskTimeout: '1h' });
+        expect(eager.eagerlyStarted).to.equal(true);
+        expect(await eager.result()).to.equal('hello eager');
+        const history = (await eager.fetchHistory()).events!;
+        expect(history[2].workflowTaskStartedEventAttributes, 'the first task was started with the start').to.exist;
+        expect(Number(history[2].workflowTaskStartedEventAttributes!.historySizeBytes)).to.be.greaterThan(0);
+        const delayed = await client.workflow.start('greet', { taskQueue: tq, workflowId: uid('wf'), args: ['later'], requestEagerStart: true, startDelay: '10ms' });
+        expect(delayed.eagerlyStarted).to.equal(false);
+        expect(await delayed.result()).to.equal('hello later');
+      });
     });
 
     it('follows continue-as-new chains in handle.result()', async () => {

@@ -14,7 +14,7 @@ import { stack } from '../support/stack';
 import { bundle, uid, waitFor } from './harness';
 import * as activities from './activities';
 
-describe('devserver persistence (Postgres run store)', function () {
+describe('devserver persistence (Postgres run, activity and schedule store)', function () {
   this.timeout(90_000);
   let databaseUrl: string;
   const storeId = uid('store');
@@ -90,6 +90,52 @@ describe('devserver persistence (Postgres run store)', function () {
       expect(await b.client.workflow.getHandle(doneWf).result()).to.equal('kept');
       const types = (await b.client.workflow.getHandle(timerWf).fetchHistory()).events!.map((e) => e.eventType);
       expect(types).to.include(temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED);
+    } finally {
+      await b.connection.close();
+      await b.nativeConnection.close();
+      await second.shutdown();
+    }
+  });
+
+  it('keeps standalone activities across a restart: a waiting one runs afterwards, a paused one stays paused, outcomes stay readable', async () => {
+    const tq = uid('tq');
+    const waiting = uid('waiting');
+    const paused = uid('paused');
+    const done = uid('done');
+    const own = uid('store');
+    const first = await startDevServer({ port: 0, databaseUrl, storeId: own });
+    const a = await connect(first);
+    let doneRunId: string;
+    try {
+      const w = await Worker.create({ connection: a.nativeConnection, taskQueue: tq, activities });
+      doneRunId = await w.runUntil(async () => {
+        const h = await a.client.activity.start('echo', { id: done, taskQueue: tq, startToCloseTimeout: '10s', args: ['finished before'] });
+        expect(await h.result()).to.equal('finished before');
+        return h.runId!;
+      });
+      // No worker for these until after the restart.
+      await a.client.activity.start('echo', { id: waiting, taskQueue: tq, scheduleToCloseTimeout: '1 minute', args: ['finished after'] });
+      const p = await a.client.activity.start('echo', { id: paused, taskQueue: tq, scheduleToCloseTimeout: '1 minute', args: ['unpaused'] });
+      await p.pause({ reason: 'hold over the restart' });
+    } finally {
+      await a.connection.close();
+      await a.nativeConnection.close();
+      await first.shutdown();
+    }
+
+    const second = await startDevServer({ port: 0, databaseUrl, storeId: own });
+    const b = await connect(second);
+    try {
+      expect(await b.client.activity.getHandle(done, doneRunId).result()).to.equal('finished before');
+      expect((await b.client.activity.getHandle(paused).describe()).status).to.equal('PAUSED');
+      const w = await Worker.create({ connection: b.nativeConnection, taskQueue: tq, activities });
+      await w.runUntil(async () => {
+        expect(await b.client.activity.getHandle(waiting).result()).to.equal('finished after');
+        expect((await b.client.activity.getHandle(paused).describe()).status).to.equal('PAUSED');
+        await b.client.activity.getHandle(paused).unpause();
+        expect(await b.client.activity.getHandle(paused).result()).to.equal('unpaused');
+      });
+      expect((await b.client.activity.count(`ActivityId='${waiting}' OR ActivityId='${paused}' OR ActivityId='${done}'`)).count).to.equal(3);
     } finally {
       await b.connection.close();
       await b.nativeConnection.close();

@@ -1,7 +1,7 @@
 // Point 8: unsupported and malformed RPCs, pollers that go away, graceful shutdown.
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { Client, Connection, NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
+import { ActivityNotFoundError, Client, Connection, NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { startDevServer } from '../../devserver/temporal';
 import { encodeMessage, protoType } from '../../devserver/temporal/proto';
 import { uid, useEnv } from './harness';
@@ -85,16 +85,33 @@ describe('devserver robustness', function () {
     }
   });
 
-  it('forgets closed runs after the retention period (dev-server mode)', async () => {
-    const server = await startDevServer({ port: 0, retentionMs: 200 });
+  it('reports 24 h as the namespaces\' retention by default', async () => {
+    const described = await env.connection.workflowService.describeNamespace({ namespace: 'default' });
+    expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds)).to.equal(24 * 3600);
+  });
+
+  it('forgets closed runs and standalone activities after the retention period (dev-server mode), and reports that retention', async () => {
+    const server = await startDevServer({ port: 0, retentionMs: 200, namespace: 'other' });
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     try {
+      // What the namespace reports is the retention the server applies.
+      const described = await client.connection.workflowService.describeNamespace({ namespace: 'default' });
+      expect(described.config?.workflowExecutionRetentionTtl).to.deep.include({ nanos: 200_000_000 });
+      expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds ?? 0)).to.equal(0);
+      const listed = await client.connection.workflowService.listNamespaces({});
+      expect(listed.namespaces.map((n) => [n.namespaceInfo?.name, n.config?.workflowExecutionRetentionTtl?.nanos])).to.deep.equal([['default', 200_000_000], ['other', 200_000_000]]);
       const open = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       const closed = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       await closed.terminate();
+      const activityOpts = { taskQueue: uid('tq'), scheduleToCloseTimeout: '1 minute' } as const;
+      const openActivity = await client.activity.start('echo', { ...activityOpts, id: uid('act') });
+      const closedActivity = await client.activity.start('echo', { ...activityOpts, id: uid('act') });
+      await closedActivity.terminate('done');
       await new Promise((r) => setTimeout(r, 400));
       await expect(closed.describe()).to.be.rejectedWith(WorkflowNotFoundError);
       expect((await open.describe()).status.name).to.equal('RUNNING');
+      await expect(closedActivity.describe()).to.be.rejectedWith(ActivityNotFoundError);
+      expect((await openActivity.describe()).status).to.equal('RUNNING');
     } finally {
       await client.connection.close();
       await server.shutdown();

@@ -2,6 +2,7 @@
 // timers ride on the server's clock, so skipping virtual time fires them.
 import { expect } from 'chai';
 import Long from 'long';
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import moment from 'moment-timezone';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { Client, Connection } from '@temporalio/client';
@@ -111,6 +112,48 @@ describe('devserver schedules', function () {
       expect(count).to.equal(5);
       await handle.delete();
     });
+  });
+
+  it('lists only the schedules a query names (by search attribute, id or paused state)', async () => {
+    const group = uid('group');
+    const ids = [0, 1, 2, 3].map((i) => `${group}-${i}`);
+    for (const [i, scheduleId] of ids.entries()) {
+      await create({
+        scheduleId, spec: { calendars: [{ hour: { start: 2, end: 7, step: 1 } }] },
+        searchAttributes: i < 2 ? { CustomKeywordField: [group] } : {}, state: { paused: i === 3 },
+      });
+    }
+    const listed = async (query: string) => {
+      const out: string[] = [];
+      for await (const s of env.client.schedule.list({ query })) out.push(s.scheduleId);
+      return out.sort();
+    };
+    expect(await listed(`CustomKeywordField="${group}"`)).to.deep.equal(ids.slice(0, 2));
+    expect(await listed(`ScheduleId STARTS_WITH "${group}" AND TemporalSchedulePaused = true`)).to.deep.equal([ids[3]]);
+    expect(await listed(`ScheduleId = "${ids[2]}"`)).to.deep.equal([ids[2]]);
+    const refused = await env.client.schedule.list({ query: 'CustomKeywordField =' })[Symbol.asyncIterator]().next().catch((e: unknown) => e);
+    expect(String((refused as { cause?: unknown }).cause ?? refused)).to.match(/invalid query/);
+    for (const id of ids) await env.client.schedule.getHandle(id).delete();
+  });
+
+  it('keeps the registered types of the search attributes of its start-workflow action', async () => {
+    const handle = await create({
+      spec: { calendars: [{ hour: { start: 2, end: 7, step: 1 } }] },
+      action: {
+        type: 'startWorkflow', workflowType: 'returnsInput', args: ['hi'], taskQueue: tq,
+        searchAttributes: { CustomKeywordField: ['test-value2'] },
+        typedSearchAttributes: new TypedSearchAttributes([{ key: defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT), value: 42 }]),
+      },
+    });
+    const d = await handle.describe();
+    expect(d.action.type).to.equal('startWorkflow');
+    if (d.action.type !== 'startWorkflow') return;
+    expect(d.action.searchAttributes).to.deep.equal({ CustomKeywordField: ['test-value2'], CustomIntField: [42] });
+    expect(d.action.typedSearchAttributes).to.deep.equal(new TypedSearchAttributes([
+      { key: defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT), value: 42 },
+      { key: defineSearchAttributeKey('CustomKeywordField', SearchAttributeType.KEYWORD), value: 'test-value2' },
+    ]));
+    await handle.delete();
   });
 
   it('computes calendar specs and cron strings in the spec time zone', async () => {
@@ -351,12 +394,12 @@ describe('devserver schedule catch-up window', () => {
     const clock = { now: () => now, at: (due: number, fn: () => void) => { timers.push({ due, fn }); return { cancel: () => undefined }; } };
     const started: string[] = [];
     const actions = new ScheduleActions({
-      now: () => now,
+      clock,
       registry: { currentRun: () => undefined },
       starter: { start: (_ns, req) => { started.push(req.workflowId ?? ''); return { runId: `run-${started.length}`, started: true }; } },
-      terminate: () => undefined, requestCancel: () => undefined, log: () => undefined,
+      closer: { terminate: () => undefined }, signals: { requestCancel: () => undefined }, log: () => undefined,
     });
-    const schedules = new Schedules({ clock, actions });
+    const schedules = new Schedules({ clock, actions, searchAttributes: { typed: (sa) => sa } });
     schedules.create('default', 'late', {
       spec: { interval: [{ interval: { seconds: 60 } }] },
       action: { startWorkflow: { workflowId: 'w', workflowType: { name: 'x' }, taskQueue: { name: 'q' } } },

@@ -117,6 +117,49 @@ describe('devserver web UI', function () {
     });
   });
 
+  it('lists standalone activities with their status, filters them, and shows one with its decoded input and outcome', async () => {
+    const taskQueue = uid('ui-acts');
+    const doneId = uid('ui-done');
+    const pausedId = uid('ui-paused');
+    await env.withWorker(taskQueue, async () => {
+      expect(await env.client.activity.execute('echo', { id: doneId, taskQueue, startToCloseTimeout: '10s', args: [{ note: '<i>decoded</i>' }] })).to.deep.equal({ note: '<i>decoded</i>' });
+    });
+    const paused = await env.client.activity.start('echo', { id: pausedId, taskQueue: uid('nobody'), scheduleToCloseTimeout: '1 minute', args: ['waits'] });
+    await paused.pause({ reason: 'looked at in the UI' });
+
+    await page.goto(`${env.server.uiUrl}/namespaces/default/workflows`);
+    await page.click('p.tabs a:text-is("Standalone activities")');
+    await page.waitForSelector('#activities');
+    const doneRow = page.locator('#activities tbody tr', { hasText: doneId });
+    expect(await doneRow.locator('.status').innerText()).to.equal('Completed');
+    expect(await page.locator('#activities tbody tr', { hasText: pausedId }).locator('.status').innerText()).to.equal('Paused');
+
+    await page.fill('input[name=query]', `ActivityId = "${pausedId}"`);
+    await page.click('form.filter button[type=submit]');
+    await page.waitForURL(/\?query=/);
+    expect(await page.locator('#activities tbody tr').count()).to.equal(1);
+    expect(await page.locator('#count').innerText()).to.equal('1 activity');
+    const bad = await page.goto(`${env.server.uiUrl}/namespaces/default/activities?query=${encodeURIComponent('ActivityId = ')}`);
+    expect(bad!.status()).to.equal(400);
+    expect(await page.locator('#query-error').innerText()).to.match(/invalid query/);
+
+    await page.goto(`${env.server.uiUrl}/namespaces/default/activities/${encodeURIComponent(doneId)}`);
+    await page.waitForSelector('#outcome');
+    expect(page.url()).to.match(new RegExp(`/activities/${doneId}/[0-9a-f-]{36}$`));
+    expect(await page.locator('#activity-id').innerText()).to.equal(doneId);
+    expect(await page.locator('#status').innerText()).to.equal('Completed');
+    expect(await page.locator('#outcome pre.json').innerText()).to.contain('"note": "<i>decoded</i>"');
+    expect(await page.locator('#input pre.json').innerText()).to.contain('<i>decoded</i>');
+    expect(await page.locator('main i').count()).to.equal(0);
+
+    await page.goto(`${env.server.uiUrl}/namespaces/default/activities/${encodeURIComponent(pausedId)}/${paused.runId}`);
+    expect(await page.locator('#status').innerText()).to.equal('Paused');
+    expect(await page.locator('#run-state').innerText()).to.equal('Paused');
+    expect(await page.locator('#paused').innerText()).to.contain('looked at in the UI');
+    await paused.terminate('done');
+    expect((await fetch(`${env.server.uiUrl}/namespaces/default/activities/no-such-activity`)).status).to.equal(404);
+  });
+
   it('is read-only and answers unknown runs with 404', async () => {
     const base = env.server.uiUrl!;
     const post = await fetch(`${base}/namespaces/default/workflows`, { method: 'POST' });

@@ -23,6 +23,8 @@ export interface Operation {
   secured: boolean;
   /** needs a customer token (security customerAuth only) */
   customerOnly: boolean;
+  /** needs a staff or a customer token (security bearerAuth or customerAuth) */
+  staffOrCustomer: boolean;
 }
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
@@ -64,8 +66,9 @@ export function operationsOf(doc: Schema): Operation[] {
       const security: any[] = op.security ?? doc.security ?? [];
       const secured = security.length > 0 && !security.some((r) => Object.keys(r).length === 0) && security.every((r) => 'bearerAuth' in r);
       const customerOnly = security.length > 0 && security.every((r) => 'customerAuth' in r);
+      const staffOrCustomer = security.length > 1 && !security.some((r) => Object.keys(r).length === 0) && security.every((r) => 'bearerAuth' in r || 'customerAuth' in r) && !secured && !customerOnly;
       const json = op.requestBody?.content?.['application/json'];
-      ops.push({ method, template, params, body: json?.schema, bodyRequired: Boolean(op.requestBody?.required), secured, customerOnly });
+      ops.push({ method, template, params, body: json?.schema, bodyRequired: Boolean(op.requestBody?.required), secured, customerOnly, staffOrCustomer });
     }
   }
   return ops;

@@ -5,7 +5,10 @@
 // content types, without a token and with a token whose `sub` is not a UUID. Asserts for every answer:
 // no 5xx; the error envelope with a specific code (never INTERNAL_ERROR); a refused request changed
 // no stored row of either tenant; another tenant's id never gets a 2xx; a NUL, a lone surrogate or an
-// impossible date in a field is 400 VALIDATION_ERROR naming that field.
+// impossible date in a field is 400 VALIDATION_ERROR naming that field; and the checks come in one
+// order on every operation (docs/rules/auth.md#order-of-the-checks): with invalid input, no token is
+// 401 (also on the path in other letter case), a role the route's guard refuses is 403, and a role
+// it takes is 400.
 // FUZZ_REPORT=<file> writes every failure there; FUZZ_TIMING=1 prints the slowest requests.
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
@@ -16,7 +19,9 @@ import request, { type Response } from 'supertest';
 import { loadOpenApi } from '../../api/openapi';
 import { signAccessToken } from '../../domain/auth/tokens';
 import { stack } from '../support/stack';
-import { tokenFor, unique } from '../support/factories';
+import { createAdmin, createUser, tokenFor, unique } from '../support/factories';
+import { areaRouters } from '../../api/routes';
+import { routeTable, type AppRoute } from '../../api/middleware/authentication-gate';
 import { signInCustomer } from '../support/customers';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
@@ -132,6 +137,10 @@ interface Case {
   foreign?: boolean;
   /** a NUL, a lone surrogate or an impossible date in this field: must be 400 VALIDATION_ERROR naming it */
   refuseField?: string;
+  /** the status (or one of the statuses) this request must get: the order of the access checks */
+  expectStatus?: number | number[];
+  /** the path exactly as sent (another letter case), instead of the operation's template */
+  rawUrl?: string;
 }
 
 type Mutation =
@@ -283,6 +292,42 @@ function transportCases(op: Operation, mine: Salon, bodyLimitBytes: number): Cas
   return cases;
 }
 
+interface RoleTokens {
+  staff: string;
+  owner: string;
+  customer: string;
+}
+
+/**
+ * The order of the access checks, with input that is invalid on every operation (an unknown query
+ * parameter, and a body that is not an object): no token is 401 on a secured operation (also on the
+ * path in other letter case); a staff role the route's guard refuses is 403; the role it takes is
+ * 400. `route` is the app's own route for the operation (its guard is the route's declaration).
+ */
+function orderCases(op: Operation, mine: Salon, route: AppRoute | undefined, tokens: RoleTokens): { c: Case; token: string | null }[] {
+  const path = pathValues(op, mine);
+  const invalid = { path, query: { ...requiredQuery(op, contextFor(op, mine)), unknownParam: 'x' }, body: op.body ? 42 : undefined };
+  const secured = op.secured || op.customerOnly || op.staffOrCustomer || route?.guard !== undefined;
+  const out: { c: Case; token: string | null }[] = [];
+  if (secured) {
+    out.push({ c: { label: 'order: no token, invalid input', ...invalid, expectStatus: 401 }, token: null });
+    const url = urlOf(op, path, invalid.query);
+    const shouted = url.replace(/^\/api\/([a-z][a-z-]*)/, (_m, first: string) => `/api/${first.toUpperCase()}`);
+    if (shouted !== url) out.push({ c: { label: `order: no token, invalid input, path ${shouted.split('?')[0]}`, ...invalid, rawUrl: shouted, expectStatus: 401 }, token: null });
+  }
+  if (op.customerOnly) out.push({ c: { label: 'order: a staff token on a customer route, invalid input', ...invalid, expectStatus: 401 }, token: tokens.owner });
+  if (route?.guard) {
+    for (const [role, token] of [['STAFF', tokens.staff], ['OWNER', tokens.owner]] as const) {
+      const allowed = route.guard.allows({ userId: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role });
+      // an invalid body or query is 400; a multipart route sent no multipart body is 415
+      out.push({ c: { label: `order: ${role} ${allowed ? 'may call it' : 'is refused'}, invalid input`, ...invalid, expectStatus: allowed ? [400, 415] : 403 }, token });
+    }
+  } else if (op.customerOnly) {
+    out.push({ c: { label: 'order: the customer, invalid input', ...invalid, expectStatus: 400 }, token: tokens.customer });
+  }
+  return out;
+}
+
 function preview(value: unknown): string {
   const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return s.length > 40 ? `${s.slice(0, 37)}...(${s.length})` : s;
@@ -293,7 +338,7 @@ let server: http.Server | undefined;
 
 async function send(op: Operation, c: Case, token: string | null): Promise<Response> {
   server ??= (await stack()).app.listen(0, '127.0.0.1');
-  let req = request(server)[op.method](urlOf(op, c.path ?? {}, c.query, c.rawPath));
+  let req = request(server)[op.method](c.rawUrl ?? urlOf(op, c.path ?? {}, c.query, c.rawPath));
   if (token) req = req.set('Authorization', `Bearer ${token}`);
   if (c.raw) {
     for (const [k, v] of Object.entries(c.raw.headers)) req = req.set(k, v);
@@ -356,6 +401,7 @@ function checkAnswer(res: Response, failures: Failure[], where: { op: string; re
   const fail = (problem: string) => failures.push({ ...where, status: res.status, problem });
   if (res.status >= 500) fail(`5xx: ${JSON.stringify(res.body).slice(0, 300)}`);
   if (c.foreign && res.status < 300) fail("another tenant's id got a 2xx");
+  if (c.expectStatus !== undefined && ![c.expectStatus].flat().includes(res.status)) fail(`expected ${c.expectStatus} (token, then role, then validation): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}`);
   if (c.refuseField) {
     const details = (res.body?.error?.details ?? []) as { field?: string }[];
     if (res.status !== 400 || res.body?.error?.code !== 'VALIDATION_ERROR') fail(`not refused with 400 VALIDATION_ERROR (${res.body?.error?.code})`);
@@ -369,7 +415,7 @@ function checkAnswer(res: Response, failures: Failure[], where: { op: string; re
 }
 
 describe('contract fuzz: every openapi.yaml operation with generated bad input', function () {
-  this.timeout(180_000);
+  this.timeout(600_000);
 
   it('when hostile clients call every operation then no 5xx, always the envelope with a specific code, and refused requests change nothing', async () => {
     const { config } = await stack();
@@ -381,6 +427,13 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
     const snapshot = await snapshotter([mine.salon.tenant.id, theirs.salon.tenant.id]);
     const bodyLimitBytes = /^(\d+)\s*kb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 : /^(\d+)\s*mb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 * 1024 : 1024 * 1024;
     const customerToken = (await signInCustomer()).accessToken;
+    const staffToken = (await createUser(mine.salon.tenant.id, 'STAFF')).token;
+    const admin = await createAdmin();
+    const routes = routeTable(areaRouters((await stack()).platform.deps));
+    const routeOf = (op: Operation) => {
+      const url = urlOf(op, pathValues(op, mine));
+      return routes.find((r) => r.method === op.method.toUpperCase() && r.pattern.test(url));
+    };
     const badSubToken = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0 });
     const failures: Failure[] = [];
     let requests = 0;
@@ -401,11 +454,22 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       const token = await tokenFor({ id: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER', tokenVersion: owner.tokenVersion });
       // customer routes get a signed-in customer's token instead of the owner's
       const opToken = op.customerOnly ? customerToken : token;
+      // On a route the owner may not call, the role is refused first whatever the input (403); the
+      // fields that must be refused (NUL, lone surrogates, impossible dates) are sent by the admin.
+      const route = routeOf(op);
+      const ownerRefused = route?.guard !== undefined && !route.guard.allows({ userId: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER' });
+      const adminAllowed = route?.guard?.allows({ userId: admin.id, tenantId: null, role: 'ADMIN' }) ?? false;
+      const generated = generatedCases(op, mine, theirs, SEED + index).map((c) => {
+        if (!ownerRefused) return { c, token: opToken };
+        if (c.refuseField && adminAllowed) return { c: { ...c, foreign: false }, token: admin.token };
+        return { c: { ...c, refuseField: undefined, foreign: false, expectStatus: 403 }, token: opToken };
+      });
       const cases: { c: Case; token: string | null }[] = [
-        ...generatedCases(op, mine, theirs, SEED + index).map((c) => ({ c, token: opToken })),
+        ...generated,
         ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token: opToken })),
         { c: { label: 'no token, plausible request', path: pathValues(op, mine), body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined }, token: null },
         { c: { label: 'signed token whose sub is not a UUID', path: pathValues(op, mine) }, token: badSubToken },
+        ...orderCases(op, mine, route, { staff: staffToken, owner: token, customer: customerToken }),
       ];
       const answer = async ({ c, token: t }: { c: Case; token: string | null }) => {
         const t0 = Date.now();

@@ -22,6 +22,13 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** Holds a port on loopback the way another program would. */
+async function occupy(port: number): Promise<net.Server> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
 describe('npm start (dist/bin/dev.js)', function () {
   this.timeout(180_000);
   let dataDir: string;
@@ -34,6 +41,24 @@ describe('npm start (dist/bin/dev.js)', function () {
   after(() => {
     if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when the identity provider or Temporal UI port is taken then npm start says which variable to change, in one line, before it starts anything', async () => {
+    for (const variable of ['OIDC_DEV_PORT', 'TEMPORAL_UI_PORT']) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-npm-start-busy-'));
+      const busy = await freePort();
+      const holder = await occupy(busy);
+      try {
+        const env = { DATA_DIR: dir, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()), OIDC_DEV_PORT: String(await freePort()), [variable]: String(busy), LOG_LEVEL: 'warn' };
+        const refused = run('bin/dev.js', env);
+        expect(await refused.exited, refused.output).to.equal(1);
+        expect(refused.output.trim()).to.equal(`port ${busy} is already in use (${variable}); stop what uses it or set ${variable} to another port`);
+        expect(fs.existsSync(path.join(dir, 'postgres')), 'no Postgres was started').to.equal(false);
+      } finally {
+        holder.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
@@ -50,6 +75,27 @@ describe('npm start (dist/bin/dev.js)', function () {
     const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/customer/oauth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken, nonce }) });
     expect(signIn.status, await signIn.clone().text()).to.equal(201);
     expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
+    // the demo salon's booking page: printed, and served
+    expect(first.output).to.contain(`Booking page http://localhost:${port}/salong-nordlys`);
+    const page = await fetch(`http://127.0.0.1:${port}/salong-nordlys`);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
+
+    // the demo salon pays through the sandbox out of the box: deposits are one PATCH away
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });
+    const owner = { authorization: `Bearer ${((await login.json()) as { data: { accessToken: string } }).data.accessToken}`, 'content-type': 'application/json' };
+    const configs = (await (await fetch(`http://127.0.0.1:${port}/api/admin/payment-configs`, { headers: owner })).json()) as { data: { provider: string; isActive: boolean; credentialFields: string[] }[] };
+    expect(configs.data.map((c) => [c.provider, c.isActive, c.credentialFields])).to.deep.equal([['sandbox', true, ['apiKey']]]);
+    const tenant = (await (await fetch(`http://127.0.0.1:${port}/api/tenants/me`, { headers: owner })).json()) as { data: { id: string } };
+    const deposits = await fetch(`http://127.0.0.1:${port}/api/tenants/${tenant.data.id}`, { method: 'PATCH', headers: owner, body: JSON.stringify({ settings: { depositEnabled: true } }) });
+    expect(deposits.status, await deposits.clone().text()).to.equal(200);
+    const services = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/services`)).json()) as { data: { services: { id: string }[] }[] };
+    const serviceId = services.data[0].services[0].id;
+    const next = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability/next-available-date`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) }) })).json()) as { data: { date: string } };
+    const slots = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability?serviceId=${serviceId}&date=${next.data.date}`)).json()) as { data: { slots: { start: string }[] } };
+    const booked = await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ startTime: slots.data.slots[0].start, items: [{ serviceId }], customer: { name: 'Ny Kunde', phone: '+4790000001' } }) });
+    expect(booked.status, await booked.clone().text()).to.equal(201);
+    expect(((await booked.json()) as { data: { paymentRequired: boolean } }).data.paymentRequired).to.equal(true);
 
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);

@@ -122,6 +122,8 @@ describe('production topology: api x2 and worker as separate processes, configur
       // the suite's OpenID Connect provider stands in for Google, Apple or Vipps
       OIDC_ISSUER: (await stack()).idp.issuer,
       OIDC_CLIENT_ID: (await stack()).idp.clientId,
+      // links in messages point at the public address, not at a process
+      PUBLIC_BASE_URL: 'https://booking.topology.test',
     };
     const migrate = run('bin/migrate.js', env);
     expect(await migrate.exited, migrate.output).to.equal(0);
@@ -206,6 +208,10 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(mail.raw).to.match(/^From: Salong Nordlys <booking@salong-nordlys\.test>/m);
     expect(mail.raw).to.match(new RegExp(`^X-Salon-BookingId: ${bookingId}`, 'im'));
     expect(deliveryMs).to.be.lessThan(10_000);
+    // the message links to the customer's manage page at PUBLIC_BASE_URL and carries the booking as a calendar invitation
+    const unwrapped = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(unwrapped).to.contain(`https://booking.topology.test/${DEMO_SLUG}/bookings/${bookingId}?token=`);
+    expect(mail.raw).to.match(/^Content-Type: text\/calendar; charset=utf-8; method=REQUEST/im);
     const sms = await eventually(async () => sveve!.posts.find((f) => f.get('to') === '4795512345'), 'the booking SMS at the gateway', 10_000);
     expect(sms.get('msg')).to.be.a('string').and.not.equal('');
     if (process.env.SHOW_TIMING) console.log(`      booking -> SMTP delivery: ${deliveryMs} ms`);
@@ -251,6 +257,26 @@ describe('production topology: api x2 and worker as separate processes, configur
     }
     if (process.env.SHOW_TIMING) console.log(`      cancellation -> waitlist offer over SMTP: ${delayMs} ms`);
     expect(delayMs).to.be.lessThan(10_000);
+  });
+
+  it('when the booking page is asked for at /{slug} then the api answers it from dist, with hashed assets it serves immutable and compressed', async () => {
+    const client = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` };
+    const root = api1Base.replace(/\/api$/, '');
+    const page = await fetch(`${root}/${DEMO_SLUG}`, { headers: client });
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).to.contain('<h1>Salong Nordlys</h1>').and.to.contain('Velg tjenester');
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[\w.-]+)"/g)].map((m) => m[1]);
+    expect(assets.map((a) => a.replace(/-[\w-]{8}\./, '-HASH.'))).to.include('/assets/booking-HASH.js');
+    for (const asset of assets) {
+      const res = await fetch(root + asset, { headers: { ...client, 'accept-encoding': 'br' } });
+      expect(res.status, asset).to.equal(200);
+      expect(res.headers.get('content-encoding'), asset).to.equal('br');
+      expect(res.headers.get('cache-control'), asset).to.equal('public, max-age=31536000, immutable');
+    }
+    // the other api process serves the same build
+    expect((await fetch(api2Base.replace(/\/api$/, '') + assets[0], { headers: client })).status).to.equal(200);
   });
 
   it('when a customer signs in with an ID token of the configured OpenID Connect provider then the api verifies it against the published keys, and a replay at the other api process is refused', async () => {

@@ -4,11 +4,13 @@
 //
 //   launchChromium(): a headless browser context with a fresh, empty profile folder; close it
 //   with `close()` (which also removes the folder).
+//   sharedBrowser(): one headless browser for the whole run (the booking page tests open a fresh
+//   context per test on it); the root hook closes it after the run.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -30,6 +32,23 @@ export function ensureChromium(log: (line: string) => void = (l) => console.erro
   return CHROMIUM_PATH;
 }
 
+// Flags for a closed network: no sandbox (root in CI), no GPU, no QUIC, no background traffic.
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let shared: Promise<Browser> | undefined;
+
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: ensureChromium(), headless: true, args: FLAGS });
+  return shared;
+}
+
+export async function closeSharedBrowser(): Promise<void> {
+  if (!shared) return;
+  const browser = await shared;
+  shared = undefined;
+  await browser.close();
+}
+
 export interface ChromiumSession {
   context: BrowserContext;
   close(): Promise<void>;
@@ -38,12 +57,7 @@ export interface ChromiumSession {
 export async function launchChromium(): Promise<ChromiumSession> {
   const executablePath = ensureChromium();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-chromium-'));
-  // Flags for a closed network: no sandbox (root in CI), no GPU, no QUIC, no background traffic.
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: FLAGS });
   return {
     context,
     async close() {

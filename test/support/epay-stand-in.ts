@@ -2,6 +2,8 @@
 // Window (GET with the MD5-hashed parameters, a Pay button), the callback (GET to callbackurl with
 // txnid, orderid, amount, currency, date, time, ... and the MD5 hash), and the payment webservice
 // (SOAP 1.1 at /remote/payment.asmx: gettransaction, capture, delete, credit, getEpayError).
+// gettransaction answers as ePay's webservice does: `transactionInformation` with the transaction's
+// `authamount`, `capturedamount`, `creditedamount` (what was refunded so far) and `status`.
 import http from 'node:http';
 import { epayHash } from '../../integrations/payments/epay/epay-provider';
 
@@ -19,6 +21,7 @@ interface Txn {
   creditedAmount: number;
   status: 'PAYMENT_NEW' | 'PAYMENT_CAPTURED' | 'PAYMENT_DELETED';
   captureCalls: number;
+  creditCalls: number;
 }
 
 export interface EpayStandIn {
@@ -28,6 +31,14 @@ export interface EpayStandIn {
   transactionOf(orderid: string): Readonly<Txn> | undefined;
   /** the callbacks sent: url and the platform's answer */
   callbacks: { url: string; status: number }[];
+  /**
+   * The next `times` calls of `action` are carried out (money moves) and then their answer is lost:
+   * the connection is cut before a byte of it is written, as when ePay or the network fails mid-call.
+   */
+  loseAnswers(action: 'capture' | 'credit' | 'delete', times?: number): void;
+  /** While on, callbacks are kept in `held` instead of being sent (a callback that arrives late). */
+  holdCallbacks(on: boolean): void;
+  held: string[];
   close(): Promise<void>;
 }
 
@@ -39,8 +50,17 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
   const txns = new Map<string, Txn>();
   const callbacks: EpayStandIn['callbacks'] = [];
   let nextTxn = 100000;
+  const answersToLose = new Map<string, number>();
+  const held: string[] = [];
+  let holding = false;
 
   function soapAnswer(res: http.ServerResponse, action: string, ok: boolean, extra = ''): void {
+    const lose = answersToLose.get(action) ?? 0;
+    if (ok && lose > 0) {
+      answersToLose.set(action, lose - 1);
+      res.socket?.destroy();
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(
       `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${action}Response xmlns="${NS}"><${action}Result>${ok}</${action}Result>${extra}<epayresponse>${ok ? -1 : -1002}</epayresponse></${action}Response></soap:Body></soap:Envelope>`,
     );
@@ -68,7 +88,7 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       if (!w) return void res.writeHead(404).end();
       const merchantNumber = w.get('merchantnumber')!;
       const amount = Number(w.get('amount'));
-      const txn: Txn = { txnid: String(nextTxn++), merchantNumber, orderid: w.get('orderid')!, amount, capturedAmount: w.get('instantcapture') === '1' ? amount : 0, creditedAmount: 0, status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW', captureCalls: 0 };
+      const txn: Txn = { txnid: String(nextTxn++), merchantNumber, orderid: w.get('orderid')!, amount, capturedAmount: w.get('instantcapture') === '1' ? amount : 0, creditedAmount: 0, status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW', captureCalls: 0, creditCalls: 0 };
       txns.set(txn.txnid, txn);
       const now = new Date();
       const back: [string, string][] = [
@@ -84,7 +104,8 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       ];
       back.push(['hash', epayHash(back.map(([, v]) => v), merchants.get(merchantNumber)!.md5Key)]);
       const callbackUrl = `${w.get('callbackurl')}?${new URLSearchParams(back).toString()}`;
-      callbacks.push({ url: callbackUrl, status: await deliver(callbackUrl).catch(() => 0) });
+      if (holding) held.push(callbackUrl);
+      else callbacks.push({ url: callbackUrl, status: await deliver(callbackUrl).catch(() => 0) });
       return void res.writeHead(303, { location: `${w.get('accepturl')}?${new URLSearchParams(back).toString()}` }).end();
     }
 
@@ -99,7 +120,7 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       const amount = Number(field('amount'));
       switch (action) {
         case 'gettransaction':
-          return soapAnswer(res, action, true, `<transactionInformation><capturedamount>${txn.capturedAmount}</capturedamount><creditedamount>${txn.creditedAmount}</creditedamount><status>${txn.status}</status></transactionInformation>`);
+          return soapAnswer(res, action, true, `<transactionInformation><transactionid>${txn.txnid}</transactionid><authamount>${txn.amount}</authamount><capturedamount>${txn.capturedAmount}</capturedamount><creditedamount>${txn.creditedAmount}</creditedamount><status>${txn.status}</status></transactionInformation>`);
         case 'capture':
           txn.captureCalls += 1;
           if (txn.status !== 'PAYMENT_NEW' || amount > txn.amount) return soapAnswer(res, action, false);
@@ -111,6 +132,7 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
           txn.status = 'PAYMENT_DELETED';
           return soapAnswer(res, action, true);
         case 'credit':
+          txn.creditCalls += 1;
           if (txn.status !== 'PAYMENT_CAPTURED' || amount > txn.capturedAmount - txn.creditedAmount) return soapAnswer(res, action, false);
           txn.creditedAmount += amount;
           return soapAnswer(res, action, true);
@@ -128,6 +150,9 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
     merchant: (n, md5Key, apiPassword) => void merchants.set(n, { md5Key, apiPassword }),
     transactionOf: (orderid) => [...txns.values()].find((t) => t.orderid === orderid),
     callbacks,
+    loseAnswers: (action, times = 1) => void answersToLose.set(action, times),
+    holdCallbacks: (on) => void (holding = on),
+    held,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

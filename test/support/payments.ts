@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { call } from './http';
+import { stack } from './stack';
 import { bookingSalon, localDay, at, knex, type BookingSalon } from './booking-fixtures';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 
@@ -26,6 +27,29 @@ export async function depositSalon(options: { captureMode?: 'AUTO' | 'MANUAL'; s
     expect(activated.status, JSON.stringify(activated.body)).to.equal(200);
   }
   return { ...salon, configId: created.body.data.id, apiKey };
+}
+
+/** A deposit salon (fixed 150 kr) whose active config is ePay, the default provider, against the suite's ePay stand-in. */
+export async function epaySalon(captureMode: 'AUTO' | 'MANUAL') {
+  const { epay } = await stack();
+  const salon = await bookingSalon({ settings: { depositEnabled: true, depositType: 'fixed', depositValue: 15000, autoConfirm: false } });
+  const credentials = { merchantNumber: String(crypto.randomInt(1_000_000, 9_999_999)), md5Key: crypto.randomBytes(12).toString('hex'), apiPassword: crypto.randomBytes(8).toString('hex') };
+  epay.merchant(credentials.merchantNumber, credentials.md5Key, credentials.apiPassword);
+  const cfg = await call('post', '/admin/payment-configs', salon.owner.token, { provider: 'epay', displayName: 'ePay', captureMode, credentials });
+  expect(cfg.status, JSON.stringify(cfg.body)).to.equal(201);
+  const health = await call('post', `/admin/payment-configs/${cfg.body.data.id}/health-check`, salon.owner.token);
+  expect(health.body.data.lastHealthCheckStatus).to.equal('OK');
+  await call('post', `/admin/payment-configs/${cfg.body.data.id}/activate`, salon.owner.token);
+  return { salon, credentials };
+}
+
+/** The customer pays in the ePay Payment Window (the stand-in then sends its callback). */
+export async function payInEpayWindow(redirectUrl: string): Promise<void> {
+  const window = await fetch(redirectUrl);
+  expect(window.status, await window.clone().text()).to.equal(200);
+  const orderid = new URL(redirectUrl).searchParams.get('orderid')!;
+  const paid = await fetch(`${new URL(redirectUrl).origin}/ewindow/pay?orderid=${orderid}`, { method: 'POST', redirect: 'manual' });
+  expect(paid.status).to.equal(303);
 }
 
 export interface PublicBooking {

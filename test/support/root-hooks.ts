@@ -3,6 +3,7 @@
 // whole run, so pure unit tests never pay for it.
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { stopStack } from './stack';
+import { closeSharedBrowser } from './chromium';
 
 // Keep the Temporal SDK's own logs out of the test report unless asked for (TEST_TEMPORAL_LOG=INFO).
 try {
@@ -15,6 +16,7 @@ try {
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
+    await closeSharedBrowser();
     await stopStack();
   },
 };

@@ -27,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { startBillingSandbox } from '../../devserver/billing-sandbox';
 import type { SandboxBillingServer } from '../../integrations/billing/sandbox/server';
 import { createBillingProviders } from '../../integrations/billing/providers';
+import { bookingLinkConfig } from '../../composition/compose';
 
 export interface TestStack {
   app: Express;
@@ -79,8 +80,14 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
 export function stack(): Promise<TestStack> {
   starting ??= (async () => {
     const temporal = await startTestTemporal();
-    const idp = await startDevIdentityProvider();
     let app: Express | undefined;
+    // The app listens on loopback before it is built, so its address can be its PUBLIC_BASE_URL:
+    // links in messages, the payment provider's return address and the sign-in callback point at it
+    // (the browser tests follow them).
+    const listening = http.createServer((req, res) => app!(req, res));
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    const idp = await startDevIdentityProvider({ redirectUris: [`${baseUrl}/customer-sign-in`] });
     // the sandbox posts its signed webhooks to the app's webhook route (the raw bytes, as signed)
     const sandbox = await startSandboxServer({
       deliver: async (url, body, headers) => {
@@ -99,6 +106,7 @@ export function stack(): Promise<TestStack> {
       OIDC_CLIENT_ID: idp.clientId,
       PAYMENT_SANDBOX_URL: sandbox.url,
       PAYMENT_WEBHOOK_BASE_URL: 'http://platform.test/api',
+      PUBLIC_BASE_URL: baseUrl,
       EPAY_WINDOW_URL: epay.windowUrl,
       EPAY_API_URL: epay.apiUrl,
     });
@@ -122,7 +130,7 @@ export function stack(): Promise<TestStack> {
         payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
-        waitlist: { secret: config.jwtSecret, publicBaseUrl: config.publicBaseUrl },
+        links: bookingLinkConfig(config),
       },
     });
     platform.onStop(async () => {
@@ -134,9 +142,6 @@ export function stack(): Promise<TestStack> {
       await epay.close();
     });
     app = createApp(platform.deps, { validateResponses: true });
-    const listening = http.createServer(app);
-    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', () => resolve()));
-    const baseUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     const billingSandbox = await startBillingSandbox(`${baseUrl}/api/webhooks/subscription/sandbox`);
     platform.onStop(async () => {
       await billingSandbox.server.stop();

@@ -55,16 +55,35 @@ export function ensureLauncherBuilt(): string {
 
 export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
   ensureLauncherBuilt();
-  return TestWorkflowEnvironment.createTimeSkipping({
-    ...opts,
-    server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
-  });
+  return withStartRetries(() =>
+    TestWorkflowEnvironment.createTimeSkipping({
+      ...opts,
+      server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
+    }),
+  );
 }
 
 export function createLocalEnv(opts: LocalTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
   ensureLauncherBuilt();
-  return TestWorkflowEnvironment.createLocal({
-    ...opts,
-    server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
-  });
+  return withStartRetries(() =>
+    TestWorkflowEnvironment.createLocal({
+      ...opts,
+      server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
+    }),
+  );
+}
+
+/**
+ * The SDK gives a launched server 5 s (not configurable) to accept connections; on a busy 2-core
+ * machine starting Node alone can take longer. That one failure is a slow start, not a broken
+ * server, so it is tried again (twice); any other failure is the test's.
+ */
+async function withStartRetries<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= attempts || !/did not start within/.test(String((err as Error).message))) throw err;
+    }
+  }
 }

@@ -8,7 +8,7 @@ import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
 import { createActivities } from '../../activities';
 import { FolderMailer, type MailMessage, type Mailer } from '../../integrations/mail/mailer';
-import { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { FolderSmsSender, type SmsSender } from '../../integrations/sms/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
 import { bookingContract, type BookingEvent } from '../../domain/booking/booking-events.rules';
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
@@ -35,6 +35,15 @@ class FlakyMailer implements Mailer {
   }
 }
 
+/** An SMS gateway that refuses every message. */
+class DownSmsGateway implements SmsSender {
+  attempts = 0;
+  async send(): Promise<void> {
+    this.attempts += 1;
+    throw new Error(`sms gateway: 503 (attempt ${this.attempts})`);
+  }
+}
+
 describe('booking workflow (time skipping, real database)', function () {
   this.timeout(120_000);
   const t = withTimeSkipping();
@@ -47,14 +56,14 @@ describe('booking workflow (time skipping, real database)', function () {
    * Runs `scenario` with a worker of its own, on a task queue of its own. `signal` signals-with-start
    * the booking's workflow on that queue.
    */
-  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer } = {}): Promise<void> {
+  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender } = {}): Promise<void> {
     const { platform } = await stack();
     const taskQueue = unique('booking-wf');
     const worker = await Worker.create({
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms }),
+      activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms: options.sms ?? sms }),
     });
     const signal: Signal = (bookingId, tenantId, event) =>
       t.env.client.workflow.signalWithStart(bookingWorkflow, {
@@ -128,6 +137,8 @@ describe('booking workflow (time skipping, real database)', function () {
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex } = await seedBooking(5 * DAY, 'PENDING');
         await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        // version 1 is read before version 2 exists (on a busy machine 300 ms may not be enough)
+        await eventually(async () => (await smsKinds(phone)).includes('RECEIVED'), 'the booking received message');
         // the api signals "confirmed, version 2" before its transaction commits...
         const handle = await signal(booking.id, tenantId, { type: 'BookingConfirmed', entityVersion: 2 });
         // barrier: the workflow has read version 1 (PENDING) and told the customer it was received...
@@ -259,6 +270,35 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(tc.visitCount).to.equal(1);
         expect(await knex('tenant_customer_visits').where({ bookingId: booking.id }).count('* as n').first()).to.deep.equal({ n: 1 });
       }));
+  });
+
+  describe('changes while the last messages are still being delivered', () => {
+    it('when the SMS gateway is down after a cancellation and the owner then forces the booking to COMPLETED then the visit is counted at once, not after hours of SMS retries', async () => {
+      const down = new DownSmsGateway();
+      await withWorker(
+        async (signal) => {
+          const { booking, customer, tenantId, knex } = await seedBooking(3 * DAY);
+          const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+          await t.env.sleep(MINUTE);
+          await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
+          await signal(booking.id, tenantId, { type: 'BookingCancelledBySalon', entityVersion: 2 });
+          await t.env.sleep(HOUR); // settled as cancelled; the confirmation and cancellation SMS are being retried
+
+          // the owner forces CANCELLED -> COMPLETED: the customer came after all
+          await knex('bookings').where({ id: booking.id }).update({ status: 'COMPLETED', version: 3 });
+          await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 3 });
+          await t.env.sleep(10 * MINUTE);
+          expect((await handle.describe()).status.name, 'the SMS are still being retried').to.equal('RUNNING');
+          const counted = await knex('tenant_customers').where({ customerId: customer.id }).first();
+          expect(counted?.visitCount, 'the forced completion is counted while the SMS are retried').to.equal(1);
+
+          await handle.result(); // both SMS given up after their 10 attempts
+          expect(down.attempts).to.equal(20);
+          expect((await knex('tenant_customers').where({ customerId: customer.id }).first()).visitCount).to.equal(1);
+        },
+        { sms: down },
+      );
+    });
   });
 
   describe('each channel is its own idempotent delivery', () => {

@@ -6,7 +6,7 @@ import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundleWithSourc
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/temporal';
 import { unique } from '../support/factories';
-import { entityInboxProbe, probeSignal, seenQuery, type ProbeActivities, type ProbeSnapshot } from './support/entity-inbox-probe.workflow';
+import { entityInboxProbe, probeContract, probeSignal, seenQuery, type ProbeActivities, type ProbeSnapshot } from './support/entity-inbox-probe.workflow';
 
 describe('entity inbox: signals become committed state (time skipping)', function () {
   this.timeout(60_000);
@@ -14,11 +14,14 @@ describe('entity inbox: signals become committed state (time skipping)', functio
   let workflowBundle: WorkflowBundleWithSourceMap;
   /** the committed rows, by entity id */
   const committed = new Map<string, ProbeSnapshot>();
+  /** entities whose "database" cannot be reached just now */
+  const unreachable = new Set<string>();
 
   const activities: ProbeActivities = {
     async readProbe({ entityId, minVersion }) {
+      if (unreachable.has(entityId)) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       const row = committed.get(entityId);
-      if (!row || row.version < minVersion) throw ApplicationFailure.retryable(`${entityId} not yet at version ${minVersion}`, 'VERSION_NOT_VISIBLE');
+      if (!row || row.version < minVersion) throw ApplicationFailure.retryable(`${entityId} not yet at version ${minVersion}`, probeContract.versionNotVisible);
       return { ...row };
     },
   };
@@ -83,6 +86,21 @@ describe('entity inbox: signals become committed state (time skipping)', functio
         [1, 'OPEN'],
         [2, 'DONE'],
       ]);
+    }));
+
+  it('when the database is unreachable for longer than the read retries then the event is read again once it is back, not dropped', () =>
+    withProbe(async ({ entityId, taskQueue, workflowId, commit }) => {
+      commit(1, 'OPEN');
+      unreachable.add(entityId);
+      const handle = await env.client.workflow.signalWithStart(entityInboxProbe, { taskQueue, workflowId, args: [{ entityId }], signal: probeSignal, signalArgs: [{ type: 'Changed', entityVersion: 1 }] });
+      await env.sleep(10 * 60_000); // the read activity gave up long ago; the inbox keeps reading
+      expect(await handle.query(seenQuery)).to.deep.equal([]);
+      unreachable.delete(entityId);
+      await env.sleep(2 * 60_000);
+      expect((await handle.query(seenQuery)).map((s) => [s.version, s.state])).to.deep.equal([[1, 'OPEN']]);
+      commit(2, 'DONE');
+      await handle.signal(probeSignal, { type: 'Changed', entityVersion: 2 });
+      expect((await handle.result()).outcome).to.equal('DONE');
     }));
 
   it('when events arrive out of order before the workflow reads them then they are taken lowest version first', async () => {

@@ -39,7 +39,7 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, waitlist: { secret: platform.deps.config.jwtSecret, publicBaseUrl: 'https://booking.example.test' } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { secret: platform.deps.config.jwtSecret, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
     await worker.runUntil(async () => {
       await t.env.sleep(48 * HOUR);

@@ -4,11 +4,12 @@
 //   confirmed -> the customer is told, when the salon confirms later
 //   24 h before the start -> reminded (a reschedule moves the reminder and tells the customer)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
+//   until the last message is out, a forced change of a settled booking is followed too
 //
 // The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
 // transaction commits; the entity inbox (workflows/shared/entity-inbox.ts) turns those signals into
 // committed state, so this file only reads the booking and waits for the state it cares about.
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { bookingContract, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
@@ -20,6 +21,9 @@ import { deliveryOptions, messageChannels } from '../shared/message-channels';
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
 export const bookingEventSignal = entitySignal(bookingContract);
+
+/** Runs from this version on follow their booking until the last message is out (patched()). */
+const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
 
 const { readBooking } = proxyActivities<BookingActivities>(readCommittedOptions([BookingActivityErrors.notFound]));
 
@@ -43,19 +47,42 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   if (created.status === 'PENDING') notify('RECEIVED');
   if (created.status === 'CONFIRMED') notify('CONFIRMED');
 
-  // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
-  // (and a booking moved to a later day after its reminder is reminded again of the new start).
-  while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
-    sendReminder();
-  }
+  for (;;) {
+    // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
+    // (and a booking moved to a later day after its reminder is reminded again of the new start).
+    while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
+      sendReminder();
+    }
 
-  // Completed, cancelled or marked as no-show. A settled booking may still be forced to another
-  // final status (docs/rules/booking.md#statuses) while we act: that one is settled too before the timeline ends.
-  do {
-    await settle(booking.current!);
-  } while ((await booking.catchUp()) && isSettled(booking.current!));
-  // The timeline ends once the last messages are delivered (or given up).
-  await channels.drained();
+    // Completed, cancelled or marked as no-show.
+    let settledAs = booking.current!;
+    await settle(settledAs);
+    if (!patched(FOLLOW_CHANGES_UNTIL_THE_END)) {
+      // runs started before this version: a forced final status is settled only if it already waits
+      while ((await booking.catchUp()) && isSettled(booking.current!)) await settle(booking.current!);
+      await channels.drained();
+      return;
+    }
+
+    // The timeline ends once the last messages are delivered (or given up), which can take hours of
+    // retries. Until then every committed change is followed: a settled booking forced to another
+    // final status (docs/rules/booking.md#statuses) is settled again, and one forced back to
+    // an active status goes back to its timeline.
+    let reopened = false;
+    while (await booking.nextChange(() => channels.idle())) {
+      const now = booking.current!;
+      if (!isSettled(now)) {
+        reopened = true;
+        break;
+      }
+      if (now.status !== settledAs.status) {
+        settledAs = now;
+        await settle(now);
+      }
+    }
+    if (!reopened) return;
+    planReminder(booking.current!);
+  }
 
   /** Between creation and the end: the salon's confirmation, and a move of the start time. */
   async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {

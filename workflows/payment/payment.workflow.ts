@@ -7,6 +7,7 @@
 //   capture / void asked for (arrival, no-show, late cancellation, the owner) -> done at the provider
 //   refunds reserved (cancellation, the owner) -> paid out at the provider
 //   expiresAt passed while initiated or authorized -> best-effort void, EXPIRED, booking cancelled
+//   confirmed by the provider after it expired -> voided or refunded there, the customer told
 //
 // The api and the activities signal every committed change `{type, entityVersion}`; the entity
 // inbox (workflows/shared/entity-inbox.ts) turns them into committed state. Every provider call is
@@ -49,6 +50,7 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
   let followedStatus: string | null = null;
   let refundsDoneAt = -1;
   let sessionReleased = false;
+  let lateReleased = false;
 
   for (;;) {
     const seen = payment.current!.version;
@@ -87,7 +89,12 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     } else if (p.status === 'AUTHORIZED' && p.voidRequested) {
       await attempt('voidPayment', () => effects.voidPayment({ paymentId }));
     }
-    if (p.status === 'EXPIRED' && p.hasSession && !sessionReleased) {
+    if (p.lateOutcome && !lateReleased) {
+      // the provider took the money after the payment expired here: give it back, and say so
+      lateReleased = true;
+      await attempt('releaseLatePayment', () => effects.releaseLatePayment({ paymentId }));
+      await attempt('sendLatePaymentMessages', () => effects.sendLatePaymentMessages({ paymentId }));
+    } else if (p.status === 'EXPIRED' && p.hasSession && !sessionReleased && !p.lateOutcome) {
       // expired here while the checkout may still be open (a cancelled booking): close it there too
       sessionReleased = true;
       await attempt('releaseExpiredSession', () => effects.releaseExpiredSession({ paymentId }));

@@ -5,8 +5,10 @@
 // that a change is coming. The inbox turns those hints into committed state:
 //   - it queues the signals, lowest entityVersion first (signals may arrive out of order);
 //   - for each one it calls the read activity with `minVersion = entityVersion`; that activity retries
-//     while the version is not visible yet, and when it finally gives up, the event is dropped (its
-//     transaction rolled back);
+//     while the version is not visible yet, and when it finally gives up with `versionNotVisible`,
+//     the event is dropped (its transaction rolled back). A read that fails for another reason (the
+//     database is down, the activity timed out) proves nothing about the change: it is read again
+//     after a pause (1 s, doubling to 1 min) for as long as it takes;
 //   - an event at or below the version already seen is dropped too: that state is already known
 //     (duplicate signals, or an older event that arrived after a newer one).
 // The workflow itself then only reads `current` and waits for the state it cares about, in the
@@ -24,8 +26,11 @@
 //
 // Create it first thing in the workflow function (the signal handler must exist before the first
 // await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
-import { ActivityFailure, ApplicationFailure, condition, defineSignal, log, setHandler, type ActivityOptions, type SignalDefinition } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineSignal, log, patched, setHandler, sleep, type ActivityOptions, type SignalDefinition } from '@temporalio/workflow';
 import type { AnyEntityContract, EntityEvent, EntitySnapshot, EventOf, SnapshotOf } from '../../domain/workflow-signals/entity-contract.rules';
+
+/** Runs from this version on read again after an outage instead of dropping the event (patched()). */
+const READS_OUTLAST_OUTAGES = 'entity-inbox-reads-outlast-outages';
 
 export type { EntityEvent, EntitySnapshot } from '../../domain/workflow-signals/entity-contract.rules';
 
@@ -58,7 +63,8 @@ export interface CommittedChange<E extends EntityEvent, S extends EntitySnapshot
 export interface EntityInboxOptions<E extends EntityEvent, S extends EntitySnapshot> {
   /**
    * The read activity: the committed entity once it has reached `minVersion`. It retries (briefly)
-   * while the version is not visible; when the activity finally fails, the event is dropped.
+   * while the version is not visible; when it finally gives up with the contract's `versionNotVisible`
+   * (or a non-retryable failure), the event is dropped; any other failure is read again.
    */
   readCommitted(minVersion: number): Promise<S>;
   /** called after every committed change, before any wait returns (e.g. "tell the customer") */
@@ -89,6 +95,11 @@ export interface EntityInbox<E extends EntityEvent, S extends EntitySnapshot> {
   waitUntil(done: (current: S) => boolean, options?: WaitOptions<S>): Promise<boolean>;
   /** Applies every event already received, without waiting; true when the state moved. */
   catchUp(): Promise<boolean>;
+  /**
+   * Waits for the next committed change (true), or until `stop()` holds while no event waits
+   * (false): a workflow that is only finishing its side effects keeps following its entity.
+   */
+  nextChange(stop: () => boolean): Promise<boolean>;
 }
 
 /**
@@ -114,13 +125,20 @@ export function entityInbox<C extends AnyEntityContract>(
 
   /** The committed state for the oldest waiting event, or undefined when the event is dropped. */
   async function read(event: E): Promise<S | undefined> {
-    try {
-      return await options.readCommitted(event.entityVersion);
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const reason = err.cause instanceof ApplicationFailure ? err.cause.type : err.cause?.message;
-      log.warn(`dropping an event of ${name} whose change never became visible`, { event, reason });
-      return undefined;
+    for (let pauseMs = 1000; ; pauseMs = Math.min(2 * pauseMs, 60_000)) {
+      try {
+        return await options.readCommitted(event.entityVersion);
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        const refusal = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+        // only "not committed" (or a read refused for good) says the change never happened
+        if (refusal?.type === contract.versionNotVisible || refusal?.nonRetryable || !patched(READS_OUTLAST_OUTAGES)) {
+          log.warn(`dropping an event of ${name} whose change never became visible`, { event, reason: refusal?.type ?? err.cause?.message });
+          return undefined;
+        }
+        log.warn(`reading ${name} failed; reading it again in ${pauseMs} ms`, { event, reason: refusal?.type ?? err.cause?.message });
+        await sleep(pauseMs);
+      }
     }
   }
 
@@ -174,6 +192,15 @@ export function entityInbox<C extends AnyEntityContract>(
       let moved = false;
       while (waiting.length > 0) moved = (await applyNext()) || moved;
       return moved;
+    },
+
+    async nextChange(stop) {
+      requireCurrent();
+      for (;;) {
+        await condition(() => waiting.length > 0 || stop());
+        if (waiting.length === 0) return false;
+        if (await applyNext()) return true;
+      }
     },
   };
 }

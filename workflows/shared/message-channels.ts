@@ -15,19 +15,31 @@ export interface MessageChannels<M> {
   send(message: M): void;
   /** Resolves once every queued message was delivered or given up. */
   drained(): Promise<void>;
+  /** True while no queued message waits for delivery (for `condition()`). */
+  idle(): boolean;
 }
 
 /** `entity` names the messages in the alert, e.g. `booking`. */
 export function messageChannels<M extends object>(entity: string, deliver: { SMS(message: M): Promise<unknown>; EMAIL(message: M): Promise<unknown> }): MessageChannels<M> {
   const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
+  let undelivered = 0;
   return {
     send(message) {
       for (const channel of ['SMS', 'EMAIL'] as const) {
-        queues[channel] = queues[channel].then(() => deliver[channel](message)).then(
-          () => undefined,
-          (err: unknown) => log.error(`ALERT: ${entity} message given up after its last delivery attempt`, { channel, ...message, error: String(err) }),
-        );
+        undelivered += 1;
+        queues[channel] = queues[channel]
+          .then(() => deliver[channel](message))
+          .then(
+            () => undefined,
+            (err: unknown) => log.error(`ALERT: ${entity} message given up after its last delivery attempt`, { channel, ...message, error: String(err) }),
+          )
+          .finally(() => {
+            undelivered -= 1;
+          });
       }
+    },
+    idle() {
+      return undelivered === 0;
     },
     async drained() {
       await Promise.all([queues.SMS, queues.EMAIL]);

@@ -1,4 +1,4 @@
-// Writing events that arrive from outside the workflow (brief 3, invariant 5): while a workflow
+// Writing events that arrive from outside the workflow (devserver/temporal/PROTOCOL.md#histories): while a workflow
 // task is started they wait in the run's buffer, because an event between WorkflowTaskStarted and
 // its close would shift activation boundaries on replay; they are written when the task closes.
 import type { NewEvent } from '../messages';

@@ -4,11 +4,12 @@
 import type { TimerHandle } from '../clock';
 import type { EventName, NewEvent } from '../messages';
 import type { BufferedEvent, Run } from '../state/run';
+import type { WorkflowTasks } from '../api/workflowtask/workflow-tasks';
 import { writeExternalEvent } from './buffered-events';
 
 export interface ExternalEventDeps {
   clock: { now(): number; at(due: number, fn: () => void): TimerHandle };
-  scheduleWorkflowTask(run: Run): void;
+  workflowTasks: Pick<WorkflowTasks, 'schedule'>;
 }
 
 export class ExternalEvents {
@@ -23,7 +24,7 @@ export class ExternalEvents {
       return;
     }
     writeExternalEvent(run, b, this.deps.clock.now());
-    if (run.wft.state === 'none' && !run.startDelayPending) this.deps.scheduleWorkflowTask(run);
+    if (run.wft.state === 'none' && !run.startDelayPending) this.deps.workflowTasks.schedule(run);
   }
 
   /** Shorthand for a single event. */

@@ -1,26 +1,34 @@
-// Bringing a restored open run back to life (brief 10.17): timers keep their due times, queued
-// tasks are re-queued, and tasks handed to a worker before the restart count as lost, because
-// polls do not survive a restart.
-import type { TimerHandle } from '../clock';
+// Bringing a restored open run back to life: timers keep their due times, queued tasks are
+// re-queued, and tasks handed to a worker before the restart count as lost, because polls do not
+// survive a restart (devserver/temporal/PROTOCOL.md#persistence).
+import type { ActivityAttempts } from '../api/activity/activity-attempts';
+import type { RunFactory } from '../api/start/create-run';
+import type { WorkflowTasks } from '../api/workflowtask/workflow-tasks';
+import type { ExternalEvents } from '../history/external-events';
 import type { Run } from '../state/run';
+import type { RunRegistry } from '../state/run-registry';
 
 export interface ResumeDeps {
   clock: { workChanged(): void };
-  openRuns: Set<Run>;
-  armRunTimers(run: Run): void;
-  armUserTimer(run: Run, timerId: string, startedEventId: number, due: number): TimerHandle | void;
-  enqueueWorkflowTask(run: Run): void;
-  /** The started workflow task was lost: time it out and retry it. */
-  workflowTaskLost(run: Run): void;
-  restoreActivities(run: Run): void;
+  registry: Pick<RunRegistry, 'openRuns'>;
+  runFactory: Pick<RunFactory, 'armRunTimers'>;
+  events: Pick<ExternalEvents, 'armUserTimer'>;
+  workflowTasks: Pick<WorkflowTasks, 'enqueue' | 'timedOut'>;
+  activities: Pick<ActivityAttempts, 'restore'>;
 }
 
-export function resumeRun(deps: ResumeDeps, run: Run): void {
-  deps.openRuns.add(run);
-  deps.armRunTimers(run);
-  for (const [timerId, t] of [...run.timers]) deps.armUserTimer(run, timerId, t.startedEventId, t.due);
-  if (run.wft.state === 'scheduled') deps.enqueueWorkflowTask(run);
-  deps.restoreActivities(run);
-  if (run.wft.state === 'started') deps.workflowTaskLost(run);
-  deps.clock.workChanged();
+export class RunResumer {
+  constructor(private readonly deps: ResumeDeps) {}
+
+  resume(run: Run): void {
+    const { clock, registry, runFactory, events, workflowTasks, activities } = this.deps;
+    registry.openRuns.add(run);
+    runFactory.armRunTimers(run);
+    for (const [timerId, t] of [...run.timers]) events.armUserTimer(run, timerId, t.startedEventId, t.due);
+    if (run.wft.state === 'scheduled') workflowTasks.enqueue(run);
+    activities.restore(run);
+    // The started workflow task was lost with its poll: time it out and retry it.
+    if (run.wft.state === 'started') workflowTasks.timedOut(run);
+    clock.workChanged();
+  }
 }

@@ -4,73 +4,59 @@
 // queued tasks are re-queued, and tasks that were handed to workers before the restart count as
 // lost (the workflow task times out and is retried, the activity attempt times out and retries).
 import type { Run } from '../state/run';
+import type { RunRegistry } from '../state/run-registry';
 import { fromStored, storedFromJson, storedToJson, toStored } from '../state/run-state';
-import type { RunStore } from './run-store';
+import type { RunResumer } from './resume-run';
+import type { RunRow, RunStore } from './run-store';
+import { WriteBehind } from './write-behind';
 
-const WRITE_BEHIND_MS = 20;
-
-export interface RestoreTarget {
+export interface RunPersistenceDeps {
   /** Puts a stored run back into the indexes. */
-  adopt(run: Run): void;
+  registry: Pick<RunRegistry, 'adopt'>;
   /** Re-arms an open run's timers and re-queues its tasks (after every run is adopted). */
-  resume(run: Run): void;
+  resumer: Pick<RunResumer, 'resume'>;
+  store: RunStore;
 }
 
 export class RunPersistence {
-  private dirty = new Set<Run>();
-  private flushTimer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writes: WriteBehind<Run, RunRow>;
 
-  constructor(private readonly target: RestoreTarget, private readonly store: RunStore) {}
-
-  track(run: Run): void {
-    run.onTouch = () => this.markDirty(run);
+  constructor(private readonly deps: RunPersistenceDeps) {
+    this.writes = new WriteBehind({
+      toRow: (r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }),
+      save: (rows) => deps.store.saveAll(rows),
+      what: 'run state',
+    });
   }
 
-  private markDirty(run: Run): void {
-    this.dirty.add(run);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, WRITE_BEHIND_MS);
+  track(run: Run): void {
+    run.onTouch = () => this.writes.changed(run.runId, run);
   }
 
   /** Writes every changed run; resolves when everything changed so far is stored. */
   flush(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    if (!this.dirty.size) return this.flushing;
-    const rows = [...this.dirty].map((r) => ({ runId: r.runId, namespace: r.namespace, workflowId: r.workflowId, seq: r.seq, json: storedToJson(toStored(r)) }));
-    this.dirty.clear();
-    this.flushing = this.flushing
-      .then(() => this.store.saveAll(rows))
-      .catch((err) => console.error('[temporal-devserver] storing run state failed', err));
-    return this.flushing;
+    return this.writes.flush();
   }
 
   async restore(): Promise<void> {
-    const rows = await this.store.loadAll();
+    const rows = await this.deps.store.loadAll();
     const open: Run[] = [];
     // Rows come in creation order, so the last run of a workflow id becomes its current run.
     for (const text of rows) {
       const run = fromStored(storedFromJson(text));
-      this.target.adopt(run);
+      this.deps.registry.adopt(run);
       if (run.open) open.push(run);
     }
-    for (const run of open) this.target.resume(run);
+    for (const run of open) this.deps.resumer.resume(run);
   }
 
   forget(runIds: string[]): void {
     if (!runIds.length) return;
-    this.flushing = this.flushing
-      .then(() => this.store.deleteRuns(runIds))
-      .catch((err) => console.error('[temporal-devserver] deleting expired runs failed', err));
+    this.writes.then(() => this.deps.store.deleteRuns(runIds), 'deleting expired runs');
   }
 
   async close(): Promise<void> {
     await this.flush();
-    await this.store.close();
+    await this.deps.store.close();
   }
 }

@@ -4,48 +4,38 @@
 // the server was down, within its catch-up window.
 import type { ScheduleState } from '../api/schedule/schedule-state';
 import { jsonWithBytes, parseJsonWithBytes } from '../state/run-state';
-import type { ScheduleStore } from './schedule-store';
+import type { ScheduleRow, ScheduleStore } from './schedule-store';
+import { WriteBehind } from './write-behind';
 
-const WRITE_BEHIND_MS = 20;
+const keyOf = (s: ScheduleState) => `${s.namespace}\u0000${s.scheduleId}`;
 
 export class SchedulePersistence {
-  private dirty = new Map<string, ScheduleState>();
-  private flushTimer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writes: WriteBehind<ScheduleState, ScheduleRow>;
 
-  constructor(private readonly store: ScheduleStore) {}
+  constructor(private readonly store: ScheduleStore) {
+    this.writes = new WriteBehind({
+      toRow: (s) => ({ namespace: s.namespace, scheduleId: s.scheduleId, json: jsonWithBytes(s) }),
+      save: (rows) => store.saveAll(rows),
+      what: 'schedules',
+    });
+  }
 
   changed(s: ScheduleState): void {
-    this.dirty.set(`${s.namespace}\u0000${s.scheduleId}`, s);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, WRITE_BEHIND_MS);
+    this.writes.changed(keyOf(s), s);
   }
 
   deleted(s: ScheduleState): void {
-    this.dirty.delete(`${s.namespace}\u0000${s.scheduleId}`);
-    this.flushing = this.flushing
-      .then(() => this.store.delete(s.namespace, s.scheduleId))
-      .catch((err) => console.error('[temporal-devserver] deleting a schedule failed', err));
+    this.writes.drop(keyOf(s));
+    this.writes.then(() => this.store.delete(s.namespace, s.scheduleId), 'deleting a schedule');
   }
 
   flush(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    if (!this.dirty.size) return this.flushing;
-    const rows = [...this.dirty.values()].map((s) => ({ namespace: s.namespace, scheduleId: s.scheduleId, json: jsonWithBytes(s) }));
-    this.dirty.clear();
-    this.flushing = this.flushing
-      .then(() => this.store.saveAll(rows))
-      .catch((err) => console.error('[temporal-devserver] storing schedules failed', err));
-    return this.flushing;
+    return this.writes.flush();
   }
 
-  async restore(restoreOne: (s: ScheduleState) => void): Promise<void> {
-    for (const text of await this.store.loadAll()) restoreOne(parseJsonWithBytes(text) as ScheduleState);
+  /** Hands every stored schedule to `schedules` (which re-arms it). */
+  async restore(schedules: { restore(s: ScheduleState): void }): Promise<void> {
+    for (const text of await this.store.loadAll()) schedules.restore(parseJsonWithBytes(text) as ScheduleState);
   }
 
   async close(): Promise<void> {

@@ -11,11 +11,16 @@ export class RunRegistry {
   private readonly current = new Map<string, string>();
   readonly openRuns = new Set<Run>();
   private seq = 0;
-  /** Called for every run created or restored (the store hooks its change notifications here). */
-  onTrack?: (run: Run) => void;
+  /** Told about every run created or restored (the store watches their changes). */
+  private tracker?: { track(run: Run): void };
 
   constructor(namespaces: string[]) {
     for (const ns of namespaces) this.namespaces.add(ns);
+  }
+
+  /** From now on, `tracker` is told about every run created or restored. */
+  setTracker(tracker: { track(run: Run): void }): void {
+    this.tracker = tracker;
   }
 
   checkNamespace(ns: string | undefined): string {
@@ -53,7 +58,7 @@ export class RunRegistry {
   track(run: Run): void {
     if (!run.seq) run.seq = ++this.seq;
     this.seq = Math.max(this.seq, run.seq);
-    this.onTrack?.(run);
+    this.tracker?.track(run);
   }
 
   /** Makes `run` the current run of its workflow id. */
@@ -70,9 +75,9 @@ export class RunRegistry {
   }
 
   /**
-   * Work a worker has or could take, counted like the Java test server's timer locks (brief 7.1):
-   * one per scheduled or started workflow task, one per queued or running activity attempt
-   * (an attempt waiting for its retry backoff holds none).
+   * Work a worker has or could take, counted like the Java test server's timer locks
+   * (devserver/temporal/PROTOCOL.md#time-skipping): one per scheduled or started workflow task, one per queued or
+   * running activity attempt (an attempt waiting for its retry backoff holds none).
    */
   outstandingWork(): number {
     let n = 0;

@@ -2,10 +2,13 @@
 // plus the mutable state derived from it (workflow task, activities, timers, children, buffer).
 import type { TimerHandle } from '../clock';
 import type {
-  EventAttributes, EventName, Failure, HistoryEvent, NewEvent, Payload, Payloads, QueryWorkflowResponse,
+  EventAttributes, EventName, HistoryEvent, NewEvent, Payload, QueryWorkflowResponse,
   StartWorkflowRequest, UpdateOutcome, UpdateRequest, UserMetadata, WorkflowQuery,
 } from '../messages';
 import { eventAttributesKey, EventType, ExecStatus, timestamp } from '../proto';
+import type { ActivityOwner, ActivityState } from './activity-state';
+
+export type { ActivityState, ScheduledActivity } from './activity-state';
 
 const RUNNING = ExecStatus.v('RUNNING');
 
@@ -27,37 +30,6 @@ export interface WorkflowTaskState {
   timeout?: TimerHandle;
   /** Queries that ride along with this task (delivered in the poll response's `queries` map). */
   queries: Map<string, PendingQuery>;
-}
-
-/** ActivityTaskScheduled attributes with timeouts and retry policy already normalised. */
-export type ScheduledActivity = EventAttributes<'ACTIVITY_TASK_SCHEDULED'>;
-
-export interface ActivityState {
-  scheduledEventId: number;
-  activityId: string;
-  activityType: string;
-  taskQueue: string;
-  attrs: ScheduledActivity;
-  attempt: number;
-  /** queued: waiting for a worker; started: a worker has it; backoff: waiting for a retry; closing: close event buffered. */
-  state: 'queued' | 'started' | 'backoff' | 'closing';
-  firstScheduledTime: number;
-  attemptScheduledTime: number;
-  startedTime: number;
-  startedIdentity: string;
-  heartbeatDetails?: Payloads;
-  lastFailure?: Failure;
-  cancelRequested: boolean;
-  cancelRequestedEventId: number;
-  attemptTimers: TimerHandle[];
-  scheduleToCloseTimer?: TimerHandle;
-  retryTimer?: TimerHandle;
-  /** When the pending retry (state 'backoff') is due. */
-  retryDue?: number;
-  scheduleToCloseMs: number;
-  scheduleToStartMs: number;
-  startToCloseMs: number;
-  heartbeatMs: number;
 }
 
 export interface UpdateState {
@@ -111,7 +83,8 @@ export interface BufferedEvent {
   timerStartedEventId?: number;
 }
 
-export class Run {
+export class Run implements ActivityOwner {
+  readonly kind = 'workflow';
   history: HistoryEvent[] = [];
   status = RUNNING;
   closeTime = 0;
@@ -157,6 +130,10 @@ export class Run {
 
   get open(): boolean {
     return this.status === RUNNING;
+  }
+
+  holds(act: ActivityState): boolean {
+    return this.activities.get(act.scheduledEventId) === act;
   }
 
   get execution() {

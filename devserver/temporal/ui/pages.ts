@@ -24,7 +24,8 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;
 th{background:#eef0f4;font-weight:600}td.id{word-break:break-all}code,pre{font:12px/1.4 ui-monospace,monospace}
 pre{margin:2px 0;white-space:pre-wrap;word-break:break-word;background:#f3f5f8;padding:4px 6px;border-radius:3px}
 .status{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;background:#e3e6eb}
-.status.Running{background:#dbeafe}.status.Completed{background:#dcfce7}.status.Failed,.status.TimedOut,.status.Terminated{background:#fee2e2}
+.status.Running{background:#dbeafe}.status.Completed{background:#dcfce7}.status.Failed,.status.TimedOut,.status.Terminated{background:#fee2e2}.status.Paused{background:#fef3c7}
+p.tabs{margin:0 0 12px}
 form.filter{display:flex;gap:8px;margin-bottom:12px}form.filter input{flex:1;padding:6px 8px;font:13px ui-monospace,monospace}
 .error{background:#fee2e2;border:1px solid #fca5a5;padding:8px 12px;margin-bottom:12px}
 .muted{color:#6b7280}dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 10px}dt{color:#6b7280}dd{margin:0;min-width:0;overflow-wrap:anywhere}
@@ -45,31 +46,46 @@ export function workflowsUrl(ns: string, query?: string): string {
   return query ? `${base}?query=${encodeURIComponent(query)}` : base;
 }
 
+export function activitiesUrl(ns: string, query?: string): string {
+  const base = `/namespaces/${encodeURIComponent(ns)}/activities`;
+  return query ? `${base}?query=${encodeURIComponent(query)}` : base;
+}
+
+/** The two lists of a namespace: its workflows and its standalone activities. */
+export function listTabs(ns: string, current: 'workflows' | 'activities'): SafeHtml {
+  const tab = (name: 'workflows' | 'activities', label: string, url: string) => (name === current ? html`<strong>${label}</strong>` : html`<a href="${url}">${label}</a>`);
+  return html`<p class="tabs">${tab('workflows', 'Workflows', workflowsUrl(ns))} · ${tab('activities', 'Standalone activities', activitiesUrl(ns))}</p>`;
+}
+
 export function runUrl(ns: string, workflowId: string, runId: string): string {
   return `/namespaces/${encodeURIComponent(ns)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}`;
 }
 
-function time(ms: number | undefined): string {
+export function time(ms: number | undefined): string {
   return ms === undefined || ms === 0 ? '' : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
 }
 
-function statusBadge(status: number | undefined): SafeHtml {
-  const name = statusName(status ?? 0);
+/** A status badge: `name` is the visibility name ('Running', 'Completed', ...), also its CSS class. */
+export function badge(name: string): SafeHtml {
   return html`<span class="status ${name}">${name}</span>`;
+}
+
+function statusBadge(status: number | undefined): SafeHtml {
+  return badge(statusName(status ?? 0));
 }
 
 // ------------------------------------------------------------------------------- workflow list
 
-export interface ListPageInput {
-  source: RunSource;
+/** A list page's request: whose list, the filter, and the offset into the matches (the RPC's page token). */
+export interface ListPageInput<S> {
+  source: S;
   ns: string;
   query: string;
-  /** Offset into the matching runs (the list RPC's page token). */
   offset: number;
 }
 
 /** Throws the engine's INVALID_ARGUMENT error for a query it cannot parse (the caller shows it). */
-export function listPage(input: ListPageInput): { title: string; body: SafeHtml } {
+export function listPage(input: ListPageInput<RunSource>): { title: string; body: SafeHtml } {
   const { source, ns, query, offset } = input;
   const list = listExecutions(source, ns, { query, pageSize: PAGE_SIZE, nextPageToken: offset ? Buffer.from(String(offset)) : undefined });
   // Counting refuses ORDER BY only together with GROUP BY, which the list already refused.
@@ -80,7 +96,8 @@ export function listPage(input: ListPageInput): { title: string; body: SafeHtml 
   return {
     title: `Workflows in ${ns}`,
     body: html`<h1>Workflows <span class="muted">in ${ns}</span></h1>
-${filterForm(ns, query)}
+${listTabs(ns, 'workflows')}
+${filterForm(workflowsUrl(ns), query)}
 <p class="muted" id="count">${total} workflow${total === 1 ? '' : 's'}${rows.length < total ? `, showing ${offset + 1}–${offset + rows.length}` : ''}</p>
 <table id="workflows"><thead><tr><th>Status</th><th>Workflow ID</th><th>Run ID</th><th>Type</th><th>Task queue</th><th>Started</th><th>Closed</th></tr></thead>
 <tbody>${rows.map((w) => listRow(ns, w))}</tbody></table>
@@ -88,10 +105,11 @@ ${filterForm(ns, query)}
   };
 }
 
-export function filterForm(ns: string, query: string): SafeHtml {
-  return html`<form class="filter" method="get" action="${workflowsUrl(ns)}">
-<input name="query" value="${query}" placeholder='WorkflowType = "greet" AND ExecutionStatus = "Running"' aria-label="List filter (visibility query)">
-<button type="submit">Filter</button>${query ? html` <a href="${workflowsUrl(ns)}">clear</a>` : ''}</form>`;
+/** The list filter of the list at `action` (a workflows or activities URL). */
+export function filterForm(action: string, query: string, example = 'WorkflowType = "greet" AND ExecutionStatus = "Running"'): SafeHtml {
+  return html`<form class="filter" method="get" action="${action}">
+<input name="query" value="${query}" placeholder='${example}' aria-label="List filter (visibility query)">
+<button type="submit">Filter</button>${query ? html` <a href="${action}">clear</a>` : ''}</form>`;
 }
 
 function listRow(ns: string, w: WorkflowExecutionInfo): SafeHtml {
@@ -132,6 +150,18 @@ export function renderDisplay(d: Display | undefined): SafeHtml {
     case 'list': return html`<ol class="list">${d.items.map((i) => html`<li>${renderDisplay(i)}</li>`)}</ol>`;
     case 'fields': return html`<dl>${d.fields.map(([k, v]) => html`<dt>${k}</dt><dd>${renderDisplay(v)}</dd>`)}</dl>`;
   }
+}
+
+const PENDING_STATE_NAMES: Record<number, string> = {
+  [PendingActivityState.SCHEDULED]: 'Scheduled',
+  [PendingActivityState.STARTED]: 'Started',
+  [PendingActivityState.CANCEL_REQUESTED]: 'Cancel requested',
+  [PendingActivityState.PAUSED]: 'Paused',
+  [PendingActivityState.PAUSE_REQUESTED]: 'Pause requested',
+};
+
+export function pendingStateName(state: number | undefined): string {
+  return PENDING_STATE_NAMES[state ?? 0] ?? '';
 }
 
 /** 'ACTIVITY_TASK_SCHEDULED' -> 'ActivityTaskScheduled' (the names Temporal's UI and CLI show). */
@@ -186,7 +216,7 @@ ${fieldsOf(searchAttributes) ? html`<h2>Search attributes</h2><div id="search-at
 ${fieldsOf(memo) ? html`<h2>Memo</h2><div id="memo">${renderDisplay(fieldsOf(memo))}</div>` : ''}
 <h2>Pending activities (${activities.length})</h2>
 ${activities.length ? html`<table id="pending-activities"><thead><tr><th>Activity ID</th><th>Type</th><th>State</th><th>Attempt</th><th>Scheduled</th><th>Details</th></tr></thead><tbody>
-${activities.map((a) => html`<tr><td class="id">${a.activityId}</td><td>${a.activityType?.name}</td><td>${a.state === PendingActivityState.STARTED ? 'Started' : 'Scheduled'}</td>
+${activities.map((a) => html`<tr><td class="id">${a.activityId}</td><td>${a.activityType?.name}</td><td>${pendingStateName(a.state)}</td>
 <td>${a.attempt}${a.maximumAttempts ? ` of ${a.maximumAttempts}` : ''}</td><td>${time(timestampMs(a.scheduledTime))}</td>
 <td>${renderDisplay(displayMessage('temporal.api.workflow.v1.PendingActivityInfo', { heartbeatDetails: a.heartbeatDetails, lastFailure: a.lastFailure, lastWorkerIdentity: a.lastWorkerIdentity }))}</td></tr>`)}
 </tbody></table>` : html`<p class="muted">none</p>`}

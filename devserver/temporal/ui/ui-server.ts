@@ -4,14 +4,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { status as Status } from '@grpc/grpc-js';
 import { RpcError } from '../errors';
+import type { ActivityExecutionRegistry } from '../state/activity-execution-registry';
 import type { RunRegistry } from '../state/run-registry';
+import { activityFilterForm, activityListPage, activityPage, activityUrl } from './activity-pages';
 import { html, SafeHtml } from './html';
-import { filterForm, layout, listPage, messagePage, runPage, runUrl, workflowsUrl } from './pages';
+import { filterForm, layout, listPage, listTabs, messagePage, runPage, runUrl, workflowsUrl } from './pages';
 
 export interface UiDeps {
   registry: Pick<RunRegistry, 'namespaces' | 'allRuns' | 'resolveRun' | 'checkNamespace'>;
+  executions: Pick<ActivityExecutionRegistry, 'all' | 'resolve'>;
   /** The engine's clock (virtual time in time-skipping mode). */
-  now(): number;
+  clock: { now(): number };
   /** Stored runs restored; pages wait for it. */
   ready: Promise<void>;
   log(msg: string): void;
@@ -46,7 +49,8 @@ function route(deps: UiDeps, url: URL): Page {
   const parts = segments(url.pathname);
   if (!parts) return { status: 400, ...messagePage('Bad request', 'The address is not valid.') };
   if (parts.length === 0) return { status: 302, location: workflowsUrl('default') };
-  if (parts[0] !== 'namespaces' || parts[2] !== 'workflows' || parts.length < 3 || parts.length > 5) {
+  const kind = parts[2];
+  if (parts[0] !== 'namespaces' || (kind !== 'workflows' && kind !== 'activities') || parts.length < 3 || parts.length > 5) {
     return { status: 404, ...messagePage('Not found', `Nothing at ${url.pathname}.`) };
   }
   const ns = deps.registry.checkNamespace(parts[1]);
@@ -54,15 +58,23 @@ function route(deps: UiDeps, url: URL): Page {
     const query = url.searchParams.get('query') ?? '';
     const offset = Math.max(0, Math.floor(Number(url.searchParams.get('offset') ?? 0)) || 0);
     try {
+      if (kind === 'activities') return { status: 200, ns, ...activityListPage({ source: deps.executions, ns, query, offset }) };
       return { status: 200, ns, ...listPage({ source: deps.registry, ns, query, offset }) };
     } catch (e) {
       if (!(e instanceof RpcError) || e.code !== Status.INVALID_ARGUMENT) throw e;
-      return { status: 400, ns, title: 'Invalid query', body: html`<h1>Workflows <span class="muted">in ${ns}</span></h1>${filterForm(ns, query)}<div class="error" id="query-error">${e.message}</div>` };
+      const heading = kind === 'activities' ? 'Standalone activities' : 'Workflows';
+      const form = kind === 'activities' ? activityFilterForm(ns, query) : filterForm(workflowsUrl(ns), query);
+      return { status: 400, ns, title: 'Invalid query', body: html`<h1>${heading} <span class="muted">in ${ns}</span></h1>${listTabs(ns, kind)}${form}<div class="error" id="query-error">${e.message}</div>` };
     }
+  }
+  if (kind === 'activities') {
+    const exec = deps.executions.resolve(ns, parts[3], parts[4]);
+    if (parts.length === 4) return { status: 302, location: activityUrl(ns, exec.activityId, exec.runId) };
+    return { status: 200, ns, ...activityPage(exec, deps.clock.now()) };
   }
   const run = deps.registry.resolveRun(ns, { workflowId: parts[3], runId: parts[4] });
   if (parts.length === 4) return { status: 302, location: runUrl(ns, run.workflowId, run.runId) };
-  return { status: 200, ns, ...runPage(run, deps.now()) };
+  return { status: 200, ns, ...runPage(run, deps.clock.now()) };
 }
 
 async function handle(deps: UiDeps, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

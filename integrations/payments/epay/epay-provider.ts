@@ -9,9 +9,11 @@
  *   time, ..., hash); `hash` = MD5 of the values of all the other parameters in the order received
  *   + the MD5 key. The platform's webhook route takes the same parameters as a form POST too.
  * - capture / delete (void) / credit (refund) / gettransaction are SOAP calls with the webservice
- *   password. The webservice takes no idempotency key: capture and delete read the transaction
- *   first and do nothing when it is already captured / deleted, so a retried call moves no money
- *   twice; the platform's key travels in an `Idempotency-Key` header for proxies that honour it.
+ *   password. The webservice takes no idempotency key (`takesIdempotencyKeys: false`): capture and
+ *   delete read the transaction first and do nothing when it is already captured / deleted, and a
+ *   refund reads gettransaction's `creditedamount` first (`refundedAmount`) and credits only what is
+ *   still owed (domain/payments/provider-refunds.ts), so a retried call moves no money twice; the
+ *   platform's key travels in an `Idempotency-Key` header for proxies that honour it.
  * Credentials: `{merchantNumber, md5Key, apiPassword}`. orderid is the payment id without dashes.
  */
 import crypto from 'node:crypto';
@@ -48,6 +50,7 @@ function pick(xml: string, tag: string): string | null {
 export class EpayProvider implements PaymentProvider {
   readonly name = 'epay';
   readonly credentialFields = ['merchantNumber', 'md5Key', 'apiPassword'] as const;
+  readonly takesIdempotencyKeys = false;
 
   constructor(private readonly urls: { windowUrl: string; apiUrl: string }) {}
 
@@ -80,14 +83,14 @@ export class EpayProvider implements PaymentProvider {
     return r.transactionId;
   }
 
-  private async transaction(c: ProviderCredentials, transactionId: string): Promise<{ capturedAmount: number; status: string }> {
+  private async transaction(c: ProviderCredentials, transactionId: string): Promise<{ capturedAmount: number; creditedAmount: number; status: string }> {
     const xml = await this.soap('gettransaction', [
       ['merchantnumber', c.merchantNumber],
       ['transactionid', transactionId],
       ['pwd', c.apiPassword],
       ['epayresponse', '-1'],
     ]);
-    return { capturedAmount: Number(pick(xml, 'capturedamount') ?? 0), status: pick(xml, 'status') ?? 'UNKNOWN' };
+    return { capturedAmount: Number(pick(xml, 'capturedamount') ?? 0), creditedAmount: Number(pick(xml, 'creditedamount') ?? Number.NaN), status: pick(xml, 'status') ?? 'UNKNOWN' };
   }
 
   async createSession(c: ProviderCredentials, r: Parameters<PaymentProvider['createSession']>[1]) {
@@ -153,6 +156,12 @@ export class EpayProvider implements PaymentProvider {
       r.idempotencyKey,
     );
     return { refundId: `${transactionId}:${r.idempotencyKey}` };
+  }
+
+  async refundedAmount(c: ProviderCredentials, r: { transactionId: string | null }): Promise<number> {
+    const { creditedAmount } = await this.transaction(c, this.txn(r));
+    if (!Number.isSafeInteger(creditedAmount) || creditedAmount < 0) throw new ProviderError('TRANSIENT', 'EPAY_UNREADABLE', 'ePay gettransaction gave no credited amount');
+    return creditedAmount;
   }
 
   async fetchStatus(c: ProviderCredentials, r: { sessionId: string; transactionId?: string | null }): Promise<ProviderStatus> {

@@ -8,6 +8,8 @@ import { providerFetch } from '../provider-http';
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
   readonly credentialFields = ['apiKey'] as const;
+  /** the sandbox replays a POST with a seen Idempotency-Key instead of moving money again */
+  readonly takesIdempotencyKeys = true;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -41,6 +43,11 @@ export class SandboxProvider implements PaymentProvider {
   async refund(credentials: ProviderCredentials, r: ProviderMoneyRequest) {
     const s = await this.call(credentials, 'POST', `/v1/sessions/${encodeURIComponent(r.sessionId)}/refund`, { amount: r.amount }, r.idempotencyKey);
     return { refundId: String(s.refundId) };
+  }
+
+  async refundedAmount(credentials: ProviderCredentials, r: { sessionId: string }): Promise<number> {
+    const s = await this.call(credentials, 'GET', `/v1/sessions/${encodeURIComponent(r.sessionId)}`);
+    return Number(s.refundedAmount ?? 0);
   }
 
   async fetchStatus(credentials: ProviderCredentials, r: { sessionId: string }): Promise<ProviderStatus> {

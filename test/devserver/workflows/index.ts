@@ -270,3 +270,16 @@ export async function timerAndActivityElsewhere(activityQueue: string, _details:
   await Promise.all([sleep('1 day'), echo('nobody polls this queue')]);
   return 'done';
 }
+
+export const neverReturningUpdate = defineUpdate<void, []>('neverReturningUpdate');
+
+/** Accepts every update and never finishes one (the in-flight update limit). */
+export async function holdsUpdates(): Promise<void> {
+  setHandler(neverReturningUpdate, () => new Promise<void>(() => undefined));
+  await condition(() => false);
+}
+
+/** What the first workflow task tells the workflow about its history. */
+export async function firstTaskHistorySize(): Promise<number> {
+  return workflowInfo().historySize;
+}

@@ -31,6 +31,19 @@ describe('error handler: body-parser and database errors never become a 500', ()
     expect(zlib.details).to.deep.equal([{ field: 'body', message: 'could not be decoded with its content-encoding' }]);
   });
 
+  it('when the database cannot be reached (stopped, restarting, connection lost, pool starved) then 503 DATABASE_UNAVAILABLE', () => {
+    const unreachable = [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      pg('57P01'),
+      pg('57P03'),
+      pg('08006'),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+      { name: 'DBError', nativeError: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) },
+    ];
+    for (const err of unreachable) expect(toAppError(err), String((err as Error).message ?? (err as { name: string }).name)).to.deep.include({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+  });
+
   it('when a database data error slips through then it is logged once, at warn, with the request id', () => {
     const calls: { level: string; fields: Record<string, unknown> }[] = [];
     const logger = {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hashToken, issueCancellationToken, verifyCancellationToken } from '../../../domain/booking/cancellation-token';
+import { hashToken, issueCancellationToken, reissueCancellationToken, verifyCancellationToken } from '../../../domain/booking/cancellation-token';
 
 describe('cancellation token (signed, stored hashed)', () => {
   const secret = 'unit-test-secret-0123456789';
@@ -21,9 +21,22 @@ describe('cancellation token (signed, stored hashed)', () => {
     expect(verifyCancellationToken(secret, bookingId, 'a.b.c', hash)).to.equal(false);
   });
 
-  it('when a valid signature is presented for a replaced token (hash differs) then it fails', () => {
+  it('when a valid signature is presented against another stored hash then it fails', () => {
     const first = issueCancellationToken(secret, bookingId);
-    const second = issueCancellationToken(secret, bookingId);
-    expect(verifyCancellationToken(secret, bookingId, first.token, second.hash)).to.equal(false);
+    const other = hashToken('a-token-issued-some-other-way');
+    expect(verifyCancellationToken(secret, bookingId, first.token, other)).to.equal(false);
+  });
+
+  it('when the messages need the token later then the platform derives the same token from the booking id and its secret', () => {
+    const issued = issueCancellationToken(secret, bookingId);
+    expect(issueCancellationToken(secret, bookingId).token).to.equal(issued.token);
+    expect(reissueCancellationToken(secret, bookingId, issued.hash)).to.equal(issued.token);
+    expect(issueCancellationToken(secret, '00000000-0000-4000-8000-000000000000').token).to.not.equal(issued.token);
+  });
+
+  it('when the booking has no token, or its hash is of a token this secret did not derive, then no token is given back', () => {
+    expect(reissueCancellationToken(secret, bookingId, null)).to.equal(null);
+    expect(reissueCancellationToken(secret, bookingId, hashToken('random.token'))).to.equal(null);
+    expect(reissueCancellationToken('another-secret-0123456789', bookingId, issueCancellationToken(secret, bookingId).hash)).to.equal(null);
   });
 });

@@ -29,4 +29,12 @@ describe('booking messages (nb-NO)', () => {
     }
     expect(renderBookingMessage('REMINDER', facts).subject).to.match(/^Påminnelse/);
   });
+  it('when the booking has a manage page then the received, confirmation, reminder and moved messages end with its link; the cancellation and bookings without one carry none', () => {
+    const manageUrl = 'https://book.example.no/klipp/bookings/6b0c?token=abc.def';
+    for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED'] as const) {
+      expect(renderBookingMessage(kind, { ...facts, manageUrl }).text, kind).to.match(new RegExp(` Se eller avbestill timen: ${manageUrl.replace(/[.?]/g, '\\$&')}$`));
+      expect(renderBookingMessage(kind, { ...facts, manageUrl: null }).text, kind).to.not.contain('avbestill timen:');
+    }
+    expect(renderBookingMessage('CANCELLED', { ...facts, manageUrl }).text).to.not.contain(manageUrl);
+  });
 });

@@ -1,11 +1,16 @@
 // ScheduleActivityTask command: validation (done before a completion is applied, so completions
-// stay atomic) and the server-side normalisation of timeouts and retry policy (brief 9.2).
+// stay atomic) and the server-side normalisation of timeouts and retry policy, which standalone
+// activities share (devserver/temporal/PROTOCOL.md#activities).
 import type { CommandAttributes, Duration } from '../../messages';
 import { duration, durationMs, TaskQueueKind } from '../../proto';
 import { withRetryDefaults } from '../../retry-policy';
 import type { ScheduledActivity } from '../../state/run';
 
 export type ScheduleActivityCommand = CommandAttributes<'SCHEDULE_ACTIVITY_TASK'>;
+/** What a ScheduleActivityTask command and a StartActivityExecution request both say about the activity. */
+export type ActivitySpec = Pick<ScheduleActivityCommand,
+  'activityId' | 'activityType' | 'taskQueue' | 'header' | 'input' | 'retryPolicy' | 'priority' |
+  'scheduleToCloseTimeout' | 'scheduleToStartTimeout' | 'startToCloseTimeout' | 'heartbeatTimeout'>;
 
 /** Returns why the command is invalid, or undefined. */
 export function validateScheduleActivity(a: ScheduleActivityCommand | undefined): string | undefined {
@@ -28,7 +33,7 @@ export interface ActivityTimeoutsMs {
  * Timeouts as the real server normalises them: schedule-to-close bounds the others; without it
  * the run timeout stands in; everything is capped at the run timeout, heartbeat at start-to-close.
  */
-export function normaliseTimeouts(a: ScheduleActivityCommand, runTimeoutMs: number): ActivityTimeoutsMs {
+export function normaliseTimeouts(a: ActivitySpec, runTimeoutMs: number): ActivityTimeoutsMs {
   let s2c = durationMs(a.scheduleToCloseTimeout);
   let s2s = durationMs(a.scheduleToStartTimeout);
   let stc = durationMs(a.startToCloseTimeout);
@@ -50,7 +55,7 @@ export function normaliseTimeouts(a: ScheduleActivityCommand, runTimeoutMs: numb
 }
 
 /** The ActivityTaskScheduled attributes written for a (validated) command. */
-export function scheduledAttributes(a: ScheduleActivityCommand, t: ActivityTimeoutsMs, defaultTaskQueue: string, wtc: number): ScheduledActivity {
+export function scheduledAttributes(a: ActivitySpec, t: ActivityTimeoutsMs, defaultTaskQueue: string, wtc: number): ScheduledActivity {
   const d = (ms: number): Duration => duration(ms);
   return {
     activityId: a.activityId,

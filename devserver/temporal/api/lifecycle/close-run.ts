@@ -1,13 +1,14 @@
 // Closing a run: the terminal event is written by the caller (a worker command) or here (terminate,
 // run timeout); then everything the run held is released, its children get their parent close
-// policy, and its parent learns the result (brief 5).
+// policy, and its parent learns the result (devserver/temporal/PROTOCOL.md#closing-runs).
 import { notFound } from '../../errors';
 import type { ExternalEvents } from '../../history/external-events';
 import { flushBuffered } from '../../history/buffered-events';
 import type { EventName, NewEvent, Payloads } from '../../messages';
 import { ExecStatus, ParentClosePolicy, RetryState, timestampMs, WftFailedCause } from '../../proto';
-import type { PendingQuery, Run } from '../../state/run';
+import type { Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { Queries } from '../query/queries';
 import type { SignalAndCancel } from './signal-and-cancel';
 
 export type CloseStatus = 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT';
@@ -16,19 +17,35 @@ export interface CloseDeps {
   clock: { now(): number; workChanged(): void };
   registry: Pick<RunRegistry, 'openRuns' | 'runs' | 'currentRun'>;
   events: Pick<ExternalEvents, 'add'>;
-  cancels: Pick<SignalAndCancel, 'requestCancel'>;
+  signals: Pick<SignalAndCancel, 'requestCancel'>;
   /** Queries still waiting are answered from the closed run's full history (legacy query task). */
-  dispatchLegacyQuery(run: Run, q: PendingQuery): void;
-  /** Other families release what they hold for the run (activity timers, open updates). */
-  onClosed(run: Run): void;
+  queries: Pick<Queries, 'dispatchLegacy'>;
+}
+
+/** Something that holds state for open runs and lets it go when a run closes. */
+export interface RunCloseListener {
+  runClosed(run: Run): void;
+}
+
+export interface Termination {
+  reason?: string;
+  details?: Payloads;
+  identity?: string;
 }
 
 export class RunCloser {
+  private readonly listeners: RunCloseListener[] = [];
+
   constructor(private readonly deps: CloseDeps) {}
 
-  terminate(run: Run, reason: string | undefined, details: Payloads | undefined, identity: string | undefined): void {
+  /** Tells `listener` about every run that closes (activity timers, open updates, schedules). */
+  addListener(listener: RunCloseListener): void {
+    this.listeners.push(listener);
+  }
+
+  terminate(run: Run, t: Termination): void {
     if (!run.open) throw notFound('workflow execution already completed');
-    this.closeByServer(run, { type: 'WORKFLOW_EXECUTION_TERMINATED', attrs: { reason, details, identity } }, 'TERMINATED');
+    this.closeByServer(run, { type: 'WORKFLOW_EXECUTION_TERMINATED', attrs: { reason: t.reason, details: t.details, identity: t.identity } }, 'TERMINATED');
   }
 
   /**
@@ -78,9 +95,9 @@ export class RunCloser {
     for (const t of run.timers.values()) t.handle.cancel();
     run.timers.clear();
     for (const t of run.runTimers) t.cancel();
-    this.deps.onClosed(run);
+    for (const l of this.listeners) l.runClosed(run);
     for (const w of [...run.waiters]) w();
-    for (const q of attachedQueries) this.deps.dispatchLegacyQuery(run, q);
+    for (const q of attachedQueries) this.deps.queries.dispatchLegacy(run, q);
     this.applyParentClosePolicy(run);
     // A run that continues as new or retries hands its parent over to the next run.
     if (status !== 'CONTINUED_AS_NEW' && !chained) this.notifyParent(run);
@@ -94,8 +111,9 @@ export class RunCloser {
       const childRun = this.deps.registry.currentRun(child.namespace, child.workflowId);
       if (!childRun?.open || childRun.firstRunId !== child.runId) continue;
       const policy = child.parentClosePolicy || ParentClosePolicy.v('TERMINATE');
-      if (policy === ParentClosePolicy.v('TERMINATE')) this.terminate(childRun, 'by parent close policy', undefined, 'server');
-      else if (policy === ParentClosePolicy.v('REQUEST_CANCEL')) this.deps.cancels.requestCancel(childRun, 'by parent close policy', 'server');
+      const why = { reason: 'by parent close policy', identity: 'server' };
+      if (policy === ParentClosePolicy.v('TERMINATE')) this.terminate(childRun, why);
+      else if (policy === ParentClosePolicy.v('REQUEST_CANCEL')) this.deps.signals.requestCancel(childRun, why);
     }
   }
 

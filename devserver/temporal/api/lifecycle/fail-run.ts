@@ -1,6 +1,6 @@
-// FailWorkflowExecution with the start request's retry policy (brief 9.1, workflow level): the
-// failed event names the next run when another attempt is allowed, and that run starts after the
-// backoff, keeping the parent and the execution expiration.
+// FailWorkflowExecution with the start request's retry policy (devserver/temporal/PROTOCOL.md#continue-as-new-and-retries): the failed
+// event names the next run when another attempt is allowed, and that run starts after the backoff,
+// keeping the parent and the execution expiration.
 import { randomUUID } from 'node:crypto';
 import type { Failure } from '../../messages';
 import { ContinueAsNewInitiator, RetryState, timestampMs } from '../../proto';

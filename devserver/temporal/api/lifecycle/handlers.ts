@@ -1,5 +1,6 @@
 // Client RPCs that act on a running workflow: signal, cancel request, terminate.
 import { invalidArgument } from '../../errors';
+import { checkIdLength } from '../../limits';
 import type { WorkflowServiceHandlers } from '../../messages';
 import type { RunRegistry } from '../../state/run-registry';
 import type { RunCloser } from './close-run';
@@ -16,17 +17,19 @@ export function lifecycleHandlers({ registry, signals, closer }: LifecycleHandle
     SignalWorkflowExecution: (req) => {
       const run = registry.resolveRun(registry.checkNamespace(req.namespace), req.workflowExecution);
       if (!req.signalName) throw invalidArgument('signal_name is required');
-      signals.signal(run, req.signalName, req.input, req.header, req.identity, undefined, req.requestId);
+      checkIdLength('SignalName', req.signalName);
+      checkIdLength('RequestId', req.requestId);
+      signals.signal(run, { signalName: req.signalName, input: req.input, header: req.header, identity: req.identity, requestId: req.requestId });
       return {};
     },
     RequestCancelWorkflowExecution: (req) => {
       const run = registry.resolveRun(registry.checkNamespace(req.namespace), req.workflowExecution, req.firstExecutionRunId);
-      signals.requestCancel(run, req.reason, req.identity);
+      signals.requestCancel(run, { reason: req.reason, identity: req.identity });
       return {};
     },
     TerminateWorkflowExecution: (req) => {
       const run = registry.resolveRun(registry.checkNamespace(req.namespace), req.workflowExecution, req.firstExecutionRunId);
-      closer.terminate(run, req.reason, req.details, req.identity);
+      closer.terminate(run, { reason: req.reason, details: req.details, identity: req.identity });
       return {};
     },
   };

@@ -9,26 +9,46 @@ export interface SignalDeps {
   events: Pick<ExternalEvents, 'addOne'>;
 }
 
+export interface Signal {
+  signalName: string;
+  input?: Payloads;
+  header?: Header;
+  identity?: string;
+  /** The workflow that sent it (SignalExternalWorkflowExecution). */
+  external?: WorkflowExecution;
+  /** A client's request id: the same id again is a retry of the same call. */
+  requestId?: string;
+}
+
+export interface CancelRequest {
+  reason?: string;
+  identity?: string;
+  /** The workflow that asked (RequestCancelExternalWorkflowExecution). */
+  external?: { initiatedEventId: number; execution: WorkflowExecution };
+}
+
 export class SignalAndCancel {
   constructor(private readonly deps: SignalDeps) {}
 
-  signal(run: Run, signalName: string, input: Payloads | undefined, header: Header | undefined, identity: string | undefined, external?: WorkflowExecution, requestId?: string): void {
+  signal(run: Run, s: Signal): void {
     if (!run.open) throw notFound('workflow execution already completed');
-    if (requestId) {
+    if (s.requestId) {
       // Signals with an already-seen request id are no-ops (client retries of one call).
-      if (run.requestIds.has(`signal:${requestId}`)) return;
-      run.requestIds.add(`signal:${requestId}`);
+      if (run.requestIds.has(`signal:${s.requestId}`)) return;
+      run.requestIds.add(`signal:${s.requestId}`);
     }
-    this.deps.events.addOne(run, 'WORKFLOW_EXECUTION_SIGNALED', { signalName, input, header, identity, externalWorkflowExecution: external });
+    this.deps.events.addOne(run, 'WORKFLOW_EXECUTION_SIGNALED', {
+      signalName: s.signalName, input: s.input, header: s.header, identity: s.identity, externalWorkflowExecution: s.external,
+    });
   }
 
-  requestCancel(run: Run, reason: string | undefined, identity: string | undefined, external?: { initiatedEventId: number; execution: WorkflowExecution }): void {
+  requestCancel(run: Run, c: CancelRequest): void {
     if (!run.open || run.cancelRequested) return;
     run.cancelRequested = true;
     this.deps.events.addOne(run, 'WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
-      cause: reason, identity,
-      externalInitiatedEventId: external?.initiatedEventId,
-      externalWorkflowExecution: external?.execution,
+      cause: c.reason, identity: c.identity,
+      externalInitiatedEventId: c.external?.initiatedEventId,
+      externalWorkflowExecution: c.external?.execution,
     });
   }
 }

@@ -1,4 +1,4 @@
-// Connection bootstrap and namespace RPCs (brief 2.1), and the OperatorService search-attribute
+// Connection bootstrap and namespace RPCs (what NativeConnection and Client ask first), and the OperatorService search-attribute
 // registry the SDK's test environments use.
 import { status as Status } from '@grpc/grpc-js';
 import { invalidArgument, RpcError } from '../../errors';
@@ -8,19 +8,19 @@ import type { RunRegistry } from '../../state/run-registry';
 import type { SearchAttributeTypes } from '../../state/search-attribute-types';
 
 export const SERVER_VERSION = '1.24.0-salon-devserver';
-const RETENTION_MS = 24 * 3600 * 1000;
 const NAMESPACE_STATE_REGISTERED = 1;
 const ARCHIVAL_DISABLED = 2;
 
-function namespaceInfo(name: string) {
+function namespaceInfo(name: string, retentionMs: number) {
   return {
     namespaceInfo: { name, state: NAMESPACE_STATE_REGISTERED, id: `ns-${name}`, description: 'salon dev server namespace', capabilities: {}, limits: {} },
-    config: { workflowExecutionRetentionTtl: duration(RETENTION_MS), historyArchivalState: ARCHIVAL_DISABLED, visibilityArchivalState: ARCHIVAL_DISABLED },
+    config: { workflowExecutionRetentionTtl: duration(retentionMs), historyArchivalState: ARCHIVAL_DISABLED, visibilityArchivalState: ARCHIVAL_DISABLED },
     isGlobalNamespace: false,
   };
 }
 
-export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributes: SearchAttributeTypes): WorkflowServiceHandlers {
+/** `retentionMs`: how long closed runs are kept (the server's retention sweep), reported as the namespaces' retention. */
+export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributes: SearchAttributeTypes, retentionMs: number): WorkflowServiceHandlers {
   return {
     GetSystemInfo: () => ({
       serverVersion: SERVER_VERSION,
@@ -36,9 +36,9 @@ export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'ch
     DescribeNamespace: (req) => {
       const name = req.namespace || 'default';
       if (!registry.namespaces.has(name)) registry.checkNamespace(name);
-      return namespaceInfo(name);
+      return namespaceInfo(name, retentionMs);
     },
-    ListNamespaces: () => ({ namespaces: [...registry.namespaces].map(namespaceInfo) }),
+    ListNamespaces: () => ({ namespaces: [...registry.namespaces].map((name) => namespaceInfo(name, retentionMs)) }),
     RegisterNamespace: (req) => {
       if (!req.namespace) throw invalidArgument('namespace is required');
       if (registry.namespaces.has(req.namespace)) throw new RpcError(Status.ALREADY_EXISTS, `Namespace ${req.namespace} already exists.`);

@@ -10,7 +10,8 @@ export function queryHandlers(registry: Pick<RunRegistry, 'checkNamespace'>, que
   return {
     QueryWorkflow: (req) => queries.query(registry.checkNamespace(req.namespace), req),
     RespondQueryTaskCompleted: (req) => {
-      const token = decodeToken(req.taskToken);
+      if (req.namespace) registry.checkNamespace(req.namespace);
+      const token = decodeToken(req.taskToken, req.namespace);
       if (token.k !== 'query') throw notFound('not a query task token');
       const q = queries.legacy.get(token.queryId);
       if (!q) throw notFound('query not found or already answered');

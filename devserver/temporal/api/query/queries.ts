@@ -1,4 +1,4 @@
-// QueryWorkflow delivery (brief 4.8): a query rides on a scheduled workflow task, waits for a
+// QueryWorkflow delivery (devserver/temporal/PROTOCOL.md#queries): a query rides on a scheduled workflow task, waits for a
 // started one to finish, or goes out as a legacy query task when no task is pending (or the run
 // is closed). Answers come back in RespondWorkflowTaskCompleted.query_results or
 // RespondQueryTaskCompleted.
@@ -102,7 +102,7 @@ export class Queries {
           return undefined;
         }
         return {
-          taskToken: encodeToken({ k: 'query', runId: run.runId, queryId: q.id }),
+          taskToken: encodeToken({ k: 'query', ns: run.namespace, runId: run.runId, queryId: q.id }),
           workflowExecution: run.execution,
           workflowType: { name: run.workflowType },
           previousStartedEventId: run.lastCompletedStartedId,

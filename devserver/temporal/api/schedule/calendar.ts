@@ -1,7 +1,7 @@
 // The next time a structured calendar matches, in a time zone (moment-timezone). Empty second,
 // minute and hour lists match 0, empty day, month, weekday and year lists match everything (the
 // real server's defaults); a range's end below its start means just the start, step 0 means 1.
-import moment from 'moment-timezone';
+import { momentTz } from './time-zone';
 import type { CalendarRange, StructuredCalendarSpec } from '../../messages';
 
 type Unit = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
@@ -18,7 +18,7 @@ function matches(ranges: CalendarRange[] | undefined, v: number, emptyMatchesAll
 
 /** True when `ms` (at whole seconds) matches the calendar in `zone`. */
 export function calendarMatches(cal: StructuredCalendarSpec, ms: number, zone: string): boolean {
-  const m = moment.tz(ms, zone);
+  const m = momentTz().tz(ms, zone);
   return matches(cal.year, m.year(), true) && matches(cal.month, m.month() + 1, true) &&
     matches(cal.dayOfMonth, m.date(), true) && matches(cal.dayOfWeek, m.day(), true) &&
     matches(cal.hour, m.hour(), false) && matches(cal.minute, m.minute(), false) && matches(cal.second, m.second(), false);
@@ -26,7 +26,7 @@ export function calendarMatches(cal: StructuredCalendarSpec, ms: number, zone: s
 
 /** The first whole second strictly after `afterMs` the calendar matches, or undefined (none within 100 years). */
 export function nextCalendarTime(cal: StructuredCalendarSpec, afterMs: number, zone: string): number | undefined {
-  const m = moment.tz(Math.floor(afterMs / 1000) * 1000 + 1000, zone);
+  const m = momentTz().tz(Math.floor(afterMs / 1000) * 1000 + 1000, zone);
   const limit = m.year() + 100;
   const skip = (unit: Unit) => m.add(1, unit).startOf(unit);
   for (let i = 0; i < 200_000 && m.year() <= limit; i++) {

@@ -1,15 +1,17 @@
 // A schedule as DescribeSchedule and ListSchedules show it.
 import type { ScheduleInfo, ScheduleListEntry } from '../../messages';
 import { timestamp } from '../../proto';
+import type { ScheduleActions } from './schedule-actions';
 import type { ScheduleState } from './schedule-state';
+import type { Schedules } from './schedules';
 
 export interface ScheduleViewDeps {
-  futureActionTimes(s: ScheduleState): number[];
-  refreshRunning(s: ScheduleState): unknown;
+  schedules: Pick<Schedules, 'futureActionTimes'>;
+  actions: Pick<ScheduleActions, 'refreshRunning'>;
 }
 
 export function scheduleInfo(deps: ScheduleViewDeps, s: ScheduleState): ScheduleInfo {
-  deps.refreshRunning(s);
+  deps.actions.refreshRunning(s);
   return {
     actionCount: s.actionCount,
     missedCatchupWindow: s.missedCatchupWindow,
@@ -18,7 +20,7 @@ export function scheduleInfo(deps: ScheduleViewDeps, s: ScheduleState): Schedule
     bufferSize: s.buffer.length,
     runningWorkflows: s.running.map((r) => ({ workflowId: r.workflowId, runId: r.runId })),
     recentActions: s.recentActions,
-    futureActionTimes: deps.futureActionTimes(s).map(timestamp),
+    futureActionTimes: deps.schedules.futureActionTimes(s).map(timestamp),
     createTime: timestamp(s.createTime),
     updateTime: s.updateTime !== undefined ? timestamp(s.updateTime) : undefined,
   };
@@ -35,7 +37,7 @@ export function listEntry(deps: ScheduleViewDeps, s: ScheduleState): ScheduleLis
       notes: s.schedule.state?.notes,
       paused: s.schedule.state?.paused,
       recentActions: s.recentActions.slice(-5),
-      futureActionTimes: deps.futureActionTimes(s).slice(0, 5).map(timestamp),
+      futureActionTimes: deps.schedules.futureActionTimes(s).slice(0, 5).map(timestamp),
     },
   };
 }

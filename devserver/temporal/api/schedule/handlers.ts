@@ -3,17 +3,19 @@ import type { WorkflowServiceHandlers } from '../../messages';
 import { timestamp, timestampMs } from '../../proto';
 import type { RunRegistry } from '../../state/run-registry';
 import { listEntry, scheduleInfo, type ScheduleViewDeps } from './describe-schedule';
+import { countSchedules, listSchedules } from './list-schedules';
+import type { ScheduleActions } from './schedule-actions';
 import { actualTime, compileSpec, nominalTimesBetween } from './schedule-spec';
 import type { Schedules } from './schedules';
 
 export interface ScheduleHandlerDeps {
   registry: Pick<RunRegistry, 'checkNamespace'>;
   schedules: Pick<Schedules, 'create' | 'get' | 'list' | 'update' | 'patch' | 'delete' | 'futureActionTimes'>;
-  refreshRunning: ScheduleViewDeps['refreshRunning'];
+  actions: Pick<ScheduleActions, 'refreshRunning'>;
 }
 
-export function scheduleHandlers({ registry, schedules, refreshRunning }: ScheduleHandlerDeps): WorkflowServiceHandlers {
-  const view: ScheduleViewDeps = { futureActionTimes: (s) => schedules.futureActionTimes(s), refreshRunning };
+export function scheduleHandlers({ registry, schedules, actions }: ScheduleHandlerDeps): WorkflowServiceHandlers {
+  const view: ScheduleViewDeps = { schedules, actions };
   return {
     CreateSchedule: (req) => {
       const ns = registry.checkNamespace(req.namespace);
@@ -42,14 +44,8 @@ export function scheduleHandlers({ registry, schedules, refreshRunning }: Schedu
       schedules.delete(registry.checkNamespace(req.namespace), req.scheduleId ?? '');
       return {};
     },
-    ListSchedules: (req) => {
-      const all = schedules.list(registry.checkNamespace(req.namespace)).sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
-      const offset = req.nextPageToken?.length ? Number(Buffer.from(req.nextPageToken).toString()) : 0;
-      const size = req.maximumPageSize && req.maximumPageSize > 0 ? req.maximumPageSize : 1000;
-      const page = all.slice(offset, offset + size);
-      const next = offset + size < all.length ? Buffer.from(String(offset + size)) : undefined;
-      return { schedules: page.map((s) => listEntry(view, s)), nextPageToken: next };
-    },
+    ListSchedules: (req) => listSchedules(schedules.list(registry.checkNamespace(req.namespace)), req, (s) => listEntry(view, s)),
+    CountSchedules: (req) => countSchedules(schedules.list(registry.checkNamespace(req.namespace)), req.query),
     ListScheduleMatchingTimes: (req) => {
       const s = schedules.get(registry.checkNamespace(req.namespace), req.scheduleId ?? '');
       const spec = compileSpec(s.schedule.spec);

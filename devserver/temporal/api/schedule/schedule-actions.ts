@@ -4,18 +4,23 @@
 // TemporalScheduledById / TemporalScheduledStartTime search attributes.
 import type { Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { RunCloser } from '../lifecycle/close-run';
+import type { SignalAndCancel } from '../lifecycle/signal-and-cancel';
 import type { WorkflowStarter } from '../start/start-workflow';
 import { jsonPayload, OverlapPolicy, ReusePolicy, timestamp } from '../../proto';
 import { MAX_BUFFER, RECENT_ACTIONS, type PendingStart, type ScheduleState } from './schedule-state';
 
 export interface ActionDeps {
-  now(): number;
+  clock: { now(): number };
   registry: Pick<RunRegistry, 'currentRun'>;
   starter: Pick<WorkflowStarter, 'start'>;
-  terminate(run: Run, reason: string): void;
-  requestCancel(run: Run, reason: string): void;
+  closer: Pick<RunCloser, 'terminate'>;
+  signals: Pick<SignalAndCancel, 'requestCancel'>;
   log(msg: string): void;
 }
+
+/** Who the overlap policies' terminations and cancellations name. */
+const SCHEDULER = 'temporal-scheduler';
 
 function rfc3339Seconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -43,13 +48,13 @@ export class ScheduleActions {
     const busy = running.length > 0 || s.buffer.length > 0;
     if (policy === OverlapPolicy.v('ALLOW_ALL')) return this.start(s, start);
     if (policy === OverlapPolicy.v('TERMINATE_OTHER')) {
-      for (const run of running) this.deps.terminate(run, 'terminated by schedule overlap policy');
+      for (const run of running) this.deps.closer.terminate(run, { reason: 'terminated by schedule overlap policy', identity: SCHEDULER });
       s.running = [];
       s.buffer = [];
       return this.start(s, start);
     }
     if (policy === OverlapPolicy.v('CANCEL_OTHER')) {
-      for (const run of running) this.deps.requestCancel(run, 'cancelled by schedule overlap policy');
+      for (const run of running) this.deps.signals.requestCancel(run, { reason: 'cancelled by schedule overlap policy', identity: SCHEDULER });
       s.buffer = [start];
       return this.drain(s);
     }
@@ -95,7 +100,7 @@ export class ScheduleActions {
         userMetadata: action.userMetadata,
         priority: action.priority,
         searchAttributes: { indexedFields },
-        identity: 'temporal-scheduler',
+        identity: SCHEDULER,
         requestId: `${s.scheduleId}-${p.nominal}-${p.actual}`,
         workflowIdReusePolicy: ReusePolicy.v('ALLOW_DUPLICATE'),
       });
@@ -103,7 +108,7 @@ export class ScheduleActions {
       s.running.push({ workflowId, runId });
       s.recentActions = [...s.recentActions, {
         scheduleTime: timestamp(p.actual),
-        actualTime: timestamp(this.deps.now()),
+        actualTime: timestamp(this.deps.clock.now()),
         startWorkflowResult: { workflowId, runId },
       }].slice(-RECENT_ACTIONS);
     } catch (err) {

@@ -3,7 +3,7 @@
 // in the spec's time zone, minus the excluded calendars, within start and end time. Jitter
 // delays each action by a deterministic amount below the spec's jitter.
 import { createHash } from 'node:crypto';
-import moment from 'moment-timezone';
+import { momentTz } from './time-zone';
 import { invalidArgument } from '../../errors';
 import type { ScheduleSpec, StructuredCalendarSpec } from '../../messages';
 import { durationMs, timestampMs } from '../../proto';
@@ -19,7 +19,7 @@ export function compileSpec(spec: ScheduleSpec | undefined): ScheduleSpec {
     out.structuredCalendar!.push(calendar);
   }
   if (spec?.calendar?.length) throw invalidArgument('Invalid schedule spec: string calendars are not supported by this dev server; use structured calendars or cron strings');
-  if (out.timezoneName && !moment.tz.zone(out.timezoneName)) throw invalidArgument(`Invalid schedule spec: unknown time zone '${out.timezoneName}'`);
+  if (out.timezoneName && !momentTz().tz.zone(out.timezoneName)) throw invalidArgument(`Invalid schedule spec: unknown time zone '${out.timezoneName}'`);
   for (const i of out.interval ?? []) if (durationMs(i.interval) <= 0) throw invalidArgument('Invalid schedule spec: interval must be positive');
   return out;
 }

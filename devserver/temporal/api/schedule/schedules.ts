@@ -6,6 +6,7 @@ import type { TimerHandle } from '../../clock';
 import { failedPrecondition, notFound, RpcError } from '../../errors';
 import type { Memo, Schedule, SchedulePatch, SearchAttributes } from '../../messages';
 import { durationMs, OverlapPolicy, timestampMs } from '../../proto';
+import type { SearchAttributeTypes } from '../../state/search-attribute-types';
 import type { ScheduleActions } from './schedule-actions';
 import { actualTime, compileSpec, nextNominalTime, nominalTimesBetween } from './schedule-spec';
 import { DEFAULT_CATCHUP_MS, type ScheduleState } from './schedule-state';
@@ -14,6 +15,7 @@ import { status as Status } from '@grpc/grpc-js';
 export interface SchedulesDeps {
   clock: { now(): number; at(due: number, fn: () => void): TimerHandle };
   actions: ScheduleActions;
+  searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
 }
 
 /** Told about every change (persistence). */
@@ -27,9 +29,14 @@ const key = (ns: string, id: string) => `${ns}\u0000${id}`;
 export class Schedules {
   private readonly byKey = new Map<string, ScheduleState>();
   private readonly timers = new Map<string, TimerHandle>();
-  listener?: ScheduleListener;
+  private listener?: ScheduleListener;
 
   constructor(private readonly deps: SchedulesDeps) {}
+
+  /** Tells `listener` about every change from now on (the store, once attached). */
+  setListener(listener: ScheduleListener): void {
+    this.listener = listener;
+  }
 
   list(ns: string): ScheduleState[] {
     return [...this.byKey.values()].filter((s) => s.namespace === ns);
@@ -47,7 +54,7 @@ export class Schedules {
     if (!schedule.action?.startWorkflow) throw new RpcError(Status.INVALID_ARGUMENT, 'schedule action start_workflow is required');
     const now = this.deps.clock.now();
     const s: ScheduleState = {
-      namespace: ns, scheduleId: id, schedule: { ...schedule, spec: compileSpec(schedule.spec) }, memo, searchAttributes,
+      namespace: ns, scheduleId: id, schedule: this.compiled(schedule), memo, searchAttributes: this.deps.searchAttributes.typed(searchAttributes),
       createTime: now, actionCount: 0, missedCatchupWindow: 0, overlapSkipped: 0, bufferDropped: 0,
       recentActions: [], running: [], buffer: [], processedUntil: now, conflictToken: 1,
     };
@@ -63,8 +70,8 @@ export class Schedules {
       throw failedPrecondition('mismatched conflict token');
     }
     const now = this.deps.clock.now();
-    s.schedule = { ...schedule, spec: compileSpec(schedule.spec) };
-    if (searchAttributes) s.searchAttributes = searchAttributes;
+    s.schedule = this.compiled(schedule);
+    if (searchAttributes) s.searchAttributes = this.deps.searchAttributes.typed(searchAttributes);
     s.updateTime = now;
     s.processedUntil = Math.max(s.processedUntil, now);
     s.conflictToken++;
@@ -101,6 +108,16 @@ export class Schedules {
         if (s.running.length !== before) this.listener?.changed(s);
       }
     });
+  }
+
+  /**
+   * The schedule as stored: its spec compiled, and the search attributes of its start-workflow
+   * action stamped with their registered types (Describe returns them as the real server does).
+   */
+  private compiled(schedule: Schedule): Schedule {
+    const startWorkflow = schedule.action?.startWorkflow;
+    const action = startWorkflow ? { ...schedule.action, startWorkflow: { ...startWorkflow, searchAttributes: this.deps.searchAttributes.typed(startWorkflow.searchAttributes) } } : schedule.action;
+    return { ...schedule, spec: compileSpec(schedule.spec), action };
   }
 
   /** Next action times (actual, with jitter) after the processed point; none while paused or out of actions. */

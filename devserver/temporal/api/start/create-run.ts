@@ -1,5 +1,6 @@
-// Creating a run: the WorkflowExecutionStarted event (brief 4.1 lists the fields the SDK needs),
-// the first workflow task (or the start delay before it) and the run/execution timeout timers.
+// Creating a run: the WorkflowExecutionStarted event (devserver/temporal/PROTOCOL.md#starting-workflows lists the
+// fields the SDK needs), the first workflow task (or the start delay before it) and the
+// run/execution timeout timers.
 // Used by StartWorkflowExecution, signal-with-start, child workflows, continue-as-new and retries.
 import { randomUUID } from 'node:crypto';
 import type { TimerHandle } from '../../clock';
@@ -8,6 +9,8 @@ import { duration, durationMs, TaskQueueKind, timestamp, timestampMs } from '../
 import { Run, RunStartRequest } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
 import type { SearchAttributeTypes } from '../../state/search-attribute-types';
+import type { RunCloser } from '../lifecycle/close-run';
+import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
 
 export const DEFAULT_WFT_TIMEOUT_MS = 10_000;
 const MAX_WFT_TIMEOUT_MS = 120_000;
@@ -22,6 +25,8 @@ export interface StartExtras {
   parent?: { namespace: string; workflowId: string; runId: string; initiatedEventId: number; parentClosePolicy: number; root?: WorkflowExecution };
   /** Runs after the run exists and before its first workflow task is scheduled (update-with-start). */
   beforeFirstTask?: (run: Run) => void;
+  /** The caller starts the first workflow task itself (eager start): do not queue it. */
+  firstTaskByCaller?: boolean;
   continued?: {
     fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number;
     lastCompletionResult?: Payloads; continuedFailure?: Failure; backoffMs?: number; attempt?: number;
@@ -32,8 +37,9 @@ export interface CreateRunDeps {
   clock: { now(): number; at(due: number, fn: () => void): TimerHandle };
   registry: Pick<RunRegistry, 'track' | 'index' | 'openRuns'>;
   searchAttributes: Pick<SearchAttributeTypes, 'typed'>;
-  scheduleWorkflowTask(run: Run): void;
-  timeoutRun(run: Run): void;
+  workflowTasks: Pick<WorkflowTasks, 'schedule'>;
+  /** Ends a run whose run or execution timeout passed. */
+  closer: Pick<RunCloser, 'timeout'>;
 }
 
 export class RunFactory {
@@ -99,7 +105,7 @@ export class RunFactory {
     }
     extras.beforeFirstTask?.(run);
     if (backoffMs > 0) run.startDelayPending = true;
-    else this.deps.scheduleWorkflowTask(run);
+    else if (!extras.firstTaskByCaller) this.deps.workflowTasks.schedule(run);
     this.armRunTimers(run);
     return run;
   }
@@ -113,12 +119,12 @@ export class RunFactory {
         if (!run.open || !run.startDelayPending) return;
         run.startDelayPending = false;
         run.touch();
-        if (run.wft.state === 'none') this.deps.scheduleWorkflowTask(run);
+        if (run.wft.state === 'none') this.deps.workflowTasks.schedule(run);
       }));
     }
     const runTimeoutMs = durationMs(start.workflowRunTimeout);
     const expiration = timestampMs(start.workflowExecutionExpirationTime) ?? 0;
     const timeoutAt = Math.min(runTimeoutMs ? run.executionTime + runTimeoutMs : Infinity, expiration || Infinity);
-    if (timeoutAt !== Infinity) run.runTimers.push(this.deps.clock.at(timeoutAt, () => this.deps.timeoutRun(run)));
+    if (timeoutAt !== Infinity) run.runTimers.push(this.deps.clock.at(timeoutAt, () => this.deps.closer.timeout(run)));
   }
 }

@@ -2,12 +2,13 @@
 // an update both schedule a workflow task when none is pending, even while the first task is held
 // back by a start delay, so the workflow starts at once (plain signals wait for the delay).
 import type { Run } from '../../state/run';
+import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
 
-export function startNow(run: Run, scheduleWorkflowTask: (run: Run) => void): void {
+export function startNow(run: Run, workflowTasks: Pick<WorkflowTasks, 'schedule'>): void {
   if (!run.open) return;
   if (run.startDelayPending) {
     run.startDelayPending = false;
     run.touch();
   }
-  if (run.wft.state === 'none') scheduleWorkflowTask(run);
+  if (run.wft.state === 'none') workflowTasks.schedule(run);
 }

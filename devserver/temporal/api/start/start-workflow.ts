@@ -1,17 +1,28 @@
-// StartWorkflowExecution's decision (brief 8.4): request-id dedup, then the workflow id reuse
-// policy for a closed previous run and the conflict policy for a running one.
+// StartWorkflowExecution's decision: request-id dedup, then the workflow id reuse policy for a
+// closed previous run and the conflict policy for a running one (devserver/temporal/PROTOCOL.md#starting-workflows).
 import { status as Status } from '@grpc/grpc-js';
 import { alreadyStarted, invalidArgument, RpcError } from '../../errors';
-import type { Payloads } from '../../messages';
 import { ConflictPolicy, ExecStatus, ReusePolicy } from '../../proto';
-import type { Run, RunStartRequest } from '../../state/run';
+import type { RunStartRequest } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { PollWorkflowTaskResponse } from '../../messages';
+import { durationMs } from '../../proto';
+import type { RunCloser } from '../lifecycle/close-run';
+import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
 import type { RunFactory, StartExtras, ValidStartRequest } from './create-run';
 
 export interface StartDeps {
   registry: Pick<RunRegistry, 'currentRun'>;
   runs: Pick<RunFactory, 'create'>;
-  terminate(run: Run, reason: string, details: Payloads | undefined, identity: string): void;
+  closer: Pick<RunCloser, 'terminate'>;
+  workflowTasks: Pick<WorkflowTasks, 'startEagerly'>;
+}
+
+export interface StartResult {
+  runId: string;
+  started: boolean;
+  /** Eager start: the first workflow task, already started for the caller's worker. */
+  eagerWorkflowTask?: PollWorkflowTaskResponse;
 }
 
 function validated(req: RunStartRequest): ValidStartRequest {
@@ -25,7 +36,7 @@ function validated(req: RunStartRequest): ValidStartRequest {
 export class WorkflowStarter {
   constructor(private readonly deps: StartDeps) {}
 
-  start(ns: string, request: RunStartRequest, extras: StartExtras = {}): { runId: string; started: boolean } {
+  start(ns: string, request: RunStartRequest, extras: StartExtras = {}): StartResult {
     const req = validated(request);
     const workflowId = req.workflowId;
     const existing = this.deps.registry.currentRun(ns, workflowId);
@@ -47,7 +58,7 @@ export class WorkflowStarter {
         return { runId: existing.runId, started: false };
       }
       if (conflict === ConflictPolicy.v('TERMINATE_EXISTING')) {
-        this.deps.terminate(existing, 'terminated by new runID', undefined, 'server');
+        this.deps.closer.terminate(existing, { reason: 'terminated by new runID', identity: 'server' });
       } else {
         throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
       }
@@ -58,7 +69,11 @@ export class WorkflowStarter {
         throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
       }
     }
-    const run = this.deps.runs.create(ns, req, extras);
-    return { runId: run.runId, started: true };
+    // Like the real server, eager start is granted to a new run without a start delay; otherwise
+    // the first task goes through the queue and the client's worker polls it as usual.
+    const eager = !!req.requestEagerExecution && !durationMs(req.workflowStartDelay);
+    const run = this.deps.runs.create(ns, req, { ...extras, firstTaskByCaller: eager });
+    if (!eager) return { runId: run.runId, started: true };
+    return { runId: run.runId, started: true, eagerWorkflowTask: this.deps.workflowTasks.startEagerly(run, req.identity ?? '') };
   }
 }

@@ -1,18 +1,24 @@
-// Workflow Update (brief section 6): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
+// Workflow Update (devserver/temporal/PROTOCOL.md#updates): UpdateWorkflowExecution / PollWorkflowExecutionUpdate, the
 // protocol messages that carry requests to the worker inside workflow tasks, and the
 // Accepted/Completed history events written from the worker's answers.
-import { invalidArgument, notFound } from '../../errors';
+import { concurrentLimitReached, failedPrecondition, invalidArgument, notFound } from '../../errors';
+import { checkIdLength } from '../../limits';
 import type {
   Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
   UpdateWorkflowRequest, UpdateWorkflowResponse,
 } from '../../messages';
-import { decodeMessage, encodeMessage, protoType, UpdateStage } from '../../proto';
+import { decodeMessage, protoType, UpdateStage } from '../../proto';
 import type { Run, UpdateState } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
+import type { ShutdownSignal } from '../../shutdown';
 import { startNow } from '../start/start-delay';
+import type { WorkflowTasks } from '../workflowtask/workflow-tasks';
+import { TYPE_PREFIX } from './update-messages';
 
-const TYPE_PREFIX = 'type.googleapis.com/';
 const UPDATE_WAIT_MS = 10_000;
+/** The real server's per-run limits: updates admitted or accepted but not completed, and all updates. */
+const MAX_IN_FLIGHT_UPDATES = 10;
+const MAX_TOTAL_UPDATES = 2000;
 const ACCEPTANCE = 'temporal.api.update.v1.Acceptance';
 const RESPONSE = 'temporal.api.update.v1.Response';
 const REJECTION = 'temporal.api.update.v1.Rejection';
@@ -24,9 +30,9 @@ function stageOf(u: UpdateState): number {
 export interface UpdateDeps {
   clock: { now(): number };
   registry: Pick<RunRegistry, 'resolveRun'>;
-  scheduleWorkflowTask(run: Run): void;
-  /** True once the server shuts down: waiting update calls return. */
-  isStopping(): boolean;
+  workflowTasks: Pick<WorkflowTasks, 'schedule'>;
+  /** Once the server stops, waiting update calls return. */
+  shutdown: Pick<ShutdownSignal, 'stopping'>;
 }
 
 export class Updates {
@@ -44,7 +50,7 @@ export class Updates {
     return new Promise((resolve) => {
       if (stageOf(u) >= stage) return resolve();
       const done = () => {
-        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.isStopping()) return;
+        if (stageOf(u) < stage && !call.cancelled && !expired && !this.deps.shutdown.stopping) return;
         u.waiters.delete(done);
         clearTimeout(timer);
         resolve();
@@ -65,10 +71,11 @@ export class Updates {
     const updateId = req.request?.meta?.updateId;
     if (!updateId) throw invalidArgument('request.meta.update_id is required');
     if (!req.request?.input?.name) throw invalidArgument('request.input.name is required');
+    checkIdLength('UpdateId', updateId);
     const known = run.updates.has(updateId);
     const u = this.admit(run, req.request);
     // A new update needs a workflow task; it also ends a start delay (as on the real server).
-    if (!known) startNow(run, this.deps.scheduleWorkflowTask);
+    if (!known) startNow(run, this.deps.workflowTasks);
     await this.wait(u, Math.max(UpdateStage.ACCEPTED, req.waitPolicy?.lifecycleStage ?? 0), call);
     return this.response(run, u);
   }
@@ -82,6 +89,7 @@ export class Updates {
     let u = run.updates.get(updateId);
     if (!u) {
       if (!run.open) throw notFound('workflow execution already completed');
+      this.checkLimits(run);
       u = { updateId, request, state: 'requested', deliveredIn: 0, acceptedEventId: 0, waiters: new Set() };
       run.updates.set(updateId, u);
       run.touch();
@@ -89,29 +97,28 @@ export class Updates {
     return u;
   }
 
+  /** A new update is refused while 10 are in flight, or once the run has had 2000 (rejected ones do not count). */
+  private checkLimits(run: Run): void {
+    let inFlight = 0;
+    let total = 0;
+    for (const u of run.updates.values()) {
+      if (u.state !== 'completed') inFlight++;
+      if (u.state !== 'completed' || u.acceptedEventId) total++;
+    }
+    if (inFlight >= MAX_IN_FLIGHT_UPDATES) throw concurrentLimitReached(`limit on number of concurrent in-flight updates has been reached (${MAX_IN_FLIGHT_UPDATES})`);
+    if (total >= MAX_TOTAL_UPDATES) {
+      throw failedPrecondition(`The limit on the total number of distinct updates in this workflow has been reached (${MAX_TOTAL_UPDATES}).`);
+    }
+  }
+
   async poll(ns: string, req: PollUpdateRequest, call: Call): Promise<PollUpdateResponse> {
     const ref = req.updateRef ?? {};
     const run = this.deps.registry.resolveRun(ns, ref.workflowExecution);
     const u = run.updates.get(ref.updateId ?? '');
     if (!u) throw notFound(`update ${ref.updateId} not found`);
-    await this.wait(u, req.waitPolicy?.lifecycleStage || UpdateStage.COMPLETED, call);
+    // Without a wait stage the real server answers at once with the stage reached so far.
+    await this.wait(u, req.waitPolicy?.lifecycleStage ?? 0, call);
     return this.response(run, u);
-  }
-
-  /** Requests not yet accepted/rejected ride on every workflow task until answered. */
-  messagesFor(run: Run, startedEventId: number): ProtocolMessage[] {
-    const out: ProtocolMessage[] = [];
-    for (const u of run.updates.values()) {
-      if (u.state !== 'requested') continue;
-      u.deliveredIn = startedEventId;
-      out.push({
-        id: `${u.updateId}/request`,
-        protocolInstanceId: u.updateId,
-        eventId: startedEventId - 1,
-        body: { type_url: `${TYPE_PREFIX}temporal.api.update.v1.Request`, value: encodeMessage(protoType('temporal.api.update.v1.Request'), u.request) },
-      });
-    }
-    return out;
   }
 
   /** Requests that arrived while the current task ran: the worker has not seen them. */
@@ -166,8 +173,8 @@ export class Updates {
     this.notify(u);
   }
 
-  /** Updates still open when the run closes fail (the real server's message, brief 6). */
-  abortAll(run: Run): void {
+  /** The run closed: updates still open fail, with the real server's message. */
+  runClosed(run: Run): void {
     for (const u of run.updates.values()) {
       if (u.state === 'completed') continue;
       u.state = 'completed';

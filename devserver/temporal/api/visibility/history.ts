@@ -1,19 +1,20 @@
 // GetWorkflowExecutionHistory: pages of events, the long poll for new events, and the close-event
-// long poll clients use to wait for a result (brief 2.4). Page tokens name the run and the next
-// event index.
+// long poll clients use to wait for a result (devserver/temporal/PROTOCOL.md#waiting-for-a-result). Page tokens name the
+// run and the next event index.
 import type { temporal } from '@temporalio/proto';
 import { invalidArgument, notFound } from '../../errors';
 import type { Call, Plain } from '../../messages';
 import { HistoryFilter } from '../../proto';
-import type { Run } from '../../state/run';
+import { waitForChange } from '../../long-poll';
 import type { RunRegistry } from '../../state/run-registry';
+import type { ShutdownSignal } from '../../shutdown';
 
 type HistoryRequest = Plain<temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryRequest>;
 type HistoryResponse = Plain<temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse>;
 
 export interface HistoryDeps {
   registry: Pick<RunRegistry, 'runs' | 'resolveRun'>;
-  isStopping(): boolean;
+  shutdown: Pick<ShutdownSignal, 'stopping'>;
   historyLongPollMs: number;
 }
 
@@ -34,14 +35,14 @@ export async function getHistory(deps: HistoryDeps, ns: string, req: HistoryRequ
   const token = parsePageToken(req.nextPageToken);
   const run = token ? deps.registry.runs.get(token.runId) : deps.registry.resolveRun(ns, req.execution);
   if (!run) throw notFound('workflow execution not found');
-  const waitFor = (ready: () => boolean) => waitForRun(run, ready, call, deps.historyLongPollMs);
+  const waitFor = (ready: () => boolean) => waitForChange(run, ready, call, deps.historyLongPollMs);
   if (req.historyEventFilterType === HistoryFilter.v('CLOSE_EVENT')) {
-    if (run.open && req.waitNewEvent) await waitFor(() => !run.open || deps.isStopping());
+    if (run.open && req.waitNewEvent) await waitFor(() => !run.open || deps.shutdown.stopping);
     if (!run.open) return { history: { events: [run.history[run.history.length - 1]] } };
     return { history: { events: [] }, nextPageToken: pageToken(run.runId, 0) };
   }
   const start = token?.next ?? 0;
-  if (req.waitNewEvent && run.open) await waitFor(() => run.history.length > start || !run.open || deps.isStopping());
+  if (req.waitNewEvent && run.open) await waitFor(() => run.history.length > start || !run.open || deps.shutdown.stopping);
   const size = (req.maximumPageSize ?? 0) > 0 ? req.maximumPageSize! : Infinity;
   const end = Math.min(run.history.length, start + size);
   const events = run.history.slice(start, end);
@@ -49,19 +50,3 @@ export async function getHistory(deps: HistoryDeps, ns: string, req: HistoryRequ
   return { history: { events }, nextPageToken: more ? pageToken(run.runId, end) : undefined };
 }
 
-/** Resolves when `ready()` holds after a change to the run, the call is cancelled, or the poll expires. */
-function waitForRun(run: Run, ready: () => boolean, call: Call, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    if (ready()) return resolve();
-    const done = () => {
-      if (!ready() && !call.cancelled && !stopped) return;
-      run.waiters.delete(done);
-      clearTimeout(timer);
-      resolve();
-    };
-    let stopped = false;
-    const timer = setTimeout(() => { stopped = true; done(); }, timeoutMs);
-    call.on('cancelled', done);
-    run.waiters.add(done);
-  });
-}

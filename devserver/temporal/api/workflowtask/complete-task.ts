@@ -1,5 +1,5 @@
 // RespondWorkflowTaskCompleted / RespondWorkflowTaskFailed: turn the worker's commands into history
-// events, in command order, then flush events buffered while the task ran (brief 4.2 and 4.3).
+// events, in command order, then flush events buffered while the task ran (devserver/temporal/PROTOCOL.md#workflow-tasks).
 //
 // A completion is applied atomically: commands are validated before anything is written, and a
 // closing command that would hide buffered events from the workflow is rejected with
@@ -27,7 +27,7 @@ import { recordBuildId } from './build-ids';
 export interface CompletionDeps {
   clock: { now(): number; workChanged(): void };
   tasks: Pick<WorkflowTasks, 'startedTaskFor' | 'fail' | 'retry' | 'schedule'>;
-  activities: Pick<ActivityAttempts, 'schedule' | 'requestCancel'>;
+  activities: Pick<ActivityAttempts, 'schedule' | 'requestCancelByCommand'>;
   updates: Pick<Updates, 'apply' | 'hasUnseen' | 'hasPending'>;
   queries: Pick<Queries, 'answerAttached' | 'redeliverPending'>;
   commands: WorkflowCommands;
@@ -43,14 +43,14 @@ export class WorkflowTaskCompletion {
   constructor(private readonly deps: CompletionDeps) {}
 
   failed(req: RespondWorkflowTaskFailedRequest): void {
-    const token = decodeToken(req.taskToken);
+    const token = decodeToken(req.taskToken, req.namespace);
     if (token.k !== 'wft') throw notFound('not a workflow task token');
     const run = this.deps.tasks.startedTaskFor(token);
     this.deps.tasks.fail(run, req.cause ?? WftFailedCause.v('UNHANDLED_COMMAND'), req.failure, req.identity);
   }
 
   completed(req: RespondWorkflowTaskCompletedRequest): RespondWorkflowTaskCompletedResponse {
-    const token = decodeToken(req.taskToken);
+    const token = decodeToken(req.taskToken, req.namespace);
     if (token.k !== 'wft') throw notFound('not a workflow task token');
     const { tasks, updates, queries, clock } = this.deps;
     const run = tasks.startedTaskFor(token);
@@ -64,7 +64,7 @@ export class WorkflowTaskCompletion {
       throw invalidArgument(bad[1]);
     }
     if (closeIdx >= 0 && this.hidesNewEvents(run, commands)) {
-      // Keep attempt 1: this is not the workflow's fault (brief 4.6).
+      // Keep attempt 1: this is not the workflow's fault.
       run.append('WORKFLOW_TASK_FAILED', {
         scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId,
         cause: WftFailedCause.v('UNHANDLED_COMMAND'), failure: serverFailure('UnhandledCommand'), identity: req.identity,
@@ -104,7 +104,12 @@ export class WorkflowTaskCompletion {
         if (m) updates.apply(run, m, wtc);
         continue;
       }
+      const commandEvent = run.history.length;
       needNewTask = this.apply(run, cmd, wtc, req.identity, afterwards, eagerActivities) || needNewTask;
+      // As on the real server, a command's user metadata (summary, details) goes on the event it
+      // wrote first: ActivityTaskScheduled, TimerStarted, the child's initiated event, a marker...
+      // The event is not sent or stored before this completion returns, so setting it here is safe.
+      if (cmd.userMetadata && run.history.length > commandEvent) run.history[commandEvent].userMetadata ??= cmd.userMetadata;
       if (!run.open) break;
     }
     if (run.open) for (const m of messages.values()) updates.apply(run, m, wtc);
@@ -141,9 +146,9 @@ export class WorkflowTaskCompletion {
         return false;
       }
       case 'REQUEST_CANCEL_ACTIVITY_TASK':
-        return activities.requestCancel(run, cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId ?? 0, wtc);
+        return activities.requestCancelByCommand(run, cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId ?? 0, wtc);
       case 'START_TIMER':
-        commands.startTimer(run, cmd.startTimerCommandAttributes ?? {}, wtc, cmd.userMetadata);
+        commands.startTimer(run, cmd.startTimerCommandAttributes ?? {}, wtc);
         return false;
       case 'CANCEL_TIMER':
         commands.cancelTimer(run, cmd.cancelTimerCommandAttributes?.timerId ?? '', wtc, identity);

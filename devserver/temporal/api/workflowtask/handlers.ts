@@ -3,6 +3,7 @@ import { invalidArgument } from '../../errors';
 import type { Call, PollWorkflowTaskResponse, WorkflowServiceHandlers } from '../../messages';
 import { TaskQueueKind } from '../../proto';
 import type { RunRegistry } from '../../state/run-registry';
+import type { ShutdownSignal } from '../../shutdown';
 import { queueKey, TaskQueues } from '../../task-queues';
 import type { WorkflowTaskCompletion } from './complete-task';
 
@@ -10,24 +11,24 @@ export interface WorkflowTaskHandlerDeps {
   registry: Pick<RunRegistry, 'checkNamespace'>;
   queues: TaskQueues<PollWorkflowTaskResponse>;
   completion: WorkflowTaskCompletion;
-  /** Long polls not parked in a task queue (sticky polls) register here to end at shutdown. */
-  stopWaiters: Set<() => void>;
+  /** Sticky polls are not parked in a task queue: they end on their own at shutdown. */
+  shutdown: Pick<ShutdownSignal, 'onStop'>;
   longPollMs: number;
 }
 
 const onCancelled = (call: Call) => (cb: () => void) => { call.on('cancelled', cb); };
 
-export function workflowTaskHandlers({ registry, queues, completion, stopWaiters, longPollMs }: WorkflowTaskHandlerDeps): WorkflowServiceHandlers {
+export function workflowTaskHandlers({ registry, queues, completion, shutdown, longPollMs }: WorkflowTaskHandlerDeps): WorkflowServiceHandlers {
   /** Sticky queues are accepted but never used: every task goes to the normal queue with full history. */
   const parkStickyPoll = (call: Call) => new Promise<void>((resolve) => {
     const finish = () => {
       clearTimeout(t);
-      stopWaiters.delete(finish);
+      forget();
       resolve();
     };
     const t = setTimeout(finish, longPollMs);
     call.on('cancelled', finish);
-    stopWaiters.add(finish);
+    const forget = shutdown.onStop(finish);
   });
 
   return {
@@ -41,8 +42,15 @@ export function workflowTaskHandlers({ registry, queues, completion, stopWaiters
       const resp = await queues.poll(queueKey(ns, req.taskQueue.name), req.identity ?? '', longPollMs, () => call.cancelled, onCancelled(call));
       return resp ?? {};
     },
-    RespondWorkflowTaskCompleted: (req) => completion.completed(req),
-    RespondWorkflowTaskFailed: (req) => { completion.failed(req); return {}; },
+    RespondWorkflowTaskCompleted: (req) => {
+      if (req.namespace) registry.checkNamespace(req.namespace);
+      return completion.completed(req);
+    },
+    RespondWorkflowTaskFailed: (req) => {
+      if (req.namespace) registry.checkNamespace(req.namespace);
+      completion.failed(req);
+      return {};
+    },
     ResetStickyTaskQueue: () => ({}),
     ShutdownWorker: () => ({}),
   };

@@ -1,15 +1,17 @@
-// Workflow task dispatch (brief 4.1, 4.6): scheduling a task, handing it to a poller (writing
+// Workflow task dispatch (devserver/temporal/PROTOCOL.md#workflow-tasks): scheduling a task, handing it to a poller (writing
 // WorkflowTaskStarted and building the poll response), and the failure paths: a failed or
 // timed-out attempt is written to history and attempt + 1 is scheduled.
 import { randomUUID } from 'node:crypto';
 import type { TimerHandle } from '../../clock';
 import { notFound } from '../../errors';
 import { flushBuffered } from '../../history/buffered-events';
-import type { Failure, PollWorkflowTaskResponse, ProtocolMessage, WorkflowQuery } from '../../messages';
+import type { Failure, PollWorkflowTaskResponse, WorkflowQuery } from '../../messages';
 import { duration, historySizeBytes, TaskQueueKind, timestamp, TimeoutType } from '../../proto';
 import type { PendingQuery, Run } from '../../state/run';
+import type { RunRegistry } from '../../state/run-registry';
 import { queueKey, TaskQueues } from '../../task-queues';
 import { encodeToken } from '../../tokens';
+import { updateRequestMessages } from '../update/update-messages';
 
 // The real server suggests continue-as-new past 4K events or 4 MB (limit.historyCount /
 // limit.historySize.suggestContinueAsNew); workflows read it as continueAsNewSuggested.
@@ -19,15 +21,27 @@ const SUGGEST_CONTINUE_AS_NEW_BYTES = 4 * 1024 * 1024;
 export interface WorkflowTaskDeps {
   clock: { now(): number; after(ms: number, fn: () => void): TimerHandle };
   queues: TaskQueues<PollWorkflowTaskResponse>;
-  runs: ReadonlyMap<string, Run>;
-  /** Protocol messages (update requests) to deliver with a task being started. */
-  messagesFor(run: Run, startedEventId: number): ProtocolMessage[];
+  registry: Pick<RunRegistry, 'runs'>;
 }
 
 export class WorkflowTasks {
   constructor(private readonly deps: WorkflowTaskDeps) {}
 
   schedule(run: Run, attempt = 1): void {
+    this.writeScheduled(run, attempt);
+    this.enqueue(run);
+  }
+
+  /**
+   * Eager workflow start: the first task is scheduled and at once started for the client that
+   * started the workflow (its worker shares the connection), instead of waiting in the queue.
+   */
+  startEagerly(run: Run, identity: string): PollWorkflowTaskResponse {
+    const scheduledEventId = this.writeScheduled(run, 1);
+    return this.start(run, scheduledEventId, identity)!;
+  }
+
+  private writeScheduled(run: Run, attempt: number): number {
     const now = this.deps.clock.now();
     const ev = run.append('WORKFLOW_TASK_SCHEDULED', {
       taskQueue: { name: run.taskQueue, kind: TaskQueueKind.NORMAL },
@@ -38,7 +52,7 @@ export class WorkflowTasks {
     const carried = run.wft.state === 'none' ? run.wft.queries : new Map<string, PendingQuery>();
     run.wft = { state: 'scheduled', scheduledEventId, startedEventId: 0, attempt, scheduledTime: now, startedTime: 0, queries: carried };
     for (const q of run.pendingQueries.splice(0)) run.wft.queries.set(q.id, q);
-    this.enqueue(run);
+    return scheduledEventId;
   }
 
   /** Puts the run's scheduled task on its queue (also used when resuming a restored run). */
@@ -70,7 +84,7 @@ export class WorkflowTasks {
     const queries: Record<string, WorkflowQuery> = {};
     for (const [id, q] of wft.queries) if (!q.settled && q.query) queries[id] = q.query;
     return {
-      taskToken: encodeToken({ k: 'wft', runId: run.runId, scheduledEventId, attempt }),
+      taskToken: encodeToken({ k: 'wft', ns: run.namespace, runId: run.runId, scheduledEventId, attempt }),
       workflowExecution: run.execution,
       workflowType: { name: run.workflowType },
       previousStartedEventId: run.lastCompletedStartedId,
@@ -81,13 +95,13 @@ export class WorkflowTasks {
       scheduledTime: timestamp(wft.scheduledTime),
       startedTime: timestamp(now),
       queries,
-      messages: this.deps.messagesFor(run, started.eventId),
+      messages: updateRequestMessages(run, started.eventId),
     };
   }
 
   /** Validates a workflow task token against the run's started task. */
   startedTaskFor(token: { runId: string; scheduledEventId: number; attempt: number }): Run {
-    const run = this.deps.runs.get(token.runId);
+    const run = this.deps.registry.runs.get(token.runId);
     if (!run) throw notFound('workflow execution not found');
     if (!run.open) throw notFound('workflow execution already completed');
     const wft = run.wft;

@@ -1,5 +1,5 @@
 // ContinueAsNewWorkflowExecution: the old run closes with a pointer to the new run id, and the new
-// run starts with the old one's settings unless the command overrides them (brief 5.3).
+// run starts with the old one's settings unless the command overrides them (devserver/temporal/PROTOCOL.md#continue-as-new-and-retries).
 import { randomUUID } from 'node:crypto';
 import type { CommandAttributes } from '../../../messages';
 import { ContinueAsNewInitiator, durationMs, TaskQueueKind, timestampMs } from '../../../proto';

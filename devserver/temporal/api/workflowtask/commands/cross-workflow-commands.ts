@@ -33,7 +33,7 @@ export class CrossWorkflowCommands {
     const workflowType = { name: a.workflowType?.name ?? '' };
     const taskQueue = a.taskQueue?.name ? { name: a.taskQueue.name, kind: TaskQueueKind.NORMAL } : { name: run.taskQueue, kind: TaskQueueKind.NORMAL };
     const searchAttributes = this.deps.searchAttributes.typed(a.searchAttributes);
-    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now(), userMetadata);
+    const ev = run.append('START_CHILD_WORKFLOW_EXECUTION_INITIATED', { ...a, namespace, taskQueue, searchAttributes, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
     const child: ChildState = {
       initiatedEventId: ev.eventId, namespace, workflowId, workflowType: workflowType.name,
       parentClosePolicy: a.parentClosePolicy ?? 0,
@@ -92,7 +92,7 @@ export class CrossWorkflowCommands {
       if (!run.open) return;
       const target = this.findOpen(namespace, a.execution);
       if (target) {
-        signals.signal(target, a.signalName ?? '', a.input, a.header, `workflow:${run.workflowId}`, run.execution);
+        signals.signal(target, { signalName: a.signalName ?? '', input: a.input, header: a.header, identity: `workflow:${run.workflowId}`, external: run.execution });
         events.addOne(run, 'EXTERNAL_WORKFLOW_EXECUTION_SIGNALED', {
           initiatedEventId, namespace, workflowExecution: { workflowId: target.workflowId, runId: target.runId }, control: a.control,
         });
@@ -118,7 +118,7 @@ export class CrossWorkflowCommands {
       if (!run.open) return;
       const target = this.findOpen(namespace, execution);
       if (target) {
-        signals.requestCancel(target, a.reason, `workflow:${run.workflowId}`, { initiatedEventId, execution: run.execution });
+        signals.requestCancel(target, { reason: a.reason, identity: `workflow:${run.workflowId}`, external: { initiatedEventId, execution: run.execution } });
         events.addOne(run, 'EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
           initiatedEventId, namespace, workflowExecution: { workflowId: target.workflowId, runId: target.runId },
         });

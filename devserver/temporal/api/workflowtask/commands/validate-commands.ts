@@ -1,5 +1,5 @@
 // Validation of a completion's commands before anything is written, so a completion is applied
-// atomically: the first invalid command fails the workflow task with its cause (brief 4.2).
+// atomically: the first invalid command fails the workflow task with its cause (devserver/temporal/PROTOCOL.md#workflow-tasks).
 import type { Command, CommandName } from '../../../messages';
 import { CommandType } from '../../../proto';
 import type { Run } from '../../../state/run';

@@ -1,7 +1,7 @@
 // Commands that only touch the run itself: timers, markers, search attributes, memo and the
 // closing commands. Each writes its event in command order.
 import type { ExternalEvents } from '../../../history/external-events';
-import type { CommandAttributes, Payload, UserMetadata } from '../../../messages';
+import type { CommandAttributes, Payload } from '../../../messages';
 import { durationMs, payloadToJson } from '../../../proto';
 import type { Run } from '../../../state/run';
 import type { SearchAttributeTypes } from '../../../state/search-attribute-types';
@@ -25,10 +25,10 @@ function clears(p: Payload, emptyListClears: boolean): boolean {
 export class WorkflowCommands {
   constructor(private readonly deps: WorkflowCommandDeps) {}
 
-  startTimer(run: Run, a: CommandAttributes<'START_TIMER'>, wtc: number, userMetadata?: UserMetadata): void {
+  startTimer(run: Run, a: CommandAttributes<'START_TIMER'>, wtc: number): void {
     const now = this.deps.clock.now();
     const timerId = a.timerId ?? '';
-    const ev = run.append('TIMER_STARTED', { timerId, startToFireTimeout: a.startToFireTimeout, workflowTaskCompletedEventId: wtc }, now, userMetadata);
+    const ev = run.append('TIMER_STARTED', { timerId, startToFireTimeout: a.startToFireTimeout, workflowTaskCompletedEventId: wtc }, now);
     this.deps.timers.armUserTimer(run, timerId, ev.eventId, now + durationMs(a.startToFireTimeout));
   }
 
@@ -40,7 +40,7 @@ export class WorkflowCommands {
       run.timers.delete(timerId);
       startedEventId = t.startedEventId;
     } else {
-      // The timer fired while this task ran: drop the buffered TimerFired (brief 4.5).
+      // The timer fired while this task ran: drop the buffered TimerFired (devserver/temporal/PROTOCOL.md#timers).
       const i = run.buffered.findIndex((b) => b.timerId === timerId);
       startedEventId = run.buffered[i].timerStartedEventId!;
       run.buffered.splice(i, 1);

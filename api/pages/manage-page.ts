@@ -1,0 +1,149 @@
+// The customer's own booking page, `/<slug>/bookings/<id>?token=...` (the confirmation after
+// booking, and the link in every message): the details, an add-to-calendar file, and cancelling
+// with what it would cost shown first (the same preview as the salon's cancel-preview). Cancelling
+// posts a form, so the page needs no JavaScript in either booking page version.
+import type { Request, Response } from 'express';
+import type { PagesContext } from './context';
+import { html, type Html } from './html';
+import { salonBySlug, salonView, type SalonView } from './salon';
+import { sendPage } from './layout';
+import { notFoundPage } from './booking-page';
+import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
+import { formatLongDay, formatMoney, formatTime, formatDay } from '../../web/shared/format';
+import { AppError } from '../../domain/errors';
+import { getPublicBooking } from '../../domain/booking/booking-query.service';
+import { cancelPublicBooking, guestCancelPreview, type CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
+import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
+import { guestBooking } from '../../domain/booking/booking-guest-access';
+import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
+import { bookingCalendarPath, manageBookingPath } from '../../domain/booking/booking-links';
+import type { PublicTenant } from '../../domain/public/public-portal.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function tokenOf(source: unknown): string | undefined {
+  return typeof source === 'string' && source.length > 0 && source.length <= 200 ? source : undefined;
+}
+
+interface Found {
+  tenant: PublicTenant;
+  booking: PublicBookingDto;
+  token: string;
+}
+
+/** The salon and the booking the token opens; undefined for a wrong id, slug or token (one 404 for all). */
+async function findBooking(ctx: PagesContext, slug: string, id: string, token: string | undefined): Promise<Found | undefined> {
+  if (!token || !UUID.test(id)) return undefined;
+  const tenant = await salonBySlug(ctx.deps, slug);
+  if (!tenant) return undefined;
+  try {
+    return { tenant, booking: await getPublicBooking(ctx.bookings, tenant, id, { token }), token };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'BOOKING_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto, error?: string): Html {
+  const { lang, locale } = view;
+  const { booking, token } = found;
+  const zone = booking.displaySnapshot.timezone;
+  const currency = booking.currency;
+  const until = `${formatDay(preview.freeCancellationUntil, zone, locale)} ${formatTime(preview.freeCancellationUntil, zone, locale)}`;
+  if (!preview.cancellable) return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2><p>${t(lang, 'notCancellable')}</p></section>`;
+  if (!preview.withinFreeWindow) {
+    return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2><p>${t(lang, 'windowClosed', { when: until })}${preview.deposit === 'NONE' ? '' : ` ${t(lang, 'windowClosedDeposit', { amount: formatMoney(preview.depositAmount, currency, locale) })}`}</p></section>`;
+  }
+  const cost: MessageKey = preview.deposit === 'CAPTURED' ? 'refundFull' : preview.deposit === 'AUTHORIZED' ? 'releaseHold' : 'noDeposit';
+  const amount = formatMoney(preview.deposit === 'CAPTURED' ? preview.refundAmount : preview.depositAmount, currency, locale);
+  return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+<p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>
+<form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/cancel">
+<input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
+<div class="field"><label for="cancel-reason">${t(lang, 'cancelReason')}</label><textarea id="cancel-reason" name="reason" rows="2" maxlength="500"></textarea></div>
+<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
+<button type="submit" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</button>
+</form></section>`;
+}
+
+async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string } = {}): Promise<void> {
+  const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
+  const { lang, locale } = view;
+  const { booking, token } = found;
+  const preview = await guestCancelPreview(ctx.bookings, found.tenant, booking.id, { token });
+  const zone = booking.displaySnapshot.timezone;
+  const currency = booking.currency;
+  const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
+  const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
+  const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageBookingPath(found.tenant.slug, booking.id, token)}`;
+  const body = html`<section aria-labelledby="booking-heading">
+<h2 id="booking-heading">${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
+<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}</div>
+<div class="card"><dl>
+<dt>${t(lang, 'status')}</dt><dd>${t(lang, `status${booking.status}` as MessageKey)}</dd>
+<dt>${t(lang, 'when')}</dt><dd>${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}–${formatTime(booking.endTime, zone, locale)}</dd>
+<dt>${t(lang, 'services')}</dt><dd><ul role="list">${booking.items.map((i) => html`<li>${i.serviceName}${i.resourceName ? ` (${t(lang, 'withStaff', { name: i.resourceName })})` : ''} · ${formatMoney(i.price, currency, locale)}</li>`)}</ul></dd>
+<dt>${t(lang, 'total')}</dt><dd>${formatMoney(booking.totalAmount, currency, locale)}</dd>
+${addressLine(found.tenant.address) ? html`<dt>${t(lang, 'address')}</dt><dd>${addressLine(found.tenant.address)}</dd>` : ''}
+</dl>
+<p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>
+${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCalendarPath(found.tenant.slug, booking.id, token)}" download="booking.ics">${t(lang, 'addToCalendar')}</a></p>` : ''}
+<p>${t(lang, 'manageLink')}:<br><a class="manage-link" href="${manageUrl}">${manageUrl}</a></p>
+<p class="hint">${t(lang, 'manageHint')}</p>
+</div></section>
+${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
+<p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
+  sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`, body, status: options.status });
+}
+
+/** GET /<slug>/bookings/<id>?token=... */
+export async function managePage(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(req.query.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  await renderManage(ctx, req, res, found);
+}
+
+/** POST /<slug>/bookings/<id>/cancel (form: token, reason): the same self-cancel as the public API. */
+export async function cancelFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(body.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  const reason = typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim().slice(0, 500) : undefined;
+  try {
+    await cancelPublicBooking(ctx.bookings, found.tenant, found.booking.id, { token: found.token, reason });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
+    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, error: errorMessage(lang, err.code) });
+  }
+  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
+}
+
+/** GET /<slug>/bookings/<id>/calendar.ics?token=...: the booking as a calendar file (same UID and SEQUENCE as its e-mails). */
+export async function calendarFile(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(req.query.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  const { booking, token, tenant } = found;
+  const row = await guestBooking(ctx.bookings, tenant, booking.id, { token });
+  const staff = [...new Set(booking.items.map((i) => i.resourceName).filter((n): n is string => !!n))];
+  const ics = bookingCalendar(
+    {
+      bookingId: booking.id,
+      sequence: row.version,
+      status: booking.status,
+      start: new Date(booking.startTime),
+      end: new Date(booking.endTime),
+      timezone: booking.displaySnapshot.timezone,
+      salonName: tenant.name,
+      location: addressLine(tenant.address),
+      services: booking.items.map((i) => i.serviceName),
+      staffName: staff.join(', ') || null,
+      manageUrl: `${ctx.deps.config.publicBaseUrl}${manageBookingPath(tenant.slug, booking.id, token)}`,
+      uidDomain: ctx.deps.config.platformDomain,
+    },
+    'PUBLISH',
+  );
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Disposition', 'attachment; filename="booking.ics"');
+  res.type('text/calendar; charset=utf-8').send(ics);
+}

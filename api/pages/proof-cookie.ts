@@ -1,0 +1,15 @@
+// The per-booking proof cookie: `salon_bp_<booking id>` holds the booking's cancellation token for a
+// day, so the payment return page (which the provider reaches with the payment id only) can show the
+// manage link and offer a retry for the booking this browser just made. The v2 page sets the same
+// cookie from the browser.
+import type { Request, Response } from 'express';
+import { BOOKING_PROOF_COOKIE, BOOKING_PROOF_MAX_AGE_S } from '../../web/shared/boot';
+
+export function setProofCookie(req: Request, res: Response, bookingId: string, token: string): void {
+  res.cookie(`${BOOKING_PROOF_COOKIE}${bookingId}`, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.secure, maxAge: BOOKING_PROOF_MAX_AGE_S * 1000 });
+}
+
+export function proofToken(req: Request, bookingId: string): string | undefined {
+  const value = req.cookies?.[`${BOOKING_PROOF_COOKIE}${bookingId}`];
+  return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
+}

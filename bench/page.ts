@@ -1,0 +1,146 @@
+// npm run bench:page - the customer booking page's first load, v1 and v2, on the embedded stack
+// (embedded Postgres, the demo salon, the real app on a loopback port with NODE_ENV=production) in
+// headless Chromium (Debian's, through playwright-core), each run in a fresh browser context (cold
+// cache). Per version and network/CPU profile it prints the median of RUNS runs of:
+//   LCP      largest contentful paint (ms from navigation start)        targets: < 1000 loopback, < 2500 throttled
+//   ready    v2 only: when the interactive page has taken over (performance mark 'booking-ready')
+//   js       compressed JavaScript bytes on the wire (headers included)  target v2: <= 50 kB
+//   total    all bytes on the wire; requests: how many; foreign: requests to any other host (target 0)
+// Profiles (Chrome DevTools Protocol through playwright-core's CDP session):
+//   loopback   no throttling
+//   throttled  4x CPU slowdown (Emulation.setCPUThrottlingRate) and slow 3G (Network.emulateNetworkConditions:
+//              400 ms latency, 400 kbit/s down, 400 kbit/s up)
+// RUNS (default 5) sets the runs per row.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import { loadConfig } from '../config';
+import { startPlatform } from '../devserver/platform';
+import { createApp } from '../api/app';
+import { createLogger } from '../integrations/logger';
+import { RecordingSignaller } from '../test/support/recording-signaller';
+import { ensureChromium } from '../test/support/chromium';
+import { seedDemoSalon, DEMO_SLUG } from '../domain/demo/demo-salon';
+import { updatePlatformSettings } from '../domain/platform/platform-settings.service';
+
+const RUNS = Number(process.env.RUNS ?? 5);
+
+interface Profile {
+  name: 'loopback' | 'throttled';
+  cpu: number;
+  network?: { latency: number; downloadThroughput: number; uploadThroughput: number };
+}
+
+const PROFILES: Profile[] = [
+  { name: 'loopback', cpu: 1 },
+  // slow 3G: 400 ms latency, 400 kbit/s each way (bytes per second for CDP)
+  { name: 'throttled', cpu: 4, network: { latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8 } },
+];
+
+interface Run {
+  lcp: number;
+  ready: number | null;
+  jsBytes: number;
+  totalBytes: number;
+  requests: number;
+  foreign: string[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function measure(browser: Browser, url: string, profile: Profile): Promise<Run> {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, locale: 'nb-NO', timezoneId: 'Europe/Oslo' });
+  const page = await context.newPage();
+  const cdp: CDPSession = await context.newCDPSession(page);
+  const origin = new URL(url).origin;
+  const types = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  const foreign: string[] = [];
+  let requests = 0;
+  cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => {
+    requests += 1;
+    const target = new URL(e.request.url);
+    if (target.protocol !== 'data:' && target.origin !== origin) foreign.push(e.request.url);
+  });
+  cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => types.set(e.requestId, e.type));
+  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => sizes.set(e.requestId, e.encodedDataLength));
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (profile.network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile.network });
+  if (profile.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const timings = await page.evaluate(
+    () =>
+      new Promise<{ lcp: number; ready: number | null }>((resolve) => {
+        const g = globalThis as unknown as { PerformanceObserver: new (cb: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(o: unknown): void }; performance: { getEntriesByName(n: string): { startTime: number }[] } };
+        let lcp = 0;
+        new g.PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+        setTimeout(() => resolve({ lcp, ready: g.performance.getEntriesByName('booking-ready')[0]?.startTime ?? null }), 50);
+      }),
+  );
+  let jsBytes = 0;
+  let totalBytes = 0;
+  for (const [id, size] of sizes) {
+    totalBytes += size;
+    if (types.get(id) === 'Script') jsBytes += size;
+  }
+  await context.close();
+  return { ...timings, jsBytes, totalBytes, requests, foreign };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-page-'));
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000' });
+  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
+  await seedDemoSalon(platform.knex, { passwordHashRounds: 4 });
+  const app = createApp(platform.deps);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${DEMO_SLUG}`;
+  const browser = await chromium.launch({ executablePath: ensureChromium(), headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const version of ['v1', 'v2'] as const) {
+      await updatePlatformSettings(platform.knex, { bookingUiVersion: version }, null);
+      await measure(browser, url, PROFILES[0]); // warm the server (first render, image of the catalogue)
+      for (const profile of PROFILES) {
+        const runs: Run[] = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, url, profile));
+        const first = runs[0];
+        const target = profile.name === 'loopback' ? 1000 : 2500;
+        const lcp = median(runs.map((r) => r.lcp));
+        const ready = runs.every((r) => r.ready !== null) ? median(runs.map((r) => r.ready!)) : null;
+        rows.push({
+          version,
+          profile: profile.name,
+          'LCP ms': Math.round(lcp),
+          'LCP target': `< ${target} ${lcp < target ? 'ok' : 'MISSED'}`,
+          'ready ms': ready === null ? '-' : Math.round(ready),
+          'JS kB': (first.jsBytes / 1000).toFixed(1),
+          'total kB': (first.totalBytes / 1000).toFixed(1),
+          requests: first.requests,
+          foreign: runs.reduce((n, r) => n + r.foreign.length, 0),
+        });
+      }
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+    server.close();
+    await platform.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`booking page first load (${url.replace(/\d+\/.*/, '<port>/' + DEMO_SLUG)}), median of ${RUNS} cold runs per row`);
+  console.table(rows);
+  const v2 = rows.filter((r) => r.version === 'v2');
+  console.log(`v2 JavaScript on first load: ${v2[0]['JS kB']} kB compressed (target <= 50 kB); requests to other hosts: ${rows.reduce((n, r) => n + Number(r.foreign), 0)} (target 0)`);
+  console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node ${process.version}, Chromium ${browser.version()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,11 @@
+// Where a customer manages a booking on the platform's own pages (docs/rules/booking-page.md): the page
+// links to it after booking, and the booking's messages carry it (with PUBLIC_BASE_URL in front).
+// The token is the booking's cancellation token, the customer's proof.
+
+export function manageBookingPath(slug: string, bookingId: string, token: string): string {
+  return `/${encodeURIComponent(slug)}/bookings/${bookingId}?token=${encodeURIComponent(token)}`;
+}
+
+export function bookingCalendarPath(slug: string, bookingId: string, token: string): string {
+  return `/${encodeURIComponent(slug)}/bookings/${bookingId}/calendar.ics?token=${encodeURIComponent(token)}`;
+}

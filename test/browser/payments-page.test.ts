@@ -1,0 +1,101 @@
+// Deposits from the booking page: the provider's hosted checkout (the sandbox's page) and back to
+// the platform's return page, in Chromium.
+import { expect } from 'chai';
+import { chooseUpToContact, closePages, startBrowserStack, openPage, randomPhone, type OpenedPage } from './support';
+import { depositSalon, paymentRows } from '../support/payments';
+import { knex } from '../support/booking-fixtures';
+
+async function bookWithDeposit(opened: OpenedPage, slug: string, service: string): Promise<void> {
+  const { page, shot, baseUrl } = opened;
+  await page.goto(`${baseUrl}/${slug}`);
+  await chooseUpToContact(opened, [service]);
+  await page.getByLabel('Navn').fill('Kari Depositum');
+  await page.getByLabel('Mobilnummer').fill(randomPhone().typed);
+  expect(await page.getByText(/Salongen tar et depositum på 100\skr/).isVisible()).to.equal(true);
+  await shot('contact');
+  await page.getByRole('button', { name: 'Bestill og betal depositum' }).click();
+  await page.waitForURL(/\/checkout\/cs_/);
+  await shot('checkout');
+}
+
+describe('booking page deposits (browser)', function () {
+  this.timeout(60_000);
+  before(startBrowserStack);
+  afterEach(closePages);
+
+  it('when the customer pays the deposit on the provider page then the return page shows it paid and the booking confirmed', async function () {
+    const salon = await depositSalon();
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await shot('return-paid');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er mottatt.');
+    // this browser made the booking: the return page links to its manage page
+    await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
+    await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
+    await shot('manage');
+    // the first free time is inside the salon's 24 hours: the page says what cancelling now would cost
+    expect(await page.locator('main').innerText()).to.match(/Fristen for gratis avbestilling gikk ut .+ Salongen beholder da depositumet på 100\skr\./);
+    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
+  });
+
+  it('when the card is declined then the return page says so and offers a retry, and paying on the retry confirms the booking, whose manage page offers the deposit back on cancelling', async function () {
+    const salon = await depositSalon({ settings: { cancellationHours: 0 } });
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    await page.getByRole('button', { name: 'Decline (card refused)' }).click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+    const retry = page.getByRole('button', { name: 'Prøv å betale igjen' });
+    await retry.waitFor({ timeout: 20_000 });
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen ble avvist. Timen er holdt av en stund til.');
+    await shot('return-declined');
+    await retry.click();
+    await page.waitForURL(/\/checkout\/cs_/);
+    await shot('checkout-again');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await shot('return-paid');
+    await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
+    await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
+    expect(await page.locator('#cancel-terms').innerText()).to.match(/^Gratis avbestilling frem til .+ Depositumet på 100\skr betales tilbake\.$/);
+    await shot('manage-refund');
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    const payments = await paymentRows(booking.id);
+    expect(payments.map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'CAPTURED']);
+    expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
+  });
+  it('when the card is declined on every attempt then after the third the return page says the booking is cancelled, offers no retry and links to booking again', async function () {
+    const salon = await depositSalon();
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    const retry = page.getByRole('button', { name: 'Prøv å betale igjen' });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (attempt > 1) {
+        await retry.click();
+        await page.waitForURL(/\/checkout\/cs_/);
+      }
+      await page.getByRole('button', { name: 'Decline (card refused)' }).click();
+      await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+      if (attempt < 3) await retry.waitFor({ timeout: 20_000 });
+    }
+    await page.getByText('Timen: avbestilt.').waitFor({ timeout: 20_000 });
+    await shot('return-cancelled');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er avvist for mange ganger, og timen er avbestilt.');
+    expect(await retry.count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Bestill ny time' }).getAttribute('href')).to.equal(`/${salon.tenant.slug}`);
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    expect(booking.status).to.equal('CANCELLED');
+    expect((await paymentRows(booking.id)).map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'FAILED', 'FAILED']);
+  });
+});

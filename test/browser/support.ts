@@ -1,0 +1,156 @@
+// The customer booking page in a real browser (Debian's Chromium through playwright-core): one
+// browser for the run, a fresh context per test, a screenshot of every step kept under
+// .artifacts/browser/<test>/ (ignored by git), and the requests the page made, so a test can say
+// "no request left the platform".
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { sharedBrowser } from '../support/chromium';
+import { stack } from '../support/stack';
+import { call } from '../support/http';
+import { addService, addStaff, bookingSalon, knex, type BookingSalon } from '../support/booking-fixtures';
+import { platformAdmin } from '../support/billing';
+import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+
+const ARTIFACTS = path.resolve(__dirname, '../../.artifacts/browser');
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  baseUrl: string;
+  /** keeps a full-page screenshot of the current step */
+  shot(name: string): Promise<void>;
+  /** every request the page made to a host other than the platform's */
+  foreignRequests(): string[];
+}
+
+function folderOf(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
+}
+
+/** A fresh browser context for one test; closed by the returned page's context after the test. */
+export async function openPage(test: Mocha.Context, options: { javaScript?: boolean; timezoneId?: string; locale?: string } = {}): Promise<OpenedPage> {
+  const { baseUrl } = await stack();
+  const browser = await sharedBrowser();
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScript ?? true,
+    // axe-core is injected as an inline script, which the pages' CSP (script-src 'self') would refuse
+    bypassCSP: true,
+    timezoneId: options.timezoneId ?? 'Europe/Oslo',
+    locale: options.locale ?? 'nb-NO',
+    viewport: { width: 1100, height: 900 },
+  });
+  const page = await context.newPage();
+  const origin = new URL(baseUrl).origin;
+  const foreign: string[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.protocol !== 'data:' && url.origin !== origin) foreign.push(req.url());
+  });
+  const dir = path.join(ARTIFACTS, folderOf(test.currentTest?.fullTitle() ?? test.test?.fullTitle() ?? 'page'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  let n = 0;
+  opened.push(context);
+  return {
+    page,
+    context,
+    baseUrl,
+    async shot(name) {
+      n += 1;
+      await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
+    },
+    foreignRequests: () => [...foreign],
+  };
+}
+
+const opened: BrowserContext[] = [];
+
+/** `before` hook of a browser test file: the embedded stack and the browser, started once. */
+export async function startBrowserStack(this: Mocha.Context): Promise<void> {
+  this.timeout(180_000);
+  await stack();
+  await sharedBrowser();
+}
+
+/** Closes the contexts the test opened (call from afterEach). */
+export async function closePages(): Promise<void> {
+  while (opened.length) await opened.pop()!.close();
+}
+
+export interface PageSalon extends BookingSalon {
+  services: { id: string; name: string }[];
+}
+
+/**
+ * A salon open every day 09:00-17:00 with two services in one category (60 and 30 minutes) and
+ * `staff` people who do both (the first does only the first service when `staff` > 1).
+ */
+export async function pageSalon(options: { settings?: Partial<TenantSettings>; staff?: number; branding?: Record<string, string> } = {}): Promise<PageSalon> {
+  const salon = await bookingSalon({ settings: { autoConfirm: true, cancellationHours: 0, ...options.settings }, staff: 1 });
+  const db = await knex();
+  const [category] = await db('service_categories').insert({ tenantId: salon.tenant.id, name: 'Hår', sortOrder: 0 }).returning('id');
+  const tag = crypto.randomBytes(3).toString('hex');
+  await db('services').where({ id: salon.serviceId }).update({ name: `Dameklipp ${tag}`, categoryId: category.id });
+  const second = await addService(salon.tenant.id, { name: `Brynsforming ${tag}`, duration: 30, price: 29900, categoryId: category.id, sortOrder: 1 });
+  await db('resource_skills').insert({ tenantId: salon.tenant.id, resourceId: salon.staff[0].resourceId, serviceId: second.id });
+  const staff = [...salon.staff];
+  for (let i = 1; i < (options.staff ?? 1); i++) staff.push(await addStaff(salon.tenant.id, [salon.serviceId, second.id], { name: `Ingrid ${tag} ${i}`, sortOrder: i }));
+  if ((options.staff ?? 1) > 1) await db('resource_skills').where({ resourceId: salon.staff[0].resourceId, serviceId: second.id }).delete();
+  if (options.branding) await db('tenants').where({ id: salon.tenant.id }).update({ branding: options.branding });
+  return {
+    ...salon,
+    staff,
+    services: [
+      { id: salon.serviceId, name: `Dameklipp ${tag}` },
+      { id: second.id, name: `Brynsforming ${tag}` },
+    ],
+  };
+}
+
+export function randomPhone(): { typed: string; stored: string } {
+  const digits = String(crypto.randomInt(40000000, 49999999));
+  return { typed: `${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, stored: `+47${digits}` };
+}
+
+/** Sets the platform's bookingUiVersion (the admin route). */
+export async function useBookingUi(version: 'v1' | 'v2'): Promise<void> {
+  const admin = await platformAdmin();
+  const res = await call('patch', '/superadmin/platform-settings', admin.token, { bookingUiVersion: version });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+}
+
+export async function bookingsOf(tenantId: string) {
+  return (await knex())('bookings').where({ tenantId }).orderBy('createdAt');
+}
+
+/** "Neste" of the current step (the summary's "Endre" buttons have other names). */
+export const NEXT = { name: 'Neste', exact: true } as const;
+
+/** The v2 steps from a loaded booking page up to the contact form, with the first free time. */
+export async function chooseUpToContact(opened: OpenedPage, services: string[], staff?: string): Promise<void> {
+  const { page, shot } = opened;
+  for (const name of services) await page.getByLabel(name).check();
+  await shot('services');
+  await page.getByRole('button', NEXT).click();
+  await waitForFocus(page.getByRole('heading', { level: 2, name: 'Velg behandler' }));
+  if (staff) await page.getByLabel(staff).check();
+  await shot('staff');
+  await page.getByRole('button', NEXT).click();
+  await page.locator('.times button').first().waitFor();
+  await shot('times');
+  await page.locator('.times button').first().click();
+  await waitForFocus(page.getByRole('heading', { level: 2, name: 'Dine opplysninger' }));
+}
+
+/** Waits until the element has the keyboard focus (the step's heading takes it when a step opens). */
+export async function waitForFocus(locator: Locator, timeout = 5000): Promise<void> {
+  const handle = await locator.elementHandle({ timeout });
+  await locator.page().waitForFunction((el) => (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement === el, handle, { timeout });
+}

@@ -1,0 +1,84 @@
+// The booking's messages carry the customer's manage link, and its e-mails the booking as a calendar
+// invitation that calendars update instead of duplicating: one UID, SEQUENCE raised by every move,
+// the salon's TZID, METHOD:CANCEL on cancellation (docs/rules/booking-page.md#calendar-files).
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { call, http } from '../support/http';
+import { stack } from '../support/stack';
+import { eventually } from '../support/eventually';
+import { at, bookingSalon, localDay } from '../support/booking-fixtures';
+import type { StoredMail } from '../../integrations/mail/mailer';
+
+const unfolded = (ics: string) => ics.replace(/\r\n[ \t]/g, '').split('\r\n');
+const line = (ics: string, name: string) => unfolded(ics).find((l) => l.startsWith(name));
+
+describe('booking messages: manage link and calendar invitation', function () {
+  this.timeout(90_000);
+
+  it('when a guest books, is moved and cancels then every e-mail has the same UID, a growing SEQUENCE and the salon TZID, the last is METHOD:CANCEL, and the manage link opens the booking', async () => {
+    const { platform, sms } = await stack();
+    const salon = await bookingSalon({ settings: { autoConfirm: true } });
+    const email = `guest-${crypto.randomUUID()}@example.test`;
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '10:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari Nordmann', phone, email },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const { id, cancellationToken } = created.body.data;
+    const mailOf = (kind: string) => eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
+
+    const confirmed = await mailOf('CONFIRMED');
+    const manageUrl = `${platform.deps.config.publicBaseUrl}/${salon.tenant.slug}/bookings/${id}?token=${encodeURIComponent(cancellationToken)}`;
+    expect(confirmed.text).to.contain(manageUrl);
+    const smsConfirmed = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED SMS');
+    expect(smsConfirmed.text).to.contain(manageUrl);
+    const invite = confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!;
+    expect(invite.contentType).to.equal('text/calendar; charset=utf-8; method=REQUEST');
+    const uid = line(invite.content, 'UID:');
+    expect(uid).to.equal(`UID:booking-${id}@${platform.deps.config.platformDomain}`);
+    expect(line(invite.content, 'DTSTART;')).to.equal(`DTSTART;TZID=Europe/Oslo:${localDay(3).replace(/-/g, '')}T100000`);
+    expect(unfolded(invite.content)).to.include('METHOD:REQUEST');
+    expect(unfolded(invite.content)).to.include('TZID:Europe/Oslo');
+    const firstSequence = Number(line(invite.content, 'SEQUENCE:')!.split(':')[1]);
+
+    // the manage link is the customer's page for this booking
+    const page = await (await http()).get(new URL(manageUrl).pathname + new URL(manageUrl).search);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.contain(`<h1>${salon.tenant.name}</h1>`).and.to.contain('Avbestill timen');
+
+    const moved = await call('patch', `/bookings/${id}`, salon.owner.token, { startTime: at(localDay(4), '11:00') });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    const rescheduled = (await mailOf('RESCHEDULED')).attachments!.find((a) => a.calendarMethod)!;
+    expect(line(rescheduled.content, 'UID:')).to.equal(uid);
+    expect(line(rescheduled.content, 'DTSTART;')).to.equal(`DTSTART;TZID=Europe/Oslo:${localDay(4).replace(/-/g, '')}T110000`);
+    const movedSequence = Number(line(rescheduled.content, 'SEQUENCE:')!.split(':')[1]);
+    expect(movedSequence).to.be.greaterThan(firstSequence);
+
+    const cancelled = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${id}/cancel`, undefined, { token: cancellationToken });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const cancel = (await mailOf('CANCELLED')).attachments!.find((a) => a.calendarMethod)!;
+    expect(cancel.calendarMethod).to.equal('CANCEL');
+    expect(unfolded(cancel.content)).to.include('METHOD:CANCEL');
+    expect(unfolded(cancel.content)).to.include('STATUS:CANCELLED');
+    expect(line(cancel.content, 'UID:')).to.equal(uid);
+    expect(Number(line(cancel.content, 'SEQUENCE:')!.split(':')[1])).to.be.greaterThan(movedSequence);
+  });
+
+  it('when the salon makes the booking (no token) then its messages carry no manage link and nothing breaks', async () => {
+    const { platform } = await stack();
+    const salon = await bookingSalon();
+    const email = `staff-made-${crypto.randomUUID()}@example.test`;
+    const res = await call('post', '/bookings', salon.owner.token, {
+      startTime: at(localDay(3), '12:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Ola', phone: `+47${crypto.randomInt(40000000, 49999999)}`, email },
+      source: 'PHONE',
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED e-mail');
+    expect(mail.text).to.not.contain('/bookings/');
+    expect(mail.attachments?.[0]?.calendarMethod).to.equal('REQUEST');
+  });
+});

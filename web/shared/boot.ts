@@ -1,0 +1,60 @@
+// What the server-rendered booking page hands the v2 bundle (a JSON script element), so the first
+// view needs no request: the salon, its catalogue and staff, the salon's "today", and the signed-in
+// customer when there is one. Shared type of api/pages and web/src.
+import type { Lang } from './format';
+
+export interface BootService {
+  id: string;
+  name: string;
+  description: string | null;
+  duration: number;
+  price: number;
+  currency: string;
+}
+
+export interface BootServiceGroup {
+  category: { id: string; name: string } | null;
+  services: BootService[];
+}
+
+export interface BootStaff {
+  id: string;
+  name: string;
+  jobTitle: string | null;
+  serviceIds: string[];
+}
+
+export interface BootData {
+  lang: Lang;
+  /** the booking page's own path: `/<slug>`, or `/` on the salon's subdomain or custom domain */
+  pagePath: string;
+  slug: string;
+  salon: {
+    name: string;
+    timezone: string;
+    currency: string;
+    locale: string;
+    bookingMode: 'assigned_only' | 'allow_unassigned';
+    /** days ahead a customer may book (capped while deposits are on) */
+    maxBookingDaysInAdvance: number;
+    /** the deposit taken online, when the salon takes one */
+    deposit: { type: 'percentage' | 'fixed'; value: number } | null;
+  };
+  services: BootServiceGroup[];
+  staff: BootStaff[];
+  /** the salon-local date today */
+  today: string;
+  /** customer sign-in (OpenID Connect, authorization code with PKCE); null: not offered */
+  signIn: { issuer: string; clientId: string; callbackPath: string } | null;
+  /** the signed-in customer (customer cookie), for prefilling the contact step */
+  customer: { name: string | null; email: string | null; phone: string | null } | null;
+  /** services already chosen (the form posted before the script ran) */
+  chosenServices: string[];
+}
+
+/** Prefix of the per-booking cookie (name + booking id, value: its token) that lets the payment return page act for a booking just made. */
+export const BOOKING_PROOF_COOKIE = 'salon_bp_';
+/** How long the proof cookie lives: a checkout session is open 30 minutes; a retry may come later. */
+export const BOOKING_PROOF_MAX_AGE_S = 24 * 3600;
+/** The cookie that keeps the chosen language. */
+export const LANG_COOKIE = 'salon_lang';
