@@ -4,12 +4,17 @@ import { createVoucherActivities } from './voucher.activities';
 import { createUploadActivities, type UploadActivityDeps } from './upload.activities';
 import { createPaymentActivities, type PaymentActivityDeps } from './payment.activities';
 import { createSubscriptionActivities, type SubscriptionActivityDeps } from './subscription.activities';
+import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
+ * `links` also signs the offer links of the waitlist messages (a worker without it cannot send them);
  * `now` is the one clock every activity family reads (unset: the system clock).
  */
-export type ActivityDeps = BookingActivityDeps & PaymentActivityDeps & Partial<Pick<UploadActivityDeps, 'storage'>> & Omit<SubscriptionActivityDeps, 'knex'>;
+export type ActivityDeps = BookingActivityDeps &
+  PaymentActivityDeps &
+  Partial<Pick<UploadActivityDeps, 'storage'>> &
+  Omit<SubscriptionActivityDeps, 'knex'>;
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -18,5 +23,6 @@ export function createActivities(deps: ActivityDeps) {
     ...(deps.storage ? createUploadActivities({ knex: deps.knex, storage: deps.storage }) : {}),
     ...createPaymentActivities(deps),
     ...createSubscriptionActivities(deps),
+    ...createWaitlistActivities(deps as WaitlistActivityDeps),
   };
 }

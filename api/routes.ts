@@ -15,6 +15,7 @@ import { customerAccountRouter } from './customer/routes';
 import { impersonationRouter } from './superadmin/routes';
 import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
+import { waitlistRouter } from './waitlist/routes';
 import { platformSettingsRouter } from './platform/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
@@ -33,6 +34,7 @@ export function areaRouters(deps: AppDeps): Router[] {
     impersonationRouter(deps),
     paymentsRouter(deps),
     billingRouter(deps),
+    waitlistRouter(deps),
     platformSettingsRouter(deps),
   ];
 }

@@ -4,3 +4,5 @@ export { voucherWorkflow } from './voucher/voucher.workflow';
 export { uploadWorkflow } from './upload/upload.workflow';
 export { paymentWorkflow } from './payment/payment.workflow';
 export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './subscription/subscription.workflow';
+export { waitlistOfferWorkflow } from './waitlist/waitlist-offer.workflow';
+export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';

@@ -23,5 +23,7 @@ export const constraintErrors: Record<string, () => AppError> = {
   service_categories_tenant_name_unique: () => errors.conflict('SERVICE_CATEGORY_NAME_EXISTS', 'A category with this name already exists in this salon'),
   resources_user_unique: () => errors.conflict('RESOURCE_USER_ALREADY_LINKED', 'This user is already linked to another resource'),
   resource_schedule_overrides_resource_date_unique: () => errors.conflict('SCHEDULE_OVERRIDE_EXISTS', 'This resource already has an override for this date'),
+  // waitlist (migration 100, docs/rules/waitlist.md#joining)
+  waitlist_entries_one_per_phone: () => errors.conflict('WAITLIST_ENTRY_EXISTS', 'This phone number is already on the waitlist for overlapping dates'),
   resource_skills_pkey: () => errors.conflict('RESOURCE_SKILL_EXISTS', 'This resource already has this skill'),
 };

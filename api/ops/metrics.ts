@@ -1,10 +1,13 @@
 // Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
 // do not collide: request latency per route and status, bookings created, workflow signal
-// failures, provider confirmations that came after their payment expired, database pool use. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
+// failures, provider confirmations that came after their payment expired, database pool use, and
+// the waitlist's figures (docs/rules/waitlist.md#measured), which the worker produces and the api
+// reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
 import type { DbPool } from '../../db/db-handle';
 import { poolStats } from '../../db/pool-stats';
+import { waitlistFigures, type WaitlistFigures } from '../../domain/waitlist/waitlist.repository';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -52,6 +55,49 @@ export class Metrics {
         this.set({ state: 'free' }, p.free);
         this.set({ state: 'pending' }, p.pending);
         this.set({ state: 'max' }, p.max);
+      },
+    });
+    if (knex) this.waitlistGauges(knex);
+  }
+
+  /**
+   * The waitlist's figures, counted from the rows at each scrape (offers are made and sent by the
+   * worker, which serves no metrics; every api process reports the same numbers).
+   */
+  private waitlistGauges(knex: DbPool): void {
+    let pending: Promise<WaitlistFigures> | undefined;
+    // one query per scrape, shared by the three gauges
+    const figures = () => (pending ??= waitlistFigures(knex).finally(() => setImmediate(() => (pending = undefined))));
+    new client.Gauge({
+      name: 'waitlist_offers',
+      help: 'Waitlist offers by outcome since the start (sent counts every offer made; counted from the database)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      async collect() {
+        const f = await figures();
+        this.set({ outcome: 'sent' }, f.offersSent);
+        this.set({ outcome: 'accepted' }, f.offersAccepted);
+        this.set({ outcome: 'expired' }, f.offersExpired);
+      },
+    });
+    new client.Gauge({
+      name: 'waitlist_slots_refilled',
+      help: 'Freed times booked again from the waitlist (offer rounds FILLED; counted from the database)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await figures()).slotsRefilled);
+      },
+    });
+    new client.Gauge({
+      name: 'waitlist_first_offer_delay_seconds',
+      help: 'From the change that freed time to the first offer message delivered, over the last day (p50, p95, max)',
+      labelNames: ['quantile'],
+      registers: [this.registry],
+      async collect() {
+        const { firstOfferDelay: d } = await figures();
+        if (d.p50 !== null) this.set({ quantile: '0.5' }, d.p50);
+        if (d.p95 !== null) this.set({ quantile: '0.95' }, d.p95);
+        if (d.max !== null) this.set({ quantile: '1' }, d.max);
       },
     });
   }

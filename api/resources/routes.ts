@@ -9,6 +9,7 @@ import * as resources from '../../domain/resource/resource.service';
 import * as schedules from '../../domain/resource/schedule.service';
 import * as timeOffs from '../../domain/resource/time-off.service';
 import { boolParam, pageParams, param, strParam } from '../catalogue/query-params';
+import { nowOf } from '../../domain/time/clock';
 
 function actorOf(req: Request): resources.Actor {
   const { userId, role } = principalOf(req);
@@ -28,6 +29,8 @@ function timeOffQuery(req: Request): timeOffs.TimeOffListQuery {
 }
 
 export function resourcesRouter(deps: AppDeps): Router {
+  // schedule and time-off changes may give staff working time the waitlist can offer (docs/rules/waitlist.md#when-time-frees-up)
+  const notice = () => ({ signaller: deps.signaller, now: nowOf(deps) });
   const router = Router();
   const { knex } = deps;
   const staff = requireRole('STAFF');
@@ -71,17 +74,17 @@ export function resourcesRouter(deps: AppDeps): Router {
     sendData(res, await schedules.listSchedules(knex, tenantOf(req), param(req, 'id')));
   });
   router.post('/resources/:id/schedules', owner, async (req, res) => {
-    const [row] = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), [req.body]);
+    const [row] = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), [req.body], false, notice());
     sendCreated(res, row);
   });
   router.post('/resources/:id/schedules/bulk', owner, async (req, res) => {
-    sendCreated(res, await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true));
+    sendCreated(res, await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true, notice()));
   });
   router.patch('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
-    sendData(res, await schedules.updateSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body));
+    sendData(res, await schedules.updateSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body, notice()));
   });
   router.delete('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
-    await schedules.deleteSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'));
+    await schedules.deleteSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), notice());
     sendNoContent(res);
   });
 
@@ -89,13 +92,13 @@ export function resourcesRouter(deps: AppDeps): Router {
     sendData(res, await schedules.listOverrides(knex, tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }));
   });
   router.post('/resources/:id/schedule-overrides', owner, async (req, res) => {
-    sendCreated(res, await schedules.createOverride(knex, tenantOf(req), param(req, 'id'), req.body));
+    sendCreated(res, await schedules.createOverride(knex, tenantOf(req), param(req, 'id'), req.body, notice()));
   });
   router.patch('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
-    sendData(res, await schedules.updateOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'), req.body));
+    sendData(res, await schedules.updateOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'), req.body, notice()));
   });
   router.delete('/resources/:id/schedule-overrides/:overrideId', owner, async (req, res) => {
-    await schedules.deleteOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'));
+    await schedules.deleteOverride(knex, tenantOf(req), param(req, 'id'), param(req, 'overrideId'), notice());
     sendNoContent(res);
   });
 
@@ -106,10 +109,10 @@ export function resourcesRouter(deps: AppDeps): Router {
     sendCreated(res, await timeOffs.createTimeOff(knex, tenantOf(req), param(req, 'id'), req.body, actorOf(req)));
   });
   router.patch('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
-    sendData(res, await timeOffs.updateTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), req.body, actorOf(req)));
+    sendData(res, await timeOffs.updateTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), req.body, actorOf(req), notice()));
   });
   router.delete('/resources/:id/time-offs/:timeOffId', staff, async (req, res) => {
-    await timeOffs.deleteTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), actorOf(req));
+    await timeOffs.deleteTimeOff(knex, tenantOf(req), param(req, 'id'), param(req, 'timeOffId'), actorOf(req), notice());
     sendNoContent(res);
   });
   router.get('/time-offs', staff, async (req, res) => {

@@ -67,7 +67,7 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.patch('/tenants/:id', requireRole('OWNER'), async (req, res) => {
-    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, actorOf(req), req.params.id as string, req.body)));
+    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, actorOf(req), req.params.id as string, req.body, nowOf(deps))));
   });
 
   return router;

@@ -1,12 +1,18 @@
 import { BaseModel } from './base.model';
 
-/** booking_items (migration 040): one service on one resource at its own time. */
+/**
+ * booking_items (migration 040): one service on one resource at its own time. A waitlist hold
+ * (migration 100) is a row without a booking: `bookingId` and `serviceId` null, `waitlistRoundId`
+ * set; only domain/booking/time-hold.repository.ts writes or reads those.
+ */
 export class BookingItemModel extends BaseModel {
   static override tableName = 'booking_items';
 
   bookingId!: string;
   tenantId!: string;
   serviceId!: string;
+  /** set on a waitlist hold only */
+  waitlistRoundId?: string | null;
   /** null = unassigned */
   resourceId!: string | null;
   startTime!: Date;

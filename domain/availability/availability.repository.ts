@@ -1,7 +1,8 @@
 /**
  * THE loader of everything the availability and placement rules need for one tenant and a range of
  * salon-local dates: resources with skills, weekly schedule, overrides, approved time-off and
- * active booking items, plus the active unassigned items. One statement, so it is one round trip
+ * active booking items (a waitlist hold, an item without a booking, blocks time like a CONFIRMED
+ * booking: docs/rules/waitlist.md#holds), plus the active unassigned items. One statement, so it is one round trip
  * and safe inside a transaction (never several queries in flight on one connection); pass the
  * transaction when called under the booking lock so the reads see what committed before the lock
  * was taken. domain/resource/availability-data.service.ts (loadResourceAvailability) is a view of it.
@@ -91,8 +92,8 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
           COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
                                                       'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved) ORDER BY t.start_date)
                       FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
-          COALESCE((SELECT json_agg(json_build_object('id', bi.booking_id, 'start', bi.start_time, 'end', bi.end_time, 'status', b.status))
-                      FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
+          COALESCE((SELECT json_agg(json_build_object('id', COALESCE(bi.booking_id, bi.waitlist_round_id), 'start', bi.start_time, 'end', bi.end_time, 'status', COALESCE(b.status, 'CONFIRMED')))
+                      FROM booking_items bi LEFT JOIN bookings b ON b.id = bi.booking_id
                      WHERE :withBookings AND bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
                        AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart), '[]') AS bookings
         FROM picked r) x), '[]') AS resources`;

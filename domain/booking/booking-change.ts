@@ -12,6 +12,7 @@ import { eventForStatus, type BookingStatus } from './booking-status.rules';
 import { bookingContract, type BookingEventType } from './booking-events.rules';
 import type { BookingRow } from './booking.types';
 import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow } from './booking.repository';
+import { offerFreedTime, type FreedCause } from '../waitlist/waitlist-triggers';
 
 export type { AuditEntry } from './booking.repository';
 
@@ -42,7 +43,23 @@ export async function changeBooking(
     record: () => insertAuditEntry(trx, row, change.audit),
     event: change.event,
   });
+  const freed = written && freedBy(row, change);
+  if (freed) await offerFreedTime(deps.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, start: new Date(row.startTime), end: new Date(row.endTime), cause: freed });
   return written?.version;
+}
+
+/**
+ * Whether the change gives up time the booking held (docs/rules/waitlist.md#when-time-frees-up): it
+ * stops blocking (cancelled, no-show), or it moves off its old time or staff member. The waitlist
+ * then offers the old time; what of it is really free is decided when the offer is made.
+ */
+function freedBy(row: BookingRow, change: BookingWrite): FreedCause | null {
+  if (!isBlockingStatus(row.status)) return null;
+  if ('status' in change && !isBlockingStatus(change.status)) return change.status === 'NO_SHOW' ? 'NO_SHOW' : 'CANCELLED';
+  const update = 'update' in change ? change.update : undefined;
+  if (!update) return null;
+  const moved = (key: 'startTime' | 'endTime' | 'resourceId') => key in update && String(update[key]) !== String(row[key]);
+  return moved('startTime') || moved('endTime') || moved('resourceId') ? 'MOVED' : null;
 }
 
 /** A new booking at version 1: the row, its items and the CREATED audit row in one statement, then the signal. */

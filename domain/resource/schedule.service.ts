@@ -3,7 +3,8 @@
 // converted. Slots of one resource on one day never overlap: a clash inside the request body or with
 // a stored row is 409 SCHEDULE_OVERLAP (inactive rows count too, so re-activating one cannot
 // create an overlap). Writes lock the resource row, so concurrent writers cannot race the check.
-import type { Db } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
+import { offerGrownWorkingTime, type WaitlistNotice } from '../waitlist/waitlist-triggers';
 import { slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
 import { definedFields } from '../defined-fields';
@@ -96,14 +97,22 @@ export async function listSchedules(db: Db, tenantId: string, resourceId: string
 }
 
 /** Adds slots (POST /schedules and /schedules/bulk). With `replace`, the given slots become the whole week. */
-export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace = false): Promise<ScheduleDto[]> {
+/** A changed week or override may give the staff member working time they did not have (docs/rules/waitlist.md#when-time-frees-up). */
+function scheduleChanged(trx: Transaction, tenantId: string, resourceId: string, waitlist: WaitlistNotice, when: { weekdays?: number[]; date?: string }): Promise<void> {
+  const dates = when.date ? { from: when.date, to: when.date } : {};
+  return offerGrownWorkingTime(waitlist.signaller, trx, { tenantId, resourceId, cause: 'SCHEDULE_CHANGED', weekdays: when.weekdays, ...dates }, waitlist.now);
+}
+
+export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace: boolean, waitlist: WaitlistNotice): Promise<ScheduleDto[]> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     assertWeekIsValid(input, 'schedules');
     const existing = replace ? [] : await repo.weekOf(trx, tenantId, resourceId);
     assertWeekIsValid([...existing, ...input], 'schedules');
     const slots = input.map((s) => ({ dayOfWeek: s.dayOfWeek, startTime: s.startTime, endTime: s.endTime, isActive: s.isActive ?? true }));
-    return (await repo.writeWeek(trx, tenantId, resourceId, slots, replace)).map(scheduleDto);
+    const written = (await repo.writeWeek(trx, tenantId, resourceId, slots, replace)).map(scheduleDto);
+    await scheduleChanged(trx, tenantId, resourceId, waitlist, { weekdays: replace ? undefined : [...new Set(slots.map((s) => s.dayOfWeek))] });
+    return written;
   });
 }
 
@@ -113,7 +122,7 @@ async function existingSchedule(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>): Promise<ScheduleDto> {
+export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>, waitlist: WaitlistNotice): Promise<ScheduleDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingSchedule(trx, tenantId, resourceId, id);
@@ -122,15 +131,19 @@ export async function updateSchedule(db: Db, tenantId: string, resourceId: strin
     assertWeekIsValid([next], 'schedule');
     const others = (await repo.weekOf(trx, tenantId, resourceId)).filter((r) => r.id !== id);
     assertWeekIsValid([...others, next], 'schedule');
-    return scheduleDto(await repo.patchSchedule(trx, id, changes));
+    const updated = scheduleDto(await repo.patchSchedule(trx, id, changes));
+    await scheduleChanged(trx, tenantId, resourceId, waitlist, { weekdays: [next.dayOfWeek] });
+    return updated;
   });
 }
 
-export async function deleteSchedule(db: Db, tenantId: string, resourceId: string, id: string): Promise<void> {
+export async function deleteSchedule(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WaitlistNotice): Promise<void> {
   await db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
-    await existingSchedule(trx, tenantId, resourceId, id);
+    const row = await existingSchedule(trx, tenantId, resourceId, id);
     await repo.deleteSchedule(trx, id);
+    // an inactive slot removed may be an exception ending; cheap to ask when nobody waits
+    await scheduleChanged(trx, tenantId, resourceId, waitlist, { weekdays: [row.dayOfWeek] });
   });
 }
 
@@ -155,7 +168,7 @@ export async function listOverrides(db: Db, tenantId: string, resourceId: string
   return (await repo.overridesOf(db, tenantId, resourceId, range)).map(overrideDto);
 }
 
-export async function createOverride(db: Db, tenantId: string, resourceId: string, input: OverrideInput): Promise<OverrideDto> {
+export async function createOverride(db: Db, tenantId: string, resourceId: string, input: OverrideInput, waitlist: WaitlistNotice): Promise<OverrideDto> {
   assertOverrideTimes(input);
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
@@ -165,6 +178,7 @@ export async function createOverride(db: Db, tenantId: string, resourceId: strin
       endTime: input.endTime ?? null,
       reason: input.reason ?? null,
     });
+    await scheduleChanged(trx, tenantId, resourceId, waitlist, { date: input.date });
     return overrideDto(row);
   });
 }
@@ -175,20 +189,23 @@ async function existingOverride(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>): Promise<OverrideDto> {
+export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>, waitlist: WaitlistNotice): Promise<OverrideDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingOverride(trx, tenantId, resourceId, id);
     const changes = definedFields(patch);
     assertOverrideTimes({ startTime: row.startTime, endTime: row.endTime, ...changes });
-    return overrideDto(await repo.patchOverride(trx, id, changes));
+    const updated = overrideDto(await repo.patchOverride(trx, id, changes));
+    for (const date of new Set([row.date, updated.date])) await scheduleChanged(trx, tenantId, resourceId, waitlist, { date });
+    return updated;
   });
 }
 
-export async function deleteOverride(db: Db, tenantId: string, resourceId: string, id: string): Promise<void> {
+export async function deleteOverride(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WaitlistNotice): Promise<void> {
   await db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
-    await existingOverride(trx, tenantId, resourceId, id);
+    const row = await existingOverride(trx, tenantId, resourceId, id);
     await repo.deleteOverride(trx, id);
+    await scheduleChanged(trx, tenantId, resourceId, waitlist, { date: row.date });
   });
 }

@@ -8,7 +8,8 @@
 // - STAFF: only for their own resource; created entries are always unapproved (isApproved forced
 //   false); edit or cancel (DELETE) only while unapproved (409 TIME_OFF_ALREADY_APPROVED after);
 //   sending isApproved is 403.
-import type { Db } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
+import { offerGrownWorkingTime, type WaitlistNotice } from '../waitlist/waitlist-triggers';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { slotProblems } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
@@ -126,19 +127,28 @@ async function timeOffForChange(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor): Promise<TimeOffDto> {
+/** Approved time-off that changes or goes gives its old dates back to the waitlist (docs/rules/waitlist.md#when-time-frees-up). */
+async function timeOffReleased(trx: Transaction, row: repo.TimeOffRow, waitlist: WaitlistNotice): Promise<void> {
+  if (!row.isApproved) return;
+  await offerGrownWorkingTime(waitlist.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, cause: 'TIME_OFF_CHANGED', from: row.startDate, to: row.endDate }, waitlist.now);
+}
+
+export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor, waitlist: WaitlistNotice): Promise<TimeOffDto> {
   return db.transaction(async (trx) => {
     const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     if (actor.role === 'STAFF' && patch.isApproved !== undefined) throw errors.forbidden('Only the owner approves or rejects time-off');
     const changes = definedFields(patch);
     assertShape({ startDate: row.startDate, endDate: row.endDate, startTime: row.startTime, endTime: row.endTime, ...changes });
-    return timeOffDto(await repo.patchTimeOff(trx, id, changes));
+    const updated = timeOffDto(await repo.patchTimeOff(trx, id, changes));
+    await timeOffReleased(trx, row, waitlist);
+    return updated;
   });
 }
 
-export async function deleteTimeOff(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor): Promise<void> {
+export async function deleteTimeOff(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor, waitlist: WaitlistNotice): Promise<void> {
   await db.transaction(async (trx) => {
-    await timeOffForChange(trx, tenantId, resourceId, id, actor);
+    const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     await repo.deleteTimeOff(trx, id);
+    await timeOffReleased(trx, row, waitlist);
   });
 }

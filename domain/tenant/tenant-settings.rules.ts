@@ -1,6 +1,7 @@
 // Tenant settings (docs/rules/salon.md#settings): stored complete, with defaults that depend on the industry.
 // Pure: shared by the tenant service, the seeds and (later) workflows.
 import { isValidLocalTime, timeToMinutes } from '../time/salon-time.rules';
+import { contains, mergeIntervals, type Interval } from '../availability/interval.rules';
 
 export type IndustryType = 'beauty' | 'nail' | 'barbershop';
 export const INDUSTRY_TYPES: IndustryType[] = ['beauty', 'nail', 'barbershop'];
@@ -32,6 +33,10 @@ export interface TenantSettings {
   depositValue: number;
   slotIntervalMinutes: 15 | 30 | 60;
   businessHours: BusinessHoursDay[];
+  /** docs/rules/waitlist.md#offers */
+  waitlistMode: 'FIRST_IN_LINE' | 'BROADCAST';
+  /** 1 to 120 */
+  waitlistHoldMinutes: number;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -65,6 +70,8 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     depositValue: 0,
     slotIntervalMinutes: 15,
     businessHours: defaultBusinessHours(),
+    waitlistMode: 'FIRST_IN_LINE',
+    waitlistHoldMinutes: 15,
   };
 }
 
@@ -122,4 +129,20 @@ export function slotProblems(slots: TimeSlot[], field: string): SettingsProblem[
     }
   }
   return problems;
+}
+
+/** The open intervals (minutes of the day) of one day of the week, merged. */
+function openIntervals(days: BusinessHoursDay[], dayOfWeek: number): Interval[] {
+  return mergeIntervals(days.filter((d) => d.dayOfWeek === dayOfWeek && d.isOpen).flatMap((d) => d.slots.map((s) => ({ start: timeToMinutes(s.startTime), end: timeToMinutes(s.endTime) }))));
+}
+
+/**
+ * Days of the week whose business hours gained time (opened, or open at a time they were closed).
+ * The waitlist offers those days again (docs/rules/waitlist.md#when-time-frees-up).
+ */
+export function daysWithLongerHours(before: BusinessHoursDay[], after: BusinessHoursDay[]): number[] {
+  return [0, 1, 2, 3, 4, 5, 6].filter((d) => {
+    const was = openIntervals(before, d);
+    return openIntervals(after, d).some((slot) => !was.some((w) => contains(w, slot)));
+  });
 }

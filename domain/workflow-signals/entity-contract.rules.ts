@@ -48,21 +48,25 @@ export type SnapshotOf<C extends AnyEntityContract> = NonNullable<C['types']>['s
 /**
  * Declares an entity's contract. The names follow from `entity`: `booking` gives the workflow type
  * `bookingWorkflow`, the signal `bookingEvent`, ids `booking:<id>` and the error type
- * `BOOKING_VERSION_NOT_VISIBLE` (`errorPrefix` overrides the prefix of the error type).
+ * `BOOKING_VERSION_NOT_VISIBLE` (`errorPrefix` overrides the prefix of the error type, `idPrefix`
+ * the prefix of the ids).
  */
 export function entityContract<T extends string, Args, Snapshot extends EntitySnapshot>(spec: {
   entity: string;
   startArgs(ref: EntityRef): Args;
   errorPrefix?: string;
+  /** the workflow id prefix when it is not the entity's name (`waitlist-offer` for `waitlistOffer`) */
+  idPrefix?: string;
 }): EntityContract<T, Args, Snapshot> {
   const { entity } = spec;
+  const idPrefix = spec.idPrefix ?? entity;
   const prefix = spec.errorPrefix ?? entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
   return {
     entity,
     workflowType: `${entity}Workflow`,
     signal: `${entity}Event`,
     versionNotVisible: `${prefix}_VERSION_NOT_VISIBLE`,
-    workflowId: (id) => `${entity}:${id}`,
+    workflowId: (id) => `${idPrefix}:${id}`,
     startArgs: spec.startArgs,
   };
 }

@@ -18,7 +18,7 @@ import { run, type Proc } from '../support/processes';
 import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
-import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
 import sharp from 'sharp';
 import { devSignIn } from '../../devserver/oidc/dev-sign-in';
@@ -222,6 +222,41 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(metrics.body).to.match(/http_request_duration_seconds_count\{method="POST",route="\/api\/public\/tenants\/:slug\/bookings",status="201"\} 1/);
     expect(metrics.body).to.include('db_pool_connections{state="max"}');
     expect((await get(api1Base, '/metrics')).status).to.equal(401);
+  });
+
+  it('when a booked time is cancelled then waitlist-offer:<id> runs on the worker process and the waitlister\'s offer arrives over SMTP within seconds', async () => {
+    // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
+    const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' };
+    const call = async (method: string, p: string, body?: unknown, token?: string) => {
+      const res = await fetch(api2Base + p, { method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const serviceId: string = (await call('GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
+    const today = new Date().toISOString().slice(0, 10);
+    const date: string = (await call('POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })).body.data.date;
+    const slot = (await call('GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots[0];
+    const booked = await call('POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId, resourceId: slot.items[0].resourceId }], customer: { name: 'Avbestiller', phone: '+47 955 00 001' } });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const email = `waitlist-${Date.now()}@example.no`;
+    const joined = await call('POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: today, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 00 002', email } });
+    expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
+    const login = await call('POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
+    const cancelledAt = Date.now();
+    const cancelled = await call('POST', `/bookings/${booked.body.data.id}/cancel`, { bySalon: true }, login.body.data.accessToken);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+
+    const offer = await eventually(async () => mails.find((m) => m.to.includes(email)), 'the waitlist offer e-mail over SMTP', 15_000);
+    const delayMs = offer.at - cancelledAt;
+    expect(offer.raw).to.match(/Ledig time/);
+    const round = await db('waitlist_rounds').whereNotNull('firstOfferSentAt').orderBy('createdAt', 'desc').first();
+    const connection = await Connection.connect({ address: temporalAddress });
+    try {
+      expect((await new Client({ connection }).workflow.getHandle(`waitlist-offer:${round.id}`).describe()).type).to.equal('waitlistOfferWorkflow');
+    } finally {
+      await connection.close();
+    }
+    if (process.env.SHOW_TIMING) console.log(`      cancellation -> waitlist offer over SMTP: ${delayMs} ms`);
+    expect(delayMs).to.be.lessThan(10_000);
   });
 
   it('when the booking page is asked for at /{slug} then the api answers it from dist, with hashed assets it serves immutable and compressed', async () => {

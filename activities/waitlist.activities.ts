@@ -1,0 +1,86 @@
+// Side effects of the waitlist workflows (docs/rules/waitlist.md#workflows): read the committed
+// round or entry, make and expire the offers of a step, end an entry at its last date, and send
+// each offer once per channel (a claimed waitlist_notifications row per message).
+import { ApplicationFailure } from '@temporalio/activity';
+import type { DbPool } from '../db/db-handle';
+import type { Mailer } from '../integrations/mail/mailer';
+import type { SmsSender } from '../integrations/sms/sms-sender';
+import { tenantById } from '../domain/tenant/tenant-context';
+import { findServicesByIds } from '../domain/catalogue/catalogue.repository';
+import { resourceNames } from '../domain/resource/resource.repository';
+import { renderWaitlistOffer, waitlistOfferUrl } from '../domain/notifications/waitlist-messages.rules';
+import { waitlistEntryContract, waitlistOfferContract } from '../domain/waitlist/waitlist-events.rules';
+import { claimWaitlistNotification, entryById, markFirstOfferSent, markWaitlistNotificationSent, offerById } from '../domain/waitlist/waitlist.repository';
+import { closeRound, entrySnapshot, expireEntry, expireStep, holdMinutesOf, makeStepOffers, roundSnapshot, waitlistModeOf } from '../domain/waitlist/waitlist-round.service';
+import { offerToken } from '../domain/waitlist/waitlist-tokens';
+import { activitySignaller } from './activity-signaller';
+import { deliverOnce, type Channel } from './message-delivery';
+import { committedAt } from './read-committed';
+import type { DeliveryOutcome } from './booking.types';
+import type { BookingLinkConfig } from './booking-message-links';
+import { WaitlistActivityErrors, type WaitlistActivities, type WaitlistOfferMessageRequest } from './waitlist.types';
+
+export interface WaitlistActivityDeps {
+  knex: DbPool;
+  mailer: Mailer;
+  sms: SmsSender;
+  /** the server secret (offer tokens) and the base of the offer link; unset: offers cannot be sent */
+  links?: Pick<BookingLinkConfig, 'secret' | 'publicBaseUrl'>;
+}
+
+export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistActivities {
+  const { knex, mailer, sms } = deps;
+  const roundDeps = { knex, signaller: activitySignaller };
+
+  async function compose(offerId: string) {
+    const links = deps.links;
+    if (!links) throw ApplicationFailure.nonRetryable('the worker has no waitlist secret to sign offer links with', WaitlistActivityErrors.notFound);
+    const offer = await offerById(knex, offerId);
+    const entry = offer && (await entryById(knex, offer.entryId));
+    if (!offer || !entry) throw ApplicationFailure.nonRetryable(`waitlist offer ${offerId} not found`, WaitlistActivityErrors.notFound);
+    const tenant = await tenantById(knex, offer.tenantId);
+    const services = new Map((await findServicesByIds(knex, tenant.id, offer.items.map((i) => i.serviceId))).map((s) => [s.id, s.name]));
+    const staff = await resourceNames(knex, [...new Set(offer.items.map((i) => i.resourceId))]);
+    const message = renderWaitlistOffer({
+      salonName: tenant.name,
+      customerName: entry.contactName,
+      startTime: new Date(offer.startTime),
+      timezone: tenant.settings.timezone,
+      services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
+      staffName: staff.get(offer.items[0].resourceId) ?? null,
+      holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
+      acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId)),
+    });
+    return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+  }
+
+  /** One offer message on one channel, at most once (activities/message-delivery.ts). */
+  async function deliver(channel: Channel, { offerId }: WaitlistOfferMessageRequest): Promise<DeliveryOutcome> {
+    const offer = await offerById(knex, offerId);
+    if (!offer) throw ApplicationFailure.nonRetryable(`waitlist offer ${offerId} not found`, WaitlistActivityErrors.notFound);
+    const outcome = await deliverOnce(channel, { mailer, sms }, {
+      label: `waitlist offer ${offerId}`,
+      failureType: WaitlistActivityErrors.deliveryFailed,
+      meta: { offerId, kind: 'WAITLIST_OFFER' },
+      claim: () => claimWaitlistNotification(knex, { tenantId: offer.tenantId, offerId, channel, kind: 'OFFER' }),
+      compose: async () => {
+        const { contact, message } = await compose(offerId);
+        return { contact, message };
+      },
+      markSent: (id) => markWaitlistNotificationSent(knex, id),
+    });
+    if (outcome === 'SENT') await markFirstOfferSent(knex, offer.roundId);
+    return outcome;
+  }
+
+  return {
+    readWaitlistRound: async ({ roundId, minVersion }) => committedAt(waitlistOfferContract, roundId, minVersion, await roundSnapshot(knex, roundId)),
+    readWaitlistEntry: async ({ entryId, minVersion }) => committedAt(waitlistEntryContract, entryId, minVersion, await entrySnapshot(knex, entryId)),
+    makeWaitlistOffers: async ({ roundId, step, at }) => (await makeStepOffers(roundDeps, roundId, step, new Date(at))) ?? null,
+    expireWaitlistStep: ({ roundId, step }) => expireStep(roundDeps, roundId, step),
+    closeWaitlistRound: ({ roundId }) => closeRound(roundDeps, roundId),
+    expireWaitlistEntry: ({ entryId, at }) => expireEntry(roundDeps, entryId, new Date(at)),
+    sendWaitlistOfferSms: (request) => deliver('SMS', request),
+    sendWaitlistOfferEmail: (request) => deliver('EMAIL', request),
+  };
+}

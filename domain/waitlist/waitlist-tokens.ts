@@ -1,0 +1,34 @@
+/**
+ * The waitlist's two secrets (docs/rules/waitlist.md#tokens), both compared in constant time:
+ * - an entry's token, random, given once when the entry is made; only its SHA-256 is stored;
+ * - an offer's token, an HMAC (the server secret) over the offer id, so the offer's message can be
+ *   written by the worker at any time without storing the token itself.
+ */
+import crypto from 'node:crypto';
+
+function sha256(value: string): string {
+  return crypto.createHash('sha256').update(value).digest('hex');
+}
+
+function sameBytes(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export function issueEntryToken(): { token: string; hash: string } {
+  const token = crypto.randomBytes(24).toString('base64url');
+  return { token, hash: sha256(token) };
+}
+
+export function entryTokenMatches(token: unknown, storedHash: string): boolean {
+  return typeof token === 'string' && token.length > 0 && sameBytes(sha256(token), storedHash);
+}
+
+export function offerToken(secret: string, offerId: string): string {
+  return crypto.createHmac('sha256', secret).update(`waitlist-offer:${offerId}`).digest('base64url');
+}
+
+export function offerTokenMatches(secret: string, offerId: string, token: unknown): boolean {
+  return typeof token === 'string' && token.length > 0 && sameBytes(offerToken(secret, offerId), token);
+}

@@ -1,0 +1,144 @@
+/**
+ * Waitlist entries (docs/rules/waitlist.md#joining): a customer joins from the public portal (guest
+ * or signed in) or staff add one for a caller; the entry is viewed and left with its token;
+ * signed-in customers list theirs and staff list and remove them. Every change of an entry goes
+ * through the change primitive, so its workflow (`waitlist-entry:<id>`, which ends it at its last
+ * date) is told before commit.
+ */
+import type { Db, Transaction } from '../../db/db-handle';
+import type { PageQuery, PageResult } from '../../db/paginate';
+import { errors } from '../errors';
+import type { TenantContext } from '../tenant/tenant-context';
+import type { EntitySignaller } from '../workflow-signals/entity-signaller';
+import { changeEntity } from '../workflow-signals/entity-change';
+import { changeEntry } from './waitlist-change';
+import { nowOf, type Clock } from '../time/clock';
+import { utcToLocalDate } from '../time/salon-time.rules';
+import { assertResourcesExist, servicesFor } from '../availability/availability.service';
+import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
+import { normalisePhone } from '../customer/customer.rules';
+import { waitlistEntryContract } from './waitlist-events.rules';
+import { entryWishProblems } from './waitlist.rules';
+import { entryTokenMatches, issueEntryToken } from './waitlist-tokens';
+import { accountEntryDto, entryDto, type WaitlistEntryDto } from './waitlist.dto';
+import { findEntry, insertEntry, lockEntry, pageOfAccountEntries, pageOfEntries, type EntryFilter, type EntryRow } from './waitlist.repository';
+import { withdrawOpenOffers } from './waitlist-offer.service';
+
+export interface WaitlistDeps {
+  knex: Db;
+  signaller: EntitySignaller;
+  /** the server secret: offer tokens are HMACs over the offer id */
+  secret: string;
+  now?: Clock;
+}
+
+export interface JoinInput {
+  serviceIds: string[];
+  resourceId?: string | null;
+  fromDate: string;
+  toDate: string;
+  earliestTime?: string | null;
+  latestTime?: string | null;
+  customer: { name: string; phone: string; email?: string | null };
+}
+
+export type JoinedEntry = WaitlistEntryDto & { token: string };
+
+interface Joiner {
+  source: 'PUBLIC' | 'STAFF';
+  customerAccountId?: string | null;
+  createdBy?: string | null;
+}
+
+async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinInput, joiner: Joiner): Promise<JoinedEntry> {
+  const now = nowOf(deps);
+  const wish = { fromDate: input.fromDate, toDate: input.toDate, earliestTime: input.earliestTime ?? null, latestTime: input.latestTime ?? null };
+  const problems = entryWishProblems(wish, utcToLocalDate(now, tenant.settings.timezone));
+  if (problems.length) throw errors.validation('Request validation failed', problems);
+  await servicesFor(deps.knex, tenant.id, input.serviceIds);
+  await assertResourcesExist(deps.knex, tenant.id, [input.resourceId]);
+  const phone = normalisePhone(input.customer.phone);
+  if (!phone) throw errors.validation('Request validation failed', [{ field: 'customer.phone', message: 'must be a phone number' }]);
+  const { token, hash } = issueEntryToken();
+  const entry = await deps.knex.transaction((trx) =>
+    changeEntity(deps.signaller, waitlistEntryContract, {
+      write: () =>
+        insertEntry(trx, {
+          tenantId: tenant.id,
+          source: joiner.source,
+          serviceIds: [...new Set(input.serviceIds)],
+          resourceId: input.resourceId ?? null,
+          ...wish,
+          contactName: input.customer.name.trim(),
+          contactPhone: phone,
+          contactEmail: input.customer.email ? input.customer.email.trim().toLowerCase() : null,
+          customerAccountId: joiner.customerAccountId ?? null,
+          tokenHash: hash,
+          createdBy: joiner.createdBy ?? null,
+        }),
+      event: 'WaitlistEntryJoined',
+    }),
+  );
+  return { ...entryDto(entry), token };
+}
+
+/** POST /public/tenants/:slug/waitlist: a guest, or a signed-in customer's account. */
+export async function joinWaitlist(deps: WaitlistDeps, tenant: TenantContext, input: JoinInput, customerAccountId?: string): Promise<JoinedEntry> {
+  assertAcceptingBookings(tenant, nowOf(deps));
+  return addEntry(deps, tenant, input, { source: 'PUBLIC', customerAccountId });
+}
+
+/** POST /waitlist: staff add a caller. */
+export async function addWaitlistEntry(deps: WaitlistDeps, tenant: TenantContext, userId: string, input: JoinInput): Promise<JoinedEntry> {
+  return addEntry(deps, tenant, input, { source: 'STAFF', createdBy: userId });
+}
+
+/** The entry when the token is its own; 404 otherwise (an unknown, another salon's or a wrong token look the same). */
+async function entryWithToken(db: Db, tenantId: string, id: string, token: unknown): Promise<EntryRow> {
+  const entry = await findEntry(db, tenantId, id);
+  if (!entry || !entryTokenMatches(token, entry.tokenHash)) throw errors.notFound('waitlistEntry');
+  return entry;
+}
+
+/** GET /public/tenants/:slug/waitlist/:id?token= */
+export async function viewEntry(deps: WaitlistDeps, tenant: TenantContext, id: string, token: unknown): Promise<WaitlistEntryDto> {
+  return entryDto(await entryWithToken(deps.knex, tenant.id, id, token));
+}
+
+/**
+ * Ends a WAITING entry (LEFT) and withdraws its open offer, releasing the held time. Leaving twice
+ * is harmless; a BOOKED or EXPIRED entry is 409 WAITLIST_ENTRY_CLOSED.
+ */
+async function leave(deps: WaitlistDeps, trx: Transaction, entry: EntryRow): Promise<void> {
+  if (entry.status === 'LEFT') return;
+  if (entry.status !== 'WAITING') throw errors.conflict('WAITLIST_ENTRY_CLOSED', `The entry is ${entry.status.toLowerCase()}; it can no longer be left`);
+  await changeEntry(deps.signaller, trx, entry, 'LEFT', 'WaitlistEntryLeft');
+  await withdrawOpenOffers(deps, trx, { entryId: entry.id });
+}
+
+/** DELETE /public/tenants/:slug/waitlist/:id?token= */
+export async function leaveWaitlist(deps: WaitlistDeps, tenant: TenantContext, id: string, token: unknown): Promise<void> {
+  await entryWithToken(deps.knex, tenant.id, id, token);
+  await deps.knex.transaction(async (trx) => leave(deps, trx, (await lockEntry(trx, tenant.id, id))!));
+}
+
+/** DELETE /waitlist/:id (staff). */
+export async function removeWaitlistEntry(deps: WaitlistDeps, tenant: TenantContext, id: string): Promise<void> {
+  await deps.knex.transaction(async (trx) => {
+    const entry = await lockEntry(trx, tenant.id, id);
+    if (!entry) throw errors.notFound('waitlistEntry');
+    await leave(deps, trx, entry);
+  });
+}
+
+/** GET /waitlist (staff): first in line first. */
+export async function listWaitlist(db: Db, tenant: TenantContext, filter: EntryFilter, page: PageQuery): Promise<PageResult<WaitlistEntryDto>> {
+  const result = await pageOfEntries(db, tenant.id, filter, page);
+  return { ...result, rows: result.rows.map(entryDto) };
+}
+
+/** GET /customer/me/waitlist: the signed-in customer's entries in every salon. */
+export async function listOwnWaitlist(db: Db, customerAccountId: string, page: PageQuery): Promise<PageResult<ReturnType<typeof accountEntryDto>>> {
+  const result = await pageOfAccountEntries(db, customerAccountId, page);
+  return { ...result, rows: result.rows.map(accountEntryDto) };
+}

@@ -1,0 +1,34 @@
+// A waitlist entry's timeline (docs/rules/waitlist.md#workflows), one workflow per entry
+// (`waitlist-entry:<id>`), started when it is made:
+//
+//   waiting -> booked (an offer accepted) or left: done
+//   at the end of its last date, still waiting -> EXPIRED by its own durable timer
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { WaitlistActivities } from '../../activities/waitlist.types';
+import { WaitlistActivityErrors } from '../../activities/waitlist.types';
+import { waitlistEntryContract, type WaitlistEntrySnapshot, type WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
+import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
+import { waitlistStepOptions } from './step-options';
+
+export type { WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
+
+export const waitlistEntryEventSignal = entitySignal(waitlistEntryContract);
+
+const { readWaitlistEntry } = proxyActivities<WaitlistActivities>(readCommittedOptions([WaitlistActivityErrors.notFound]));
+const { expireWaitlistEntry } = proxyActivities<WaitlistActivities>(waitlistStepOptions);
+
+export async function waitlistEntryWorkflow({ entryId }: WaitlistEntryWorkflowArgs): Promise<void> {
+  const entry = entityInbox(waitlistEntryContract, entryId, { readCommitted: (minVersion) => readWaitlistEntry({ entryId, minVersion }) });
+  if (!(await entry.first())) return;
+
+  while (entry.current!.status === 'WAITING') {
+    if (await entry.waitUntil(isClosed, { deadline: (e) => e.endsAt })) break;
+    const outcome = await expireWaitlistEntry({ entryId, at: Date.now() });
+    if (outcome !== 'NOT_DUE') break;
+    await sleep('1 minute');
+  }
+}
+
+function isClosed(e: WaitlistEntrySnapshot): boolean {
+  return e.status !== 'WAITING';
+}
