@@ -19,6 +19,7 @@ import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
+import { requestClient } from './support/request-client';
 
 const TZ = 'Europe/Oslo';
 const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] }));
@@ -53,19 +54,8 @@ interface Req {
 type Res = { ms: number; status: number; body: unknown };
 
 let client: Worker;
-let nextId = 0;
-function run(requests: Req[], sequential: boolean): Promise<Res[]> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    const onMessage = (msg: { id: number; results: Res[] }) => {
-      if (msg.id !== id) return;
-      client.off('message', onMessage);
-      resolve(msg.results);
-    };
-    client.on('message', onMessage);
-    client.postMessage({ id, requests, sequential });
-  });
-}
+let batch: (requests: Req[], options: { sequential: boolean }) => Promise<Res[]>;
+const run = (requests: Req[], sequential: boolean): Promise<Res[]> => batch(requests, { sequential });
 const get = (url: string): Req => ({ url });
 const postReq = (url: string, body: unknown): Req => ({ url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
 
@@ -104,6 +94,7 @@ async function main(): Promise<void> {
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   client = new Worker(CLIENT, { eval: true });
+  batch = requestClient(client);
   const today = utcToLocalDate(new Date(), TZ);
   const day = addDays(today, 3);
   const results: Record<string, unknown> = {};

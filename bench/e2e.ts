@@ -25,6 +25,7 @@ import { freePort, startEmbeddedPostgres } from '../devserver/postgres';
 import { startEmbeddedS3 } from '../devserver/s3-for-dev';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
+import { requestClient } from './support/request-client';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -114,19 +115,8 @@ interface Res {
 }
 
 let client: Worker;
-let nextId = 0;
-function send(requests: Req[], schedule = false): Promise<Res[]> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    const onMessage = (msg: { id: number; results: Res[] }) => {
-      if (msg.id !== id) return;
-      client.off('message', onMessage);
-      resolve(msg.results);
-    };
-    client.on('message', onMessage);
-    client.postMessage({ id, requests, schedule });
-  });
-}
+let batch: (requests: Req[], options: { schedule: boolean }) => Promise<Res[]>;
+const send = (requests: Req[], schedule = false): Promise<Res[]> => batch(requests, { schedule });
 const get = (url: string, tag?: string): Req => ({ url, tag });
 const post = (url: string, body: unknown, tag?: string): Req => ({ url, tag, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
 
@@ -317,6 +307,7 @@ async function main(): Promise<void> {
     db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
     const salon = await seedSalon(db);
     client = new Worker(CLIENT, { eval: true });
+    batch = requestClient(client);
     const bases = stack.bases;
     const at = (i: number) => bases[i % bases.length];
     const firstDay = addDays(utcToLocalDate(new Date(), TZ), 2);

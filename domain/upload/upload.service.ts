@@ -120,29 +120,24 @@ export async function uploadImage(deps: UploadDeps, actor: UploadActor, file: Mu
     const key = storageKey(actor.tenantId, id, mime);
     await storageCall(() => deps.storage.put(key, image.data, { contentType: mime, contentLength: image.data.length }));
     try {
-      return await deps.knex.transaction(async (trx) => {
-        const row = await changeEntity(deps.signaller, uploadContract, {
-          write: () =>
-            repo.insertFile(trx, {
-              id,
-              tenantId: actor.tenantId,
-              key,
-              purpose,
-              visibility: rule.visibility,
-              status: 'ACTIVE',
-              mimeType: mime,
-              sizeBytes: image.data.length,
-              originalName: sanitizeFileName(file.fileName),
-              width: image.width,
-              height: image.height,
-              checksumSha256: image.checksumSha256,
-              uploadedBy: actor.userId,
-              expiresAt: null,
-            }),
-          event: 'UploadCreated',
-        });
-        return toUploadDto(row);
-      });
+      return toUploadDto(
+        await recordNewFile(deps, {
+          id,
+          tenantId: actor.tenantId,
+          key,
+          purpose,
+          visibility: rule.visibility,
+          status: 'ACTIVE',
+          mimeType: mime,
+          sizeBytes: image.data.length,
+          originalName: sanitizeFileName(file.fileName),
+          width: image.width,
+          height: image.height,
+          checksumSha256: image.checksumSha256,
+          uploadedBy: actor.userId,
+          expiresAt: null,
+        }),
+      );
     } catch (err) {
       // the row never committed: the stored object has no owner
       await deps.storage.delete(key).catch(() => undefined);
@@ -181,29 +176,28 @@ export async function presignPut(deps: UploadDeps, actor: UploadActor, input: Pr
   const key = storageKey(actor.tenantId, id, mime);
   const expiresAt = new Date(nowOf(deps).getTime() + PRESIGNED_PUT_SECONDS * 1000);
   const uploadUrl = await storageCall(() => deps.storage.presignPut(key, { contentType: mime, contentLength: input.sizeBytes, expiresInSeconds: PRESIGNED_PUT_SECONDS }));
-  await deps.knex.transaction(async (trx) => {
-    await changeEntity(deps.signaller, uploadContract, {
-      write: () =>
-        repo.insertFile(trx, {
-          id,
-          tenantId: actor.tenantId,
-          key,
-          purpose,
-          visibility: rule.visibility,
-          status: 'PENDING_UPLOAD',
-          mimeType: mime,
-          sizeBytes: input.sizeBytes,
-          originalName: sanitizeFileName(input.fileName),
-          width: null,
-          height: null,
-          checksumSha256: input.checksumSha256?.toLowerCase() ?? null,
-          uploadedBy: actor.userId,
-          expiresAt,
-        }),
-      event: 'UploadCreated',
-    });
+  await recordNewFile(deps, {
+    id,
+    tenantId: actor.tenantId,
+    key,
+    purpose,
+    visibility: rule.visibility,
+    status: 'PENDING_UPLOAD',
+    mimeType: mime,
+    sizeBytes: input.sizeBytes,
+    originalName: sanitizeFileName(input.fileName),
+    width: null,
+    height: null,
+    checksumSha256: input.checksumSha256?.toLowerCase() ?? null,
+    uploadedBy: actor.userId,
+    expiresAt,
   });
   return { uploadUrl, fileId: id, key, expiresAt: expiresAt.toISOString(), headers: { 'content-type': mime, 'content-length': String(input.sizeBytes) } };
+}
+
+/** A new file's row, at version 1, and its upload workflow told (signalled before the row commits). */
+function recordNewFile(deps: UploadDeps, file: repo.NewUploadedFileRow): Promise<repo.UploadedFileRow> {
+  return deps.knex.transaction((trx) => changeEntity(deps.signaller, uploadContract, { write: () => repo.insertFile(trx, file), event: 'UploadCreated' }));
 }
 
 async function ownFile(db: Db, actor: UploadActor, id: string, forUpdate = false): Promise<repo.UploadedFileRow> {
