@@ -10,6 +10,7 @@ import { bookingPage, notFoundPage } from './booking-page';
 import { bookFromForm } from './book';
 import { calendarFile, cancelFromForm, managePage } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
+import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
@@ -51,6 +52,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
+  // counted under the API accept route's name, so the page and POST /api/.../offers/:offerId/accept share one budget
+  const acceptLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'waitlist-accept');
   const slugRoute = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response, next: () => void) => {
     if (RESERVED.has(String(req.params.slug))) return next();
     await handler(req, res);
@@ -64,6 +67,9 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.get('/:slug/bookings/:id/calendar.ics', slugRoute((req, res) => calendarFile(ctx, req, res)));
   router.get('/:slug/bookings/:id', slugRoute((req, res) => managePage(ctx, req, res)));
   router.post('/:slug/bookings/:id/cancel', form, slugRoute((req, res) => cancelFromForm(ctx, req, res)));
+  router.get('/:slug/waitlist/offers/:offerId', slugRoute((req, res) => offerPage(ctx, req, res)));
+  router.post('/:slug/waitlist/offers/:offerId/accept', acceptLimit, form, slugRoute((req, res) => acceptFromForm(ctx, req, res)));
+  router.post('/:slug/waitlist/offers/:offerId/decline', form, slugRoute((req, res) => declineFromForm(ctx, req, res)));
   router.post('/:slug/book', createLimit, form, slugRoute((req, res) => bookFromForm(ctx, req, res)));
   router.get(
     '/:slug',

@@ -3,30 +3,10 @@
 // page and the v1 steps, at a salon whose colours are hard to read on (yellow and light green): no
 // serious or critical finding.
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { chooseUpToContact, closePages, NEXT, openPage, pageSalon, randomPhone, startBrowserStack, useBookingUi } from './support';
+import { chooseUpToContact, closePages, NEXT, openPage, pageSalon, randomPhone, scan, startBrowserStack, useBookingUi } from './support';
 import { call } from '../support/http';
 import { depositSalon, paymentPage } from '../support/payments';
 import { at, localDay } from '../support/booking-fixtures';
-
-const AXE = require.resolve('axe-core/axe.min.js');
-
-interface Finding {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-async function scan(page: Page, where: string): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations;
-  })) as Finding[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} [${n.failureSummary ?? ''}]`).join(', ')}`);
-}
 
 describe('accessibility of the customer pages (axe-core in the browser)', function () {
   this.timeout(90_000);

@@ -154,3 +154,23 @@ export async function waitForFocus(locator: Locator, timeout = 5000): Promise<vo
   const handle = await locator.elementHandle({ timeout });
   await locator.page().waitForFunction((el) => (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement === el, handle, { timeout });
 }
+
+const AXE = require.resolve('axe-core/axe.min.js');
+
+interface Finding {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** The serious and critical findings of an axe-core scan (WCAG 2.2 A and AA, best practice) of the page as it is now. */
+export async function scan(page: Page, where: string): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
+    return result.violations;
+  })) as Finding[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} [${n.failureSummary ?? ''}]`).join(', ')}`);
+}
