@@ -10,9 +10,14 @@
 //   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js, the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
-// --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone).
+// --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone),
+// --statements (Postgres counts every statement with pg_stat_statements: the sustained phase's
+// statements per booking, and the most frequent ones, are printed).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
-// npm start: to dist/bin/dev.js); WORKER_NODE_ARGS likewise to the production topology's worker.
+// npm start: to dist/bin/dev.js); WORKER_NODE_ARGS and TEMPORAL_NODE_ARGS likewise to the production
+// topology's worker and Temporal dev server.
+// Before the sustained phase the bench waits (up to 60 s) until the confirmations of the bookings made
+// so far are sent, so that phase starts from a worker with no backlog and measures 25/s, not the burst.
 // The clients run in a worker thread of this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +43,7 @@ const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
 const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 5);
 const FLOOR_ONLY = option('--only') === 'floor';
+const STATEMENTS = args.includes('--statements');
 const DIST = path.resolve(__dirname, '../dist');
 const TZ = 'Europe/Oslo';
 const STAFF = 40;
@@ -213,7 +219,8 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
 async function startProduction(databaseUrl: string, dataDir: string): Promise<Stack> {
   const s3 = await startEmbeddedS3({ dataDir, bucket: 'salon-bench' });
   const temporalPort = await freePort();
-  const temporal = start('temporal', 'devserver/temporal/launcher.js', {}, [], ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+  const temporalArgs = (process.env.TEMPORAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const temporal = start('temporal', 'devserver/temporal/launcher.js', {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
   const env: NodeJS.ProcessEnv = {
     ...SECRETS,
     ...BUDGETS,
@@ -298,7 +305,12 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-e2e-'));
   const machineBefore = machineTimes();
   const loadBefore = load();
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), persistent: false, log: () => undefined });
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'postgres'),
+    persistent: false,
+    log: () => undefined,
+    ...(STATEMENTS ? { postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] } : {}),
+  });
   let stack: Stack | undefined;
   let db: Knex | undefined;
   const out: Record<string, unknown> = { topology: TOPOLOGY, quick: QUICK };
@@ -366,6 +378,21 @@ async function main(): Promise<void> {
       p95: pct(same.map((r) => r.ms), 95),
     };
 
+    // the worker's backlog from the burst drains first: the sustained phase measures its own rate
+    const drainStart = Date.now();
+    const unconfirmed = async () =>
+      Number(
+        (
+          await db!.raw(
+            `SELECT count(*) AS n FROM bookings b WHERE b.tenant_id = ? AND NOT EXISTS
+               (SELECT 1 FROM booking_notifications n WHERE n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL)`,
+            [salon.tenantId],
+          )
+        ).rows[0].n,
+      );
+    while ((await unconfirmed()) > 0 && Date.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 250));
+    out.drainMs = Date.now() - drainStart;
+
     // (4) sustained: RATE bookings/s for SECONDS, an availability read between every two bookings
     const every = 1000 / RATE;
     const plan: Req[] = [];
@@ -373,6 +400,10 @@ async function main(): Promise<void> {
       const slot = take();
       plan.push({ ...post(bookUrl(i), booking(salon, slot), 'book'), at: i * every });
       plan.push({ ...get(`${at(i + 1)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${slot.day}`, 'read'), at: i * every + every / 2 });
+    }
+    if (STATEMENTS) {
+      await db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await db.raw('SELECT pg_stat_statements_reset()');
     }
     const machine0 = machineTimes();
     const cpu2 = cpu();
@@ -398,6 +429,21 @@ async function main(): Promise<void> {
     for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 1000));
       delays = await confirmationDelays();
+    }
+    if (STATEMENTS) {
+      // every statement since the sustained phase began (its bookings, reads and confirmations)
+      const rows = (
+        await db.raw(
+          `SELECT calls::int AS calls, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+            WHERE query NOT ILIKE '%pg_stat_statements%' AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+            ORDER BY calls DESC`,
+        )
+      ).rows as { calls: number; query: string }[];
+      const total = rows.reduce((sum, r) => sum + r.calls, 0);
+      out.statements = {
+        perBooking: total / Math.max(1, ids.length),
+        top: rows.slice(0, 25).map((r) => ({ perBooking: r.calls / Math.max(1, ids.length), query: r.query.slice(0, 140) })),
+      };
     }
     const steal = machine1.total > machine0.total ? (100 * (machine1.steal - machine0.steal)) / (machine1.total - machine0.total) : 0;
     const busy = machine1.total > machine0.total ? 100 - (100 * (machine1.idle - machine0.idle)) / (machine1.total - machine0.total) : 0;
@@ -461,6 +507,7 @@ function report(out: Record<string, unknown>): void {
   if (b.failures.length) console.log('   failures:', b.failures);
   console.log(`same slot, 100 concurrent bookings:              created ${s1.created}, 409 x${s1.conflicts409}, rows ${s1.rows}  p95 ${ms(s1.p95)}   ${verdict(s1.created === 1 && s1.conflicts409 === 99 && s1.rows === 1)}`);
   if (s1.other.length) console.log('   other:', s1.other);
+  console.log(`(the burst's confirmations were all sent ${(Number(out.drainMs) / 1000).toFixed(1)} s after it; the sustained phase started then)`);
   console.log(`sustained ${s.rate} bookings/s for ${s.seconds} s (+ as many availability reads), ${s.wallMs} ms wall:`);
   console.log(`   bookings ${s.created}/${s.bookings} created, errors ${s.errors}; p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}; api CPU ${Number(s.apiCpuMsPerBooking).toFixed(1)} ms per booking+read`);
   console.log(`   availability p50 ${ms(s.readP50)}  p95 ${ms(s.readP95)}`);
@@ -470,6 +517,11 @@ function report(out: Record<string, unknown>): void {
     `   target p95 < 200 ms ${verdict(s.p95 < 200)}, p99 < 400 ms ${verdict(s.p99 < 400)}, zero errors ${verdict(s.errors === 0)}, confirmations p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
   );
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
+  const st = out.statements as { perBooking: number; top: { perBooking: number; query: string }[] } | undefined;
+  if (st) {
+    console.log(`   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}; the most frequent:`);
+    for (const t of st.top) console.log(`   ${t.perBooking.toFixed(2).padStart(6)}  ${t.query}`);
+  }
   console.log(JSON.stringify(out));
 }
 

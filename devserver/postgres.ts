@@ -24,6 +24,8 @@ export interface EmbeddedPostgresOptions {
    * at once, cutting that shutdown short.
    */
   callerHandlesSignals?: boolean;
+  /** extra server settings, e.g. ['-c', 'shared_preload_libraries=pg_stat_statements'] (bench:e2e --statements) */
+  postgresFlags?: string[];
 }
 
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
@@ -73,6 +75,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: options.persistent ?? true,
     // As root, the package creates a `postgres` user if needed and gives it the data folder.
     createPostgresUser: process.getuid?.() === 0,
+    ...(options.postgresFlags ? { postgresFlags: options.postgresFlags } : {}),
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(String(m)),
   });
