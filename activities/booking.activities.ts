@@ -8,11 +8,10 @@ import { renderBookingMessage, type BookingMessageFacts } from '../domain/notifi
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
-import { bookingById, itemNamesOf } from '../domain/booking/booking.repository';
+import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
 import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
 import { findTenant } from '../domain/tenant/tenant.repository';
-import { findCustomer } from '../domain/customer/customer.repository';
 import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel, type Contact } from './message-delivery';
@@ -36,8 +35,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
 
   async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const tenant = (await findTenant(knex, booking.tenantId))!;
-    const items = await itemNamesOf(knex, booking.id);
-    const customer = booking.customerId ? await findCustomer(knex, booking.tenantId, booking.customerId) : undefined;
+    const { items, customer } = await messagePartiesOf(knex, booking);
     return {
       contact: {
         phone: booking.contactPhone ?? customer?.phone ?? null,

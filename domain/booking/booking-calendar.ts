@@ -57,10 +57,17 @@ function eventStatus(status: BookingStatus): ICalEventStatus {
   return status === 'PENDING' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED;
 }
 
+/** A zone's VTIMEZONE text never changes while the process runs; the package reads it from disk on every call. */
+const vtimezones = new Map<string, string | null>();
+function vtimezoneOf(zone: string): string | null {
+  if (!vtimezones.has(zone)) vtimezones.set(zone, getVtimezoneComponent(zone) ?? null);
+  return vtimezones.get(zone)!;
+}
+
 export function bookingCalendar(facts: BookingCalendarFacts, method: CalendarMethod): string {
   const calendar = ical({ prodId: { company: 'salon-platform', product: 'booking', language: 'NB' }, method: METHODS[method] });
   // name null: no calendar-wide zone (DTSTAMP stays UTC), but every event zone gets its VTIMEZONE
-  calendar.timezone({ name: null, generator: getVtimezoneComponent });
+  calendar.timezone({ name: null, generator: (zone) => vtimezoneOf(zone) });
   const what = facts.services.join(', ');
   const description = [facts.staffName ? `${what} (${facts.staffName})` : what, facts.manageUrl].filter(Boolean).join('\n');
   calendar.createEvent({

@@ -292,12 +292,25 @@ export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<st
 }
 
 /** The booking's services and their staff by name, in item order (what a message about it says). */
-export async function itemNamesOf(db: Db, bookingId: string): Promise<{ serviceName: string; resourceName: string | null }[]> {
-  const rows = await BookingItemModel.query(db)
+export interface BookingMessageParties {
+  items: { serviceName: string; resourceName: string | null }[];
+  /** the booking's customer record, when it has one */
+  customer: { name: string; phone: string | null; email: string | null } | null;
+}
+
+/** What a message about the booking names (its services and staff) and who it goes to, in one query. */
+export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: string; customerId: string | null }): Promise<BookingMessageParties> {
+  const rows = (await BookingItemModel.query(db)
     .join('services as s', 's.id', 'booking_items.serviceId')
     .leftJoin('resources as r', 'r.id', 'booking_items.resourceId')
-    .where('booking_items.bookingId', bookingId)
+    .leftJoin('customers as c', (join) => join.on('c.id', '=', db.raw('?', [booking.customerId])).andOn('c.tenantId', '=', db.raw('?', [booking.tenantId])))
+    .where('booking_items.bookingId', booking.id)
     .orderBy('booking_items.sortOrder')
-    .select('s.name as serviceName', 'r.name as resourceName');
-  return rows.map((r) => plain(r) as unknown as { serviceName: string; resourceName: string | null });
+    .select('s.name as serviceName', 'r.name as resourceName', 'c.id as customerId', 'c.name as customerName', 'c.phone as customerPhone', 'c.email as customerEmail')
+    .toKnexQuery()) as { serviceName: string; resourceName: string | null; customerId: string | null; customerName: string; customerPhone: string | null; customerEmail: string | null }[];
+  const first = rows[0];
+  return {
+    items: rows.map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
+    customer: first?.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
+  };
 }

@@ -56,12 +56,12 @@ export async function insertCustomer(db: Db, tenantId: string, fields: CustomerF
 }
 
 /**
- * INSERT ... ON CONFLICT DO NOTHING against the phone and e-mail unique indexes: the new id, or
+ * INSERT ... ON CONFLICT DO NOTHING against the phone and e-mail unique indexes: the new row, or
  * undefined when a customer with this phone or e-mail exists. Never aborts the caller's transaction.
  */
-export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<string | undefined> {
-  const inserted = await returnedRows<{ id: string }>(CustomerModel.query(db).insert({ tenantId, ...fields }).onConflict().ignore().returning('id'));
-  return inserted[0]?.id;
+export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<CustomerRow | undefined> {
+  const inserted = await returnedRows<CustomerRow>(CustomerModel.query(db).insert({ tenantId, ...fields }).onConflict().ignore().returning('*'));
+  return inserted[0];
 }
 
 export async function patchCustomer(db: Db, tenantId: string, id: string, changes: Partial<CustomerFields>): Promise<void> {

@@ -93,11 +93,11 @@ export async function findOrCreateCustomerByPhone(
   if (!phone) throw errors.validation('Request validation failed', [{ field: 'phone', message: 'is required' }]);
   let email = normaliseEmail(contact.email);
   for (let attempt = 0; attempt < 3; attempt++) {
+    // a new customer costs two statements (both inserts return their rows), a known one four
     const inserted = await repo.insertCustomerUnlessTaken(db, tenantId, { name: contact.name.trim(), phone, email });
-    const id = inserted ?? (await repo.findCustomerBy(db, tenantId, { phone }))?.id;
-    if (id) {
-      const customer = await existingCustomer(db, tenantId, id);
-      const tenantCustomer = await ensureTenantCustomer(db, tenantId, id);
+    const customer = inserted ?? (await repo.findCustomerBy(db, tenantId, { phone }));
+    if (customer) {
+      const tenantCustomer = await ensureTenantCustomer(db, tenantId, customer.id);
       return { customer: toCustomerDto(customer), tenantCustomer: toTenantCustomerDto(tenantCustomer, customer), created: inserted !== undefined };
     }
     // Nothing inserted and no customer with this phone: the e-mail belongs to someone else.

@@ -51,10 +51,13 @@ export async function insertTenantCustomerIfMissing(db: Db, tenantId: string, cu
   await TenantCustomerModel.query(db).insert({ tenantId, customerId }).onConflict().ignore();
 }
 
-/** The customer's row in this salon, created (empty metrics) when it has none yet. */
+/**
+ * The customer's row in this salon, created (empty metrics) when it has none yet: one statement
+ * when it is created (the insert returns it), a second to read it when it was there.
+ */
 export async function ensureTenantCustomer(db: Db, tenantId: string, customerId: string): Promise<TenantCustomerRow> {
-  await insertTenantCustomerIfMissing(db, tenantId, customerId);
-  return plain(await TenantCustomerModel.query(db).findOne({ tenantId, customerId }).throwIfNotFound());
+  const [created] = await returnedRows<TenantCustomerRow>(TenantCustomerModel.query(db).insert({ tenantId, customerId }).onConflict().ignore().returning('*'));
+  return created ?? plain(await TenantCustomerModel.query(db).findOne({ tenantId, customerId }).throwIfNotFound());
 }
 
 export async function patchTenantCustomer(db: Db, tenantId: string, id: string, changes: TenantCustomerChanges): Promise<void> {

@@ -8,6 +8,7 @@ import { stack } from '../support/stack';
 import { eventually } from '../support/eventually';
 import { at, bookingSalon, localDay } from '../support/booking-fixtures';
 import type { StoredMail } from '../../integrations/mail/mailer';
+import { createBookingActivities } from '../../activities/booking.activities';
 
 const unfolded = (ics: string) => ics.replace(/\r\n[ \t]/g, '').split('\r\n');
 const line = (ics: string, name: string) => unfolded(ics).find((l) => l.startsWith(name));
@@ -80,5 +81,37 @@ describe('booking messages: manage link and calendar invitation', function () {
     const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED e-mail');
     expect(mail.text).to.not.contain('/bookings/');
     expect(mail.attachments?.[0]?.calendarMethod).to.equal('REQUEST');
+  });
+
+  it('when Temporal runs a message activity again after it succeeded then nothing goes out twice; a claim that was never sent is sent', async () => {
+    const { platform, sms } = await stack();
+    const salon = await bookingSalon({ settings: { autoConfirm: true } });
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '13:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Per Hansen', phone },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const bookingId = created.body.data.id as string;
+    const smsOf = async (kind: string) => (await sms.sentTo(phone)).filter((m) => m.meta?.kind === kind);
+    await eventually(async () => (await smsOf('CONFIRMED')).length === 1 || undefined, 'the CONFIRMED SMS');
+    const notifications = () => platform.deps.knex('booking_notifications').where({ bookingId, channel: 'SMS' }).orderBy('dedupeKey');
+
+    // the same activity again (a retry after its answer was lost): the claim finds the sent row
+    const activities = createBookingActivities({ knex: platform.deps.knex, mailer: platform.mailer, sms });
+    expect(await activities.sendBookingSms({ bookingId, kind: 'CONFIRMED', dedupeKey: 'CONFIRMED' })).to.equal('ALREADY_SENT');
+    expect(await smsOf('CONFIRMED')).to.have.length(1);
+
+    // a row claimed by an attempt that failed before the gateway took the message: the next attempt sends
+    await platform.deps.knex('booking_notifications').insert({ bookingId, tenantId: salon.tenant.id, channel: 'SMS', dedupeKey: 'REMINDER:test', kind: 'REMINDER' });
+    expect(await activities.sendBookingSms({ bookingId, kind: 'REMINDER', dedupeKey: 'REMINDER:test' })).to.equal('SENT');
+    expect(await activities.sendBookingSms({ bookingId, kind: 'REMINDER', dedupeKey: 'REMINDER:test' })).to.equal('ALREADY_SENT');
+    expect(await smsOf('REMINDER')).to.have.length(1);
+    const rows = await notifications();
+    expect(rows.map((r: { dedupeKey: string; sentAt: Date | null }) => [r.dedupeKey, r.sentAt !== null])).to.deep.equal([
+      ['CONFIRMED', true],
+      ['REMINDER:test', true],
+    ]);
   });
 });

@@ -66,4 +66,17 @@ describe('booking calendar file (iCalendar)', () => {
     expect(addressLine(null)).to.equal(null);
     expect(addressLine({})).to.equal(null);
   });
+
+  it('when names carry æøå, accents and emoji then no physical line passes 75 octets and unfolding gives the text back', () => {
+    // patches/ical-generator+*.patch counts a character's UTF-8 octets without a TextEncoder per character
+    const salonName = 'Frisørsalongen Æsøy på Trøndelagskysten 💇‍♀️ – Hår, Skjønnhet & Velvære for hele familien';
+    const services = ['Dameklipp med vask og føhn', 'Brynsforming og vippeløft', 'Hårfarge (helfarge) – ønsket nyanse'];
+    const ics = bookingCalendar(facts({ salonName, services, staffName: 'Åsa Bjørkås' }), 'REQUEST');
+    for (const physical of ics.split('\r\n')) expect(Buffer.byteLength(physical, 'utf8'), physical).to.be.at.most(75);
+    expect(lines(ics)).to.include(`SUMMARY:${services.join('\\, ')} – ${salonName.replace(/,/g, '\\,')}`);
+    // two calendars for one zone carry the same VTIMEZONE (the component is read once per zone)
+    const zone = (text: string) => text.slice(text.indexOf('BEGIN:VTIMEZONE'), text.indexOf('END:VTIMEZONE'));
+    expect(zone(ics)).to.have.length.above(100);
+    expect(zone(bookingCalendar(facts(), 'REQUEST'))).to.equal(zone(ics));
+  });
 });
