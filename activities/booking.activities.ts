@@ -11,7 +11,6 @@ import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.se
 import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
 import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
-import { findTenant } from '../domain/tenant/tenant.repository';
 import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel, type Contact } from './message-delivery';
@@ -34,23 +33,22 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
   const { knex, mailer, sms, links } = deps;
 
   async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
-    const tenant = (await findTenant(knex, booking.tenantId))!;
-    const { items, customer } = await messagePartiesOf(knex, booking);
+    const { salon, items, customer } = await messagePartiesOf(knex, booking);
     return {
       contact: {
         phone: booking.contactPhone ?? customer?.phone ?? null,
         email: booking.contactEmail ?? customer?.email ?? null,
       },
       facts: {
-        salonName: tenant.name,
+        salonName: salon.name,
         customerName: booking.contactName ?? customer?.name ?? 'kunde',
         startTime: new Date(booking.startTime),
-        timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
+        timezone: booking.metadata?.displaySnapshot?.timezone ?? salon.timezone,
         services: items.map((i) => i.serviceName),
         staffName: items[0]?.resourceName ?? null,
-        manageUrl: manageUrlOf(links, tenant, booking),
+        manageUrl: manageUrlOf(links, salon, booking),
       },
-      salon: tenant,
+      salon,
     };
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import { BookingModel } from '../../db/models/booking.model';
+import { TenantModel } from '../../db/models/tenant.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
@@ -293,24 +294,44 @@ export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<st
 
 /** The booking's services and their staff by name, in item order (what a message about it says). */
 export interface BookingMessageParties {
+  /** the salon as its messages name and link it */
+  salon: { name: string; slug: string; address: unknown; timezone: string };
   items: { serviceName: string; resourceName: string | null }[];
   /** the booking's customer record, when it has one */
   customer: { name: string; phone: string | null; email: string | null } | null;
 }
 
-/** What a message about the booking names (its services and staff) and who it goes to, in one query. */
+/** Who sends a message about the booking, what it names (services and staff) and who it goes to, in one query. */
 export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: string; customerId: string | null }): Promise<BookingMessageParties> {
-  const rows = (await BookingItemModel.query(db)
-    .join('services as s', 's.id', 'booking_items.serviceId')
-    .leftJoin('resources as r', 'r.id', 'booking_items.resourceId')
-    .leftJoin('customers as c', (join) => join.on('c.id', '=', db.raw('?', [booking.customerId])).andOn('c.tenantId', '=', db.raw('?', [booking.tenantId])))
-    .where('booking_items.bookingId', booking.id)
-    .orderBy('booking_items.sortOrder')
-    .select('s.name as serviceName', 'r.name as resourceName', 'c.id as customerId', 'c.name as customerName', 'c.phone as customerPhone', 'c.email as customerEmail')
-    .toKnexQuery()) as { serviceName: string; resourceName: string | null; customerId: string | null; customerName: string; customerPhone: string | null; customerEmail: string | null }[];
+  const rows = (await TenantModel.query(db)
+    .alias('t')
+    .leftJoin('booking_items as bi', 'bi.bookingId', db.raw('?', [booking.id]))
+    .leftJoin('services as s', 's.id', 'bi.serviceId')
+    .leftJoin('resources as r', 'r.id', 'bi.resourceId')
+    .leftJoin('customers as c', (join) => join.on('c.id', '=', db.raw('?', [booking.customerId])).andOn('c.tenantId', '=', 't.id'))
+    .where('t.id', booking.tenantId)
+    .orderBy('bi.sortOrder')
+    .select('bi.id as itemId', 's.name as serviceName', 'r.name as resourceName')
+    .select('t.name as salonName', 't.slug as salonSlug', 't.address as salonAddress', db.raw("t.settings->>'timezone' as salon_timezone"))
+    .select('c.id as customerId', 'c.name as customerName', 'c.phone as customerPhone', 'c.email as customerEmail')
+    .toKnexQuery()) as {
+    itemId: string | null;
+    serviceName: string;
+    resourceName: string | null;
+    salonName: string;
+    salonSlug: string;
+    salonAddress: unknown;
+    salonTimezone: string;
+    customerId: string | null;
+    customerName: string;
+    customerPhone: string | null;
+    customerEmail: string | null;
+  }[];
   const first = rows[0];
+  if (!first) throw new Error(`salon ${booking.tenantId} of booking ${booking.id} not found`);
   return {
-    items: rows.map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
-    customer: first?.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
+    salon: { name: first.salonName, slug: first.salonSlug, address: first.salonAddress, timezone: first.salonTimezone },
+    items: rows.filter((r) => r.itemId).map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
+    customer: first.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
   };
 }
