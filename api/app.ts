@@ -1,6 +1,6 @@
 // The Express app: middleware order lives here and nowhere else. No listen(): bin/api.ts does that.
 import express from 'express';
-import helmet from 'helmet';
+import { securityHeaders } from './middleware/security-headers';
 import cookieParser from 'cookie-parser';
 import type { AppDeps } from './deps';
 import { configurePassport, authenticate } from './middleware/authenticate';
@@ -45,7 +45,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   const metrics = deps.metrics ?? new Metrics(deps.knex);
   app.use(requestId(deps.logger));
   app.use(metrics.middleware());
-  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(securityHeaders());
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
   const built = builtAssets();
