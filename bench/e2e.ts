@@ -7,7 +7,8 @@
 //
 // Topologies (the platform runs as separate processes, measured from outside like a client):
 //   (default)               `npm start` (node dist/bin/dev.js) against an embedded Postgres the bench starts
-//   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js, the dev
+//   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js (at half the
+//                           api's CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone),
@@ -239,6 +240,8 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const apis = ports.map((port, i) => start(`api ${i + 1}`, 'bin/api.js', { ...env, PORT: String(port) }, apiArgs));
   const workerHealth = await freePort();
   const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) }, (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  // docker-compose.yml gives the worker half the api's CPU weight (cpu_shares 512); niceness 3 is that weight here
+  os.setPriority(worker.child.pid!, 3);
   const bases = ports.map((p) => `http://127.0.0.1:${p}/api`);
   for (const [i, base] of bases.entries()) await waitFor(`${base}/health`, apis[i]);
   await waitFor(`http://127.0.0.1:${workerHealth}/`, worker);
