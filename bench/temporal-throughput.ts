@@ -197,18 +197,21 @@ async function main(): Promise<void> {
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
   const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', 'postgres'];
   for (const store of stores) {
-    if (store !== 'postgres') {
-      for (const launcher of LAUNCHERS) await runOnce(store, workflowBundle, launcher);
-      continue;
-    }
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
-    try {
-      const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      for (const launcher of LAUNCHERS) await runOnce(store, workflowBundle, launcher, pg.url, postmasterPid);
-    } finally {
-      await pg.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const launcher of LAUNCHERS) {
+      if (store !== 'postgres') {
+        await runOnce(store, workflowBundle, launcher);
+        continue;
+      }
+      // A database of its own for each server, so none restores the runs of the one before.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
+      try {
+        const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+        await runOnce(store, workflowBundle, launcher, pg.url, postmasterPid);
+      } finally {
+        await pg.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   }
 }
