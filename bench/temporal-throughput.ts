@@ -22,6 +22,8 @@
 //   CLIENT=grpc-js                   the client on its own grpc-js connection
 //   WF_THREADS=1                     the SDK's default workflow thread pool
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
+//   SERVER_LAUNCHERS=a.js,b.js       spawn each of these dev server builds in turn (a before/after
+//                                    comparison in one run, e.g. a copy of dist/ from another commit)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -103,13 +105,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, databaseUrl?: string, postgresPid?: number): Promise<void> {
+const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',').filter(Boolean).map((l) => path.resolve(l)) ?? [path.resolve(__dirname, '../devserver/temporal/launcher.js')];
+
+async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, launcher: string, databaseUrl?: string, postgresPid?: number): Promise<void> {
   let address = process.env.TEMPORAL_ADDRESS;
   let server: ReturnType<typeof spawn> | undefined;
   if (!address) {
     // Our server in its own process, as bin/dev runs it (and so it gets its own core).
     const port = await freePort();
-    const launcher = path.resolve(__dirname, '../devserver/temporal/launcher.js');
     const db = databaseUrl ? ['--database-url', databaseUrl] : [];
     server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
     address = `127.0.0.1:${port}`;
@@ -160,6 +163,7 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
     store,
+    ...(LAUNCHERS.length > 1 ? { launcher } : {}),
     workflows: N,
     concurrency: CONCURRENCY,
     workflowThreads: WORKFLOW_THREADS,
@@ -193,18 +197,21 @@ async function main(): Promise<void> {
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
   const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', 'postgres'];
   for (const store of stores) {
-    if (store !== 'postgres') {
-      await runOnce(store, workflowBundle);
-      continue;
-    }
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
-    try {
-      const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      await runOnce(store, workflowBundle, pg.url, postmasterPid);
-    } finally {
-      await pg.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const launcher of LAUNCHERS) {
+      if (store !== 'postgres') {
+        await runOnce(store, workflowBundle, launcher);
+        continue;
+      }
+      // A database of its own for each server, so none restores the runs of the one before.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
+      try {
+        const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+        await runOnce(store, workflowBundle, launcher, pg.url, postmasterPid);
+      } finally {
+        await pg.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   }
 }

@@ -54,7 +54,9 @@ export class VirtualClock {
   at(due: number, fn: () => void): TimerHandle {
     const entry: TimerEntry = { due, seq: this.seq++, fn, cancelled: false };
     this.push(entry);
-    this.schedulePump();
+    // In dev-server mode (virtual time is wall time) a timer due no earlier than the armed wall
+    // timer is picked up when that fires: most timers (task timeouts) need no pump of their own.
+    if (this.timeSkipping || due < this.wallTimerDue) this.schedulePump();
     return {
       cancel: () => {
         entry.cancelled = true;

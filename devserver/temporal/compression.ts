@@ -7,8 +7,16 @@ import { ServerInterceptingCall, ServerInterceptor, status as Status, Metadata }
 
 export const ENCODING_METADATA_KEY = 'x-devserver-request-encoding';
 
-/** Copies the request's grpc-encoding (which grpc-js strips) into metadata the handler can read. */
-export const exposeRequestEncoding: ServerInterceptor = (_method, call) => {
+const GET_SYSTEM_INFO_PATH = '/temporal.api.workflowservice.v1.WorkflowService/GetSystemInfo';
+
+/**
+ * Copies the request's grpc-encoding (which grpc-js strips) into metadata the handler can read.
+ * Only GetSystemInfo reads it: every other call is left unwrapped, since each interceptor layer
+ * adds its own listener objects and callbacks to every message of the call.
+ */
+export const exposeRequestEncoding: ServerInterceptor = (method, call) => {
+  // The call grpc-js passes in is its base call, which is all an interceptor must return.
+  if (method.path !== GET_SYSTEM_INFO_PATH) return call as ServerInterceptingCall;
   // grpc-js keeps the incoming encoding on its base call object; absent on other versions, in
   // which case compression simply stays on.
   const encoding = (call as unknown as { incomingEncoding?: string }).incomingEncoding;

@@ -6,7 +6,8 @@ import { Server, ServerUnaryCall, sendUnaryData, status as Status, ServiceDefini
 import { RpcError } from './errors';
 import { refuseCompressedSystemInfo } from './compression';
 import type { Call } from './messages';
-import { decodeMessage, encodeHistoryField, encodeMessage, protoType, root } from './proto';
+import { appendHistoryField } from './history/encoded-events';
+import { decodeMessage, encodeMessage, protoType, root } from './proto';
 
 const DECODE_ERROR = Symbol('decodeError');
 
@@ -46,7 +47,7 @@ export function addProtoService(server: Server, fullName: string, handlers: { [m
           if (historyField && history?.events) {
             // Fields may appear in any order on the wire: encode the rest, then append the history.
             const { history: _history, ...rest } = obj!;
-            return Buffer.concat([encodeMessage(resType, rest), encodeHistoryField(historyField, history.events)]);
+            return appendHistoryField(encodeMessage(resType, rest), historyField, history.events);
           }
           return encodeMessage(resType, obj);
         } catch (e) {

@@ -34,10 +34,14 @@ export function decodeMessage(type: ProtoType, buf: Uint8Array): object {
  */
 export function encodeMessage(type: ProtoType, obj: object | undefined | null): Buffer {
   try {
-    return Buffer.from(type.encode(obj ?? {}).finish());
+    return asBuffer(type.encode(obj ?? {}).finish());
   } catch {
-    return Buffer.from(type.encode(type.fromObject(obj ?? {})).finish());
+    return asBuffer(type.encode(type.fromObject(obj ?? {})).finish());
   }
+}
+/** protobufjs' writer already hands out Buffers on Node: no second copy. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function enumValues(name: string): Record<string, number> {
@@ -147,48 +151,4 @@ export function jsonPayload(value: unknown): Payload {
   return { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) };
 }
 
-// ---------------------------------------------------------------------------------------------
-// History encoding cache. Every workflow task carries the full history, so each event would be
-// re-encoded once per task; events never change after they are written, so their bytes are
-// encoded once and a History field is assembled from the cached pieces.
-
-const eventBytes = new WeakMap<object, Buffer>();
-
-function varint(n: number): Buffer {
-  const bytes: number[] = [];
-  while (n > 0x7f) {
-    bytes.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  bytes.push(n);
-  return Buffer.from(bytes);
-}
-
-export function encodedEvent(ev: object): Buffer {
-  let b = eventBytes.get(ev);
-  if (!b) {
-    b = encodeMessage(protoType('temporal.api.history.v1.HistoryEvent'), ev);
-    eventBytes.set(ev, b);
-  }
-  return b;
-}
-
-/** Encodes `history: {events}` as field `fieldNumber` of an enclosing message. */
-export function encodeHistoryField(fieldNumber: number, events: object[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const ev of events) {
-    const b = encodedEvent(ev);
-    parts.push(EVENTS_TAG, varint(b.length), b);
-  }
-  const body = Buffer.concat(parts);
-  return Buffer.concat([varint((fieldNumber << 3) | 2), varint(body.length), body]);
-}
-const EVENTS_TAG = Buffer.from([0x0a]); // History.events = field 1, length-delimited
-
-/** Encoded size of a history (what the real server reports as history_size_bytes). */
-export function historySizeBytes(events: object[]): number {
-  let n = 0;
-  for (const ev of events) n += encodedEvent(ev).length;
-  return n;
-}
 export const OverlapPolicy = makeEnum('ScheduleOverlapPolicy', 'SCHEDULE_OVERLAP_POLICY_');

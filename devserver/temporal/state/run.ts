@@ -5,6 +5,7 @@ import type {
   EventAttributes, EventName, HistoryEvent, NewEvent, Payload, QueryWorkflowResponse,
   StartWorkflowRequest, UpdateOutcome, UpdateRequest, UserMetadata, WorkflowQuery,
 } from '../messages';
+import { encodedEventSize } from '../history/encoded-events';
 import { eventAttributesKey, EventType, ExecStatus, timestamp } from '../proto';
 import type { ActivityOwner, ActivityState } from './activity-state';
 
@@ -114,6 +115,9 @@ export class Run implements ActivityOwner {
   seq = 0;
   /** Called whenever the run's state changes (the store writes changed runs when persistent). */
   onTouch?: () => void;
+  /** Encoded size of history[0 .. sizedEvents), kept as the history grows (historySizeBytes). */
+  private sizedEvents = 0;
+  private sizedBytes = 0;
 
   constructor(
     readonly namespace: string,
@@ -181,6 +185,16 @@ export class Run implements ActivityOwner {
   /** The WorkflowExecutionStarted attributes (event 1). */
   get startAttributes(): EventAttributes<'WORKFLOW_EXECUTION_STARTED'> {
     return this.attributesOf(this.history[0], 'WORKFLOW_EXECUTION_STARTED') ?? {};
+  }
+
+  /**
+   * Encoded size of the history (what the real server reports as history_size_bytes), counted
+   * once per event as the history grows, as the real server keeps it in its mutable state.
+   * Events are measured when first asked, after the completion that wrote them set their metadata.
+   */
+  historySizeBytes(): number {
+    for (; this.sizedEvents < this.history.length; this.sizedEvents++) this.sizedBytes += encodedEventSize(this.history[this.sizedEvents]);
+    return this.sizedBytes;
   }
 
   get lastEvent(): HistoryEvent | undefined {

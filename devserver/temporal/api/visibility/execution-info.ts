@@ -1,6 +1,6 @@
 // WorkflowExecutionInfo of a run, as List and Describe return it.
 import type { WorkflowExecutionInfo } from '../../messages';
-import { historySizeBytes, timestamp } from '../../proto';
+import { timestamp } from '../../proto';
 import type { Run } from '../../state/run';
 
 export function executionInfo(run: Run): WorkflowExecutionInfo {
@@ -20,6 +20,6 @@ export function executionInfo(run: Run): WorkflowExecutionInfo {
     firstRunId: run.firstRunId,
     // A child's start event names the root of its tree; a top-level run is its own root.
     rootExecution: run.startAttributes.rootWorkflowExecution ?? run.execution,
-    historySizeBytes: historySizeBytes(run.history),
+    historySizeBytes: run.historySizeBytes(),
   };
 }

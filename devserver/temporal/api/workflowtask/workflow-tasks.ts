@@ -6,7 +6,7 @@ import type { TimerHandle } from '../../clock';
 import { notFound } from '../../errors';
 import { flushBuffered } from '../../history/buffered-events';
 import type { Failure, PollWorkflowTaskResponse, WorkflowQuery } from '../../messages';
-import { duration, historySizeBytes, TaskQueueKind, timestamp, TimeoutType } from '../../proto';
+import { duration, TaskQueueKind, timestamp, TimeoutType } from '../../proto';
 import type { PendingQuery, Run } from '../../state/run';
 import type { RunRegistry } from '../../state/run-registry';
 import { queueKey, TaskQueues } from '../../task-queues';
@@ -68,7 +68,7 @@ export class WorkflowTasks {
     const wft = run.wft;
     if (!run.open || wft.state !== 'scheduled' || wft.scheduledEventId !== scheduledEventId) return undefined;
     const now = this.deps.clock.now();
-    const sizeBytes = historySizeBytes(run.history);
+    const sizeBytes = run.historySizeBytes();
     const started = run.append('WORKFLOW_TASK_STARTED', {
       scheduledEventId,
       identity,
