@@ -78,6 +78,22 @@ function processCpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime, stime
 }
+/** CPU milliseconds of every Postgres process (server and backends: the pools keep their connections). */
+function postgresCpuMs(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const comm = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (comm === 'postgres') out.set(Number(entry), processCpuMs(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after.entries()].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 // ---------------------------------------------------------------- clients (a worker thread)
@@ -411,6 +427,7 @@ async function main(): Promise<void> {
     const machine0 = machineTimes();
     const cpu2 = cpu();
     const procCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
+    const postgresCpu0 = postgresCpuMs();
     const sustainedStart = Date.now();
     const sustained = await send(plan, true);
     const wall = Date.now() - sustainedStart;
@@ -468,7 +485,10 @@ async function main(): Promise<void> {
       confirmationP99: pct(delays, 99),
       confirmationMax: Math.max(...delays),
       apiCpuMsPerBooking: (cpu() - cpu2) / books.length,
-      cpuSecondsByProcess: Object.fromEntries(stack.procs.map((p, i) => [p.name, ((processCpuMs(p.child.pid!) - procCpu0[i]) / 1000).toFixed(1)])),
+      cpuSecondsByProcess: {
+        ...Object.fromEntries(stack.procs.map((p, i) => [p.name, ((processCpuMs(p.child.pid!) - procCpu0[i]) / 1000).toFixed(1)])),
+        postgres: (cpuSince(postgresCpu0, postgresCpuMs()) / 1000).toFixed(1),
+      },
       machineBusyPercent: busy,
       stealPercent: steal,
       loadavg: load(),
