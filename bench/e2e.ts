@@ -12,7 +12,7 @@
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone),
-// --statements (Postgres counts every statement with pg_stat_statements: the sustained phase's
+// --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
 // statements per booking, and the most frequent ones, are printed).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
 // npm start: to dist/bin/dev.js); WORKER_NODE_ARGS and TEMPORAL_NODE_ARGS likewise to the production
@@ -328,7 +328,7 @@ async function main(): Promise<void> {
     dataDir: path.join(dataDir, 'postgres'),
     persistent: false,
     log: () => undefined,
-    ...(STATEMENTS ? { postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] } : {}),
+    ...(STATEMENTS ? { postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements'] } : {}),
   });
   let stack: Stack | undefined;
   let db: Knex | undefined;
