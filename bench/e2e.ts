@@ -454,15 +454,16 @@ async function main(): Promise<void> {
       // every statement since the sustained phase began (its bookings, reads and confirmations)
       const rows = (
         await db.raw(
-          `SELECT calls::int AS calls, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+          `SELECT calls::int AS calls, total_exec_time AS ms, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
             WHERE query NOT ILIKE '%pg_stat_statements%' AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
             ORDER BY calls DESC`,
         )
-      ).rows as { calls: number; query: string }[];
-      const total = rows.reduce((sum, r) => sum + r.calls, 0);
+      ).rows as { calls: number; ms: number; query: string }[];
+      const n = Math.max(1, ids.length);
       out.statements = {
-        perBooking: total / Math.max(1, ids.length),
-        top: rows.slice(0, 25).map((r) => ({ perBooking: r.calls / Math.max(1, ids.length), query: r.query.slice(0, 140) })),
+        perBooking: rows.reduce((sum, r) => sum + r.calls, 0) / n,
+        execMsPerBooking: rows.reduce((sum, r) => sum + r.ms, 0) / n,
+        top: rows.slice(0, 25).map((r) => ({ perBooking: r.calls / n, execMsPerBooking: r.ms / n, query: r.query.slice(0, 130) })),
       };
     }
     const steal = machine1.total > machine0.total ? (100 * (machine1.steal - machine0.steal)) / (machine1.total - machine0.total) : 0;
@@ -540,10 +541,10 @@ function report(out: Record<string, unknown>): void {
     `   target p95 < 200 ms ${verdict(s.p95 < 200)}, p99 < 400 ms ${verdict(s.p99 < 400)}, zero errors ${verdict(s.errors === 0)}, confirmations p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
   );
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
-  const st = out.statements as { perBooking: number; top: { perBooking: number; query: string }[] } | undefined;
+  const st = out.statements as { perBooking: number; execMsPerBooking: number; top: { perBooking: number; execMsPerBooking: number; query: string }[] } | undefined;
   if (st) {
-    console.log(`   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}; the most frequent:`);
-    for (const t of st.top) console.log(`   ${t.perBooking.toFixed(2).padStart(6)}  ${t.query}`);
+    console.log(`   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}, executing ${st.execMsPerBooking.toFixed(1)} ms; the most frequent (per booking: calls, ms):`);
+    for (const t of st.top) console.log(`   ${t.perBooking.toFixed(2).padStart(6)} ${t.execMsPerBooking.toFixed(2).padStart(6)}  ${t.query}`);
   }
   console.log(JSON.stringify(out));
 }

@@ -63,12 +63,14 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   // perform a requested service (unless onlyListedResources), and those that can perform an
   // unassigned item's service (so the items can be placed) - each with skills, weekly schedule,
   // overrides, approved time-off and active booking items in the range, aggregated as JSON.
+  // Items are found by their time range overlapping the range (start < range end AND end > range
+  // start, as [) ranges), which the GiST indexes of migration 110 answer without reading the history.
   const sql = `
     WITH unassigned AS (
       SELECT bi.booking_id, bi.service_id, bi.start_time, bi.end_time, b.status
         FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
        WHERE :withUnassigned AND bi.tenant_id = :tenantId AND bi.is_active AND bi.resource_id IS NULL
-         AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart
+         AND tstzrange(bi.start_time, bi.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')
     ), picked AS (
       SELECT r.* FROM resources r
        WHERE r.tenant_id = :tenantId
@@ -95,7 +97,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
           COALESCE((SELECT json_agg(json_build_object('id', COALESCE(bi.booking_id, bi.waitlist_round_id), 'start', bi.start_time, 'end', bi.end_time, 'status', COALESCE(b.status, 'CONFIRMED')))
                       FROM booking_items bi LEFT JOIN bookings b ON b.id = bi.booking_id
                      WHERE :withBookings AND bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
-                       AND bi.start_time < :rangeEnd AND bi.end_time > :rangeStart), '[]') AS bookings
+                       AND tstzrange(bi.start_time, bi.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')), '[]') AS bookings
         FROM picked r) x), '[]') AS resources`;
   const result = await db.raw(sql, {
     tenantId,
