@@ -67,7 +67,7 @@ function vtimezoneOf(zone: string): string | null {
 export function bookingCalendar(facts: BookingCalendarFacts, method: CalendarMethod): string {
   const calendar = ical({ prodId: { company: 'salon-platform', product: 'booking', language: 'NB' }, method: METHODS[method] });
   // name null: no calendar-wide zone (DTSTAMP stays UTC), but every event zone gets its VTIMEZONE
-  calendar.timezone({ name: null, generator: (zone) => vtimezoneOf(zone) });
+  calendar.timezone({ name: null, generator: vtimezoneOf });
   const what = facts.services.join(', ');
   const description = [facts.staffName ? `${what} (${facts.staffName})` : what, facts.manageUrl].filter(Boolean).join('\n');
   calendar.createEvent({

@@ -292,10 +292,10 @@ export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<st
   return (await BookingItemModel.query(db).where({ bookingId }).select('serviceId')).map((r) => r.serviceId);
 }
 
-/** The booking's services and their staff by name, in item order (what a message about it says). */
 export interface BookingMessageParties {
   /** the salon as its messages name and link it */
   salon: { name: string; slug: string; address: unknown; timezone: string };
+  /** the booking's services and their staff by name, in item order */
   items: { serviceName: string; resourceName: string | null }[];
   /** the booking's customer record, when it has one */
   customer: { name: string; phone: string | null; email: string | null } | null;
