@@ -1,6 +1,8 @@
 // Summarises a V8 CPU profile (node --cpu-prof): where the self time went, by function and by
 // package, and the total time under a few frames of interest. Usage:
-//   npx tsx bench/profile-summary.ts /tmp/prof/CPU.*.cpuprofile [--top 25]
+//   npx tsx bench/profile-summary.ts /tmp/prof/CPU.*.cpuprofile [--top 25] [--last 20]
+// --last S keeps only the samples of the profile's last S seconds (a bench's sustained phase, without
+// the process's start-up: module loading, the workflow bundle, the contract's compilation).
 import fs from 'node:fs';
 
 interface Node {
@@ -20,7 +22,9 @@ interface Profile {
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 25;
-const files = args.filter((a, i) => !a.startsWith('--') && i !== topAt + 1);
+const lastAt = args.indexOf('--last');
+const lastUs = lastAt >= 0 ? Number(args[lastAt + 1]) * 1e6 : Infinity;
+const files = args.filter((a, i) => !a.startsWith('--') && i !== topAt + 1 && i !== lastAt + 1);
 
 function packageOf(url: string): string {
   const m = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
@@ -34,7 +38,13 @@ for (const file of files) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const sampledUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  let atUs = 0;
+  profile.samples.forEach((id, i) => {
+    atUs += profile.timeDeltas[i] ?? 0;
+    if (sampledUs - atUs > lastUs) return;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idle = [...selfUs.entries()].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)!.callFrame.functionName)).reduce((a, [, us]) => a + us, 0);
   const byFn = new Map<string, number>();

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
     slots: config.workerSlots,
+    workflowStackTraces: config.workerWorkflowStackTraces,
   });
   // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.
   const healthPort = config.workerHealthPort;

@@ -20,8 +20,18 @@ export interface WorkerOptions {
   logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** how long running activities may finish after shutdown was asked for (default 0: cancel them) */
   shutdownGraceMs?: number;
-  /** what the worker runs at once (SDK defaults: 100 activities, 40 workflow tasks) */
+  /**
+   * What the worker runs at once (SDK defaults: 100 activities, 100 local activities, 40 workflow
+   * tasks). `activities` bounds local activities too; a workflow task keeps its slot while its local
+   * activities run (workflows/shared/worker-local-activities.ts), so give it as many.
+   */
   slots?: { activities: number; workflowTasks: number };
+  /**
+   * Record a stack trace of every promise a workflow creates, for the stack trace view of the Temporal
+   * UI (the SDK always does; patches/ makes it optional). Default off: it was about a third of the
+   * workflow thread's CPU per booking.
+   */
+  workflowStackTraces?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -35,6 +45,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       // already installed by someone else in this process (tests)
     }
   }
+  // read by the workflow threads the SDK starts below (they copy this process's environment)
+  process.env.TEMPORAL_WORKFLOW_STACK_TRACES = options.workflowStackTraces ? 'on' : 'off';
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,
@@ -44,7 +56,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
     activities: createActivities(options.activityDeps),
     ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
-    ...(options.slots ? { maxConcurrentActivityTaskExecutions: options.slots.activities, maxConcurrentWorkflowTaskExecutions: options.slots.workflowTasks } : {}),
+    ...(options.slots
+      ? {
+          maxConcurrentActivityTaskExecutions: options.slots.activities,
+          maxConcurrentLocalActivityExecutions: options.slots.activities,
+          maxConcurrentWorkflowTaskExecutions: options.slots.workflowTasks,
+        }
+      : {}),
   });
   const finished = worker.run().finally(() => connection.close());
   return {

@@ -80,6 +80,8 @@ export interface AppConfig {
   workerHealthPort: number;
   /** task slots of one worker process: what it runs at once, so it never crowds out an api beside it */
   workerSlots: { activities: number; workflowTasks: number };
+  /** record a stack trace of every workflow promise, for the Temporal UI's stack trace view (costs the worker CPU) */
+  workerWorkflowStackTraces: boolean;
   /** database connections of one process (api or worker) */
   dbPoolMax: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
@@ -148,7 +150,8 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
   WORKER_MAX_CONCURRENT_ACTIVITIES: Joi.number().integer().min(1).default(20),
-  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).default(4),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).default(20),
+  WORKER_WORKFLOW_STACK_TRACES: Joi.boolean().truthy('on').falsy('off').default(false),
   DB_POOL_MAX: Joi.number().integer().min(2).optional(),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
   RATE_LIMIT_UPLOAD: Joi.number().integer().min(1).default(30),
@@ -264,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
     workerSlots: { activities: value.WORKER_MAX_CONCURRENT_ACTIVITIES, workflowTasks: value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS },
+    workerWorkflowStackTraces: value.WORKER_WORKFLOW_STACK_TRACES,
     dbPoolMax: value.DB_POOL_MAX ?? defaultPoolMax(),
     credentialKeys,
     storage: {

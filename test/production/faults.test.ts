@@ -104,8 +104,9 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
   const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json().catch(() => ({})) });
   const post = (base: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(json);
-  // 50 confirmations and 10 captures must be in flight at once when the worker is killed: more than the default 20 activity slots
-  const startWorker = () => run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth), WORKER_MAX_CONCURRENT_ACTIVITIES: '100' });
+  // 50 confirmations and 10 captures must be in flight at once when the worker is killed: more than the default 20 activity
+  // slots, and each confirmation's workflow task holds a workflow task slot while its local activities run
+  const startWorker = () => run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth), WORKER_MAX_CONCURRENT_ACTIVITIES: '100', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '100' });
   const workerUp = (p: Proc) => eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), () => `the worker (${p.output})`, 60_000);
   const describeWorkflow = (id: string) => temporalClient.workflow.getHandle(id).describe();
 

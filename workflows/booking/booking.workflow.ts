@@ -15,8 +15,8 @@ import { BookingActivityErrors } from '../../activities/booking.types';
 import { bookingContract, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 import { isRemindable, isTerminalStatus, reminderDueAt } from '../../domain/booking/booking-status.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
-import { entityInbox, entitySignal, readCommittedOptions, type CommittedChange } from '../shared/entity-inbox';
-import { deliveryOptions, messageChannels } from '../shared/message-channels';
+import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
+import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
@@ -25,11 +25,12 @@ export const bookingEventSignal = entitySignal(bookingContract);
 /** Runs from this version on follow their booking until the last message is out (patched()). */
 const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
 
-const { readBooking } = proxyActivities<BookingActivities>(readCommittedOptions([BookingActivityErrors.notFound]));
+const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
-const { sendBookingSms, sendBookingEmail, recordCompletedVisit } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
+const { sendBookingSms, sendBookingEmail } = proxyDeliveryActivities<BookingActivities>([BookingActivityErrors.notFound]);
+const { recordCompletedVisit } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;

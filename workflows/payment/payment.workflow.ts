@@ -18,13 +18,13 @@ import type { PaymentActivities } from '../../activities/payment.types';
 import { PaymentActivityErrors } from '../../activities/payment.types';
 import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 import { isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
-import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 
 export type { PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 
 export const paymentEventSignal = entitySignal(paymentContract);
 
-const { readPayment } = proxyActivities<PaymentActivities>(readCommittedOptions([PaymentActivityErrors.notFound]));
+const { readPayment } = proxyReadActivities<PaymentActivities>([PaymentActivityErrors.notFound]);
 
 // Provider calls and booking changes: a provider that is down is retried for about an hour;
 // a refusal is not retried.

@@ -15,7 +15,7 @@
 // manner of `condition(() => state === ..., timeout)`. It is built from the entity's contract
 // (domain/<area>/<entity>-events.rules.ts), which names the signal and the snapshot type:
 //
-//   const { readPayment } = proxyActivities<PaymentActivities>(readCommittedOptions([PaymentActivityErrors.notFound]));
+//   const { readPayment } = proxyReadActivities<PaymentActivities>([PaymentActivityErrors.notFound]);
 //   const payment = entityInbox(paymentContract, paymentId, {
 //     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
 //     onChange: async ({ previous, current }) => { ... },   // optional
@@ -26,13 +26,25 @@
 //
 // Create it first thing in the workflow function (the signal handler must exist before the first
 // await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
-import { ActivityFailure, ApplicationFailure, condition, defineSignal, log, patched, setHandler, sleep, type ActivityOptions, type SignalDefinition } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, condition, defineSignal, log, patched, setHandler, sleep, type ActivityInterfaceFor, type SignalDefinition } from '@temporalio/workflow';
+import { proxyWorkerLocalActivities, type LocalOrRemoteOptions } from './worker-local-activities';
 import type { AnyEntityContract, EntityEvent, EntitySnapshot, EventOf, SnapshotOf } from '../../domain/workflow-signals/entity-contract.rules';
 
 /** Runs from this version on read again after an outage instead of dropping the event (patched()). */
 const READS_OUTLAST_OUTAGES = 'entity-inbox-reads-outlast-outages';
 
 export type { EntityEvent, EntitySnapshot } from '../../domain/workflow-signals/entity-contract.rules';
+
+/**
+ * How the read activity failed. An activity's failure arrives as an ActivityFailure around its cause;
+ * a local activity's as the cause itself (its ApplicationFailure, or the TimeoutFailure of its last
+ * attempt). Anything else (the workflow being cancelled, a bug) is not a failed read: it is thrown on.
+ */
+function readFailure(err: unknown): { cause: Error | undefined } {
+  if (err instanceof ActivityFailure) return { cause: err.cause };
+  if (err instanceof ApplicationFailure || err instanceof TimeoutFailure) return { cause: err };
+  throw err;
+}
 
 /** The signal of an entity's contract: the workflow's handler, and what tests signal it with. */
 export function entitySignal<C extends AnyEntityContract>(contract: C): SignalDefinition<[EventOf<C>]> {
@@ -43,11 +55,16 @@ export function entitySignal<C extends AnyEntityContract>(contract: C): SignalDe
  * Options of an entity's read activity. The signal is sent before the change's transaction commits,
  * so the read waits briefly for the version to appear (about 15 s), then the event is dropped.
  */
-export function readCommittedOptions(nonRetryableErrorTypes: string[] = []): ActivityOptions {
+export function readCommittedOptions(nonRetryableErrorTypes: string[] = []): LocalOrRemoteOptions {
   return {
     startToCloseTimeout: '10 seconds',
     retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 8, nonRetryableErrorTypes },
   };
+}
+
+/** The entity's read activity, run in the worker beside the workflow (workflows/shared/worker-local-activities.ts). */
+export function proxyReadActivities<A extends object>(nonRetryableErrorTypes: string[] = []): ActivityInterfaceFor<A> {
+  return proxyWorkerLocalActivities<A>(readCommittedOptions(nonRetryableErrorTypes));
 }
 
 /** One committed change, as the workflow sees it. */
@@ -129,14 +146,14 @@ export function entityInbox<C extends AnyEntityContract>(
       try {
         return await options.readCommitted(event.entityVersion);
       } catch (err) {
-        if (!(err instanceof ActivityFailure)) throw err;
-        const refusal = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+        const failure = readFailure(err);
+        const refusal = failure.cause instanceof ApplicationFailure ? failure.cause : undefined;
         // only "not committed" (or a read refused for good) says the change never happened
         if (refusal?.type === contract.versionNotVisible || refusal?.nonRetryable || !patched(READS_OUTLAST_OUTAGES)) {
-          log.warn(`dropping an event of ${name} whose change never became visible`, { event, reason: refusal?.type ?? err.cause?.message });
+          log.warn(`dropping an event of ${name} whose change never became visible`, { event, reason: refusal?.type ?? failure.cause?.message });
           return undefined;
         }
-        log.warn(`reading ${name} failed; reading it again in ${pauseMs} ms`, { event, reason: refusal?.type ?? err.cause?.message });
+        log.warn(`reading ${name} failed; reading it again in ${pauseMs} ms`, { event, reason: refusal?.type ?? failure.cause?.message });
         await sleep(pauseMs);
       }
     }

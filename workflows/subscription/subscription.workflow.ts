@@ -20,13 +20,13 @@ import {
   type SubscriptionWorkflowArgs,
 } from '../../domain/billing/subscription-events.rules';
 import { trialDueAt } from '../../domain/billing/subscription.rules';
-import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 
 export type { SubscriptionWorkflowArgs } from '../../domain/billing/subscription-events.rules';
 
 export const subscriptionEventSignal = entitySignal(subscriptionContract);
 
-const { readSubscriptionState } = proxyActivities<SubscriptionActivities>(readCommittedOptions([SubscriptionActivityErrors.notFound]));
+const { readSubscriptionState } = proxyReadActivities<SubscriptionActivities>([SubscriptionActivityErrors.notFound]);
 
 // Database writes: retried until the database is back (an hour at most between attempts).
 const { applySubscriptionEvents, expireTrial, reconcileBatch } = proxyActivities<SubscriptionActivities>({

@@ -11,13 +11,13 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { UploadActivities } from '../../activities/upload.types';
 import { orphanDeadline } from '../../domain/upload/upload.rules';
 import { uploadContract, type UploadWorkflowArgs } from '../../domain/upload/upload-events.rules';
-import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 
 export type { UploadWorkflowArgs } from '../../domain/upload/upload-events.rules';
 
 export const uploadEventSignal = entitySignal(uploadContract);
 
-const { readUpload } = proxyActivities<UploadActivities>(readCommittedOptions());
+const { readUpload } = proxyReadActivities<UploadActivities>();
 
 // Storage may be down for a while: keep trying (the file just stays longer).
 const { deleteUnusedUpload } = proxyActivities<UploadActivities>({

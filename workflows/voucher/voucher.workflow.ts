@@ -11,16 +11,17 @@ import { VoucherActivityErrors } from '../../activities/voucher.types';
 import { isTerminalVoucherStatus } from '../../domain/loyalty/loyalty.rules';
 import { voucherContract, type VoucherEvent, type VoucherSnapshot, type VoucherWorkflowArgs } from '../../domain/loyalty/voucher-events.rules';
 import type { VoucherMessageKind } from '../../domain/notifications/voucher-messages.rules';
-import { entityInbox, entitySignal, readCommittedOptions, type CommittedChange } from '../shared/entity-inbox';
-import { deliveryOptions, messageChannels } from '../shared/message-channels';
+import { entityInbox, entitySignal, proxyReadActivities, readCommittedOptions, type CommittedChange } from '../shared/entity-inbox';
+import { messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 
 export type { VoucherWorkflowArgs } from '../../domain/loyalty/voucher-events.rules';
 
 export const voucherEventSignal = entitySignal(voucherContract);
 
-const { readVoucher, expireVoucher } = proxyActivities<VoucherActivities>(readCommittedOptions([VoucherActivityErrors.notFound]));
+const { readVoucher } = proxyReadActivities<VoucherActivities>([VoucherActivityErrors.notFound]);
+const { expireVoucher } = proxyActivities<VoucherActivities>(readCommittedOptions([VoucherActivityErrors.notFound]));
 
-const { sendVoucherSms, sendVoucherEmail } = proxyActivities<VoucherActivities>(deliveryOptions([VoucherActivityErrors.notFound]));
+const { sendVoucherSms, sendVoucherEmail } = proxyDeliveryActivities<VoucherActivities>([VoucherActivityErrors.notFound]);
 
 export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promise<void> {
   const channels = messageChannels<VoucherMessageRequest>('voucher', { SMS: sendVoucherSms, EMAIL: sendVoucherEmail });

@@ -7,14 +7,14 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WaitlistActivities } from '../../activities/waitlist.types';
 import { WaitlistActivityErrors } from '../../activities/waitlist.types';
 import { waitlistEntryContract, type WaitlistEntrySnapshot, type WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
-import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
+import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 import { waitlistStepOptions } from './step-options';
 
 export type { WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
 
 export const waitlistEntryEventSignal = entitySignal(waitlistEntryContract);
 
-const { readWaitlistEntry } = proxyActivities<WaitlistActivities>(readCommittedOptions([WaitlistActivityErrors.notFound]));
+const { readWaitlistEntry } = proxyReadActivities<WaitlistActivities>([WaitlistActivityErrors.notFound]);
 const { expireWaitlistEntry } = proxyActivities<WaitlistActivities>(waitlistStepOptions);
 
 export async function waitlistEntryWorkflow({ entryId }: WaitlistEntryWorkflowArgs): Promise<void> {

@@ -12,19 +12,19 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { WaitlistActivities, WaitlistOfferMessageRequest } from '../../activities/waitlist.types';
 import { WaitlistActivityErrors } from '../../activities/waitlist.types';
 import { waitlistOfferContract, type WaitlistOfferWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
-import { entityInbox, entitySignal, readCommittedOptions } from '../shared/entity-inbox';
-import { deliveryOptions, messageChannels } from '../shared/message-channels';
+import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
+import { messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 import { waitlistStepOptions } from './step-options';
 
 export type { WaitlistOfferWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
 
 export const waitlistOfferEventSignal = entitySignal(waitlistOfferContract);
 
-const { readWaitlistRound } = proxyActivities<WaitlistActivities>(readCommittedOptions([WaitlistActivityErrors.notFound]));
+const { readWaitlistRound } = proxyReadActivities<WaitlistActivities>([WaitlistActivityErrors.notFound]);
 
 const { makeWaitlistOffers, expireWaitlistStep, closeWaitlistRound } = proxyActivities<WaitlistActivities>(waitlistStepOptions);
 
-const { sendWaitlistOfferSms, sendWaitlistOfferEmail } = proxyActivities<WaitlistActivities>(deliveryOptions([WaitlistActivityErrors.notFound]));
+const { sendWaitlistOfferSms, sendWaitlistOfferEmail } = proxyDeliveryActivities<WaitlistActivities>([WaitlistActivityErrors.notFound]);
 
 export async function waitlistOfferWorkflow({ roundId }: WaitlistOfferWorkflowArgs): Promise<void> {
   const channels = messageChannels<WaitlistOfferMessageRequest>('waitlist offer', { SMS: sendWaitlistOfferSms, EMAIL: sendWaitlistOfferEmail });
