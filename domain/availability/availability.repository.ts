@@ -47,25 +47,26 @@ export interface LoadOptions {
   withUnassigned?: boolean;
   /** Default true. false: `bookings` stay empty (the booking items are not read). */
   withBookings?: boolean;
+  /**
+   * true: each resource's `bookings` is its busy time, its active items merged into disjoint
+   * intervals (no id; status CONFIRMED, as every active item blocks: docs/rules/availability.md#overlap).
+   * Free time comes out the same, from far fewer rows: what a read of free time needs. The
+   * placement check needs the items themselves (their ids), so it leaves this off.
+   */
+  busyTimeOnly?: boolean;
 }
 
-export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<AvailabilityData> {
-  const { tenantId, timezone } = opts;
-  // Chains may run past local midnight: include the following date.
-  const lastDate = addDays(opts.toDate, 1);
-  const firstDate = addDays(opts.fromDate, -1);
-  const rangeStart = toIso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
-  const rangeEnd = toIso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
-
-  // Raw SQL: the per-resource JSON aggregation in one statement is beyond a model or the builder.
-  // ONE round trip (this runs inside the booking transaction, so every round trip counts): the
-  // active unassigned items touching the range, and the resources - chosen ones, those that can
-  // perform a requested service (unless onlyListedResources), and those that can perform an
-  // unassigned item's service (so the items can be placed) - each with skills, weekly schedule,
-  // overrides, approved time-off and active booking items in the range, aggregated as JSON.
-  // Items are found by their time range overlapping the range (start < range end AND end > range
-  // start, as [) ranges), which the GiST indexes of migration 110 answer without reading the history.
-  const sql = `
+// ONE round trip (this runs inside the booking transaction, so every round trip counts): the
+// active unassigned items touching the range, and the resources - chosen ones, those that can
+// perform a requested service (unless onlyListedResources), and those that can perform an
+// unassigned item's service (so the items can be placed) - each with skills, weekly schedule,
+// overrides, approved time-off and active booking items in the range, aggregated as JSON.
+// Items are found by their time range overlapping the range (start < range end AND end > range
+// start, as [) ranges), which the GiST indexes of migration 110 answer without reading the history.
+// Schedules and time-off are matched by tenant and resource, the leading columns of their indexes.
+// `bookings` is each resource's active items (loaderSql(ITEMS)) or its busy time, those items'
+// ranges merged by range_agg, as [start, end] in epoch ms (loaderSql(BUSY_TIME)).
+const loaderSql = (bookings: string) => `
     WITH unassigned AS (
       SELECT bi.booking_id, bi.service_id, bi.start_time, bi.end_time, b.status
         FROM booking_items bi JOIN bookings b ON b.id = bi.booking_id
@@ -88,17 +89,43 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
           COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
           COALESCE((SELECT json_agg(json_build_object('dayOfWeek', w.day_of_week, 'startTime', w.start_time, 'endTime', w.end_time, 'isActive', w.is_active)
                              ORDER BY w.day_of_week, w.start_time)
-                      FROM resource_schedules w WHERE w.resource_id = r.id), '[]') AS "weeklySchedule",
+                      FROM resource_schedules w WHERE w.tenant_id = r.tenant_id AND w.resource_id = r.id), '[]') AS "weeklySchedule",
           COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time) ORDER BY o.date)
                       FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN :firstDate::date AND :lastDate::date), '[]') AS overrides,
           COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
                                                       'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved) ORDER BY t.start_date)
-                      FROM time_offs t WHERE t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
+                      FROM time_offs t WHERE t.tenant_id = r.tenant_id AND t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
+${bookings} AS bookings
+        FROM picked r) x), '[]') AS resources`;
+
+const ITEMS = `
           COALESCE((SELECT json_agg(json_build_object('id', COALESCE(bi.booking_id, bi.waitlist_round_id), 'start', bi.start_time, 'end', bi.end_time, 'status', COALESCE(b.status, 'CONFIRMED')))
                       FROM booking_items bi LEFT JOIN bookings b ON b.id = bi.booking_id
                      WHERE :withBookings AND bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
-                       AND tstzrange(bi.start_time, bi.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')), '[]') AS bookings
-        FROM picked r) x), '[]') AS resources`;
+                       AND tstzrange(bi.start_time, bi.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')), '[]')`;
+
+const BUSY_TIME = `
+          COALESCE((SELECT json_agg(json_build_array((extract(epoch FROM lower(m)) * 1000)::bigint, (extract(epoch FROM upper(m)) * 1000)::bigint))
+                      FROM unnest((SELECT range_agg(tstzrange(bi.start_time, bi.end_time, '[)'))
+                                     FROM booking_items bi
+                                    WHERE :withBookings AND bi.resource_id = r.id AND bi.tenant_id = r.tenant_id AND bi.is_active
+                                      AND tstzrange(bi.start_time, bi.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)'))) m), '[]')`;
+
+const ITEMS_SQL = loaderSql(ITEMS);
+const BUSY_TIME_SQL = loaderSql(BUSY_TIME);
+
+export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<AvailabilityData> {
+  const { tenantId, timezone } = opts;
+  // Chains may run past local midnight: include the following date.
+  const lastDate = addDays(opts.toDate, 1);
+  const firstDate = addDays(opts.fromDate, -1);
+  const rangeStart = toIso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
+  const rangeEnd = toIso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
+
+  // Raw SQL (loaderSql): the per-resource JSON aggregation in one statement is beyond a model or the builder.
+  const busyTimeOnly = opts.busyTimeOnly ?? false;
+  const sql = busyTimeOnly ? BUSY_TIME_SQL : ITEMS_SQL;
+  // A named (prepared) statement: Postgres parses it once per connection, not on every call.
   const result = await db.raw(sql, {
     tenantId,
     rangeStart,
@@ -110,7 +137,7 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
     onlyListed: opts.onlyListedResources ?? false,
     withUnassigned: opts.withUnassigned ?? true,
     withBookings: opts.withBookings ?? true,
-  });
+  }).options({ name: busyTimeOnly ? 'availability-loader-busy-time' : 'availability-loader-items' });
   const row = result.rows[0] as { unassigned: RawUnassigned[]; resources: RawResource[] };
   const resources: LoadedResource[] = row.resources.map((r) => ({
     id: r.id,
@@ -123,13 +150,18 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
     weeklySchedule: r.weeklySchedule,
     overrides: r.overrides,
     timeOff: r.timeOff,
-    bookings: r.bookings.map((b) => ({ id: b.id, start: new Date(b.start), end: new Date(b.end), status: b.status })),
+    bookings: busyTimeOnly
+      ? (r.bookings as unknown as BusyTime[]).map(([start, end]) => ({ start: new Date(start), end: new Date(end), status: 'CONFIRMED' as const }))
+      : r.bookings.map((b) => ({ id: b.id, start: new Date(b.start), end: new Date(b.end), status: b.status })),
   }));
   return {
     resources,
     unassigned: row.unassigned.map((u) => ({ bookingId: u.bookingId, serviceId: u.serviceId, start: new Date(u.start), end: new Date(u.end), status: u.status })),
   };
 }
+
+/** A merged busy interval: [start, end) in epoch ms. */
+type BusyTime = [number, number];
 
 interface RawUnassigned {
   bookingId: string;

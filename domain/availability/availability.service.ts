@@ -112,10 +112,11 @@ async function baseInput(
   if (items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const s = tenant.settings;
   const resourceIds = items.map((i) => i.resourceId).filter((x): x is string => !!x);
-  // In parallel: the service lookup and the data (the loader reads chosen resources of this tenant only).
+  // In parallel: the service lookup and the data (the loader reads chosen resources of this tenant
+  // only; free time is all a read asks, so the resources' bookings come as merged busy time).
   const [services, data] = await Promise.all([
     servicesFor(db, tenant.id, items.map((i) => i.serviceId)),
-    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate }),
+    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate, busyTimeOnly: true }),
   ]);
   if (resourceIds.some((id) => !data.resources.some((r) => r.id === id))) throw errors.notFound('resource');
   const resources = s.allowDoubleBooking
