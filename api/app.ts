@@ -9,8 +9,10 @@ import { authenticateCustomer } from './middleware/customer-authenticate';
 import { impersonationAudit } from './middleware/impersonation-audit';
 import { rateLimiter, RATE_LIMIT_STORE_LOCAL } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { loadOpenApi, openApiValidator } from './openapi';
+import { API_BASE_PATH, loadOpenApi, openApiValidator, UNVALIDATED_PATHS } from './openapi';
 import { authenticationGate } from './middleware/authentication-gate';
+import { routeLookup } from './middleware/route-lookup';
+import { answerUnknownRoutes } from './middleware/unknown-route';
 import { inputGuard } from './middleware/input-guard';
 import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body-errors';
 import { requestId, requestLogContext } from './middleware/request-id';
@@ -23,7 +25,8 @@ import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';
 import { keepRawWebhookBody } from './billing/routes';
 import { subscriptionGate } from './middleware/subscription-gate';
-import { assetsRouter, builtAssets, customerPages } from './pages/router';
+import { builtAssets, customerPages } from './pages/router';
+import { serveAssets } from './pages/assets';
 
 export interface AppOptions {
   /** check every response body against openapi.yaml (on in tests) */
@@ -49,9 +52,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
   // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
   const built = builtAssets();
-  app.use(assetsRouter(built));
-  app.use(cookieParser());
+  app.use('/assets', serveAssets(built));
   app.use(rateLimiter(config.rateLimit.global, config.rateLimit.windowMs, 'global'));
+  // the contract's operation and the area routers' route of a request, matched once for all who ask
+  const routers = areaRouters({ ...deps, metrics });
+  const lookup = routeLookup(loadOpenApi(), routers, API_BASE_PATH);
+  app.use(answerUnknownRoutes(lookup, { basePath: API_BASE_PATH, unvalidated: UNVALIDATED_PATHS }));
+  app.use(cookieParser());
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
   // (docs/rules/payments.md#provider-webhooks) and the impersonation audit records their hash (docs/rules/auth.md#impersonation)
   app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
@@ -65,9 +72,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use('/api', docsRouter());
   app.get('/reset-password', resetPasswordPage());
   app.get('/customer-sign-in', customerSignInPage(config.oidc));
-  const routers = areaRouters({ ...deps, metrics });
   app.use(customerPages(deps, built));
-  app.use(authenticationGate(loadOpenApi(), routers));
+  app.use(authenticationGate(lookup));
   app.use(subscriptionGate(deps.knex, deps.now));
   app.use(refuseUnreadableBody);
   app.use(inputGuard());

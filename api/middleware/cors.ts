@@ -3,7 +3,7 @@
 // of a salon. Credentials are allowed (cookie sessions) and preflights are cached by the browser
 // (Access-Control-Max-Age). Any other origin gets no CORS headers at all, so the browser refuses.
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../../db/db-handle';
 import { activeTenantIdByHost } from '../../domain/tenant/tenant-context';
 
@@ -46,10 +46,14 @@ export function corsPolicy(options: { db: Db; origins: string[]; platformDomain:
   });
   // A preflight from an origin that is not allowed is answered 204 without CORS headers (the
   // browser then refuses the real request); passed on, it would become a misleading 405.
+  const refusedPreflightOrNext = (req: Request, res: Response, next: NextFunction, err?: unknown) => {
+    if (err) return next(err);
+    if (req.method === 'OPTIONS' && req.get('access-control-request-method')) return void res.status(204).end();
+    next();
+  };
+  // A request without an Origin gets no CORS headers from the `cors` package: it is not asked.
   return (req, res, next) =>
-    allowListed(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      if (req.method === 'OPTIONS' && req.get('access-control-request-method')) return void res.status(204).end();
-      next();
-    });
+    req.headers.origin === undefined
+      ? refusedPreflightOrNext(req, res, next)
+      : allowListed(req, res, (err?: unknown) => refusedPreflightOrNext(req, res, next, err));
 }

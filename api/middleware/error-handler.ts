@@ -1,6 +1,6 @@
 // The only place errors become HTTP responses (docs/rules/errors.md): AppError, request/response validation,
 // body parsing, and database errors. Raw SQL and stacks never reach a client.
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, errors, type ErrorDetail } from '../../domain/errors';
 import { constraintErrors } from './constraint-errors';
 import { errorBody } from '../envelope';
@@ -191,10 +191,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // RFC 9110: a 405 says which methods the route has.
     const allow = appError.status === 405 && isValidatorError(err) ? err.headers?.Allow : undefined;
     if (allow) res.set('Allow', allow);
-    // a body over a limit: whatever the client still sends is not read as another request
-    if (appError.status === 413) res.set('Connection', 'close');
-    res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
+    sendError(res, appError);
   };
+}
+
+/** The response of an error: its status and the error envelope. */
+export function sendError(res: Response, appError: AppError): void {
+  // a body over a limit: whatever the client still sends is not read as another request
+  if (appError.status === 413) res.set('Connection', 'close');
+  res.status(appError.status).json(errorBody(appError.code, appError.message, appError.details));
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

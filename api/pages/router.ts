@@ -5,7 +5,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import compression from 'compression';
 import type { AppDeps } from '../deps';
 import type { PagesContext } from './context';
-import { findPublicDir, loadBuiltAssets, serveAssets, type BuiltAssets } from './assets';
+import { findPublicDir, loadBuiltAssets, type BuiltAssets } from './assets';
 import { bookingPage, notFoundPage } from './booking-page';
 import { bookFromForm } from './book';
 import { calendarFile, cancelFromForm, managePage } from './manage-page';
@@ -28,12 +28,6 @@ export function builtAssets(publicDir = findPublicDir()): () => BuiltAssets | un
     if (!built && publicDir) built = loadBuiltAssets(publicDir);
     return built;
   };
-}
-
-export function assetsRouter(built: () => BuiltAssets | undefined): Router {
-  const router = Router();
-  router.use('/assets', serveAssets(built));
-  return router;
 }
 
 export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefined): Router {

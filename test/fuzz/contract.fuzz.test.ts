@@ -21,7 +21,7 @@ import { signAccessToken } from '../../domain/auth/tokens';
 import { stack } from '../support/stack';
 import { createAdmin, createUser, tokenFor, unique } from '../support/factories';
 import { areaRouters } from '../../api/routes';
-import { routeTable, type AppRoute } from '../../api/middleware/authentication-gate';
+import { routeTable, type AppRoute } from '../../api/middleware/route-lookup';
 import { signInCustomer } from '../support/customers';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
