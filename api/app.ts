@@ -41,6 +41,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // no ETag hashed over every JSON body (an availability answer is ~80 kB): API answers change with the
+  // bookings, and the image proxy and the built assets set their own validators
+  app.set('etag', false);
   // Behind N proxies the client IP is the Nth address from the right of X-Forwarded-For; with 0 the
   // header is ignored (a client could otherwise pick its own rate-limit bucket).
   app.set('trust proxy', config.trustProxy > 0 ? config.trustProxy : false);

@@ -13,7 +13,9 @@
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
-// statements per booking, and the most frequent ones, are printed).
+// statements per booking, and the most frequent ones, are printed), --threads (the sustained phase's CPU
+// of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
+// core's threads, the garbage collector's).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
 // npm start: to dist/bin/dev.js); WORKER_NODE_ARGS and TEMPORAL_NODE_ARGS likewise to the production
 // topology's worker and Temporal dev server.
@@ -45,6 +47,7 @@ const RATE = Number(option('--rate') ?? 25);
 const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 5);
 const FLOOR_ONLY = option('--only') === 'floor';
 const STATEMENTS = args.includes('--statements');
+const THREADS = args.includes('--threads');
 const DIST = path.resolve(__dirname, '../dist');
 const TZ = 'Europe/Oslo';
 const STAFF = 40;
@@ -72,9 +75,22 @@ function machineTimes(): CpuTimes {
   return { idle: line[3] + line[4], steal: line[7] ?? 0, total };
 }
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+/** CPU milliseconds each thread name of a process (its threads summed by name) has used so far. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(name, (out.get(name) ?? 0) + processCpuMs(Number(tid), `/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
 /** CPU milliseconds a process (all its threads) has used so far. */
-function processCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+function processCpuMs(pid: number, statFile = `/proc/${pid}/stat`): number {
+  const stat = fs.readFileSync(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime, stime
 }
@@ -428,6 +444,7 @@ async function main(): Promise<void> {
     const cpu2 = cpu();
     const procCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
     const postgresCpu0 = postgresCpuMs();
+    const threadCpu0 = stack.procs.map((p) => threadCpuMs(p.child.pid!));
     const sustainedStart = Date.now();
     const sustained = await send(plan, true);
     const wall = Date.now() - sustainedStart;
@@ -490,6 +507,22 @@ async function main(): Promise<void> {
         ...Object.fromEntries(stack.procs.map((p, i) => [p.name, ((processCpuMs(p.child.pid!) - procCpu0[i]) / 1000).toFixed(1)])),
         postgres: (cpuSince(postgresCpu0, postgresCpuMs()) / 1000).toFixed(1),
       },
+      ...(THREADS
+        ? {
+            cpuMsPerBookingByThread: Object.fromEntries(
+              stack.procs.map((p, i) => [
+                p.name,
+                Object.fromEntries(
+                  [...threadCpuMs(p.child.pid!)]
+                    .map(([name, msNow]) => [name, (msNow - (threadCpu0[i].get(name) ?? 0)) / Math.max(1, books.length)] as const)
+                    .filter(([, perBooking]) => perBooking >= 0.1)
+                    .sort((a, b) => b[1] - a[1])
+                    .map(([name, perBooking]) => [name, perBooking.toFixed(1)]),
+                ),
+              ]),
+            ),
+          }
+        : {}),
       machineBusyPercent: busy,
       stealPercent: steal,
       loadavg: load(),
@@ -541,6 +574,11 @@ function report(out: Record<string, unknown>): void {
     `   target p95 < 200 ms ${verdict(s.p95 < 200)}, p99 < 400 ms ${verdict(s.p99 < 400)}, zero errors ${verdict(s.errors === 0)}, confirmations p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
   );
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
+  const threads = s.cpuMsPerBookingByThread as Record<string, Record<string, string>> | undefined;
+  if (threads) {
+    console.log('   CPU ms per booking by thread:');
+    for (const [proc, byName] of Object.entries(threads)) console.log(`     ${proc}: ${Object.entries(byName).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  }
   const st = out.statements as { perBooking: number; execMsPerBooking: number; top: { perBooking: number; execMsPerBooking: number; query: string }[] } | undefined;
   if (st) {
     console.log(`   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}, executing ${st.execMsPerBooking.toFixed(1)} ms; the most frequent (per booking: calls, ms):`);
