@@ -59,9 +59,13 @@ export interface AvailabilityDto {
 /** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */
 export async function servicesFor(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, ServiceInfo>> {
   const unique = [...new Set(ids)];
-  const rows: ServiceInfo[] = await findServicesByIds(db, tenantId, unique);
+  return activeServicesById(await findServicesByIds(db, tenantId, unique), unique);
+}
+
+/** The active ones of `rows` by id; 404 when one of `ids` is unknown or inactive. */
+export function activeServicesById(rows: readonly ServiceInfo[], ids: readonly string[]): Map<string, ServiceInfo> {
   const map = new Map(rows.filter((r) => r.isActive).map((r) => [r.id, r]));
-  for (const id of unique) if (!map.has(id)) throw errors.notFound('service');
+  for (const id of ids) if (!map.has(id)) throw errors.notFound('service');
   return map;
 }
 

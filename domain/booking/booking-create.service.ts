@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { errors } from '../errors';
-import { beyondWindow, servicesFor } from '../availability/availability.service';
+import { activeServicesById, beyondWindow } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
 import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
@@ -16,7 +16,8 @@ import { normalisePhone } from '../customer/customer.rules';
 import { findCustomer } from '../customer/customer.repository';
 import { customerIdOfAccount, linkCustomerToAccount } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
-import { withBookingLock, type LockMode } from './booking-lock';
+import { lockTenantBookingsReadingServices, withBookingLock, type LockMode } from './booking-lock';
+import type { Transaction } from '../../db/db-handle';
 import { issueCancellationToken } from './cancellation-token';
 import { createBooking } from './booking-change';
 import { checkPlacement, planItems, spanOf } from './booking-placement';
@@ -103,20 +104,23 @@ async function insertBooking(
   const { tenant, actor } = spec;
   const s = tenant.settings;
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
-  const services = await servicesFor(deps.knex, tenant.id, spec.items.map((i) => i.serviceId));
-  // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
-  if (spec.customerId && !(await findCustomer(deps.knex, tenant.id, spec.customerId))) throw errors.notFound('customer');
-  const planned = planItems(services, spec.items, spec.start);
+  const serviceIds = [...new Set(spec.items.map((i) => i.serviceId))];
   const allowDoubleBooking = s.allowDoubleBooking;
-  const initialMode: LockMode = planned.some((i) => i.resourceId === null) ? 'exclusive' : 'shared';
+  const initialMode: LockMode = spec.items.some((i) => (i.resourceId ?? null) === null) ? 'exclusive' : 'shared';
+  // The services come back with the lock, in its round trip (booking-lock.ts).
+  const lockReadingServices = (trx: Transaction, mode: LockMode) => lockTenantBookingsReadingServices(trx, tenant.id, mode, serviceIds);
 
-  return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode) => {
+  return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode, serviceRows) => {
+    const services = activeServicesById(serviceRows, serviceIds);
+    // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
+    if (spec.customerId && !(await findCustomer(trx, tenant.id, spec.customerId))) throw errors.notFound('customer');
+    const planned = planItems(services, spec.items, spec.start);
     const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
     if (!customerId && spec.customerAccountId) customerId = (await customerIdOfAccount(trx, tenant.id, spec.customerAccountId)) ?? null;
     if (!customerId && spec.contact) {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
-      customerId = found.customer.id;
+      customerId = found.id;
       if (spec.customerAccountId) await linkCustomerToAccount(trx, tenant.id, customerId, spec.customerAccountId);
     }
     const { start: startTime, end: endTime } = spanOf(planned);
@@ -189,7 +193,7 @@ async function insertBooking(
     if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
-  });
+  }, lockReadingServices);
 }
 
 /** POST /bookings (STAFF+): STAFF items must use their own resource (missing = own). */

@@ -13,7 +13,9 @@
  * NeedsExclusiveLock; withBookingLock rolls back and reruns it EXCLUSIVE.
  */
 import type { Db, Transaction } from '../../db/db-handle';
-import { advisoryTransactionLock } from '../../db/advisory-locks';
+import { advisoryTransactionLock, advisoryTransactionLockReading } from '../../db/advisory-locks';
+import { bookableServicesStatement } from '../catalogue/catalogue.repository';
+import type { ServiceInfo } from '../availability/availability.service';
 
 export type LockMode = 'shared' | 'exclusive';
 
@@ -29,20 +31,31 @@ export async function lockTenantBookings(trx: Transaction, tenantId: string, mod
   await advisoryTransactionLock(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode);
 }
 
-/** Runs fn in a transaction holding the tenant booking lock; escalates SHARED -> EXCLUSIVE once on request. */
-export async function withBookingLock<T>(
+/**
+ * The lock and the services a new booking plans with, in one round trip (its hot path). The services
+ * are read in the lock statement's snapshot, taken before the lock is granted; the lock guards
+ * booking time, not services, and the placement check reads after it.
+ */
+export async function lockTenantBookingsReadingServices(trx: Transaction, tenantId: string, mode: LockMode, serviceIds: readonly string[]): Promise<ServiceInfo[]> {
+  return advisoryTransactionLockReading<ServiceInfo>(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode, bookableServicesStatement(tenantId, serviceIds));
+}
+
+/**
+ * Runs fn in a transaction holding the tenant booking lock; escalates SHARED -> EXCLUSIVE once on
+ * request. `lock` takes the lock (lockTenantBookings unless given) and may read in the same round
+ * trip: fn gets what it returned.
+ */
+export async function withBookingLock<T, R = void>(
   knex: Db,
   tenantId: string,
   initial: LockMode,
-  fn: (trx: Transaction, mode: LockMode) => Promise<T>,
+  fn: (trx: Transaction, mode: LockMode, locked: R) => Promise<T>,
+  lock: (trx: Transaction, mode: LockMode) => Promise<R> = (trx, mode) => lockTenantBookings(trx, tenantId, mode) as Promise<R>,
 ): Promise<T> {
   let mode = initial;
   for (;;) {
     try {
-      return await knex.transaction(async (trx) => {
-        await lockTenantBookings(trx, tenantId, mode);
-        return fn(trx, mode);
-      });
+      return await knex.transaction(async (trx) => fn(trx, mode, await lock(trx, mode)));
     } catch (err) {
       if (err instanceof NeedsExclusiveLock && mode === 'shared') {
         mode = 'exclusive';

@@ -68,6 +68,17 @@ export async function findServicesByIds(db: Db, tenantId: string, ids: readonly 
   return (await ServiceModel.query(db).where({ tenantId }).whereIn('id', ids)).map(plain);
 }
 
+/**
+ * The statement of the services a booking plans with (id, name, duration, price, currency, isActive),
+ * for a caller that runs it inside its own statement (the booking lock's round trip, booking-lock.ts).
+ * Raw SQL: the columns are aliased camelCase because they come back as JSON, past the name mappers.
+ */
+export function bookableServicesStatement(tenantId: string, ids: readonly string[]): { sql: string; bindings: readonly unknown[] } {
+  return { sql: BOOKABLE_SERVICES, bindings: [tenantId, ids] };
+}
+
+const BOOKABLE_SERVICES = 'SELECT id, name, duration, price, currency, is_active AS "isActive" FROM services WHERE tenant_id = ? AND id = ANY(?::uuid[])';
+
 /** A deleted upload leaves the service: its imageKey is cleared when it still holds `fileKey`. */
 export async function clearServiceImage(db: Db, tenantId: string, id: string, fileKey: string): Promise<void> {
   await ServiceModel.query(db).patch({ imageKey: null }).where({ id, tenantId, imageKey: fileKey });

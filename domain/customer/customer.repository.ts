@@ -3,7 +3,7 @@ import type { QueryBuilder } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
-import { plain, plainOrUndefined, returnedRows, type Row } from '../../db/plain';
+import { plain, plainOrUndefined, type Row } from '../../db/plain';
 import { isUniqueViolation } from '../../db/db-errors';
 import { likePattern, normalisePhone } from './customer.rules';
 
@@ -56,13 +56,33 @@ export async function insertCustomer(db: Db, tenantId: string, fields: CustomerF
 }
 
 /**
- * INSERT ... ON CONFLICT DO NOTHING against the phone and e-mail unique indexes: the new row, or
- * undefined when a customer with this phone or e-mail exists. Never aborts the caller's transaction.
+ * A booking's customer by phone, with its salon row, in one statement
+ * (docs/rules/customers.md#customers): the customer is inserted unless its phone or e-mail is taken
+ * (ON CONFLICT DO NOTHING, so the caller's transaction is never aborted), else the salon's customer
+ * with this phone is taken; either way its tenant_customers row is inserted unless it exists.
+ * Undefined when neither: the e-mail belongs to another customer, or a booking racing for the same new
+ * phone committed it after this statement's snapshot was taken (the next statement sees it).
+ * Raw SQL: a model cannot compose inserts and a read into one statement; the column lists are fixed.
  */
-export async function insertCustomerUnlessTaken(db: Db, tenantId: string, fields: Omit<CustomerFields, 'notes'>): Promise<CustomerRow | undefined> {
-  const inserted = await returnedRows<CustomerRow>(CustomerModel.query(db).insert({ tenantId, ...fields }).onConflict().ignore().returning('*'));
-  return inserted[0];
+export async function claimCustomerByPhone(
+  db: Db,
+  tenantId: string,
+  fields: { name: string; phone: string; email: string | null },
+): Promise<{ id: string; created: boolean } | undefined> {
+  const result = await db.raw<{ rows: { id: string; created: boolean }[] }>(CLAIM_CUSTOMER_BY_PHONE, [tenantId, fields.name, fields.phone, fields.email, tenantId, fields.phone, tenantId]);
+  return result.rows[0];
 }
+
+const CLAIM_CUSTOMER_BY_PHONE = `WITH inserted AS (
+  INSERT INTO customers (tenant_id, name, phone, email) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+), customer AS (
+  SELECT id, true AS created FROM inserted
+  UNION ALL
+  SELECT id, false AS created FROM customers WHERE tenant_id = ? AND phone = ? AND NOT EXISTS (SELECT 1 FROM inserted)
+), salon_row AS (
+  INSERT INTO tenant_customers (tenant_id, customer_id) SELECT ?, id FROM customer ON CONFLICT DO NOTHING
+)
+SELECT id, created FROM customer`;
 
 export async function patchCustomer(db: Db, tenantId: string, id: string, changes: Partial<CustomerFields>): Promise<void> {
   await CustomerModel.query(db).patch(changes).where({ id, tenantId });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
 import { normaliseEmail, normalisePhone } from './customer.rules';
-import { toCustomerDto, toTenantCustomerDto, type CustomerDto, type TenantCustomerDto } from './customer.dto';
+import { toCustomerDto, type CustomerDto } from './customer.dto';
 import * as repo from './customer.repository';
 import { ensureTenantCustomer } from './tenant-customer.repository';
 
@@ -70,19 +70,19 @@ export async function updateCustomer(db: Db, tenantId: string, id: string, patch
 }
 
 export interface FoundCustomer {
-  customer: CustomerDto;
-  tenantCustomer: TenantCustomerDto;
+  id: string;
   /** true when this call created the customer */
   created: boolean;
 }
 
 /**
- * For the booking workflow (a first booking creates the customer, matched by phone).
+ * For a booking (a first booking creates the customer, matched by phone).
  * Matches on the normalised phone; an existing customer is returned unchanged (name and e-mail are
- * not merged). A new customer gets its TenantCustomer row too. Concurrency-safe: the insert is
+ * not merged). The customer gets its TenantCustomer row too. Concurrency-safe: the insert is
  * ON CONFLICT DO NOTHING against the unique indexes, so two bookings racing for the same new phone
  * both end up with the one row, and the caller's transaction is never aborted by a unique violation.
  * If the e-mail already belongs to a different customer, the new customer is stored without it.
+ * One statement, new customer or known (docs/rules/customers.md#customers).
  */
 export async function findOrCreateCustomerByPhone(
   db: Db,
@@ -93,14 +93,10 @@ export async function findOrCreateCustomerByPhone(
   if (!phone) throw errors.validation('Request validation failed', [{ field: 'phone', message: 'is required' }]);
   let email = normaliseEmail(contact.email);
   for (let attempt = 0; attempt < 3; attempt++) {
-    // a new customer costs two statements (both inserts return their rows), a known one four
-    const inserted = await repo.insertCustomerUnlessTaken(db, tenantId, { name: contact.name.trim(), phone, email });
-    const customer = inserted ?? (await repo.findCustomerBy(db, tenantId, { phone }));
-    if (customer) {
-      const tenantCustomer = await ensureTenantCustomer(db, tenantId, customer.id);
-      return { customer: toCustomerDto(customer), tenantCustomer: toTenantCustomerDto(tenantCustomer, customer), created: inserted !== undefined };
-    }
-    // Nothing inserted and no customer with this phone: the e-mail belongs to someone else.
+    const found = await repo.claimCustomerByPhone(db, tenantId, { name: contact.name.trim(), phone, email });
+    if (found) return found;
+    // Neither inserted nor found: the e-mail is someone else's (store the customer without it), or a
+    // racing booking committed this phone after the statement began (the next statement finds it).
     email = null;
   }
   throw errors.conflict('CUSTOMER_PHONE_EXISTS', 'Could not create or find the customer; try again');
