@@ -32,25 +32,15 @@ function batchedStdout(): pino.DestinationStream {
   return stdout;
 }
 
-/** Loggers made for one request (requestLogger) carry its id already: the mixin leaves them be. */
-const carriesRequestId = new WeakSet<object>();
-
-/** A child logger for one request, its id bound once instead of looked up on every line. */
-export function requestLogger(logger: Logger, requestId: string): Logger {
-  const child = logger.child({ requestId });
-  carriesRequestId.add(child);
-  return child;
-}
-
 export function createLogger(level: string): Logger {
   if (level === 'silent') return pino({ level, base: undefined });
   return pino(
     {
       level,
       base: undefined,
-      mixin: (_context, _level, logger) => {
+      mixin: (line, _level, logger) => {
         const ctx = logContext.getStore();
-        if (!ctx || carriesRequestId.has(logger)) return {};
+        if (!ctx || 'requestId' in line) return {};
         // a child logger that already carries the id does not repeat it
         return (logger as unknown as { bindings(): Record<string, unknown> }).bindings().requestId ? {} : { requestId: ctx.requestId };
       },
