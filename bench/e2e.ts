@@ -11,7 +11,7 @@
 //                           api's CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
-// --floor-rounds N (rounds of 100 in the floor, 5), --only floor (for profiling the floor alone),
+// --floor-rounds N (rounds of 100 in the floor, 20), --only floor (for profiling the floor alone),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
 // statements per booking, and the most frequent ones, are printed), --threads (the sustained phase's CPU
 // of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
@@ -44,7 +44,7 @@ const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-sta
 const QUICK = args.includes('--quick');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
-const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 5);
+const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 20);
 const FLOOR_ONLY = option('--only') === 'floor';
 const STATEMENTS = args.includes('--statements');
 const THREADS = args.includes('--threads');
@@ -368,7 +368,7 @@ async function main(): Promise<void> {
     await send(Array.from({ length: 20 }, (_, i) => post(`${at(i)}/public/tenants/${salon.slug}/bookings`, booking(salon, take()))));
     await send(Array.from({ length: 20 }, (_, i) => get(`${at(i)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${firstDay}`)));
 
-    // (1) the floor: 100 concurrent requests to an unknown route, five times; CPU of the api process(es)
+    // (1) the floor: 100 concurrent requests to an unknown route, twenty times (after 1,000 to warm it); CPU of the api process(es)
     const floorTimes: number[] = [];
     const cpu0 = cpu();
     const ROUNDS = FLOOR_ROUNDS;
