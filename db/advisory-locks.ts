@@ -20,18 +20,20 @@ export async function advisoryTransactionLock(trx: Transaction, key: AdvisoryLoc
 /**
  * The lock and, in the same statement (one round trip), the rows of the query `rows` as JSON objects
  * keyed by its column names. `rows` is read in the statement's snapshot, taken before the lock is
- * granted: it must not read what the lock guards.
+ * granted: it must not read what the lock guards. With a `name` (fixed SQL text) the statement is a
+ * named one, parsed once per connection.
  */
 export async function advisoryTransactionLockReading<T>(
   trx: Transaction,
   key: { lockClass: number; key: string },
   mode: AdvisoryLockMode,
-  rows: { sql: string; bindings: readonly unknown[] },
+  rows: { sql: string; bindings: readonly unknown[]; name?: string },
 ): Promise<T[]> {
   const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  const result = await trx.raw<{ rows: { rows: T[] }[] }>(
+  const query = trx.raw<{ rows: { rows: T[] }[] }>(
     `SELECT ${fn}(?::int, hashtext(?)) AS locked, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${rows.sql}) r) AS rows`,
     [key.lockClass, key.key, ...rows.bindings] as Knex.RawBinding[],
   );
+  const result = await (rows.name ? query.options({ name: `${fn}-reading-${rows.name}` }) : query);
   return result.rows[0].rows;
 }

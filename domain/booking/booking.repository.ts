@@ -11,6 +11,7 @@ import { BookingItemModel } from '../../db/models/booking-item.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
+import { insertStatement } from '../../db/insert-statement';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow } from './booking.types';
@@ -63,21 +64,21 @@ export async function insertAuditEntry(trx: Transaction, booking: { id: string; 
 
 /**
  * The hot path of booking creation: the booking, its items and the CREATED audit entry in ONE
- * statement (one round trip inside the transaction). Each INSERT is built by its model from the row
- * object, so a new column is one edit where the row is built; raw SQL only composes the three into
- * one statement, which neither a model nor the builder can. booking_items_no_overlap is checked as
- * the items are inserted; the FK to bookings at the end of the statement, when the booking row exists.
+ * statement (one round trip inside the transaction). Raw SQL composes the three INSERTs into one
+ * statement, which neither a model nor the builder can; each INSERT is built from its row object by
+ * insertStatement (db/insert-statement.ts), its SQL text once per row shape, so a new column is one
+ * edit where the row is built (a model built all three on every booking); a named statement per shape,
+ * parsed once per connection. booking_items_no_overlap is
+ * checked as the items are inserted; the FK to bookings at the end of the statement, when the booking
+ * row exists.
  */
 export async function insertNewBooking(trx: Transaction, booking: BookingRow, items: NewItemRow[], created: AuditEntry): Promise<void> {
-  const inserts = [
-    BookingModel.query(trx).insert(booking).toKnexQuery().toSQL(),
-    BookingItemModel.query(trx).insert(items).toKnexQuery().toSQL(),
-    BookingAuditLogModel.query(trx).insert(auditRow(booking, created, booking.createdAt)).toKnexQuery().toSQL(),
-  ];
-  await trx.raw(
-    `WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), a AS (${inserts[2].sql}) SELECT 1`,
-    inserts.flatMap((insert) => insert.bindings),
-  );
+  const b = insertStatement(BookingModel, [booking]);
+  const i = insertStatement(BookingItemModel, items);
+  const a = insertStatement(BookingAuditLogModel, [auditRow(booking, created, booking.createdAt)]);
+  await trx
+    .raw(`WITH b AS (${b.sql}), i AS (${i.sql}), a AS (${a.sql}) SELECT 1`, [...b.bindings, ...i.bindings, ...a.bindings])
+    .options({ name: `new-booking-${b.shape}-${i.shape}-${a.shape}` });
 }
 
 /** The booking row (or the given columns of it); 404 when it is not this tenant's. */

@@ -73,8 +73,8 @@ export async function findServicesByIds(db: Db, tenantId: string, ids: readonly 
  * for a caller that runs it inside its own statement (the booking lock's round trip, booking-lock.ts).
  * Raw SQL: the columns are aliased camelCase because they come back as JSON, past the name mappers.
  */
-export function bookableServicesStatement(tenantId: string, ids: readonly string[]): { sql: string; bindings: readonly unknown[] } {
-  return { sql: BOOKABLE_SERVICES, bindings: [tenantId, ids] };
+export function bookableServicesStatement(tenantId: string, ids: readonly string[]): { sql: string; bindings: readonly unknown[]; name: string } {
+  return { sql: BOOKABLE_SERVICES, bindings: [tenantId, ids], name: 'bookable-services' };
 }
 
 const BOOKABLE_SERVICES = 'SELECT id, name, duration, price, currency, is_active AS "isActive" FROM services WHERE tenant_id = ? AND id = ANY(?::uuid[])';

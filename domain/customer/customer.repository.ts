@@ -62,14 +62,15 @@ export async function insertCustomer(db: Db, tenantId: string, fields: CustomerF
  * with this phone is taken; either way its tenant_customers row is inserted unless it exists.
  * Undefined when neither: the e-mail belongs to another customer, or a booking racing for the same new
  * phone committed it after this statement's snapshot was taken (the next statement sees it).
- * Raw SQL: a model cannot compose inserts and a read into one statement; the column lists are fixed.
+ * Raw SQL: a model cannot compose inserts and a read into one statement; the column lists are fixed,
+ * so it is a named statement (parsed once per connection).
  */
 export async function claimCustomerByPhone(
   db: Db,
   tenantId: string,
   fields: { name: string; phone: string; email: string | null },
 ): Promise<{ id: string; created: boolean } | undefined> {
-  const result = await db.raw<{ rows: { id: string; created: boolean }[] }>(CLAIM_CUSTOMER_BY_PHONE, [tenantId, fields.name, fields.phone, fields.email, tenantId, fields.phone, tenantId]);
+  const result = await db.raw<{ rows: { id: string; created: boolean }[] }>(CLAIM_CUSTOMER_BY_PHONE, [tenantId, fields.name, fields.phone, fields.email, tenantId, fields.phone, tenantId]).options({ name: 'claim-customer-by-phone' });
   return result.rows[0];
 }
 

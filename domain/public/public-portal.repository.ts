@@ -70,12 +70,20 @@ export async function pageOfListedTenants(db: Db, q: { search?: string } & PageQ
   return (await paginate(query, q)) as unknown as PageResult<PublicTenantSummary>;
 }
 
+/**
+ * The salon behind a public slug: every public request's first read (a booking's included). Raw SQL
+ * with camelCase aliases, a named statement (parsed once per connection): the model query built a
+ * TenantModel and mapped each column's name on every request, for one row read by its unique slug.
+ * The JSON columns come back parsed by the driver, as through the model.
+ */
 export async function findPublicTenant(db: Db, slug: string): Promise<PublicTenant | undefined> {
-  const row = await TenantModel.query(db)
-    .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding', 'subscriptionStatus', 'trialEndsAt', 'billingExempt')
-    .findOne({ slug });
-  return row && (plain(row) as unknown as PublicTenant);
+  const result = await db.raw<{ rows: PublicTenant[] }>(PUBLIC_TENANT_BY_SLUG, [slug]).options({ name: 'public-tenant-by-slug' });
+  return result.rows[0];
 }
+
+const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", settings, industry_type AS "industryType", description, address, branding,
+  subscription_status AS "subscriptionStatus", trial_ends_at AS "trialEndsAt", billing_exempt AS "billingExempt"
+FROM tenants WHERE slug = ? LIMIT 1`;
 
 export async function categoriesOf(db: Db, tenantId: string): Promise<PublicCategoryRow[]> {
   return (await ServiceCategoryModel.query(db).select('id', 'name', 'sortOrder').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])).map(plain);

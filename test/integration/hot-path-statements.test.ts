@@ -1,0 +1,125 @@
+// The public booking's statements that are built without a model (docs/rules/booking.md#creating-a-booking):
+// they write and read exactly what the model-built statements did.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { bookingSalon, knex } from '../support/booking-fixtures';
+import { insertNewBooking, type AuditEntry, type NewItemRow } from '../../domain/booking/booking.repository';
+import { findPublicTenant } from '../../domain/public/public-portal.repository';
+import { BookingModel } from '../../db/models/booking.model';
+import { BookingItemModel } from '../../db/models/booking-item.model';
+import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
+import { TenantModel } from '../../db/models/tenant.model';
+import { plain } from '../../db/plain';
+import { GUEST_ACTOR, type BookingRow } from '../../domain/booking/booking.types';
+
+class RolledBack extends Error {}
+
+/** The rows of the booking as Postgres stores them (snake_case columns, every one). */
+async function rowsOf(trx: Knex.Transaction, bookingId: string) {
+  return {
+    booking: (await trx.raw('SELECT * FROM bookings WHERE id = ?', [bookingId])).rows,
+    items: (await trx.raw('SELECT * FROM booking_items WHERE booking_id = ? ORDER BY sort_order', [bookingId])).rows,
+    audit: (await trx.raw('SELECT * FROM booking_audit_logs WHERE booking_id = ?', [bookingId])).rows.map((r: { id: unknown }) => ({ ...r, id: 'generated' })),
+  };
+}
+
+/** What the rows were when each INSERT was built by its model (the statement before insertStatement). */
+async function insertThroughModels(trx: Knex.Transaction, booking: BookingRow, items: NewItemRow[], audit: Record<string, unknown>): Promise<void> {
+  const inserts = [
+    BookingModel.query(trx).insert(booking).toKnexQuery().toSQL(),
+    BookingItemModel.query(trx).insert(items).toKnexQuery().toSQL(),
+    BookingAuditLogModel.query(trx).insert(audit).toKnexQuery().toSQL(),
+  ];
+  await trx.raw(`WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), a AS (${inserts[2].sql}) SELECT 1`, inserts.flatMap((insert) => insert.bindings));
+}
+
+/** Runs fn in a transaction that is rolled back, and answers what it returned. */
+async function inRolledBack<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await (await knex())
+    .transaction(async (trx) => {
+      result = await fn(trx);
+      throw new RolledBack();
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof RolledBack)) throw err;
+    });
+  return result as T;
+}
+
+describe('the public booking hot path statements', () => {
+  it('when a booking with two items is inserted then its rows are the ones the model-built insert wrote', async () => {
+    const salon = await bookingSalon({ staff: 2 });
+    const tenantId = salon.tenant.id;
+    const id = crypto.randomUUID();
+    const now = new Date(Date.now() - 1234);
+    const start = new Date(Date.now() + 3 * 86_400_000);
+    const mid = new Date(start.getTime() + 3_600_000);
+    const end = new Date(mid.getTime() + 3_600_000);
+    const booking: BookingRow = {
+      id,
+      tenantId,
+      customerId: null,
+      resourceId: salon.staff[0].resourceId,
+      startTime: start,
+      endTime: end,
+      status: 'CONFIRMED',
+      source: 'ONLINE',
+      paymentMode: 'IN_PERSON',
+      totalAmount: 100000,
+      discountAmount: 0,
+      appliedVoucherId: null,
+      cancellationFee: 0,
+      depositStatus: null,
+      processedForLoyalty: false,
+      metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
+      isGuest: true,
+      contactName: 'Kari "Q" Nordmann',
+      contactPhone: '+4791200001',
+      contactEmail: 'kari@example.no',
+      notes: "it's ? and ?? and $1",
+      version: 1,
+      cancelReason: null,
+      cancelledBy: null,
+      cancelledAt: null,
+      cancellationTokenHash: 'abc',
+      allowDoubleBooking: false,
+      createdBy: null,
+      customerAccountId: null,
+      createdAt: now,
+      updatedAt: now,
+    } as BookingRow;
+    const items: NewItemRow[] = [
+      { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId, startTime: start, endTime: mid, duration: 60, price: 50000, sortOrder: 0, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
+      { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[1].resourceId, startTime: mid, endTime: end, duration: 60, price: 50000, sortOrder: 1, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
+    ];
+    const created: AuditEntry = { actor: GUEST_ACTOR, action: 'CREATED', toStatus: 'CONFIRMED', changes: { source: 'ONLINE', nested: { list: [1, 'two'] } } };
+    const auditRow = { bookingId: id, tenantId, actorUserId: null, actorRole: GUEST_ACTOR.role, action: 'CREATED', fromStatus: null, toStatus: 'CONFIRMED', reason: null, forced: false, changes: created.changes, createdAt: now };
+
+    const before = await inRolledBack(async (trx) => {
+      await insertThroughModels(trx, booking, items, auditRow);
+      return rowsOf(trx, id);
+    });
+    const after = await inRolledBack(async (trx) => {
+      await insertNewBooking(trx, booking, items, created);
+      return rowsOf(trx, id);
+    });
+
+    expect(before.booking).to.have.length(1);
+    expect(before.items).to.have.length(2);
+    expect(before.audit).to.have.length(1);
+    expect(after).to.deep.equal(before);
+  });
+
+  it("when a salon is read by its slug then the answer is the model read's, JSON columns and dates included", async () => {
+    const salon = await bookingSalon();
+    const db = await knex();
+    await TenantModel.query(db).patch({ address: { street: 'Gate 1', city: 'Oslo' }, trialEndsAt: new Date('2030-01-02T03:04:05.678Z'), subscriptionStatus: 'ACTIVE' }).where({ id: salon.tenant.id });
+    const model = await TenantModel.query(db)
+      .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding', 'subscriptionStatus', 'trialEndsAt', 'billingExempt')
+      .findOne({ slug: salon.tenant.slug });
+    expect(await findPublicTenant(db, salon.tenant.slug)).to.deep.equal({ ...plain(model!) });
+    expect(await findPublicTenant(db, `${salon.tenant.slug}-none`)).to.equal(undefined);
+  });
+});
