@@ -2,19 +2,20 @@
 // delivers its messages in order and retries (or gives up) on its own, without holding up the other
 // channel or the timeline: an e-mail gateway that is down for hours neither resends nor delays the
 // SMS. A message given up after its last attempt is an alert for operations, not a failed entity.
-import { log, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { log, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
 import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
 import { proxyWorkerLocalActivities, type LocalOrRemoteOptions } from './worker-local-activities';
 
 /** Options of the delivery activities: the delivery schedule (docs/rules/messages.md#delivery-schedule). */
-export function deliveryOptions(nonRetryableErrorTypes: string[]): LocalOrRemoteOptions {
-  // a wait of 30 s or more before the next attempt is a durable timer, not a sleep in the worker
-  return { startToCloseTimeout: '30 seconds', retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes }, localRetryThreshold: '10 seconds' };
+export function deliveryOptions(nonRetryableErrorTypes: string[]): Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'> {
+  return { startToCloseTimeout: '30 seconds', retry: { ...DELIVERY_RETRY_POLICY, nonRetryableErrorTypes } };
 }
 
 /** The delivery activities, run in the worker beside the workflow (workflows/shared/worker-local-activities.ts). */
 export function proxyDeliveryActivities<A extends object>(nonRetryableErrorTypes: string[]): ActivityInterfaceFor<A> {
-  return proxyWorkerLocalActivities<A>(deliveryOptions(nonRetryableErrorTypes));
+  // as a local activity, a wait of 30 s or more before the next attempt is a durable timer, not a sleep in the worker
+  const options: LocalOrRemoteOptions = { ...deliveryOptions(nonRetryableErrorTypes), localRetryThreshold: '10 seconds' };
+  return proxyWorkerLocalActivities<A>(options);
 }
 
 export interface MessageChannels<M> {
