@@ -7,11 +7,12 @@
 //
 // Topologies (the platform runs as separate processes, measured from outside like a client):
 //   (default)               `npm start` (node dist/bin/dev.js) against an embedded Postgres the bench starts
-//   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js (at half the
-//                           api's CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
+//   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js (at the
+//                           lowest CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 20), --only floor (for profiling the floor alone),
+// --only burst (the warm-up, the floor and the burst of distinct slots: for profiling the burst),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
 // statements per booking, and the most frequent ones, are printed), --threads (the sustained phase's CPU
 // of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
@@ -46,6 +47,7 @@ const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
 const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 20);
 const FLOOR_ONLY = option('--only') === 'floor';
+const BURST_ONLY = option('--only') === 'burst';
 const STATEMENTS = args.includes('--statements');
 const THREADS = args.includes('--threads');
 const DIST = path.resolve(__dirname, '../dist');
@@ -94,6 +96,7 @@ function processCpuMs(pid: number, statFile = `/proc/${pid}/stat`): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime, stime
 }
+
 /** CPU milliseconds of every Postgres process (server and backends: the pools keep their connections). */
 function postgresCpuMs(): Map<number, number> {
   const out = new Map<number, number>();
@@ -272,8 +275,8 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const apis = ports.map((port, i) => start(`api ${i + 1}`, 'bin/api.js', { ...env, PORT: String(port) }, apiArgs));
   const workerHealth = await freePort();
   const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) }, (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  // docker-compose.yml gives the worker half the api's CPU weight (cpu_shares 512); niceness 3 is that weight here
-  os.setPriority(worker.child.pid!, 3);
+  // docker-compose.yml gives the worker the lowest CPU weight (cpu_shares 16 of the api's 1024); niceness 19 is that weight here
+  os.setPriority(worker.child.pid!, 19);
   const bases = ports.map((p) => `http://127.0.0.1:${p}/api`);
   for (const [i, base] of bases.entries()) await waitFor(`${base}/health`, apis[i]);
   await waitFor(`http://127.0.0.1:${workerHealth}/`, worker);
@@ -409,6 +412,12 @@ async function main(): Promise<void> {
       cpuMsPerBookingByProcess: burstCpuMsByProcess,
       loadavg: load(),
     };
+    if (BURST_ONLY) {
+      const b = out.burst as { p50: number; p95: number; ofFloor: number };
+      console.log(`burst, 100 concurrent bookings, distinct slots: p50 ${ms(b.p50)}  p95 ${ms(b.p95)} = ${b.ofFloor.toFixed(1)}x floor p95 ${ms(floor.p95)}`);
+      console.log(`   CPU ms per booking until the last answer: ${Object.entries(burstCpuMsByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      return;
+    }
 
     // (3) 100 concurrent public bookings for one slot
     const one = take();
@@ -543,7 +552,7 @@ async function main(): Promise<void> {
     await pg.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  if (FLOOR_ONLY) return;
+  if (FLOOR_ONLY || BURST_ONLY) return;
   const machineAfter = machineTimes();
   out.machine = {
     cores: os.cpus().length,

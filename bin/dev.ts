@@ -51,8 +51,12 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Below the api's priority: under load the api's requests come first, the workflows a moment later. */
-const WORKER_NICENESS = 5;
+/**
+ * The lowest priority: when the api and the worker both want the CPU (a burst of bookings), the api's
+ * requests run and the confirmations wait until it idles; a niceness of 5 or 10 still let the worker
+ * take a third of a burst's CPU (docs/rules/consistency.md#worker-priority).
+ */
+const WORKER_NICENESS = 19;
 
 /** bin/worker.ts as a child process (the same worker production runs), up once it says it polls. */
 async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess> {

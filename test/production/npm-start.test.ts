@@ -97,6 +97,12 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(booked.status, await booked.clone().text()).to.equal(201);
     expect(((await booked.json()) as { data: { paymentRequired: boolean } }).data.paymentRequired).to.equal(true);
 
+    // the worker yields the CPU to the api (docs/rules/consistency.md#worker-priority): every thread of it at niceness 19
+    const workerPid = childPids(first.child.pid!).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bin/worker'));
+    expect(workerPid, 'npm start runs the worker as a process of its own').to.be.a('number');
+    expect([...new Set(threadNiceness(workerPid!))], 'the worker threads\' niceness').to.deep.equal([19]);
+    expect(threadNiceness(first.child.pid!)[0], 'the api\'s niceness').to.equal(0);
+
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);
     expect(second.output.trim()).to.match(new RegExp(`^npm start is already running in this folder \\(pid ${first.child.pid}, http://localhost:${port}/api\\)`));
@@ -112,3 +118,15 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'Postgres is stopped').to.equal(false);
   });
 });
+
+function childPids(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+}
+
+/** The niceness of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). */
+function threadNiceness(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
