@@ -11,7 +11,8 @@
 //                           lowest CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
-// --floor-rounds N (rounds of 100 in the floor, 20), --only floor (for profiling the floor alone),
+// --floor-rounds N (rounds of 100 in the floor, 20), --warm-bookings N (bookings and availability reads
+// that warm the api before the phases, 400), --only floor (for profiling the floor alone),
 // --only burst (the warm-up, the floor and the burst of distinct slots: for profiling the burst),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
 // statements per booking, and the most frequent ones, are printed), --threads (the sustained phase's CPU
@@ -46,6 +47,7 @@ const QUICK = args.includes('--quick');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
 const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 20);
+const WARM_BOOKINGS = Number(option('--warm-bookings') ?? 400);
 const FLOOR_ONLY = option('--only') === 'floor';
 const BURST_ONLY = option('--only') === 'burst';
 const STATEMENTS = args.includes('--statements');
@@ -365,11 +367,35 @@ async function main(): Promise<void> {
     const take = () => free.next().value!;
     const cpu = () => stack!.apiPids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 
-    // warm-up: connections, JIT, caches (and one of each request kind); the floor's path is taken
-    // 1,000 times first, so the floor measures what a running api spends, not its optimising compiler
+    // the confirmations of every booking so far sent: the phase that follows does not share the CPU
+    // with the worker's backlog from the one before
+    const unconfirmed = async () =>
+      Number(
+        (
+          await db!.raw(
+            `SELECT count(*) AS n FROM bookings b WHERE b.tenant_id = ? AND NOT EXISTS
+               (SELECT 1 FROM booking_notifications n WHERE n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL)`,
+            [salon.tenantId],
+          )
+        ).rows[0].n,
+      );
+    const drain = async (): Promise<number> => {
+      const started = Date.now();
+      while ((await unconfirmed()) > 0 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 250));
+      return Date.now() - started;
+    };
+
+    // warm-up: connections, JIT, caches. Each path is taken as a running api has taken it, so the
+    // phases measure what a running api spends, not its optimising compiler: the floor's 1,000
+    // times, a booking and an availability read WARM_BOOKINGS times. (With 20, each production api
+    // process had seen 10 bookings before the burst; the burst's api CPU per booking was 8.1-9.9 ms
+    // there and 6.1-8.7 ms after 400; under npm start 7.7 and 4.2 ms.)
     for (let round = 0; round < 10; round++) await send(Array.from({ length: 100 }, (_, i) => get(`${at(i)}/no-such-route-warm-${round}-${i}`)));
-    await send(Array.from({ length: 20 }, (_, i) => post(`${at(i)}/public/tenants/${salon.slug}/bookings`, booking(salon, take()))));
-    await send(Array.from({ length: 20 }, (_, i) => get(`${at(i)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${firstDay}`)));
+    for (let round = 0; round < WARM_BOOKINGS / 20; round++) {
+      await send(Array.from({ length: 20 }, (_, i) => post(`${at(i)}/public/tenants/${salon.slug}/bookings`, booking(salon, take()))));
+      await send(Array.from({ length: 20 }, (_, i) => get(`${at(i)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${firstDay}`)));
+    }
+    out.warmDrainMs = await drain();
 
     // (1) the floor: 100 concurrent requests to an unknown route, twenty times (after 1,000 to warm it); CPU of the api process(es)
     const floorTimes: number[] = [];
@@ -439,19 +465,7 @@ async function main(): Promise<void> {
     };
 
     // the worker's backlog from the burst drains first: the sustained phase measures its own rate
-    const drainStart = Date.now();
-    const unconfirmed = async () =>
-      Number(
-        (
-          await db!.raw(
-            `SELECT count(*) AS n FROM bookings b WHERE b.tenant_id = ? AND NOT EXISTS
-               (SELECT 1 FROM booking_notifications n WHERE n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL)`,
-            [salon.tenantId],
-          )
-        ).rows[0].n,
-      );
-    while ((await unconfirmed()) > 0 && Date.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 250));
-    out.drainMs = Date.now() - drainStart;
+    out.drainMs = await drain();
 
     // (4) sustained: RATE bookings/s for SECONDS, an availability read between every two bookings
     const every = 1000 / RATE;
@@ -593,6 +607,7 @@ function report(out: Record<string, unknown>): void {
   const prod = TOPOLOGY === 'production';
   console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}${QUICK ? ', --quick' : ''}`);
   console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`);
+  console.log(`warm-up: 1,000 unknown-route requests, ${WARM_BOOKINGS} bookings and as many availability reads; their confirmations were all sent ${(Number(out.warmDrainMs) / 1000).toFixed(1)} s after`);
   console.log(`floor, 100 concurrent unknown-route requests x${FLOOR_ROUNDS}:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);
   console.log(`   target p95 <= 100 ms ${verdict(f.p95 <= 100)}; CPU <= 0.5 ms ${verdict(f.apiCpuMsPerRequest <= 0.5)}`);
   console.log(`burst, 100 concurrent bookings, distinct slots:  created ${b.created}/100  p50 ${ms(b.p50)}  p95 ${ms(b.p95)}  = ${b.ofFloor.toFixed(1)}x floor p95  api CPU ${b.apiCpuMsPerBooking.toFixed(1)} ms/booking   [load ${b.loadavg}]`);
