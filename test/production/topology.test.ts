@@ -238,7 +238,8 @@ describe('production topology: api x2 and worker as separate processes, configur
     const booked = await call('POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId, resourceId: slot.items[0].resourceId }], customer: { name: 'Avbestiller', phone: '+47 955 00 001' } });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const email = `waitlist-${Date.now()}@example.no`;
-    const joined = await call('POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: today, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 00 002', email } });
+    // from the booked day: the salon's own date (today in UTC is yesterday there from 23:00 UTC on, and a waitlist may not start in the past)
+    const joined = await call('POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: date, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 00 002', email } });
     expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
     const login = await call('POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     const cancelledAt = Date.now();
