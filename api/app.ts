@@ -11,7 +11,7 @@ import { rateLimiter, RATE_LIMIT_STORE_LOCAL } from './middleware/rate-limit';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { API_BASE_PATH, loadOpenApi, openApiValidator, UNVALIDATED_PATHS } from './openapi';
 import { authenticationGate } from './middleware/authentication-gate';
-import { routeLookup } from './middleware/route-lookup';
+import { routeLookup, routeToArea } from './middleware/route-lookup';
 import { answerUnknownRoutes } from './middleware/unknown-route';
 import { inputGuard } from './middleware/input-guard';
 import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body-errors';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(inputGuard());
   app.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   app.use('/api', opsRouter({ ...deps, metrics }));
-  for (const router of routers) app.use('/api', router);
+  app.use('/api', routeToArea(lookup));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;
