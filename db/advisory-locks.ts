@@ -4,6 +4,7 @@
 // query: neither a model nor the query builder expresses it, so it is raw SQL, here, once.
 import type { Knex } from 'knex';
 import type { Transaction } from './db-handle';
+import { runNamedStatement } from './named-statement';
 
 /** A bigint key, a text key (hashed by hashtext), or a class with a text key (the two-int form). */
 export type AdvisoryLockKey = number | string | { lockClass: number; key: string };
@@ -30,10 +31,9 @@ export async function advisoryTransactionLockReading<T>(
   rows: { sql: string; bindings: readonly unknown[]; name?: string },
 ): Promise<T[]> {
   const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  const query = trx.raw<{ rows: { rows: T[] }[] }>(
-    `SELECT ${fn}(?::int, hashtext(?)) AS locked, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${rows.sql}) r) AS rows`,
-    [key.lockClass, key.key, ...rows.bindings] as Knex.RawBinding[],
-  );
-  const result = await (rows.name ? query.options({ name: `${fn}-reading-${rows.name}` }) : query);
+  const sql = `SELECT ${fn}(?::int, hashtext(?)) AS locked, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${rows.sql}) r) AS rows`;
+  const bindings = [key.lockClass, key.key, ...rows.bindings];
+  if (rows.name) return (await runNamedStatement<{ rows: T[] }>(trx, { name: `${fn}-reading-${rows.name}`, sql, bindings }))[0].rows;
+  const result = await trx.raw<{ rows: { rows: T[] }[] }>(sql, bindings as Knex.RawBinding[]);
   return result.rows[0].rows;
 }

@@ -12,6 +12,7 @@ import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time
 import type { BookingStatusValue, ResourceAvailabilityData } from './availability.types';
 import type { UnassignedItem } from './unassigned.rules';
 import { toIso } from '../time/iso';
+import { runNamedStatement } from '../../db/named-statement';
 
 export interface LoadedResource extends ResourceAvailabilityData {
   name: string;
@@ -125,20 +126,23 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   // Raw SQL (loaderSql): the per-resource JSON aggregation in one statement is beyond a model or the builder.
   const busyTimeOnly = opts.busyTimeOnly ?? false;
   const sql = busyTimeOnly ? BUSY_TIME_SQL : ITEMS_SQL;
-  // A named (prepared) statement: Postgres parses it once per connection, not on every call.
-  const result = await db.raw(sql, {
-    tenantId,
-    rangeStart,
-    rangeEnd,
-    firstDate,
-    lastDate,
-    resourceIds: [...(opts.resourceIds ?? [])],
-    serviceIds: [...opts.serviceIds],
-    onlyListed: opts.onlyListedResources ?? false,
-    withUnassigned: opts.withUnassigned ?? true,
-    withBookings: opts.withBookings ?? true,
-  }).options({ name: busyTimeOnly ? 'availability-loader-busy-time' : 'availability-loader-items' });
-  const row = result.rows[0] as { unassigned: RawUnassigned[]; resources: RawResource[] };
+  // A named statement (db/named-statement.ts): Postgres parses it once per connection, not on every call.
+  const [row] = await runNamedStatement<{ unassigned: RawUnassigned[]; resources: RawResource[] }>(db, {
+    name: busyTimeOnly ? 'availability-loader-busy-time' : 'availability-loader-items',
+    sql,
+    bindings: {
+      tenantId,
+      rangeStart,
+      rangeEnd,
+      firstDate,
+      lastDate,
+      resourceIds: [...(opts.resourceIds ?? [])],
+      serviceIds: [...opts.serviceIds],
+      onlyListed: opts.onlyListedResources ?? false,
+      withUnassigned: opts.withUnassigned ?? true,
+      withBookings: opts.withBookings ?? true,
+    },
+  });
   const resources: LoadedResource[] = row.resources.map((r) => ({
     id: r.id,
     name: r.name,

@@ -15,6 +15,7 @@ import { insertStatement } from '../../db/insert-statement';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow } from './booking.types';
+import { runNamedStatement } from '../../db/named-statement';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
 const bookingRow = (model: BookingModel): BookingRow => plain(model) as unknown as BookingRow;
@@ -76,9 +77,11 @@ export async function insertNewBooking(trx: Transaction, booking: BookingRow, it
   const b = insertStatement(BookingModel, [booking]);
   const i = insertStatement(BookingItemModel, items);
   const a = insertStatement(BookingAuditLogModel, [auditRow(booking, created, booking.createdAt)]);
-  await trx
-    .raw(`WITH b AS (${b.sql}), i AS (${i.sql}), a AS (${a.sql}) SELECT 1`, [...b.bindings, ...i.bindings, ...a.bindings])
-    .options({ name: `new-booking-${b.shape}-${i.shape}-${a.shape}` });
+  await runNamedStatement(trx, {
+    name: `new-booking-${b.shape}-${i.shape}-${a.shape}`,
+    sql: `WITH b AS (${b.sql}), i AS (${i.sql}), a AS (${a.sql}) SELECT 1`,
+    bindings: [...b.bindings, ...i.bindings, ...a.bindings],
+  });
 }
 
 /** The booking row (or the given columns of it); 404 when it is not this tenant's. */

@@ -6,6 +6,7 @@ import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
 import { isUniqueViolation } from '../../db/db-errors';
 import { likePattern, normalisePhone } from './customer.rules';
+import { runNamedStatement } from '../../db/named-statement';
 
 export type CustomerRow = Row<CustomerModel>;
 export type CustomerFields = Pick<CustomerRow, 'name' | 'phone' | 'email' | 'notes'>;
@@ -70,8 +71,12 @@ export async function claimCustomerByPhone(
   tenantId: string,
   fields: { name: string; phone: string; email: string | null },
 ): Promise<{ id: string; created: boolean } | undefined> {
-  const result = await db.raw<{ rows: { id: string; created: boolean }[] }>(CLAIM_CUSTOMER_BY_PHONE, [tenantId, fields.name, fields.phone, fields.email, tenantId, fields.phone, tenantId]).options({ name: 'claim-customer-by-phone' });
-  return result.rows[0];
+  const rows = await runNamedStatement<{ id: string; created: boolean }>(db, {
+    name: 'claim-customer-by-phone',
+    sql: CLAIM_CUSTOMER_BY_PHONE,
+    bindings: [tenantId, fields.name, fields.phone, fields.email, tenantId, fields.phone, tenantId],
+  });
+  return rows[0];
 }
 
 const CLAIM_CUSTOMER_BY_PHONE = `WITH inserted AS (

@@ -12,6 +12,7 @@ import { plain } from '../../db/plain';
 import type { TenantContext } from '../tenant/tenant-context';
 import { likePattern } from '../customer/customer.rules';
 import type { ServiceRow } from '../catalogue/catalogue.repository';
+import { runNamedStatement } from '../../db/named-statement';
 
 export interface PublicTenantSummary {
   id: string;
@@ -77,8 +78,7 @@ export async function pageOfListedTenants(db: Db, q: { search?: string } & PageQ
  * The JSON columns come back parsed by the driver, as through the model.
  */
 export async function findPublicTenant(db: Db, slug: string): Promise<PublicTenant | undefined> {
-  const result = await db.raw<{ rows: PublicTenant[] }>(PUBLIC_TENANT_BY_SLUG, [slug]).options({ name: 'public-tenant-by-slug' });
-  return result.rows[0];
+  return (await runNamedStatement<PublicTenant>(db, { name: 'public-tenant-by-slug', sql: PUBLIC_TENANT_BY_SLUG, bindings: [slug] }))[0];
 }
 
 const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", settings, industry_type AS "industryType", description, address, branding,
