@@ -27,6 +27,8 @@ interface KnexClient {
 
 /** A statement as Postgres takes it: the SQL with `$n` placeholders, and which binding each one is. */
 interface Compiled {
+  /** the SQL it was compiled from: a name stands for one text only */
+  sql: string;
   text: string;
   /** for `:key` bindings, the key of each `$n` in turn */
   keys?: string[];
@@ -36,11 +38,11 @@ interface Compiled {
 const compiled = new Map<string, Compiled>();
 
 function compile(db: Db, { sql, bindings }: NamedStatement): Compiled {
-  if (Array.isArray(bindings)) return { text: db.raw(sql, bindings as Knex.RawBinding[]).toSQL().toNative().sql };
+  if (Array.isArray(bindings)) return { sql, text: db.raw(sql, bindings as Knex.RawBinding[]).toSQL().toNative().sql };
   // each key stands in as its own name, so the compiled bindings list the keys in placeholder order
   const keys = Object.keys(bindings);
   const native = db.raw(sql, Object.fromEntries(keys.map((key) => [key, `\u0000${key}`]))).toSQL().toNative();
-  return { text: native.sql, keys: (native.bindings as string[]).map((marker) => marker.slice(1)) };
+  return { sql, text: native.sql, keys: (native.bindings as string[]).map((marker) => marker.slice(1)) };
 }
 
 export async function runNamedStatement<R>(db: Db, statement: NamedStatement): Promise<R[]> {
@@ -49,6 +51,7 @@ export async function runNamedStatement<R>(db: Db, statement: NamedStatement): P
   if (Object.values(statement.bindings).some((value) => value === undefined)) throw new Error(`statement ${name}: a binding is undefined`);
   let known = compiled.get(name);
   if (!known) compiled.set(name, (known = compile(db, statement)));
+  else if (known.sql !== statement.sql) throw new Error(`statement ${name}: the name already stands for other SQL`);
   const values = known.keys ? known.keys.map((key) => (statement.bindings as Record<string, unknown>)[key]) : (statement.bindings as readonly unknown[]);
   const client = db.client as unknown as KnexClient;
   const connection = await client.acquireConnection();

@@ -50,6 +50,14 @@ describe('named statements (db/named-statement.ts)', () => {
     }
   });
 
+  it('when a name is used again for other SQL then it is refused, not run as the first SQL', async () => {
+    const db = await knex();
+    await runNamedStatement(db, { name: 'test-named-once', sql: 'SELECT 1 AS n', bindings: [] });
+    let error: unknown;
+    await runNamedStatement(db, { name: 'test-named-once', sql: 'SELECT 2 AS n', bindings: [] }).catch((err: unknown) => (error = err));
+    expect((error as Error).message).to.equal('statement test-named-once: the name already stands for other SQL');
+  });
+
   it('when a binding is undefined or the transaction has ended then it is refused before anything is sent', async () => {
     const db = await knex();
     let error: unknown;
