@@ -2,7 +2,6 @@
 // work that no row or constraint can (seeding an empty database, a tenant's default tax, booking
 // capacity that the exclusion constraint cannot see). A lock is a function call, not a table
 // query: neither a model nor the query builder expresses it, so it is raw SQL, here, once.
-import type { Knex } from 'knex';
 import type { Transaction } from './db-handle';
 import { runNamedStatement } from './named-statement';
 
@@ -21,19 +20,20 @@ export async function advisoryTransactionLock(trx: Transaction, key: AdvisoryLoc
 /**
  * The lock and, in the same statement (one round trip), the rows of the query `rows` as JSON objects
  * keyed by its column names. `rows` is read in the statement's snapshot, taken before the lock is
- * granted: it must not read what the lock guards. With a `name` (fixed SQL text) the statement is a
- * named one, parsed once per connection.
+ * granted: it must not read what the lock guards. `rows` has fixed SQL text under its `name`, so the
+ * statement is a named one (db/named-statement.ts), parsed once per connection.
  */
 export async function advisoryTransactionLockReading<T>(
   trx: Transaction,
   key: { lockClass: number; key: string },
   mode: AdvisoryLockMode,
-  rows: { sql: string; bindings: readonly unknown[]; name?: string },
+  rows: { sql: string; bindings: readonly unknown[]; name: string },
 ): Promise<T[]> {
   const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  const sql = `SELECT ${fn}(?::int, hashtext(?)) AS locked, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${rows.sql}) r) AS rows`;
-  const bindings = [key.lockClass, key.key, ...rows.bindings];
-  if (rows.name) return (await runNamedStatement<{ rows: T[] }>(trx, { name: `${fn}-reading-${rows.name}`, sql, bindings }))[0].rows;
-  const result = await trx.raw<{ rows: { rows: T[] }[] }>(sql, bindings as Knex.RawBinding[]);
-  return result.rows[0].rows;
+  const [result] = await runNamedStatement<{ rows: T[] }>(trx, {
+    name: `${fn}-reading-${rows.name}`,
+    sql: `SELECT ${fn}(?::int, hashtext(?)) AS locked, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${rows.sql}) r) AS rows`,
+    bindings: [key.lockClass, key.key, ...rows.bindings],
+  });
+  return result.rows;
 }
