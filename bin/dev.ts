@@ -25,6 +25,7 @@ import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../do
 import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
 import { giveDemoSalonSandboxPayments } from '../devserver/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
+import { watchApiLoad, type ApiLoadMessage } from '../composition/api-load';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -54,7 +55,8 @@ function alive(pid: number): boolean {
 /**
  * The lowest priority: when the api and the worker both want the CPU (a burst of bookings), the api's
  * requests run and the confirmations wait until it idles; a niceness of 5 or 10 still let the worker
- * take a third of a burst's CPU (docs/rules/consistency.md#worker-priority).
+ * take a third of a burst's CPU (docs/rules/consistency.md#worker-priority). The worker's activities
+ * also wait while the api says it is saturated (composition/api-load.ts, wired below).
  */
 const WORKER_NICENESS = 19;
 
@@ -156,7 +158,11 @@ async function main(): Promise<void> {
     PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
   });
   const server = await startApi(platform.deps, config.port);
+  // the worker's activities wait while the api's event loop is saturated (docs/rules/consistency.md#worker-priority)
+  // (a worker that is already stopping misses nothing: its send error is dropped)
+  const stopWatchingLoad = watchApiLoad((apiLoad) => worker.connected && worker.send({ apiLoad } satisfies ApiLoadMessage, () => undefined));
   platform.onStop(async () => {
+    stopWatchingLoad();
     await stopChild(worker);
     await signaller.close();
     await temporal.stop();

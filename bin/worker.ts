@@ -15,6 +15,7 @@ import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
+import { ApiLoadGate, isApiLoadMessage } from '../composition/api-load';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,6 +33,9 @@ async function main(): Promise<void> {
   // payment activities change bookings and payments, so they signal workflows like the api does
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
   const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret };
+  // forked by `npm start`: the api beside it says when it is saturated, and the activities wait
+  const apiLoad = process.send ? new ApiLoadGate() : undefined;
+  if (apiLoad) process.on('message', (message) => isApiLoadMessage(message) && apiLoad.set(message.apiLoad));
   const running = await startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.shutdownTimeoutMs,
     slots: config.workerSlots,
     workflowStackTraces: config.workerWorkflowStackTraces,
+    yieldTo: apiLoad,
   });
   // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.
   const healthPort = config.workerHealthPort;

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { yieldingActivities, type ApiLoadGate } from './api-load';
 
 export interface RunningWorker {
   worker: Worker;
@@ -32,6 +33,8 @@ export interface WorkerOptions {
    * workflow thread's CPU per booking.
    */
   workflowStackTraces?: boolean;
+  /** activities wait here while the api on the same machine is saturated (composition/api-load.ts; npm start) */
+  yieldTo?: ApiLoadGate;
 }
 
 let runtimeInstalled = false;
@@ -56,6 +59,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
     activities: createActivities(options.activityDeps),
     ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
+    ...(options.yieldTo ? { interceptors: { activity: [yieldingActivities(options.yieldTo)] } } : {}),
     ...(options.slots
       ? {
           maxConcurrentActivityTaskExecutions: options.slots.activities,

@@ -45,6 +45,27 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     expect(await db('tenant_customer_visits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
   });
 
+  it('when the api says it is busy then the confirmation waits, and it is sent once the api is idle', async () => {
+    const salon = await bookingSalon({ settings: { autoConfirm: true } });
+    const { sms, apiLoad } = await stack();
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    apiLoad.set('busy');
+    try {
+      const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+        startTime: at(localDay(5), '12:00'),
+        items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+        customer: { name: 'Ola', phone },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      // an activity waits at most a second (composition/api-load.ts): well past the usual few milliseconds
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await sms.sentTo(phone), 'no SMS while the api is busy').to.have.length(0);
+    } finally {
+      apiLoad.set('idle');
+    }
+    await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS once the api is idle');
+  });
+
   it('when the salon cancels a booking then the customer gets a cancellation SMS', async () => {
     const salon = await bookingSalon({ settings: { autoConfirm: false } });
     const { sms } = await stack();

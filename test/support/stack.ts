@@ -28,6 +28,7 @@ import { startBillingSandbox } from '../../devserver/billing-sandbox';
 import type { SandboxBillingServer } from '../../integrations/billing/sandbox/server';
 import { createBillingProviders } from '../../integrations/billing/providers';
 import { bookingLinkConfig } from '../../composition/compose';
+import { ApiLoadGate } from '../../composition/api-load';
 
 export interface TestStack {
   app: Express;
@@ -38,6 +39,8 @@ export interface TestStack {
   /** SMS the worker sent, readable by recipient */
   sms: FolderSmsSender;
   worker: RunningWorker;
+  /** where the worker's activities wait while it says the api is busy (as `npm start`'s api tells it); idle unless a test sets it */
+  apiLoad: ApiLoadGate;
   /** the embedded OpenID Connect provider customers sign in with (OIDC_ISSUER of this stack) */
   idp: DevIdentityProvider;
   /** the sandbox payment provider; its webhooks reach the app through supertest */
@@ -118,6 +121,7 @@ export function stack(): Promise<TestStack> {
     // handle-less queries outside test/.
     Model.knex(platform.knex);
     const sms = new FolderSmsSender(config.smsOutboxDir);
+    const apiLoad = new ApiLoadGate();
     const worker = await startWorker({
       address: temporal.address,
       namespace: config.temporalNamespace,
@@ -132,6 +136,7 @@ export function stack(): Promise<TestStack> {
         billingProviders: createBillingProviders(),
         links: bookingLinkConfig(config),
       },
+      yieldTo: apiLoad,
     });
     platform.onStop(async () => {
       await worker.shutdown();
@@ -148,7 +153,7 @@ export function stack(): Promise<TestStack> {
       listening.closeAllConnections();
       await new Promise<void>((resolve) => listening.close(() => resolve()));
     });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker, idp, sandbox, epay, billingSandbox, baseUrl };
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, apiLoad, idp, sandbox, epay, billingSandbox, baseUrl };
   })();
   return starting;
 }
