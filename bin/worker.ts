@@ -35,7 +35,13 @@ async function main(): Promise<void> {
   const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret };
   // forked by `npm start`: the api beside it says when it is saturated, and the activities wait
   const apiLoad = process.send ? new ApiLoadGate() : undefined;
-  if (apiLoad) process.on('message', (message) => isApiLoadMessage(message) && apiLoad.set(message.apiLoad));
+  if (apiLoad) {
+    process.on('message', (message) => {
+      if (!isApiLoadMessage(message)) return;
+      apiLoad.set(message.apiLoad);
+      logger.info({ apiLoad: message.apiLoad }, message.apiLoad === 'busy' ? 'the api is saturated: activities wait until it is idle (at most 1 s each)' : 'the api is idle again: activities run');
+    });
+  }
   const running = await startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,

@@ -63,7 +63,7 @@ describe('npm start (dist/bin/dev.js)', function () {
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
     const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' };
+    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'info', PASSWORD_HASH_ROUNDS: '4' };
     first = run('bin/dev.js', env);
     await eventually(() => answers200(`http://127.0.0.1:${port}/api/health`), () => `npm start to answer /api/health (${first!.output})`, 150_000);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
@@ -102,6 +102,10 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(workerPid, 'npm start runs the worker as a process of its own').to.be.a('number');
     expect([...new Set(threadNiceness(workerPid!))], 'the worker threads\' niceness').to.deep.equal([19]);
     expect(threadNiceness(first.child.pid!)[0], 'the api\'s niceness').to.equal(0);
+    // and its activities wait while the api is saturated: 400 requests at once keep the api's event loop busy
+    await Promise.all(Array.from({ length: 400 }, () => fetch(`http://127.0.0.1:${port}/api/no-such-route`).then((res) => res.arrayBuffer())));
+    await eventually(async () => /the api is saturated: activities wait/.test(first!.output), () => `the worker to hear that the api is busy (${first!.output.slice(-2000)})`, 10_000);
+    await eventually(async () => /the api is idle again/.test(first!.output), 'the worker to hear that the api is idle again', 10_000);
 
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);
