@@ -71,7 +71,11 @@ async function main(): Promise<void> {
   // forked by `npm start` (bin/dev.ts): say so once running, and stop when that parent goes
   if (process.send) {
     process.send({ ready: true });
-    process.once('disconnect', () => void running.shutdown());
+    process.once('disconnect', () => {
+      // no api to yield to any more: what is held runs, and the drain is not a second late per activity
+      apiLoad?.set('idle');
+      void running.shutdown();
+    });
   }
   await running.finished;
   health?.close();
