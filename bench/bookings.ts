@@ -21,6 +21,7 @@ import { RecordingSignaller } from '../test/support/recording-signaller';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { requestClient } from './support/request-client';
+import { mainThreadCpuMs } from './support/proc-cpu';
 
 const TZ = 'Europe/Oslo';
 const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] }));
@@ -63,12 +64,6 @@ const run = (requests: Req[], sequential: boolean): Promise<Res[]> => batch(requ
 /** `lanes` requests in flight at a time, each lane sending its next as soon as one is answered */
 const runInLanes = (requests: Req[], lanes: number): Promise<Res[]> => batch(requests, { sequential: false, lanes });
 
-/** CPU time of this process's main thread (the api's event loop), from /proc: user + system, in ms. */
-function mainThreadCpuMs(): number {
-  const stat = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
-}
 const get = (url: string): Req => ({ url });
 const postReq = (url: string, body: unknown): Req => ({ url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
 
@@ -233,9 +228,9 @@ async function main(): Promise<void> {
         return postReq(eUrl, { startTime: localToUtc(on, time, TZ).toISOString(), items: [{ serviceId: e.serviceId, resourceId: e.staff[n % e.staff.length] }], customer: { name: `Kunde ${n}`, phone: `+47 4${String(1000000 + n).padStart(7, '0')}` } });
       });
     const eWarm = await runInLanes(eBookings(600), 10);
-    const cpu0 = mainThreadCpuMs();
+    const cpu0 = mainThreadCpuMs(process.pid);
     const eRes = await runInLanes(eBookings(1500), 10);
-    const cpuMs = mainThreadCpuMs() - cpu0;
+    const cpuMs = mainThreadCpuMs(process.pid) - cpu0;
     const badE = [...eWarm, ...eRes].find((r) => r.status !== 201);
     if (badE) throw new Error(`booking ${badE.status} ${JSON.stringify(badE.body)}`);
     results.d = { bookings: 1500, lanes: 10, warmUp: 600, apiThreadCpuMsPerBooking: cpuMs / 1500 };

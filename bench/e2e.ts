@@ -36,6 +36,7 @@ import { startEmbeddedS3 } from '../devserver/s3-for-dev';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { requestClient } from './support/request-client';
+import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -78,7 +79,6 @@ function machineTimes(): CpuTimes {
   const total = line.slice(0, 8).reduce((a, b) => a + b, 0);
   return { idle: line[3] + line[4], steal: line[7] ?? 0, total };
 }
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 /** CPU milliseconds each thread name of a process (its threads summed by name) has used so far. */
 function threadCpuMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
@@ -93,12 +93,6 @@ function threadCpuMs(pid: number): Map<string, number> {
   return out;
 }
 /** CPU milliseconds a process (all its threads) has used so far. */
-function processCpuMs(pid: number, statFile = `/proc/${pid}/stat`): number {
-  const stat = fs.readFileSync(statFile, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime, stime
-}
-
 /** CPU milliseconds of every Postgres process (server and backends: the pools keep their connections). */
 function postgresCpuMs(): Map<number, number> {
   const out = new Map<number, number>();
@@ -419,7 +413,7 @@ async function main(): Promise<void> {
     const bookUrl = (i: number) => `${at(i)}/public/tenants/${salon.slug}/bookings`;
     const cpu1 = cpu();
     const burstProcCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
-    const apiThread = (pid: number) => processCpuMs(pid, `/proc/${pid}/task/${pid}/stat`);
+    const apiThread = mainThreadCpuMs;
     const burstApiThread0 = stack.apiPids.map(apiThread);
     const burstPostgresCpu0 = postgresCpuMs();
     const burst = await send(Array.from({ length: 100 }, (_, i) => post(bookUrl(i), booking(salon, take()))));

@@ -15,7 +15,7 @@ import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
 import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
-import { ApiLoadGate, isApiLoadMessage } from '../composition/api-load';
+import { ApiLoadGate, isApiLoadMessage, MAX_HOLD_MS } from '../composition/api-load';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     process.on('message', (message) => {
       if (!isApiLoadMessage(message)) return;
       apiLoad.set(message.apiLoad);
-      logger.info({ apiLoad: message.apiLoad }, message.apiLoad === 'busy' ? 'the api is saturated: activities wait until it is idle (at most 1 s each)' : 'the api is idle again: activities run');
+      logger.info({ apiLoad: message.apiLoad }, message.apiLoad === 'busy' ? `the api is saturated: activities wait until it is idle (at most ${MAX_HOLD_MS} ms each)` : 'the api is idle again: activities run');
     });
   }
   const running = await startWorker({
