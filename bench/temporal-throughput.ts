@@ -23,7 +23,8 @@
 //   WF_THREADS=1                     the SDK's default workflow thread pool
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
 //   SERVER_LAUNCHERS=a.js,b.js       spawn each of these dev server builds in turn (a before/after
-//                                    comparison in one run, e.g. a copy of dist/ from another commit)
+//                                    comparison in one run, e.g. the launcher.js of
+//                                    packages/temporal-server/dist in another worktree)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
