@@ -7,8 +7,6 @@ export type PaymentIntent = 'DEPOSIT' | 'REMAINING';
 export type CaptureMode = 'AUTO' | 'MANUAL';
 export type FailureKind = 'TRANSIENT' | 'PERMANENT';
 
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['INITIATED', 'AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'FAILED', 'EXPIRED', 'VOIDED'];
-
 /** Payment retry cap (3 failed attempts) and the authorization hold (7 days). */
 export const PAYMENT_RETRY_CAP = 3;
 export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
@@ -88,11 +86,6 @@ export function remainingAmount(totalAmount: number, discountAmount: number, pay
   const captured = payments.reduce((sum, p) => sum + p.capturedAmount, 0);
   const refunded = payments.reduce((sum, p) => sum + p.refundedAmount, 0);
   return payable - captured + refunded;
-}
-
-/** Booking.depositStatus after a refund of the deposit. */
-export function depositStatusAfterRefund(statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'): 'REFUNDED' | 'PARTIALLY_REFUNDED' {
-  return statusAfter;
 }
 
 /** PaymentFailed: TRANSIENT never counts; PERMANENT counts; the cap cancels the booking. */

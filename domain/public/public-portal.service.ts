@@ -9,8 +9,6 @@ import type { ServiceDto } from '../catalogue/catalogue.dto';
 import * as repo from './public-portal.repository';
 import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
-export type { PublicTenantSummary } from './public-portal.repository';
-
 /** The listed salons as of `now` (a trial that ended by then is not listed). */
 export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }, now: Date) {
   return { ...(await repo.pageOfListedTenants(db, q, now)), page: q.page, limit: q.limit };

@@ -4,7 +4,6 @@ import { isValidLocalTime, timeToMinutes } from '../time/salon-time.rules';
 import { contains, mergeIntervals, type Interval } from '../availability/interval.rules';
 
 export type IndustryType = 'beauty' | 'nail' | 'barbershop';
-export const INDUSTRY_TYPES: IndustryType[] = ['beauty', 'nail', 'barbershop'];
 
 export interface TimeSlot {
   startTime: string;
