@@ -2,8 +2,8 @@
 // and send its messages once per channel (a claimed loyalty_voucher_notifications row per message).
 import type { Db } from '../db/db-handle';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Mailer } from '../integrations/mail/mailer';
-import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import { renderVoucherMessage } from '../domain/notifications/voucher-messages.rules';
 import { expireVoucherIfDue, voucherSnapshot } from '../domain/loyalty/loyalty-voucher.service';
 import { claimVoucherNotification, markVoucherNotificationSent, voucherMessageContext } from '../domain/loyalty/loyalty.repository';

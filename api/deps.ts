@@ -4,13 +4,13 @@ import type { DbPool } from '../db/db-handle';
 import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
-import type { HealthCheck } from '../domain/health/health.service';
+import type { HealthCheck } from '../domain/health/health-check';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
 import type { ObjectStorage } from '../domain/upload/object-storage';
-import type { IdTokenVerifier } from '../domain/customer-account/id-token';
+import type { IdTokenVerifier } from '../domain/customer-account/id-token-verifier';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import type { BillingProviders } from '../domain/billing/billing-provider';
 
