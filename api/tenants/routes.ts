@@ -10,7 +10,7 @@ import * as tenants from '../../domain/tenant/tenant.service';
 import { completeOnboarding, completeStep, getOnboarding } from '../../domain/tenant/onboarding.service';
 import { nowOf } from '../../domain/time/clock';
 import { toTenantDto, toTenantPublicDto } from '../../domain/tenant/tenant.dto';
-import { toAuthUser } from '../../domain/auth/user.dto';
+import { toAuthUser } from '../../domain/users/user.dto';
 
 function actorOf(req: Request): tenants.Actor {
   const p = principalOf(req);

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { errors } from '../errors';
 import { activeServicesById, beyondWindow } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
-import { lastBookableLocalDate } from '../availability/booking-window.rules';
+import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
@@ -28,7 +28,6 @@ import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
-import { bookingPaymentMode, effectiveMaxBookingDays } from '../payments/payment.rules';
 import { startDepositForNewBooking } from '../payments/payment-booking-hooks';
 import { nowOf } from '../time/clock';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
@@ -84,6 +83,11 @@ function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void
   const s = tenant.settings;
   const lastDate = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
   if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
+}
+
+/** `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON (docs/rules/payments.md#deposits). */
+function bookingPaymentMode(settings: { depositEnabled: boolean }, source: BookingSource): 'ONLINE' | 'IN_PERSON' {
+  return settings.depositEnabled && source === 'ONLINE' ? 'ONLINE' : 'IN_PERSON';
 }
 
 function assertOneCustomer(input: { customerId?: string; customer?: ContactInput }): void {

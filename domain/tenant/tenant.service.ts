@@ -3,11 +3,11 @@
 // stored complete settings.
 import type { Db } from '../../db/db-handle';
 import type { PageResult } from '../../db/paginate';
-import { findUserById, insertUser, type UserRow } from '../auth/user.repository';
+import { findUserById, insertUser, type UserRow } from '../users/user.repository';
 import * as repo from './tenant.repository';
 import { errors } from '../errors';
-import { hashPassword } from '../auth/passwords';
-import type { Role } from '../auth/roles.rules';
+import { hashPassword } from '../users/passwords';
+import type { Role } from '../users/roles.rules';
 import { seedTenantDefaults } from './tenant-defaults.service';
 import { offerGrownWorkingTime } from '../waitlist/waitlist-triggers';
 import { daysWithLongerHours } from './tenant-settings.rules';

@@ -8,8 +8,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { changeEntity } from '../workflow-signals/entity-change';
 import { addDays, dayOfWeek, localDayBoundsUtcMs, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import { tenantById } from '../tenant/tenant-context';
-import { lastBookableLocalDate } from '../availability/booking-window.rules';
-import { effectiveMaxBookingDays } from '../payments/payment.rules';
+import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
 import { waitlistOfferContract } from './waitlist-events.rules';
 import { anyoneWaiting, insertRound, waitingEntriesBetween } from './waitlist.repository';
 
