@@ -22,6 +22,7 @@ import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import { createBillingProviders } from '../integrations/billing/providers';
 import type { BookingLinkConfig } from '../activities/booking-message-links';
+import { domainHooks } from './domain-hooks';
 
 /** E-mail: SMTP when SMTP_URL is set, else the folder outbox in MAIL_OUTBOX_DIR. */
 export function createMailer(config: AppConfig): Mailer & { close?(): void } {
@@ -93,6 +94,7 @@ export async function composeApi(options: {
     storage,
     idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
     paymentProviders: createPaymentProvidersFor(config),
+    hooks: domainHooks,
     health: {
       database: async () => {
         await pingDatabase(knex);

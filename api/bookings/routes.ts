@@ -52,7 +52,7 @@ function itemsFromQuery(q: Query): RequestedItem[] {
 export function bookingsRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret, now: deps.now };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret, now: deps.now, bookingHooks: deps.hooks.booking };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));

@@ -26,9 +26,8 @@ import { toDto, type BookingDto } from './booking.dto';
 import { setDepositStatus } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
+import { voucherGuestNotAllowed } from './booking-errors';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
-import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
-import { startDepositForNewBooking } from '../payments/payment-booking-hooks';
 import { nowOf } from '../time/clock';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
@@ -134,7 +133,7 @@ async function insertBooking(
     const now = nowOf(deps);
     const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
     const voucher = spec.voucherCode
-      ? await reserveVoucherForBooking(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
+      ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
       : null;
     const row: BookingRow = {
       id,
@@ -192,8 +191,8 @@ async function insertBooking(
         event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
       },
     );
-    // BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
-    const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
+    // BookingCreated: the deposit, in this transaction (payments, through booking-hooks.ts)
+    const deposit = await deps.bookingHooks.startDeposit(deps.signaller, trx, tenant, row, now);
     if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
@@ -262,7 +261,7 @@ export async function createPublicBooking(
   input: PublicCreateInput,
   customerAccountId?: string,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
-  if (input.voucherCode !== undefined && !customerAccountId) throw voucherErrors.guestNotAllowed();
+  if (input.voucherCode !== undefined && !customerAccountId) throw voucherGuestNotAllowed();
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
   const s = tenant.settings;

@@ -1,18 +1,20 @@
 /**
- * What the booking services ask of payments, each as one call inside their own
- * transaction: the deposit of a new booking (docs/rules/payments.md#deposits), the deposit a cancellation
- * decides about, the refund / void / capture the cancellation policy chose, and the capture of an
- * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
- * no-show). This file must not import the booking services (they import it).
+ * What the booking services ask of payments through their port (domain/booking/booking-hooks.ts),
+ * each as one call inside their own transaction: the deposit of a new booking
+ * (docs/rules/payments.md#deposits), the deposit a cancellation decides about, the refund / void /
+ * capture the cancellation policy chose, and the capture of an authorized manual-capture deposit once
+ * the customer arrived (or the booking completed, or was a no-show). The composition root hands these
+ * functions to booking (composition/domain-hooks.ts).
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import type { TenantContext } from '../tenant/tenant-context';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
-import type { CancellationDecision, DepositState } from '../booking/cancellation.rules';
+import type { CancellationDecision } from '../booking/cancellation.rules';
+import type { DepositForCancellation } from '../booking/booking-hooks';
 import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
 import { changePayment, insertPayment, newPaymentRow, SYSTEM, type PaymentActor } from './payment-change';
 import { reserveRefund } from './payment-refunds';
-import { activeConfig, lockPaymentById, lockPaymentsOfBooking, type PaymentRow } from './payment.repository';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking } from './payment.repository';
 
 export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 
@@ -62,12 +64,12 @@ export async function startDepositForNewBooking(
 }
 
 /** The deposit a cancellation decides about (locked): the latest authorized or captured deposit. */
-export async function depositForCancellation(trx: Transaction, tenantId: string, bookingId: string): Promise<{ deposit: DepositState; alreadyRefunded: number; payment: PaymentRow | null }> {
+export async function depositForCancellation(trx: Transaction, tenantId: string, bookingId: string): Promise<DepositForCancellation> {
   const payments = await lockPaymentsOfBooking(trx, tenantId, bookingId);
   const deposit = [...payments].reverse().find((p) => p.intent === 'DEPOSIT' && (p.status === 'AUTHORIZED' || isCapturedStatus(p.status)));
-  if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, payment: null };
-  if (deposit.status === 'AUTHORIZED') return { deposit: { state: 'AUTHORIZED', amount: deposit.amount }, alreadyRefunded: 0, payment: deposit };
-  return { deposit: { state: 'CAPTURED', amount: deposit.capturedAmount }, alreadyRefunded: deposit.refundedAmount, payment: deposit };
+  if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, paymentId: null };
+  if (deposit.status === 'AUTHORIZED') return { deposit: { state: 'AUTHORIZED', amount: deposit.amount }, alreadyRefunded: 0, paymentId: deposit.id };
+  return { deposit: { state: 'CAPTURED', amount: deposit.capturedAmount }, alreadyRefunded: deposit.refundedAmount, paymentId: deposit.id };
 }
 
 /**
@@ -80,7 +82,7 @@ export async function applyCancellationToPayments(
   trx: Transaction,
   tenantId: string,
   bookingId: string,
-  payment: PaymentRow | null,
+  paymentId: string | null,
   decision: CancellationDecision,
   actor: PaymentActor,
   now: Date,
@@ -88,8 +90,8 @@ export async function applyCancellationToPayments(
   for (const open of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
     if (open.status === 'INITIATED') await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
   }
-  if (!payment) return;
-  const locked = (await lockPaymentById(trx, payment.id))!;
+  if (!paymentId) return;
+  const locked = (await lockPaymentById(trx, paymentId))!;
   if (decision.action === 'REFUND_FULL' && decision.refundAmount > 0) {
     await reserveRefund(signaller, trx, locked, decision.refundAmount, 'BOOKING_CANCELLED', actor);
   } else if (decision.action === 'VOID' && locked.status === 'AUTHORIZED' && !locked.voidRequestedAt) {
