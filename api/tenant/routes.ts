@@ -24,7 +24,7 @@ function ownTenant(req: Request): string {
   return tenantId;
 }
 
-export function tenantsRouter(deps: AppDeps): Router {
+export function tenantRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get('/tenants', requireRole('ADMIN'), async (req, res) => {
