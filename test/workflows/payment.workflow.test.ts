@@ -13,7 +13,7 @@ import { sealCredentials } from '../../domain/crypto/credential-cipher';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
-import { paymentWorkflow } from '../../workflows/payment/payment.workflow';
+import { paymentWorkflow } from '../../workflows/payments/payment.workflow';
 import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
 import { bookingHooks } from '../../composition/domain-hooks';
 

@@ -13,7 +13,7 @@ import type { PaymentDeps } from '../domain/payments/payment-change';
 import type { BookingHooks } from '../domain/booking/booking-hooks';
 import * as flows from '../domain/payments/payment-workflow.service';
 import { paymentContract } from '../domain/payments/payment-events.rules';
-import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
+import { PaymentActivityErrors, type PaymentActivities } from './payments.types';
 import { committedAt } from './read-committed';
 
 export interface PaymentActivityDeps {

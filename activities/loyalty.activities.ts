@@ -11,7 +11,7 @@ import type { DeliveryOutcome } from './booking.types';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import { voucherContract } from '../domain/loyalty/voucher-events.rules';
-import { VoucherActivityErrors, type VoucherActivities, type VoucherMessageRequest } from './voucher.types';
+import { VoucherActivityErrors, type VoucherActivities, type VoucherMessageRequest } from './loyalty.types';
 
 export interface VoucherActivityDeps {
   knex: Db;
