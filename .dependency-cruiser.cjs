@@ -169,6 +169,13 @@ module.exports = {
       to: { path: '^web/', pathNot: '^web/shared/' },
     },
     {
+      name: 'only-the-customer-pages-use-web-shared',
+      severity: 'error',
+      comment: 'Of the server, only the customer pages the api renders (api/pages/) share texts and formatting with the booking page (web/shared/); CONTRIBUTING.md#the-layers.',
+      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devserver|config)/', pathNot: '^api/pages/' },
+      to: { path: '^web/shared/' },
+    },
+    {
       name: 'production-entry-points-import-no-devserver',
       severity: 'error',
       comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
