@@ -62,3 +62,4 @@ export * from './placement.rules';
 export * from './next-available-date.rules';
 export * from './booking-window.rules';
 export * from './unassigned.rules';
+export * from './visit.rules';

@@ -195,7 +195,7 @@ describe('waitlist (HTTP)', () => {
       const [round] = await db('waitlist_rounds')
         .insert({ tenantId: s.tenant.id, cause: 'CANCELLED', resourceId: s.staff[0].resourceId, windowStart: at(day, '10:00'), windowEnd: at(day, '11:00') })
         .returning('*');
-      await db('booking_items').insert({ tenantId: s.tenant.id, waitlistRoundId: round.id, resourceId: s.staff[0].resourceId, startTime: at(day, '10:00'), endTime: at(day, '11:00'), duration: 60, price: 0 });
+      await db('booking_segments').insert({ tenantId: s.tenant.id, waitlistRoundId: round.id, resourceType: 'staff', resourceId: s.staff[0].resourceId, kind: 'WORK', phaseIndex: 0, startTime: at(day, '10:00'), endTime: at(day, '11:00') });
       const booking = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
@@ -206,7 +206,7 @@ describe('waitlist (HTTP)', () => {
       expect(slots.status).to.equal(200);
       const starts = slots.body.data.slots.map((x: { localTime: string }) => x.localTime);
       expect(starts).to.include('11:00').and.not.include('10:00').and.not.include('10:30').and.not.include('09:15');
-      await db('booking_items').where({ waitlistRoundId: round.id }).delete();
+      await db('booking_segments').where({ waitlistRoundId: round.id }).delete();
       const after = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
