@@ -9,6 +9,8 @@ export interface BookingMessageFacts {
   salonName: string;
   customerName: string;
   startTime: Date;
+  /** the end of the visit (its last phase, processing included; buffers are not the customer's time) */
+  endTime: Date;
   timezone: string;
   services: string[];
   staffName?: string | null;
@@ -32,13 +34,23 @@ export function norwegianDateTime(instant: Date, timezone: string): string {
   return `${weekday} ${day}. ${MONTHS[month - 1]} kl. ${local.time}`;
 }
 
+/**
+ * The whole appointment, from its start to its end (docs/rules/messages.md#the-appointments-length): "fredag 4. desember
+ * kl. 14:30–16:00"; an end on another date names that date too.
+ */
+export function norwegianTimeRange(start: Date, end: Date, timezone: string): string {
+  const from = utcToLocal(start, timezone);
+  const to = utcToLocal(end, timezone);
+  return `${norwegianDateTime(start, timezone)}–${to.date === from.date ? to.time : norwegianDateTime(end, timezone)}`;
+}
+
 function what(facts: BookingMessageFacts): string {
   const services = facts.services.join(', ');
   return facts.staffName ? `${services} hos ${facts.staffName}` : services;
 }
 
 export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts): RenderedMessage {
-  const when = norwegianDateTime(facts.startTime, facts.timezone);
+  const when = norwegianTimeRange(facts.startTime, facts.endTime, facts.timezone);
   const hello = `Hei ${facts.customerName}!`;
   const cancel = facts.manageUrl ? ` Se eller avbestill timen: ${facts.manageUrl}` : '';
   switch (kind) {

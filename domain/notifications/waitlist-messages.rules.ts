@@ -1,11 +1,13 @@
 // Norwegian (nb-NO) text of the waitlist offer (docs/rules/waitlist.md#offers). Pure: the time is
 // rendered in the salon's time zone, the link opens the offer on the booking page.
-import { norwegianDateTime, type RenderedMessage } from './booking-messages.rules';
+import { norwegianTimeRange, type RenderedMessage } from './booking-messages.rules';
 
 export interface WaitlistOfferFacts {
   salonName: string;
   customerName: string;
   startTime: Date;
+  /** the end of the offered visit (its last phase) */
+  endTime: Date;
   timezone: string;
   services: string[];
   staffName: string | null;
@@ -20,7 +22,7 @@ export function waitlistOfferUrl(publicBaseUrl: string, slug: string, offerId: s
 }
 
 export function renderWaitlistOffer(facts: WaitlistOfferFacts): RenderedMessage {
-  const when = norwegianDateTime(facts.startTime, facts.timezone);
+  const when = norwegianTimeRange(facts.startTime, facts.endTime, facts.timezone);
   const what = facts.staffName ? `${facts.services.join(', ')} hos ${facts.staffName}` : facts.services.join(', ');
   const hold =
     facts.holdMinutes === null

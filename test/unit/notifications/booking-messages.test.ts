@@ -6,6 +6,7 @@ describe('booking messages (nb-NO)', () => {
     salonName: 'Klipp & Stell',
     customerName: 'Kari',
     startTime: new Date('2026-12-04T13:30:00.000Z'),
+    endTime: new Date('2026-12-04T15:00:00.000Z'),
     timezone: 'Europe/Oslo',
     services: ['Dameklipp'],
     staffName: 'Ola',
@@ -25,10 +26,16 @@ describe('booking messages (nb-NO)', () => {
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED', 'CANCELLED'] as const) {
       const message = renderBookingMessage(kind, facts);
       expect(message.subject, kind).to.contain('Klipp & Stell');
-      expect(message.text, kind).to.contain('Hei Kari!').and.contain('Dameklipp').and.contain('kl. 14:30');
+      expect(message.text, kind).to.contain('Hei Kari!').and.contain('Dameklipp').and.contain('kl. 14:30–16:00');
     }
     expect(renderBookingMessage('REMINDER', facts).subject).to.match(/^Påminnelse/);
   });
+  it('when a visit with processing time is rendered then the whole appointment shows, to its last phase; an end past midnight names its date', () => {
+    expect(renderBookingMessage('CONFIRMED', facts).text).to.contain('fredag 4. desember kl. 14:30–16:00');
+    const late = { ...facts, startTime: new Date('2026-12-04T22:30:00.000Z'), endTime: new Date('2026-12-05T00:00:00.000Z') };
+    expect(renderBookingMessage('CONFIRMED', late).text).to.contain('fredag 4. desember kl. 23:30–lørdag 5. desember kl. 01:00');
+  });
+
   it('when the booking has a manage page then the received, confirmation, reminder and moved messages end with its link; the cancellation and bookings without one carry none', () => {
     const manageUrl = 'https://book.example.no/klipp/bookings/6b0c?token=abc.def';
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED'] as const) {
