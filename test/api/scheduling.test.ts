@@ -7,23 +7,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call } from '../support/http';
-import { addPhasedService, addRoom, addService, addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
-
-interface ColourSalon extends BookingSalon {
-  colourId: string;
-  stationId: string;
-}
-
-/** Two stylists (cut and colour), a 30-minute cut, the colour (30 work, 35 processing, 25 work) and ONE colour station for its processing. */
-async function colourSalon(staff = 2): Promise<ColourSalon> {
-  const s = await bookingSalon({ staff });
-  const db = await knex();
-  await db('services').where({ id: s.serviceId }).update({ duration: 30 });
-  const colour = await addPhasedService(s.tenant.id);
-  await db('resource_skills').insert(s.staff.map((m) => ({ tenantId: s.tenant.id, resourceId: m.resourceId, serviceId: colour.id })));
-  const stationId = await addRoom(s.tenant.id, [colour.id], { name: 'Fargestasjon' });
-  return { ...s, colourId: colour.id, stationId };
-}
+import { addPhasedService, addRoom, addService, addStaff, at, bookingSalon, colourSalon, knex, localDay, type BookingSalon, type ColourSalon } from '../support/booking-fixtures';
 
 const phone = () => `+47${crypto.randomInt(40000000, 49999999)}`;
 

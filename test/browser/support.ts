@@ -10,7 +10,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { sharedBrowser } from '../support/chromium';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
-import { addService, addStaff, bookingSalon, knex, type BookingSalon } from '../support/booking-fixtures';
+import { addPhasedService, addRoom, addService, addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { platformAdmin } from '../support/billing';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 
@@ -112,6 +112,26 @@ export async function pageSalon(options: { settings?: Partial<TenantSettings>; s
       { id: second.id, name: `Brynsforming ${tag}` },
     ],
   };
+}
+
+/**
+ * A page salon whose stylist has a colour (30 minutes of work, 35 processing at the one colour
+ * station, 25 of work) booked at 10:00 the day after tomorrow (`day`), and time off every day before it, so the booking
+ * page opens on that day. Its second service (30 minutes) fits inside the colour's processing.
+ */
+export async function processingSalon(): Promise<PageSalon & { day: string; colour: { id: string; name: string } }> {
+  const salon = await pageSalon();
+  const day = localDay(2);
+  const db = await knex();
+  const tag = crypto.randomBytes(3).toString('hex');
+  const colour = await addPhasedService(salon.tenant.id, { name: `Farge ${tag}` });
+  const stylist = salon.staff[0].resourceId;
+  await db('resource_skills').insert({ tenantId: salon.tenant.id, resourceId: stylist, serviceId: colour.id });
+  await addRoom(salon.tenant.id, [colour.id], { name: `Fargestasjon ${tag}` });
+  await db('time_offs').insert({ tenantId: salon.tenant.id, resourceId: stylist, type: 'vacation', startDate: localDay(0), endDate: localDay(1), isApproved: true });
+  const booked = await call('post', '/bookings', salon.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: colour.id, resourceId: stylist }] });
+  expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+  return { ...salon, day, colour: { id: colour.id, name: `Farge ${tag}` } };
 }
 
 export function randomPhone(): { typed: string; stored: string } {

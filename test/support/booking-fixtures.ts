@@ -108,3 +108,21 @@ export function localDay(days: number, tz = 'Europe/Oslo'): string {
 export function at(date: string, time: string, tz = 'Europe/Oslo'): string {
   return localToUtc(date, time, tz).toISOString();
 }
+
+export interface ColourSalon extends BookingSalon {
+  /** the colour: 30 minutes of work, 35 processing at the colour station, 25 of work */
+  colourId: string;
+  /** the salon's one colour station */
+  stationId: string;
+}
+
+/** A booking salon whose `staff` stylists cut (30 minutes, `serviceId`) and colour, with ONE colour station for the colour's processing. */
+export async function colourSalon(staff = 2, options: Parameters<typeof bookingSalon>[0] = {}): Promise<ColourSalon> {
+  const s = await bookingSalon({ ...options, staff });
+  const db = await knex();
+  await db('services').where({ id: s.serviceId }).update({ duration: 30 });
+  const colour = await addPhasedService(s.tenant.id);
+  await db('resource_skills').insert(s.staff.map((m) => ({ tenantId: s.tenant.id, resourceId: m.resourceId, serviceId: colour.id })));
+  const stationId = await addRoom(s.tenant.id, [colour.id], { name: 'Fargestasjon' });
+  return { ...s, service: { ...s.service, duration: 30 }, colourId: colour.id, stationId };
+}
