@@ -30,7 +30,8 @@ import {
   capacityDays,
   capacityOf,
   everyPartHasCandidates,
-  fitVisitAt,
+  fitPlanAt,
+  planVisit,
   shapeOfItem,
   visitExtent,
   type Capacity,
@@ -128,12 +129,13 @@ function dayPlanOf(input: AvailabilityInput, services: VisitService[]): DayPlan 
 /** Every start on the date's grid, at or after `now`, at which the whole visit fits (at most `limit` of them). */
 function slotsOn(plan: DayPlan, date: LocalDate, now: Date, limit: number): AvailableSlot[] {
   if (!everyPartHasCandidates(plan.candidates)) return [];
+  const visit = planVisit(plan.services);
   const nowMs = now.getTime();
   const slots: AvailableSlot[] = [];
   for (const t of candidateStarts(date, plan.timezone, plan.interval)) {
     if (slots.length >= limit) break;
     if (t < nowMs) continue;
-    const fits = fitVisitAt(plan.capacity, plan.services, plan.candidates, t);
+    const fits = fitPlanAt(plan.capacity, visit, plan.candidates, t);
     if (!fits) continue;
     slots.push({
       start: new Date(t),
@@ -146,7 +148,9 @@ function slotsOn(plan: DayPlan, date: LocalDate, now: Date, limit: number): Avai
         resourceId: f.resourceId,
         freeResourceIds: f.freeResourceIds,
         requirements: f.requirements,
-        parts: f.parts,
+        get parts() {
+          return f.parts;
+        },
       })),
     });
   }

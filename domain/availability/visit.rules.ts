@@ -5,9 +5,10 @@
  * given start. Slots (slots.rules.ts), the next available date, the booking's placement
  * (domain/booking/booking-reservation.ts) and the waitlist's offers and holds all come through here.
  *
- *   const layout = layOutVisit(services, start)          // parts of every item, no resources yet
- *   const capacity = capacityOf(resources, date, tz, businessHours, { days })
- *   const fit = fitVisitAt(capacity, plan, start)        // null, or staff and rooms for every part
+ *   const capacity = capacityOf(resources, fromDate, tz, businessHours, { days })   // working and free time
+ *   const candidates = candidatesFor(resources, services, onlineOnly)                // who may hold which part
+ *   const fit = fitVisitAt(capacity, services, candidates, start)  // null, or staff and rooms for every part
+ *   const plan = planVisit(services); fitPlanAt(capacity, plan, candidates, t)    // many starts, laid out once
  *
  * A service's parts (catalogue/service-shape.rules.ts), from its customer-visible start t:
  * - the staff member: the buffer before [t - before, t), each phase in order, the buffer after; they
@@ -199,16 +200,19 @@ export interface ItemFit {
   parts: HeldPart[];
 }
 
-/** Is the staff member working over the item's span and free in each part that blocks? */
-export function staffFits(capacity: Capacity, staff: ResourceAvailabilityData, time: { span: Interval; blocks: readonly Interval[] }): boolean {
+/** Is the staff member working over the item's span and free in each part that blocks (each moved by `at` ms)? */
+export function staffFits(capacity: Capacity, staff: ResourceAvailabilityData, time: { span: Interval; blocks: readonly Interval[] }, at = 0): boolean {
   const t = capacity.timeOf(staff);
-  return fitsWithin(t.working, time.span.start, time.span.end) && time.blocks.every((b) => fitsWithin(t.free, b.start, b.end));
+  if (!fitsWithin(t.working, time.span.start + at, time.span.end + at)) return false;
+  for (const b of time.blocks) if (!fitsWithin(t.free, b.start + at, b.end + at)) return false;
+  return true;
 }
 
-/** Is the room or piece of equipment free over every interval? */
-export function resourceFree(capacity: Capacity, resource: ResourceAvailabilityData, intervals: readonly Interval[]): boolean {
+/** Is the room or piece of equipment free over every interval (each moved by `at` ms)? */
+export function resourceFree(capacity: Capacity, resource: ResourceAvailabilityData, intervals: readonly Interval[], at = 0): boolean {
   const free = capacity.timeOf(resource).free;
-  return intervals.every((i) => fitsWithin(free, i.start, i.end));
+  for (const i of intervals) if (!fitsWithin(free, i.start + at, i.end + at)) return false;
+  return true;
 }
 
 /** Why no room or piece of equipment could be chosen: none is suitable, none is open then, or every open one is taken. */
@@ -239,6 +243,81 @@ export function chooseResource(
 const suggest = (ids: readonly string[], preferred: string | null | undefined): string => (preferred && ids.includes(preferred) ? preferred : ids[0]);
 
 /**
+ * A visit laid out once, relative to its start: each item's parts and the intervals to check (the
+ * staff member's span and blocking parts, each requirement's time), as offsets in ms. Fitting it at
+ * a start adds the start to them, so a day of candidate starts lays the visit out once
+ * (planVisit), not once per start.
+ */
+export interface VisitPlan {
+  items: {
+    serviceId: string;
+    start: number;
+    end: number;
+    parts: VisitPart[];
+    staff: { span: Interval; blocks: Interval[] };
+    requirements: Interval[][];
+  }[];
+}
+
+/** The plan of a visit of back-to-back services (an item's own `start`, when set, is taken relative to `origin`). */
+export function planVisit(services: readonly VisitService[], origin = 0): VisitPlan {
+  return {
+    items: layOutVisit(services, origin).map((item, i) => {
+      const staff = staffTimeOf(item.parts);
+      return {
+        serviceId: item.serviceId,
+        start: item.start - origin,
+        end: item.end - origin,
+        parts: item.parts.map((p) => ({ ...p, start: p.start - origin, end: p.end - origin })),
+        staff: { span: shift(staff.span, -origin), blocks: staff.blocks.map((b) => shift(b, -origin)) },
+        requirements: services[i].shape.requirements.map((_, j) => requirementTimeOf(item.parts, j).map((r) => shift(r, -origin))),
+      };
+    }),
+  };
+}
+
+const shift = (i: Interval, by: number): Interval => ({ start: i.start + by, end: i.end + by });
+
+/**
+ * Can one item of a plan run at `at` (its visit's start) with its candidates? Null when no
+ * candidate staff member, or no suitable room or piece of equipment for one of its requirements,
+ * can hold its parts. `prefer` keeps the previous item's staff member and rooms when they are free.
+ */
+function fitPlannedItem(
+  capacity: Capacity,
+  item: VisitPlan['items'][number],
+  candidates: ItemCandidates,
+  at: number,
+  prefer: { staff?: string | null; rooms?: ReadonlyMap<RequirementType, string> },
+): ItemFit | null {
+  const freeStaff: string[] = [];
+  for (const s of candidates.staff) if (staffFits(capacity, s, item.staff, at)) freeStaff.push(s.id);
+  if (freeStaff.length === 0) return null;
+  const requirements: ItemFit['requirements'] = [];
+  for (const [j, req] of candidates.requirements.entries()) {
+    const free: string[] = [];
+    for (const r of req.resources) if (resourceFree(capacity, r, item.requirements[j], at)) free.push(r.id);
+    if (free.length === 0) return null;
+    requirements.push({ resourceType: req.resourceType, resourceId: suggest(free, prefer.rooms?.get(req.resourceType)), freeResourceIds: free });
+  }
+  const resourceId = suggest(freeStaff, prefer.staff);
+  let parts: HeldPart[] | undefined;
+  return {
+    serviceId: item.serviceId,
+    start: item.start + at,
+    end: item.end + at,
+    resourceId,
+    freeResourceIds: freeStaff,
+    requirements,
+    // made when asked for (the waitlist's hold): a day of slots mostly never asks
+    get parts() {
+      parts ??= item.parts.map((p) => ({ ...p, start: p.start + at, end: p.end + at, resourceId: p.requirementIndex === null ? resourceId : requirements[p.requirementIndex].resourceId }));
+      return parts;
+    },
+  };
+}
+
+/**
  * Can one laid-out item run with its candidates? Null when no candidate staff member, or no
  * suitable room or piece of equipment for one of its requirements, can hold its parts.
  * `prefer` keeps the previous item's staff member and rooms when they are free.
@@ -249,47 +328,45 @@ export function fitItem(
   candidates: ItemCandidates,
   prefer: { staff?: string | null; rooms?: ReadonlyMap<RequirementType, string> } = {},
 ): ItemFit | null {
-  const staffTime = staffTimeOf(item.parts);
-  const freeStaff: string[] = [];
-  for (const s of candidates.staff) if (staffFits(capacity, s, staffTime)) freeStaff.push(s.id);
-  if (freeStaff.length === 0) return null;
-  const requirements: ItemFit['requirements'] = [];
-  for (const [j, req] of candidates.requirements.entries()) {
-    const time = requirementTimeOf(item.parts, j);
-    const free = req.resources.filter((r) => resourceFree(capacity, r, time)).map((r) => r.id);
-    if (free.length === 0) return null;
-    requirements.push({ resourceType: req.resourceType, resourceId: suggest(free, prefer.rooms?.get(req.resourceType)), freeResourceIds: free });
-  }
-  const resourceId = suggest(freeStaff, prefer.staff);
-  return {
+  const staff = staffTimeOf(item.parts);
+  const planned = {
     serviceId: item.serviceId,
     start: item.start,
     end: item.end,
-    resourceId,
-    freeResourceIds: freeStaff,
-    requirements,
-    parts: item.parts.map((p) => ({ ...p, resourceId: p.requirementIndex === null ? resourceId : requirements[p.requirementIndex].resourceId })),
+    parts: item.parts,
+    staff: { span: staff.span, blocks: staff.blocks },
+    requirements: candidates.requirements.map((_, j) => requirementTimeOf(item.parts, j)),
   };
+  return fitPlannedItem(capacity, planned, candidates, 0, prefer);
 }
 
 /**
- * Can the whole visit start at `start`? Every item (back to back unless it has its own start) needs
- * a staff member and its rooms or equipment; null when one cannot be had. The suggestion keeps one
- * staff member, and one room of a type, across items where they are free.
+ * Can a planned visit start at `start`? Every item needs a staff member and its rooms or
+ * equipment; null when one cannot be had. The suggestion keeps one staff member, and one room of a
+ * type, across items where they are free.
  */
-export function fitVisitAt(capacity: Capacity, services: readonly VisitService[], candidates: readonly ItemCandidates[], start: number): ItemFit[] | null {
-  const layout = layOutVisit(services, start);
+export function fitPlanAt(capacity: Capacity, plan: VisitPlan, candidates: readonly ItemCandidates[], start: number): ItemFit[] | null {
   const fits: ItemFit[] = [];
   let staff: string | null = null;
   const rooms = new Map<RequirementType, string>();
-  for (let i = 0; i < layout.length; i++) {
-    const fit = fitItem(capacity, layout[i], candidates[i], { staff, rooms });
+  for (let i = 0; i < plan.items.length; i++) {
+    const fit = fitPlannedItem(capacity, plan.items[i], candidates[i], start, { staff, rooms });
     if (!fit) return null;
     fits.push(fit);
     staff = fit.resourceId;
     for (const r of fit.requirements) rooms.set(r.resourceType, r.resourceId);
   }
   return fits;
+}
+
+/**
+ * Can the whole visit start at `start`? Every item (back to back unless it has its own start) needs
+ * a staff member and its rooms or equipment; null when one cannot be had (fitPlanAt, laid out once
+ * for this start). The entry point for "can these services start at t with this staff member, and
+ * which rooms": pass the services with `resourceId` set.
+ */
+export function fitVisitAt(capacity: Capacity, services: readonly VisitService[], candidates: readonly ItemCandidates[], start: number): ItemFit[] | null {
+  return fitPlanAt(capacity, planVisit(services, start), candidates, start);
 }
 
 /** The minutes a visit spans for the customer, and the longest buffers around it (to size a capacity). */
