@@ -194,7 +194,7 @@ export async function availabilityForDate(
 /**
  * The slots of every date from `fromDate` to `toDate` (inclusive, salon-local), from ONE load of the
  * data: a week of the booking page, a month of a calendar. Dates past the booking window are left
- * out; the range is at most 92 days.
+ * out (a window of days, so at most 365 of them).
  */
 export async function availabilityForDates(
   db: DbPool,
@@ -202,8 +202,8 @@ export async function availabilityForDates(
   query: { fromDate: string; toDate: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto[]> {
   checkRequestedDate(tenant, query.fromDate, query.now, 'fromDate');
-  if (!isValidLocalDate(query.toDate) || query.toDate < query.fromDate || addDays(query.fromDate, MAX_RANGE_DAYS - 1) < query.toDate) {
-    throw errors.validation('Request validation failed', [{ field: 'toDate', message: `must be a date from fromDate to ${MAX_RANGE_DAYS} days after it` }]);
+  if (!isValidLocalDate(query.toDate) || query.toDate < query.fromDate) {
+    throw errors.validation('Request validation failed', [{ field: 'toDate', message: 'must be a date on or after fromDate' }]);
   }
   const s = tenant.settings;
   const last = lastBookableLocalDate(query.now, s.timezone, effectiveMaxBookingDays(s));
@@ -215,9 +215,6 @@ export async function availabilityForDates(
   }
   return days;
 }
-
-/** The longest range availabilityForDates answers in one call. */
-export const MAX_RANGE_DAYS = 92;
 
 /**
  * First date after fromDate with a slot, scanning maxDaysAhead days (default 30, max 90; the route

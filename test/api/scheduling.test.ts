@@ -173,6 +173,55 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
     });
   });
 
+  describe('reassigning, self-pick and a booking placed again', () => {
+    it('when the colour is reassigned to the other stylist then its staff parts move to them and its station stays', async () => {
+      const s = await colourSalon();
+      const day = localDay(3);
+      const colour = (await book(s, s.colourId, day, '10:00', s.staff[0].resourceId)).body.data;
+      const moved = await call('patch', `/bookings/${colour.id}`, s.owner.token, { resourceId: s.staff[1].resourceId });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      const held = moved.body.data.items[0].segments.map((g: { resourceType: string; resourceId: string }) => [g.resourceType, g.resourceId]);
+      expect(held).to.deep.equal([
+        ['staff', s.staff[1].resourceId],
+        ['staff', s.staff[1].resourceId],
+        ['equipment', s.stationId],
+        ['staff', s.staff[1].resourceId],
+      ]);
+      expect((await book(s, s.serviceId, day, '10:00', s.staff[0].resourceId)).status, 'the first stylist is free again').to.equal(201);
+    });
+
+    it('when a stylist picks an unassigned colour then its staff parts become theirs', async () => {
+      const s = await colourSalon();
+      const day = localDay(3);
+      const open = (await book(s, s.colourId, day, '10:00', null)).body.data;
+      expect(segmentsOf(open.items[0])).to.deep.equal(['staff WORK 10:00-10:30 any', 'staff PROCESSING 10:30-11:05 any', 'equipment PROCESSING 10:30-11:05 held', 'staff WORK 11:05-11:30 any']);
+      const picked = await call('post', `/bookings/${open.id}/self-pick`, s.staff[1].user.token);
+      expect(picked.status, JSON.stringify(picked.body)).to.equal(200);
+      expect(picked.body.data.items[0].segments.filter((g: { resourceType: string }) => g.resourceType === 'staff').every((g: { resourceId: string }) => g.resourceId === s.staff[1].resourceId)).to.equal(true);
+    });
+
+    it('when a cancelled colour is forced back while its station was taken then it takes another free station; with none free it is 409', async () => {
+      const s = await colourSalon();
+      const second = await addRoom(s.tenant.id, [s.colourId], { name: 'Fargestasjon 2', sortOrder: 101 });
+      const day = localDay(3);
+      const colour = (await book(s, s.colourId, day, '10:00', s.staff[0].resourceId)).body.data;
+      expect((await call('post', `/bookings/${colour.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+      const taker = (await book(s, s.colourId, day, '10:00', s.staff[1].resourceId)).body.data;
+      expect(taker.items[0].segments.find((g: { resourceType: string }) => g.resourceType === 'equipment').resourceId, 'the first station, free again').to.equal(s.stationId);
+      const back = await call('post', `/bookings/${colour.id}/status/CONFIRMED`, s.owner.token, { force: true, reason: 'avbestilt ved en feil' });
+      expect(back.status, JSON.stringify(back.body)).to.equal(200);
+      const rows = await (await knex())('booking_segments').where({ bookingId: colour.id, resourceType: 'equipment' });
+      expect(rows.map((g: { resourceId: string; isActive: boolean }) => [g.resourceId, g.isActive])).to.deep.equal([[second, true]]);
+      // cancelled again, and both stations taken meanwhile: forcing it back is refused and leaves it cancelled
+      expect((await call('post', `/bookings/${colour.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+      const third = await addStaff(s.tenant.id, [s.colourId]);
+      expect((await book(s, s.colourId, day, '10:00', third.resourceId)).status).to.equal(201);
+      const refused = await call('post', `/bookings/${colour.id}/status/CONFIRMED`, s.owner.token, { force: true, reason: 'igjen' });
+      expect([refused.status, refused.body.error.code]).to.deep.equal([409, 'BOOKING_CONFLICT']);
+      expect((await (await knex())('bookings').where({ id: colour.id }).first()).status).to.equal('CANCELLED');
+    });
+  });
+
   describe('the public portal', () => {
     it('when a guest books the colour then the booking and its answer span the whole visit, and the station is held', async () => {
       const s = await colourSalon();
