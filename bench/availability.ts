@@ -8,12 +8,16 @@
 //   (c) a month of days: availabilityForDates over 30 days, one load                                    target p95 < 300 ms
 //   (d) the engine alone for the month (the loaded data, 30 x computeAvailability)
 //   (e) the first day with a start: next-available-date over 90 days when only the 90th has one
+// Each line also prints the api thread's CPU per call (from /proc: what a call costs whatever else
+// runs on the machine), beside the wall-clock p50/p95 (which a shared, busy machine stretches).
+// BENCH_DAY_REQUESTS sets the number of (a)'s requests (default 300; more to profile it).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { FETCH_CLIENT, requestClient } from './support/request-client';
+import { mainThreadCpuMs } from './support/proc-cpu';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
@@ -46,7 +50,13 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-const stats = (times: number[]) => ({ n: times.length, p50: ms(pct(times, 50)), p95: ms(pct(times, 95)) });
+const stats = (times: number[], cpuMs?: number) => ({ n: times.length, p50: ms(pct(times, 50)), p95: ms(pct(times, 95)), ...(cpuMs === undefined ? {} : { cpuPerCall: ms(cpuMs / times.length) }) });
+/** The api thread's CPU milliseconds spent while `fn` ran. */
+async function cpuOf<T>(fn: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const before = mainThreadCpuMs(process.pid);
+  const result = await fn();
+  return { result, cpuMs: mainThreadCpuMs(process.pid) - before };
+}
 
 /** A deterministic stream of numbers in [0, 1), so every run builds the same salon. */
 function random(seed: number): () => number {
@@ -156,34 +166,39 @@ async function main(): Promise<void> {
     const client = new Worker(FETCH_CLIENT, { eval: true });
     const batch = requestClient<{ url: string }, { ms: number; status: number; body: { data: { slots: unknown[] } } }, { sequential: boolean }>(client);
     const url = (i: number) => ({ url: `${base}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceIds[i % SERVICES]}&date=${day}` });
-    await batch(Array.from({ length: 60 }, (_, i) => url(i)), { sequential: true });
-    const answers = await batch(Array.from({ length: 300 }, (_, i) => url(i)), { sequential: true });
+    await batch(Array.from({ length: 300 }, (_, i) => url(i)), { sequential: true }); // warm-up: the JIT, the named statements
+    const requests = Number(process.env.BENCH_DAY_REQUESTS ?? 300);
+    const { result: answers, cpuMs: httpCpu } = await cpuOf(() => batch(Array.from({ length: requests }, (_, i) => url(i)), { sequential: true }));
     await client.terminate();
     const bad = answers.find((r) => r.status !== 200);
     if (bad) throw new Error(`availability ${bad.status} ${JSON.stringify(bad.body)}`);
     const http = answers.map((r) => r.ms);
     const slotCount = answers.reduce((sum, r) => sum + r.body.data.slots.length, 0);
-    console.log(`(a) one day (${day}, ${counts.get(day)} bookings) over HTTP, 30 services in turn:`, { ...stats(http), slotsPerAnswer: Math.round(slotCount / 300), targetP95: '< 20 ms' });
+    console.log(`(a) one day (${day}, ${counts.get(day)} bookings) over HTTP, 30 services in turn:`, { ...stats(http, httpCpu), slotsPerAnswer: Math.round(slotCount / requests), targetP95: '< 20 ms' });
 
     // (b) the same, the domain call
     const domain: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const s = performance.now();
-      await availabilityForDate(knex, tenant, { date: day, items: items(i), onlineOnly: true, now });
-      domain.push(performance.now() - s);
-    }
-    console.log('(b) one day, availabilityForDate (load + engine):', stats(domain));
+    const { cpuMs: domainCpu } = await cpuOf(async () => {
+      for (let i = 0; i < 300; i++) {
+        const s = performance.now();
+        await availabilityForDate(knex, tenant, { date: day, items: items(i), onlineOnly: true, now });
+        domain.push(performance.now() - s);
+      }
+    });
+    console.log('(b) one day, availabilityForDate (load + engine):', stats(domain, domainCpu));
 
     // (c) a month of days, one load
     const month: number[] = [];
     let monthSlots = 0;
-    for (let i = 0; i < 60; i++) {
-      const s = performance.now();
-      const days = await availabilityForDates(knex, tenant, { fromDate: first, toDate: addDays(first, MONTH - 1), items: items(i), onlineOnly: true, now });
-      month.push(performance.now() - s);
-      monthSlots += days.reduce((sum, d) => sum + d.slots.length, 0);
-    }
-    console.log(`(c) a month of days (${MONTH}), availabilityForDates, 30 services in turn:`, { ...stats(month), slotsPerMonth: Math.round(monthSlots / 60), targetP95: '< 300 ms' });
+    const { cpuMs: monthCpu } = await cpuOf(async () => {
+      for (let i = 0; i < 60; i++) {
+        const s = performance.now();
+        const days = await availabilityForDates(knex, tenant, { fromDate: first, toDate: addDays(first, MONTH - 1), items: items(i), onlineOnly: true, now });
+        month.push(performance.now() - s);
+        monthSlots += days.reduce((sum, d) => sum + d.slots.length, 0);
+      }
+    });
+    console.log(`(c) a month of days (${MONTH}), availabilityForDates, 30 services in turn:`, { ...stats(month, monthCpu), slotsPerMonth: Math.round(monthSlots / 60), targetP95: '< 300 ms' });
 
     // (d) the engine alone, on the loaded month
     const engine: number[] = [];
@@ -195,6 +210,7 @@ async function main(): Promise<void> {
         return { data, svc };
       }),
     );
+    const engineCpuBefore = mainThreadCpuMs(process.pid);
     for (let i = 0; i < 60; i++) {
       const { data, svc } = loads[i % 3];
       const resources = placeUnassignedItems(data.resources, data.unassigned, TZ, OPEN).resources;
@@ -213,18 +229,20 @@ async function main(): Promise<void> {
       }
       engine.push(performance.now() - s);
     }
-    console.log('(d) the engine alone for the month (one work phase / processing / processing and a room):', stats(engine));
+    console.log('(d) the engine alone for the month (one work phase / processing / processing and a room):', stats(engine, mainThreadCpuMs(process.pid) - engineCpuBefore));
 
     // (e) next-available-date scanning 90 days: the salon's staff away for 89
     await knex('time_offs').insert(salon.staff.map((resourceId) => ({ tenantId: salon.tenantId, resourceId, type: 'vacation', startDate: utcToLocalDate(new Date(), TZ), endDate: addDays(first, 88), isApproved: true })));
     const scan: number[] = [];
     let found: string | null = null;
-    for (let i = 0; i < 30; i++) {
-      const s = performance.now();
-      found = (await nextAvailableDate(knex, tenant, { items: items(i), fromDate: utcToLocalDate(new Date(), TZ), maxDaysAhead: 90, onlineOnly: true, now })).date;
-      scan.push(performance.now() - s);
-    }
-    console.log('(e) next available date, 90 days scanned:', { ...stats(scan), found });
+    const { cpuMs: scanCpu } = await cpuOf(async () => {
+      for (let i = 0; i < 30; i++) {
+        const s = performance.now();
+        found = (await nextAvailableDate(knex, tenant, { items: items(i), fromDate: utcToLocalDate(new Date(), TZ), maxDaysAhead: 90, onlineOnly: true, now })).date;
+        scan.push(performance.now() - s);
+      }
+    });
+    console.log('(e) next available date, 90 days scanned:', { ...stats(scan, scanCpu), found });
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     server.close();
