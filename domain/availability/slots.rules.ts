@@ -105,7 +105,7 @@ export function firstSlot(input: AvailabilityInput): AvailableSlot | null | 'STO
 }
 
 /** A request's services and candidates, and the capacity to fit them in, for the slots of one date. */
-export interface DayPlan {
+interface DayPlan {
   services: VisitService[];
   candidates: ItemCandidates[];
   capacity: Capacity;

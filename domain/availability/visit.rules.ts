@@ -318,29 +318,6 @@ function fitPlannedItem(
 }
 
 /**
- * Can one laid-out item run with its candidates? Null when no candidate staff member, or no
- * suitable room or piece of equipment for one of its requirements, can hold its parts.
- * `prefer` keeps the previous item's staff member and rooms when they are free.
- */
-export function fitItem(
-  capacity: Capacity,
-  item: ItemLayout,
-  candidates: ItemCandidates,
-  prefer: { staff?: string | null; rooms?: ReadonlyMap<RequirementType, string> } = {},
-): ItemFit | null {
-  const staff = staffTimeOf(item.parts);
-  const planned = {
-    serviceId: item.serviceId,
-    start: item.start,
-    end: item.end,
-    parts: item.parts,
-    staff: { span: staff.span, blocks: staff.blocks },
-    requirements: candidates.requirements.map((_, j) => requirementTimeOf(item.parts, j)),
-  };
-  return fitPlannedItem(capacity, planned, candidates, 0, prefer);
-}
-
-/**
  * Can a planned visit start at `start`? Every item needs a staff member and its rooms or
  * equipment; null when one cannot be had. The suggestion keeps one staff member, and one room of a
  * type, across items where they are free.

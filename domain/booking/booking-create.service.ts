@@ -21,7 +21,7 @@ import { lockTenantBookingsReadingServices, withBookingLock, type LockMode } fro
 import type { Transaction } from '../../db/db-handle';
 import { issueCancellationToken } from './cancellation-token';
 import { createBooking } from './booking-change';
-import { choosesRooms, planItems, placeVisit, retryingTakenRooms, segmentRows, spanOf } from './booking-reservation';
+import { choosesRooms, planItems, placeVisit, retryingTakenRooms, segmentRows, segmentsOfItem, spanOf } from './booking-reservation';
 import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
 import { setDepositStatus } from './booking.repository';
@@ -30,7 +30,6 @@ import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { voucherGuestNotAllowed } from './booking-errors';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { nowOf } from '../time/clock';
-import type { ResourceType, SegmentKind } from '../availability/availability.types';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
 export interface CreateInput {
@@ -186,7 +185,7 @@ async function insertBooking(
       duration: i.duration,
       price: i.price,
       sortOrder: index,
-      segments: segments.filter((g) => g.bookingItemId === itemIds[index]).map((g) => ({ ...g, bookingItemId: itemIds[index], kind: g.kind as SegmentKind, resourceType: g.resourceType as ResourceType })),
+      segments: segmentsOfItem(segments, itemIds[index]),
     }));
     // Booking, items, their segments and the audit entry in ONE statement (the hot path), then the signal.
     await createBooking(

@@ -31,6 +31,8 @@ import {
   staffTimeOf,
   type HeldPart,
   type PlacementIssue,
+  type ResourceType,
+  type SegmentKind,
   type VisitPart,
 } from '../availability';
 import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.repository';
@@ -41,7 +43,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { daysBetween, utcToLocalDate } from '../time/salon-time.rules';
 import { NeedsExclusiveLock, type LockMode } from './booking-lock';
 import type { NewSegmentRow } from './booking.repository';
-import type { ItemInput, ItemRow } from './booking.types';
+import type { ItemInput, ItemRow, SegmentRow } from './booking.types';
 
 export interface PlannedItem {
   serviceId: string;
@@ -316,6 +318,21 @@ export function segmentRows(
     endTime: new Date(p.end),
     ...flags,
   }));
+}
+
+/** The rows of one item as the booking module reads them back (SegmentRow), for the new booking's answer. */
+export function segmentsOfItem(rows: readonly NewSegmentRow[], itemId: string): SegmentRow[] {
+  return rows
+    .filter((g) => g.bookingItemId === itemId)
+    .map((g) => ({
+      bookingItemId: itemId,
+      kind: g.kind as SegmentKind,
+      phaseIndex: g.phaseIndex,
+      resourceType: g.resourceType as ResourceType,
+      resourceId: g.resourceId,
+      startTime: g.startTime,
+      endTime: g.endTime,
+    }));
 }
 
 /** Whether a visit's placement chose rooms or equipment (a race for them is retried: another one may be free). */
