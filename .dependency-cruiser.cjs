@@ -1,8 +1,11 @@
 // The layers of CONTRIBUTING.md ("The layers"), checked by `npm run lint` (so by `npm test`). From the
-// top: the entry points (bin/) and the embedded dev stack (devserver/); the composition root
+// top: the entry points (bin/) and the embedded dev stack (devstack/); the composition root
 // (composition/); the HTTP edge (api/), the workflows (workflows/) and their side effects
 // (activities/); the adapters (integrations/), which implement the domain's ports; the domain
 // (domain/); and at the bottom db/ and config/. Imports run down, never up or in a circle.
+// Beside the layers, the Temporal-compatible server is a package of its own (packages/temporal-server,
+// the npm workspace @salon/temporal-server): the dev stack, the tests and the benchmarks use it through
+// its entry, and it imports nothing of the platform.
 // Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -19,35 +22,35 @@ module.exports = {
       severity: 'error',
       comment: 'config/ reads the environment; every layer may read it, so it reads no layer.',
       from: { path: '^config/' },
-      to: { path: '^(api|domain|activities|workflows|integrations|composition|db|bin|devserver)/' },
+      to: { path: '^(api|domain|activities|workflows|integrations|composition|db|bin|devstack)/' },
     },
     {
       name: 'db-imports-nothing-above-it',
       severity: 'error',
       comment: 'db/ (knex, migrations, Objection models) is the bottom layer: it may not know the domain, the HTTP edge, Temporal code or the integrations.',
       from: { path: '^db/' },
-      to: { path: '^(api|domain|activities|workflows|integrations|composition|bin|devserver|seeds)/' },
+      to: { path: '^(api|domain|activities|workflows|integrations|composition|bin|devstack|seeds)/' },
     },
     {
       name: 'domain-imports-nothing-above-it',
       severity: 'error',
       comment: 'The domain owns its ports (EntitySignaller, Mailer, ObjectStorage, PaymentProvider...); integrations/ implement them. It knows no HTTP, Temporal code, adapter, composition or dev stack.',
       from: { path: '^domain/' },
-      to: { path: '^(api|activities|workflows|integrations|composition|bin|devserver|seeds)/' },
+      to: { path: '^(api|activities|workflows|integrations|composition|bin|devstack|seeds)/' },
     },
     {
       name: 'integrations-implement-domain-ports',
       severity: 'error',
       comment: 'Adapters import the domain (its ports and types), db/ and config/, never the layers that use them.',
       from: { path: '^integrations/' },
-      to: { path: '^(api|activities|workflows|composition|bin|devserver)/' },
+      to: { path: '^(api|activities|workflows|composition|bin|devstack)/' },
     },
     {
       name: 'activities-import-no-edge',
       severity: 'error',
       comment: 'Activities do the side effects of workflows over the domain and the adapters; they know no HTTP edge, workflow code, composition or dev stack.',
       from: { path: '^activities/' },
-      to: { path: '^(api|workflows|composition|bin|devserver)/' },
+      to: { path: '^(api|workflows|composition|bin|devstack)/' },
     },
     {
       name: 'workflows-import-only-rules-and-activity-types',
@@ -68,7 +71,7 @@ module.exports = {
       severity: 'error',
       comment: 'api/ gets its adapters from AppDeps (the composition root fills them in); it imports the domain, db/ and config/, and the logger, nothing else below or beside it.',
       from: { path: '^api/' },
-      to: { path: '^(activities|workflows|composition|bin|devserver)/|^integrations/(?!logger\\.ts$)' },
+      to: { path: '^(activities|workflows|composition|bin|devstack)/|^integrations/(?!logger\\.ts$)' },
     },
     {
       name: 'only-the-composition-root-builds-the-api',
@@ -82,7 +85,7 @@ module.exports = {
       severity: 'error',
       comment: 'The composition root is what production runs: it imports no entry point and nothing of the embedded dev stack.',
       from: { path: '^composition/' },
-      to: { path: '^(bin|devserver)/' },
+      to: { path: '^(bin|devstack)/' },
     },
     {
       name: 'nothing-imports-an-entry-point',
@@ -112,7 +115,7 @@ module.exports = {
       severity: 'error',
       comment: 'web/ is the booking page bundle (docs/rules/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
       from: { path: '^web/' },
-      to: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devserver|config)/' },
+      to: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|config)/' },
     },
     {
       name: 'web-shared-is-pure',
@@ -125,20 +128,49 @@ module.exports = {
       name: 'server-imports-only-web-shared',
       severity: 'error',
       comment: 'The server uses the shared texts and formatting of the customer pages (web/shared), never the browser code itself.',
-      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devserver|config)/' },
+      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|config)/' },
       to: { path: '^web/', pathNot: '^web/shared/' },
     },
     {
-      name: 'production-entry-points-import-no-devserver',
+      name: 'production-entry-points-import-no-devstack',
       severity: 'error',
-      comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
+      comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack or the Temporal server package, directly or through another module.',
       from: { path: '^bin/(api|worker|migrate)\\.ts$' },
-      to: { path: '^devserver/', reachable: true },
+      to: { path: '^(devstack|packages)/', reachable: true },
+    },
+    {
+      name: 'temporal-server-through-its-entry',
+      severity: 'error',
+      comment: 'The platform uses the Temporal server package by its name (@salon/temporal-server), which resolves to its entry: never a file inside it (packages/temporal-server/README.md).',
+      from: { pathNot: '^packages/temporal-server/' },
+      to: { path: '^packages/temporal-server/', pathNot: '^packages/temporal-server/dist/index\\.(d\\.ts|js)$' },
+    },
+    {
+      name: 'temporal-server-no-deep-import',
+      severity: 'error',
+      comment: 'A subpath of the package (@salon/temporal-server/...) is not part of its public entry.',
+      from: {},
+      to: { couldNotResolve: true, path: '^@salon/temporal-server/' },
+    },
+    {
+      name: 'only-the-dev-stack-tests-and-benchmarks-use-the-temporal-server',
+      severity: 'error',
+      comment: 'Production talks to a real Temporal service (TEMPORAL_ADDRESS); the built-in server is for npm start (devstack/), the tests and the benchmarks.',
+      from: { pathNot: '^(devstack|test|bench|packages/temporal-server)/' },
+      to: { path: '^packages/temporal-server/' },
+    },
+    {
+      name: 'temporal-server-imports-nothing-of-the-platform',
+      severity: 'error',
+      comment: 'packages/temporal-server is a package of its own: its sources and tests import each other, Node and npm packages, never the platform.',
+      from: { path: '^packages/temporal-server/' },
+      to: { pathNot: ['^packages/temporal-server/', '^node_modules/'], dependencyTypesNot: ['core'] },
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|\\.data)/' },
+    // a package's build (packages/*/dist) is not a source: only its entry, as the importer resolves it
+    doNotFollow: { path: ['node_modules', '^packages/[^/]+/dist/'] },
+    exclude: { path: '^(dist|node_modules|\\.data)/|^packages/[^/]+/node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // Node built-ins resolve as core modules; npm packages as node_modules/<name>/...

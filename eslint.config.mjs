@@ -8,7 +8,7 @@ import salon from './lint/salon-rules.mjs';
 const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads', 'dns', 'stream', 'zlib', 'timers'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'packages/*/dist/**', 'packages/*/node_modules/**'] },
   // Files may carry directives for rules this config does not turn on.
   { linterOptions: { reportUnusedDisableDirectives: 'off' } },
   {
@@ -38,7 +38,7 @@ export default tseslint.config(
     // One data-access style (CONTRIBUTING.md#data-access): every query (a model's query(), the knex
     // builder, raw SQL) lives in a domain/<area>/*.repository.ts or in db/. Everywhere else a Db
     // handle may only open a transaction, be passed on, or (the pool) be destroyed.
-    files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts', 'devserver/**/*.ts', 'config/**/*.ts', 'workflows/**/*.ts'],
+    files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts', 'devstack/**/*.ts', 'config/**/*.ts', 'workflows/**/*.ts'],
     ignores: ['**/*.repository.ts'],
     rules: { 'salon/queries-in-repositories': 'error' },
   },
@@ -50,8 +50,9 @@ export default tseslint.config(
     rules: { 'salon/injected-clock': 'error' },
   },
   {
-    // The dev server works on typed protobuf messages (devserver/temporal/messages.ts), not `any`.
-    files: ['devserver/**/*.ts', 'test/devserver/**/*.ts'],
+    // The Temporal server works on typed protobuf messages (packages/temporal-server/src/messages.ts),
+    // not `any`; so does the dev stack around it.
+    files: ['devstack/**/*.ts', 'packages/temporal-server/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
@@ -72,7 +73,7 @@ export default tseslint.config(
   },
   {
     // A skipped or focused test is not a passing one: every test runs on every machine, every day.
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,5 +1,5 @@
 // What the HTTP edge needs from the outside world; composition/compose.ts builds it (the tests through
-// devserver/platform.ts).
+// devstack/platform.ts).
 import type { DbPool } from '../db/db-handle';
 import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';

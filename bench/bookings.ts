@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { DbPool } from '../db/db-handle';
 import { loadConfig } from '../config';
-import { startPlatform } from '../devserver/platform';
+import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
 import { createKnex } from '../db/knex';
 import { createLogger } from '../integrations/logger';

@@ -31,12 +31,13 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
-import { freePort, startEmbeddedPostgres } from '../devserver/postgres';
-import { startEmbeddedS3 } from '../devserver/s3-for-dev';
+import { freePort, startEmbeddedPostgres } from '../devstack/postgres';
+import { startEmbeddedS3 } from '../devstack/s3-for-dev';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { requestClient } from './support/request-client';
 import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
+import { launcherPath } from '@salon/temporal-server';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -166,7 +167,7 @@ interface Proc {
   exited: Promise<number | null>;
 }
 function start(name: string, file: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], argv: string[] = []): Proc {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, file), ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.resolve(DIST, file), ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Proc = { name, child, tail: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   const keep = (d: Buffer) => (proc.tail = (proc.tail + d.toString()).slice(-4000));
   child.stdout!.on('data', keep);
@@ -252,7 +253,7 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const s3 = await startEmbeddedS3({ dataDir, bucket: 'salon-bench' });
   const temporalPort = await freePort();
   const temporalArgs = (process.env.TEMPORAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const temporal = start('temporal', 'devserver/temporal/launcher.js', {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+  const temporal = start('temporal', launcherPath, {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
   const env: NodeJS.ProcessEnv = {
     ...SECRETS,
     ...BUDGETS,

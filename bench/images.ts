@@ -13,7 +13,7 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { loadConfig } from '../config';
-import { startPlatform } from '../devserver/platform';
+import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
 import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import { loadConfig } from '../config';
-import { startPlatform } from '../devserver/platform';
+import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
 import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';

@@ -23,7 +23,8 @@
 //   WF_THREADS=1                     the SDK's default workflow thread pool
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
 //   SERVER_LAUNCHERS=a.js,b.js       spawn each of these dev server builds in turn (a before/after
-//                                    comparison in one run, e.g. a copy of dist/ from another commit)
+//                                    comparison in one run, e.g. the launcher.js of
+//                                    packages/temporal-server/dist in another worktree)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -32,7 +33,8 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { startEmbeddedPostgres } from '../devserver/postgres';
+import { launcherPath } from '@salon/temporal-server';
+import { startEmbeddedPostgres } from '../devstack/postgres';
 
 const N = Number(process.env.N ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
@@ -105,7 +107,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',').filter(Boolean).map((l) => path.resolve(l)) ?? [path.resolve(__dirname, '../devserver/temporal/launcher.js')];
+const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',').filter(Boolean).map((l) => path.resolve(l)) ?? [launcherPath];
 
 async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, launcher: string, databaseUrl?: string, postgresPid?: number): Promise<void> {
   let address = process.env.TEMPORAL_ADDRESS;
@@ -194,7 +196,7 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
-  const workflowsPath = path.resolve(__dirname, '../../test/devserver/workflows/index.ts');
+  const workflowsPath = path.resolve(__dirname, '../../bench/temporal-workflows.ts');
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
   const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', 'postgres'];
   for (const store of stores) {

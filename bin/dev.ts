@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
-import { startDatabase, startPlatform } from '../devserver/platform';
-import { devTemporalAddress, startTemporalForDev, stopChild } from '../devserver/temporal-for-dev';
+import { startDatabase, startPlatform } from '../devstack/platform';
+import { devTemporalAddress, startTemporalForDev, stopChild } from '../devstack/temporal-for-dev';
 import { createKnex } from '../db/knex';
 import { staffLoginsOfSalon } from '../domain/auth/user.repository';
 import { createLogger } from '../integrations/logger';
@@ -20,11 +20,11 @@ import { closeServer, startApi } from '../composition/http-server';
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { PortBusyError, portInUse } from '../composition/ports';
-import { startSandboxServer } from '../integrations/payments/sandbox/sandbox-server';
+import { startSandboxServer } from '../devstack/payment-sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
-import { startDevIdentityProvider } from '../devserver/oidc/dev-identity-provider';
-import { giveDemoSalonSandboxPayments } from '../devserver/payment-sandbox';
-import { startBillingSandbox, useSandboxBillingConfig } from '../devserver/billing-sandbox';
+import { startDevIdentityProvider } from '../devstack/oidc/dev-identity-provider';
+import { giveDemoSalonSandboxPayments } from '../devstack/payment-sandbox';
+import { startBillingSandbox, useSandboxBillingConfig } from '../devstack/billing-sandbox';
 import { watchApiLoad, type ApiLoadMessage } from '../composition/api-load';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
 
   const staff = await staffLoginsOfSalon(platform.knex, DEMO_SLUG);
   const base = `http://localhost:${config.port}/api`;
-  const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (devserver/temporal)' }[temporal.kind];
+  const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (packages/temporal-server)' }[temporal.kind];
   const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;
   console.log(
     [

@@ -1,7 +1,7 @@
-// The composition root, shared by bin/api, bin/worker, bin/dev, devserver/ and the tests: which
+// The composition root, shared by bin/api, bin/worker, bin/dev, devstack/ and the tests: which
 // adapter each environment variable selects, and the api's dependency bundle. Nothing here starts
-// embedded services (that is devserver/, used by `npm start` and the tests only), and nothing here
-// imports bin/ or devserver/ (CONTRIBUTING.md, "The layers").
+// embedded services (that is devstack/, used by `npm start` and the tests only), and nothing here
+// imports bin/ or devstack/ (CONTRIBUTING.md, "The layers").
 import type { DbPool } from '../db/db-handle';
 import { pingDatabase } from '../db/knex';
 import type { AppConfig } from '../config';

@@ -1,4 +1,4 @@
-// Bringing a database up to date, for bin/migrate (production), bin/dev and devserver/ (npm start
+// Bringing a database up to date, for bin/migrate (production), bin/dev and devstack/ (npm start
 // and the tests): pending migrations, the platform admin, the plan catalogue.
 import type { DbPool } from '../db/db-handle';
 import type { AppConfig } from '../config';

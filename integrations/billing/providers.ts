@@ -1,5 +1,5 @@
 // The billing adapters behind the domain's BillingProviderAdapter port (domain/billing/billing-provider.ts):
-//   sandbox       the embedded default (integrations/billing/sandbox/server.ts): hosted checkout and
+//   sandbox       the embedded default (devstack/billing-sandbox-server.ts): hosted checkout and
 //                 portal pages on loopback that post Standard Webhooks-signed events
 //   polar         Standard Webhooks signatures, Polar's REST API
 //   lemonsqueezy  x-signature HMAC (optional x-event-id), Lemon Squeezy's JSON:API

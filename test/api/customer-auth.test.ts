@@ -8,7 +8,7 @@ import { knex } from '../support/booking-fixtures';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { loadConfig } from '../../config';
-import { freePort } from '../../devserver/postgres';
+import { freePort } from '../../devstack/postgres';
 import { JoseIdTokenVerifier } from '../../integrations/oidc/id-token-verifier';
 import type { IdTokenVerifier } from '../../domain/customer-account/id-token';
 

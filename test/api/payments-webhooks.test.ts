@@ -6,7 +6,7 @@ import { http } from '../support/http';
 import { stack } from '../support/stack';
 import { knex } from '../support/booking-fixtures';
 import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
-import { sandboxSignature } from '../../integrations/payments/sandbox/sandbox-server';
+import { sandboxSignature } from '../../integrations/payments/sandbox/sandbox-provider';
 import { eventually } from '../support/eventually';
 
 async function post(tenantId: string, body: string, signature: string) {

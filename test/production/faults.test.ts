@@ -30,11 +30,12 @@ function failuresAsNotYet<T>(probe: () => Promise<T | undefined>): () => Promise
 }
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../devserver/postgres';
-import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
+import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../devstack/postgres';
+import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
-import { startSandboxServer, type SandboxServer } from '../../integrations/payments/sandbox/sandbox-server';
+import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
+import { launcherPath } from '@salon/temporal-server';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -121,7 +122,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-faults-'));
     pgPort = await freePort();
     const temporalPort = await freePort();
-    temporalServer = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporalServer = run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     smtp = await startSmtpSink();
     sandbox = await startSandboxServer();

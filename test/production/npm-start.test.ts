@@ -6,11 +6,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort } from '../../devserver/postgres';
+import { freePort } from '../../devstack/postgres';
 import { run, type Proc } from '../support/processes';
 import { answers200, eventually } from '../support/eventually';
-import { devSignIn } from '../../devserver/oidc/dev-sign-in';
-import { DEV_OIDC_CLIENT_ID } from '../../devserver/oidc/dev-identity-provider';
+import { devSignIn } from '../../devstack/oidc/dev-sign-in';
+import { DEV_OIDC_CLIENT_ID } from '../../devstack/oidc/dev-identity-provider';
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -17,11 +17,12 @@ import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
 import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
-import { freePort } from '../../devserver/postgres';
+import { freePort } from '../../devstack/postgres';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../domain/demo/demo-salon';
-import { startEmbeddedS3, type EmbeddedS3 } from '../../devserver/s3-for-dev';
+import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import sharp from 'sharp';
-import { devSignIn } from '../../devserver/oidc/dev-sign-in';
+import { devSignIn } from '../../devstack/oidc/dev-sign-in';
+import { launcherPath } from '@salon/temporal-server';
 
 interface Mail {
   to: string[];
@@ -92,7 +93,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporal = run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
     const [p1, p2] = [await freePort(), await freePort()];
     api1Base = `http://127.0.0.1:${p1}/api`;
     api2Base = `http://127.0.0.1:${p2}/api`;

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { call } from './http';
 import { createAdmin, createSalon, unique, type TestSalon, type TestUser } from './factories';
 import { stack } from './stack';
-import { useSandboxBillingConfig } from '../../devserver/billing-sandbox';
+import { useSandboxBillingConfig } from '../../devstack/billing-sandbox';
 
 let admin: Promise<TestUser> | undefined;
 

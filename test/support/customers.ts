@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { stack } from './stack';
 import { call } from './http';
 import { unique } from './factories';
-import { devSignIn } from '../../devserver/oidc/dev-sign-in';
+import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 
 export interface TestCustomer {
   accountId: string;

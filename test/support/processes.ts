@@ -13,9 +13,9 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-/** `node dist/<file> ...args` with only PATH and `env` in its environment. */
+/** `node dist/<file> ...args` (or an absolute `file`) with only PATH and `env` in its environment. */
 export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
-  const child = spawn(process.execPath, [path.join(DIST, file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve(DIST, file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));

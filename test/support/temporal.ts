@@ -1,4 +1,7 @@
-// Temporal helpers for tests, backed by our own server in devserver/temporal (nothing downloaded).
+// Temporal helpers for tests, backed by our own server, the workspace package @salon/temporal-server
+// (packages/temporal-server; nothing downloaded). The tests use its build (dist/, made by `npm run
+// build`, as `npm ci` and `npm test` do); after editing the package, `npm run build -w
+// @salon/temporal-server` before running a platform test file on its own.
 //
 //   startTestTemporal(): Promise<DevServer>
 //     One in-process dev server per mocha run (port picked by the OS, shared by every caller and
@@ -6,23 +9,21 @@
 //     NativeConnection.connect({ address }) / Connection.connect({ address }); namespace 'default'.
 //
 //   createTimeSkippingEnv(opts?): Promise<TestWorkflowEnvironment>
-//     TestWorkflowEnvironment.createTimeSkipping() with the server executable pointed at our compiled
-//     launcher (dist/devserver/temporal/launcher.js, produced by `npm run build`). Time skips while
-//     the test awaits a workflow result or env.sleep(). Call env.teardown() when done.
+//     TestWorkflowEnvironment.createTimeSkipping() with the server executable pointed at the package's
+//     compiled launcher (its `launcherPath`). Time skips while the test awaits a workflow result or
+//     env.sleep(). Call env.teardown() when done.
 //
 //   createLocalEnv(opts?): Promise<TestWorkflowEnvironment>
 //     TestWorkflowEnvironment.createLocal() with the same launcher in dev-server mode (no skipping).
 //
-//   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (compiled on
-//     demand when missing or older than devserver/temporal sources, subfolders included).
-import * as path from 'node:path';
+//   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (the latter fails
+//     with what to run when it is missing).
 import * as fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalTestWorkflowEnvironmentOptions, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { startDevServer, DevServer } from '../../devserver/temporal';
+import { startDevServer, DevServer, launcherPath } from '@salon/temporal-server';
 
-export const launcherPath = path.resolve(__dirname, '../../dist/devserver/temporal/launcher.js');
+export { launcherPath };
 
 let shared: Promise<DevServer> | undefined;
 
@@ -37,19 +38,9 @@ export async function stopTestTemporal(): Promise<void> {
   if (s) await (await s).shutdown();
 }
 
-/**
- * The SDK spawns the launcher as compiled JavaScript. `npm run build` produces it; when a single
- * test file runs without a build (or after editing the server), compile just the dev server.
- */
+/** The SDK spawns the launcher as compiled JavaScript: the package's build. */
 export function ensureLauncherBuilt(): string {
-  const srcDir = path.resolve(__dirname, '../../devserver/temporal');
-  const built = fs.existsSync(launcherPath) ? fs.statSync(launcherPath).mtimeMs : 0;
-  const stale = fs.readdirSync(srcDir, { recursive: true }).some((f) => String(f).endsWith('.ts') && fs.statSync(path.join(srcDir, String(f))).mtimeMs > built);
-  if (stale) {
-    const tsc = require.resolve('typescript/bin/tsc');
-    execFileSync(process.execPath, [tsc, '-p', path.join(srcDir, 'tsconfig.build.json')], { stdio: 'inherit' });
-  }
-  if ((fs.statSync(launcherPath).mode & 0o111) === 0) fs.chmodSync(launcherPath, 0o755);
+  if (!fs.existsSync(launcherPath)) throw new Error(`${launcherPath} is missing: run npm run build (or npm run build -w @salon/temporal-server)`);
   return launcherPath;
 }
 

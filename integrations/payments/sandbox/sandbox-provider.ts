@@ -1,9 +1,17 @@
-// The adapter for the sandbox provider (sandbox-server.ts) behind the domain's PaymentProvider port.
+// The adapter for the sandbox provider behind the domain's PaymentProvider port: production uses it when
+// PAYMENT_SANDBOX_URL is set; `npm start` and the tests run the provider itself (devstack/payment-sandbox-server.ts).
 // Credentials: `{apiKey}`; webhooks are verified with HMAC-SHA256 of the raw body under that key.
 import crypto from 'node:crypto';
 import { type PaymentProvider, type ProviderMoneyRequest, type ProviderCredentials, type ProviderStatus, type ProviderWebhookEvent, type RawWebhook } from '../../../domain/payments/payment-provider';
-import { SANDBOX_SIGNATURE_HEADER, sandboxSignature } from './sandbox-server';
 import { providerFetch } from '../provider-http';
+
+/** The header the sandbox signs its webhooks in. */
+export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
+
+/** A webhook's signature: hex HMAC-SHA256 of the raw body under the API key. */
+export function sandboxSignature(apiKey: string, body: string): string {
+  return crypto.createHmac('sha256', apiKey).update(body).digest('hex');
+}
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
