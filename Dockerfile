@@ -16,6 +16,8 @@ RUN npm ci --ignore-scripts
 COPY patches ./patches
 RUN npx patch-package
 COPY tsconfig.json openapi.yaml ./
+# the Redocly config openapi-typescript reads when `npm run build` generates the API types
+COPY tools/types.redocly.yaml ./tools/
 COPY api ./api
 COPY activities ./activities
 COPY bin ./bin
