@@ -7,9 +7,49 @@
 // the npm workspace @salon/temporal-server): the dev stack, the tests and the benchmarks use it through
 // its entry, and it imports nothing of the platform.
 // Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
+
+// The order of domain areas (CONTRIBUTING.md, "The order of domain areas"), from the bottom up: an
+// area imports the areas before it in this list, never one after it. What a lower area needs from an
+// upper one is a port it declares (BookingHooks, TenantHooks, ResourceHooks, UploadHooks) that the
+// composition root fills (composition/domain-hooks.ts). The files at domain/'s root (errors.ts,
+// defined-fields.ts) count as areas. `series` has its place before it has its folder.
+const DOMAIN_AREAS = [
+  // foundations
+  'errors', 'defined-fields', 'time', 'crypto', 'workflow-signals', 'health', 'platform',
+  // accounts and the salon
+  'users', 'tax', 'upload', 'tenant', 'billing',
+  // what is booked and who books it
+  'catalogue', 'resource', 'availability', 'customer',
+  'booking',
+  'series',
+  // what reacts to bookings
+  'payments', 'loyalty', 'waitlist', 'notifications',
+  // signing in, and the areas that compose the others
+  'auth', 'customer-account', 'impersonation', 'public', 'demo',
+];
+const areaPath = (areas) => `^domain/(${areas.join('|')})(/|\\.ts$)`;
+const domainOrder = [
+  ...DOMAIN_AREAS.slice(0, -1).map((area, i) => ({
+    name: `domain-order-${area}`,
+    severity: 'error',
+    comment:
+      `domain/${area} imports only the areas before it in the order of domain areas (CONTRIBUTING.md#the-order-of-domain-areas). ` +
+      'What it needs from an area after it is a port it declares (an interface the composition root fills, composition/domain-hooks.ts), not an import.',
+    from: { path: areaPath([area]) },
+    to: { path: areaPath(DOMAIN_AREAS.slice(i + 1)) },
+  })),
+  ...[{ from: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) }, to: { path: '.' } }, { from: { path: '^domain/' }, to: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) } }].map((rule) => ({
+    name: 'domain-area-has-its-place',
+    severity: 'error',
+    comment: 'Every folder (and root file) of domain/ has its place in DOMAIN_AREAS above and in CONTRIBUTING.md#the-order-of-domain-areas.',
+    ...rule,
+  })),
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...domainOrder,
     {
       name: 'no-circular',
       severity: 'error',
@@ -130,6 +170,13 @@ module.exports = {
       comment: 'The server uses the shared texts and formatting of the customer pages (web/shared), never the browser code itself.',
       from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|config)/' },
       to: { path: '^web/', pathNot: '^web/shared/' },
+    },
+    {
+      name: 'only-the-customer-pages-use-web-shared',
+      severity: 'error',
+      comment: 'Of the server, only the customer pages the api renders (api/pages/) share texts and formatting with the booking page (web/shared/); CONTRIBUTING.md#the-layers.',
+      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|packages|config)/', pathNot: '^api/pages/' },
+      to: { path: '^web/shared/' },
     },
     {
       name: 'production-entry-points-import-no-devstack',

@@ -2,8 +2,8 @@
 // because Temporal runs activities at least once; each message channel is its own activity.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/db-handle';
-import type { Mailer } from '../integrations/mail/mailer';
-import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts } from '../domain/notifications/booking-messages.rules';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';

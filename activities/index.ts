@@ -1,9 +1,9 @@
 // Every activity the worker registers, built from their dependencies.
 import { createBookingActivities, type BookingActivityDeps } from './booking.activities';
-import { createVoucherActivities } from './voucher.activities';
+import { createVoucherActivities } from './loyalty.activities';
 import { createUploadActivities, type UploadActivityDeps } from './upload.activities';
-import { createPaymentActivities, type PaymentActivityDeps } from './payment.activities';
-import { createSubscriptionActivities, type SubscriptionActivityDeps } from './subscription.activities';
+import { createPaymentActivities, type PaymentActivityDeps } from './payments.activities';
+import { createSubscriptionActivities, type SubscriptionActivityDeps } from './billing.activities';
 import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
 
 /**

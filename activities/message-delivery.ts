@@ -5,7 +5,7 @@
 // send is retried on the delivery schedule (docs/rules/messages.md#delivery-schedule).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { MailAttachment, Mailer } from '../domain/notifications/mailer';
-import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
 import type { DeliveryOutcome } from './booking.types';

@@ -3,8 +3,8 @@
 // each offer once per channel (a claimed waitlist_notifications row per message).
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DbPool } from '../db/db-handle';
-import type { Mailer } from '../integrations/mail/mailer';
-import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import { tenantById } from '../domain/tenant/tenant-context';
 import { findServicesByIds } from '../domain/catalogue/catalogue.repository';
 import { resourceNames } from '../domain/resource/resource.repository';

@@ -18,8 +18,8 @@ import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body
 import { requestId, requestLogContext } from './middleware/request-id';
 import { corsPolicy } from './middleware/cors';
 import { docsRouter } from './docs/routes';
-import { resetPasswordPage } from './ops/reset-password-page';
-import { customerSignInPage } from './ops/customer-sign-in-page';
+import { resetPasswordPage } from './pages/reset-password-page';
+import { customerSignInPage } from './pages/customer-sign-in-page';
 import { opsRouter } from './ops/routes';
 import { Metrics } from './ops/metrics';
 import { areaRouters } from './routes';

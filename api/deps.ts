@@ -4,15 +4,19 @@ import type { DbPool } from '../db/db-handle';
 import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
-import type { HealthCheck } from '../domain/health/health.service';
+import type { HealthCheck } from '../domain/health/health-check';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
 import type { ObjectStorage } from '../domain/upload/object-storage';
-import type { IdTokenVerifier } from '../domain/customer-account/id-token';
+import type { IdTokenVerifier } from '../domain/customer-account/id-token-verifier';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import type { BillingProviders } from '../domain/billing/billing-provider';
+import type { BookingHooks } from '../domain/booking/booking-hooks';
+import type { TenantHooks } from '../domain/tenant/tenant-hooks';
+import type { ResourceHooks } from '../domain/resource/resource-hooks';
+import type { UploadHooks } from '../domain/upload/upload-hooks';
 
 export interface AppDeps {
   config: AppConfig;
@@ -36,4 +40,6 @@ export interface AppDeps {
   idTokenVerifier?: IdTokenVerifier;
   /** payment provider adapters (composition/compose.ts builds them from config.payments) */
   paymentProviders?: PaymentProviders;
+  /** the ports lower domain areas declare for the areas above them (composition/domain-hooks.ts fills them) */
+  hooks: { booking: BookingHooks; tenant: TenantHooks; resource: ResourceHooks; upload: UploadHooks };
 }

@@ -3,16 +3,18 @@ import type { Router } from 'express';
 import type { AppDeps } from './deps';
 import { healthRouter } from './health/routes';
 import { authRouter } from './auth/routes';
-import { tenantsRouter } from './tenants/routes';
-import { taxesRouter } from './taxes/routes';
-import { customersRouter } from './customers/routes';
+import { tenantRouter } from './tenant/routes';
+import { taxRouter } from './tax/routes';
+import { customerRouter } from './customer/routes';
 import { catalogueRouter } from './catalogue/routes';
-import { resourcesRouter } from './resources/routes';
-import { bookingsRouter } from './bookings/routes';
+import { resourceRouter } from './resource/routes';
+import { availabilityRouter } from './availability/routes';
+import { bookingRouter } from './booking/routes';
+import { publicRouter } from './public/routes';
 import { loyaltyRouter } from './loyalty/routes';
 import { uploadRouter } from './upload/routes';
-import { customerAccountRouter } from './customer/routes';
-import { impersonationRouter } from './superadmin/routes';
+import { customerAccountRouter } from './customer-account/routes';
+import { impersonationRouter } from './impersonation/routes';
 import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
 import { waitlistRouter } from './waitlist/routes';
@@ -22,12 +24,14 @@ export function areaRouters(deps: AppDeps): Router[] {
   return [
     healthRouter(deps),
     authRouter(deps),
-    tenantsRouter(deps),
-    taxesRouter(deps),
-    customersRouter(deps),
+    tenantRouter(deps),
+    taxRouter(deps),
+    customerRouter(deps),
     catalogueRouter(deps),
-    resourcesRouter(deps),
-    bookingsRouter(deps),
+    resourceRouter(deps),
+    availabilityRouter(deps),
+    bookingRouter(deps),
+    publicRouter(deps),
     loyaltyRouter(deps),
     uploadRouter(deps),
     customerAccountRouter(deps),

@@ -12,7 +12,7 @@ import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
 import { startDatabase, startPlatform } from '../devstack/platform';
 import { devTemporalAddress, startTemporalForDev, stopChild } from '../devstack/temporal-for-dev';
 import { createKnex } from '../db/knex';
-import { staffLoginsOfSalon } from '../domain/auth/user.repository';
+import { staffLoginsOfSalon } from '../domain/users/user.repository';
 import { createLogger } from '../integrations/logger';
 import { createTemporalSignaller } from '../composition/compose';
 import { describeMigrations, runMigrations } from '../composition/migrations';

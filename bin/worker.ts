@@ -11,6 +11,7 @@ import { createKnex, pingDatabase } from '../db/knex';
 import { createLogger } from '../integrations/logger';
 import { bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
 import { startWorker } from '../composition/worker';
+import { bookingHooks } from '../composition/domain-hooks';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const storage = createStorage(config);
   // payment activities change bookings and payments, so they signal workflows like the api does
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
-  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret };
+  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks };
   // forked by `npm start`: the api beside it says when it is saturated, and the activities wait
   const apiLoad = process.send ? new ApiLoadGate() : undefined;
   if (apiLoad) {

@@ -9,8 +9,10 @@ import type { AppDeps } from '../api/deps';
 import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
 import { Metrics } from '../api/ops/metrics';
 import type { Logger } from '../integrations/logger';
-import { FolderMailer, SmtpMailer, type Mailer } from '../integrations/mail/mailer';
-import { FolderSmsSender, type SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
+import { FolderMailer, SmtpMailer } from '../integrations/mail/mailer';
+import { FolderSmsSender } from '../integrations/sms/sms-sender';
 import { SveveSmsSender } from '../integrations/sms/sveve-sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import { TemporalSignaller } from '../integrations/temporal/temporal-signaller';
@@ -20,6 +22,7 @@ import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import { createBillingProviders } from '../integrations/billing/providers';
 import type { BookingLinkConfig } from '../activities/booking-message-links';
+import { domainHooks } from './domain-hooks';
 
 /** E-mail: SMTP when SMTP_URL is set, else the folder outbox in MAIL_OUTBOX_DIR. */
 export function createMailer(config: AppConfig): Mailer & { close?(): void } {
@@ -91,6 +94,7 @@ export async function composeApi(options: {
     storage,
     idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
     paymentProviders: createPaymentProvidersFor(config),
+    hooks: domainHooks,
     health: {
       database: async () => {
         await pingDatabase(knex);

@@ -3,7 +3,7 @@
 import type { DbPool } from '../db/db-handle';
 import type { AppConfig } from '../config';
 import { appliedMigrations, migrateLatest } from '../db/knex';
-import { ensurePlatformAdmin } from '../domain/auth/platform-admin.service';
+import { ensurePlatformAdmin } from '../domain/users/platform-admin.service';
 import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
 
 export interface MigrationReport {

@@ -1,5 +1,5 @@
 // Every environment variable the platform reads, validated once at start-up with joi.
-// README.md lists them with the same defaults; keep the two in step.
+// docs/environment.md lists them with the same defaults; keep the two in step.
 import os from 'node:os';
 import Joi from 'joi';
 import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from './credential-keys';

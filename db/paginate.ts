@@ -15,7 +15,6 @@ export interface PageResult<T> {
 }
 
 export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
 
 /** One page of the query's rows, as plain objects. */
 export async function paginate<M extends Model>(

@@ -1,8 +1,8 @@
 // Every workflow the worker runs (the worker bundles this file).
 export { bookingWorkflow } from './booking/booking.workflow';
-export { voucherWorkflow } from './voucher/voucher.workflow';
+export { voucherWorkflow } from './loyalty/voucher.workflow';
 export { uploadWorkflow } from './upload/upload.workflow';
-export { paymentWorkflow } from './payment/payment.workflow';
-export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './subscription/subscription.workflow';
+export { paymentWorkflow } from './payments/payment.workflow';
+export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './billing/subscription.workflow';
 export { waitlistOfferWorkflow } from './waitlist/waitlist-offer.workflow';
 export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';

@@ -3,7 +3,7 @@
 // access gate (authentication-gate.ts) answers 401 and 403 for every route before its input is
 // validated: token, then role, then validation, on every route.
 import type { RequestHandler } from 'express';
-import { hasRole, type Role } from '../../domain/auth/roles.rules';
+import { hasRole, type Role } from '../../domain/users/roles.rules';
 import { errors } from '../../domain/errors';
 import type { Principal } from '../request-context';
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import type { BootServiceGroup, BootStaff, BootData } from '../../web/shared/boot';
 import { publicResources, publicServices } from '../../domain/public/public-portal.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
-import { effectiveMaxBookingDays } from '../../domain/payments/payment.rules';
+import { effectiveMaxBookingDays } from '../../domain/availability/booking-window.rules';
 
 export interface Catalogue {
   services: BootServiceGroup[];

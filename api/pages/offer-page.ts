@@ -46,7 +46,7 @@ interface Found {
 }
 
 function offerDeps(ctx: PagesContext): OfferDeps {
-  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, secret: ctx.deps.config.jwtSecret, now: ctx.deps.now };
+  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, secret: ctx.deps.config.jwtSecret, now: ctx.deps.now, bookingHooks: ctx.deps.hooks.booking };
 }
 
 /** The salon and the offer the token opens; undefined for a wrong id, slug or token (one 404 for all, as the API). */

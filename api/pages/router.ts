@@ -34,12 +34,13 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const ctx: PagesContext = {
     deps,
     assets: () => built()?.urls,
-    bookings: { knex: deps.knex, signaller: deps.signaller, secret: deps.config.jwtSecret },
+    bookings: { knex: deps.knex, signaller: deps.signaller, secret: deps.config.jwtSecret, bookingHooks: deps.hooks.booking },
     payments: {
       knex: deps.knex,
       signaller: deps.signaller,
       keyring: deps.config.credentialKeys,
       secret: deps.config.jwtSecret,
+      bookingHooks: deps.hooks.booking,
       providers: deps.paymentProviders ?? { get: () => undefined, names: () => [], webhookBaseUrl: deps.config.payments.webhookBaseUrl, returnBaseUrl: deps.config.payments.returnBaseUrl },
     },
   };

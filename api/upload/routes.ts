@@ -80,7 +80,7 @@ export function uploadRouter(deps: AppDeps): Router {
   const { config } = deps;
   const limits = config.rateLimit;
   const window = limits.windowMs;
-  const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage, now: deps.now };
+  const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage, now: deps.now, uploadHooks: deps.hooks.upload };
   const proxyDeps: ImageProxyDeps = { knex: deps.knex, storage: deps.storage, secret: config.storage.imageProxySecret, publicBaseUrl: config.publicBaseUrl };
   const staff = requireRole('STAFF');
   // what an oversize upload may still send before its answer goes out (api/unread-body.ts)

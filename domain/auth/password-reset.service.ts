@@ -6,10 +6,10 @@ import type { Mailer } from '../notifications/mailer';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { findTenant, findTenantBySlug } from '../tenant/tenant.repository';
-import { activeUsersBy, findUserById, patchUser } from './user.repository';
+import { activeUsersBy, findUserById, patchUser } from '../users/user.repository';
 import { insertResetToken, lockResetToken, markResetTokenUsed, retireUnusedResetTokens } from './password-reset-token.repository';
 import { AppError } from '../errors';
-import { hashPassword } from './passwords';
+import { hashPassword } from '../users/passwords';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
 import { revokeAllForUser } from './sessions';
 

@@ -5,9 +5,9 @@ import crypto from 'node:crypto';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { insertRefreshToken, revokeRefreshTokens } from './refresh-token.repository';
-import type { UserRow } from './user.repository';
+import type { UserRow } from '../users/user.repository';
 import { hashOpaqueToken, newOpaqueToken, signAccessToken, type ImpersonationClaim } from './tokens';
-import { toAuthUser, type AuthUserDto } from './user.dto';
+import { toAuthUser, type AuthUserDto } from '../users/user.dto';
 
 export interface SessionTokens {
   accessToken: string;

@@ -1,7 +1,7 @@
 // Access tokens (JWT) and opaque secrets (refresh and reset tokens), in one place.
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Role } from './roles.rules';
+import type { Role } from '../users/roles.rules';
 
 export interface ImpersonationClaim {
   sessionId: string;

@@ -5,7 +5,7 @@
  * booking: docs/rules/waitlist.md#holds), plus the active unassigned items. One statement, so it is one round trip
  * and safe inside a transaction (never several queries in flight on one connection); pass the
  * transaction when called under the booking lock so the reads see what committed before the lock
- * was taken. domain/resource/availability-data.service.ts (loadResourceAvailability) is a view of it.
+ * was taken. domain/availability/availability-data.service.ts (loadResourceAvailability) is a view of it.
  */
 import type { Db } from '../../db/db-handle';
 import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time.rules';

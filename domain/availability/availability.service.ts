@@ -10,6 +10,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import {
   computeAvailability,
+  effectiveMaxBookingDays,
   lastBookableLocalDate,
   findNextAvailableDate,
   normalizeMaxDaysAhead,
@@ -21,7 +22,6 @@ import { loadAvailabilityData } from './availability.repository';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
 import { existingResourceIds } from '../resource/resource.repository';
 import { placeUnassignedItems } from './unassigned.rules';
-import { effectiveMaxBookingDays } from '../payments/payment.rules';
 
 /** Approved full-day time-off (no times) covering the date. */
 function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {

@@ -5,6 +5,14 @@
  */
 import { addDays, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 
+/** Deposit-enabled tenants take bookings at most 7 days ahead, inside the authorization hold (docs/rules/payments.md#deposits). */
+export const DEPOSIT_MAX_BOOKING_DAYS = 7;
+
+/** The booking window of a tenant, capped at DEPOSIT_MAX_BOOKING_DAYS while deposits are on. */
+export function effectiveMaxBookingDays(settings: { maxBookingDaysInAdvance: number; depositEnabled: boolean }): number {
+  return settings.depositEnabled ? Math.min(settings.maxBookingDaysInAdvance, DEPOSIT_MAX_BOOKING_DAYS) : settings.maxBookingDaysInAdvance;
+}
+
 /** The last local date that may be booked, or null when there is no limit. */
 export function lastBookableLocalDate(now: Date, timezone: string, maxBookingDaysInAdvance: number | null): LocalDate | null {
   if (maxBookingDaysInAdvance === null) return null;

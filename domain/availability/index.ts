@@ -55,7 +55,7 @@
  * candidate starts) are exported too.
  */
 export * from './availability.types';
-export * from './interval.rules';
+export * from '../time/interval.rules';
 export * from './working-hours.rules';
 export * from './slots.rules';
 export * from './placement.rules';

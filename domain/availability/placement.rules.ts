@@ -19,7 +19,7 @@
  * All issues are returned; `code` is the first one's.
  */
 import { utcToLocalDate, daysBetween } from '../time/salon-time.rules';
-import { fitsWithin, overlaps } from './interval.rules';
+import { fitsWithin, overlaps } from '../time/interval.rules';
 import { bookingIntervals, resourceDayTime } from './working-hours.rules';
 import type { BusinessHoursDay, ResourceAvailabilityData } from './availability.types';
 

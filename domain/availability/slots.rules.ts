@@ -21,7 +21,7 @@ import {
   utcToLocalDate,
   type LocalDate,
 } from '../time/salon-time.rules';
-import { fitsWithin, type Interval } from './interval.rules';
+import { fitsWithin, type Interval } from '../time/interval.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
 import { resourceDayTime } from './working-hours.rules';
 import {

@@ -10,7 +10,7 @@
  * Greedy is not an optimal matching (a different assignment could sometimes fit one more), so it
  * errs on the side of offering fewer slots, never more. Pure; no clock.
  */
-import { fitsWithin } from './interval.rules';
+import { fitsWithin } from '../time/interval.rules';
 import { resourceDayTime } from './working-hours.rules';
 import { isQualified } from './slots.rules';
 import { utcToLocalDate, daysBetween } from '../time/salon-time.rules';

@@ -38,7 +38,7 @@ import {
   type LocalDate,
   type LocalTime,
 } from '../time/salon-time.rules';
-import { intersectIntervals, mergeIntervals, subtractIntervals, type Interval } from './interval.rules';
+import { intersectIntervals, mergeIntervals, subtractIntervals, type Interval } from '../time/interval.rules';
 import {
   NON_BLOCKING_BOOKING_STATUSES,
   type BookingStatusValue,

@@ -14,8 +14,6 @@ export type FeatureValueType = (typeof FEATURE_VALUE_TYPES)[number];
 /** Platform default when a plan's `trialDays` is null (docs/rules/billing.md#trial). */
 export const DEFAULT_TRIAL_DAYS = 14;
 
-export const PLAN_KEY_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
-
 export interface PlanPricing {
   flatPriceMinor: number | null;
   pricePerSeatMinor: number | null;

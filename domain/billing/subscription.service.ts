@@ -12,7 +12,7 @@ import { changeEntity } from '../workflow-signals/entity-change';
 import { toIso, toIsoOrNull } from '../time/iso';
 import * as repo from './subscription.repository';
 import * as configs from './billing-config.repository';
-import { findUserById } from '../auth/user.repository';
+import { findUserById } from '../users/user.repository';
 import { findPlanByKey, listPlans, planKeyByVariantColumn, type PlanRow } from './plan.repository';
 import { activeConnection, billingErrors, connectionOf, variantFor } from './billing-config.service';
 import { syncReadModel } from './subscription-apply.service';

@@ -19,12 +19,10 @@ import { guestBooking, type GuestProof } from './booking-guest-access';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 import { nowOf } from '../time/clock';
 import { toIso } from '../time/iso';
-import { releaseVoucherOnCancellation } from '../loyalty/loyalty-voucher.service';
-import { applyCancellationToPayments, depositForCancellation } from '../payments/payment-booking-hooks';
 
-/** The cancellation refund policy over the booking's deposit (payments/payment-booking-hooks.ts finds it). */
-async function cancellationPolicy(trx: Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
-  const found = await depositForCancellation(trx, tenant.id, row.id);
+/** The cancellation refund policy over the booking's deposit (payments finds it, through booking-hooks.ts). */
+async function cancellationPolicy(deps: BookingDeps, trx: Transaction, tenant: TenantContext, row: BookingRow, bySalon: boolean, now: Date) {
+  const found = await deps.bookingHooks.depositForCancellation(trx, tenant.id, row.id);
   const decision: CancellationDecision = decideCancellation({
     bookingStart: new Date(row.startTime),
     now,
@@ -33,7 +31,7 @@ async function cancellationPolicy(trx: Transaction, tenant: TenantContext, row: 
     deposit: found.deposit,
     alreadyRefundedAmount: found.alreadyRefunded,
   });
-  return { ...decision, deposit: found.deposit, payment: found.payment };
+  return { ...decision, deposit: found.deposit, paymentId: found.paymentId };
 }
 
 /** Cancels the locked row inside the caller's transaction: status, fee, audit, signal before commit. */
@@ -47,9 +45,9 @@ export async function applyCancellation(
 ): Promise<void> {
   const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
-  const policy = await cancellationPolicy(trx, tenant, row, opts.bySalon, opts.now);
+  const policy = await cancellationPolicy(deps, trx, tenant, row, opts.bySalon, opts.now);
   // The reserved voucher comes back, unless a captured payment is kept (forfeited with it)
-  const voucherRelease = await releaseVoucherOnCancellation(trx, deps.signaller, row, policy.action === 'FORFEIT', actor, opts.now);
+  const voucherRelease = await deps.bookingHooks.releaseVoucher(trx, deps.signaller, row, policy.action === 'FORFEIT', actor, opts.now);
   await changeBooking(deps, trx, row, {
     status: 'CANCELLED',
     update: {
@@ -71,7 +69,7 @@ export async function applyCancellation(
     },
     event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
   });
-  await applyCancellationToPayments(deps.signaller, trx, row.tenantId, row.id, policy.payment, policy, { role: actor.role, userId: actor.userId }, opts.now);
+  await deps.bookingHooks.cancelled(deps.signaller, trx, row.tenantId, row.id, policy.paymentId, policy, { role: actor.role, userId: actor.userId }, opts.now);
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */
@@ -144,7 +142,7 @@ export async function guestCancelPreview(deps: BookingDeps, tenant: TenantContex
 }
 
 async function previewOf(deps: BookingDeps, tenant: TenantContext, row: BookingRow, bySalon: boolean): Promise<CancelPreviewDto> {
-  const p = await deps.knex.transaction((trx) => cancellationPolicy(trx, tenant, row, bySalon, nowOf(deps)));
+  const p = await deps.knex.transaction((trx) => cancellationPolicy(deps, trx, tenant, row, bySalon, nowOf(deps)));
   return {
     bookingId: row.id,
     status: row.status,

@@ -11,8 +11,8 @@ import { isBlockingStatus } from '../availability/working-hours.rules';
 import { eventForStatus, type BookingStatus } from './booking-status.rules';
 import { bookingContract, type BookingEventType } from './booking-events.rules';
 import type { BookingRow } from './booking.types';
+import type { BookingFreedCause, BookingHooks } from './booking-hooks';
 import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow } from './booking.repository';
-import { offerFreedTime, type FreedCause } from '../waitlist/waitlist-triggers';
 
 export type { AuditEntry } from './booking.repository';
 
@@ -30,7 +30,7 @@ export type BookingWrite =
  * Returns the new version, or undefined when a compare-and-set lost (nothing else was written).
  */
 export async function changeBooking(
-  deps: { signaller: EntitySignaller },
+  deps: { signaller: EntitySignaller; bookingHooks: BookingHooks },
   trx: Transaction,
   row: BookingRow,
   change: BookingWrite & { audit: AuditEntry; event: BookingEventType },
@@ -44,7 +44,7 @@ export async function changeBooking(
     event: change.event,
   });
   const freed = written && freedBy(row, change);
-  if (freed) await offerFreedTime(deps.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, start: new Date(row.startTime), end: new Date(row.endTime), cause: freed });
+  if (freed) await deps.bookingHooks.timeFreed(deps.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, start: new Date(row.startTime), end: new Date(row.endTime), cause: freed });
   return written?.version;
 }
 
@@ -53,7 +53,7 @@ export async function changeBooking(
  * stops blocking (cancelled, no-show), or it moves off its old time or staff member. The waitlist
  * then offers the old time; what of it is really free is decided when the offer is made.
  */
-function freedBy(row: BookingRow, change: BookingWrite): FreedCause | null {
+function freedBy(row: BookingRow, change: BookingWrite): BookingFreedCause | null {
   if (!isBlockingStatus(row.status)) return null;
   if ('status' in change && !isBlockingStatus(change.status)) return change.status === 'NO_SHOW' ? 'NO_SHOW' : 'CANCELLED';
   const update = 'update' in change ? change.update : undefined;

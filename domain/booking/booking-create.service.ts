@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { errors } from '../errors';
 import { activeServicesById, beyondWindow } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
-import { lastBookableLocalDate } from '../availability/booking-window.rules';
+import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
@@ -26,10 +26,8 @@ import { toDto, type BookingDto } from './booking.dto';
 import { setDepositStatus } from './booking.repository';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
+import { voucherGuestNotAllowed } from './booking-errors';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
-import { reserveVoucherForBooking, voucherErrors } from '../loyalty/loyalty-voucher.service';
-import { bookingPaymentMode, effectiveMaxBookingDays } from '../payments/payment.rules';
-import { startDepositForNewBooking } from '../payments/payment-booking-hooks';
 import { nowOf } from '../time/clock';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
 
@@ -86,6 +84,11 @@ function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void
   if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
 }
 
+/** `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON (docs/rules/payments.md#deposits). */
+function bookingPaymentMode(settings: { depositEnabled: boolean }, source: BookingSource): 'ONLINE' | 'IN_PERSON' {
+  return settings.depositEnabled && source === 'ONLINE' ? 'ONLINE' : 'IN_PERSON';
+}
+
 function assertOneCustomer(input: { customerId?: string; customer?: ContactInput }): void {
   if (input.customerId && input.customer) {
     throw errors.validation('Request validation failed', [{ field: 'customer', message: 'give customerId or customer, not both' }]);
@@ -130,7 +133,7 @@ async function insertBooking(
     const now = nowOf(deps);
     const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
     const voucher = spec.voucherCode
-      ? await reserveVoucherForBooking(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
+      ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
       : null;
     const row: BookingRow = {
       id,
@@ -188,8 +191,8 @@ async function insertBooking(
         event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
       },
     );
-    // BookingCreated: the deposit, in this transaction (payments/payment-booking-hooks.ts)
-    const deposit = await startDepositForNewBooking(deps.signaller, trx, tenant, row, now);
+    // BookingCreated: the deposit, in this transaction (payments, through booking-hooks.ts)
+    const deposit = await deps.bookingHooks.startDeposit(deps.signaller, trx, tenant, row, now);
     if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
     const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
@@ -258,7 +261,7 @@ export async function createPublicBooking(
   input: PublicCreateInput,
   customerAccountId?: string,
 ): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
-  if (input.voucherCode !== undefined && !customerAccountId) throw voucherErrors.guestNotAllowed();
+  if (input.voucherCode !== undefined && !customerAccountId) throw voucherGuestNotAllowed();
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
   const s = tenant.settings;

@@ -16,6 +16,11 @@ export function transitionError(rejection: TransitionRejection, from: string, to
   }
 }
 
+/** A voucher code on a guest's public booking (docs/rules/loyalty.md#applying-a-voucher): only a signed-in customer may apply one. */
+export function voucherGuestNotAllowed() {
+  return errors.unprocessable('LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'Sign in to use a voucher; guests cannot apply vouchers');
+}
+
 /** Cancelled, no-show and completed bookings keep their time and staff: 409 BOOKING_NOT_MODIFIABLE. */
 export function assertMovable(status: BookingStatus, verb: 'moved' | 'picked'): void {
   if (!isBlockingStatus(status) || status === 'COMPLETED') throw errors.conflict('BOOKING_NOT_MODIFIABLE', `A ${status} booking cannot be ${verb}`);

@@ -12,7 +12,7 @@ export interface GuestProof {
 }
 
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
-export async function guestBooking(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
+export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'secret'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
   const row = await findBooking(deps.knex, tenant.id, id);
   const phone = normalisePhone(proof.phone);
   const ok =

@@ -17,7 +17,6 @@ import { assertStaffScope } from './booking-scope';
 import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
-import { requestCaptureForStatus } from '../payments/payment-booking-hooks';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 import { nowOf } from '../time/clock';
 
@@ -57,7 +56,7 @@ export async function changeStatus(
     const audit = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
     await changeBooking(deps, trx, row, { status: to, audit, event: statusEvent(to) });
     // arrival (or completion, or no-show) captures an authorized manual-capture deposit
-    await requestCaptureForStatus(deps.signaller, trx, tenant.id, id, to, nowOf(deps));
+    await deps.bookingHooks.statusChanged(deps.signaller, trx, tenant.id, id, to, nowOf(deps));
   };
   if (reactivates) await withBookingLock(deps.knex, tenant.id, 'exclusive', run);
   else {

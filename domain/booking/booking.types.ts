@@ -6,6 +6,7 @@ import type { Db } from '../../db/db-handle';
 import type { Clock } from '../time/clock';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
+import type { BookingHooks } from './booking-hooks';
 
 export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 
@@ -16,6 +17,8 @@ export interface BookingDeps {
   secret: string;
   /** the clock of the booking services (nowOf(deps)); unset: the system clock */
   now?: Clock;
+  /** what a change tells payments, loyalty and the waitlist, in its transaction (booking-hooks.ts) */
+  bookingHooks: BookingHooks;
 }
 
 export interface Actor {

@@ -12,7 +12,7 @@ import { salonsOfAccount } from '../customer/customer.repository';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
-import type { IdTokenVerifier } from './id-token';
+import type { IdTokenVerifier } from './id-token-verifier';
 import * as repo from './customer-account.repository';
 
 export interface CustomerAuthDeps {

@@ -21,11 +21,6 @@ import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 /** The actor of a signed-in customer's own changes in the booking audit log. */
 const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
 
-/** Payment retry ownership (docs/rules/payments.md#failures-and-retry): is this booking the signed-in customer's own? */
-export async function isBookingOwnedByCustomer(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
-  return isBookingOfAccount(db, tenantId, bookingId, customerAccountId);
-}
-
 export interface CustomerBookingDto {
   id: string;
   tenantId: string;

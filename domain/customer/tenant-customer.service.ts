@@ -8,7 +8,7 @@
 // retried activity or a second COMPLETED transition never counts a visit twice.
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
-import type { Role } from '../auth/roles.rules';
+import type { Role } from '../users/roles.rules';
 import { errors } from '../errors';
 import { toTenantCustomerDto, type TenantCustomerDto } from './customer.dto';
 import { findCustomer } from './customer.repository';

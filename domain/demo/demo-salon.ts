@@ -9,8 +9,8 @@
 import type { Db } from '../../db/db-handle';
 import { advisoryTransactionLock } from '../../db/advisory-locks';
 import { nowOf, type Clock } from '../time/clock';
-import { hashPassword } from '../auth/passwords';
-import { insertUser } from '../auth/user.repository';
+import { hashPassword } from '../users/passwords';
+import { insertUser } from '../users/user.repository';
 import { anyTenantExists, insertTenant } from '../tenant/tenant.repository';
 import { insertCategory, insertService } from '../catalogue/catalogue.repository';
 import { insertResource, insertSkills } from '../resource/resource.repository';

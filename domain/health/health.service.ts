@@ -1,8 +1,7 @@
 // Dependency checks for GET /health: each check is a named async probe with a deadline. Latency is
 // a stopwatch reading (performance.now(), monotonic), not a time of day.
 import { performance } from 'node:perf_hooks';
-
-export type HealthCheck = () => Promise<void>;
+import type { HealthCheck } from './health-check';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';

@@ -10,12 +10,12 @@ import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { findTenant } from '../tenant/tenant.repository';
-import { findUserById } from '../auth/user.repository';
+import { findUserById } from '../users/user.repository';
 import { accessTokenFor, issueSession, type SessionConfig, type SessionTokens } from '../auth/sessions';
 import { hashOpaqueToken, newOpaqueToken, type ImpersonationClaim } from '../auth/tokens';
 import * as repo from './impersonation.repository';
 import { nowOf, type Clock } from '../time/clock';
-import { toAuthUser } from '../auth/user.dto';
+import { toAuthUser } from '../users/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -39,7 +39,6 @@ export const voucherErrors = {
   expired: () => errors.unprocessable('LOYALTY_VOUCHER_EXPIRED', 'This voucher has expired'),
   alreadyUsed: () => errors.conflict('LOYALTY_VOUCHER_ALREADY_USED', 'This voucher has already been used or cancelled'),
   reservedOther: () => errors.conflict('LOYALTY_VOUCHER_RESERVED_OTHER', 'This voucher is reserved for another booking'),
-  guestNotAllowed: () => errors.unprocessable('LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'Sign in to use a voucher; guests cannot apply vouchers'),
 };
 
 interface Move {

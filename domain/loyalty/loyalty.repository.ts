@@ -186,11 +186,6 @@ export async function findVoucherByCode(db: Db, tenantId: string, code: string):
   return row && voucherRow(row);
 }
 
-export async function findVoucherReservedFor(db: Db, tenantId: string, bookingId: string): Promise<VoucherRow | undefined> {
-  const row = await LoyaltyVoucherModel.query(db).findOne({ tenantId, reservedBookingId: bookingId, status: 'RESERVED' });
-  return row && voucherRow(row);
-}
-
 /**
  * Compare-and-set: writes `changes` (version + 1) only while the voucher is still in `from`.
  * Returns the new row, or undefined when someone else moved it first.

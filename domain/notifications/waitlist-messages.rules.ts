@@ -2,8 +2,6 @@
 // rendered in the salon's time zone, the link opens the offer on the booking page.
 import { norwegianDateTime, type RenderedMessage } from './booking-messages.rules';
 
-export type WaitlistMessageKind = 'OFFER';
-
 export interface WaitlistOfferFacts {
   salonName: string;
   customerName: string;

@@ -1,20 +1,18 @@
 /**
- * What the booking services ask of payments, each as one call inside their own
- * transaction: the deposit of a new booking (docs/rules/payments.md#deposits), the deposit a cancellation
- * decides about, the refund / void / capture the cancellation policy chose, and the capture of an
- * authorized manual-capture deposit once the customer arrived (or the booking completed, or was a
- * no-show). This file must not import the booking services (they import it).
+ * What the booking services ask of payments through their port (domain/booking/booking-hooks.ts),
+ * each as one call inside their own transaction: the deposit of a new booking
+ * (docs/rules/payments.md#deposits), the deposit a cancellation decides about, the refund / void /
+ * capture the cancellation policy chose, and the capture of an authorized manual-capture deposit once
+ * the customer arrived (or the booking completed, or was a no-show). The composition root hands these
+ * functions to booking (composition/domain-hooks.ts).
  */
-import type { Db, Transaction } from '../../db/db-handle';
-import type { TenantContext } from '../tenant/tenant-context';
-import type { EntitySignaller } from '../workflow-signals/entity-signaller';
-import type { CancellationDecision, DepositState } from '../booking/cancellation.rules';
+import type { BookingHooks } from '../booking/booking-hooks';
 import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
-import { changePayment, insertPayment, newPaymentRow, SYSTEM, type PaymentActor } from './payment-change';
+import { changePayment, insertPayment, newPaymentRow, SYSTEM } from './payment-change';
 import { reserveRefund } from './payment-refunds';
-import { activeConfig, lockPaymentById, lockPaymentsOfBooking, type PaymentRow } from './payment.repository';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking } from './payment.repository';
 
-export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
+const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 
 /**
  * Inside the booking's creating transaction: a booking that pays online on a deposit tenant gets
@@ -22,13 +20,7 @@ export const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
  * payment config the payment is recorded FAILED with reason NO_ACTIVE_PROVIDER and nothing is owed
  * online. Returns whether the customer must pay, and the booking's depositStatus.
  */
-export async function startDepositForNewBooking(
-  signaller: EntitySignaller,
-  trx: Transaction,
-  tenant: TenantContext,
-  booking: { id: string; tenantId: string; paymentMode: string; totalAmount: number; discountAmount: number },
-  now: Date,
-): Promise<{ paymentRequired: boolean; depositStatus: string | null }> {
+export const startDepositForNewBooking: BookingHooks['startDeposit'] = async (signaller, trx, tenant, booking, now) => {
   const s = tenant.settings;
   if (!s.depositEnabled || booking.paymentMode !== 'ONLINE') return { paymentRequired: false, depositStatus: null };
   const amount = depositAmount({ totalAmount: booking.totalAmount, discountAmount: booking.discountAmount, depositType: s.depositType, depositValue: s.depositValue });
@@ -59,37 +51,28 @@ export async function startDepositForNewBooking(
     SYSTEM,
   );
   return { paymentRequired: true, depositStatus: 'PENDING' };
-}
+};
 
 /** The deposit a cancellation decides about (locked): the latest authorized or captured deposit. */
-export async function depositForCancellation(trx: Transaction, tenantId: string, bookingId: string): Promise<{ deposit: DepositState; alreadyRefunded: number; payment: PaymentRow | null }> {
+export const depositForCancellation: BookingHooks['depositForCancellation'] = async (trx, tenantId, bookingId) => {
   const payments = await lockPaymentsOfBooking(trx, tenantId, bookingId);
   const deposit = [...payments].reverse().find((p) => p.intent === 'DEPOSIT' && (p.status === 'AUTHORIZED' || isCapturedStatus(p.status)));
-  if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, payment: null };
-  if (deposit.status === 'AUTHORIZED') return { deposit: { state: 'AUTHORIZED', amount: deposit.amount }, alreadyRefunded: 0, payment: deposit };
-  return { deposit: { state: 'CAPTURED', amount: deposit.capturedAmount }, alreadyRefunded: deposit.refundedAmount, payment: deposit };
-}
+  if (!deposit) return { deposit: { state: 'NONE' }, alreadyRefunded: 0, paymentId: null };
+  if (deposit.status === 'AUTHORIZED') return { deposit: { state: 'AUTHORIZED', amount: deposit.amount }, alreadyRefunded: 0, paymentId: deposit.id };
+  return { deposit: { state: 'CAPTURED', amount: deposit.capturedAmount }, alreadyRefunded: deposit.refundedAmount, paymentId: deposit.id };
+};
 
 /**
  * Carries out what the cancellation policy decided, inside the cancellation's transaction: refund
  * (reserved now, paid out by the workflow), void or capture (requested now, done by the workflow).
  * An open checkout (INITIATED) of the cancelled booking expires at once.
  */
-export async function applyCancellationToPayments(
-  signaller: EntitySignaller,
-  trx: Transaction,
-  tenantId: string,
-  bookingId: string,
-  payment: PaymentRow | null,
-  decision: CancellationDecision,
-  actor: PaymentActor,
-  now: Date,
-): Promise<void> {
+export const applyCancellationToPayments: BookingHooks['cancelled'] = async (signaller, trx, tenantId, bookingId, paymentId, decision, actor, now) => {
   for (const open of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
     if (open.status === 'INITIATED') await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
   }
-  if (!payment) return;
-  const locked = (await lockPaymentById(trx, payment.id))!;
+  if (!paymentId) return;
+  const locked = (await lockPaymentById(trx, paymentId))!;
   if (decision.action === 'REFUND_FULL' && decision.refundAmount > 0) {
     await reserveRefund(signaller, trx, locked, decision.refundAmount, 'BOOKING_CANCELLED', actor);
   } else if (decision.action === 'VOID' && locked.status === 'AUTHORIZED' && !locked.voidRequestedAt) {
@@ -97,7 +80,7 @@ export async function applyCancellationToPayments(
   } else if (decision.captureRequired && locked.status === 'AUTHORIZED' && !locked.captureRequestedAt) {
     await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
   }
-}
+};
 
 /** The statuses at which an authorized manual-capture deposit is captured (docs/rules/payments.md#capture). */
 const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
@@ -108,10 +91,10 @@ const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];
  * exactly once (a compare-and-set on `capture_requested_at`), signalled before the status commits.
  * When the payment workflow cannot be told, the status change rolls back with it (503).
  */
-export async function requestCaptureForStatus(signaller: EntitySignaller, trx: Transaction, tenantId: string, bookingId: string, status: string, now: Date): Promise<void> {
+export const requestCaptureForStatus: BookingHooks['statusChanged'] = async (signaller, trx, tenantId, bookingId, status, now) => {
   if (!CAPTURE_ON.includes(status)) return;
   for (const payment of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
     if (payment.status !== 'AUTHORIZED' || payment.captureMode !== 'MANUAL' || payment.captureRequestedAt) continue;
     await changePayment(signaller, trx, payment, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
   }
-}
+};

@@ -14,6 +14,7 @@ import type { CredentialKeyring } from '../crypto/credential-cipher';
 import { paymentContract, type PaymentEventType } from './payment-events.rules';
 import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type NewPaymentRow, type PaymentRow } from './payment.repository';
 import type { PaymentProviders } from './payment-provider';
+import type { BookingHooks } from '../booking/booking-hooks';
 
 /** What the payment services need: the database, the workflow port, the credential keys and the providers. */
 export interface PaymentDeps {
@@ -25,6 +26,8 @@ export interface PaymentDeps {
   secret: string;
   /** the clock of the payment services (nowOf(deps)); unset: the system clock */
   now?: Clock;
+  /** the booking changes payments makes (deposit status, a cancellation) tell the areas above booking (domain/booking/booking-hooks.ts) */
+  bookingHooks: BookingHooks;
 }
 
 export interface PaymentActor {

@@ -140,11 +140,6 @@ export async function lockPaymentsOfBooking(trx: Transaction, tenantId: string, 
   return (await PaymentModel.query(trx).where({ tenantId, bookingId }).orderBy('createdAt', 'asc').orderBy('id', 'asc').forUpdate()).map(paymentRow);
 }
 
-export async function latestDepositOfBooking(db: Db, tenantId: string, bookingId: string): Promise<PaymentRow | undefined> {
-  const row = await PaymentModel.query(db).where({ tenantId, bookingId, intent: 'DEPOSIT' }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first();
-  return row && paymentRow(row);
-}
-
 export async function insertPaymentRow(trx: Transaction, row: NewPaymentRow & { version: number }): Promise<PaymentRow> {
   return paymentRow(await PaymentModel.query(trx).insert(row).returning('*'));
 }
@@ -229,12 +224,6 @@ export async function findConfig(db: Db, tenantId: string, id: string): Promise<
 export async function configById(db: Db, id: string): Promise<PaymentConfigRow | undefined> {
   const row = await PaymentConfigModel.query(db).findById(id);
   return row && configRow(row);
-}
-
-export async function lockConfig(trx: Transaction, tenantId: string, id: string): Promise<PaymentConfigRow> {
-  const row = await PaymentConfigModel.query(trx).findOne({ tenantId, id }).forUpdate();
-  if (!row) throw configNotFound();
-  return configRow(row);
 }
 
 /** Locks every config row of the tenant (serialises changes to which one is active). */

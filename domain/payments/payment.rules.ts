@@ -7,15 +7,11 @@ export type PaymentIntent = 'DEPOSIT' | 'REMAINING';
 export type CaptureMode = 'AUTO' | 'MANUAL';
 export type FailureKind = 'TRANSIENT' | 'PERMANENT';
 
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['INITIATED', 'AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'FAILED', 'EXPIRED', 'VOIDED'];
-
 /** Payment retry cap (3 failed attempts) and the authorization hold (7 days). */
 export const PAYMENT_RETRY_CAP = 3;
 export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
 /** How long a hosted checkout session stays open before the INITIATED payment expires. */
 export const CHECKOUT_SESSION_TTL_MS = 30 * 60_000;
-/** Deposit-enabled tenants take bookings at most 7 days ahead (inside the hold). */
-export const DEPOSIT_MAX_BOOKING_DAYS = 7;
 
 /** docs/rules/payments.md#payment-statuses as a table: which status may follow which. */
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
@@ -90,11 +86,6 @@ export function remainingAmount(totalAmount: number, discountAmount: number, pay
   return payable - captured + refunded;
 }
 
-/** Booking.depositStatus after a refund of the deposit. */
-export function depositStatusAfterRefund(statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'): 'REFUNDED' | 'PARTIALLY_REFUNDED' {
-  return statusAfter;
-}
-
 /** PaymentFailed: TRANSIENT never counts; PERMANENT counts; the cap cancels the booking. */
 export function failureOutcome(failedCountBefore: number, kind: FailureKind): { failedCount: number; cancelBooking: boolean } {
   const failedCount = kind === 'PERMANENT' ? failedCountBefore + 1 : failedCountBefore;
@@ -107,16 +98,6 @@ export function retryRejection(input: { bookingStatus: string; depositStatus: st
   if (input.depositStatus !== 'RETRY_PENDING' || input.lastPaymentStatus !== 'FAILED') return 'there is no failed payment to retry';
   if (input.failedCount >= PAYMENT_RETRY_CAP) return `the payment failed ${PAYMENT_RETRY_CAP} times`;
   return null;
-}
-
-/** The booking window of a tenant, capped at 7 days while deposits are on. */
-export function effectiveMaxBookingDays(settings: { maxBookingDaysInAdvance: number; depositEnabled: boolean }): number {
-  return settings.depositEnabled ? Math.min(settings.maxBookingDaysInAdvance, DEPOSIT_MAX_BOOKING_DAYS) : settings.maxBookingDaysInAdvance;
-}
-
-/** `paymentMode` of a new booking: online bookings of deposit tenants pay online; the salon's own bookings are IN_PERSON. */
-export function bookingPaymentMode(settings: { depositEnabled: boolean }, source: string): 'ONLINE' | 'IN_PERSON' {
-  return settings.depositEnabled && source === 'ONLINE' ? 'ONLINE' : 'IN_PERSON';
 }
 
 /**

@@ -6,10 +6,9 @@
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { guestBooking } from '../booking/booking-guest-access';
-import { isBookingOwnedByCustomer } from '../customer-account/customer-bookings.service';
 import { assertStaffScope } from '../booking/booking-scope';
 import { changeBooking } from '../booking/booking-change';
-import { findBookingRow, lockBookingRow } from '../booking/booking.repository';
+import { findBookingRow, isBookingOfAccount, lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingRow } from '../booking/booking.types';
 
 /** How a customer proves a booking is theirs on the public payment routes. */
@@ -126,14 +125,9 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
 
 // ------------------------------------------------------------------ customer side
 
-/**
- * Who may act on a booking's payment from the portal. For now the booking's cancellation token (or
- * contact phone) proves it; when customer sign-in exists, extend this one function to accept the
- * signed-in customer who owns the booking.
- */
-/** The booking's owner: the signed-in customer whose booking it is, or whoever holds its token or contact phone. */
+/** Who may act on a booking's payment from the portal (docs/rules/payments.md#failures-and-retry): the booking's owner: the signed-in customer whose booking it is, or whoever holds its token or contact phone. */
 export async function assertPaymentOwner(deps: PaymentDeps, tenant: TenantContext, bookingId: string, proof: PaymentOwnerProof): Promise<void> {
-  if (proof.customerAccountId && (await isBookingOwnedByCustomer(deps.knex, tenant.id, bookingId, proof.customerAccountId))) return;
+  if (proof.customerAccountId && (await isBookingOfAccount(deps.knex, tenant.id, bookingId, proof.customerAccountId))) return;
   if (!proof.token && !proof.phone) throw errors.notFound('booking');
   await guestBooking(deps, tenant, bookingId, proof);
 }

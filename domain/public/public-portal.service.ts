@@ -7,9 +7,7 @@ import { errors } from '../errors';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { ServiceDto } from '../catalogue/catalogue.dto';
 import * as repo from './public-portal.repository';
-import { effectiveMaxBookingDays } from '../payments/payment.rules';
-
-export type { PublicTenantSummary } from './public-portal.repository';
+import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
 
 /** The listed salons as of `now` (a trial that ended by then is not listed). */
 export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }, now: Date) {

@@ -4,9 +4,9 @@
 // tenant: 409 USER_EMAIL_EXISTS / USER_PHONE_EXISTS through api/middleware/constraint-errors.ts).
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
-import { hashPassword } from '../auth/passwords';
-import type { Role } from '../auth/roles.rules';
-import { insertUser } from '../auth/user.repository';
+import { hashPassword } from '../users/passwords';
+import type { Role } from '../users/roles.rules';
+import { insertUser } from '../users/user.repository';
 import { findService, findServicesByIds } from '../catalogue/catalogue.repository';
 import { AppError, errors } from '../errors';
 import { definedFields } from '../defined-fields';

@@ -4,7 +4,7 @@
 // a stored row is 409 SCHEDULE_OVERLAP (inactive rows count too, so re-activating one cannot
 // create an overlap). Writes lock the resource row, so concurrent writers cannot race the check.
 import type { Db, Transaction } from '../../db/db-handle';
-import { offerGrownWorkingTime, type WaitlistNotice } from '../waitlist/waitlist-triggers';
+import type { WorkingTimeNotice } from './resource-hooks';
 import { slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
 import { definedFields } from '../defined-fields';
@@ -98,12 +98,12 @@ export async function listSchedules(db: Db, tenantId: string, resourceId: string
 
 /** Adds slots (POST /schedules and /schedules/bulk). With `replace`, the given slots become the whole week. */
 /** A changed week or override may give the staff member working time they did not have (docs/rules/waitlist.md#when-time-frees-up). */
-function scheduleChanged(trx: Transaction, tenantId: string, resourceId: string, waitlist: WaitlistNotice, when: { weekdays?: number[]; date?: string }): Promise<void> {
+function scheduleChanged(trx: Transaction, tenantId: string, resourceId: string, waitlist: WorkingTimeNotice, when: { weekdays?: number[]; date?: string }): Promise<void> {
   const dates = when.date ? { from: when.date, to: when.date } : {};
-  return offerGrownWorkingTime(waitlist.signaller, trx, { tenantId, resourceId, cause: 'SCHEDULE_CHANGED', weekdays: when.weekdays, ...dates }, waitlist.now);
+  return waitlist.resourceHooks.workingTimeGrew(waitlist.signaller, trx, { tenantId, resourceId, cause: 'SCHEDULE_CHANGED', weekdays: when.weekdays, ...dates }, waitlist.now);
 }
 
-export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace: boolean, waitlist: WaitlistNotice): Promise<ScheduleDto[]> {
+export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace: boolean, waitlist: WorkingTimeNotice): Promise<ScheduleDto[]> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     assertWeekIsValid(input, 'schedules');
@@ -122,7 +122,7 @@ async function existingSchedule(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>, waitlist: WaitlistNotice): Promise<ScheduleDto> {
+export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>, waitlist: WorkingTimeNotice): Promise<ScheduleDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingSchedule(trx, tenantId, resourceId, id);
@@ -137,7 +137,7 @@ export async function updateSchedule(db: Db, tenantId: string, resourceId: strin
   });
 }
 
-export async function deleteSchedule(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WaitlistNotice): Promise<void> {
+export async function deleteSchedule(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WorkingTimeNotice): Promise<void> {
   await db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingSchedule(trx, tenantId, resourceId, id);
@@ -168,7 +168,7 @@ export async function listOverrides(db: Db, tenantId: string, resourceId: string
   return (await repo.overridesOf(db, tenantId, resourceId, range)).map(overrideDto);
 }
 
-export async function createOverride(db: Db, tenantId: string, resourceId: string, input: OverrideInput, waitlist: WaitlistNotice): Promise<OverrideDto> {
+export async function createOverride(db: Db, tenantId: string, resourceId: string, input: OverrideInput, waitlist: WorkingTimeNotice): Promise<OverrideDto> {
   assertOverrideTimes(input);
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
@@ -189,7 +189,7 @@ async function existingOverride(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>, waitlist: WaitlistNotice): Promise<OverrideDto> {
+export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>, waitlist: WorkingTimeNotice): Promise<OverrideDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingOverride(trx, tenantId, resourceId, id);
@@ -201,7 +201,7 @@ export async function updateOverride(db: Db, tenantId: string, resourceId: strin
   });
 }
 
-export async function deleteOverride(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WaitlistNotice): Promise<void> {
+export async function deleteOverride(db: Db, tenantId: string, resourceId: string, id: string, waitlist: WorkingTimeNotice): Promise<void> {
   await db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingOverride(trx, tenantId, resourceId, id);

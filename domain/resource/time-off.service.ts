@@ -9,7 +9,7 @@
 //   false); edit or cancel (DELETE) only while unapproved (409 TIME_OFF_ALREADY_APPROVED after);
 //   sending isApproved is 403.
 import type { Db, Transaction } from '../../db/db-handle';
-import { offerGrownWorkingTime, type WaitlistNotice } from '../waitlist/waitlist-triggers';
+import type { WorkingTimeNotice } from './resource-hooks';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { slotProblems } from '../tenant/tenant-settings.rules';
 import { errors } from '../errors';
@@ -128,12 +128,12 @@ async function timeOffForChange(db: Db, tenantId: string, resourceId: string, id
 }
 
 /** Approved time-off that changes or goes gives its old dates back to the waitlist (docs/rules/waitlist.md#when-time-frees-up). */
-async function timeOffReleased(trx: Transaction, row: repo.TimeOffRow, waitlist: WaitlistNotice): Promise<void> {
+async function timeOffReleased(trx: Transaction, row: repo.TimeOffRow, waitlist: WorkingTimeNotice): Promise<void> {
   if (!row.isApproved) return;
-  await offerGrownWorkingTime(waitlist.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, cause: 'TIME_OFF_CHANGED', from: row.startDate, to: row.endDate }, waitlist.now);
+  await waitlist.resourceHooks.workingTimeGrew(waitlist.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, cause: 'TIME_OFF_CHANGED', from: row.startDate, to: row.endDate }, waitlist.now);
 }
 
-export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor, waitlist: WaitlistNotice): Promise<TimeOffDto> {
+export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor, waitlist: WorkingTimeNotice): Promise<TimeOffDto> {
   return db.transaction(async (trx) => {
     const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     if (actor.role === 'STAFF' && patch.isApproved !== undefined) throw errors.forbidden('Only the owner approves or rejects time-off');
@@ -145,7 +145,7 @@ export async function updateTimeOff(db: Db, tenantId: string, resourceId: string
   });
 }
 
-export async function deleteTimeOff(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor, waitlist: WaitlistNotice): Promise<void> {
+export async function deleteTimeOff(db: Db, tenantId: string, resourceId: string, id: string, actor: Actor, waitlist: WorkingTimeNotice): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     await repo.deleteTimeOff(trx, id);

@@ -8,23 +8,19 @@ import type { Db } from '../../db/db-handle';
 import * as repo from './tenant.repository';
 import { errors } from '../errors';
 import { toIsoOrNull } from '../time/iso';
-import { hasActiveConfig } from '../payments/payment-config.service';
+import type { TenantHooks } from './tenant-hooks';
 
 export const ONBOARDING_STEPS = ['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
-/** Whether the tenant has an active payment-provider configuration (the onboarding warning of docs/rules/salon.md#onboarding). */
-export async function hasActivePaymentConfig(db: Db, tenantId: string): Promise<boolean> {
-  return hasActiveConfig(db, tenantId);
-}
-
 const notFound = () => errors.notFound('tenant', 'Tenant not found');
 
-async function view(db: Db, tenant: repo.TenantRow) {
+/** `hooks` answers whether payments are configured (the deposit warning). */
+async function view(db: Db, hooks: TenantHooks, tenant: repo.TenantRow) {
   const stored = tenant.onboarding?.currentStep ?? 0;
   const current = tenant.onboardedAt ? ONBOARDING_STEPS.length : Math.max(0, Math.min(stored, ONBOARDING_STEPS.length));
   const warnings: { code: string; message: string }[] = [];
-  if (tenant.settings.depositEnabled && !(await hasActivePaymentConfig(db, tenant.id))) {
+  if (tenant.settings.depositEnabled && !(await hooks.hasActivePaymentConfig(db, tenant.id))) {
     warnings.push({ code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG', message: 'Deposits are enabled but no active payment configuration exists' });
   }
   return {
@@ -45,31 +41,31 @@ async function existingTenant(db: Db, tenantId: string, lock = false): Promise<r
   return tenant;
 }
 
-export async function getOnboarding(db: Db, tenantId: string): Promise<OnboardingView> {
-  return view(db, await existingTenant(db, tenantId));
+export async function getOnboarding(db: Db, hooks: TenantHooks, tenantId: string): Promise<OnboardingView> {
+  return view(db, hooks, await existingTenant(db, tenantId));
 }
 
-export async function completeStep(db: Db, tenantId: string, step: OnboardingStep): Promise<OnboardingView> {
+export async function completeStep(db: Db, hooks: TenantHooks, tenantId: string, step: OnboardingStep): Promise<OnboardingView> {
   return db.transaction(async (trx) => {
     const tenant = await existingTenant(trx, tenantId, true);
     const next = ONBOARDING_STEPS.indexOf(step) + 1;
     const current = tenant.onboarding?.currentStep ?? 0;
-    if (next <= current) return view(trx, tenant);
+    if (next <= current) return view(trx, hooks, tenant);
     const updated = await repo.patchTenant(trx, tenantId, {
       onboarding: { currentStep: next, completedSteps: ONBOARDING_STEPS.slice(0, next) as unknown as string[] },
     });
-    return view(trx, updated);
+    return view(trx, hooks, updated);
   });
 }
 
 /** `now` stamps onboardedAt the first time. */
-export async function completeOnboarding(db: Db, tenantId: string, now: Date): Promise<OnboardingView> {
+export async function completeOnboarding(db: Db, hooks: TenantHooks, tenantId: string, now: Date): Promise<OnboardingView> {
   return db.transaction(async (trx) => {
     const tenant = await existingTenant(trx, tenantId, true);
     const updated = await repo.patchTenant(trx, tenantId, {
       onboarding: { currentStep: ONBOARDING_STEPS.length, completedSteps: [...ONBOARDING_STEPS] },
       onboardedAt: tenant.onboardedAt ?? now,
     });
-    return view(trx, updated);
+    return view(trx, hooks, updated);
   });
 }

@@ -1,10 +1,9 @@
 // Tenant settings (docs/rules/salon.md#settings): stored complete, with defaults that depend on the industry.
 // Pure: shared by the tenant service, the seeds and (later) workflows.
 import { isValidLocalTime, timeToMinutes } from '../time/salon-time.rules';
-import { contains, mergeIntervals, type Interval } from '../availability/interval.rules';
+import { contains, mergeIntervals, type Interval } from '../time/interval.rules';
 
 export type IndustryType = 'beauty' | 'nail' | 'barbershop';
-export const INDUSTRY_TYPES: IndustryType[] = ['beauty', 'nail', 'barbershop'];
 
 export interface TimeSlot {
   startTime: string;

@@ -3,19 +3,18 @@
 // stored complete settings.
 import type { Db } from '../../db/db-handle';
 import type { PageResult } from '../../db/paginate';
-import { findUserById, insertUser, type UserRow } from '../auth/user.repository';
+import { findUserById, insertUser, type UserRow } from '../users/user.repository';
 import * as repo from './tenant.repository';
 import { errors } from '../errors';
-import { hashPassword } from '../auth/passwords';
-import type { Role } from '../auth/roles.rules';
+import { hashPassword } from '../users/passwords';
+import type { Role } from '../users/roles.rules';
 import { seedTenantDefaults } from './tenant-defaults.service';
-import { offerGrownWorkingTime } from '../waitlist/waitlist-triggers';
 import { daysWithLongerHours } from './tenant-settings.rules';
-import { applyBusinessHoursToStaff } from './apply-to-staff';
 import { completeSettings, type IndustryType, type TenantSettings } from './tenant-settings.rules';
 import { assertValidSettings, sanitizeDescription } from './tenant-validation';
 import { syncUploadFields } from '../upload/upload-links';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
+import type { TenantHooks } from './tenant-hooks';
 
 export interface Actor {
   userId: string;
@@ -95,7 +94,7 @@ export interface TenantPatch {
  * `branding` is merged; `address` replaces. Changing `industryType` does not reset settings (they
  * are stored complete). The row is locked so concurrent merges do not lose each other's fields.
  */
-export async function updateTenant(db: Db, signaller: EntitySignaller, actor: Actor, id: string, patch: TenantPatch, now: Date): Promise<repo.TenantRow> {
+export async function updateTenant(db: Db, signaller: EntitySignaller, hooks: TenantHooks, actor: Actor, id: string, patch: TenantPatch, now: Date): Promise<repo.TenantRow> {
   if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
   if (patch.slug !== undefined && actor.role !== 'ADMIN') throw errors.forbidden('Only a platform admin may change the slug');
   return db.transaction(async (trx) => {
@@ -119,10 +118,10 @@ export async function updateTenant(db: Db, signaller: EntitySignaller, actor: Ac
     if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
     if (patch.address !== undefined) changes.address = patch.address;
     const updated = Object.keys(changes).length ? await repo.patchTenant(trx, id, changes) : tenant;
-    if (patch.applyToStaff) await applyBusinessHoursToStaff(trx, id, settings.businessHours);
+    if (patch.applyToStaff) await hooks.applyBusinessHoursToStaff(trx, id, settings.businessHours);
     const longer = daysWithLongerHours(tenant.settings.businessHours, settings.businessHours);
     // longer business hours may give everyone working time the waitlist can offer (docs/rules/waitlist.md#when-time-frees-up)
-    if (longer.length) await offerGrownWorkingTime(signaller, trx, { tenantId: id, resourceId: null, cause: 'HOURS_CHANGED', weekdays: longer }, now);
+    if (longer.length) await hooks.workingTimeGrew(signaller, trx, { tenantId: id, resourceId: null, cause: 'HOURS_CHANGED', weekdays: longer }, now);
     return updated;
   });
 }

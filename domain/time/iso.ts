@@ -60,9 +60,3 @@ export function requireApiDateTime(value: string, field: string): Date {
   if (!parsed) throw errors.validation('Request validation failed', [{ field, message: `must be a real date-time (RFC 3339, years ${MIN_API_YEAR}-${MAX_API_YEAR})` }]);
   return parsed;
 }
-
-/** Like {@link requireApiDateTime} for 'YYYY-MM-DD'. */
-export function requireApiDate(value: string, field: string): LocalDate {
-  if (!isApiDate(value)) throw errors.validation('Request validation failed', [{ field, message: `must be a real date YYYY-MM-DD (years ${MIN_API_YEAR}-${MAX_API_YEAR})` }]);
-  return value;
-}

@@ -139,11 +139,6 @@ export function daysBetween(from: LocalDate, to: LocalDate): number {
   return Math.round((wallMs(to, 0) - wallMs(from, 0)) / DAY_MS);
 }
 
-/** Lexicographic comparison of two valid dates: -1, 0 or 1. */
-export function compareLocalDates(a: LocalDate, b: LocalDate): -1 | 0 | 1 {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** 'HH:mm' -> minutes since midnight (0..1439). Throws on invalid input. */
 export function timeToMinutes(time: LocalTime): number {
   const m = TIME_RE.exec(time);

@@ -5,12 +5,10 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Db, Transaction } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
-import { removeBrandingImage } from '../tenant/tenant.repository';
-import { clearServiceImage } from '../catalogue/catalogue.repository';
-import { clearResourceAvatar } from '../resource/resource.repository';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { errors, uploadErrors } from '../errors';
 import type { ObjectStorage } from './object-storage';
+import type { UploadHooks } from './upload-hooks';
 import * as repo from './upload.repository';
 import { changeEntity } from '../workflow-signals/entity-change';
 import { uploadContract } from './upload-events.rules';
@@ -39,6 +37,8 @@ export interface UploadDeps {
   limits: { maxImageBytes: number; maxDocumentBytes: number };
   /** unset: the system clock */
   now?: Clock;
+  /** how a record lets go of a deleted file it shows (upload-hooks.ts) */
+  uploadHooks: UploadHooks;
 }
 
 export interface UploadActor {
@@ -253,21 +253,21 @@ export async function getUpload(deps: UploadDeps, actor: UploadActor, id: string
 }
 
 /**
- * How each reference type lets go of a deleted file: through the owning module's repository (the
- * field is cleared only while it still holds the file's key).
+ * How each reference type lets go of a deleted file: through the owning module's repository, which
+ * the port reaches (the field is cleared only while it still holds the file's key).
  */
-const CLEAR_REFERENCE: Record<string, (trx: Transaction, file: repo.UploadedFileRow, recordId: string) => Promise<void>> = {
-  'tenant.logoKey': (trx, file, id) => removeBrandingImage(trx, id, 'logoKey', file.key),
-  'tenant.coverKey': (trx, file, id) => removeBrandingImage(trx, id, 'coverKey', file.key),
-  'tenant.coverMobileKey': (trx, file, id) => removeBrandingImage(trx, id, 'coverMobileKey', file.key),
-  'service.imageKey': (trx, file, id) => clearServiceImage(trx, file.tenantId, id, file.key),
-  'resource.avatarKey': (trx, file, id) => clearResourceAvatar(trx, file.tenantId, id, file.key),
+const CLEAR_REFERENCE: Record<string, (hooks: UploadHooks, trx: Transaction, file: repo.UploadedFileRow, recordId: string) => Promise<void>> = {
+  'tenant.logoKey': (hooks, trx, file, id) => hooks.removeBrandingImage(trx, id, 'logoKey', file.key),
+  'tenant.coverKey': (hooks, trx, file, id) => hooks.removeBrandingImage(trx, id, 'coverKey', file.key),
+  'tenant.coverMobileKey': (hooks, trx, file, id) => hooks.removeBrandingImage(trx, id, 'coverMobileKey', file.key),
+  'service.imageKey': (hooks, trx, file, id) => hooks.clearServiceImage(trx, file.tenantId, id, file.key),
+  'resource.avatarKey': (hooks, trx, file, id) => hooks.clearResourceAvatar(trx, file.tenantId, id, file.key),
 };
 
-async function clearReference(trx: Transaction, file: repo.UploadedFileRow): Promise<void> {
+async function clearReference(hooks: UploadHooks, trx: Transaction, file: repo.UploadedFileRow): Promise<void> {
   const ref = file.referencedBy;
   const clear = ref ? CLEAR_REFERENCE[ref.type] : undefined;
-  if (ref && clear) await clear(trx, file, ref.id);
+  if (ref && clear) await clear(hooks, trx, file, ref.id);
 }
 
 /**
@@ -279,7 +279,7 @@ export async function deleteUpload(deps: UploadDeps, actor: UploadActor, id: str
   await deps.knex.transaction(async (trx) => {
     const file = await ownFile(trx, actor, id, true);
     if (!mayDelete(actor, file)) throw errors.forbidden(file.referencedAt ? 'Only an owner may delete a file that is in use' : 'Staff may delete only their own unused files');
-    await clearReference(trx, file);
+    await clearReference(deps.uploadHooks, trx, file);
     const variants = await repo.variantKeys(trx, file.id);
     await repo.deleteFileRow(trx, file.id);
     await storageCall(async () => {

@@ -15,6 +15,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { toIso } from '../time/iso';
 import type { Clock } from '../time/clock';
 import { createPublicBooking } from '../booking/booking-create.service';
+import type { BookingHooks } from '../booking/booking-hooks';
 import { releaseTimeHolds } from '../booking/time-hold.repository';
 import { changeEntry, changeRound } from './waitlist-change';
 import { offerTokenMatches } from './waitlist-tokens';
@@ -26,6 +27,8 @@ export interface OfferDeps {
   signaller: EntitySignaller;
   secret: string;
   now?: Clock;
+  /** accepting books as any public booking does (deposit, voucher: domain/booking/booking-hooks.ts) */
+  bookingHooks: BookingHooks;
 }
 
 async function offerWithToken(deps: OfferDeps, tenant: TenantContext, offerId: string, token: unknown): Promise<OfferRow> {

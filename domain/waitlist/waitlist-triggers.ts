@@ -2,29 +2,28 @@
  * Time freed up (docs/rules/waitlist.md#when-time-frees-up): inside the transaction of the change
  * that freed it, an offer round is opened and its workflow `waitlist-offer:<id>` signalled before
  * commit, like any entity change. A salon with nobody waiting over those dates opens no round.
+ * Booking, tenant and resource sit below the waitlist: they call these through their ports
+ * (BookingHooks.timeFreed, TenantHooks and ResourceHooks.workingTimeGrew), which the composition
+ * root fills with them.
  */
 import type { Transaction } from '../../db/db-handle';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { changeEntity } from '../workflow-signals/entity-change';
 import { addDays, dayOfWeek, localDayBoundsUtcMs, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import { tenantById } from '../tenant/tenant-context';
-import { lastBookableLocalDate } from '../availability/booking-window.rules';
-import { effectiveMaxBookingDays } from '../payments/payment.rules';
+import type { GrownWorkingTime, WorkingTimeCause } from '../tenant/tenant-hooks';
+import type { BookingFreedCause, FreedTime } from '../booking/booking-hooks';
+import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
 import { waitlistOfferContract } from './waitlist-events.rules';
 import { anyoneWaiting, insertRound, waitingEntriesBetween } from './waitlist.repository';
 
-export type FreedCause = 'CANCELLED' | 'NO_SHOW' | 'MOVED' | 'TIME_OFF_CHANGED' | 'SCHEDULE_CHANGED' | 'HOURS_CHANGED';
+/** The cause a round records. */
+type FreedCause = BookingFreedCause | WorkingTimeCause;
 
-export interface FreedInterval {
-  tenantId: string;
-  /** null: any staff member (an unassigned booking) */
-  resourceId: string | null;
-  start: Date;
-  end: Date;
-  cause: FreedCause;
-}
+/** A round's window: time a booking gave up, or a salon-local day on which working time grew. */
+type FreedInterval = Omit<FreedTime, 'cause'> & { cause: FreedCause };
 
-export async function offerFreedTime(signaller: EntitySignaller, trx: Transaction, freed: FreedInterval): Promise<void> {
+export async function offerFreedTime(signaller: EntitySignaller, trx: Transaction, freed: FreedTime): Promise<void> {
   // UTC dates a day wider on each side: the salon-local dates lie inside, whatever the time zone
   const first = addDays(utcToLocalDate(freed.start, 'UTC'), -1);
   const last = addDays(utcToLocalDate(freed.end, 'UTC'), 1);
@@ -37,24 +36,6 @@ async function openRound(signaller: EntitySignaller, trx: Transaction, freed: Fr
     write: () => insertRound(trx, { tenantId: freed.tenantId, cause: freed.cause, resourceId: freed.resourceId, windowStart: freed.start, windowEnd: freed.end }),
     event: 'WaitlistTimeFreed',
   });
-}
-
-/** What a service that may grow working time needs to tell the waitlist: the signaller and the time. */
-export interface WaitlistNotice {
-  signaller: EntitySignaller;
-  now: Date;
-}
-
-/** Working time that may have grown: a staff member's (or everyone's, null) on these dates or weekdays. */
-export interface GrownWorkingTime {
-  tenantId: string;
-  resourceId: string | null;
-  cause: FreedCause;
-  /** salon-local dates (inclusive); unset: from today to the end of the booking window */
-  from?: LocalDate;
-  to?: LocalDate;
-  /** only these days of the week (0 = Sunday); unset: every day */
-  weekdays?: readonly number[];
 }
 
 /**

@@ -2,7 +2,7 @@
 // ask for, which entries a freed interval can go to, whether an offered slot suits an entry, and
 // which time a round holds. Salon-local dates and times are converted by salon-time.rules only.
 import type { ErrorDetail } from '../errors';
-import { contains, mergeIntervals, type Interval } from '../availability/interval.rules';
+import { contains, mergeIntervals, type Interval } from '../time/interval.rules';
 import { addDays, daysBetween, localDayBoundsUtcMs, timeToMinutes, utcToLocal, type LocalDate, type LocalTime } from '../time/salon-time.rules';
 import type { WaitlistMode } from './waitlist-events.rules';
 

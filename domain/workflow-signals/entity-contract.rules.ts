@@ -42,7 +42,6 @@ export interface EntityContract<T extends string, Args, Snapshot extends EntityS
 export type AnyEntityContract = EntityContract<string, any, EntitySnapshot>;
 export type EventOf<C extends AnyEntityContract> = NonNullable<C['types']>['event'];
 export type EventTypeOf<C extends AnyEntityContract> = NonNullable<C['types']>['eventType'];
-export type ArgsOf<C extends AnyEntityContract> = NonNullable<C['types']>['args'];
 export type SnapshotOf<C extends AnyEntityContract> = NonNullable<C['types']>['snapshot'];
 
 /**

@@ -5,8 +5,6 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { FolderOutbox, type Stored } from '../folder-outbox';
 import type { MailMessage, Mailer } from '../../domain/notifications/mailer';
 
-export type { MailAttachment, MailMessage, Mailer } from '../../domain/notifications/mailer';
-
 export type StoredMail = MailMessage & Stored;
 
 export class FolderMailer implements Mailer {

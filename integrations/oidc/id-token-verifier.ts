@@ -5,7 +5,7 @@
 // is OIDC_JWKS_URI or, when unset, the `jwks_uri` of the issuer's discovery document.
 import type { OidcConfig } from '../../config';
 import { errors } from '../../domain/errors';
-import type { IdTokenVerifier, VerifiedIdentity } from '../../domain/customer-account/id-token';
+import type { IdTokenVerifier, VerifiedIdentity } from '../../domain/customer-account/id-token-verifier';
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];

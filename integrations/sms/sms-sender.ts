@@ -1,17 +1,8 @@
-// SMS adapter. The embedded default writes each message as a JSON file into SMS_OUTBOX_DIR where a
-// developer or a test can read it; production plugs in a real SMS gateway behind the same interface.
+// The folder adapter of the domain's SmsSender port (domain/notifications/sms-sender.ts): the embedded
+// default writes each message as a JSON file into SMS_OUTBOX_DIR where a developer or a test can read
+// it; with SVEVE_USER and SVEVE_PASSWORD set, sveve-sms-sender.ts delivers.
+import type { SmsMessage, SmsSender } from '../../domain/notifications/sms-sender';
 import { FolderOutbox, type Stored } from '../folder-outbox';
-
-export interface SmsMessage {
-  /** E.164-ish phone number as stored on the customer */
-  to: string;
-  text: string;
-  meta?: Record<string, unknown>;
-}
-
-export interface SmsSender {
-  send(message: SmsMessage): Promise<void>;
-}
 
 export type StoredSms = SmsMessage & Stored;
 

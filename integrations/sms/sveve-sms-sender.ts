@@ -2,7 +2,7 @@
 //   POST https://sveve.no/SMS/SendMessage   (form fields: user, passwd, to, msg, from, f=json)
 // answers 200 with {"response": {"msgOkCount": 1, "stdSMSCount": 1, "ids": [...], "errors": [...]}}
 // or {"response": {"fatalError": "..."}}. A refused message throws, so the activity retries it.
-import type { SmsMessage, SmsSender } from './sms-sender';
+import type { SmsMessage, SmsSender } from '../../domain/notifications/sms-sender';
 
 export interface SveveOptions {
   /** SVEVE_URL; a stand-in server speaking the same format in tests */

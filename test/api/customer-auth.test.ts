@@ -10,7 +10,7 @@ import { createApp } from '../../api/app';
 import { loadConfig } from '../../config';
 import { freePort } from '../../devstack/postgres';
 import { JoseIdTokenVerifier } from '../../integrations/oidc/id-token-verifier';
-import type { IdTokenVerifier } from '../../domain/customer-account/id-token';
+import type { IdTokenVerifier } from '../../domain/customer-account/id-token-verifier';
 
 const nonce = () => crypto.randomBytes(12).toString('base64url');
 

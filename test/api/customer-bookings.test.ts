@@ -3,7 +3,7 @@ import { call } from '../support/http';
 import { unique } from '../support/factories';
 import { signInCustomer, type TestCustomer } from '../support/customers';
 import { ALL_WEEK, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
-import { isBookingOwnedByCustomer } from '../../domain/customer-account/customer-bookings.service';
+import { isBookingOfAccount } from '../../domain/booking/booking.repository';
 
 let phoneSeq = 0;
 const contact = () => ({ name: 'Kari Nordmann', phone: `+47 9${String(Date.now() % 10_000_000).padStart(7, '0').slice(0, 5)}${String(++phoneSeq).padStart(2, '0')}` });
@@ -48,10 +48,10 @@ describe('signed-in booking on the public portal', () => {
     expect(row).to.include({ customerAccountId: c.accountId, isGuest: false });
     const customer = await db('customers').where({ id: row.customerId }).first();
     expect(customer.accountId).to.equal(c.accountId);
-    expect(await isBookingOwnedByCustomer(db, s.tenant.id, id, c.accountId)).to.equal(true);
-    expect(await isBookingOwnedByCustomer(db, (await bookingSalon()).tenant.id, id, c.accountId)).to.equal(false);
+    expect(await isBookingOfAccount(db, s.tenant.id, id, c.accountId)).to.equal(true);
+    expect(await isBookingOfAccount(db, (await bookingSalon()).tenant.id, id, c.accountId)).to.equal(false);
     const other = await signInCustomer();
-    expect(await isBookingOwnedByCustomer(db, s.tenant.id, id, other.accountId)).to.equal(false);
+    expect(await isBookingOfAccount(db, s.tenant.id, id, other.accountId)).to.equal(false);
     // a second booking in the same salon uses the same customer record
     const second = await book(s, c.accessToken, 6);
     expect((await db('bookings').where({ id: second.id }).first()).customerId).to.equal(row.customerId);

@@ -6,7 +6,7 @@ import { stack } from '../support/stack';
 import { createSalon } from '../support/factories';
 import { migrationConfig } from '../../db/knex';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../domain/demo/demo-salon';
-import { verifyPassword } from '../../domain/auth/passwords';
+import { verifyPassword } from '../../domain/users/passwords';
 import { slotProblems } from '../../domain/tenant/tenant-settings.rules';
 
 describe('seedDemoSalon (npm start demo data)', () => {

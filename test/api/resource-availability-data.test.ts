@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { stack } from '../support/stack';
 import { salonWithRoles, type RoleSalon } from '../support/salon-roles';
 import { unique } from '../support/factories';
-import { loadResourceAvailability } from '../../domain/resource/availability-data.service';
+import { loadResourceAvailability } from '../../domain/availability/availability-data.service';
 import { computeAvailability } from '../../domain/availability';
 import { defaultBusinessHours } from '../../domain/tenant/tenant-settings.rules';
 

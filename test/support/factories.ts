@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { TenantModel } from '../../db/models/tenant.model';
 import { UserModel, type StaffRole } from '../../db/models/user.model';
 import { completeSettings, type IndustryType, type TenantSettings } from '../../domain/tenant/tenant-settings.rules';
-import { hashPassword } from '../../domain/auth/passwords';
+import { hashPassword } from '../../domain/users/passwords';
 import { signAccessToken } from '../../domain/auth/tokens';
 import { stack } from './stack';
 

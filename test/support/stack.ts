@@ -28,6 +28,7 @@ import { startBillingSandbox } from '../../devstack/billing-sandbox';
 import type { SandboxBillingServer } from '../../devstack/billing-sandbox-server';
 import { createBillingProviders } from '../../integrations/billing/providers';
 import { bookingLinkConfig } from '../../composition/compose';
+import { bookingHooks } from '../../composition/domain-hooks';
 import { ApiLoadGate } from '../../composition/api-load';
 
 export interface TestStack {
@@ -131,7 +132,7 @@ export function stack(): Promise<TestStack> {
         mailer: platform.mailer,
         sms,
         storage: platform.deps.storage,
-        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks },
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
         links: bookingLinkConfig(config),

@@ -13,8 +13,9 @@ import { sealCredentials } from '../../domain/crypto/credential-cipher';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
-import { paymentWorkflow } from '../../workflows/payment/payment.workflow';
+import { paymentWorkflow } from '../../workflows/payments/payment.workflow';
 import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
+import { bookingHooks } from '../../composition/domain-hooks';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -37,7 +38,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         knex: platform.knex,
         mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
         sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
-        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret },
+        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks },
       }),
     });
     await worker.runUntil(scenario(signaller));

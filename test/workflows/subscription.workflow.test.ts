@@ -16,9 +16,9 @@ import { addDays, utcToLocalDate } from '../../domain/time/salon-time.rules';
 import { createApp } from '../../api/app';
 import { createActivities } from '../../activities';
 import { createBillingProviders } from '../../integrations/billing/providers';
-import { subscriptionReconcileWorkflow } from '../../workflows/subscription/subscription.workflow';
+import { subscriptionReconcileWorkflow } from '../../workflows/billing/subscription.workflow';
 import { RECONCILE_WORKFLOW_ID, subscriptionContract } from '../../domain/billing/subscription-events.rules';
-import { createSubscriptionActivities } from '../../activities/subscription.activities';
+import { createSubscriptionActivities } from '../../activities/billing.activities';
 import { eventually } from '../support/eventually';
 import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
 

@@ -10,7 +10,7 @@ import { createSalon, unique } from '../support/factories';
 import { createActivities } from '../../activities';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { voucherWorkflow, voucherEventSignal } from '../../workflows/voucher/voucher.workflow';
+import { voucherWorkflow, voucherEventSignal } from '../../workflows/loyalty/voucher.workflow';
 import { voucherContract, type VoucherEvent } from '../../domain/loyalty/voucher-events.rules';
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
 

@@ -16,17 +16,19 @@ import { tenantById, type TenantContext } from '../../domain/tenant/tenant-conte
 import { createPublicBooking } from '../../domain/booking/booking-create.service';
 import { cancelBooking } from '../../domain/booking/booking-cancel.service';
 import { joinWaitlist, leaveWaitlist, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
-import { acceptOffer, declineOffer } from '../../domain/waitlist/waitlist-offer.service';
+import { acceptOffer, declineOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import { waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import type { BookingDeps } from '../../domain/booking/booking.types';
+import { bookingHooks } from '../../composition/domain-hooks';
 
 const MINUTE = 60 * 1000;
 
 interface Scene {
   s: BookingSalon;
   tenant: TenantContext;
-  deps: WaitlistDeps;
+  deps: WaitlistDeps & BookingDeps & OfferDeps;
   taskQueue: string;
 }
 
@@ -43,7 +45,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     const { platform } = await stack();
     const s = await bookingSalon({ settings });
     const taskQueue = unique('waitlist-wf');
-    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret };
+    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret, bookingHooks };
     return { s, tenant: await tenantById(platform.knex, s.tenant.id), deps, taskQueue };
   }
 

@@ -5,7 +5,6 @@ import {
   checkRefund,
   depositAmount,
   depositStatusFor,
-  effectiveMaxBookingDays,
   failureOutcome,
   PAYMENT_RETRY_CAP,
   remainingAmount,
@@ -95,12 +94,7 @@ describe('payment rules', () => {
     });
   });
 
-  describe('booking window and deposit status', () => {
-    it('deposit tenants book at most 7 days ahead', () => {
-      expect(effectiveMaxBookingDays({ maxBookingDaysInAdvance: 30, depositEnabled: true })).to.equal(7);
-      expect(effectiveMaxBookingDays({ maxBookingDaysInAdvance: 5, depositEnabled: true })).to.equal(5);
-      expect(effectiveMaxBookingDays({ maxBookingDaysInAdvance: 30, depositEnabled: false })).to.equal(30);
-    });
+  describe('deposit status', () => {
     it('depositStatus follows the payment but a forfeited deposit stays FORFEIT until refunded', () => {
       expect(depositStatusFor('CAPTURED', 'PENDING')).to.equal('PAID');
       expect(depositStatusFor('CAPTURED', 'PAID')).to.equal(null);

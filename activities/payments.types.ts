@@ -1,5 +1,5 @@
 // What the payment workflow may ask of the outside world. The workflow imports these types only;
-// activities/payment.activities.ts implements them over domain/payments/payment-workflow.service.ts.
+// activities/payments.activities.ts implements them over domain/payments/payment-workflow.service.ts.
 import type { PaymentSnapshot } from '../domain/payments/payment-events.rules';
 
 export interface PaymentActivities {

@@ -6,8 +6,8 @@
 //               restored after its expiry expires at once)
 //   redeemed, expired, cancelled or forfeited -> the timeline ends (a forfeit sends nothing)
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { VoucherActivities, VoucherMessageRequest } from '../../activities/voucher.types';
-import { VoucherActivityErrors } from '../../activities/voucher.types';
+import type { VoucherActivities, VoucherMessageRequest } from '../../activities/loyalty.types';
+import { VoucherActivityErrors } from '../../activities/loyalty.types';
 import { isTerminalVoucherStatus } from '../../domain/loyalty/loyalty.rules';
 import { voucherContract, type VoucherEvent, type VoucherSnapshot, type VoucherWorkflowArgs } from '../../domain/loyalty/voucher-events.rules';
 import type { VoucherMessageKind } from '../../domain/notifications/voucher-messages.rules';

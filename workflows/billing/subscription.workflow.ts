@@ -10,8 +10,8 @@
 // The api bumps the tenant's subscription version and signals `{type, entityVersion}` before its
 // transaction commits; the entity inbox turns those signals into committed state.
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
-import type { ReconcileBatchResult, SubscriptionActivities } from '../../activities/subscription.types';
-import { SubscriptionActivityErrors } from '../../activities/subscription.types';
+import type { ReconcileBatchResult, SubscriptionActivities } from '../../activities/billing.types';
+import { SubscriptionActivityErrors } from '../../activities/billing.types';
 import {
   RECONCILE_BATCH_SIZE,
   RECONCILE_INTERVAL_MS,

@@ -1,5 +1,5 @@
 // What the subscription workflows may ask of the outside world (types only; the workflows import
-// these, activities/subscription.activities.ts implements them).
+// these, activities/billing.activities.ts implements them).
 import type { SubscriptionSnapshot } from '../domain/billing/subscription-events.rules';
 
 export interface ReconcileBatchResult {

@@ -17,13 +17,13 @@
  * overlapping the range, and `bookings: []` — callers that need bookings (and unassigned items)
  * use loadAvailabilityData itself. Order: sortOrder, then name, then id (the rules suggest the
  * first free resource in input order). Widen `range` by a day when the caller needs the next date
- * too (see domain/availability/index.ts).
+ * too (see ./index.ts).
  *
- * resourceIdForUser(userId) (STAFF scoping, "own resource") lives in ./resource.service.ts.
+ * resourceIdForUser(userId) (STAFF scoping, "own resource") lives in domain/resource/resource.service.ts.
  */
 import type { Db } from '../../db/db-handle';
-import type { ResourceAvailabilityData } from '../availability/availability.types';
-import { loadAvailabilityData } from '../availability/availability.repository';
+import type { ResourceAvailabilityData } from './availability.types';
+import { loadAvailabilityData } from './availability.repository';
 
 export type ResourceSelection = { resourceIds: string[] } | { serviceIds: string[] };
 

@@ -28,9 +28,9 @@ function timeOffQuery(req: Request): timeOffs.TimeOffListQuery {
   };
 }
 
-export function resourcesRouter(deps: AppDeps): Router {
+export function resourceRouter(deps: AppDeps): Router {
   // schedule and time-off changes may give staff working time the waitlist can offer (docs/rules/waitlist.md#when-time-frees-up)
-  const notice = () => ({ signaller: deps.signaller, now: nowOf(deps) });
+  const notice = () => ({ signaller: deps.signaller, now: nowOf(deps), resourceHooks: deps.hooks.resource });
   const router = Router();
   const { knex } = deps;
   const staff = requireRole('STAFF');

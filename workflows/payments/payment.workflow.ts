@@ -14,8 +14,8 @@
 // an activity with the payment's idempotency keys, so a retried call never moves money twice. The
 // workflow ends when nothing is left to wait for; a later change (a refund) starts it again.
 import { log, proxyActivities } from '@temporalio/workflow';
-import type { PaymentActivities } from '../../activities/payment.types';
-import { PaymentActivityErrors } from '../../activities/payment.types';
+import type { PaymentActivities } from '../../activities/payments.types';
+import { PaymentActivityErrors } from '../../activities/payments.types';
 import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 import { isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
 import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';

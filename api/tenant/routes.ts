@@ -10,7 +10,7 @@ import * as tenants from '../../domain/tenant/tenant.service';
 import { completeOnboarding, completeStep, getOnboarding } from '../../domain/tenant/onboarding.service';
 import { nowOf } from '../../domain/time/clock';
 import { toTenantDto, toTenantPublicDto } from '../../domain/tenant/tenant.dto';
-import { toAuthUser } from '../../domain/auth/user.dto';
+import { toAuthUser } from '../../domain/users/user.dto';
 
 function actorOf(req: Request): tenants.Actor {
   const p = principalOf(req);
@@ -24,7 +24,7 @@ function ownTenant(req: Request): string {
   return tenantId;
 }
 
-export function tenantsRouter(deps: AppDeps): Router {
+export function tenantRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get('/tenants', requireRole('ADMIN'), async (req, res) => {
@@ -47,15 +47,15 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.get('/tenants/me/onboarding', requireExactRole('OWNER'), async (req, res) => {
-    sendData(res, await getOnboarding(deps.knex, ownTenant(req)));
+    sendData(res, await getOnboarding(deps.knex, deps.hooks.tenant, ownTenant(req)));
   });
 
   router.patch('/tenants/me/onboarding/step', requireExactRole('OWNER'), async (req, res) => {
-    sendData(res, await completeStep(deps.knex, ownTenant(req), req.body.step));
+    sendData(res, await completeStep(deps.knex, deps.hooks.tenant, ownTenant(req), req.body.step));
   });
 
   router.post('/tenants/me/onboarding/complete', requireExactRole('OWNER'), async (req, res) => {
-    sendData(res, await completeOnboarding(deps.knex, ownTenant(req), nowOf(deps)));
+    sendData(res, await completeOnboarding(deps.knex, deps.hooks.tenant, ownTenant(req), nowOf(deps)));
   });
 
   router.get('/tenants/slug/:slug', async (req, res) => {
@@ -67,7 +67,7 @@ export function tenantsRouter(deps: AppDeps): Router {
   });
 
   router.patch('/tenants/:id', requireRole('OWNER'), async (req, res) => {
-    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, actorOf(req), req.params.id as string, req.body, nowOf(deps))));
+    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps))));
   });
 
   return router;

@@ -5,14 +5,15 @@ import type { Db } from '../db/db-handle';
 import type { Clock } from '../domain/time/clock';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
-import type { SmsSender } from '../integrations/sms/sms-sender';
-import type { Mailer } from '../integrations/mail/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { ProviderError, type PaymentProviders } from '../domain/payments/payment-provider';
 import type { PaymentDeps } from '../domain/payments/payment-change';
+import type { BookingHooks } from '../domain/booking/booking-hooks';
 import * as flows from '../domain/payments/payment-workflow.service';
 import { paymentContract } from '../domain/payments/payment-events.rules';
-import { PaymentActivityErrors, type PaymentActivities } from './payment.types';
+import { PaymentActivityErrors, type PaymentActivities } from './payments.types';
 import { committedAt } from './read-committed';
 
 export interface PaymentActivityDeps {
@@ -22,7 +23,7 @@ export interface PaymentActivityDeps {
   /** unset: the system clock */
   now?: Clock;
   /** what payment activities need beyond the database; absent in workers that run no payments */
-  payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string };
+  payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string; bookingHooks: BookingHooks };
 }
 
 export function createPaymentActivities({ knex, sms, mailer, now, payments }: PaymentActivityDeps): PaymentActivities {

@@ -15,7 +15,7 @@ import {
 
 type Query = Record<string, unknown>;
 
-export function taxesRouter(deps: AppDeps): Router {
+export function taxRouter(deps: AppDeps): Router {
   const router = Router();
   const { knex } = deps;
   const owner = requireRole('OWNER');

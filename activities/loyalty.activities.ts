@@ -2,8 +2,8 @@
 // and send its messages once per channel (a claimed loyalty_voucher_notifications row per message).
 import type { Db } from '../db/db-handle';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Mailer } from '../integrations/mail/mailer';
-import type { SmsSender } from '../integrations/sms/sms-sender';
+import type { Mailer } from '../domain/notifications/mailer';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import { renderVoucherMessage } from '../domain/notifications/voucher-messages.rules';
 import { expireVoucherIfDue, voucherSnapshot } from '../domain/loyalty/loyalty-voucher.service';
 import { claimVoucherNotification, markVoucherNotificationSent, voucherMessageContext } from '../domain/loyalty/loyalty.repository';
@@ -11,7 +11,7 @@ import type { DeliveryOutcome } from './booking.types';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import { voucherContract } from '../domain/loyalty/voucher-events.rules';
-import { VoucherActivityErrors, type VoucherActivities, type VoucherMessageRequest } from './voucher.types';
+import { VoucherActivityErrors, type VoucherActivities, type VoucherMessageRequest } from './loyalty.types';
 
 export interface VoucherActivityDeps {
   knex: Db;

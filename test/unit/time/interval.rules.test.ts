@@ -7,7 +7,7 @@ import {
   overlaps,
   subtractIntervals,
   type Interval,
-} from '../../../domain/availability';
+} from '../../../domain/time/interval.rules';
 
 const iv = (start: number, end: number): Interval => ({ start, end });
 const list = (...pairs: Array<[number, number]>): Interval[] => pairs.map(([s, e]) => iv(s, e));

@@ -14,7 +14,7 @@ import { connectionOf } from '../domain/billing/billing-config.service';
 import * as configs from '../domain/billing/billing-config.repository';
 import * as repo from '../domain/billing/subscription.repository';
 import { subscriptionContract } from '../domain/billing/subscription-events.rules';
-import { SubscriptionActivityErrors, type SubscriptionActivities } from './subscription.types';
+import { SubscriptionActivityErrors, type SubscriptionActivities } from './billing.types';
 import { committedAt } from './read-committed';
 
 export interface SubscriptionActivityDeps {
