@@ -164,6 +164,7 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   const postgresCpu = processTreeCpuMs(postgresPid) - postgresCpuBefore;
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
+    node: process.version,
     store,
     ...(LAUNCHERS.length > 1 ? { launcher } : {}),
     workflows: N,

