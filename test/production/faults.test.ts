@@ -22,6 +22,7 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { eventually } from '../support/eventually';
 
 /** Processes here start, die and come back: a probe that fails (refused connection, database down) is "not yet". */
@@ -121,7 +122,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-faults-'));
     pgPort = await freePort();
     const temporalPort = await freePort();
-    temporalServer = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporalServer = startTemporalFrontend({ port: temporalPort });
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     smtp = await startSmtpSink();
     sandbox = await startSandboxServer();

@@ -7,6 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
 import { freePort } from '../../devserver/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
@@ -41,7 +42,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1']);
+    temporal = startTemporalFrontend({ port: temporalPort });
     const port = await freePort();
     apiBase = `http://127.0.0.1:${port}/api`;
     const env: NodeJS.ProcessEnv = {

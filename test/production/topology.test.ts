@@ -15,6 +15,7 @@ import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devserver/postgres';
@@ -92,7 +93,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = run('devserver/temporal/launcher.js', {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporal = startTemporalFrontend({ port: temporalPort });
     const [p1, p2] = [await freePort(), await freePort()];
     api1Base = `http://127.0.0.1:${p1}/api`;
     api2Base = `http://127.0.0.1:${p2}/api`;

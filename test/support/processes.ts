@@ -15,7 +15,12 @@ export interface Proc {
 
 /** `node dist/<file> ...args` with only PATH and `env` in its environment. */
 export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
-  const child = spawn(process.execPath, [path.join(DIST, file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runExecutable(process.execPath, env, [path.join(DIST, file), ...args]);
+}
+
+/** An executable (`file ...args`) with only PATH and `env` in its environment. */
+export function runExecutable(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
+  const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));

@@ -1,17 +1,27 @@
-// Temporal helpers for tests, backed by our own server in devserver/temporal (nothing downloaded).
+// Temporal helpers for tests, on one of two engines (TEMPORAL_ENGINE, default `builtin`):
+//   builtin   our own server in devserver/temporal (in-process, and its compiled launcher);
+//   official  the official engine of versions.json: `temporal server start-dev` (the CLI) and the
+//             Java time-skipping test server, installed by `npm run temporal:install` (run here
+//             when missing). `npm test` runs the workflow, e2e, production and crash suites on both.
 //
-//   startTestTemporal(): Promise<DevServer>
-//     One in-process dev server per mocha run (port picked by the OS, shared by every caller and
-//     stopped by stopTestTemporal(), which the root hooks may call). Use `server.address` with
+//   startTestTemporal(): Promise<TestTemporal>
+//     One dev server per mocha run (port picked by the OS, shared by every caller and stopped by
+//     stopTestTemporal(), which the root hooks may call). Use `server.address` with
 //     NativeConnection.connect({ address }) / Connection.connect({ address }); namespace 'default'.
 //
+//   startTemporalFrontend({ port, dbFile? }): Proc
+//     The engine's dev server as a process of its own, for the production topology tests (the
+//     Temporal frontend at TEMPORAL_ADDRESS); `dbFile` keeps its runs across a restart.
+//
 //   createTimeSkippingEnv(opts?): Promise<TestWorkflowEnvironment>
-//     TestWorkflowEnvironment.createTimeSkipping() with the server executable pointed at our compiled
-//     launcher (dist/devserver/temporal/launcher.js, produced by `npm run build`). Time skips while
-//     the test awaits a workflow result or env.sleep(). Call env.teardown() when done.
+//     TestWorkflowEnvironment.createTimeSkipping() with the server executable pointed at the
+//     engine's time-skipping server: our compiled launcher (dist/devserver/temporal/launcher.js,
+//     produced by `npm run build`) or the official Java test server. Time skips while the test
+//     awaits a workflow result or env.sleep(). Call env.teardown() when done.
 //
 //   createLocalEnv(opts?): Promise<TestWorkflowEnvironment>
-//     TestWorkflowEnvironment.createLocal() with the same launcher in dev-server mode (no skipping).
+//     TestWorkflowEnvironment.createLocal() with the built-in launcher in dev-server mode (no
+//     skipping); the built-in server's own tests use it.
 //
 //   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (compiled on
 //     demand when missing or older than devserver/temporal sources, subfolders included).
@@ -20,15 +30,60 @@ import * as fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalTestWorkflowEnvironmentOptions, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { startDevServer, DevServer } from '../../devserver/temporal';
+import { startDevServer } from '../../devserver/temporal';
+import { startOfficialDevServer } from '../../devserver/official-temporal/dev-server';
+import { installedCliPath, installedTestServerPath } from '../../devserver/official-temporal/paths';
+import { ensureOfficialTemporal } from '../../devserver/official-temporal/install';
+import { run, runExecutable, type Proc } from './processes';
 
 export const launcherPath = path.resolve(__dirname, '../../dist/devserver/temporal/launcher.js');
 
-let shared: Promise<DevServer> | undefined;
+export type TemporalEngine = 'builtin' | 'official';
 
-export function startTestTemporal(): Promise<DevServer> {
-  shared ??= startDevServer({ port: 0, host: '127.0.0.1' });
+function engineFromEnv(): TemporalEngine {
+  const value = process.env.TEMPORAL_ENGINE ?? 'builtin';
+  if (value !== 'builtin' && value !== 'official') throw new Error(`TEMPORAL_ENGINE is "${value}": builtin or official`);
+  return value;
+}
+
+/** The engine these tests run on (TEMPORAL_ENGINE). */
+export const temporalEngine: TemporalEngine = engineFromEnv();
+
+/** The official CLI, installed first when missing (as npm test does). */
+export function officialCli(): string {
+  ensureOfficialTemporal();
+  return installedCliPath();
+}
+
+export interface TestTemporal {
+  engine: TemporalEngine;
+  address: string;
+  shutdown(): Promise<void>;
+}
+
+let shared: Promise<TestTemporal> | undefined;
+
+export function startTestTemporal(): Promise<TestTemporal> {
+  shared ??= (async (): Promise<TestTemporal> => {
+    if (temporalEngine === 'builtin') {
+      const server = await startDevServer({ port: 0, host: '127.0.0.1' });
+      return { engine: 'builtin', address: server.address, shutdown: () => server.shutdown() };
+    }
+    const server = await startOfficialDevServer({ cli: officialCli() });
+    return { engine: 'official', address: server.address, shutdown: () => server.stop() };
+  })();
   return shared;
+}
+
+/**
+ * The engine's dev server as a process of its own on 127.0.0.1:`port` (headless): our launcher, or
+ * `temporal server start-dev`. With `dbFile` the official server keeps its runs in that SQLite
+ * file and the built-in one in `databaseUrl` (its Postgres store), so a restart keeps them.
+ */
+export function startTemporalFrontend(options: { port: number; dbFile?: string; databaseUrl?: string; env?: NodeJS.ProcessEnv }): Proc {
+  const args = ['server', 'start-dev', '--port', String(options.port), '--ip', '127.0.0.1', '--headless'];
+  if (temporalEngine === 'builtin') return run('devserver/temporal/launcher.js', { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
+  return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile] : [])]);
 }
 
 export async function stopTestTemporal(): Promise<void> {
@@ -54,11 +109,17 @@ export function ensureLauncherBuilt(): string {
 }
 
 export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
-  ensureLauncherBuilt();
+  let executable: string;
+  if (temporalEngine === 'official') {
+    ensureOfficialTemporal();
+    executable = installedTestServerPath();
+  } else {
+    executable = ensureLauncherBuilt();
+  }
   return withStartRetries(() =>
     TestWorkflowEnvironment.createTimeSkipping({
       ...opts,
-      server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
+      server: { ...opts.server, executable: { type: 'existing-path', path: executable } },
     }),
   );
 }
