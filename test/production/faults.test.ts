@@ -23,6 +23,7 @@ import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
 import { run, type Proc } from '../support/processes';
 import { startTemporalFrontend } from '../support/temporal';
+import { stack } from '../support/stack';
 import { eventually } from '../support/eventually';
 
 /** Processes here start, die and come back: a probe that fails (refused connection, database down) is "not yet". */
@@ -122,7 +123,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-faults-'));
     pgPort = await freePort();
     const temporalPort = await freePort();
-    temporalServer = startTemporalFrontend({ port: temporalPort });
+    temporalServer = await startTemporalFrontend({ port: temporalPort, postgresUrl: (await stack()).config.databaseUrl! });
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     smtp = await startSmtpSink();
     sandbox = await startSandboxServer();

@@ -42,7 +42,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = startTemporalFrontend({ port: temporalPort });
+    temporal = await startTemporalFrontend({ port: temporalPort, postgresUrl: base });
     const port = await freePort();
     apiBase = `http://127.0.0.1:${port}/api`;
     const env: NodeJS.ProcessEnv = {

@@ -1,5 +1,6 @@
 // The Temporal server itself killed (-9) in the middle of a burst of bookings and started again on
-// its persistence (the official server on its SQLite file, the built-in one on its Postgres store):
+// its persistence (the official dev server on its SQLite file, the Go-built server on its Postgres
+// databases, the built-in one on its Postgres store):
 // bin/api and bin/worker as separate processes (NODE_ENV=production, configured by environment only),
 // the confirmations going out over SMTP. Every booking a client got 201 for keeps its workflow,
 // no booking exists without one, every confirmation goes out exactly once, and nothing is left stuck.
@@ -64,8 +65,9 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     adminDb = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
     const appDb = `restart_${process.pid}_${runId}`;
     const temporalDb = `restart_temporal_${process.pid}_${runId}`;
-    dbNames = [appDb, temporalDb];
-    for (const name of dbNames) await adminDb.raw(`CREATE DATABASE "${name}"`);
+    // the built-in server's store; the Go-built server's two databases (its schema tool makes them)
+    dbNames = [appDb, temporalDb, `${temporalDb}_visibility`];
+    for (const name of dbNames.slice(0, 2)) await adminDb.raw(`CREATE DATABASE "${name}"`);
     const databaseUrl = baseUrl.replace(/\/[^/]+$/, `/${appDb}`);
 
     smtp = await startSmtpSink();
@@ -73,7 +75,7 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
     // the official server keeps its runs in a SQLite file, the built-in one in a Postgres database
-    startTemporal = async () => startTemporalFrontend({ port: temporalPort, dbFile: path.join(dir, 'temporal.db'), databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`) });
+    startTemporal = () => startTemporalFrontend({ port: temporalPort, postgresUrl: baseUrl, dbFile: path.join(dir, 'temporal.db'), databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`), databasePrefix: temporalDb });
     temporal = await startTemporal();
     const port = await freePort();
     base = `http://127.0.0.1:${port}/api`;

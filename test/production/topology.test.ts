@@ -93,7 +93,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = startTemporalFrontend({ port: temporalPort });
+    temporal = await startTemporalFrontend({ port: temporalPort, postgresUrl: base });
     const [p1, p2] = [await freePort(), await freePort()];
     api1Base = `http://127.0.0.1:${p1}/api`;
     api2Base = `http://127.0.0.1:${p2}/api`;

@@ -3,6 +3,9 @@
 //   official  the official engine of versions.json: `temporal server start-dev` (the CLI) and the
 //             Java time-skipping test server, installed by `npm run temporal:install` (run here
 //             when missing). `npm test` runs the workflow, e2e, production and crash suites on both.
+//   official-postgres  for the production tests only (`npm run test:temporal-postgres`): the Temporal
+//             frontend is go.temporal.io/server at the pinned version, built by `npm run
+//             temporal:build-server`, on Postgres persistence and visibility (the suite's Postgres).
 //
 //   startTestTemporal(): Promise<TestTemporal>
 //     One dev server per mocha run (port picked by the OS, shared by every caller and stopped by
@@ -34,15 +37,16 @@ import { startDevServer } from '../../devserver/temporal';
 import { startOfficialDevServer } from '../../devserver/official-temporal/dev-server';
 import { installedCliPath, installedTestServerPath } from '../../devserver/official-temporal/paths';
 import { ensureOfficialTemporal } from '../../devserver/official-temporal/install';
+import { startGoServer } from '../../devserver/official-temporal/go-server';
 import { run, runExecutable, type Proc } from './processes';
 
 export const launcherPath = path.resolve(__dirname, '../../dist/devserver/temporal/launcher.js');
 
-export type TemporalEngine = 'builtin' | 'official';
+export type TemporalEngine = 'builtin' | 'official' | 'official-postgres';
 
 function engineFromEnv(): TemporalEngine {
   const value = process.env.TEMPORAL_ENGINE ?? 'builtin';
-  if (value !== 'builtin' && value !== 'official') throw new Error(`TEMPORAL_ENGINE is "${value}": builtin or official`);
+  if (value !== 'builtin' && value !== 'official' && value !== 'official-postgres') throw new Error(`TEMPORAL_ENGINE is "${value}": builtin, official or official-postgres`);
   return value;
 }
 
@@ -70,20 +74,26 @@ export function startTestTemporal(): Promise<TestTemporal> {
       return { engine: 'builtin', address: server.address, shutdown: () => server.shutdown() };
     }
     const server = await startOfficialDevServer({ cli: officialCli() });
-    return { engine: 'official', address: server.address, shutdown: () => server.stop() };
+    return { engine: temporalEngine, address: server.address, shutdown: () => server.stop() };
   })();
   return shared;
 }
 
 /**
- * The engine's dev server as a process of its own on 127.0.0.1:`port` (headless): our launcher, or
- * `temporal server start-dev`. With `dbFile` the official server keeps its runs in that SQLite
- * file and the built-in one in `databaseUrl` (its Postgres store), so a restart keeps them.
+ * The engine's Temporal frontend as a process of its own on 127.0.0.1:`port` (headless): our
+ * launcher, `temporal server start-dev`, or the Go-built server on Postgres. A restart keeps the
+ * runs with `dbFile` (the CLI's SQLite file), `databaseUrl` (the built-in server's Postgres store) or
+ * `databasePrefix` (the Go-built server's databases, made on the Postgres at `postgresUrl`, the
+ * suite's; default per port).
  */
-export function startTemporalFrontend(options: { port: number; dbFile?: string; databaseUrl?: string; env?: NodeJS.ProcessEnv }): Proc {
+export async function startTemporalFrontend(options: { port: number; postgresUrl: string; dbFile?: string; databaseUrl?: string; databasePrefix?: string; env?: NodeJS.ProcessEnv }): Promise<Proc> {
   const args = ['server', 'start-dev', '--port', String(options.port), '--ip', '127.0.0.1', '--headless'];
   if (temporalEngine === 'builtin') return run('devserver/temporal/launcher.js', { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
-  return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile] : [])]);
+  if (temporalEngine === 'official') return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile] : [])]);
+  const server = await startGoServer({ port: options.port, postgresUrl: options.postgresUrl, databasePrefix: options.databasePrefix ?? `temporal_${process.pid}_${options.port}` });
+  const proc: Proc = { child: server.child, output: '', exited: new Promise((resolve) => server.child.once('exit', (code) => resolve(code))) };
+  Object.defineProperty(proc, 'output', { get: () => server.output() });
+  return proc;
 }
 
 export async function stopTestTemporal(): Promise<void> {
@@ -110,7 +120,7 @@ export function ensureLauncherBuilt(): string {
 
 export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
   let executable: string;
-  if (temporalEngine === 'official') {
+  if (temporalEngine !== 'builtin') {
     ensureOfficialTemporal();
     executable = installedTestServerPath();
   } else {
