@@ -66,7 +66,15 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // it goes with this process, however this process ends its run (mocha --exit, process.exit)
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      resolve();
+    }),
+  );
   const address = `${ip}:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

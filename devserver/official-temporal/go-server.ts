@@ -112,7 +112,14 @@ export async function startGoServer(options: { port: number; postgresUrl: string
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      resolve();
+    }),
+  );
   const address = `127.0.0.1:${options.port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

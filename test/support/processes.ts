@@ -13,6 +13,12 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
+// No process outlives the test run that started it (mocha --exit ends the run with process.exit).
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** `node dist/<file> ...args` with only PATH and `env` in its environment. */
 export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
   return runExecutable(process.execPath, env, [path.join(DIST, file), ...args]);
@@ -21,7 +27,17 @@ export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): 
 /** An executable (`file ...args`) with only PATH and `env` in its environment. */
 export function runExecutable(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
   const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  running.add(child);
+  const proc: Proc = {
+    child,
+    output: '',
+    exited: new Promise((resolve) =>
+      child.once('exit', (code) => {
+        running.delete(child);
+        resolve(code);
+      }),
+    ),
+  };
   child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
   return proc;
