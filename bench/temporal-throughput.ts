@@ -39,6 +39,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { startEmbeddedPostgres } from '../devserver/postgres';
 import { ensureOfficialTemporal } from '../devserver/official-temporal/install';
 import { installedCliPath } from '../devserver/official-temporal/paths';
+import { SQLITE_PRAGMAS } from '../devserver/official-temporal/dev-server';
 
 const N = Number(process.env.N ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
@@ -123,7 +124,7 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     // The server in its own process, as bin/dev runs it (and so it gets its own core).
     const port = await freePort();
     if (ENGINE === 'official') {
-      const db = databaseUrl ? ['--db-filename', databaseUrl] : [];
+      const db = databaseUrl ? ['--db-filename', databaseUrl, ...SQLITE_PRAGMAS] : [];
       server = spawn(installedCliPath(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
     } else {
       const db = databaseUrl ? ['--database-url', databaseUrl] : [];

@@ -16,6 +16,14 @@ import { findTemporalCli } from './paths';
  */
 export const PLATFORM_SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList'> = {};
 
+/**
+ * The SQLite file in WAL mode, synced at checkpoints: a process that is killed loses nothing it
+ * answered (only a machine that loses power may lose the last writes), and the server spends half
+ * the CPU per workflow and runs twice the workflows a second of the default rollback journal
+ * (docs/temporal-engines.md).
+ */
+export const SQLITE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+
 export interface OfficialDevServerOptions {
   /** the CLI; default: findTemporalCli() (TEMPORAL_CLI_PATH, the checkout's install, the PATH) */
   cli?: string;
@@ -55,7 +63,7 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
   else args.push('--headless');
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
-    args.push('--db-filename', options.dbFile);
+    args.push('--db-filename', options.dbFile, ...SQLITE_PRAGMAS);
   }
   for (const ns of options.namespaces ?? []) args.push('--namespace', ns);
   for (const [name, type] of Object.entries(PLATFORM_SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);

@@ -34,7 +34,7 @@ import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalTestWorkflowEnvironmentOptions, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
 import { startDevServer } from '../../devserver/temporal';
-import { startOfficialDevServer } from '../../devserver/official-temporal/dev-server';
+import { SQLITE_PRAGMAS, startOfficialDevServer } from '../../devserver/official-temporal/dev-server';
 import { installedCliPath, installedTestServerPath } from '../../devserver/official-temporal/paths';
 import { ensureOfficialTemporal } from '../../devserver/official-temporal/install';
 import { startGoServer } from '../../devserver/official-temporal/go-server';
@@ -89,7 +89,7 @@ export function startTestTemporal(): Promise<TestTemporal> {
 export async function startTemporalFrontend(options: { port: number; postgresUrl: string; dbFile?: string; databaseUrl?: string; databasePrefix?: string; env?: NodeJS.ProcessEnv }): Promise<Proc> {
   const args = ['server', 'start-dev', '--port', String(options.port), '--ip', '127.0.0.1', '--headless'];
   if (temporalEngine === 'builtin') return run('devserver/temporal/launcher.js', { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
-  if (temporalEngine === 'official') return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile] : [])]);
+  if (temporalEngine === 'official') return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile, ...SQLITE_PRAGMAS] : [])]);
   const server = await startGoServer({ port: options.port, postgresUrl: options.postgresUrl, databasePrefix: options.databasePrefix ?? `temporal_${process.pid}_${options.port}` });
   const proc: Proc = { child: server.child, output: '', exited: new Promise((resolve) => server.child.once('exit', (code) => resolve(code))) };
   Object.defineProperty(proc, 'output', { get: () => server.output() });
