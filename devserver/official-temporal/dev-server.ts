@@ -74,6 +74,8 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // a CLI that cannot be run (TEMPORAL_CLI_PATH pointing nowhere) says so in the readiness error
+  child.once('error', (err) => keep(Buffer.from(`cannot run ${cli}: ${err.message}`)));
   // it goes with this process, however this process ends its run (mocha --exit, process.exit)
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -105,7 +107,7 @@ export async function waitUntilServing(address: string, child: ChildProcess | un
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+    if (child && (child.exitCode !== null || child.signalCode !== null || (child.pid === undefined && /cannot run/.test(output())))) {
       throw new Error(`the Temporal server at ${address} exited (${child.exitCode ?? child.signalCode}) before it served: ${output().trim().split('\n').slice(-5).join(' | ')}`);
     }
     let connection: Connection | undefined;

@@ -1,8 +1,9 @@
 // The production topology under faults (issue 22 points 8-11): bin/migrate, two bin/api processes and
-// bin/worker as separate processes (NODE_ENV=production, configured by environment only), our Temporal
-// dev server as its own process behind a TCP proxy, a Postgres of this suite's own (so it can be
-// stopped), an SMTP sink that counts what arrives, and the payment sandbox counting captures. One
-// topology start serves the four cases, in order:
+// bin/worker as separate processes (NODE_ENV=production, configured by environment only), a Temporal
+// server (test/support/temporal.ts: ours, the official CLI's or the Go-built one) as its own process
+// behind a TCP proxy, a Postgres of this suite's own (so it can be stopped), an SMTP sink that counts
+// what arrives, and the payment sandbox counting captures. One topology start serves the four cases,
+// in order:
 //   8. kill -9 the worker with 50 confirmations and 10 deposit captures in flight, then a new worker:
 //      every confirmation arrives exactly once, every capture runs exactly once, nothing is left stuck;
 //   9. kill -9 an api process during a burst of bookings: every 201 exists with its workflow, and no

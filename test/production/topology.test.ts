@@ -1,5 +1,6 @@
 // The production topology without Docker (docs/design.md#testing): Postgres, a Temporal frontend
-// at TEMPORAL_ADDRESS (our dev-server launcher as its own process), bin/migrate, two bin/api
+// at TEMPORAL_ADDRESS (the engine's dev server as its own process: ours, the official CLI's, or the
+// Go-built server on Postgres; test/support/temporal.ts), bin/migrate, two bin/api
 // processes and one bin/worker process, all configured by environment only with NODE_ENV=production,
 // an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.
 import { execFile } from 'node:child_process';
