@@ -1,8 +1,9 @@
 // The production topology under faults (issue 22 points 8-11): bin/migrate, two bin/api processes and
-// bin/worker as separate processes (NODE_ENV=production, configured by environment only), our Temporal
-// dev server as its own process behind a TCP proxy, a Postgres of this suite's own (so it can be
-// stopped), an SMTP sink that counts what arrives, and the payment sandbox counting captures. One
-// topology start serves the four cases, in order:
+// bin/worker as separate processes (NODE_ENV=production, configured by environment only), a Temporal
+// server (test/support/temporal.ts: ours, the official CLI's or the Go-built one) as its own process
+// behind a TCP proxy, a Postgres of this suite's own (so it can be stopped), an SMTP sink that counts
+// what arrives, and the payment sandbox counting captures. One topology start serves the four cases,
+// in order:
 //   8. kill -9 the worker with 50 confirmations and 10 deposit captures in flight, then a new worker:
 //      every confirmation arrives exactly once, every capture runs exactly once, nothing is left stuck;
 //   9. kill -9 an api process during a burst of bookings: every 201 exists with its workflow, and no
@@ -22,6 +23,8 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
+import { stack } from '../support/stack';
 import { eventually } from '../support/eventually';
 
 /** Processes here start, die and come back: a probe that fails (refused connection, database down) is "not yet". */
@@ -35,7 +38,6 @@ import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
-import { launcherPath } from '@salon/temporal-server';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -122,7 +124,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-faults-'));
     pgPort = await freePort();
     const temporalPort = await freePort();
-    temporalServer = run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporalServer = await startTemporalFrontend({ port: temporalPort, postgresUrl: (await stack()).config.databaseUrl! });
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     smtp = await startSmtpSink();
     sandbox = await startSandboxServer();
