@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { at, bookingSalon, localDay } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, paymentWorkflowEnded, sandboxMoney } from '../support/payments';
 import { eventually } from '../support/eventually';
 
 describe('payments: deposit on booking creation', function () {
@@ -62,8 +62,9 @@ describe('payments: deposit on booking creation', function () {
     }
     const [captured] = await paymentRows(booking.id);
     expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 10000 });
-    const { sandbox } = await stack();
-    expect(sandbox.session(captured.providerSessionId)!.captureCount).to.equal(1);
+    // once the payment's workflow has ended nothing more goes to the provider: one capture request, with one key
+    await paymentWorkflowEnded(captured.id);
+    expect(await sandboxMoney(captured.providerSessionId)).to.deep.equal({ captured: 1, captureRequests: { count: 1, keys: [`capture:${captured.id}`] }, refundRequests: { count: 0, keys: [] } });
   });
 
   it('when arrival asks for the capture but the payment workflow cannot be signalled then 503 and nothing changed: the booking is not ARRIVED and no capture was asked for', async () => {
