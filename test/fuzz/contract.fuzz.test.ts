@@ -31,7 +31,7 @@ import { call } from '../support/http';
 import { eventually } from '../support/eventually';
 import { activateSandbox } from '../support/billing';
 import { bookOnline, depositSalon, paymentPage, sandboxKey, type DepositSalon } from '../support/payments';
-import { workflowsSettled } from '../support/workflows-settled';
+import { workflowsSettled } from '../support/workflow-barriers';
 import { pdf, png, uploadAs } from '../support/upload-files';
 import { offerToken } from '../../domain/waitlist/waitlist-tokens';
 import { areaRouters } from '../../api/routes';

@@ -8,7 +8,7 @@ import { stack } from './stack';
 import { bookingSalon, localDay, at, knex, type BookingSalon } from './booking-fixtures';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
-import { stackTemporalClient } from './workflows-settled';
+import { stackTemporalClient } from './workflow-barriers';
 
 export interface DepositSalon extends BookingSalon {
   configId: string;

@@ -125,7 +125,8 @@ export function stack(): Promise<TestStack> {
     // handle-less queries outside test/.
     Model.knex(platform.knex);
     const sms = new FolderSmsSender(config.smsOutboxDir);
-    const apiLoad = new ApiLoadGate();
+    // a hold limit past any test's wait: what the gate holds while a test says busy goes on only when it says idle
+    const apiLoad = new ApiLoadGate(60_000);
     const worker = await startWorker({
       address: temporal.address,
       namespace: config.temporalNamespace,

@@ -1,11 +1,11 @@
 // Barriers on the shared stack's workflows, for checks that something did NOT happen (CONTRIBUTING.md,
-// "Tests"): a workflow is idle when it has no activity pending and its last workflow task completed
-// (a signal, an activity's result or a fired timer each schedule a new task in the same step as
-// their event), so until a timer fires or a signal comes it writes nothing more.
+// "Tests"): wait until a workflow, or every workflow started since a moment, is idle
+// (test/support/workflow-history.ts), so what it was told has been done and written.
 import { Client, Connection } from '@temporalio/client';
 import { stack } from './stack';
 import { startTestTemporal } from './temporal';
 import { eventually } from './eventually';
+import { workflowIdle } from './workflow-history';
 
 let client: Promise<Client> | undefined;
 
@@ -23,17 +23,10 @@ export function stackTemporalClient(): Promise<Client> {
   return client;
 }
 
-const WORKFLOW_TASK_EVENTS = ['workflowTaskScheduledEventAttributes', 'workflowTaskStartedEventAttributes', 'workflowTaskCompletedEventAttributes', 'workflowTaskFailedEventAttributes', 'workflowTaskTimedOutEventAttributes'] as const;
-
-/** Whether the workflow has nothing to do now: closed, or no activity pending and its last workflow task completed. */
-export async function workflowIdle(workflowId: string): Promise<boolean> {
-  const handle = (await stackTemporalClient()).workflow.getHandle(workflowId);
-  const described = await handle.describe();
-  if (described.status.name !== 'RUNNING') return true;
-  if (described.raw.pendingActivities?.length) return false;
-  const events = (await handle.fetchHistory()).events ?? [];
-  const lastTask = events.filter((e) => WORKFLOW_TASK_EVENTS.some((k) => e[k])).at(-1);
-  return Boolean(lastTask?.workflowTaskCompletedEventAttributes);
+/** Waits until the workflow is idle or closed: what it was told so far has been done. */
+export async function workflowSettled(workflowId: string, timeoutMs = 60_000): Promise<void> {
+  const temporal = await stackTemporalClient();
+  await eventually(async () => workflowIdle(temporal, workflowId), `${workflowId} to settle`, timeoutMs);
 }
 
 /** History length at which each workflow was last seen idle: with no new event it still is. */
@@ -41,7 +34,8 @@ const idleAt = new Map<string, number>();
 
 /**
  * Waits until every workflow started after `since` is idle (or closed): what the requests made since
- * then set off has been written, so a snapshot taken now stays as it is until something new happens.
+ * then set off has been written, so a snapshot taken now stays as it is until something new happens
+ * (or a timer fires: the shortest a test's rows set is a delivery's retry, 30 s on).
  */
 export async function workflowsSettled(since: Date, what = 'the workflows started since then to settle', timeoutMs = 60_000): Promise<void> {
   const temporal = await stackTemporalClient();
@@ -49,7 +43,7 @@ export async function workflowsSettled(since: Date, what = 'the workflows starte
     async () => {
       for await (const run of temporal.workflow.list({ query: `ExecutionStatus = 'Running' AND StartTime > '${since.toISOString()}'` })) {
         if (idleAt.get(run.workflowId) === run.historyLength) continue;
-        if (!(await workflowIdle(run.workflowId))) return false;
+        if (!(await workflowIdle(temporal, run.workflowId))) return false;
         idleAt.set(run.workflowId, run.historyLength);
       }
       return true;
