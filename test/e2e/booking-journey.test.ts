@@ -48,7 +48,7 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     expect(await db('tenant_customer_visits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
   });
 
-  it('when the api says it is busy then the confirmation waits, and it is sent once the api is idle', async () => {
+  it('when the api says it is busy then the confirmation waits at the gate, and it is sent once the api is idle', async () => {
     const salon = await bookingSalon({ settings: { autoConfirm: true } });
     const { sms, apiLoad } = await stack();
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
@@ -61,9 +61,22 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
         }),
         201,
       );
-      // an activity waits at most a second (composition/api-load.ts): well past the usual few milliseconds
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // the workflow's activities reach the gate one after the other (its read first): let each earlier
+      // one through (idle, busy again in the same step) until the confirmation's SMS is the one held
+      await eventually(async () => {
+        const held = apiLoad.held();
+        if (held.includes('sendBookingSms')) return true;
+        if (held.length) {
+          apiLoad.set('idle');
+          apiLoad.set('busy');
+        }
+        return undefined;
+      }, () => `the confirmation SMS held at the gate (held: ${apiLoad.held().join(', ') || 'nothing'})`);
       expect(await sms.sentTo(phone), 'no SMS while the api is busy').to.have.length(0);
+      expect(apiLoad.held(), 'the SMS still held once the outbox was read').to.include('sendBookingSms');
+      // idle releases what waits at once (the stack's hold limit is a minute: nothing else lets it go)
+      apiLoad.set('idle');
+      expect(apiLoad.held()).to.deep.equal([]);
     } finally {
       apiLoad.set('idle');
     }
