@@ -69,7 +69,8 @@ function shapeAfter(current: ServiceShape | null, input: ServicePatch): { shape:
     phases,
     bufferBeforeMinutes: input.bufferBeforeMinutes ?? current?.bufferBeforeMinutes ?? 0,
     bufferAfterMinutes: input.bufferAfterMinutes ?? current?.bufferAfterMinutes ?? 0,
-    requirements: input.resourceRequirements ?? current?.requirements ?? [],
+    // a requirement sent without phases needs its room for the whole service
+    requirements: (input.resourceRequirements ?? current?.requirements ?? []).map((r) => ({ resourceType: r.resourceType, phases: r.phases ?? null })),
   };
   const problems = shapeProblems(shape);
   if (problems.length) throw errors.validation('Request validation failed', problems);

@@ -107,7 +107,7 @@ export function shapeProblems(shape: ServiceShape): ErrorDetail[] {
     if (!REQUIREMENT_TYPES.includes(r.resourceType)) problems.push({ field: `resourceRequirements.${i}.resourceType`, message: `must be one of ${REQUIREMENT_TYPES.join(', ')}` });
     else if (types.has(r.resourceType)) problems.push({ field: `resourceRequirements.${i}.resourceType`, message: 'one requirement per type of resource' });
     types.add(r.resourceType);
-    if (r.phases === null) return;
+    if (r.phases === null || r.phases === undefined) return;
     if (r.phases.length === 0) problems.push({ field: `resourceRequirements.${i}.phases`, message: 'name at least one phase, or null for the whole service' });
     if (new Set(r.phases).size !== r.phases.length) problems.push({ field: `resourceRequirements.${i}.phases`, message: 'must not repeat a phase' });
     if (r.phases.some((p) => !Number.isInteger(p) || p < 0 || p >= phases.length)) {

@@ -98,6 +98,14 @@ describe('services and categories', () => {
       expect((await post([{ resourceType: 'staff', phases: null }])).status).to.equal(400);
     });
 
+    it('when a phase lacks its minutes or kind, or a requirement its type, then 400 naming it; a requirement without phases needs its room for the whole service', async () => {
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ kind: 'WORK' }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'phases.0.minutes']);
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ minutes: 30 }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'phases.0.kind']);
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, resourceRequirements: [{ phases: [0] }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.resourceType']);
+      const whole = await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, resourceRequirements: [{ resourceType: 'room' }] });
+      expect(whole.body.data.resourceRequirements).to.deep.equal([{ resourceType: 'room', phases: null }]);
+    });
+
     it('when a service with phases is given a new duration alone then 400 (its length is its phases); new phases change the duration, and cutting phases under a requirement is 400', async () => {
       const svc = (await s.as('OWNER', 'post', '/services', { name: unique('Farge'), price: 1, phases: colour, resourceRequirements: [{ resourceType: 'equipment', phases: [2] }] })).body.data;
       expect(invalid(await s.as('OWNER', 'patch', `/services/${svc.id}`, { duration: 100 }))).to.deep.equal([400, 'VALIDATION_ERROR', 'duration']);
