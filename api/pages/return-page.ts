@@ -12,7 +12,6 @@ import { notFoundPage } from './booking-page';
 import { proofToken } from './proof-cookie';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
 import { formatMoney } from '../../web/shared/format';
-import { withCountryCode } from '../../web/shared/phone';
 import { AppError } from '../../domain/errors';
 import { paymentReturnView, type PaymentReturnView } from '../../domain/payments/payment-return.service';
 import { retryPayment } from '../../domain/payments/payment.service';
@@ -111,7 +110,8 @@ export async function retryFromForm(ctx: PagesContext, req: Request, res: Respon
   if (!found) return notFoundPage(ctx, req, res, pageLang(req, res));
   const body = (req.body ?? {}) as Record<string, unknown>;
   const token = proofToken(req, found.payment.bookingId);
-  const phone = typeof body.phone === 'string' && body.phone.trim() ? withCountryCode(body.phone) : undefined;
+  // the number as typed: the domain reads it in the salon's country (domain/phone)
+  const phone = typeof body.phone === 'string' && body.phone.trim() ? body.phone : undefined;
   const lang = body.lang === 'en' ? 'en' : 'nb';
   try {
     const payment = await retryPayment(ctx.payments, found.tenant, found.payment.bookingId, token ? { token } : { phone });
