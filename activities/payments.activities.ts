@@ -56,6 +56,7 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
+    closeRetryWindow: ({ paymentId }) => run(() => flows.closeRetryWindow(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),
     sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to: smsRecipient(to), text, meta })),
     releaseLatePayment: ({ paymentId }) => run(() => flows.releaseLatePayment(deps(), paymentId)),

@@ -129,7 +129,8 @@ export async function calendarFile(ctx: PagesContext, req: Request, res: Respons
   const ics = bookingCalendar(
     {
       bookingId: booking.id,
-      sequence: row.version,
+      sequence: row.calendarSequence,
+      language: row.language,
       status: booking.status,
       start: new Date(booking.startTime),
       end: new Date(booking.endTime),

@@ -5,6 +5,7 @@
  * through the change primitive, so its workflow (`waitlist-entry:<id>`, which ends it at its last
  * date) is told before commit.
  */
+import crypto from 'node:crypto';
 import type { Db, Transaction } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
@@ -61,11 +62,13 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
   await servicesFor(deps.knex, tenant.id, input.serviceIds);
   await assertResourcesExist(deps.knex, tenant.id, [input.resourceId]);
   const phone = requirePhone(input.customer.phone, phoneRegionOf(tenant), 'customer.phone');
-  const { token, hash } = issueEntryToken();
+  const id = crypto.randomUUID();
+  const { token, hash } = issueEntryToken(deps.secret, id);
   const entry = await deps.knex.transaction((trx) =>
     changeEntity(deps.signaller, waitlistEntryContract, {
       write: () =>
         insertEntry(trx, {
+          id,
           tenantId: tenant.id,
           source: joiner.source,
           serviceIds: [...new Set(input.serviceIds)],
