@@ -46,7 +46,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       lang: view.lang,
       status,
       title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}`,
-      body: html`<div class="booking">${contactStep(view, catalogue, salon, state, values, errors)}${summary(view, catalogue, salon, state)}</div>`,
+      body: html`<div class="booking">${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}</div>`,
     });
 
   const problems = contactProblems(values);

@@ -31,6 +31,11 @@ export function formatLongDay(instant: Date | string, timeZone: string, locale: 
   return new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(instant));
 }
 
+/** "fredag 4. desember kl. 14:30" / "Friday 4 December at 14:30" of an instant, in the salon's zone. */
+export function formatDayTime(instant: Date | string, timeZone: string, lang: Lang, locale: string): string {
+  return `${formatDay(instant, timeZone, locale)} ${lang === 'nb' ? 'kl.' : 'at'} ${formatTime(instant, timeZone, locale)}`;
+}
+
 /** "14:30" of an instant, in the salon's zone. */
 export function formatTime(instant: Date | string, timeZone: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
