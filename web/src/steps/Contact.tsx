@@ -1,5 +1,6 @@
-// Step 4: name, phone (+47 unless another country code is typed), optional e-mail and message; a
-// signed-in customer may apply a voucher. Booking: POST /public/tenants/{slug}/bookings; with a
+// Step 4: name, phone (as typed: the platform reads it in the salon's country and says at the field
+// when it is no number), optional e-mail and message; a signed-in customer may apply a voucher. The
+// cancellation terms stand above "Bestill" (shared/terms.ts). Booking: POST /public/tenants/{slug}/bookings; with a
 // deposit the customer goes on to the provider's hosted checkout, otherwise to the confirmation.
 // A time taken meanwhile (BOOKING_CONFLICT) sends the customer back to fresh times of that day.
 import { useState } from 'preact/hooks';
