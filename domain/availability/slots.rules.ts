@@ -45,6 +45,7 @@ import {
   type AvailabilityInput,
   type AvailabilityResult,
   type AvailableSlot,
+  type ResourceAvailabilityData,
 } from './availability.types';
 
 const MINUTE_MS = 60_000;
@@ -96,13 +97,14 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
 }
 
 /**
- * Closed or full: whether a staff member who may do each service works on the date at all (schedule,
- * opening hours, time off; bookings aside), every requirement having a suitable room or equipment.
- * False: the day is closed for this request; true with no slots: the day is full.
+ * Closed or full: whether, for every service asked for, a staff member who may do it works on the
+ * date at all (schedule, opening hours, time off; bookings aside) and so does a suitable room or
+ * piece of equipment for each of its requirements. False: the day is closed for this request; true
+ * with no slots: the day is full.
  */
 function isWorkingDay(plan: DayPlan, input: AvailabilityInput, date: LocalDate): boolean {
-  if (!everyPartHasCandidates(plan.candidates)) return false;
-  return plan.candidates.some((c) => c.staff.some((r) => workingIntervals(r, date, plan.timezone, input.businessHours).length > 0));
+  const works = (r: ResourceAvailabilityData) => workingIntervals(r, date, plan.timezone, input.businessHours).length > 0;
+  return plan.candidates.every((c) => c.staff.some(works) && c.requirements.every((req) => req.resources.some(works)));
 }
 
 /**
