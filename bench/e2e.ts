@@ -62,7 +62,8 @@ const FLOOR_ONLY = option('--only') === 'floor';
 const BURST_ONLY = option('--only') === 'burst';
 const STATEMENTS = args.includes('--statements');
 const THREADS = args.includes('--threads');
-const DIST = path.resolve(__dirname, '../dist');
+/** --dist DIR: the build to run (e.g. another worktree's dist/, for a before/after pair on one machine state) */
+const DIST = path.resolve(option('--dist') ?? path.resolve(__dirname, '../dist'));
 const TZ = 'Europe/Oslo';
 const STAFF = 40;
 const DURATION_MIN = 30;
