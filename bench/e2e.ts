@@ -229,8 +229,11 @@ const SECRETS = {
 };
 // every request still passes every limiter; the budgets are only big enough for one client address
 const BUDGETS = { RATE_LIMIT_GLOBAL: '10000000', RATE_LIMIT_BOOKING_CREATE: '10000000' };
-/** The worker's and the pools' settings (WORKER_*, DB_POOL_MAX) are passed on to the platform's processes, for trying them. */
-const TUNING = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(WORKER_|DB_POOL_MAX$)/.test(k)));
+/**
+ * The worker's and the pools' settings (WORKER_*, DB_POOL_MAX) are passed on to the platform's processes, for trying
+ * them; and TEMPORAL_CLI_PATH, for a --dist build outside this checkout (it finds no CLI of its own).
+ */
+const TUNING = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(WORKER_|DB_POOL_MAX$|TEMPORAL_CLI_PATH$)/.test(k)));
 
 async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stack> {
   const port = await freePort();
