@@ -43,7 +43,14 @@ import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
 import { installedCliPath } from '../devstack/official-temporal/paths';
 import { SQLITE_PRAGMAS } from '../devstack/official-temporal/dev-server';
 
-const N = Number(process.env.N ?? 2000);
+const SHAPE = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : 'activity-and-timer';
+if (SHAPE !== 'activity-and-timer' && SHAPE !== 'booking') throw new Error(`--shape ${SHAPE}: activity-and-timer or booking`);
+/** --shape booking: workflows started a second (open loop), for SECONDS */
+const RATE = Number(process.env.RATE ?? 50);
+const SECONDS = Number(process.env.SECONDS ?? 30);
+/** extra arguments of the official CLI's start-dev, e.g. "--dynamic-config-value system.forceSearchAttributesCacheRefreshOnRead=false" */
+const DEV_ARGS = process.env.TEMPORAL_DEV_ARGS?.split(' ').filter(Boolean) ?? [];
+const N = SHAPE === 'booking' ? RATE * SECONDS : Number(process.env.N ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
 const WORKFLOW_THREADS = Number(process.env.WF_THREADS ?? 2);
 const engineArg = process.argv.indexOf('--engine');
@@ -127,7 +134,7 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     const port = await freePort();
     if (ENGINE === 'official') {
       const db = databaseUrl ? ['--db-filename', databaseUrl, ...SQLITE_PRAGMAS] : [];
-      server = spawn(installedCliPath(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
+      server = spawn(installedCliPath(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db, ...DEV_ARGS], { stdio: ['ignore', 'ignore', 'inherit'] });
     } else {
       const db = databaseUrl ? ['--database-url', databaseUrl] : [];
       server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -143,11 +150,17 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   const nativeConnection = await NativeConnection.connect({ address });
   const client = new Client({ connection: process.env.CLIENT === 'grpc-js' ? connection : nativeConnection });
   const taskQueue = `bench-${Date.now()}`;
+  let confirmed = 0;
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue,
     workflowBundle,
-    activities: { echo: async (s: string) => s },
+    activities: {
+      echo: async (s: string) => {
+        if (s === 'email') confirmed += 1;
+        return s;
+      },
+    },
     workflowThreadPoolSize: WORKFLOW_THREADS,
     ...(process.env.NON_STICKY_RATIO ? { nonStickyToStickyPollRatio: Number(process.env.NON_STICKY_RATIO) } : {}),
     ...(process.env.MAX_CACHED ? { maxCachedWorkflows: Number(process.env.MAX_CACHED) } : {}),
@@ -170,6 +183,20 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
         latencies.push(performance.now() - t0);
       }
     };
+    if (SHAPE === 'booking') {
+      // open loop: each workflow is started at its own offset; done once every one has run its local activities
+      await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          new Promise<void>((resolve) => setTimeout(resolve, (i * 1000) / RATE)).then(async () => {
+            const t0 = performance.now();
+            await client.workflow.signalWithStart('bookingShape', { taskQueue, workflowId: `bench-${taskQueue}-${i}`, signal: 'event', signalArgs: [1] });
+            latencies.push(performance.now() - t0);
+          }),
+        ),
+      );
+      while (confirmed < N) await new Promise((r) => setTimeout(r, 50));
+      return;
+    }
     await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   });
   const seconds = (Date.now() - started) / 1000;
@@ -183,6 +210,9 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     engine: ENGINE,
     store,
     ...(LAUNCHERS.length > 1 ? { launcher } : {}),
+    shape: SHAPE,
+    ...(SHAPE === 'booking' ? { rate: RATE } : {}),
+    ...(DEV_ARGS.length ? { devArgs: DEV_ARGS.join(' ') } : {}),
     workflows: N,
     concurrency: CONCURRENCY,
     workflowThreads: WORKFLOW_THREADS,

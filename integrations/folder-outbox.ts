@@ -14,10 +14,20 @@ export class FolderOutbox<T extends { to: string }> {
   constructor(readonly dir: string) {}
 
   async write(message: T): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
     const sentAt = new Date().toISOString();
     const id = `${sentAt.replace(/[:.]/g, '-')}-${crypto.randomUUID()}`;
-    await fs.writeFile(path.join(this.dir, `${id}.json`), JSON.stringify({ id, sentAt, ...message }, null, 2));
+    const file = path.join(this.dir, `${id}.json`);
+    const body = JSON.stringify({ id, sentAt, ...message }, null, 2);
+    // the folder is made when a write finds it missing (the first message, or after someone removed
+    // it), not before every message: a recursive mkdir per message took 7.5% of the worker's main
+    // thread's samples in a profile of the bench (docs/performance.md)
+    try {
+      await fs.writeFile(file, body);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await fs.mkdir(this.dir, { recursive: true });
+      await fs.writeFile(file, body);
+    }
   }
 
   /** Messages sent to one recipient, oldest first. */

@@ -352,20 +352,22 @@ export interface BookingMessageParties {
   customer: { name: string; phone: string | null; email: string | null } | null;
 }
 
+// Sent for every message the worker delivers: a named statement (db/named-statement.ts), not
+// objection's query path (docs/performance.md).
+const MESSAGE_PARTIES = `SELECT bi.id AS "itemId", s.name AS "serviceName", r.name AS "resourceName",
+    t.name AS "salonName", t.slug AS "salonSlug", t.address AS "salonAddress", t.settings->>'timezone' AS "salonTimezone",
+    c.id AS "customerId", c.name AS "customerName", c.phone AS "customerPhone", c.email AS "customerEmail"
+  FROM tenants t
+  LEFT JOIN booking_items bi ON bi.booking_id = ?
+  LEFT JOIN services s ON s.id = bi.service_id
+  LEFT JOIN resources r ON r.id = bi.resource_id
+  LEFT JOIN customers c ON c.id = ? AND c.tenant_id = t.id
+  WHERE t.id = ?
+  ORDER BY bi.sort_order`;
+
 /** Who sends a message about the booking, what it names (services and staff) and who it goes to, in one query. */
 export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: string; customerId: string | null }): Promise<BookingMessageParties> {
-  const rows = (await TenantModel.query(db)
-    .alias('t')
-    .leftJoin('booking_items as bi', 'bi.bookingId', db.raw('?', [booking.id]))
-    .leftJoin('services as s', 's.id', 'bi.serviceId')
-    .leftJoin('resources as r', 'r.id', 'bi.resourceId')
-    .leftJoin('customers as c', (join) => join.on('c.id', '=', db.raw('?', [booking.customerId])).andOn('c.tenantId', '=', 't.id'))
-    .where('t.id', booking.tenantId)
-    .orderBy('bi.sortOrder')
-    .select('bi.id as itemId', 's.name as serviceName', 'r.name as resourceName')
-    .select('t.name as salonName', 't.slug as salonSlug', 't.address as salonAddress', db.raw("t.settings->>'timezone' as salon_timezone"))
-    .select('c.id as customerId', 'c.name as customerName', 'c.phone as customerPhone', 'c.email as customerEmail')
-    .toKnexQuery()) as {
+  const rows = await runNamedStatement<{
     itemId: string | null;
     serviceName: string;
     resourceName: string | null;
@@ -377,7 +379,7 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
     customerName: string;
     customerPhone: string | null;
     customerEmail: string | null;
-  }[];
+  }>(db, { name: 'booking-message-parties', sql: MESSAGE_PARTIES, bindings: [booking.id, booking.customerId, booking.tenantId] });
   const first = rows[0];
   if (!first) throw new Error(`salon ${booking.tenantId} of booking ${booking.id} not found`);
   return {
