@@ -36,9 +36,12 @@ export interface CreateInput {
   items: ItemInput[];
   customerId?: string;
   customer?: ContactInput;
-  source?: 'PHONE' | 'ADMIN';
+  /** SERIES only from a series' occurrence (docs/rules/series.md#booking-an-occurrence); the contract takes PHONE and ADMIN */
+  source?: 'PHONE' | 'ADMIN' | 'SERIES';
   notes?: string | null;
   voucherCode?: string;
+  /** a series' occurrence: the booking gets a cancellation token, so its messages carry the manage link */
+  withManageLink?: boolean;
 }
 
 export interface WalkInInput {
@@ -222,6 +225,7 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     status: 'CONFIRMED',
     source: input.source ?? 'ADMIN',
     ...salonSide(input),
+    withToken: input.withManageLink ?? false,
     voucherCode: input.voucherCode,
   });
   return booking;

@@ -8,7 +8,8 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
 import type { BookingHooks } from './booking-hooks';
 
-export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
+/** SERIES: booked by a standing appointment's workflow (docs/rules/series.md#booking-an-occurrence) */
+export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE' | 'SERIES';
 
 export interface BookingDeps {
   knex: Db;

@@ -15,6 +15,8 @@ export interface CustomerInput {
   phone?: string | null;
   email?: string | null;
   notes?: string | null;
+  /** the customer agreed to rebooking nudges (docs/rules/series.md#rebooking-nudges) */
+  acceptsRebookingNudges?: boolean;
 }
 
 export type CustomerPatch = Partial<CustomerInput>;
@@ -49,7 +51,7 @@ export async function createCustomer(db: Db, tenantId: string, input: CustomerIn
   const email = normaliseEmail(input.email);
   return db.transaction(async (trx) => {
     await checkContactFree(trx, tenantId, phone, email);
-    const id = await repo.insertCustomer(trx, tenantId, { name: input.name.trim(), phone, email, notes: input.notes ?? null });
+    const id = await repo.insertCustomer(trx, tenantId, { name: input.name.trim(), phone, email, notes: input.notes ?? null, acceptsRebookingNudges: input.acceptsRebookingNudges ?? false });
     await ensureTenantCustomer(trx, tenantId, id);
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
   });
@@ -63,6 +65,7 @@ export async function updateCustomer(db: Db, tenantId: string, id: string, patch
     if (patch.phone !== undefined) changes.phone = normalisePhone(patch.phone);
     if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
     if (patch.notes !== undefined) changes.notes = patch.notes;
+    if (patch.acceptsRebookingNudges !== undefined) changes.acceptsRebookingNudges = patch.acceptsRebookingNudges;
     await checkContactFree(trx, tenantId, changes.phone ?? null, changes.email ?? null, id);
     if (Object.keys(changes).length) await repo.patchCustomer(trx, tenantId, id, changes);
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
