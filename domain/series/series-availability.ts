@@ -1,6 +1,6 @@
 /**
  * The one question a series asks availability (docs/rules/series.md#booking-an-occurrence): the
- * nearest free start for these services with this staff member, within the salon's tolerance of the
+ * nearest free start (the nearest day, then the nearest time of day) for these services with this staff member, within the salon's tolerance of the
  * planned time. It asks through availability's public functions only, so when the availability
  * engine changes, this function is the one to re-point.
  */
@@ -40,5 +40,5 @@ export async function nearestFreeStart(db: DbPool, tenant: TenantContext, query:
       if (start.getTime() > query.now.getTime() && !excluded.has(start.getTime())) starts.push(start);
     }
   }
-  return nearestStart(starts, query.target);
+  return nearestStart(starts, query.target, s.timezone);
 }

@@ -1,7 +1,7 @@
 // Standing appointments (docs/rules/series.md): when each occurrence is planned, when it enters the
 // salon's booking window, whether the series still has it, and which free start is nearest.
 // Pure: the services, the activities and the series workflow import it.
-import { addDays, localDayBoundsUtcMs, localMinutesToUtcMs, utcToLocal, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
+import { addDays, daysBetween, localDayBoundsUtcMs, localMinutesToUtcMs, utcToLocal, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 
 /** Weeks between occurrences (docs/rules/limits.md). */
 export const SERIES_INTERVAL_WEEKS = { min: 1, max: 26 } as const;
@@ -74,15 +74,24 @@ export function toleranceDates(planned: Date, timezone: string, toleranceDays: n
   return dates;
 }
 
-/** The start nearest to `target` (the earlier of two as near), or null when there is none. */
-export function nearestStart(starts: readonly Date[], target: Date): Date | null {
-  let best: Date | null = null;
+/**
+ * The free start nearest to the planned one, as a customer with a standing time means it: the
+ * nearest day first, then the nearest time of day on it, the earlier of two as near (a 10:00 that is
+ * taken becomes 09:00 or 11:00 that day; a day away becomes 10:00 the day before or after). Null when
+ * there is none.
+ */
+export function nearestStart(starts: readonly Date[], target: Date, timezone: string): Date | null {
+  const wanted = utcToLocal(target, timezone);
+  const key = (start: Date): [number, number, number] => {
+    const local = utcToLocal(start, timezone);
+    return [Math.abs(daysBetween(wanted.date, local.date)), Math.abs(local.minutesOfDay - wanted.minutesOfDay), start.getTime()];
+  };
+  let best: { start: Date; key: [number, number, number] } | null = null;
   for (const start of starts) {
-    const distance = Math.abs(start.getTime() - target.getTime());
-    const bestDistance = best === null ? Infinity : Math.abs(best.getTime() - target.getTime());
-    if (distance < bestDistance || (distance === bestDistance && best !== null && start < best)) best = start;
+    const k = key(start);
+    if (!best || k[0] < best.key[0] || (k[0] === best.key[0] && (k[1] < best.key[1] || (k[1] === best.key[1] && k[2] < best.key[2])))) best = { start, key: k };
   }
-  return best;
+  return best?.start ?? null;
 }
 
 /** The series' tolerance from the salon's settings (older settings without it: the default). */
