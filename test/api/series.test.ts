@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call } from '../support/http';
-import { stack } from '../support/stack';
+import request from 'supertest';
+import { appWith, stack } from '../support/stack';
 import { signInCustomer } from '../support/customers';
 import { addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
@@ -84,6 +85,14 @@ describe('standing appointments (HTTP)', () => {
       [1, 'BOOKED', 'CONFIRMED'],
       [2, 'BOOKED', 'CONFIRMED'],
     ]);
+    const app = await appWith({ METRICS_TOKEN: 'metrics-token-for-tests-0123' });
+    const metrics = await request(app).get('/api/metrics').set('Authorization', 'Bearer metrics-token-for-tests-0123');
+    expect(metrics.status).to.equal(200);
+    expect(metrics.text).to.match(/series\{status="FINISHED"\} [1-9]/);
+    expect(metrics.text).to.match(/series_occurrences\{outcome="booked"\} [1-9]/);
+    expect(metrics.text).to.match(/series_occurrences\{outcome="moved"\} \d/);
+    expect(metrics.text).to.match(/rebooking_nudges\{outcome="sent"\} \d/);
+    expect(metrics.text).to.match(/rebooking_nudges\{outcome="booked"\} \d/);
   });
 
   it('when an occurrence lies beyond the booking window then it is not booked yet and the series shows it as a next date', async () => {

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
-import { at, bookingSalon, type BookingSalon } from '../support/booking-fixtures';
+import { at, bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { addDays, utcToLocalDate } from '../../domain/time/salon-time.rules';
 import { createCustomer } from '../../domain/customer/customer.service';
 import { eventually } from '../support/eventually';
@@ -19,6 +19,7 @@ import { changeStatus } from '../../domain/booking/booking-status.service';
 import { unsubscribeFromNudges } from '../../domain/rebooking/rebooking.service';
 import { rebookingNudgeContract } from '../../domain/rebooking/rebooking-events.rules';
 import { unsubscribeToken } from '../../domain/rebooking/rebooking-tokens';
+import { nudgeFigures } from '../../domain/rebooking/rebooking.repository';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
@@ -119,6 +120,13 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
       expect(await row(nudge.id)).to.include({ status: 'SENT' });
       await t.env.sleep(10 * WEEK);
       expect(await nudges(sc.phone)).to.have.length(1);
+
+      // the customer books from the nudge (within 14 days of it; the database's clock): counted as made from a nudge
+      const before = await nudgeFigures((await stack()).platform.knex);
+      await book({ ...sc, deps: { ...sc.deps, now: () => new Date() } }, localDay(3), '13:00');
+      const after = await nudgeFigures((await stack()).platform.knex);
+      expect(after.booked - before.booked).to.equal(1);
+      expect(after.sent).to.be.at.least(1);
     });
   });
 
