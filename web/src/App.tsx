@@ -32,7 +32,7 @@ export function App({ boot }: { boot: BootData }) {
   const [draft, setDraft] = useState<Draft>(() => {
     const saved = takeDraft(boot.slug);
     if (saved) return saved;
-    return emptyDraft(boot.chosenServices);
+    return emptyDraft(boot.chosenServices, boot.chosenStaff);
   });
   const [notice, setNotice] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
