@@ -11,6 +11,7 @@ import { bookFromForm } from './book';
 import { calendarFile, cancelFromForm, managePage } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
+import { unsubscribeFromForm, unsubscribePage } from './unsubscribe-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
@@ -66,6 +67,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.post('/:slug/waitlist/offers/:offerId/accept', acceptLimit, form, slugRoute((req, res) => acceptFromForm(ctx, req, res)));
   router.post('/:slug/waitlist/offers/:offerId/decline', form, slugRoute((req, res) => declineFromForm(ctx, req, res)));
   router.post('/:slug/book', createLimit, form, slugRoute((req, res) => bookFromForm(ctx, req, res)));
+  router.get('/:slug/nudges/unsubscribe', slugRoute((req, res) => unsubscribePage(ctx, req, res)));
+  router.post('/:slug/nudges/unsubscribe', form, slugRoute((req, res) => unsubscribeFromForm(ctx, req, res)));
   router.get(
     '/:slug',
     slugRoute(async (req, res) => {
