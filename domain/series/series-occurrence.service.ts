@@ -6,7 +6,8 @@
  *
  * Exactly once per occurrence: each occurrence is booked in one transaction that holds the series'
  * row lock, finds no row for (series, index), books and writes that row. A retried or concurrent
- * attempt waits on the lock and then finds the row: it books nothing.
+ * attempt waits on the lock and then finds the row: it books nothing. The free time is looked up
+ * before that transaction, on the pool; the booking's own checks refuse it if it was taken meanwhile.
  */
 import type { DbPool } from '../../db/db-handle';
 import { AppError } from '../errors';
@@ -46,45 +47,77 @@ export interface OccurrenceDeps extends Omit<BookingDeps, 'knex' | 'now'> {
 const SERIES_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
 /** Attempts at the nearest free time when the one found is taken before it is booked. */
 const ATTEMPTS = 3;
+/** Occurrences booked in one step at most; the workflow asks again at once for the rest (a short step is retried soon after a crash). */
+export const OCCURRENCES_PER_STEP = 5;
 
 /** Errors of the booking service that say "that time is not free": try the next nearest. */
 function isTimeRefused(err: unknown): err is AppError {
   return err instanceof AppError && (err.status === 409 || err.code === 'RESOURCE_NOT_AVAILABLE');
 }
 
-/** Books occurrence `index` once; what happened to it. */
+type Attempt = { done: true } | { done: false; refused?: Date };
+
+/**
+ * Books occurrence `index` once. The free time is found first, on the pool and outside any
+ * transaction (a transaction waiting on the pool for more connections would starve it); then one
+ * transaction locks the series, checks that nothing changed (the version) and that the occurrence is
+ * still unhandled, books through the booking service and writes the occurrence's row.
+ */
 async function bookOccurrence(deps: OccurrenceDeps, tenant: TenantContext, seriesId: string, index: number, at: Date): Promise<void> {
+  const refused: Date[] = [];
+  for (let attempt = 0; attempt < ATTEMPTS + 2; attempt++) {
+    const outcome = await tryOnce(deps, tenant, seriesId, index, at, refused);
+    if (outcome.done) return;
+    if (outcome.refused) refused.push(outcome.refused);
+  }
   await deps.knex.transaction(async (trx) => {
     const series = await lockSeries(trx, tenant.id, seriesId);
     if (!series || series.status !== 'ACTIVE' || (await findOccurrence(trx, seriesId, index))) return;
-    const tz = tenant.settings.timezone;
-    const planned = plannedStartOf(series, index, tz);
+    const planned = plannedStartOf(series, index, tenant.settings.timezone);
+    await insertOccurrence(trx, { seriesId, occurrenceIndex: index, tenantId: tenant.id, status: 'SKIPPED', plannedStart: planned, startTime: null, bookingId: null, reason: 'NO_FREE_TIME' });
+  });
+}
+
+async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: string, index: number, at: Date, refused: Date[]): Promise<Attempt> {
+  const seen = await seriesById(deps.knex, seriesId);
+  if (!seen || seen.status !== 'ACTIVE' || (await findOccurrence(deps.knex, seriesId, index))) return { done: true };
+  const planned = plannedStartOf(seen, index, tenant.settings.timezone);
+  const start = planned.getTime() <= at.getTime() || refused.length >= ATTEMPTS
+    ? null
+    : await nearestFreeStart(deps.knex, tenant, { serviceIds: seen.serviceIds, resourceId: seen.resourceId, target: planned, toleranceDays: toleranceDaysOf(tenant.settings), now: at, exclude: refused });
+  return deps.knex.transaction(async (trx): Promise<Attempt> => {
+    const series = await lockSeries(trx, tenant.id, seriesId);
+    if (!series || series.status !== 'ACTIVE' || (await findOccurrence(trx, seriesId, index))) return { done: true };
+    if (series.version !== seen.version) return { done: false }; // changed meanwhile: plan again
     const row = { seriesId, occurrenceIndex: index, tenantId: tenant.id, plannedStart: planned, startTime: null as Date | null, bookingId: null as string | null, reason: null as string | null };
-    if (planned.getTime() <= at.getTime()) return insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: 'PASSED' });
-    const refused: Date[] = [];
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const start = await nearestFreeStart(deps.knex, tenant, { serviceIds: series.serviceIds, resourceId: series.resourceId, target: planned, toleranceDays: toleranceDaysOf(tenant.settings), now: at, exclude: refused });
-      if (!start) break;
-      try {
-        const booking = await createStaffBooking({ ...deps, knex: trx, now: () => at }, tenant, SERIES_ACTOR, {
-          startTime: toIso(start),
-          items: series.serviceIds.map((serviceId) => ({ serviceId, resourceId: series.resourceId })),
-          customerId: series.customerId,
-          source: 'SERIES',
-          withManageLink: true,
-        });
-        const moved = start.getTime() !== planned.getTime();
-        return insertOccurrence(trx, { ...row, status: moved ? 'MOVED' : 'BOOKED', startTime: start, bookingId: booking.id, reason: moved ? 'NOT_FREE' : null });
-      } catch (err) {
-        if (isTimeRefused(err)) {
-          refused.push(start);
-          continue;
-        }
-        if (err instanceof AppError && err.status < 500) return insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: err.code });
-        throw err;
-      }
+    if (planned.getTime() <= at.getTime()) {
+      await insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: 'PASSED' });
+      return { done: true };
     }
-    return insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: 'NO_FREE_TIME' });
+    if (!start) {
+      await insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: 'NO_FREE_TIME' });
+      return { done: true };
+    }
+    try {
+      const booking = await createStaffBooking({ ...deps, knex: trx, now: () => at }, tenant, SERIES_ACTOR, {
+        startTime: toIso(start),
+        items: series.serviceIds.map((serviceId) => ({ serviceId, resourceId: series.resourceId })),
+        customerId: series.customerId,
+        source: 'SERIES',
+        withManageLink: true,
+      });
+      const moved = start.getTime() !== planned.getTime();
+      await insertOccurrence(trx, { ...row, status: moved ? 'MOVED' : 'BOOKED', startTime: start, bookingId: booking.id, reason: moved ? 'NOT_FREE' : null });
+      return { done: true };
+    } catch (err) {
+      // taken between the answer and the booking: the next nearest (the savepoint rolled the attempt back)
+      if (isTimeRefused(err)) return { done: false, refused: start };
+      if (err instanceof AppError && err.status < 500) {
+        await insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: err.code });
+        return { done: true };
+      }
+      throw err;
+    }
   });
 }
 
@@ -109,6 +142,7 @@ export async function bookDueOccurrences(deps: OccurrenceDeps, seriesId: string,
   let nextDueAt: number | null = null;
   let done = found.status !== 'ACTIVE';
   let series: SeriesRow = found;
+  let booked = 0;
   for (let index = 1; !done; index++) {
     const handled = await findOccurrence(deps.knex, seriesId, index);
     if (handled) continue;
@@ -123,6 +157,11 @@ export async function bookDueOccurrences(deps: OccurrenceDeps, seriesId: string,
       nextDueAt = due;
       break;
     }
+    if (booked === OCCURRENCES_PER_STEP) {
+      nextDueAt = at.getTime();
+      break;
+    }
+    booked += 1;
     await bookOccurrence(deps, tenant, seriesId, index, at);
     // a change committed meanwhile (a new interval, ended) is read before the next occurrence
     series = (await seriesById(deps.knex, seriesId))!;

@@ -22,9 +22,10 @@ export const seriesEventSignal = entitySignal(seriesContract);
 
 const { readSeries } = proxyReadActivities<SeriesActivities>([SeriesActivityErrors.notFound]);
 const { sendSeriesSms, sendSeriesEmail, sendSeriesSalonEmail } = proxyDeliveryActivities<SeriesActivities>([SeriesActivityErrors.notFound]);
-// booking is a state change with its own transaction per occurrence: retried until the database answers
+// booking is a state change with its own transaction per occurrence: retried until the database answers;
+// a step books a few occurrences at most, so a worker that dies mid-step is noticed within the timeout
 const { bookDueSeriesOccurrences } = proxyActivities<SeriesActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [SeriesActivityErrors.notFound] },
 });
 
