@@ -311,6 +311,10 @@ const REQUEST_REFUSED = {
 /** A message for every error code the public API (and the customer sign-in it relies on) can answer. */
 export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   BOOKING_CONFLICT: { nb: 'Tiden ble nettopp tatt av noen andre. Velg en annen tid.', en: 'That time was just taken by someone else. Choose another time.' },
+  SERIES_ALREADY_EXISTS: { nb: 'Denne timen er allerede en fast time.', en: 'This appointment is already a standing appointment.' },
+  SERIES_BOOKING_NOT_USABLE: { nb: 'En fast time lages fra en fullført eller kommende time.', en: 'A standing appointment is made from a completed or an upcoming appointment.' },
+  SERIES_NEEDS_ONE_STAFF_MEMBER: { nb: 'En fast time har én behandler for alle tjenestene. Kontakt salongen.', en: 'A standing appointment keeps one staff member for all its services. Please contact the salon.' },
+  CUSTOMER_NOT_FOUND: { nb: 'Lenken er ikke gyldig.', en: 'The link is not valid.' },
   BOOKING_IN_PAST: { nb: 'Den tiden har allerede vært. Velg en senere tid.', en: 'That time has already passed. Choose a later time.' },
   DATE_BEYOND_BOOKING_WINDOW: { nb: 'Du kan ikke bestille så langt frem i tid hos denne salongen.', en: 'This salon does not take bookings that far ahead.' },
   TENANT_NOT_ACCEPTING_BOOKINGS: { nb: 'Salongen tar ikke imot bestillinger på nett akkurat nå.', en: 'The salon is not taking online bookings right now.' },
