@@ -198,10 +198,11 @@ async function lockedSeries(trx: Transaction, tenant: TenantContext, actor: Acto
 export async function updateSeries(deps: SeriesDeps, tenant: TenantContext, actor: Actor, id: string, patch: SeriesPatch): Promise<SeriesDto> {
   await deps.knex.transaction(async (trx) => {
     const series = await lockedSeries(trx, tenant, actor, id);
+    const moves = patch.resourceId !== undefined && patch.resourceId !== series.resourceId;
+    if (moves && actor.role === 'STAFF') throw errors.forbidden('Staff may not move a series to another staff member');
     if (series.status !== 'ACTIVE') throw notActive(series);
     const changes: Parameters<typeof updateSeriesVersioned>[2] = {};
-    if (patch.resourceId !== undefined && patch.resourceId !== series.resourceId) {
-      if (actor.role === 'STAFF') throw errors.forbidden('Staff may not move a series to another staff member');
+    if (moves && patch.resourceId) {
       await assertResourcesExist(trx, tenant.id, [patch.resourceId]);
       changes.resourceId = patch.resourceId;
     }

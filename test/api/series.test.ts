@@ -165,7 +165,7 @@ describe('standing appointments (HTTP)', () => {
     const otherBooking = await booking(s, 1, '12:00', s.owner.token, theirs.resourceId);
     const forbidden = await makeSeries(s, { bookingId: otherBooking.id, intervalWeeks: 2, occurrenceCount: 2 }, mine.user.token);
     expect([forbidden.status, forbidden.body.error.code]).to.deep.equal([403, 'FORBIDDEN']);
-    const own = await makeSeries(s, { bookingId: ownBooking.id, intervalWeeks: 2, occurrenceCount: 2 }, mine.user.token);
+    const own = await makeSeries(s, { bookingId: ownBooking.id, intervalWeeks: 2, occurrenceCount: 10 }, mine.user.token);
     expect(own.status).to.equal(201);
     const others = (await makeSeries(s, { bookingId: otherBooking.id, intervalWeeks: 2, occurrenceCount: 2 })).body.data;
     const list = await call('get', '/series', mine.user.token);
@@ -260,5 +260,27 @@ describe('standing appointments (HTTP)', () => {
     expect(list.status).to.equal(200);
     const shown = list.body.data.find((b: { id: string }) => b.id === own.body.data.id);
     expect(shown.series).to.deep.equal({ id: made.body.data.id, intervalWeeks: 3, status: 'ACTIVE', nextDates: [at(localDay(2), '14:00'), at(localDay(23), '14:00'), at(localDay(44), '14:00')] });
+  });
+
+  it('when a signed-in customer makes a series from their completed booking then 201; from their cancelled one 422 SERIES_BOOKING_NOT_USABLE', async () => {
+    const s = await bookingSalon();
+    const customer = await signInCustomer();
+    const book = async (time: string) => {
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, customer.accessToken, {
+        startTime: at(localDay(3), time),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+        customer: { name: 'Kari Nordmann', phone: phone() },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.data.id as string;
+    };
+    const done = await book('09:00');
+    expect((await call('post', `/bookings/${done}/status/COMPLETED`, s.owner.token, { force: true, reason: 'came early' })).status).to.equal(200);
+    const fromCompleted = await call('post', '/customer/me/series', customer.accessToken, { bookingId: done, intervalWeeks: 6, occurrenceCount: 2 });
+    expect(fromCompleted.status, JSON.stringify(fromCompleted.body)).to.equal(201);
+    const cancelled = await book('12:00');
+    expect((await call('post', `/bookings/${cancelled}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+    const refused = await call('post', '/customer/me/series', customer.accessToken, { bookingId: cancelled, intervalWeeks: 6, occurrenceCount: 2 });
+    expect([refused.status, refused.body.error.code]).to.deep.equal([422, 'SERIES_BOOKING_NOT_USABLE']);
   });
 });

@@ -56,6 +56,7 @@ const ID_KIND: Record<string, string> = {
   'tenant-customers': 'tenantCustomerId',
   bookings: 'bookingId',
   tenants: 'tenantId',
+  series: 'seriesId',
 };
 
 function idKindOf(template: string, param: string): string {
@@ -390,6 +391,12 @@ async function populate(salon: BookingSalon, ops: Operation[]): Promise<Salon> {
   await create('/resources/{id}/schedule-overrides', 'overrideId');
   await create('/resources/{id}/time-offs', 'timeOffId');
   await create('/bookings', 'bookingId');
+  // a standing appointment from that booking (its body needs exactly one of occurrenceCount and untilDate)
+  const seriesOp = ops.find((o) => o.method === 'post' && o.template === '/series');
+  if (seriesOp && ids.bookingId) {
+    const res = await send(seriesOp, { label: 'setup', path: {}, body: { bookingId: ids.bookingId, intervalWeeks: 2, occurrenceCount: 3 } }, salon.owner.token);
+    if (res.status === 201) ids.seriesId = res.body.data.id;
+  }
   const schedule = await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id');
   if (schedule) ids.scheduleId = schedule.id;
   const tenantCustomer = await db('tenant_customers').where({ tenantId: salon.tenant.id }).first('id');
