@@ -10,7 +10,8 @@
 // completed visit; each message is claimed in rebooking_nudge_notifications, unique on
 // (nudge, visit, channel), so a visit is nudged at most once.
 //
-// bookings.source gains SERIES; services gain an optional typical interval; customers record
+// A series' bookings are the salon's own (source ADMIN; the released contract's source values stay as
+// they are): the occurrence rows say which series each belongs to. Services gain an optional typical interval; customers record
 // whether they agreed to nudges; the salon setting seriesToleranceDays (default 2) is added to
 // every tenant's settings.
 import type { Knex } from 'knex';
@@ -108,8 +109,6 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['nudge_id', 'visit_booking_id', 'channel'], { indexName: 'rebooking_nudge_notifications_unique' });
   });
 
-  await knex.raw(`ALTER TABLE bookings DROP CONSTRAINT bookings_source_check`);
-  await knex.raw(`ALTER TABLE bookings ADD CONSTRAINT bookings_source_check CHECK (source IN ('PHONE','ADMIN','WALK_IN','ONLINE','SERIES'))`);
   await knex.schema.alterTable('services', (t) => t.integer('typical_interval_weeks'));
   await knex.raw(`ALTER TABLE services ADD CONSTRAINT services_typical_interval_check CHECK (typical_interval_weeks IS NULL OR typical_interval_weeks BETWEEN 1 AND 52)`);
   await knex.schema.alterTable('customers', (t) => t.boolean('accepts_rebooking_nudges').notNullable().defaultTo(false));
@@ -121,9 +120,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('customers', (t) => t.dropColumn('accepts_rebooking_nudges'));
   await knex.raw(`ALTER TABLE services DROP CONSTRAINT services_typical_interval_check`);
   await knex.schema.alterTable('services', (t) => t.dropColumn('typical_interval_weeks'));
-  await knex.raw(`DELETE FROM bookings WHERE source = 'SERIES'`);
-  await knex.raw(`ALTER TABLE bookings DROP CONSTRAINT bookings_source_check`);
-  await knex.raw(`ALTER TABLE bookings ADD CONSTRAINT bookings_source_check CHECK (source IN ('PHONE','ADMIN','WALK_IN','ONLINE'))`);
   await knex.schema.dropTableIfExists('rebooking_nudge_notifications');
   await knex.schema.dropTableIfExists('rebooking_nudges');
   await knex.schema.dropTableIfExists('booking_series_notifications');

@@ -13,7 +13,7 @@ export class BookingModel extends BaseModel {
   endTime!: Date;
   /** one of domain/booking/booking-status.rules.ts BOOKING_STATUSES (db/ does not import the domain) */
   status!: string;
-  source!: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE' | 'SERIES';
+  source!: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
   /** 'IN_PERSON' | 'ONLINE' */
   paymentMode!: string;
   /** minor units */

@@ -36,8 +36,7 @@ export interface CreateInput {
   items: ItemInput[];
   customerId?: string;
   customer?: ContactInput;
-  /** SERIES only from a series' occurrence (docs/rules/series.md#booking-an-occurrence); the contract takes PHONE and ADMIN */
-  source?: 'PHONE' | 'ADMIN' | 'SERIES';
+  source?: 'PHONE' | 'ADMIN';
   notes?: string | null;
   voucherCode?: string;
   /** a series' occurrence: the booking gets a cancellation token, so its messages carry the manage link */

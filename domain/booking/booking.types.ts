@@ -8,8 +8,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
 import type { BookingHooks } from './booking-hooks';
 
-/** SERIES: booked by a standing appointment's workflow (docs/rules/series.md#booking-an-occurrence) */
-export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE' | 'SERIES';
+export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 
 export interface BookingDeps {
   knex: Db;

@@ -103,7 +103,7 @@ async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: st
         startTime: toIso(start),
         items: series.serviceIds.map((serviceId) => ({ serviceId, resourceId: series.resourceId })),
         customerId: series.customerId,
-        source: 'SERIES',
+        source: 'ADMIN',
         withManageLink: true,
       });
       const moved = start.getTime() !== planned.getTime();

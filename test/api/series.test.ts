@@ -54,7 +54,7 @@ describe('standing appointments (HTTP)', () => {
     await stack();
   });
 
-  it('when staff make a weekly series of 3 from a booking then 201, its workflow is told, and the worker books the next two as SERIES bookings with the same staff member and service', async () => {
+  it('when staff make a weekly series of 3 from a booking then 201, its workflow is told, and the worker books the next two as the salon\'s bookings with the same staff member and service', async () => {
     const s = await bookingSalon();
     const first = await booking(s);
     const res = await makeSeries(s, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 3 });
@@ -71,8 +71,8 @@ describe('standing appointments (HTTP)', () => {
     const db = await knex();
     const booked = await db('bookings').whereIn('id', [rows[1].bookingId, rows[2].bookingId]).orderBy('startTime');
     expect(booked.map((b) => [b.source, b.status, b.resourceId, b.customerId, new Date(b.startTime).toISOString()])).to.deep.equal([
-      ['SERIES', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(8), '10:00')],
-      ['SERIES', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(15), '10:00')],
+      ['ADMIN', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(8), '10:00')],
+      ['ADMIN', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(15), '10:00')],
     ]);
     // the occurrence's booking has a manage link (its own cancellation token)
     expect(booked.every((b) => typeof b.cancellationTokenHash === 'string')).to.equal(true);
