@@ -27,6 +27,7 @@ import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import { manageUrlOf, type BookingLinkConfig } from './booking-message-links';
+import { salonLanguage } from '../domain/language/language.rules';
 import type { DeliveryOutcome } from './booking.types';
 import { SeriesActivityErrors, type NudgeMessageRequest, type RebookingNudgeActivities, type SeriesActivities, type SeriesMessageRequest } from './series.types';
 
@@ -60,6 +61,8 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
     const names = new Map((await findServicesByIds(knex, tenant.id, series.serviceIds)).map((s) => [s.id, s.name]));
     const staff = await resourceNames(knex, [series.resourceId]);
     const booking = occurrence.bookingId ? await bookingById(knex, occurrence.bookingId) : undefined;
+    // the customer's messages are in the language of the series' bookings (docs/rules/messages.md#language)
+    const language = (booking ?? (await bookingById(knex, series.firstBookingId)))?.language ?? salonLanguage(tenant.settings);
     const facts: SeriesOccurrenceFacts = {
       salonName: tenant.name,
       customerName: customer?.name ?? 'kunde',
@@ -71,18 +74,18 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
       toleranceDays: toleranceDaysOf(tenant.settings),
       manageUrl: booking ? manageUrlOf(deps.links, { name: tenant.name, slug: tenant.slug, address: null }, booking) : null,
     };
-    return { series, tenant, customer, facts };
+    return { series, tenant, customer, facts, language };
   }
 
   /** One message to the customer about one occurrence on one channel, at most once. */
   async function deliverToCustomer(channel: Channel, request: SeriesMessageRequest): Promise<DeliveryOutcome> {
-    const { series, customer, facts } = await occurrenceFacts(request);
+    const { series, customer, facts, language } = await occurrenceFacts(request);
     return deliverOnce(channel, { mailer, sms }, {
       label: `series ${request.seriesId} occurrence ${request.index} (${request.kind})`,
       failureType: SeriesActivityErrors.deliveryFailed,
       meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}` },
       claim: () => claimSeriesNotification(knex, { tenantId: series.tenantId, seriesId: series.id, occurrenceIndex: request.index, recipient: 'CUSTOMER', channel, kind: request.kind }),
-      compose: async () => ({ contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message: renderSeriesMessage(request.kind, facts) }),
+      compose: async () => ({ contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message: renderSeriesMessage(request.kind, facts, language) }),
       markSent: (id) => markSeriesNotificationSent(knex, id),
     });
   }
@@ -106,6 +109,8 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
       claim: () => claimNudgeNotification(knex, { tenantId: tenant.id, nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, channel }),
       compose: async () => {
         const { publicBaseUrl, secret } = links();
+        // in the language of the visit it follows (docs/rules/messages.md#language)
+        const language = (await bookingById(knex, nudge.visitBookingId))?.language ?? salonLanguage(tenant.settings);
         const names = new Map((await findServicesByIds(knex, tenant.id, nudge.serviceIds)).map((s) => [s.id, s.name]));
         const staff = nudge.resourceId ? await resourceNames(knex, [nudge.resourceId]) : new Map<string, string>();
         const message = renderRebookingNudge({
@@ -114,9 +119,9 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
           services: nudge.serviceIds.map((id) => names.get(id) ?? ''),
           staffName: nudge.resourceId ? (staff.get(nudge.resourceId) ?? null) : null,
           weeks: Math.round((new Date(nudge.dueAt!).getTime() - new Date(nudge.visitedAt).getTime()) / WEEK_MS),
-          bookUrl: rebookUrl(publicBaseUrl, tenant.slug, nudge.serviceIds, nudge.resourceId),
-          unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(secret, nudge.customerId)),
-        });
+          bookUrl: rebookUrl(publicBaseUrl, tenant.slug, nudge.serviceIds, nudge.resourceId, language),
+          unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(secret, nudge.customerId), language),
+        }, language);
         return { contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message };
       },
       markSent: (id) => markNudgeNotificationSent(knex, id),
@@ -140,7 +145,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
     sendSeriesEmail: (request) => deliverToCustomer('EMAIL', request),
 
     async sendSeriesSalonEmail(request) {
-      const { series, customer, facts } = await occurrenceFacts(request);
+      const { series, tenant, customer, facts } = await occurrenceFacts(request);
       const owners = await ownerContactsOfSalon(knex, series.tenantId);
       const outcomes: DeliveryOutcome[] = [];
       for (const owner of owners) {
@@ -150,7 +155,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
             failureType: SeriesActivityErrors.deliveryFailed,
             meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}_SALON` },
             claim: () => claimSeriesNotification(knex, { tenantId: series.tenantId, seriesId: series.id, occurrenceIndex: request.index, recipient: `SALON:${owner.id}`, channel: 'EMAIL', kind: request.kind }),
-            compose: async () => ({ contact: { phone: null, email: owner.email }, message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }) }),
+            compose: async () => ({ contact: { phone: null, email: owner.email }, message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }, salonLanguage(tenant.settings)) }),
             markSent: (id) => markSeriesNotificationSent(knex, id),
           }),
         );

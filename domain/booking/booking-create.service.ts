@@ -42,6 +42,8 @@ export interface CreateInput {
   voucherCode?: string;
   /** a series' occurrence: the booking gets a cancellation token, so its messages carry the manage link */
   withManageLink?: boolean;
+  /** a series' occurrence: the language of the series' first booking (docs/rules/messages.md#language); unset: the salon's */
+  language?: Language;
 }
 
 export interface WalkInInput {
@@ -236,6 +238,7 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     ...salonSide(input),
     withToken: input.withManageLink ?? false,
     voucherCode: input.voucherCode,
+    language: input.language,
   });
   return booking;
 }

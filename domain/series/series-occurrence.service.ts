@@ -17,6 +17,7 @@ import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
 import { createStaffBooking } from '../booking/booking-create.service';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import { toIso } from '../time/iso';
+import { bookingById } from '../booking/booking.repository';
 import { changeSeries } from './series-change';
 import { nearestFreeStart } from './series-availability';
 import { bookableFrom, isInSeries, plannedStartOf, toleranceDaysOf, type OccurrenceReason, type OccurrenceStatus } from './series.rules';
@@ -85,6 +86,8 @@ async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: st
   const start = planned.getTime() <= at.getTime() || refused.length >= ATTEMPTS
     ? null
     : await nearestFreeStart(deps.knex, tenant, { serviceIds: seen.serviceIds, resourceId: seen.resourceId, target: planned, toleranceDays: toleranceDaysOf(tenant.settings), now: at, exclude: refused });
+  // the occurrence is written in the language of the series' first booking (docs/rules/messages.md#language)
+  const language = (await bookingById(deps.knex, seen.firstBookingId))?.language;
   return deps.knex.transaction(async (trx): Promise<Attempt> => {
     const series = await lockSeries(trx, tenant.id, seriesId);
     if (!series || series.status !== 'ACTIVE' || (await findOccurrence(trx, seriesId, index))) return { done: true };
@@ -105,6 +108,7 @@ async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: st
         customerId: series.customerId,
         source: 'ADMIN',
         withManageLink: true,
+        language,
       });
       const moved = start.getTime() !== planned.getTime();
       await insertOccurrence(trx, { ...row, status: moved ? 'MOVED' : 'BOOKED', startTime: start, bookingId: booking.id, reason: moved ? 'NOT_FREE' : null });
