@@ -311,8 +311,8 @@ function generatedCases(op: Operation, mine: Salon, theirs: Salon, seed: number)
       }
       case 'foreignPath': {
         const p: Param = pathParams[m.index];
-        // a slug is public (the portal is reached by it); ids of another tenant must never answer 2xx
-        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider'].includes(p.name) };
+        // a slug is public (the portal is reached by it), a series' occurrence index is a number, not a row; ids of another tenant must never answer 2xx
+        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider', 'index'].includes(p.name) };
       }
       case 'foreignField': {
         const field = fields[m.index];
@@ -546,7 +546,8 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   // overrides and time off on a later day than the bookings below, which they would close
   await create('/resources/{id}/schedule-overrides', 'overrideId', { date: later });
   await create('/resources/{id}/time-offs', 'timeOffId', { startDate: later, endDate: later });
-  await create('/bookings', 'bookingId', { customerId: ids.customerId });
+  // one service with one chosen staff member, so a standing appointment can be made from it
+  await create('/bookings', 'bookingId', { customerId: ids.customerId, items: [{ serviceId: ids.serviceId, resourceId: ids.resourceId }] });
   // a standing appointment from it whose next occurrence lies beyond the window (the worker books nothing meanwhile)
   await create('/series', 'seriesId', { bookingId: ids.bookingId, intervalWeeks: 26, occurrenceCount: 2, untilDate: undefined });
   ids.index = '1';
