@@ -283,4 +283,26 @@ describe('standing appointments (HTTP)', () => {
     const refused = await call('post', '/customer/me/series', customer.accessToken, { bookingId: cancelled, intervalWeeks: 6, occurrenceCount: 2 });
     expect([refused.status, refused.body.error.code]).to.deep.equal([422, 'SERIES_BOOKING_NOT_USABLE']);
   });
+  it('when the first booking was made in English on the booking page then the occurrences are booked in English and the customer is told of a move in English, with the manage link in English', async () => {
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const { sms } = await stack();
+    const number = phone();
+    const created = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(1), '10:00'),
+      items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      customer: { name: 'Emma', phone: number },
+      language: 'en',
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    // the next occurrence's planned time is taken: it moves
+    await booking(s, 8, '10:00');
+    const res = await makeSeries(s, { bookingId: created.body.data.id, intervalWeeks: 1, occurrenceCount: 2 });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const [, moved] = await occurrences(res.body.data.id, 2);
+    expect(moved.status).to.equal('MOVED');
+    expect((await (await knex())('bookings').where({ id: moved.bookingId }).first()).language).to.equal('en');
+    const message = await eventually(async () => (await sms.sentTo(number)).find((m) => m.meta?.kind === 'SERIES_MOVED'), 'the move SMS');
+    expect(message.text).to.match(/^Hi Emma! Your standing appointment \(.+ with .+\) \w+day \d+ \w+ at 10:00 was not free, so we have booked the nearest free time: /);
+    expect(message.text).to.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
+  });
 });

@@ -75,13 +75,13 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
     return sc;
   }
 
-  async function book(sc: Scene, date: string, time = '10:00') {
-    return createStaffBooking(sc.deps, sc.tenant, sc.owner, { startTime: at(date, time), items: [{ serviceId: sc.s.serviceId, resourceId: sc.s.staff[0].resourceId }], customer: { name: 'Nora Nudge', phone: sc.phone } });
+  async function book(sc: Scene, date: string, time = '10:00', language?: 'nb' | 'en') {
+    return createStaffBooking(sc.deps, sc.tenant, sc.owner, { startTime: at(date, time), items: [{ serviceId: sc.s.serviceId, resourceId: sc.s.staff[0].resourceId }], customer: { name: 'Nora Nudge', phone: sc.phone }, language });
   }
 
   /** A visit (tomorrow), completed (the booking workflow records it, which starts the nudge). */
-  async function visit(sc: Scene, date = sc.day(1)) {
-    const booking = await book(sc, date);
+  async function visit(sc: Scene, date = sc.day(1), language?: 'nb' | 'en') {
+    const booking = await book(sc, date, '10:00', language);
     await changeStatus(sc.deps, sc.tenant, sc.owner, booking.id, 'COMPLETED', { force: true, reason: 'test' });
     const db = (await stack()).platform.knex;
     const nudge = await eventually(async () => db('rebooking_nudges').where({ customerId: booking.customerId, visitBookingId: booking.id }).first(), 'the nudge row of the visit');
@@ -127,6 +127,20 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
       const after = await nudgeFigures((await stack()).platform.knex);
       expect(after.booked - before.booked).to.equal(1);
       expect(after.sent).to.be.at.least(1);
+    });
+  });
+
+  it('when the visit was in English then the nudge is in English and its booking and unsubscribe links open the pages in English', async () => {
+    const sc = await scene();
+    await run(sc, async () => {
+      const { nudge } = await visit(sc, sc.day(1), 'en');
+      await t.env.sleep(5 * WEEK + 2 * DAY);
+      await ended(nudge.id);
+      const [message, ...more] = await nudges(sc.phone);
+      expect(more).to.have.length(0);
+      expect(message.text).to.match(/^Hi Nora Nudge! It is 5 weeks since your /);
+      expect(message.text).to.contain(`https://booking.example.test/${sc.s.tenant.slug}?services=${sc.s.serviceId}&staff=${sc.s.staff[0].resourceId}&lang=en`);
+      expect(message.text).to.match(new RegExp(`/${sc.s.tenant.slug}/nudges/unsubscribe\\?customer=${nudge.customerId}&token=\\S+&lang=en$`));
     });
   });
 
