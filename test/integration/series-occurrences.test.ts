@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { stack } from '../support/stack';
-import { addStaff, at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
+import { addStaff, at, bookingSalon, colourSalon, knex, localDay } from '../support/booking-fixtures';
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { createStaffBooking } from '../../domain/booking/booking-create.service';
 import { createSeries } from '../../domain/series/series.service';
@@ -73,5 +73,31 @@ describe('booking a series\' occurrences (real database)', function () {
     const moved = await db('booking_series_occurrences').where({ seriesId: series.id, occurrenceIndex: 1 }).first();
     expect(new Date(moved.startTime).toISOString()).to.equal(at(addDays(day(1), -1), '10:00'));
     expect((await db('bookings').where({ id: moved.bookingId }).first()).resourceId).to.equal(a);
+  });
+  it("when the salon's one colour station is taken during the processing the next occurrence would need then the occurrence moves to the nearest start whose processing finds the station free, and no station segments overlap", async () => {
+    const { platform } = await stack();
+    const s = await colourSalon(2, { settings: { maxBookingDaysInAdvance: 30, seriesToleranceDays: 1 } });
+    const tenant = await tenantById(platform.knex, s.tenant.id);
+    const deps = { knex: platform.knex, signaller: quiet, secret: platform.deps.config.jwtSecret, bookingHooks };
+    const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
+    const colour = (resourceId: string, date: string, time: string) =>
+      createStaffBooking(deps, tenant, owner, { startTime: at(date, time), items: [{ serviceId: s.colourId, resourceId }], customer: { name: 'Frida Farge', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });
+    const [a, b] = s.staff.map((m) => m.resourceId);
+    const first = await colour(a, localDay(1), '10:00');
+    const series = await createSeries(deps, tenant, owner, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 2 });
+    // the other stylist's colour at 10:00 a week later holds the station 10:30-11:05; the series' stylist is free all day
+    const other = await colour(b, localDay(8), '10:00');
+    const step = await bookDueOccurrences(deps, series.id, new Date(), 0);
+    expect(step.handled.map((h) => [h.index, h.status, h.reason])).to.deep.equal([[1, 'MOVED', 'NOT_FREE']]);
+    const db = await knex();
+    const moved = await db('booking_series_occurrences').where({ seriesId: series.id, occurrenceIndex: 1 }).first();
+    // nearest start: processing must end by 10:30 (09:15) or start at 11:05 (10:45 with 15-minute slots); the earlier of two as near
+    expect(new Date(moved.startTime).toISOString()).to.equal(at(localDay(8), '09:15'));
+    expect((await db('bookings').where({ id: moved.bookingId }).first()).resourceId).to.equal(a);
+    const station = await db('booking_segments').where({ resourceId: s.stationId }).whereIn('bookingId', [moved.bookingId, other.id]).orderBy('startTime');
+    expect(station.map((x) => [x.bookingId, new Date(x.startTime).toISOString(), new Date(x.endTime).toISOString()])).to.deep.equal([
+      [moved.bookingId, at(localDay(8), '09:45'), at(localDay(8), '10:20')],
+      [other.id, at(localDay(8), '10:30'), at(localDay(8), '11:05')],
+    ]);
   });
 });
