@@ -201,9 +201,12 @@ describe('production topology: standing appointments and nudges through a worker
     for (const b of made) {
       await eventually(async () => (smsTo(b.phone).filter((f) => /bekreftet/i.test(f.get('msg') ?? '')).length >= 8 ? true : undefined), `8 confirmations to ${b.phone}`, 30_000);
     }
-    const notifications = await db('booking_notifications').whereIn('bookingId', booked.map((b) => b.id)).where({ channel: 'SMS', kind: 'CONFIRMED' });
+    // the gateway takes the SMS before the activity stamps its row sent: wait on the rows, then count them
+    const notifications = await eventually(async () => {
+      const rows = await db('booking_notifications').whereIn('bookingId', booked.map((b) => b.id)).where({ channel: 'SMS', kind: 'CONFIRMED' });
+      return rows.length === 6 * 7 && rows.every((n) => n.sentAt) ? rows : undefined;
+    }, 'every confirmation row stamped sent', 30_000);
     expect(notifications).to.have.length(6 * 7);
-    expect(notifications.every((n) => n.sentAt)).to.equal(true);
     for (const b of made) expect(smsTo(b.phone).filter((f) => /bekreftet/i.test(f.get('msg') ?? ''))).to.have.length(8);
     expect(atCrash).to.be.below(6 * 8);
   });
