@@ -21,7 +21,7 @@ const DOMAIN_AREAS = [
   // what is booked and who books it
   'catalogue', 'resource', 'availability', 'customer',
   'booking',
-  'series',
+  'series', 'rebooking',
   // what reacts to bookings
   'payments', 'loyalty', 'waitlist', 'notifications',
   // signing in, and the areas that compose the others

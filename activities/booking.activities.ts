@@ -9,6 +9,7 @@ import { cancelledDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
+import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
 import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
 import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
@@ -105,6 +106,8 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         });
         // stamps, points and the voucher redeem, once per booking (processedForLoyalty claim)
         await processCompletedBooking(trx, activitySignaller, bookingId, nowOf(deps));
+        // the customer's rebooking nudge follows this visit now (docs/rules/series.md#rebooking-nudges)
+        await recordVisitForNudge(trx, activitySignaller, { tenantId: booking.tenantId, customerId: booking.customerId, bookingId, visitedAt: new Date(booking.startTime), now: nowOf(deps) });
         return recorded ? 'RECORDED' : 'ALREADY_RECORDED';
       });
     },

@@ -5,16 +5,19 @@ import { createUploadActivities, type UploadActivityDeps } from './upload.activi
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.activities';
 import { createSubscriptionActivities, type SubscriptionActivityDeps } from './billing.activities';
 import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
+import { createSeriesActivities, type SeriesActivityDeps } from './series.activities';
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
  * `links` also signs the offer links of the waitlist messages (a worker without it cannot send them);
- * `now` is the one clock every activity family reads (unset: the system clock).
+ * `now` is the one clock every activity family reads (unset: the system clock);
+ * `bookingHooks` (else `payments.bookingHooks`) lets the series book its occurrences.
  */
 export type ActivityDeps = BookingActivityDeps &
   PaymentActivityDeps &
   Partial<Pick<UploadActivityDeps, 'storage'>> &
-  Omit<SubscriptionActivityDeps, 'knex'>;
+  Omit<SubscriptionActivityDeps, 'knex'> &
+  Pick<SeriesActivityDeps, 'bookingHooks'>;
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -24,5 +27,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createWaitlistActivities(deps as WaitlistActivityDeps),
+    ...createSeriesActivities(deps as SeriesActivityDeps),
   };
 }

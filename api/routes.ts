@@ -18,6 +18,8 @@ import { impersonationRouter } from './impersonation/routes';
 import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
 import { waitlistRouter } from './waitlist/routes';
+import { seriesRouter } from './series/routes';
+import { rebookingRouter } from './rebooking/routes';
 import { platformSettingsRouter } from './platform/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
@@ -39,6 +41,8 @@ export function areaRouters(deps: AppDeps): Router[] {
     paymentsRouter(deps),
     billingRouter(deps),
     waitlistRouter(deps),
+    seriesRouter(deps),
+    rebookingRouter(deps),
     platformSettingsRouter(deps),
   ];
 }

@@ -10,6 +10,7 @@ import { applyCancellationToPayments, depositForCancellation, requestCaptureForS
 import { hasActiveConfig } from '../domain/payments/payment-config.service';
 import { releaseVoucherOnCancellation, reserveVoucherForBooking } from '../domain/loyalty/loyalty-voucher.service';
 import { offerFreedTime, offerGrownWorkingTime } from '../domain/waitlist/waitlist-triggers';
+import { bookingWindowGrew } from '../domain/series/series.service';
 import { applyBusinessHoursToStaff } from '../domain/resource/apply-to-staff';
 import { removeBrandingImage } from '../domain/tenant/tenant.repository';
 import { clearServiceImage } from '../domain/catalogue/catalogue.repository';
@@ -27,7 +28,7 @@ export const bookingHooks: BookingHooks = {
 
 export const domainHooks: AppDeps['hooks'] = {
   booking: bookingHooks,
-  tenant: { applyBusinessHoursToStaff, workingTimeGrew: offerGrownWorkingTime, hasActivePaymentConfig: hasActiveConfig },
+  tenant: { applyBusinessHoursToStaff, workingTimeGrew: offerGrownWorkingTime, bookingWindowGrew, hasActivePaymentConfig: hasActiveConfig },
   resource: { workingTimeGrew: offerGrownWorkingTime },
   upload: { removeBrandingImage, clearServiceImage, clearResourceAvatar },
 };

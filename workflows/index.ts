@@ -6,3 +6,5 @@ export { paymentWorkflow } from './payments/payment.workflow';
 export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './billing/subscription.workflow';
 export { waitlistOfferWorkflow } from './waitlist/waitlist-offer.workflow';
 export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';
+export { seriesWorkflow } from './series/series.workflow';
+export { rebookingNudgeWorkflow } from './rebooking/rebooking-nudge.workflow';

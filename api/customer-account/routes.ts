@@ -13,6 +13,7 @@ import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 import { nowOf } from '../../domain/time/clock';
+import { customerPreferences, updateCustomerPreferences } from '../../domain/customer-account/customer-preferences.service';
 
 /** The customer refresh cookie is only sent to the customer auth routes. */
 const CUSTOMER_REFRESH_COOKIE_PATH = '/api/auth/customer';
@@ -66,7 +67,15 @@ export function customerAccountRouter(deps: AppDeps): Router {
 
   router.get('/customer/me/bookings', async (req, res) => {
     const q = req.query as Record<string, string | undefined>;
-    sendPage(res, await listCustomerBookings(knex, customerOf(req).accountId, { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+    sendPage(res, await listCustomerBookings({ knex, now: deps.now }, customerOf(req).accountId, { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  // "time for your next visit" messages (docs/rules/series.md#rebooking-nudges)
+  router.get('/customer/me/preferences', async (req, res) => {
+    sendData(res, await customerPreferences(knex, customerOf(req).accountId));
+  });
+  router.put('/customer/me/preferences', async (req, res) => {
+    sendData(res, await updateCustomerPreferences(knex, customerOf(req).accountId, req.body));
   });
 
   // loyalty across salons (docs/rules/loyalty.md#a-customers-loyalty-across-salons): the account's customer record in each salon holds its cards and vouchers

@@ -25,5 +25,8 @@ export const constraintErrors: Record<string, () => AppError> = {
   resource_schedule_overrides_resource_date_unique: () => errors.conflict('SCHEDULE_OVERRIDE_EXISTS', 'This resource already has an override for this date'),
   // waitlist (migration 100, docs/rules/waitlist.md#joining)
   waitlist_entries_one_per_phone: () => errors.conflict('WAITLIST_ENTRY_EXISTS', 'This phone number is already on the waitlist for overlapping dates'),
+  // standing appointments (migration 160, docs/rules/series.md)
+  booking_series_first_booking_unique: () => errors.conflict('SERIES_ALREADY_EXISTS', 'This booking already starts a series'),
+  booking_series_occurrences_booking_unique: () => errors.conflict('SERIES_ALREADY_EXISTS', 'This booking already belongs to a series'),
   resource_skills_pkey: () => errors.conflict('RESOURCE_SKILL_EXISTS', 'This resource already has this skill'),
 };

@@ -8,6 +8,8 @@ import client from 'prom-client';
 import type { DbPool } from '../../db/db-handle';
 import { poolStats } from '../../db/pool-stats';
 import { waitlistFigures, type WaitlistFigures } from '../../domain/waitlist/waitlist.repository';
+import { seriesFigures, type SeriesFigures } from '../../domain/series/series.repository';
+import { nudgeFigures, type NudgeFigures } from '../../domain/rebooking/rebooking.repository';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -58,6 +60,7 @@ export class Metrics {
       },
     });
     if (knex) this.waitlistGauges(knex);
+    if (knex) this.seriesGauges(knex);
   }
 
   /**
@@ -98,6 +101,46 @@ export class Metrics {
         if (d.p50 !== null) this.set({ quantile: '0.5' }, d.p50);
         if (d.p95 !== null) this.set({ quantile: '0.95' }, d.p95);
         if (d.max !== null) this.set({ quantile: '1' }, d.max);
+      },
+    });
+  }
+
+  /**
+   * Standing appointments and rebooking nudges (docs/rules/series.md#measured), counted from the
+   * rows at each scrape: the worker books and sends, the api reports.
+   */
+  private seriesGauges(knex: DbPool): void {
+    let pending: Promise<[SeriesFigures, NudgeFigures]> | undefined;
+    const figures = () => (pending ??= Promise.all([seriesFigures(knex), nudgeFigures(knex)]).finally(() => setImmediate(() => (pending = undefined))));
+    new client.Gauge({
+      name: 'series',
+      help: 'Standing appointments by status (ACTIVE, ENDED, FINISHED; counted from the database)',
+      labelNames: ['status'],
+      registers: [this.registry],
+      async collect() {
+        const [f] = await figures();
+        for (const [status, n] of Object.entries(f.seriesByStatus)) this.set({ status }, n);
+      },
+    });
+    new client.Gauge({
+      name: 'series_occurrences',
+      help: 'Occurrences the standing appointments handled, by outcome: booked as planned, moved to the nearest free time, skipped, cancelled in advance',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      async collect() {
+        const [f] = await figures();
+        for (const [outcome, n] of Object.entries(f.occurrencesByStatus)) this.set({ outcome: outcome.toLowerCase() }, n);
+      },
+    });
+    new client.Gauge({
+      name: 'rebooking_nudges',
+      help: 'Rebooking nudges sent (one per visit), and those followed by a booking at the salon within 14 days (made from a nudge)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      async collect() {
+        const [, n] = await figures();
+        this.set({ outcome: 'sent' }, n.sent);
+        this.set({ outcome: 'booked' }, n.booked);
       },
     });
   }

@@ -119,6 +119,7 @@ async function bootData(ctx: PagesContext, req: Request, view: SalonView, catalo
     signIn: oidc ? { issuer: oidc.issuer, clientId: oidc.audiences[0], callbackPath: '/customer-sign-in' } : null,
     customer,
     chosenServices: state.services,
+    chosenStaff: state.staff,
   };
 }
 
@@ -144,14 +145,18 @@ export async function bookingPage(ctx: PagesContext, req: Request, res: Response
   const step = stepOf(state);
   const base = { req, res, assets, salon: view, lang: view.lang, title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}` };
 
-  if (version === 'v2' && step === 'services' && req.query.from === undefined) {
+  // v2 takes over from the first view: the services form, or the time step of a link that chose the
+  // services and the staff member (docs/rules/booking-page.md#versions)
+  const linkedChoice = step === 'time' && !state.date && !state.week && !state.time;
+  if (version === 'v2' && (step === 'services' || linkedChoice) && req.query.from === undefined) {
     const boot = await bootData(ctx, req, view, catalogue, state);
     const issuer = ctx.deps.config.oidc ? new URL(ctx.deps.config.oidc.issuer).origin : undefined;
+    const first = step === 'services' ? servicesStep(view, catalogue, state) : await renderTimeStep(ctx, view, catalogue, state);
     return sendPage({
       ...base,
       scripts: assets.booking,
       connect: issuer ? [issuer] : [],
-      body: html`<div id="app"><div class="booking">${accountBox(view, boot)}${servicesStep(view, catalogue, state)}</div></div><script type="application/json" id="boot">${jsonScript(boot)}</script>`,
+      body: html`<div id="app"><div class="booking">${accountBox(view, boot)}${first}</div></div><script type="application/json" id="boot">${jsonScript(boot)}</script>`,
     });
   }
 

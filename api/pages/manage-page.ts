@@ -22,6 +22,8 @@ import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../do
 /** What the cancelled page says the cancellation did with the deposit. */
 const REFUND_TEXT: Record<CancelledDeposit['kind'], MessageKey> = { REFUNDED: 'cancelledRefunded', RELEASED: 'cancelledReleased', KEPT: 'cancelledKept' };
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
+import { seriesOfTheseBookings } from '../../domain/series/series.service';
+import type { SeriesDto } from '../../domain/series/series.dto';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,12 +72,25 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
 </form></section>`;
 }
 
+/** The standing appointment the booking belongs to: its interval and next dates (docs/rules/series.md#seen-by-the-customer). */
+function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: string): Html | '' {
+  if (!series) return '';
+  const { lang, locale } = view;
+  const every = series.intervalWeeks === 1 ? t(lang, 'seriesEveryWeek') : t(lang, 'seriesEvery', { weeks: series.intervalWeeks });
+  const next = series.nextDates.length
+    ? html`<p>${t(lang, 'seriesNext')}:</p><ul role="list" class="series-dates">${series.nextDates.map((d) => html`<li><time datetime="${d}">${formatLongDay(d, zone, locale)}, ${formatTime(d, zone, locale)}</time></li>`)}</ul>`
+    : '';
+  return html`<section class="card" aria-labelledby="series-heading"><h2 id="series-heading">${t(lang, 'seriesHeading')}</h2>
+<p>${series.status === 'ACTIVE' ? every : t(lang, 'seriesEnded')}</p>${next}</section>`;
+}
+
 async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string } = {}): Promise<void> {
   const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
   const { lang, locale } = view;
   const { booking, token } = found;
   const preview = await guestCancelPreview(ctx.bookings, found.tenant, booking.id, { token });
   const zone = booking.displaySnapshot.timezone;
+  const series = (await seriesOfTheseBookings(ctx.deps, [{ id: booking.id, timezone: zone }])).get(booking.id);
   const currency = booking.currency;
   const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
   const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
@@ -106,6 +121,7 @@ ${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCale
 <p>${t(lang, 'manageLink')}:<br><a class="manage-link" href="${manageUrl}">${manageUrl}</a></p>
 <p class="hint">${t(lang, 'manageHint')}</p>
 </div></section>
+${seriesSection(view, series, zone)}
 ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
 <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`, body, status: options.status });

@@ -12,6 +12,7 @@ import { calendarFile, cancelFromForm, managePage } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
+import { unsubscribeFromForm, unsubscribePage } from './unsubscribe-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
@@ -72,6 +73,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.get('/:slug/waitlist/:id', slugRoute((req, res) => entryPage(ctx, req, res)));
   router.post('/:slug/waitlist/:id/leave', form, slugRoute((req, res) => leaveFromForm(ctx, req, res)));
   router.post('/:slug/book', createLimit, form, slugRoute((req, res) => bookFromForm(ctx, req, res)));
+  router.get('/:slug/nudges/unsubscribe', slugRoute((req, res) => unsubscribePage(ctx, req, res)));
+  router.post('/:slug/nudges/unsubscribe', form, slugRoute((req, res) => unsubscribeFromForm(ctx, req, res)));
   router.get(
     '/:slug',
     slugRoute(async (req, res) => {

@@ -12,4 +12,6 @@ export class CustomerModel extends BaseModel {
   notes!: string | null;
   /** the customer account this salon's record belongs to (one per salon), or null */
   accountId!: string | null;
+  /** agreed to "time for your next visit" messages from this salon (migration 160) */
+  acceptsRebookingNudges!: boolean;
 }

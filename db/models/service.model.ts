@@ -24,4 +24,6 @@ export class ServiceModel extends BaseModel {
   sortOrder!: number;
   metadata!: Record<string, unknown>;
   imageKey!: string | null;
+  /** weeks after a visit the customer usually comes back (1 to 52); null: no rebooking nudge (migration 160) */
+  typicalIntervalWeeks!: number | null;
 }

@@ -41,6 +41,10 @@ export interface CreateInput {
   source?: 'PHONE' | 'ADMIN';
   notes?: string | null;
   voucherCode?: string;
+  /** a series' occurrence: the booking gets a cancellation token, so its messages carry the manage link */
+  withManageLink?: boolean;
+  /** a series' occurrence: the language of the series' first booking (docs/rules/messages.md#language); unset: the salon's */
+  language?: Language;
 }
 
 export interface WalkInInput {
@@ -241,7 +245,9 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     status: 'CONFIRMED',
     source: input.source ?? 'ADMIN',
     ...salonSide(input),
+    withToken: input.withManageLink ?? false,
     voucherCode: input.voucherCode,
+    language: input.language,
   });
   return booking;
 }

@@ -17,6 +17,7 @@ import { insertStatement } from '../../db/insert-statement';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow, SegmentRow } from './booking.types';
+import type { BookingStatus } from './booking-status.rules';
 import { runNamedStatement } from '../../db/named-statement';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
@@ -387,6 +388,19 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
     items: rows.filter((r) => r.itemId).map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
     customer: first.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
   };
+}
+
+/** The statuses of these bookings (a series shows whether each occurrence is still on). */
+export async function statusesOfBookings(db: Db, ids: readonly string[]): Promise<Map<string, BookingStatus>> {
+  if (!ids.length) return new Map();
+  const rows = await BookingModel.query(db).whereIn('id', ids).select('id', 'status');
+  return new Map(rows.map((r) => [r.id, r.status as BookingStatus]));
+}
+
+/** Does the customer have a booking at the salon that starts after `after` and is still on (docs/rules/series.md#rebooking-nudges)? */
+export async function hasUpcomingBooking(db: Db, tenantId: string, customerId: string, after: Date): Promise<boolean> {
+  const row = await BookingModel.query(db).select('id').where({ tenantId, customerId }).where('startTime', '>', after).whereIn('status', ['PENDING', 'CONFIRMED', 'ARRIVED', 'IN_PROGRESS']).first();
+  return !!row;
 }
 
 /** The language of the customer's latest booking at the salon (its messages' language); undefined when there is none. */

@@ -21,6 +21,7 @@ export interface ServiceDto {
   sortOrder: number;
   metadata: Record<string, unknown>;
   imageKey: string | null;
+  typicalIntervalWeeks: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -52,6 +53,7 @@ export function serviceDto(s: ServiceRow): ServiceDto {
     sortOrder: s.sortOrder,
     metadata: s.metadata ?? {},
     imageKey: s.imageKey ?? null,
+    typicalIntervalWeeks: s.typicalIntervalWeeks ?? null,
     createdAt: toIso(s.createdAt),
     updatedAt: toIso(s.updatedAt),
   };

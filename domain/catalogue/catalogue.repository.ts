@@ -9,7 +9,7 @@ import { plain, plainOrUndefined, type Row } from '../../db/plain';
 export type ServiceRow = Row<ServiceModel>;
 export type ServiceCategoryRow = Row<ServiceCategoryModel>;
 /** The columns a write sets; id and timestamps come from the database. */
-export type NewServiceRow = Omit<ServiceRow, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewServiceRow = Omit<ServiceRow, 'id' | 'createdAt' | 'updatedAt' | 'typicalIntervalWeeks'> & Partial<Pick<ServiceRow, 'typicalIntervalWeeks'>>;
 
 export interface ServiceFilter {
   isActive?: boolean;

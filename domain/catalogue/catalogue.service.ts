@@ -30,6 +30,8 @@ export interface ServiceInput {
   sortOrder?: number;
   metadata?: Record<string, unknown>;
   imageKey?: string | null;
+  /** weeks after which a customer usually comes back (1 to 52): the rebooking nudge (docs/rules/series.md#rebooking-nudges) */
+  typicalIntervalWeeks?: number | null;
 }
 
 export type ServicePatch = Partial<ServiceInput>;
@@ -131,6 +133,7 @@ export async function createService(db: Db, signaller: EntitySignaller, tenantId
       sortOrder: input.sortOrder ?? 0,
       metadata: input.metadata ?? {},
       imageKey: input.imageKey ?? null,
+      typicalIntervalWeeks: input.typicalIntervalWeeks ?? null,
     });
     await syncUploadFields(trx, signaller, tenantId, 'service', service.id, null, service);
     return serviceDto(service);

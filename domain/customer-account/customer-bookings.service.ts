@@ -14,7 +14,8 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
 import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
 import type { Actor, BookingDeps, BookingRow } from '../booking/booking.types';
-import { nowOf } from '../time/clock';
+import { nowOf, type Clock } from '../time/clock';
+import { seriesOfTheseBookings } from '../series/series.service';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 
@@ -41,12 +42,16 @@ export interface CustomerBookingDto {
   discountAmount: number;
   items: { serviceId: string; serviceName: string; resourceId: string | null; startTime: string; endTime: string; localStartTime: string; price: number }[];
   createdAt: string;
+  /** the standing appointment it starts or belongs to, with its next dates (docs/rules/series.md) */
+  series: { id: string; intervalWeeks: number; status: string; nextDates: string[] } | null;
 }
 
 /** GET /customer/me/bookings: newest appointment first, across salons. */
-export async function listCustomerBookings(db: Db, accountId: string, page: { page: number; limit: number }) {
+export async function listCustomerBookings(deps: { knex: Db; now?: Clock }, accountId: string, page: { page: number; limit: number }) {
+  const db = deps.knex;
   const { rows, total } = await pageOfAccountBookings(db, accountId, page);
   const items = await itemsOf(db, rows.map((r) => r.id));
+  const series = await seriesOfTheseBookings(deps, rows.map((r) => ({ id: r.id, timezone: r.metadata.displaySnapshot.timezone })));
   const dtos = rows.map((b): CustomerBookingDto => {
     const snapshot = b.metadata.displaySnapshot;
     const tz = snapshot.timezone;
@@ -79,9 +84,14 @@ export async function listCustomerBookings(db: Db, accountId: string, page: { pa
           price: Number(i.price),
         })),
       createdAt: toIso(b.createdAt),
+      series: seriesSummary(series.get(b.id)),
     };
   });
   return { rows: dtos, total, page: page.page, limit: page.limit };
+}
+
+function seriesSummary(series: { id: string; intervalWeeks: number; status: string; nextDates: string[] } | undefined): CustomerBookingDto['series'] {
+  return series ? { id: series.id, intervalWeeks: series.intervalWeeks, status: series.status, nextDates: series.nextDates } : null;
 }
 
 /**

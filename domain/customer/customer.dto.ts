@@ -9,6 +9,8 @@ export interface CustomerDto {
   phone: string | null;
   email: string | null;
   notes: string | null;
+  /** agreed to "time for your next visit" messages (docs/rules/series.md#rebooking-nudges) */
+  acceptsRebookingNudges: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -34,6 +36,7 @@ export function toCustomerDto(c: CustomerRow): CustomerDto {
     phone: c.phone,
     email: c.email,
     notes: c.notes,
+    acceptsRebookingNudges: c.acceptsRebookingNudges ?? false,
     createdAt: toIso(c.createdAt),
     updatedAt: toIso(c.updatedAt),
   };

@@ -10,7 +10,7 @@ import { phoneSearchTerm } from '../phone/phone.rules';
 import { runNamedStatement } from '../../db/named-statement';
 
 export type CustomerRow = Row<CustomerModel>;
-export type CustomerFields = Pick<CustomerRow, 'name' | 'phone' | 'email' | 'notes'>;
+export type CustomerFields = Pick<CustomerRow, 'name' | 'phone' | 'email' | 'notes'> & Partial<Pick<CustomerRow, 'acceptsRebookingNudges'>>;
 
 export interface CustomerFilter {
   search?: string;
@@ -123,4 +123,21 @@ export async function linkCustomerToAccount(db: Db, tenantId: string, customerId
 /** The salon's customer record of the account, if one is linked. */
 export async function customerIdOfAccount(db: Db, tenantId: string, accountId: string): Promise<string | undefined> {
   return (await CustomerModel.query(db).select('id').findOne({ tenantId, accountId }))?.id;
+}
+
+/** Whether the account's customer records agree to rebooking nudges (docs/rules/series.md#rebooking-nudges): every salon's, or one salon's. */
+export async function setRebookingNudgesOfAccount(db: Db, accountId: string, accepts: boolean, tenantId?: string): Promise<number> {
+  const query = CustomerModel.query(db).patch({ acceptsRebookingNudges: accepts }).where({ accountId });
+  if (tenantId) query.where({ tenantId });
+  return query;
+}
+
+/** The account's consent per salon. */
+export async function rebookingNudgesOfAccount(db: Db, accountId: string): Promise<{ tenantId: string; slug: string; name: string; accepts: boolean }[]> {
+  const rows = await CustomerModel.query(db)
+    .join('tenants as t', 't.id', 'customers.tenantId')
+    .where('customers.accountId', accountId)
+    .orderBy('t.name')
+    .select('t.id as tenantId', 't.slug', 't.name', 'customers.acceptsRebookingNudges as accepts');
+  return rows.map((r) => plain(r) as unknown as { tenantId: string; slug: string; name: string; accepts: boolean });
 }

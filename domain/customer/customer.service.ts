@@ -17,6 +17,8 @@ export interface CustomerInput {
   phone?: string | null;
   email?: string | null;
   notes?: string | null;
+  /** the customer agreed to rebooking nudges (docs/rules/series.md#rebooking-nudges) */
+  acceptsRebookingNudges?: boolean;
 }
 
 export type CustomerPatch = Partial<CustomerInput>;
@@ -51,7 +53,7 @@ export async function createCustomer(db: Db, tenantId: string, input: CustomerIn
   const email = normaliseEmail(input.email);
   return db.transaction(async (trx) => {
     await checkContactFree(trx, tenantId, phone, email);
-    const id = await repo.insertCustomer(trx, tenantId, { name: input.name.trim(), phone, email, notes: input.notes ?? null });
+    const id = await repo.insertCustomer(trx, tenantId, { name: input.name.trim(), phone, email, notes: input.notes ?? null, acceptsRebookingNudges: input.acceptsRebookingNudges ?? false });
     await ensureTenantCustomer(trx, tenantId, id);
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
   });
@@ -65,6 +67,7 @@ export async function updateCustomer(db: Db, tenantId: string, id: string, patch
     if (patch.phone !== undefined) changes.phone = optionalPhone(patch.phone, await salonPhoneRegion(trx, tenantId), 'phone');
     if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
     if (patch.notes !== undefined) changes.notes = patch.notes;
+    if (patch.acceptsRebookingNudges !== undefined) changes.acceptsRebookingNudges = patch.acceptsRebookingNudges;
     await checkContactFree(trx, tenantId, changes.phone ?? null, changes.email ?? null, id);
     if (Object.keys(changes).length) await repo.patchCustomer(trx, tenantId, id, changes);
     return toCustomerDto(await existingCustomer(trx, tenantId, id));

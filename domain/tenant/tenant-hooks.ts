@@ -1,7 +1,7 @@
 /**
  * The port through which the tenant area reaches the areas above it in the order of domain areas
- * (CONTRIBUTING.md#the-order-of-domain-areas): the staff schedules (resource), the waitlist and
- * payments. Tenant imports none of them; the composition root fills this port with their functions
+ * (CONTRIBUTING.md#the-order-of-domain-areas): the staff schedules (resource), the standing
+ * appointments (series), the waitlist and payments. Tenant imports none of them; the composition root fills this port with their functions
  * (composition/domain-hooks.ts). The calls that change something run inside the tenant change's
  * transaction, so a failure rolls the tenant change back with it.
  */
@@ -36,6 +36,11 @@ export interface TenantHooks {
   applyBusinessHoursToStaff(trx: Db, tenantId: string, businessHours: BusinessHoursDay[]): Promise<void>;
   /** Longer business hours on some weekdays. */
   workingTimeGrew: WorkingTimeGrew;
+  /**
+   * The salon's booking window grew (docs/rules/series.md#its-workflow): the standing appointments
+   * book the occurrences now inside it at once; in the tenant update's transaction.
+   */
+  bookingWindowGrew(signaller: EntitySignaller, trx: Transaction, tenantId: string): Promise<void>;
   /** The onboarding warning (docs/rules/salon.md#onboarding): does the salon have an active payment-provider configuration? */
   hasActivePaymentConfig(db: Db, tenantId: string): Promise<boolean>;
 }

@@ -36,6 +36,8 @@ export interface TenantSettings {
   waitlistMode: 'FIRST_IN_LINE' | 'BROADCAST';
   /** 1 to 120 */
   waitlistHoldMinutes: number;
+  /** docs/rules/series.md#booking-an-occurrence: how many days either way a standing appointment's occurrence may move; 0 to 7 */
+  seriesToleranceDays: number;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -71,6 +73,7 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     businessHours: defaultBusinessHours(),
     waitlistMode: 'FIRST_IN_LINE',
     waitlistHoldMinutes: 15,
+    seriesToleranceDays: 2,
   };
 }
 

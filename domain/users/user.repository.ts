@@ -59,3 +59,9 @@ export async function staffLoginsOfSalon(db: Db, slug: string): Promise<{ name: 
     .select('users.name', 'users.email');
   return rows.map((u) => ({ name: u.name!, email: u.email! }));
 }
+
+/** The salon's active owners with an e-mail address: who a salon message goes to (docs/rules/series.md#telling-people). */
+export async function ownerContactsOfSalon(db: Db, tenantId: string): Promise<{ id: string; name: string | null; email: string }[]> {
+  const rows = await UserModel.query(db).where({ tenantId, role: 'OWNER', isActive: true }).whereNotNull('email').orderBy('createdAt').select('id', 'name', 'email');
+  return rows.map((u) => ({ id: u.id, name: u.name ?? null, email: u.email! }));
+}

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import YAML from 'yaml';
 import { apiClient, expectOk, type Api } from '../support/api-client';
 import { createAdmin, unique } from '../support/factories';
-import { bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
+import { at, bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { idTokenFor } from '../support/customers';
 import { testConfig } from '../support/stack';
 
@@ -33,6 +33,7 @@ const OPERATION_OF_TAG: Record<string, string> = {
   billing: 'listPublicPlans',
   waitlist: 'createWaitlistEntry',
   uploads: 'createPresignedUpload',
+  series: 'createSeries',
 };
 
 interface ContractOperation {
@@ -172,6 +173,15 @@ describe('a consumer of the contract: one operation of every tag through the gen
     const put = expectOk(await owner.POST('/upload/presigned-put', { body: { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: 1024, fileName: 'avtale.pdf' } }), 201);
     expect(put.data.uploadUrl).to.match(/^https?:\/\//);
     expect(put.data.fileId).to.be.a('string');
+  });
+
+  it('series: createSeries makes a standing appointment from a booking', async () => {
+    consumes('series', 'POST', '/series');
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const first = expectOk(await owner.POST('/bookings', { body: { startTime: at(localDay(2), '11:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Fast Kunde', phone } } }), 201);
+    const series = expectOk(await owner.POST('/series', { body: { bookingId: first.data.id, intervalWeeks: 4, occurrenceCount: 3 } }), 201);
+    expect(series.data).to.include({ firstBookingId: first.data.id, intervalWeeks: 4, occurrenceCount: 3, status: 'ACTIVE', resourceId: salon.staff[0].resourceId });
+    expect(series.data.serviceIds).to.deep.equal([salon.serviceId]);
   });
 
   it('every tag of the contract is consumed here, through an operation that carries it', () => {

@@ -2,6 +2,7 @@
 // page on the platform host, its subdomain and its custom domain; a salon not taking bookings; the
 // built assets (hashed, immutable, compressed); the server-rendered form posts; calendar files.
 import { expect } from 'chai';
+import crypto from 'node:crypto';
 import { http, call } from '../support/http';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
@@ -145,6 +146,32 @@ describe('customer pages served by the api (outside /api)', function () {
       const boot = JSON.parse(/<script type="application\/json" id="boot">(.*?)<\/script>/s.exec(v2.text)![1]);
       expect(boot).to.include({ slug: salon.tenant.slug, lang: 'nb', pagePath: `/${salon.tenant.slug}` });
       expect(boot.services[0].services[0].id).to.equal(salon.serviceId);
+    } finally {
+      await call('patch', '/superadmin/platform-settings', admin, { bookingUiVersion: 'v2' });
+    }
+  });
+
+  it("when the page is opened with services and a staff member in the address (a rebooking nudge's link) then v1 and v2 open at the time step with them chosen; a staff member who does not do the service is dropped", async () => {
+    const salon = await bookingSalon();
+    const admin = (await platformAdmin()).token;
+    const staff = salon.staff[0].resourceId;
+    const link = `/${salon.tenant.slug}?services=${salon.serviceId}&staff=${staff}`;
+    try {
+      await call('patch', '/superadmin/platform-settings', admin, { bookingUiVersion: 'v1' });
+      const v1 = await (await http()).get(link);
+      expect(v1.status).to.equal(200);
+      expect(v1.text).to.contain('Velg dag og tid').and.not.contain('<script');
+      expect(v1.text).to.contain(`staff=${staff}`);
+      await call('patch', '/superadmin/platform-settings', admin, { bookingUiVersion: 'v2' });
+      const v2 = await (await http()).get(link);
+      expect(v2.text).to.contain('Velg dag og tid');
+      expect(v2.text).to.match(/<script type="module" src="\/assets\/booking-[\w-]+\.js"><\/script>/);
+      const boot = JSON.parse(/<script type="application\/json" id="boot">(.*?)<\/script>/s.exec(v2.text)![1]);
+      expect(boot).to.deep.include({ chosenServices: [salon.serviceId], chosenStaff: staff });
+      const stranger = await (await http()).get(`/${salon.tenant.slug}?services=${salon.serviceId}&staff=${crypto.randomUUID()}`);
+      const strangerBoot = /id="boot">(.*?)<\/script>/s.exec(stranger.text);
+      expect(stranger.text).to.not.contain('Velg dag og tid');
+      expect(strangerBoot && JSON.parse(strangerBoot[1]).chosenStaff).to.equal(null);
     } finally {
       await call('patch', '/superadmin/platform-settings', admin, { bookingUiVersion: 'v2' });
     }

@@ -71,6 +71,25 @@ describe('booking page v2 (browser)', function () {
     expect(new Date(items[1].startTime).getTime()).to.equal(new Date(items[0].endTime).getTime());
   });
 
+  it("when a customer follows a rebooking nudge's link with the services and staff member in it then the page opens at the times of that person, and books that service with them", async function () {
+    const salon = await pageSalon({ staff: 2 });
+    const chosen = salon.staff[1];
+    const opened = await openPage(this);
+    const { page, shot, baseUrl } = opened;
+    await page.goto(`${baseUrl}/${salon.tenant.slug}?services=${salon.services[0].id}&staff=${chosen.resourceId}`);
+    await page.waitForFunction(() => performance.getEntriesByName('booking-ready').length > 0);
+    expect(await page.getByRole('heading', { level: 2, name: 'Velg dag og tid' }).isVisible()).to.equal(true);
+    await shot('linked-time-step');
+    await page.locator('.times button').first().click();
+    const phone = randomPhone();
+    await page.getByLabel('Navn').fill('Nora Nudge');
+    await page.getByLabel('Mobilnummer').fill(phone.typed);
+    await page.getByRole('button', { name: 'Bestill', exact: true }).click();
+    await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=.*&new=1$/);
+    const [booking] = await bookingsOf(salon.tenant.id);
+    expect(booking).to.include({ contactName: 'Nora Nudge', resourceId: chosen.resourceId });
+  });
+
   it('when the stylist has a colour at 10:00 then the page offers a 30-minute service inside its processing (10:30) but not over its application or finish, the summary shows the whole appointment, and the booking takes that time', async function () {
     const salon = await processingSalon();
     const opened = await openPage(this);

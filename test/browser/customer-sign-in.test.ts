@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, startBrowserStack, waitForFocus } from './support';
-import { knex } from '../support/booking-fixtures';
+import { at, knex, localDay } from '../support/booking-fixtures';
+import { signInCustomer } from '../support/customers';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
@@ -29,7 +30,7 @@ describe('customer sign-in on the booking page (browser)', function () {
   before(startBrowserStack);
   afterEach(closePages);
 
-  it('when a customer signs in at the identity provider then they come back signed in with their choices kept, book as themselves and find the booking under "Mine timer"', async function () {
+  it('when a customer signs in at the identity provider then they come back signed in with their choices kept, book as themselves and find the booking under "Mine timer", where a standing appointment they make shows its interval and next dates', async function () {
     const salon = await pageSalon();
     const opened = await openPage(this, { timezoneId: 'America/New_York' });
     const { page, shot, baseUrl } = opened;
@@ -64,6 +65,25 @@ describe('customer sign-in on the booking page (browser)', function () {
     await page.locator('#my-bookings li').first().waitFor();
     await shot('my-bookings');
     expect(await page.locator('#my-bookings li').first().innerText()).to.contain(salon.services[0].name).and.to.contain('Bekreftet');
+
+    // the customer makes a standing appointment every 4 weeks from a booking with a chosen staff member: "Mine timer" says so, with its next dates
+    const account = await signInCustomer({ email, name: 'Kari Konto' });
+    const chosen = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, account.accessToken, {
+      startTime: at(localDay(5), '12:00'),
+      items: [{ serviceId: salon.services[0].id, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari Konto', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+    });
+    expect(chosen.status, JSON.stringify(chosen.body)).to.equal(201);
+    const series = await call('post', '/customer/me/series', account.accessToken, { bookingId: chosen.body.data.id, intervalWeeks: 4, occurrenceCount: 3 });
+    expect(series.status, JSON.stringify(series.body)).to.equal(201);
+    await page.reload();
+    await page.getByRole('button', { name: 'Mine timer' }).click();
+    const note = page.locator('#my-bookings li .series-note').first();
+    await note.waitFor();
+    await shot('my-bookings-series');
+    const text = await note.innerText();
+    expect(text).to.match(/^Fast time: Hver 4\. uke med samme behandler\. Neste timer: /);
+    expect(text.split(', ')).to.have.length(series.body.data.nextDates.length);
   });
   it('when a signed-in customer applies the voucher their stamp card earned then the page shows the discount and what they pay, and the booking is made with it', async function () {
     const salon = await pageSalon();

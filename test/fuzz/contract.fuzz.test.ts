@@ -34,6 +34,7 @@ import { bookOnline, depositSalon, paymentPage, sandboxKey, type DepositSalon } 
 import { workflowsSettled } from '../support/workflow-barriers';
 import { pdf, png, uploadAs } from '../support/upload-files';
 import { offerToken } from '../../domain/waitlist/waitlist-tokens';
+import { unsubscribeToken } from '../../domain/rebooking/rebooking-tokens';
 import { areaRouters } from '../../api/routes';
 import { routeTable, type AppRoute } from '../../api/middleware/route-lookup';
 import { signInCustomer } from '../support/customers';
@@ -97,6 +98,7 @@ const ID_KIND: Record<string, string> = {
   'payment-configs': 'paymentConfigId',
   plans: 'planId',
   'billing-configs': 'billingConfigId',
+  series: 'seriesId',
 };
 
 function idKindOf(template: string, param: string): string {
@@ -310,8 +312,8 @@ function generatedCases(op: Operation, mine: Salon, theirs: Salon, seed: number)
       }
       case 'foreignPath': {
         const p: Param = pathParams[m.index];
-        // a slug is public (the portal is reached by it); ids of another tenant must never answer 2xx
-        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider'].includes(p.name) };
+        // a slug is public (the portal is reached by it), a series' occurrence index is a number, not a row; ids of another tenant must never answer 2xx
+        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider', 'index'].includes(p.name) };
       }
       case 'foreignField': {
         const field = fields[m.index];
@@ -545,7 +547,11 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   // overrides and time off on a later day than the bookings below, which they would close
   await create('/resources/{id}/schedule-overrides', 'overrideId', { date: later });
   await create('/resources/{id}/time-offs', 'timeOffId', { startDate: later, endDate: later });
-  await create('/bookings', 'bookingId', { customerId: ids.customerId });
+  // one service with one chosen staff member, so a standing appointment can be made from it
+  await create('/bookings', 'bookingId', { customerId: ids.customerId, items: [{ serviceId: ids.serviceId, resourceId: ids.resourceId }] });
+  // a standing appointment from it whose next occurrence lies beyond the window (the worker books nothing meanwhile)
+  await create('/series', 'seriesId', { bookingId: ids.bookingId, intervalWeeks: 26, occurrenceCount: 2, untilDate: undefined });
+  ids.index = '1';
   await create('/loyalty-cards', 'loyaltyCardId', { type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000 });
   await create('/waitlist', 'waitlistEntryId', { fromDate: localDay(6, salon.tz), toDate: localDay(6, salon.tz), customer: { name: 'Fuzz Venter', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` } });
   ids.scheduleId = (await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id')).id;
@@ -603,6 +609,9 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
     'POST /public/tenants/{slug}/waitlist/offers/{offerId}/accept': { body: offer },
     'POST /public/tenants/{slug}/waitlist/offers/{offerId}/decline': { body: offer },
     'POST /superadmin/impersonate/end': { token: platform.impersonationToken },
+    'POST /customer/me/series': { body: { bookingId: booking.id, intervalWeeks: 26, occurrenceCount: 2 } },
+    'PUT /customer/me/preferences': { body: { rebookingNudges: true } },
+    'POST /public/tenants/{slug}/rebooking-nudges/unsubscribe': { body: { customerId: ids.customerId, token: unsubscribeToken(config.jwtSecret, ids.customerId) } },
     'POST /upload': { multipart: { fields: { purpose: 'TENANT_LOGO' }, file: { field: 'file', bytes: await png(64, 32), name: 'logo.png' } } },
     // the staff member keeps the service (the bookings of the other controls need it)
     'POST /resources/{id}/skills': { body: { serviceIds: [salon.serviceId] } },

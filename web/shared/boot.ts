@@ -52,8 +52,10 @@ export interface BootData {
   signIn: { issuer: string; clientId: string; callbackPath: string } | null;
   /** the signed-in customer (customer cookie), for prefilling the contact step */
   customer: { name: string | null; email: string | null; phone: string | null } | null;
-  /** services already chosen (the form posted before the script ran) */
+  /** services already chosen (the form posted before the script ran, or a link that chose them) */
   chosenServices: string[];
+  /** a staff member chosen by the link (`?services=...&staff=<id>`, e.g. a rebooking nudge): the page opens at the time step */
+  chosenStaff: string | null;
 }
 
 /** Prefix of the per-booking cookie (name + booking id, value: its token) that lets the payment return page act for a booking just made. */

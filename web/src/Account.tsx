@@ -59,6 +59,7 @@ export function Account({ ctx, onSignIn }: { ctx: PageContext; onSignIn: () => v
               {bookings.map((b) => (
                 <li key={b.id}>
                   {t(lang, 'atUntil', { day: formatLocalDate(localDateOf(b.startTime, b.tenantTimezone), locale), time: formatTime(b.startTime, b.tenantTimezone, locale), end: formatTime(b.endTime, b.tenantTimezone, locale) })} · {b.items.map((i) => i.serviceName).join(', ')} · {t(lang, `status${b.status}` as 'statusCONFIRMED')}
+                  {b.series && <SeriesNote series={b.series} zone={b.tenantTimezone} ctx={ctx} />}
                 </li>
               ))}
             </ul>
@@ -66,5 +67,18 @@ export function Account({ ctx, onSignIn }: { ctx: PageContext; onSignIn: () => v
         </div>
       )}
     </div>
+  );
+}
+
+/** The standing appointment a booking starts or belongs to: its interval and next dates (docs/rules/series.md#seen-by-the-customer). */
+function SeriesNote({ series, zone, ctx }: { series: NonNullable<CustomerBooking['series']>; zone: string; ctx: PageContext }) {
+  const { lang, locale } = ctx;
+  const every = series.intervalWeeks === 1 ? t(lang, 'seriesEveryWeek') : t(lang, 'seriesEvery', { weeks: series.intervalWeeks });
+  const next = series.nextDates.map((d) => `${formatLocalDate(localDateOf(d, zone), locale)} ${formatTime(d, zone, locale)}`).join(', ');
+  return (
+    <p class="series-note">
+      {t(lang, 'seriesHeading')}: {series.status === 'ACTIVE' ? every : t(lang, 'seriesEnded')}
+      {next && ` ${t(lang, 'seriesNext')}: ${next}.`}
+    </p>
   );
 }

@@ -30,7 +30,7 @@ export function App({ boot }: { boot: BootData }) {
     () => ({ boot, lang: boot.lang, locale: intlLocale(boot.lang, boot.salon.locale), browserZone: browserZoneIfDifferent(boot.salon.timezone) }),
     [boot],
   );
-  const [draft, setDraft] = useState<Draft>(() => restoredDraft(boot.slug) ?? emptyDraft(boot.chosenServices));
+  const [draft, setDraft] = useState<Draft>(() => restoredDraft(boot.slug) ?? emptyDraft(boot.chosenServices, boot.chosenStaff));
   const [notice, setNotice] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);

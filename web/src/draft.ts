@@ -27,10 +27,11 @@ export interface Draft {
   voucher: string;
 }
 
-export const emptyDraft = (services: string[]): Draft => ({
-  step: 'services',
+/** A link that chose the services and the staff member (a rebooking nudge) opens at the time step. */
+export const emptyDraft = (services: string[], staff: string | null = null): Draft => ({
+  step: services.length && staff ? 'time' : 'services',
   services,
-  staff: 'any',
+  staff: staff ?? 'any',
   date: null,
   week: null,
   slot: null,
