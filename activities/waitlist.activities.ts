@@ -24,8 +24,8 @@ export interface WaitlistActivityDeps {
   knex: DbPool;
   mailer: Mailer;
   sms: SmsSender;
-  /** the server secret (offer tokens) and the base of the offer link; unset: offers cannot be sent */
-  links?: Pick<BookingLinkConfig, 'secret' | 'publicBaseUrl'>;
+  /** the offer key (offer tokens) and the base of the offer link; unset: offers cannot be sent */
+  links?: Pick<BookingLinkConfig, 'offerKey' | 'publicBaseUrl'>;
 }
 
 export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistActivities {
@@ -49,7 +49,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
       staffName: staff.get(offer.items[0].resourceId) ?? null,
       holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
-      acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId)),
+      acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.offerKey, offerId)),
     });
     return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
   }

@@ -68,8 +68,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(parseBodyLater(express.json({ limit: config.bodyLimit, verify: keepRawBody })));
   app.use('/api/webhooks', parseBodyLater(express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody })));
   app.use(requestLogContext());
-  app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
-  app.use(authenticateCustomer(config.jwtSecret, deps.knex));
+  const sessions = { maxSeconds: config.sessionMaxSeconds, now: deps.now };
+  app.use(authenticate(configurePassport(config.keys.accessToken, deps.knex, sessions)));
+  app.use(authenticateCustomer(config.keys.accessToken, deps.knex, sessions));
   app.use(impersonationAudit(deps.knex, deps.logger));
   app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());

@@ -8,6 +8,8 @@ export interface Principal {
   tenantId: string | null;
   role: AccessClaims['role'];
   impersonation?: AccessClaims['imp'];
+  /** the sign-in session of the token (absent on impersonation tokens) */
+  sessionId?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -28,6 +30,8 @@ declare module 'express-serve-static-core' {
 
 export interface CustomerPrincipal {
   accountId: string;
+  /** the sign-in session of the token */
+  sessionId: string;
 }
 
 /** The signed-in customer; 401 without a valid customer token (a staff token is not one). */

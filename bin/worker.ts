@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const storage = createStorage(config);
   // payment activities change bookings and payments, so they signal workflows like the api does
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
-  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks };
+  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks };
   // forked by `npm start`: the api beside it says when it is saturated, and the activities wait
   const apiLoad = process.send ? new ApiLoadGate() : undefined;
   if (apiLoad) {

@@ -51,7 +51,7 @@ export function createStorage(config: AppConfig): S3Storage {
 
 /** Manage links and calendar invitations in booking messages (docs/rules/booking-page.md#manage-links). */
 export function bookingLinkConfig(config: AppConfig): BookingLinkConfig {
-  return { publicBaseUrl: config.publicBaseUrl, secret: config.jwtSecret, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
+  return { publicBaseUrl: config.publicBaseUrl, manageLinkKey: config.keys.manageLink, offerKey: config.keys.waitlistOffer, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
 }
 
 /** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */

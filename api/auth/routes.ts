@@ -55,7 +55,7 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.post('/auth/logout', limit, async (req, res) => {
-    await auth.logout(deps, refreshTokenOf(req));
+    await auth.logout(deps, refreshTokenOf(req), req.principal?.sessionId);
     clearSessionCookies(res);
     sendData(res, { message: 'Signed out' });
   });

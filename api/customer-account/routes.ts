@@ -23,7 +23,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
   const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier, now: deps.now };
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret, now: deps.now, bookingHooks: deps.hooks.booking };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, manageLinkKey: config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
 
   function sendSession(res: Response, session: customerAuth.CustomerSessionTokens, status = 200): void {
     res.cookie(CUSTOMER_ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
@@ -46,7 +46,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   });
 
   router.post('/auth/customer/logout', limit, async (req, res) => {
-    await customerAuth.logoutCustomer(authDeps, refreshTokenOf(req));
+    await customerAuth.logoutCustomer(authDeps, refreshTokenOf(req), req.customer?.sessionId);
     res.clearCookie(CUSTOMER_ACCESS_COOKIE, { ...cookieBase, path: '/' });
     res.clearCookie(CUSTOMER_REFRESH_COOKIE, { ...cookieBase, path: CUSTOMER_REFRESH_COOKIE_PATH });
     sendData(res, { message: 'Signed out' });

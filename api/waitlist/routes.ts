@@ -19,7 +19,7 @@ export function waitlistRouter(deps: AppDeps): Router {
   const router = Router();
   const { knex, config } = deps;
   // the waitlist services' deps; accepting an offer books, so it carries the booking port too
-  const wdeps: OfferDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret, now: deps.now, bookingHooks: deps.hooks.booking };
+  const wdeps: OfferDeps = { knex, signaller: deps.signaller, offerKey: config.keys.waitlistOffer, manageLinkKey: config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
   // like the booking routes: joining and accepting create rows (docs/rules/limits.md#rate-limits)
   const joinLimit = rateLimiter(config.rateLimit.bookingCreate, config.rateLimit.windowMs, 'waitlist-join');
   const acceptLimit = rateLimiter(config.rateLimit.bookingCreate, config.rateLimit.windowMs, 'waitlist-accept');

@@ -10,7 +10,9 @@ import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
-import { issueSession, revokeAllForUser, revokeFamily, type SessionTokens } from './sessions';
+import { endSession, issueSession, revokeAllForUser, type SessionTokens } from './sessions';
+import { findAuthSession, staffTokenHolder } from './session.repository';
+import { isSessionOpen } from './session.rules';
 import { toAuthUser, type AuthUserDto } from '../users/user.dto';
 import { createTenantWithOwner } from '../tenant/tenant.service';
 import type { IndustryType, TenantSettings } from '../tenant/tenant-settings.rules';
@@ -119,40 +121,55 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
 }
 
 /**
- * Rotation: the presented token is marked rotated and a new one is issued in the same family.
- * A token that was already rotated is a replay: the whole family is revoked (committed even though
- * the request fails) and the answer is 401. A revoked token (its session ended) is simply 401.
+ * Rotation: the presented token is marked rotated and a new one is issued in the same session.
+ * A token that was already rotated is a replay: the whole family is revoked and the session ended
+ * (committed even though the request fails) and the answer is 401. A revoked token (its session
+ * ended) is simply 401, and so is a session past its maximum length (docs/rules/auth.md#sessions).
  */
 export async function refresh(deps: AuthDeps, rawToken: string | undefined): Promise<SessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
   const now = nowOf(deps);
-  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'invalid'> => {
+  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'too-old' | 'invalid'> => {
     const row = await findRefreshToken(trx, tokenHash, true);
     if (!row) return 'invalid';
     // Revoked (logout, password change or reset): simply no longer valid. Rotated: a replay.
     if (row.revokedAt) return 'revoked';
     if (row.rotatedAt) {
-      await revokeFamily(trx, row.familyId, now);
+      await endSession(trx, row.familyId, now);
       return 'reused';
     }
-    if (new Date(row.expiresAt).getTime() <= now.getTime()) return 'invalid';
+    if (new Date(row.expiresAt).getTime() < now.getTime()) return 'invalid';
+    const session = await findAuthSession(trx, row.familyId, true);
+    if (!session || session.endedAt) return 'revoked';
+    if (!isSessionOpen(session, deps.config.sessionMaxSeconds.staff, now)) {
+      await endSession(trx, session.id, now);
+      return 'too-old';
+    }
     const user = await findUserById(trx, row.userId);
     if (!user || !user.isActive) return 'invalid';
     await markRotated(trx, row.id, now);
-    return issueSession(trx, deps.config, user, now, row.familyId);
+    return issueSession(trx, deps.config, user, now, { id: session.id, startedAt: new Date(session.startedAt) });
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
   if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out or the password changed); sign in again');
+  if (outcome === 'too-old') throw errors.unauthorized('This session has reached its maximum length; sign in again');
   if (outcome === 'invalid') throw errors.unauthorized('Invalid or expired refresh token');
   return outcome;
 }
 
-/** Revokes the token's family. Unknown, expired or missing tokens are fine (idempotent). */
-export async function logout(deps: AuthDeps, rawToken: string | undefined): Promise<void> {
-  if (!rawToken) return;
-  const row = await findRefreshToken(deps.knex, hashOpaqueToken(rawToken));
-  if (row) await revokeFamily(deps.knex, row.familyId, nowOf(deps));
+/**
+ * Ends the session of the refresh token and the one of the access token the request was signed in
+ * with (docs/rules/auth.md#sessions): their refresh tokens are revoked and their access tokens stop
+ * working at once. Unknown, expired or missing tokens are fine (idempotent).
+ */
+export async function logout(deps: AuthDeps, rawToken: string | undefined, accessSessionId?: string): Promise<void> {
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = rawToken ? await findRefreshToken(trx, hashOpaqueToken(rawToken)) : undefined;
+    if (row) await endSession(trx, row.familyId, now);
+    if (accessSessionId && accessSessionId !== row?.familyId) await endSession(trx, accessSessionId, now);
+  });
 }
 
 /** GET /auth/me's resourceId: the staff member linked to the login, inside the user's own salon (never for a platform ADMIN). */
@@ -160,15 +177,33 @@ async function resourceIdOf(db: Db, user: UserRow): Promise<string | null> {
   return user.role === 'ADMIN' || !user.tenantId ? null : findResourceIdOfUser(db, user.id, user.tenantId);
 }
 
+/** Why an access token no longer lets its holder in, or 'ok'. */
+export type TokenHolderStatus = 'ok' | 'gone' | 'revoked' | 'session-ended' | 'impersonation-ended';
+
 /**
- * Is the signed-in user of an access token still allowed in? 'gone' when the user was deleted or
- * deactivated, 'revoked' when the token's version is older than the user's (password changed).
+ * Is the holder of a staff access token still allowed in (docs/rules/auth.md#sessions)? 'gone' when
+ * the user was deleted or deactivated, 'revoked' when the token's version is older than the user's
+ * (password or contact details changed), 'session-ended' when its sign-in session was signed out or
+ * is past its maximum length, 'impersonation-ended' likewise for an impersonation token's session.
  * Impersonation tokens carry the admin as `sub`, so their validity follows the admin's version.
+ * One round trip (staffTokenHolder): every authenticated request asks.
  */
-export async function tokenHolderStatus(db: Db, userId: string, tokenVersion: number): Promise<'ok' | 'gone' | 'revoked'> {
-  const user = await findUserById(db, userId);
-  if (!user || !user.isActive) return 'gone';
-  return user.tokenVersion === tokenVersion ? 'ok' : 'revoked';
+export async function tokenHolderStatus(
+  db: Db,
+  claims: { sub: string; tv: number; sid?: string; imp?: ImpersonationClaim },
+  maxSeconds: { staff: number; impersonation: number },
+  now: Date,
+): Promise<TokenHolderStatus> {
+  const impersonationId = claims.imp?.sessionId ?? null;
+  const holder = await staffTokenHolder(db, claims.sub, impersonationId ? null : (claims.sid ?? null), impersonationId);
+  if (!holder || !holder.is_active) return 'gone';
+  if (holder.token_version !== claims.tv) return 'revoked';
+  if (impersonationId) {
+    const open = holder.impersonation_started_at !== null && claims.imp!.adminUserId === claims.sub && isSessionOpen({ startedAt: holder.impersonation_started_at, endedAt: holder.impersonation_ended_at }, maxSeconds.impersonation, now);
+    return open ? 'ok' : 'impersonation-ended';
+  }
+  const open = holder.session_started_at !== null && isSessionOpen({ startedAt: holder.session_started_at, endedAt: holder.session_ended_at }, maxSeconds.staff, now);
+  return open ? 'ok' : 'session-ended';
 }
 
 export interface MeDto extends AuthUserDto {

@@ -14,6 +14,8 @@ export interface AccessClaims {
   role: Role;
   /** token version of the user; bumping it on the user invalidates older tokens */
   tv: number;
+  /** the sign-in session (auth_sessions) the token belongs to; absent on impersonation tokens, whose session is `imp` */
+  sid?: string;
   imp?: ImpersonationClaim;
   iat?: number;
   exp?: number;
@@ -43,6 +45,8 @@ export interface CustomerAccessClaims {
   type: 'customer';
   role: 'CUSTOMER';
   tv: number;
+  /** the sign-in session (auth_sessions) */
+  sid: string;
   iat?: number;
   exp?: number;
 }
@@ -61,6 +65,13 @@ export function verifyCustomerAccessToken(secret: string, token: string): { clai
   }
   const c = decoded as Partial<CustomerAccessClaims>;
   if (c.type !== 'customer') return { failure: 'Staff tokens are not accepted here; sign in as a customer' };
-  if (typeof c.sub !== 'string' || !/^[0-9a-f-]{36}$/i.test(c.sub) || typeof c.tv !== 'number') return { failure: 'Invalid token' };
+  if (!isUuid(c.sub) || !isUuid(c.sid) || typeof c.tv !== 'number') return { failure: 'Invalid token' };
   return { claims: c as CustomerAccessClaims };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A claim that names a row must be a UUID: anything else names no one (401), never a query. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
 }

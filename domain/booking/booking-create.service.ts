@@ -129,7 +129,7 @@ async function insertBooking(
     const { start: startTime, end: endTime } = spanOf(planned);
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
     const id = crypto.randomUUID();
-    const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
+    const issued = spec.withToken ? issueCancellationToken(deps.manageLinkKey, id) : null;
     const now = nowOf(deps);
     const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
     const voucher = spec.voucherCode

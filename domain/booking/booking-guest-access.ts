@@ -12,12 +12,12 @@ export interface GuestProof {
 }
 
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
-export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'secret'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
+export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'manageLinkKey'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
   const row = await findBooking(deps.knex, tenant.id, id);
   const phone = normalisePhone(proof.phone);
   const ok =
     !!row &&
-    ((proof.token !== undefined && verifyCancellationToken(deps.secret, id, proof.token, row.cancellationTokenHash)) ||
+    ((proof.token !== undefined && verifyCancellationToken(deps.manageLinkKey, id, proof.token, row.cancellationTokenHash)) ||
       (phone !== null && row.contactPhone !== null && row.contactPhone === phone));
   if (!ok) throw errors.notFound('booking');
   return row!;

@@ -1,10 +1,12 @@
 /**
  * The waitlist's two secrets (docs/rules/waitlist.md#tokens), both compared in constant time:
  * - an entry's token, random, given once when the entry is made; only its SHA-256 is stored;
- * - an offer's token, an HMAC (the server secret) over the offer id, so the offer's message can be
- *   written by the worker at any time without storing the token itself.
+ * - an offer's token, an HMAC (the waitlist-offer key, docs/rules/security.md#keys) over the offer
+ *   id, so the offer's message can be written by the worker at any time without storing the token
+ *   itself. Tokens made with the legacy key still verify.
  */
 import crypto from 'node:crypto';
+import { verifyingKeys, type LinkKey } from '../crypto/link-key';
 
 function sha256(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
@@ -25,10 +27,14 @@ export function entryTokenMatches(token: unknown, storedHash: string): boolean {
   return typeof token === 'string' && token.length > 0 && sameBytes(sha256(token), storedHash);
 }
 
-export function offerToken(secret: string, offerId: string): string {
-  return crypto.createHmac('sha256', secret).update(`waitlist-offer:${offerId}`).digest('base64url');
+function offerMac(key: string, offerId: string): string {
+  return crypto.createHmac('sha256', key).update(`waitlist-offer:${offerId}`).digest('base64url');
 }
 
-export function offerTokenMatches(secret: string, offerId: string, token: unknown): boolean {
-  return typeof token === 'string' && token.length > 0 && sameBytes(offerToken(secret, offerId), token);
+export function offerToken(linkKey: LinkKey, offerId: string): string {
+  return offerMac(linkKey.key, offerId);
+}
+
+export function offerTokenMatches(linkKey: LinkKey, offerId: string, token: unknown): boolean {
+  return typeof token === 'string' && token.length > 0 && verifyingKeys(linkKey).some((key) => sameBytes(offerMac(key, offerId), token));
 }

@@ -13,6 +13,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { changeEntity } from '../workflow-signals/entity-change';
 import { changeEntry } from './waitlist-change';
 import { nowOf, type Clock } from '../time/clock';
+import type { LinkKey } from '../crypto/link-key';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { assertResourcesExist, servicesFor } from '../availability/availability.service';
 import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
@@ -27,8 +28,8 @@ import { withdrawOpenOffers } from './waitlist-offer.service';
 export interface WaitlistDeps {
   knex: Db;
   signaller: EntitySignaller;
-  /** the server secret: offer tokens are HMACs over the offer id */
-  secret: string;
+  /** offer tokens are HMACs over the offer id with this key (docs/rules/security.md#keys) */
+  offerKey: LinkKey;
   now?: Clock;
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { call, http } from '../support/http';
-import { stack } from '../support/stack';
+import { appOnClock, stack } from '../support/stack';
 import { createAdmin, createSalon, createUser, unique } from '../support/factories';
 import { hashOpaqueToken } from '../../domain/auth/tokens';
 
@@ -32,7 +32,7 @@ describe('Auth: POST /auth/register', () => {
     expect(refreshToken).to.be.a('string');
     const claims = jwt.decode(accessToken) as Record<string, unknown>;
     expect(claims).to.include({ sub: user.id, tenantId: user.tenantId, role: 'OWNER', tv: 0 });
-    expect(claims).to.have.keys('sub', 'tenantId', 'role', 'tv', 'iat', 'exp');
+    expect(claims).to.have.keys('sub', 'tenantId', 'role', 'tv', 'sid', 'iat', 'exp');
     const cookies = cookiesOf(res);
     expect(cookies.find((c) => c.startsWith('access_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
     expect(cookies.find((c) => c.startsWith('refresh_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
@@ -330,6 +330,49 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
   });
 });
 
+describe('Auth: sessions end (docs/rules/auth.md#sessions)', () => {
+  it('when a user signs out then the access token of that session is refused at once (401), and their other session keeps working', async () => {
+    const { owner } = await createSalon();
+    const laptop = (await login({ email: owner.email, password: owner.password })).body.data;
+    const phone = (await login({ email: owner.email, password: owner.password })).body.data;
+    expect((await call('get', '/auth/me', laptop.accessToken)).status).to.equal(200);
+    expect((await call('post', '/auth/logout', undefined, { refreshToken: laptop.refreshToken })).status).to.equal(200);
+    const after = await call('get', '/auth/me', laptop.accessToken);
+    expect(after.status).to.equal(401);
+    expect(after.body.error.message).to.match(/session has ended/);
+    expect((await call('get', '/auth/me', phone.accessToken)).status).to.equal(200);
+  });
+
+  it('when a client signs out with its access token alone (no refresh token) then that session ends too', async () => {
+    const { owner } = await createSalon();
+    const tokens = (await login({ email: owner.email, password: owner.password })).body.data;
+    expect((await call('post', '/auth/logout', tokens.accessToken)).status).to.equal(200);
+    expect((await call('get', '/auth/me', tokens.accessToken)).status).to.equal(401);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(401);
+  });
+
+  it('when a token is signed with JWT_SECRET itself (not the access-token key derived from it) then it is refused', async () => {
+    const { owner } = await createSalon();
+    const session = await (await stack()).platform.knex('auth_sessions').insert({ userId: owner.id }).returning('id');
+    const raw = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, sid: session[0].id }, (await stack()).config.jwtSecret);
+    expect((await call('get', '/auth/me', raw)).status).to.equal(401);
+  });
+
+  it('when a session is refreshed 12 hours after sign-in then it still works, and a millisecond later the session is over: refresh and access token are refused', async () => {
+    const { owner } = await createSalon();
+    const { app, at } = await appOnClock();
+    const signedIn = at.now();
+    const first = (await request(app).post('/api/auth/login').send({ email: owner.email, password: owner.password })).body.data;
+    at.set(new Date(signedIn.getTime() + 12 * 3600_000));
+    const atLimit = await request(app).post('/api/auth/refresh').send({ refreshToken: first.refreshToken });
+    expect(atLimit.status).to.equal(200);
+    expect((await request(app).get('/api/auth/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(200);
+    at.advance(1);
+    expect((await request(app).get('/api/auth/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(401);
+    expect((await request(app).post('/api/auth/refresh').send({ refreshToken: atLimit.body.data.refreshToken })).status).to.equal(401);
+  });
+});
+
 describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
   it('when each role asks for /auth/me then it sees itself, resourceId null (no resources yet) and no impersonation', async () => {
     const { tenant, owner } = await createSalon();
@@ -375,7 +418,7 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.include({ id: admin.id, role: 'OWNER', tenantId: tenant.id, impersonation: imp });
     // a forged imp claim naming no session is refused
-    const forged = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp: { sessionId: 'imp-session-1', adminUserId: admin.id } }, (await stack()).config.jwtSecret);
+    const forged = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp: { sessionId: 'imp-session-1', adminUserId: admin.id } }, (await stack()).config.keys.accessToken);
     expect((await call('get', '/auth/me', forged)).status).to.equal(401);
   });
 
@@ -383,13 +426,13 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect((await call('get', '/auth/me')).status).to.equal(401);
     expect((await call('get', '/auth/me', 'not-a-jwt')).status).to.equal(401);
     const { owner } = await createSalon();
-    const expired = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, exp: Math.floor(Date.now() / 1000) - 10 }, (await stack()).config.jwtSecret);
+    const expired = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, exp: Math.floor(Date.now() / 1000) - 10 }, (await stack()).config.keys.accessToken);
     const res = await call('get', '/auth/me', expired);
     expect(res.status).to.equal(401);
     expect(res.body.error.message).to.equal('Token expired');
     const otherSecret = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0 }, 'another-secret-another-secret');
     expect((await call('get', '/auth/me', otherSecret)).status).to.equal(401);
-    const customer = jwt.sign({ sub: owner.id, type: 'customer', tv: 0 }, (await stack()).config.jwtSecret);
+    const customer = jwt.sign({ sub: owner.id, type: 'customer', tv: 0 }, (await stack()).config.keys.accessToken);
     expect((await call('get', '/auth/me', customer)).status).to.equal(401);
   });
 

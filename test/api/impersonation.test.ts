@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 import { call, http } from '../support/http';
 import { createAdmin, createSalon, unique, type TestUser } from '../support/factories';
 import { knex } from '../support/booking-fixtures';
+import request from 'supertest';
+import { appOnClock } from '../support/stack';
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
@@ -194,6 +196,36 @@ describe('super-admin impersonation: end', () => {
     const afterEnd = await call('post', '/auth/refresh', undefined, { refreshToken: refreshed.body.data.refreshToken });
     expect(afterEnd.status).to.equal(401);
     expect(afterEnd.body.error.message).to.match(/ended/);
+  });
+
+  it('when a rotated impersonation refresh token is presented again then the session ends: the newer refresh token and the access token are refused', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const imp = await start(admin, tenant.id);
+    const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken });
+    expect(refreshed.status).to.equal(200);
+    const replay = await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken });
+    expect(replay.status).to.equal(401);
+    expect(replay.body.error.message).to.match(/already used/);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: refreshed.body.data.refreshToken })).status).to.equal(401);
+    expect((await call('get', '/tenants/me', refreshed.body.data.accessToken)).status).to.equal(401);
+    const row = await (await knex())('impersonation_sessions').where({ id: imp.session.id }).first();
+    expect(row.endedAt).to.not.equal(null);
+  });
+
+  it('when an impersonation session is refreshed 2 hours after it started then it still works, and a millisecond later it is over', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const { app, at } = await appOnClock();
+    const started = at.now();
+    const imp = (await request(app).post('/api/superadmin/impersonate/start').set('Authorization', `Bearer ${admin.token}`).send({ tenantId: tenant.id, reason: 'Support' })).body.data;
+    at.set(new Date(started.getTime() + 2 * 3600_000));
+    const atLimit = await request(app).post('/api/auth/refresh').send({ refreshToken: imp.refreshToken });
+    expect(atLimit.status).to.equal(200);
+    expect((await request(app).get('/api/tenants/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(200);
+    at.advance(1);
+    expect((await request(app).get('/api/tenants/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(401);
+    expect((await request(app).post('/api/auth/refresh').send({ refreshToken: atLimit.body.data.refreshToken })).status).to.equal(401);
   });
 
   it('when a token without the imp claim calls end then 403; without a token 401', async () => {

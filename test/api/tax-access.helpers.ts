@@ -20,7 +20,7 @@ export async function world(): Promise<World> {
   const admin = await createAdmin();
   const staff = await createUser(salon.tenant.id, 'STAFF');
   const { config } = await stack();
-  const customerToken = jwt.sign({ sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0 }, config.jwtSecret, { expiresIn: 600 });
+  const customerToken = jwt.sign({ sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0 }, config.keys.accessToken, { expiresIn: 600 });
   return { salon, admin, staff, customerToken };
 }
 

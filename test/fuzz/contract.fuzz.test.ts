@@ -434,7 +434,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       const url = urlOf(op, pathValues(op, mine));
       return routes.find((r) => r.method === op.method.toUpperCase() && r.pattern.test(url));
     };
-    const badSubToken = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0 });
+    const badSubToken = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
     const failures: Failure[] = [];
     let requests = 0;
     let snapshotMs = 0;

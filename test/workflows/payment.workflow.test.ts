@@ -38,7 +38,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         knex: platform.knex,
         mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
         sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
-        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks },
+        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks },
       }),
     });
     await worker.runUntil(scenario(signaller));
