@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import { sendCreated, sendData } from '../envelope';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
 import { rateLimiter } from '../middleware/rate-limit';
-import { requireRole } from '../middleware/require-role';
+import { PLATFORM_ADMIN_TOO, requireRole } from '../middleware/require-role';
 import { principalOf } from '../request-context';
 import * as auth from '../../domain/auth/auth.service';
 import { forgotPassword, resetPassword } from '../../domain/auth/password-reset.service';
@@ -60,15 +60,15 @@ export function authRouter(deps: AppDeps): Router {
     sendData(res, { message: 'Signed out' });
   });
 
-  router.get('/auth/me', requireRole('STAFF'), async (req, res) => {
+  router.get('/auth/me', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendData(res, await auth.me(deps, principalOf(req)));
   });
 
-  router.patch('/auth/profile', requireRole('STAFF'), async (req, res) => {
+  router.patch('/auth/profile', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendData(res, await auth.updateProfile(deps, principalOf(req).userId, req.body));
   });
 
-  router.post('/auth/change-password', limit, requireRole('STAFF'), async (req, res) => {
+  router.post('/auth/change-password', limit, requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendSession(res, await auth.changePassword(deps, principalOf(req).userId, req.body.currentPassword, req.body.newPassword));
   });
 

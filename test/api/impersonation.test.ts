@@ -4,7 +4,7 @@ import { call, http } from '../support/http';
 import { createAdmin, createSalon, unique, type TestUser } from '../support/factories';
 import { knex } from '../support/booking-fixtures';
 import request from 'supertest';
-import { appOnClock } from '../support/stack';
+import { appOnClock, stack } from '../support/stack';
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
@@ -134,8 +134,42 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
     const own = await (await http()).post('/api/customers').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: 'Ikke logget', phone: '+4740000001' });
-    expect(own.status).to.be.lessThan(500);
+    expect(own.status).to.equal(403);
     expect((await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id })).length).to.equal(0);
+  });
+});
+
+describe('the platform admin acts inside a salon only by impersonating (docs/rules/auth.md#the-platform-admin)', () => {
+  it("when the admin's own token names a salon (x-tenant-id or the salon's host) then creating a service, reading customers and payment configs are refused with 403 and nothing is written", async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const { config } = await stack();
+    const name = unique('Admin-tjeneste');
+    for (const named of [{ 'x-tenant-id': tenant.id }, { host: `${tenant.slug}.${config.platformDomain}` }]) {
+      const created = await (await http()).post('/api/services').set('Authorization', `Bearer ${admin.token}`).set(named).send({ name, duration: 30, price: 50000 });
+      expect([created.status, created.body.error?.code], JSON.stringify(named)).to.deep.equal([403, 'FORBIDDEN']);
+      expect((await (await http()).get('/api/customers').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
+      expect((await (await http()).get('/api/admin/payment-configs').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
+    }
+    expect(await (await knex())('services').where({ tenantId: tenant.id, name })).to.have.length(0);
+    // impersonating, the same call is made as the salon's owner and audited
+    const imp = await start(admin, tenant.id);
+    expect((await call('post', '/services', imp.accessToken, { name, duration: 30, price: 50000 })).status).to.equal(201);
+    expect(await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id, path: '/api/services' })).to.have.length(1);
+  });
+
+  it('when the admin uses the routes given to it directly then they answer: salons by id, plans, billing configs, free access, impersonation sessions, platform settings', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    expect((await call('get', '/tenants', admin.token)).status).to.equal(200);
+    expect((await call('get', `/tenants/${tenant.id}`, admin.token)).status).to.equal(200);
+    expect((await call('patch', `/tenants/${tenant.id}`, admin.token, { description: 'Checked by support' })).status).to.equal(200);
+    expect((await call('get', '/admin/superadmin/plans', admin.token)).status).to.equal(200);
+    expect((await call('get', '/superadmin/billing-configs', admin.token)).status).to.equal(200);
+    expect((await call('patch', `/superadmin/tenants/${tenant.id}/billing-exempt`, admin.token, { billingExempt: false })).status).to.equal(200);
+    expect((await call('get', '/superadmin/impersonate/sessions', admin.token)).status).to.equal(200);
+    expect((await call('get', '/superadmin/platform-settings', admin.token)).status).to.equal(200);
+    expect((await call('get', '/auth/me', admin.token)).status).to.equal(200);
   });
 });
 
@@ -147,8 +181,8 @@ describe('super-admin impersonation: what the audit log counts', () => {
     expect((imp as unknown as { session: { mutationCount: number } }).session.mutationCount).to.equal(0);
     const rows = () => knex().then((db) => db('impersonation_audit_logs').where({ sessionId: imp.session.id }));
     expect(await rows()).to.have.length(0);
-    // the admin's own token, on a tenant route, is not the session's either
-    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(201);
+    // the admin's own token, on a tenant route, is not the session's either (and is refused: docs/rules/auth.md#the-platform-admin)
+    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(403);
     expect((await rawJson('post', '/service-categories', imp.accessToken, JSON.stringify({ name: unique('Hår') }))).status).to.equal(201);
     for (const path of ['/api/superadmin/impersonate/End/', '/api/SUPERADMIN/impersonate/end']) {
       const end = await (await http()).post(path).set('Authorization', `Bearer ${imp.accessToken}`);

@@ -302,7 +302,8 @@ describe('resources', () => {
       ['CUSTOMER', 401, 401],
       ['STAFF', 200, 403],
       ['OWNER', 200, 0],
-      ['ADMIN', 200, 0],
+      ['IMPERSONATOR', 200, 0],
+      ['ADMIN', 403, 403],
     ];
     for (const [caller, read, write] of cases) {
       it(`when ${caller} calls then reads are ${read} and owner writes are ${write || 'allowed'}`, async () => {
