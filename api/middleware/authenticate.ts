@@ -6,7 +6,7 @@ import { isImpersonationEndCall } from './impersonation-audit';
 import type { Db } from '../../db/db-handle';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
-import { isUuid, type AccessClaims } from '../../domain/auth/tokens';
+import { hmacKey, isUuid, type AccessClaims } from '../../domain/auth/tokens';
 import { tokenHolderStatus } from '../../domain/auth/auth.service';
 import { nowOf, type Clock } from '../../domain/time/clock';
 import type { Principal } from '../request-context';
@@ -35,7 +35,8 @@ export function configurePassport(secret: string, knex: Db, sessions: { maxSecon
   instance.use(
     new JwtStrategy(
       {
-        secretOrKey: secret,
+        // a KeyObject: given the string, jsonwebtoken would try it as a PEM key first on every request
+        secretOrKey: hmacKey(secret) as unknown as string,
         algorithms: ['HS256'],
         passReqToCallback: true,
         jwtFromRequest: ExtractJwt.fromExtractors([

@@ -28,11 +28,13 @@ export function authenticateCustomer(secret: string, knex: Db, sessions: { maxSe
   return (req, _res, next) => {
     const token = presentedToken(req.headers.authorization, req.cookies?.[CUSTOMER_ACCESS_COOKIE] as string | undefined);
     if (!token) return next();
+    // only a token that says it is a customer's is checked (a staff token is not one: nothing to verify),
+    // and only such a token makes an optional-customer route fail
     const unverified = jwt.decode(token) as { type?: unknown } | null;
+    if (unverified?.type !== 'customer') return next();
     const { claims, failure } = verifyCustomerAccessToken(secret, token);
     if (!claims) {
-      // only a token that says it is a customer's makes an optional-customer route fail
-      if (unverified?.type === 'customer') req.customerAuthFailure = failure;
+      req.customerAuthFailure = failure;
       return next();
     }
     customerTokenStatus(knex, claims, sessions.maxSeconds.customer, nowOf(sessions))
