@@ -19,10 +19,10 @@ const PAGE = `<!doctype html>
 <body>
 <h1>Velg nytt passord</h1>
 <form id="reset">
-  <label for="password">Nytt passord (minst 6 tegn)</label>
-  <input id="password" name="password" type="password" minlength="6" required autocomplete="new-password">
+  <label for="password">Nytt passord (minst 12 tegn)</label>
+  <input id="password" name="password" type="password" minlength="12" required autocomplete="new-password">
   <label for="repeat">Gjenta passordet</label>
-  <input id="repeat" name="repeat" type="password" minlength="6" required autocomplete="new-password">
+  <input id="repeat" name="repeat" type="password" minlength="12" required autocomplete="new-password">
   <button type="submit">Lagre passord</button>
 </form>
 <p id="status" role="status"></p>

@@ -8,7 +8,7 @@ import { findResourceIdOfUser } from '../resource/resource.repository';
 import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } from '../users/user.repository';
 import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
-import { hashPassword, verifyPassword } from '../users/passwords';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from '../users/passwords';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
 import { endSession, issueSession, revokeAllForUser, type SessionTokens } from './sessions';
 import { findAuthSession, staffTokenHolder } from './session.repository';
@@ -61,6 +61,7 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
         owner: { email: input.email, password: input.password, name: input.ownerName, phone: input.phone },
       },
       deps.config.passwordHashRounds,
+      'password',
     );
     await startTrial(trx, deps.signaller, owner.tenantId!, now);
     const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: now });
@@ -258,6 +259,7 @@ export async function changePassword(deps: AuthDeps, userId: string, currentPass
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
   }
+  assertAcceptablePassword(newPassword, 'newPassword');
   const passwordHash = await hashPassword(newPassword, deps.config.passwordHashRounds);
   const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {

@@ -9,7 +9,7 @@ import { findTenant, findTenantBySlug } from '../tenant/tenant.repository';
 import { activeUsersBy, findUserById, patchUser } from '../users/user.repository';
 import { insertResetToken, lockResetToken, markResetTokenUsed, retireUnusedResetTokens } from './password-reset-token.repository';
 import { AppError } from '../errors';
-import { hashPassword } from '../users/passwords';
+import { assertAcceptablePassword, hashPassword } from '../users/passwords';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
 import { revokeAllForUser } from './sessions';
 
@@ -56,6 +56,7 @@ export async function forgotPassword(deps: PasswordResetDeps, email: string, ten
 }
 
 export async function resetPassword(deps: PasswordResetDeps, token: string, password: string): Promise<void> {
+  assertAcceptablePassword(password);
   const passwordHash = await hashPassword(password, deps.config.passwordHashRounds);
   const now = nowOf(deps);
   await deps.knex.transaction(async (trx) => {

@@ -19,7 +19,7 @@ import { completeSettings, defaultBusinessHours } from '../tenant/tenant-setting
 import { seedTenantDefaults } from '../tenant/tenant-defaults.service';
 
 export const DEMO_SLUG = 'salong-nordlys';
-export const DEMO_PASSWORD = 'demo1234';
+export const DEMO_PASSWORD = 'nordlys-demo';
 export const DEMO_OWNER_EMAIL = 'eier@salong-nordlys.no';
 
 export interface DemoLogin {

@@ -7,7 +7,7 @@ import { createAdmin, createSalon, createUser, unique } from '../support/factori
 import { hashOpaqueToken } from '../../domain/auth/tokens';
 
 function registerBody(overrides: Record<string, unknown> = {}) {
-  return { salonName: 'Studio Nord', slug: unique('studio'), email: `${unique('owner')}@example.test`, password: 'owner-pass-1', ...overrides };
+  return { salonName: 'Studio Nord', slug: unique('studio'), email: `${unique('owner')}@example.test`, password: 'owner-password-1', ...overrides };
 }
 
 function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
@@ -85,7 +85,8 @@ describe('Auth: POST /auth/register', () => {
 
   for (const [name, body, field] of [
     ['a missing password', registerBody({ password: undefined }), 'password'],
-    ['a short password (5 chars)', registerBody({ password: '12345' }), 'password'],
+    ['a short password (11 characters)', registerBody({ password: 'x'.repeat(11) }), 'password'],
+    ['a password of 73 bytes (37 characters, 36 of them two-byte)', registerBody({ password: `${'æ'.repeat(36)}a` }), 'password'],
     ['an unknown field', registerBody({ isAdmin: true }), 'isAdmin'],
     ['a wrong type (object for a string)', registerBody({ salonName: { text: 'x' } }), 'salonName'],
     ['a wrong type (text for an integer)', registerBody({ settings: { cancellationHours: 'soon' } }), 'settings.cancellationHours'],
@@ -102,9 +103,25 @@ describe('Auth: POST /auth/register', () => {
     });
   }
 
-  it('when the password has exactly 6 characters then it is accepted', async () => {
-    const res = await call('post', '/auth/register', undefined, registerBody({ password: '123456' }));
-    expect(res.status).to.equal(201);
+  it('when the password has exactly 12 characters, or exactly 72 bytes, then it is accepted (docs/rules/security.md#passwords)', async () => {
+    expect((await call('post', '/auth/register', undefined, registerBody({ password: 'x'.repeat(12) }))).status).to.equal(201);
+    const body = registerBody({ password: 'æ'.repeat(36) });
+    expect((await call('post', '/auth/register', undefined, body)).status).to.equal(201);
+    expect((await login({ email: body.email, password: 'æ'.repeat(36) })).status).to.equal(200);
+  });
+
+  it('when a password is longer than bcrypt reads (72 bytes) then it is refused when set, so no other password sharing its first 72 bytes can sign in', async () => {
+    // an 80-byte owner password and a 74-byte staff login: both refused, never cut short
+    const owner = registerBody({ password: 'æ'.repeat(40) });
+    const refused = await call('post', '/auth/register', undefined, owner);
+    expect([refused.status, refused.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+    expect((await login({ email: owner.email, password: `${'æ'.repeat(36)}zzzz` })).status).to.equal(401);
+    const { owner: salonOwner } = await createSalon();
+    const staffEmail = `${unique('lang')}@example.test`;
+    // 72 characters, 74 bytes: its first 72 bytes end in the middle of the last two letters
+    const staff = await call('post', '/resources', salonOwner.token, { name: 'Lang', login: { email: staffEmail, password: `${'p'.repeat(70)}æø`, role: 'STAFF' } });
+    expect(staff.status).to.equal(400);
+    expect((await login({ email: staffEmail, password: `${'p'.repeat(70)}æå` })).status).to.equal(401);
   });
 });
 
@@ -498,7 +515,7 @@ describe('Auth: POST /auth/change-password', () => {
 
   it('when the new password is too short, missing, has unknown fields, or there is no token then 400/401', async () => {
     const { owner } = await createSalon();
-    expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password, newPassword: '12345' })).status).to.equal(400);
+    expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password, newPassword: 'x'.repeat(11) })).status).to.equal(400);
     expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password })).status).to.equal(400);
     expect((await call('post', '/auth/change-password', owner.token, { currentPassword: owner.password, newPassword: '123456', x: 1 })).status).to.equal(400);
     expect((await call('post', '/auth/change-password', undefined, { currentPassword: 'a', newPassword: '123456' })).status).to.equal(401);
@@ -591,7 +608,7 @@ describe('Auth: forgot and reset password', () => {
     expect((await call('post', '/auth/forgot-password', undefined, { email: 5 })).status).to.equal(400);
     expect((await call('post', '/auth/reset-password', undefined, { token: 'x', password: '12345' })).status).to.equal(400);
     expect((await call('post', '/auth/reset-password', undefined, { password: '123456' })).status).to.equal(400);
-    const unknown = await call('post', '/auth/reset-password', undefined, { token: 'nope', password: '123456' });
+    const unknown = await call('post', '/auth/reset-password', undefined, { token: 'nope', password: 'after-reset-1' });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error.code).to.equal('PASSWORD_RESET_TOKEN_INVALID');
   });

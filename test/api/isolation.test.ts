@@ -99,7 +99,7 @@ describe('Access matrix: each role on every auth/tenant route', () => {
       name: 'POST /tenants',
       method: 'post',
       path: () => '/tenants',
-      body: () => ({ name: 'M', slug: unique('m'), owner: { email: `${unique('m')}@example.test`, password: '123456' } }),
+      body: () => ({ name: 'M', slug: unique('m'), owner: { email: `${unique('m')}@example.test`, password: 'matrix-owner-pass' } }),
       expect: { none: 401, STAFF: 403, OWNER: 403, ADMIN: 201 },
     },
     { name: 'GET /tenants/:id', method: 'get', path: () => `/tenants/${salon.tenant.id}`, expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },

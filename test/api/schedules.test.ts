@@ -17,7 +17,7 @@ async function newResource(s: RoleSalon, fields: Record<string, unknown> = {}) {
 /** A staff resource linked to a login user, and that user's token. */
 async function staffMember(s: RoleSalon): Promise<{ id: string; token: string; userId: string }> {
   const email = `${unique('ansatt')}@example.test`;
-  const r = await newResource(s, { login: { email, password: 'sekret', role: 'STAFF' } });
+  const r = await newResource(s, { login: { email, password: 'sekret-passord', role: 'STAFF' } });
   const user = await (await db())('users').where({ id: r.userId }).first();
   return { id: r.id, token: await tokenFor(user), userId: user.id };
 }

@@ -71,25 +71,25 @@ describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
       slug,
       industryType: 'nail',
       settings: { timezone: 'America/New_York', currency: 'USD' },
-      owner: { email, password: 'owner-pass', name: 'Nina' },
+      owner: { email, password: 'owner-password', name: 'Nina' },
     });
     expect(res.status).to.equal(201);
     expect(res.body.data.tenant).to.include({ slug, name: 'Nail Bar', industryType: 'nail', onboardedAt: null });
     expect(res.body.data.tenant.settings).to.include({ timezone: 'America/New_York', currency: 'USD', autoConfirm: false, cancellationHours: 24 });
     expect(res.body.data.owner).to.include({ role: 'OWNER', email, tenantId: res.body.data.tenant.id, name: 'Nina' });
-    const login = await call('post', '/auth/login', undefined, { email, password: 'owner-pass', tenantSlug: slug });
+    const login = await call('post', '/auth/login', undefined, { email, password: 'owner-password', tenantSlug: slug });
     expect(login.status).to.equal(200);
   });
 
   it('when the slug is taken then 409 TENANT_SLUG_EXISTS', async () => {
     const { tenant } = await createSalon();
-    const res = await call('post', '/tenants', admin.token, { name: 'Dup', slug: tenant.slug, owner: { email: `${unique('o')}@example.test`, password: '123456' } });
+    const res = await call('post', '/tenants', admin.token, { name: 'Dup', slug: tenant.slug, owner: { email: `${unique('o')}@example.test`, password: 'owner-password' } });
     expect(res.status).to.equal(409);
     expect(res.body.error.code).to.equal('TENANT_SLUG_EXISTS');
   });
 
   it('when the create body is bad then 400 with the failing fields', async () => {
-    const base = { name: 'X', slug: unique('x'), owner: { email: `${unique('o')}@example.test`, password: '123456' } };
+    const base = { name: 'X', slug: unique('x'), owner: { email: `${unique('o')}@example.test`, password: 'owner-password' } };
     const cases: [Record<string, unknown>, string][] = [
       [{ ...base, owner: undefined }, 'owner'],
       [{ ...base, industryType: 'spa' }, 'industryType'],

@@ -98,7 +98,7 @@ describe('HTTP edge for production', () => {
   });
 
   it('when NODE_ENV=production then missing DATABASE_URL / TEMPORAL_ADDRESS and the dev JWT_SECRET / ADMIN_PASSWORD are refused by name', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     expect(productionProblem(loadConfig(base))).to.equal(undefined);
     expect(productionProblem(loadConfig({ ...base, DATABASE_URL: undefined }))).to.match(/^DATABASE_URL/);
     expect(productionProblem(loadConfig({ ...base, TEMPORAL_ADDRESS: undefined }))).to.match(/^TEMPORAL_ADDRESS/);
@@ -111,8 +111,18 @@ describe('HTTP edge for production', () => {
     expect(loadConfig({ PORT: '4100' }).publicBaseUrl).to.equal('http://localhost:4100');
   });
 
+  it('when NODE_ENV=production then a JWT_SECRET under 32 bytes or PASSWORD_HASH_ROUNDS under 10 is refused by name; exactly 32 bytes and 10 rounds are fit (docs/rules/security.md#secrets-and-keys)', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32), PASSWORD_HASH_ROUNDS: '10' }))).to.equal(undefined);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(31), PASSWORD_HASH_ROUNDS: '10' }))).to.match(/^JWT_SECRET is 31 bytes/);
+    // bytes, not characters: 16 two-byte characters are 32 bytes
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 'æ'.repeat(16), PASSWORD_HASH_ROUNDS: '10' }))).to.equal(undefined);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32), PASSWORD_HASH_ROUNDS: '9' }))).to.match(/^PASSWORD_HASH_ROUNDS is 9/);
+    expect(productionProblem(loadConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: 's'.repeat(16), PASSWORD_HASH_ROUNDS: '4' }))).to.equal(undefined);
+  });
+
   it('when docker-compose passes optional variables as empty strings (${SVEVE_USER:-}) then they count as unset, and an empty secret is still refused', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     const config = loadConfig({ ...base, SVEVE_USER: '', SVEVE_PASSWORD: '', METRICS_TOKEN: '', CORS_ORIGINS: '', SMTP_URL: '' });
     expect(productionProblem(config)).to.equal(undefined);
     expect(config.sveve).to.equal(undefined);

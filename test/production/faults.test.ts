@@ -142,7 +142,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
       ADMIN_EMAIL: 'admin@faults.test',
       ADMIN_PASSWORD: 'faults-admin-password',
       CREDENTIAL_KEYS: credentialKeys,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Salong Nordlys <booking@faults.test>',
       SMS_OUTBOX_DIR: path.join(dir, 'sms'),
@@ -186,7 +186,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     temporalConnection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     temporalClient = new Client({ connection: temporalConnection });
 
-    const login = await post(baseB, '/auth/login', { email: 'eier@salong-nordlys.no', password: 'demo1234' });
+    const login = await post(baseB, '/auth/login', { email: 'eier@salong-nordlys.no', password: 'nordlys-demo' });
     owner = { authorization: `Bearer ${login.body.data.accessToken}` };
     const services = await json(await fetch(`${baseB}/public/tenants/${DEMO_SLUG}/services`));
     serviceId = services.body.data[0].services[0].id;

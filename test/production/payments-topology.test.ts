@@ -54,7 +54,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
       ADMIN_EMAIL: 'admin@payments-topology.test',
       ADMIN_PASSWORD: 'payments-topology-admin',
       CREDENTIAL_KEYS: credentialKeys,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       PAYMENT_SANDBOX_URL: sandbox.url,
       PAYMENT_WEBHOOK_BASE_URL: apiBase,
       S3_ENDPOINT: s3.endpoint,

@@ -106,7 +106,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       ADMIN_EMAIL: 'admin@topology.test',
       ADMIN_PASSWORD: 'topology-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
       SVEVE_URL: sveve.url,
@@ -163,6 +163,8 @@ describe('production topology: api x2 and worker as separate processes, configur
       ['bin/worker.js', { ...env, ADMIN_PASSWORD: 'admin-dev-password' }, /ADMIN_PASSWORD/],
       ['bin/worker.js', { ...env, S3_ENDPOINT: undefined }, /S3_ENDPOINT/],
       ['bin/api.js', { ...env, IMAGE_PROXY_SECRET: undefined }, /IMAGE_PROXY_SECRET/],
+      ['bin/api.js', { ...env, PASSWORD_HASH_ROUNDS: '9' }, /PASSWORD_HASH_ROUNDS/],
+      ['bin/worker.js', { ...env, JWT_SECRET: 'x'.repeat(31) }, /JWT_SECRET/],
     ];
     const results = await Promise.all(
       checks.map(async ([file, e]) => {
@@ -308,7 +310,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
   it('when the owner uploads a logo on one api and it is signed and rendered on both then the S3_ENDPOINT storage serves every process (the variant rendered once)', async () => {
     const client = { 'x-forwarded-for': `203.0.113.${1 + Math.floor(Math.random() * 250)}` };
-    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });
+    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }) });
     const auth = { ...client, authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
     const form = new FormData();
     form.append('purpose', 'TENANT_LOGO');
