@@ -5,14 +5,17 @@ import { createUploadActivities, type UploadActivityDeps } from './upload.activi
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.activities';
 import { createSubscriptionActivities, type SubscriptionActivityDeps } from './billing.activities';
 import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
+import { createAccountMessageActivities, type AccountActivityDeps } from './account.activities';
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
  * `links` also signs the offer links of the waitlist messages (a worker without it cannot send them);
+ * `accounts` sends the messages to an account's owner (password resets, contact changes, phone codes);
  * `now` is the one clock every activity family reads (unset: the system clock).
  */
 export type ActivityDeps = BookingActivityDeps &
   PaymentActivityDeps &
+  Pick<AccountActivityDeps, 'accounts'> &
   Partial<Pick<UploadActivityDeps, 'storage'>> &
   Omit<SubscriptionActivityDeps, 'knex'>;
 
@@ -24,5 +27,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createWaitlistActivities(deps as WaitlistActivityDeps),
+    ...createAccountMessageActivities(deps),
   };
 }

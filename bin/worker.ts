@@ -9,7 +9,7 @@ import http from 'node:http';
 import { loadConfig } from '../config';
 import { createKnex, pingDatabase } from '../db/knex';
 import { createLogger } from '../integrations/logger';
-import { bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
+import { accountMessageConfig, bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
 import { startWorker } from '../composition/worker';
 import { bookingHooks } from '../composition/domain-hooks';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), links: bookingLinkConfig(config) },
+    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), links: bookingLinkConfig(config), accounts: accountMessageConfig(config) },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
     slots: config.workerSlots,

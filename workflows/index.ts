@@ -6,3 +6,4 @@ export { paymentWorkflow } from './payments/payment.workflow';
 export { subscriptionWorkflow, subscriptionReconcileWorkflow } from './billing/subscription.workflow';
 export { waitlistOfferWorkflow } from './waitlist/waitlist-offer.workflow';
 export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';
+export { accountMessageWorkflow } from './auth/account-message.workflow';

@@ -22,9 +22,13 @@ export function authRouter(deps: AppDeps): Router {
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
 
-  function sendSession(res: Response, session: SessionTokens, status = 200): void {
+  function setSessionCookies(res: Response, session: SessionTokens): void {
     res.cookie(ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
     res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieBase, path: REFRESH_COOKIE_PATH, maxAge: session.refreshExpiresIn * 1000 });
+  }
+
+  function sendSession(res: Response, session: SessionTokens, status = 200): void {
+    setSessionCookies(res, session);
     const body = { accessToken: session.accessToken, refreshToken: session.refreshToken, expiresIn: session.expiresIn, user: session.user };
     if (status === 201) sendCreated(res, body);
     else sendData(res, body, status);
@@ -64,8 +68,11 @@ export function authRouter(deps: AppDeps): Router {
     sendData(res, await auth.me(deps, principalOf(req)));
   });
 
+  // a changed e-mail or phone ends every other session: the caller's new one comes back (docs/rules/auth.md#changing-contact-details)
   router.patch('/auth/profile', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
-    sendData(res, await auth.updateProfile(deps, principalOf(req).userId, req.body));
+    const { session, ...me } = await auth.updateProfile(deps, principalOf(req).userId, req.body);
+    if (session) setSessionCookies(res, session);
+    sendData(res, { ...me, session: session && { accessToken: session.accessToken, refreshToken: session.refreshToken, expiresIn: session.expiresIn } });
   });
 
   router.post('/auth/change-password', limit, requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {

@@ -9,6 +9,7 @@ import { rateLimiter } from '../middleware/rate-limit';
 import { customerOf } from '../request-context';
 import * as customerAuth from '../../domain/customer-account/customer-auth.service';
 import { claimBooking, listCustomerBookings } from '../../domain/customer-account/customer-bookings.service';
+import { confirmPhoneVerification, startPhoneVerification } from '../../domain/customer-account/phone-verification.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
@@ -81,10 +82,20 @@ export function customerAccountRouter(deps: AppDeps): Router {
     sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug), nowOf(deps)));
   });
 
+  // the claim needs proof (docs/rules/customers.md#claiming-a-guest-booking): the manage token, or the booking's phone proven on the account
   router.post('/public/tenants/:slug/bookings/:id/claim', async (req, res) => {
     const { accountId } = customerOf(req);
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    sendData(res, await claimBooking(bdeps, tenant, accountId, String(req.params.id)));
+    sendData(res, await claimBooking(bdeps, tenant, accountId, String(req.params.id), { token: (req.body as { token?: string } | undefined)?.token }));
+  });
+
+  // proving a phone with a one-time SMS code (docs/rules/customers.md#verifying-a-phone)
+  const phoneDeps = { knex, signaller: deps.signaller, phoneCodeKey: config.keys.phoneCode, now: deps.now };
+  router.post('/customer/me/phone-verifications', limit, async (req, res) => {
+    sendCreated(res, await startPhoneVerification(phoneDeps, customerOf(req).accountId, req.body.phone));
+  });
+  router.post('/customer/me/phone-verifications/confirm', limit, async (req, res) => {
+    sendData(res, await confirmPhoneVerification(phoneDeps, customerOf(req).accountId, req.body.phone, req.body.code));
   });
 
   return router;

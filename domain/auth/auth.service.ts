@@ -9,6 +9,8 @@ import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } fr
 import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../users/passwords';
+import { samePhone } from '../customer/customer.rules';
+import { requestAccountMessage } from './account-messages';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
 import { endSession, issueSession, revokeAllForUser, type SessionTokens } from './sessions';
 import { findAuthSession, staffTokenHolder } from './session.repository';
@@ -232,21 +234,59 @@ export async function me(deps: AuthDeps, principal: { userId: string; tenantId: 
   return { ...toAuthUser(user), resourceId, impersonation: null };
 }
 
-/** E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). */
-export async function updateProfile(deps: AuthDeps, userId: string, patch: { email?: string; phone?: string | null }): Promise<MeDto> {
+export interface ProfileChange {
+  email?: string;
+  phone?: string | null;
+  /** needed when the e-mail or the phone changes */
+  currentPassword?: string;
+}
+
+/** The profile after a change, and the caller's new session when the change ended the others. */
+export interface ProfileResult extends MeDto {
+  session: SessionTokens | null;
+}
+
+/**
+ * E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). A
+ * change of either is a change of where password resets go, so it needs the current password (400
+ * without it, 422 CURRENT_PASSWORD_INCORRECT when wrong), tells the old address (an account message,
+ * docs/rules/auth.md#account-messages), bumps the token version and revokes every refresh token:
+ * every other session ends, and the caller gets a new one (docs/rules/auth.md#changing-contact-details).
+ */
+export async function updateProfile(deps: AuthDeps, userId: string, patch: ProfileChange): Promise<ProfileResult> {
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const user = await activeUser(trx, userId, true);
-    if (patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase()) {
-      if (await contactTaken(trx, user.tenantId, { email: patch.email }, user.id)) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+    const emailChanges = patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase();
+    const phoneChanges = patch.phone !== undefined && !(patch.phone === null ? user.phone === null : samePhone(patch.phone, user.phone));
+    if (!emailChanges && !phoneChanges) return { ...toAuthUser(user), resourceId: await resourceIdOf(trx, user), impersonation: null, session: null };
+    // the password first: without it, the answer tells nothing about other users' addresses either
+    if (patch.currentPassword === undefined) {
+      throw errors.validation('Request validation failed', [{ field: 'currentPassword', message: 'is required to change the e-mail or the phone' }]);
     }
-    if (patch.phone !== undefined && patch.phone !== null && patch.phone !== user.phone) {
-      if (await contactTaken(trx, user.tenantId, { phone: patch.phone }, user.id)) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+    if (!(await verifyPassword(patch.currentPassword, user.passwordHash))) {
+      throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
     }
-    const email = patch.email ?? user.email;
-    const phone = patch.phone === undefined ? user.phone : patch.phone;
+    if (emailChanges && (await contactTaken(trx, user.tenantId, { email: patch.email! }, user.id))) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+    if (phoneChanges && patch.phone !== null && (await contactTaken(trx, user.tenantId, { phone: patch.phone! }, user.id))) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+    const email = emailChanges ? patch.email! : user.email;
+    const phone = phoneChanges ? (patch.phone ?? null) : user.phone;
     if (!email && !phone) throw errors.validation('An e-mail or a phone is required', [{ field: 'phone', message: 'cannot be removed without an e-mail' }]);
-    const updated = await patchUser(trx, user.id, { email, phone });
-    return { ...toAuthUser(updated), resourceId: await resourceIdOf(trx, updated), impersonation: null };
+    const updated = await patchUser(trx, user.id, { email, phone, tokenVersion: user.tokenVersion + 1 });
+    await revokeAllForUser(trx, user.id, now);
+    const changed = [...(emailChanges ? (['email'] as const) : []), ...(phoneChanges ? (['phone'] as const) : [])];
+    // the owner of the old address hears of it: by e-mail when the login had one, else by SMS to the old phone
+    await requestAccountMessage(trx, deps.signaller, {
+      kind: 'CONTACT_CHANGED',
+      userId: user.id,
+      email: user.email,
+      phone: user.email ? null : user.phone,
+      tenantId: user.tenantId,
+      details: { changed },
+      createdAt: now,
+    });
+    const session = await issueSession(trx, deps.config, updated, now);
+    return { ...toAuthUser(updated), resourceId: await resourceIdOf(trx, updated), impersonation: null, session };
   });
 }
 

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { salonsOfAccount } from '../customer/customer.repository';
+import { normalisePhone, samePhone } from '../customer/customer.rules';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
@@ -31,6 +32,8 @@ export interface CustomerAccountDto {
   emailVerified: boolean;
   name: string | null;
   phone: string | null;
+  /** the phone was proven with a one-time code (docs/rules/customers.md#verifying-a-phone) */
+  phoneVerified: boolean;
   lastLoginAt: string | null;
   createdAt: string;
 }
@@ -52,6 +55,7 @@ export function toAccountDto(a: repo.CustomerAccountRow): CustomerAccountDto {
     emailVerified: a.emailVerified,
     name: a.name,
     phone: a.phone,
+    phoneVerified: a.phoneVerifiedAt !== null,
     lastLoginAt: toIsoOrNull(a.lastLoginAt),
     createdAt: toIso(a.createdAt),
   };
@@ -201,17 +205,23 @@ export async function customerIdsOfAccount(db: Db, accountId: string): Promise<s
   return (await salonsOfAccount(db, accountId)).map((s) => s.customerId);
 }
 
-/** PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). */
+/**
+ * PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). A new phone is
+ * not proven: the account's proof goes until the new number is verified (docs/rules/customers.md#verifying-a-phone).
+ */
 export async function updateCustomerProfile(db: Db, accountId: string, patch: { name?: string; phone?: string | null }): Promise<CustomerMeDto> {
   await db.transaction(async (trx) => {
-    await activeAccount(trx, accountId, true);
+    const account = await activeAccount(trx, accountId, true);
     const changes: Partial<repo.CustomerAccountRow> = {};
     if (patch.name !== undefined) {
       const name = patch.name.trim();
       if (!name) throw errors.validation('Request validation failed', [{ field: 'name', message: 'must not be empty' }]);
       changes.name = name;
     }
-    if (patch.phone !== undefined) changes.phone = patch.phone === null ? null : patch.phone.replace(/[\s().-]/g, '');
+    if (patch.phone !== undefined) {
+      changes.phone = normalisePhone(patch.phone);
+      if (!samePhone(changes.phone, account.phone)) changes.phoneVerifiedAt = null;
+    }
     if (Object.keys(changes).length) await repo.patchAccount(trx, accountId, changes);
   });
   return customerProfile(db, accountId);

@@ -8,6 +8,16 @@ export function normalisePhone(phone: string | null | undefined): string | null 
   return normalised === '' ? null : normalised;
 }
 
+/**
+ * Whether two phone numbers are the same number: the one place phones are compared (linking an
+ * account to a salon's customer, proving a booking, a login's phone), so a stricter normalisation
+ * (E.164) changes every comparison at once. Two missing numbers are not the same number.
+ */
+export function samePhone(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = normalisePhone(a);
+  return x !== null && x === normalisePhone(b);
+}
+
 /** Trims and lower-cases. Empty -> null. */
 export function normaliseEmail(email: string | null | undefined): string | null {
   if (email === null || email === undefined) return null;

@@ -130,12 +130,12 @@ describe('Envelope and validation', () => {
   it('when something unexpected fails then 500 INTERNAL_ERROR without stack or internal message', async () => {
     const { platform } = await stack();
     const { owner } = await createSalon();
-    const failingMailer = { send: async () => { throw new Error('smtp.internal:25 exploded with secret xyz'); } };
-    const app = createApp({ ...platform.deps, mailer: failingMailer }, { validateResponses: true });
-    const res = await request(app).post('/api/auth/forgot-password').send({ email: owner.email });
+    const failingVerifier = { verify: async () => { throw new Error('oidc.internal:443 exploded with secret xyz'); } };
+    const app = createApp({ ...platform.deps, idTokenVerifier: failingVerifier }, { validateResponses: true });
+    const res = await request(app).post('/api/auth/customer/oauth').send({ idToken: `${owner.id}.x.y`, nonce: 'nonce-12345678' });
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' } });
-    expect(res.text).to.not.contain('smtp').and.not.contain('at ');
+    expect(res.text).to.not.contain('oidc').and.not.contain('secret').and.not.contain('at ');
   });
 
   it('when /api/docs is opened then Swagger UI is served, and /api/docs-json is the contract with the auth and tenant routes', async () => {

@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { startBillingSandbox } from '../../devstack/billing-sandbox';
 import type { SandboxBillingServer } from '../../devstack/billing-sandbox-server';
 import { createBillingProviders } from '../../integrations/billing/providers';
-import { bookingLinkConfig } from '../../composition/compose';
+import { accountMessageConfig, bookingLinkConfig } from '../../composition/compose';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { ApiLoadGate } from '../../composition/api-load';
 
@@ -136,6 +136,7 @@ export function stack(): Promise<TestStack> {
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
         links: bookingLinkConfig(config),
+        accounts: accountMessageConfig(config),
       },
       yieldTo: apiLoad,
     });
