@@ -34,7 +34,7 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const ctx: PagesContext = {
     deps,
     assets: () => built()?.urls,
-    bookings: { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, bookingHooks: deps.hooks.booking },
+    bookings: { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking },
     payments: {
       knex: deps.knex,
       signaller: deps.signaller,

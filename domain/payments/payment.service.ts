@@ -146,7 +146,6 @@ export async function publicPayment(deps: PaymentDeps, tenant: TenantContext, bo
   return publicPaymentDto(await withOpenSession(deps, latest));
 }
 
-/** GET /public/payments/:tenantId/status?paymentId=: the poll of the return page. */
 /**
  * GET /public/payments/:tenantId/status: what the return page shows (docs/rules/payments.md#the-return-page),
  * and not the booking's id: anyone with the payment id (it is in the provider's return address) may

@@ -8,6 +8,8 @@ import { eventually } from '../support/eventually';
 import { createApp } from '../../api/app';
 import { createAdmin, createSalon, createUser, unique } from '../support/factories';
 import { hashOpaqueToken } from '../../domain/auth/tokens';
+import { issueCancellationToken } from '../../domain/booking/cancellation-token';
+import { at, bookingSalon, localDay } from '../support/booking-fixtures';
 
 function registerBody(overrides: Record<string, unknown> = {}) {
   return { salonName: 'Studio Nord', slug: unique('studio'), email: `${unique('owner')}@example.test`, password: 'owner-password-1', ...overrides };
@@ -376,6 +378,17 @@ describe('Auth: sessions end (docs/rules/auth.md#sessions)', () => {
     const session = await (await stack()).platform.knex('auth_sessions').insert({ userId: owner.id }).returning('id');
     const raw = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, sid: session[0].id }, (await stack()).config.jwtSecret);
     expect((await call('get', '/auth/me', raw)).status).to.equal(401);
+  });
+
+  it('when a guest books then the manage token is keyed with a key of its own, not with JWT_SECRET (which signs nothing itself any more)', async () => {
+    const { config } = await stack();
+    const salon = await bookingSalon();
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: '+4741234599' } });
+    expect(created.status).to.equal(201);
+    const { id, cancellationToken } = created.body.data;
+    expect(cancellationToken).to.not.equal(issueCancellationToken({ key: config.jwtSecret }, id).token);
+    expect(cancellationToken).to.equal(issueCancellationToken({ key: config.keys.manageLink.key }, id).token);
+    expect(new Set([config.keys.accessToken, config.keys.manageLink.key, config.keys.waitlistOffer.key, config.keys.passwordReset, config.keys.phoneCode, config.jwtSecret]).size).to.equal(6);
   });
 
   it('when a session is refreshed 12 hours after sign-in then it still works, and a millisecond later the session is over: refresh and access token are refused', async () => {

@@ -34,6 +34,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '..
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
+import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { launcherPath } from '@salon/temporal-server';
 
@@ -170,8 +171,9 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     await db('tenants')
       .where({ id: tenant.id })
       .update({ settings: JSON.stringify({ ...tenant.settings, allowDoubleBooking: true, depositEnabled: true, depositType: 'fixed', depositValue: 10000, autoConfirm: false }) });
-    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_faults0001' });
-    await db('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandkasse', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+    const configId = crypto.randomUUID();
+    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_faults0001' }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+    await db('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandkasse', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
 
     lap('migrated and seeded');
     apiA = run('bin/api.js', { ...env, PORT: String(portA) });
