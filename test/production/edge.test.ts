@@ -1,6 +1,9 @@
 // The HTTP edge a load balancer and browser front-ends meet (issue 9 points 3, 4, 7), on the
 // in-process app: API index, request ids, CORS, TLS permission check, metrics, the reset page,
 // and the Sveve SMS adapter against a stand-in speaking Sveve's HTTP format.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
 import { expect } from 'chai';
 import chai from 'chai';
 import chaiAsPromised from 'chai-as-promised';
@@ -130,6 +133,38 @@ describe('HTTP edge for production', () => {
     expect(config.smtpUrl).to.equal(undefined);
     expect(config.corsOrigins).to.deep.equal([]);
     expect(productionProblem(loadConfig({ ...base, JWT_SECRET: '' }))).to.match(/^JWT_SECRET/);
+  });
+});
+
+describe('docker-compose.yml (docs/rules/security.md#deployment)', () => {
+  const compose = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };
+
+  it('when the stack is published then only the api and MinIO listen on the network; the Temporal UI and Mailpit, which have no login, listen on this machine only', () => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => [name, String(port)] as const));
+    for (const [name, port] of published) {
+      if (name === 'api' || name === 'minio') continue;
+      expect(port, name).to.match(/^127\.0\.0\.1:/);
+    }
+    expect(published.map(([name]) => name).sort()).to.deep.equal(['api', 'mailpit', 'minio', 'temporal-ui']);
+  });
+
+  it('when the production image installs its dependencies (npm ci --omit=dev) then s3rver, the embedded stand-in, and the fast-xml-parser it carries are not among them', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.dependencies).to.not.have.property('s3rver');
+    expect(pkg.devDependencies).to.have.property('s3rver');
+    const lock = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    for (const [name, entry] of Object.entries(lock.packages)) {
+      if (/node_modules\/(s3rver|fast-xml-parser)$/.test(name)) expect(entry.dev, name).to.equal(true);
+    }
+  });
+
+  it('when a secret is left unset then compose refuses to start: no MinIO secret (or any other) has a default', () => {
+    const text = fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8');
+    for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'JWT_SECRET', 'ADMIN_PASSWORD', 'CREDENTIAL_KEYS', 'IMAGE_PROXY_SECRET']) {
+      const uses = [...text.matchAll(new RegExp(`\\$\\{${name}(:?[-?][^}]*)?\\}`, 'g'))].map((m) => m[0]);
+      expect(uses, name).to.not.be.empty;
+      for (const use of uses) expect(use, name).to.match(new RegExp(`^\\$\\{${name}:\\?`));
+    }
   });
 });
 
