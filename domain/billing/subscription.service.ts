@@ -28,7 +28,7 @@ export interface BillingDeps {
   credentialKeys: CredentialKeyring;
   billingProviders: BillingProviders;
   now?: Clock;
-  /** where checkout may send the owner back (docs/rules/billing.md#checkout) */
+  /** where checkout may send the owner back (docs/rules/billing.md#checkout-portal-and-cancel) */
   origins: CheckoutOrigins;
 }
 
@@ -40,7 +40,7 @@ export interface CheckoutOrigins {
 }
 
 /**
- * Where checkout sends the owner back (docs/rules/billing.md#checkout): the host the request came to
+ * Where checkout sends the owner back (docs/rules/billing.md#checkout-portal-and-cancel): the host the request came to
  * when it is the salon's own (`<slug>.<PLATFORM_DOMAIN>` or its custom domain), else PUBLIC_BASE_URL.
  * A Host header the platform does not know for this salon never becomes a redirect target.
  */

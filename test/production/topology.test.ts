@@ -263,6 +263,29 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(delayMs).to.be.lessThan(10_000);
   });
 
+  it('when an owner asks for a password reset at one api process then the worker mails the link over SMTP with no secret in any header, and the link resets the password at the other', async () => {
+    // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
+    const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.41' };
+    const send = async (base: string, p: string, body: unknown) => {
+      const res = await fetch(base + p, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const email = `reset-${Date.now()}@topology.test`;
+    const registered = await send(api1Base, '/auth/register', { salonName: 'Topo Reset', slug: `topo-reset-${Date.now()}`, email, password: 'first-password-1' });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
+    const asked = await send(api1Base, '/auth/forgot-password', { email });
+    expect(asked.body).to.deep.equal({ success: true, data: { message: 'If an account with this e-mail exists, a reset link has been sent' } });
+    const mail = await eventually(async () => mails.find((m) => m.to.includes(email) && /Tilbakestill/.test(m.raw)), 'the reset mail over SMTP', 15_000);
+    const unwrapped = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = /https:\/\/booking\.topology\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(unwrapped)![1];
+    const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/));
+    expect(head).to.not.contain(token);
+    expect(head).to.match(/^X-Salon-kind: PASSWORD_RESET/im);
+    expect(head).to.not.match(/X-Salon-(resetToken|userId|expiresAt)/i);
+    expect((await send(api2Base, '/auth/reset-password', { token, password: 'second-password-2' })).status).to.equal(200);
+    expect((await send(api2Base, '/auth/login', { email, password: 'second-password-2' })).status).to.equal(200);
+  });
+
   it('when the booking page is asked for at /{slug} then the api answers it from dist, with hashed assets it serves immutable and compressed', async () => {
     const client = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` };
     const root = api1Base.replace(/\/api$/, '');
