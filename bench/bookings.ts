@@ -246,7 +246,7 @@ async function main(): Promise<void> {
   const b = results.b as { p50: number; p95: number; found: string };
   const c1 = results.c1 as { p50: number; p95: number; created: number; conflicts409: number; bookingsInDatabase: number };
   const c2 = results.c2 as { p50: number; p95: number; created: number; bookingsInDatabase: number; other: string[] };
-  console.log(`\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller, db pool max ${poolMax || 10})`);
+  console.log(`\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller, db pool max ${poolMax || 10}; Node.js ${process.version})`);
   console.log(`(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`);
   console.log(`(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`);
   const c0 = results.c0 as { p50: number; p95: number };

@@ -10,6 +10,10 @@
 //   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js (at the
 //                           lowest CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
 //                           server's launcher as the Temporal frontend, the same Postgres, s3rver
+// Engines: --engine builtin (default: our @salon/temporal-server) or --engine official (the official CLI's
+// `temporal server start-dev`, installed by npm run temporal:install, run here when missing): npm start
+// runs it with TEMPORAL_ENGINE set to the engine; the production topology runs it as its frontend.
+// The same figures are printed for each.
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 20), --warm-bookings N (bookings and availability reads
 // that warm the api before the phases, 400), --only floor (for profiling the floor alone),
@@ -36,6 +40,8 @@ import { startEmbeddedS3 } from '../devstack/s3-for-dev';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { requestClient } from './support/request-client';
+import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
+import { TEMPORAL_PINS, installedCliPath } from '../devstack/official-temporal/paths';
 import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
 import { launcherPath } from '@salon/temporal-server';
 
@@ -45,6 +51,8 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-start';
+const ENGINE = option('--engine') ?? 'builtin';
+if (ENGINE !== 'builtin' && ENGINE !== 'official') throw new Error(`--engine ${ENGINE}: builtin or official`);
 const QUICK = args.includes('--quick');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
@@ -167,7 +175,10 @@ interface Proc {
   exited: Promise<number | null>;
 }
 function start(name: string, file: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], argv: string[] = []): Proc {
-  const child = spawn(process.execPath, [...nodeArgs, path.resolve(DIST, file), ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startExecutable(name, process.execPath, env, [...nodeArgs, path.resolve(DIST, file), ...argv]);
+}
+function startExecutable(name: string, file: string, env: NodeJS.ProcessEnv, argv: string[]): Proc {
+  const child = spawn(file, argv, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Proc = { name, child, tail: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   const keep = (d: Buffer) => (proc.tail = (proc.tail + d.toString()).slice(-4000));
   child.stdout!.on('data', keep);
@@ -228,6 +239,7 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: '0',
       OIDC_DEV_PORT: String(await freePort()),
+      TEMPORAL_ENGINE: ENGINE,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -253,7 +265,10 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const s3 = await startEmbeddedS3({ dataDir, bucket: 'salon-bench' });
   const temporalPort = await freePort();
   const temporalArgs = (process.env.TEMPORAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const temporal = start('temporal', launcherPath, {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+  const temporal =
+    ENGINE === 'official'
+      ? startExecutable('temporal', installedCliPath(), {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless', '--log-level', 'error'])
+      : start('temporal', launcherPath, {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
   const env: NodeJS.ProcessEnv = {
     ...SECRETS,
     ...BUDGETS,
@@ -337,6 +352,7 @@ function booking(salon: Salon, slot: { startTime: string; resourceId: string }) 
 
 // ---------------------------------------------------------------- the run
 async function main(): Promise<void> {
+  if (ENGINE === 'official') ensureOfficialTemporal();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-e2e-'));
   const machineBefore = machineTimes();
   const loadBefore = load();
@@ -348,7 +364,7 @@ async function main(): Promise<void> {
   });
   let stack: Stack | undefined;
   let db: Knex | undefined;
-  const out: Record<string, unknown> = { topology: TOPOLOGY, quick: QUICK };
+  const out: Record<string, unknown> = { topology: TOPOLOGY, engine: ENGINE, quick: QUICK };
   try {
     stack = TOPOLOGY === 'production' ? await startProduction(pg.url, dataDir) : await startNpmStart(pg.url, dataDir);
     db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
@@ -611,7 +627,7 @@ function report(out: Record<string, unknown>): void {
   const s = out.sustained as Record<string, any>;
   const m = out.machine as Record<string, string | number>;
   const prod = TOPOLOGY === 'production';
-  console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}${QUICK ? ', --quick' : ''}`);
+  console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}, Temporal ${ENGINE === 'official' ? `official (temporal CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server})` : 'built-in (@salon/temporal-server)'}${QUICK ? ', --quick' : ''}`);
   console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`);
   console.log(`warm-up: 1,000 unknown-route requests, ${WARM_BOOKINGS} bookings and as many availability reads; their confirmations were all sent ${(Number(out.warmDrainMs) / 1000).toFixed(1)} s after`);
   console.log(`floor, 100 concurrent unknown-route requests x${FLOOR_ROUNDS}:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);

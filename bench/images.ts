@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 
     // (a) the proxy
     const photo = await twelveMegapixelJpeg();
-    console.log(`\nbench:images  (${os.cpus().length} cores; a 4000x3000 JPEG of ${(photo.length / MB).toFixed(1)} MB, WebP out)\n`);
+    console.log(`\nbench:images  (${os.cpus().length} cores, Node.js ${process.version}; a 4000x3000 JPEG of ${(photo.length / MB).toFixed(1)} MB, WebP out)\n`);
     const keys: string[] = [];
     for (let i = 0; i < SAMPLES_FIRST; i++) {
       const res = await upload(photo, `photo-${i}.jpg`);

@@ -1,8 +1,11 @@
-// Throughput benchmark for the built-in Temporal dev server (npm run bench:temporal; not a test).
+// Throughput benchmark for a Temporal dev server (npm run bench:temporal; not a test): the built-in
+// one, or with `-- --engine official` the official CLI's `temporal server start-dev` (installed by
+// npm run temporal:install, run here when missing), printing the same figures for each.
 // Starts N workflows, each running one activity and one short timer, against one worker, keeping
 // CONCURRENCY workflows in flight, and prints workflows/second and start-to-result latencies:
-// once with the server's in-memory store and once with its Postgres store (embedded Postgres in a
-// temporary folder, as `npm start` keeps runs in the platform's database).
+// once with the server's in-memory store and once with the store `npm start` keeps its runs in: for
+// the built-in server its Postgres store (embedded Postgres in a temporary folder, as npm start keeps
+// runs in the platform's database), for the official CLI its SQLite file.
 //
 // Each line also prints the CPU each process spent per workflow and the machine's busy and stolen
 // shares over the run: on a shared 2-core VM a run with steal above a few percent is not a quiet
@@ -18,7 +21,8 @@
 //   and join a timeout watchdog; that thread, not the CPU, capped the run near 90 workflows/s.
 //
 //   N=2000 CONCURRENCY=12 npm run bench:temporal   (the defaults)
-//   STORE=memory | STORE=postgres    only one of the two
+//   npm run bench:temporal -- --engine official      the official CLI's dev server instead
+//   STORE=memory | STORE=postgres | STORE=sqlite    only one of the two
 //   CLIENT=grpc-js                   the client on its own grpc-js connection
 //   WF_THREADS=1                     the SDK's default workflow thread pool
 //   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
@@ -35,10 +39,16 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } 
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { launcherPath } from '@salon/temporal-server';
 import { startEmbeddedPostgres } from '../devstack/postgres';
+import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
+import { installedCliPath } from '../devstack/official-temporal/paths';
+import { SQLITE_PRAGMAS } from '../devstack/official-temporal/dev-server';
 
 const N = Number(process.env.N ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
 const WORKFLOW_THREADS = Number(process.env.WF_THREADS ?? 2);
+const engineArg = process.argv.indexOf('--engine');
+const ENGINE = engineArg >= 0 ? process.argv[engineArg + 1] : 'builtin';
+if (ENGINE !== 'builtin' && ENGINE !== 'official') throw new Error(`--engine ${ENGINE}: builtin or official`);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -113,10 +123,15 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   let address = process.env.TEMPORAL_ADDRESS;
   let server: ReturnType<typeof spawn> | undefined;
   if (!address) {
-    // Our server in its own process, as bin/dev runs it (and so it gets its own core).
+    // The server in its own process, as bin/dev runs it (and so it gets its own core).
     const port = await freePort();
-    const db = databaseUrl ? ['--database-url', databaseUrl] : [];
-    server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (ENGINE === 'official') {
+      const db = databaseUrl ? ['--db-filename', databaseUrl, ...SQLITE_PRAGMAS] : [];
+      server = spawn(installedCliPath(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } else {
+      const db = databaseUrl ? ['--database-url', databaseUrl] : [];
+      server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
+    }
     address = `127.0.0.1:${port}`;
   }
   let connection: Connection | undefined;
@@ -164,6 +179,8 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   const postgresCpu = processTreeCpuMs(postgresPid) - postgresCpuBefore;
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
+    node: process.version,
+    engine: ENGINE,
     store,
     ...(LAUNCHERS.length > 1 ? { launcher } : {}),
     workflows: N,
@@ -197,9 +214,21 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   const workflowsPath = path.resolve(__dirname, '../../bench/temporal-workflows.ts');
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
-  const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', 'postgres'];
+  const durable = ENGINE === 'official' ? 'sqlite' : 'postgres';
+  if (ENGINE === 'official') ensureOfficialTemporal();
+  const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', durable];
   for (const store of stores) {
-    for (const launcher of LAUNCHERS) {
+    for (const launcher of ENGINE === 'official' ? [installedCliPath()] : LAUNCHERS) {
+      if (store === 'sqlite') {
+        // the official CLI keeps its runs in a SQLite file, as npm start runs it
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-sqlite-'));
+        try {
+          await runOnce(store, workflowBundle, launcher, path.join(dataDir, 'temporal.db'));
+        } finally {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+        continue;
+      }
       if (store !== 'postgres') {
         await runOnce(store, workflowBundle, launcher);
         continue;

@@ -141,6 +141,7 @@ async function main(): Promise<void> {
     uiPort: config.temporalUiPort,
     dataDir: path.join(config.dataDir, 'temporal'),
     databaseUrl: platform.deps.config.databaseUrl!,
+    namespace: config.temporalNamespace,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
   // the new demo salon pays through the embedded sandbox provider: deposits are one PATCH away
@@ -170,17 +171,17 @@ async function main(): Promise<void> {
 
   const staff = await staffLoginsOfSalon(platform.knex, DEMO_SLUG);
   const base = `http://localhost:${config.port}/api`;
-  const temporalLabel = { external: 'TEMPORAL_ADDRESS', 'temporal-cli': 'temporal CLI dev server', 'built-in': 'built-in dev server (packages/temporal-server)' }[temporal.kind];
   const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;
   console.log(
     [
       '',
       'Salon platform is running',
+      `  Node.js      ${process.version}`,
       `  API          ${base}`,
       `  Swagger UI   ${base}/docs`,
       `  Health       ${base}/health`,
       `  Database     ${platform.embeddedPostgres ? `embedded Postgres (data in ${config.dataDir}/postgres)` : 'DATABASE_URL'}`,
-      `  Temporal     ${temporal.address} (${temporalLabel}), task queue ${config.temporalTaskQueue}`,
+      `  Temporal     ${temporal.address} (${temporal.description}${temporal.storage ? `, runs kept in ${temporal.storage}` : ''}), task queue ${config.temporalTaskQueue}`,
       ...(temporal.uiUrl ? [`  Temporal UI  ${temporal.uiUrl}`] : []),
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,

@@ -56,7 +56,7 @@ export function watchApiLoad(report: (load: ApiLoad) => void, sampleMs = SAMPLE_
 /** The worker's side: where its activities wait while the api is busy. */
 export class ApiLoadGate {
   private load: ApiLoad = 'idle';
-  private waiting: (() => void)[] = [];
+  private waiting: { activity: string; release: () => void }[] = [];
 
   constructor(private readonly maxHoldMs = MAX_HOLD_MS) {}
 
@@ -65,29 +65,41 @@ export class ApiLoadGate {
     if (load === 'idle') {
       const waiting = this.waiting;
       this.waiting = [];
-      for (const release of waiting) release();
+      for (const { release } of waiting) release();
     }
   }
 
   /** Nothing while the api is idle (no promise on the common path); else when it is idle, or after maxHoldMs. */
-  wait(): Promise<void> | undefined {
+  wait(activity = 'activity'): Promise<void> | undefined {
     if (this.load === 'idle') return undefined;
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.maxHoldMs);
-      this.waiting.push(() => {
-        clearTimeout(timer);
+      const waiter = {
+        activity,
+        release: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== waiter);
         resolve();
-      });
+      }, this.maxHoldMs);
+      this.waiting.push(waiter);
     });
+  }
+
+  /** The activities (their types) waiting at the gate now, in the order they came. */
+  held(): string[] {
+    return this.waiting.map((w) => w.activity);
   }
 }
 
 /** Every activity (local ones too) begins once the gate lets it; it holds nothing while it waits. */
 export function yieldingActivities(gate: ApiLoadGate): ActivityInterceptorsFactory {
-  return () => ({
+  return (ctx) => ({
     inbound: {
       async execute(input, next) {
-        const held = gate.wait();
+        const held = gate.wait(ctx.info.activityType);
         if (held) await held;
         return next(input);
       },

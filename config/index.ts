@@ -59,6 +59,8 @@ export interface PurposeKeys {
   manageLink: LinkKeyPair;
   /** a waitlist offer's accept and decline links */
   waitlistOffer: LinkKeyPair;
+  /** a waitlist entry's link (to see or leave the entry) */
+  waitlistEntry: LinkKeyPair;
   /** password-reset tokens (derived from the reset row, docs/rules/auth.md#forgotten-passwords) */
   passwordReset: string;
   /** one-time phone codes (docs/rules/customers.md#verifying-a-phone) */
@@ -72,6 +74,7 @@ export function derivePurposeKeys(jwtSecret: string): PurposeKeys {
     accessToken: derive('access-token'),
     manageLink: { key: derive('manage-link'), legacyKey: jwtSecret },
     waitlistOffer: { key: derive('waitlist-offer'), legacyKey: jwtSecret },
+    waitlistEntry: { key: derive('waitlist-entry'), legacyKey: jwtSecret },
     passwordReset: derive('password-reset'),
     phoneCode: derive('phone-code'),
   };

@@ -39,9 +39,14 @@ interface Session {
   status: SessionStatus;
   capturedAmount: number;
   refundedAmount: number;
+  /** how many times the session went to CAPTURED (on the hosted page or by a capture call) */
   captureCount: number;
+  /** every capture and refund request for the session (replays of a key and refused ones too), and their distinct idempotency keys */
+  requests: Record<MoneyCall, { count: number; keys: string[] }>;
   lastEvent?: { body: string };
 }
+
+type MoneyCall = 'capture' | 'refund';
 
 export type WebhookDelivery = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
 
@@ -49,6 +54,7 @@ export interface SandboxServer {
   url: string;
   /** every webhook the sandbox sent, in order (tests read it) */
   delivered: { url: string; body: string; status: number }[];
+  /** a session as the sandbox holds it, with every capture and refund request it got (tests read it) */
   session(id: string): Readonly<Session> | undefined;
   close(): Promise<void>;
 }
@@ -110,6 +116,12 @@ export async function startSandboxServer(options: { port?: number; host?: string
     if (path[1] === 'health') return send(res, 200, { ok: true });
     const key = req.method === 'POST' ? String(req.headers['idempotency-key'] ?? '') : '';
     if (req.method === 'POST' && !key) return send(res, 400, { error: 'idempotency_key_required' });
+    const called = req.method === 'POST' && (path[3] === 'capture' || path[3] === 'refund') ? sessions.get(path[2] ?? '') : undefined;
+    if (called && called.apiKey === apiKey) {
+      const calls = called.requests[path[3] as MoneyCall];
+      calls.count += 1;
+      if (!calls.keys.includes(key)) calls.keys.push(key);
+    }
     const replay = idempotent.get(`${apiKey}|${req.url}|${key}`);
     if (replay) return send(res, replay.status, replay.body);
     const answer = (status: number, payload: unknown) => {
@@ -133,6 +145,7 @@ export async function startSandboxServer(options: { port?: number; host?: string
         capturedAmount: 0,
         refundedAmount: 0,
         captureCount: 0,
+        requests: { capture: { count: 0, keys: [] }, refund: { count: 0, keys: [] } },
       };
       sessions.set(s.id, s);
       return answer(201, view(s));

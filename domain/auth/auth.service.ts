@@ -1,5 +1,7 @@
 // Staff, owner and platform-admin authentication (docs/rules/auth.md): registration, login,
 // refresh-token rotation with reuse detection, logout, profile and password change.
+import { DEFAULT_PHONE_REGION, optionalPhone, samePhone, toE164 } from '../phone/phone.rules';
+import { salonPhoneRegion } from '../tenant/tenant-context';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
@@ -9,7 +11,6 @@ import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } fr
 import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../users/passwords';
-import { samePhone } from '../customer/customer.rules';
 import { requestAccountMessage } from './account-messages';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
 import { endSession, issueSession, revokeAllForUser, type SessionTokens } from './sessions';
@@ -94,7 +95,9 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
     }
     tenantId = tenant.id;
   }
-  const candidates = await activeUsersBy(deps.knex, input.email ? { email: input.email } : { phone: input.phone ?? '' }, tenantId, true);
+  // a number is looked up as stored (E.164), read in the salon's country; one that is no number finds nobody
+  const phone = input.email ? null : (toE164(input.phone, tenantId ? await salonPhoneRegion(deps.knex, tenantId) : DEFAULT_PHONE_REGION) ?? input.phone ?? '');
+  const candidates = await activeUsersBy(deps.knex, input.email ? { email: input.email } : { phone: phone! }, tenantId, true);
   if (candidates.length === 0) {
     await spendPasswordCheck(deps, input.password);
     throw invalidCredentials();
@@ -257,6 +260,8 @@ export async function updateProfile(deps: AuthDeps, userId: string, patch: Profi
   const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const user = await activeUser(trx, userId, true);
+    // the number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
+    if (patch.phone !== undefined && patch.phone !== null) patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
     const emailChanges = patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase();
     const phoneChanges = patch.phone !== undefined && !(patch.phone === null ? user.phone === null : samePhone(patch.phone, user.phone));
     if (!emailChanges && !phoneChanges) return { ...toAuthUser(user), resourceId: await resourceIdOf(trx, user), impersonation: null, session: null };

@@ -54,6 +54,8 @@ export interface AvailabilityDto {
   timezone: string;
   slotIntervalMinutes: number;
   slots: SlotDto[];
+  /** some staff member who does the services works that day: with no slots the day is full, else closed */
+  working: boolean;
 }
 
 /** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */
@@ -155,7 +157,7 @@ export async function availabilityForDate(
     if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? query.date);
     throw errors.validation(result.error.message, [{ field: result.error.code === 'INVALID_DATE' ? 'date' : 'items', message: result.error.message }]);
   }
-  return { date: result.date, timezone: result.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: result.slots.map(slotDto) };
+  return { date: result.date, timezone: result.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: result.slots.map(slotDto), working: result.working };
 }
 
 /**

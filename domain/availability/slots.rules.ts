@@ -118,7 +118,7 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
       lastBookableDate: last,
     });
   }
-  const ok = (slots: AvailableSlot[]): AvailabilityResult => ({ ok: true, date, timezone, slots });
+  const ok = (slots: AvailableSlot[], working = false): AvailabilityResult => ({ ok: true, date, timezone, slots, working });
   if (date < today) return ok([]);
 
   // Candidate resources per item (strict skill match; the chosen one only if it qualifies).
@@ -142,6 +142,8 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
     return f;
   };
   for (const list of candidates) for (const r of list) freeOf(r);
+  // closed or full: whether someone who does the services works on the date at all (bookings aside)
+  const working = candidates.some((list) => list.some((r) => resourceDayTime(r, date, timezone, input.businessHours, { ignoreBookings: true }).working.length > 0));
 
   const nowMs = now.getTime();
   const slots: AvailableSlot[] = [];
@@ -164,5 +166,5 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
     if (items.length !== input.items.length) continue;
     slots.push({ start: new Date(t), end: new Date(cursor), localTime: utcToLocal(t, timezone).time, items });
   }
-  return ok(slots);
+  return ok(slots, working);
 }

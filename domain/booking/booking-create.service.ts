@@ -12,7 +12,8 @@ import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
+import { languageOfLocale, type Language } from '../language/language.rules';
 import { findCustomer } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { lockTenantBookingsReadingServices, withBookingLock, type LockMode } from './booking-lock';
@@ -53,6 +54,8 @@ export interface PublicCreateInput {
   items: { serviceId: string; resourceId?: string | null }[];
   customer: ContactInput;
   voucherCode?: string;
+  /** the language the customer booked in (the salon's when left out) */
+  language?: Language;
 }
 
 
@@ -75,6 +78,8 @@ interface InsertSpec {
   voucherCode?: string;
   /** public booking by a signed-in customer: the booking is the account's (not a guest's) */
   customerAccountId?: string;
+  /** the customer's language (docs/rules/messages.md#language); unset: the salon's */
+  language?: Language;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -105,6 +110,9 @@ async function insertBooking(
 ): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string>; paymentRequired: boolean }> {
   const { tenant, actor } = spec;
   const s = tenant.settings;
+  // the contact's number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
+  const region = phoneRegionOf(tenant);
+  const contactPhone = spec.contact ? requirePhone(spec.contact.phone, region, 'customer.phone') : null;
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const serviceIds = [...new Set(spec.items.map((i) => i.serviceId))];
   const allowDoubleBooking = s.allowDoubleBooking;
@@ -122,11 +130,11 @@ async function insertBooking(
     // whose vouchers the booking may use: the salon's chosen customer, or a signed-in customer's own record only
     let voucherOwner = customerId;
     if (!customerId && spec.customerAccountId && spec.contact) {
-      const forAccount = await deps.bookingHooks.accountCustomer(trx, { tenantId: tenant.id, accountId: spec.customerAccountId, contact: spec.contact });
+      const forAccount = await deps.bookingHooks.accountCustomer(trx, { tenantId: tenant.id, region, accountId: spec.customerAccountId, contact: { ...spec.contact, phone: contactPhone! } });
       customerId = forAccount.customerId;
       voucherOwner = forAccount.ownedByAccount ? forAccount.customerId : null;
     } else if (!customerId && spec.contact) {
-      customerId = voucherOwner = (await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null })).id;
+      customerId = voucherOwner = (await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region)).id;
     }
     const { start: startTime, end: endTime } = spanOf(planned);
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
@@ -156,7 +164,7 @@ async function insertBooking(
       metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale }, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) },
       isGuest: spec.isGuest,
       contactName: spec.contact?.name?.trim() ?? null,
-      contactPhone: normalisePhone(spec.contact?.phone) ?? null,
+      contactPhone,
       contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
       notes: spec.notes ?? spec.contact?.notes ?? null,
       version: 1,
@@ -167,6 +175,8 @@ async function insertBooking(
       allowDoubleBooking,
       createdBy: actor.userId,
       customerAccountId: spec.customerAccountId ?? null,
+      language: spec.language ?? languageOfLocale(locale),
+      calendarSequence: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -290,6 +300,7 @@ export async function createPublicBooking(
     onlineOnly: true,
     withToken: true,
     voucherCode: customerAccountId ? input.voucherCode : undefined,
+    language: input.language,
   });
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired };
 }

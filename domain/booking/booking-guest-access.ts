@@ -4,7 +4,7 @@
  */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, samePhone } from '../phone/phone.rules';
 import { verifyCancellationToken } from './cancellation-token';
 import { isManageLinkValid } from './manage-link.rules';
 import { nowOf } from '../time/clock';
@@ -19,11 +19,11 @@ export interface GuestProof {
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
 export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'manageLinkKey' | 'now'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
   const row = await findBooking(deps.knex, tenant.id, id);
-  const phone = normalisePhone(proof.phone);
   const ok =
     !!row &&
     ((proof.token !== undefined && isManageLinkValid(row.endTime, nowOf(deps)) && verifyCancellationToken(deps.manageLinkKey, id, proof.token, row.cancellationTokenHash)) ||
-      (phone !== null && row.contactPhone !== null && row.contactPhone === phone));
+      // the number as typed, read in the salon's country, against the stored E.164 one
+      (proof.phone !== undefined && samePhone(proof.phone, row.contactPhone, phoneRegionOf(tenant))));
   if (!ok) throw errors.notFound('booking');
   return row!;
 }

@@ -8,6 +8,7 @@
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import type { TenantContext } from '../tenant/tenant-context';
+import type { PhoneRegion } from '../phone/phone.rules';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole } from './booking-status.rules';
 import type { CancellationDecision, DepositState } from './cancellation.rules';
@@ -58,7 +59,7 @@ export interface BookingHooks {
    */
   accountCustomer(
     trx: Transaction,
-    input: { tenantId: string; accountId: string; contact: { name: string; phone: string; email?: string | null } },
+    input: { tenantId: string; region: PhoneRegion; accountId: string; contact: { name: string; phone: string; email?: string | null } },
   ): Promise<{ customerId: string; ownedByAccount: boolean }>;
   /**
    * A new booking with a voucher code (docs/rules/loyalty.md#applying-a-voucher): the voucher is

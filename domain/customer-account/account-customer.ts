@@ -7,7 +7,8 @@
 import type { Transaction } from '../../db/db-handle';
 import { findCustomer, customerIdOfAccount, linkProvenOwner } from '../customer/customer.repository';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
-import { normaliseEmail, samePhone } from '../customer/customer.rules';
+import { normaliseEmail } from '../customer/customer.rules';
+import { samePhone, type PhoneRegion } from '../phone/phone.rules';
 import { findAccount, type CustomerAccountRow } from './customer-account.repository';
 
 /** Whether the account has proven the customer record's phone or e-mail. */
@@ -19,11 +20,11 @@ export function provesRecord(account: Pick<CustomerAccountRow, 'phone' | 'phoneV
 
 export async function accountCustomer(
   trx: Transaction,
-  input: { tenantId: string; accountId: string; contact: { name: string; phone: string; email?: string | null } },
+  input: { tenantId: string; region: PhoneRegion; accountId: string; contact: { name: string; phone: string; email?: string | null } },
 ): Promise<{ customerId: string; ownedByAccount: boolean }> {
   const linked = await customerIdOfAccount(trx, input.tenantId, input.accountId);
   if (linked) return { customerId: linked, ownedByAccount: true };
-  const found = await findOrCreateCustomerByPhone(trx, input.tenantId, { name: input.contact.name, phone: input.contact.phone, email: input.contact.email ?? null });
+  const found = await findOrCreateCustomerByPhone(trx, input.tenantId, { name: input.contact.name, phone: input.contact.phone, email: input.contact.email ?? null }, input.region);
   const [account, record] = [await findAccount(trx, input.accountId), await findCustomer(trx, input.tenantId, found.id)];
   if (!account || !record || !provesRecord(account, record)) return { customerId: found.id, ownedByAccount: false };
   return { customerId: found.id, ownedByAccount: await linkProvenOwner(trx, input.tenantId, found.id, input.accountId) };

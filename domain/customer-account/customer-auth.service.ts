@@ -9,7 +9,7 @@ import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { salonsOfAccount } from '../customer/customer.repository';
-import { normalisePhone, samePhone } from '../customer/customer.rules';
+import { DEFAULT_PHONE_REGION, optionalPhone, samePhone } from '../phone/phone.rules';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
@@ -219,7 +219,8 @@ export async function updateCustomerProfile(db: Db, accountId: string, patch: { 
       changes.name = name;
     }
     if (patch.phone !== undefined) {
-      changes.phone = normalisePhone(patch.phone);
+      // an account belongs to no salon: a number without a country code is read as Norway's (docs/rules/conventions.md#phone-numbers)
+      changes.phone = optionalPhone(patch.phone, DEFAULT_PHONE_REGION, 'phone');
       if (!samePhone(changes.phone, account.phone)) changes.phoneVerifiedAt = null;
     }
     if (Object.keys(changes).length) await repo.patchAccount(trx, accountId, changes);

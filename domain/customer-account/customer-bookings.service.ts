@@ -18,7 +18,7 @@ import { nowOf } from '../time/clock';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
 import { verifyCancellationToken } from '../booking/cancellation-token';
-import { samePhone } from '../customer/customer.rules';
+import { phoneRegionOf, samePhone } from '../phone/phone.rules';
 import { findAccount } from './customer-account.repository';
 
 /** The actor of a signed-in customer's own changes in the booking audit log. */
@@ -103,7 +103,7 @@ export async function claimBooking(deps: BookingDeps, tenant: TenantContext, acc
     if (row.customerAccountId === accountId) return; // already this customer's: nothing to do
     const account = await findAccount(trx, accountId);
     const byToken = proof.token !== undefined && verifyCancellationToken(deps.manageLinkKey, row.id, proof.token, row.cancellationTokenHash);
-    const byPhone = !!account?.phoneVerifiedAt && samePhone(account.phone, row.contactPhone);
+    const byPhone = !!account?.phoneVerifiedAt && samePhone(account.phone, row.contactPhone, phoneRegionOf(tenant));
     if (!byToken && !byPhone) {
       throw new AppError(403, 'BOOKING_CLAIM_PROOF_REQUIRED', 'Prove the booking is yours: send its manage token, or verify the phone it was made with');
     }

@@ -9,7 +9,7 @@ import { advisoryTransactionLock } from '../../db/advisory-locks';
 import { errors } from '../errors';
 import { nowOf, type Clock } from '../time/clock';
 import { toIso } from '../time/iso';
-import { normalisePhone } from '../customer/customer.rules';
+import { DEFAULT_PHONE_REGION, requirePhone } from '../phone/phone.rules';
 import { linkProvenPhoneEverywhere } from '../customer/customer.repository';
 import { requestAccountMessage } from '../auth/account-messages';
 import { findAccount, patchAccount } from './customer-account.repository';
@@ -29,10 +29,9 @@ export interface PhoneVerificationDeps {
 /** Serialises the codes of one number, whoever asks for them, so the hourly count holds. */
 const PHONE_CODE_LOCK = 41041;
 
+/** The number in E.164; an account belongs to no salon, so one without a country code is read as Norway's. */
 function phoneOf(input: string): string {
-  const phone = normalisePhone(input);
-  if (!phone) throw errors.validation('Request validation failed', [{ field: 'phone', message: 'is required' }]);
-  return phone;
+  return requirePhone(input, DEFAULT_PHONE_REGION, 'phone');
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The waitlist's two secrets (docs/rules/waitlist.md#tokens), both compared in constant time:
- * - an entry's token, random, given once when the entry is made; only its SHA-256 is stored;
+ * - an entry's token, an HMAC (the waitlist-entry key) over the entry id, so the message confirming
+ *   the entry can carry its link; only its SHA-256 is stored (entries made before carry a random
+ *   one, or one made with the legacy key);
  * - an offer's token, an HMAC (the waitlist-offer key, docs/rules/security.md#keys) over the offer
  *   id, so the offer's message can be written by the worker at any time without storing the token
  *   itself. Tokens made with the legacy key still verify.
@@ -18,9 +20,18 @@ function sameBytes(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
-export function issueEntryToken(): { token: string; hash: string } {
-  const token = crypto.randomBytes(24).toString('base64url');
+function entryMac(key: string, entryId: string): string {
+  return crypto.createHmac('sha256', key).update(`waitlist-entry:${entryId}`).digest('base64url');
+}
+
+export function issueEntryToken(linkKey: LinkKey, entryId: string): { token: string; hash: string } {
+  const token = entryMac(linkKey.key, entryId);
   return { token, hash: sha256(token) };
+}
+
+/** The entry's token again, for its message: made with whichever key (current or legacy) made the stored hash; null for a random one. */
+export function reissueEntryToken(linkKey: LinkKey, entryId: string, storedHash: string): string | null {
+  return verifyingKeys(linkKey).map((key) => entryMac(key, entryId)).find((token) => sameBytes(sha256(token), storedHash)) ?? null;
 }
 
 export function entryTokenMatches(token: unknown, storedHash: string): boolean {

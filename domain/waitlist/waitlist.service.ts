@@ -5,6 +5,7 @@
  * through the change primitive, so its workflow (`waitlist-entry:<id>`, which ends it at its last
  * date) is told before commit.
  */
+import crypto from 'node:crypto';
 import type { Db, Transaction } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
@@ -17,7 +18,8 @@ import type { LinkKey } from '../crypto/link-key';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { assertResourcesExist, servicesFor } from '../availability/availability.service';
 import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
+import { languageOr, type Language } from '../language/language.rules';
 import { waitlistEntryContract } from './waitlist-events.rules';
 import { entryWishProblems } from './waitlist.rules';
 import { entryTokenMatches, issueEntryToken } from './waitlist-tokens';
@@ -28,8 +30,8 @@ import { withdrawOpenOffers } from './waitlist-offer.service';
 export interface WaitlistDeps {
   knex: Db;
   signaller: EntitySignaller;
-  /** offer tokens are HMACs over the offer id with this key (docs/rules/security.md#keys) */
-  offerKey: LinkKey;
+  /** entry tokens are HMACs over the entry id with this key (docs/rules/security.md#keys) */
+  entryKey: LinkKey;
   now?: Clock;
 }
 
@@ -41,6 +43,8 @@ export interface JoinInput {
   earliestTime?: string | null;
   latestTime?: string | null;
   customer: { name: string; phone: string; email?: string | null };
+  /** the language the customer joined in (the salon's when left out) */
+  language?: Language;
 }
 
 export type JoinedEntry = WaitlistEntryDto & { token: string };
@@ -58,13 +62,14 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
   if (problems.length) throw errors.validation('Request validation failed', problems);
   await servicesFor(deps.knex, tenant.id, input.serviceIds);
   await assertResourcesExist(deps.knex, tenant.id, [input.resourceId]);
-  const phone = normalisePhone(input.customer.phone);
-  if (!phone) throw errors.validation('Request validation failed', [{ field: 'customer.phone', message: 'must be a phone number' }]);
-  const { token, hash } = issueEntryToken();
+  const phone = requirePhone(input.customer.phone, phoneRegionOf(tenant), 'customer.phone');
+  const id = crypto.randomUUID();
+  const { token, hash } = issueEntryToken(deps.entryKey, id);
   const entry = await deps.knex.transaction((trx) =>
     changeEntity(deps.signaller, waitlistEntryContract, {
       write: () =>
         insertEntry(trx, {
+          id,
           tenantId: tenant.id,
           source: joiner.source,
           serviceIds: [...new Set(input.serviceIds)],
@@ -76,6 +81,7 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
           customerAccountId: joiner.customerAccountId ?? null,
           tokenHash: hash,
           createdBy: joiner.createdBy ?? null,
+          language: languageOr(input.language, tenant.settings),
         }),
       event: 'WaitlistEntryJoined',
     }),

@@ -7,6 +7,8 @@ import request from 'supertest';
 import { utcToLocal } from '../../domain/time/salon-time.rules';
 import type { RecordingSignaller } from '../support/recording-signaller';
 import { impersonationToken } from '../support/salon-roles';
+import { appWithTemporalOutage, type TemporalOutage } from '../support/temporal-outage';
+import { eventually } from '../support/eventually';
 
 async function signaller(): Promise<RecordingSignaller> {
   return (await stack()).platform.deps.signaller as RecordingSignaller;
@@ -177,22 +179,41 @@ describe('booking creation', () => {
       }
     });
 
-    it('when the workflow cannot be signalled then 503 WORKFLOW_UNAVAILABLE and nothing is written', async () => {
-      const s = await bookingSalon();
-      const sig = await signaller();
-      const original = sig.signal.bind(sig);
-      sig.signal = async () => {
-        throw new Error('temporal down');
-      };
-      try {
-        const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
-        expect(res.status).to.equal(503);
-        expect(res.body.error.code).to.equal('WORKFLOW_UNAVAILABLE');
-      } finally {
-        sig.signal = original;
+    describe('when Temporal cannot be reached (the api\'s own connection, cut for real)', () => {
+      let outage: TemporalOutage;
+      before(async () => {
+        outage = await appWithTemporalOutage();
+      });
+      after(async () => {
+        await outage?.close();
+      });
+
+      for (const [how, cut] of [
+        ['refuses the connection', () => outage.refuse()],
+        ['accepts it and never answers (the signal\'s deadline runs out)', () => outage.hang()],
+      ] as const) {
+        it(`when Temporal ${how} then 503 WORKFLOW_UNAVAILABLE and nothing is written; once it is back the same booking is taken`, async function () {
+          this.timeout(60_000);
+          const s = await bookingSalon();
+          const body = { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], notes: 'under an outage' };
+          await cut();
+          try {
+            const res = await request(outage.app).post('/api/bookings').set('Authorization', `Bearer ${s.owner.token}`).send(body);
+            expect([res.status, res.body.error?.code], JSON.stringify(res.body)).to.deep.equal([503, 'WORKFLOW_UNAVAILABLE']);
+            const db = await knex();
+            expect(await db('bookings').where({ tenantId: s.tenant.id }), 'no booking').to.have.length(0);
+            expect(await db('booking_items').where({ tenantId: s.tenant.id }), 'no held time').to.have.length(0);
+            expect(await db('booking_audit_logs').where({ tenantId: s.tenant.id }), 'no audit entry').to.have.length(0);
+          } finally {
+            await outage.restore();
+          }
+          const taken = await eventually(async () => {
+            const res = await request(outage.app).post('/api/bookings').set('Authorization', `Bearer ${s.owner.token}`).send(body);
+            return res.status === 201 ? res : undefined;
+          }, 'the booking once Temporal is back');
+          expect(taken.body.data.status).to.equal('CONFIRMED');
+        });
       }
-      const db = await knex();
-      expect(await db('bookings').where({ tenantId: s.tenant.id })).to.have.length(0);
     });
   });
 

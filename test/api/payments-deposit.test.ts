@@ -4,10 +4,12 @@
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
-import { at, bookingSalon, localDay } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
+import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, paymentWorkflowEnded, sandboxMoney } from '../support/payments';
 import { eventually } from '../support/eventually';
 import { signInCustomer } from '../support/customers';
+import request from 'supertest';
+import { appWithTemporalOutage, type TemporalOutage } from '../support/temporal-outage';
 
 describe('payments: deposit on booking creation', function () {
   this.timeout(60_000);
@@ -76,32 +78,48 @@ describe('payments: deposit on booking creation', function () {
     }
     const [captured] = await paymentRows(booking.id);
     expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 10000 });
-    const { sandbox } = await stack();
-    expect(sandbox.session(captured.providerSessionId)!.captureCount).to.equal(1);
+    // once the payment's workflow has ended nothing more goes to the provider: one capture request, with one key
+    await paymentWorkflowEnded(captured.id);
+    expect(await sandboxMoney(captured.providerSessionId)).to.deep.equal({ captured: 1, captureRequests: { count: 1, keys: [`capture:${captured.id}`] }, refundRequests: { count: 0, keys: [] } });
   });
 
-  it('when arrival asks for the capture but the payment workflow cannot be signalled then 503 and nothing changed: the booking is not ARRIVED and no capture was asked for', async () => {
-    const salon = await depositSalon({ captureMode: 'MANUAL' });
-    const booking = await bookOnline(salon);
-    await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');
-    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'the deposit authorized');
-    const signaller = (await stack()).signaller;
-    const original = signaller.signal.bind(signaller);
-    signaller.signal = async (ref, name, event) => {
-      if (ref.workflowType === 'paymentWorkflow') throw new Error('temporal down for payments');
-      return original(ref, name, event);
-    };
-    try {
-      const arrived = await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {});
-      expect([arrived.status, arrived.body.error?.code]).to.deep.equal([503, 'WORKFLOW_UNAVAILABLE']);
-    } finally {
-      signaller.signal = original;
+  describe('when arrival asks for the capture but Temporal cannot be reached (the api\'s own connection, cut for real)', () => {
+    let outage: TemporalOutage;
+    before(async () => {
+      outage = await appWithTemporalOutage();
+    });
+    after(async () => {
+      await outage?.close();
+    });
+
+    for (const [how, cut] of [
+      ['refuses the connection', () => outage.refuse()],
+      ['accepts it and never answers (the signal\'s deadline runs out)', () => outage.hang()],
+    ] as const) {
+      it(`when Temporal ${how} then 503 and nothing changed: the booking is not ARRIVED and no capture was asked for; once it is back arrival captures`, async function () {
+        this.timeout(90_000);
+        const salon = await depositSalon({ captureMode: 'MANUAL' });
+        const booking = await bookOnline(salon);
+        await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');
+        await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'the deposit authorized');
+        const [authorized] = await paymentRows(booking.id);
+        const confirmed = await bookingRow(booking.id);
+        const arrive = () => request(outage.app).post(`/api/bookings/${booking.id}/status/ARRIVED`).set('Authorization', `Bearer ${salon.owner.token}`).send({});
+        await cut();
+        try {
+          const arrived = await arrive();
+          expect([arrived.status, arrived.body.error?.code], JSON.stringify(arrived.body)).to.deep.equal([503, 'WORKFLOW_UNAVAILABLE']);
+        } finally {
+          await outage.restore();
+        }
+        expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', version: confirmed.version });
+        expect((await paymentRows(booking.id))[0]).to.include({ status: 'AUTHORIZED', captureRequestedAt: null, version: authorized.version });
+        expect(await (await knex())('payment_events').where({ paymentId: authorized.id, type: 'PaymentCaptureRequested' }), 'no capture asked for').to.have.length(0);
+        // tried again once Temporal is back: arrived, and captured
+        await eventually(async () => ((await arrive()).status === 200 ? true : undefined), 'arrival once Temporal is back');
+        await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit captured');
+      });
     }
-    expect((await bookingRow(booking.id)).status).to.equal('CONFIRMED');
-    expect((await paymentRows(booking.id))[0]).to.include({ status: 'AUTHORIZED', captureRequestedAt: null });
-    // tried again once payments can be signalled: arrived, and captured
-    expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {})).status).to.equal(200);
-    await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit captured');
   });
 
   it('when the booking is in person (staff-created) then no payment is made even at a deposit salon', async () => {

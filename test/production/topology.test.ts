@@ -1,5 +1,6 @@
 // The production topology without Docker (docs/design.md#testing): Postgres, a Temporal frontend
-// at TEMPORAL_ADDRESS (our dev-server launcher as its own process), bin/migrate, two bin/api
+// at TEMPORAL_ADDRESS (the engine's dev server as its own process: ours, the official CLI's, or the
+// Go-built server on Postgres; test/support/temporal.ts), bin/migrate, two bin/api
 // processes and one bin/worker process, all configured by environment only with NODE_ENV=production,
 // an SMTP server and a Sveve stand-in (speaking Sveve's HTTP format) in this test.
 import { execFile } from 'node:child_process';
@@ -15,6 +16,7 @@ import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devstack/postgres';
@@ -22,7 +24,6 @@ import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../..
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import sharp from 'sharp';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
-import { launcherPath } from '@salon/temporal-server';
 
 interface Mail {
   to: string[];
@@ -93,7 +94,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    temporal = run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+    temporal = await startTemporalFrontend({ port: temporalPort, postgresUrl: base });
     const [p1, p2] = [await freePort(), await freePort()];
     api1Base = `http://127.0.0.1:${p1}/api`;
     api2Base = `http://127.0.0.1:${p2}/api`;

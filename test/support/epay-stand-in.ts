@@ -22,6 +22,7 @@ interface Txn {
   status: 'PAYMENT_NEW' | 'PAYMENT_CAPTURED' | 'PAYMENT_DELETED';
   captureCalls: number;
   creditCalls: number;
+  deleteCalls: number;
 }
 
 export interface EpayStandIn {
@@ -88,7 +89,7 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       if (!w) return void res.writeHead(404).end();
       const merchantNumber = w.get('merchantnumber')!;
       const amount = Number(w.get('amount'));
-      const txn: Txn = { txnid: String(nextTxn++), merchantNumber, orderid: w.get('orderid')!, amount, capturedAmount: w.get('instantcapture') === '1' ? amount : 0, creditedAmount: 0, status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW', captureCalls: 0, creditCalls: 0 };
+      const txn: Txn = { txnid: String(nextTxn++), merchantNumber, orderid: w.get('orderid')!, amount, capturedAmount: w.get('instantcapture') === '1' ? amount : 0, creditedAmount: 0, status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW', captureCalls: 0, creditCalls: 0, deleteCalls: 0 };
       txns.set(txn.txnid, txn);
       const now = new Date();
       const back: [string, string][] = [
@@ -128,6 +129,7 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
           txn.status = 'PAYMENT_CAPTURED';
           return soapAnswer(res, action, true);
         case 'delete':
+          txn.deleteCalls += 1;
           if (txn.status !== 'PAYMENT_NEW') return soapAnswer(res, action, false);
           txn.status = 'PAYMENT_DELETED';
           return soapAnswer(res, action, true);

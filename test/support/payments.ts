@@ -7,6 +7,8 @@ import { call } from './http';
 import { stack } from './stack';
 import { bookingSalon, localDay, at, knex, type BookingSalon } from './booking-fixtures';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+import { paymentContract } from '../../domain/payments/payment-events.rules';
+import { stackTemporalClient } from './workflow-barriers';
 
 export interface DepositSalon extends BookingSalon {
   configId: string;
@@ -94,4 +96,19 @@ export async function bookingRow(id: string) {
 
 export async function paymentRows(bookingId: string) {
   return (await knex())('payments').where({ bookingId }).orderBy('createdAt', 'asc');
+}
+
+/** Waits until the payment's workflow has ended (nothing left to wait for): every provider call it was going to make is made. */
+export async function paymentWorkflowEnded(paymentId: string): Promise<void> {
+  await (await stackTemporalClient()).workflow.getHandle(paymentContract.workflowId(paymentId)).result();
+}
+
+/**
+ * What the sandbox saw of a session's money: how often it went to CAPTURED, and every capture and
+ * refund request (replays and refused ones too) with their distinct idempotency keys.
+ */
+export async function sandboxMoney(sessionId: string) {
+  const session = (await stack()).sandbox.session(sessionId);
+  expect(session, `the sandbox session ${sessionId}`).to.not.equal(undefined);
+  return { captured: session!.captureCount, captureRequests: session!.requests.capture, refundRequests: session!.requests.refund };
 }

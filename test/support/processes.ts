@@ -13,10 +13,31 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
+// No process outlives the test run that started it (mocha --exit ends the run with process.exit).
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** `node dist/<file> ...args` (or an absolute `file`) with only PATH and `env` in its environment. */
 export function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
-  const child = spawn(process.execPath, [path.resolve(DIST, file), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  return runExecutable(process.execPath, env, [path.resolve(DIST, file), ...args]);
+}
+
+/** An executable (`file ...args`) with only PATH and `env` in its environment. */
+export function runExecutable(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
+  const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const proc: Proc = {
+    child,
+    output: '',
+    exited: new Promise((resolve) =>
+      child.once('exit', (code) => {
+        running.delete(child);
+        resolve(code);
+      }),
+    ),
+  };
   child.stdout!.on('data', (d: Buffer) => (proc.output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (proc.output += d.toString()));
   return proc;

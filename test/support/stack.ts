@@ -55,6 +55,9 @@ export interface TestStack {
 }
 
 let starting: Promise<TestStack> | undefined;
+
+/** The bearer token of GET /api/metrics on the shared stack's app. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
 let tmpDir: string | undefined;
 
 /** Settings for tests: fast password hashing, rate limits out of the way (rate-limit tests build their own app). */
@@ -75,6 +78,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     RATE_LIMIT_IMAGE_SIGN: '1000000',
     RATE_LIMIT_SUBSCRIPTION_WEBHOOK: '1000000',
     JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ADMIN_EMAIL: 'admin@test.local',
     ADMIN_PASSWORD: 'admin-test-password',
     ...overrides,
@@ -122,7 +126,8 @@ export function stack(): Promise<TestStack> {
     // handle-less queries outside test/.
     Model.knex(platform.knex);
     const sms = new FolderSmsSender(config.smsOutboxDir);
-    const apiLoad = new ApiLoadGate();
+    // a hold limit past any test's wait: what the gate holds while a test says busy goes on only when it says idle
+    const apiLoad = new ApiLoadGate(60_000);
     const worker = await startWorker({
       address: temporal.address,
       namespace: config.temporalNamespace,

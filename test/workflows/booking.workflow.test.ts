@@ -126,9 +126,23 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
 
         await knex('bookings').where({ id: booking.id }).update({ status: 'COMPLETED', version: 2 });
-        await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
-        await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 }).catch(() => undefined);
+        const completed = await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
+        // the same event again (a retried request): delivered, and the visit still counted once
+        const again = await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
         await handle.result();
+        const runs = [...new Set([completed.signaledRunId, again.signaledRunId])].map((runId) => t.env.client.workflow.getHandle(bookingContract.workflowId(booking.id), runId));
+        for (const run of runs) await run.result();
+        const received: unknown[] = [];
+        for (const run of runs) {
+          for (const e of (await run.fetchHistory()).events ?? []) {
+            const data = e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]?.data;
+            if (data) received.push(JSON.parse(Buffer.from(data).toString('utf8')));
+          }
+        }
+        expect(received.filter((event) => (event as BookingEvent).type === 'BookingCompleted'), 'both completions delivered').to.deep.equal([
+          { type: 'BookingCompleted', entityVersion: 2 },
+          { type: 'BookingCompleted', entityVersion: 2 },
+        ]);
 
         const tc = await knex('tenant_customers').where({ customerId: customer.id }).first();
         expect(tc.visitCount).to.equal(1);

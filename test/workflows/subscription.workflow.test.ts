@@ -206,6 +206,10 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
   it('when nobody pays then the trial expires at trialEndsAt by its durable timer, and not a minute before', () =>
     withWorld(async (w) => {
       const salon = await register(w);
+      // Barrier before skipping: the workflow has read the new trial and started its timer (days are
+      // skipped only over a workflow that waits on it; once, on the Java test server under load, the
+      // history had no timer yet after the skip: docs/temporal-engines.md#findings).
+      await eventually(async () => (await trialTimers(salon.tenantId)).started === 1, 'the trial timer started');
       await skip(14 * DAY - 5 * MINUTE);
       // Barrier: the test server fires every timer due by now before skip() returns, and writes it
       // to the history; the trial's timer is there, started and not fired, so nothing expired yet.

@@ -48,7 +48,7 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
           </ul>,
           'services',
         )}
-        {draft.step !== 'staff' && row('stepStaff', staff, 'staff')}
+        {draft.step !== 'staff' && row('staffLabel', staff, 'staff')}
         {when && row('when', when, 'time')}
         {row('total', formatMoney(totalOf(services), currency, locale))}
         {!!deposit && row('deposit', formatMoney(deposit, currency, locale))}

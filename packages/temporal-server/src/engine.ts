@@ -128,6 +128,11 @@ export class Engine {
   }
 
   /** Keeps every run in `store` and restores the stored ones (dev-server role). */
+  /** Resolves once every change made so far is in the stores (none attached: at once). */
+  async flushStores(): Promise<void> {
+    await Promise.all([this.persistence?.flush(), this.activityPersistence?.flush(), this.schedulePersistence?.flush()]);
+  }
+
   attachStore(store: RunStore): RunPersistence {
     const resumer = new RunResumer({
       clock: this.clock, registry: this.registry, runFactory: this.runFactory, events: this.events,

@@ -33,7 +33,6 @@ function detail(typeName: string, obj: object) {
 export const notFound = (msg: string) => new RpcError(Status.NOT_FOUND, msg);
 export const invalidArgument = (msg: string) => new RpcError(Status.INVALID_ARGUMENT, msg);
 export const failedPrecondition = (msg: string) => new RpcError(Status.FAILED_PRECONDITION, msg);
-export const unimplemented = (msg: string) => new RpcError(Status.UNIMPLEMENTED, msg);
 
 export function namespaceNotFound(namespace: string) {
   return new RpcError(

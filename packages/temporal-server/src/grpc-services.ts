@@ -19,7 +19,18 @@ type Response = Record<string, unknown> | undefined;
  */
 type AnyHandler = { handle(req: never, call: Call): unknown }['handle'];
 
-export function addProtoService(server: Server, fullName: string, handlers: { [method: string]: AnyHandler | undefined }, log: (msg: string) => void, ready: Promise<void> = Promise.resolve()): void {
+/**
+ * `beforeAnswer(method)`: what an answer waits for after its handler ran (the store writing the
+ * change the answer acknowledges); undefined answers at once.
+ */
+export function addProtoService(
+  server: Server,
+  fullName: string,
+  handlers: { [method: string]: AnyHandler | undefined },
+  log: (msg: string) => void,
+  ready: Promise<void> = Promise.resolve(),
+  beforeAnswer: (method: string) => Promise<void> | undefined = () => undefined,
+): void {
   const service = root.lookupService(fullName);
   const definition: Record<string, ServiceDefinition[string]> = {};
   const impl: UntypedServiceImplementation = {};
@@ -78,7 +89,11 @@ export function addProtoService(server: Server, fullName: string, handlers: { [m
       // GetSystemInfo answers at once (readiness probes); everything else waits for a restore.
       const result: Promise<unknown> = method.name === 'GetSystemInfo'
         ? new Promise((resolve) => resolve(handler(call.request, call)))
-        : ready.then(() => handler(call.request, call));
+        : ready.then(async () => {
+          const resp = await handler(call.request, call);
+          await beforeAnswer(method.name);
+          return resp;
+        });
       result.then(
         (resp) => callback(null, resp as Response),
         (err: unknown) => {

@@ -28,6 +28,9 @@ export interface DevServer {
 
 const MAX_MESSAGE = 128 * 1024 * 1024;
 
+/** Calls that change nothing a restart must keep: reads, and polls (a task handed out and lost is retried). */
+const READ_ONLY = /^(Describe|Get|List|Count|Poll|Query|Scan)/;
+
 export async function startDevServer(given: DevServerOptions = {}): Promise<DevServer> {
   const options = resolveOptions(given);
   const { host, log, retentionMs } = options;
@@ -50,8 +53,12 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   let failReady!: (e: unknown) => void;
   const ready = new Promise<void>((resolve, reject) => { markReady = resolve; failReady = reject; });
   ready.catch(() => undefined);
-  addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowHandlers, log, ready);
-  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorHandlers(engine), log, ready);
+  // With a store, an answer that acknowledges a change waits until the change is stored, as the real
+  // server's does: a start, signal or completion acknowledged and then lost to a crash (kill -9)
+  // would be a booking without its workflow, or a message sent twice.
+  const durable = (method: string) => (store && !READ_ONLY.test(method) ? engine.flushStores() : undefined);
+  addProtoService(server, 'temporal.api.workflowservice.v1.WorkflowService', workflowHandlers, log, ready, durable);
+  addProtoService(server, 'temporal.api.operatorservice.v1.OperatorService', operatorHandlers(engine), log, ready, durable);
   addProtoService(server, 'temporal.api.testservice.v1.TestService', testHandlers(engine), log, ready);
 
   const port = await new Promise<number>((resolve, reject) => {

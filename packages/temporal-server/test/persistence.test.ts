@@ -11,7 +11,8 @@ import { startDevServer, DevServer } from '../src';
 import { encodeMessage, protoType } from '../src/proto';
 import { jsonWithBytes, parseJsonWithBytes } from '../src/state/run-state';
 import { testDatabaseUrl } from './support/postgres';
-import { bundle, uid, waitFor } from './harness';
+import { bundle, freePort, uid, waitFor } from './harness';
+import { ensureLauncherBuilt } from './support/launcher';
 import * as activities from './activities';
 
 describe('devserver persistence (Postgres run, activity and schedule store)', function () {
@@ -195,6 +196,48 @@ describe('devserver persistence (Postgres run, activity and schedule store)', fu
       }
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('devserver persistence: an acknowledged start or signal is stored before the answer', function () {
+  this.timeout(120_000);
+
+  it('when the server is killed (-9) right after it acknowledged starts and signals-with-start then every one of them is there after the restart', async () => {
+    const base = await testDatabaseUrl();
+    const name = uid('acked').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+    const admin = new Pool({ connectionString: base, max: 1 });
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const databaseUrl = base.replace(/\/[^/]+$/, `/${name}`);
+    const launcher = ensureLauncherBuilt();
+    const port = await freePort();
+    const start = () => fork(launcher, ['server', 'start-dev', '--port', String(port), '--ip', '127.0.0.1', '--headless', '--database-url', databaseUrl], { stdio: 'ignore' });
+    let server = start();
+    const ids: string[] = [];
+    try {
+      const connection = await waitFor(() => Connection.connect({ address: `127.0.0.1:${port}` }).catch(() => undefined), 30_000);
+      const client = new Client({ connection: connection! });
+      // the kill follows the last answers at once: nothing may be acknowledged and then lost
+      for (let i = 0; i < 20; i++) {
+        const id = uid('acked-wf');
+        if (i % 2) await client.workflow.start('sleeps', { taskQueue: 'nobody', workflowId: id, args: [60_000] });
+        else await client.workflow.signalWithStart('sleeps', { taskQueue: 'nobody', workflowId: id, args: [60_000], signal: 'poke', signalArgs: [] });
+        ids.push(id);
+      }
+      server.kill('SIGKILL');
+      await connection!.close();
+      server = start();
+      const again = await waitFor(() => Connection.connect({ address: `127.0.0.1:${port}` }).catch(() => undefined), 30_000);
+      const missing: string[] = [];
+      for (const id of ids) {
+        await again!.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } }).catch(() => missing.push(id));
+      }
+      await again!.close();
+      expect(missing, 'acknowledged but lost').to.deep.equal([]);
+    } finally {
+      server.kill('SIGKILL');
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      await admin.end();
     }
   });
 });

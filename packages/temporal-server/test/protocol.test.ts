@@ -2,7 +2,7 @@
 // worker would make them flaky.
 import { expect } from 'chai';
 import { temporal } from '@temporalio/proto';
-import { eventTypes, uid, useEnv } from './harness';
+import { eventTypes, uid, useEnv, waitFor } from './harness';
 
 const { CommandType, TaskQueueKind } = temporal.api.enums.v1;
 
@@ -21,7 +21,10 @@ describe('devserver protocol corner cases', function () {
     await complete(t1.taskToken!, [{ commandType: CommandType.COMMAND_TYPE_START_TIMER, startTimerCommandAttributes: { timerId: '1', startToFireTimeout: { nanos: 150_000_000 } } }]);
     await h.signal('done');
     const t2 = await poll(tq);
-    await new Promise((r) => setTimeout(r, 300)); // the timer fires while task 2 is started
+    // the race, observed in the server: task 2 is started and the timer's fire waits in the run's buffer
+    const run = env.server.engine.registry.currentRun('default', h.workflowId)!;
+    await waitFor(async () => run.wft.state === 'started' && run.buffered.some((b) => b.events.some((e) => e.type === 'TIMER_FIRED')));
+    expect(run.timers.has('1'), 'the timer is no longer pending: it fired').to.equal(false);
     await complete(t2.taskToken!, [
       { commandType: CommandType.COMMAND_TYPE_CANCEL_TIMER, cancelTimerCommandAttributes: { timerId: '1' } },
       { commandType: CommandType.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, completeWorkflowExecutionCommandAttributes: {} },

@@ -296,10 +296,13 @@ describe('devserver standalone activities', function () {
     expect(paused.status).to.equal('PAUSED');
     expect(paused.runState).to.equal('PAUSED');
     expect(await refusal(handle.pause())).to.include({ code: 9, details: 'activity is already paused' }); // FAILED_PRECONDITION
-    // A worker for the queue gets nothing while the activity is paused.
+    // A worker for the queue gets nothing while the activity is paused: one started after it on the same
+    // queue runs, so the worker has polled the queue, and the paused one is still waiting, never handed out.
     await env.withWorker(idleQueue, async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      expect((await handle.describe()).status).to.equal('PAUSED');
+      const after = await client().start('echo', { ...opts, id: uid('act'), taskQueue: idleQueue, args: ['the later one'] });
+      expect(await after.result()).to.equal('the later one');
+      const still = await handle.describe();
+      expect([still.status, still.runState, still.attempt]).to.deep.equal(['PAUSED', 'PAUSED', 1]);
       await handle.unpause();
       expect(await handle.result()).to.equal('after pause');
     }, { activities });

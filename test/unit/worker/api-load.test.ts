@@ -23,9 +23,10 @@ describe('worker yields to a busy api', () => {
   it('when the api is busy then an activity waits until it is idle', async () => {
     const gate = new ApiLoadGate(60_000);
     gate.set('busy');
-    const waiting = [gate.wait()!, gate.wait()!];
-    expect(await settled(Promise.all(waiting), 50), 'still busy').to.equal(false);
+    const waiting = [gate.wait('readBooking')!, gate.wait('sendBookingSms')!];
+    expect(gate.held(), 'both wait at the gate').to.deep.equal(['readBooking', 'sendBookingSms']);
     gate.set('idle');
+    expect(gate.held()).to.deep.equal([]);
     expect(await settled(Promise.all(waiting), 50), 'released together').to.equal(true);
   });
 
@@ -35,16 +36,17 @@ describe('worker yields to a busy api', () => {
     const started = Date.now();
     await gate.wait();
     expect(Date.now() - started).to.be.at.least(35);
+    expect(gate.held(), 'released by the hold limit: no longer held').to.deep.equal([]);
     expect(gate.wait(), 'the api is still busy: the next one waits too').to.be.an.instanceOf(Promise);
   });
 
   it('when the worker runs an activity while the api is busy then its code begins only once the api is idle', async () => {
     const gate = new ApiLoadGate(60_000);
-    const inbound = yieldingActivities(gate)({} as never).inbound!;
+    const inbound = yieldingActivities(gate)({ info: { activityType: 'sendBookingSms' } } as never).inbound!;
     let ran = 0;
     gate.set('busy');
     const result = inbound.execute!({ args: [], headers: {} }, async () => ++ran);
-    expect(await settled(result, 50)).to.equal(false);
+    expect(gate.held(), 'the activity waits at the gate, by its type').to.deep.equal(['sendBookingSms']);
     expect(ran, 'the activity has not begun').to.equal(0);
     gate.set('idle');
     expect(await result).to.equal(1);

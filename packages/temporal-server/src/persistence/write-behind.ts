@@ -16,6 +16,8 @@ export class WriteBehind<T, R> {
   private readonly dirty = new Map<string, T>();
   private timer?: NodeJS.Timeout;
   private queue: Promise<void> = Promise.resolve();
+  /** the save that has not started yet: it will take every item dirty when it starts */
+  private next?: Promise<void>;
 
   constructor(private readonly opts: WriteBehindOptions<T, R>) {}
 
@@ -34,21 +36,30 @@ export class WriteBehind<T, R> {
 
   /** Runs `op` (a delete) after the writes queued so far. */
   then(op: () => Promise<void>, what: string): void {
+    this.next = undefined;
     this.queue = this.queue.then(op).catch((err) => console.error(`[temporal-devserver] ${what} failed`, err));
   }
 
-  /** Writes every changed item; resolves when everything changed so far is stored. */
+  /**
+   * Writes every changed item; resolves when everything changed so far is stored. Calls made while
+   * a save runs share the next one (group commit): it takes every item changed by the time it
+   * starts, so a burst of answers waiting for their writes costs a few saves, not one each.
+   */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
     if (!this.dirty.size) return this.queue;
-    const rows = [...this.dirty.values()].map((item) => this.opts.toRow(item));
-    this.dirty.clear();
-    this.queue = this.queue
-      .then(() => this.opts.save(rows))
-      .catch((err) => console.error(`[temporal-devserver] storing ${this.opts.what} failed`, err));
-    return this.queue;
+    if (this.next) return this.next;
+    const batch = this.queue.then(() => {
+      this.next = undefined;
+      if (!this.dirty.size) return undefined;
+      const rows = [...this.dirty.values()].map((item) => this.opts.toRow(item));
+      this.dirty.clear();
+      return this.opts.save(rows);
+    });
+    this.next = this.queue = batch.catch((err) => console.error(`[temporal-devserver] storing ${this.opts.what} failed`, err));
+    return this.next;
   }
 }
