@@ -80,6 +80,25 @@ describe('linking an account to a salon customer record', function () {
     const changed = await call('patch', '/customer/me/profile', c.accessToken, { phone: uniquePhone() });
     expect(changed.body.data.phoneVerified).to.equal(false);
   });
+
+  it('when the profile phone is the proven number written another way then it is stored in E.164 and stays proven; a number of impossible length is 400 naming the field (docs/rules/conventions.md#phone-numbers)', async () => {
+    const c = await signInCustomer();
+    const phone = uniquePhone(); // "+47 4xxxxxxx"
+    await provePhone(c, phone);
+    const e164 = phone.replace(/\s/g, '');
+    const local = await call('patch', '/customer/me/profile', c.accessToken, { phone: `00${e164.slice(1, 3)} ${e164.slice(3)}` });
+    expect(local.status, JSON.stringify(local.body)).to.equal(200);
+    expect(local.body.data).to.include({ phone: e164, phoneVerified: true });
+    const withoutCountry = await call('patch', '/customer/me/profile', c.accessToken, { phone: e164.slice(3) });
+    expect(withoutCountry.body.data).to.include({ phone: e164, phoneVerified: true });
+    for (const bad of ['+47 4123456', '+47 412345678', '4123456']) {
+      const refused = await call('patch', '/customer/me/profile', c.accessToken, { phone: bad });
+      expect([refused.status, refused.body.error?.code, refused.body.error?.details?.[0]?.field], bad).to.deep.equal([400, 'VALIDATION_ERROR', 'phone']);
+      const code = await call('post', '/customer/me/phone-verifications', c.accessToken, { phone: bad });
+      expect([code.status, code.body.error?.details?.[0]?.field], bad).to.deep.equal([400, 'phone']);
+    }
+    expect((await call('get', '/auth/customer/me', c.accessToken)).body.data).to.include({ phoneVerified: true });
+  });
 });
 
 describe('verifying a phone with a one-time SMS code (docs/rules/limits.md#sizes-and-counts)', function () {
