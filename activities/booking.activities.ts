@@ -45,6 +45,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         salonName: salon.name,
         customerName: booking.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
         startTime: new Date(booking.startTime),
+        endTime: new Date(booking.endTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? salon.timezone,
         services: items.map((i) => i.serviceName),
         staffName: items[0]?.resourceName ?? null,

@@ -46,6 +46,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       salonName: tenant.name,
       customerName: entry.contactName,
       startTime: new Date(offer.startTime),
+      endTime: new Date(offer.endTime),
       timezone: tenant.settings.timezone,
       services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
       staffName: staff.get(offer.items[0].resourceId) ?? null,

@@ -20,7 +20,7 @@ import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
-import { requestClient } from './support/request-client';
+import { FETCH_CLIENT, requestClient } from './support/request-client';
 import { mainThreadCpuMs } from './support/proc-cpu';
 
 const TZ = 'Europe/Oslo';
@@ -31,26 +31,6 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-
-// The load generator runs in a worker thread (its own event loop), so the clients do not compete
-// with the API for the API's event loop, as real clients would not.
-const CLIENT = `
-const { parentPort } = require('node:worker_threads');
-async function one(r) {
-  const t0 = performance.now();
-  const res = await fetch(r.url, r.init);
-  const body = await res.json();
-  return { ms: performance.now() - t0, status: res.status, body };
-}
-parentPort.on('message', async ({ id, requests, sequential, lanes }) => {
-  const results = [];
-  if (sequential) for (const r of requests) results.push(await one(r));
-  else if (lanes) {
-    let next = 0;
-    await Promise.all(Array.from({ length: lanes }, async () => { while (next < requests.length) results.push(await one(requests[next++])); }));
-  } else results.push(...(await Promise.all(requests.map(one))));
-  parentPort.postMessage({ id, results });
-});`;
 
 interface Req {
   url: string;
@@ -101,7 +81,7 @@ async function main(): Promise<void> {
   const server = app.listen(0);
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-  client = new Worker(CLIENT, { eval: true });
+  client = new Worker(FETCH_CLIENT, { eval: true });
   batch = requestClient(client);
   const today = utcToLocalDate(new Date(), TZ);
   const day = addDays(today, 3);
@@ -121,7 +101,9 @@ async function main(): Promise<void> {
           .insert({ tenantId: a.tenantId, resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', metadata: JSON.stringify({ displaySnapshot: { timezone: TZ, currency: 'NOK', locale: 'nb-NO' } }) })
           .returning('id');
         bookingRows.push(b);
-        await knex('booking_items').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 });
+        const [item] = await knex('booking_items').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 }).returning('id');
+        // the time it holds: one work phase on its staff member (docs/rules/booking.md#the-parts-of-a-booking)
+        await knex('booking_segments').insert({ tenantId: a.tenantId, bookingId: b.id, bookingItemId: item.id, resourceType: 'staff', resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
       }
     }
     const availUrl = `${base}/public/tenants/${a.slug}/availability?serviceId=${a.serviceId}&date=${day}`;

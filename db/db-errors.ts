@@ -9,6 +9,7 @@ export interface PostgresError {
 }
 
 const UNIQUE_VIOLATION = '23505';
+const EXCLUSION_VIOLATION = '23P01';
 
 export function postgresErrorOf(err: unknown): PostgresError | undefined {
   const candidates = [err, (err as { nativeError?: unknown } | null)?.nativeError];
@@ -19,6 +20,12 @@ export function postgresErrorOf(err: unknown): PostgresError | undefined {
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const pg = postgresErrorOf(err);
   return pg?.code === UNIQUE_VIOLATION && (constraint === undefined || pg.constraint === constraint);
+}
+
+/** An exclusion constraint's violation (two rows it keeps apart), of `constraint` when given. */
+export function isExclusionViolation(err: unknown, constraint?: string): boolean {
+  const pg = postgresErrorOf(err);
+  return pg?.code === EXCLUSION_VIOLATION && (constraint === undefined || pg.constraint === constraint);
 }
 
 /** Socket errors of a lost or refused database connection, as the driver reports them. */

@@ -17,6 +17,7 @@ import { updateBooking } from '../../domain/booking/booking-update.service';
 import { changeStatus } from '../../domain/booking/booking-status.service';
 import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
 import { selfPick } from '../../domain/booking/booking-self-pick.service';
+import { daySchedule } from '../../domain/booking/booking-schedule.service';
 import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 
@@ -35,6 +36,11 @@ export function bookingRouter(deps: AppDeps): Router {
     const q = req.query as unknown as ListQuery;
     const tenant = await staffTenant(req);
     sendPage(res, await listBookings(bdeps, tenant, await actorOf(req), { ...q, page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }));
+  });
+
+  router.get('/schedule', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await daySchedule(knex, tenant, await actorOf(req), String((req.query as Query).date)));
   });
 
   router.post('/bookings', createLimit, requireRole('STAFF'), async (req, res) => {

@@ -9,7 +9,7 @@ export const constraintErrors: Record<string, () => AppError> = {
   users_tenant_email_unique: () => errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon'),
   users_tenant_phone_unique: () => errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon'),
   users_admin_email_unique: () => errors.conflict('USER_EMAIL_EXISTS', 'A platform admin with this e-mail already exists'),
-  booking_items_no_overlap: () => errors.conflict('BOOKING_CONFLICT', 'The time overlaps another booking of this resource'),
+  booking_segments_no_overlap: () => errors.conflict('BOOKING_CONFLICT', 'The time overlaps another booking of this staff member, room or piece of equipment'),
   bookings_applied_voucher_unique: () => errors.conflict('LOYALTY_VOUCHER_ALREADY_USED', 'This voucher is already applied to another booking'),
   // taxes, accounting
   taxes_one_default_per_tenant: () => errors.conflict('TAX_DEFAULT_CONFLICT', 'Another tax became the default at the same time; try again'),

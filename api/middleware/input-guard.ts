@@ -27,6 +27,30 @@ function unrepresentableNumbers(query: Record<string, unknown>, out: ErrorDetail
   }
 }
 
+/**
+ * A query value whose percent-encoding is not UTF-8 (a lone surrogate written as WTF-8 bytes,
+ * `%ED%B0%80`) is left undecoded by the query parser and would pass as text: it is refused here,
+ * naming its field, like the surrogate it stands for.
+ */
+function malformedQuery(url: string, out: ErrorDetail[]): void {
+  const at = url.indexOf('?');
+  if (at < 0) return;
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const decode = (text: string) => {
+      try {
+        return decodeURIComponent(text.replace(/\+/g, ' '));
+      } catch {
+        return undefined;
+      }
+    };
+    const key = decode(rawKey);
+    if (key === undefined || (eq >= 0 && decode(pair.slice(eq + 1)) === undefined)) out.push({ field: key ?? rawKey, message: 'has a malformed percent-encoding' });
+  }
+}
+
 function problemOf(value: string): string | undefined {
   if (NUL.test(value)) return 'must not contain the NUL character (\\u0000)';
   if (LONE_SURROGATE.test(value)) return 'must be valid Unicode (no unpaired surrogate)';
@@ -73,6 +97,7 @@ export function inputGuard(): RequestHandler {
       }
     }
     walk(req.query, '', details);
+    malformedQuery(req.originalUrl, details);
     unrepresentableNumbers(req.query, details);
     if (req.body !== undefined) walk(req.body, '', details);
     if (details.length > 0) return next(errors.validation('Request validation failed', details));

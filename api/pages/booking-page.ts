@@ -19,7 +19,7 @@ import type { BootData } from '../../web/shared/boot';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 import { isAcceptingBookings } from '../../domain/booking/accepting-bookings.rules';
 import { bookingUiVersion } from '../../domain/platform/platform-settings.service';
-import { availabilityForDate, nextAvailableDate } from '../../domain/availability/availability.service';
+import { availabilityForDate, availabilityForDates, nextAvailableDate } from '../../domain/availability/availability.service';
 import { currentCustomer } from '../../domain/customer-account/customer-auth.service';
 import { nowOf } from '../../domain/time/clock';
 
@@ -66,6 +66,17 @@ export async function slotsOf(ctx: PagesContext, tenant: PublicTenant, state: Bo
   }
 }
 
+/** Free times of consecutive days and whether each is a working one, from one read of the data (none when the salon refuses). */
+async function slotsOfDays(ctx: PagesContext, tenant: PublicTenant, state: BookingState, days: readonly string[]): Promise<Map<string, { slots: Slot[]; working: boolean }>> {
+  if (!days.length) return new Map();
+  try {
+    const found = await availabilityForDates(ctx.deps.knex, tenant, { fromDate: days[0], toDate: days[days.length - 1], items: requestedItems(state), onlineOnly: true, now: nowOf(ctx.deps) });
+    return new Map(found.map((d) => [d.date, { slots: d.slots, working: d.working }]));
+  } catch {
+    return new Map();
+  }
+}
+
 async function renderTimeStep(ctx: PagesContext, view: SalonView, catalogue: Catalogue, state: BookingState) {
   const tenant = view.tenant;
   const salon = salonRules(tenant);
@@ -83,9 +94,9 @@ async function renderTimeStep(ctx: PagesContext, view: SalonView, catalogue: Cat
   }
   const week = state.week ?? mondayOf(date!);
   const days = weekOf(week).filter((d) => d >= today && d <= last);
-  const found = await Promise.all(days.map(async (d) => [d, await slotsOf(ctx, tenant, state, d)] as const));
-  const counts: DayCounts = new Map(found.map(([d, day]) => [d, { free: day.slots.length, working: day.working }]));
-  const chosen = date ? (found.find(([d]) => d === date)?.[1] ?? (await slotsOf(ctx, tenant, state, date))) : null;
+  const found = await slotsOfDays(ctx, tenant, state, days);
+  const counts: DayCounts = new Map(days.map((d) => [d, { free: found.get(d)?.slots.length ?? 0, working: found.get(d)?.working ?? false }]));
+  const chosen = date ? (found.get(date) ?? (await slotsOf(ctx, tenant, state, date))) : null;
   return timeStep(view, salon, today, { ...state, date, week }, counts, chosen?.slots ?? null, chosen?.working ?? false);
 }
 

@@ -198,11 +198,14 @@ export function summary(view: SalonView, catalogue: Catalogue, salon: BootData['
   const { lang, locale } = view;
   const staff = state.staff === 'any' ? t(lang, 'anyStaff') : catalogue.staff.find((s) => s.id === state.staff)?.name ?? '';
   const total = services.reduce((sum, s) => sum + s.price, 0);
+  // the whole appointment: the services back to back, each to the end of its last phase (processing included)
+  const length = services.reduce((sum, s) => sum + s.duration, 0);
   const deposit = salon.deposit ? depositFor(total, salon.deposit) : 0;
   return html`<aside class="summary" aria-labelledby="summary-heading"><h2 id="summary-heading">${t(lang, 'summary')}</h2><dl>
 <div><dt>${t(lang, 'services')}</dt><dd><ul role="list">${services.map((s) => html`<li>${s.name} <span class="meta">(${formatDuration(s.duration, lang)}, ${formatMoney(s.price, salon.currency, locale)})</span></li>`)}</ul></dd></div>
 <div><dt>${t(lang, 'staffLabel')}</dt><dd>${staff}</dd></div>
-${state.time ? html`<div><dt>${t(lang, 'when')}</dt><dd>${t(lang, 'at', { day: formatLocalDate(localDateOf(state.time, salon.timezone), locale), time: formatTime(state.time, salon.timezone, locale) })}</dd></div>` : ''}
+${state.time ? html`<div><dt>${t(lang, 'when')}</dt><dd>${t(lang, 'atUntil', { day: formatLocalDate(localDateOf(state.time, salon.timezone), locale), time: formatTime(state.time, salon.timezone, locale), end: formatTime(new Date(new Date(state.time).getTime() + length * 60_000), salon.timezone, locale) })}</dd></div>` : ''}
+${services.length > 1 ? html`<div><dt>${t(lang, 'duration')}</dt><dd>${formatDuration(length, lang)}</dd></div>` : ''}
 <div><dt>${t(lang, 'total')}</dt><dd>${formatMoney(total, salon.currency, locale)}</dd></div>
 ${deposit ? html`<div><dt>${t(lang, 'deposit')}</dt><dd>${formatMoney(deposit, salon.currency, locale)}</dd></div>` : ''}
 </dl></aside>`;

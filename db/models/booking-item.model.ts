@@ -1,9 +1,9 @@
 import { BaseModel } from './base.model';
 
 /**
- * booking_items (migration 040): one service on one resource at its own time. A waitlist hold
- * (migration 100) is a row without a booking: `bookingId` and `serviceId` null, `waitlistRoundId`
- * set; only domain/booking/time-hold.repository.ts writes or reads those.
+ * booking_items (migration 040): one service of a booking, by one staff member (null: unassigned),
+ * from its first phase's start to its last phase's end. The time it holds, phase by phase and with
+ * its rooms or equipment, is its booking_segments (migration 140).
  */
 export class BookingItemModel extends BaseModel {
   static override tableName = 'booking_items';
@@ -11,8 +11,6 @@ export class BookingItemModel extends BaseModel {
   bookingId!: string;
   tenantId!: string;
   serviceId!: string;
-  /** set on a waitlist hold only */
-  waitlistRoundId?: string | null;
   /** null = unassigned */
   resourceId!: string | null;
   startTime!: Date;
@@ -24,6 +22,6 @@ export class BookingItemModel extends BaseModel {
   sortOrder!: number;
   /** denormalised: the booking's status blocks time (not CANCELLED / NO_SHOW) */
   isActive!: boolean;
-  /** denormalised: created while allowDoubleBooking was off (covered by booking_items_no_overlap) */
+  /** denormalised: created while allowDoubleBooking was off (its segments are covered by booking_segments_no_overlap) */
   isExclusive!: boolean;
 }

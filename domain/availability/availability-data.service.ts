@@ -58,6 +58,7 @@ export async function loadResourceAvailability(
     .filter((r) => r.isActive || options.activeOnly === false)
     .map((r) => ({
       id: r.id,
+      type: r.type,
       isActive: r.isActive,
       isBookableOnline: r.isBookableOnline,
       skills: r.skills,

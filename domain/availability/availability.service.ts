@@ -10,6 +10,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import {
   computeAvailability,
+  firstSlot,
   effectiveMaxBookingDays,
   lastBookableLocalDate,
   findNextAvailableDate,
@@ -22,6 +23,7 @@ import { loadAvailabilityData } from './availability.repository';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
 import { existingResourceIds } from '../resource/resource.repository';
 import { placeUnassignedItems } from './unassigned.rules';
+import { shapeOfService, type ServiceShape } from '../catalogue/service-shape.rules';
 
 /** Approved full-day time-off (no times) covering the date. */
 function fullDayOff(r: ResourceAvailabilityData, date: string): boolean {
@@ -36,11 +38,17 @@ export interface RequestedItem {
 export interface ServiceInfo {
   id: string;
   name: string;
+  /** the customer-visible length: the phases' minutes */
   duration: number;
   price: number;
   currency: string;
   isActive: boolean;
+  /** phases, buffers and rooms or equipment (docs/rules/catalogue.md#phases-buffers-and-rooms) */
+  shape: ServiceShape;
 }
+
+/** A service as the catalogue stores it (its shape's columns as stored; catalogue/service-shape.rules.ts reads them). */
+export type StoredService = Omit<ServiceInfo, 'shape'> & Parameters<typeof shapeOfService>[0];
 
 export interface SlotDto {
   start: string;
@@ -64,9 +72,13 @@ export async function servicesFor(db: Db, tenantId: string, ids: readonly string
   return activeServicesById(await findServicesByIds(db, tenantId, unique), unique);
 }
 
-/** The active ones of `rows` by id; 404 when one of `ids` is unknown or inactive. */
-export function activeServicesById(rows: readonly ServiceInfo[], ids: readonly string[]): Map<string, ServiceInfo> {
-  const map = new Map(rows.filter((r) => r.isActive).map((r) => [r.id, r]));
+/** The active ones of `rows` by id, each with its shape; 404 when one of `ids` is unknown or inactive. */
+export function activeServicesById(rows: readonly StoredService[], ids: readonly string[]): Map<string, ServiceInfo> {
+  const map = new Map(
+    rows
+      .filter((r) => r.isActive)
+      .map((r): [string, ServiceInfo] => [r.id, { id: r.id, name: r.name, duration: r.duration, price: r.price, currency: r.currency, isActive: r.isActive, shape: shapeOfService(r) }]),
+  );
   for (const id of ids) if (!map.has(id)) throw errors.notFound('service');
   return map;
 }
@@ -134,11 +146,51 @@ async function baseInput(
     businessHours: s.businessHours,
     maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
     slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
-    items: items.map((i) => ({ serviceId: i.serviceId, durationMinutes: services.get(i.serviceId)!.duration, resourceId: i.resourceId ?? null })),
+    items: items.map((i) => {
+      const service = services.get(i.serviceId)!;
+      return { serviceId: i.serviceId, durationMinutes: service.duration, shape: service.shape, resourceId: i.resourceId ?? null };
+    }),
     resources,
     onlineOnly,
     allowDoubleBooking: s.allowDoubleBooking,
   };
+}
+
+/** The bookable window's checks of a requested date: 400 for a malformed one, 422 past the last bookable date. */
+function checkRequestedDate(tenant: TenantContext, date: string, now: Date, field = 'date'): void {
+  const s = tenant.settings;
+  if (!isValidLocalDate(date)) throw errors.validation('Request validation failed', [{ field, message: 'must be a valid YYYY-MM-DD date' }]);
+  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
+  if (last !== null && date > last) throw beyondWindow(last);
+}
+
+/** The engine's answer for one date of a loaded input: its slots and whether the day is a working one, or the error as the API states it. */
+function slotsOfDate(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): { slots: AvailableSlot[]; working: boolean } {
+  const result = computeAvailability({ ...input, date });
+  if (!result.ok) {
+    if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? date);
+    throw errors.validation(result.error.message, [{ field: result.error.code === 'INVALID_DATE' ? 'date' : 'items', message: result.error.message }]);
+  }
+  return { slots: result.slots, working: result.working };
+}
+
+/**
+ * The slots of one salon-local date as the engine gives them (every part of each item with its
+ * suggested staff member, room or equipment): what the waitlist offers and holds.
+ */
+export async function slotsForDate(db: DbPool, tenant: TenantContext, query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date }): Promise<AvailableSlot[]> {
+  return (await dayForDate(db, tenant, query)).slots;
+}
+
+/** One date's slots and whether it is a working day for the request (closed or full). */
+async function dayForDate(
+  db: DbPool,
+  tenant: TenantContext,
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+): Promise<{ slots: AvailableSlot[]; working: boolean }> {
+  checkRequestedDate(tenant, query.date, query.now);
+  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
+  return slotsOfDate(input, query.date);
 }
 
 export async function availabilityForDate(
@@ -146,18 +198,34 @@ export async function availabilityForDate(
   tenant: TenantContext,
   query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto> {
-  const { now } = query;
-  const s = tenant.settings;
-  if (!isValidLocalDate(query.date)) throw errors.validation('Request validation failed', [{ field: 'date', message: 'must be a valid YYYY-MM-DD date' }]);
-  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
-  if (last !== null && query.date > last) throw beyondWindow(last);
-  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, now);
-  const result = computeAvailability({ ...input, date: query.date });
-  if (!result.ok) {
-    if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? query.date);
-    throw errors.validation(result.error.message, [{ field: result.error.code === 'INVALID_DATE' ? 'date' : 'items', message: result.error.message }]);
+  const { slots, working } = await dayForDate(db, tenant, query);
+  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: tenant.settings.slotIntervalMinutes ?? 15, slots: slots.map(slotDto), working };
+}
+
+/**
+ * The slots of every date from `fromDate` to `toDate` (inclusive, salon-local), from ONE load of the
+ * data: a week of the booking page, a month of a calendar. Dates past the booking window are left
+ * out (a window of days, so at most 365 of them).
+ */
+export async function availabilityForDates(
+  db: DbPool,
+  tenant: TenantContext,
+  query: { fromDate: string; toDate: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+): Promise<AvailabilityDto[]> {
+  checkRequestedDate(tenant, query.fromDate, query.now, 'fromDate');
+  if (!isValidLocalDate(query.toDate) || query.toDate < query.fromDate) {
+    throw errors.validation('Request validation failed', [{ field: 'toDate', message: 'must be a date on or after fromDate' }]);
   }
-  return { date: result.date, timezone: result.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: result.slots.map(slotDto), working: result.working };
+  const s = tenant.settings;
+  const last = lastBookableLocalDate(query.now, s.timezone, effectiveMaxBookingDays(s));
+  const toDate = last !== null && query.toDate > last ? last : query.toDate;
+  const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now);
+  const days: AvailabilityDto[] = [];
+  for (let date = query.fromDate; date <= toDate; date = addDays(date, 1)) {
+    const day = slotsOfDate(input, date);
+    days.push({ date, timezone: s.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: day.slots.map(slotDto), working: day.working });
+  }
+  return days;
 }
 
 /**
@@ -193,9 +261,8 @@ export async function nextAvailableDate(
     hasAvailability: (d) => {
       const next = addDays(d, 1);
       const resources = input.resources.filter((r) => !(fullDayOff(r, d) && fullDayOff(r, next)));
-      const result = computeAvailability({ ...input, resources, date: d });
-      if (!result.ok) return 'STOP';
-      return result.slots.length > 0;
+      const slot = firstSlot({ ...input, resources, date: d });
+      return slot === 'STOP' ? 'STOP' : slot !== null;
     },
   });
   return { date };

@@ -4,6 +4,33 @@
  * UTC instants. See ./index.ts for how to call the rules.
  */
 import type { LocalDate, LocalTime } from '../time/salon-time.rules';
+import type { RequirementType, ServiceShape } from '../catalogue/service-shape.rules';
+
+/** What a resource is (docs/rules/catalogue.md#resources): staff perform services; rooms and equipment are needed by them. */
+export type ResourceType = 'staff' | RequirementType;
+
+/** The part of a service a segment of time is (docs/rules/booking.md#the-parts-of-a-booking). */
+export type SegmentKind = 'BUFFER_BEFORE' | 'WORK' | 'PROCESSING' | 'BUFFER_AFTER';
+
+/** One part of a visit's time on one resource (visit.rules.ts lays them out). */
+export interface VisitPart {
+  itemIndex: number;
+  resourceType: ResourceType;
+  /** the requirement of the item's service it fills (rooms and equipment); null: the staff member */
+  requirementIndex: number | null;
+  kind: SegmentKind;
+  /** the service's phase, 0-based; null for a buffer */
+  phaseIndex: number | null;
+  start: number;
+  end: number;
+  /** holds its resource against other bookings; false only for the staff member's processing phase */
+  blocks: boolean;
+}
+
+/** A part with the resource that holds it (null: an unassigned item's staff member). */
+export interface HeldPart extends VisitPart {
+  resourceId: string | null;
+}
 
 /** Booking states (docs/rules/booking.md#statuses). Kept here as a string union so availability does not depend on booking. */
 export type BookingStatusValue =
@@ -58,8 +85,9 @@ export interface TimeOffEntry {
 }
 
 /**
- * A time range in which this resource is occupied by a booking: for multi-item bookings pass the
- * ITEM's own start/end for the item this resource performs (docs/rules/booking.md#fields), not the whole booking.
+ * A time range in which this resource is occupied by a booking: one part of it that blocks the
+ * resource (docs/rules/booking.md#the-parts-of-a-booking) - a staff member's work phase or buffer,
+ * a room's phase - or a waitlist hold; never the whole booking.
  */
 export interface ExistingBooking {
   /** Booking id; used to exclude the booking being updated in the placement check. */
@@ -71,9 +99,10 @@ export interface ExistingBooking {
 
 export interface ResourceAvailabilityData {
   id: string;
+  type: ResourceType;
   isActive: boolean;
   isBookableOnline: boolean;
-  /** service ids this resource can perform (ResourceSkill rows) */
+  /** service ids this resource can perform, or (a room, equipment) is suitable for: ResourceSkill rows */
   skills: readonly string[];
   weeklySchedule: readonly WeeklyScheduleSlot[];
   overrides: readonly ScheduleOverride[];
@@ -83,10 +112,12 @@ export interface ResourceAvailabilityData {
 
 export interface AvailabilityItem {
   serviceId: string;
-  /** Service duration in minutes (positive integer). */
+  /** Service duration in minutes (positive integer): the customer-visible length, the phases' sum. */
   durationMinutes: number;
   /** Chosen resource; omit (or null) for "any qualified resource". */
   resourceId?: string | null;
+  /** The service's phases, buffers and rooms; unset: one work phase of durationMinutes. */
+  shape?: ServiceShape;
 }
 
 export type SlotIntervalMinutes = 15 | 30 | 60;
@@ -127,12 +158,17 @@ export interface AvailabilityInput {
 /** Where one item of a slot would run and who could do it. */
 export interface SlotItemAssignment {
   serviceId: string;
+  /** the customer-visible start and end (buffers excluded) */
   start: Date;
   end: Date;
   /** Suggested resource (the chosen one, else the previous item's resource if free, else the first free in input order). */
   resourceId: string;
-  /** Every qualified resource free for this item's window (input order); includes resourceId. */
+  /** Every qualified resource free for this item's parts (input order); includes resourceId. */
   freeResourceIds: string[];
+  /** Per requirement of the service: the suggested room or piece of equipment and every suitable free one. */
+  requirements: { resourceType: RequirementType; resourceId: string; freeResourceIds: string[] }[];
+  /** Every part of the item (buffers, phases, rooms) with its suggested resource. */
+  parts: HeldPart[];
 }
 
 export interface AvailableSlot {

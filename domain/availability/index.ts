@@ -1,58 +1,60 @@
 /**
  * Availability rules: pure, deterministic, no I/O, no clock (pass `now`). Importable from
  * Temporal workflows. All local times are salon-local 'HH:mm' and dates 'YYYY-MM-DD' in
- * `settings.timezone`; all instants are UTC Dates. Conversion lives in domain/time/salon-time.rules.
+ * `settings.timezone`; all instants are UTC Dates (epoch ms inside the engine). Conversion lives in
+ * domain/time/salon-time.rules. One engine answers every question (docs/rules/availability.md).
  *
- * HOW TO CALL (booking service)
+ * HOW TO CALL
  *
- * 1. Slots for GET /availability and GET /public/tenants/:slug/availability:
+ * 0. With the data loaded (the service layer does it: availability.service.ts, one statement
+ *    through availability.repository.ts), most callers want the service functions:
+ *      availabilityForDate(db, tenant, { date, items, onlineOnly, now })        // the API's DTO
+ *      slotsForDate(db, tenant, { date, items, onlineOnly, now })               // engine slots, every part with its resource
+ *      availabilityForDates(db, tenant, { fromDate, toDate, items, ... })      // many days, one load
+ *      nextAvailableDate(db, tenant, { items, fromDate, maxDaysAhead, ... })   // the first day with a start
+ *    A booking's own time is reserved by domain/booking/booking-reservation.ts (planItems or
+ *    plannedFromItems -> placeVisit -> segmentRows), which calls the rules below under the lock.
  *
- *      const result = computeAvailability({
- *        timezone: settings.timezone, now: new Date(), date: query.date,
- *        businessHours: settings.businessHours,
- *        maxBookingDaysInAdvance: settings.maxBookingDaysInAdvance,
- *        slotIntervalMinutes: 15,                        // 15 | 30 | 60
- *        items: [{ serviceId, durationMinutes: service.duration, resourceId }],  // resourceId optional
- *        resources,            // ResourceAvailabilityData[]: load ALL resources with a skill for any
- *                              // requested service; their weekly schedule, overrides and time-off
- *                              // touching the date (and the next date), and their booking ITEM
- *                              // times touching the date (+1 day) in any status (filtering by status
- *                              // is done here).
- *        onlineOnly: true,     // public portal: only isBookableOnline resources
- *        allowDoubleBooking: settings.allowDoubleBooking,
- *      });
- *      if (!result.ok) -> result.error.code: INVALID_TIMEZONE | INVALID_DATE | INVALID_SLOT_INTERVAL |
- *                         INVALID_ITEMS | DATE_BEYOND_BOOKING_WINDOW (map to 400 VALIDATION_ERROR)
- *      else result.slots: [{ start, end, localTime, items: [{ serviceId, start, end, resourceId,
- *                           freeResourceIds }] }]
+ * 1. "Can these services start at t with this staff member, and which rooms?" (visit.rules.ts):
  *
- *    - One item = single-service request; several items = chain, item i+1 starts when item i ends.
- *    - With no resourceId, a slot exists when at least one qualified resource is free;
- *      `freeResourceIds` lists all of them, `resourceId` is a suggestion (the previous item's
- *      resource when possible, else the first in input order: pass resources sorted by sortOrder).
- *    - A past date gives ok with no slots; slots before `now` are dropped.
+ *      const services = [{ serviceId, shape, resourceId }]      // shape: catalogue/service-shape.rules.ts
+ *      const capacity = capacityOf(resources, fromDate, timezone, businessHours, { days, ignoreBookings, excludeBookingId })
+ *      const candidates = candidatesFor(resources, services, onlineOnly)
+ *      const fits = fitVisitAt(capacity, services, candidates, t)   // null, or per item: resourceId,
+ *                      // freeResourceIds, requirements [{ resourceType, resourceId, freeResourceIds }],
+ *                      // parts [{ kind, phaseIndex, resourceType, resourceId, start, end, blocks }]
+ *    capacityDays(date, visitMinutes, bufferBefore) says which dates the capacity must cover. For many
+ *    starts lay the visit out once: planVisit(services) then fitPlanAt(capacity, plan, candidates, t).
  *
- * 2. Placement check before inserting / updating a booking (inside the transaction, after locking):
+ * 2. "All starts on a day / the first day with a start" (slots.rules.ts, next-available-date.rules.ts):
  *
+ *      computeAvailability({ timezone, now, date, businessHours, maxBookingDaysInAdvance,
+ *        slotIntervalMinutes, items: [{ serviceId, durationMinutes, shape, resourceId }],
+ *        resources, onlineOnly, allowDoubleBooking })
+ *      -> { ok: true, slots: [{ start, end, localTime, items: [{ serviceId, start, end, resourceId,
+ *           freeResourceIds, requirements, parts }] }] } | { ok: false, error: { code, message } }
+ *      firstSlot(input)                                    // stops at the first start
+ *      nextAvailableDateFromInput(inputWithoutDate, fromDate, maxDaysAhead)
+ *    `resources`: every resource (staff, rooms, equipment) with a skill for a requested service,
+ *    their schedules, overrides, time-off, and their blocking booking segments in the range as
+ *    `bookings` (any status: the rules filter CANCELLED and NO_SHOW). A slot's `end` is the last
+ *    phase's end (the customer's time); its parts reach the buffers.
+ *
+ * 3. The placement check of proposed staff (placement.rules.ts), inside the booking transaction:
  *      checkBookingPlacement({ timezone, businessHours, resources, allowDoubleBooking,
- *        items: [{ resourceId, serviceId, start, end }], excludeBookingId })
+ *        items: [{ resourceId, serviceId, start, end, parts }], excludeBookingId, onlineOnly })
  *      -> { ok: true } | { ok: false, code: 'RESOURCE_NOT_FOUND' | 'INVALID_ITEM' |
  *           'RESOURCE_NOT_QUALIFIED' | 'RESOURCE_NOT_AVAILABLE' | 'BOOKING_CONFLICT', issues }
- *    The booking-window rule (maxBookingDaysInAdvance) is separate: call
- *    isWithinBookingWindow(start, now, timezone, max) for creation.
+ *    Rooms and equipment are chosen with chooseResource(capacity, candidates, intervals, prefer, taken).
+ *    The booking-window rule (maxBookingDaysInAdvance) is separate: isWithinBookingWindow(...).
  *
- * 3. Next available date (POST /public/tenants/:slug/availability/next-available-date):
- *      nextAvailableDateFromInput(inputWithoutDate, fromDate, maxDaysAhead)   // preloaded data
- *      findNextAvailableDate({ fromDate, maxDaysAhead, hasAvailability })   // any callback
- *    Window: default 30 days, capped at 90, scanning from fromDate+1.
- *
- * 4. Existing UNASSIGNED booking items (resource null) hold capacity: first run
+ * 4. Existing UNASSIGNED booking items (staff null) hold capacity: first run
  *      placeUnassignedItems(resources, unassignedItems, timezone, businessHours, { excludeBookingId })
- *    (./unassigned.rules.ts) and pass its `resources` (copies carrying virtual bookings) to
- *    computeAvailability / checkBookingPlacement; its `unplaced` items mean over capacity.
+ *    (./unassigned.rules.ts) and pass its `resources` (copies carrying virtual bookings) on; its
+ *    `unplaced` items mean over capacity.
  *
  * Lower-level building blocks (intervals, working/free time per resource and date, aligned
- * candidate starts) are exported too.
+ * candidate starts, a service's parts: layOutService) are exported too.
  */
 export * from './availability.types';
 export * from '../time/interval.rules';
@@ -62,3 +64,4 @@ export * from './placement.rules';
 export * from './next-available-date.rules';
 export * from './booking-window.rules';
 export * from './unassigned.rules';
+export * from './visit.rules';

@@ -3,7 +3,7 @@
  * (default 30, capped at 90) and return the first date with at least one slot, else null.
  */
 import { addDays, isValidLocalDate, type LocalDate } from '../time/salon-time.rules';
-import { computeAvailability } from './slots.rules';
+import { firstSlot } from './slots.rules';
 import type { AvailabilityInput } from './availability.types';
 
 export const NEXT_AVAILABLE_DEFAULT_DAYS = 30;
@@ -57,9 +57,8 @@ export function nextAvailableDateFromInput(
     fromDate,
     maxDaysAhead,
     hasAvailability: (date) => {
-      const result = computeAvailability({ ...input, date });
-      if (!result.ok) return 'STOP';
-      return result.slots.length > 0;
+      const slot = firstSlot({ ...input, date });
+      return slot === 'STOP' ? 'STOP' : slot !== null;
     },
   });
 }

@@ -7,8 +7,10 @@
  * grid. Candidates are walked in UTC, so both occurrences of a repeated fall-back hour are offered
  * and a spring-forward gap offers none.
  *
- * A start is offered when, for every item in order (item i+1 starts when item i ends), at least one
- * qualified resource (or the chosen one) has [itemStart, itemEnd) entirely inside its free time.
+ * A start is offered when, for every item in order (item i+1 starts when item i ends), the visit
+ * fits (visit.rules.ts): a qualified staff member (or the chosen one) works over the item's buffers
+ * and phases and is free in those that block, and a suitable room or piece of equipment is free
+ * for each of its requirements.
  * Starts before `now` are dropped; a local date before today's gives no slots; a date after
  * today + maxBookingDaysInAdvance is rejected with DATE_BEYOND_BOOKING_WINDOW.
  */
@@ -21,39 +23,35 @@ import {
   utcToLocalDate,
   type LocalDate,
 } from '../time/salon-time.rules';
-import { fitsWithin, type Interval } from '../time/interval.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
-import { resourceDayTime } from './working-hours.rules';
+import { workingIntervals } from './working-hours.rules';
+import { phaseMinutes } from '../catalogue/service-shape.rules';
+import {
+  candidatesFor,
+  capacityDays,
+  capacityOf,
+  everyPartHasCandidates,
+  fitPlanAt,
+  planVisit,
+  shapeOfItem,
+  visitExtent,
+  type Capacity,
+  type ItemCandidates,
+  type VisitService,
+} from './visit.rules';
 import {
   DEFAULT_SLOT_INTERVAL_MINUTES,
+  type AvailabilityError,
   type AvailabilityInput,
   type AvailabilityResult,
   type AvailableSlot,
   type ResourceAvailabilityData,
-  type SlotItemAssignment,
 } from './availability.types';
 
 const MINUTE_MS = 60_000;
 const ALLOWED_INTERVALS = [15, 30, 60];
 /** Longest chain accepted (sum of item durations), 24 hours. */
 export const MAX_CHAIN_MINUTES = 1440;
-
-/**
- * Strict skill match (docs/rules/catalogue.md#skills): active, has the service among its skills, and, when `onlineOnly`
- * (public portal), bookable online.
- */
-export function isQualified(resource: ResourceAvailabilityData, serviceId: string, onlineOnly = false): boolean {
-  return resource.isActive && resource.skills.includes(serviceId) && (!onlineOnly || resource.isBookableOnline);
-}
-
-/** Resources that may perform a service, in input order (use it for the public staff list, too). */
-export function qualifiedResources(
-  resources: readonly ResourceAvailabilityData[],
-  serviceId: string,
-  onlineOnly = false,
-): ResourceAvailabilityData[] {
-  return resources.filter((r) => isQualified(r, serviceId, onlineOnly));
-}
 
 /**
  * Aligned candidate starts (UTC ms) for a local date: every instant in the local day whose local
@@ -84,15 +82,98 @@ export function candidateStarts(date: LocalDate, timezone: string, intervalMinut
   return out;
 }
 
-function fail(code: Extract<AvailabilityResult, { ok: false }>['error']['code'], message: string, extra = {}): AvailabilityResult {
-  return { ok: false, error: { code, message, ...extra } };
-}
-
 /**
  * Available slots for `input.date`. See ./index.ts for the contract. Returns a typed error for
  * invalid input and for dates beyond the booking window; never throws for bad data rows.
  */
 export function computeAvailability(input: AvailabilityInput): AvailabilityResult {
+  const checked = checkInput(input);
+  if ('error' in checked) return { ok: false, error: checked.error };
+  const { timezone, now, date } = input;
+  const ok = (slots: AvailableSlot[], working = false): AvailabilityResult => ({ ok: true, date, timezone, slots, working });
+  if (date < utcToLocalDate(now, timezone)) return ok([]);
+  const plan = dayPlanOf(input, checked.services);
+  return ok(slotsOn(plan, date, now, Infinity), isWorkingDay(plan, input, date));
+}
+
+/**
+ * Closed or full: whether, for every service asked for, a staff member who may do it works on the
+ * date at all (schedule, opening hours, time off; bookings aside) and so does a suitable room or
+ * piece of equipment for each of its requirements. False: the day is closed for this request; true
+ * with no slots: the day is full.
+ */
+function isWorkingDay(plan: DayPlan, input: AvailabilityInput, date: LocalDate): boolean {
+  const works = (r: ResourceAvailabilityData) => workingIntervals(r, date, plan.timezone, input.businessHours).length > 0;
+  return plan.candidates.every((c) => c.staff.some(works) && c.requirements.every((req) => req.resources.some(works)));
+}
+
+/**
+ * The first slot of `input.date` (the scan stops there), null when there is none, 'STOP' when the
+ * input is invalid or the date lies past the booking window (no later date can have one either).
+ */
+export function firstSlot(input: AvailabilityInput): AvailableSlot | null | 'STOP' {
+  const checked = checkInput(input);
+  if ('error' in checked) return 'STOP';
+  if (input.date < utcToLocalDate(input.now, input.timezone)) return null;
+  return slotsOn(dayPlanOf(input, checked.services), input.date, input.now, 1)[0] ?? null;
+}
+
+/** A request's services and candidates, and the capacity to fit them in, for the slots of one date. */
+interface DayPlan {
+  services: VisitService[];
+  candidates: ItemCandidates[];
+  capacity: Capacity;
+  timezone: string;
+  interval: number;
+}
+
+/** The services and candidates of a checked request, with the capacity covering visits that start on `input.date`. */
+function dayPlanOf(input: AvailabilityInput, services: VisitService[]): DayPlan {
+  const extent = visitExtent(services);
+  const { fromDate, days } = capacityDays(input.date, extent.minutes + extent.bufferAfter, extent.bufferBefore);
+  return {
+    services,
+    candidates: candidatesFor(input.resources, services, input.onlineOnly ?? false),
+    capacity: capacityOf(input.resources, fromDate, input.timezone, input.businessHours, { days, ignoreBookings: input.allowDoubleBooking ?? false }),
+    timezone: input.timezone,
+    interval: input.slotIntervalMinutes ?? DEFAULT_SLOT_INTERVAL_MINUTES,
+  };
+}
+
+/** Every start on the date's grid, at or after `now`, at which the whole visit fits (at most `limit` of them). */
+function slotsOn(plan: DayPlan, date: LocalDate, now: Date, limit: number): AvailableSlot[] {
+  if (!everyPartHasCandidates(plan.candidates)) return [];
+  const visit = planVisit(plan.services);
+  const nowMs = now.getTime();
+  const slots: AvailableSlot[] = [];
+  for (const t of candidateStarts(date, plan.timezone, plan.interval)) {
+    if (slots.length >= limit) break;
+    if (t < nowMs) continue;
+    const fits = fitPlanAt(plan.capacity, visit, plan.candidates, t);
+    if (!fits) continue;
+    slots.push({
+      start: new Date(t),
+      end: new Date(fits[fits.length - 1].end),
+      localTime: utcToLocal(t, plan.timezone).time,
+      items: fits.map((f) => ({
+        serviceId: f.serviceId,
+        start: new Date(f.start),
+        end: new Date(f.end),
+        resourceId: f.resourceId,
+        freeResourceIds: f.freeResourceIds,
+        requirements: f.requirements,
+        get parts() {
+          return f.parts;
+        },
+      })),
+    });
+  }
+  return slots;
+}
+
+/** The input's errors, or its services as the engine lays them out. */
+function checkInput(input: AvailabilityInput): { services: VisitService[] } | { error: AvailabilityError } {
+  const fail = (code: AvailabilityError['code'], message: string, extra: Partial<AvailabilityError> = {}) => ({ error: { code, message, ...extra } });
   const { timezone, now, date } = input;
   if (!isValidTimeZone(timezone)) return fail('INVALID_TIMEZONE', `Unknown IANA time zone '${timezone}'`);
   if (!isValidLocalDate(date)) return fail('INVALID_DATE', `Invalid date '${date}', expected YYYY-MM-DD`);
@@ -107,64 +188,15 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
     if (!Number.isInteger(item.durationMinutes) || item.durationMinutes <= 0) {
       return fail('INVALID_ITEMS', `durationMinutes must be a positive integer (service ${item.serviceId})`);
     }
+    if (item.shape && phaseMinutes(item.shape.phases) !== item.durationMinutes) {
+      return fail('INVALID_ITEMS', `the phases of service ${item.serviceId} do not add up to its durationMinutes`);
+    }
     chainMinutes += item.durationMinutes;
   }
   if (chainMinutes > MAX_CHAIN_MINUTES) return fail('INVALID_ITEMS', `items last more than ${MAX_CHAIN_MINUTES} minutes`);
-
-  const today = utcToLocalDate(now, timezone);
   const last = lastBookableLocalDate(now, timezone, input.maxBookingDaysInAdvance);
   if (last !== null && date > last) {
-    return fail('DATE_BEYOND_BOOKING_WINDOW', `date ${date} is after the last bookable date ${last}`, {
-      lastBookableDate: last,
-    });
+    return fail('DATE_BEYOND_BOOKING_WINDOW', `date ${date} is after the last bookable date ${last}`, { lastBookableDate: last });
   }
-  const ok = (slots: AvailableSlot[], working = false): AvailabilityResult => ({ ok: true, date, timezone, slots, working });
-  if (date < today) return ok([]);
-
-  // Candidate resources per item (strict skill match; the chosen one only if it qualifies).
-  const onlineOnly = input.onlineOnly ?? false;
-  const candidates: ResourceAvailabilityData[][] = input.items.map((item) =>
-    input.resources.filter((r) => (item.resourceId == null || r.id === item.resourceId) && isQualified(r, item.serviceId, onlineOnly)),
-  );
-  if (candidates.some((c) => c.length === 0)) return ok([]);
-
-  // Free time per resource, computed once. The chain may run past local midnight, so include as
-  // many following dates as it can reach.
-  const days = 1 + Math.ceil(chainMinutes / 1440);
-  const ignoreBookings = input.allowDoubleBooking ?? false;
-  const free = new Map<string, Interval[]>();
-  const freeOf = (r: ResourceAvailabilityData): Interval[] => {
-    let f = free.get(r.id);
-    if (!f) {
-      f = resourceDayTime(r, date, timezone, input.businessHours, { days, ignoreBookings }).free;
-      free.set(r.id, f);
-    }
-    return f;
-  };
-  for (const list of candidates) for (const r of list) freeOf(r);
-  // closed or full: whether someone who does the services works on the date at all (bookings aside)
-  const working = candidates.some((list) => list.some((r) => resourceDayTime(r, date, timezone, input.businessHours, { ignoreBookings: true }).working.length > 0));
-
-  const nowMs = now.getTime();
-  const slots: AvailableSlot[] = [];
-  for (const t of candidateStarts(date, timezone, interval)) {
-    if (t < nowMs) continue;
-    const items: SlotItemAssignment[] = [];
-    let cursor = t;
-    let previous: string | null = null;
-    for (let i = 0; i < input.items.length; i++) {
-      const item = input.items[i];
-      const end = cursor + item.durationMinutes * MINUTE_MS;
-      const freeIds: string[] = [];
-      for (const r of candidates[i]) if (fitsWithin(free.get(r.id)!, cursor, end)) freeIds.push(r.id);
-      if (freeIds.length === 0) break;
-      const resourceId: string = previous !== null && freeIds.includes(previous) ? previous : freeIds[0];
-      items.push({ serviceId: item.serviceId, start: new Date(cursor), end: new Date(end), resourceId, freeResourceIds: freeIds });
-      previous = resourceId;
-      cursor = end;
-    }
-    if (items.length !== input.items.length) continue;
-    slots.push({ start: new Date(t), end: new Date(cursor), localTime: utcToLocal(t, timezone).time, items });
-  }
-  return ok(slots, working);
+  return { services: input.items.map((i) => ({ serviceId: i.serviceId, shape: shapeOfItem(i), resourceId: i.resourceId ?? null })) };
 }

@@ -1,7 +1,8 @@
 /**
  * Working and free time of ONE resource on ONE salon-local date, as normalized UTC intervals.
  *
- *   scheduled = (override for the date, if any, else the weekly schedule for its day of week)
+ *   scheduled = (override for the date, if any, else the weekly schedule for its day of week; a room
+ *               or piece of equipment with no active weekly row: the whole day)
  *               INTERSECT tenant business hours for that day of week
  *   working   = scheduled MINUS approved time-off
  *   free      = working MINUS blocking bookings (every status except CANCELLED and NO_SHOW)
@@ -89,13 +90,18 @@ export function businessHoursIntervals(
   return mergeIntervals(compact(out));
 }
 
-/** The resource's own schedule on a local date: override if present, else weekly rows. */
+/**
+ * The resource's own schedule on a local date: override if present, else weekly rows. A room or
+ * piece of equipment without any active weekly row is there whenever the salon is open (the whole
+ * day here, cut to business hours by the caller).
+ */
 export function scheduleIntervals(resource: ResourceAvailabilityData, date: LocalDate, timezone: string): Interval[] {
   const overrides = resource.overrides.filter((o) => o.date === date);
   if (overrides.length > 0) {
     if (overrides.some((o) => o.startTime === null || o.endTime === null)) return [];
     return mergeIntervals(compact(overrides.map((o) => localWindowToInterval(date, o.startTime!, o.endTime!, timezone))));
   }
+  if (resource.type !== 'staff' && !resource.weeklySchedule.some((w) => w.isActive)) return [fullDay(date, timezone)];
   const dow = dayOfWeek(date);
   return mergeIntervals(
     compact(

@@ -12,7 +12,7 @@ import { eventForStatus, isRemindable, type BookingStatus } from './booking-stat
 import { bookingContract, type BookingEventType } from './booking-events.rules';
 import type { BookingRow } from './booking.types';
 import type { BookingFreedCause, BookingHooks } from './booking-hooks';
-import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow } from './booking.repository';
+import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow, type NewSegmentRow } from './booking.repository';
 
 export type { AuditEntry } from './booking.repository';
 
@@ -62,17 +62,18 @@ function freedBy(row: BookingRow, change: BookingWrite): BookingFreedCause | nul
   return moved('startTime') || moved('endTime') || moved('resourceId') ? 'MOVED' : null;
 }
 
-/** A new booking at version 1: the row, its items and the CREATED audit row in one statement, then the signal. */
+/** A new booking at version 1: the row, its items, their segments and the CREATED audit row in one statement, then the signal. */
 export async function createBooking(
   deps: { signaller: EntitySignaller },
   trx: Transaction,
   row: BookingRow,
   items: NewItemRow[],
+  segments: NewSegmentRow[],
   created: { audit: AuditEntry; event: BookingEventType },
 ): Promise<void> {
   await changeEntity(deps.signaller, bookingContract, {
     write: async () => {
-      await insertNewBooking(trx, row, items, created.audit);
+      await insertNewBooking(trx, row, items, segments, created.audit);
       return { id: row.id, tenantId: row.tenantId, version: 1 };
     },
     event: created.event,

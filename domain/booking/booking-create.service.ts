@@ -1,7 +1,8 @@
 /**
  * Booking creation (docs/rules/booking.md): staff (POST /bookings), walk-in (POST /bookings/walk-in)
  * and guest (POST /public/tenants/:slug/bookings). One transaction under the tenant booking lock:
- * placement check, customer, booking + items + audit row in one statement, signal before commit.
+ * the visit placed part by part (booking-reservation.ts), customer, booking + items + segments +
+ * audit row in one statement, signal before commit.
  */
 import crypto from 'node:crypto';
 import { errors } from '../errors';
@@ -20,7 +21,7 @@ import { lockTenantBookingsReadingServices, withBookingLock, type LockMode } fro
 import type { Transaction } from '../../db/db-handle';
 import { issueCancellationToken } from './cancellation-token';
 import { createBooking } from './booking-change';
-import { checkPlacement, planItems, spanOf } from './booking-placement';
+import { choosesRooms, planItems, placeVisit, retryingTakenRooms, segmentRows, segmentsOfItem, spanOf } from './booking-reservation';
 import { ownResourceOf } from './booking-scope';
 import { toDto, type BookingDto } from './booking.dto';
 import { setDepositStatus } from './booking.repository';
@@ -120,12 +121,14 @@ async function insertBooking(
   // The services come back with the lock, in its round trip (booking-lock.ts).
   const lockReadingServices = (trx: Transaction, mode: LockMode) => lockTenantBookingsReadingServices(trx, tenant.id, mode, serviceIds);
 
-  return withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode, serviceRows) => {
+  let roomsChosen = false;
+  const write = () => withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode, serviceRows) => {
     const services = activeServicesById(serviceRows, serviceIds);
     // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
     if (spec.customerId && !(await findCustomer(trx, tenant.id, spec.customerId))) throw errors.notFound('customer');
     const planned = planItems(services, spec.items, spec.start);
-    const data = await checkPlacement(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
+    roomsChosen = choosesRooms(planned);
+    const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
     // whose vouchers the booking may use: the salon's chosen customer, or a signed-in customer's own record only
     let voucherOwner = customerId;
@@ -180,8 +183,11 @@ async function insertBooking(
       createdAt: now,
       updatedAt: now,
     };
+    const flags = { isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking };
+    const itemIds = planned.map(() => crypto.randomUUID());
+    const segments = segmentRows(tenant.id, id, itemIds, placed.parts, flags);
     const itemRows: ItemRow[] = planned.map((i, index) => ({
-      id: crypto.randomUUID(),
+      id: itemIds[index],
       bookingId: id,
       serviceId: i.serviceId,
       serviceName: services.get(i.serviceId)!.name,
@@ -191,13 +197,15 @@ async function insertBooking(
       duration: i.duration,
       price: i.price,
       sortOrder: index,
+      segments: segmentsOfItem(segments, itemIds[index]),
     }));
-    // Booking, items and the audit entry in ONE statement (the hot path), then the signal.
+    // Booking, items, their segments and the audit entry in ONE statement (the hot path), then the signal.
     await createBooking(
       deps,
       trx,
       row,
-      itemRows.map(({ serviceName: _name, ...item }) => ({ ...item, tenantId: tenant.id, isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking, createdAt: now, updatedAt: now })),
+      itemRows.map(({ serviceName: _name, segments: _segments, ...item }) => ({ ...item, tenantId: tenant.id, ...flags, createdAt: now, updatedAt: now })),
+      segments,
       {
         audit: { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
         event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
@@ -206,9 +214,10 @@ async function insertBooking(
     // BookingCreated: the deposit, in this transaction (payments, through booking-hooks.ts)
     const deposit = await deps.bookingHooks.startDeposit(deps.signaller, trx, tenant, row, now);
     if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
-    const resourceNames = new Map(data.resources.map((r) => [r.id, r.name]));
+    const resourceNames = new Map(placed.data.resources.map((r) => [r.id, r.name]));
     return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
   }, lockReadingServices);
+  return retryingTakenRooms(write, () => roomsChosen);
 }
 
 /** POST /bookings (STAFF+): STAFF items must use their own resource (missing = own). */

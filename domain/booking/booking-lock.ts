@@ -4,7 +4,8 @@
  * Every booking write that adds or moves blocking time takes a per-tenant transaction-scoped
  * advisory lock before it reads the data it checks:
  * - SHARED when every item is assigned and no active unassigned item overlaps the new times. Such
- *   writes run in parallel; booking_items_no_overlap guards them against each other.
+ *   writes run in parallel; booking_segments_no_overlap guards them against each other (staff and
+ *   rooms alike: a room is always chosen, never left open).
  * - EXCLUSIVE when an unassigned item is written, or an assigned item overlaps an unassigned one
  *   (it could take the capacity that item counts on), or for self-pick. The check runs under the
  *   lock, after everything that competed for it has committed (READ COMMITTED: each statement sees
@@ -15,7 +16,7 @@
 import type { Db, Transaction } from '../../db/db-handle';
 import { advisoryTransactionLock, advisoryTransactionLockReading } from '../../db/advisory-locks';
 import { bookableServicesStatement } from '../catalogue/catalogue.repository';
-import type { ServiceInfo } from '../availability/availability.service';
+import type { StoredService } from '../availability/availability.service';
 
 export type LockMode = 'shared' | 'exclusive';
 
@@ -36,8 +37,8 @@ export async function lockTenantBookings(trx: Transaction, tenantId: string, mod
  * are read in the lock statement's snapshot, taken before the lock is granted; the lock guards
  * booking time, not services, and the placement check reads after it.
  */
-export async function lockTenantBookingsReadingServices(trx: Transaction, tenantId: string, mode: LockMode, serviceIds: readonly string[]): Promise<ServiceInfo[]> {
-  return advisoryTransactionLockReading<ServiceInfo>(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode, bookableServicesStatement(tenantId, serviceIds));
+export async function lockTenantBookingsReadingServices(trx: Transaction, tenantId: string, mode: LockMode, serviceIds: readonly string[]): Promise<StoredService[]> {
+  return advisoryTransactionLockReading<StoredService>(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode, bookableServicesStatement(tenantId, serviceIds));
 }
 
 /**

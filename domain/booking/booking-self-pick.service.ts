@@ -8,7 +8,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { withBookingLock } from './booking-lock';
 import { changeBooking } from './booking-change';
 import { assertMovable } from './booking-errors';
-import { checkPlacement, plannedFromItems } from './booking-placement';
+import { placeVisit, plannedFromItems } from './booking-reservation';
 import { ownResourceOf } from './booking-scope';
 import { assignUnassigned, findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { skillsOf } from '../resource/resource.repository';
@@ -26,7 +26,7 @@ export async function selfPick(deps: BookingDeps, tenant: TenantContext, actor: 
     const skills = (await skillsOf(trx, [me])).get(me) ?? [];
     if (items.some((i) => !skills.includes(i.serviceId))) throw errors.forbidden('You do not have the skill for this service');
     const planned = plannedFromItems(items, { resourceId: (i) => i.resourceId ?? me });
-    await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+    await placeVisit(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
     const picked = await changeBooking(deps, trx, row, {
       compareAndSet: () => assignUnassigned(trx, row, me),
       audit: { actor, action: 'SELF_PICKED', changes: { resourceId: { from: null, to: me } } },

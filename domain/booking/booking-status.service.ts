@@ -12,18 +12,23 @@ import { decideTransition, type BookingStatus } from './booking-status.rules';
 import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
 import { changeBooking, statusEvent } from './booking-change';
 import { transitionError } from './booking-errors';
-import { checkPlacement, plannedFromItems } from './booking-placement';
+import { placeVisit, plannedFromItems, segmentRows } from './booking-reservation';
 import { assertStaffScope } from './booking-scope';
-import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
+import { findBookingRow, itemsOf, loadDto, lockBookingRow, replaceSegments } from './booking.repository';
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 import { nowOf } from '../time/clock';
 
-/** Re-activating time must pass the placement check again (the booking's own items excluded). */
+/**
+ * Re-activating time must place the booking's own parts again (its own time excluded); a room or
+ * piece of equipment taken meanwhile is exchanged for a free suitable one. The segments are written
+ * inactive, as the booking still is: the status change that follows activates them with its items.
+ */
 async function recheckOwnItems(trx: Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
   const items = plannedFromItems(await itemsOf(trx, [row.id]));
-  await checkPlacement(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+  const placed = await placeVisit(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+  await replaceSegments(trx, row.id, segmentRows(tenant.id, row.id, items.map((i) => i.id), placed.parts, { isActive: false, isExclusive: !row.allowDoubleBooking }));
 }
 
 export async function changeStatus(

@@ -1,8 +1,9 @@
 /**
- * PATCH /bookings/:id (docs/rules/booking.md): reschedule (the whole booking shifts), reassign (every item to
- * one resource), notes. Moving runs the placement check under the tenant booking lock (SHARED,
- * escalated to EXCLUSIVE when unassigned capacity is involved); a notes-only edit is a plain
- * transaction.
+ * PATCH /bookings/:id (docs/rules/booking.md): reschedule (the whole booking shifts, every part of it),
+ * reassign (every item to one staff member), notes. Moving places the booking's own parts again
+ * under the tenant booking lock (booking-reservation.ts: SHARED, escalated to EXCLUSIVE when
+ * unassigned capacity is involved; its rooms kept where they are still free) and replaces its
+ * segments; a notes-only edit is a plain transaction.
  */
 import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
@@ -12,9 +13,10 @@ import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lo
 import type { BookingEventType } from './booking-events.rules';
 import { changeBooking } from './booking-change';
 import { assertMovable } from './booking-errors';
-import { checkPlacement, plannedFromItems, spanOf } from './booking-placement';
+import { choosesRooms, placeVisit, plannedFromItems, retryingTakenRooms, segmentRows, spanOf } from './booking-reservation';
 import { assertStaffScope } from './booking-scope';
-import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
+import { itemsOf, loadDto, lockBookingRow, moveItem, replaceSegments } from './booking.repository';
+import { isBlockingStatus } from '../availability/working-hours.rules';
 import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps } from './booking.types';
 import { nowOf } from '../time/clock';
@@ -38,6 +40,7 @@ const AUDIT_ACTION: Record<UpdateEvent, string> = {
 export async function updateBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, id: string, patch: PatchInput): Promise<BookingDto> {
   const moving = patch.startTime !== undefined || patch.resourceId !== undefined;
   if (patch.resourceId) await assertResourcesExist(deps.knex, tenant.id, [patch.resourceId]);
+  let roomsChosen = false;
   const run = async (trx: Transaction, mode: LockMode | null) => {
     const row = await lockBookingRow(trx, tenant.id, id);
     await assertStaffScope(trx, actor, row);
@@ -53,15 +56,18 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
     }
     if (moving) {
       assertMovable(row.status, 'moved');
-      const items = (await itemsOf(trx, [row.id])).sort((a, b) => a.sortOrder - b.sortOrder);
+      const items = await itemsOf(trx, [row.id]);
       const delta = patch.startTime !== undefined ? requireApiDateTime(patch.startTime, 'startTime').getTime() - new Date(row.startTime).getTime() : 0;
       const newResourceId = patch.resourceId;
       const planned = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
+      roomsChosen = choosesRooms(planned);
       if (!mode) throw new NeedsExclusiveLock();
-      await checkPlacement(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
+      const placed = await placeVisit(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
       for (const p of planned) {
         await moveItem(trx, p);
       }
+      const flags = { isActive: isBlockingStatus(row.status), isExclusive: !row.allowDoubleBooking };
+      await replaceSegments(trx, row.id, segmentRows(tenant.id, row.id, planned.map((p) => p.id), placed.parts, flags));
       const span = spanOf(planned);
       if (delta !== 0) {
         changes.startTime = { from: toIso(row.startTime), to: span.start.toISOString() };
@@ -88,7 +94,7 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
     await changeBooking(deps, trx, row, { update, audit: { actor, action: AUDIT_ACTION[event], changes }, event });
   };
   if (moving) {
-    await withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode));
+    await retryingTakenRooms(() => withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode)), () => roomsChosen);
   } else {
     await deps.knex.transaction((trx) => run(trx, null));
   }

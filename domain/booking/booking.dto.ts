@@ -1,10 +1,17 @@
 /** The staff-side booking DTO (openapi BookingsBooking) and its mapping from database rows. */
-import type { BookingFields, BookingItemFields, BookingRow, ItemRow } from './booking.types';
+import type { BookingFields, BookingItemFields, BookingRow, ItemRow, SegmentRow } from './booking.types';
 import { toIso } from '../time/iso';
+
+/** One part of an item's time: which staff member, room or piece of equipment holds it, and when. */
+export interface BookingSegmentDto extends Omit<SegmentRow, 'bookingItemId' | 'startTime' | 'endTime'> {
+  startTime: string;
+  endTime: string;
+}
 
 export interface BookingItemDto extends BookingItemFields {
   startTime: string;
   endTime: string;
+  segments: BookingSegmentDto[];
 }
 
 export interface BookingDto extends BookingFields {
@@ -17,6 +24,11 @@ export interface BookingDto extends BookingFields {
   createdAt: string;
   updatedAt: string;
 }
+
+const TYPE_ORDER = { staff: 0, room: 1, equipment: 2 } as const;
+/** Segments in time order, the staff member's before a room's at one instant. */
+const segmentOrder = (a: SegmentRow, b: SegmentRow) =>
+  new Date(a.startTime).getTime() - new Date(b.startTime).getTime() || TYPE_ORDER[a.resourceType] - TYPE_ORDER[b.resourceType] || new Date(a.endTime).getTime() - new Date(b.endTime).getTime();
 
 const isoOrNull = (d: Date | null): string | null => (d ? toIso(d) : null);
 
@@ -66,6 +78,14 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
         endTime: toIso(i.endTime),
         duration: i.duration,
         price: i.price,
+        segments: [...i.segments].sort(segmentOrder).map((g) => ({
+          kind: g.kind,
+          phaseIndex: g.phaseIndex,
+          resourceType: g.resourceType,
+          resourceId: g.resourceId,
+          startTime: toIso(g.startTime),
+          endTime: toIso(g.endTime),
+        })),
       })),
     createdAt: toIso(b.createdAt),
     updatedAt: toIso(b.updatedAt),

@@ -10,19 +10,20 @@ import { BookingModel } from '../../db/models/booking.model';
 import { TenantModel } from '../../db/models/tenant.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
+import { BookingSegmentModel } from '../../db/models/booking-segment.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
 import { insertStatement } from '../../db/insert-statement';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
-import type { Actor, BookingRow, ItemRow } from './booking.types';
+import type { Actor, BookingRow, ItemRow, SegmentRow } from './booking.types';
 import { runNamedStatement } from '../../db/named-statement';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
 const bookingRow = (model: BookingModel): BookingRow => plain(model) as unknown as BookingRow;
 
 /** A booking_items row as written: the item plus the booking's tenant and the denormalised flags. */
-export interface NewItemRow extends Omit<ItemRow, 'serviceName'> {
+export interface NewItemRow extends Omit<ItemRow, 'serviceName' | 'segments'> {
   tenantId: string;
   /** the booking's status blocks time (not CANCELLED / NO_SHOW) */
   isActive: boolean;
@@ -64,25 +65,67 @@ export async function insertAuditEntry(trx: Transaction, booking: { id: string; 
   await BookingAuditLogModel.query(trx).insert(auditRow(booking, entry));
 }
 
+/** A booking_segments row as written: one part of an item's (or a hold's) time, with the denormalised flags. */
+export interface NewSegmentRow {
+  id: string;
+  tenantId: string;
+  bookingId: string | null;
+  bookingItemId: string | null;
+  waitlistRoundId: string | null;
+  resourceType: string;
+  resourceId: string | null;
+  kind: string;
+  phaseIndex: number | null;
+  startTime: Date;
+  endTime: Date;
+  /** the booking's status blocks time (not CANCELLED / NO_SHOW) */
+  isActive: boolean;
+  /** made without allowDoubleBooking (covered by booking_segments_no_overlap) */
+  isExclusive: boolean;
+}
+
 /**
- * The hot path of booking creation: the booking, its items and the CREATED audit entry in ONE
- * statement (one round trip inside the transaction). Raw SQL composes the three INSERTs into one
- * statement, which neither a model nor the builder can; each INSERT is built from its row object by
- * insertStatement (db/insert-statement.ts), its SQL text once per row shape, so a new column is one
- * edit where the row is built (a model built all three on every booking); a named statement per shape,
- * parsed once per connection. booking_items_no_overlap is
- * checked as the items are inserted; the FK to bookings at the end of the statement, when the booking
- * row exists.
+ * The hot path of booking creation: the booking, its items, their segments and the CREATED audit
+ * entry in ONE statement (one round trip inside the transaction). Raw SQL composes the INSERTs into
+ * one statement, which neither a model nor the builder can; each INSERT is built from its row
+ * objects by insertStatement (db/insert-statement.ts), its SQL text once per row shape, so a new
+ * column is one edit where the row is built (a model built them all on every booking); a named
+ * statement per shape, parsed once per connection. booking_segments_no_overlap is checked as the
+ * segments are inserted; the FKs to bookings and booking_items at the end of the statement, when
+ * those rows exist.
  */
-export async function insertNewBooking(trx: Transaction, booking: BookingRow, items: NewItemRow[], created: AuditEntry): Promise<void> {
+export async function insertNewBooking(trx: Transaction, booking: BookingRow, items: NewItemRow[], segments: NewSegmentRow[], created: AuditEntry): Promise<void> {
   const b = insertStatement(BookingModel, [booking]);
   const i = insertStatement(BookingItemModel, items);
+  const g = insertStatement(BookingSegmentModel, segments);
   const a = insertStatement(BookingAuditLogModel, [auditRow(booking, created, booking.createdAt)]);
   await runNamedStatement(trx, {
-    name: `new-booking-${b.shape}-${i.shape}-${a.shape}`,
-    sql: `WITH b AS (${b.sql}), i AS (${i.sql}), a AS (${a.sql}) SELECT 1`,
-    bindings: [...b.bindings, ...i.bindings, ...a.bindings],
+    name: `new-booking-${b.shape}-${i.shape}-${g.shape}-${a.shape}`,
+    sql: `WITH b AS (${b.sql}), i AS (${i.sql}), g AS (${g.sql}), a AS (${a.sql}) SELECT 1`,
+    bindings: [...b.bindings, ...i.bindings, ...g.bindings, ...a.bindings],
   });
+}
+
+/** A moved booking's parts: its segments are replaced by `segments` (checked by booking_segments_no_overlap as they go in). */
+export async function replaceSegments(trx: Transaction, bookingId: string, segments: NewSegmentRow[]): Promise<void> {
+  await BookingSegmentModel.query(trx).delete().where({ bookingId });
+  if (segments.length) await BookingSegmentModel.query(trx).insert(segments);
+}
+
+/** Segments of the items, by item, in time order (staff before rooms at one instant). */
+export async function segmentsOf(db: Db, bookingIds: string[]): Promise<Map<string, SegmentRow[]>> {
+  const byItem = new Map<string, SegmentRow[]>();
+  if (!bookingIds.length) return byItem;
+  const rows = await BookingSegmentModel.query(db)
+    .select('bookingItemId', 'kind', 'phaseIndex', 'resourceType', 'resourceId', 'startTime', 'endTime')
+    .whereIn('bookingId', bookingIds)
+    .orderBy([{ column: 'startTime' }, { column: 'resourceType', order: 'desc' }, { column: 'endTime' }]);
+  for (const r of rows.map((m) => plain(m) as unknown as SegmentRow)) {
+    const list = byItem.get(r.bookingItemId) ?? [];
+    list.push(r);
+    byItem.set(r.bookingItemId, list);
+  }
+  return byItem;
 }
 
 /** The booking row (or the given columns of it); 404 when it is not this tenant's. */
@@ -120,7 +163,8 @@ export async function itemsOf(db: Db, bookingIds: string[]): Promise<ItemRow[]> 
       'booking_items.sortOrder',
     )
     .whereIn('booking_items.bookingId', bookingIds);
-  return rows.map((r) => plain(r) as unknown as ItemRow);
+  const segments = await segmentsOf(db, bookingIds);
+  return rows.map((r) => ({ ...(plain(r) as unknown as Omit<ItemRow, 'segments'>), segments: segments.get(r.id) ?? [] }));
 }
 
 export async function loadDto(db: Db, tenantId: string, id: string): Promise<BookingDto> {
@@ -198,9 +242,10 @@ export async function updateBookingVersioned(trx: Transaction, row: BookingRow, 
   return version;
 }
 
-/** The booking's items start or stop blocking time (they follow the booking's status). */
+/** The booking's items and every part of their time start or stop blocking (they follow the booking's status). */
 export async function setItemsActive(trx: Transaction, bookingId: string, isActive: boolean): Promise<void> {
   await BookingItemModel.query(trx).patch({ isActive }).where({ bookingId });
+  await BookingSegmentModel.query(trx).patch({ isActive }).where({ bookingId });
 }
 
 export async function moveItem(trx: Transaction, item: { id: string; resourceId: string | null; start: Date; end: Date }): Promise<void> {
@@ -208,7 +253,7 @@ export async function moveItem(trx: Transaction, item: { id: string; resourceId:
 }
 
 /**
- * Compare-and-set: the unassigned booking (and its unassigned items) goes to `resourceId`, version + 1.
+ * Compare-and-set: the unassigned booking (its unassigned items and their staff segments) goes to `resourceId`, version + 1.
  * False when someone else assigned it first.
  */
 export async function assignUnassigned(trx: Transaction, row: BookingRow, resourceId: string): Promise<boolean> {
@@ -217,6 +262,7 @@ export async function assignUnassigned(trx: Transaction, row: BookingRow, resour
   );
   if (updated.length !== 1) return false;
   await BookingItemModel.query(trx).patch({ resourceId }).where({ bookingId: row.id }).whereNull('resourceId');
+  await BookingSegmentModel.query(trx).patch({ resourceId }).where({ bookingId: row.id, resourceType: 'staff' }).whereNull('resourceId');
   return true;
 }
 

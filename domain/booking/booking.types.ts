@@ -9,6 +9,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
 import type { BookingHooks } from './booking-hooks';
 import type { LinkKey } from '../crypto/link-key';
+import type { ResourceType, SegmentKind } from '../availability/availability.types';
 
 export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 
@@ -102,7 +103,23 @@ export interface BookingItemFields {
 
 export interface ItemRow extends BookingItemFields {
   bookingId: string;
+  /** the customer-visible start and end: the first phase's start, the last phase's end */
   startTime: Date;
   endTime: Date;
   sortOrder: number;
+  /** the time the item holds, part by part (docs/rules/booking.md#the-parts-of-a-booking), in time order */
+  segments: SegmentRow[];
+}
+
+/** One part of an item's time on one resource: a booking_segments row as the booking module reads it. */
+export interface SegmentRow {
+  bookingItemId: string;
+  kind: SegmentKind;
+  /** the service's phase, 0-based; null for a buffer */
+  phaseIndex: number | null;
+  resourceType: ResourceType;
+  /** null: the unassigned item's staff member */
+  resourceId: string | null;
+  startTime: Date;
+  endTime: Date;
 }

@@ -1,41 +1,42 @@
 /**
  * Holds: time a waitlist offer keeps free for the customer it was offered to
- * (docs/rules/waitlist.md#holds). A hold is a booking_items row without a booking (waitlist_round_id
- * set), active and exclusive, so booking_items_no_overlap treats it like a booked item: a booking
- * over held time is refused with 409 BOOKING_CONFLICT, a hold over booked time fails to insert, and
- * availability (which reads active items) does not offer it. The booking module owns the table, so
- * the waitlist writes holds only through these functions.
+ * (docs/rules/waitlist.md#holds). A hold is booking_segments rows without a booking
+ * (waitlist_round_id set) - the offered visit's parts that block, each on its staff member, room
+ * or piece of equipment - active and exclusive, so booking_segments_no_overlap treats them like a
+ * booking's parts: a booking over held time is refused with 409 BOOKING_CONFLICT, a hold over
+ * booked time fails to insert, and availability (which reads active blocking segments) does not
+ * offer it. The booking module owns the table, so the waitlist writes holds only through these
+ * functions.
  */
+import crypto from 'node:crypto';
 import type { Transaction } from '../../db/db-handle';
-import { BookingItemModel } from '../../db/models/booking-item.model';
+import { BookingSegmentModel } from '../../db/models/booking-segment.model';
+import type { HeldPart } from '../availability/availability.types';
 
-export interface TimeHold {
-  resourceId: string;
-  start: Date;
-  end: Date;
-}
-
-/** Holds `holds` for the round; throws the exclusion violation when any of it is taken. */
-export async function insertTimeHolds(trx: Transaction, tenantId: string, roundId: string, holds: readonly TimeHold[]): Promise<void> {
-  if (!holds.length) return;
-  const rows = holds.map((h) => ({
-    tenantId,
-    waitlistRoundId: roundId,
-    bookingId: null,
-    serviceId: null,
-    resourceId: h.resourceId,
-    startTime: h.start,
-    endTime: h.end,
-    duration: Math.max(1, Math.round((h.end.getTime() - h.start.getTime()) / 60_000)),
-    price: 0,
-    sortOrder: 0,
-    isActive: true,
-    isExclusive: true,
-  }));
-  await BookingItemModel.query(trx).insert(rows as unknown as Partial<BookingItemModel>[]);
+/** Holds the parts of the offered visits that block (on their resources) for the round; throws the exclusion violation when any of it is taken. */
+export async function insertTimeHolds(trx: Transaction, tenantId: string, roundId: string, parts: readonly HeldPart[]): Promise<void> {
+  const rows = parts
+    .filter((p) => p.blocks && p.resourceId !== null)
+    .map((p) => ({
+      id: crypto.randomUUID(),
+      tenantId,
+      waitlistRoundId: roundId,
+      bookingId: null,
+      bookingItemId: null,
+      resourceType: p.resourceType,
+      resourceId: p.resourceId,
+      kind: p.kind,
+      phaseIndex: p.phaseIndex,
+      startTime: new Date(p.start),
+      endTime: new Date(p.end),
+      isActive: true,
+      isExclusive: true,
+    }));
+  if (!rows.length) return;
+  await BookingSegmentModel.query(trx).insert(rows);
 }
 
 /** Releases every hold of the round; the number of rows released. */
 export async function releaseTimeHolds(trx: Transaction, roundId: string): Promise<number> {
-  return BookingItemModel.query(trx).delete().where({ waitlistRoundId: roundId }).whereNull('bookingId');
+  return BookingSegmentModel.query(trx).delete().where({ waitlistRoundId: roundId }).whereNull('bookingId');
 }

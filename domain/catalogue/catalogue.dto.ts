@@ -1,12 +1,18 @@
 // Catalogue rows -> the API's ServiceDto / ServiceCategoryDto (openapi.yaml).
 import { toIso } from '../time/iso';
 import type { ServiceCategoryRow, ServiceRow } from './catalogue.repository';
+import { shapeOfService, type ResourceRequirement, type ServicePhase } from './service-shape.rules';
 
 export interface ServiceDto {
   id: string;
   name: string;
   description: string | null;
+  /** the customer-visible length: the phases' minutes, buffers excluded */
   duration: number;
+  phases: ServicePhase[];
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  resourceRequirements: ResourceRequirement[];
   price: number;
   currency: string;
   categoryId: string | null;
@@ -28,11 +34,16 @@ export interface ServiceCategoryDto {
 }
 
 export function serviceDto(s: ServiceRow): ServiceDto {
+  const shape = shapeOfService(s);
   return {
     id: s.id,
     name: s.name,
     description: s.description ?? null,
     duration: s.duration,
+    phases: [...shape.phases],
+    bufferBeforeMinutes: shape.bufferBeforeMinutes,
+    bufferAfterMinutes: shape.bufferAfterMinutes,
+    resourceRequirements: [...shape.requirements],
     price: s.price,
     currency: s.currency,
     categoryId: s.categoryId ?? null,

@@ -69,7 +69,8 @@ export async function findServicesByIds(db: Db, tenantId: string, ids: readonly 
 }
 
 /**
- * The statement of the services a booking plans with (id, name, duration, price, currency, isActive),
+ * The statement of the services a booking plans with (id, name, duration, price, currency, isActive,
+ * and the shape's columns: phases, bufferBeforeMinutes, bufferAfterMinutes, resourceRequirements),
  * for a caller that runs it inside its own statement (the booking lock's round trip, booking-lock.ts).
  * Raw SQL: the columns are aliased camelCase because they come back as JSON, past the name mappers.
  */
@@ -77,7 +78,8 @@ export function bookableServicesStatement(tenantId: string, ids: readonly string
   return { sql: BOOKABLE_SERVICES, bindings: [tenantId, ids], name: 'bookable-services' };
 }
 
-const BOOKABLE_SERVICES = 'SELECT id, name, duration, price, currency, is_active AS "isActive" FROM services WHERE tenant_id = ? AND id = ANY(?::uuid[])';
+const BOOKABLE_SERVICES = `SELECT id, name, duration, price, currency, is_active AS "isActive", phases, buffer_before_minutes AS "bufferBeforeMinutes",
+  buffer_after_minutes AS "bufferAfterMinutes", resource_requirements AS "resourceRequirements" FROM services WHERE tenant_id = ? AND id = ANY(?::uuid[])`;
 
 /** A deleted upload leaves the service: its imageKey is cleared when it still holds `fileKey`. */
 export async function clearServiceImage(db: Db, tenantId: string, id: string, fileKey: string): Promise<void> {

@@ -8,6 +8,7 @@ import { definedFields } from '../defined-fields';
 import { tenantById } from '../tenant/tenant-context';
 import { findAccountingAccount } from '../tax/accounting-account.repository';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
+import { phaseMinutes, shapeOfService, shapeProblems, storedPhases, type ResourceRequirement, type ServicePhase, type ServiceShape } from './service-shape.rules';
 import { categoryDto, serviceDto, type ServiceCategoryDto, type ServiceDto } from './catalogue.dto';
 import * as repo from './catalogue.repository';
 import { syncUploadFields } from '../upload/upload-links';
@@ -16,7 +17,12 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 export interface ServiceInput {
   name: string;
   description?: string | null;
-  duration: number;
+  /** minutes; with phases it must equal their sum (it may be left out then) */
+  duration?: number;
+  phases?: ServicePhase[];
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
+  resourceRequirements?: ResourceRequirement[];
   price: number;
   categoryId?: string | null;
   accountingAccountId?: string | null;
@@ -36,6 +42,50 @@ function checkDescription(description: string | null | undefined): void {
       { field: 'description', message: `must have at most ${SERVICE_DESCRIPTION_MAX_WORDS} words` },
     ]);
   }
+}
+
+const invalid = (field: string, message: string) => errors.validation('Request validation failed', [{ field, message }]);
+
+/**
+ * The shape a write leaves the service with (docs/rules/catalogue.md#phases-buffers-and-rooms): the
+ * phases sent, else the current ones, where a duration alone re-times a service of one work phase
+ * (a service with processing time changes its length through its phases); `duration` is their sum.
+ */
+function shapeAfter(current: ServiceShape | null, input: ServicePatch): { shape: ServiceShape; duration: number } {
+  let phases: readonly ServicePhase[];
+  if (input.phases) phases = input.phases;
+  else if (input.duration !== undefined) {
+    if (current && !(current.phases.length === 1 && current.phases[0].kind === 'WORK')) {
+      throw invalid('duration', 'this service has phases: its duration is their sum, so change the phases');
+    }
+    phases = [{ kind: 'WORK', minutes: input.duration }];
+  } else if (current) phases = current.phases;
+  else throw invalid('duration', 'give a duration or the phases');
+  const duration = phaseMinutes(phases);
+  if (input.phases && input.duration !== undefined && input.duration !== duration) {
+    throw invalid('duration', `must equal the sum of the phases' minutes (${duration})`);
+  }
+  const shape: ServiceShape = {
+    phases,
+    bufferBeforeMinutes: input.bufferBeforeMinutes ?? current?.bufferBeforeMinutes ?? 0,
+    bufferAfterMinutes: input.bufferAfterMinutes ?? current?.bufferAfterMinutes ?? 0,
+    // a requirement sent without phases needs its room for the whole service
+    requirements: (input.resourceRequirements ?? current?.requirements ?? []).map((r) => ({ resourceType: r.resourceType, phases: r.phases ?? null })),
+  };
+  const problems = shapeProblems(shape);
+  if (problems.length) throw errors.validation('Request validation failed', problems);
+  return { shape, duration };
+}
+
+/** The service columns of a shape. */
+function shapeColumns({ shape, duration }: { shape: ServiceShape; duration: number }) {
+  return {
+    duration,
+    phases: storedPhases(shape.phases),
+    bufferBeforeMinutes: shape.bufferBeforeMinutes,
+    bufferAfterMinutes: shape.bufferAfterMinutes,
+    resourceRequirements: shape.requirements.map((r) => ({ resourceType: r.resourceType, phases: r.phases })),
+  };
 }
 
 async function tenantCurrency(db: Db, tenantId: string): Promise<string> {
@@ -65,13 +115,14 @@ export async function getService(db: Db, tenantId: string, id: string): Promise<
 
 export async function createService(db: Db, signaller: EntitySignaller, tenantId: string, input: ServiceInput): Promise<ServiceDto> {
   checkDescription(input.description);
+  const shape = shapeColumns(shapeAfter(null, input));
   return db.transaction(async (trx) => {
     await checkReferences(trx, tenantId, input);
     const service = await repo.insertService(trx, {
       tenantId,
       name: input.name,
       description: input.description ?? null,
-      duration: input.duration,
+      ...shape,
       price: input.price,
       currency: await tenantCurrency(trx, tenantId),
       categoryId: input.categoryId ?? null,
@@ -91,7 +142,10 @@ export async function updateService(db: Db, signaller: EntitySignaller, tenantId
   return db.transaction(async (trx) => {
     const before = await existingService(trx, tenantId, id);
     await checkReferences(trx, tenantId, patch);
-    const updated = await repo.patchService(trx, id, { ...definedFields(patch), currency: await tenantCurrency(trx, tenantId) });
+    const { phases: _phases, duration: _duration, bufferBeforeMinutes: _before, bufferAfterMinutes: _after, resourceRequirements: _needs, ...rest } = patch;
+    const reshaped = ['phases', 'duration', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'resourceRequirements'].some((k) => patch[k as keyof ServicePatch] !== undefined);
+    const shape = reshaped ? shapeColumns(shapeAfter(shapeOfService(before), patch)) : {};
+    const updated = await repo.patchService(trx, id, { ...definedFields(rest), ...shape, currency: await tenantCurrency(trx, tenantId) });
     await syncUploadFields(trx, signaller, tenantId, 'service', id, before, updated);
     return serviceDto(updated);
   });

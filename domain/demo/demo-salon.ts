@@ -16,6 +16,7 @@ import { insertCategory, insertService } from '../catalogue/catalogue.repository
 import { insertResource, insertSkills } from '../resource/resource.repository';
 import { writeWeek } from '../resource/schedule.repository';
 import { completeSettings, defaultBusinessHours } from '../tenant/tenant-settings.rules';
+import { phaseMinutes, storedPhases, type ResourceRequirement, type ServicePhase } from '../catalogue/service-shape.rules';
 import { seedTenantDefaults } from '../tenant/tenant-defaults.service';
 
 export const DEMO_SLUG = 'salong-nordlys';
@@ -40,7 +41,21 @@ interface DemoService {
   description: string;
   duration: number;
   price: number;
+  /** processing time, buffers and equipment (docs/rules/catalogue.md#phases-buffers-and-rooms); unset: one work phase */
+  phases?: ServicePhase[];
+  bufferAfterMinutes?: number;
+  resourceRequirements?: ResourceRequirement[];
 }
+
+/**
+ * The colour: application, the colour developing while the client sits at the colour station (the
+ * stylist is free for another client), then rinse, cut and finish; ten minutes to clean up after.
+ */
+const COLOUR_PHASES: ServicePhase[] = [
+  { kind: 'WORK', minutes: 45 },
+  { kind: 'PROCESSING', minutes: 35 },
+  { kind: 'WORK', minutes: 40 },
+];
 
 const CATALOGUE: { category: string; services: DemoService[] }[] = [
   {
@@ -48,7 +63,15 @@ const CATALOGUE: { category: string; services: DemoService[] }[] = [
     services: [
       { name: 'Dameklipp', description: 'Vask, klipp og føn.', duration: 60, price: 69900 },
       { name: 'Herreklipp', description: 'Klipp med maskin og saks, inkludert vask.', duration: 30, price: 44900 },
-      { name: 'Farge og striper', description: 'Helfarge eller striper, inkludert klipp og styling.', duration: 120, price: 149900 },
+      {
+        name: 'Farge og striper',
+        description: 'Helfarge eller striper, inkludert klipp og styling.',
+        duration: phaseMinutes(COLOUR_PHASES),
+        price: 149900,
+        phases: COLOUR_PHASES,
+        bufferAfterMinutes: 10,
+        resourceRequirements: [{ resourceType: 'equipment', phases: [1] }],
+      },
     ],
   },
   {
@@ -140,10 +163,14 @@ export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: numb
     const serviceIds = new Map<string, string>();
     for (const [i, group] of CATALOGUE.entries()) {
       const category = await insertCategory(trx, { tenantId: tenant.id, name: group.category, sortOrder: i + 1 });
-      for (const [j, svc] of group.services.entries()) {
+      for (const [j, { phases, bufferAfterMinutes, resourceRequirements, ...svc }] of group.services.entries()) {
         const row = await insertService(trx, {
           tenantId: tenant.id,
           ...svc,
+          phases: phases ? storedPhases(phases) : null,
+          bufferBeforeMinutes: 0,
+          bufferAfterMinutes: bufferAfterMinutes ?? 0,
+          resourceRequirements: resourceRequirements ?? [],
           currency: settings.currency,
           categoryId: category.id,
           accountingAccountId: null,
@@ -175,6 +202,9 @@ export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: numb
       await writeWeek(trx, tenant.id, resource.id, slots, false);
     }
     await insertResource(trx, { ...RESOURCE_DEFAULTS, tenantId: tenant.id, type: 'room', name: 'Behandlingsrom', color: null, sortOrder: 10, isBookableOnline: false, metadata: {} });
+    // the salon's one colour station: a colour's processing phase needs it (docs/rules/catalogue.md#phases-buffers-and-rooms)
+    const station = await insertResource(trx, { ...RESOURCE_DEFAULTS, tenantId: tenant.id, type: 'equipment', name: 'Fargestasjon', color: null, sortOrder: 11, isBookableOnline: false, metadata: {} });
+    await insertSkills(trx, tenant.id, station.id, [serviceIds.get('Farge og striper')!]);
 
     return {
       created: true,

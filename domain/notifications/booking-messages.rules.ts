@@ -22,6 +22,8 @@ export interface BookingMessageFacts {
   salonName: string;
   customerName: string;
   startTime: Date;
+  /** the end of the visit (its last phase, processing included; buffers are not the customer's time) */
+  endTime: Date;
   timezone: string;
   services: string[];
   staffName?: string | null;
@@ -68,6 +70,16 @@ export function norwegianDateTime(instant: Date, timezone: string): string {
   return messageDateTime(instant, timezone, 'nb');
 }
 
+/**
+ * The whole appointment, from its start to its end (docs/rules/messages.md#the-appointments-length): "fredag 4. desember
+ * kl. 14:30–16:00" / "Friday 4 December at 14:30–16:00"; an end on another date names that date too.
+ */
+export function messageTimeRange(start: Date, end: Date, timezone: string, language: Language): string {
+  const from = utcToLocal(start, timezone);
+  const to = utcToLocal(end, timezone);
+  return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
+}
+
 function what(facts: BookingMessageFacts, language: Language): string {
   const services = facts.services.join(', ');
   if (!facts.staffName) return services;
@@ -91,7 +103,7 @@ export function depositSentence(deposit: DepositOutcome, language: Language): st
 }
 
 export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts, language: Language = 'nb'): RenderedMessage {
-  const when = messageDateTime(facts.startTime, facts.timezone, language);
+  const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const salon = facts.salonName;
   const service = what(facts, language);
   const deposit = facts.deposit ? ` ${depositSentence(facts.deposit, language)}` : '';

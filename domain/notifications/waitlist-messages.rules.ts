@@ -2,13 +2,15 @@
 // (docs/rules/messages.md#language): the offer of a freed time, and the confirmation of joining
 // with the link to see or leave the entry. Pure: times in the salon's time zone; the links open the
 // booking page.
-import { messageDate, messageDateTime, type RenderedMessage } from './booking-messages.rules';
+import { messageDate, messageTimeRange, type RenderedMessage } from './booking-messages.rules';
 import type { Language } from '../language/language.rules';
 
 export interface WaitlistOfferFacts {
   salonName: string;
   customerName: string;
   startTime: Date;
+  /** the end of the offered visit (its last phase) */
+  endTime: Date;
   timezone: string;
   services: string[];
   staffName: string | null;
@@ -54,7 +56,7 @@ function whatOf(services: string[], staffName: string | null, language: Language
 }
 
 export function renderWaitlistOffer(facts: WaitlistOfferFacts, language: Language = 'nb'): RenderedMessage {
-  const when = messageDateTime(facts.startTime, facts.timezone, language);
+  const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const what = whatOf(facts.services, facts.staffName, language);
   if (language === 'en') {
     const hold =

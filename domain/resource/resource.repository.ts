@@ -44,6 +44,11 @@ export async function lockStaffResourceIds(db: Db, tenantId: string): Promise<st
   return (await ResourceModel.query(db).select('id').where({ tenantId, type: 'staff' }).orderBy('id').forUpdate()).map((r) => r.id);
 }
 
+/** Every resource of the tenant as a day's schedule lists them: by type's sortOrder, then name. */
+export async function resourcesOfSalon(db: Db, tenantId: string): Promise<Pick<ResourceRow, 'id' | 'name' | 'type' | 'isActive'>[]> {
+  return (await ResourceModel.query(db).select('id', 'name', 'type', 'isActive').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])).map(plain);
+}
+
 /** Names of the given resources, by id. */
 export async function resourceNames(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();

@@ -10,14 +10,15 @@ import crypto from 'node:crypto';
 import { AppError } from '../errors';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { tenantById, type TenantContext } from '../tenant/tenant-context';
-import { availabilityForDate } from '../availability/availability.service';
+import { slotsForDate } from '../availability/availability.service';
+import type { HeldPart } from '../availability/availability.types';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
 import { withBookingLock } from '../booking/booking-lock';
 import { insertTimeHolds, releaseTimeHolds } from '../booking/time-hold.repository';
 import { changeEntry, changeRound } from './waitlist-change';
 import { withdrawOpenOffers } from './waitlist-offer.service';
 import type { WaitlistEntrySnapshot, WaitlistMode, WaitlistRoundSnapshot } from './waitlist-events.rules';
-import { candidateEntries, DEFAULT_WAITLIST_MODE, entryEndsAtMs, heldIntervals, localDatesOf, slotSuitsEntry, WAITLIST_HOLD_MINUTES, type FreedTime, type SlotItem } from './waitlist.rules';
+import { candidateEntries, DEFAULT_WAITLIST_MODE, entryEndsAtMs, localDatesOf, slotSuitsEntry, WAITLIST_HOLD_MINUTES, type FreedTime, type SlotItem } from './waitlist.rules';
 import {
   closeOpenOffers,
   countOpenOffers,
@@ -70,23 +71,30 @@ export interface StepOffers {
   expiresAt: number;
 }
 
-/** The first slot of the entry's services that lies inside the freed time and suits the entry. */
-async function slotFor(db: DbPool, tenant: TenantContext, entry: EntryRow, freed: FreedTime, now: Date): Promise<SlotItem[] | undefined> {
+/**
+ * The first slot of the entry's services that lies inside the freed time and suits the entry, from
+ * the availability engine: its items, and every part of it (staff buffers and phases, rooms or
+ * equipment) that the offer's hold keeps.
+ */
+async function slotFor(db: DbPool, tenant: TenantContext, entry: EntryRow, freed: FreedTime, now: Date): Promise<{ items: SlotItem[]; parts: HeldPart[] } | undefined> {
   const tz = tenant.settings.timezone;
   const resourceId = entry.resourceId ?? freed.resourceId;
   for (const date of localDatesOf(freed, tz)) {
     let slots;
     try {
-      slots = (await availabilityForDate(db, tenant, { date, items: entry.serviceIds.map((serviceId) => ({ serviceId, resourceId })), onlineOnly: true, now })).slots;
+      slots = await slotsForDate(db, tenant, { date, items: entry.serviceIds.map((serviceId) => ({ serviceId, resourceId })), onlineOnly: true, now });
     } catch (err) {
       // a date beyond the booking window, a service or staff member gone: nothing to offer
       if (err instanceof AppError) return undefined;
       throw err;
     }
     for (const slot of slots) {
-      const interval = { start: Date.parse(slot.start), end: Date.parse(slot.end) };
+      const interval = { start: slot.start.getTime(), end: slot.end.getTime() };
       if (slotSuitsEntry(interval, entry, freed, tz)) {
-        return slot.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId, start: Date.parse(i.start), end: Date.parse(i.end) }));
+        return {
+          items: slot.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId, start: i.start.getTime(), end: i.end.getTime() })),
+          parts: slot.items.flatMap((i) => i.parts),
+        };
       }
     }
   }
@@ -106,14 +114,15 @@ export async function makeStepOffers(deps: RoundDeps, roundId: string, step: num
     if (round.status !== 'OPEN') return undefined;
     const tenant = await tenantById(trx, round.tenantId);
     return withBookingLock(trx, round.tenantId, 'exclusive', async (ltrx) => {
-      const offers = await chooseOffers(deps.knex, tenant, round, step, at);
+      const chosen = await chooseOffers(deps.knex, tenant, round, step, at);
+      const offers = chosen.map((c) => c.offer);
       if (!offers.length) {
         await releaseTimeHolds(ltrx, round.id);
         await changeRound(null, ltrx, round, { status: 'EXHAUSTED', step }, null);
         return undefined;
       }
       await insertOffers(ltrx, offers);
-      await insertTimeHolds(ltrx, round.tenantId, round.id, heldIntervals(offers.map((o) => ({ items: o.items.map(slotItemOf) }))).map((h) => ({ resourceId: h.resourceId, start: new Date(h.start), end: new Date(h.end) })));
+      await insertTimeHolds(ltrx, round.tenantId, round.id, chosen.flatMap((c) => c.parts));
       const version = await changeRound(deps.signaller, ltrx, round, { step }, 'WaitlistOffersMade');
       return { version, offerIds: offers.map((o) => o.id), expiresAt: offers[0].expiresAt.getTime() };
     });
@@ -126,8 +135,8 @@ async function alreadyMade(db: Db, round: RoundRow, step: number): Promise<StepO
   return { version: round.version, offerIds: offers.map((o) => o.id), expiresAt: new Date(offers[0].expiresAt).getTime() };
 }
 
-/** The entries to offer this step and their slots, read on the pool (committed state; writers wait on the lock). */
-async function chooseOffers(db: DbPool, tenant: TenantContext, round: RoundRow, step: number, at: Date): Promise<NewOffer[]> {
+/** The entries to offer this step, their slots and the parts to hold, read on the pool (committed state; writers wait on the lock). */
+async function chooseOffers(db: DbPool, tenant: TenantContext, round: RoundRow, step: number, at: Date): Promise<{ offer: NewOffer; parts: HeldPart[] }[]> {
   const tz = tenant.settings.timezone;
   const freed: FreedTime = { resourceId: round.resourceId, start: new Date(round.windowStart).getTime(), end: new Date(round.windowEnd).getTime() };
   if (freed.end <= at.getTime()) return [];
@@ -137,28 +146,28 @@ async function chooseOffers(db: DbPool, tenant: TenantContext, round: RoundRow, 
   const durations = new Map((await findServicesByIds(db, tenant.id, [...new Set(waiting.flatMap((e) => e.serviceIds))])).filter((s) => s.isActive).map((s) => [s.id, s.duration]));
   const mode = waitlistModeOf(tenant);
   const expiresAt = new Date(at.getTime() + holdMinutesOf(tenant) * 60_000);
-  const offers: NewOffer[] = [];
+  const offers: { offer: NewOffer; parts: HeldPart[] }[] = [];
   for (const entry of candidateEntries(waiting, freed, tz, (id) => durations.get(id))) {
-    const items = await slotFor(db, tenant, entry, freed, at);
-    if (!items) continue;
+    const slot = await slotFor(db, tenant, entry, freed, at);
+    if (!slot) continue;
+    const { items, parts } = slot;
     offers.push({
-      id: crypto.randomUUID(),
-      tenantId: tenant.id,
-      roundId: round.id,
-      entryId: entry.id,
-      step,
-      startTime: new Date(items[0].start),
-      endTime: new Date(items[items.length - 1].end),
-      items: items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId, startTime: new Date(i.start).toISOString(), endTime: new Date(i.end).toISOString() })),
-      expiresAt,
+      parts,
+      offer: {
+        id: crypto.randomUUID(),
+        tenantId: tenant.id,
+        roundId: round.id,
+        entryId: entry.id,
+        step,
+        startTime: new Date(items[0].start),
+        endTime: new Date(items[items.length - 1].end),
+        items: items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId, startTime: new Date(i.start).toISOString(), endTime: new Date(i.end).toISOString() })),
+        expiresAt,
+      },
     });
     if (mode === 'FIRST_IN_LINE') break;
   }
   return offers;
-}
-
-function slotItemOf(i: NewOffer['items'][number]): SlotItem {
-  return { serviceId: i.serviceId, resourceId: i.resourceId, start: Date.parse(i.startTime), end: Date.parse(i.endTime) };
 }
 
 /**

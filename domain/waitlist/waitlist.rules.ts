@@ -1,8 +1,8 @@
 // The waitlist's rules as pure functions over intervals (docs/rules/waitlist.md): what an entry may
-// ask for, which entries a freed interval can go to, whether an offered slot suits an entry, and
-// which time a round holds. Salon-local dates and times are converted by salon-time.rules only.
+// ask for, which entries a freed interval can go to, and whether an offered slot suits an entry.
+// Salon-local dates and times are converted by salon-time.rules only.
 import type { ErrorDetail } from '../errors';
-import { contains, mergeIntervals, type Interval } from '../time/interval.rules';
+import { contains, type Interval } from '../time/interval.rules';
 import { addDays, daysBetween, localDayBoundsUtcMs, timeToMinutes, utcToLocal, type LocalDate, type LocalTime } from '../time/salon-time.rules';
 import type { WaitlistMode } from './waitlist-events.rules';
 
@@ -96,13 +96,3 @@ export interface SlotItem {
   start: number;
   end: number;
 }
-
-/** The time a round holds for its open offers: each staff member's offered items, merged. */
-export function heldIntervals(offers: readonly { items: readonly SlotItem[] }[]): { resourceId: string; start: number; end: number }[] {
-  const byResource = new Map<string, Interval[]>();
-  for (const item of offers.flatMap((o) => o.items)) {
-    byResource.set(item.resourceId, [...(byResource.get(item.resourceId) ?? []), { start: item.start, end: item.end }]);
-  }
-  return [...byResource].flatMap(([resourceId, intervals]) => mergeIntervals(intervals).map((i) => ({ resourceId, ...i })));
-}
-

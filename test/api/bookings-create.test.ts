@@ -295,18 +295,23 @@ describe('booking creation', () => {
       expect(race.filter((r) => r.status === 409)).to.have.length(15);
     });
 
-    it('when the database is written directly with an overlapping item then the EXCLUDE constraint rejects it', async () => {
+    it('when the database is written directly with an overlapping segment of another booking then the EXCLUDE constraint rejects it', async () => {
       const s = await bookingSalon();
       const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const other = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
       const db = await knex();
-      const item = await db('booking_items').where({ bookingId: res.body.data.id }).first();
-      const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = item;
-      await db('booking_items')
-        .insert({ ...copy })
+      const segment = await db('booking_segments').where({ bookingId: res.body.data.id }).first();
+      const { id: _id, createdAt: _c, blocks: _b, ...copy } = segment;
+      const intoOther = { ...copy, bookingId: other.body.data.id, bookingItemId: other.body.data.items[0].id };
+      await db('booking_segments')
+        .insert(intoOther)
         .then(
           () => expect.fail('insert should be rejected'),
-          (err: { constraint?: string }) => expect(err.constraint).to.equal('booking_items_no_overlap'),
+          (err: { constraint?: string }) => expect(err.constraint).to.equal('booking_segments_no_overlap'),
         );
+      // the booking's own parts may overlap (a buffer absorbed between two of its services), and cancelled ones hold nothing
+      await db('booking_segments').insert({ ...copy, kind: 'BUFFER_AFTER', phaseIndex: null });
+      await db('booking_segments').insert({ ...intoOther, isActive: false });
     });
   });
 

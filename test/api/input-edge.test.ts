@@ -108,6 +108,12 @@ describe('input edge (issue 10)', () => {
       expectValidation(await call('get', '/public/tenants?search=%00'), 'search');
     });
 
+    it('when ?search= holds a lone surrogate written as its UTF-8-less bytes (%ED%B0%80) or a broken escape then 400 naming search; a valid escape passes', async () => {
+      expectValidation(await call('get', '/public/tenants?search=x%ED%B0%80y'), 'search');
+      expectValidation(await call('get', '/public/tenants?search=%E0%A4%A'), 'search');
+      expect((await call('get', '/public/tenants?search=%C3%B8l%20x')).status).to.equal(200);
+    });
+
     it('when a path segment holds \\u0000 or a malformed escape then 400 naming the path', async () => {
       const s = await createSalon();
       expectValidation(await call('get', '/public/tenants/a%00b'), 'path');

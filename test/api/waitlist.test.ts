@@ -8,7 +8,7 @@ import { call } from '../support/http';
 import { appWith, stack } from '../support/stack';
 import { createSalon } from '../support/factories';
 import { signInCustomer } from '../support/customers';
-import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
+import { at, bookingSalon, colourSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
 import type { RecordingSignaller } from '../support/recording-signaller';
 
@@ -195,7 +195,7 @@ describe('waitlist (HTTP)', () => {
       const [round] = await db('waitlist_rounds')
         .insert({ tenantId: s.tenant.id, cause: 'CANCELLED', resourceId: s.staff[0].resourceId, windowStart: at(day, '10:00'), windowEnd: at(day, '11:00') })
         .returning('*');
-      await db('booking_items').insert({ tenantId: s.tenant.id, waitlistRoundId: round.id, resourceId: s.staff[0].resourceId, startTime: at(day, '10:00'), endTime: at(day, '11:00'), duration: 60, price: 0 });
+      await db('booking_segments').insert({ tenantId: s.tenant.id, waitlistRoundId: round.id, resourceType: 'staff', resourceId: s.staff[0].resourceId, kind: 'WORK', phaseIndex: 0, startTime: at(day, '10:00'), endTime: at(day, '11:00') });
       const booking = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
@@ -206,7 +206,7 @@ describe('waitlist (HTTP)', () => {
       expect(slots.status).to.equal(200);
       const starts = slots.body.data.slots.map((x: { localTime: string }) => x.localTime);
       expect(starts).to.include('11:00').and.not.include('10:00').and.not.include('10:30').and.not.include('09:15');
-      await db('booking_items').where({ waitlistRoundId: round.id }).delete();
+      await db('booking_segments').where({ waitlistRoundId: round.id }).delete();
       const after = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
@@ -248,6 +248,66 @@ describe('waitlist (HTTP)', () => {
       const other = await call('post', `/resources/${quiet.staff[0].resourceId}/schedule-overrides`, quiet.owner.token, { date: day });
       await call('delete', `/resources/${quiet.staff[0].resourceId}/schedule-overrides/${other.body.data.id}`, quiet.owner.token);
       expect(await (await knex())('waitlist_rounds').where({ tenantId: quiet.tenant.id })).to.have.length(0);
+    });
+  });
+  describe('processing time and stations (docs/rules/waitlist.md#holds)', () => {
+    async function offerOf(s: BookingSalon, toPhone: string) {
+      const { sms } = await stack();
+      const message = await eventually(async () => (await sms.sentTo(toPhone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), `an offer SMS to ${toPhone}`);
+      const link = /\/waitlist\/offers\/(\S+)\?token=(\S+)/.exec(message.text)!;
+      return { text: message.text as string, offerId: link[1], token: decodeURIComponent(link[2]), slug: s.tenant.slug };
+    }
+    const held = async (tenantId: string) =>
+      (await (await knex())('booking_segments').where({ tenantId }).whereNotNull('waitlistRoundId').orderBy(['startTime', 'resourceType'])).map(
+        (g: { resourceType: string; kind: string; startTime: Date; endTime: Date }) =>
+          `${g.resourceType} ${g.kind} ${g.startTime.toLocaleTimeString('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' })}-${g.endTime.toLocaleTimeString('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' })}`,
+      );
+
+    it('when a cut inside a colour\'s processing phase is cancelled then the waitlister is offered that time with the stylist, the hold keeps it, and accepting books it', async () => {
+      const s = await colourSalon();
+      const day = localDay(3);
+      const stylist = s.staff[0].resourceId;
+      const colour = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: stylist }] });
+      const cut = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:30'), items: [{ serviceId: s.serviceId, resourceId: stylist }] });
+      expect([colour.status, cut.status]).to.deep.equal([201, 201]);
+      const customer = { name: 'Vera Venter', phone: phone() };
+      expect((await join(s, { resourceId: stylist, fromDate: day, toDate: day, earliestTime: '10:30', latestTime: '11:05', customer })).status).to.equal(201);
+      expect((await call('post', `/bookings/${cut.body.data.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+      const offer = await offerOf(s, customer.phone);
+      expect(offer.text).to.contain('kl. 10:30–11:00');
+      expect(await held(s.tenant.id)).to.deep.equal(['staff WORK 10:30-11:00']);
+      const over = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(day, '10:30'), items: [{ serviceId: s.serviceId, resourceId: stylist }], customer: { name: 'Annen', phone: phone() } });
+      expect([over.status, over.body.error.code]).to.deep.equal([409, 'BOOKING_CONFLICT']);
+      const accepted = await call('post', `/public/tenants/${s.tenant.slug}/waitlist/offers/${offer.offerId}/accept`, undefined, { token: offer.token });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
+      expect(accepted.body.data).to.include({ startTime: at(day, '10:30'), endTime: at(day, '11:00') });
+      expect(await held(s.tenant.id)).to.deep.equal([]);
+      const booked = await (await knex())('booking_segments').where({ bookingId: accepted.body.data.id });
+      expect(booked.map((g: { resourceId: string; kind: string }) => [g.resourceId, g.kind])).to.deep.equal([[stylist, 'WORK']]);
+    });
+
+    it('when a colour is cancelled then the offered colour holds the stylist\'s work phases and the colour station: nobody else colours then until the offer is declined', async () => {
+      const s = await colourSalon();
+      const day = localDay(3);
+      const [first, second] = s.staff.map((m) => m.resourceId);
+      const colour = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: first }] });
+      expect(colour.status).to.equal(201);
+      const customer = { name: 'Frida Farge', phone: phone() };
+      expect((await join(s, { serviceIds: [s.colourId], resourceId: first, fromDate: day, toDate: day, earliestTime: '10:00', latestTime: '11:30', customer })).status).to.equal(201);
+      expect((await call('post', `/bookings/${colour.body.data.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+      const offer = await offerOf(s, customer.phone);
+      expect(offer.text).to.contain('kl. 10:00–11:30');
+      expect(await held(s.tenant.id)).to.deep.equal(['staff WORK 10:00-10:30', 'equipment PROCESSING 10:30-11:05', 'staff WORK 11:05-11:30']);
+      // the stylist stays free inside the held processing phase, the station does not
+      const cut = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:30'), items: [{ serviceId: s.serviceId, resourceId: first }] });
+      expect(cut.status, 'a cut inside the held processing').to.equal(201);
+      const rival = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: second }] });
+      expect([rival.status, rival.body.error.code]).to.deep.equal([409, 'BOOKING_CONFLICT']);
+      const declined = await call('post', `/public/tenants/${s.tenant.slug}/waitlist/offers/${offer.offerId}/decline`, undefined, { token: offer.token });
+      expect(declined.status).to.equal(200);
+      expect(await held(s.tenant.id)).to.deep.equal([]);
+      const after = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: second }] });
+      expect(after.status, JSON.stringify(after.body)).to.equal(201);
     });
   });
 });

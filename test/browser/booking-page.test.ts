@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { call } from '../support/http';
-import { bookingsOf, chooseUpToContact, closePages, startBrowserStack, NEXT, openPage, pageSalon, randomPhone, waitForFocus } from './support';
-import { knex, localDay } from '../support/booking-fixtures';
+import { bookingsOf, chooseUpToContact, closePages, startBrowserStack, NEXT, openPage, pageSalon, processingSalon, randomPhone, waitForFocus } from './support';
+import { at, knex, localDay } from '../support/booking-fixtures';
 
 describe('booking page v2 (browser)', function () {
   this.timeout(60_000);
@@ -69,6 +69,45 @@ describe('booking page v2 (browser)', function () {
     expect(items.map((i: { serviceId: string }) => i.serviceId)).to.deep.equal(salon.services.map((s) => s.id));
     expect(items.every((i: { resourceId: string }) => i.resourceId === both.resourceId)).to.equal(true);
     expect(new Date(items[1].startTime).getTime()).to.equal(new Date(items[0].endTime).getTime());
+  });
+
+  it('when the stylist has a colour at 10:00 then the page offers a 30-minute service inside its processing (10:30) but not over its application or finish, the summary shows the whole appointment, and the booking takes that time', async function () {
+    const salon = await processingSalon();
+    const opened = await openPage(this);
+    const { page, shot, baseUrl } = opened;
+    await page.goto(`${baseUrl}/${salon.tenant.slug}`);
+    await page.getByLabel(salon.services[1].name).check();
+    await page.getByRole('button', NEXT).click();
+    await waitForFocus(page.getByRole('heading', { level: 2, name: 'Velg behandler' }));
+    await page.getByRole('button', NEXT).click();
+    await page.locator('.times button').first().waitFor();
+    await shot('times-around-the-colour');
+    const times = await page.locator('.times button').allInnerTexts();
+    expect(times).to.include.members(['09:30', '10:30', '11:30']);
+    for (const taken of ['09:45', '10:00', '10:15', '10:45', '11:00', '11:15']) expect(times, taken).to.not.include(taken);
+    await page.locator('.times button', { hasText: '10:30' }).click();
+    await waitForFocus(page.getByRole('heading', { level: 2, name: 'Dine opplysninger' }));
+    expect(await page.locator('.summary').innerText()).to.contain('kl. 10:30–11:00');
+    await page.getByLabel('Navn').fill('Pia Prosess');
+    await page.getByLabel('Mobilnummer').fill(randomPhone().typed);
+    await page.getByRole('button', { name: 'Bestill', exact: true }).click();
+    await page.waitForURL(/new=1$/);
+    await shot('confirmation');
+    const booked = (await bookingsOf(salon.tenant.id)).find((b: { contactName: string }) => b.contactName === 'Pia Prosess');
+    expect(new Date(booked.startTime).toISOString()).to.equal(at(salon.day, '10:30'));
+    expect(await (await knex())('booking_segments').where({ bookingId: booked.id }).select('kind')).to.deep.equal([{ kind: 'WORK' }]);
+  });
+
+  it('when a guest books the colour itself then the summary shows it from its start to the end of its last phase', async function () {
+    const salon = await processingSalon();
+    const opened = await openPage(this);
+    const { page, baseUrl } = opened;
+    await page.goto(`${baseUrl}/${salon.tenant.slug}`);
+    await chooseUpToContact(opened, [salon.colour.name]);
+    const summary = await page.locator('.summary').innerText();
+    const [, start, to] = /kl\. (\d\d:\d\d)–(\d\d:\d\d)/.exec(summary)!;
+    const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+    expect(minutes(to) - minutes(start), 'the whole colour: 30 + 35 + 25 minutes').to.equal(90);
   });
 
   it('when the chosen time is booked by someone else before the customer submits then the customer is back at the fresh times of that day with a notice', async function () {

@@ -10,7 +10,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { sharedBrowser } from '../support/chromium';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
-import { addService, addStaff, at, bookingSalon, knex, type BookingSalon } from '../support/booking-fixtures';
+import { addPhasedService, addRoom, addService, addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { platformAdmin } from '../support/billing';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 
@@ -117,13 +117,33 @@ export async function pageSalon(options: { settings?: Partial<TenantSettings>; s
   };
 }
 
+/**
+ * A page salon whose stylist has a colour (30 minutes of work, 35 processing at the one colour
+ * station, 25 of work) booked at 10:00 the day after tomorrow (`day`), and time off every day before it, so the booking
+ * page opens on that day. Its second service (30 minutes) fits inside the colour's processing.
+ */
+export async function processingSalon(): Promise<PageSalon & { day: string; colour: { id: string; name: string } }> {
+  const salon = await pageSalon();
+  const day = localDay(2);
+  const db = await knex();
+  const tag = crypto.randomBytes(3).toString('hex');
+  const colour = await addPhasedService(salon.tenant.id, { name: `Farge ${tag}` });
+  const stylist = salon.staff[0].resourceId;
+  await db('resource_skills').insert({ tenantId: salon.tenant.id, resourceId: stylist, serviceId: colour.id });
+  await addRoom(salon.tenant.id, [colour.id], { name: `Fargestasjon ${tag}` });
+  await db('time_offs').insert({ tenantId: salon.tenant.id, resourceId: stylist, type: 'vacation', startDate: localDay(0), endDate: localDay(1), isApproved: true });
+  const booked = await call('post', '/bookings', salon.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: colour.id, resourceId: stylist }] });
+  expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+  return { ...salon, day, colour: { id: colour.id, name: `Farge ${tag}` } };
+}
+
 /** A Norwegian mobile number as a customer types it ("912 34 567") and as the platform stores it (+4791234567). */
 export function randomPhone(): { typed: string; stored: string } {
   const digits = String(crypto.randomInt(90000000, 99999999));
   return { typed: `${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, stored: `+47${digits}` };
 }
 
-/** Every time of a salon-local day taken: one booking over the staff member's whole working day (09:00-17:00). */
+/** Every time of a salon-local day taken: one booking over the staff member's whole working day (09:00-17:00), its time held as the booking service holds it (one work segment). */
 export async function fillDay(salon: PageSalon, date: string, staff = salon.staff[0]): Promise<void> {
   const db = await knex();
   const start = new Date(at(date, '09:00'));
@@ -131,7 +151,10 @@ export async function fillDay(salon: PageSalon, date: string, staff = salon.staf
   const [booking] = await db('bookings')
     .insert({ tenantId: salon.tenant.id, resourceId: staff.resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', paymentMode: 'IN_PERSON', totalAmount: 0, contactName: 'Heldag', metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
     .returning('id');
-  await db('booking_items').insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 });
+  const [item] = await db('booking_items')
+    .insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 })
+    .returning('id');
+  await db('booking_segments').insert({ tenantId: salon.tenant.id, bookingId: booking.id, bookingItemId: item.id, resourceType: 'staff', resourceId: staff.resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
 }
 
 /** Sets the platform's bookingUiVersion (the admin route). */

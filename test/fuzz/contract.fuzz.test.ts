@@ -161,8 +161,9 @@ function urlOf(op: Operation, path: Record<string, string>, query: Record<string
 function setPath(target: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
   const root = structuredClone(target ?? {}) as Record<string | number, unknown>;
   let node = root as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) {
-    if (node[key] === null || typeof node[key] !== 'object') node[key] = typeof key === 'number' ? [] : {};
+  for (const [i, key] of path.slice(0, -1).entries()) {
+    // the container a missing step needs is what its next key indexes: an array for a number
+    if (node[key] === null || typeof node[key] !== 'object') node[key] = typeof path[i + 1] === 'number' ? [] : {};
     node = node[key] as Record<string | number, unknown>;
   }
   const last = path[path.length - 1];

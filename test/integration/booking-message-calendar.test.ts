@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { call, http } from '../support/http';
 import { stack } from '../support/stack';
 import { eventually } from '../support/eventually';
-import { at, bookingSalon, localDay } from '../support/booking-fixtures';
+import { at, bookingSalon, colourSalon, localDay } from '../support/booking-fixtures';
 import type { StoredMail } from '../../integrations/mail/mailer';
 import { createBookingActivities } from '../../activities/booking.activities';
 
@@ -65,6 +65,28 @@ describe('booking messages: manage link and calendar invitation', function () {
     expect(unfolded(cancel.content)).to.include('STATUS:CANCELLED');
     expect(line(cancel.content, 'UID:')).to.equal(uid);
     expect(Number(line(cancel.content, 'SEQUENCE:')!.split(':')[1])).to.be.greaterThan(movedSequence);
+  });
+
+  it('when a colour with processing time and a cleanup buffer is booked then the confirmation and its invitation cover the whole visit, to the last phase (the buffer is not the customer\'s time)', async () => {
+    const { platform, sms } = await stack();
+    const salon = await colourSalon(1, { settings: { autoConfirm: true } });
+    await platform.knex('services').where({ id: salon.colourId }).update({ bufferAfterMinutes: 10 });
+    const email = `colour-${crypto.randomUUID()}@example.test`;
+    const phone = `+479${crypto.randomInt(1000000, 9999999)}`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '10:00'),
+      items: [{ serviceId: salon.colourId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Frida Farge', phone, email },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const confirmed = await eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED e-mail');
+    expect(confirmed.text).to.contain('kl. 10:00–11:30');
+    const invite = confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!;
+    const date = localDay(3).replace(/-/g, '');
+    expect(line(invite.content, 'DTSTART;')).to.equal(`DTSTART;TZID=Europe/Oslo:${date}T100000`);
+    expect(line(invite.content, 'DTEND;')).to.equal(`DTEND;TZID=Europe/Oslo:${date}T113000`);
+    const text = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED SMS');
+    expect(text.text).to.contain('kl. 10:00–11:30');
   });
 
   it('when the salon changes what no message announces (notes, staff) then the manage page’s calendar file keeps the SEQUENCE of the last invitation sent; a move raises both by one', async () => {

@@ -4,10 +4,11 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { bookingSalon, knex } from '../support/booking-fixtures';
-import { insertNewBooking, type AuditEntry, type NewItemRow } from '../../domain/booking/booking.repository';
+import { insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
 import { findPublicTenant } from '../../domain/public/public-portal.repository';
 import { BookingModel } from '../../db/models/booking.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
+import { BookingSegmentModel } from '../../db/models/booking-segment.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
 import { TenantModel } from '../../db/models/tenant.model';
 import { plain } from '../../db/plain';
@@ -20,18 +21,21 @@ async function rowsOf(trx: Knex.Transaction, bookingId: string) {
   return {
     booking: (await trx.raw('SELECT * FROM bookings WHERE id = ?', [bookingId])).rows,
     items: (await trx.raw('SELECT * FROM booking_items WHERE booking_id = ? ORDER BY sort_order', [bookingId])).rows,
+    // created_at is the database's now(): each transaction's own
+    segments: (await trx.raw('SELECT * FROM booking_segments WHERE booking_id = ? ORDER BY start_time, resource_type', [bookingId])).rows.map((r: { created_at: unknown }) => ({ ...r, created_at: 'now()' })),
     audit: (await trx.raw('SELECT * FROM booking_audit_logs WHERE booking_id = ?', [bookingId])).rows.map((r: { id: unknown }) => ({ ...r, id: 'generated' })),
   };
 }
 
 /** What the rows were when each INSERT was built by its model (the statement before insertStatement). */
-async function insertThroughModels(trx: Knex.Transaction, booking: BookingRow, items: NewItemRow[], audit: Record<string, unknown>): Promise<void> {
+async function insertThroughModels(trx: Knex.Transaction, booking: BookingRow, items: NewItemRow[], segments: NewSegmentRow[], audit: Record<string, unknown>): Promise<void> {
   const inserts = [
     BookingModel.query(trx).insert(booking).toKnexQuery().toSQL(),
     BookingItemModel.query(trx).insert(items).toKnexQuery().toSQL(),
+    BookingSegmentModel.query(trx).insert(segments).toKnexQuery().toSQL(),
     BookingAuditLogModel.query(trx).insert(audit).toKnexQuery().toSQL(),
   ];
-  await trx.raw(`WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), a AS (${inserts[2].sql}) SELECT 1`, inserts.flatMap((insert) => insert.bindings));
+  await trx.raw(`WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), g AS (${inserts[2].sql}), a AS (${inserts[3].sql}) SELECT 1`, inserts.flatMap((insert) => insert.bindings));
 }
 
 /** Runs fn in a transaction that is rolled back, and answers what it returned. */
@@ -49,7 +53,7 @@ async function inRolledBack<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promi
 }
 
 describe('the public booking hot path statements', () => {
-  it('when a booking with two items is inserted then its rows are the ones the model-built insert wrote', async () => {
+  it('when a booking with two items and their segments is inserted then its rows are the ones the model-built insert wrote', async () => {
     const salon = await bookingSalon({ staff: 2 });
     const tenantId = salon.tenant.id;
     const id = crypto.randomUUID();
@@ -94,20 +98,44 @@ describe('the public booking hot path statements', () => {
       { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId, startTime: start, endTime: mid, duration: 60, price: 50000, sortOrder: 0, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
       { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[1].resourceId, startTime: mid, endTime: end, duration: 60, price: 50000, sortOrder: 1, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
     ];
+    const segment = (item: NewItemRow, kind: string, phaseIndex: number | null, resourceType: string, resourceId: string | null, startTime: Date, endTime: Date): NewSegmentRow => ({
+      id: crypto.randomUUID(),
+      tenantId,
+      bookingId: id,
+      bookingItemId: item.id,
+      waitlistRoundId: null,
+      resourceType,
+      resourceId,
+      kind,
+      phaseIndex,
+      startTime,
+      endTime,
+      isActive: true,
+      isExclusive: true,
+    });
+    const half = new Date(start.getTime() + 1_800_000);
+    const segments: NewSegmentRow[] = [
+      segment(items[0], 'WORK', 0, 'staff', salon.staff[0].resourceId, start, half),
+      segment(items[0], 'PROCESSING', 1, 'staff', salon.staff[0].resourceId, half, mid),
+      segment(items[1], 'WORK', 0, 'staff', salon.staff[1].resourceId, mid, end),
+      segment(items[1], 'BUFFER_AFTER', null, 'staff', salon.staff[1].resourceId, end, new Date(end.getTime() + 600_000)),
+    ];
     const created: AuditEntry = { actor: GUEST_ACTOR, action: 'CREATED', toStatus: 'CONFIRMED', changes: { source: 'ONLINE', nested: { list: [1, 'two'] } } };
     const auditRow = { bookingId: id, tenantId, actorUserId: null, actorRole: GUEST_ACTOR.role, action: 'CREATED', fromStatus: null, toStatus: 'CONFIRMED', reason: null, forced: false, changes: created.changes, createdAt: now };
 
     const before = await inRolledBack(async (trx) => {
-      await insertThroughModels(trx, booking, items, auditRow);
+      await insertThroughModels(trx, booking, items, segments, auditRow);
       return rowsOf(trx, id);
     });
     const after = await inRolledBack(async (trx) => {
-      await insertNewBooking(trx, booking, items, created);
+      await insertNewBooking(trx, booking, items, segments, created);
       return rowsOf(trx, id);
     });
 
     expect(before.booking).to.have.length(1);
     expect(before.items).to.have.length(2);
+    expect(before.segments).to.have.length(4);
+    expect(before.segments.map((g: { blocks: boolean }) => g.blocks)).to.deep.equal([true, false, true, true]);
     expect(before.audit).to.have.length(1);
     expect(after).to.deep.equal(before);
   });

@@ -33,6 +33,46 @@ export async function addService(tenantId: string, fields: Partial<{ name: strin
   return row as { id: string; duration: number; price: number };
 }
 
+/** The colour of docs/rules/catalogue.md#phases-buffers-and-rooms: 30 minutes of application, 35 developing at the colour station, 25 of rinse and finish. */
+export const COLOUR_PHASES = [
+  { kind: 'WORK', minutes: 30 },
+  { kind: 'PROCESSING', minutes: 35 },
+  { kind: 'WORK', minutes: 25 },
+] as const;
+
+/** A service with phases, buffers and rooms or equipment, written as the catalogue stores it (rows, like addService). */
+export async function addPhasedService(
+  tenantId: string,
+  fields: { name?: string; price?: number; phases?: readonly { kind: string; minutes: number }[]; bufferBeforeMinutes?: number; bufferAfterMinutes?: number; resourceRequirements?: { resourceType: 'room' | 'equipment'; phases: number[] | null }[] } = {},
+) {
+  const phases = fields.phases ?? COLOUR_PHASES;
+  const duration = phases.reduce((sum, p) => sum + p.minutes, 0);
+  const [row] = await (await knex())('services')
+    .insert({
+      tenantId,
+      name: fields.name ?? unique('Colour'),
+      duration,
+      price: fields.price ?? 120000,
+      currency: 'NOK',
+      phases: JSON.stringify(phases),
+      bufferBeforeMinutes: fields.bufferBeforeMinutes ?? 0,
+      bufferAfterMinutes: fields.bufferAfterMinutes ?? 0,
+      resourceRequirements: JSON.stringify(fields.resourceRequirements ?? [{ resourceType: 'equipment', phases: [1] }]),
+    })
+    .returning(['id', 'duration', 'price']);
+  return row as { id: string; duration: number; price: number };
+}
+
+/** A room or piece of equipment, suitable for the services given (their skill), there whenever the salon is open. */
+export async function addRoom(tenantId: string, serviceIds: string[], fields: Partial<{ type: 'room' | 'equipment'; name: string; sortOrder: number }> = {}): Promise<string> {
+  const db = await knex();
+  const [resource] = await db('resources')
+    .insert({ tenantId, type: fields.type ?? 'equipment', name: fields.name ?? unique('Station'), isBookableOnline: false, sortOrder: fields.sortOrder ?? 100 })
+    .returning('id');
+  if (serviceIds.length) await db('resource_skills').insert(serviceIds.map((serviceId) => ({ tenantId, resourceId: resource.id, serviceId })));
+  return resource.id as string;
+}
+
 export async function addStaff(
   tenantId: string,
   serviceIds: string[],
@@ -67,4 +107,22 @@ export function localDay(days: number, tz = 'Europe/Oslo'): string {
 /** UTC ISO of a salon-local date and time. */
 export function at(date: string, time: string, tz = 'Europe/Oslo'): string {
   return localToUtc(date, time, tz).toISOString();
+}
+
+export interface ColourSalon extends BookingSalon {
+  /** the colour: 30 minutes of work, 35 processing at the colour station, 25 of work */
+  colourId: string;
+  /** the salon's one colour station */
+  stationId: string;
+}
+
+/** A booking salon whose `staff` stylists cut (30 minutes, `serviceId`) and colour, with ONE colour station for the colour's processing. */
+export async function colourSalon(staff = 2, options: Parameters<typeof bookingSalon>[0] = {}): Promise<ColourSalon> {
+  const s = await bookingSalon({ ...options, staff });
+  const db = await knex();
+  await db('services').where({ id: s.serviceId }).update({ duration: 30 });
+  const colour = await addPhasedService(s.tenant.id);
+  await db('resource_skills').insert(s.staff.map((m) => ({ tenantId: s.tenant.id, resourceId: m.resourceId, serviceId: colour.id })));
+  const stationId = await addRoom(s.tenant.id, [colour.id], { name: 'Fargestasjon' });
+  return { ...s, service: { ...s.service, duration: 30 }, colourId: colour.id, stationId };
 }

@@ -112,7 +112,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       const round = await cancel(sc, booking.id);
       const offered = await offerTo(first.phone);
       expect(offered.text).to.contain('Hei Anne!').and.contain('Vi holder timen for deg i 15 minutter').and.contain(`https://booking.example.test/${sc.s.tenant.slug}/waitlist/offers/${offered.offerId}?token=`);
-      expect(await rows('booking_items', { waitlistRoundId: round.id })).to.have.length(1);
+      expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(1);
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
       expect(await offersSentTo(second.phone)).to.equal(0);
 
@@ -128,7 +128,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect((await rows('waitlist_rounds', { id: round.id }))[0]).to.include({ status: 'FILLED', bookingId: booked.id });
       expect((await rows('waitlist_entries', { id: second.entry.id }))[0]).to.include({ status: 'BOOKED', bookingId: booked.id });
       expect((await rows('waitlist_entries', { id: first.entry.id }))[0].status).to.equal('WAITING');
-      expect(await rows('booking_items', { waitlistRoundId: round.id })).to.have.length(0);
+      expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(0);
       expect(await offersSentTo(third.phone)).to.equal(0);
     });
   });
@@ -152,7 +152,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(bookingsAtTen).to.have.length(1);
       const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => o.status).sort();
       expect(statuses).to.deep.equal(['ACCEPTED', ...Array(9).fill('TAKEN')]);
-      expect(await rows('booking_items', { waitlistRoundId: round.id })).to.have.length(0);
+      expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(0);
     });
   });
 
@@ -198,7 +198,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       await offerTo(second.phone);
       await leaveWaitlist(sc.deps, sc.tenant, second.entry.id, second.entry.token);
       const last = await offerTo(third.phone);
-      expect(await rows('booking_items', { waitlistRoundId: round.id })).to.have.length(1);
+      expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(1);
       const booked = await acceptOffer(sc.deps, sc.tenant, last.offerId, last.token);
       expect(booked.customerName).to.equal('Jorunn');
       await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();

@@ -32,7 +32,12 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
       </dd>
     </div>
   );
-  const when = draft.slot ? t(lang, 'at', { day: formatLocalDate(localDateOf(draft.slot.start, boot.salon.timezone), locale), time: formatTime(draft.slot.start, boot.salon.timezone, locale) }) + zone : null;
+  // the whole appointment: from the start to the end of its last phase (processing included)
+  const zoneOf = boot.salon.timezone;
+  const when = draft.slot
+    ? t(lang, 'atUntil', { day: formatLocalDate(localDateOf(draft.slot.start, zoneOf), locale), time: formatTime(draft.slot.start, zoneOf, locale), end: formatTime(draft.slot.end, zoneOf, locale) }) + zone
+    : null;
+  const length = services.reduce((sum, s) => sum + s.duration, 0);
   return (
     <aside class="summary" aria-labelledby="summary-heading">
       <h2 id="summary-heading">{t(lang, 'summary')}</h2>
@@ -50,6 +55,7 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
         )}
         {draft.step !== 'staff' && row('staffLabel', staff, 'staff')}
         {when && row('when', when, 'time')}
+        {services.length > 1 && row('duration', formatDuration(length, lang))}
         {row('total', formatMoney(totalOf(services), currency, locale))}
         {!!deposit && row('deposit', formatMoney(deposit, currency, locale))}
       </dl>

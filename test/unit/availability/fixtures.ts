@@ -20,6 +20,7 @@ export function resource(id: string, over: Partial<ResourceAvailabilityData> & {
   const hours = over.hours ?? [['09:00', '17:00']];
   return {
     id,
+    type: 'staff',
     isActive: true,
     isBookableOnline: true,
     skills: ['cut'],

@@ -7,6 +7,7 @@ describe('booking messages (Norwegian and English)', () => {
     salonName: 'Klipp & Stell',
     customerName: 'Kari',
     startTime: new Date('2026-12-04T13:30:00.000Z'),
+    endTime: new Date('2026-12-04T15:00:00.000Z'),
     timezone: 'Europe/Oslo',
     services: ['Dameklipp'],
     staffName: 'Ola',
@@ -26,10 +27,16 @@ describe('booking messages (Norwegian and English)', () => {
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED', 'CANCELLED'] as const) {
       const message = renderBookingMessage(kind, facts);
       expect(message.subject, kind).to.contain('Klipp & Stell');
-      expect(message.text, kind).to.contain('Hei Kari!').and.contain('Dameklipp').and.contain('kl. 14:30');
+      expect(message.text, kind).to.contain('Hei Kari!').and.contain('Dameklipp').and.contain('kl. 14:30–16:00');
     }
     expect(renderBookingMessage('REMINDER', facts).subject).to.match(/^Påminnelse/);
   });
+  it('when a visit with processing time is rendered then the whole appointment shows, to its last phase; an end past midnight names its date', () => {
+    expect(renderBookingMessage('CONFIRMED', facts).text).to.contain('fredag 4. desember kl. 14:30–16:00');
+    const late = { ...facts, startTime: new Date('2026-12-04T22:30:00.000Z'), endTime: new Date('2026-12-05T00:00:00.000Z') };
+    expect(renderBookingMessage('CONFIRMED', late).text).to.contain('fredag 4. desember kl. 23:30–lørdag 5. desember kl. 01:00');
+  });
+
   it('when the booking has a manage page then the received, confirmation, reminder and moved messages end with its link; the cancellation and bookings without one carry none', () => {
     const manageUrl = 'https://book.example.no/klipp/bookings/6b0c?token=abc.def';
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED'] as const) {
@@ -71,7 +78,7 @@ describe('booking messages (Norwegian and English)', () => {
       'en',
     );
     expect(joined.text).to.equal('Hi Vera! You are on the waitlist at Klipp for Dameklipp, Friday 4 December – Sunday 6 December from 10:00. We will send you a message when a time becomes free. See or leave the waitlist: https://x/klipp/waitlist/1?token=t&lang=en');
-    const offer = renderWaitlistOffer({ salonName: 'Klipp', customerName: 'Vera', startTime: new Date('2026-12-04T13:30:00.000Z'), timezone: 'Europe/Oslo', services: ['Dameklipp'], staffName: 'Ola', holdMinutes: 15, acceptUrl: 'https://x' }, 'en');
-    expect(offer.text).to.equal('Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30. We hold the time for you for 15 minutes. Book here: https://x');
+    const offer = renderWaitlistOffer({ salonName: 'Klipp', customerName: 'Vera', startTime: new Date('2026-12-04T13:30:00.000Z'), endTime: new Date('2026-12-04T14:15:00.000Z'), timezone: 'Europe/Oslo', services: ['Dameklipp'], staffName: 'Ola', holdMinutes: 15, acceptUrl: 'https://x' }, 'en');
+    expect(offer.text).to.equal('Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x');
   });
 });

@@ -1,7 +1,7 @@
 // The waitlist's pure rules (docs/rules/waitlist.md): the range limit, which entries a freed
 // interval can go to, whether a slot suits an entry (salon-local, DST included), the held time.
 import { expect } from 'chai';
-import { candidateEntries, entryEndsAtMs, entryWishProblems, heldIntervals, slotSuitsEntry, type WaitingEntry } from '../../../domain/waitlist/waitlist.rules';
+import { candidateEntries, entryEndsAtMs, entryWishProblems, slotSuitsEntry, type WaitingEntry } from '../../../domain/waitlist/waitlist.rules';
 import { localToUtc } from '../../../domain/time/salon-time.rules';
 import { daysWithLongerHours, defaultBusinessHours } from '../../../domain/tenant/tenant-settings.rules';
 
@@ -61,23 +61,6 @@ describe('waitlist rules', () => {
       const dst = { start: ms('2027-03-28', '09:00'), end: ms('2027-03-28', '12:00') };
       expect(slotSuitsEntry({ start: ms('2027-03-28', '09:00'), end: ms('2027-03-28', '10:00') }, entry({ earliestTime: '09:00', latestTime: '10:00' }), dst, TZ)).to.equal(true);
       expect(entryEndsAtMs('2027-03-28', TZ) - ms('2027-03-28', '00:00')).to.equal(23 * 3600_000);
-    });
-  });
-
-  describe('heldIntervals', () => {
-    it('merges each staff member\'s offered items (BROADCAST offers overlapping slots), keeping staff apart', () => {
-      const item = (resourceId: string, start: number, end: number) => ({ serviceId: 's', resourceId, start, end });
-      expect(
-        heldIntervals([
-          { items: [item('a', 0, 60)] },
-          { items: [item('a', 30, 90)] },
-          { items: [item('a', 120, 150), item('b', 0, 60)] },
-        ]),
-      ).to.deep.equal([
-        { resourceId: 'a', start: 0, end: 90 },
-        { resourceId: 'a', start: 120, end: 150 },
-        { resourceId: 'b', start: 0, end: 60 },
-      ]);
     });
   });
 

@@ -1,0 +1,357 @@
+/**
+ * THE reservation primitive (docs/rules/booking.md#the-parts-of-a-booking): every booking write
+ * that takes time - creation, a move, a re-activated status, self-pick - plans the visit's parts
+ * (planItems for new services, plannedFromItems for a booking's own parts), places them under the
+ * tenant booking lock (placeVisit: the staff member works over each item and is free in its work
+ * phases and buffers, unassigned capacity holds, a suitable room or piece of equipment is free for
+ * each requirement, chosen here), and writes them as booking_segments (segmentRows, then the
+ * booking's one-statement insert or replaceSegments). booking_segments_no_overlap is the last word:
+ * two writers that both passed the check cannot both commit overlapping parts of one resource.
+ *
+ *   const planned = planItems(services, items, start);
+ *   const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly, allowDoubleBooking });
+ *   const rows = segmentRows(tenant.id, bookingId, itemIds, placed.parts, { isActive, isExclusive });
+ */
+import crypto from 'node:crypto';
+import type { Transaction } from '../../db/db-handle';
+import { isExclusionViolation } from '../../db/db-errors';
+import { errors } from '../errors';
+import { requireApiDateTime } from '../time/iso';
+import { fitsWithin, mergeIntervals, overlaps, type Interval } from '../time/interval.rules';
+import {
+  capacityOf,
+  checkBookingPlacement,
+  chooseResource,
+  isQualified,
+  isSuitable,
+  layOutService,
+  partBlocks,
+  requirementTimeOf,
+  resourceDayTime,
+  staffTimeOf,
+  type HeldPart,
+  type PlacementIssue,
+  type ResourceType,
+  type SegmentKind,
+  type VisitPart,
+} from '../availability';
+import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.repository';
+import { isResourceFree, placeUnassignedItems } from '../availability/unassigned.rules';
+import type { ServiceInfo } from '../availability/availability.service';
+import type { RequirementType } from '../catalogue/service-shape.rules';
+import type { TenantContext } from '../tenant/tenant-context';
+import { daysBetween, utcToLocalDate } from '../time/salon-time.rules';
+import { NeedsExclusiveLock, type LockMode } from './booking-lock';
+import type { NewSegmentRow } from './booking.repository';
+import type { ItemInput, ItemRow, SegmentRow } from './booking.types';
+
+export interface PlannedItem {
+  serviceId: string;
+  /** the staff member; null = unassigned (any qualified one) */
+  resourceId: string | null;
+  /** the customer-visible start and end (buffers excluded) */
+  start: Date;
+  end: Date;
+  duration: number;
+  price: number;
+  /** every part of the item's time, resources not yet chosen (visit.rules.ts layOutService) */
+  parts: VisitPart[];
+  /** the rooms or equipment the item holds now, by type: a move keeps them where they are free */
+  heldRooms?: ReadonlyMap<RequirementType, string>;
+}
+
+/** A placed visit: what the check read, and each item's parts with the resource that holds it. */
+export interface PlacedVisit {
+  data: AvailabilityData;
+  parts: HeldPart[][];
+}
+
+/** New items from the request: each starts at its startTime or where the previous one ends; laid out by its service's shape. */
+export function planItems(services: Map<string, ServiceInfo>, items: readonly ItemInput[], start: Date): PlannedItem[] {
+  let cursor = start.getTime();
+  return items.map((item, index) => {
+    const svc = services.get(item.serviceId)!;
+    const s = item.startTime ? requireApiDateTime(item.startTime, `items.${index}.startTime`).getTime() : cursor;
+    const laid = layOutService(svc.shape, index, s);
+    cursor = laid.end;
+    return { serviceId: item.serviceId, resourceId: item.resourceId ?? null, start: new Date(s), end: new Date(laid.end), duration: svc.duration, price: svc.price, parts: laid.parts };
+  });
+}
+
+/** An item's stored segments as the parts it was booked with (an item without segments is one work phase). */
+function partsOfItem(item: ItemRow, itemIndex: number, shiftMs: number): { parts: VisitPart[]; heldRooms: Map<RequirementType, string> } {
+  const heldRooms = new Map<RequirementType, string>();
+  if (!item.segments.length) {
+    const whole = { start: new Date(item.startTime).getTime() + shiftMs, end: new Date(item.endTime).getTime() + shiftMs };
+    return { parts: [{ itemIndex, resourceType: 'staff', requirementIndex: null, kind: 'WORK', phaseIndex: 0, ...whole, blocks: true }], heldRooms };
+  }
+  const roomTypes: RequirementType[] = [];
+  const parts = item.segments.map((g): VisitPart => {
+    let requirementIndex: number | null = null;
+    if (g.resourceType !== 'staff') {
+      const type = g.resourceType;
+      if (!roomTypes.includes(type)) roomTypes.push(type);
+      requirementIndex = roomTypes.indexOf(type);
+      if (g.resourceId) heldRooms.set(type, g.resourceId);
+    }
+    const start = new Date(g.startTime).getTime() + shiftMs;
+    const end = new Date(g.endTime).getTime() + shiftMs;
+    return { itemIndex, resourceType: g.resourceType, requirementIndex, kind: g.kind, phaseIndex: g.phaseIndex, start, end, blocks: partBlocks(g.resourceType, g.kind) };
+  });
+  return { parts, heldRooms };
+}
+
+/** A booking's own items as planned ones, optionally shifted by `shiftMs` and/or given a staff member: the parts it was booked with, not its services' current shape. */
+export function plannedFromItems(items: readonly ItemRow[], change: { shiftMs?: number; resourceId?: (item: ItemRow) => string | null } = {}): (PlannedItem & { id: string })[] {
+  const shift = change.shiftMs ?? 0;
+  return [...items]
+    .sort((a, b) => a.sortOrder - b.sortOrder)
+    .map((i, index) => ({
+      id: i.id,
+      serviceId: i.serviceId,
+      resourceId: change.resourceId ? change.resourceId(i) : i.resourceId,
+      start: new Date(new Date(i.startTime).getTime() + shift),
+      end: new Date(new Date(i.endTime).getTime() + shift),
+      duration: i.duration,
+      price: i.price,
+      ...partsOfItem(i, index, shift),
+    }));
+}
+
+/** First start and last end of the items (customer-visible). */
+export function spanOf(items: readonly { start: Date; end: Date }[]): { start: Date; end: Date } {
+  return {
+    start: new Date(Math.min(...items.map((i) => i.start.getTime()))),
+    end: new Date(Math.max(...items.map((i) => i.end.getTime()))),
+  };
+}
+
+/** From the first part's start to the last part's end (buffers included). */
+function partsSpan(items: readonly PlannedItem[]): Interval {
+  const parts = items.flatMap((i) => i.parts);
+  return { start: Math.min(...parts.map((p) => p.start)), end: Math.max(...parts.map((p) => p.end)) };
+}
+
+function placementError(code: string, issue: PlacementIssue | undefined) {
+  const field = issue ? `items.${issue.itemIndex}` : 'items';
+  switch (code) {
+    case 'RESOURCE_NOT_FOUND':
+      return errors.notFound('resource');
+    case 'RESOURCE_NOT_QUALIFIED':
+      return errors.unprocessable('RESOURCE_NOT_QUALIFIED', 'The chosen staff member does not offer this service', [{ field, message: 'resource lacks the skill or is not bookable online' }]);
+    case 'RESOURCE_NOT_AVAILABLE':
+      return errors.unprocessable('RESOURCE_NOT_AVAILABLE', 'The staff member does not work at this time', [
+        { field, message: issue?.reason === 'TIME_OFF' ? 'resource has time off' : issue?.reason === 'INACTIVE' ? 'resource is inactive' : 'outside schedule or business hours' },
+      ]);
+    case 'INVALID_ITEM':
+      return errors.validation('Request validation failed', [{ field, message: 'end must be after start' }]);
+    default:
+      return errors.conflict('BOOKING_CONFLICT', 'The time overlaps another booking', [{ field, message: 'overlaps another booking' }]);
+  }
+}
+
+/** The staff member's span of an item (buffers included). */
+const staffSpan = (item: PlannedItem): Interval => staffTimeOf(item.parts).span;
+
+/** The room types an item needs, by requirement index. */
+function requirementTypes(item: PlannedItem): RequirementType[] {
+  const types: RequirementType[] = [];
+  for (const p of item.parts) if (p.requirementIndex !== null) types[p.requirementIndex] = p.resourceType as RequirementType;
+  return types;
+}
+
+export interface PlaceOptions {
+  mode: LockMode;
+  /** a booking being moved or re-activated: its own time counts as free */
+  excludeBookingId?: string;
+  /** the public portal: staff must be bookable online */
+  onlineOnly: boolean;
+  allowDoubleBooking: boolean;
+}
+
+/**
+ * Places the planned items under the tenant booking lock: schedule, business hours, time-off and
+ * skills of the staff member, their work phases and buffers clear of other bookings, every
+ * unassigned item (new and existing) still with a qualified free staff member, and a suitable room
+ * or piece of equipment free for each requirement (the one the item held when it still is, else the
+ * previous item's, else the first in sort order). Throws the placement errors
+ * (docs/rules/availability.md#placement); NeedsExclusiveLock when a SHARED lock is not enough.
+ * Reads everything in one statement (availability.repository.ts) inside the caller's transaction.
+ */
+export async function placeVisit(trx: Transaction, tenant: TenantContext, items: PlannedItem[], opts: PlaceOptions): Promise<PlacedVisit> {
+  const s = tenant.settings;
+  const tz = s.timezone;
+  const span = partsSpan(items);
+  const fromDate = utcToLocalDate(span.start, tz);
+  const toDate = utcToLocalDate(span.end - 1, tz);
+  const data: AvailabilityData = await loadAvailabilityData(trx, {
+    tenantId: tenant.id,
+    timezone: tz,
+    serviceIds: items.map((i) => i.serviceId),
+    resourceIds: items.map((i) => i.resourceId).filter((x): x is string => !!x),
+    fromDate,
+    toDate,
+    onlyListedResources: items.every((i) => i.resourceId !== null),
+  });
+  const others = data.unassigned.filter((u) => u.bookingId !== opts.excludeBookingId);
+  const newUnassigned = items.filter((i) => i.resourceId === null);
+  const touchesUnassigned = others.some((u) => items.some((i) => overlaps(staffSpan(i), { start: u.start.getTime(), end: u.end.getTime() })));
+  if (opts.mode === 'shared' && (newUnassigned.length > 0 || touchesUnassigned)) throw new NeedsExclusiveLock();
+
+  const assigned = items.filter((i) => i.resourceId !== null);
+  if (assigned.length) {
+    const result = checkBookingPlacement({
+      timezone: tz,
+      businessHours: s.businessHours,
+      resources: data.resources,
+      items: assigned.map((i) => ({ resourceId: i.resourceId!, serviceId: i.serviceId, start: i.start, end: i.end, parts: i.parts })),
+      allowDoubleBooking: opts.allowDoubleBooking,
+      excludeBookingId: opts.excludeBookingId,
+      onlineOnly: opts.onlineOnly,
+    });
+    if (!result.ok) {
+      const issue = result.issues[0];
+      throw placementError(result.code, issue ? { ...issue, itemIndex: items.indexOf(assigned[issue.itemIndex]) } : undefined);
+    }
+  }
+  if (newUnassigned.length || touchesUnassigned) placeUnassigned(data, items, others, tenant, opts);
+  return { data, parts: chooseRooms(data, items, tenant, { fromDate, days: daysBetween(fromDate, toDate) + 1 }, opts) };
+}
+
+/** Unassigned capacity: existing unassigned items placed before and after adding the new parts; each new unassigned item needs a free qualified staff member. */
+function placeUnassigned(data: AvailabilityData, items: PlannedItem[], others: AvailabilityData['unassigned'], tenant: TenantContext, opts: PlaceOptions): void {
+  const s = tenant.settings;
+  const tz = s.timezone;
+  const assigned = items.filter((i) => i.resourceId !== null);
+  const before = placeUnassignedItems(data.resources, others, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId });
+  const withAssigned = data.resources.map((r) => ({
+    ...r,
+    bookings: [
+      ...r.bookings,
+      ...assigned
+        .filter((i) => i.resourceId === r.id)
+        .flatMap((i) => staffTimeOf(i.parts).blocks.map((b) => ({ id: '__new__', start: new Date(b.start), end: new Date(b.end), status: 'CONFIRMED' as const }))),
+    ],
+  }));
+  const after = placeUnassignedItems(withAssigned, others, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId });
+  if (!opts.allowDoubleBooking && after.unplaced.length > before.unplaced.length) {
+    throw errors.conflict('BOOKING_CONFLICT', 'The staff member is needed for an unassigned booking at this time');
+  }
+  const pool = after.resources;
+  for (const item of items.filter((i) => i.resourceId === null)) {
+    const index = items.indexOf(item);
+    const time = staffTimeOf(item.parts);
+    const start = new Date(time.span.start);
+    const end = new Date(time.span.end);
+    const qualified = pool.filter((r) => isQualified(r, item.serviceId, opts.onlineOnly));
+    const working = qualified.filter((r) => {
+      const firstDate = utcToLocalDate(start, tz);
+      const days = daysBetween(firstDate, utcToLocalDate(end.getTime() - 1, tz)) + 1;
+      return fitsWithin(resourceDayTime(r, firstDate, tz, s.businessHours, { days, ignoreBookings: true }).working, time.span.start, time.span.end);
+    });
+    if (!working.length) {
+      throw errors.unprocessable('RESOURCE_NOT_AVAILABLE', 'Nobody who offers this service works at this time', [
+        { field: `items.${index}`, message: qualified.length ? 'outside schedule or business hours' : 'no qualified staff member' },
+      ]);
+    }
+    if (opts.allowDoubleBooking) continue;
+    const host = working.find((r) => isResourceFree(r, start, end, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId, blocks: time.blocks }));
+    if (!host) throw errors.conflict('BOOKING_CONFLICT', 'Every qualified staff member is booked at this time', [{ field: `items.${index}`, message: 'no free staff member' }]);
+    for (const b of time.blocks) (host.bookings as { id: string; start: Date; end: Date; status: string }[]).push({ id: '__new__', start: new Date(b.start), end: new Date(b.end), status: 'CONFIRMED' });
+  }
+}
+
+/** Every item's parts with their resource: the staff member as planned, and a room or piece of equipment chosen for each requirement. */
+function chooseRooms(data: AvailabilityData, items: PlannedItem[], tenant: TenantContext, range: { fromDate: string; days: number }, opts: PlaceOptions): HeldPart[][] {
+  const s = tenant.settings;
+  const capacity = capacityOf(data.resources, range.fromDate, s.timezone, s.businessHours, {
+    days: range.days,
+    ignoreBookings: opts.allowDoubleBooking,
+    excludeBookingId: opts.excludeBookingId,
+  });
+  const taken: { resourceId: string; intervals: Interval[] }[] = [];
+  const previous = new Map<RequirementType, string>();
+  return items.map((item, index) => {
+    const chosen = requirementTypes(item).map((type, j) => {
+      const time = requirementTimeOf(item.parts, j);
+      const prefer = [item.heldRooms?.get(type), previous.get(type)].filter((x): x is string => !!x);
+      const candidates = data.resources.filter((r) => isSuitable(r, item.serviceId, type));
+      const choice = chooseResource(capacity, candidates, time, prefer, opts.allowDoubleBooking ? [] : taken);
+      if ('problem' in choice) throw roomError(choice.problem, type, index);
+      // the same visit's other phases may not sit in this room at once (its buffers may)
+      taken.push({ resourceId: choice.resourceId, intervals: mergeIntervals(item.parts.filter((p) => p.requirementIndex === j && p.phaseIndex !== null)) });
+      previous.set(type, choice.resourceId);
+      return choice.resourceId;
+    });
+    return item.parts.map((p) => ({ ...p, resourceId: p.requirementIndex === null ? item.resourceId : chosen[p.requirementIndex] }));
+  });
+}
+
+function roomError(problem: 'NONE_SUITABLE' | 'NOT_OPEN' | 'TAKEN', type: RequirementType, index: number) {
+  const what = type === 'room' ? 'room' : 'piece of equipment';
+  const field = `items.${index}`;
+  if (problem === 'TAKEN') return errors.conflict('BOOKING_CONFLICT', `Every suitable ${what} is booked at this time`, [{ field, message: `no free ${what}` }]);
+  return errors.unprocessable('RESOURCE_NOT_AVAILABLE', `No suitable ${what} is available at this time`, [
+    { field, message: problem === 'NONE_SUITABLE' ? `the service needs a ${what} and none is set up for it` : `no suitable ${what} is open at this time` },
+  ]);
+}
+
+/** The booking_segments rows of a placed visit: one per part, with the booking's denormalised flags. */
+export function segmentRows(
+  tenantId: string,
+  bookingId: string,
+  itemIds: readonly string[],
+  parts: readonly HeldPart[][],
+  flags: { isActive: boolean; isExclusive: boolean },
+): NewSegmentRow[] {
+  return parts.flat().map((p) => ({
+    id: crypto.randomUUID(),
+    tenantId,
+    bookingId,
+    bookingItemId: itemIds[p.itemIndex],
+    waitlistRoundId: null,
+    resourceType: p.resourceType,
+    resourceId: p.resourceId,
+    kind: p.kind,
+    phaseIndex: p.phaseIndex,
+    startTime: new Date(p.start),
+    endTime: new Date(p.end),
+    ...flags,
+  }));
+}
+
+/** The rows of one item as the booking module reads them back (SegmentRow), for the new booking's answer. */
+export function segmentsOfItem(rows: readonly NewSegmentRow[], itemId: string): SegmentRow[] {
+  return rows
+    .filter((g) => g.bookingItemId === itemId)
+    .map((g) => ({
+      bookingItemId: itemId,
+      kind: g.kind as SegmentKind,
+      phaseIndex: g.phaseIndex,
+      resourceType: g.resourceType as ResourceType,
+      resourceId: g.resourceId,
+      startTime: g.startTime,
+      endTime: g.endTime,
+    }));
+}
+
+/** Whether a visit's placement chose rooms or equipment (a race for them is retried: another one may be free). */
+export function choosesRooms(items: readonly PlannedItem[]): boolean {
+  return items.some((i) => i.parts.some((p) => p.requirementIndex !== null));
+}
+
+/**
+ * Runs a booking write, and runs it again (at most `attempts` times in all) when its chosen room or
+ * piece of equipment was taken by a write that committed first (booking_segments_no_overlap): the
+ * rerun reads that booking and chooses another free one, or answers 409 BOOKING_CONFLICT.
+ */
+export async function retryingTakenRooms<T>(write: () => Promise<T>, roomsChosen: () => boolean, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= attempts || !isExclusionViolation(err, 'booking_segments_no_overlap') || !roomsChosen()) throw err;
+    }
+  }
+}
+

@@ -1,0 +1,51 @@
+/**
+ * The salon's booking segments over a time range, as a day's schedule draws them
+ * (docs/rules/booking.md#the-days-schedule): each active segment with its booking, customer and
+ * service, and the waitlist's holds. The booking module owns booking_segments.
+ */
+import type { Db } from '../../db/db-handle';
+import { BookingSegmentModel } from '../../db/models/booking-segment.model';
+import { plain } from '../../db/plain';
+import type { ResourceType, SegmentKind } from '../availability/availability.types';
+import type { BookingStatus } from './booking-status.rules';
+
+export interface ScheduleSegmentRow {
+  bookingId: string | null;
+  waitlistRoundId: string | null;
+  status: BookingStatus | null;
+  /** the booking's staff member (null: unassigned), for STAFF scoping */
+  bookingResourceId: string | null;
+  /** every staff member of the booking's items, for STAFF scoping */
+  itemResourceIds: (string | null)[] | null;
+  customerId: string | null;
+  customerName: string | null;
+  serviceId: string | null;
+  serviceName: string | null;
+  resourceType: ResourceType;
+  resourceId: string | null;
+  kind: SegmentKind;
+  phaseIndex: number | null;
+  startTime: Date;
+  endTime: Date;
+}
+
+/** Active segments of the tenant overlapping [from, to), in time order (the GiST index of migration 140 answers the overlap). */
+export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: Date): Promise<ScheduleSegmentRow[]> {
+  const rows = await BookingSegmentModel.query(db)
+    .alias('g')
+    .leftJoin('bookings as b', 'b.id', 'g.bookingId')
+    .leftJoin('booking_items as bi', 'bi.id', 'g.bookingItemId')
+    .leftJoin('services as sv', 'sv.id', 'bi.serviceId')
+    .leftJoin('customers as c', 'c.id', 'b.customerId')
+    .where('g.tenantId', tenantId)
+    .where('g.isActive', true)
+    // Raw: the range overlap (&&) of the segment's time with the day has no builder method.
+    .whereRaw(`tstzrange(g.start_time, g.end_time, '[)') && tstzrange(?::timestamptz, ?::timestamptz, '[)')`, [from.toISOString(), to.toISOString()])
+    .select('g.bookingId', 'g.waitlistRoundId', 'b.status', 'b.resourceId as bookingResourceId', 'b.customerId', 'bi.serviceId', 'sv.name as serviceName')
+    .select('g.resourceType', 'g.resourceId', 'g.kind', 'g.phaseIndex', 'g.startTime', 'g.endTime')
+    // Raw: the customer's name falls back to the booking's contact, and the items' staff are an array.
+    .select(db.raw('COALESCE(c.name, b.contact_name) AS customer_name'))
+    .select(db.raw('(SELECT array_agg(i.resource_id) FROM booking_items i WHERE i.booking_id = b.id) AS item_resource_ids'))
+    .orderBy([{ column: 'g.startTime' }, { column: 'g.endTime' }]);
+  return rows.map((r) => plain(r) as unknown as ScheduleSegmentRow);
+}

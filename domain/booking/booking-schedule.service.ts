@@ -1,0 +1,91 @@
+/**
+ * GET /schedule (docs/rules/booking.md#the-days-schedule): a salon-local day as a calendar draws
+ * it - a row per staff member and per room or piece of equipment, each with its blocks (booking,
+ * status, customer, service, segment kind, phase, times), the unassigned staff blocks and the
+ * waitlist's holds. STAFF see their own row, and elsewhere only the blocks of bookings they may see
+ * (docs/rules/auth.md#staff-scoping).
+ */
+import type { DbPool } from '../../db/db-handle';
+import { errors } from '../errors';
+import type { TenantContext } from '../tenant/tenant-context';
+import { isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';
+import { toIso } from '../time/iso';
+import { resourcesOfSalon } from '../resource/resource.repository';
+import type { ResourceType, SegmentKind } from '../availability/availability.types';
+import { segmentsBetween, type ScheduleSegmentRow } from './booking-schedule.repository';
+import type { BookingStatus } from './booking-status.rules';
+import type { Actor } from './booking.types';
+
+export interface ScheduleBlockDto {
+  bookingId: string | null;
+  /** a waitlist hold's round (no booking) */
+  waitlistRoundId: string | null;
+  status: BookingStatus | null;
+  customer: { id: string | null; name: string | null } | null;
+  serviceId: string | null;
+  serviceName: string | null;
+  kind: SegmentKind;
+  phaseIndex: number | null;
+  startTime: string;
+  endTime: string;
+}
+
+export interface ScheduleRowDto {
+  resourceId: string;
+  name: string;
+  type: ResourceType;
+  blocks: ScheduleBlockDto[];
+}
+
+export interface DayScheduleDto {
+  date: string;
+  timezone: string;
+  staff: ScheduleRowDto[];
+  resources: ScheduleRowDto[];
+  /** the staff blocks of unassigned bookings (any qualified staff member) */
+  unassigned: ScheduleBlockDto[];
+}
+
+function blockDto(g: ScheduleSegmentRow): ScheduleBlockDto {
+  return {
+    bookingId: g.bookingId,
+    waitlistRoundId: g.waitlistRoundId,
+    status: g.status,
+    customer: g.bookingId ? { id: g.customerId, name: g.customerName } : null,
+    serviceId: g.serviceId,
+    serviceName: g.serviceName,
+    kind: g.kind,
+    phaseIndex: g.phaseIndex,
+    startTime: toIso(g.startTime),
+    endTime: toIso(g.endTime),
+  };
+}
+
+/** May this STAFF member see the segment's booking (their own, one of its items theirs, or unassigned)? Holds carry no booking. */
+function visibleTo(own: string | null, g: ScheduleSegmentRow): boolean {
+  if (!g.bookingId) return true;
+  if (g.bookingResourceId === null) return true;
+  return own !== null && (g.bookingResourceId === own || (g.itemResourceIds ?? []).includes(own));
+}
+
+/** The pool, not a transaction: the resources and the segments are read in parallel. */
+export async function daySchedule(db: DbPool, tenant: TenantContext, actor: Actor, date: string): Promise<DayScheduleDto> {
+  if (!isValidLocalDate(date)) throw errors.validation('Request validation failed', [{ field: 'date', message: 'must be a valid YYYY-MM-DD date' }]);
+  const tz = tenant.settings.timezone;
+  const day = localDayBoundsUtcMs(date, tz);
+  const [resources, segments] = await Promise.all([resourcesOfSalon(db, tenant.id), segmentsBetween(db, tenant.id, new Date(day.start), new Date(day.end))]);
+  const staffScoped = actor.role === 'STAFF';
+  const shown = staffScoped ? segments.filter((g) => visibleTo(actor.resourceId, g)) : segments;
+  const byResource = new Map<string, ScheduleBlockDto[]>();
+  const unassigned: ScheduleBlockDto[] = [];
+  for (const g of shown) {
+    if (g.resourceId === null) unassigned.push(blockDto(g));
+    else byResource.set(g.resourceId, [...(byResource.get(g.resourceId) ?? []), blockDto(g)]);
+  }
+  // every active resource gets a row, an inactive one only with blocks on the day
+  const rows = resources
+    .filter((r) => r.isActive || byResource.has(r.id))
+    .map((r): ScheduleRowDto => ({ resourceId: r.id, name: r.name, type: r.type as ResourceType, blocks: byResource.get(r.id) ?? [] }));
+  const staff = rows.filter((r) => r.type === 'staff' && (!staffScoped || r.resourceId === actor.resourceId));
+  return { date, timezone: tz, staff, resources: rows.filter((r) => r.type !== 'staff'), unassigned };
+}
