@@ -8,12 +8,18 @@ import { reissueCancellationToken } from '../domain/booking/cancellation-token';
 import { manageBookingPath } from '../domain/booking/booking-links';
 import { addressLine, bookingCalendar, calendarMethodFor } from '../domain/booking/booking-calendar';
 import type { MailAttachment } from '../domain/notifications/mailer';
+import type { LinkKey } from '../domain/crypto/link-key';
 import type { Language } from '../domain/language/language.rules';
 
-/** Where links point and who sends invitations: PUBLIC_BASE_URL, JWT_SECRET, PLATFORM_DOMAIN, MAIL_FROM. */
+/** Where links point and who sends invitations: PUBLIC_BASE_URL, the link keys (from JWT_SECRET), PLATFORM_DOMAIN, MAIL_FROM. */
 export interface BookingLinkConfig {
   publicBaseUrl: string;
-  secret: string;
+  /** the manage links of booking messages (docs/rules/security.md#keys) */
+  manageLinkKey: LinkKey;
+  /** the accept links of waitlist offers */
+  offerKey: LinkKey;
+  /** the links of waitlist entries */
+  entryKey: LinkKey;
   platformDomain: string;
   mailFrom: string;
 }
@@ -39,7 +45,7 @@ export interface LinkedSalon {
 
 export function manageUrlOf(links: BookingLinkConfig | undefined, salon: LinkedSalon, booking: LinkedBooking): string | null {
   if (!links) return null;
-  const token = reissueCancellationToken(links.secret, booking.id, booking.cancellationTokenHash);
+  const token = reissueCancellationToken(links.manageLinkKey, booking.id, booking.cancellationTokenHash);
   return token ? `${links.publicBaseUrl}${manageBookingPath(salon.slug, booking.id, token, booking.language)}` : null;
 }
 

@@ -6,15 +6,18 @@ import { createPaymentActivities, type PaymentActivityDeps } from './payments.ac
 import { createSubscriptionActivities, type SubscriptionActivityDeps } from './billing.activities';
 import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
 import { createSeriesActivities, type SeriesActivityDeps } from './series.activities';
+import { createAccountMessageActivities, type AccountActivityDeps } from './account.activities';
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
  * `links` also signs the offer links of the waitlist messages (a worker without it cannot send them);
+ * `accounts` sends the messages to an account's owner (password resets, contact changes, phone codes);
  * `now` is the one clock every activity family reads (unset: the system clock);
  * `bookingHooks` (else `payments.bookingHooks`) lets the series book its occurrences.
  */
 export type ActivityDeps = BookingActivityDeps &
   PaymentActivityDeps &
+  Pick<AccountActivityDeps, 'accounts'> &
   Partial<Pick<UploadActivityDeps, 'storage'>> &
   Omit<SubscriptionActivityDeps, 'knex'> &
   Pick<SeriesActivityDeps, 'bookingHooks'>;
@@ -28,5 +31,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createWaitlistActivities(deps as WaitlistActivityDeps),
     ...createSeriesActivities(deps as SeriesActivityDeps),
+    ...createAccountMessageActivities(deps),
   };
 }

@@ -16,6 +16,7 @@ import * as flows from '../domain/payments/payment-workflow.service';
 import { paymentContract } from '../domain/payments/payment-events.rules';
 import { PaymentActivityErrors, type PaymentActivities } from './payments.types';
 import { committedAt } from './read-committed';
+import type { LinkKey } from '../domain/crypto/link-key';
 
 export interface PaymentActivityDeps {
   knex: Db;
@@ -24,7 +25,7 @@ export interface PaymentActivityDeps {
   /** unset: the system clock */
   now?: Clock;
   /** what payment activities need beyond the database; absent in workers that run no payments */
-  payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; secret: string; bookingHooks: BookingHooks };
+  payments?: { signaller: EntitySignaller; providers: PaymentProviders; keyring: CredentialKeyring; manageLinkKey: LinkKey; bookingHooks: BookingHooks };
 }
 
 export function createPaymentActivities({ knex, sms, mailer, now, payments }: PaymentActivityDeps): PaymentActivities {

@@ -12,7 +12,7 @@ import { renderWaitlistJoined, renderWaitlistOffer, waitlistEntryUrl, waitlistOf
 import { waitlistEntryContract, waitlistOfferContract } from '../domain/waitlist/waitlist-events.rules';
 import { claimWaitlistEntryNotification, claimWaitlistNotification, entryById, markFirstOfferSent, markWaitlistNotificationSent, offerById } from '../domain/waitlist/waitlist.repository';
 import { closeRound, entrySnapshot, expireEntry, expireStep, holdMinutesOf, makeStepOffers, roundSnapshot, waitlistModeOf } from '../domain/waitlist/waitlist-round.service';
-import { entryToken, entryTokenMatches, offerToken } from '../domain/waitlist/waitlist-tokens';
+import { offerToken, reissueEntryToken } from '../domain/waitlist/waitlist-tokens';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
@@ -24,8 +24,8 @@ export interface WaitlistActivityDeps {
   knex: DbPool;
   mailer: Mailer;
   sms: SmsSender;
-  /** the server secret (offer tokens) and the base of the offer link; unset: offers cannot be sent */
-  links?: Pick<BookingLinkConfig, 'secret' | 'publicBaseUrl'>;
+  /** the offer key (offer tokens) and the base of the offer link; unset: offers cannot be sent */
+  links?: Pick<BookingLinkConfig, 'offerKey' | 'entryKey' | 'publicBaseUrl'>;
 }
 
 export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistActivities {
@@ -51,7 +51,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
       staffName: staff.get(offer.items[0].resourceId) ?? null,
       holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
-        acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId), entry.language),
+        acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.offerKey, offerId), entry.language),
       },
       entry.language,
     );
@@ -82,7 +82,8 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     const links = deps.links;
     const entry = await entryById(knex, entryId);
     if (!entry) throw ApplicationFailure.nonRetryable(`waitlist entry ${entryId} not found`, WaitlistActivityErrors.notFound);
-    if (!links || !entryTokenMatches(entryToken(links.secret, entryId), entry.tokenHash)) return 'NO_CONTACT';
+    const token = links ? reissueEntryToken(links.entryKey, entryId, entry.tokenHash) : null;
+    if (!links || !token) return 'NO_CONTACT';
     return deliverOnce(channel, { mailer, sms }, {
       label: `waitlist entry ${entryId}`,
       failureType: WaitlistActivityErrors.deliveryFailed,
@@ -102,7 +103,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
             toDate: entry.toDate,
             earliestTime: entry.earliestTime,
             latestTime: entry.latestTime,
-            entryUrl: waitlistEntryUrl(links.publicBaseUrl, tenant.slug, entryId, entryToken(links.secret, entryId), entry.language),
+            entryUrl: waitlistEntryUrl(links.publicBaseUrl, tenant.slug, entryId, token, entry.language),
           },
           entry.language,
         );

@@ -16,7 +16,7 @@ import { answerUnknownRoutes } from './middleware/unknown-route';
 import { inputGuard } from './middleware/input-guard';
 import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body-errors';
 import { requestId, requestLogContext } from './middleware/request-id';
-import { corsPolicy } from './middleware/cors';
+import { corsPolicy, originCheck, originPolicy } from './middleware/cors';
 import { docsRouter } from './docs/routes';
 import { resetPasswordPage } from './pages/reset-password-page';
 import { customerSignInPage } from './pages/customer-sign-in-page';
@@ -52,7 +52,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(requestId(deps.logger));
   app.use(metrics.middleware());
   app.use(securityHeaders());
-  app.use(corsPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, maxAgeSeconds: config.corsMaxAgeSeconds }));
+  const origins = originPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, production: config.nodeEnv === 'production' });
+  app.use(corsPolicy(origins, { maxAgeSeconds: config.corsMaxAgeSeconds }));
   // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
   const built = builtAssets();
   app.use('/assets', serveAssets(built));
@@ -62,14 +63,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   const lookup = routeLookup(loadOpenApi(), routers, API_BASE_PATH);
   app.use(answerUnknownRoutes(lookup, { basePath: API_BASE_PATH, unvalidated: UNVALIDATED_PATHS }));
   app.use(cookieParser());
+  // state-changing requests that carry the platform's cookies come from its own pages (docs/rules/security.md#browsers)
+  app.use(originCheck(origins));
   // the exact bytes received are kept beside the parsed body: webhooks are verified over them
   // (docs/rules/payments.md#provider-webhooks) and the impersonation audit records their hash (docs/rules/auth.md#impersonation)
   app.use('/api/webhooks/subscription', ...keepRawWebhookBody());
   app.use(parseBodyLater(express.json({ limit: config.bodyLimit, verify: keepRawBody })));
   app.use('/api/webhooks', parseBodyLater(express.urlencoded({ extended: false, limit: config.bodyLimit, verify: keepRawBody })));
   app.use(requestLogContext());
-  app.use(authenticate(configurePassport(config.jwtSecret, deps.knex)));
-  app.use(authenticateCustomer(config.jwtSecret, deps.knex));
+  const sessions = { maxSeconds: config.sessionMaxSeconds, now: deps.now };
+  app.use(authenticate(configurePassport(config.keys.accessToken, deps.knex, sessions)));
+  app.use(authenticateCustomer(config.keys.accessToken, deps.knex, sessions));
   app.use(impersonationAudit(deps.knex, deps.logger));
   app.use(resolveTenant(config.platformDomain, deps.knex));
   app.use('/api', docsRouter());

@@ -5,7 +5,6 @@ import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health-check';
-import type { Mailer } from '../domain/notifications/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
@@ -22,7 +21,6 @@ export interface AppDeps {
   config: AppConfig;
   logger: Logger;
   knex: DbPool;
-  mailer: Mailer;
   health: Record<string, HealthCheck>;
   /** signals entity workflows before a state change commits (docs/rules/consistency.md#signal-before-commit) */
   signaller: EntitySignaller;

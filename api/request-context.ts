@@ -8,6 +8,8 @@ export interface Principal {
   tenantId: string | null;
   role: AccessClaims['role'];
   impersonation?: AccessClaims['imp'];
+  /** the sign-in session of the token (absent on impersonation tokens) */
+  sessionId?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -28,6 +30,8 @@ declare module 'express-serve-static-core' {
 
 export interface CustomerPrincipal {
   accountId: string;
+  /** the sign-in session of the token */
+  sessionId: string;
 }
 
 /** The signed-in customer; 401 without a valid customer token (a staff token is not one). */
@@ -53,10 +57,15 @@ export function principalOf(req: Request): Principal {
   return req.principal;
 }
 
-/** The caller's tenant; 403 for callers with no tenant context (a platform admin not impersonating). */
+/**
+ * The caller's salon; 403 for callers with no salon context. The platform admin's own token never
+ * has one, whatever x-tenant-id or host it names: it acts inside a salon by impersonating its owner
+ * (docs/rules/auth.md#the-platform-admin), whose token carries the salon.
+ */
 export function tenantOf(req: Request): string {
   const principal = principalOf(req);
-  const tenantId = principal.tenantId ?? req.tenantId;
+  if (principal.role === 'ADMIN') throw errors.forbidden('The platform admin acts inside a salon by impersonating its owner (POST /superadmin/impersonate/start)');
+  const tenantId = principal.tenantId;
   if (!tenantId) throw errors.forbidden('This action needs a tenant context');
   return tenantId;
 }

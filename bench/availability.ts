@@ -119,7 +119,7 @@ async function buildSalon(knex: DbPool) {
 
 /** 200 bookings over the month, each at a free start the engine offers, made by the booking service. */
 async function book(knex: DbPool, tenant: TenantContext, salon: Awaited<ReturnType<typeof buildSalon>>, first: string): Promise<number> {
-  const deps: BookingDeps = { knex, signaller: new RecordingSignaller(), secret: 'bench', bookingHooks };
+  const deps: BookingDeps = { knex, signaller: new RecordingSignaller(), manageLinkKey: { key: 'bench' }, bookingHooks };
   const actor = { userId: null, role: 'OWNER' as const, resourceId: null };
   const rnd = random(35);
   let made = 0;

@@ -225,7 +225,7 @@ const SECRETS = {
   ADMIN_PASSWORD: 'bench-admin-password',
   CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 9).toString('base64')}`,
   IMAGE_PROXY_SECRET: 'bench-image-proxy-secret-0123456789',
-  PASSWORD_HASH_ROUNDS: '4',
+  PASSWORD_HASH_ROUNDS: '10',
 };
 // every request still passes every limiter; the budgets are only big enough for one client address
 const BUDGETS = { RATE_LIMIT_GLOBAL: '10000000', RATE_LIMIT_BOOKING_CREATE: '10000000' };

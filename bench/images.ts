@@ -78,7 +78,8 @@ async function main(): Promise<void> {
     const knex = platform.knex;
     const [tenant] = await knex('tenants').insert({ name: 'Bench salon', slug: `bench-${crypto.randomBytes(4).toString('hex')}`, settings: completeSettings('beauty'), branding: {} }).returning('*');
     const [owner] = await knex('users').insert({ tenantId: tenant.id, role: 'OWNER', email: `owner-${tenant.id}@bench.test`, passwordHash: 'x' }).returning('*');
-    const token = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 3600 }, { sub: owner.id, tenantId: tenant.id, role: 'OWNER', tv: 0 });
+    const [session] = await knex('auth_sessions').insert({ userId: owner.id }).returning('id');
+    const token = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 3600 }, { sub: owner.id, tenantId: tenant.id, role: 'OWNER', tv: 0, sid: session.id });
     const auth = { authorization: `Bearer ${token}` };
 
     const upload = async (bytes: Buffer | Blob, name: string): Promise<{ status: number; body: { data: { key: string } } }> => {

@@ -22,6 +22,7 @@ import { createPaymentProviders } from '../integrations/payments/providers';
 import type { PaymentProviders } from '../domain/payments/payment-provider';
 import { createBillingProviders } from '../integrations/billing/providers';
 import type { BookingLinkConfig } from '../activities/booking-message-links';
+import type { AccountMessageConfig } from '../activities/account.activities';
 import { domainHooks } from './domain-hooks';
 
 /** E-mail: SMTP when SMTP_URL is set, else the folder outbox in MAIL_OUTBOX_DIR. */
@@ -51,7 +52,12 @@ export function createStorage(config: AppConfig): S3Storage {
 
 /** Manage links and calendar invitations in booking messages (docs/rules/booking-page.md#manage-links). */
 export function bookingLinkConfig(config: AppConfig): BookingLinkConfig {
-  return { publicBaseUrl: config.publicBaseUrl, secret: config.jwtSecret, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
+  return { publicBaseUrl: config.publicBaseUrl, manageLinkKey: config.keys.manageLink, offerKey: config.keys.waitlistOffer, entryKey: config.keys.waitlistEntry, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
+}
+
+/** Password-reset links, contact-change notices and phone codes (docs/rules/auth.md#account-messages): PUBLIC_BASE_URL and the keys from JWT_SECRET. */
+export function accountMessageConfig(config: AppConfig): AccountMessageConfig {
+  return { publicBaseUrl: config.publicBaseUrl, passwordResetTtlSeconds: config.passwordResetTtlSeconds, keys: { passwordReset: config.keys.passwordReset, phoneCode: config.keys.phoneCode } };
 }
 
 /** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */
@@ -61,7 +67,7 @@ export function createPaymentProvidersFor(config: AppConfig): PaymentProviders {
 
 export interface ComposedApi {
   deps: AppDeps;
-  /** closes what composeApi opened (SMTP connections); not the knex or signaller */
+  /** closes what composeApi opened (storage connections); not the knex or signaller */
   close(): Promise<void>;
 }
 
@@ -71,7 +77,6 @@ export async function composeApi(options: {
   logger: Logger;
   knex: DbPool;
   signaller: EntitySignaller;
-  mailer?: Mailer & { close?(): void };
   rateLimitPrefix?: string;
   /** the registry the signaller already counts failures into (createTemporalSignaller) */
   metrics?: Metrics;
@@ -80,13 +85,11 @@ export async function composeApi(options: {
   const { config, knex } = options;
   const metrics = options.metrics ?? new Metrics(knex);
   const signaller = options.signaller;
-  const mailer = options.mailer ?? createMailer(config);
   const storage = options.storage ?? createStorage(config);
   const deps: AppDeps = {
     config,
     logger: options.logger,
     knex,
-    mailer,
     signaller,
     billingProviders: createBillingProviders(),
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),
@@ -105,7 +108,6 @@ export async function composeApi(options: {
   return {
     deps,
     async close() {
-      mailer.close?.();
       if (!options.storage) storage.close();
     },
   };

@@ -1,6 +1,6 @@
 // The ports lower domain areas declare for the areas above them (CONTRIBUTING.md, "The order of domain
 // areas"), filled here with those areas' functions. A lower area never imports an upper one: booking
-// reaches payments, loyalty and the waitlist through BookingHooks; tenant reaches the staff schedules,
+// reaches the signed-in customer's record, payments, loyalty and the waitlist through BookingHooks; tenant reaches the staff schedules,
 // the waitlist and payments through TenantHooks; resource reaches the waitlist through ResourceHooks;
 // upload reaches the records that show a file through UploadHooks. The api gets them in
 // AppDeps.hooks (composeApi), the worker's payment activities in ActivityDeps.payments.bookingHooks.
@@ -15,8 +15,10 @@ import { applyBusinessHoursToStaff } from '../domain/resource/apply-to-staff';
 import { removeBrandingImage } from '../domain/tenant/tenant.repository';
 import { clearServiceImage } from '../domain/catalogue/catalogue.repository';
 import { clearResourceAvatar } from '../domain/resource/resource.repository';
+import { accountCustomer } from '../domain/customer-account/account-customer';
 
 export const bookingHooks: BookingHooks = {
+  accountCustomer,
   reserveVoucher: reserveVoucherForBooking,
   startDeposit: startDepositForNewBooking,
   depositForCancellation,

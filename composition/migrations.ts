@@ -5,6 +5,8 @@ import type { AppConfig } from '../config';
 import { appliedMigrations, migrateLatest } from '../db/knex';
 import { ensurePlatformAdmin } from '../domain/users/platform-admin.service';
 import { seedPlanCatalogue } from '../domain/billing/plan-catalogue.seed';
+import { resealUnboundPaymentCredentials } from '../domain/payments/payment-config.service';
+import { resealUnboundBillingCredentials } from '../domain/billing/billing-config.service';
 
 export interface MigrationReport {
   applied: string[];
@@ -17,6 +19,9 @@ export async function runMigrations(knex: DbPool, config: AppConfig & { database
   const done = await appliedMigrations(knex);
   await ensurePlatformAdmin(knex, config.adminEmail, config.adminPassword, config.passwordHashRounds);
   await seedPlanCatalogue(knex);
+  // credentials sealed before blobs were bound to their rows are bound now (docs/rules/auth.md#provider-credentials-at-rest)
+  await resealUnboundPaymentCredentials(knex, config.credentialKeys);
+  await resealUnboundBillingCredentials(knex, config.credentialKeys);
   return { applied, total: done.length, latest: done.at(-1) };
 }
 

@@ -1,5 +1,6 @@
 // Every environment variable the platform reads, validated once at start-up with joi.
 // docs/environment.md lists them with the same defaults; keep the two in step.
+import crypto from 'node:crypto';
 import os from 'node:os';
 import Joi from 'joi';
 import { DEV_CREDENTIAL_KEYS, parseKeyring, type CredentialKeyring } from './credential-keys';
@@ -38,15 +39,60 @@ export interface StorageConfig {
   maxDocumentBytes: number;
 }
 
+/**
+ * A link's key, and the key such links were signed with before each purpose got its own: JWT_SECRET
+ * itself, still accepted when verifying, never used to sign (docs/rules/security.md#keys).
+ */
+export interface LinkKeyPair {
+  key: string;
+  legacyKey: string;
+}
+
+/**
+ * One key per purpose, derived from JWT_SECRET with HKDF-SHA256 (docs/rules/security.md#keys): a key
+ * that signs one kind of token never signs another. Each is a base64url string of 32 bytes.
+ */
+export interface PurposeKeys {
+  /** staff and customer access tokens (HS256 JWTs) */
+  accessToken: string;
+  /** a booking's manage link (its cancellation token) */
+  manageLink: LinkKeyPair;
+  /** a waitlist offer's accept and decline links */
+  waitlistOffer: LinkKeyPair;
+  /** a waitlist entry's link (to see or leave the entry) */
+  waitlistEntry: LinkKeyPair;
+  /** password-reset tokens (derived from the reset row, docs/rules/auth.md#forgotten-passwords) */
+  passwordReset: string;
+  /** one-time phone codes (docs/rules/customers.md#verifying-a-phone) */
+  phoneCode: string;
+}
+
+/** The purpose keys of a JWT_SECRET: HKDF-SHA256, salt `salon-platform`, the purpose as info. */
+export function derivePurposeKeys(jwtSecret: string): PurposeKeys {
+  const derive = (purpose: string) => Buffer.from(crypto.hkdfSync('sha256', jwtSecret, 'salon-platform', purpose, 32)).toString('base64url');
+  return {
+    accessToken: derive('access-token'),
+    manageLink: { key: derive('manage-link'), legacyKey: jwtSecret },
+    waitlistOffer: { key: derive('waitlist-offer'), legacyKey: jwtSecret },
+    waitlistEntry: { key: derive('waitlist-entry'), legacyKey: jwtSecret },
+    passwordReset: derive('password-reset'),
+    phoneCode: derive('phone-code'),
+  };
+}
+
 export interface AppConfig {
   nodeEnv: string;
   port: number;
   databaseUrl?: string;
   dataDir: string;
+  /** the master secret; nothing signs with it directly: `keys` are derived from it */
   jwtSecret: string;
+  keys: PurposeKeys;
   accessTokenTtlSeconds: number;
   passwordHashRounds: number;
   refreshTokenTtlSeconds: number;
+  /** how long a sign-in lasts at most, however often it is refreshed (docs/rules/auth.md#sessions) */
+  sessionMaxSeconds: { staff: number; customer: number; impersonation: number };
   passwordResetTtlSeconds: number;
   adminEmail: string;
   adminPassword: string;
@@ -109,6 +155,10 @@ export const DEV_JWT_SECRET = 'dev-only-insecure-jwt-secret-change-me';
 export const DEV_ADMIN_PASSWORD = 'admin-dev-password';
 export const DEV_IMAGE_PROXY_SECRET = 'dev-only-image-proxy-secret-change-me';
 
+/** What production refuses to start below (docs/rules/security.md#passwords, docs/rules/limits.md#sizes-and-counts). */
+export const MIN_PRODUCTION_SECRET_BYTES = 32;
+export const MIN_PRODUCTION_HASH_ROUNDS = 10;
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
@@ -119,8 +169,11 @@ const schema = Joi.object({
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).default(900),
   REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 24 * 3600),
   PASSWORD_RESET_TTL_SECONDS: Joi.number().integer().min(60).default(3600),
+  SESSION_MAX_SECONDS: Joi.number().integer().min(60).default(12 * 3600),
+  CUSTOMER_SESSION_MAX_SECONDS: Joi.number().integer().min(60).default(30 * 24 * 3600),
+  IMPERSONATION_MAX_SECONDS: Joi.number().integer().min(60).default(2 * 3600),
   ADMIN_EMAIL: Joi.string().email({ tlds: { allow: false } }).default('admin@salon.local'),
-  ADMIN_PASSWORD: Joi.string().min(8).default(DEV_ADMIN_PASSWORD),
+  ADMIN_PASSWORD: Joi.string().min(12).default(DEV_ADMIN_PASSWORD),
   BODY_LIMIT: Joi.string().default('1mb'),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   RATE_LIMIT_GLOBAL: Joi.number().integer().min(1).default(100),
@@ -190,6 +243,10 @@ export function productionProblem(config: AppConfig, needs: { database?: boolean
   if (needs.database !== false && !config.databaseUrl) return 'DATABASE_URL is not set (required with NODE_ENV=production)';
   if (needs.temporal !== false && !config.temporalAddress) return 'TEMPORAL_ADDRESS is not set (required with NODE_ENV=production)';
   if (config.jwtSecret === DEV_JWT_SECRET) return 'JWT_SECRET is the development default; set a long random secret for production';
+  if (Buffer.byteLength(config.jwtSecret) < MIN_PRODUCTION_SECRET_BYTES) {
+    return `JWT_SECRET is ${Buffer.byteLength(config.jwtSecret)} bytes; production needs at least ${MIN_PRODUCTION_SECRET_BYTES} random bytes (openssl rand -base64 32)`;
+  }
+  if (config.passwordHashRounds < MIN_PRODUCTION_HASH_ROUNDS) return `PASSWORD_HASH_ROUNDS is ${config.passwordHashRounds}; production needs at least ${MIN_PRODUCTION_HASH_ROUNDS}`;
   if (config.adminPassword === DEV_ADMIN_PASSWORD) return 'ADMIN_PASSWORD is the development default; set your own for production';
   if (config.credentialKeys.keys.get(1)?.equals(parseKeyring(DEV_CREDENTIAL_KEYS).keys.get(1)!)) return 'CREDENTIAL_KEYS holds the development key; set your own 32-byte keys for production';
   if (needs.temporal !== false && !config.storage.endpoint) return 'S3_ENDPOINT is not set (required with NODE_ENV=production)';
@@ -221,9 +278,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: value.DATABASE_URL,
     dataDir,
     jwtSecret: value.JWT_SECRET,
+    keys: derivePurposeKeys(value.JWT_SECRET),
     accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
     passwordHashRounds: value.PASSWORD_HASH_ROUNDS,
     refreshTokenTtlSeconds: value.REFRESH_TOKEN_TTL_SECONDS,
+    sessionMaxSeconds: { staff: value.SESSION_MAX_SECONDS, customer: value.CUSTOMER_SESSION_MAX_SECONDS, impersonation: value.IMPERSONATION_MAX_SECONDS },
     passwordResetTtlSeconds: value.PASSWORD_RESET_TTL_SECONDS,
     adminEmail: value.ADMIN_EMAIL,
     adminPassword: value.ADMIN_PASSWORD,

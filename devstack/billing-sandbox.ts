@@ -6,6 +6,7 @@ import type { Db } from '../db/db-handle';
 import { activeConfig, findConfigByMode, insertConfig, lockConfigTable, updateConfig } from '../domain/billing/billing-config.repository';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
 import { sealCredentials } from '../domain/crypto/credential-cipher';
+import { billingConfigBinding } from '../domain/billing/billing-config.service';
 import { startSandboxBilling, type SandboxBillingServer } from './billing-sandbox-server';
 
 export function sandboxSecrets(): { apiKey: string; webhookSecret: string } {
@@ -23,14 +24,15 @@ export async function startBillingSandbox(webhookUrl?: string): Promise<{ server
  * creating it when missing, and activates it when no config is active (the embedded default).
  */
 export async function useSandboxBillingConfig(db: Db, keyring: CredentialKeyring, sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string }): Promise<void> {
-  const { sealed, keyVersion } = sealCredentials(keyring, { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret });
   await db.transaction(async (trx) => {
     await lockConfigTable(trx);
-    const fields = { apiBaseUrl: sandbox.server.url, sealedCredentials: sealed, keyVersion };
     const existing = await findConfigByMode(trx, 'sandbox', true);
+    const id = existing?.id ?? crypto.randomUUID();
+    const { sealed, keyVersion } = sealCredentials(keyring, { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret }, billingConfigBinding(id));
+    const fields = { apiBaseUrl: sandbox.server.url, sealedCredentials: sealed, keyVersion };
     const row = existing
       ? await updateConfig(trx, existing.id, fields)
-      : await insertConfig(trx, { provider: 'sandbox', isTest: true, displayName: 'Sandkasse', storeId: null, storeDomain: null, ...fields });
+      : await insertConfig(trx, { id, provider: 'sandbox', isTest: true, displayName: 'Sandkasse', storeId: null, storeDomain: null, ...fields });
     if (!(await activeConfig(trx))) await updateConfig(trx, row.id, { isActive: true });
   });
 }

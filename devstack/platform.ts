@@ -9,7 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres';
 import { createLogger, type Logger } from '../integrations/logger';
 import { FolderMailer } from '../integrations/mail/mailer';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
-import { composeApi, createMailer, type ComposedApi } from '../composition/compose';
+import { composeApi, type ComposedApi } from '../composition/compose';
 import { runMigrations } from '../composition/migrations';
 import { startEmbeddedS3, type EmbeddedS3 } from './s3-for-dev';
 
@@ -61,7 +61,6 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions)
     logger,
     knex,
     signaller: options.signaller,
-    mailer: createMailer(config),
     rateLimitPrefix: options.rateLimitPrefix,
   });
   const stopHooks: (() => Promise<void>)[] = [];

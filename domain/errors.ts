@@ -65,4 +65,5 @@ export const uploadErrors = {
   alreadyReferenced: () => new AppError(409, 'UPLOAD_ALREADY_REFERENCED', 'The file is already used by another record'),
   integrityFailed: (message: string) => new AppError(422, 'UPLOAD_INTEGRITY_FAILED', message),
   imageSignatureInvalid: (message = 'The image URL signature is invalid or expired') => new AppError(403, 'IMAGE_SIGNATURE_INVALID', message),
+  imageVariantLimit: (max: number) => new AppError(422, 'IMAGE_VARIANT_LIMIT_REACHED', `This image already has ${max} rendered variants; use one of them (or its preset)`),
 };

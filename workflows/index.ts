@@ -8,3 +8,4 @@ export { waitlistOfferWorkflow } from './waitlist/waitlist-offer.workflow';
 export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';
 export { seriesWorkflow } from './series/series.workflow';
 export { rebookingNudgeWorkflow } from './rebooking/rebooking-nudge.workflow';
+export { accountMessageWorkflow } from './auth/account-message.workflow';

@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import { sendCreated, sendData } from '../envelope';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
 import { rateLimiter } from '../middleware/rate-limit';
-import { requireRole } from '../middleware/require-role';
+import { PLATFORM_ADMIN_TOO, requireRole } from '../middleware/require-role';
 import { principalOf } from '../request-context';
 import * as auth from '../../domain/auth/auth.service';
 import { forgotPassword, resetPassword } from '../../domain/auth/password-reset.service';
@@ -22,9 +22,13 @@ export function authRouter(deps: AppDeps): Router {
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
 
-  function sendSession(res: Response, session: SessionTokens, status = 200): void {
+  function setSessionCookies(res: Response, session: SessionTokens): void {
     res.cookie(ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
     res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieBase, path: REFRESH_COOKIE_PATH, maxAge: session.refreshExpiresIn * 1000 });
+  }
+
+  function sendSession(res: Response, session: SessionTokens, status = 200): void {
+    setSessionCookies(res, session);
     const body = { accessToken: session.accessToken, refreshToken: session.refreshToken, expiresIn: session.expiresIn, user: session.user };
     if (status === 201) sendCreated(res, body);
     else sendData(res, body, status);
@@ -55,20 +59,23 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.post('/auth/logout', limit, async (req, res) => {
-    await auth.logout(deps, refreshTokenOf(req));
+    await auth.logout(deps, refreshTokenOf(req), req.principal?.sessionId);
     clearSessionCookies(res);
     sendData(res, { message: 'Signed out' });
   });
 
-  router.get('/auth/me', requireRole('STAFF'), async (req, res) => {
+  router.get('/auth/me', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendData(res, await auth.me(deps, principalOf(req)));
   });
 
-  router.patch('/auth/profile', requireRole('STAFF'), async (req, res) => {
-    sendData(res, await auth.updateProfile(deps, principalOf(req).userId, req.body));
+  // a changed e-mail or phone ends every other session: the caller's new one comes back (docs/rules/auth.md#changing-contact-details)
+  router.patch('/auth/profile', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
+    const { session, ...me } = await auth.updateProfile(deps, principalOf(req).userId, req.body);
+    if (session) setSessionCookies(res, session);
+    sendData(res, { ...me, session: session && { accessToken: session.accessToken, refreshToken: session.refreshToken, expiresIn: session.expiresIn } });
   });
 
-  router.post('/auth/change-password', limit, requireRole('STAFF'), async (req, res) => {
+  router.post('/auth/change-password', limit, requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendSession(res, await auth.changePassword(deps, principalOf(req).userId, req.body.currentPassword, req.body.newPassword));
   });
 

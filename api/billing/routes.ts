@@ -13,11 +13,6 @@ import * as configs from '../../domain/billing/billing-config.service';
 import * as subscription from '../../domain/billing/subscription.service';
 import { nowOf } from '../../domain/time/clock';
 
-/** Where checkout sends the owner back: the host the request came to (docs/rules/billing.md). */
-function originOf(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
-
 /** The raw webhook body kept by `keepRawWebhookBody` (app.ts mounts it before the JSON parser). */
 interface RawBodyRequest extends Request {
   rawWebhookBody?: Buffer;
@@ -52,7 +47,8 @@ export function billingRouter(deps: AppDeps): Router {
   const admin = requireRole('ADMIN');
   const owner = requireRole('OWNER');
   const now = () => nowOf(deps);
-  const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now };
+  const origins = { publicBaseUrl: deps.config.publicBaseUrl, platformDomain: deps.config.platformDomain, https: deps.config.nodeEnv === 'production' };
+  const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now, origins };
   const keyring = deps.config.credentialKeys;
 
   // plans: public, per tenant, super-admin
@@ -71,7 +67,7 @@ export function billingRouter(deps: AppDeps): Router {
   // the salon's subscription
   router.get('/subscription', owner, async (req, res) => sendData(res, await subscription.subscriptionView(knex, tenantOf(req), now())));
   router.post('/subscription/checkout', owner, async (req, res) =>
-    sendData(res, await subscription.checkout(billing, tenantOf(req), principalOf(req).userId, req.body.planKey, originOf(req))),
+    sendData(res, await subscription.checkout(billing, tenantOf(req), principalOf(req).userId, req.body.planKey, { host: req.get('host'), secure: req.secure })),
   );
   router.get('/subscription/portal', owner, async (req, res) => sendData(res, await subscription.portal(billing, tenantOf(req))));
   router.post('/subscription/cancel', owner, async (req, res) => {

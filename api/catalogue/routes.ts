@@ -1,5 +1,5 @@
-// Services and service categories (docs/rules/catalogue.md#services). Reads STAFF+, writes OWNER+ (ADMIN by hierarchy,
-// acting in a tenant through x-tenant-id).
+// Services and service categories (docs/rules/catalogue.md#services). Reads STAFF+, writes OWNER+ (the
+// platform admin by impersonating the owner, docs/rules/auth.md#the-platform-admin).
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
 import { requireRole } from '../middleware/require-role';

@@ -9,6 +9,7 @@ import { rateLimiter } from '../middleware/rate-limit';
 import { customerOf } from '../request-context';
 import * as customerAuth from '../../domain/customer-account/customer-auth.service';
 import { claimBooking, listCustomerBookings } from '../../domain/customer-account/customer-bookings.service';
+import { confirmPhoneVerification, startPhoneVerification } from '../../domain/customer-account/phone-verification.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
@@ -24,7 +25,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
   const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
   const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier, now: deps.now };
-  const bdeps: BookingDeps = { knex, signaller: deps.signaller, secret: config.jwtSecret, now: deps.now, bookingHooks: deps.hooks.booking };
+  const bdeps: BookingDeps = { knex, signaller: deps.signaller, manageLinkKey: config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
 
   function sendSession(res: Response, session: customerAuth.CustomerSessionTokens, status = 200): void {
     res.cookie(CUSTOMER_ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });
@@ -47,7 +48,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   });
 
   router.post('/auth/customer/logout', limit, async (req, res) => {
-    await customerAuth.logoutCustomer(authDeps, refreshTokenOf(req));
+    await customerAuth.logoutCustomer(authDeps, refreshTokenOf(req), req.customer?.sessionId);
     res.clearCookie(CUSTOMER_ACCESS_COOKIE, { ...cookieBase, path: '/' });
     res.clearCookie(CUSTOMER_REFRESH_COOKIE, { ...cookieBase, path: CUSTOMER_REFRESH_COOKIE_PATH });
     sendData(res, { message: 'Signed out' });
@@ -90,10 +91,20 @@ export function customerAccountRouter(deps: AppDeps): Router {
     sendData(res, await customerStampsAt(knex, await customerIdsOf(req), String(req.params.tenantSlug), nowOf(deps)));
   });
 
+  // the claim needs proof (docs/rules/customers.md#claiming-a-guest-booking): the manage token, or the booking's phone proven on the account
   router.post('/public/tenants/:slug/bookings/:id/claim', async (req, res) => {
     const { accountId } = customerOf(req);
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
-    sendData(res, await claimBooking(bdeps, tenant, accountId, String(req.params.id)));
+    sendData(res, await claimBooking(bdeps, tenant, accountId, String(req.params.id), { token: (req.body as { token?: string } | undefined)?.token }));
+  });
+
+  // proving a phone with a one-time SMS code (docs/rules/customers.md#verifying-a-phone)
+  const phoneDeps = { knex, signaller: deps.signaller, phoneCodeKey: config.keys.phoneCode, now: deps.now };
+  router.post('/customer/me/phone-verifications', limit, async (req, res) => {
+    sendCreated(res, await startPhoneVerification(phoneDeps, customerOf(req).accountId, req.body.phone));
+  });
+  router.post('/customer/me/phone-verifications/confirm', limit, async (req, res) => {
+    sendData(res, await confirmPhoneVerification(phoneDeps, customerOf(req).accountId, req.body.phone, req.body.code));
   });
 
   return router;

@@ -1,35 +1,42 @@
 // Reads a staff/owner/admin access token (Bearer header or HttpOnly cookie) with passport-jwt and
-// checks the user's token version, so a password change logs out every older token.
+// checks, in one query, the user's token version (a password change logs out every older token) and
+// the token's session (signing out ends it at once; docs/rules/auth.md#sessions).
 import type { Request, RequestHandler } from 'express';
 import { isImpersonationEndCall } from './impersonation-audit';
 import type { Db } from '../../db/db-handle';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
-import type { AccessClaims } from '../../domain/auth/tokens';
+import { hmacKey, isUuid, type AccessClaims } from '../../domain/auth/tokens';
 import { tokenHolderStatus } from '../../domain/auth/auth.service';
-import { impersonationStatus } from '../../domain/impersonation/impersonation.service';
+import { nowOf, type Clock } from '../../domain/time/clock';
 import type { Principal } from '../request-context';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A signed token whose user or tenant id is not a UUID cannot name anyone: 401, never a query. */
+/** A signed token whose user, tenant or session id is not a UUID cannot name anyone: 401, never a query. */
 function wellFormedClaims(claims: AccessClaims): boolean {
   return (
-    typeof claims.sub === 'string' &&
-    UUID.test(claims.sub) &&
-    (claims.tenantId === null || claims.tenantId === undefined || (typeof claims.tenantId === 'string' && UUID.test(claims.tenantId)))
+    isUuid(claims.sub) &&
+    (claims.tenantId === null || claims.tenantId === undefined || isUuid(claims.tenantId)) &&
+    (claims.imp ? isUuid(claims.imp.sessionId) && claims.sid === undefined : isUuid(claims.sid))
   );
 }
+
+const STATUS_MESSAGES = {
+  gone: 'User no longer exists',
+  revoked: 'Token has been revoked',
+  'session-ended': 'This session has ended (signed out, or it reached its maximum length); sign in again',
+  'impersonation-ended': 'The impersonation session has ended',
+} as const;
 
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 
-export function configurePassport(secret: string, knex: Db): passport.PassportStatic {
+export function configurePassport(secret: string, knex: Db, sessions: { maxSeconds: { staff: number; impersonation: number }; now?: Clock }): passport.PassportStatic {
   const instance = new passport.Passport() as unknown as passport.PassportStatic;
   instance.use(
     new JwtStrategy(
       {
-        secretOrKey: secret,
+        // a KeyObject: given the string, jsonwebtoken would try it as a PEM key first on every request
+        secretOrKey: hmacKey(secret) as unknown as string,
         algorithms: ['HS256'],
         passReqToCallback: true,
         jwtFromRequest: ExtractJwt.fromExtractors([
@@ -40,15 +47,11 @@ export function configurePassport(secret: string, knex: Db): passport.PassportSt
       (req: Request, claims: AccessClaims & { type?: string }, done: (err: unknown, user?: Principal | false, info?: unknown) => void) => {
         if (claims.type === 'customer') return done(null, false, { message: 'Customer tokens are not accepted here' });
         if (!wellFormedClaims(claims)) return done(null, false, { message: 'Invalid token' });
-        tokenHolderStatus(knex, claims.sub, claims.tv)
-          .then(async (status) => {
-            if (status === 'gone') return done(null, false, { message: 'User no longer exists' });
-            if (status === 'revoked') return done(null, false, { message: 'Token has been revoked' });
+        tokenHolderStatus(knex, claims, sessions.maxSeconds, nowOf(sessions))
+          .then((status) => {
             // an ended impersonation's token only still reaches the (idempotent) end call
-            if (claims.imp && (await impersonationStatus(knex, claims.imp, claims.sub)) === 'ended' && !isImpersonationEndCall(req)) {
-              return done(null, false, { message: 'The impersonation session has ended' });
-            }
-            done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp });
+            if (status !== 'ok' && !(status === 'impersonation-ended' && isImpersonationEndCall(req))) return done(null, false, { message: STATUS_MESSAGES[status] });
+            done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp, sessionId: claims.sid });
           })
           .catch(done);
       },

@@ -175,12 +175,28 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
 }
 
+/**
+ * Query parameters whose values are secrets (a manage link's token, a reset token, a signature, a
+ * code): a failed request's log line keeps their names, never their values
+ * (docs/rules/security.md#secrets-in-logs-and-messages).
+ */
+const SECRET_PARAMS = /token|code|sig|secret|password|nonce|key/i;
+
+/** The URL with the value of every secret-looking query parameter replaced by `[redacted]`. */
+export function redactedUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  for (const name of new Set(params.keys())) if (SECRET_PARAMS.test(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, at)}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}`;
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
     const reqId = (req as { id?: unknown }).id ?? req.get('x-request-id');
     if (appError.status >= 500) {
-      logger.error({ err, reqId, method: req.method, path: req.originalUrl }, 'request failed');
+      logger.error({ err, reqId, method: req.method, path: redactedUrl(req.originalUrl) }, 'request failed');
     } else if (isDataError(pgErrorOf(err))) {
       // A value the edge should have refused reached the database: answered 400, logged once so
       // the contract can be tightened.

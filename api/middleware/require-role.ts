@@ -26,10 +26,19 @@ export function isRoleGuard(handler: unknown): handler is RoleGuard {
   return typeof handler === 'function' && typeof (handler as Partial<RoleGuard>).allows === 'function';
 }
 
-/** This role or a higher one (ADMIN > OWNER > STAFF). */
-export function requireRole(minimum: Exclude<Role, 'CUSTOMER'>): RoleGuard {
-  return roleGuard((principal) => hasRole(principal.role, minimum));
+/**
+ * This role or a higher one (ADMIN > OWNER > STAFF), inside a salon. The platform admin acts inside
+ * a salon only by impersonating its owner (docs/rules/auth.md#the-platform-admin): its own token is
+ * refused (403) on every route below ADMIN except those that give it direct access
+ * (`{ platformAdmin: true }`: its own account, a salon's record by id).
+ */
+export function requireRole(minimum: Exclude<Role, 'CUSTOMER'>, options: { platformAdmin?: boolean } = {}): RoleGuard {
+  const admitsPlatformAdmin = minimum === 'ADMIN' || options.platformAdmin === true;
+  return roleGuard((principal) => hasRole(principal.role, minimum) && (admitsPlatformAdmin || principal.role !== 'ADMIN'));
 }
+
+/** The routes that give the platform admin direct access besides the ADMIN-only ones. */
+export const PLATFORM_ADMIN_TOO = { platformAdmin: true } as const;
 
 /** Exactly these roles (e.g. onboarding is OWNER only, not ADMIN). */
 export function requireExactRole(...roles: Role[]): RoleGuard {

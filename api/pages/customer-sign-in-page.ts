@@ -8,6 +8,7 @@
 // sign-in, which leaves the path to return to under sessionStorage `oidc-return`.
 import type { RequestHandler } from 'express';
 import type { OidcConfig } from '../../config';
+import { inlinePageCsp } from './inline-page-csp';
 
 const page = (issuer: string, clientId: string) => `<!doctype html>
 <html lang="en">
@@ -70,11 +71,14 @@ document.getElementById('out').onclick = async () => {
 </html>`;
 
 export function customerSignInPage(oidc: OidcConfig | undefined): RequestHandler {
+  // the page talks to the api and to the provider (its discovery document and token endpoint, on the issuer's origin)
+  const html = oidc ? page(oidc.issuer, oidc.audiences[0]) : '';
+  const csp = oidc ? inlinePageCsp(html, [new URL(oidc.issuer).origin]) : '';
   return (_req, res) => {
     if (!oidc) {
       res.status(404).type('text/plain').send('Customer sign-in is not configured (OIDC_ISSUER)');
       return;
     }
-    res.set('cache-control', 'no-store').type('html').send(page(oidc.issuer, oidc.audiences[0]));
+    res.set({ 'cache-control': 'no-store', 'content-security-policy': csp }).type('html').send(html);
   };
 }

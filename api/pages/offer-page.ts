@@ -46,7 +46,7 @@ interface Found {
 }
 
 function offerDeps(ctx: PagesContext): OfferDeps {
-  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, secret: ctx.deps.config.jwtSecret, now: ctx.deps.now, bookingHooks: ctx.deps.hooks.booking };
+  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, offerKey: ctx.deps.config.keys.waitlistOffer, manageLinkKey: ctx.deps.config.keys.manageLink, now: ctx.deps.now, bookingHooks: ctx.deps.hooks.booking };
 }
 
 /** The salon and the offer the token opens; undefined for a wrong id, slug or token (one 404 for all, as the API). */
@@ -112,7 +112,7 @@ ${offerDetails(view, offer, names)}
 </section>`;
   } else {
     // the accepted offer's booking: its manage link, derived from the booking id as in its messages
-    const booking = offer.status === 'ACCEPTED' && offer.bookingId ? manageBookingPath(tenant.slug, offer.bookingId, issueCancellationToken(ctx.deps.config.jwtSecret, offer.bookingId).token) : undefined;
+    const booking = offer.status === 'ACCEPTED' && offer.bookingId ? manageBookingPath(tenant.slug, offer.bookingId, issueCancellationToken(ctx.deps.config.keys.manageLink, offer.bookingId).token) : undefined;
     const heading: MessageKey = offer.status === 'DECLINED' ? 'offerDeclinedHeading' : offer.status === 'ACCEPTED' ? 'offerAcceptedHeading' : 'offerClosedHeading';
     body = html`<section class="card" aria-labelledby="offer-heading"><h2 id="offer-heading">${t(lang, heading)}</h2>
 <p ${options.status && options.status >= 400 ? html`role="alert"` : html`role="status"`}>${offer.status === 'DECLINED' && !options.code ? t(lang, 'offerDeclinedBody') : errorMessage(lang, options.code ?? closedCode)}</p>

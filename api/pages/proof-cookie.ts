@@ -13,3 +13,8 @@ export function proofToken(req: Request, bookingId: string): string | undefined 
   const value = req.cookies?.[`${BOOKING_PROOF_COOKIE}${bookingId}`];
   return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
 }
+
+/** Whether a cookie is a booking proof cookie (the Origin check guards requests that carry one, api/middleware/cors.ts). */
+export function isProofCookieName(name: string): boolean {
+  return name.startsWith(BOOKING_PROOF_COOKIE);
+}

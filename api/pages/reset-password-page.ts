@@ -1,6 +1,7 @@
 // GET /reset-password?token=...: the page the password-reset e-mail links to. A minimal form (no
 // build step, no framework) that posts the new password to POST /api/auth/reset-password.
 import type { RequestHandler } from 'express';
+import { inlinePageCsp } from './inline-page-csp';
 
 const PAGE = `<!doctype html>
 <html lang="nb">
@@ -19,10 +20,10 @@ const PAGE = `<!doctype html>
 <body>
 <h1>Velg nytt passord</h1>
 <form id="reset">
-  <label for="password">Nytt passord (minst 6 tegn)</label>
-  <input id="password" name="password" type="password" minlength="6" required autocomplete="new-password">
+  <label for="password">Nytt passord (minst 12 tegn)</label>
+  <input id="password" name="password" type="password" minlength="12" required autocomplete="new-password">
   <label for="repeat">Gjenta passordet</label>
-  <input id="repeat" name="repeat" type="password" minlength="6" required autocomplete="new-password">
+  <input id="repeat" name="repeat" type="password" minlength="12" required autocomplete="new-password">
   <button type="submit">Lagre passord</button>
 </form>
 <p id="status" role="status"></p>
@@ -48,8 +49,9 @@ const PAGE = `<!doctype html>
 `;
 
 export function resetPasswordPage(): RequestHandler {
+  // the reset token is in this page's address: only its own script runs, and nothing is loaded from elsewhere
+  const csp = inlinePageCsp(PAGE);
   return (_req, res) => {
-    // helmet's CSP is off for the API; this page runs one inline script of its own.
-    res.type('html').send(PAGE);
+    res.set({ 'content-security-policy': csp, 'cache-control': 'no-store' }).type('html').send(PAGE);
   };
 }

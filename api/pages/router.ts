@@ -36,12 +36,12 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const ctx: PagesContext = {
     deps,
     assets: () => built()?.urls,
-    bookings: { knex: deps.knex, signaller: deps.signaller, secret: deps.config.jwtSecret, bookingHooks: deps.hooks.booking },
+    bookings: { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking },
     payments: {
       knex: deps.knex,
       signaller: deps.signaller,
       keyring: deps.config.credentialKeys,
-      secret: deps.config.jwtSecret,
+      manageLinkKey: deps.config.keys.manageLink,
       bookingHooks: deps.hooks.booking,
       providers: deps.paymentProviders ?? { get: () => undefined, names: () => [], webhookBaseUrl: deps.config.payments.webhookBaseUrl, returnBaseUrl: deps.config.payments.returnBaseUrl },
     },

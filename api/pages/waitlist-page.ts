@@ -30,7 +30,7 @@ function tokenOf(source: unknown): string | undefined {
 }
 
 function waitlistDeps(ctx: PagesContext): WaitlistDeps {
-  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, secret: ctx.deps.config.jwtSecret, now: ctx.deps.now };
+  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, entryKey: ctx.deps.config.keys.waitlistEntry, now: ctx.deps.now };
 }
 
 /** POST /<slug>/waitlist (form: services, staff, fromDate, toDate, name, phone, email): joins, then opens the entry's page. */

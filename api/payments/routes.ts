@@ -25,7 +25,7 @@ export function paymentsRouter(deps: AppDeps): Router {
     webhookBaseUrl: deps.config.payments.webhookBaseUrl,
     returnBaseUrl: deps.config.payments.returnBaseUrl,
   };
-  const pdeps: PaymentDeps = { knex, signaller: deps.signaller, keyring: deps.config.credentialKeys, providers, secret: deps.config.jwtSecret, bookingHooks: deps.hooks.booking };
+  const pdeps: PaymentDeps = { knex, signaller: deps.signaller, keyring: deps.config.credentialKeys, providers, manageLinkKey: deps.config.keys.manageLink, bookingHooks: deps.hooks.booking };
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
   // the booking is proven by its cancellation token, its contact phone, or the signed-in customer who owns it
   const proofOf = (req: Request, source: Query) => {

@@ -3,7 +3,7 @@
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';
 import { sendCreated, sendData, sendPage } from '../envelope';
-import { requireExactRole, requireRole } from '../middleware/require-role';
+import { PLATFORM_ADMIN_TOO, requireExactRole, requireRole } from '../middleware/require-role';
 import { principalOf, tenantOf } from '../request-context';
 import { errors } from '../../domain/errors';
 import * as tenants from '../../domain/tenant/tenant.service';
@@ -62,11 +62,11 @@ export function tenantRouter(deps: AppDeps): Router {
     sendData(res, toTenantPublicDto(await tenants.getTenantBySlug(deps.knex, req.params.slug as string)));
   });
 
-  router.get('/tenants/:id', requireRole('STAFF'), async (req, res) => {
+  router.get('/tenants/:id', requireRole('STAFF', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendData(res, toTenantDto(await tenants.getTenant(deps.knex, actorOf(req), req.params.id as string)));
   });
 
-  router.patch('/tenants/:id', requireRole('OWNER'), async (req, res) => {
+  router.patch('/tenants/:id', requireRole('OWNER', PLATFORM_ADMIN_TOO), async (req, res) => {
     sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps))));
   });
 

@@ -111,7 +111,7 @@ export function uploadRouter(deps: AppDeps): Router {
 
   router.get('/image-proxy/sign', rateLimiter(limits.imageSign, window, 'image-sign', 'user'), async (req, res) => {
     // a signed-in customer may sign public images (docs/rules/uploads.md#who-may-do-what); staff sign within their salon
-    const caller = req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId: tenantId ?? req.tenantId ?? null }))(principalOf(req));
+    const caller = req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId }))(principalOf(req));
     const q = req.query as Record<string, string | undefined>;
     sendData(
       res,

@@ -9,6 +9,8 @@ export class CustomerAccountModel extends BaseModel {
   emailVerified!: boolean;
   name!: string | null;
   phone!: string | null;
+  /** when the account's phone was proven by a one-time code (null: not proven) */
+  phoneVerifiedAt!: Date | null;
   tokenVersion!: number;
   isActive!: boolean;
   lastLoginAt!: Date | null;

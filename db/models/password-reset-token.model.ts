@@ -10,4 +10,8 @@ export class PasswordResetTokenModel extends Model {
   expiresAt!: Date;
   usedAt!: Date | null;
   createdAt!: Date;
+  /** the PASSWORD_RESET account message that issued it (migration 121) */
+  messageId!: string | null;
+  /** when its mail went out */
+  mailedAt!: Date | null;
 }

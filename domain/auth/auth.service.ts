@@ -1,6 +1,6 @@
 // Staff, owner and platform-admin authentication (docs/rules/auth.md): registration, login,
 // refresh-token rotation with reuse detection, logout, profile and password change.
-import { DEFAULT_PHONE_REGION, optionalPhone, toE164 } from '../phone/phone.rules';
+import { DEFAULT_PHONE_REGION, optionalPhone, samePhone, toE164 } from '../phone/phone.rules';
 import { salonPhoneRegion } from '../tenant/tenant-context';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
@@ -10,9 +10,12 @@ import { findResourceIdOfUser } from '../resource/resource.repository';
 import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } from '../users/user.repository';
 import { findRefreshToken, markRotated } from './refresh-token.repository';
 import { errors } from '../errors';
-import { hashPassword, verifyPassword } from '../users/passwords';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from '../users/passwords';
+import { requestAccountMessage } from './account-messages';
 import { hashOpaqueToken, type ImpersonationClaim } from './tokens';
-import { issueSession, revokeAllForUser, revokeFamily, type SessionTokens } from './sessions';
+import { endSession, issueSession, revokeAllForUser, type SessionTokens } from './sessions';
+import { findAuthSession, staffTokenHolder } from './session.repository';
+import { isSessionOpen } from './session.rules';
 import { toAuthUser, type AuthUserDto } from '../users/user.dto';
 import { createTenantWithOwner } from '../tenant/tenant.service';
 import type { IndustryType, TenantSettings } from '../tenant/tenant-settings.rules';
@@ -61,6 +64,7 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
         owner: { email: input.email, password: input.password, name: input.ownerName, phone: input.phone },
       },
       deps.config.passwordHashRounds,
+      'password',
     );
     await startTrial(trx, deps.signaller, owner.tenantId!, now);
     const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: now });
@@ -123,40 +127,55 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
 }
 
 /**
- * Rotation: the presented token is marked rotated and a new one is issued in the same family.
- * A token that was already rotated is a replay: the whole family is revoked (committed even though
- * the request fails) and the answer is 401. A revoked token (its session ended) is simply 401.
+ * Rotation: the presented token is marked rotated and a new one is issued in the same session.
+ * A token that was already rotated is a replay: the whole family is revoked and the session ended
+ * (committed even though the request fails) and the answer is 401. A revoked token (its session
+ * ended) is simply 401, and so is a session past its maximum length (docs/rules/auth.md#sessions).
  */
 export async function refresh(deps: AuthDeps, rawToken: string | undefined): Promise<SessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const tokenHash = hashOpaqueToken(rawToken);
   const now = nowOf(deps);
-  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'invalid'> => {
+  const outcome = await deps.knex.transaction(async (trx): Promise<SessionTokens | 'reused' | 'revoked' | 'too-old' | 'invalid'> => {
     const row = await findRefreshToken(trx, tokenHash, true);
     if (!row) return 'invalid';
     // Revoked (logout, password change or reset): simply no longer valid. Rotated: a replay.
     if (row.revokedAt) return 'revoked';
     if (row.rotatedAt) {
-      await revokeFamily(trx, row.familyId, now);
+      await endSession(trx, row.familyId, now);
       return 'reused';
     }
-    if (new Date(row.expiresAt).getTime() <= now.getTime()) return 'invalid';
+    if (new Date(row.expiresAt).getTime() < now.getTime()) return 'invalid';
+    const session = await findAuthSession(trx, row.familyId, true);
+    if (!session || session.endedAt) return 'revoked';
+    if (!isSessionOpen(session, deps.config.sessionMaxSeconds.staff, now)) {
+      await endSession(trx, session.id, now);
+      return 'too-old';
+    }
     const user = await findUserById(trx, row.userId);
     if (!user || !user.isActive) return 'invalid';
     await markRotated(trx, row.id, now);
-    return issueSession(trx, deps.config, user, now, row.familyId);
+    return issueSession(trx, deps.config, user, now, { id: session.id, startedAt: new Date(session.startedAt) });
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
   if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out or the password changed); sign in again');
+  if (outcome === 'too-old') throw errors.unauthorized('This session has reached its maximum length; sign in again');
   if (outcome === 'invalid') throw errors.unauthorized('Invalid or expired refresh token');
   return outcome;
 }
 
-/** Revokes the token's family. Unknown, expired or missing tokens are fine (idempotent). */
-export async function logout(deps: AuthDeps, rawToken: string | undefined): Promise<void> {
-  if (!rawToken) return;
-  const row = await findRefreshToken(deps.knex, hashOpaqueToken(rawToken));
-  if (row) await revokeFamily(deps.knex, row.familyId, nowOf(deps));
+/**
+ * Ends the session of the refresh token and the one of the access token the request was signed in
+ * with (docs/rules/auth.md#sessions): their refresh tokens are revoked and their access tokens stop
+ * working at once. Unknown, expired or missing tokens are fine (idempotent).
+ */
+export async function logout(deps: AuthDeps, rawToken: string | undefined, accessSessionId?: string): Promise<void> {
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = rawToken ? await findRefreshToken(trx, hashOpaqueToken(rawToken)) : undefined;
+    if (row) await endSession(trx, row.familyId, now);
+    if (accessSessionId && accessSessionId !== row?.familyId) await endSession(trx, accessSessionId, now);
+  });
 }
 
 /** GET /auth/me's resourceId: the staff member linked to the login, inside the user's own salon (never for a platform ADMIN). */
@@ -164,15 +183,33 @@ async function resourceIdOf(db: Db, user: UserRow): Promise<string | null> {
   return user.role === 'ADMIN' || !user.tenantId ? null : findResourceIdOfUser(db, user.id, user.tenantId);
 }
 
+/** Why an access token no longer lets its holder in, or 'ok'. */
+export type TokenHolderStatus = 'ok' | 'gone' | 'revoked' | 'session-ended' | 'impersonation-ended';
+
 /**
- * Is the signed-in user of an access token still allowed in? 'gone' when the user was deleted or
- * deactivated, 'revoked' when the token's version is older than the user's (password changed).
+ * Is the holder of a staff access token still allowed in (docs/rules/auth.md#sessions)? 'gone' when
+ * the user was deleted or deactivated, 'revoked' when the token's version is older than the user's
+ * (password or contact details changed), 'session-ended' when its sign-in session was signed out or
+ * is past its maximum length, 'impersonation-ended' likewise for an impersonation token's session.
  * Impersonation tokens carry the admin as `sub`, so their validity follows the admin's version.
+ * One round trip (staffTokenHolder): every authenticated request asks.
  */
-export async function tokenHolderStatus(db: Db, userId: string, tokenVersion: number): Promise<'ok' | 'gone' | 'revoked'> {
-  const user = await findUserById(db, userId);
-  if (!user || !user.isActive) return 'gone';
-  return user.tokenVersion === tokenVersion ? 'ok' : 'revoked';
+export async function tokenHolderStatus(
+  db: Db,
+  claims: { sub: string; tv: number; sid?: string; imp?: ImpersonationClaim },
+  maxSeconds: { staff: number; impersonation: number },
+  now: Date,
+): Promise<TokenHolderStatus> {
+  const impersonationId = claims.imp?.sessionId ?? null;
+  const holder = await staffTokenHolder(db, claims.sub, impersonationId ? null : (claims.sid ?? null), impersonationId);
+  if (!holder || !holder.is_active) return 'gone';
+  if (holder.token_version !== claims.tv) return 'revoked';
+  if (impersonationId) {
+    const open = holder.impersonation_started_at !== null && claims.imp!.adminUserId === claims.sub && isSessionOpen({ startedAt: holder.impersonation_started_at, endedAt: holder.impersonation_ended_at }, maxSeconds.impersonation, now);
+    return open ? 'ok' : 'impersonation-ended';
+  }
+  const open = holder.session_started_at !== null && isSessionOpen({ startedAt: holder.session_started_at, endedAt: holder.session_ended_at }, maxSeconds.staff, now);
+  return open ? 'ok' : 'session-ended';
 }
 
 export interface MeDto extends AuthUserDto {
@@ -200,22 +237,61 @@ export async function me(deps: AuthDeps, principal: { userId: string; tenantId: 
   return { ...toAuthUser(user), resourceId, impersonation: null };
 }
 
-/** E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). */
-export async function updateProfile(deps: AuthDeps, userId: string, patch: { email?: string; phone?: string | null }): Promise<MeDto> {
+export interface ProfileChange {
+  email?: string;
+  phone?: string | null;
+  /** needed when the e-mail or the phone changes */
+  currentPassword?: string;
+}
+
+/** The profile after a change, and the caller's new session when the change ended the others. */
+export interface ProfileResult extends MeDto {
+  session: SessionTokens | null;
+}
+
+/**
+ * E-mail and phone, unique within the user's salon (USER_EMAIL_EXISTS / USER_PHONE_EXISTS). A
+ * change of either is a change of where password resets go, so it needs the current password (400
+ * without it, 422 CURRENT_PASSWORD_INCORRECT when wrong), tells the old address (an account message,
+ * docs/rules/auth.md#account-messages), bumps the token version and revokes every refresh token:
+ * every other session ends, and the caller gets a new one (docs/rules/auth.md#changing-contact-details).
+ */
+export async function updateProfile(deps: AuthDeps, userId: string, patch: ProfileChange): Promise<ProfileResult> {
+  const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const user = await activeUser(trx, userId, true);
-    if (patch.phone) patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
-    if (patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase()) {
-      if (await contactTaken(trx, user.tenantId, { email: patch.email }, user.id)) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+    // the number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
+    if (patch.phone !== undefined && patch.phone !== null) patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
+    const emailChanges = patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase();
+    const phoneChanges = patch.phone !== undefined && !(patch.phone === null ? user.phone === null : samePhone(patch.phone, user.phone));
+    if (!emailChanges && !phoneChanges) return { ...toAuthUser(user), resourceId: await resourceIdOf(trx, user), impersonation: null, session: null };
+    // the password first: without it, the answer tells nothing about other users' addresses either
+    if (patch.currentPassword === undefined) {
+      throw errors.validation('Request validation failed', [{ field: 'currentPassword', message: 'is required to change the e-mail or the phone' }]);
     }
-    if (patch.phone !== undefined && patch.phone !== null && patch.phone !== user.phone) {
-      if (await contactTaken(trx, user.tenantId, { phone: patch.phone }, user.id)) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+    if (!(await verifyPassword(patch.currentPassword, user.passwordHash))) {
+      throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
     }
-    const email = patch.email ?? user.email;
-    const phone = patch.phone === undefined ? user.phone : patch.phone;
+    if (emailChanges && (await contactTaken(trx, user.tenantId, { email: patch.email! }, user.id))) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+    if (phoneChanges && patch.phone !== null && (await contactTaken(trx, user.tenantId, { phone: patch.phone! }, user.id))) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+    const email = emailChanges ? patch.email! : user.email;
+    const phone = phoneChanges ? (patch.phone ?? null) : user.phone;
     if (!email && !phone) throw errors.validation('An e-mail or a phone is required', [{ field: 'phone', message: 'cannot be removed without an e-mail' }]);
-    const updated = await patchUser(trx, user.id, { email, phone });
-    return { ...toAuthUser(updated), resourceId: await resourceIdOf(trx, updated), impersonation: null };
+    const updated = await patchUser(trx, user.id, { email, phone, tokenVersion: user.tokenVersion + 1 });
+    await revokeAllForUser(trx, user.id, now);
+    const changed = [...(emailChanges ? (['email'] as const) : []), ...(phoneChanges ? (['phone'] as const) : [])];
+    // the owner of the old address hears of it: by e-mail when the login had one, else by SMS to the old phone
+    await requestAccountMessage(trx, deps.signaller, {
+      kind: 'CONTACT_CHANGED',
+      userId: user.id,
+      email: user.email,
+      phone: user.email ? null : user.phone,
+      tenantId: user.tenantId,
+      details: { changed },
+      createdAt: now,
+    });
+    const session = await issueSession(trx, deps.config, updated, now);
+    return { ...toAuthUser(updated), resourceId: await resourceIdOf(trx, updated), impersonation: null, session };
   });
 }
 
@@ -228,6 +304,7 @@ export async function changePassword(deps: AuthDeps, userId: string, currentPass
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
   }
+  assertAcceptablePassword(newPassword, 'newPassword');
   const passwordHash = await hashPassword(newPassword, deps.config.passwordHashRounds);
   const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {

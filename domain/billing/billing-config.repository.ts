@@ -27,7 +27,7 @@ export interface PlanMappingRow {
   providerVariantId: string;
 }
 
-export type BillingConfigFields = Omit<BillingConfigRow, 'id' | 'createdAt' | 'updatedAt' | 'isActive' | 'lastHealthCheckAt' | 'lastHealthCheckStatus'>;
+export type BillingConfigFields = Omit<BillingConfigRow, 'createdAt' | 'updatedAt' | 'isActive' | 'lastHealthCheckAt' | 'lastHealthCheckStatus'>;
 
 export async function listConfigs(db: Db): Promise<BillingConfigRow[]> {
   return (await PlatformBillingConfigModel.query(db).orderBy([{ column: 'provider' }, { column: 'isTest' }])).map(plain);

@@ -3,7 +3,8 @@
 // replaced in bulk, and the active provider connection everything else bills through.
 import type { Db } from '../../db/db-handle';
 import { AppError, errors } from '../errors';
-import { openCredentials, sealCredentials, type CredentialKeyring } from '../crypto/credential-cipher';
+import crypto from 'node:crypto';
+import { isUnbound, openCredentials, sealCredentials, type CredentialBinding, type CredentialKeyring } from '../crypto/credential-cipher';
 import { toIso, toIsoOrNull } from '../time/iso';
 import * as repo from './billing-config.repository';
 import { listPlans } from './plan.repository';
@@ -53,11 +54,31 @@ function toDto(row: repo.BillingConfigRow, mappings?: repo.PlanMappingRow[]) {
   };
 }
 
-function sealed(keyring: CredentialKeyring, credentials: ProviderCredentials) {
+/** What a billing config's credentials are bound to: its id (docs/rules/auth.md#provider-credentials-at-rest). */
+export function billingConfigBinding(id: string): CredentialBinding {
+  return `platform_billing_configs/${id}`;
+}
+
+function sealed(keyring: CredentialKeyring, credentials: ProviderCredentials, configId: string) {
   const empty = (['apiKey', 'webhookSecret'] as const).filter((k) => !credentials[k] || !credentials[k].trim()).map((k) => `credentials.${k}`);
   if (empty.length) throw billingErrors.emptyCredentials(empty);
-  const { sealed: sealedCredentials, keyVersion } = sealCredentials(keyring, { apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret });
+  const { sealed: sealedCredentials, keyVersion } = sealCredentials(keyring, { apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret }, billingConfigBinding(configId));
   return { sealedCredentials, keyVersion };
+}
+
+/** Migrate: every billing config sealed before blobs were bound to their rows is sealed again, bound. */
+export async function resealUnboundBillingCredentials(db: Db, keyring: CredentialKeyring): Promise<number> {
+  let resealed = 0;
+  for (const row of await repo.listConfigs(db)) {
+    if (!isUnbound(row.sealedCredentials)) continue;
+    await db.transaction(async (trx) => {
+      const locked = await repo.findConfig(trx, row.id, true);
+      if (!locked || !isUnbound(locked.sealedCredentials)) return;
+      await repo.updateConfig(trx, row.id, sealed(keyring, connectionOf(keyring, locked).credentials, row.id));
+      resealed += 1;
+    });
+  }
+  return resealed;
 }
 
 export function connectionOf(keyring: CredentialKeyring, row: repo.BillingConfigRow): ProviderConnection {
@@ -67,7 +88,7 @@ export function connectionOf(keyring: CredentialKeyring, row: repo.BillingConfig
     apiBaseUrl: row.apiBaseUrl,
     storeId: row.storeId,
     storeDomain: row.storeDomain,
-    credentials: openCredentials<ProviderCredentials>(keyring, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }),
+    credentials: openCredentials<ProviderCredentials>(keyring, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id)),
   };
 }
 
@@ -82,10 +103,12 @@ export async function getConfig(db: Db, id: string) {
 }
 
 export async function createConfig(db: Db, keyring: CredentialKeyring, input: ConfigInput) {
-  const secrets = sealed(keyring, input.credentials);
+  const id = crypto.randomUUID();
+  const secrets = sealed(keyring, input.credentials, id);
   return db.transaction(async (trx) => {
     if (await repo.findConfigByMode(trx, input.provider, input.isTest)) throw billingErrors.duplicate(input.provider, input.isTest);
     const row = await repo.insertConfig(trx, {
+      id,
       provider: input.provider,
       isTest: input.isTest,
       storeId: input.storeId ?? null,
@@ -108,7 +131,7 @@ export async function updateConfig(db: Db, id: string, patch: Partial<Pick<Confi
 
 /** New credentials, sealed under the current master key version. */
 export async function rotateCredentials(db: Db, keyring: CredentialKeyring, id: string, credentials: ProviderCredentials) {
-  const secrets = sealed(keyring, credentials);
+  const secrets = sealed(keyring, credentials, id);
   return db.transaction(async (trx) => {
     if (!(await repo.findConfig(trx, id, true))) throw notFound();
     return toDto(await repo.updateConfig(trx, id, secrets));

@@ -39,6 +39,12 @@ export interface VerifiedWebhook {
   signature: string;
   payload: unknown;
   event: BillingEvent;
+  /**
+   * When the provider says the event happened, inside the signed body: the platform refuses it when it
+   * is older than SIGNED_EVENT_MAX_AGE_MINUTES (docs/rules/billing.md#provider-events). Unset for
+   * schemes whose signature carries its own time window (Standard Webhooks).
+   */
+  occurredAt?: Date;
 }
 
 export interface CheckoutRequest {

@@ -113,3 +113,18 @@ export function outcomeOf(event: BillingEvent, row: SubscriptionFacts | undefine
       return { action: 'update', status: 'EXPIRED', expired: true };
   }
 }
+
+/**
+ * A provider event whose time is inside its signed body (docs/rules/billing.md#provider-events) is
+ * refused once it is older than this: a captured delivery cannot be replayed later. Lemon Squeezy
+ * retries a failed delivery within about three minutes; the hour leaves room for a slow queue.
+ */
+export const SIGNED_EVENT_MAX_AGE_MINUTES = 60;
+/** How far ahead of the platform's clock an event's time may be (the provider's clock runs a little fast). */
+export const SIGNED_EVENT_MAX_SKEW_MINUTES = 5;
+
+/** Whether an event that happened at `occurredAt` is too old (or too far ahead) to be taken at `now`. At exactly the maximum age it is still taken. */
+export function isStaleEvent(occurredAt: Date, now: Date): boolean {
+  const age = now.getTime() - occurredAt.getTime();
+  return age > SIGNED_EVENT_MAX_AGE_MINUTES * 60_000 || age < -SIGNED_EVENT_MAX_SKEW_MINUTES * 60_000;
+}

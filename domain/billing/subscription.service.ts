@@ -5,6 +5,7 @@
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { bumpSubscriptionVersion, setBillingExempt as setTenantBillingExempt, tenantBilling } from '../tenant/tenant.repository';
+import { tenantIdByHost } from '../tenant/tenant-context';
 import { AppError, errors } from '../errors';
 import type { CredentialKeyring } from '../crypto/credential-cipher';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
@@ -17,7 +18,7 @@ import { findPlanByKey, listPlans, planKeyByVariantColumn, type PlanRow } from '
 import { activeConnection, billingErrors, connectionOf, variantFor } from './billing-config.service';
 import { syncReadModel } from './subscription-apply.service';
 import { isBillingProviderId, VARIANT_COLUMN, WebhookPayloadError, WebhookSignatureError, type BillingProviderId, type BillingProviders, type ProviderConnection, type VerifiedWebhook } from './billing-provider';
-import { isPureTrial, isSubscriptionLapsed, remainingTrialDays, trialEndsAtFrom } from './subscription.rules';
+import { isPureTrial, isStaleEvent, isSubscriptionLapsed, remainingTrialDays, SIGNED_EVENT_MAX_AGE_MINUTES, trialEndsAtFrom } from './subscription.rules';
 import { trialDaysOf } from './plan.rules';
 import { subscriptionContract, type SubscriptionEventType } from './subscription-events.rules';
 
@@ -27,6 +28,31 @@ export interface BillingDeps {
   credentialKeys: CredentialKeyring;
   billingProviders: BillingProviders;
   now?: Clock;
+  /** where checkout may send the owner back (docs/rules/billing.md#checkout-portal-and-cancel) */
+  origins: CheckoutOrigins;
+}
+
+/** PUBLIC_BASE_URL, PLATFORM_DOMAIN, and whether salon hosts are reached over https (production). */
+export interface CheckoutOrigins {
+  publicBaseUrl: string;
+  platformDomain: string;
+  https: boolean;
+}
+
+/**
+ * Where checkout sends the owner back (docs/rules/billing.md#checkout-portal-and-cancel): the host the request came to
+ * when it is the salon's own (`<slug>.<PLATFORM_DOMAIN>` or its custom domain), else PUBLIC_BASE_URL.
+ * A Host header the platform does not know for this salon never becomes a redirect target.
+ */
+export async function checkoutReturnOrigin(db: Db, origins: CheckoutOrigins, tenantId: string, request: { host?: string; secure: boolean }): Promise<string> {
+  const host = (request.host ?? '').trim().toLowerCase();
+  const hostname = host.replace(/:\d+$/, '');
+  const suffix = `.${origins.platformDomain.toLowerCase()}`;
+  if (hostname && /^[a-z0-9.-]+$/.test(hostname)) {
+    const salon = await tenantIdByHost(db, hostname.endsWith(suffix) ? { slug: hostname.slice(0, -suffix.length) } : { customDomain: hostname });
+    if (salon === tenantId) return `${origins.https || request.secure ? 'https' : 'http'}://${host}`;
+  }
+  return origins.publicBaseUrl.replace(/\/$/, '');
 }
 
 /** A provider that fails or does not answer is a dependency down: 503, nothing changed here. */
@@ -112,7 +138,7 @@ async function connectionForProvider(db: Db, keyring: CredentialKeyring, provide
  * POST /subscription/checkout: a checkout at the active provider for a self-serve plan. The rest of
  * the platform trial is passed on, so nothing is charged during it; after a trial there is none.
  */
-export async function checkout(deps: BillingDeps, tenantId: string, userId: string, planKey: string, origin: string): Promise<{ checkoutUrl: string; trialDays: number }> {
+export async function checkout(deps: BillingDeps, tenantId: string, userId: string, planKey: string, request: { host?: string; secure: boolean }): Promise<{ checkoutUrl: string; trialDays: number }> {
   const email = (await findUserById(deps.knex, userId))?.email ?? null;
   const plan = await findPlanByKey(deps.knex, planKey);
   const latest = await repo.latestSubscription(deps.knex, tenantId);
@@ -124,7 +150,7 @@ export async function checkout(deps: BillingDeps, tenantId: string, userId: stri
   const { row, connection } = await activeConnection(deps.knex, deps.credentialKeys);
   const variantId = await variantFor(deps.knex, row, plan as unknown as { planKey: string } & Record<string, unknown>, VARIANT_COLUMN[row.provider as BillingProviderId]);
   const trialDays = latest && isPureTrial(latest) && latest.status === 'ACTIVE' ? remainingTrialDays(latest.trialEndsAt, nowOf(deps).getTime()) : 0;
-  const base = origin.replace(/\/$/, '');
+  const base = await checkoutReturnOrigin(deps.knex, deps.origins, tenantId, request);
   const { checkoutUrl } = await atProvider(() => deps.billingProviders.get(row.provider as BillingProviderId).createCheckout(connection, {
     variantId,
     tenantId,
@@ -201,6 +227,10 @@ export async function receiveWebhook(deps: BillingDeps, providerParam: string, r
   if (!verified || !config) {
     if (malformed) throw errors.validation('Malformed webhook payload', [{ field: 'body', message: malformed.message }]);
     throw errors.unauthorized('Webhook signature verification failed');
+  }
+  // a signed body is proof of what the provider sent, not of when: an old one is a replay (docs/rules/billing.md#provider-events)
+  if (verified.occurredAt && isStaleEvent(verified.occurredAt, nowOf(deps))) {
+    throw errors.unauthorized(`Webhook event is outside the ${SIGNED_EVENT_MAX_AGE_MINUTES}-minute window of its signed time`);
   }
   const event = { ...verified.event };
   if (!event.planKey && event.variantId) {

@@ -16,7 +16,6 @@ import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
 import { languageOfLocale, type Language } from '../language/language.rules';
 import { findCustomer } from '../customer/customer.repository';
-import { customerIdOfAccount, linkCustomerToAccount } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
 import { lockTenantBookingsReadingServices, withBookingLock, type LockMode } from './booking-lock';
 import type { Transaction } from '../../db/db-handle';
@@ -135,20 +134,23 @@ async function insertBooking(
     roomsChosen = choosesRooms(planned);
     const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
     let customerId = spec.customerId ?? null;
-    if (!customerId && spec.customerAccountId) customerId = (await customerIdOfAccount(trx, tenant.id, spec.customerAccountId)) ?? null;
-    if (!customerId && spec.contact) {
-      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region);
-      customerId = found.id;
-      if (spec.customerAccountId) await linkCustomerToAccount(trx, tenant.id, customerId, spec.customerAccountId);
+    // whose vouchers the booking may use: the salon's chosen customer, or a signed-in customer's own record only
+    let voucherOwner = customerId;
+    if (!customerId && spec.customerAccountId && spec.contact) {
+      const forAccount = await deps.bookingHooks.accountCustomer(trx, { tenantId: tenant.id, region, accountId: spec.customerAccountId, contact: { ...spec.contact, phone: contactPhone! } });
+      customerId = forAccount.customerId;
+      voucherOwner = forAccount.ownedByAccount ? forAccount.customerId : null;
+    } else if (!customerId && spec.contact) {
+      customerId = voucherOwner = (await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region)).id;
     }
     const { start: startTime, end: endTime } = spanOf(planned);
     const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
     const id = crypto.randomUUID();
-    const issued = spec.withToken ? issueCancellationToken(deps.secret, id) : null;
+    const issued = spec.withToken ? issueCancellationToken(deps.manageLinkKey, id) : null;
     const now = nowOf(deps);
     const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
     const voucher = spec.voucherCode
-      ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId, bookingId: id, bookingTotal: totalAmount, actor, now })
+      ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId: voucherOwner, bookingId: id, bookingTotal: totalAmount, actor, now })
       : null;
     const row: BookingRow = {
       id,

@@ -8,6 +8,7 @@
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import type { TenantContext } from '../tenant/tenant-context';
+import type { PhoneRegion } from '../phone/phone.rules';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole } from './booking-status.rules';
 import type { CancellationDecision, DepositState } from './cancellation.rules';
@@ -50,8 +51,20 @@ export interface DepositForCancellation {
 
 export interface BookingHooks {
   /**
+   * A signed-in customer's new booking (docs/rules/customers.md#linking-an-account): the salon's
+   * customer record it is for (the one linked to the account, else the one with the booking's
+   * phone, made when new), and whether that record is the account's own: linked, or linked now
+   * because the account proved the phone or the e-mail. Only the account's own record's vouchers
+   * are the customer's to use.
+   */
+  accountCustomer(
+    trx: Transaction,
+    input: { tenantId: string; region: PhoneRegion; accountId: string; contact: { name: string; phone: string; email?: string | null } },
+  ): Promise<{ customerId: string; ownedByAccount: boolean }>;
+  /**
    * A new booking with a voucher code (docs/rules/loyalty.md#applying-a-voucher): the voucher is
-   * reserved for it; answers the booking's appliedVoucherId and discountAmount.
+   * reserved for it when it belongs to `customerId` (null: no customer may use it); answers the
+   * booking's appliedVoucherId and discountAmount.
    */
   reserveVoucher(
     trx: Db,

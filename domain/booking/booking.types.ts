@@ -8,6 +8,7 @@ import type { Clock } from '../time/clock';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import type { ActorRole, BookingStatus } from './booking-status.rules';
 import type { BookingHooks } from './booking-hooks';
+import type { LinkKey } from '../crypto/link-key';
 import type { ResourceType, SegmentKind } from '../availability/availability.types';
 
 export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
@@ -15,8 +16,8 @@ export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 export interface BookingDeps {
   knex: Db;
   signaller: EntitySignaller;
-  /** HMAC key for cancellation tokens */
-  secret: string;
+  /** the manage-link key of cancellation tokens (docs/rules/security.md#keys) */
+  manageLinkKey: LinkKey;
   /** the clock of the booking services (nowOf(deps)); unset: the system clock */
   now?: Clock;
   /** what a change tells payments, loyalty and the waitlist, in its transaction (booking-hooks.ts) */

@@ -9,14 +9,17 @@ import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { salonsOfAccount } from '../customer/customer.repository';
+import { DEFAULT_PHONE_REGION, optionalPhone, samePhone } from '../phone/phone.rules';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
 import { hashOpaqueToken, newOpaqueToken, signCustomerAccessToken } from '../auth/tokens';
+import { customerTokenHolder, endAuthSession, findAuthSession, insertAuthSession } from '../auth/session.repository';
+import { isSessionOpen, sessionDeadline } from '../auth/session.rules';
 import type { IdTokenVerifier } from './id-token-verifier';
 import * as repo from './customer-account.repository';
 
 export interface CustomerAuthDeps {
-  config: Pick<AppConfig, 'jwtSecret' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds'>;
+  config: Pick<AppConfig, 'keys' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds' | 'sessionMaxSeconds'>;
   knex: Db;
   /** unset: no identity provider is configured (OIDC_ISSUER) */
   idTokenVerifier?: IdTokenVerifier;
@@ -29,6 +32,8 @@ export interface CustomerAccountDto {
   emailVerified: boolean;
   name: string | null;
   phone: string | null;
+  /** the phone was proven with a one-time code (docs/rules/customers.md#verifying-a-phone) */
+  phoneVerified: boolean;
   lastLoginAt: string | null;
   createdAt: string;
 }
@@ -50,26 +55,35 @@ export function toAccountDto(a: repo.CustomerAccountRow): CustomerAccountDto {
     emailVerified: a.emailVerified,
     name: a.name,
     phone: a.phone,
+    phoneVerified: a.phoneVerifiedAt !== null,
     lastLoginAt: toIsoOrNull(a.lastLoginAt),
     createdAt: toIso(a.createdAt),
   };
 }
 
-async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, now: Date, familyId?: string): Promise<CustomerSessionTokens> {
+/**
+ * A new refresh token (and access token) in `session`, or in a new session that starts now
+ * (docs/rules/auth.md#sessions); the refresh token never outlives the session's maximum length.
+ */
+async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, now: Date, session?: { id: string; startedAt: Date }): Promise<CustomerSessionTokens> {
+  const open = session ?? { id: await insertAuthSession(db, { customerAccountId: account.id }, now), startedAt: now };
+  const deadline = sessionDeadline(open.startedAt, deps.config.sessionMaxSeconds.customer).getTime();
+  const expiresAt = new Date(Math.min(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000, deadline));
   const refreshToken = newOpaqueToken();
-  await repo.insertCustomerRefreshToken(db, {
-    accountId: account.id,
-    familyId: familyId ?? crypto.randomUUID(),
-    tokenHash: hashOpaqueToken(refreshToken),
-    expiresAt: new Date(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000),
-  });
+  await repo.insertCustomerRefreshToken(db, { accountId: account.id, familyId: open.id, tokenHash: hashOpaqueToken(refreshToken), expiresAt });
   return {
-    accessToken: signCustomerAccessToken({ secret: deps.config.jwtSecret, accessTtlSeconds: deps.config.accessTokenTtlSeconds }, { sub: account.id, tv: account.tokenVersion }),
+    accessToken: signCustomerAccessToken({ secret: deps.config.keys.accessToken, accessTtlSeconds: deps.config.accessTokenTtlSeconds }, { sub: account.id, tv: account.tokenVersion, sid: open.id }),
     refreshToken,
     expiresIn: deps.config.accessTokenTtlSeconds,
-    refreshExpiresIn: deps.config.refreshTokenTtlSeconds,
+    refreshExpiresIn: Math.max(1, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
     customer: toAccountDto(account),
   };
+}
+
+/** Ends a customer session: its refresh tokens are revoked and its access tokens stop working. */
+async function endCustomerSession(db: Db, sessionId: string, now: Date): Promise<void> {
+  await repo.revokeCustomerRefreshTokens(db, { familyId: sessionId }, now);
+  await endAuthSession(db, sessionId, now);
 }
 
 /** POST /auth/customer/oauth: `{idToken, nonce}` -> a customer session (201 when the account is new). */
@@ -109,42 +123,60 @@ export async function signInWithIdToken(deps: CustomerAuthDeps, input: { idToken
   });
 }
 
-/** POST /auth/customer/refresh: rotation with reuse detection, as for staff refresh tokens. */
+/** POST /auth/customer/refresh: rotation with reuse detection and the session's maximum length, as for staff refresh tokens. */
 export async function refreshCustomerSession(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<CustomerSessionTokens> {
   if (!rawToken) throw errors.unauthorized('Refresh token required');
   const now = nowOf(deps);
-  const outcome = await deps.knex.transaction(async (trx): Promise<CustomerSessionTokens | 'reused' | 'revoked' | 'invalid'> => {
+  const outcome = await deps.knex.transaction(async (trx): Promise<CustomerSessionTokens | 'reused' | 'revoked' | 'too-old' | 'invalid'> => {
     const row = await repo.findCustomerRefreshToken(trx, hashOpaqueToken(rawToken), true);
     if (!row) return 'invalid';
     if (row.revokedAt) return 'revoked';
     if (row.rotatedAt) {
-      await repo.revokeCustomerRefreshTokens(trx, { familyId: row.familyId }, now);
+      await endCustomerSession(trx, row.familyId, now);
       return 'reused';
     }
-    if (new Date(row.expiresAt).getTime() <= now.getTime()) return 'invalid';
+    if (new Date(row.expiresAt).getTime() < now.getTime()) return 'invalid';
+    const session = await findAuthSession(trx, row.familyId, true);
+    if (!session || session.endedAt) return 'revoked';
+    if (!isSessionOpen(session, deps.config.sessionMaxSeconds.customer, now)) {
+      await endCustomerSession(trx, session.id, now);
+      return 'too-old';
+    }
     const account = await repo.findAccount(trx, row.accountId);
     if (!account || !account.isActive) return 'invalid';
     await repo.markCustomerTokenRotated(trx, row.id, now);
-    return issueCustomerSession(trx, deps, account, now, row.familyId);
+    return issueCustomerSession(trx, deps, account, now, { id: session.id, startedAt: new Date(session.startedAt) });
   });
   if (outcome === 'reused') throw errors.unauthorized('Refresh token was already used; the session has been revoked');
   if (outcome === 'revoked') throw errors.unauthorized('This session has ended (signed out); sign in again');
+  if (outcome === 'too-old') throw errors.unauthorized('This session has reached its maximum length; sign in again');
   if (outcome === 'invalid') throw errors.unauthorized('Invalid or expired refresh token');
   return outcome;
 }
 
-/** POST /auth/customer/logout: revokes the token's family; unknown or missing tokens are fine. */
-export async function logoutCustomer(deps: CustomerAuthDeps, rawToken: string | undefined): Promise<void> {
-  if (!rawToken) return;
-  const row = await repo.findCustomerRefreshToken(deps.knex, hashOpaqueToken(rawToken));
-  if (row) await repo.revokeCustomerRefreshTokens(deps.knex, { familyId: row.familyId }, nowOf(deps));
+/**
+ * POST /auth/customer/logout: ends the refresh token's session and the one the request's access
+ * token belongs to (their access tokens stop working at once); unknown or missing tokens are fine.
+ */
+export async function logoutCustomer(deps: CustomerAuthDeps, rawToken: string | undefined, accessSessionId?: string): Promise<void> {
+  const now = nowOf(deps);
+  await deps.knex.transaction(async (trx) => {
+    const row = rawToken ? await repo.findCustomerRefreshToken(trx, hashOpaqueToken(rawToken)) : undefined;
+    if (row) await endCustomerSession(trx, row.familyId, now);
+    if (accessSessionId && accessSessionId !== row?.familyId) await endCustomerSession(trx, accessSessionId, now);
+  });
 }
 
-/** Is the holder of a customer token still allowed in (account active, token version current)? */
-export async function customerTokenStatus(db: Db, accountId: string, tokenVersion: number): Promise<'ok' | 'gone' | 'revoked'> {
-  const account = await repo.findAccount(db, accountId);
-  if (!account || !account.isActive) return 'gone';
-  return account.tokenVersion === tokenVersion ? 'ok' : 'revoked';
+/**
+ * Is the holder of a customer token still allowed in: the account active, the token version
+ * current, the session neither signed out nor past its maximum length? One round trip.
+ */
+export async function customerTokenStatus(db: Db, claims: { sub: string; tv: number; sid: string }, maxSeconds: number, now: Date): Promise<'ok' | 'gone' | 'revoked' | 'session-ended'> {
+  const holder = await customerTokenHolder(db, claims.sub, claims.sid);
+  if (!holder || !holder.is_active) return 'gone';
+  if (holder.token_version !== claims.tv) return 'revoked';
+  const open = holder.session_started_at !== null && isSessionOpen({ startedAt: holder.session_started_at, endedAt: holder.session_ended_at }, maxSeconds, now);
+  return open ? 'ok' : 'session-ended';
 }
 
 async function activeAccount(db: Db, accountId: string, lock = false): Promise<repo.CustomerAccountRow> {
@@ -173,17 +205,24 @@ export async function customerIdsOfAccount(db: Db, accountId: string): Promise<s
   return (await salonsOfAccount(db, accountId)).map((s) => s.customerId);
 }
 
-/** PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). */
+/**
+ * PATCH /customer/me/profile: name and phone (the e-mail is the identity provider's). A new phone is
+ * not proven: the account's proof goes until the new number is verified (docs/rules/customers.md#verifying-a-phone).
+ */
 export async function updateCustomerProfile(db: Db, accountId: string, patch: { name?: string; phone?: string | null }): Promise<CustomerMeDto> {
   await db.transaction(async (trx) => {
-    await activeAccount(trx, accountId, true);
+    const account = await activeAccount(trx, accountId, true);
     const changes: Partial<repo.CustomerAccountRow> = {};
     if (patch.name !== undefined) {
       const name = patch.name.trim();
       if (!name) throw errors.validation('Request validation failed', [{ field: 'name', message: 'must not be empty' }]);
       changes.name = name;
     }
-    if (patch.phone !== undefined) changes.phone = patch.phone === null ? null : patch.phone.replace(/[\s().-]/g, '');
+    if (patch.phone !== undefined) {
+      // an account belongs to no salon: a number without a country code is read as Norway's (docs/rules/conventions.md#phone-numbers)
+      changes.phone = optionalPhone(patch.phone, DEFAULT_PHONE_REGION, 'phone');
+      if (!samePhone(changes.phone, account.phone)) changes.phoneVerifiedAt = null;
+    }
     if (Object.keys(changes).length) await repo.patchAccount(trx, accountId, changes);
   });
   return customerProfile(db, accountId);

@@ -4,7 +4,7 @@
 // bookings.customer_account_id; it is set by a signed-in booking or by the claim, compare-and-set
 // while it is NULL, so two claims never both win.
 import type { Db } from '../../db/db-handle';
-import { errors } from '../errors';
+import { AppError, errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { toIso } from '../time/iso';
 import { utcToLocalDate, utcToLocalTime } from '../time/salon-time.rules';
@@ -18,6 +18,9 @@ import { nowOf, type Clock } from '../time/clock';
 import { seriesOfTheseBookings } from '../series/series.service';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
+import { verifyCancellationToken } from '../booking/cancellation-token';
+import { phoneRegionOf, samePhone } from '../phone/phone.rules';
+import { findAccount } from './customer-account.repository';
 
 /** The actor of a signed-in customer's own changes in the booking audit log. */
 const customerActor: Actor = { userId: null, role: 'CUSTOMER', resourceId: null };
@@ -95,16 +98,25 @@ function seriesSummary(series: { id: string; intervalWeeks: number; status: stri
 }
 
 /**
- * POST /public/tenants/:slug/bookings/:id/claim: the guest booking becomes the customer's, only
- * within CLAIM_WINDOW_MINUTES of its creation and only while no account owns it. The UPDATE is the
- * compare-and-set (customer_account_id IS NULL), under the booking's row lock, so of two racing
- * claims exactly one wins and the other gets 409 BOOKING_ALREADY_CLAIMED.
+ * POST /public/tenants/:slug/bookings/:id/claim (docs/rules/customers.md#claiming-a-guest-booking):
+ * the guest booking becomes the customer's when they prove it is theirs, with its manage token or
+ * with the phone it was made with, proven on their account (a one-time code); anything less is 403
+ * BOOKING_CLAIM_PROOF_REQUIRED, whatever the booking. Only within CLAIM_WINDOW_MINUTES of its
+ * creation and only while no account owns it. The UPDATE is the compare-and-set (customer_account_id
+ * IS NULL), under the booking's row lock, so of two racing claims exactly one wins and the other gets
+ * 409 BOOKING_ALREADY_CLAIMED.
  */
-export async function claimBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string): Promise<PublicBookingDto> {
+export async function claimBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string, proof: { token?: string }): Promise<PublicBookingDto> {
   const now = nowOf(deps);
   await deps.knex.transaction(async (trx) => {
     const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
     if (row.customerAccountId === accountId) return; // already this customer's: nothing to do
+    const account = await findAccount(trx, accountId);
+    const byToken = proof.token !== undefined && verifyCancellationToken(deps.manageLinkKey, row.id, proof.token, row.cancellationTokenHash);
+    const byPhone = !!account?.phoneVerifiedAt && samePhone(account.phone, row.contactPhone, phoneRegionOf(tenant));
+    if (!byToken && !byPhone) {
+      throw new AppError(403, 'BOOKING_CLAIM_PROOF_REQUIRED', 'Prove the booking is yours: send its manage token, or verify the phone it was made with');
+    }
     if (row.customerAccountId !== null) throw errors.conflict('BOOKING_ALREADY_CLAIMED', 'This booking already belongs to a customer account');
     if (!isWithinClaimWindow(new Date(row.createdAt), now)) {
       throw errors.unprocessable('BOOKING_CLAIM_WINDOW_CLOSED', `A booking can be claimed within ${CLAIM_WINDOW_MINUTES} minutes of its creation`);

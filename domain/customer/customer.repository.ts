@@ -4,10 +4,10 @@ import type { Db } from '../../db/db-handle';
 import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
-import { isUniqueViolation } from '../../db/db-errors';
 import { likePattern } from './customer.rules';
 import { phoneSearchTerm } from '../phone/phone.rules';
 import { runNamedStatement } from '../../db/named-statement';
+import { isUniqueViolation } from '../../db/db-errors';
 
 export type CustomerRow = Row<CustomerModel>;
 export type CustomerFields = Pick<CustomerRow, 'name' | 'phone' | 'email' | 'notes'> & Partial<Pick<CustomerRow, 'acceptsRebookingNudges'>>;
@@ -107,17 +107,56 @@ export async function salonsOfAccount(db: Db, accountId: string): Promise<{ tena
   return rows.map((r) => plain(r) as unknown as { tenantId: string; slug: string; name: string; customerId: string });
 }
 
-/** Links a salon's customer record to the account unless it belongs to another account already. */
-export async function linkCustomerToAccount(db: Db, tenantId: string, customerId: string, accountId: string): Promise<void> {
-  if (await customerIdOfAccount(db, tenantId, accountId)) return;
+/**
+ * Whether a customer record's account has proven it (docs/rules/customers.md#linking-an-account): the
+ * account verified the record's phone, or its provider verified the record's e-mail. Reads the
+ * accounts' proof columns (customer-account's table) inside this area's statements.
+ */
+const PROVEN_OWNER = `EXISTS (SELECT 1 FROM customer_accounts a WHERE a.id = c.account_id
+    AND ((a.phone_verified_at IS NOT NULL AND a.phone = c.phone) OR (a.email_verified AND lower(a.email) = c.email)))`;
+
+/**
+ * Links the salon's customer record to the account that proved it is theirs: unless the account has
+ * a record in that salon already, and unless another account proved it first (a record linked
+ * without proof, as bookings did before, is taken over). True when the record is the account's
+ * afterwards. Raw SQL: a model query cannot express the correlated conditions of one UPDATE.
+ */
+export async function linkProvenOwner(db: Db, tenantId: string, customerId: string, accountId: string): Promise<boolean> {
   try {
-    // a savepoint: two bookings linking at once lose nothing but the second link
-    await db.transaction(async (sp) => {
-      await CustomerModel.query(sp).patch({ accountId }).where({ tenantId, id: customerId }).whereNull('accountId');
-    });
+    // a savepoint: a concurrent link of the same account in this salon loses only this link
+    return await db.transaction(async (sp) => linkOne(sp, tenantId, customerId, accountId));
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (isUniqueViolation(err)) return false;
+    throw err;
   }
+}
+
+async function linkOne(db: Db, tenantId: string, customerId: string, accountId: string): Promise<boolean> {
+  const result = await db.raw(
+    `UPDATE customers c SET account_id = :accountId
+      WHERE c.tenant_id = :tenantId AND c.id = :customerId
+        AND (c.account_id IS NULL OR c.account_id = :accountId OR NOT ${PROVEN_OWNER})
+        AND NOT EXISTS (SELECT 1 FROM customers o WHERE o.tenant_id = c.tenant_id AND o.account_id = :accountId AND o.id <> c.id)
+      RETURNING c.id`,
+    { accountId, tenantId, customerId },
+  );
+  return (result as { rows: unknown[] }).rows.length === 1;
+}
+
+/**
+ * After an account proved a phone: every salon's customer record with that (normalised) phone becomes
+ * the account's, on the terms of linkProvenOwner. Answers how many records it linked. Raw SQL, as above.
+ */
+export async function linkProvenPhoneEverywhere(db: Db, accountId: string, phone: string): Promise<number> {
+  const result = await db.raw(
+    `UPDATE customers c SET account_id = :accountId
+      WHERE c.phone = :phone
+        AND (c.account_id IS NULL OR c.account_id = :accountId OR NOT ${PROVEN_OWNER})
+        AND NOT EXISTS (SELECT 1 FROM customers o WHERE o.tenant_id = c.tenant_id AND o.account_id = :accountId AND o.id <> c.id)
+      RETURNING c.id`,
+    { accountId, phone },
+  );
+  return (result as { rows: unknown[] }).rows.length;
 }
 
 /** The salon's customer record of the account, if one is linked. */

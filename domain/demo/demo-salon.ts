@@ -20,7 +20,7 @@ import { phaseMinutes, storedPhases, type ResourceRequirement, type ServicePhase
 import { seedTenantDefaults } from '../tenant/tenant-defaults.service';
 
 export const DEMO_SLUG = 'salong-nordlys';
-export const DEMO_PASSWORD = 'demo1234';
+export const DEMO_PASSWORD = 'nordlys-demo';
 export const DEMO_OWNER_EMAIL = 'eier@salong-nordlys.no';
 
 export interface DemoLogin {

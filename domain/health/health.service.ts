@@ -5,9 +5,14 @@ import type { HealthCheck } from './health-check';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';
-  checks: Record<string, { status: 'up' | 'down'; latencyMs: number; error?: string }>;
+  /** what a caller may see: up or down, how long the probe took, and for a probe that failed only whether it timed out */
+  checks: Record<string, { status: 'up' | 'down'; latencyMs: number; error?: 'timeout' | 'unavailable' }>;
   down: string[];
+  /** why each failed probe failed, for the server's log only: the raw error text can name hosts, users and ports (docs/rules/security.md#secrets-in-logs-and-messages) */
+  causes: Record<string, unknown>;
 }
+
+class DeadlinePassed extends Error {}
 
 const DEADLINE_MS = 2000;
 
@@ -17,7 +22,7 @@ async function withDeadline(check: HealthCheck): Promise<void> {
     await Promise.race([
       check(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+        timer = setTimeout(() => reject(new DeadlinePassed(`no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS);
       }),
     ]);
   } finally {
@@ -33,13 +38,14 @@ export async function checkHealth(checks: Record<string, HealthCheck>): Promise<
         await withDeadline(check);
         return [name, { status: 'up' as const, latencyMs: Math.round(performance.now() - started) }] as const;
       } catch (err) {
-        return [name, { status: 'down' as const, latencyMs: Math.round(performance.now() - started), error: (err as Error).message }] as const;
+        return [name, { status: 'down' as const, latencyMs: Math.round(performance.now() - started), error: err instanceof DeadlinePassed ? ('timeout' as const) : ('unavailable' as const) }, err] as const;
       }
     }),
   );
-  const checksByName = Object.fromEntries(entries);
+  const checksByName = Object.fromEntries(entries.map(([name, check]) => [name, check]));
   const down = entries.filter(([, c]) => c.status === 'down').map(([n]) => n);
-  return { status: down.length ? 'degraded' : 'ok', checks: checksByName, down };
+  const causes = Object.fromEntries(entries.filter((e) => e.length === 3).map(([name, , cause]) => [name, cause]));
+  return { status: down.length ? 'degraded' : 'ok', checks: checksByName, down, causes };
 }
 
 /** How long one report answers GET /health for everyone (load balancers and monitors poll it often). */

@@ -4,6 +4,7 @@ import { raw } from 'objection';
 import type { Db } from '../../db/db-handle';
 import { ImpersonationSessionModel } from '../../db/models/impersonation-session.model';
 import { ImpersonationAuditLogModel } from '../../db/models/impersonation-audit-log.model';
+import { ImpersonationUsedRefreshTokenModel } from '../../db/models/impersonation-used-refresh-token.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
 
@@ -36,7 +37,7 @@ export interface AuditLogRow {
   bodyHash: string;
 }
 
-export async function insertSession(db: Db, row: Pick<ImpersonationSessionRow, 'adminUserId' | 'tenantId' | 'reason' | 'ip' | 'userAgent' | 'refreshTokenHash'>): Promise<string> {
+export async function insertSession(db: Db, row: Pick<ImpersonationSessionRow, 'adminUserId' | 'tenantId' | 'reason' | 'ip' | 'userAgent' | 'refreshTokenHash' | 'startedAt'>): Promise<string> {
   return (await ImpersonationSessionModel.query(db).insert(row)).id;
 }
 
@@ -54,6 +55,16 @@ export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string)
 export async function rotateSessionRefreshHash(db: Db, id: string, oldHash: string, newHash: string): Promise<boolean> {
   const rows = await returnedRows(ImpersonationSessionModel.query(db).patch({ refreshTokenHash: newHash }).where({ id, refreshTokenHash: oldHash }).returning('id'));
   return rows.length === 1;
+}
+
+/** Remembers a rotated refresh token of the session: presented again, it is a replay. */
+export async function recordUsedRefreshHash(db: Db, sessionId: string, tokenHash: string): Promise<void> {
+  await ImpersonationUsedRefreshTokenModel.query(db).insert({ sessionId, tokenHash }).onConflict('tokenHash').ignore();
+}
+
+/** The session whose rotated refresh token this is, if it is one. */
+export async function sessionOfUsedRefreshHash(db: Db, tokenHash: string): Promise<string | undefined> {
+  return (await ImpersonationUsedRefreshTokenModel.query(db).findById(tokenHash))?.sessionId;
 }
 
 /** Ends the session unless it already ended (idempotent). */

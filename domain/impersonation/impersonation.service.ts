@@ -6,6 +6,7 @@
 // api/middleware/impersonation-audit.ts through recordMutation().
 import crypto from 'node:crypto';
 import type { AppConfig } from '../../config';
+import { isSessionOpen, sessionDeadline } from '../auth/session.rules';
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import { toIso, toIsoOrNull } from '../time/iso';
@@ -18,7 +19,6 @@ import { nowOf, type Clock } from '../time/clock';
 import { toAuthUser } from '../users/user.dto';
 
 export const IMPERSONATION_REASON_MAX = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ImpersonationDeps {
   config: SessionConfig & Pick<AppConfig, 'nodeEnv'>;
@@ -91,8 +91,9 @@ export async function startImpersonation(
       ip: origin.ip?.slice(0, 64) ?? null,
       userAgent: origin.userAgent?.slice(0, 500) ?? null,
       refreshTokenHash: hashOpaqueToken(refreshToken),
+      startedAt: nowOf(deps),
     });
-    const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: tenant.id }, { sessionId, adminUserId: admin.id });
+    const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: tenant.id }, { imp: { sessionId, adminUserId: admin.id } });
     const session = (await repo.sessionWithCount(trx, sessionId))!;
     return { accessToken, refreshToken, expiresIn: deps.config.accessTokenTtlSeconds, session: toSessionDto(session) };
   });
@@ -108,7 +109,7 @@ export async function endImpersonation(deps: ImpersonationDeps, caller: Caller):
     await repo.endSession(trx, session.id, now);
     const admin = await findUserById(trx, caller.userId);
     if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
-    return issueSession(trx, deps.config, admin, now, crypto.randomUUID());
+    return issueSession(trx, deps.config, admin, now);
   });
 }
 
@@ -116,30 +117,42 @@ export async function endImpersonation(deps: ImpersonationDeps, caller: Caller):
  * POST /auth/refresh with an impersonation session's refresh token: a new impersonation access token
  * and a new refresh token (the old one stops working: compare-and-set on the stored hash). Undefined
  * when the token is not an impersonation token (the caller tries the staff refresh tokens); 401 when
- * the session has ended.
+ * the session has ended or reached its maximum length. A rotated token presented again is a replay
+ * (someone else holds the session's tokens): the session ends and the answer is 401
+ * (docs/rules/auth.md#impersonation).
  */
 export async function refreshImpersonation(deps: ImpersonationDeps, rawToken: string | undefined): Promise<SessionTokens | undefined> {
   if (!rawToken) return undefined;
+  const now = nowOf(deps);
   const oldHash = hashOpaqueToken(rawToken);
   const session = await repo.findSessionByRefreshHash(deps.knex, oldHash);
-  if (!session) return undefined;
+  if (!session) {
+    const replayed = await repo.sessionOfUsedRefreshHash(deps.knex, oldHash);
+    if (!replayed) return undefined;
+    await repo.endSession(deps.knex, replayed, now);
+    throw errors.unauthorized('This impersonation refresh token was already used; the impersonation session has ended');
+  }
   if (session.endedAt) throw errors.unauthorized('The impersonation session has ended');
+  if (!isSessionOpen(session, deps.config.sessionMaxSeconds.impersonation, now)) {
+    await repo.endSession(deps.knex, session.id, now);
+    throw errors.unauthorized('The impersonation session has reached its maximum length; start a new one');
+  }
   const admin = await findUserById(deps.knex, session.adminUserId);
   if (!admin || !admin.isActive) throw errors.unauthorized('User no longer exists');
   const refreshToken = newOpaqueToken();
-  if (!(await repo.rotateSessionRefreshHash(deps.knex, session.id, oldHash, hashOpaqueToken(refreshToken)))) {
-    throw errors.unauthorized('Refresh token was already used');
+  const rotated = await deps.knex.transaction(async (trx) => {
+    if (!(await repo.rotateSessionRefreshHash(trx, session.id, oldHash, hashOpaqueToken(refreshToken)))) return false;
+    await repo.recordUsedRefreshHash(trx, session.id, oldHash);
+    return true;
+  });
+  if (!rotated) {
+    // another refresh with the same token won the compare-and-set: the token was used twice
+    await repo.endSession(deps.knex, session.id, now);
+    throw errors.unauthorized('This impersonation refresh token was already used; the impersonation session has ended');
   }
-  const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: session.tenantId }, { sessionId: session.id, adminUserId: admin.id });
-  return { accessToken, refreshToken, expiresIn: deps.config.accessTokenTtlSeconds, refreshExpiresIn: deps.config.refreshTokenTtlSeconds, user: toAuthUser(admin) };
-}
-
-/** Is the session of an impersonation token still running? ('ended' also for unknown sessions or another admin's.) */
-export async function impersonationStatus(db: Db, claim: ImpersonationClaim, sub: string): Promise<'active' | 'ended'> {
-  if (typeof claim?.sessionId !== 'string' || !UUID.test(claim.sessionId)) return 'ended';
-  const session = await repo.findSession(db, claim.sessionId);
-  if (!session || session.adminUserId !== sub || claim.adminUserId !== sub) return 'ended';
-  return session.endedAt ? 'ended' : 'active';
+  const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: session.tenantId }, { imp: { sessionId: session.id, adminUserId: admin.id } });
+  const untilDeadline = Math.floor((sessionDeadline(session.startedAt, deps.config.sessionMaxSeconds.impersonation).getTime() - now.getTime()) / 1000);
+  return { accessToken, refreshToken, expiresIn: deps.config.accessTokenTtlSeconds, refreshExpiresIn: Math.max(1, Math.min(deps.config.refreshTokenTtlSeconds, untilDeadline)), user: toAuthUser(admin) };
 }
 
 /** One audit row per mutating request made with an impersonation token: never the body, only its SHA-256. */

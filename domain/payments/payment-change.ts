@@ -15,6 +15,7 @@ import { paymentContract, type PaymentEventType } from './payment-events.rules';
 import { insertPaymentEvent, insertPaymentRow, updatePaymentVersioned, type NewPaymentRow, type PaymentRow } from './payment.repository';
 import type { PaymentProviders } from './payment-provider';
 import type { BookingHooks } from '../booking/booking-hooks';
+import type { LinkKey } from '../crypto/link-key';
 
 /** What the payment services need: the database, the workflow port, the credential keys and the providers. */
 export interface PaymentDeps {
@@ -22,8 +23,8 @@ export interface PaymentDeps {
   signaller: EntitySignaller;
   keyring: CredentialKeyring;
   providers: PaymentProviders;
-  /** HMAC key of booking cancellation tokens (the guest's proof of a booking) */
-  secret: string;
+  /** the manage-link key of booking cancellation tokens (the guest's proof of a booking, docs/rules/security.md#keys) */
+  manageLinkKey: LinkKey;
   /** the clock of the payment services (nowOf(deps)); unset: the system clock */
   now?: Clock;
   /** the booking changes payments makes (deposit status, a cancellation) tell the areas above booking (domain/booking/booking-hooks.ts) */

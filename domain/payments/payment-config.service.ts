@@ -7,7 +7,8 @@
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
 import { errors } from '../errors';
-import { openCredentials, sealCredentials, type CredentialKeyring } from '../crypto/credential-cipher';
+import crypto from 'node:crypto';
+import { isUnbound, openCredentials, sealCredentials, type CredentialBinding, type CredentialKeyring } from '../crypto/credential-cipher';
 import { toIso, toIsoOrNull } from '../time/iso';
 import type { CaptureMode } from './payment.rules';
 import type { PaymentProvider, PaymentProviders, ProviderCredentials } from './payment-provider';
@@ -50,8 +51,28 @@ export interface ConfigPatchInput {
   captureMode?: CaptureMode;
 }
 
+/** What a payment config's credentials are bound to: its salon and its id (docs/rules/auth.md#provider-credentials-at-rest). */
+export function paymentConfigBinding(row: { tenantId: string; id: string }): CredentialBinding {
+  return `payment_configs/${row.tenantId}/${row.id}`;
+}
+
 export function openConfigCredentials(keyring: CredentialKeyring, row: PaymentConfigRow): ProviderCredentials {
-  return openCredentials<ProviderCredentials>(keyring, { sealed: row.credentialsSealed, keyVersion: row.keyVersion });
+  return openCredentials<ProviderCredentials>(keyring, { sealed: row.credentialsSealed, keyVersion: row.keyVersion }, paymentConfigBinding(row));
+}
+
+/** Migrate: every payment config sealed before blobs were bound to their rows is sealed again, bound (one row per transaction). */
+export async function resealUnboundPaymentCredentials(db: Db, keyring: CredentialKeyring): Promise<number> {
+  let resealed = 0;
+  for (const { id, tenantId } of await repo.configsSealedBefore(db, 'v2:')) {
+    await db.transaction(async (trx) => {
+      const row = await repo.lockConfig(trx, tenantId, id);
+      if (!row || !isUnbound(row.credentialsSealed)) return;
+      const sealed = sealCredentials(keyring, openConfigCredentials(keyring, row), paymentConfigBinding(row));
+      await repo.updateConfig(trx, tenantId, id, { credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+      resealed += 1;
+    });
+  }
+  return resealed;
 }
 
 export function providerOf(providers: PaymentProviders, name: string): PaymentProvider {
@@ -105,8 +126,10 @@ export async function getConfig(deps: ConfigDeps, tenantId: string, id: string):
 export async function createConfig(deps: ConfigDeps, tenantId: string, input: ConfigCreateInput): Promise<PaymentConfigDto> {
   const provider = providerOf(deps.providers, input.provider);
   checkCredentials(provider, input.credentials);
-  const sealed = sealCredentials(deps.keyring, input.credentials);
+  const id = crypto.randomUUID();
+  const sealed = sealCredentials(deps.keyring, input.credentials, paymentConfigBinding({ tenantId, id }));
   const row = await repo.insertConfig(deps.knex, {
+    id,
     tenantId,
     provider: provider.name,
     displayName: input.displayName,
@@ -160,7 +183,7 @@ export async function healthCheckConfig(deps: ConfigDeps, tenantId: string, id: 
 export async function rotateConfig(deps: ConfigDeps, tenantId: string, id: string, input: { credentials: Record<string, string> }): Promise<PaymentConfigDto> {
   const row = await repo.findConfig(deps.knex, tenantId, id);
   checkCredentials(providerOf(deps.providers, row.provider), input.credentials);
-  const sealed = sealCredentials(deps.keyring, input.credentials);
+  const sealed = sealCredentials(deps.keyring, input.credentials, paymentConfigBinding(row));
   await repo.updateConfig(deps.knex, tenantId, id, { credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
   return healthCheckConfig(deps, tenantId, id);
 }

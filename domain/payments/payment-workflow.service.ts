@@ -29,7 +29,7 @@ export const AUTHORIZATION_EXPIRED = 'AUTHORIZATION_EXPIRED';
 export const PAYMENT_RETRY_EXHAUSTED = 'PAYMENT_RETRY_EXHAUSTED';
 
 function bookingDeps(deps: PaymentDeps): BookingDeps {
-  return { knex: deps.knex, signaller: deps.signaller, secret: deps.secret, now: deps.now, bookingHooks: deps.bookingHooks };
+  return { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.manageLinkKey, now: deps.now, bookingHooks: deps.bookingHooks };
 }
 
 export async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapshot | undefined> {

@@ -240,6 +240,16 @@ export async function configsOfTenant(db: Db, tenantId: string): Promise<Payment
   return (await PaymentConfigModel.query(db).where({ tenantId }).orderBy('createdAt', 'asc').orderBy('id', 'asc')).map(configRow);
 }
 
+/** Ids of the configs whose sealed credentials do not start with `prefix` (sealed before the format that has it). */
+export async function configsSealedBefore(db: Db, prefix: string): Promise<{ id: string; tenantId: string }[]> {
+  return (await PaymentConfigModel.query(db).select('id', 'tenantId').whereNot('credentialsSealed', 'like', `${prefix}%`)).map((r) => ({ id: r.id, tenantId: r.tenantId }));
+}
+
+export async function lockConfig(db: Db, tenantId: string, id: string): Promise<PaymentConfigRow | undefined> {
+  const row = await PaymentConfigModel.query(db).findOne({ tenantId, id }).forUpdate();
+  return row ? configRow(row) : undefined;
+}
+
 export async function insertConfig(trx: Db, row: Partial<PaymentConfigRow>): Promise<PaymentConfigRow> {
   return configRow(await PaymentConfigModel.query(trx).insert(row).returning('*'));
 }

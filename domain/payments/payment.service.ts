@@ -153,11 +153,15 @@ export async function publicPayment(deps: PaymentDeps, tenant: TenantContext, bo
   return publicPaymentDto(await withOpenSession(deps, latest));
 }
 
-/** GET /public/payments/:tenantId/status?paymentId=: the poll of the return page. */
+/**
+ * GET /public/payments/:tenantId/status: what the return page shows (docs/rules/payments.md#the-return-page),
+ * and not the booking's id: anyone with the payment id (it is in the provider's return address) may
+ * poll, and a booking is only reached with proof.
+ */
 export async function paymentStatus(deps: PaymentDeps, tenantId: string, paymentId: string) {
   const p = await repo.findPayment(deps.knex, tenantId, paymentId);
   const booking = await findBookingRow(deps.knex, tenantId, p.bookingId, ['status', 'depositStatus']);
-  return { paymentId: p.id, status: p.status, bookingId: p.bookingId, bookingStatus: booking.status, depositStatus: booking.depositStatus, failedCount: p.failedCount };
+  return { paymentId: p.id, status: p.status, bookingStatus: booking.status, depositStatus: booking.depositStatus };
 }
 
 async function activeProviderConfig(deps: PaymentDeps, tenantId: string) {

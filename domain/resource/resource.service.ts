@@ -4,7 +4,7 @@
 // tenant: 409 USER_EMAIL_EXISTS / USER_PHONE_EXISTS through api/middleware/constraint-errors.ts).
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
-import { hashPassword } from '../users/passwords';
+import { assertAcceptablePassword, hashPassword } from '../users/passwords';
 import type { Role } from '../users/roles.rules';
 import { insertUser } from '../users/user.repository';
 import { findService, findServicesByIds } from '../catalogue/catalogue.repository';
@@ -151,6 +151,7 @@ export async function createResource(db: Db, signaller: EntitySignaller, tenantI
   if (input.login && !input.login.email && !input.login.phone) {
     throw errors.validation('Request validation failed', [{ field: 'login', message: 'needs an email or a phone' }]);
   }
+  if (input.login) assertAcceptablePassword(input.login.password, 'login.password');
   // a login's number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
   const loginPhone = input.login?.phone ? optionalPhone(input.login.phone, await salonPhoneRegion(db, tenantId), 'login.phone') : null;
   const passwordHash = input.login ? await hashPassword(input.login.password, passwordHashRounds) : undefined;

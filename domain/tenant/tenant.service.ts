@@ -7,7 +7,7 @@ import type { PageResult } from '../../db/paginate';
 import { findUserById, insertUser, type UserRow } from '../users/user.repository';
 import * as repo from './tenant.repository';
 import { errors } from '../errors';
-import { hashPassword } from '../users/passwords';
+import { assertAcceptablePassword, hashPassword } from '../users/passwords';
 import type { Role } from '../users/roles.rules';
 import { seedTenantDefaults } from './tenant-defaults.service';
 import { daysWithLongerHours } from './tenant-settings.rules';
@@ -40,10 +40,11 @@ const slugTaken = () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is alre
  * one). A slug taken by a concurrent request is caught by the tenants_slug_unique constraint
  * (mapped in api/middleware/constraint-errors.ts).
  */
-export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashRounds: number): Promise<{ tenant: repo.TenantRow; owner: UserRow }> {
+export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashRounds: number, passwordField = 'owner.password'): Promise<{ tenant: repo.TenantRow; owner: UserRow }> {
   const industryType = input.industryType ?? 'beauty';
   const settings = completeSettings(industryType, input.settings);
   assertValidSettings(settings);
+  assertAcceptablePassword(input.owner.password, passwordField);
   // a new salon names no country yet: the owner's number is read in the default one (Norway)
   const ownerPhone = optionalPhone(input.owner.phone, DEFAULT_PHONE_REGION, 'phone');
   const passwordHash = await hashPassword(input.owner.password, hashRounds);

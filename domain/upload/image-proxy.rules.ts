@@ -13,6 +13,12 @@ export interface ProxyOptions {
 }
 
 export const MAX_PROXY_SIDE = 2400;
+/**
+ * Rendered variants kept per file (docs/rules/uploads.md#image-proxy): a preset in four formats and
+ * the staff's own sizes. Past it, a variant not rendered before is refused (422
+ * IMAGE_VARIANT_LIMIT_REACHED): the files and the CPU an image costs are bounded.
+ */
+export const MAX_VARIANTS_PER_FILE = 16;
 const GRAVITIES: readonly Gravity[] = ['sm', 'ce', 'no', 'so', 'ea', 'we'];
 
 /** The canonical string of `options` (what is signed and what names the cached variant). */

@@ -11,7 +11,7 @@ import type { ObjectStorage } from './object-storage';
 import * as repo from './upload.repository';
 import { storageCall } from './storage-call';
 import { MAX_IMAGE_PIXELS, PURPOSES, tenantOfKey, type UploadPurpose } from './upload.rules';
-import { MAX_PROXY_SIDE, formatOptions, outputFormat, parseOptions, type Fit, type Gravity, type ProxyOptions } from './image-proxy.rules';
+import { MAX_PROXY_SIDE, MAX_VARIANTS_PER_FILE, formatOptions, outputFormat, parseOptions, type Fit, type Gravity, type ProxyOptions } from './image-proxy.rules';
 
 export interface ImageProxyDeps {
   knex: Db;
@@ -36,7 +36,7 @@ export interface SignRequest {
 
 export interface SignCaller {
   role: string;
-  /** staff: their tenant (keys of other salons are refused); customers may sign any public image */
+  /** staff: their tenant (keys of other salons are refused); customers may sign any public image, at its preset only */
   tenantId: string | null;
 }
 
@@ -49,6 +49,10 @@ export async function signImageUrl(deps: ImageProxyDeps, caller: SignCaller, req
   const owner = tenantOfKey(request.key);
   if (!owner) throw uploadErrors.notFound('No image has this key');
   if (caller.role !== 'CUSTOMER' && caller.role !== 'ADMIN' && caller.tenantId !== owner) throw uploadErrors.tenantMismatch();
+  // customers get the purpose's preset and nothing else (docs/rules/uploads.md#image-proxy): their sizes would each be rendered and kept
+  if (caller.role === 'CUSTOMER' && [request.w, request.h, request.q, request.g, request.fit].some((v) => v !== undefined)) {
+    throw errors.forbidden("Customers sign an image at its purpose's preset only: send the key alone");
+  }
   const file = await repo.findFileByKey(deps.knex, request.key);
   if (!file || file.visibility !== 'PUBLIC' || file.status !== 'ACTIVE') throw uploadErrors.notFound('No public image has this key');
   let options: ProxyOptions;
@@ -124,6 +128,24 @@ export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now: n
   const cached = await storageCall(() => deps.storage.read(variantKey));
   if (cached) return { body: cached, contentType, etag, maxAge, cached: true };
 
+  if (!(await repo.reserveVariant(deps.knex, file.id, variantKey, MAX_VARIANTS_PER_FILE))) throw uploadErrors.imageVariantLimit(MAX_VARIANTS_PER_FILE);
+  try {
+    return await renderVariant(deps, file, options, format, variantKey, { contentType, etag, maxAge });
+  } catch (err) {
+    await repo.forgetVariant(deps.knex, file.id, variantKey);
+    throw err;
+  }
+}
+
+async function renderVariant(
+  deps: ImageProxyDeps,
+  file: repo.UploadedFileRow,
+  options: ProxyOptions,
+  format: 'avif' | 'webp' | 'jpeg' | 'png',
+  variantKey: string,
+  answer: { contentType: (typeof CONTENT_TYPES)[keyof typeof CONTENT_TYPES]; etag: string; maxAge: number },
+): Promise<RenderedImage> {
+  const { contentType, etag, maxAge } = answer;
   const original = await storageCall(() => deps.storage.read(file.key));
   if (!original) throw uploadErrors.notFound('The image is missing from storage');
   const source = await storageCall(() => toBuffer(original));
@@ -136,6 +158,5 @@ export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now: n
   else image = image.jpeg({ quality: options.quality });
   const rendered = await image.toBuffer();
   await storageCall(() => deps.storage.put(variantKey, rendered, { contentType, contentLength: rendered.length, cacheControl: 'public, max-age=31536000, immutable' }));
-  await repo.recordVariant(deps.knex, file.id, variantKey).catch(() => undefined);
   return { body: rendered, contentType, etag, maxAge, cached: false };
 }

@@ -49,6 +49,23 @@ export async function variantKeys(db: Db, fileId: string): Promise<string[]> {
   return (await UploadedFileVariantModel.query(db).where({ fileId }).select('key')).map((r) => r.key);
 }
 
-export async function recordVariant(db: Db, fileId: string, key: string): Promise<void> {
-  await UploadedFileVariantModel.query(db).insert({ fileId, key }).onConflict(['fileId', 'key']).ignore();
+/**
+ * Claims a rendered variant's place before it is rendered: true when the variant is already the
+ * file's, or there was room for it (fewer than `max`); false when the file has `max` variants. Under
+ * the file's row lock, so two renders never both take the last place.
+ */
+export async function reserveVariant(db: Db, fileId: string, key: string, max: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    if (!(await UploadedFileModel.query(trx).findById(fileId).forUpdate())) return false;
+    if (await UploadedFileVariantModel.query(trx).findOne({ fileId, key })) return true;
+    const [{ count }] = (await UploadedFileVariantModel.query(trx).where({ fileId }).count({ count: '*' })) as unknown as [{ count: string }];
+    if (Number(count) >= max) return false;
+    await UploadedFileVariantModel.query(trx).insert({ fileId, key });
+    return true;
+  });
+}
+
+/** Gives a reserved variant's place back (its render failed). */
+export async function forgetVariant(db: Db, fileId: string, key: string): Promise<void> {
+  await UploadedFileVariantModel.query(db).delete().where({ fileId, key });
 }

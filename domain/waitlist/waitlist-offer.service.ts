@@ -16,6 +16,7 @@ import { toIso } from '../time/iso';
 import type { Clock } from '../time/clock';
 import { createPublicBooking } from '../booking/booking-create.service';
 import type { BookingHooks } from '../booking/booking-hooks';
+import type { LinkKey } from '../crypto/link-key';
 import { releaseTimeHolds } from '../booking/time-hold.repository';
 import { changeEntry, changeRound } from './waitlist-change';
 import { offerTokenMatches } from './waitlist-tokens';
@@ -25,7 +26,10 @@ import { closeOpenOffers, countOpenOffers, findOffer, lockEntry, lockRound, open
 export interface OfferDeps {
   knex: Db;
   signaller: EntitySignaller;
-  secret: string;
+  /** offer tokens (docs/rules/security.md#keys) */
+  offerKey: LinkKey;
+  /** the booking an accepted offer makes gets its manage link */
+  manageLinkKey: LinkKey;
   now?: Clock;
   /** accepting books as any public booking does (deposit, voucher: domain/booking/booking-hooks.ts) */
   bookingHooks: BookingHooks;
@@ -33,7 +37,7 @@ export interface OfferDeps {
 
 async function offerWithToken(deps: OfferDeps, tenant: TenantContext, offerId: string, token: unknown): Promise<OfferRow> {
   const offer = await findOffer(deps.knex, tenant.id, offerId);
-  if (!offer || !offerTokenMatches(deps.secret, offerId, token)) throw errors.notFound('waitlistOffer');
+  if (!offer || !offerTokenMatches(deps.offerKey, offerId, token)) throw errors.notFound('waitlistOffer');
   return offer;
 }
 

@@ -14,6 +14,7 @@ import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { changeEntity } from '../workflow-signals/entity-change';
 import { changeEntry } from './waitlist-change';
 import { nowOf, type Clock } from '../time/clock';
+import type { LinkKey } from '../crypto/link-key';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { assertResourcesExist, servicesFor } from '../availability/availability.service';
 import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
@@ -29,8 +30,8 @@ import { withdrawOpenOffers } from './waitlist-offer.service';
 export interface WaitlistDeps {
   knex: Db;
   signaller: EntitySignaller;
-  /** the server secret: offer tokens are HMACs over the offer id */
-  secret: string;
+  /** entry tokens are HMACs over the entry id with this key (docs/rules/security.md#keys) */
+  entryKey: LinkKey;
   now?: Clock;
 }
 
@@ -63,7 +64,7 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
   await assertResourcesExist(deps.knex, tenant.id, [input.resourceId]);
   const phone = requirePhone(input.customer.phone, phoneRegionOf(tenant), 'customer.phone');
   const id = crypto.randomUUID();
-  const { token, hash } = issueEntryToken(deps.secret, id);
+  const { token, hash } = issueEntryToken(deps.entryKey, id);
   const entry = await deps.knex.transaction((trx) =>
     changeEntity(deps.signaller, waitlistEntryContract, {
       write: () =>

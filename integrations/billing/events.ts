@@ -90,8 +90,12 @@ const LEMON_KINDS: Record<string, BillingEventKind> = {
   subscription_payment_failed: 'payment_failed',
 };
 
-/** Lemon Squeezy's `{meta, data}` (subscription invoices carry the subscription id in attributes). */
-export function lemonEvent(payload: unknown): { eventName: string; event: BillingEvent } {
+/**
+ * Lemon Squeezy's `{meta, data}` (subscription invoices carry the subscription id in attributes). The
+ * event's time is the object's `updated_at`, inside the signed body (required: without it a stale
+ * event could not be told from a fresh one).
+ */
+export function lemonEvent(payload: unknown): { eventName: string; event: BillingEvent; occurredAt: Date } {
   if (!isObj(payload) || !isObj(payload.meta) || !isObj(payload.data)) throw new WebhookPayloadError('expected {meta, data}');
   const name = str(payload.meta.event_name);
   const kind = name ? LEMON_KINDS[name] : undefined;
@@ -100,7 +104,10 @@ export function lemonEvent(payload: unknown): { eventName: string; event: Billin
   const id = payload.data.type === 'subscription-invoices' ? str(a.subscription_id) : str(payload.data.id);
   if (!id) throw new WebhookPayloadError('data.id is required');
   const custom = isObj(payload.meta.custom_data) ? payload.meta.custom_data : {};
+  const occurredAt = iso(a.updated_at);
+  if (!occurredAt) throw new WebhookPayloadError('data.attributes.updated_at is required');
   return {
+    occurredAt: new Date(occurredAt),
     eventName: name,
     event: {
       kind,

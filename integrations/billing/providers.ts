@@ -2,7 +2,7 @@
 //   sandbox       the embedded default (devstack/billing-sandbox-server.ts): hosted checkout and
 //                 portal pages on loopback that post Standard Webhooks-signed events
 //   polar         Standard Webhooks signatures, Polar's REST API
-//   lemonsqueezy  x-signature HMAC (optional x-event-id), Lemon Squeezy's JSON:API
+//   lemonsqueezy  x-signature HMAC (the event id is the signed body's hash, its time its updated_at), Lemon Squeezy's JSON:API
 // Endpoints come from each billing config row (`apiBaseUrl`), credentials from its sealed secrets.
 import type {
   BillingProviderAdapter,

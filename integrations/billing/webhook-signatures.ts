@@ -1,7 +1,7 @@
 // The two webhook signature schemes (docs/rules/billing.md#provider-events): Standard Webhooks (`webhook-id`,
 // `webhook-timestamp`, `webhook-signature`, base64 secret, 5-minute replay window; verified by the
-// `standardwebhooks` package) and an `x-signature` HMAC-SHA256 (hex) over the raw body with an
-// optional `x-event-id`.
+// `standardwebhooks` package) and an `x-signature` HMAC-SHA256 (hex) over the raw body, whose event
+// id is the body's own hash: nothing outside the signed bytes names the event.
 import crypto from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { WebhookPayloadError, WebhookSignatureError } from '../../domain/billing/billing-provider';
@@ -44,13 +44,16 @@ export function hmacHex(secret: string, rawBody: Buffer | string): string {
   return crypto.createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-/** Verifies an `x-signature` delivery; the event id is `x-event-id`, else the body's SHA-256. */
+/**
+ * Verifies an `x-signature` delivery. The event id is the SHA-256 of the signed body: an unsigned
+ * header (`x-event-id`) would let anyone replay a captured body as a new event under a new id.
+ */
 export function verifyHmacWebhook(rawBody: Buffer, headers: Record<string, string | undefined>, secret: string): { eventId: string; signature: string; payload: unknown } {
   const signature = headers['x-signature'];
   if (!signature) throw new WebhookSignatureError('x-signature is required');
   const expected = Buffer.from(hmacHex(secret, rawBody), 'hex');
   const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new WebhookSignatureError('x-signature did not verify');
-  const eventId = headers['x-event-id'] || `sha256:${crypto.createHash('sha256').update(rawBody).digest('hex')}`;
+  const eventId = `sha256:${crypto.createHash('sha256').update(rawBody).digest('hex')}`;
   return { eventId, signature, payload: json(rawBody) };
 }

@@ -24,9 +24,16 @@ export class FolderMailer implements Mailer {
 }
 
 /**
+ * The `meta` keys that travel as `X-Salon-<key>` headers over SMTP: identifiers that tie a message to
+ * its record (docs/rules/security.md#secrets-in-logs-and-messages). Nothing else of `meta` leaves the
+ * platform: a reset token or a phone code in a header would sit in every relay's and inbox's logs.
+ */
+const HEADER_KEYS = ['kind', 'bookingId', 'voucherId', 'offerId', 'notificationId'] as const;
+
+/**
  * Real delivery over SMTP (nodemailer) to SMTP_URL, e.g. `smtp://mailpit:1025` or
- * `smtps://user:pass@smtp.example.com:465`. Each plain `meta` value travels as an `X-Salon-<key>`
- * header (e.g. `X-Salon-bookingId`), so an inbox (or a test) can tie a message to its booking.
+ * `smtps://user:pass@smtp.example.com:465`. The identifiers of HEADER_KEYS travel as `X-Salon-<key>`
+ * headers (e.g. `X-Salon-bookingId`), so an inbox (or a test) can tie a message to its booking.
  */
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
@@ -49,9 +56,7 @@ export class SmtpMailer implements Mailer {
       ...(calendar ? { icalEvent: { method: calendar.calendarMethod, filename: calendar.filename, content: calendar.content } } : {}),
       attachments: (message.attachments ?? []).filter((a) => a !== calendar).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       headers: Object.fromEntries(
-        Object.entries(message.meta ?? {})
-          .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
-          .map(([k, v]) => [`X-Salon-${k.replace(/[^A-Za-z0-9-]/g, '')}`, String(v)]),
+        HEADER_KEYS.filter((k) => typeof message.meta?.[k] === 'string' || typeof message.meta?.[k] === 'number').map((k) => [`X-Salon-${k}`, String(message.meta![k])]),
       ),
     });
   }

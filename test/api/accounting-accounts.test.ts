@@ -19,8 +19,8 @@ describe('accounting accounts API (/accounting-accounts)', () => {
   }
 
   describe('access', () => {
-    it('when OWNER or ADMIN (x-tenant-id) use every route then they succeed', async () => {
-      for (const who of ['OWNER', 'ADMIN'] as const) {
+    it('when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+      for (const who of ['OWNER', 'IMPERSONATOR'] as const) {
         const created = await as(w, who, 'post', '/accounting-accounts', { code: `30${who.length}0`, name: 'Salg', taxId });
         expect(created.status, who).to.equal(201);
         const id = created.body.data.id;
@@ -29,6 +29,8 @@ describe('accounting accounts API (/accounting-accounts)', () => {
         expect((await as(w, who, 'patch', `/accounting-accounts/${id}`, { name: 'Varesalg' })).status).to.equal(200);
         expect((await as(w, who, 'delete', `/accounting-accounts/${id}`)).status).to.equal(204);
       }
+      expect((await as(w, 'ADMIN', 'get', '/accounting-accounts')).status).to.equal(403);
+      expect((await as(w, 'ADMIN', 'post', '/accounting-accounts', { code: '9998', name: 'x' })).status).to.equal(403);
     });
 
     it('when STAFF calls any route then it is 403 and nothing is written; without a token or with a customer token 401', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { call, http } from '../support/http';
 import { createSalon, createAdmin, unique } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
+import { impersonationToken } from '../support/salon-roles';
 
 describe('availability routes', () => {
   describe('GET /availability (staff side)', () => {
@@ -119,7 +120,7 @@ describe('availability routes', () => {
       expect(res.body.data.slots[0].localTime).to.equal('13:00');
     });
 
-    it('when called by STAFF then 200; without a token 401; by ADMIN with x-tenant-id 200', async () => {
+    it('when called by STAFF then 200; without a token 401; by the platform admin: 403 with its own token and x-tenant-id, 200 impersonating', async () => {
       const s = await bookingSalon();
       const date = localDay(2);
       expect((await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.staff[0].user.token)).status).to.equal(200);
@@ -127,8 +128,10 @@ describe('availability routes', () => {
       expect(anon.status).to.equal(401);
       const admin = await createAdmin();
 
-      const res = await (await http()).get(`/api/availability?serviceId=${s.serviceId}&date=${date}`).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id);
-      expect(res.status).to.equal(200);
+      const own = await (await http()).get(`/api/availability?serviceId=${s.serviceId}&date=${date}`).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id);
+      expect(own.status).to.equal(403);
+      const impersonating = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, await impersonationToken(admin, s.tenant.id));
+      expect(impersonating.status).to.equal(200);
     });
 
     it("when the service belongs to another salon then 404 SERVICE_NOT_FOUND; another salon's resource 404 RESOURCE_NOT_FOUND", async () => {

@@ -6,6 +6,7 @@ import { createSalon } from '../support/factories';
 import { stack } from '../support/stack';
 import { activateSandbox, platformAdmin } from '../support/billing';
 import { openCredentials } from '../../domain/crypto/credential-cipher';
+import { billingConfigBinding } from '../../domain/billing/billing-config.service';
 
 const BASE = '/superadmin/billing-configs';
 
@@ -39,7 +40,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     const { platform, config } = await stack();
     const row = await platform.knex('platform_billing_configs').where({ id: res.body.data.id }).first();
     expect(row.sealedCredentials).to.not.contain('polar_key_1');
-    expect(openCredentials(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion })).to.deep.equal({ apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' });
+    expect(openCredentials(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id))).to.deep.equal({ apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' });
     const dup = await call('post', BASE, admin, body({ displayName: 'again' }));
     expect(dup.status).to.equal(409);
     expect(dup.body.error.code).to.equal('PLATFORM_BILLING_CONFIG_DUPLICATE');
@@ -62,7 +63,7 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     expect(rotated.status).to.equal(200);
     const { platform, config } = await stack();
     const row = await platform.knex('platform_billing_configs').where({ id: created.id }).first();
-    expect(openCredentials<{ apiKey: string }>(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }).apiKey).to.equal('polar_key_2');
+    expect(openCredentials<{ apiKey: string }>(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id)).apiKey).to.equal('polar_key_2');
     const updated = await call('put', `${BASE}/${created.id}`, admin, { displayName: 'Polar (test)', storeDomain: 'salong.polar.sh' });
     expect(updated.body.data).to.include({ displayName: 'Polar (test)', storeDomain: 'salong.polar.sh', apiBaseUrl: 'https://sandbox-api.polar.sh' });
     expect((await call('put', `${BASE}/${created.id}`, admin, { credentials: { apiKey: 'x', webhookSecret: 'y' } })).status).to.equal(400);

@@ -132,13 +132,27 @@ describe('the salon subscription', function () {
       await call('put', `/superadmin/billing-configs/${configId}/plan-mappings`, admin, { mappings: current });
     });
 
-    it('when the owner checks out during the trial then the remaining trial days go to the provider and the redirect origin is the request host; the webhook creates the paid row through the worker', async () => {
+    it("when the request names a Host the platform does not know for the salon then checkout sends the owner back to PUBLIC_BASE_URL, never to that host", async () => {
       await activateSandbox();
       const salon = await registerSalon();
+      const { billingSandbox, config } = await stack();
+      for (const host of ['evil.example', 'evil.example:443', `${(await registerSalon()).slug}.${config.platformDomain}`]) {
+        const res = await (await http()).post('/api/subscription/checkout').set('Authorization', `Bearer ${salon.token}`).set('Host', host).send({ planKey: 'start' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;
+        expect(checkout.successUrl, host).to.equal(`${config.publicBaseUrl}/admin/billing?checkout=success`);
+        expect(checkout.cancelUrl, host).to.equal(`${config.publicBaseUrl}/admin/billing?checkout=canceled`);
+      }
+    });
+
+    it("when the owner checks out during the trial then the remaining trial days go to the provider and the redirect origin is the salon's own host; the webhook creates the paid row through the worker", async () => {
+      await activateSandbox();
+      const salon = await registerSalon();
+      const { billingSandbox, platform } = await stack();
+      await platform.knex('tenants').where({ id: salon.tenantId }).update({ customDomain: 'min-salong.example.test' });
       const res = await (await http()).post('/api/subscription/checkout').set('Authorization', `Bearer ${salon.token}`).set('Host', 'min-salong.example.test:8443').send({ planKey: 'start' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data.trialDays).to.equal(14);
-      const { billingSandbox, platform } = await stack();
       const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;
       expect(checkout).to.include({ variantId: 'sandbox_start', trialDays: 14, email: salon.email });
       expect(checkout.successUrl).to.match(/^http:\/\/min-salong\.example\.test:8443\//);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { http } from '../support/http';
-import { appWith, stack } from '../support/stack';
+import type { Express } from 'express';
+import { appOnClock, appWith, stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { activateSandbox, platformAdmin, registerSalon } from '../support/billing';
 import { call } from '../support/http';
@@ -166,7 +167,8 @@ describe('subscription webhooks', function () {
       expect((await sendSandbox(event('subscription.active', salon.tenantId, sub), { provider: 'polar' })).status).to.equal(401);
     });
 
-    it('when the x-signature provider (Lemon Squeezy) posts an HMAC-signed event then it verifies, x-event-id keys the inbox (else the body hash), and a bad signature is 401', async () => {
+    /** A Lemon Squeezy config with a fresh webhook secret, a salon, and a way to post signed bodies (to `app`, or the stack's). */
+    async function lemonSqueezy() {
       const admin = (await platformAdmin()).token;
       const { platform } = await stack();
       await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
@@ -174,23 +176,65 @@ describe('subscription webhooks', function () {
       const created = await call('post', '/superadmin/billing-configs', admin, { provider: 'lemonsqueezy', isTest: true, apiBaseUrl: 'https://api.lemonsqueezy.com', storeId: '1234', displayName: 'Lemon Squeezy', credentials: { apiKey: 'k', webhookSecret: secret } });
       await call('put', `/superadmin/billing-configs/${created.body.data.id}/plan-mappings`, admin, { mappings: [{ planKey: 'team', providerVariantId: '98765' }] });
       const salon = await registerSalon();
-      const payload = (name: string, attrs: Record<string, unknown> = {}) =>
-        JSON.stringify({ meta: { event_name: name, custom_data: { tenant_id: salon.tenantId } }, data: { type: 'subscriptions', id: '5551', attributes: { status: 'active', variant_id: 98765, customer_id: 42, renews_at: '2030-01-01T00:00:00.000000Z', cancelled: false, ...attrs } } });
-      const post = (body: string, headers: Record<string, string>) => http().then((h) => h.post(`${URL}/LemonSqueezy`).set('content-type', 'application/json').set(headers).send(body));
+      const subId = String(crypto.randomInt(100_000, 999_999));
+      const payload = (name: string, attrs: Record<string, unknown> = {}, updatedAt = new Date()) =>
+        JSON.stringify({ meta: { event_name: name, custom_data: { tenant_id: salon.tenantId } }, data: { type: 'subscriptions', id: subId, attributes: { status: 'active', variant_id: 98765, customer_id: 42, renews_at: '2030-01-01T00:00:00.000000Z', cancelled: false, updated_at: updatedAt.toISOString(), ...attrs } } });
+      const post = async (body: string, headers: Record<string, string> = {}, app?: Express) =>
+        (app ? request(app) : await http()).post(`${URL}/LemonSqueezy`).set('content-type', 'application/json').set({ 'x-signature': hmacHex(secret, body), ...headers }).send(body);
+      const cleanUp = () => platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
+      return { secret, salon, subId, payload, post, cleanUp, platform };
+    }
+
+    it('when the x-signature provider (Lemon Squeezy) posts an HMAC-signed event then it verifies, the signed body\'s hash keys the inbox, and a bad signature is 401', async () => {
+      const { secret, salon, subId, payload, post, cleanUp, platform } = await lemonSqueezy();
       const body = payload('subscription_created');
-      const ok = await post(body, { 'x-signature': hmacHex(secret, body), 'x-event-id': 'ls-evt-1' + salon.tenantId });
+      const ok = await post(body);
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       await settled(salon.tenantId);
-      expect((await rows(salon.tenantId)).at(-1)).to.include({ provider: 'lemonsqueezy', providerSubId: '5551', planKey: 'team', status: 'ACTIVE' });
+      expect((await rows(salon.tenantId)).at(-1)).to.include({ provider: 'lemonsqueezy', providerSubId: subId, planKey: 'team', status: 'ACTIVE' });
       const failed = payload('subscription_payment_failed', { status: 'past_due' });
-      const noId = await post(failed, { 'x-signature': hmacHex(secret, failed) });
-      expect(noId.status).to.equal(200);
+      expect((await post(failed)).status).to.equal(200);
       const hash = crypto.createHash('sha256').update(failed).digest('hex');
       expect(await platform.knex('subscription_webhook_inbox').where({ provider: 'lemonsqueezy', providerEventId: `sha256:${hash}` })).to.have.length(1);
       await settled(salon.tenantId);
       expect((await rows(salon.tenantId)).at(-1).status).to.equal('PAST_DUE');
       expect((await post(body, { 'x-signature': hmacHex('wrong', body) })).status).to.equal(401);
-      await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
+      expect(secret).to.be.a('string');
+      await cleanUp();
+    });
+
+    it('when a captured Lemon Squeezy body is replayed under a new x-event-id then it is the same event: acknowledged as a duplicate, applied once', async () => {
+      const { salon, payload, post, cleanUp, platform } = await lemonSqueezy();
+      const activated = payload('subscription_created');
+      expect((await post(activated, { 'x-event-id': 'ls-evt-a' })).status).to.equal(200);
+      await settled(salon.tenantId);
+      const failed = payload('subscription_payment_failed', { status: 'past_due' });
+      expect((await post(failed)).status).to.equal(200);
+      await eventually(async () => (await rows(salon.tenantId)).at(-1).status === 'PAST_DUE', 'the failed payment applied');
+      // the attacker replays the old, validly signed activation with a fresh unsigned event id
+      const replay = await post(activated, { 'x-event-id': 'ls-evt-replay' });
+      expect(replay.status).to.equal(200);
+      expect(replay.body.data).to.include({ duplicate: true });
+      expect(await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId })).to.have.length(2);
+      expect((await rows(salon.tenantId)).at(-1).status).to.equal('PAST_DUE');
+      await cleanUp();
+    });
+
+    it('when a Lemon Squeezy event was signed 60 minutes ago then it is taken; a second older (or with no time) it is refused and nothing is written', async () => {
+      const { salon, payload, post, cleanUp, platform } = await lemonSqueezy();
+      const { app, at: clock } = await appOnClock();
+      const now = clock.now();
+      const atLimit = payload('subscription_created', {}, new Date(now.getTime() - 60 * 60_000));
+      expect((await post(atLimit, {}, app)).status).to.equal(200);
+      const stale = payload('subscription_updated', { status: 'active', cancelled: true }, new Date(now.getTime() - 60 * 60_000 - 1000));
+      const refused = await post(stale, {}, app);
+      expect([refused.status, refused.body.error.code]).to.deep.equal([401, 'UNAUTHORIZED']);
+      const timeless = JSON.stringify({ ...JSON.parse(payload('subscription_updated')), data: { type: 'subscriptions', id: 'timeless', attributes: { status: 'active' } } });
+      expect((await post(timeless, {}, app)).status).to.equal(400);
+      const hash = (b: string) => `sha256:${crypto.createHash('sha256').update(b).digest('hex')}`;
+      expect(await platform.knex('subscription_webhook_inbox').whereIn('providerEventId', [hash(stale), hash(timeless)])).to.have.length(0);
+      await settled(salon.tenantId);
+      await cleanUp();
     });
   });
 });

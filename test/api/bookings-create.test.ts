@@ -6,6 +6,7 @@ import { addService, addStaff, at, bookingSalon, knex, localDay } from '../suppo
 import request from 'supertest';
 import { utcToLocal } from '../../domain/time/salon-time.rules';
 import type { RecordingSignaller } from '../support/recording-signaller';
+import { impersonationToken } from '../support/salon-roles';
 import { appWithTemporalOutage, type TemporalOutage } from '../support/temporal-outage';
 import { eventually } from '../support/eventually';
 
@@ -130,14 +131,16 @@ describe('booking creation', () => {
       expect(res.body.error.code).to.equal('FORBIDDEN');
     });
 
-    it('when STAFF has no linked resource then 403; without a token 401; ADMIN with x-tenant-id 201', async () => {
+    it('when STAFF has no linked resource then 403; without a token 401; the platform admin: 403 with its own token and x-tenant-id, 201 impersonating', async () => {
       const s = await bookingSalon();
       const loose = await createUser(s.tenant.id, 'STAFF');
       const body = { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] };
       expect((await call('post', '/bookings', loose.token, body)).status).to.equal(403);
       expect((await call('post', '/bookings', undefined, body)).status).to.equal(401);
       const admin = await createAdmin();
-      const res = await (await http()).post('/api/bookings').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id).send(body);
+      const own = await (await http()).post('/api/bookings').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id).send(body);
+      expect(own.status).to.equal(403);
+      const res = await call('post', '/bookings', await impersonationToken(admin, s.tenant.id), body);
       expect(res.status).to.equal(201);
     });
 

@@ -363,7 +363,8 @@ describe('services and categories', () => {
       ['CUSTOMER', 401, 401],
       ['STAFF', 200, 403],
       ['OWNER', 200, 0],
-      ['ADMIN', 200, 0],
+      ['IMPERSONATOR', 200, 0],
+      ['ADMIN', 403, 403],
     ];
     for (const [caller, readStatus, writeStatus] of expectations) {
       it(`when ${caller} calls then reads are ${readStatus} and writes are ${writeStatus || 'allowed'}`, async () => {

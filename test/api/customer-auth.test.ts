@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { stack } from '../support/stack';
+import { appOnClock, stack } from '../support/stack';
 import { call, http } from '../support/http';
 import { createSalon, unique } from '../support/factories';
 import { idTokenFor, signInCustomer } from '../support/customers';
@@ -140,6 +140,32 @@ describe('customer sessions: refresh, logout, token version', () => {
     const res = await (await http()).get('/api/auth/customer/me').set('Cookie', `customer_access_token=${c.accessToken}`);
     expect(res.status).to.equal(200);
     expect(res.body.data.id).to.equal(c.accountId);
+  });
+});
+
+describe('customer sessions end (docs/rules/auth.md#sessions)', () => {
+  it('when a customer signs out then the access token of that session is refused at once (401)', async () => {
+    const c = await signInCustomer();
+    expect((await call('get', '/auth/customer/me', c.accessToken)).status).to.equal(200);
+    expect((await call('post', '/auth/customer/logout', undefined, { refreshToken: c.refreshToken })).status).to.equal(200);
+    const after = await call('get', '/auth/customer/me', c.accessToken);
+    expect(after.status).to.equal(401);
+    expect(after.body.error.message).to.match(/session has ended/);
+  });
+
+  it('when a customer session is refreshed 30 days after sign-in then it still works, and a millisecond later it is over', async () => {
+    const email = `${unique('kunde')}@example.test`;
+    const { app, at } = await appOnClock();
+    const signedIn = at.now();
+    const { idToken, nonce } = await idTokenFor(email);
+    const first = (await request(app).post('/api/auth/customer/oauth').send({ idToken, nonce })).body.data;
+    at.set(new Date(signedIn.getTime() + 30 * 24 * 3600_000));
+    const atLimit = await request(app).post('/api/auth/customer/refresh').send({ refreshToken: first.refreshToken });
+    expect(atLimit.status).to.equal(200);
+    expect((await request(app).get('/api/auth/customer/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(200);
+    at.advance(1);
+    expect((await request(app).get('/api/auth/customer/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(401);
+    expect((await request(app).post('/api/auth/customer/refresh').send({ refreshToken: atLimit.body.data.refreshToken })).status).to.equal(401);
   });
 });
 

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { unique } from '../support/factories';
-import { signInCustomer, type TestCustomer } from '../support/customers';
+import { provePhone, signInCustomer, uniquePhone, type TestCustomer } from '../support/customers';
 import { ALL_WEEK, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { isBookingOfAccount } from '../../domain/booking/booking.repository';
 
 let phoneSeq = 0;
 const contact = () => ({ name: 'Kari Nordmann', phone: `+47 9${String(Date.now() % 10_000_000).padStart(7, '0').slice(0, 5)}${String(++phoneSeq).padStart(2, '0')}` });
 
-async function book(s: BookingSalon, token?: string, days = 5, time = '10:00') {
-  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, { startTime: at(localDay(days, s.tz), time, s.tz), items: [{ serviceId: s.serviceId }], customer: contact() });
+async function book(s: BookingSalon, token?: string, days = 5, time = '10:00', customer: { name: string; phone: string; email?: string } = contact()) {
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, { startTime: at(localDay(days, s.tz), time, s.tz), items: [{ serviceId: s.serviceId }], customer });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; cancellationToken: string };
 }
@@ -21,7 +21,8 @@ describe('customer account routes', () => {
     expect(me.status).to.equal(200);
     expect(me.body.data).to.include({ id: c.accountId, email: c.email, name: 'Siri' });
     const s = await bookingSalon();
-    await book(s, c.accessToken);
+    // the identity provider verified the account's e-mail: a booking with it links the salon's record (docs/rules/customers.md#linking-an-account)
+    await book(s, c.accessToken, 5, '10:00', { ...contact(), email: c.email });
     const profile = await call('get', '/customer/me', c.accessToken);
     expect(profile.status).to.equal(200);
     expect(profile.body.data.salons.map((x: { slug: string }) => x.slug)).to.deep.equal([s.tenant.slug]);
@@ -39,10 +40,12 @@ describe('customer account routes', () => {
 });
 
 describe('signed-in booking on the public portal', () => {
-  it('when a signed-in customer books then the booking is theirs (not a guest), linked to the salon customer record', async () => {
+  it('when a signed-in customer books with the phone they proved then the booking is theirs (not a guest), linked to the salon customer record', async () => {
     const c = await signInCustomer();
     const s = await bookingSalon();
-    const { id } = await book(s, c.accessToken);
+    const phone = uniquePhone();
+    await provePhone(c, phone);
+    const { id } = await book(s, c.accessToken, 5, '10:00', { name: 'Kari Nordmann', phone });
     const db = await knex();
     const row = await db('bookings').where({ id }).first();
     expect(row).to.include({ customerAccountId: c.accountId, isGuest: false });
@@ -52,7 +55,7 @@ describe('signed-in booking on the public portal', () => {
     expect(await isBookingOfAccount(db, (await bookingSalon()).tenant.id, id, c.accountId)).to.equal(false);
     const other = await signInCustomer();
     expect(await isBookingOfAccount(db, s.tenant.id, id, other.accountId)).to.equal(false);
-    // a second booking in the same salon uses the same customer record
+    // a second booking in the same salon uses the same customer record, whatever phone it gives
     const second = await book(s, c.accessToken, 6);
     expect((await db('bookings').where({ id: second.id }).first()).customerId).to.equal(row.customerId);
   });
@@ -144,36 +147,61 @@ describe('GET /customer/me/bookings', () => {
 });
 
 describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/claim)', () => {
-  async function guestBookingAged(minutesAgo: number, secondsExtra = 0) {
+  async function guestBookingAged(minutesAgo: number, secondsExtra = 0, customer = contact()) {
     const s = await bookingSalon();
-    const { id } = await book(s);
+    const { id, cancellationToken } = await book(s, undefined, 5, '10:00', customer);
     await (await knex())('bookings').where({ id }).update({ createdAt: new Date(Date.now() - minutesAgo * 60_000 - secondsExtra * 1000) });
-    return { s, id, path: `/public/tenants/${s.tenant.slug}/bookings/${id}/claim` };
+    return { s, id, token: cancellationToken, path: `/public/tenants/${s.tenant.slug}/bookings/${id}/claim` };
   }
 
-  it('when a signed-in customer claims a fresh guest booking then it becomes theirs and shows in their list', async () => {
+  it('when a signed-in customer claims a guest booking they did not make (its id alone) then 403 BOOKING_CLAIM_PROOF_REQUIRED, and they can neither read nor cancel it', async () => {
+    const stranger = await signInCustomer();
+    const { s, id, path } = await guestBookingAged(0);
+    for (const body of [undefined, { token: 'not.the-token' }]) {
+      const res = await call('post', path, stranger.accessToken, body);
+      expect([res.status, res.body.error.code]).to.deep.equal([403, 'BOOKING_CLAIM_PROOF_REQUIRED']);
+    }
+    // a phone the stranger proved, but not the booking's, is no proof either
+    await provePhone(stranger, uniquePhone());
+    expect((await call('post', path, stranger.accessToken)).status).to.equal(403);
+    expect((await (await knex())('bookings').where({ id }).first()).customerAccountId).to.equal(null);
+    expect((await call('get', `/public/tenants/${s.tenant.slug}/bookings/${id}`, stranger.accessToken)).status).to.equal(404);
+    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/cancel`, stranger.accessToken, {})).status).to.equal(404);
+    expect((await (await knex())('bookings').where({ id }).first()).status).to.not.equal('CANCELLED');
+  });
+
+  it('when the customer proved the phone the guest booking was made with then the claim needs no token', async () => {
+    const c = await signInCustomer();
+    const phone = uniquePhone();
+    const { id, path } = await guestBookingAged(0, 0, { name: 'Kari Nordmann', phone });
+    await provePhone(c, phone);
+    expect((await call('post', path, c.accessToken)).status).to.equal(200);
+    expect((await (await knex())('bookings').where({ id }).first()).customerAccountId).to.equal(c.accountId);
+  });
+
+  it('when a signed-in customer claims a fresh guest booking with its manage token then it becomes theirs and shows in their list', async () => {
     const c: TestCustomer = await signInCustomer();
-    const { id, path } = await guestBookingAged(0);
-    const res = await call('post', path, c.accessToken);
+    const { id, token, path } = await guestBookingAged(0);
+    const res = await call('post', path, c.accessToken, { token });
     expect(res.status).to.equal(200);
     expect(res.body.data.id).to.equal(id);
     expect((await (await knex())('bookings').where({ id }).first()).customerAccountId).to.equal(c.accountId);
     expect((await call('get', '/customer/me/bookings', c.accessToken)).body.data.map((b: { id: string }) => b.id)).to.include(id);
     expect((await (await knex())('booking_audit_logs').where({ bookingId: id, action: 'CLAIMED' })).length).to.equal(1);
     // claiming it again is harmless
-    expect((await call('post', path, c.accessToken)).status).to.equal(200);
+    expect((await call('post', path, c.accessToken, { token })).status).to.equal(200);
   });
 
   it('when the booking was created just under 60 minutes ago then the claim succeeds (at the limit)', async () => {
     const c = await signInCustomer();
-    const { path } = await guestBookingAged(59, 50);
-    expect((await call('post', path, c.accessToken)).status).to.equal(200);
+    const { path, token } = await guestBookingAged(59, 50);
+    expect((await call('post', path, c.accessToken, { token })).status).to.equal(200);
   });
 
   it('when the booking was created more than 60 minutes ago then 422 BOOKING_CLAIM_WINDOW_CLOSED and nothing changes', async () => {
     const c = await signInCustomer();
-    const { id, path } = await guestBookingAged(60, 1);
-    const res = await call('post', path, c.accessToken);
+    const { id, path, token } = await guestBookingAged(60, 1);
+    const res = await call('post', path, c.accessToken, { token });
     expect(res.status).to.equal(422);
     expect(res.body.error.code).to.equal('BOOKING_CLAIM_WINDOW_CLOSED');
     expect((await (await knex())('bookings').where({ id }).first()).customerAccountId).to.equal(null);
@@ -181,8 +209,8 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
 
   it('when two customers claim the same booking at once then exactly one wins and the other gets 409 BOOKING_ALREADY_CLAIMED', async () => {
     const [a, b] = await Promise.all([signInCustomer(), signInCustomer()]);
-    const { id, path } = await guestBookingAged(1);
-    const results = await Promise.all([call('post', path, a.accessToken), call('post', path, b.accessToken)]);
+    const { id, path, token } = await guestBookingAged(1);
+    const results = await Promise.all([call('post', path, a.accessToken, { token }), call('post', path, b.accessToken, { token })]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).to.deep.equal([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
@@ -195,9 +223,9 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
     const owner = await signInCustomer();
     const c = await signInCustomer();
     const s = await bookingSalon();
-    const { id } = await book(s, owner.accessToken);
-    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`, c.accessToken)).status).to.equal(409);
-    const missing = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/claim`, c.accessToken);
+    const { id, cancellationToken } = await book(s, owner.accessToken);
+    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`, c.accessToken, { token: cancellationToken })).status).to.equal(409);
+    const missing = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/claim`, c.accessToken, { token: cancellationToken });
     expect(missing.status).to.equal(404);
     expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`)).status).to.equal(401);
     expect((await call('post', `/public/tenants/${unique('none')}/bookings/${id}/claim`, c.accessToken)).status).to.equal(404);

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { http, call } from '../support/http';
-import { stack } from '../support/stack';
+import request from 'supertest';
+import { appOnClock, stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { platformAdmin } from '../support/billing';
@@ -216,6 +217,25 @@ describe('customer pages served by the api (outside /api)', function () {
     const manage = await (await http()).get(`/${salon.tenant.slug}/bookings/${id}?token=nope.nope`);
     expect(manage.status).to.equal(404);
     expect(manage.headers['content-type']).to.contain('text/html');
+  });
+
+  it('when a manage link is used 14 days after its appointment ended then it still opens the booking (page, calendar file, API); a millisecond later it no longer does', async () => {
+    const salon = await bookingSalon();
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(2), '11:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari Gammel', phone: phone() },
+    });
+    const { id, cancellationToken } = created.body.data;
+    const { endTime } = await (await knex())('bookings').where({ id }).first('endTime');
+    const { app, at: clock } = await appOnClock();
+    const token = encodeURIComponent(cancellationToken);
+    for (const [late, expected] of [[0, 200], [1, 404]] as const) {
+      clock.set(new Date(new Date(endTime).getTime() + 14 * 86_400_000 + late));
+      expect((await request(app).get(`/${salon.tenant.slug}/bookings/${id}?token=${token}`)).status, `page, ${late} ms late`).to.equal(expected);
+      expect((await request(app).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${token}`)).status, `calendar, ${late} ms late`).to.equal(expected);
+      expect((await request(app).get(`/api/public/tenants/${salon.tenant.slug}/bookings/${id}?token=${token}`)).status, `API, ${late} ms late`).to.equal(expected);
+    }
   });
 
   it('when the payment return page is asked for an unknown payment then it is a 404 page', async () => {

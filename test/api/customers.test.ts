@@ -21,8 +21,10 @@ describe('customers API (/customers)', () => {
   }
 
   describe('access', () => {
-    it('when ADMIN (x-tenant-id), OWNER or STAFF use every route then they succeed', async () => {
-      for (const who of ['ADMIN', 'OWNER', 'STAFF'] as const) {
+    it('when the platform admin impersonating the owner, OWNER or STAFF use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+      expect((await as(w, 'ADMIN', 'get', '/customers')).status).to.equal(403);
+      expect((await as(w, 'ADMIN', 'post', '/customers', { name: 'ADMIN', phone: phone() })).status).to.equal(403);
+      for (const who of ['IMPERSONATOR', 'OWNER', 'STAFF'] as const) {
         const created = await as(w, who, 'post', '/customers', { name: who, phone: phone() });
         expect(created.status, who).to.equal(201);
         const id = created.body.data.id;

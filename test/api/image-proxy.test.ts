@@ -122,4 +122,31 @@ describe('image proxy', function () {
     expect((await (await http()).get(url.pathname + url.search)).status).to.equal(200);
     expect((await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, `${customer.accessToken}x`)).status).to.equal(401);
   });
+
+  it("when a signed-in customer asks for any size, quality, gravity or fit then 403 and nothing is signed: customers get the purpose's preset only", async () => {
+    const customer = await signInCustomer();
+    for (const query of ['w=2400&h=2400', 'q=100', 'g=no', 'fit=fill', 'w=17']) {
+      const res = await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}&${query}`, customer.accessToken);
+      expect([res.status, res.body.error?.code], query).to.deep.equal([403, 'FORBIDDEN']);
+    }
+    const preset = await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, customer.accessToken);
+    expect(preset.body.data.options).to.equal('rs:fit:200:200/q:90');
+  });
+
+  it('when a file has 16 rendered variants then each renders and stays; a 17th variant is 422 IMAGE_VARIANT_LIMIT_REACHED and is not stored, while the 16 still answer', async () => {
+    const file = (await uploadAs(s.owner.token, 'PORTFOLIO_PHOTO', await png(64, 64))).body.data as { id: string; key: string };
+    const urls: string[] = [];
+    for (let w = 1; w <= 17; w++) {
+      const signed = await s.as('OWNER', 'get', `/image-proxy/sign?key=${encodeURIComponent(file.key)}&w=${w}&h=${w}`);
+      expect(signed.status).to.equal(200);
+      urls.push(signed.body.data.url);
+    }
+    for (const url of urls.slice(0, 16)) expect((await render(url)).status, url).to.equal(200);
+    const past = await render(urls[16]);
+    expect([past.status, JSON.parse(past.body.toString()).error.code]).to.deep.equal([422, 'IMAGE_VARIANT_LIMIT_REACHED']);
+    const { platform } = await stack();
+    expect(await platform.knex('uploaded_file_variants').where({ fileId: file.id })).to.have.length(16);
+    const again = await render(urls[3]);
+    expect([again.status, again.headers['x-image-cache']]).to.deep.equal([200, 'HIT']);
+  });
 });

@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 import { call, http } from '../support/http';
 import { createAdmin, createSalon, unique, type TestUser } from '../support/factories';
 import { knex } from '../support/booking-fixtures';
+import request from 'supertest';
+import { appOnClock, stack } from '../support/stack';
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
@@ -127,21 +129,55 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     expect(stored).to.not.include('Kari Kunde');
   });
 
-  it('when the admin uses their own token then nothing is audited, though the same request with the impersonation token is', async () => {
+  it('when the admin uses their own token then it is refused (403), nothing is written or audited, though the same request with the impersonation token is written and audited', async () => {
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
     const audited = async () => (await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id })).map((r: { method: string; path: string; statusCode: number }) => [r.method, r.path, r.statusCode]);
     const customer = (name: string) => JSON.stringify({ name, phone: `+474${crypto.randomInt(1_000_000, 9_999_999)}` });
-    // today an ADMIN token naming the salon (x-tenant-id) writes in it: the write happens, and is not audited
+    // an ADMIN token naming the salon (x-tenant-id) writes nothing in it (docs/rules/auth.md#the-platform-admin)
     const own = await (await http()).post('/api/customers').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).set('content-type', 'application/json').send(customer('Ikke logget'));
-    expect(own.status, JSON.stringify(own.body)).to.equal(201);
-    expect(await (await knex())('customers').where({ id: own.body.data.id }).first('tenantId')).to.deep.equal({ tenantId: tenant.id });
+    expect(own.status, JSON.stringify(own.body)).to.equal(403);
+    expect(await (await knex())('customers').where({ tenantId: tenant.id, name: 'Ikke logget' })).to.deep.equal([]);
     expect(await audited(), 'nothing audited for the admin\'s own token').to.deep.equal([]);
-    // the same request with the impersonation token is audited
+    // the same request with the impersonation token is written and audited
     const asOwner = await rawJson('post', '/customers', imp.accessToken, customer('Logget'));
     expect(asOwner.status).to.equal(201);
     expect(await audited()).to.deep.equal([['POST', '/api/customers', 201]]);
+  });
+});
+
+describe('the platform admin acts inside a salon only by impersonating (docs/rules/auth.md#the-platform-admin)', () => {
+  it("when the admin's own token names a salon (x-tenant-id or the salon's host) then creating a service, reading customers and payment configs are refused with 403 and nothing is written", async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const { config } = await stack();
+    const name = unique('Admin-tjeneste');
+    for (const named of [{ 'x-tenant-id': tenant.id }, { host: `${tenant.slug}.${config.platformDomain}` }]) {
+      const created = await (await http()).post('/api/services').set('Authorization', `Bearer ${admin.token}`).set(named).send({ name, duration: 30, price: 50000 });
+      expect([created.status, created.body.error?.code], JSON.stringify(named)).to.deep.equal([403, 'FORBIDDEN']);
+      expect((await (await http()).get('/api/customers').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
+      expect((await (await http()).get('/api/admin/payment-configs').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
+    }
+    expect(await (await knex())('services').where({ tenantId: tenant.id, name })).to.have.length(0);
+    // impersonating, the same call is made as the salon's owner and audited
+    const imp = await start(admin, tenant.id);
+    expect((await call('post', '/services', imp.accessToken, { name, duration: 30, price: 50000 })).status).to.equal(201);
+    expect(await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id, path: '/api/services' })).to.have.length(1);
+  });
+
+  it('when the admin uses the routes given to it directly then they answer: salons by id, plans, billing configs, free access, impersonation sessions, platform settings', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    expect((await call('get', '/tenants', admin.token)).status).to.equal(200);
+    expect((await call('get', `/tenants/${tenant.id}`, admin.token)).status).to.equal(200);
+    expect((await call('patch', `/tenants/${tenant.id}`, admin.token, { description: 'Checked by support' })).status).to.equal(200);
+    expect((await call('get', '/admin/superadmin/plans', admin.token)).status).to.equal(200);
+    expect((await call('get', '/superadmin/billing-configs', admin.token)).status).to.equal(200);
+    expect((await call('patch', `/superadmin/tenants/${tenant.id}/billing-exempt`, admin.token, { billingExempt: false })).status).to.equal(200);
+    expect((await call('get', '/superadmin/impersonate/sessions', admin.token)).status).to.equal(200);
+    expect((await call('get', '/superadmin/platform-settings', admin.token)).status).to.equal(200);
+    expect((await call('get', '/auth/me', admin.token)).status).to.equal(200);
   });
 });
 
@@ -153,8 +189,8 @@ describe('super-admin impersonation: what the audit log counts', () => {
     expect((imp as unknown as { session: { mutationCount: number } }).session.mutationCount).to.equal(0);
     const rows = () => knex().then((db) => db('impersonation_audit_logs').where({ sessionId: imp.session.id }));
     expect(await rows()).to.have.length(0);
-    // the admin's own token, on a tenant route, is not the session's either
-    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(201);
+    // the admin's own token, on a tenant route, is not the session's either (and is refused: docs/rules/auth.md#the-platform-admin)
+    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(403);
     expect((await rawJson('post', '/service-categories', imp.accessToken, JSON.stringify({ name: unique('Hår') }))).status).to.equal(201);
     for (const path of ['/api/superadmin/impersonate/End/', '/api/SUPERADMIN/impersonate/end']) {
       const end = await (await http()).post(path).set('Authorization', `Bearer ${imp.accessToken}`);
@@ -202,6 +238,36 @@ describe('super-admin impersonation: end', () => {
     const afterEnd = await call('post', '/auth/refresh', undefined, { refreshToken: refreshed.body.data.refreshToken });
     expect(afterEnd.status).to.equal(401);
     expect(afterEnd.body.error.message).to.match(/ended/);
+  });
+
+  it('when a rotated impersonation refresh token is presented again then the session ends: the newer refresh token and the access token are refused', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const imp = await start(admin, tenant.id);
+    const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken });
+    expect(refreshed.status).to.equal(200);
+    const replay = await call('post', '/auth/refresh', undefined, { refreshToken: imp.refreshToken });
+    expect(replay.status).to.equal(401);
+    expect(replay.body.error.message).to.match(/already used/);
+    expect((await call('post', '/auth/refresh', undefined, { refreshToken: refreshed.body.data.refreshToken })).status).to.equal(401);
+    expect((await call('get', '/tenants/me', refreshed.body.data.accessToken)).status).to.equal(401);
+    const row = await (await knex())('impersonation_sessions').where({ id: imp.session.id }).first();
+    expect(row.endedAt).to.not.equal(null);
+  });
+
+  it('when an impersonation session is refreshed 2 hours after it started then it still works, and a millisecond later it is over', async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const { app, at } = await appOnClock();
+    const started = at.now();
+    const imp = (await request(app).post('/api/superadmin/impersonate/start').set('Authorization', `Bearer ${admin.token}`).send({ tenantId: tenant.id, reason: 'Support' })).body.data;
+    at.set(new Date(started.getTime() + 2 * 3600_000));
+    const atLimit = await request(app).post('/api/auth/refresh').send({ refreshToken: imp.refreshToken });
+    expect(atLimit.status).to.equal(200);
+    expect((await request(app).get('/api/tenants/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(200);
+    at.advance(1);
+    expect((await request(app).get('/api/tenants/me').set('Authorization', `Bearer ${atLimit.body.data.accessToken}`)).status).to.equal(401);
+    expect((await request(app).post('/api/auth/refresh').send({ refreshToken: atLimit.body.data.refreshToken })).status).to.equal(401);
   });
 
   it('when a token without the imp claim calls end then 403; without a token 401', async () => {

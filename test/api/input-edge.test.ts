@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 // Issue 10: bad input is refused at the edge with field details, never a 500 and never rolled over;
 // staff may record past bookings, explicitly.
 import zlib from 'node:zlib';
@@ -196,7 +197,7 @@ describe('input edge (issue 10)', () => {
         { sub: "1' OR '1'='1", tenantId: s.tenant.id },
         { sub: s.owner.id, tenantId: 'not-a-uuid' },
       ]) {
-        const token = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 600 }, { ...claims, role: 'OWNER', tv: 0 });
+        const token = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { ...claims, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
         const res = await call('get', '/tenants/me', token);
         expect(res.status, JSON.stringify(claims)).to.equal(401);
         expect(res.body.error.code).to.equal('UNAUTHORIZED');

@@ -65,7 +65,7 @@ describe('Isolation: a user of salon A never sees or changes salon B', () => {
 
   it("when A's profile takes an e-mail used in B then it is allowed (uniqueness is per salon) and B's user is untouched", async () => {
     const bStaff = await createUser(b.tenant.id, 'STAFF');
-    const res = await call('patch', '/auth/profile', staffA.token, { email: bStaff.email });
+    const res = await call('patch', '/auth/profile', staffA.token, { email: bStaff.email, currentPassword: staffA.password });
     expect(res.status).to.equal(200);
     const me = await call('get', '/auth/me', bStaff.token);
     expect(me.body.data.id).to.equal(bStaff.id);
@@ -93,13 +93,14 @@ describe('Access matrix: each role on every auth/tenant route', () => {
   type Who = 'none' | 'STAFF' | 'OWNER' | 'ADMIN';
   const tokenOf = (who: Who) => (who === 'none' ? undefined : who === 'STAFF' ? staff.token : who === 'OWNER' ? salon.owner.token : admin.token);
 
-  const routes: { name: string; method: 'get' | 'post' | 'patch'; path: () => string; body?: () => unknown; expect: Record<Who, number> }[] = [
+  const passwordOf = (who: Who) => (who === 'STAFF' ? staff.password : who === 'OWNER' ? salon.owner.password : who === 'ADMIN' ? admin.password : 'no-password');
+  const routes: { name: string; method: 'get' | 'post' | 'patch'; path: () => string; body?: (who: Who) => unknown; expect: Record<Who, number> }[] = [
     { name: 'GET /tenants', method: 'get', path: () => '/tenants', expect: { none: 401, STAFF: 403, OWNER: 403, ADMIN: 200 } },
     {
       name: 'POST /tenants',
       method: 'post',
       path: () => '/tenants',
-      body: () => ({ name: 'M', slug: unique('m'), owner: { email: `${unique('m')}@example.test`, password: '123456' } }),
+      body: () => ({ name: 'M', slug: unique('m'), owner: { email: `${unique('m')}@example.test`, password: 'matrix-owner-pass' } }),
       expect: { none: 401, STAFF: 403, OWNER: 403, ADMIN: 201 },
     },
     { name: 'GET /tenants/:id', method: 'get', path: () => `/tenants/${salon.tenant.id}`, expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
@@ -110,7 +111,7 @@ describe('Access matrix: each role on every auth/tenant route', () => {
     { name: 'PATCH /tenants/me/onboarding/step', method: 'patch', path: () => '/tenants/me/onboarding/step', body: () => ({ step: 'welcome' }), expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 } },
     { name: 'POST /tenants/me/onboarding/complete', method: 'post', path: () => '/tenants/me/onboarding/complete', expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 } },
     { name: 'GET /auth/me', method: 'get', path: () => '/auth/me', expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
-    { name: 'PATCH /auth/profile', method: 'patch', path: () => '/auth/profile', body: () => ({ phone: `+47${Math.floor(10000000 + Math.random() * 89999999)}` }), expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
+    { name: 'PATCH /auth/profile', method: 'patch', path: () => '/auth/profile', body: (who) => ({ phone: `+47${Math.floor(10000000 + Math.random() * 89999999)}`, currentPassword: passwordOf(who) }), expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
     { name: 'POST /auth/logout', method: 'post', path: () => '/auth/logout', expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 } },
     { name: 'POST /auth/forgot-password', method: 'post', path: () => '/auth/forgot-password', body: () => ({ email: `${unique('n')}@example.test` }), expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 } },
   ];
@@ -118,7 +119,7 @@ describe('Access matrix: each role on every auth/tenant route', () => {
   for (const route of routes) {
     for (const who of ['none', 'STAFF', 'OWNER', 'ADMIN'] as Who[]) {
       it(`${route.name} as ${who} -> ${route.expect[who]}`, async () => {
-        const res = await call(route.method, route.path(), tokenOf(who), route.body?.());
+        const res = await call(route.method, route.path(), tokenOf(who), route.body?.(who));
         expect(res.status).to.equal(route.expect[who]);
         expect(res.body.success).to.equal(res.status < 400);
         if (res.status === 401) expect(res.body.error.code).to.equal('UNAUTHORIZED');

@@ -6,7 +6,7 @@ import { stack } from '../support/stack';
 import { knex, localDay, at } from '../support/booking-fixtures';
 import { issueVoucher, releaseVoucherOnCancellation } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
-import { signInCustomer } from '../support/customers';
+import { provePhone, signInCustomer } from '../support/customers';
 import { addCustomer, bookOk, bookingSalon, complete, processed, staffBooking, visitCard, type BookingSalon, type LoyaltyCustomer } from './loyalty.helpers';
 import { eventually } from '../support/eventually';
 import { stackTemporalClient } from '../support/workflow-barriers';
@@ -265,7 +265,8 @@ describe('loyalty vouchers', function () {
       const c = await addCustomer(s);
       const v = await giveVoucher(s, c);
       const account = await signInCustomer();
-      // the salon knows the customer by phone: the signed-in booking links that customer to the account
+      // the salon knows the customer by phone; the account proves that phone, so the signed-in booking links the record (docs/rules/customers.md#linking-an-account)
+      await provePhone(account, c.phone);
       const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, account.accessToken, {
         startTime: at(localDay(3), '10:00'),
         items: [{ serviceId: s.serviceId }],

@@ -70,6 +70,23 @@ describe('payments: payment configs', function () {
     expect(JSON.stringify(rotated.body)).to.not.contain('revoked-key');
   });
 
+  it("when a salon's sealed credentials are copied into another salon's config row then they do not open there: its health check fails and it lists no credential fields", async () => {
+    const a = await createSalon();
+    const b = await createSalon();
+    const cfgA = (await call('post', '/admin/payment-configs', a.owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;
+    const cfgB = (await call('post', '/admin/payment-configs', b.owner.token, { provider: 'sandbox', displayName: 'B', credentials: { apiKey: 'b-own-key-that-fails' } })).body.data;
+    // someone with write access to the database moves A's blob into B's row (or into another row of A)
+    const db = await knex();
+    const stolen = await db('payment_configs').where({ id: cfgA.id }).first();
+    await db('payment_configs').where({ id: cfgB.id }).update({ credentialsSealed: stolen.credentialsSealed, keyVersion: stolen.keyVersion });
+    const checked = await call('post', `/admin/payment-configs/${cfgB.id}/health-check`, b.owner.token);
+    expect(checked.status).to.equal(200);
+    expect(checked.body.data).to.include({ lastHealthCheckStatus: 'FAILED' });
+    expect(checked.body.data.credentialFields).to.deep.equal([]);
+    // A's own row still opens
+    expect((await call('post', `/admin/payment-configs/${cfgA.id}/health-check`, a.owner.token)).body.data.lastHealthCheckStatus).to.equal('OK');
+  });
+
   it('when a new master key version is added then rotation re-seals the credentials under it', async () => {
     const { owner } = await createSalon();
     const cfg = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;

@@ -7,6 +7,7 @@ import { stack } from '../support/stack';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, paymentWorkflowEnded, sandboxMoney } from '../support/payments';
 import { eventually } from '../support/eventually';
+import { signInCustomer } from '../support/customers';
 import request from 'supertest';
 import { appWithTemporalOutage, type TemporalOutage } from '../support/temporal-outage';
 
@@ -44,6 +45,19 @@ describe('payments: deposit on booking creation', function () {
     const poll = await call('get', `/public/payments/${salon.tenant.id}/status?paymentId=${payment.id}`);
     expect(poll.status).to.equal(200);
     expect(poll.body.data).to.include({ status: 'CAPTURED', bookingStatus: 'CONFIRMED', depositStatus: 'PAID' });
+  });
+
+  it("when a stranger holds the payment id (it travels in the provider's return address) then the status poll tells only the page's statuses, never the booking's id, and the booking cannot be claimed without proof", async () => {
+    const salon = await depositSalon();
+    const booking = await bookOnline(salon);
+    const page = await paymentPage(salon, booking);
+    const poll = await call('get', `/public/payments/${salon.tenant.id}/status?paymentId=${page.paymentId}`);
+    expect(poll.status).to.equal(200);
+    expect(poll.body.data).to.deep.equal({ paymentId: page.paymentId, status: 'INITIATED', bookingStatus: 'PENDING', depositStatus: 'PENDING' });
+    expect(JSON.stringify(poll.body)).to.not.contain(booking.id);
+    const stranger = await signInCustomer();
+    const claim = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}/claim`, stranger.accessToken);
+    expect([claim.status, claim.body.error.code]).to.deep.equal([403, 'BOOKING_CLAIM_PROOF_REQUIRED']);
   });
 
   it('when the config captures manually then paying authorizes, the booking is CONFIRMED, and arrival captures the deposit exactly once', async () => {

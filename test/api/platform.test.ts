@@ -10,6 +10,8 @@ import { createApp } from '../../api/app';
 import { sendPage } from '../../api/envelope';
 import { paginate } from '../../db/paginate';
 import { TenantModel } from '../../db/models/tenant.model';
+import { createKnex } from '../../db/knex';
+import pino from 'pino';
 
 function expectRateHeaders(res: request.Response, limit: number, remaining: number) {
   expect(res.headers['x-ratelimit-limit']).to.equal(String(limit));
@@ -54,10 +56,12 @@ describe('Rate limits with the real values', () => {
 });
 
 describe('Health', () => {
-  it('when a dependency is down then GET /health answers 503 naming what is down', async () => {
+  it('when a dependency is down then GET /health answers 503 naming what is down, and not the raw error (its hosts, users, ports), which goes to the log', async () => {
     const { platform } = await stack();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const app = createApp(
-      { ...platform.deps, health: { ...platform.deps.health, cache: async () => { throw new Error('connection refused'); } } },
+      { ...platform.deps, logger, health: { ...platform.deps.health, cache: async () => { throw new Error('connect ECONNREFUSED 10.20.30.40:6379 (user cache_admin)'); } } },
       { validateResponses: true },
     );
     const res = await request(app).get('/api/health');
@@ -65,7 +69,27 @@ describe('Health', () => {
     expect(res.body.success).to.equal(false);
     expect(res.body.error.code).to.equal('SERVICE_UNAVAILABLE');
     expect(res.body.error.message).to.contain('cache');
-    expect(res.body.error.details).to.deep.equal([{ field: 'cache', message: 'connection refused' }]);
+    expect(res.body.error.details).to.deep.equal([{ field: 'cache', message: 'unavailable' }]);
+    expect(res.text).to.not.contain('10.20.30.40').and.not.contain('cache_admin');
+    expect(lines.join('\n')).to.contain('10.20.30.40');
+  });
+
+  it('when a request with a token in its query string fails on the server then the log line keeps the parameter, not its value', async () => {
+    const { platform } = await stack();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const deadDatabase = createKnex('postgres://salon:salon@127.0.0.1:1/salon', { max: 1 });
+    try {
+      const app = createApp({ ...platform.deps, logger, knex: deadDatabase }, { validateResponses: true });
+      const secret = 'manage-link-secret-0123456789';
+      const res = await request(app).get(`/api/public/tenants/some-salon/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}?token=${secret}`);
+      expect(res.status).to.be.within(500, 599);
+      const failed = lines.find((l) => l.includes('request failed'))!;
+      expect(failed).to.contain('token=[redacted]');
+      expect(lines.join('\n')).to.not.contain(secret);
+    } finally {
+      await deadDatabase.destroy();
+    }
   });
 });
 
@@ -130,12 +154,12 @@ describe('Envelope and validation', () => {
   it('when something unexpected fails then 500 INTERNAL_ERROR without stack or internal message', async () => {
     const { platform } = await stack();
     const { owner } = await createSalon();
-    const failingMailer = { send: async () => { throw new Error('smtp.internal:25 exploded with secret xyz'); } };
-    const app = createApp({ ...platform.deps, mailer: failingMailer }, { validateResponses: true });
-    const res = await request(app).post('/api/auth/forgot-password').send({ email: owner.email });
+    const failingVerifier = { verify: async () => { throw new Error('oidc.internal:443 exploded with secret xyz'); } };
+    const app = createApp({ ...platform.deps, idTokenVerifier: failingVerifier }, { validateResponses: true });
+    const res = await request(app).post('/api/auth/customer/oauth').send({ idToken: `${owner.id}.x.y`, nonce: 'nonce-12345678' });
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' } });
-    expect(res.text).to.not.contain('smtp').and.not.contain('at ');
+    expect(res.text).to.not.contain('oidc').and.not.contain('secret').and.not.contain('at ');
   });
 
   it('when /api/docs is opened then Swagger UI is served, and /api/docs-json is the contract with the auth and tenant routes', async () => {

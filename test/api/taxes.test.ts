@@ -21,8 +21,8 @@ describe('taxes API (/taxes)', () => {
   });
 
   describe('access', () => {
-    it('when OWNER or ADMIN (x-tenant-id) use every route then they succeed', async () => {
-      for (const who of ['OWNER', 'ADMIN'] as const) {
+    it('when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+      for (const who of ['OWNER', 'IMPERSONATOR'] as const) {
         const created = await as(w, who, 'post', '/taxes', { name: unique('t'), rate: 12.5 });
         expect(created.status, who).to.equal(201);
         const id = created.body.data.id;
@@ -31,6 +31,8 @@ describe('taxes API (/taxes)', () => {
         expect((await as(w, who, 'patch', `/taxes/${id}`, { name: 'renamed' })).status).to.equal(200);
         expect((await as(w, who, 'delete', `/taxes/${id}`)).status).to.equal(204);
       }
+      expect((await as(w, 'ADMIN', 'get', '/taxes')).status).to.equal(403);
+      expect((await as(w, 'ADMIN', 'post', '/taxes', { name: 'x', rate: 1 })).status).to.equal(403);
     });
 
     it('when STAFF calls any route then it is 403 FORBIDDEN and nothing is written', async () => {

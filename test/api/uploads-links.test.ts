@@ -76,7 +76,7 @@ describe('linking uploads to tenants, services and resources', function () {
   });
 
   it('when a STAFF member uploads an avatar and sets it on their own resource then it is linked', async () => {
-    const resource = await s.as('OWNER', 'post', '/resources', { name: 'Kari', login: { email: `kari-${Date.now()}@example.test`, password: 'secret-pw', role: 'STAFF' } });
+    const resource = await s.as('OWNER', 'post', '/resources', { name: 'Kari', login: { email: `kari-${Date.now()}@example.test`, password: 'secret-password', role: 'STAFF' } });
     expect(resource.status, JSON.stringify(resource.body)).to.equal(201);
     const userId: string = resource.body.data.userId;
     const token = await tokenFor({ id: userId, tenantId: s.tenant.id, role: 'STAFF' });

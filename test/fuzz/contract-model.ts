@@ -96,7 +96,7 @@ export interface ValueContext {
   dateTime: string;
 }
 
-const PATTERN_CANDIDATES = (ctx: ValueContext) => ['10:00', 'NOK', '#112233', '+4791234567', ctx.unique('fuzz'), 'abc', 'any', 'nb-NO', 'ABC123'];
+const PATTERN_CANDIDATES = (ctx: ValueContext) => ['10:00', 'NOK', '#112233', '+4791234567', ctx.unique('fuzz'), 'abc', 'any', 'nb-NO', 'ABC123', '123456'];
 
 /** What a well-behaved client would send for this schema. */
 export function plausible(rawSchema: Schema | undefined, name: string, ctx: ValueContext, depth = 0): unknown {

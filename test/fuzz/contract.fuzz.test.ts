@@ -37,7 +37,7 @@ import { offerToken } from '../../domain/waitlist/waitlist-tokens';
 import { unsubscribeToken } from '../../domain/rebooking/rebooking-tokens';
 import { areaRouters } from '../../api/routes';
 import { routeTable, type AppRoute } from '../../api/middleware/route-lookup';
-import { signInCustomer } from '../support/customers';
+import { provePhone, signInCustomer } from '../support/customers';
 import { at, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
 
@@ -512,6 +512,9 @@ async function platformRows(admin: TestUser, tenantId: string): Promise<Platform
  * made through the API where a route makes them (each create must succeed), the rows only the
  * worker makes (an offer from a freed time) by the worker, and a voucher as the worker writes it.
  */
+/** The phones the signed-in customer's bookings were made with: proven after the setup, so the salons' records are the account's (docs/rules/customers.md#linking-an-account). */
+const customerPhones: string[] = [];
+
 async function populate(salon: DepositSalon, ops: Operation[], platform: PlatformRows, customerToken: string): Promise<Salon> {
   const db = await knex();
   const { config } = await stack();
@@ -575,6 +578,7 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   // the signed-in customer's booking with its deposit payment (so the customer is the salon's too),
   // and a freed time offered to a guest on the waitlist
   const booking = await bookOnline(salon, 3, '10:00', customerToken);
+  customerPhones.push(booking.phone);
   ids.publicBookingId = booking.id;
   ids.paymentId = (await paymentPage(salon, booking)).paymentId;
   const freed = await bookOnline(salon, 5, '13:00');
@@ -585,7 +589,7 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   ids.publicWaitlistEntryId = waiter.id;
   ok(await call('post', `/bookings/${freed.id}/cancel`, owner, { bySalon: true }), 'freeing a time');
   ids.offerId = await eventually(async () => (await db('waitlist_offers').where({ entryId: waiter.id }).first('id'))?.id as string | undefined, 'the worker offering the freed time');
-  const offer = { token: offerToken(config.jwtSecret, ids.offerId) };
+  const offer = { token: offerToken(config.keys.waitlistOffer, ids.offerId) };
 
   // a subscription in its trial, as registering a salon starts one
   await db('subscriptions').insert({ tenantId: salon.tenant.id, planKey: 'start', status: 'ACTIVE', trialEndsAt: new Date(Date.now() + 14 * 86_400_000) });
@@ -654,10 +658,13 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
     // the platform as it runs: a billing provider active (subscription webhooks and checkout need one)
     await activateSandbox();
     const admin = await createAdmin();
-    const customerToken = (await signInCustomer()).accessToken;
+    const customer = await signInCustomer();
+    const customerToken = customer.accessToken;
     const [mineSalon, theirsSalon] = await Promise.all([depositSalon(), depositSalon()]);
     const platformIds = await platformRows(admin, mineSalon.tenant.id);
     const [mine, theirs] = await Promise.all([populate(mineSalon, allOps, platformIds, customerToken), populate(theirsSalon, allOps, platformIds, customerToken)]);
+    // a typed phone links nothing: the customer proves each booking's phone, one at a time
+    for (const phone of customerPhones) await provePhone(customer, phone);
     // every kind of id a path, query or body names was made, in both salons
     expect(allOps.flatMap((op) => missingIds(op, mine).concat(missingIds(op, theirs)))).to.deep.equal([]);
     // global settings the admin's control requests send back as they are; a plan and a feature of the fuzz's own
@@ -680,7 +687,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       const url = urlOf(op, pathValues(op, mine));
       return routes.find((r) => r.method === op.method.toUpperCase() && r.pattern.test(url));
     };
-    const badSubToken = signAccessToken({ secret: config.jwtSecret, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0 });
+    const badSubToken = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
     // A refused request may never log the owner out, but an accepted one may (logout, password): re-signed per operation.
     const ownerToken = async () => {
       const owner = await (await knex())('users').where({ id: mine.salon.owner.id }).first('tokenVersion');

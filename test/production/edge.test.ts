@@ -1,6 +1,9 @@
 // The HTTP edge a load balancer and browser front-ends meet (issue 9 points 3, 4, 7), on the
 // in-process app: API index, request ids, CORS, TLS permission check, metrics, the reset page,
 // and the Sveve SMS adapter against a stand-in speaking Sveve's HTTP format.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
 import { expect } from 'chai';
 import chai from 'chai';
 import chaiAsPromised from 'chai-as-promised';
@@ -100,7 +103,7 @@ describe('HTTP edge for production', () => {
   });
 
   it('when NODE_ENV=production then missing DATABASE_URL / TEMPORAL_ADDRESS and the dev JWT_SECRET / ADMIN_PASSWORD are refused by name', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     expect(productionProblem(loadConfig(base))).to.equal(undefined);
     expect(productionProblem(loadConfig({ ...base, DATABASE_URL: undefined }))).to.match(/^DATABASE_URL/);
     expect(productionProblem(loadConfig({ ...base, TEMPORAL_ADDRESS: undefined }))).to.match(/^TEMPORAL_ADDRESS/);
@@ -113,8 +116,18 @@ describe('HTTP edge for production', () => {
     expect(loadConfig({ PORT: '4100' }).publicBaseUrl).to.equal('http://localhost:4100');
   });
 
+  it('when NODE_ENV=production then a JWT_SECRET under 32 bytes or PASSWORD_HASH_ROUNDS under 10 is refused by name; exactly 32 bytes and 10 rounds are fit (docs/rules/security.md#secrets-and-keys)', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32), PASSWORD_HASH_ROUNDS: '10' }))).to.equal(undefined);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(31), PASSWORD_HASH_ROUNDS: '10' }))).to.match(/^JWT_SECRET is 31 bytes/);
+    // bytes, not characters: 16 two-byte characters are 32 bytes
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 'æ'.repeat(16), PASSWORD_HASH_ROUNDS: '10' }))).to.equal(undefined);
+    expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32), PASSWORD_HASH_ROUNDS: '9' }))).to.match(/^PASSWORD_HASH_ROUNDS is 9/);
+    expect(productionProblem(loadConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: 's'.repeat(16), PASSWORD_HASH_ROUNDS: '4' }))).to.equal(undefined);
+  });
+
   it('when docker-compose passes optional variables as empty strings (${SVEVE_USER:-}) then they count as unset, and an empty secret is still refused', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
     const config = loadConfig({ ...base, SVEVE_USER: '', SVEVE_PASSWORD: '', METRICS_TOKEN: '', CORS_ORIGINS: '', SMTP_URL: '' });
     expect(productionProblem(config)).to.equal(undefined);
     expect(config.sveve).to.equal(undefined);
@@ -122,6 +135,38 @@ describe('HTTP edge for production', () => {
     expect(config.smtpUrl).to.equal(undefined);
     expect(config.corsOrigins).to.deep.equal([]);
     expect(productionProblem(loadConfig({ ...base, JWT_SECRET: '' }))).to.match(/^JWT_SECRET/);
+  });
+});
+
+describe('docker-compose.yml (docs/rules/security.md#deployment)', () => {
+  const compose = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };
+
+  it('when the stack is published then only the api and MinIO listen on the network; the Temporal UI and Mailpit, which have no login, listen on this machine only', () => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => [name, String(port)] as const));
+    for (const [name, port] of published) {
+      if (name === 'api' || name === 'minio') continue;
+      expect(port, name).to.match(/^127\.0\.0\.1:/);
+    }
+    expect(published.map(([name]) => name).sort()).to.deep.equal(['api', 'mailpit', 'minio', 'temporal-ui']);
+  });
+
+  it('when the production image installs its dependencies (npm ci --omit=dev) then s3rver, the embedded stand-in, and the fast-xml-parser it carries are not among them', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.dependencies).to.not.have.property('s3rver');
+    expect(pkg.devDependencies).to.have.property('s3rver');
+    const lock = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    for (const [name, entry] of Object.entries(lock.packages)) {
+      if (/node_modules\/(s3rver|fast-xml-parser)$/.test(name)) expect(entry.dev, name).to.equal(true);
+    }
+  });
+
+  it('when a secret is left unset then compose refuses to start: no MinIO secret (or any other) has a default', () => {
+    const text = fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8');
+    for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'JWT_SECRET', 'ADMIN_PASSWORD', 'CREDENTIAL_KEYS', 'IMAGE_PROXY_SECRET']) {
+      const uses = [...text.matchAll(new RegExp(`\\$\\{${name}(:?[-?][^}]*)?\\}`, 'g'))].map((m) => m[0]);
+      expect(uses, name).to.not.be.empty;
+      for (const use of uses) expect(use, name).to.match(new RegExp(`^\\$\\{${name}:\\?`));
+    }
   });
 });
 

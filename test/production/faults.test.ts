@@ -38,6 +38,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '..
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
+import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -145,7 +146,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
       ADMIN_EMAIL: 'admin@faults.test',
       ADMIN_PASSWORD: 'faults-admin-password',
       CREDENTIAL_KEYS: credentialKeys,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Salong Nordlys <booking@faults.test>',
       SMS_OUTBOX_DIR: path.join(dir, 'sms'),
@@ -173,8 +174,9 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     await db('tenants')
       .where({ id: tenant.id })
       .update({ settings: JSON.stringify({ ...tenant.settings, allowDoubleBooking: true, depositEnabled: true, depositType: 'fixed', depositValue: 10000, autoConfirm: false }) });
-    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_faults0001' });
-    await db('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandkasse', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+    const configId = crypto.randomUUID();
+    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_faults0001' }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+    await db('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandkasse', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
 
     lap('migrated and seeded');
     apiA = run('bin/api.js', { ...env, PORT: String(portA) });
@@ -189,7 +191,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     temporalConnection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     temporalClient = new Client({ connection: temporalConnection });
 
-    const login = await post(baseB, '/auth/login', { email: 'eier@salong-nordlys.no', password: 'demo1234' });
+    const login = await post(baseB, '/auth/login', { email: 'eier@salong-nordlys.no', password: 'nordlys-demo' });
     owner = { authorization: `Bearer ${login.body.data.accessToken}` };
     const services = await json(await fetch(`${baseB}/public/tenants/${DEMO_SLUG}/services`));
     serviceId = services.body.data[0].services[0].id;

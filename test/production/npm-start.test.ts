@@ -86,7 +86,7 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
 
     // the demo salon pays through the sandbox out of the box: deposits are one PATCH away
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }) });
     const owner = { authorization: `Bearer ${((await login.json()) as { data: { accessToken: string } }).data.accessToken}`, 'content-type': 'application/json' };
     const configs = (await (await fetch(`http://127.0.0.1:${port}/api/admin/payment-configs`, { headers: owner })).json()) as { data: { provider: string; isActive: boolean; credentialFields: string[] }[] };
     expect(configs.data.map((c) => [c.provider, c.isActive, c.credentialFields])).to.deep.equal([['sandbox', true, ['apiKey']]]);

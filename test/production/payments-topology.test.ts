@@ -2,6 +2,7 @@
 // separate processes configured by environment only (PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL),
 // a Temporal frontend of its own, and the sandbox provider posting its signed webhook over real HTTP
 // to the api; the worker's payment workflow then confirms the booking and marks the deposit paid.
+import crypto from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
@@ -12,6 +13,7 @@ import { answers200, eventually } from '../support/eventually';
 import { freePort } from '../../devstack/postgres';
 import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-cipher';
+import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 
@@ -54,7 +56,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
       ADMIN_EMAIL: 'admin@payments-topology.test',
       ADMIN_PASSWORD: 'payments-topology-admin',
       CREDENTIAL_KEYS: credentialKeys,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       PAYMENT_SANDBOX_URL: sandbox.url,
       PAYMENT_WEBHOOK_BASE_URL: apiBase,
       S3_ENDPOINT: s3.endpoint,
@@ -88,8 +90,9 @@ describe('production topology: a deposit paid through the sandbox provider with 
     await db('tenants')
       .where({ id: tenant.id })
       .update({ settings: JSON.stringify({ ...tenant.settings, depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false }) });
-    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_topology0001' });
-    await db('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'AUTO', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+    const configId = crypto.randomUUID();
+    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_topology0001' }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+    await db('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'AUTO', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
 
     const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
     const post = (p: string, body: unknown) => fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);

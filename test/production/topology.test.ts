@@ -107,7 +107,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       ADMIN_EMAIL: 'admin@topology.test',
       ADMIN_PASSWORD: 'topology-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
       SVEVE_URL: sveve.url,
@@ -164,6 +164,8 @@ describe('production topology: api x2 and worker as separate processes, configur
       ['bin/worker.js', { ...env, ADMIN_PASSWORD: 'admin-dev-password' }, /ADMIN_PASSWORD/],
       ['bin/worker.js', { ...env, S3_ENDPOINT: undefined }, /S3_ENDPOINT/],
       ['bin/api.js', { ...env, IMAGE_PROXY_SECRET: undefined }, /IMAGE_PROXY_SECRET/],
+      ['bin/api.js', { ...env, PASSWORD_HASH_ROUNDS: '9' }, /PASSWORD_HASH_ROUNDS/],
+      ['bin/worker.js', { ...env, JWT_SECRET: 'x'.repeat(31) }, /JWT_SECRET/],
     ];
     const results = await Promise.all(
       checks.map(async ([file, e]) => {
@@ -262,6 +264,29 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(delayMs).to.be.lessThan(10_000);
   });
 
+  it('when an owner asks for a password reset at one api process then the worker mails the link over SMTP with no secret in any header, and the link resets the password at the other', async () => {
+    // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
+    const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.41' };
+    const send = async (base: string, p: string, body: unknown) => {
+      const res = await fetch(base + p, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const email = `reset-${Date.now()}@topology.test`;
+    const registered = await send(api1Base, '/auth/register', { salonName: 'Topo Reset', slug: `topo-reset-${Date.now()}`, email, password: 'first-password-1' });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
+    const asked = await send(api1Base, '/auth/forgot-password', { email });
+    expect(asked.body).to.deep.equal({ success: true, data: { message: 'If an account with this e-mail exists, a reset link has been sent' } });
+    const mail = await eventually(async () => mails.find((m) => m.to.includes(email) && /Tilbakestill/.test(m.raw)), 'the reset mail over SMTP', 15_000);
+    const unwrapped = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = /https:\/\/booking\.topology\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(unwrapped)![1];
+    const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/));
+    expect(head).to.not.contain(token);
+    expect(head).to.match(/^X-Salon-kind: PASSWORD_RESET/im);
+    expect(head).to.not.match(/X-Salon-(resetToken|userId|expiresAt)/i);
+    expect((await send(api2Base, '/auth/reset-password', { token, password: 'second-password-2' })).status).to.equal(200);
+    expect((await send(api2Base, '/auth/login', { email, password: 'second-password-2' })).status).to.equal(200);
+  });
+
   it('when a guest books the demo salon\'s colour on one api then every part is held (the stylist\'s phases and buffer, the colour station), and the other api offers the stylist inside its processing but not over its work', async () => {
     const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.35' };
     const call = async (base: string, method: string, p: string, body?: unknown) => {
@@ -345,7 +370,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
   it('when the owner uploads a logo on one api and it is signed and rendered on both then the S3_ENDPOINT storage serves every process (the variant rendered once)', async () => {
     const client = { 'x-forwarded-for': `203.0.113.${1 + Math.floor(Math.random() * 250)}` };
-    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'demo1234' }) });
+    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }) });
     const auth = { ...client, authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
     const form = new FormData();
     form.append('purpose', 'TENANT_LOGO');

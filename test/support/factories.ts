@@ -6,6 +6,7 @@ import { UserModel, type StaffRole } from '../../db/models/user.model';
 import { completeSettings, type IndustryType, type TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { hashPassword } from '../../domain/users/passwords';
 import { signAccessToken } from '../../domain/auth/tokens';
+import { AuthSessionModel } from '../../db/models/auth-session.model';
 import { stack } from './stack';
 
 export function unique(prefix = 'x'): string {
@@ -31,11 +32,13 @@ export interface TestSalon {
   owner: TestUser;
 }
 
+/** An access token of a new sign-in session of the user (docs/rules/auth.md#sessions), signed as the login route signs it. */
 export async function tokenFor(user: { id: string; tenantId: string | null; role: StaffRole; tokenVersion?: number }): Promise<string> {
   const { config } = await stack();
+  const session = await AuthSessionModel.query().insert({ userId: user.id });
   return signAccessToken(
-    { secret: config.jwtSecret, accessTtlSeconds: config.accessTokenTtlSeconds },
-    { sub: user.id, tenantId: user.tenantId, role: user.role, tv: user.tokenVersion ?? 0 },
+    { secret: config.keys.accessToken, accessTtlSeconds: config.accessTokenTtlSeconds },
+    { sub: user.id, tenantId: user.tenantId, role: user.role, tv: user.tokenVersion ?? 0, sid: session.id },
   );
 }
 

@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { startBillingSandbox } from '../../devstack/billing-sandbox';
 import type { SandboxBillingServer } from '../../devstack/billing-sandbox-server';
 import { createBillingProviders } from '../../integrations/billing/providers';
-import { bookingLinkConfig } from '../../composition/compose';
+import { accountMessageConfig, bookingLinkConfig } from '../../composition/compose';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { ApiLoadGate } from '../../composition/api-load';
 
@@ -137,10 +137,11 @@ export function stack(): Promise<TestStack> {
         mailer: platform.mailer,
         sms,
         storage: platform.deps.storage,
-        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks },
+        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks },
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
         links: bookingLinkConfig(config),
+        accounts: accountMessageConfig(config),
       },
       yieldTo: apiLoad,
     });
@@ -175,6 +176,17 @@ export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
   const config = { ...testConfig(overrides), databaseUrl: platform.deps.config.databaseUrl, storage: platform.deps.config.storage };
   const rateLimitStore = postgresRateLimitStores(platform.knex, `test-${process.pid}-app${++appsWith}-`);
   return createApp({ ...platform.deps, config, rateLimitStore }, { validateResponses: true });
+}
+
+/**
+ * The stack's app on a clock the test moves: `at.set(date)` (or `at.advance(ms)`) before a request,
+ * and every domain service of that request reads it (the access-token check and session lengths too).
+ */
+export async function appOnClock(start = new Date()): Promise<{ app: Express; at: { now(): Date; set(date: Date): void; advance(ms: number): void } }> {
+  const { platform } = await stack();
+  let current = new Date(start);
+  const at = { now: () => new Date(current), set: (date: Date) => void (current = new Date(date)), advance: (ms: number) => void (current = new Date(current.getTime() + ms)) };
+  return { app: createApp({ ...platform.deps, now: at.now }, { validateResponses: true }), at };
 }
 
 export async function stopStack(): Promise<void> {

@@ -10,6 +10,7 @@ import { createActivities } from '../../activities';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { sealCredentials } from '../../domain/crypto/credential-cipher';
+import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
@@ -38,7 +39,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         knex: platform.knex,
         mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
         sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
-        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, secret: config.jwtSecret, bookingHooks },
+        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks },
       }),
     });
     await worker.runUntil(scenario(signaller));
@@ -50,8 +51,9 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     const knex = platform.knex;
     const { tenant } = await createSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20 } });
     const apiKey = sandboxKey();
-    const sealed = sealCredentials(config.credentialKeys, { apiKey });
-    const [cfg] = await knex('payment_configs').insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion }).returning('*');
+    const configId = crypto.randomUUID();
+    const sealed = sealCredentials(config.credentialKeys, { apiKey }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+    const [cfg] = await knex('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion }).returning('*');
     const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
     const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
     const now = await t.env.currentTimeMs();

@@ -90,7 +90,14 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     const tenantId = res.body.data.user.tenantId as string;
     const service = await addService(tenantId);
     await addStaff(tenantId, [service.id]);
-    return { tenantId, slug, token: res.body.data.accessToken as string, serviceId: service.id };
+    // days pass between the owner's calls, and a session lasts 12 hours (docs/rules/auth.md#sessions): the owner signs in when they act
+    const email = `${slug}@example.test`;
+    const signIn = async () => {
+      const login = await w.api('post', '/auth/login', undefined, { email, password: 'secret-password' });
+      expect(login.status, JSON.stringify(login.body)).to.equal(200);
+      return login.body.data.accessToken as string;
+    };
+    return { tenantId, slug, signIn, serviceId: service.id };
   }
 
   async function latest(tenantId: string) {
@@ -140,7 +147,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
       // five days into the trial the owner checks out: nine days of trial go to the provider
       await skip(5 * DAY);
-      const checkout = await w.api('post', '/subscription/checkout', salon.token, { planKey: 'start' });
+      const checkout = await w.api('post', '/subscription/checkout', await salon.signIn(), { planKey: 'start' });
       expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
       expect(checkout.body.data.trialDays).to.equal(9);
       const { subscription, delivery } = await sandbox.completeCheckout(checkoutIdOf(checkout.body.data.checkoutUrl));
@@ -153,7 +160,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       await skip(10 * DAY);
       expect((await latest(salon.tenantId)).status).to.equal('ACTIVE');
       expect(await tenantStatus(salon.tenantId)).to.equal('ACTIVE');
-      expect(await canWrite(w, salon.token)).to.equal(201);
+      expect(await canWrite(w, await salon.signIn())).to.equal(201);
 
       // renewal, then a failed payment: PAST_DUE stays open
       const firstPeriodEnd = Date.parse(subscription.current_period_end);
@@ -162,24 +169,24 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       await skip(30 * DAY);
       await sandbox.act(subscription.id, 'fail-payment');
       await waitFor(salon.tenantId, (r) => r.status === 'PAST_DUE', 'PAST_DUE');
-      expect(await canWrite(w, salon.token)).to.equal(201);
+      expect(await canWrite(w, await salon.signIn())).to.equal(201);
       expect(await publicBooking(w, salon)).to.equal(201);
 
       // the owner cancels: at the provider, at period end; CANCELED stays open
-      expect((await w.api('post', '/subscription/cancel', salon.token)).status).to.equal(204);
+      expect((await w.api('post', '/subscription/cancel', await salon.signIn())).status).to.equal(204);
       await waitFor(salon.tenantId, (r) => r.status === 'CANCELED' && r.cancelAtPeriodEnd === true, 'CANCELED');
-      expect(await canWrite(w, salon.token)).to.equal(201);
+      expect(await canWrite(w, await salon.signIn())).to.equal(201);
 
       // the period ends: EXPIRED closes the salon
       await skip(30 * DAY);
       await sandbox.act(subscription.id, 'expire');
       await waitFor(salon.tenantId, (r) => r.status === 'EXPIRED', 'EXPIRED');
       expect(await tenantStatus(salon.tenantId)).to.equal('EXPIRED');
-      expect(await canWrite(w, salon.token)).to.equal(402);
+      expect(await canWrite(w, await salon.signIn())).to.equal(402);
       expect(await publicBooking(w, salon)).to.equal(409);
 
       // a new subscription: no second trial, a new row that wins, the salon opens again
-      const again = await w.api('post', '/subscription/checkout', salon.token, { planKey: 'salong' });
+      const again = await w.api('post', '/subscription/checkout', await salon.signIn(), { planKey: 'salong' });
       expect(again.status).to.equal(200);
       expect(again.body.data.trialDays).to.equal(0);
       const second = await sandbox.completeCheckout(checkoutIdOf(again.body.data.checkoutUrl));
@@ -193,7 +200,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         ['ACTIVE', 'salong'],
       ]);
       expect(await tenantStatus(salon.tenantId)).to.equal('ACTIVE');
-      expect(await canWrite(w, salon.token)).to.equal(201);
+      expect(await canWrite(w, await salon.signIn())).to.equal(201);
     }));
 
   it('when nobody pays then the trial expires at trialEndsAt by its durable timer, and not a minute before', () =>
@@ -213,21 +220,21 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       const expired = await waitFor(salon.tenantId, (r) => r.status === 'EXPIRED', 'the trial expiry');
       expect(expired.providerSubId).to.equal(null);
       expect(await tenantStatus(salon.tenantId)).to.equal('EXPIRED');
-      expect(await canWrite(w, salon.token)).to.equal(402);
-      expect((await w.api('get', '/subscription', salon.token)).body.data).to.include({ status: 'EXPIRED', isTrialing: false, writesBlocked: true });
+      expect(await canWrite(w, await salon.signIn())).to.equal(402);
+      expect((await w.api('get', '/subscription', await salon.signIn())).body.data).to.include({ status: 'EXPIRED', isTrialing: false, writesBlocked: true });
       // no second trial: checkout after expiry passes no trial days
-      expect((await w.api('post', '/subscription/checkout', salon.token, { planKey: 'start' })).body.data.trialDays).to.equal(0);
+      expect((await w.api('post', '/subscription/checkout', await salon.signIn(), { planKey: 'start' })).body.data.trialDays).to.equal(0);
     }));
 
   it('when the owner cancels during the trial then it stays open until trialEndsAt and expires then', () =>
     withWorld(async (w) => {
       const salon = await register(w);
-      expect((await w.api('post', '/subscription/cancel', salon.token)).status).to.equal(204);
+      expect((await w.api('post', '/subscription/cancel', await salon.signIn())).status).to.equal(204);
       await skip(DAY);
-      expect(await canWrite(w, salon.token)).to.equal(201);
+      expect(await canWrite(w, await salon.signIn())).to.equal(201);
       await skip(13 * DAY + MINUTE);
       await waitFor(salon.tenantId, (r) => r.status === 'EXPIRED', 'the cancelled trial expiring');
-      expect(await canWrite(w, salon.token)).to.equal(402);
+      expect(await canWrite(w, await salon.signIn())).to.equal(402);
     }));
 
   describe('reconcile', () => {
@@ -236,7 +243,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         const { billingSandbox, platform } = await stack();
         const sandbox = billingSandbox.server;
         const salon = await register(w);
-        const checkout = await w.api('post', '/subscription/checkout', salon.token, { planKey: 'start' });
+        const checkout = await w.api('post', '/subscription/checkout', await salon.signIn(), { planKey: 'start' });
         // the provider's webhook is lost: nothing arrives here
         sandbox.webhookUrl = undefined;
         const { subscription } = await sandbox.completeCheckout(checkoutIdOf(checkout.body.data.checkoutUrl));

@@ -30,7 +30,7 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
     const s = await bookingSalon();
     const tenant = await tenantById(platform.knex, s.tenant.id);
     const taskQueue = unique('waitlist-entry-wf');
-    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret };
+    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), entryKey: platform.deps.config.keys.waitlistEntry };
     const phone = () => `+47${crypto.randomInt(40000000, 49999999)}`;
     const waiting = await joinWaitlist(deps, tenant, { serviceIds: [s.serviceId], fromDate: localDay(0), toDate: localDay(2), customer: { name: 'Frida', phone: phone() } });
     const left = await joinWaitlist(deps, tenant, { serviceIds: [s.serviceId], fromDate: localDay(0), toDate: localDay(30), customer: { name: 'Gro', phone: phone() } });
@@ -39,7 +39,7 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { secret: platform.deps.config.jwtSecret, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { manageLinkKey: platform.deps.config.keys.manageLink, offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
     await worker.runUntil(async () => {
       await t.env.sleep(48 * HOUR);

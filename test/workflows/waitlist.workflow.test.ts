@@ -47,7 +47,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     const { platform } = await stack();
     const s = await bookingSalon({ settings });
     const taskQueue = unique('waitlist-wf');
-    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret, bookingHooks };
+    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     return { s, tenant: await tenantById(platform.knex, s.tenant.id), deps, taskQueue, joined: [] };
   }
 
@@ -57,7 +57,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue: sc.taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { secret: platform.deps.config.jwtSecret, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { manageLinkKey: platform.deps.config.keys.manageLink, offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
     await worker.runUntil(async () => {
       await scenario();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { hashToken, issueCancellationToken, reissueCancellationToken, verifyCancellationToken } from '../../../domain/booking/cancellation-token';
 
 describe('cancellation token (signed, stored hashed)', () => {
-  const secret = 'unit-test-secret-0123456789';
+  const secret = { key: 'unit-test-secret-0123456789' };
   const bookingId = '7f2c1c9e-3f7a-4c55-9c1e-2b7d8f1a0e11';
 
   it('when issued then it verifies for its booking against the stored hash', () => {
@@ -14,7 +14,7 @@ describe('cancellation token (signed, stored hashed)', () => {
   it('when used for another booking, with another secret, tampered, or without a stored hash then it fails', () => {
     const { token, hash } = issueCancellationToken(secret, bookingId);
     expect(verifyCancellationToken(secret, '00000000-0000-4000-8000-000000000000', token, hash)).to.equal(false);
-    expect(verifyCancellationToken('another-secret-0123456789', bookingId, token, hash)).to.equal(false);
+    expect(verifyCancellationToken({ key: 'another-secret-0123456789' }, bookingId, token, hash)).to.equal(false);
     expect(verifyCancellationToken(secret, bookingId, `${token}x`, hash)).to.equal(false);
     expect(verifyCancellationToken(secret, bookingId, token.replace('.', '.A'), hash)).to.equal(false);
     expect(verifyCancellationToken(secret, bookingId, token, null)).to.equal(false);
@@ -37,6 +37,16 @@ describe('cancellation token (signed, stored hashed)', () => {
   it('when the booking has no token, or its hash is of a token this secret did not derive, then no token is given back', () => {
     expect(reissueCancellationToken(secret, bookingId, null)).to.equal(null);
     expect(reissueCancellationToken(secret, bookingId, hashToken('random.token'))).to.equal(null);
-    expect(reissueCancellationToken('another-secret-0123456789', bookingId, issueCancellationToken(secret, bookingId).hash)).to.equal(null);
+    expect(reissueCancellationToken({ key: 'another-secret-0123456789' }, bookingId, issueCancellationToken(secret, bookingId).hash)).to.equal(null);
+  });
+
+  it('when a token was made with the legacy key (before each link got its own key) then it still verifies and is re-issued, and new tokens use the new key', () => {
+    const legacy = issueCancellationToken({ key: 'the-old-jwt-secret-0123456789' }, bookingId);
+    const split = { key: 'the-manage-link-key-0123456789', legacyKey: 'the-old-jwt-secret-0123456789' };
+    expect(verifyCancellationToken(split, bookingId, legacy.token, legacy.hash)).to.equal(true);
+    expect(reissueCancellationToken(split, bookingId, legacy.hash)).to.equal(legacy.token);
+    const fresh = issueCancellationToken(split, bookingId);
+    expect(fresh.token).to.not.equal(legacy.token);
+    expect(verifyCancellationToken({ key: 'the-old-jwt-secret-0123456789' }, bookingId, fresh.token, fresh.hash)).to.equal(false);
   });
 });
