@@ -20,6 +20,8 @@ export interface BookingLinkConfig {
   offerKey: LinkKey;
   /** the links of waitlist entries */
   entryKey: LinkKey;
+  /** the unsubscribe links of rebooking nudges */
+  unsubscribeKey: string;
   platformDomain: string;
   mailFrom: string;
 }

@@ -108,7 +108,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
       meta: { nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, kind: 'REBOOKING_NUDGE' },
       claim: () => claimNudgeNotification(knex, { tenantId: tenant.id, nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, channel }),
       compose: async () => {
-        const { publicBaseUrl, secret } = links();
+        const { publicBaseUrl, unsubscribeKey } = links();
         // in the language of the visit it follows (docs/rules/messages.md#language)
         const language = (await bookingById(knex, nudge.visitBookingId))?.language ?? salonLanguage(tenant.settings);
         const names = new Map((await findServicesByIds(knex, tenant.id, nudge.serviceIds)).map((s) => [s.id, s.name]));
@@ -120,7 +120,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
           staffName: nudge.resourceId ? (staff.get(nudge.resourceId) ?? null) : null,
           weeks: Math.round((new Date(nudge.dueAt!).getTime() - new Date(nudge.visitedAt).getTime()) / WEEK_MS),
           bookUrl: rebookUrl(publicBaseUrl, tenant.slug, nudge.serviceIds, nudge.resourceId, language),
-          unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(secret, nudge.customerId), language),
+          unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(unsubscribeKey, nudge.customerId), language),
         }, language);
         return { contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message };
       },
@@ -136,8 +136,8 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
 
     async bookDueSeriesOccurrences({ seriesId, at, after }) {
       const bookingHooks = deps.bookingHooks ?? deps.payments?.bookingHooks;
-      if (!bookingHooks || !deps.links) throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no secret', SeriesActivityErrors.notFound);
-      const step = await bookDueOccurrences({ knex, signaller: activitySignaller, secret: deps.links.secret, bookingHooks }, seriesId, new Date(at), after);
+      if (!bookingHooks || !deps.links) throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no link keys', SeriesActivityErrors.notFound);
+      const step = await bookDueOccurrences({ knex, signaller: activitySignaller, manageLinkKey: deps.links.manageLinkKey, bookingHooks }, seriesId, new Date(at), after);
       return { handled: step.handled.map(({ index, status, reason }) => ({ index, status, reason })), nextDueAt: step.nextDueAt, done: step.done };
     },
 

@@ -52,7 +52,7 @@ export function createStorage(config: AppConfig): S3Storage {
 
 /** Manage links and calendar invitations in booking messages (docs/rules/booking-page.md#manage-links). */
 export function bookingLinkConfig(config: AppConfig): BookingLinkConfig {
-  return { publicBaseUrl: config.publicBaseUrl, manageLinkKey: config.keys.manageLink, offerKey: config.keys.waitlistOffer, entryKey: config.keys.waitlistEntry, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
+  return { publicBaseUrl: config.publicBaseUrl, manageLinkKey: config.keys.manageLink, offerKey: config.keys.waitlistOffer, entryKey: config.keys.waitlistEntry, unsubscribeKey: config.keys.rebookingUnsubscribe, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
 }
 
 /** Password-reset links, contact-change notices and phone codes (docs/rules/auth.md#account-messages): PUBLIC_BASE_URL and the keys from JWT_SECRET. */

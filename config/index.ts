@@ -65,6 +65,8 @@ export interface PurposeKeys {
   passwordReset: string;
   /** one-time phone codes (docs/rules/customers.md#verifying-a-phone) */
   phoneCode: string;
+  /** the unsubscribe links of rebooking nudges (docs/rules/series.md#rebooking-nudges) */
+  rebookingUnsubscribe: string;
 }
 
 /** The purpose keys of a JWT_SECRET: HKDF-SHA256, salt `salon-platform`, the purpose as info. */
@@ -77,6 +79,7 @@ export function derivePurposeKeys(jwtSecret: string): PurposeKeys {
     waitlistEntry: { key: derive('waitlist-entry'), legacyKey: jwtSecret },
     passwordReset: derive('password-reset'),
     phoneCode: derive('phone-code'),
+    rebookingUnsubscribe: derive('rebooking-unsubscribe'),
   };
 }
 

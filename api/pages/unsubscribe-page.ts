@@ -23,10 +23,10 @@ async function render(ctx: PagesContext, req: Request, res: Response, done: bool
   const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
   const link = linkOf(source ?? {});
   const tenant = await salonBySlug(ctx.deps, String(req.params.slug));
-  if (!tenant || !link || !(await unsubscribeLinkIsValid(ctx.deps.knex, ctx.deps.config.jwtSecret, tenant, link.customerId, link.token))) {
+  if (!tenant || !link || !(await unsubscribeLinkIsValid(ctx.deps.knex, ctx.deps.config.keys.rebookingUnsubscribe, tenant, link.customerId, link.token))) {
     return notFoundPage(ctx, req, res, pageLang(req, res));
   }
-  if (done) await unsubscribeFromNudges(ctx.deps.knex, ctx.deps.config.jwtSecret, tenant, link.customerId, link.token);
+  if (done) await unsubscribeFromNudges(ctx.deps.knex, ctx.deps.config.keys.rebookingUnsubscribe, tenant, link.customerId, link.token);
   const view = await salonView(ctx.deps, req, res, tenant, `/${tenant.slug}`);
   const { lang } = view;
   const body = done

@@ -10,7 +10,7 @@ export function rebookingRouter(deps: AppDeps): Router {
   const router = Router();
   router.post('/public/tenants/:slug/rebooking-nudges/unsubscribe', async (req, res) => {
     const tenant = await publicTenantBySlug(deps.knex, String(req.params.slug));
-    await unsubscribeFromNudges(deps.knex, deps.config.jwtSecret, tenant, req.body.customerId, req.body.token);
+    await unsubscribeFromNudges(deps.knex, deps.config.keys.rebookingUnsubscribe, tenant, req.body.customerId, req.body.token);
     sendData(res, { rebookingNudges: false });
   });
   return router;

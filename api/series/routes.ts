@@ -15,7 +15,7 @@ type Query = Record<string, string | undefined>;
 export function seriesRouter(deps: AppDeps): Router {
   const router = Router();
   const knex = deps.knex;
-  const sdeps: SeriesDeps = { knex, signaller: deps.signaller, secret: deps.config.jwtSecret, now: deps.now, bookingHooks: deps.hooks.booking };
+  const sdeps: SeriesDeps = { knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   const staffTenant = (req: Request) => tenantById(knex, tenantOf(req));
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));

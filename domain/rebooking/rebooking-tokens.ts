@@ -1,5 +1,5 @@
 /**
- * The unsubscribe link's token (docs/rules/series.md#rebooking-nudges): an HMAC (the server secret)
+ * The unsubscribe link's token (docs/rules/series.md#rebooking-nudges): an HMAC (the nudges' own key, docs/rules/security.md#keys)
  * over the salon's customer id, so the worker can write it into any nudge without storing it, and
  * it turns off that salon's nudges for that customer only. Compared in constant time.
  */

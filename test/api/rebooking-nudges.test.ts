@@ -77,7 +77,7 @@ describe('rebooking nudges (HTTP)', () => {
     const s = await bookingSalon();
     const customer = (await call('post', '/customers', s.owner.token, { name: 'Ola', phone: phone(), acceptsRebookingNudges: true })).body.data;
     const { config } = await stack();
-    const token = unsubscribeToken(config.jwtSecret, customer.id);
+    const token = unsubscribeToken(config.keys.rebookingUnsubscribe, customer.id);
     const row = async () => (await (await knex())('customers').where({ id: customer.id }).first()).acceptsRebookingNudges;
     const page = await (await http()).get(`/${s.tenant.slug}/nudges/unsubscribe?customer=${customer.id}&token=${encodeURIComponent(token)}`);
     expect(page.status).to.equal(200);
@@ -96,7 +96,7 @@ describe('rebooking nudges (HTTP)', () => {
     const other = await bookingSalon();
     const customer = (await call('post', '/customers', s.owner.token, { name: 'Per', phone: phone(), acceptsRebookingNudges: true })).body.data;
     const { config } = await stack();
-    const token = unsubscribeToken(config.jwtSecret, customer.id);
+    const token = unsubscribeToken(config.keys.rebookingUnsubscribe, customer.id);
     const wrong = await call('post', `/public/tenants/${s.tenant.slug}/rebooking-nudges/unsubscribe`, undefined, { customerId: customer.id, token: `${token}x` });
     expect([wrong.status, wrong.body.error.code]).to.deep.equal([404, 'CUSTOMER_NOT_FOUND']);
     const elsewhere = await call('post', `/public/tenants/${other.tenant.slug}/rebooking-nudges/unsubscribe`, undefined, { customerId: customer.id, token });
@@ -125,7 +125,7 @@ describe('rebooking nudges (HTTP)', () => {
     const db = await knex();
     const occurrence = await eventually(async () => db('booking_series_occurrences').where({ seriesId: series.body.data.id, occurrenceIndex: 1 }).first(), 'occurrence 1 booked');
     const row = await db('bookings').where({ id: occurrence.bookingId }).first();
-    const token = reissueCancellationToken((await stack()).config.jwtSecret, row.id, row.cancellationTokenHash)!;
+    const token = reissueCancellationToken((await stack()).config.keys.manageLink, row.id, row.cancellationTokenHash)!;
     const its = await (await http()).get(`/${s.tenant.slug}/bookings/${row.id}?token=${encodeURIComponent(token)}`);
     expect(its.status).to.equal(200);
     expect(its.text).to.contain('Fast time').and.contain(`<time datetime="${series.body.data.nextDates[2]}">`);

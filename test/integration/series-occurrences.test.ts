@@ -22,7 +22,7 @@ async function seriesScene(settings: Partial<TenantSettings>, occurrenceCount: n
   const { platform } = await stack();
   const s = await bookingSalon({ settings });
   const tenant = await tenantById(platform.knex, s.tenant.id);
-  const deps = { knex: platform.knex, signaller: quiet, secret: platform.deps.config.jwtSecret, bookingHooks };
+  const deps = { knex: platform.knex, signaller: quiet, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
   const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
   const first = await createStaffBooking(deps, tenant, owner, { startTime: at(localDay(1), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: { name: 'Sofie Serie', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });
   const series = await createSeries(deps, tenant, owner, { bookingId: first.id, intervalWeeks: 1, occurrenceCount });
@@ -78,7 +78,7 @@ describe('booking a series\' occurrences (real database)', function () {
     const { platform } = await stack();
     const s = await colourSalon(2, { settings: { maxBookingDaysInAdvance: 30, seriesToleranceDays: 1 } });
     const tenant = await tenantById(platform.knex, s.tenant.id);
-    const deps = { knex: platform.knex, signaller: quiet, secret: platform.deps.config.jwtSecret, bookingHooks };
+    const deps = { knex: platform.knex, signaller: quiet, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
     const colour = (resourceId: string, date: string, time: string) =>
       createStaffBooking(deps, tenant, owner, { startTime: at(date, time), items: [{ serviceId: s.colourId, resourceId }], customer: { name: 'Frida Farge', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });

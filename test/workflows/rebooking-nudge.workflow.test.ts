@@ -25,6 +25,7 @@ import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/t
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { Actor, BookingDeps } from '../../domain/booking/booking.types';
+import { bookingLinkConfig } from '../../composition/compose';
 
 const DAY = 24 * 60 * 60 * 1000;
 const WEEK = 7 * DAY;
@@ -57,7 +58,7 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
     const s = await bookingSalon();
     await platform.knex('services').where({ id: s.serviceId }).update({ typicalIntervalWeeks: 5 });
     const taskQueue = unique('nudge-wf');
-    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret, bookingHooks };
+    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const start = await t.env.currentTimeMs();
     const sc: Scene = {
@@ -94,7 +95,7 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
       connection: t.env.nativeConnection,
       taskQueue: sc.taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, bookingHooks, links: { ...LINKS, secret: platform.deps.config.jwtSecret } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } }),
     });
     await worker.runUntil(scenario());
   }
@@ -162,7 +163,8 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
     const never = await scene(false);
     await run(sc, async () => {
       const { nudge } = await visit(sc);
-      await unsubscribeFromNudges(sc.deps.knex, sc.deps.secret, sc.tenant, nudge.customerId, unsubscribeToken(sc.deps.secret, nudge.customerId));
+      const key = (await stack()).platform.deps.config.keys.rebookingUnsubscribe;
+      await unsubscribeFromNudges(sc.deps.knex, key, sc.tenant, nudge.customerId, unsubscribeToken(key, nudge.customerId));
       await t.env.sleep(5 * WEEK + DAY);
       await ended(nudge.id);
       expect(await row(nudge.id)).to.include({ status: 'NOT_AGREED' });

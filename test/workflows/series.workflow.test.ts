@@ -21,6 +21,7 @@ import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/t
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { Actor } from '../../domain/booking/booking.types';
+import { bookingLinkConfig } from '../../composition/compose';
 
 const DAY = 24 * 60 * 60 * 1000;
 const LINKS = { publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' };
@@ -40,7 +41,7 @@ describe('series workflow through a year (time skipping, real database)', functi
     const b = await addStaff(s.tenant.id, [s.serviceId]);
     const tenant = await tenantById(db, s.tenant.id);
     const taskQueue = unique('series-wf');
-    const deps = { knex: db, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret, bookingHooks };
+    const deps = { knex: db, signaller: testServerSignaller(t.env, taskQueue), manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const a = s.staff[0].resourceId;
@@ -77,7 +78,7 @@ describe('series workflow through a year (time skipping, real database)', functi
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...LINKS, secret: platform.deps.config.jwtSecret } }),
+      activities: createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } }),
     });
     await worker.runUntil(async () => {
       // nothing is inside the window at first but the booking it was made from

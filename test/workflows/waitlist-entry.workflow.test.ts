@@ -14,6 +14,7 @@ import { waitlistEntryContract } from '../../domain/waitlist/waitlist-events.rul
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { bookingLinkConfig } from '../../composition/compose';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -39,7 +40,7 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { manageLinkKey: platform.deps.config.keys.manageLink, offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { ...bookingLinkConfig(platform.deps.config), publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
     await worker.runUntil(async () => {
       await t.env.sleep(48 * HOUR);

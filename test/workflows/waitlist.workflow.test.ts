@@ -22,6 +22,7 @@ import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 import { bookingHooks } from '../../composition/domain-hooks';
+import { bookingLinkConfig } from '../../composition/compose';
 
 const MINUTE = 60 * 1000;
 
@@ -57,7 +58,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue: sc.taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { manageLinkKey: platform.deps.config.keys.manageLink, offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { ...bookingLinkConfig(platform.deps.config), publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
     await worker.runUntil(async () => {
       await scenario();
