@@ -19,6 +19,7 @@ import { paymentsRouter } from './payments/routes';
 import { billingRouter } from './billing/routes';
 import { waitlistRouter } from './waitlist/routes';
 import { platformSettingsRouter } from './platform/routes';
+import { notificationsRouter } from './notifications/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -40,5 +41,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     billingRouter(deps),
     waitlistRouter(deps),
     platformSettingsRouter(deps),
+    notificationsRouter(deps),
   ];
 }

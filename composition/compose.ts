@@ -87,6 +87,7 @@ export async function composeApi(options: {
     logger: options.logger,
     knex,
     mailer,
+    sms: createSmsSender(config),
     signaller,
     billingProviders: createBillingProviders(),
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),

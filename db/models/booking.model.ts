@@ -39,4 +39,10 @@ export class BookingModel extends BaseModel {
   createdBy!: string | null;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
   customerAccountId!: string | null;
+  /** when the customer confirmed they are coming (migration 150) */
+  confirmedAt!: Date | null;
+  /** 'LINK' | 'SMS' | 'STAFF' */
+  confirmedVia!: string | null;
+  /** when the salon was told the booking is still unconfirmed (once) */
+  unconfirmedFlaggedAt!: Date | null;
 }

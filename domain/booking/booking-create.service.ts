@@ -168,6 +168,9 @@ async function insertBooking(
       allowDoubleBooking,
       createdBy: actor.userId,
       customerAccountId: spec.customerAccountId ?? null,
+      confirmedAt: null,
+      confirmedVia: null,
+      unconfirmedFlaggedAt: null,
       createdAt: now,
       updatedAt: now,
     };

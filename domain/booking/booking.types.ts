@@ -81,6 +81,11 @@ export interface BookingRow extends BookingFields {
   allowDoubleBooking: boolean;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
   customerAccountId: string | null;
+  /** when and how the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
+  confirmedAt: Date | null;
+  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** when the salon was told the booking is still unconfirmed (docs/rules/reminders.md#unconfirmed-bookings) */
+  unconfirmedFlaggedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

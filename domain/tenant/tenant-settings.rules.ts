@@ -36,6 +36,10 @@ export interface TenantSettings {
   waitlistMode: 'FIRST_IN_LINE' | 'BROADCAST';
   /** 1 to 120 */
   waitlistHoldMinutes: number;
+  /** docs/rules/reminders.md#when-the-reminder-goes-out: 1 to 168, 24 by default */
+  reminderHoursBefore: number;
+  /** docs/rules/reminders.md#unconfirmed-bookings: 1 to 168, less than reminderHoursBefore; null: off (the default) */
+  unconfirmedFlagHoursBefore: number | null;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -71,6 +75,8 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     businessHours: defaultBusinessHours(),
     waitlistMode: 'FIRST_IN_LINE',
     waitlistHoldMinutes: 15,
+    reminderHoursBefore: 24,
+    unconfirmedFlagHoursBefore: null,
   };
 }
 
@@ -91,6 +97,10 @@ export function settingsProblems(settings: TenantSettings, isValidTimezone: (tz:
   if (!isValidTimezone(settings.timezone)) problems.push({ field: 'settings.timezone', message: 'must be an IANA time zone name' });
   if (settings.depositType === 'percentage' && (settings.depositValue < 0 || settings.depositValue > 100)) {
     problems.push({ field: 'settings.depositValue', message: 'must be between 0 and 100 for a percentage deposit' });
+  }
+  if (settings.unconfirmedFlagHoursBefore !== null && settings.unconfirmedFlagHoursBefore >= settings.reminderHoursBefore) {
+    // the customer is asked first: a flag before the reminder would flag everyone
+    problems.push({ field: 'settings.unconfirmedFlagHoursBefore', message: 'must be less than reminderHoursBefore (the reminder asks first)' });
   }
   problems.push(...businessHoursProblems(settings.businessHours, 'settings.businessHours'));
   return problems;

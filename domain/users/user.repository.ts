@@ -59,3 +59,9 @@ export async function staffLoginsOfSalon(db: Db, slug: string): Promise<{ name: 
     .select('users.name', 'users.email');
   return rows.map((u) => ({ name: u.name!, email: u.email! }));
 }
+
+/** Where the salon is told about its bookings (an unconfirmed booking's flag): its first active owner's e-mail, if any. */
+export async function salonOwnerEmail(db: Db, tenantId: string): Promise<string | null> {
+  const row = await UserModel.query(db).where({ tenantId, role: 'OWNER', isActive: true }).whereNotNull('email').orderBy('createdAt').first().select('email');
+  return row?.email ?? null;
+}
