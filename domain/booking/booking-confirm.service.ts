@@ -39,7 +39,7 @@ export async function applyConfirmation(
   }
   await changeBooking(deps, trx, row, {
     update: { confirmedAt: now, confirmedVia: via },
-    audit: { actor, action: 'CONFIRMED_BY_CUSTOMER', changes: { confirmedVia: via } },
+    audit: { actor, action: 'UPDATED', changes: { confirmedAt: now.toISOString(), confirmedVia: via } },
     event: 'BookingAttendanceConfirmed',
   });
   return 'CONFIRMED';
