@@ -48,7 +48,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`CREATE INDEX bookings_contact_phone_start_idx ON bookings (contact_phone, start_time) WHERE contact_phone IS NOT NULL`);
 
   await knex.raw(`UPDATE tenants SET settings = jsonb_build_object('reminderHoursBefore', 24, 'unconfirmedFlagHoursBefore', null) || settings
-    WHERE NOT (settings ? 'reminderHoursBefore') OR NOT (settings ? 'unconfirmedFlagHoursBefore')`);
+    WHERE NOT (settings \\? 'reminderHoursBefore') OR NOT (settings \\? 'unconfirmedFlagHoursBefore')`);
 }
 
 export async function down(knex: Knex): Promise<void> {
