@@ -8,6 +8,7 @@ import { stack, TEST_METRICS_TOKEN, TEST_SMS_REPLY_SECRET } from '../support/sta
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
 
 const WEBHOOK = '/api/webhooks/sms/sveve';
 
@@ -216,6 +217,36 @@ describe('reminders the customer answers', () => {
       const past = await reply({ number: phone.sveve, msg: 'x'.repeat(2001), id: crypto.randomUUID() });
       expect(past.status).to.equal(400);
       expect(past.body.error.code).to.equal('VALIDATION_ERROR');
+    });
+  });
+
+  describe('a reply about a booking with a deposit', function () {
+    this.timeout(90_000);
+
+    async function paidBooking(settings: Partial<TenantSettings>) {
+      const salon = await depositSalon({ settings });
+      const booking = await bookOnline(salon, 3);
+      await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');
+      await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit to be paid');
+      await reminded(booking.id, salon.tenant.id);
+      return { salon, booking, sveve: booking.phone.replace(/^\+/, '') };
+    }
+
+    it('when NEI comes inside the free window then the captured deposit is refunded and the answer says so', async () => {
+      const { booking, sveve } = await paidBooking({ cancellationHours: 24 });
+      const res = await reply({ number: sveve, msg: 'NEI', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'CANCELLED', bookingId: booking.id });
+      expect(await bookingRow(booking.id)).to.include({ status: 'CANCELLED', depositStatus: 'REFUNDED', cancellationFee: 0 });
+      expect((await paymentRows(booking.id))[0]).to.include({ status: 'REFUNDED', refundedAmount: 10000 });
+      expect((await answersTo(booking.phone))[0]).to.contain('er avbestilt').and.contain('Depositumet på 100 kr betales tilbake');
+    });
+
+    it('when NEI comes after the free window then nothing is cancelled and the answer says the salon keeps the deposit if cancelled now', async () => {
+      const { booking, sveve } = await paidBooking({ cancellationHours: 168 });
+      const res = await reply({ number: sveve, msg: 'NEI', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'WINDOW_CLOSED', bookingId: booking.id });
+      expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
+      expect((await answersTo(booking.phone))[0]).to.contain('Ring').and.contain('beholder salongen depositumet på 100 kr');
     });
   });
 
