@@ -29,20 +29,19 @@ export async function markUnconfirmedFlagged(db: Db, bookingId: string): Promise
 
 /**
  * The booking a reply from this phone is about (docs/rules/reminders.md#answering-by-sms): among
- * the bookings on the phone (the booking's contact number or its customer's, in any of the given
- * spellings) whose start is after `now`, the one whose reminder SMS went out last. Any status:
+ * the bookings on the phone (E.164: the booking's contact number, or its customer's) whose start is
+ * after `now`, the one whose reminder SMS went out last. Any status:
  * a reply to a booking cancelled since is answered as such. Across salons, since the gateway's
  * number is the platform's.
  */
-export async function lastRemindedBookingOnPhone(db: Db, phones: string[], now: Date): Promise<{ id: string; tenantId: string } | undefined> {
-  if (phones.length === 0) return undefined;
+export async function lastRemindedBookingOnPhone(db: Db, phone: string, now: Date): Promise<{ id: string; tenantId: string } | undefined> {
   const row = await BookingNotificationModel.query(db)
     .join('bookings as b', 'b.id', 'booking_notifications.bookingId')
     .leftJoin('customers as c', 'c.id', 'b.customerId')
     .where({ 'booking_notifications.kind': 'REMINDER', 'booking_notifications.channel': 'SMS' })
     .whereNotNull('booking_notifications.sentAt')
     .where('b.startTime', '>', now)
-    .where((w) => w.whereIn('b.contactPhone', phones).orWhere((c) => c.whereNull('b.contactPhone').whereIn('c.phone', phones)))
+    .where((w) => w.where('b.contactPhone', phone).orWhere((c) => c.whereNull('b.contactPhone').where('c.phone', phone)))
     .orderBy('booking_notifications.sentAt', 'desc')
     .orderBy('booking_notifications.id')
     .first()

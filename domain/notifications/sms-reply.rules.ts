@@ -1,20 +1,16 @@
 /**
  * Reading an inbound SMS (docs/rules/reminders.md#answering-by-sms). Pure.
  */
+import { DEFAULT_PHONE_REGION, toE164 } from '../phone/phone.rules';
 
 /**
- * The spellings a sender's number may be stored under, E.164 first. The gateway sends numbers with
- * the country code and no plus (4791234567), or 8 national digits for Norway; bookings store E.164,
- * and ones stored before numbers were checked may hold the 8 national digits.
+ * The sender's number in E.164, as bookings store it (docs/rules/conventions.md#phone-numbers), or
+ * null when it is no phone number. The gateway writes numbers with their country code and no plus
+ * (4791234567); 8 digits are a number of Norway, the platform's country.
  */
-export function senderPhones(number: string): string[] {
+export function senderPhone(number: string): string | null {
   const typed = number.trim();
-  const digits = typed.replace(/\D/g, '');
-  if (digits.length < 5 || digits.length > 15) return [];
-  const international = typed.startsWith('+') ? digits : digits.startsWith('00') ? digits.slice(2) : digits.length === 8 ? `47${digits}` : digits;
-  const phones = [`+${international}`];
-  if (international.startsWith('47') && international.length === 10) phones.push(international.slice(2));
-  return phones;
+  return toE164(/^[1-9]\d{8,14}$/.test(typed) ? `+${typed}` : typed, DEFAULT_PHONE_REGION);
 }
 
 /** The longest inbound text kept (a reply longer than this is cut; sms_replies.text). */

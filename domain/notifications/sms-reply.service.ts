@@ -15,7 +15,7 @@ import { errors } from '../errors';
 import type { SmsSender } from './sms-sender';
 import type { BookingMessageFacts } from './booking-messages.rules';
 import { renderReplyAnswer, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
-import { senderPhones, SMS_REPLY_MAX_LENGTH } from './sms-reply.rules';
+import { senderPhone, SMS_REPLY_MAX_LENGTH } from './sms-reply.rules';
 import { claimSmsReply, findSmsReply, markSmsReplyAnswered, recordSmsReplyOutcome } from './sms-reply.repository';
 import { replyIntent, type ReplyIntent } from '../booking/booking-confirmation.rules';
 import { lastRemindedBookingOnPhone } from '../booking/booking-confirmation.repository';
@@ -84,9 +84,8 @@ export function sveveInbound(fields: Record<string, unknown>): InboundSms {
 
 export async function receiveSmsReply(deps: SmsReplyDeps, inbound: InboundSms): Promise<SmsReplyResult> {
   const { knex } = deps.bookings;
-  const phones = senderPhones(inbound.from);
-  if (phones.length === 0) throw errors.validation('Request validation failed', [{ field: 'number', message: 'must be a phone number' }]);
-  const to = phones[0];
+  const to = senderPhone(inbound.from);
+  if (!to) throw errors.validation('Request validation failed', [{ field: 'number', message: 'must be a phone number' }]);
   const text = inbound.text.slice(0, SMS_REPLY_MAX_LENGTH);
   const intent = replyIntent(text);
   const now = nowOf(deps.bookings);
@@ -94,7 +93,7 @@ export async function receiveSmsReply(deps: SmsReplyDeps, inbound: InboundSms): 
   const handled = await knex.transaction(async (trx) => {
     const id = await claimSmsReply(trx, { gateway: inbound.gateway, gatewayMessageId: inbound.messageId, fromPhone: to, text, intent });
     if (!id) return undefined;
-    const result = await decide(deps, trx, intent, phones, now);
+    const result = await decide(deps, trx, intent, to, now);
     await recordSmsReplyOutcome(trx, id, result);
     return { id, ...result };
   });
@@ -125,13 +124,13 @@ async function decide(
   deps: SmsReplyDeps,
   trx: Transaction,
   intent: ReplyIntent,
-  phones: string[],
+  phone: string,
   now: Date,
 ): Promise<{ tenantId: string | null; bookingId: string | null; outcome: ReplyOutcome; answer: string }> {
-  const match = await lastRemindedBookingOnPhone(trx, phones, now);
+  const match = await lastRemindedBookingOnPhone(trx, phone, now);
   if (!match) {
     const outcome: ReplyOutcome = intent === 'OTHER' ? 'HELP' : 'NO_BOOKING';
-    return { tenantId: null, bookingId: null, outcome, answer: renderReplyAnswer(outcome, null) };
+    return { tenantId: null, bookingId: null, outcome, answer: renderReplyAnswer(outcome, null, 'nb') };
   }
   const bdeps: BookingDeps = { ...deps.bookings, knex: trx };
   const tenant = await tenantById(trx, match.tenantId);
@@ -154,7 +153,7 @@ async function decide(
     deposit = { action, amount: action === 'REFUND_FULL' ? done.refundAmount : done.depositAmount, currency: currencyOf(row) };
   }
   const facts = await answerFacts(deps, trx, row);
-  return { tenantId: row.tenantId, bookingId: row.id, outcome, answer: renderReplyAnswer(outcome, facts, deposit) };
+  return { tenantId: row.tenantId, bookingId: row.id, outcome, answer: renderReplyAnswer(outcome, facts, row.language, deposit) };
 }
 
 function currencyOf(row: BookingRow): string {
@@ -167,7 +166,7 @@ async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow
   const token = reissueCancellationToken(deps.bookings.secret, row.id, row.cancellationTokenHash);
   return {
     salonName: salon.name,
-    customerName: row.contactName ?? customer?.name ?? 'kunde',
+    customerName: row.contactName ?? customer?.name ?? (row.language === 'en' ? 'customer' : 'kunde'),
     startTime: new Date(row.startTime),
     endTime: new Date(row.endTime),
     timezone: row.metadata.displaySnapshot.timezone ?? salon.timezone,

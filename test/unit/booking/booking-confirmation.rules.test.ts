@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { reminderDueAt } from '../../../domain/booking/booking-status.rules';
 import { canConfirmAttendance, reminderLeadMs, replyIntent, unconfirmedFlagDueAt, unconfirmedFlagLeadMs } from '../../../domain/booking/booking-confirmation.rules';
 import { completeSettings, settingsProblems } from '../../../domain/tenant/tenant-settings.rules';
-import { senderPhones } from '../../../domain/notifications/sms-reply.rules';
+import { senderPhone } from '../../../domain/notifications/sms-reply.rules';
 
 const HOUR = 60 * 60 * 1000;
 const now = Date.parse('2026-12-01T12:00:00.000Z');
@@ -71,17 +71,18 @@ describe('reminder and confirmation rules (docs/rules/reminders.md)', () => {
   });
 
   describe('the sender as the gateway writes it', () => {
-    it('when the number has the country code without a plus then it is read as E.164, with its 8 national digits beside it', () => {
-      expect(senderPhones('4791234567')).to.deep.equal(['+4791234567', '91234567']);
+    it('when the number has the country code without a plus then it is read as E.164', () => {
+      expect(senderPhone('4791234567')).to.equal('+4791234567');
+      expect(senderPhone('46701234567')).to.equal('+46701234567');
     });
     it('when the number is 8 digits then it is Norwegian; with a plus or 00 its own country', () => {
-      expect(senderPhones('91234567')).to.deep.equal(['+4791234567', '91234567']);
-      expect(senderPhones('+46701234567')).to.deep.equal(['+46701234567']);
-      expect(senderPhones('0046701234567')).to.deep.equal(['+46701234567']);
+      expect(senderPhone('91234567')).to.equal('+4791234567');
+      expect(senderPhone('+46701234567')).to.equal('+46701234567');
+      expect(senderPhone('0046701234567')).to.equal('+46701234567');
     });
-    it('when it is no number then nothing', () => {
-      expect(senderPhones('abc')).to.deep.equal([]);
-      expect(senderPhones('1234')).to.deep.equal([]);
+    it('when it is no number then null', () => {
+      expect(senderPhone('abc')).to.equal(null);
+      expect(senderPhone('1234')).to.equal(null);
     });
   });
 });
