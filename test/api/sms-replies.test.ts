@@ -9,6 +9,7 @@ import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/
 import { eventually } from '../support/eventually';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
+import { startSmsSandbox } from '../../devstack/sms-sandbox';
 
 const WEBHOOK = '/api/webhooks/sms/sveve';
 
@@ -305,6 +306,26 @@ describe('reminders the customer answers', () => {
       expect(equal.body.error.details.map((d: { field: string }) => d.field)).to.include('settings.unconfirmedFlagHoursBefore');
       const off = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { unconfirmedFlagHoursBefore: null } });
       expect(off.body.data.settings.unconfirmedFlagHoursBefore).to.equal(null);
+    });
+  });
+
+  describe('the SMS sandbox of npm start', () => {
+    it('when a developer replies JA on the sandbox page then the reply reaches the webhook and the page shows the outcome and the conversation', async () => {
+      const { baseUrl, config } = await stack();
+      const sandbox = await startSmsSandbox({ webhookUrl: `${baseUrl}${WEBHOOK}`, secret: TEST_SMS_REPLY_SECRET, outboxDir: config.smsOutboxDir });
+      try {
+        const s = await salonWith();
+        const phone = newPhone();
+        const b = await publicBooking(s, phone.e164);
+        await reminded(b.id, s.tenant.id);
+        const sent = await fetch(`${sandbox.url}/reply`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ phone: phone.e164, text: 'JA' }) });
+        expect(sent.status).to.equal(303);
+        const page = await (await fetch(`${sandbox.url}${sent.headers.get('location')}`)).text();
+        expect(page).to.contain('HTTP 200').and.contain('CONFIRMED').and.contain('er bekreftet');
+        expect(await bookingOf(s, b.id)).to.include({ confirmedVia: 'SMS' });
+      } finally {
+        await sandbox.close();
+      }
     });
   });
 
