@@ -11,6 +11,12 @@ import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
 import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
+import { markUnconfirmedFlagged } from '../domain/booking/booking-confirmation.repository';
+import { reminderLeadMs, unconfirmedFlagLeadMs } from '../domain/booking/booking-confirmation.rules';
+import { findTenant } from '../domain/tenant/tenant.repository';
+import { salonLanguage } from '../domain/language/language.rules';
+import { salonOwnerEmail } from '../domain/users/user.repository';
+import { reminderAnswerLine, renderUnconfirmedFlag } from '../domain/notifications/reminder-reply-messages.rules';
 import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
 import { nowOf, type Clock } from '../domain/time/clock';
@@ -72,7 +78,9 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
       claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
       async compose() {
         const { contact, facts, salon } = await messageFacts(booking, kind);
-        const message = renderBookingMessage(kind, facts, booking.language);
+        const rendered = renderBookingMessage(kind, facts, booking.language);
+        // the reminder asks for an answer: by reply on SMS, on the manage page by e-mail (docs/rules/reminders.md#the-reminder)
+        const message = kind === 'REMINDER' ? { ...rendered, text: `${rendered.text}${reminderAnswerLine(channel, !!facts.manageUrl, booking.language)}` } : rendered;
         if (channel !== 'EMAIL' || !contact.email) return { contact, message };
         const invitation = calendarAttachment(links, kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email, language: booking.language });
         return { contact, message, attachments: invitation ? [invitation] : [] };
@@ -84,8 +92,42 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
       const row = await bookingById(knex, bookingId);
-      const snapshot = row && { bookingId, tenantId: row.tenantId, status: row.status, version: row.version, startTime: new Date(row.startTime).toISOString(), recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata) };
+      const settings = row && (await findTenant(knex, row.tenantId))?.settings;
+      const snapshot = row && {
+        bookingId,
+        tenantId: row.tenantId,
+        status: row.status,
+        version: row.version,
+        startTime: new Date(row.startTime).toISOString(),
+        recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata),
+        // the salon's reminder and flag times (docs/rules/reminders.md), and the customer's confirmation
+        reminderLeadMs: reminderLeadMs(settings ?? {}),
+        unconfirmedFlagLeadMs: unconfirmedFlagLeadMs(settings ?? {}),
+        confirmedAt: row.confirmedAt ? new Date(row.confirmedAt).toISOString() : null,
+      };
       return committedAt(bookingContract, bookingId, minVersion, snapshot);
+    },
+
+    async flagUnconfirmedBooking({ bookingId }) {
+      const booking = await bookingById(knex, bookingId);
+      if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
+      // flagged once: the compare-and-set, or the flag of an earlier attempt whose e-mail failed
+      const flagged = (await markUnconfirmedFlagged(knex, bookingId)) || booking.unconfirmedFlaggedAt !== null;
+      if (!flagged) return 'NOT_FLAGGED';
+      const outcome = await deliverOnce('EMAIL', { mailer, sms }, {
+        label: `booking ${bookingId} (UNCONFIRMED)`,
+        failureType: BookingActivityErrors.deliveryFailed,
+        meta: { bookingId, kind: 'UNCONFIRMED' },
+        claim: () => claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey: 'UNCONFIRMED' }, { tenantId: booking.tenantId, kind: 'UNCONFIRMED' }),
+        async compose() {
+          const { facts, contact } = await messageFacts(booking, 'REMINDER');
+          const email = await salonOwnerEmail(knex, booking.tenantId);
+          const settings = (await findTenant(knex, booking.tenantId))?.settings;
+          return { contact: { phone: null, email }, message: renderUnconfirmedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
+        },
+        markSent: (id) => markBookingNotificationSent(knex, id),
+      });
+      return outcome === 'NO_CONTACT' ? 'NO_CONTACT' : 'FLAGGED';
     },
 
     sendBookingSms: (request) => deliver('SMS', request),

@@ -20,6 +20,11 @@ export interface BookingActivities {
   sendBookingSms(input: BookingMessageRequest): Promise<DeliveryOutcome>;
   /** Sends the message by e-mail once, when the booking has an e-mail address. */
   sendBookingEmail(input: BookingMessageRequest): Promise<DeliveryOutcome>;
+  /**
+   * A booking still unconfirmed at the salon's flag time: marks it flagged (once) and tells the salon
+   * by e-mail (once); nothing when the customer confirmed or the booking is no longer ahead.
+   */
+  flagUnconfirmedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
   /** Adds the visit to the tenant-customer metrics exactly once per booking. */
   recordCompletedVisit(input: { bookingId: string }): Promise<'RECORDED' | 'ALREADY_RECORDED' | 'NO_CUSTOMER' | 'NOT_COMPLETED'>;
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../domain/time/clock';
 import type { AppConfig } from '../config';
 import type { Logger } from '../integrations/logger';
 import type { HealthCheck } from '../domain/health/health-check';
+import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
 import type { RateLimitStoreFactory } from './middleware/rate-limit';
 import type { Metrics } from './ops/metrics';
@@ -21,6 +22,8 @@ export interface AppDeps {
   config: AppConfig;
   logger: Logger;
   knex: DbPool;
+  /** the answers to SMS replies (docs/rules/reminders.md#answering-by-sms); unset: SMS_REPLY_SECRET's webhook answers 503 */
+  sms?: SmsSender;
   health: Record<string, HealthCheck>;
   /** signals entity workflows before a state change commits (docs/rules/consistency.md#signal-before-commit) */
   signaller: EntitySignaller;

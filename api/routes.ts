@@ -21,6 +21,7 @@ import { waitlistRouter } from './waitlist/routes';
 import { seriesRouter } from './series/routes';
 import { rebookingRouter } from './rebooking/routes';
 import { platformSettingsRouter } from './platform/routes';
+import { notificationsRouter } from './notifications/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -44,5 +45,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     seriesRouter(deps),
     rebookingRouter(deps),
     platformSettingsRouter(deps),
+    notificationsRouter(deps),
   ];
 }

@@ -26,6 +26,7 @@ import { startDevIdentityProvider } from '../devstack/oidc/dev-identity-provider
 import { giveDemoSalonSandboxPayments } from '../devstack/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devstack/billing-sandbox';
 import { watchApiLoad, type ApiLoadMessage } from '../composition/api-load';
+import { devSmsReplySecret, startSmsSandbox } from '../devstack/sms-sandbox';
 
 /** One `npm start` per data folder: a second one would fight the first over the embedded Postgres. */
 function claimDataDir(config: AppConfig): () => void {
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
   // the sandbox payment provider (hosted checkout + signed webhooks) unless PAYMENT_SANDBOX_URL points elsewhere
   const sandbox = config.payments.sandboxUrl ? undefined : await startSandboxServer();
   if (sandbox) config.payments.sandboxUrl = sandbox.url;
+  // replies to reminders by SMS: the webhook's secret (made once per DATA_DIR unless SMS_REPLY_SECRET)
+  config = { ...config, smsReplySecret: devSmsReplySecret(config.dataDir, config.smsReplySecret) };
   const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
   if (sandbox) platform.onStop(() => sandbox.close());
   platform.onStop(async () => release());
@@ -159,6 +162,9 @@ async function main(): Promise<void> {
     PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
   });
   const server = await startApi(platform.deps, config.port);
+  // the SMS sandbox: reply to a reminder as a phone (docs/development.md#replying-to-a-reminder-by-sms)
+  const smsSandbox = await startSmsSandbox({ webhookUrl: `http://127.0.0.1:${config.port}/api/webhooks/sms/sveve`, secret: config.smsReplySecret!, outboxDir: config.smsOutboxDir });
+  platform.onStop(() => smsSandbox.close());
   // the worker's activities wait while the api's event loop is saturated (docs/rules/consistency.md#worker-priority)
   // (a worker that is already stopping misses nothing: its send error is dropped)
   const stopWatchingLoad = watchApiLoad((apiLoad) => worker.connected && worker.send({ apiLoad } satisfies ApiLoadMessage, () => undefined));
@@ -185,6 +191,7 @@ async function main(): Promise<void> {
       ...(temporal.uiUrl ? [`  Temporal UI  ${temporal.uiUrl}`] : []),
       `  E-mail       ${config.smtpUrl ? `SMTP ${new URL(config.smtpUrl).host}` : `folder ${config.mailOutboxDir}`}`,
       `  SMS          ${config.sveve ? `Sveve ${config.sveve.url}` : `folder ${config.smsOutboxDir}`}`,
+      `  SMS replies  sandbox ${smsSandbox.url} (reply to a reminder as a phone), or npm run sms:reply -- <phone> JA; webhook ${base}/webhooks/sms/sveve?key=<SMS_REPLY_SECRET>`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
       `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl}); the demo salon's active config, deposits off until settings.depositEnabled`,

@@ -90,6 +90,7 @@ export async function composeApi(options: {
     config,
     logger: options.logger,
     knex,
+    sms: createSmsSender(config),
     signaller,
     billingProviders: createBillingProviders(),
     rateLimitStore: postgresRateLimitStores(knex, options.rateLimitPrefix),

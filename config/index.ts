@@ -121,6 +121,8 @@ export interface AppConfig {
   trustProxy: number;
   corsOrigins: string[];
   corsMaxAgeSeconds: number;
+  /** the shared secret of the inbound-SMS webhook (`key`, docs/rules/reminders.md#answering-by-sms); unset: the webhook answers 404 */
+  smsReplySecret?: string;
   /** bearer token for GET /metrics; unset: /metrics answers 404 */
   metricsToken?: string;
   /** how long api and worker wait for in-flight work on SIGTERM before they exit anyway */
@@ -203,6 +205,7 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string().allow('').default(''),
   CORS_MAX_AGE_SECONDS: Joi.number().integer().min(0).default(600),
   METRICS_TOKEN: Joi.string().min(16).optional(),
+  SMS_REPLY_SECRET: Joi.string().min(16).max(200).optional(),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   WORKER_HEALTH_PORT: Joi.number().integer().min(0).max(65535).default(0),
   WORKER_MAX_CONCURRENT_ACTIVITIES: Joi.number().integer().min(1).default(20),
@@ -326,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .filter(Boolean),
     corsMaxAgeSeconds: value.CORS_MAX_AGE_SECONDS,
     metricsToken: value.METRICS_TOKEN,
+    smsReplySecret: value.SMS_REPLY_SECRET,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     workerHealthPort: value.WORKER_HEALTH_PORT,
     workerSlots: { activities: value.WORKER_MAX_CONCURRENT_ACTIVITIES, workflowTasks: value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS },

@@ -17,6 +17,7 @@ import { updateBooking } from '../../domain/booking/booking-update.service';
 import { changeStatus } from '../../domain/booking/booking-status.service';
 import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
 import { selfPick } from '../../domain/booking/booking-self-pick.service';
+import { confirmPublicBooking, recordConfirmation } from '../../domain/booking/booking-confirm.service';
 import { daySchedule } from '../../domain/booking/booking-schedule.service';
 import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
@@ -89,6 +90,11 @@ export function bookingRouter(deps: AppDeps): Router {
     sendData(res, await selfPick(bdeps, tenant, await actorOf(req), String(req.params.id)));
   });
 
+  router.post('/bookings/:id/confirmation', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await recordConfirmation(bdeps, tenant, await actorOf(req), String(req.params.id)));
+  });
+
   // ------------------------------------------------------------ public (no auth)
   router.post('/public/tenants/:slug/bookings', createLimit, async (req, res) => {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
@@ -112,6 +118,15 @@ export function bookingRouter(deps: AppDeps): Router {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
     }
     sendData(res, await cancelPublicBooking(bdeps, tenant, String(req.params.id), body));
+  });
+
+  router.post('/public/tenants/:slug/bookings/:id/confirm', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    const body = req.body as { token?: string; phone?: string };
+    if (!body.token && !body.phone) {
+      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
+    }
+    sendData(res, await confirmPublicBooking(bdeps, tenant, String(req.params.id), body));
   });
 
   return router;

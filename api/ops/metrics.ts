@@ -1,8 +1,8 @@
 // Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
 // do not collide: request latency per route and status, bookings created, workflow signal
 // failures, provider confirmations that came after their payment expired, database pool use, and
-// the waitlist's figures (docs/rules/waitlist.md#measured), which the worker produces and the api
-// reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
+// the waitlist's figures (docs/rules/waitlist.md#measured) and the reminders' and no-shows' per salon
+// (docs/rules/reminders.md#measured), which the api reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
 import type { DbPool } from '../../db/db-handle';
@@ -10,6 +10,8 @@ import { poolStats } from '../../db/pool-stats';
 import { waitlistFigures, type WaitlistFigures } from '../../domain/waitlist/waitlist.repository';
 import { seriesFigures, type SeriesFigures } from '../../domain/series/series.repository';
 import { nudgeFigures, type NudgeFigures } from '../../domain/rebooking/rebooking.repository';
+import { reminderFiguresBySalon, type SalonReminderFigures } from '../../domain/booking/booking-confirmation.repository';
+import { cancellationsByReplyPerSalon } from '../../domain/notifications/sms-reply.repository';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -61,6 +63,70 @@ export class Metrics {
     });
     if (knex) this.waitlistGauges(knex);
     if (knex) this.seriesGauges(knex);
+    if (knex) this.reminderGauges(knex);
+  }
+
+  /**
+   * Reminders and no-shows per salon (docs/rules/reminders.md#measured), counted from the rows at
+   * each scrape like the waitlist's: reminders are sent by the worker, replies come to any api.
+   */
+  private reminderGauges(knex: DbPool): void {
+    type Figures = { salons: SalonReminderFigures[]; byReply: { salon: string; count: number }[] };
+    let pending: Promise<Figures> | undefined;
+    const figures = () =>
+      (pending ??= Promise.all([reminderFiguresBySalon(knex), cancellationsByReplyPerSalon(knex)])
+        .then(([salons, byReply]) => ({ salons, byReply }))
+        .finally(() => setImmediate(() => (pending = undefined))));
+    const registers = [this.registry];
+    new client.Gauge({
+      name: 'booking_reminders_sent',
+      help: 'Reminders delivered per salon and channel (counted from the database)',
+      labelNames: ['salon', 'channel'],
+      registers,
+      async collect() {
+        for (const f of (await figures()).salons) {
+          this.set({ salon: f.salon, channel: 'SMS' }, f.remindersSent.SMS);
+          this.set({ salon: f.salon, channel: 'EMAIL' }, f.remindersSent.EMAIL);
+        }
+      },
+    });
+    new client.Gauge({
+      name: 'booking_confirmations',
+      help: 'Bookings the customer confirmed, per salon and channel (LINK, SMS, STAFF)',
+      labelNames: ['salon', 'via'],
+      registers,
+      async collect() {
+        for (const f of (await figures()).salons) for (const via of ['LINK', 'SMS', 'STAFF'] as const) this.set({ salon: f.salon, via }, f.confirmations[via]);
+      },
+    });
+    new client.Gauge({
+      name: 'booking_cancellations_by_reply',
+      help: 'Bookings cancelled by a NEI/NO reply to the reminder, per salon',
+      labelNames: ['salon'],
+      registers,
+      async collect() {
+        const { salons, byReply } = await figures();
+        for (const f of salons) this.set({ salon: f.salon }, byReply.find((r) => r.salon === f.salon)?.count ?? 0);
+      },
+    });
+    new client.Gauge({
+      name: 'booking_no_shows',
+      help: 'Bookings marked NO_SHOW per salon; the no-show rate is no_shows / (no_shows + visits_completed)',
+      labelNames: ['salon'],
+      registers,
+      async collect() {
+        for (const f of (await figures()).salons) this.set({ salon: f.salon }, f.noShows);
+      },
+    });
+    new client.Gauge({
+      name: 'booking_visits_completed',
+      help: 'Bookings COMPLETED per salon (the no-show rate divides by no_shows + this)',
+      labelNames: ['salon'],
+      registers,
+      async collect() {
+        for (const f of (await figures()).salons) this.set({ salon: f.salon }, f.completed);
+      },
+    });
   }
 
   /**

@@ -13,6 +13,9 @@ import { formatLongDay, formatMoney, formatTime, formatDay, formatDayTime } from
 import { AppError } from '../../domain/errors';
 import { getPublicBooking } from '../../domain/booking/booking-query.service';
 import { cancelPublicBooking, guestCancelPreview, type CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
+import { confirmPublicBooking } from '../../domain/booking/booking-confirm.service';
+import { canConfirmAttendance } from '../../domain/booking/booking-confirmation.rules';
+import { nowOf } from '../../domain/time/clock';
 import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import { guestBooking } from '../../domain/booking/booking-guest-access';
 import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
@@ -84,7 +87,22 @@ function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: str
 <p>${series.status === 'ACTIVE' ? every : t(lang, 'seriesEnded')}</p>${next}</section>`;
 }
 
-async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string } = {}): Promise<void> {
+/** Confirm (docs/rules/reminders.md#confirming): a button while the booking is ahead and unconfirmed, a note once confirmed. */
+function confirmSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
+  const { lang } = view;
+  const { booking, token } = found;
+  if (booking.confirmedAt) return html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2><p class="success" id="confirmed-note">${t(lang, 'confirmedNote')}</p></section>`;
+  if (!canConfirmAttendance(booking, nowOf(ctx.bookings).getTime())) return '';
+  return html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
+<p id="confirm-prompt">${t(lang, 'confirmPrompt')}</p>
+<form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/confirm">
+<input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
+<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
+<button type="submit" class="primary" aria-describedby="confirm-prompt">${t(lang, 'confirmButton')}</button>
+</form></section>`;
+}
+
+async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string; confirmError?: string } = {}): Promise<void> {
   const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
   const { lang, locale } = view;
   const { booking, token } = found;
@@ -122,6 +140,7 @@ ${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCale
 <p class="hint">${t(lang, 'manageHint')}</p>
 </div></section>
 ${seriesSection(view, series, zone)}
+${confirmSection(ctx, view, found, options.confirmError)}
 ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
 <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`, body, status: options.status });
@@ -148,6 +167,21 @@ export async function cancelFromForm(ctx: PagesContext, req: Request, res: Respo
     return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, error: errorMessage(lang, err.code) });
   }
   res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
+}
+
+/** POST /<slug>/bookings/<id>/confirm (form: token): the same confirmation as the public API (LINK). */
+export async function confirmFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(body.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  try {
+    await confirmPublicBooking(ctx.bookings, found.tenant, found.booking.id, { token: found.token });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
+    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, confirmError: errorMessage(lang, err.code) });
+  }
+  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&confirmed=1`);
 }
 
 /** GET /<slug>/bookings/<id>/calendar.ics?token=...: the booking as a calendar file (same UID and SEQUENCE as its e-mails). */

@@ -43,4 +43,10 @@ export class BookingModel extends BaseModel {
   language!: string;
   /** the SEQUENCE of its calendar event: raised only by changes its messages announce (migration 131) */
   calendarSequence!: number;
+  /** when the customer confirmed they are coming (migration 150) */
+  confirmedAt!: Date | null;
+  /** 'LINK' | 'SMS' | 'STAFF' */
+  confirmedVia!: string | null;
+  /** when the salon was told the booking is still unconfirmed (once) */
+  unconfirmedFlaggedAt!: Date | null;
 }

@@ -34,6 +34,14 @@ async function cancellationPolicy(deps: BookingDeps, trx: Transaction, tenant: T
   return { ...decision, deposit: found.deposit, paymentId: found.paymentId };
 }
 
+/** What a cancellation did with the deposit: the policy's action and amounts (the SMS reply tells it, docs/rules/reminders.md#answering-by-sms). */
+export interface CancellationOutcome {
+  action: CancellationDecision['action'];
+  deposit: 'NONE' | 'AUTHORIZED' | 'CAPTURED';
+  depositAmount: number;
+  refundAmount: number;
+}
+
 /** Cancels the locked row inside the caller's transaction: status, fee, audit, signal before commit. */
 export async function applyCancellation(
   deps: BookingDeps,
@@ -42,7 +50,7 @@ export async function applyCancellation(
   row: BookingRow,
   actor: Actor,
   opts: { bySalon: boolean; reason: string | null; now: Date; forced?: boolean },
-): Promise<void> {
+): Promise<CancellationOutcome> {
   const decision = decideTransition(row.status, 'CANCELLED', { bySalon: opts.bySalon });
   if (!decision.allowed && !opts.forced) throw transitionError(decision.rejection, row.status, 'CANCELLED');
   const policy = await cancellationPolicy(deps, trx, tenant, row, opts.bySalon, opts.now);
@@ -70,6 +78,7 @@ export async function applyCancellation(
     event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
   });
   await deps.bookingHooks.cancelled(deps.signaller, trx, row.tenantId, row.id, policy.paymentId, policy, { role: actor.role, userId: actor.userId }, opts.now);
+  return { action: policy.action, deposit: policy.deposit.state, depositAmount: policy.deposit.state === 'NONE' ? 0 : policy.deposit.amount, refundAmount: policy.refundAmount };
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */
@@ -139,6 +148,11 @@ export async function cancelPreview(deps: BookingDeps, tenant: TenantContext, ac
 /** The customer's manage page: what cancelling now would do, for whoever holds the booking's token or phone. */
 export async function guestCancelPreview(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<CancelPreviewDto> {
   return previewOf(deps, tenant, await guestBooking(deps, tenant, id, proof), false);
+}
+
+/** What cancelling the row now would do, as the customer (the SMS reply outside the free window tells it). */
+export async function customerCancelPreview(deps: BookingDeps, tenant: TenantContext, row: BookingRow): Promise<CancelPreviewDto> {
+  return previewOf(deps, tenant, row, false);
 }
 
 async function previewOf(deps: BookingDeps, tenant: TenantContext, row: BookingRow, bySalon: boolean): Promise<CancelPreviewDto> {

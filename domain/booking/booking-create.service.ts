@@ -184,6 +184,9 @@ async function insertBooking(
       customerAccountId: spec.customerAccountId ?? null,
       language: spec.language ?? languageOfLocale(locale),
       calendarSequence: 0,
+      confirmedAt: null,
+      confirmedVia: null,
+      unconfirmedFlaggedAt: null,
       createdAt: now,
       updatedAt: now,
     };

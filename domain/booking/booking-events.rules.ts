@@ -18,6 +18,8 @@ export type BookingEventType =
   // staff change (PATCH resourceId, self-pick) and other edits (notes): the workflow may ignore them
   | 'BookingReassigned'
   | 'BookingUpdated'
+  // the customer confirmed they are coming (docs/rules/reminders.md#confirming): no flag to the salon
+  | 'BookingAttendanceConfirmed'
   // created in, or moved into, the past by the salon (a visit recorded after the fact, see
   // booking-past.rules.ts): the workflow sends the customer nothing for it (no confirmation, no
   // reschedule notice, no reminder) but still records the visit once the booking is completed
@@ -40,6 +42,13 @@ export interface BookingSnapshot {
   startTime: string;
   /** a past visit the salon recorded (booking-past.rules.ts): the customer is told nothing */
   recordedAfterTheFact: boolean;
+  /**
+   * The salon's reminder and flag times in ms before the start, and when the customer confirmed
+   * (docs/rules/reminders.md). Absent in snapshots recorded before they existed: 24 hours, no flag.
+   */
+  reminderLeadMs?: number;
+  unconfirmedFlagLeadMs?: number | null;
+  confirmedAt?: string | null;
 }
 
 export const bookingContract = entityContract<BookingEventType, BookingWorkflowArgs, BookingSnapshot>({

@@ -15,6 +15,8 @@ export interface PublicBookingDto {
   displaySnapshot: { timezone: string; currency: string; locale: string };
   customerName: string | null;
   freeCancellationUntil: string;
+  /** when the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
+  confirmedAt: string | null;
   items: { serviceId: string; serviceName: string; resourceId: string | null; resourceName: string | null; startTime: string; endTime: string; price: number }[];
 }
 
@@ -32,6 +34,7 @@ export async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, kn
     displaySnapshot: b.metadata.displaySnapshot,
     customerName: b.contact?.name ?? null,
     freeCancellationUntil: freeCancellationUntil(b.startTime, tenant.settings.cancellationHours),
+    confirmedAt: b.confirmedAt,
     items: b.items.map((i) => ({
       serviceId: i.serviceId,
       serviceName: i.serviceName,

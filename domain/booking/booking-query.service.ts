@@ -2,6 +2,7 @@
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';
+import { nowOf } from '../time/clock';
 import { isBookingStatus } from './booking-status.rules';
 import { assertStaffScope } from './booking-scope';
 import { findBookingRow, itemsOf, loadDto, pageOfAuditEntries, pageOfBookings, type AuditLogRow, type BookingFilter } from './booking.repository';
@@ -25,6 +26,8 @@ export interface ListQuery {
   dateFrom?: string;
   dateTo?: string;
   resourceId?: string;
+  /** 'true': still ahead and not confirmed by the customer; 'false': confirmed (docs/rules/reminders.md#unconfirmed-bookings) */
+  unconfirmed?: string;
   sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
   order?: 'asc' | 'desc';
 }
@@ -48,6 +51,7 @@ export async function listBookings(deps: BookingDeps, tenant: TenantContext, act
   if (before.length) filter.startBefore = new Date(Math.min(...before));
   if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom) throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
   if (actor.role === 'STAFF') filter.visibleToStaffResource = actor.resourceId;
+  if (q.unconfirmed !== undefined) filter.unconfirmed = { unconfirmed: String(q.unconfirmed) === 'true', now: nowOf(deps) };
   const { rows, total } = await pageOfBookings(deps.knex, tenant.id, filter, q);
   const items = await itemsOf(deps.knex, rows.map((r) => r.id));
   return { rows: rows.map((r) => toDto(r, items)), total, page: q.page, limit: q.limit };

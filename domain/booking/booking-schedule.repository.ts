@@ -13,6 +13,9 @@ export interface ScheduleSegmentRow {
   bookingId: string | null;
   waitlistRoundId: string | null;
   status: BookingStatus | null;
+  /** when and how the customer confirmed (docs/rules/reminders.md#confirming) */
+  confirmedAt: Date | null;
+  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
   /** the booking's staff member (null: unassigned), for STAFF scoping */
   bookingResourceId: string | null;
   /** every staff member of the booking's items, for STAFF scoping */
@@ -41,7 +44,7 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
     .where('g.isActive', true)
     // Raw: the range overlap (&&) of the segment's time with the day has no builder method.
     .whereRaw(`tstzrange(g.start_time, g.end_time, '[)') && tstzrange(?::timestamptz, ?::timestamptz, '[)')`, [from.toISOString(), to.toISOString()])
-    .select('g.bookingId', 'g.waitlistRoundId', 'b.status', 'b.resourceId as bookingResourceId', 'b.customerId', 'bi.serviceId', 'sv.name as serviceName')
+    .select('g.bookingId', 'g.waitlistRoundId', 'b.status', 'b.confirmedAt', 'b.confirmedVia', 'b.resourceId as bookingResourceId', 'b.customerId', 'bi.serviceId', 'sv.name as serviceName')
     .select('g.resourceType', 'g.resourceId', 'g.kind', 'g.phaseIndex', 'g.startTime', 'g.endTime')
     // Raw: the customer's name falls back to the booking's contact, and the items' staff are an array.
     .select(db.raw('COALESCE(c.name, b.contact_name) AS customer_name'))

@@ -21,6 +21,9 @@ export interface ScheduleBlockDto {
   /** a waitlist hold's round (no booking) */
   waitlistRoundId: string | null;
   status: BookingStatus | null;
+  /** when and how the customer confirmed they are coming; null: not (yet), or a hold */
+  confirmedAt: string | null;
+  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
   customer: { id: string | null; name: string | null } | null;
   serviceId: string | null;
   serviceName: string | null;
@@ -51,6 +54,8 @@ function blockDto(g: ScheduleSegmentRow): ScheduleBlockDto {
     bookingId: g.bookingId,
     waitlistRoundId: g.waitlistRoundId,
     status: g.status,
+    confirmedAt: g.confirmedAt ? toIso(g.confirmedAt) : null,
+    confirmedVia: g.confirmedVia ?? null,
     customer: g.bookingId ? { id: g.customerId, name: g.customerName } : null,
     serviceId: g.serviceId,
     serviceName: g.serviceName,

@@ -34,7 +34,10 @@ export const TERMINAL_BOOKING_STATUSES: readonly BookingStatus[] = ['COMPLETED',
 /** Statuses of a booking still ahead of the customer: it gets a reminder and hears about a move. */
 export const REMINDABLE_BOOKING_STATUSES: readonly BookingStatus[] = ['PENDING', 'CONFIRMED'];
 
-/** How long before the start the customer is reminded (docs/rules/booking.md#reminders-and-messages). */
+/**
+ * How long before the start the customer is reminded when the salon has not said otherwise
+ * (settings.reminderHoursBefore, docs/rules/reminders.md#when-the-reminder-goes-out).
+ */
 export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
 
 export const INITIAL_STATUS_FOR_WALK_IN: BookingStatus = 'IN_PROGRESS';
@@ -81,12 +84,13 @@ export function isRemindable(status: BookingStatus): boolean {
 
 /**
  * When the reminder for a booking starting at `startTime` is due, or null when none is: the
- * booking is no longer remindable, or its start is already less than REMINDER_LEAD_MS after `now`
- * (a booking made for the next 24 hours gets no reminder).
+ * booking is no longer remindable, or its start is already less than `leadMs` (the salon's
+ * reminderHoursBefore, 24 hours unless set) after `now`: a booking made closer to its start than
+ * that gets no reminder (docs/rules/reminders.md#when-the-reminder-goes-out).
  */
-export function reminderDueAt(booking: { status: BookingStatus; startTime: string | Date }, now: number): number | null {
+export function reminderDueAt(booking: { status: BookingStatus; startTime: string | Date }, now: number, leadMs: number = REMINDER_LEAD_MS): number | null {
   if (!isRemindable(booking.status)) return null;
-  const at = new Date(booking.startTime).getTime() - REMINDER_LEAD_MS;
+  const at = new Date(booking.startTime).getTime() - leadMs;
   return at > now ? at : null;
 }
 

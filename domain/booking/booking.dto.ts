@@ -19,6 +19,9 @@ export interface BookingDto extends BookingFields {
   endTime: string;
   contact: { name: string | null; phone: string | null; email: string | null } | null;
   cancelledAt: string | null;
+  confirmedAt: string | null;
+  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  unconfirmedFlaggedAt: string | null;
   tenantTimezone: string;
   items: BookingItemDto[];
   createdAt: string;
@@ -64,6 +67,9 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
     cancelReason: b.cancelReason,
     cancelledBy: b.cancelledBy,
     cancelledAt: isoOrNull(b.cancelledAt),
+    confirmedAt: isoOrNull(b.confirmedAt),
+    confirmedVia: b.confirmedVia,
+    unconfirmedFlaggedAt: isoOrNull(b.unconfirmedFlaggedAt),
     createdBy: b.createdBy,
     tenantTimezone: b.metadata?.displaySnapshot?.timezone,
     items: items

@@ -19,6 +19,7 @@ import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow, SegmentRow } from './booking.types';
 import type { BookingStatus } from './booking-status.rules';
 import { runNamedStatement } from '../../db/named-statement';
+import { REMINDABLE_BOOKING_STATUSES } from './booking-status.rules';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
 const bookingRow = (model: BookingModel): BookingRow => plain(model) as unknown as BookingRow;
@@ -193,6 +194,8 @@ export interface BookingFilter {
   visibleToStaffResource?: string | null;
   sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
   order?: 'asc' | 'desc';
+  /** true: still ahead (PENDING or CONFIRMED, starting after `now`) and not confirmed by the customer; false: confirmed */
+  unconfirmed?: { unconfirmed: boolean; now: Date };
 }
 
 export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter, page: PageQuery): Promise<PageResult<BookingRow>> {
@@ -201,6 +204,8 @@ export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter,
   if (f.startFrom) query.where('startTime', '>=', f.startFrom);
   if (f.startBefore) query.where('startTime', '<', f.startBefore);
   if (f.resourceId) query.where('resourceId', f.resourceId);
+  if (f.unconfirmed?.unconfirmed) query.whereNull('confirmedAt').whereIn('status', [...REMINDABLE_BOOKING_STATUSES]).where('startTime', '>', f.unconfirmed.now);
+  else if (f.unconfirmed) query.whereNotNull('confirmedAt');
   if (f.visibleToStaffResource !== undefined) {
     const own = f.visibleToStaffResource;
     query.where((w) => {

@@ -87,6 +87,11 @@ export interface BookingRow extends BookingFields {
   language: Language;
   /** its calendar event's SEQUENCE, raised by the changes its messages announce (docs/rules/booking-page.md#calendar-files) */
   calendarSequence: number;
+  /** when and how the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
+  confirmedAt: Date | null;
+  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** when the salon was told the booking is still unconfirmed (docs/rules/reminders.md#unconfirmed-bookings) */
+  unconfirmedFlaggedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -117,7 +117,7 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
       case 'CONFIRMED':
         return { subject: `Confirmed: your appointment at ${salon}`, text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}` };
       case 'REMINDER':
-        return { subject: `Reminder: your appointment at ${salon} tomorrow`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
+        return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
       case 'RESCHEDULED':
         return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved to ${when}: ${service}.${manage}` };
       case 'CANCELLED':
@@ -133,7 +133,7 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
     case 'CONFIRMED':
       return { subject: `Bekreftet: timen din hos ${salon}`, text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${manage}` };
     case 'REMINDER':
-      return { subject: `Påminnelse: timen din hos ${salon} i morgen`, text: `${hello} Påminnelse om timen din: ${service} ${when} hos ${salon}.${manage}` };
+      return { subject: `Påminnelse: timen din hos ${salon}`, text: `${hello} Påminnelse om timen din: ${service} ${when} hos ${salon}.${manage}` };
     case 'RESCHEDULED':
       return { subject: `Endret: timen din hos ${salon}`, text: `${hello} Timen din er flyttet til ${when}: ${service}.${manage}` };
     case 'CANCELLED':

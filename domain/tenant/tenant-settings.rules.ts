@@ -38,6 +38,10 @@ export interface TenantSettings {
   waitlistHoldMinutes: number;
   /** docs/rules/series.md#booking-an-occurrence: how many days either way a standing appointment's occurrence may move; 0 to 7 */
   seriesToleranceDays: number;
+  /** docs/rules/reminders.md#when-the-reminder-goes-out: 1 to 168, 24 by default */
+  reminderHoursBefore: number;
+  /** docs/rules/reminders.md#unconfirmed-bookings: 1 to 168, less than reminderHoursBefore; null: off (the default) */
+  unconfirmedFlagHoursBefore: number | null;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -74,6 +78,8 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     waitlistMode: 'FIRST_IN_LINE',
     waitlistHoldMinutes: 15,
     seriesToleranceDays: 2,
+    reminderHoursBefore: 24,
+    unconfirmedFlagHoursBefore: null,
   };
 }
 
@@ -94,6 +100,10 @@ export function settingsProblems(settings: TenantSettings, isValidTimezone: (tz:
   if (!isValidTimezone(settings.timezone)) problems.push({ field: 'settings.timezone', message: 'must be an IANA time zone name' });
   if (settings.depositType === 'percentage' && (settings.depositValue < 0 || settings.depositValue > 100)) {
     problems.push({ field: 'settings.depositValue', message: 'must be between 0 and 100 for a percentage deposit' });
+  }
+  if (settings.unconfirmedFlagHoursBefore !== null && settings.unconfirmedFlagHoursBefore >= settings.reminderHoursBefore) {
+    // the customer is asked first: a flag before the reminder would flag everyone
+    problems.push({ field: 'settings.unconfirmedFlagHoursBefore', message: 'must be less than reminderHoursBefore (the reminder asks first)' });
   }
   problems.push(...businessHoursProblems(settings.businessHours, 'settings.businessHours'));
   return problems;

@@ -65,3 +65,8 @@ export async function ownerContactsOfSalon(db: Db, tenantId: string): Promise<{ 
   const rows = await UserModel.query(db).where({ tenantId, role: 'OWNER', isActive: true }).whereNotNull('email').orderBy('createdAt').select('id', 'name', 'email');
   return rows.map((u) => ({ id: u.id, name: u.name ?? null, email: u.email! }));
 }
+
+/** Where the salon is told about its bookings (an unconfirmed booking's flag): its first active owner's e-mail, if any. */
+export async function salonOwnerEmail(db: Db, tenantId: string): Promise<string | null> {
+  return (await ownerContactsOfSalon(db, tenantId))[0]?.email ?? null;
+}

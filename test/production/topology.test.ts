@@ -116,6 +116,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       TRUST_PROXY: '1',
       RATE_LIMIT_GLOBAL: '20',
       METRICS_TOKEN: 'topology-metrics-token-0123456789',
+      SMS_REPLY_SECRET: 'topology-sms-reply-secret-0123456789',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '10000',
       S3_ENDPOINT: s3.endpoint,
@@ -285,6 +286,40 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(head).to.not.match(/X-Salon-(resetToken|userId|expiresAt)/i);
     expect((await send(api2Base, '/auth/reset-password', { token, password: 'second-password-2' })).status).to.equal(200);
     expect((await send(api2Base, '/auth/login', { email, password: 'second-password-2' })).status).to.equal(200);
+  });
+
+  it('when a reminded customer replies JA through the gateway at one api then the booking is confirmed by SMS, the answer goes out through the Sveve adapter, and the owner and the metrics see it', async () => {
+    // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
+    const headers = { 'x-forwarded-for': '203.0.113.36' };
+    const call = async (base: string, method: string, p: string, body?: unknown, token?: string) => {
+      const res = await fetch(base + p, { method, headers: { ...headers, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const serviceId: string = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
+    const today = new Date().toISOString().slice(0, 10);
+    const date: string = (await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })).body.data.date;
+    const slot = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots.at(-1);
+    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId }], customer: { name: 'Svar Svarsen', phone: '+47 955 03 636' } });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const bookingId: string = booked.body.data.id;
+    // the reminder SMS as the workflow records it once out (its own time is the workflow tests')
+    await db('booking_notifications').insert({ bookingId, tenantId: (await db('bookings').where({ id: bookingId }).first()).tenantId, kind: 'REMINDER', channel: 'SMS', dedupeKey: 'REMINDER:topology', sentAt: new Date() });
+
+    // Sveve posts the reply as a form to the URL set in its account, the shared secret in it
+    const form = new URLSearchParams({ number: '4795503636', msg: 'JA', id: 'sveve-topology-1', prefix: '', shortnumber: '2229' });
+    const replied = await fetch(`${api2Base}/webhooks/sms/sveve?key=${env.SMS_REPLY_SECRET}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(replied.status).to.equal(200);
+    expect(((await replied.json()) as Json).data).to.deep.equal({ outcome: 'CONFIRMED', bookingId, duplicate: false });
+    const answer = sveve!.posts.find((f) => f.get('to') === '4795503636' && /bekreftet/.test(f.get('msg') ?? ''));
+    expect(answer, 'the answer at the Sveve gateway').to.not.equal(undefined);
+
+    const login = await call(api1Base, 'POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
+    const seen = await call(api1Base, 'GET', `/bookings/${bookingId}`, undefined, login.body.data.accessToken);
+    expect(seen.body.data).to.include({ confirmedVia: 'SMS' });
+    const wrongKey = await fetch(`${api1Base}/webhooks/sms/sveve?key=not-the-secret`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(wrongKey.status).to.equal(401);
+    const metrics = await get(api1Base, '/metrics', { authorization: `Bearer ${env.METRICS_TOKEN}` });
+    expect(metrics.body).to.contain(`booking_confirmations{salon="${DEMO_SLUG}",via="SMS"} 1`);
   });
 
   it('when a guest books the demo salon\'s colour on one api then every part is held (the stylist\'s phases and buffer, the colour station), and the other api offers the stylist inside its processing but not over its work', async () => {

@@ -56,6 +56,9 @@ export interface TestStack {
 
 let starting: Promise<TestStack> | undefined;
 
+/** The inbound SMS webhook's shared secret (`key`) on the shared stack's app (docs/rules/reminders.md#answering-by-sms). */
+export const TEST_SMS_REPLY_SECRET = 'test-sms-reply-secret-0123456789';
+
 /** The bearer token of GET /api/metrics on the shared stack's app. */
 export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
 let tmpDir: string | undefined;
@@ -79,6 +82,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     RATE_LIMIT_SUBSCRIPTION_WEBHOOK: '1000000',
     JWT_SECRET: 'test-secret-for-jwt-signing-0123456789',
     METRICS_TOKEN: TEST_METRICS_TOKEN,
+    SMS_REPLY_SECRET: TEST_SMS_REPLY_SECRET,
     ADMIN_EMAIL: 'admin@test.local',
     ADMIN_PASSWORD: 'admin-test-password',
     ...overrides,

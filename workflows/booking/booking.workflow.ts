@@ -2,7 +2,9 @@
 //
 //   created   -> the customer is told it was received (PENDING) or confirmed
 //   confirmed -> the customer is told, when the salon confirms later
-//   24 h before the start -> reminded (a reschedule moves the reminder and tells the customer)
+//   the salon's reminder time before the start (24 h unless set) -> reminded (a reschedule moves the
+//     reminder and tells the customer); the salon's flag time before the start, still not confirmed
+//     by the customer -> the salon is told once (docs/rules/reminders.md)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
 //   until the last message is out, a forced change of a settled booking is followed too
 //
@@ -13,7 +15,8 @@ import { patched, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { bookingContract, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
-import { isRemindable, isTerminalStatus, reminderDueAt } from '../../domain/booking/booking-status.rules';
+import { isRemindable, isTerminalStatus, reminderDueAt, REMINDER_LEAD_MS } from '../../domain/booking/booking-status.rules';
+import { unconfirmedFlagDueAt } from '../../domain/booking/booking-confirmation.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
 import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
@@ -24,16 +27,21 @@ export const bookingEventSignal = entitySignal(bookingContract);
 
 /** Runs from this version on follow their booking until the last message is out (patched()). */
 const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
+/** Runs from this version on tell the salon about a booking still unconfirmed at its flag time (patched()). */
+const FLAG_UNCONFIRMED = 'booking-flags-unconfirmed';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
 const { sendBookingSms, sendBookingEmail } = proxyDeliveryActivities<BookingActivities>([BookingActivityErrors.notFound]);
-const { recordCompletedVisit } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
+const { recordCompletedVisit, flagUnconfirmedBooking } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;
+  /** when a still-unconfirmed booking is flagged to the salon (runs with the FLAG_UNCONFIRMED patch) */
+  let flag: number | null = null;
+  let flagsUnconfirmed: boolean | undefined;
   const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
 
   const booking = entityInbox(bookingContract, bookingId, {
@@ -49,10 +57,15 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   if (created.status === 'CONFIRMED') notify('CONFIRMED');
 
   for (;;) {
-    // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
-    // (and a booking moved to a later day after its reminder is reminded again of the new start).
-    while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
-      sendReminder();
+    // Reminded the salon's reminder time before the start, unless it is settled first. A reschedule
+    // moves the reminder (and a booking moved to a later day after its reminder is reminded again of
+    // the new start). A booking the customer has not confirmed by the salon's flag time is flagged.
+    while (!(await booking.waitUntil(isSettled, { deadline: nextDue }))) {
+      if (isDue(reminderDue())) sendReminder();
+      if (isDue(flag)) {
+        flag = null;
+        await flagUnconfirmedBooking({ bookingId });
+      }
     }
 
     // Completed, cancelled or marked as no-show.
@@ -92,12 +105,24 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     if (previous.startTime !== current.startTime) {
       planReminder(current);
       if (isRemindable(current.status)) notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
+    } else if (flag !== null || previous.confirmedAt !== current.confirmedAt) {
+      // the customer confirmed (no flag), or the flag time is read again
+      planFlag(current);
     }
-    if (!isRemindable(current.status)) reminder = null;
+    if (!isRemindable(current.status)) {
+      reminder = null;
+      flag = null;
+    }
   }
 
   function reminderDue(): number | null {
     return reminder?.at ?? null;
+  }
+
+  /** The next moment something is due: the reminder or the flag, whichever comes first. */
+  function nextDue(): number | null {
+    const due = [reminder?.at, flag].filter((at): at is number => typeof at === 'number');
+    return due.length ? Math.min(...due) : null;
   }
 
   function sendReminder(): void {
@@ -107,8 +132,16 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   }
 
   function planReminder(current: BookingSnapshot): void {
-    const at = reminderDueAt(current, Date.now());
+    // snapshots recorded before the setting existed carry no lead: the 24 hours of then
+    const at = reminderDueAt(current, Date.now(), current.reminderLeadMs ?? REMINDER_LEAD_MS);
     reminder = at === null ? null : { at, startTime: current.startTime };
+    planFlag(current);
+  }
+
+  function planFlag(current: BookingSnapshot): void {
+    flagsUnconfirmed ??= patched(FLAG_UNCONFIRMED);
+    if (!flagsUnconfirmed) return;
+    flag = unconfirmedFlagDueAt({ status: current.status, startTime: current.startTime, confirmedAt: current.confirmedAt ?? null }, Date.now(), current.unconfirmedFlagLeadMs ?? null);
   }
 
   async function settle(settled: BookingSnapshot): Promise<void> {
@@ -121,6 +154,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     if (booking.current?.recordedAfterTheFact) return;
     channels.send({ bookingId, kind, dedupeKey });
   }
+}
+
+function isDue(at: number | null): boolean {
+  return at !== null && at <= Date.now();
 }
 
 function isSettled(booking: BookingSnapshot): boolean {

@@ -1,0 +1,99 @@
+// The texts around a reminder the customer answers (docs/rules/reminders.md), in the booking's
+// language like the booking messages (docs/rules/messages.md#language): what the reminder adds on
+// each channel, the answer to a reply by SMS, and the salon's e-mail about a booking still
+// unconfirmed. Pure; money through the one money module.
+import { formatMoney } from '../money/money.rules';
+import type { Language } from '../language/language.rules';
+import { messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
+
+/** What a reply by SMS did (docs/rules/reminders.md#answering-by-sms); sms_replies.outcome. */
+export type ReplyOutcome =
+  | 'CONFIRMED'
+  | 'ALREADY_CONFIRMED'
+  | 'CANCELLED'
+  | 'WINDOW_CLOSED'
+  | 'ALREADY_CANCELLED'
+  | 'FINISHED'
+  | 'HELP'
+  | 'NO_BOOKING';
+
+/** What the cancellation did with the deposit, or would do (outside the free window). */
+export interface DepositFacts {
+  /** NONE: no deposit; REFUND_FULL: paid back; VOID: the card's hold released; FORFEIT: kept */
+  action: 'NONE' | 'REFUND_FULL' | 'VOID' | 'FORFEIT';
+  /** minor units: the refund, or the deposit held or kept */
+  amount: number;
+  currency: string;
+  /** the end of free cancellation (WINDOW_CLOSED) */
+  freeUntil?: Date;
+}
+
+/** The line the reminder adds: on SMS how to answer by reply, on e-mail the manage page's Confirm. */
+export function reminderAnswerLine(channel: 'SMS' | 'EMAIL', hasManageLink: boolean, language: Language = 'nb'): string {
+  if (channel === 'SMS') return language === 'en' ? ' Reply YES to confirm you are coming, or NO to cancel.' : ' Svar JA for å bekrefte at du kommer, eller NEI for å avbestille.';
+  if (!hasManageLink) return '';
+  return language === 'en' ? ' Confirm you are coming, or cancel, at the link above.' : ' Bekreft at du kommer, eller avbestill, på lenken over.';
+}
+
+function depositLine(d: DepositFacts | undefined, language: Language): string {
+  if (!d || d.action === 'NONE') return '';
+  const amount = formatMoney(d.amount, d.currency, language);
+  const nb = { REFUND_FULL: `Depositumet på ${amount} betales tilbake.`, VOID: `Reservasjonen på ${amount} på kortet ditt frigis.`, FORFEIT: `Depositumet på ${amount} beholdes av salongen.` };
+  const en = { REFUND_FULL: `The deposit of ${amount} is refunded.`, VOID: `The hold of ${amount} on your card is released.`, FORFEIT: `The salon keeps the deposit of ${amount}.` };
+  return ` ${(language === 'en' ? en : nb)[d.action]}`;
+}
+
+/**
+ * The answer to a reply by SMS: short, about the booking as it stands now (a booking moved since
+ * the reminder is answered with its new time). `facts` null: no booking matched.
+ */
+export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFacts | null, language: Language = 'nb', deposit?: DepositFacts): string {
+  const en = language === 'en';
+  const help = en ? 'Reply YES to confirm your appointment, or NO to cancel it.' : 'Svar JA for å bekrefte timen din, eller NEI for å avbestille.';
+  if (!facts) {
+    if (outcome !== 'NO_BOOKING') return help;
+    return en ? 'We found no appointment waiting for an answer from this number. Please contact the salon.' : 'Vi fant ingen time som venter på svar fra dette nummeret. Ta kontakt med salongen.';
+  }
+  const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
+  const salon = facts.salonName;
+  const at = en ? `${when} at ${salon}` : `${when} hos ${salon}`;
+  const link = facts.manageUrl ? (en ? ` See the appointment: ${facts.manageUrl}` : ` Se timen: ${facts.manageUrl}`) : '';
+  const until = deposit?.freeUntil ? messageDateTime(deposit.freeUntil, facts.timezone, language) : null;
+  const kept = deposit?.action === 'FORFEIT' ? formatMoney(deposit.amount, deposit.currency, language) : null;
+  switch (outcome) {
+    case 'CONFIRMED':
+      return en ? `Thank you! Your appointment ${at} is confirmed. Welcome!` : `Takk! Timen din ${at} er bekreftet. Velkommen!`;
+    case 'ALREADY_CONFIRMED':
+      return en ? `Your appointment ${at} is already confirmed. Welcome!` : `Timen din ${at} er allerede bekreftet. Velkommen!`;
+    case 'CANCELLED':
+      return (en ? `Your appointment ${at} is cancelled.` : `Timen din ${at} er avbestilt.`) + depositLine(deposit, language);
+    case 'WINDOW_CLOSED':
+      return en
+        ? `Your appointment ${at} can no longer be cancelled by SMS${until ? ` (free cancellation ended ${until})` : ''}. Please call ${salon} to cancel.${kept ? ` Cancelled now, the salon keeps the deposit of ${kept}.` : ''}`
+        : `Timen din ${at} kan ikke lenger avbestilles på SMS${until ? ` (gratis avbestilling var mulig til ${until})` : ''}. Ring ${salon} for å avbestille.${kept ? ` Avbestiller du nå, beholder salongen depositumet på ${kept}.` : ''}`;
+    case 'ALREADY_CANCELLED':
+      return en ? `Your appointment ${at} is cancelled. To come another time, book again with ${salon}.` : `Timen din ${at} er avbestilt. Vil du ha en ny time, bestill på nytt hos ${salon}.`;
+    case 'FINISHED':
+      return en ? `Your appointment ${at} can no longer be changed. Please contact ${salon}.` : `Timen din ${at} kan ikke endres lenger. Ta kontakt med ${salon}.`;
+    case 'HELP':
+    case 'NO_BOOKING':
+      return en ? `${help} It is about your appointment ${at}.${link}` : `${help} Gjelder timen din ${at}.${link}`;
+  }
+}
+
+/** The salon's e-mail about a booking its customer has not confirmed by the salon's flag time (in the salon's language). */
+export function renderUnconfirmedFlag(facts: BookingMessageFacts & { customerPhone: string | null }, language: Language = 'nb'): RenderedMessage {
+  const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
+  const services = facts.services.join(', ');
+  const phone = facts.customerPhone ? ` (${facts.customerPhone})` : '';
+  if (language === 'en') {
+    return {
+      subject: `Not confirmed: ${facts.customerName} ${when}`,
+      text: `${facts.customerName}${phone} has not confirmed the appointment ${when}: ${services}${facts.staffName ? ` with ${facts.staffName}` : ''}. It is not cancelled; you may want to call the customer.`,
+    };
+  }
+  return {
+    subject: `Ikke bekreftet: ${facts.customerName} ${when}`,
+    text: `${facts.customerName}${phone} har ikke bekreftet timen ${when}: ${services}${facts.staffName ? ` hos ${facts.staffName}` : ''}. Timen er ikke avbestilt; vurder å ringe kunden.`,
+  };
+}

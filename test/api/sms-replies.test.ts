@@ -1,0 +1,352 @@
+// Reminders the customer answers (docs/rules/reminders.md), through the HTTP API with the real worker:
+// replies by SMS in Sveve's callback format, the public and staff confirmations, the unconfirmed
+// filter, the day list, the settings' limits and the figures in /api/metrics.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { call, http } from '../support/http';
+import { stack, TEST_METRICS_TOKEN, TEST_SMS_REPLY_SECRET } from '../support/stack';
+import { at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
+import { eventually } from '../support/eventually';
+import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows } from '../support/payments';
+import { startSmsSandbox } from '../../devstack/sms-sandbox';
+
+const WEBHOOK = '/api/webhooks/sms/sveve';
+
+/** A Norwegian mobile number no other test uses: E.164, and as Sveve sends it (country code, no plus). */
+function newPhone(): { e164: string; sveve: string } {
+  const national = String(crypto.randomInt(40000000, 49999999));
+  return { e164: `+47${national}`, sveve: `47${national}` };
+}
+
+/** A guest's public booking `days` ahead at 10:00, its token, and the customer's phone. */
+async function publicBooking(s: BookingSalon, phone: string, days = 3, time = '10:00') {
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+    startTime: at(localDay(days), time),
+    items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+    customer: { name: 'Kari Svar', phone, email: null },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data as { id: string; cancellationToken: string; startTime: string; status: string };
+}
+
+/**
+ * The booking as its workflow leaves it once its reminder SMS is out (the booking_notifications row the
+ * delivery claims and stamps; the workflow tests show the reminder itself going out at its time).
+ */
+async function reminded(bookingId: string, tenantId: string): Promise<void> {
+  await (await knex())('booking_notifications').insert({ bookingId, tenantId, kind: 'REMINDER', channel: 'SMS', dedupeKey: `REMINDER:${crypto.randomUUID()}`, sentAt: new Date() });
+}
+
+async function reply(fields: Record<string, string>, key: string | null = TEST_SMS_REPLY_SECRET) {
+  const form = new URLSearchParams({ ...fields, ...(key === null ? {} : { key }) });
+  return (await http()).post(WEBHOOK).set('content-type', 'application/x-www-form-urlencoded').send(form.toString());
+}
+
+async function smsTo(phone: string) {
+  return (await stack()).sms.sentTo(phone);
+}
+
+/** The answer the platform sent back: the SMS to the phone whose meta says it answers a reply. */
+async function answersTo(phone: string): Promise<string[]> {
+  return (await smsTo(phone)).filter((m) => m.meta?.kind === 'REPLY_ANSWER').map((m) => m.text);
+}
+
+async function bookingOf(s: BookingSalon, id: string) {
+  const res = await call('get', `/bookings/${id}`, s.owner.token);
+  expect(res.status).to.equal(200);
+  return res.body.data as { status: string; version: number; confirmedAt: string | null; confirmedVia: string | null; startTime: string };
+}
+
+async function salonWith(settings: Partial<TenantSettings> = {}) {
+  return bookingSalon({ settings: { autoConfirm: true, ...settings } });
+}
+
+describe('reminders the customer answers', () => {
+  describe('POST /webhooks/sms/sveve (a reply to the reminder)', () => {
+    it('when the customer replies JA then the booking is confirmed by SMS, staff see it, and the answer says so', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164);
+      await reminded(b.id, s.tenant.id);
+      const res = await reply({ number: phone.sveve, msg: 'Ja!', id: crypto.randomUUID() });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.equal({ success: true, data: { outcome: 'CONFIRMED', bookingId: b.id, duplicate: false } });
+
+      const booking = await bookingOf(s, b.id);
+      expect(booking).to.include({ status: 'CONFIRMED', confirmedVia: 'SMS', version: 2 });
+      expect(booking.confirmedAt).to.be.a('string');
+      expect(await answersTo(phone.e164)).to.have.length(1);
+      expect((await answersTo(phone.e164))[0]).to.contain('er bekreftet').and.contain(s.tenant.name);
+
+      // the day list and the filter
+      const day = await call('get', `/schedule?date=${localDay(3)}`, s.owner.token);
+      const block = day.body.data.staff.flatMap((r: { blocks: { bookingId: string }[] }) => r.blocks).find((x: { bookingId: string }) => x.bookingId === b.id);
+      expect(block).to.include({ confirmedVia: 'SMS', confirmedAt: booking.confirmedAt });
+      expect((await call('get', '/bookings?unconfirmed=true', s.owner.token)).body.data.map((x: { id: string }) => x.id)).to.not.include(b.id);
+      expect((await call('get', '/bookings?unconfirmed=false', s.owner.token)).body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id]);
+      const audit = await call('get', `/bookings/${b.id}/audit-log`, s.owner.token);
+      expect(audit.body.data.at(-1)).to.include({ action: 'UPDATED', actorRole: 'CUSTOMER' });
+      expect(audit.body.data.at(-1).changes).to.include({ confirmedVia: 'SMS' });
+    });
+
+    it('when the gateway delivers the same reply twice then nothing changes the second time and one answer is sent', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164);
+      await reminded(b.id, s.tenant.id);
+      const id = crypto.randomUUID();
+      const first = await reply({ number: phone.sveve, msg: 'JA', id });
+      const firstBooking = await bookingOf(s, b.id);
+      const second = await reply({ number: phone.sveve, msg: 'JA', id });
+      expect(first.body.data).to.include({ outcome: 'CONFIRMED', duplicate: false });
+      expect(second.status).to.equal(200);
+      expect(second.body.data).to.deep.equal({ outcome: 'CONFIRMED', bookingId: b.id, duplicate: true });
+      expect(await bookingOf(s, b.id)).to.deep.equal(firstBooking);
+      expect(await answersTo(phone.e164)).to.have.length(1);
+      expect(await (await knex())('sms_replies').where({ gateway: 'SVEVE', gatewayMessageId: id })).to.have.length(1);
+    });
+
+    it('when the customer replies NEI inside the free window then the booking is cancelled as on the manage page and the answer says so', async () => {
+      const s = await salonWith({ cancellationHours: 24 });
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164, 3);
+      await reminded(b.id, s.tenant.id);
+      const res = await reply({ number: phone.sveve, msg: 'nei', id: crypto.randomUUID() });
+      expect(res.body.data).to.deep.equal({ outcome: 'CANCELLED', bookingId: b.id, duplicate: false });
+      expect(await bookingOf(s, b.id)).to.include({ status: 'CANCELLED', confirmedAt: null });
+      expect((await answersTo(phone.e164))[0]).to.contain('er avbestilt');
+      const row = await (await knex())('bookings').where({ id: b.id }).first();
+      expect(row).to.include({ cancelledBy: 'CUSTOMER', cancellationFee: 0 });
+      // the workflow tells the customer of the cancellation too
+      await eventually(async () => (await smsTo(phone.e164)).some((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation message');
+    });
+
+    it('when the customer replies NO after free cancellation ended then nothing is cancelled and the answer says to call the salon', async () => {
+      const s = await salonWith({ cancellationHours: 168 });
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164, 3);
+      await reminded(b.id, s.tenant.id);
+      const res = await reply({ number: phone.sveve, msg: 'NO', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'WINDOW_CLOSED', bookingId: b.id });
+      expect(await bookingOf(s, b.id)).to.include({ status: 'CONFIRMED', version: 1 });
+      expect((await answersTo(phone.e164))[0]).to.contain('kan ikke lenger avbestilles på SMS').and.contain(`Ring ${s.tenant.name}`);
+    });
+
+    it('when the booking was cancelled before the reply then the answer says it is cancelled and nothing changes', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164);
+      await reminded(b.id, s.tenant.id);
+      expect((await call('post', `/bookings/${b.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
+      const res = await reply({ number: phone.sveve, msg: 'JA', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'ALREADY_CANCELLED', bookingId: b.id });
+      expect(await bookingOf(s, b.id)).to.include({ status: 'CANCELLED', confirmedAt: null, version: 2 });
+      expect((await answersTo(phone.e164))[0]).to.contain('er avbestilt');
+    });
+
+    it('when the booking moved after the reminder then the answer is about the new time', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164, 3, '10:00');
+      await reminded(b.id, s.tenant.id);
+      const moved = await call('patch', `/bookings/${b.id}`, s.owner.token, { startTime: at(localDay(3), '14:00') });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      const res = await reply({ number: phone.sveve, msg: 'ja', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'CONFIRMED', bookingId: b.id });
+      const answer = (await answersTo(phone.e164))[0];
+      expect(answer).to.contain('kl. 14:00').and.not.contain('kl. 10:00');
+    });
+
+    it('when the reply is anything else then a short help answer with the link, and nothing changes', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164);
+      await reminded(b.id, s.tenant.id);
+      const res = await reply({ number: phone.sveve, msg: 'ja, men kan jeg komme senere?', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'HELP', bookingId: b.id });
+      expect(await bookingOf(s, b.id)).to.include({ version: 1, confirmedAt: null });
+      const answer = (await answersTo(phone.e164))[0];
+      expect(answer).to.contain('Svar JA').and.contain(`/${s.tenant.slug}/bookings/${b.id}?token=`);
+    });
+
+    it('when the number has no reminded booking then the answer says so', async () => {
+      const phone = newPhone();
+      const res = await reply({ number: phone.sveve, msg: 'JA', id: crypto.randomUUID() });
+      expect(res.body.data).to.deep.equal({ outcome: 'NO_BOOKING', bookingId: null, duplicate: false });
+      expect((await answersTo(phone.e164))[0]).to.contain('Vi fant ingen time');
+    });
+
+    it('when the secret is wrong or missing then 401 in the error envelope and nothing is written', async () => {
+      const phone = newPhone();
+      const id = crypto.randomUUID();
+      for (const key of ['wrong-secret-0123456789', null]) {
+        const res = await reply({ number: phone.sveve, msg: 'JA', id }, key);
+        expect(res.status).to.equal(401);
+        expect(res.body).to.deep.include({ success: false });
+        expect(res.body.error.code).to.equal('UNAUTHORIZED');
+      }
+      expect(await (await knex())('sms_replies').where({ gatewayMessageId: id })).to.have.length(0);
+      expect(await answersTo(phone.e164)).to.deep.equal([]);
+    });
+
+    it('when the gateway calls back with GET then the reply is handled the same', async () => {
+      const s = await salonWith();
+      const phone = newPhone();
+      const b = await publicBooking(s, phone.e164);
+      await reminded(b.id, s.tenant.id);
+      const query = new URLSearchParams({ number: phone.sveve, msg: 'YES', id: crypto.randomUUID(), key: TEST_SMS_REPLY_SECRET });
+      const res = await (await http()).get(`${WEBHOOK}?${query}`);
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.include({ outcome: 'CONFIRMED', bookingId: b.id });
+    });
+
+    it('when a field is missing then 400 naming it', async () => {
+      const res = await reply({ number: newPhone().sveve, msg: 'JA' });
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      expect(res.body.error.details[0].field).to.equal('id');
+    });
+
+    it('when the text is 2000 characters it is taken (kept to 1000); at 2001 it is refused', async () => {
+      const phone = newPhone();
+      const id = crypto.randomUUID();
+      const at = await reply({ number: phone.sveve, msg: 'x'.repeat(2000), id });
+      expect(at.status).to.equal(200);
+      expect(at.body.data.outcome).to.equal('HELP');
+      expect((await (await knex())('sms_replies').where({ gatewayMessageId: id }).first()).text).to.have.length(1000);
+      const past = await reply({ number: phone.sveve, msg: 'x'.repeat(2001), id: crypto.randomUUID() });
+      expect(past.status).to.equal(400);
+      expect(past.body.error.code).to.equal('VALIDATION_ERROR');
+    });
+  });
+
+  describe('a reply about a booking with a deposit', function () {
+    this.timeout(90_000);
+
+    async function paidBooking(settings: Partial<TenantSettings>) {
+      const salon = await depositSalon({ settings });
+      const booking = await bookOnline(salon, 3);
+      await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');
+      await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit to be paid');
+      await reminded(booking.id, salon.tenant.id);
+      return { salon, booking, sveve: booking.phone.replace(/^\+/, '') };
+    }
+
+    it('when NEI comes inside the free window then the captured deposit is refunded and the answer says so', async () => {
+      const { booking, sveve } = await paidBooking({ cancellationHours: 24 });
+      const res = await reply({ number: sveve, msg: 'NEI', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'CANCELLED', bookingId: booking.id });
+      expect(await bookingRow(booking.id)).to.include({ status: 'CANCELLED', depositStatus: 'REFUNDED', cancellationFee: 0 });
+      expect((await paymentRows(booking.id))[0]).to.include({ status: 'REFUNDED', refundedAmount: 10000 });
+      expect((await answersTo(booking.phone))[0]).to.contain('er avbestilt').and.contain('Depositumet på 100 kr betales tilbake');
+    });
+
+    it('when NEI comes after the free window then nothing is cancelled and the answer says the salon keeps the deposit if cancelled now', async () => {
+      const { booking, sveve } = await paidBooking({ cancellationHours: 168 });
+      const res = await reply({ number: sveve, msg: 'NEI', id: crypto.randomUUID() });
+      expect(res.body.data).to.include({ outcome: 'WINDOW_CLOSED', bookingId: booking.id });
+      expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
+      expect((await answersTo(booking.phone))[0]).to.contain('Ring').and.contain('beholder salongen depositumet på 100 kr');
+    });
+  });
+
+  describe('confirming on the link and at the salon', () => {
+    it('when the customer confirms with the token then confirmedVia LINK; again changes nothing; a cancelled booking is 409; a wrong token 404', async () => {
+      const s = await salonWith();
+      const b = await publicBooking(s, newPhone().e164);
+      const url = `/public/tenants/${s.tenant.slug}/bookings/${b.id}/confirm`;
+      const first = await call('post', url, undefined, { token: b.cancellationToken });
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+      expect(first.body.data.confirmedAt).to.be.a('string');
+      const again = await call('post', url, undefined, { token: b.cancellationToken });
+      expect(again.body.data.confirmedAt).to.equal(first.body.data.confirmedAt);
+      expect(await bookingOf(s, b.id)).to.include({ confirmedVia: 'LINK', version: 2 });
+      expect((await call('post', url, undefined, { token: 'not-the-token' })).status).to.equal(404);
+
+      const other = await publicBooking(s, newPhone().e164, 4);
+      await call('post', `/bookings/${other.id}/cancel`, s.owner.token, { bySalon: true });
+      const refused = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${other.id}/confirm`, undefined, { token: other.cancellationToken });
+      expect(refused.status).to.equal(409);
+      expect(refused.body.error.code).to.equal('BOOKING_NOT_CONFIRMABLE');
+    });
+
+    it('when staff record that the customer confirmed then confirmedVia STAFF and the booking leaves the unconfirmed list', async () => {
+      const s = await salonWith();
+      const b = await publicBooking(s, newPhone().e164);
+      expect((await call('get', '/bookings?unconfirmed=true', s.owner.token)).body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id]);
+      const res = await call('post', `/bookings/${b.id}/confirmation`, s.staff[0].user.token);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.data).to.include({ confirmedVia: 'STAFF' });
+      expect((await call('get', '/bookings?unconfirmed=true', s.owner.token)).body.data).to.deep.equal([]);
+    });
+  });
+
+  describe('the settings', () => {
+    it('when reminderHoursBefore is 1 or 168 it is taken; 0 or 169 is 400', async () => {
+      const s = await salonWith();
+      for (const hours of [1, 168]) {
+        const res = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { reminderHoursBefore: hours } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.data.settings.reminderHoursBefore).to.equal(hours);
+      }
+      for (const hours of [0, 169]) {
+        const res = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { reminderHoursBefore: hours } });
+        expect(res.status).to.equal(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      }
+    });
+
+    it('when unconfirmedFlagHoursBefore is one less than the reminder time it is taken; equal is 400; null turns it off', async () => {
+      const s = await salonWith();
+      const ok = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 23 } });
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+      const equal = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { unconfirmedFlagHoursBefore: 24 } });
+      expect(equal.status).to.equal(400);
+      expect(equal.body.error.details.map((d: { field: string }) => d.field)).to.include('settings.unconfirmedFlagHoursBefore');
+      const off = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { unconfirmedFlagHoursBefore: null } });
+      expect(off.body.data.settings.unconfirmedFlagHoursBefore).to.equal(null);
+    });
+  });
+
+  describe('the SMS sandbox of npm start', () => {
+    it('when a developer replies JA on the sandbox page then the reply reaches the webhook and the page shows the outcome and the conversation', async () => {
+      const { baseUrl, config } = await stack();
+      const sandbox = await startSmsSandbox({ webhookUrl: `${baseUrl}${WEBHOOK}`, secret: TEST_SMS_REPLY_SECRET, outboxDir: config.smsOutboxDir });
+      try {
+        const s = await salonWith();
+        const phone = newPhone();
+        const b = await publicBooking(s, phone.e164);
+        await reminded(b.id, s.tenant.id);
+        const sent = await fetch(`${sandbox.url}/reply`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ phone: phone.e164, text: 'JA' }) });
+        expect(sent.status).to.equal(303);
+        const page = await (await fetch(`${sandbox.url}${sent.headers.get('location')}`)).text();
+        expect(page).to.contain('HTTP 200').and.contain('CONFIRMED').and.contain('er bekreftet');
+        expect(await bookingOf(s, b.id)).to.include({ confirmedVia: 'SMS' });
+      } finally {
+        await sandbox.close();
+      }
+    });
+  });
+
+  describe('GET /metrics', () => {
+    it('when a salon has confirmations by SMS and a cancellation by reply then its figures say so', async () => {
+      const s = await salonWith();
+      const yes = newPhone();
+      const no = newPhone();
+      const b1 = await publicBooking(s, yes.e164, 3);
+      const b2 = await publicBooking(s, no.e164, 4);
+      await reminded(b1.id, s.tenant.id);
+      await reminded(b2.id, s.tenant.id);
+      await reply({ number: yes.sveve, msg: 'JA', id: crypto.randomUUID() });
+      await reply({ number: no.sveve, msg: 'NEI', id: crypto.randomUUID() });
+      const res = await (await http()).get('/api/metrics').set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`);
+      expect(res.status).to.equal(200);
+      const salon = `salon="${s.tenant.slug}"`;
+      expect(res.text).to.contain(`booking_confirmations{${salon},via="SMS"} 1`);
+      expect(res.text).to.contain(`booking_cancellations_by_reply{${salon}} 1`);
+      expect(res.text).to.contain(`booking_reminders_sent{${salon},channel="SMS"} 2`);
+      expect(res.text).to.contain(`booking_no_shows{${salon}} 0`);
+    });
+  });
+});

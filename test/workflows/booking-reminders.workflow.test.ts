@@ -1,0 +1,187 @@
+// Reminders the customer answers (docs/rules/reminders.md) on the time-skipping test server and the
+// real database: the salon's reminder time, no reminder for a booking made closer than that, and the
+// salon's flag of a booking still unconfirmed, once. Each test runs its own worker and task queue.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
+import { stack } from '../support/stack';
+import { createSalon, unique } from '../support/factories';
+import { createActivities } from '../../activities';
+import { FolderMailer } from '../../integrations/mail/mailer';
+import { FolderSmsSender } from '../../integrations/sms/sms-sender';
+import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
+import { bookingContract, type BookingEvent } from '../../domain/booking/booking-events.rules';
+import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
+import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+
+type Signal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe('booking workflow: reminders the customer answers (time skipping, real database)', function () {
+  this.timeout(120_000);
+  const t = withTimeSkipping();
+  let sms: FolderSmsSender;
+  let mail: FolderMailer;
+
+  withOutboxes('reminders-test', (o) => ({ sms, mail } = o));
+
+  async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
+    const { platform } = await stack();
+    const taskQueue = unique('reminder-wf');
+    const worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      taskQueue,
+      workflowBundle: t.workflowBundle,
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms }),
+    });
+    const signal: Signal = (bookingId, tenantId, event) =>
+      t.env.client.workflow.signalWithStart(bookingWorkflow, {
+        workflowId: bookingContract.workflowId(bookingId),
+        taskQueue,
+        args: [{ bookingId, tenantId }],
+        signal: bookingEventSignal,
+        signalArgs: [event],
+      });
+    await worker.runUntil(scenario(signal));
+  }
+
+  /** A salon with `settings`, its owner's e-mail, and a CONFIRMED booking starting `startsInMs` from now. */
+  async function seedBooking(startsInMs: number, settings: Partial<TenantSettings>) {
+    const { platform } = await stack();
+    const knex = platform.knex;
+    const { tenant, owner } = await createSalon({ name: 'Klipp & Stell', settings });
+    const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
+    const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone }).returning('*');
+    const start = new Date((await t.env.currentTimeMs()) + startsInMs);
+    const end = new Date(start.getTime() + HOUR);
+    const [booking] = await knex('bookings')
+      .insert({
+        tenantId: tenant.id,
+        customerId: customer.id,
+        resourceId: resource.id,
+        startTime: start,
+        endTime: end,
+        status: 'CONFIRMED',
+        source: 'ONLINE',
+        totalAmount: 65000,
+        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
+      })
+      .returning('*');
+    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: end, duration: 60, price: 65000 });
+    return { booking, phone, ownerEmail: owner.email, tenantId: tenant.id, knex, start };
+  }
+
+  async function smsKinds(phone: string): Promise<string[]> {
+    return (await sms.sentTo(phone)).map((m) => String(m.meta?.kind));
+  }
+
+  async function mailKinds(to: string): Promise<string[]> {
+    return (await mail.sentTo(to)).map((m) => String(m.meta?.kind));
+  }
+
+  describe('the reminder time is the salon setting', () => {
+    it('when the salon reminds 3 hours before then the reminder goes out at start - 3 h, asking for JA or NEI', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId } = await seedBooking(2 * DAY, { reminderHoursBefore: 3 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(2 * DAY - 3 * HOUR - 5 * MINUTE); // five minutes before start - 3 h (the 24 h of old long gone)
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
+        await t.env.sleep(10 * MINUTE);
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
+        const reminder = (await sms.sentTo(phone))[1];
+        expect(reminder.text).to.contain('Svar JA for å bekrefte').and.contain('NEI for å avbestille');
+        await handle.terminate('test over');
+      }));
+
+    it('when the salon keeps the default then the reminder goes out 24 hours before', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId } = await seedBooking(2 * DAY, {});
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(DAY - 5 * MINUTE);
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
+        await t.env.sleep(10 * MINUTE);
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
+        await handle.terminate('test over');
+      }));
+
+    it('when the booking is made closer to its start than the reminder time then no reminder is sent', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId } = await seedBooking(2 * HOUR, { reminderHoursBefore: 3 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(3 * HOUR); // past the start
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
+        await handle.terminate('test over');
+      }));
+
+    it('when the booking is made exactly the reminder time before its start then no reminder is sent (none is due in the past or now)', () =>
+      withWorker(async (signal) => {
+        const { booking, phone, tenantId } = await seedBooking(3 * HOUR, { reminderHoursBefore: 3 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(4 * HOUR);
+        expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED']);
+        await handle.terminate('test over');
+      }));
+  });
+
+  describe('a booking still unconfirmed at the salon flag time', () => {
+    it('when nobody confirmed by start - 2 h then the salon gets one e-mail, the booking is flagged and nothing is cancelled', () =>
+      withWorker(async (signal) => {
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(2 * DAY - 2 * HOUR - 5 * MINUTE);
+        expect(await mailKinds(ownerEmail)).to.deep.equal([]);
+        await t.env.sleep(10 * MINUTE);
+        expect(await mailKinds(ownerEmail)).to.deep.equal(['UNCONFIRMED']);
+        const flagged = await knex('bookings').where({ id: booking.id }).first();
+        expect(flagged.status).to.equal('CONFIRMED');
+        expect(flagged.unconfirmedFlaggedAt).to.be.an.instanceOf(Date);
+        const message = (await mail.sentTo(ownerEmail))[0];
+        expect(message.subject).to.contain('Ikke bekreftet').and.contain('Kari');
+
+        // a later change of the booking (notes) does not flag it again
+        await knex('bookings').where({ id: booking.id }).update({ notes: 'ring henne', version: 2 });
+        await signal(booking.id, tenantId, { type: 'BookingUpdated', entityVersion: 2 });
+        await t.env.sleep(HOUR);
+        expect(await mailKinds(ownerEmail)).to.deep.equal(['UNCONFIRMED']);
+        await handle.terminate('test over');
+      }));
+
+    it('when the customer confirmed before the flag time then the salon is told nothing', () =>
+      withWorker(async (signal) => {
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(DAY + HOUR); // reminded
+        await knex('bookings').where({ id: booking.id }).update({ confirmedAt: new Date(await t.env.currentTimeMs()), confirmedVia: 'SMS', version: 2 });
+        await signal(booking.id, tenantId, { type: 'BookingAttendanceConfirmed', entityVersion: 2 });
+        await t.env.sleep(DAY); // past the start
+        expect(await mailKinds(ownerEmail)).to.deep.equal([]);
+        expect((await knex('bookings').where({ id: booking.id }).first()).unconfirmedFlaggedAt).to.equal(null);
+        await handle.terminate('test over');
+      }));
+
+    it('when the booking is made closer to its start than the flag time then it is never flagged', () =>
+      withWorker(async (signal) => {
+        const { booking, ownerEmail, tenantId } = await seedBooking(HOUR, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(2 * HOUR);
+        expect(await mailKinds(ownerEmail)).to.deep.equal([]);
+        await handle.terminate('test over');
+      }));
+
+    it('when the salon sets no flag time then nothing is flagged', () =>
+      withWorker(async (signal) => {
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: null });
+        const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(2 * DAY + HOUR);
+        expect(await mailKinds(ownerEmail)).to.deep.equal([]);
+        expect((await knex('bookings').where({ id: booking.id }).first()).unconfirmedFlaggedAt).to.equal(null);
+        await handle.terminate('test over');
+      }));
+  });
+});
