@@ -15,7 +15,7 @@
 // defined-fields.ts) count as areas. `series` has its place before it has its folder.
 const DOMAIN_AREAS = [
   // foundations
-  'errors', 'defined-fields', 'time', 'crypto', 'workflow-signals', 'health', 'platform',
+  'errors', 'defined-fields', 'time', 'phone', 'language', 'money', 'crypto', 'workflow-signals', 'health', 'platform',
   // accounts and the salon
   'users', 'tax', 'upload', 'tenant', 'billing',
   // what is booked and who books it

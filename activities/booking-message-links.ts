@@ -8,6 +8,7 @@ import { reissueCancellationToken } from '../domain/booking/cancellation-token';
 import { manageBookingPath } from '../domain/booking/booking-links';
 import { addressLine, bookingCalendar, calendarMethodFor } from '../domain/booking/booking-calendar';
 import type { MailAttachment } from '../domain/notifications/mailer';
+import type { Language } from '../domain/language/language.rules';
 
 /** Where links point and who sends invitations: PUBLIC_BASE_URL, JWT_SECRET, PLATFORM_DOMAIN, MAIL_FROM. */
 export interface BookingLinkConfig {
@@ -20,7 +21,10 @@ export interface BookingLinkConfig {
 export interface LinkedBooking {
   id: string;
   status: BookingStatus;
-  version: number;
+  /** its calendar event's SEQUENCE (docs/rules/booking-page.md#calendar-files) */
+  calendarSequence: number;
+  /** the language it was made in: the link opens the manage page in it, the invitation's text is in it */
+  language: Language;
   startTime: Date;
   endTime: Date;
   cancellationTokenHash: string | null;
@@ -36,7 +40,7 @@ export interface LinkedSalon {
 export function manageUrlOf(links: BookingLinkConfig | undefined, salon: LinkedSalon, booking: LinkedBooking): string | null {
   if (!links) return null;
   const token = reissueCancellationToken(links.secret, booking.id, booking.cancellationTokenHash);
-  return token ? `${links.publicBaseUrl}${manageBookingPath(salon.slug, booking.id, token)}` : null;
+  return token ? `${links.publicBaseUrl}${manageBookingPath(salon.slug, booking.id, token, booking.language)}` : null;
 }
 
 /** `Name <address>` or a bare address -> the address. */
@@ -50,7 +54,7 @@ const CALENDAR_KINDS: BookingMessageKind[] = ['RECEIVED', 'CONFIRMED', 'RESCHEDU
 export function calendarAttachment(
   links: BookingLinkConfig | undefined,
   kind: BookingMessageKind,
-  input: { salon: LinkedSalon; booking: LinkedBooking; timezone: string; services: string[]; staffName: string | null; manageUrl: string | null; to: string },
+  input: { salon: LinkedSalon; booking: LinkedBooking; timezone: string; services: string[]; staffName: string | null; manageUrl: string | null; to: string; language: Language },
 ): MailAttachment | null {
   if (!links || !CALENDAR_KINDS.includes(kind)) return null;
   const { salon, booking } = input;
@@ -58,7 +62,8 @@ export function calendarAttachment(
   const content = bookingCalendar(
     {
       bookingId: booking.id,
-      sequence: booking.version,
+      sequence: booking.calendarSequence,
+      language: input.language,
       status: kind === 'CANCELLED' ? 'CANCELLED' : booking.status,
       start: new Date(booking.startTime),
       end: new Date(booking.endTime),

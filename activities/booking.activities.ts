@@ -4,7 +4,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/db-handle';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
-import { renderBookingMessage, type BookingMessageFacts } from '../domain/notifications/booking-messages.rules';
+import { renderBookingMessage, type BookingMessageFacts, type BookingMessageKind } from '../domain/notifications/booking-messages.rules';
+import { cancelledDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
@@ -32,8 +33,9 @@ export interface BookingActivityDeps {
 export function createBookingActivities(deps: BookingActivityDeps): BookingActivities {
   const { knex, mailer, sms, links } = deps;
 
-  async function messageFacts(booking: BookingRow): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
+  async function messageFacts(booking: BookingRow, kind: BookingMessageKind): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const { salon, items, customer } = await messagePartiesOf(knex, booking);
+    const language = booking.language;
     return {
       contact: {
         phone: booking.contactPhone ?? customer?.phone ?? null,
@@ -41,13 +43,17 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
       },
       facts: {
         salonName: salon.name,
-        customerName: booking.contactName ?? customer?.name ?? 'kunde',
+        customerName: booking.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
         startTime: new Date(booking.startTime),
         endTime: new Date(booking.endTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? salon.timezone,
         services: items.map((i) => i.serviceName),
         staffName: items[0]?.resourceName ?? null,
         manageUrl: manageUrlOf(links, salon, booking),
+        // a received booking with its deposit still to pay waits for the payment, not for the salon
+        awaitingDeposit: booking.paymentMode === 'ONLINE' && (booking.depositStatus === 'PENDING' || booking.depositStatus === 'RETRY_PENDING'),
+        // the cancellation says what became of the deposit (docs/rules/messages.md#which-messages)
+        deposit: kind === 'CANCELLED' ? await cancelledDeposit(knex, booking) : null,
       },
       salon,
     };
@@ -64,10 +70,10 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
       meta: { bookingId, kind },
       claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
       async compose() {
-        const { contact, facts, salon } = await messageFacts(booking);
-        const message = renderBookingMessage(kind, facts);
+        const { contact, facts, salon } = await messageFacts(booking, kind);
+        const message = renderBookingMessage(kind, facts, booking.language);
         if (channel !== 'EMAIL' || !contact.email) return { contact, message };
-        const invitation = calendarAttachment(links, kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email });
+        const invitation = calendarAttachment(links, kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email, language: booking.language });
         return { contact, message, attachments: invitation ? [invitation] : [] };
       },
       markSent: (id) => markBookingNotificationSent(knex, id),

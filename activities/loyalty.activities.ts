@@ -31,15 +31,20 @@ export function createVoucherActivities({ knex, mailer, sms }: VoucherActivityDe
       claim: () => claimVoucherNotification(knex, { tenantId: ctx.voucher.tenantId, voucherId, channel, kind, dedupeKey }),
       compose: async () => ({
         contact: { phone: ctx.phone, email: ctx.email },
-        message: renderVoucherMessage(kind, {
-          salonName: ctx.tenantName,
-          customerName: ctx.customerName,
-          code: ctx.voucher.code,
-          rewardType: ctx.voucher.rewardType,
-          rewardValue: ctx.voucher.rewardValue,
-          expiresAt: ctx.voucher.expiresAt ? new Date(ctx.voucher.expiresAt) : null,
-          timezone: ctx.timezone,
-        }),
+        message: renderVoucherMessage(
+          kind,
+          {
+            salonName: ctx.tenantName,
+            customerName: ctx.customerName,
+            code: ctx.voucher.code,
+            rewardType: ctx.voucher.rewardType,
+            rewardValue: ctx.voucher.rewardValue,
+            expiresAt: ctx.voucher.expiresAt ? new Date(ctx.voucher.expiresAt) : null,
+            timezone: ctx.timezone,
+            currency: ctx.currency,
+          },
+          ctx.language,
+        ),
       }),
       markSent: (id) => markVoucherNotificationSent(knex, id),
     });

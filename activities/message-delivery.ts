@@ -8,6 +8,7 @@ import type { MailAttachment, Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
+import { smsRecipient } from '../domain/phone/phone.rules';
 import type { DeliveryOutcome } from './booking.types';
 
 export type Channel = 'SMS' | 'EMAIL';
@@ -65,7 +66,7 @@ async function sendOn(
 ): Promise<boolean> {
   if (channel === 'SMS') {
     if (!contact.phone) return false;
-    await sms.send({ to: contact.phone, text: message.text, meta });
+    await sms.send({ to: smsRecipient(contact.phone), text: message.text, meta });
     return true;
   }
   if (!contact.email) return false;

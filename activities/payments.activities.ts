@@ -5,6 +5,7 @@ import type { Db } from '../db/db-handle';
 import type { Clock } from '../domain/time/clock';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntitySignaller } from '../domain/workflow-signals/entity-signaller';
+import { smsRecipient } from '../domain/phone/phone.rules';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { CredentialKeyring } from '../domain/crypto/credential-cipher';
@@ -55,12 +56,13 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
+    closeRetryWindow: ({ paymentId }) => run(() => flows.closeRetryWindow(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),
-    sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to, text, meta })),
+    sendRefundSms: ({ paymentId }) => flows.sendRefundMessages(deps(), paymentId, (to, text, meta) => sms.send({ to: smsRecipient(to), text, meta })),
     releaseLatePayment: ({ paymentId }) => run(() => flows.releaseLatePayment(deps(), paymentId)),
     sendLatePaymentMessages: ({ paymentId }) =>
       flows.sendLatePaymentMessages(deps(), paymentId, {
-        sms: (to, text, meta) => sms.send({ to, text, meta }),
+        sms: (to, text, meta) => sms.send({ to: smsRecipient(to), text, meta }),
         email: (to, subject, text, meta) => mailer.send({ to, subject, text, meta }),
       }),
   };

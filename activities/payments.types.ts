@@ -29,6 +29,8 @@ export interface PaymentActivities {
   sendLatePaymentMessages(input: { paymentId: string }): Promise<number>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
   expirePayment(input: { paymentId: string }): Promise<string>;
+  /** A failed deposit's retry window ended with no new attempt: the PENDING booking is cancelled by SYSTEM (PAYMENT_NOT_RETRIED). */
+  closeRetryWindow(input: { paymentId: string }): Promise<string>;
 }
 
 export const PaymentActivityErrors = {

@@ -8,17 +8,17 @@ import type { SmsSender } from '../domain/notifications/sms-sender';
 import { tenantById } from '../domain/tenant/tenant-context';
 import { findServicesByIds } from '../domain/catalogue/catalogue.repository';
 import { resourceNames } from '../domain/resource/resource.repository';
-import { renderWaitlistOffer, waitlistOfferUrl } from '../domain/notifications/waitlist-messages.rules';
+import { renderWaitlistJoined, renderWaitlistOffer, waitlistEntryUrl, waitlistOfferUrl } from '../domain/notifications/waitlist-messages.rules';
 import { waitlistEntryContract, waitlistOfferContract } from '../domain/waitlist/waitlist-events.rules';
-import { claimWaitlistNotification, entryById, markFirstOfferSent, markWaitlistNotificationSent, offerById } from '../domain/waitlist/waitlist.repository';
+import { claimWaitlistEntryNotification, claimWaitlistNotification, entryById, markFirstOfferSent, markWaitlistNotificationSent, offerById } from '../domain/waitlist/waitlist.repository';
 import { closeRound, entrySnapshot, expireEntry, expireStep, holdMinutesOf, makeStepOffers, roundSnapshot, waitlistModeOf } from '../domain/waitlist/waitlist-round.service';
-import { offerToken } from '../domain/waitlist/waitlist-tokens';
+import { entryToken, entryTokenMatches, offerToken } from '../domain/waitlist/waitlist-tokens';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import type { DeliveryOutcome } from './booking.types';
 import type { BookingLinkConfig } from './booking-message-links';
-import { WaitlistActivityErrors, type WaitlistActivities, type WaitlistOfferMessageRequest } from './waitlist.types';
+import { WaitlistActivityErrors, type WaitlistActivities, type WaitlistJoinedMessageRequest, type WaitlistOfferMessageRequest } from './waitlist.types';
 
 export interface WaitlistActivityDeps {
   knex: DbPool;
@@ -41,7 +41,8 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     const tenant = await tenantById(knex, offer.tenantId);
     const services = new Map((await findServicesByIds(knex, tenant.id, offer.items.map((i) => i.serviceId))).map((s) => [s.id, s.name]));
     const staff = await resourceNames(knex, [...new Set(offer.items.map((i) => i.resourceId))]);
-    const message = renderWaitlistOffer({
+    const message = renderWaitlistOffer(
+      {
       salonName: tenant.name,
       customerName: entry.contactName,
       startTime: new Date(offer.startTime),
@@ -50,8 +51,10 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
       staffName: staff.get(offer.items[0].resourceId) ?? null,
       holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
-      acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId)),
-    });
+        acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.secret, offerId), entry.language),
+      },
+      entry.language,
+    );
     return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
   }
 
@@ -74,6 +77,41 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     return outcome;
   }
 
+  /** The message confirming an entry, once per channel; nothing for an entry whose token the link could not carry (made before tokens were derived). */
+  async function deliverJoined(channel: Channel, { entryId }: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome> {
+    const links = deps.links;
+    const entry = await entryById(knex, entryId);
+    if (!entry) throw ApplicationFailure.nonRetryable(`waitlist entry ${entryId} not found`, WaitlistActivityErrors.notFound);
+    if (!links || !entryTokenMatches(entryToken(links.secret, entryId), entry.tokenHash)) return 'NO_CONTACT';
+    return deliverOnce(channel, { mailer, sms }, {
+      label: `waitlist entry ${entryId}`,
+      failureType: WaitlistActivityErrors.deliveryFailed,
+      meta: { entryId, kind: 'WAITLIST_JOINED' },
+      claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: 'JOINED' }),
+      compose: async () => {
+        const tenant = await tenantById(knex, entry.tenantId);
+        const services = new Map((await findServicesByIds(knex, tenant.id, entry.serviceIds)).map((s) => [s.id, s.name]));
+        const staff = entry.resourceId ? await resourceNames(knex, [entry.resourceId]) : new Map<string, string>();
+        const message = renderWaitlistJoined(
+          {
+            salonName: tenant.name,
+            customerName: entry.contactName,
+            services: entry.serviceIds.map((id) => services.get(id) ?? ''),
+            staffName: entry.resourceId ? (staff.get(entry.resourceId) ?? null) : null,
+            fromDate: entry.fromDate,
+            toDate: entry.toDate,
+            earliestTime: entry.earliestTime,
+            latestTime: entry.latestTime,
+            entryUrl: waitlistEntryUrl(links.publicBaseUrl, tenant.slug, entryId, entryToken(links.secret, entryId), entry.language),
+          },
+          entry.language,
+        );
+        return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+      },
+      markSent: (id) => markWaitlistNotificationSent(knex, id),
+    });
+  }
+
   return {
     readWaitlistRound: async ({ roundId, minVersion }) => committedAt(waitlistOfferContract, roundId, minVersion, await roundSnapshot(knex, roundId)),
     readWaitlistEntry: async ({ entryId, minVersion }) => committedAt(waitlistEntryContract, entryId, minVersion, await entrySnapshot(knex, entryId)),
@@ -83,5 +121,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     expireWaitlistEntry: ({ entryId, at }) => expireEntry(roundDeps, entryId, new Date(at)),
     sendWaitlistOfferSms: (request) => deliver('SMS', request),
     sendWaitlistOfferEmail: (request) => deliver('EMAIL', request),
+    sendWaitlistJoinedSms: (request) => deliverJoined('SMS', request),
+    sendWaitlistJoinedEmail: (request) => deliverJoined('EMAIL', request),
   };
 }

@@ -6,6 +6,10 @@ export interface WaitlistOfferMessageRequest {
   offerId: string;
 }
 
+export interface WaitlistJoinedMessageRequest {
+  entryId: string;
+}
+
 export interface WaitlistStep {
   /** the round's version after the step's offers (the workflow follows the state from there) */
   version: number;
@@ -29,6 +33,9 @@ export interface WaitlistActivities {
   expireWaitlistEntry(input: { entryId: string; at: number }): Promise<'EXPIRED' | 'NOT_DUE' | 'NOT_WAITING'>;
   sendWaitlistOfferSms(input: WaitlistOfferMessageRequest): Promise<DeliveryOutcome>;
   sendWaitlistOfferEmail(input: WaitlistOfferMessageRequest): Promise<DeliveryOutcome>;
+  /** The message confirming the entry, with the link to see or leave it (docs/rules/waitlist.md#joining). */
+  sendWaitlistJoinedSms(input: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome>;
+  sendWaitlistJoinedEmail(input: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome>;
 }
 
 export const WaitlistActivityErrors = {

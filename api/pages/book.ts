@@ -46,7 +46,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       lang: view.lang,
       status,
       title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}`,
-      body: html`<div class="booking">${contactStep(view, catalogue, salon, state, values, errors)}${summary(view, catalogue, salon, state)}</div>`,
+      body: html`<div class="booking">${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}</div>`,
     });
 
   const problems = contactProblems(values);
@@ -63,7 +63,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   }
 
   try {
-    const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values) });
+    const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values), language: view.lang });
     setProofCookie(req, res, booking.id, booking.cancellationToken);
     if (booking.paymentRequired) {
       const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);

@@ -10,7 +10,8 @@ import { salonView, type SalonView } from './salon';
 import { sendPage } from './layout';
 import { catalogueOf, salonRules, type Catalogue } from './catalogue';
 import { stateOf, type BookingState } from './booking-state';
-import { contactStep, servicesStep, staffStep, summary, timeStep, type DayCounts, type Slot } from './booking-steps';
+import { contactStep, servicesStep, staffStep, summary, timeStep, waitlistForm, type DayCounts, type Slot } from './booking-steps';
+import { WAITLIST_MAX_DAYS } from '../../web/shared/days';
 import { jsonScript } from './html';
 import { t } from '../../web/shared/i18n';
 import { addDays, localDateOf, mondayOf, weekOf } from '../../web/shared/format';
@@ -33,7 +34,8 @@ function stepOf(state: BookingState): Step {
 export function notFoundPage(ctx: PagesContext, req: Request, res: Response, lang: SalonView['lang'] = 'nb'): void {
   const assets = ctx.assets();
   if (!assets) return void res.status(404).type('text/plain').send('Not found');
-  sendPage({ req, res, assets, lang, title: t(lang, 'notFoundHeading'), status: 404, body: html`<h2>${t(lang, 'notFoundHeading')}</h2><p>${t(lang, 'notFoundBody')}</p>` });
+  // no salon to head the page: the page's own heading is its level-one heading
+  sendPage({ req, res, assets, lang, title: t(lang, 'notFoundHeading'), status: 404, body: html`<h1>${t(lang, 'notFoundHeading')}</h1><p>${t(lang, 'notFoundBody')}</p>` });
 }
 
 function closedPage(ctx: PagesContext, req: Request, res: Response, view: SalonView): void {
@@ -54,21 +56,22 @@ export function requestedItems(state: BookingState) {
   return state.services.map((serviceId) => ({ serviceId, resourceId: state.staff && state.staff !== 'any' ? state.staff : null }));
 }
 
-/** Free times of one salon-local day (none outside the booking window or when the salon refuses). */
-export async function slotsOf(ctx: PagesContext, tenant: PublicTenant, state: BookingState, date: string): Promise<Slot[]> {
+/** Free times of one salon-local day and whether someone who does the services works then (none outside the booking window or when the salon refuses). */
+export async function slotsOf(ctx: PagesContext, tenant: PublicTenant, state: BookingState, date: string): Promise<{ slots: Slot[]; working: boolean }> {
   try {
-    return (await availabilityForDate(ctx.deps.knex, tenant, { date, items: requestedItems(state), onlineOnly: true, now: nowOf(ctx.deps) })).slots;
+    const day = await availabilityForDate(ctx.deps.knex, tenant, { date, items: requestedItems(state), onlineOnly: true, now: nowOf(ctx.deps) });
+    return { slots: day.slots, working: day.working };
   } catch {
-    return [];
+    return { slots: [], working: false };
   }
 }
 
 /** Free times of consecutive days, from one read of the data (none when the salon refuses). */
-async function slotsOfDays(ctx: PagesContext, tenant: PublicTenant, state: BookingState, days: readonly string[]): Promise<Map<string, Slot[]>> {
+async function slotsOfDays(ctx: PagesContext, tenant: PublicTenant, state: BookingState, days: readonly string[]): Promise<Map<string, { slots: Slot[]; working: boolean }>> {
   if (!days.length) return new Map();
   try {
     const found = await availabilityForDates(ctx.deps.knex, tenant, { fromDate: days[0], toDate: days[days.length - 1], items: requestedItems(state), onlineOnly: true, now: nowOf(ctx.deps) });
-    return new Map(found.map((d) => [d.date, d.slots]));
+    return new Map(found.map((d) => [d.date, { slots: d.slots, working: d.working }]));
   } catch {
     return new Map();
   }
@@ -83,14 +86,18 @@ async function renderTimeStep(ctx: PagesContext, view: SalonView, catalogue: Cat
   if (!date && !state.week) {
     const found = await nextAvailableDate(ctx.deps.knex, tenant, { items: requestedItems(state), fromDate: addDays(today, -1), maxDaysAhead: Math.min(90, salon.maxBookingDaysInAdvance + 1), onlineOnly: true, now: nowOf(ctx.deps) });
     date = found.date;
-    if (!date) return html`<section class="step" aria-labelledby="step-heading"><h2 id="step-heading">${t(view.lang, 'stepTime')}</h2><p class="hint">${t(view.lang, 'noTimesAhead', { days: salon.maxBookingDaysInAdvance })}</p></section>`;
+    // nothing free ahead with this staff member and these services: the waitlist over the coming days
+    if (!date) {
+      const wish = { fromDate: today, toDate: addDays(today, Math.min(WAITLIST_MAX_DAYS, salon.maxBookingDaysInAdvance)) };
+      return html`<section class="step" aria-labelledby="step-heading"><h2 id="step-heading">${t(view.lang, 'stepTime')}</h2><p class="hint">${t(view.lang, 'noTimesAhead', { days: salon.maxBookingDaysInAdvance })}</p>${waitlistForm(view, state, wish)}</section>`;
+    }
   }
   const week = state.week ?? mondayOf(date!);
   const days = weekOf(week).filter((d) => d >= today && d <= last);
   const found = await slotsOfDays(ctx, tenant, state, days);
-  const counts: DayCounts = new Map(days.map((d) => [d, found.get(d)?.length ?? 0]));
-  const slots = date ? (found.get(date) ?? (await slotsOf(ctx, tenant, state, date))) : null;
-  return timeStep(view, salon, today, { ...state, date, week }, counts, slots);
+  const counts: DayCounts = new Map(days.map((d) => [d, { free: found.get(d)?.slots.length ?? 0, working: found.get(d)?.working ?? false }]));
+  const chosen = date ? (found.get(date) ?? (await slotsOf(ctx, tenant, state, date))) : null;
+  return timeStep(view, salon, today, { ...state, date, week }, counts, chosen?.slots ?? null, chosen?.working ?? false);
 }
 
 async function bootData(ctx: PagesContext, req: Request, view: SalonView, catalogue: Catalogue, state: BookingState): Promise<BootData> {
@@ -156,6 +163,6 @@ export async function bookingPage(ctx: PagesContext, req: Request, res: Response
         ? staffStep(view, catalogue, state)
         : step === 'time'
           ? await renderTimeStep(ctx, view, catalogue, state)
-          : contactStep(view, catalogue, salon, state, { name: '', phone: '', email: '', notes: '' });
+          : contactStep(view, catalogue, salon, state, { name: '', phone: '', email: '', notes: '' }, undefined, nowOf(ctx.deps));
   sendPage({ ...base, body: html`<div class="booking">${body}${summary(view, catalogue, salon, state)}</div>` });
 }

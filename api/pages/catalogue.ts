@@ -5,6 +5,7 @@ import type { BootServiceGroup, BootStaff, BootData } from '../../web/shared/boo
 import { publicResources, publicServices } from '../../domain/public/public-portal.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 import { effectiveMaxBookingDays } from '../../domain/availability/booking-window.rules';
+import { callingCodeOf, phoneRegionOf } from '../../domain/phone/phone.rules';
 
 export interface Catalogue {
   services: BootServiceGroup[];
@@ -34,5 +35,7 @@ export function salonRules(tenant: PublicTenant): BootData['salon'] {
     bookingMode: s.bookingMode,
     maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
     deposit: s.depositEnabled && s.depositValue > 0 ? { type: s.depositType, value: s.depositValue } : null,
+    cancellationHours: s.cancellationHours,
+    phoneCode: callingCodeOf(phoneRegionOf(tenant)),
   };
 }

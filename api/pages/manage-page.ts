@@ -9,7 +9,7 @@ import { salonBySlug, salonView, type SalonView } from './salon';
 import { sendPage } from './layout';
 import { notFoundPage } from './booking-page';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
-import { formatLongDay, formatMoney, formatTime, formatDay } from '../../web/shared/format';
+import { formatLongDay, formatMoney, formatTime, formatDay, formatDayTime } from '../../web/shared/format';
 import { AppError } from '../../domain/errors';
 import { getPublicBooking } from '../../domain/booking/booking-query.service';
 import { cancelPublicBooking, guestCancelPreview, type CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
@@ -17,6 +17,10 @@ import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import { guestBooking } from '../../domain/booking/booking-guest-access';
 import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
 import { bookingCalendarPath, manageBookingPath } from '../../domain/booking/booking-links';
+import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../domain/payments/deposit-view.service';
+
+/** What the cancelled page says the cancellation did with the deposit. */
+const REFUND_TEXT: Record<CancelledDeposit['kind'], MessageKey> = { REFUNDED: 'cancelledRefunded', RELEASED: 'cancelledReleased', KEPT: 'cancelledKept' };
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,11 +80,22 @@ async function renderManage(ctx: PagesContext, req: Request, res: Response, foun
   const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
   const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
   const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageBookingPath(found.tenant.slug, booking.id, token)}`;
+  // what the customer must know about the deposit: still to pay (and until when the time is held), or what the cancellation did with it
+  const row = await guestBooking(ctx.bookings, found.tenant, booking.id, { token });
+  const [unpaid, refunded] = await Promise.all([unpaidDeposit(ctx.deps.knex, row), cancelledDeposit(ctx.deps.knex, row)]);
+  const statusText = unpaid ? t(lang, 'statusPENDING_DEPOSIT') : t(lang, `status${booking.status}` as MessageKey);
+  const depositLine = unpaid
+    ? html`<p>${t(lang, 'depositUnpaid', { amount: formatMoney(unpaid.amount, unpaid.currency, locale), when: unpaid.heldUntil ? formatDayTime(unpaid.heldUntil, zone, lang, locale) : '' })}</p><p><a class="button primary" href="/payments/${unpaid.paymentId}/return">${t(lang, 'depositPay')}</a></p>`
+    : refunded
+      ? html`<p>${t(lang, REFUND_TEXT[refunded.kind], { amount: formatMoney(refunded.amount, refunded.currency, locale) })}</p>`
+      : '';
+  // the confirmation and the cancelled page take the focus on their heading, so a screen reader starts there
+  const focus = justBooked || justCancelled ? html` autofocus` : '';
   const body = html`<section aria-labelledby="booking-heading">
-<h2 id="booking-heading">${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
-<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}</div>
+<h2 id="booking-heading" tabindex="-1"${focus}>${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
+<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}</div>
 <div class="card"><dl>
-<dt>${t(lang, 'status')}</dt><dd>${t(lang, `status${booking.status}` as MessageKey)}</dd>
+<dt>${t(lang, 'status')}</dt><dd>${statusText}</dd>
 <dt>${t(lang, 'when')}</dt><dd>${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}–${formatTime(booking.endTime, zone, locale)}</dd>
 <dt>${t(lang, 'services')}</dt><dd><ul role="list">${booking.items.map((i) => html`<li>${i.serviceName}${i.resourceName ? ` (${t(lang, 'withStaff', { name: i.resourceName })})` : ''} · ${formatMoney(i.price, currency, locale)}</li>`)}</ul></dd>
 <dt>${t(lang, 'total')}</dt><dd>${formatMoney(booking.totalAmount, currency, locale)}</dd>
@@ -129,7 +144,8 @@ export async function calendarFile(ctx: PagesContext, req: Request, res: Respons
   const ics = bookingCalendar(
     {
       bookingId: booking.id,
-      sequence: row.version,
+      sequence: row.calendarSequence,
+      language: row.language,
       status: booking.status,
       start: new Date(booking.startTime),
       end: new Date(booking.endTime),

@@ -11,8 +11,7 @@ import { sendPage } from './layout';
 import { notFoundPage } from './booking-page';
 import { proofToken } from './proof-cookie';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
-import { formatMoney } from '../../web/shared/format';
-import { withCountryCode } from '../../web/shared/phone';
+import { formatDayTime, formatMoney } from '../../web/shared/format';
 import { AppError } from '../../domain/errors';
 import { paymentReturnView, type PaymentReturnView } from '../../domain/payments/payment-return.service';
 import { retryPayment } from '../../domain/payments/payment.service';
@@ -50,7 +49,8 @@ function outcome(payment: PaymentReturnView): { key: MessageKey; settled: boolea
       return { key: 'paymentAuthorized', settled: !pending };
     case 'FAILED':
       if (payment.retryCapReached || payment.bookingStatus === 'CANCELLED') return { key: 'paymentRetryCap', settled: !pending };
-      return { key: 'paymentDeclined', settled: !pending || payment.depositStatus === 'RETRY_PENDING' };
+      // a provider that did not answer is not a refused card (docs/rules/booking-page.md#the-payment-return-page)
+      return { key: payment.failureKind === 'TRANSIENT' ? 'paymentProviderError' : 'paymentDeclined', settled: !pending || payment.depositStatus === 'RETRY_PENDING' };
     case 'EXPIRED':
     case 'VOIDED':
       return { key: 'paymentExpired', settled: true };
@@ -76,10 +76,12 @@ ${token ? '' : html`<div class="field"><label for="retry-phone">${t(lang, 'phone
     : '';
   const manage = token && !waiting ? html`<p><a class="button" href="${manageBookingPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
   const checkout = payment.checkoutUrl ? html`<p><a href="${payment.checkoutUrl}">${t(lang, 'paymentGoTo')}</a></p>` : '';
+  // a failed deposit below the cap: until when the time is held for the retry
+  const heldLine = payment.latestStatus === 'FAILED' && payment.retryable && payment.heldUntil ? html`<p>${t(lang, 'paymentHeldUntil', { when: formatDayTime(payment.heldUntil, view.tenant.settings.timezone, lang, locale) })}</p>` : '';
   const bookAgain = payment.bookingStatus === 'CANCELLED' ? html`<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>` : '';
   const body = html`<section class="card" aria-labelledby="payment-heading"><h2 id="payment-heading">${t(lang, 'paymentHeading')}</h2>
 <p>${t(lang, 'deposit')}: ${formatMoney(payment.amount, payment.currency, locale)}</p>
-<div role="status" aria-live="polite">${statusLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, `status${payment.bookingStatus}` as MessageKey).toLowerCase() })}</p>`}</div>
+<div role="status" aria-live="polite">${statusLine}${heldLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, bookingStatusKey(payment)).toLowerCase() })}</p>`}</div>
 <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
 ${checkout}${retry}${manage}${bookAgain}</section>`;
   const refresh = html`<meta http-equiv="refresh" content="2">`;
@@ -98,6 +100,12 @@ ${checkout}${retry}${manage}${bookAgain}</section>`;
   });
 }
 
+/** The booking's status as the customer reads it: a PENDING booking with its deposit unpaid waits for the deposit, not the salon. */
+function bookingStatusKey(payment: PaymentReturnView): MessageKey {
+  const unpaid = payment.bookingStatus === 'PENDING' && (payment.depositStatus === 'PENDING' || payment.depositStatus === 'RETRY_PENDING');
+  return unpaid ? 'statusPENDING_DEPOSIT' : (`status${payment.bookingStatus}` as MessageKey);
+}
+
 /** GET /payments/<id>/return */
 export async function paymentReturnPage(ctx: PagesContext, req: Request, res: Response): Promise<void> {
   const found = await viewOf(ctx, String(req.params.id));
@@ -111,7 +119,8 @@ export async function retryFromForm(ctx: PagesContext, req: Request, res: Respon
   if (!found) return notFoundPage(ctx, req, res, pageLang(req, res));
   const body = (req.body ?? {}) as Record<string, unknown>;
   const token = proofToken(req, found.payment.bookingId);
-  const phone = typeof body.phone === 'string' && body.phone.trim() ? withCountryCode(body.phone) : undefined;
+  // the number as typed: the domain reads it in the salon's country (domain/phone)
+  const phone = typeof body.phone === 'string' && body.phone.trim() ? body.phone : undefined;
   const lang = body.lang === 'en' ? 'en' : 'nb';
   try {
     const payment = await retryPayment(ctx.payments, found.tenant, found.payment.bookingId, token ? { token } : { phone });

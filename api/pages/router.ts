@@ -11,6 +11,7 @@ import { bookFromForm } from './book';
 import { calendarFile, cancelFromForm, managePage } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
+import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
@@ -49,6 +50,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
   // counted under the API accept route's name, so the page and POST /api/.../offers/:offerId/accept share one budget
   const acceptLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'waitlist-accept');
+  // counted under the API join route's name: joining on the page and through POST /api/.../waitlist share one budget
+  const joinLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'waitlist-join');
   const slugRoute = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response, next: () => void) => {
     if (RESERVED.has(String(req.params.slug))) return next();
     await handler(req, res);
@@ -65,6 +68,9 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.get('/:slug/waitlist/offers/:offerId', slugRoute((req, res) => offerPage(ctx, req, res)));
   router.post('/:slug/waitlist/offers/:offerId/accept', acceptLimit, form, slugRoute((req, res) => acceptFromForm(ctx, req, res)));
   router.post('/:slug/waitlist/offers/:offerId/decline', form, slugRoute((req, res) => declineFromForm(ctx, req, res)));
+  router.post('/:slug/waitlist', joinLimit, form, slugRoute((req, res) => joinFromForm(ctx, req, res)));
+  router.get('/:slug/waitlist/:id', slugRoute((req, res) => entryPage(ctx, req, res)));
+  router.post('/:slug/waitlist/:id/leave', form, slugRoute((req, res) => leaveFromForm(ctx, req, res)));
   router.post('/:slug/book', createLimit, form, slugRoute((req, res) => bookFromForm(ctx, req, res)));
   router.get(
     '/:slug',
@@ -92,6 +98,6 @@ function pageErrors(ctx: PagesContext, deps: AppDeps): ErrorRequestHandler {
     const assets = ctx.assets();
     if (res.headersSent || !assets) return next(err);
     const lang = pageLang(req, res);
-    sendPage({ req, res, assets, lang, status: appError.status, title: t(lang, 'errorHeading'), body: html`<h2>${t(lang, 'errorHeading')}</h2><p role="alert">${errorMessage(lang, appError.code)}</p>` });
+    sendPage({ req, res, assets, lang, status: appError.status, title: t(lang, 'errorHeading'), body: html`<h1>${t(lang, 'errorHeading')}</h1><p role="alert">${errorMessage(lang, appError.code)}</p>` });
   };
 }

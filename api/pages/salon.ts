@@ -14,6 +14,7 @@ import { tenantById, tenantIdByHost } from '../../domain/tenant/tenant-context';
 import { signImageUrl } from '../../domain/upload/image-proxy.service';
 import type { AppError } from '../../domain/errors';
 import { nowOf } from '../../domain/time/clock';
+import { callingCodeOf, phoneRegionOf } from '../../domain/phone/phone.rules';
 
 export interface SalonImages {
   logo?: string;
@@ -30,6 +31,8 @@ export interface SalonView {
   pagePath: string;
   colours: PageColours;
   images: SalonImages;
+  /** the calling code a phone number typed without one gets ("+47": the salon's country) */
+  phoneCode: string;
 }
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -93,5 +96,5 @@ export async function salonView(deps: AppDeps, req: Request, res: Response, tena
   const branding = (tenant.branding ?? {}) as Record<string, unknown>;
   const [logo, cover, coverMobile] = await Promise.all([signed(deps, branding.logoKey), signed(deps, branding.coverKey), signed(deps, branding.coverMobileKey)]);
   const locale = intlLocale(lang, (tenant.settings as { locale?: string }).locale ?? 'nb-NO');
-  return { tenant, lang, locale, pagePath, colours: pageColours(branding), images: { logo, cover, coverMobile } };
+  return { tenant, lang, locale, pagePath, colours: pageColours(branding), images: { logo, cover, coverMobile }, phoneCode: callingCodeOf(phoneRegionOf(tenant)) };
 }

@@ -39,4 +39,8 @@ export class BookingModel extends BaseModel {
   createdBy!: string | null;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
   customerAccountId!: string | null;
+  /** 'nb' | 'en': the language the booking was made in; its messages are written in it (migration 131) */
+  language!: string;
+  /** the SEQUENCE of its calendar event: raised only by changes its messages announce (migration 131) */
+  calendarSequence!: number;
 }

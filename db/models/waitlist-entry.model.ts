@@ -20,6 +20,8 @@ export class WaitlistEntryModel extends BaseModel {
   latestTime!: string | null;
   contactName!: string;
   contactPhone!: string;
+  /** 'nb' | 'en': the language the entry was made in; its messages are written in it (migration 131) */
+  language!: string;
   contactEmail!: string | null;
   customerAccountId!: string | null;
   tokenHash!: string;

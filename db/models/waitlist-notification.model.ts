@@ -1,12 +1,15 @@
 import { Model } from 'objection';
 
-/** waitlist_notifications (migration 100): one message per (offer, channel, kind), claimed before it is sent. */
+/** waitlist_notifications (migrations 101, 132): one message per (offer or entry, channel, kind), claimed before it is sent. */
 export class WaitlistNotificationModel extends Model {
   static override tableName = 'waitlist_notifications';
 
   id!: string;
   tenantId!: string;
-  offerId!: string;
+  /** an offer's message, or... */
+  offerId!: string | null;
+  /** ...an entry's (joining) */
+  entryId!: string | null;
   channel!: string;
   kind!: string;
   sentAt!: Date | null;

@@ -1,5 +1,7 @@
 // Staff, owner and platform-admin authentication (docs/rules/auth.md): registration, login,
 // refresh-token rotation with reuse detection, logout, profile and password change.
+import { DEFAULT_PHONE_REGION, optionalPhone, toE164 } from '../phone/phone.rules';
+import { salonPhoneRegion } from '../tenant/tenant-context';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
@@ -89,7 +91,9 @@ export async function login(deps: AuthDeps, input: LoginInput, resolvedTenantId?
     }
     tenantId = tenant.id;
   }
-  const candidates = await activeUsersBy(deps.knex, input.email ? { email: input.email } : { phone: input.phone ?? '' }, tenantId, true);
+  // a number is looked up as stored (E.164), read in the salon's country; one that is no number finds nobody
+  const phone = input.email ? null : (toE164(input.phone, tenantId ? await salonPhoneRegion(deps.knex, tenantId) : DEFAULT_PHONE_REGION) ?? input.phone ?? '');
+  const candidates = await activeUsersBy(deps.knex, input.email ? { email: input.email } : { phone: phone! }, tenantId, true);
   if (candidates.length === 0) {
     await spendPasswordCheck(deps, input.password);
     throw invalidCredentials();
@@ -200,6 +204,7 @@ export async function me(deps: AuthDeps, principal: { userId: string; tenantId: 
 export async function updateProfile(deps: AuthDeps, userId: string, patch: { email?: string; phone?: string | null }): Promise<MeDto> {
   return deps.knex.transaction(async (trx) => {
     const user = await activeUser(trx, userId, true);
+    if (patch.phone) patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
     if (patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase()) {
       if (await contactTaken(trx, user.tenantId, { email: patch.email }, user.id)) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
     }

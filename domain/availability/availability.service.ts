@@ -62,6 +62,8 @@ export interface AvailabilityDto {
   timezone: string;
   slotIntervalMinutes: number;
   slots: SlotDto[];
+  /** some staff member who does the services works that day: with no slots the day is full, else closed */
+  working: boolean;
 }
 
 /** Services of the tenant by id, in request order; 404 SERVICE_NOT_FOUND for unknown, other-tenant or inactive ones. */
@@ -163,13 +165,13 @@ function checkRequestedDate(tenant: TenantContext, date: string, now: Date, fiel
 }
 
 /** The engine's answer for one date of a loaded input: its slots, or the error as the API states it. */
-function slotsOfDate(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): AvailableSlot[] {
+function dayOf(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): { slots: AvailableSlot[]; working: boolean } {
   const result = computeAvailability({ ...input, date });
   if (!result.ok) {
     if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? date);
     throw errors.validation(result.error.message, [{ field: result.error.code === 'INVALID_DATE' ? 'date' : 'items', message: result.error.message }]);
   }
-  return result.slots;
+  return { slots: result.slots, working: result.working };
 }
 
 /**
@@ -179,7 +181,7 @@ function slotsOfDate(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): A
 export async function slotsForDate(db: DbPool, tenant: TenantContext, query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date }): Promise<AvailableSlot[]> {
   checkRequestedDate(tenant, query.date, query.now);
   const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
-  return slotsOfDate(input, query.date);
+  return dayOf(input, query.date).slots;
 }
 
 export async function availabilityForDate(
@@ -187,8 +189,10 @@ export async function availabilityForDate(
   tenant: TenantContext,
   query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto> {
-  const slots = await slotsForDate(db, tenant, query);
-  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: tenant.settings.slotIntervalMinutes ?? 15, slots: slots.map(slotDto) };
+  checkRequestedDate(tenant, query.date, query.now);
+  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
+  const day = dayOf(input, query.date);
+  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: day.slots.map(slotDto), working: day.working };
 }
 
 /**
@@ -211,7 +215,8 @@ export async function availabilityForDates(
   const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now);
   const days: AvailabilityDto[] = [];
   for (let date = query.fromDate; date <= toDate; date = addDays(date, 1)) {
-    days.push({ date, timezone: s.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: slotsOfDate(input, date).map(slotDto) });
+    const day = dayOf(input, date);
+    days.push({ date, timezone: s.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: day.slots.map(slotDto), working: day.working });
   }
   return days;
 }

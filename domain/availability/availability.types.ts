@@ -196,5 +196,6 @@ export interface AvailabilityError {
 }
 
 export type AvailabilityResult =
-  | { ok: true; date: LocalDate; timezone: string; slots: AvailableSlot[] }
+  /** working: some staff member who does the services works on the date (schedule, opening hours, no time off); false: the day is closed for this request */
+  | { ok: true; date: LocalDate; timezone: string; slots: AvailableSlot[]; working: boolean }
   | { ok: false; error: AvailabilityError };

@@ -24,6 +24,7 @@ import {
   type LocalDate,
 } from '../time/salon-time.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
+import { resourceDayTime } from './working-hours.rules';
 import { phaseMinutes } from '../catalogue/service-shape.rules';
 import {
   candidatesFor,
@@ -88,9 +89,18 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
   const checked = checkInput(input);
   if ('error' in checked) return { ok: false, error: checked.error };
   const { timezone, now, date } = input;
-  const ok = (slots: AvailableSlot[]): AvailabilityResult => ({ ok: true, date, timezone, slots });
-  if (date < utcToLocalDate(now, timezone)) return ok([]);
-  return ok(slotsOn(dayPlanOf(input, checked.services), date, now, Infinity));
+  if (date < utcToLocalDate(now, timezone)) return { ok: true, date, timezone, slots: [], working: false };
+  const plan = dayPlanOf(input, checked.services);
+  return { ok: true, date, timezone, slots: slotsOn(plan, date, now, Infinity), working: worksOn(input, plan, date) };
+}
+
+/**
+ * Closed or full: whether a staff member who does one of the services (the chosen one, or any)
+ * works on the date at all, bookings aside (schedule, opening hours, time off).
+ */
+function worksOn(input: AvailabilityInput, plan: DayPlan, date: LocalDate): boolean {
+  if (!everyPartHasCandidates(plan.candidates)) return false;
+  return plan.candidates.some((c) => c.staff.some((r) => resourceDayTime(r, date, plan.timezone, input.businessHours, { ignoreBookings: true }).working.length > 0));
 }
 
 /**

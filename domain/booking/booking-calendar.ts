@@ -2,8 +2,8 @@
  * A booking as an iCalendar object (RFC 5545, with the iTIP methods of RFC 5546), for the
  * confirmation e-mail's attachment and the booking page's "add to calendar" file. Calendars update
  * the one event instead of adding a second because every file of a booking carries the same UID
- * (`booking-<id>@<platform domain>`) and a SEQUENCE that only grows (the booking row's version,
- * raised by every change, so by every move); times carry the salon's TZID with its VTIMEZONE; a
+ * (`booking-<id>@<platform domain>`) and a SEQUENCE that only grows (the booking's calendar
+ * sequence, raised by the changes its messages announce: confirmed, moved, cancelled); times carry the salon's TZID with its VTIMEZONE; a
  * cancellation is METHOD:CANCEL with STATUS:CANCELLED. Written with ical-generator (its calendar
  * time zone is left unset so DTSTAMP stays UTC as RFC 5545 requires; each event names its zone).
  */
@@ -11,13 +11,16 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import moment from 'moment-timezone';
 import type { BookingStatus } from './booking-status.rules';
+import type { Language } from '../language/language.rules';
 
 export type CalendarMethod = 'PUBLISH' | 'REQUEST' | 'CANCEL';
 
 export interface BookingCalendarFacts {
   bookingId: string;
-  /** the booking row's version: grows with every change */
+  /** the booking's calendar sequence: grows with every change its messages announce */
   sequence: number;
+  /** the booking's language: the event's text is written in it */
+  language?: Language;
   status: BookingStatus;
   start: Date;
   end: Date;
@@ -65,11 +68,14 @@ function vtimezoneOf(zone: string): string | null {
 }
 
 export function bookingCalendar(facts: BookingCalendarFacts, method: CalendarMethod): string {
-  const calendar = ical({ prodId: { company: 'salon-platform', product: 'booking', language: 'NB' }, method: METHODS[method] });
+  const language = facts.language ?? 'nb';
+  const calendar = ical({ prodId: { company: 'salon-platform', product: 'booking', language: language.toUpperCase() }, method: METHODS[method] });
   // name null: no calendar-wide zone (DTSTAMP stays UTC), but every event zone gets its VTIMEZONE
   calendar.timezone({ name: null, generator: vtimezoneOf });
   const what = facts.services.join(', ');
-  const description = [facts.staffName ? `${what} (${facts.staffName})` : what, facts.manageUrl].filter(Boolean).join('\n');
+  const withStaff = facts.staffName ? `${what} ${language === 'en' ? 'with' : 'hos'} ${facts.staffName}` : what;
+  const manage = facts.manageUrl ? `${language === 'en' ? 'See or cancel the appointment' : 'Se eller avbestill timen'}: ${facts.manageUrl}` : null;
+  const description = [withStaff, manage].filter(Boolean).join('\n');
   calendar.createEvent({
     id: bookingUid(facts.bookingId, facts.uidDomain),
     sequence: facts.sequence,

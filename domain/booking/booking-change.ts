@@ -8,7 +8,7 @@ import type { Transaction } from '../../db/db-handle';
 import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { isBlockingStatus } from '../availability/working-hours.rules';
-import { eventForStatus, type BookingStatus } from './booking-status.rules';
+import { eventForStatus, isRemindable, type BookingStatus } from './booking-status.rules';
 import { bookingContract, type BookingEventType } from './booking-events.rules';
 import type { BookingRow } from './booking.types';
 import type { BookingFreedCause, BookingHooks } from './booking-hooks';
@@ -82,12 +82,24 @@ export async function createBooking(
 
 async function writeVersioned(trx: Transaction, row: BookingRow, write: BookingWrite): Promise<number | undefined> {
   if ('compareAndSet' in write) return (await write.compareAndSet()) ? row.version + 1 : undefined;
-  if (!('status' in write)) return updateBookingVersioned(trx, row, write.update);
-  const version = await updateBookingVersioned(trx, row, { status: write.status, ...write.update });
+  const revised = revisesCalendar(row, 'status' in write ? write.status : row.status, write.update?.startTime) ? { calendarSequence: row.calendarSequence + 1 } : {};
+  if (!('status' in write)) return updateBookingVersioned(trx, row, { ...write.update, ...revised });
+  const version = await updateBookingVersioned(trx, row, { status: write.status, ...write.update, ...revised });
   if (isBlockingStatus(row.status) !== isBlockingStatus(write.status)) {
     await setItemsActive(trx, row.id, isBlockingStatus(write.status));
   }
   return version;
+}
+
+/**
+ * Whether the change is one the booking's messages announce, and so raises its calendar SEQUENCE
+ * (docs/rules/booking-page.md#calendar-files): confirmed by the salon, cancelled, or moved while it is
+ * still to come. Every other change (a deposit's status, notes, a claim) leaves the calendar alone.
+ */
+export function revisesCalendar(row: Pick<BookingRow, 'status' | 'startTime'>, to: BookingStatus, startTime: unknown): boolean {
+  if (to !== row.status) return to === 'CANCELLED' || (row.status === 'PENDING' && to === 'CONFIRMED');
+  const moved = startTime !== undefined && new Date(startTime as string | Date).getTime() !== new Date(row.startTime).getTime();
+  return moved && isRemindable(to);
 }
 
 /** The workflow event for entering `to` (IN_PROGRESS: BookingStarted; PENDING: BookingUpdated). */

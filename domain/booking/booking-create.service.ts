@@ -13,7 +13,8 @@ import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
+import { languageOfLocale, type Language } from '../language/language.rules';
 import { findCustomer } from '../customer/customer.repository';
 import { customerIdOfAccount, linkCustomerToAccount } from '../customer/customer.repository';
 import { initialPublicBookingStatus, INITIAL_STATUS_FOR_WALK_IN, type BookingStatus } from './booking-status.rules';
@@ -55,6 +56,8 @@ export interface PublicCreateInput {
   items: { serviceId: string; resourceId?: string | null }[];
   customer: ContactInput;
   voucherCode?: string;
+  /** the language the customer booked in (the salon's when left out) */
+  language?: Language;
 }
 
 
@@ -77,6 +80,8 @@ interface InsertSpec {
   voucherCode?: string;
   /** public booking by a signed-in customer: the booking is the account's (not a guest's) */
   customerAccountId?: string;
+  /** the customer's language (docs/rules/messages.md#language); unset: the salon's */
+  language?: Language;
 }
 
 function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
@@ -107,6 +112,9 @@ async function insertBooking(
 ): Promise<{ booking: BookingDto; cancellationToken: string | null; resourceNames: Map<string, string>; paymentRequired: boolean }> {
   const { tenant, actor } = spec;
   const s = tenant.settings;
+  // the contact's number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
+  const region = phoneRegionOf(tenant);
+  const contactPhone = spec.contact ? requirePhone(spec.contact.phone, region, 'customer.phone') : null;
   if (spec.items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const serviceIds = [...new Set(spec.items.map((i) => i.serviceId))];
   const allowDoubleBooking = s.allowDoubleBooking;
@@ -125,7 +133,7 @@ async function insertBooking(
     let customerId = spec.customerId ?? null;
     if (!customerId && spec.customerAccountId) customerId = (await customerIdOfAccount(trx, tenant.id, spec.customerAccountId)) ?? null;
     if (!customerId && spec.contact) {
-      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: spec.contact.phone, email: spec.contact.email ?? null });
+      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region);
       customerId = found.id;
       if (spec.customerAccountId) await linkCustomerToAccount(trx, tenant.id, customerId, spec.customerAccountId);
     }
@@ -157,7 +165,7 @@ async function insertBooking(
       metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale }, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) },
       isGuest: spec.isGuest,
       contactName: spec.contact?.name?.trim() ?? null,
-      contactPhone: normalisePhone(spec.contact?.phone) ?? null,
+      contactPhone,
       contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
       notes: spec.notes ?? spec.contact?.notes ?? null,
       version: 1,
@@ -168,6 +176,8 @@ async function insertBooking(
       allowDoubleBooking,
       createdBy: actor.userId,
       customerAccountId: spec.customerAccountId ?? null,
+      language: spec.language ?? languageOfLocale(locale),
+      calendarSequence: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -297,6 +307,7 @@ export async function createPublicBooking(
     onlineOnly: true,
     withToken: true,
     voucherCode: customerAccountId ? input.voucherCode : undefined,
+    language: input.language,
   });
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired };
 }

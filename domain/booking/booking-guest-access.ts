@@ -1,7 +1,7 @@
 /** A guest proves a booking is theirs with its cancellation token or the contact phone. */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, samePhone } from '../phone/phone.rules';
 import { verifyCancellationToken } from './cancellation-token';
 import { findBooking } from './booking.repository';
 import type { BookingDeps, BookingRow } from './booking.types';
@@ -14,11 +14,11 @@ export interface GuestProof {
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
 export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'secret'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
   const row = await findBooking(deps.knex, tenant.id, id);
-  const phone = normalisePhone(proof.phone);
   const ok =
     !!row &&
     ((proof.token !== undefined && verifyCancellationToken(deps.secret, id, proof.token, row.cancellationTokenHash)) ||
-      (phone !== null && row.contactPhone !== null && row.contactPhone === phone));
+      // the number as typed, read in the salon's country, against the stored E.164 one
+      (proof.phone !== undefined && samePhone(proof.phone, row.contactPhone, phoneRegionOf(tenant))));
   if (!ok) throw errors.notFound('booking');
   return row!;
 }

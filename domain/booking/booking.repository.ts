@@ -4,6 +4,7 @@
  * BookingItemModel, BookingAuditLogModel) with the caller's handle, and rows come back as plain
  * objects (camelCase here, snake_case in Postgres).
  */
+import type { Language } from '../language/language.rules';
 import type { Db, Transaction } from '../../db/db-handle';
 import { BookingModel } from '../../db/models/booking.model';
 import { TenantModel } from '../../db/models/tenant.model';
@@ -384,4 +385,10 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
     items: rows.filter((r) => r.itemId).map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
     customer: first.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
   };
+}
+
+/** The language of the customer's latest booking at the salon (its messages' language); undefined when there is none. */
+export async function latestBookingLanguage(db: Db, tenantId: string, customerId: string): Promise<Language | undefined> {
+  const row = await BookingModel.query(db).select('language').where({ tenantId, customerId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first();
+  return row ? (row.language as Language) : undefined;
 }

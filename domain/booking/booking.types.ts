@@ -2,6 +2,7 @@
  * Shared types of the booking services: their dependencies, the acting principal, request inputs
  * and the database row shapes (knexSnakeCaseMappers: camelCase here, snake_case in Postgres).
  */
+import type { Language } from '../language/language.rules';
 import type { Db } from '../../db/db-handle';
 import type { Clock } from '../time/clock';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
@@ -81,6 +82,10 @@ export interface BookingRow extends BookingFields {
   allowDoubleBooking: boolean;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
   customerAccountId: string | null;
+  /** the language the booking was made in: every message about it is written in it (docs/rules/messages.md#language) */
+  language: Language;
+  /** its calendar event's SEQUENCE, raised by the changes its messages announce (docs/rules/booking-page.md#calendar-files) */
+  calendarSequence: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -5,7 +5,8 @@ import { CustomerModel } from '../../db/models/customer.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
 import { isUniqueViolation } from '../../db/db-errors';
-import { likePattern, normalisePhone } from './customer.rules';
+import { likePattern } from './customer.rules';
+import { phoneSearchTerm } from '../phone/phone.rules';
 import { runNamedStatement } from '../../db/named-statement';
 
 export type CustomerRow = Row<CustomerModel>;
@@ -19,13 +20,13 @@ export interface CustomerFilter {
 
 /**
  * The search of GET /customers and GET /tenant-customers: the term matched case-insensitively
- * against name, e-mail and (normalised) phone of the customers table under `table`.
+ * against name, e-mail and phone (digits of the stored E.164 number) of the customers table under `table`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function whereCustomerMatches(q: QueryBuilder<any, any>, search: string | undefined, table = 'customers'): void {
   const term = search?.trim();
   if (!term) return;
-  const phoneTerm = normalisePhone(term);
+  const phoneTerm = phoneSearchTerm(term);
   q.where((w) => {
     w.where(`${table}.name`, 'ilike', likePattern(term)).orWhere(`${table}.email`, 'ilike', likePattern(term.toLowerCase()));
     if (phoneTerm) w.orWhere(`${table}.phone`, 'like', likePattern(phoneTerm));

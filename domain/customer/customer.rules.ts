@@ -1,12 +1,6 @@
 // Pure normalisation of customer contact data, applied before storing and before matching, so
-// "+47 912 34 567" and "+4791234567", or "Kari@Example.no" and "kari@example.no", are the same customer.
-
-/** Trims and strips whitespace, dashes, dots and brackets: "+47 (912) 34-567" -> "+4791234567". Empty -> null. */
-export function normalisePhone(phone: string | null | undefined): string | null {
-  if (phone === null || phone === undefined) return null;
-  const normalised = phone.replace(/[\s\-.()]/g, '');
-  return normalised === '' ? null : normalised;
-}
+// "Kari@Example.no" and "kari@example.no" are the same customer. Phone numbers are domain/phone's
+// (E.164, read in the salon's country), so "98765433" and "+47 987 65 433" are too.
 
 /** Trims and lower-cases. Empty -> null. */
 export function normaliseEmail(email: string | null | undefined): string | null {

@@ -1,11 +1,13 @@
-// Customers (docs/rules/customers.md#customers): per tenant, unique on normalised phone and on lower-cased e-mail
+// Customers (docs/rules/customers.md#customers): per tenant, unique on the phone (E.164) and on the lower-cased e-mail
 // (409 CUSTOMER_PHONE_EXISTS / CUSTOMER_EMAIL_EXISTS; a race that slips past the pre-check is mapped
 // from the unique indexes in api/middleware/constraint-errors.ts). Creating a customer also creates its
 // TenantCustomer row in the same transaction.
 import type { Db } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
-import { normaliseEmail, normalisePhone } from './customer.rules';
+import { normaliseEmail } from './customer.rules';
+import { optionalPhone, requirePhone, type PhoneRegion } from '../phone/phone.rules';
+import { salonPhoneRegion } from '../tenant/tenant-context';
 import { toCustomerDto, type CustomerDto } from './customer.dto';
 import * as repo from './customer.repository';
 import { ensureTenantCustomer } from './tenant-customer.repository';
@@ -45,7 +47,7 @@ async function checkContactFree(db: Db, tenantId: string, phone: string | null, 
 }
 
 export async function createCustomer(db: Db, tenantId: string, input: CustomerInput): Promise<CustomerDto> {
-  const phone = normalisePhone(input.phone);
+  const phone = optionalPhone(input.phone, await salonPhoneRegion(db, tenantId), 'phone');
   const email = normaliseEmail(input.email);
   return db.transaction(async (trx) => {
     await checkContactFree(trx, tenantId, phone, email);
@@ -60,7 +62,7 @@ export async function updateCustomer(db: Db, tenantId: string, id: string, patch
     await existingCustomer(trx, tenantId, id, true);
     const changes: Partial<repo.CustomerFields> = {};
     if (patch.name !== undefined) changes.name = patch.name!.trim();
-    if (patch.phone !== undefined) changes.phone = normalisePhone(patch.phone);
+    if (patch.phone !== undefined) changes.phone = optionalPhone(patch.phone, await salonPhoneRegion(trx, tenantId), 'phone');
     if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
     if (patch.notes !== undefined) changes.notes = patch.notes;
     await checkContactFree(trx, tenantId, changes.phone ?? null, changes.email ?? null, id);
@@ -77,7 +79,7 @@ export interface FoundCustomer {
 
 /**
  * For a booking (a first booking creates the customer, matched by phone).
- * Matches on the normalised phone; an existing customer is returned unchanged (name and e-mail are
+ * Matches on the phone in E.164 (read in `region` when typed without a country code); an existing customer is returned unchanged (name and e-mail are
  * not merged). The customer gets its TenantCustomer row too. Concurrency-safe: the insert is
  * ON CONFLICT DO NOTHING against the unique indexes, so two bookings racing for the same new phone
  * both end up with the one row, and the caller's transaction is never aborted by a unique violation.
@@ -88,9 +90,9 @@ export async function findOrCreateCustomerByPhone(
   db: Db,
   tenantId: string,
   contact: { name: string; phone: string; email?: string | null },
+  region: PhoneRegion,
 ): Promise<FoundCustomer> {
-  const phone = normalisePhone(contact.phone);
-  if (!phone) throw errors.validation('Request validation failed', [{ field: 'phone', message: 'is required' }]);
+  const phone = requirePhone(contact.phone, region, 'phone');
   let email = normaliseEmail(contact.email);
   for (let attempt = 0; attempt < 3; attempt++) {
     const found = await repo.claimCustomerByPhone(db, tenantId, { name: contact.name.trim(), phone, email });

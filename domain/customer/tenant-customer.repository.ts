@@ -114,15 +114,15 @@ export async function tenantCustomersOfCustomers(db: Db, customerIds: string[]):
 export async function contactOfTenantCustomer(
   db: Db,
   tenantCustomerId: string,
-): Promise<{ customerName: string; phone: string | null; email: string | null; tenantName: string; timezone: string | undefined } | undefined> {
+): Promise<{ customerId: string; customerName: string; phone: string | null; email: string | null; tenantName: string; timezone: string | undefined; currency: string | undefined } | undefined> {
   const row = (await TenantCustomerModel.query(db)
     .join('customers as c', 'c.id', 'tenant_customers.customerId')
     .join('tenants as t', 't.id', 'tenant_customers.tenantId')
     .where('tenant_customers.id', tenantCustomerId)
-    .select('c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
+    .select('c.id as customerId', 'c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
     .first()) as unknown as
-    | { customerName: string; phone: string | null; email: string | null; tenantName: string; settings: { timezone?: string } | null }
+    | { customerId: string; customerName: string; phone: string | null; email: string | null; tenantName: string; settings: { timezone?: string; currency?: string } | null }
     | undefined;
   if (!row) return undefined;
-  return { customerName: row.customerName, phone: row.phone, email: row.email, tenantName: row.tenantName, timezone: row.settings?.timezone };
+  return { customerId: row.customerId, customerName: row.customerName, phone: row.phone, email: row.email, tenantName: row.tenantName, timezone: row.settings?.timezone, currency: row.settings?.currency };
 }

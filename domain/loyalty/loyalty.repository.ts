@@ -14,6 +14,8 @@ import { LoyaltyPointsTransactionModel } from '../../db/models/loyalty-points-tr
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
 import { contactOfTenantCustomer } from '../customer/tenant-customer.repository';
+import { latestBookingLanguage } from '../booking/booking.repository';
+import type { Language } from '../language/language.rules';
 import type { LoyaltyCardType, RewardType, VoucherStatus } from './loyalty.rules';
 
 export interface CardRow {
@@ -296,13 +298,17 @@ export interface VoucherMessageContext {
   customerName: string;
   phone: string | null;
   email: string | null;
+  currency: string;
+  /** the language of the customer's latest booking at the salon (docs/rules/messages.md#language) */
+  language: Language;
 }
 
 export async function voucherMessageContext(db: Db, voucherId: string): Promise<VoucherMessageContext | undefined> {
   const voucher = await findVoucherById(db, voucherId);
   if (!voucher) return undefined;
   const contact = (await contactOfTenantCustomer(db, voucher.tenantCustomerId))!;
-  return { voucher, tenantName: contact.tenantName, timezone: contact.timezone ?? 'Europe/Oslo', customerName: contact.customerName, phone: contact.phone, email: contact.email };
+  const language = (await latestBookingLanguage(db, voucher.tenantId, contact.customerId)) ?? 'nb';
+  return { voucher, tenantName: contact.tenantName, timezone: contact.timezone ?? 'Europe/Oslo', customerName: contact.customerName, phone: contact.phone, email: contact.email, currency: contact.currency ?? 'NOK', language };
 }
 
 /** Claims the (voucher, channel, dedupe key) message row; returns its id and whether it was already sent. */

@@ -1,9 +1,22 @@
-// Norwegian (nb-NO) texts for the booking messages the booking workflow sends. Pure: times are
-// rendered in the salon time zone frozen on the booking (metadata.displaySnapshot), never the
-// server's, so a later change of the salon's settings does not shift what a customer was told.
+// The texts of the booking messages the booking workflow sends, in the language the booking was
+// made in (docs/rules/messages.md#language): Norwegian Bokmål or English. Pure: times are rendered
+// in the salon time zone frozen on the booking (metadata.displaySnapshot), never the server's, so a
+// later change of the salon's settings does not shift what a customer was told; money through the
+// one money module (domain/money).
 import { utcToLocal } from '../time/salon-time.rules';
+import { formatMoney } from '../money/money.rules';
+import type { Language } from '../language/language.rules';
 
 export type BookingMessageKind = 'RECEIVED' | 'CONFIRMED' | 'REMINDER' | 'CANCELLED' | 'RESCHEDULED';
+
+/** What the cancellation did with the deposit (docs/rules/booking.md#cancellation-refund-policy), for the cancellation's message. */
+export interface DepositOutcome {
+  /** REFUNDED: paid back; RELEASED: the card's hold let go; KEPT: the salon keeps it (late cancellation) */
+  kind: 'REFUNDED' | 'RELEASED' | 'KEPT';
+  /** minor units */
+  amount: number;
+  currency: string;
+}
 
 export interface BookingMessageFacts {
   salonName: string;
@@ -16,6 +29,10 @@ export interface BookingMessageFacts {
   staffName?: string | null;
   /** the customer's manage page (docs/rules/booking-page.md#manage-links); none for bookings the salon made */
   manageUrl?: string | null;
+  /** a received booking waits for its deposit, not for the salon */
+  awaitingDeposit?: boolean;
+  /** the cancellation's message says what happened to the deposit */
+  deposit?: DepositOutcome | null;
 }
 
 export interface RenderedMessage {
@@ -23,61 +40,108 @@ export interface RenderedMessage {
   text: string;
 }
 
-const WEEKDAYS = ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag'];
-const MONTHS = ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember'];
+const WORDS = {
+  nb: {
+    weekdays: ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag'],
+    months: ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember'],
+  },
+  en: {
+    weekdays: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+    months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  },
+} as const;
+
+/** A salon-local calendar date `YYYY-MM-DD` as words: "fredag 4. desember" / "Friday 4 December". */
+export function messageDate(date: string, language: Language): string {
+  const [year, month, day] = date.split('-').map(Number);
+  const { weekdays, months } = WORDS[language];
+  const weekday = weekdays[new Date(Date.UTC(year, month - 1, day, 12)).getUTCDay()];
+  return language === 'nb' ? `${weekday} ${day}. ${months[month - 1]}` : `${weekday} ${day} ${months[month - 1]}`;
+}
+
+/** "fredag 4. desember kl. 14:30" / "Friday 4 December at 14:30", in the salon's time zone. */
+export function messageDateTime(instant: Date, timezone: string, language: Language): string {
+  const local = utcToLocal(instant, timezone);
+  return `${messageDate(local.date, language)} ${language === 'nb' ? 'kl.' : 'at'} ${local.time}`;
+}
 
 /** "fredag 4. desember kl. 14:30", in the salon's time zone. */
 export function norwegianDateTime(instant: Date, timezone: string): string {
-  const local = utcToLocal(instant, timezone);
-  const [year, month, day] = local.date.split('-').map(Number);
-  const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, day, 12)).getUTCDay()];
-  return `${weekday} ${day}. ${MONTHS[month - 1]} kl. ${local.time}`;
+  return messageDateTime(instant, timezone, 'nb');
 }
 
 /**
  * The whole appointment, from its start to its end (docs/rules/messages.md#the-appointments-length): "fredag 4. desember
- * kl. 14:30–16:00"; an end on another date names that date too.
+ * kl. 14:30–16:00" / "Friday 4 December at 14:30–16:00"; an end on another date names that date too.
  */
-export function norwegianTimeRange(start: Date, end: Date, timezone: string): string {
+export function messageTimeRange(start: Date, end: Date, timezone: string, language: Language): string {
   const from = utcToLocal(start, timezone);
   const to = utcToLocal(end, timezone);
-  return `${norwegianDateTime(start, timezone)}–${to.date === from.date ? to.time : norwegianDateTime(end, timezone)}`;
+  return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
 }
 
-function what(facts: BookingMessageFacts): string {
+/** The Norwegian range ("fredag 4. desember kl. 14:30–16:00"). */
+export function norwegianTimeRange(start: Date, end: Date, timezone: string): string {
+  return messageTimeRange(start, end, timezone, 'nb');
+}
+
+function what(facts: BookingMessageFacts, language: Language): string {
   const services = facts.services.join(', ');
-  return facts.staffName ? `${services} hos ${facts.staffName}` : services;
+  if (!facts.staffName) return services;
+  return language === 'nb' ? `${services} hos ${facts.staffName}` : `${services} with ${facts.staffName}`;
 }
 
-export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts): RenderedMessage {
-  const when = norwegianTimeRange(facts.startTime, facts.endTime, facts.timezone);
+/** The cancellation's sentence about the deposit, when there was one. */
+export function depositSentence(deposit: DepositOutcome, language: Language): string {
+  const amount = formatMoney(deposit.amount, deposit.currency, language);
+  const nb = {
+    REFUNDED: `Depositumet på ${amount} betales tilbake til deg; det kan ta noen dager før det vises på kontoen.`,
+    RELEASED: `Reservasjonen på ${amount} på kortet ditt er slettet, så du blir ikke belastet.`,
+    KEPT: `Avbestillingen kom etter fristen for gratis avbestilling, så salongen beholder depositumet på ${amount}.`,
+  };
+  const en = {
+    REFUNDED: `The deposit of ${amount} is refunded to you; it may take a few days to show on your account.`,
+    RELEASED: `The hold of ${amount} on your card is released, so you are not charged.`,
+    KEPT: `The appointment was cancelled after free cancellation ended, so the salon keeps the deposit of ${amount}.`,
+  };
+  return (language === 'nb' ? nb : en)[deposit.kind];
+}
+
+export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts, language: Language = 'nb'): RenderedMessage {
+  const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
+  const salon = facts.salonName;
+  const service = what(facts, language);
+  const deposit = facts.deposit ? ` ${depositSentence(facts.deposit, language)}` : '';
+  if (language === 'en') {
+    const hello = `Hi ${facts.customerName}!`;
+    const manage = facts.manageUrl ? ` See or cancel the appointment: ${facts.manageUrl}` : '';
+    const waitsFor = facts.awaitingDeposit ? 'once the deposit is paid' : `when ${salon} has approved it`;
+    switch (kind) {
+      case 'RECEIVED':
+        return { subject: `We have your booking at ${salon}`, text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${manage}` };
+      case 'CONFIRMED':
+        return { subject: `Confirmed: your appointment at ${salon}`, text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}` };
+      case 'REMINDER':
+        return { subject: `Reminder: your appointment at ${salon} tomorrow`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
+      case 'RESCHEDULED':
+        return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved to ${when}: ${service}.${manage}` };
+      case 'CANCELLED':
+        return { subject: `Cancelled: your appointment at ${salon}`, text: `${hello} Your appointment ${when} (${service}) at ${salon} is cancelled.${deposit}` };
+    }
+  }
   const hello = `Hei ${facts.customerName}!`;
-  const cancel = facts.manageUrl ? ` Se eller avbestill timen: ${facts.manageUrl}` : '';
+  const manage = facts.manageUrl ? ` Se eller avbestill timen: ${facts.manageUrl}` : '';
+  const waitsFor = facts.awaitingDeposit ? 'når depositumet er betalt' : `når ${salon} har godkjent den`;
   switch (kind) {
     case 'RECEIVED':
-      return {
-        subject: `Vi har mottatt bestillingen din hos ${facts.salonName}`,
-        text: `${hello} Vi har mottatt bestillingen din: ${what(facts)} ${when}. Du får en bekreftelse når ${facts.salonName} har godkjent den.${cancel}`,
-      };
+      return { subject: `Vi har mottatt bestillingen din hos ${salon}`, text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${manage}` };
     case 'CONFIRMED':
-      return {
-        subject: `Bekreftet: timen din hos ${facts.salonName}`,
-        text: `${hello} Timen din er bekreftet: ${what(facts)} ${when}. Velkommen til ${facts.salonName}!${cancel}`,
-      };
+      return { subject: `Bekreftet: timen din hos ${salon}`, text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${manage}` };
     case 'REMINDER':
-      return {
-        subject: `Påminnelse: timen din hos ${facts.salonName} i morgen`,
-        text: `${hello} Påminnelse om timen din: ${what(facts)} ${when} hos ${facts.salonName}.${cancel}`,
-      };
+      return { subject: `Påminnelse: timen din hos ${salon} i morgen`, text: `${hello} Påminnelse om timen din: ${service} ${when} hos ${salon}.${manage}` };
     case 'RESCHEDULED':
-      return {
-        subject: `Endret: timen din hos ${facts.salonName}`,
-        text: `${hello} Timen din er flyttet til ${when}: ${what(facts)}.${cancel}`,
-      };
+      return { subject: `Endret: timen din hos ${salon}`, text: `${hello} Timen din er flyttet til ${when}: ${service}.${manage}` };
     case 'CANCELLED':
-      return {
-        subject: `Avbestilt: timen din hos ${facts.salonName}`,
-        text: `${hello} Timen din ${when} (${what(facts)}) hos ${facts.salonName} er avbestilt.`,
-      };
+      return { subject: `Avbestilt: timen din hos ${salon}`, text: `${hello} Timen din ${when} (${service}) hos ${salon} er avbestilt.${deposit}` };
   }
 }

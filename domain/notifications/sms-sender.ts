@@ -3,7 +3,7 @@
 // SVEVE_PASSWORD.
 
 export interface SmsMessage {
-  /** E.164-ish phone number as stored on the customer */
+  /** the number in E.164 (`+4798765432`, domain/phone/phone.rules.ts#smsRecipient) */
   to: string;
   text: string;
   meta?: Record<string, unknown>;

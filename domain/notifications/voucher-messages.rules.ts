@@ -1,7 +1,10 @@
-// Norwegian (nb-NO) texts of the voucher messages the voucher workflow sends (VoucherIssued
-// and VoucherRestored; a forfeited voucher sends nothing). Pure; money in minor units (øre).
+// The texts of the voucher messages the voucher workflow sends (VoucherIssued and VoucherRestored;
+// a forfeited voucher sends nothing), in the customer's language (docs/rules/messages.md#language).
+// Pure; money in minor units through the one money module.
 import type { RewardType } from '../loyalty/loyalty.rules';
-import { norwegianDateTime, type RenderedMessage } from './booking-messages.rules';
+import { formatMoney } from '../money/money.rules';
+import type { Language } from '../language/language.rules';
+import { messageDateTime, type RenderedMessage } from './booking-messages.rules';
 
 export type VoucherMessageKind = 'ISSUED' | 'RESTORED';
 
@@ -13,30 +16,42 @@ export interface VoucherMessageFacts {
   rewardValue: number;
   expiresAt: Date | null;
   timezone: string;
+  /** the salon's currency (NOK when unset) */
+  currency?: string;
 }
 
-/** 15000 -> "150 kr", 15050 -> "150,50 kr". */
-export function norwegianKroner(minor: number): string {
-  const kr = Math.floor(minor / 100);
-  const ore = minor % 100;
-  return ore === 0 ? `${kr} kr` : `${kr},${String(ore).padStart(2, '0')} kr`;
-}
-
-export function rewardText(rewardType: RewardType, rewardValue: number): string {
+export function rewardText(rewardType: RewardType, rewardValue: number, language: Language = 'nb', currency = 'NOK'): string {
+  const money = (minor: number) => formatMoney(minor, currency, language);
   switch (rewardType) {
     case 'DISCOUNT_PERCENT':
-      return `${rewardValue} % rabatt`;
+      return language === 'nb' ? `${rewardValue} % rabatt` : `${rewardValue}% off`;
     case 'DISCOUNT_AMOUNT':
-      return `${norwegianKroner(rewardValue)} i rabatt`;
+      return language === 'nb' ? `${money(rewardValue)} i rabatt` : `${money(rewardValue)} off`;
     case 'FREE_SERVICE':
-      return `en gratis behandling (verdi inntil ${norwegianKroner(rewardValue)})`;
+      return language === 'nb' ? `en gratis behandling (verdi inntil ${money(rewardValue)})` : `a free treatment (worth up to ${money(rewardValue)})`;
   }
 }
 
-export function renderVoucherMessage(kind: VoucherMessageKind, f: VoucherMessageFacts): RenderedMessage {
+export function renderVoucherMessage(kind: VoucherMessageKind, f: VoucherMessageFacts, language: Language = 'nb'): RenderedMessage {
+  const reward = rewardText(f.rewardType, f.rewardValue, language, f.currency);
+  if (language === 'en') {
+    const hello = `Hi ${f.customerName}!`;
+    const validity = f.expiresAt ? ` Valid until ${messageDateTime(f.expiresAt, f.timezone, 'en')}.` : ' It does not expire.';
+    switch (kind) {
+      case 'ISSUED':
+        return {
+          subject: `You have earned a reward at ${f.salonName}`,
+          text: `${hello} Your stamp card at ${f.salonName} is full, and you have earned ${reward}. Use the code ${f.code} when you book your next appointment.${validity}`,
+        };
+      case 'RESTORED':
+        return {
+          subject: `Your reward at ${f.salonName} can be used again`,
+          text: `${hello} The appointment you used the code ${f.code} for was cancelled, so your reward (${reward}) at ${f.salonName} can be used again.${validity}`,
+        };
+    }
+  }
   const hello = `Hei ${f.customerName}!`;
-  const validity = f.expiresAt ? ` Gyldig til ${norwegianDateTime(f.expiresAt, f.timezone)}.` : ' Den har ingen utløpsdato.';
-  const reward = rewardText(f.rewardType, f.rewardValue);
+  const validity = f.expiresAt ? ` Gyldig til ${messageDateTime(f.expiresAt, f.timezone, 'nb')}.` : ' Den har ingen utløpsdato.';
   switch (kind) {
     case 'ISSUED':
       return {

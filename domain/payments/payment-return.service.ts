@@ -31,6 +31,10 @@ export interface PaymentReturnView {
   retryCapReached: boolean;
   /** the provider's hosted checkout while the latest payment waits for the customer */
   checkoutUrl: string | null;
+  /** why the latest payment failed: the provider did not answer (TRANSIENT) or the card was refused (PERMANENT) */
+  failureKind: 'TRANSIENT' | 'PERMANENT' | null;
+  /** until when the booking's time is held for a retry (a failed deposit's retry window), or for the open checkout */
+  heldUntil: string | null;
 }
 
 export async function paymentReturnView(db: Db, paymentId: string): Promise<PaymentReturnView> {
@@ -56,5 +60,7 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
     retryable: rejection === null,
     retryCapReached: latest.status === 'FAILED' && latest.failedCount >= PAYMENT_RETRY_CAP,
     checkoutUrl: latest.status === 'INITIATED' ? latest.redirectUrl : null,
+    failureKind: latest.status === 'FAILED' ? latest.failureKind : null,
+    heldUntil: booking.status === 'PENDING' && (latest.status === 'FAILED' || latest.status === 'INITIATED') && latest.expiresAt ? new Date(latest.expiresAt).toISOString() : null,
   };
 }

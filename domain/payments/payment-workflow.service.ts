@@ -3,6 +3,7 @@
  * committed state under a row lock, acts only when the state still asks for it (so a retried
  * activity changes nothing twice) and calls the provider with the payment's idempotency keys.
  */
+import type { Language } from '../language/language.rules';
 import type { Db, Transaction } from '../../db/db-handle';
 import { tenantById } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
@@ -14,12 +15,12 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, latePaymentReleasedMessage, PAYMENT_RETRY_CAP, refundSmsText } from './payment.rules';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, latePaymentReleasedMessage, PAYMENT_RETRY_CAP, refundSmsText, retryHeldUntil } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
 import type { PaymentSnapshot } from './payment-events.rules';
-import { configById, lockPaymentById, lockPayouts, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import { configById, lockPaymentById, lockPaymentsOfBooking, lockPayouts, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
 import { payOutRefundOnce } from './provider-refunds';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
@@ -64,7 +65,13 @@ async function providerFor(deps: PaymentDeps, p: PaymentRow): Promise<{ provider
 async function recordFailure(deps: PaymentDeps, trx: Transaction, p: PaymentRow, kind: 'TRANSIENT' | 'PERMANENT', reason: string): Promise<void> {
   if (p.status !== 'INITIATED') return;
   const failedCount = kind === 'PERMANENT' ? p.failedCount + 1 : p.failedCount;
-  await changePayment(deps.signaller, trx, p, { status: 'FAILED', failureKind: kind, failureReason: reason.slice(0, 60), failedCount }, { type: 'PaymentFailed', actor: SYSTEM, data: { kind, reason } });
+  await changePayment(
+    deps.signaller,
+    trx,
+    p,
+    { status: 'FAILED', failureKind: kind, failureReason: reason.slice(0, 60), failedCount, expiresAt: retryHeldUntil(nowOf(deps)) },
+    { type: 'PaymentFailed', actor: SYSTEM, data: { kind, reason } },
+  );
 }
 
 /** Opens the provider's hosted checkout for an INITIATED payment, once (the payment's idempotency key). */
@@ -150,6 +157,27 @@ export async function settleFailure(deps: PaymentDeps, paymentId: string): Promi
     return cancelled ? 'CANCELLED' : 'NOTHING';
   }
   return (await followDepositStatus(deps, paymentId)) === 'RETRY_PENDING' ? 'RETRY_PENDING' : 'NOTHING';
+}
+
+export const PAYMENT_NOT_RETRIED = 'PAYMENT_NOT_RETRIED';
+
+/**
+ * The retry window of a failed deposit ended (docs/rules/payments.md#failures-and-retry): when the
+ * customer started no new attempt (this is still the booking's latest deposit payment) and the
+ * booking still waits for it (PENDING, RETRY_PENDING), it is cancelled by SYSTEM with
+ * PAYMENT_NOT_RETRIED and its time freed. Otherwise nothing (a retried activity cancels nothing twice).
+ */
+export async function closeRetryWindow(deps: PaymentDeps, paymentId: string): Promise<'CANCELLED' | 'NOTHING'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'FAILED' || p.intent !== 'DEPOSIT') return 'NOTHING';
+  return deps.knex.transaction(async (trx) => {
+    const payments = await lockPaymentsOfBooking(trx, p.tenantId, p.bookingId);
+    const latest = payments.filter((x) => x.intent === 'DEPOSIT').pop();
+    if (latest?.id !== p.id) return 'NOTHING';
+    const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
+    if (row.status !== 'PENDING' || row.depositStatus !== 'RETRY_PENDING') return 'NOTHING';
+    return (await cancelBookingBySystem(deps, trx, p, PAYMENT_NOT_RETRIED)) ? 'CANCELLED' : 'NOTHING';
+  });
 }
 
 /** Captures an authorized payment whose capture was asked for, exactly once (idempotency key `capture:<id>`). */
@@ -303,11 +331,18 @@ export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): 
 }
 
 /** Where the booking's customer is reached, and how they are greeted. */
-async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ name: string; phone: string | null; email: string | null; salonName: string }> {
+async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ name: string; phone: string | null; email: string | null; salonName: string; language: Language }> {
   const booking = await bookingById(deps.knex, p.bookingId);
   const customer = booking?.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
   const tenant = (await findTenant(deps.knex, p.tenantId))!;
-  return { name: booking?.contactName ?? customer?.name ?? 'kunde', phone: booking?.contactPhone ?? customer?.phone ?? null, email: booking?.contactEmail ?? customer?.email ?? null, salonName: tenant.name };
+  const language = booking?.language ?? 'nb';
+  return {
+    name: booking?.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
+    phone: booking?.contactPhone ?? customer?.phone ?? null,
+    email: booking?.contactEmail ?? customer?.email ?? null,
+    salonName: tenant.name,
+    language,
+  };
 }
 
 /**
@@ -335,7 +370,7 @@ export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, s
   if (!customer.phone) return 0;
   let sent = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const text = refundSmsText({ customerName: customer.name, salonName: customer.salonName, amount: refund.amount, currency: p.currency });
+    const text = refundSmsText({ customerName: customer.name, salonName: customer.salonName, amount: refund.amount, currency: p.currency, language: customer.language });
     if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
   }
   return sent;
@@ -346,7 +381,7 @@ export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: stri
   const p = await paymentById(deps.knex, paymentId);
   if (!p?.lateRelease) return 0;
   const customer = await customerOfBooking(deps, p);
-  const message = latePaymentReleasedMessage({ customerName: customer.name, salonName: customer.salonName, amount: p.lateAmount!, currency: p.currency, release: p.lateRelease });
+  const message = latePaymentReleasedMessage({ customerName: customer.name, salonName: customer.salonName, amount: p.lateAmount!, currency: p.currency, release: p.lateRelease, language: customer.language });
   const dedupeKey = `LATE_PAYMENT:${p.id}`;
   let sent = 0;
   if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;

@@ -2,6 +2,9 @@
  * Payments (docs/rules/payments.md), pure: the state machine, money arithmetic in integer minor
  * units, and the limits. Imported by the services, the activities and the payment workflow.
  */
+import { formatMoney } from '../money/money.rules';
+import type { Language } from '../language/language.rules';
+
 export type PaymentStatus = 'INITIATED' | 'AUTHORIZED' | 'CAPTURED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'FAILED' | 'EXPIRED' | 'VOIDED';
 export type PaymentIntent = 'DEPOSIT' | 'REMAINING';
 export type CaptureMode = 'AUTO' | 'MANUAL';
@@ -37,6 +40,23 @@ export function isCapturedStatus(status: PaymentStatus): boolean {
 /** Waiting on the customer or the hold: these expire at `expiresAt`. */
 export function isOpenStatus(status: PaymentStatus): boolean {
   return status === 'INITIATED' || status === 'AUTHORIZED';
+}
+
+/**
+ * How long a booking whose deposit failed keeps its time for the customer to try again
+ * (docs/rules/payments.md#failures-and-retry): as long as a checkout session, counted from the
+ * failure. A FAILED payment's `expiresAt` is that deadline; when it passes with no new attempt, the
+ * booking is cancelled and its time freed.
+ */
+export const RETRY_WINDOW_MS = CHECKOUT_SESSION_TTL_MS;
+
+export function retryHeldUntil(failedAt: Date): Date {
+  return new Date(failedAt.getTime() + RETRY_WINDOW_MS);
+}
+
+/** A failed payment whose booking still waits for a retry until `expiresAt` (the payment workflow waits for it). */
+export function holdsForRetry(p: { status: PaymentStatus; expiresAt: string | null; failedCount: number }): boolean {
+  return p.status === 'FAILED' && p.expiresAt !== null && p.failedCount < PAYMENT_RETRY_CAP;
 }
 
 function assertMinor(name: string, value: number): void {
@@ -120,22 +140,28 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   return wanted;
 }
 
-/** 15050 -> "150,50": minor units in the currency's major units, Norwegian style. */
-function inMajorUnits(amount: number): string {
-  return `${Math.floor(amount / 100)},${String(amount % 100).padStart(2, '0')}`;
-}
-
-/** PaymentRefunded: the customer's SMS (Norwegian), amount in the currency's major units. */
-export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string }): string {
-  return `Hei ${input.customerName}! ${input.salonName} har refundert ${inMajorUnits(input.amount)} ${input.currency} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
+/** PaymentRefunded: the customer's SMS in the booking's language, the amount as the page writes it ("150,50 kr"). */
+export function refundSmsText(input: { customerName: string; salonName: string; amount: number; currency: string; language?: Language }): string {
+  const language = input.language ?? 'nb';
+  const amount = formatMoney(input.amount, input.currency, language);
+  return language === 'en'
+    ? `Hi ${input.customerName}! ${input.salonName} has refunded ${amount} to you. It may take a few days before the amount shows on your account.`
+    : `Hei ${input.customerName}! ${input.salonName} har refundert ${amount} til deg. Det kan ta noen dager før beløpet vises på kontoen.`;
 }
 
 /**
  * A payment the provider confirmed after it expired here, released again (voided or refunded): the
- * customer's message (Norwegian), the same text by SMS and as the e-mail's body.
+ * customer's message in the booking's language, the same text by SMS and as the e-mail's body.
  */
-export function latePaymentReleasedMessage(input: { customerName: string; salonName: string; amount: number; currency: string; release: 'VOIDED' | 'REFUNDED' }): { subject: string; text: string } {
-  const amount = `${inMajorUnits(input.amount)} ${input.currency}`;
+export function latePaymentReleasedMessage(input: { customerName: string; salonName: string; amount: number; currency: string; release: 'VOIDED' | 'REFUNDED'; language?: Language }): { subject: string; text: string } {
+  const language = input.language ?? 'nb';
+  const amount = formatMoney(input.amount, input.currency, language);
+  if (language === 'en') {
+    const late = `Hi ${input.customerName}! Your payment of ${amount} to ${input.salonName} arrived after the booking was cancelled or had expired.`;
+    return input.release === 'REFUNDED'
+      ? { subject: `Your payment to ${input.salonName} is refunded`, text: `${late} We have refunded the whole amount to you. It may take a few days before it shows on your account.` }
+      : { subject: `Your payment to ${input.salonName} is released`, text: `${late} We have released the amount held on your card, so you are not charged.` };
+  }
   const late = `Hei ${input.customerName}! Betalingen din på ${amount} til ${input.salonName} kom etter at bestillingen var avbestilt eller utløpt.`;
   return input.release === 'REFUNDED'
     ? { subject: `Betalingen din til ${input.salonName} er refundert`, text: `${late} Vi har refundert hele beløpet til deg. Det kan ta noen dager før det vises på kontoen.` }

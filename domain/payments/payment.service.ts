@@ -17,7 +17,7 @@ export interface PaymentOwnerProof {
   phone?: string;
   customerAccountId?: string;
 }
-import { CHECKOUT_SESSION_TTL_MS, failureOutcome, remainingAmount, retryRejection } from './payment.rules';
+import { CHECKOUT_SESSION_TTL_MS, failureOutcome, remainingAmount, retryHeldUntil, retryRejection } from './payment.rules';
 import { changePayment, insertPayment, newIdempotencyKey, newPaymentRow, type PaymentActor, type PaymentDeps } from './payment-change';
 import { nowOf } from '../time/clock';
 import { openConfigCredentials, providerOf } from './payment-config.service';
@@ -101,7 +101,14 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
         deps.signaller,
         trx,
         payment,
-        { status: 'FAILED', failureKind: kind, failureReason: (verified.failureReason ?? (kind === 'TRANSIENT' ? 'PROVIDER_UNAVAILABLE' : 'DECLINED')).slice(0, 60), failedCount },
+        {
+          status: 'FAILED',
+          failureKind: kind,
+          failureReason: (verified.failureReason ?? (kind === 'TRANSIENT' ? 'PROVIDER_UNAVAILABLE' : 'DECLINED')).slice(0, 60),
+          failedCount,
+          // the booking keeps its time for a retry until then (docs/rules/payments.md#failures-and-retry)
+          expiresAt: retryHeldUntil(now),
+        },
         { type: 'PaymentFailed', actor, data: { ...data, kind } },
       );
       applied = true;

@@ -11,6 +11,8 @@ import { findService, findServicesByIds } from '../catalogue/catalogue.repositor
 import { AppError, errors } from '../errors';
 import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
+import { optionalPhone } from '../phone/phone.rules';
+import { salonPhoneRegion } from '../tenant/tenant-context';
 import * as repo from './resource.repository';
 import type { ResourceMetadata, ResourceType } from './resource.repository';
 import { syncUploadFields } from '../upload/upload-links';
@@ -149,6 +151,8 @@ export async function createResource(db: Db, signaller: EntitySignaller, tenantI
   if (input.login && !input.login.email && !input.login.phone) {
     throw errors.validation('Request validation failed', [{ field: 'login', message: 'needs an email or a phone' }]);
   }
+  // a login's number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
+  const loginPhone = input.login?.phone ? optionalPhone(input.login.phone, await salonPhoneRegion(db, tenantId), 'login.phone') : null;
   const passwordHash = input.login ? await hashPassword(input.login.password, passwordHashRounds) : undefined;
   return db.transaction(async (trx) => {
     let userId: string | null = null;
@@ -157,7 +161,7 @@ export async function createResource(db: Db, signaller: EntitySignaller, tenantI
         tenantId,
         role: input.login.role,
         email: input.login.email ?? null,
-        phone: input.login.phone ?? null,
+        phone: loginPhone,
         name: input.name,
         passwordHash: passwordHash!,
       });

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantSettings } from './tenant-settings.rules';
+import { phoneRegionOf, type PhoneRegion } from '../phone/phone.rules';
 import { findTenant, findTenantIdByHost } from './tenant.repository';
 
 export interface TenantContext {
@@ -15,6 +16,8 @@ export interface TenantContext {
   subscriptionStatus?: string | null;
   trialEndsAt?: Date | null;
   billingExempt?: boolean;
+  /** the salon's address (its `country` is where numbers typed without a country code are read) */
+  address?: unknown;
 }
 
 /** 404 TENANT_NOT_FOUND when there is no such tenant. */
@@ -22,6 +25,11 @@ export async function tenantById(db: Db, tenantId: string): Promise<TenantContex
   const row = await findTenant(db, tenantId);
   if (!row) throw errors.notFound('tenant');
   return row;
+}
+
+/** The salon's country for phone numbers typed without a country code (domain/phone/phone.rules.ts). */
+export async function salonPhoneRegion(db: Db, tenantId: string): Promise<PhoneRegion> {
+  return phoneRegionOf(await findTenant(db, tenantId));
 }
 
 /** Tenant resolution by host (docs/rules/auth.md#tenant-resolution): `<slug>.<platform domain>` or a custom domain; undefined when none matches. */

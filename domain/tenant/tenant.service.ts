@@ -1,6 +1,7 @@
 // Tenants (docs/rules/salon.md#tenant): creation with an OWNER in one transaction, reads scoped to the caller's
 // tenant (another tenant is TENANT_NOT_FOUND, never data), and partial updates merged onto the
 // stored complete settings.
+import { DEFAULT_PHONE_REGION, optionalPhone } from '../phone/phone.rules';
 import type { Db } from '../../db/db-handle';
 import type { PageResult } from '../../db/paginate';
 import { findUserById, insertUser, type UserRow } from '../users/user.repository';
@@ -43,6 +44,8 @@ export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashR
   const industryType = input.industryType ?? 'beauty';
   const settings = completeSettings(industryType, input.settings);
   assertValidSettings(settings);
+  // a new salon names no country yet: the owner's number is read in the default one (Norway)
+  const ownerPhone = optionalPhone(input.owner.phone, DEFAULT_PHONE_REGION, 'phone');
   const passwordHash = await hashPassword(input.owner.password, hashRounds);
   return db.transaction(async (trx) => {
     if (await repo.findTenantBySlug(trx, input.slug)) throw slugTaken();
@@ -51,7 +54,7 @@ export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashR
       tenantId: tenant.id,
       role: 'OWNER',
       email: input.owner.email,
-      phone: input.owner.phone ?? null,
+      phone: ownerPhone,
       name: input.owner.name ?? null,
       passwordHash,
     });

@@ -78,6 +78,8 @@ export async function acceptOffer(deps: OfferDeps, tenant: TenantContext, offerI
         startTime: toIso(offer.startTime),
         items: offer.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId })),
         customer: { name: entry.contactName, phone: entry.contactPhone, email: entry.contactEmail },
+        // the booking keeps the language the customer joined in (docs/rules/messages.md#language)
+        language: entry.language,
       },
       entry.customerAccountId ?? undefined,
     );

@@ -1,6 +1,7 @@
 /**
  * The waitlist's two secrets (docs/rules/waitlist.md#tokens), both compared in constant time:
- * - an entry's token, random, given once when the entry is made; only its SHA-256 is stored;
+ * - an entry's token, an HMAC (the server secret) over the entry id, so the message confirming the
+ *   entry can carry its link; only its SHA-256 is stored (entries made before carry a random one);
  * - an offer's token, an HMAC (the server secret) over the offer id, so the offer's message can be
  *   written by the worker at any time without storing the token itself.
  */
@@ -16,8 +17,12 @@ function sameBytes(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
-export function issueEntryToken(): { token: string; hash: string } {
-  const token = crypto.randomBytes(24).toString('base64url');
+export function entryToken(secret: string, entryId: string): string {
+  return crypto.createHmac('sha256', secret).update(`waitlist-entry:${entryId}`).digest('base64url');
+}
+
+export function issueEntryToken(secret: string, entryId: string): { token: string; hash: string } {
+  const token = entryToken(secret, entryId);
   return { token, hash: sha256(token) };
 }
 

@@ -11,8 +11,9 @@ import { WaitlistRoundModel } from '../../db/models/waitlist-round.model';
 import { WaitlistOfferModel } from '../../db/models/waitlist-offer.model';
 import { WaitlistNotificationModel } from '../../db/models/waitlist-notification.model';
 import type { WaitlistEntryStatus, WaitlistRoundStatus } from './waitlist-events.rules';
+import type { Language } from '../language/language.rules';
 
-export type EntryRow = Omit<ReturnType<typeof plain<WaitlistEntryModel>>, 'status'> & { status: WaitlistEntryStatus };
+export type EntryRow = Omit<ReturnType<typeof plain<WaitlistEntryModel>>, 'status' | 'language'> & { status: WaitlistEntryStatus; language: Language };
 export type RoundRow = Omit<ReturnType<typeof plain<WaitlistRoundModel>>, 'status'> & { status: WaitlistRoundStatus };
 export type OfferStatus = 'OFFERED' | 'ACCEPTED' | 'EXPIRED' | 'DECLINED' | 'TAKEN';
 export type OfferRow = Omit<ReturnType<typeof plain<WaitlistOfferModel>>, 'status'> & { status: OfferStatus };
@@ -25,7 +26,7 @@ const offerRow = (m: WaitlistOfferModel) => plain(m) as OfferRow;
 
 export type NewEntry = Pick<
   EntryRow,
-  'tenantId' | 'source' | 'serviceIds' | 'resourceId' | 'fromDate' | 'toDate' | 'earliestTime' | 'latestTime' | 'contactName' | 'contactPhone' | 'contactEmail' | 'customerAccountId' | 'tokenHash' | 'createdBy'
+  'id' | 'tenantId' | 'source' | 'serviceIds' | 'resourceId' | 'fromDate' | 'toDate' | 'earliestTime' | 'latestTime' | 'contactName' | 'contactPhone' | 'contactEmail' | 'customerAccountId' | 'tokenHash' | 'createdBy' | 'language'
 >;
 
 /** Throws waitlist_entries_one_per_phone when the phone already waits over an overlapping range. */
@@ -193,6 +194,13 @@ export async function closeOpenOffers(trx: Transaction, which: OpenOffersOf, to:
 }
 
 // ------------------------------------------------------------------ messages
+
+/** Claims the (entry, channel, kind) message row of an entry's own message (joining); its id and whether it was already sent. */
+export async function claimWaitlistEntryNotification(db: Db, claim: { tenantId: string; entryId: string; channel: string; kind: string }): Promise<{ id: string; sentAt: Date | null }> {
+  await WaitlistNotificationModel.query(db).insert(claim).onConflict(['entryId', 'channel', 'kind']).ignore();
+  const row = (await WaitlistNotificationModel.query(db).select('id', 'sentAt').findOne({ entryId: claim.entryId, channel: claim.channel, kind: claim.kind }))!;
+  return { id: row.id, sentAt: row.sentAt };
+}
 
 export async function claimWaitlistNotification(db: Db, claim: { tenantId: string; offerId: string; channel: string; kind: string }): Promise<{ id: string; sentAt: Date | null }> {
   await WaitlistNotificationModel.query(db).insert(claim).onConflict(['offerId', 'channel', 'kind']).ignore();

@@ -5,6 +5,7 @@
  * through the change primitive, so its workflow (`waitlist-entry:<id>`, which ends it at its last
  * date) is told before commit.
  */
+import crypto from 'node:crypto';
 import type { Db, Transaction } from '../../db/db-handle';
 import type { PageQuery, PageResult } from '../../db/paginate';
 import { errors } from '../errors';
@@ -16,7 +17,8 @@ import { nowOf, type Clock } from '../time/clock';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { assertResourcesExist, servicesFor } from '../availability/availability.service';
 import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
-import { normalisePhone } from '../customer/customer.rules';
+import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
+import { languageOr, type Language } from '../language/language.rules';
 import { waitlistEntryContract } from './waitlist-events.rules';
 import { entryWishProblems } from './waitlist.rules';
 import { entryTokenMatches, issueEntryToken } from './waitlist-tokens';
@@ -40,6 +42,8 @@ export interface JoinInput {
   earliestTime?: string | null;
   latestTime?: string | null;
   customer: { name: string; phone: string; email?: string | null };
+  /** the language the customer joined in (the salon's when left out) */
+  language?: Language;
 }
 
 export type JoinedEntry = WaitlistEntryDto & { token: string };
@@ -57,13 +61,14 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
   if (problems.length) throw errors.validation('Request validation failed', problems);
   await servicesFor(deps.knex, tenant.id, input.serviceIds);
   await assertResourcesExist(deps.knex, tenant.id, [input.resourceId]);
-  const phone = normalisePhone(input.customer.phone);
-  if (!phone) throw errors.validation('Request validation failed', [{ field: 'customer.phone', message: 'must be a phone number' }]);
-  const { token, hash } = issueEntryToken();
+  const phone = requirePhone(input.customer.phone, phoneRegionOf(tenant), 'customer.phone');
+  const id = crypto.randomUUID();
+  const { token, hash } = issueEntryToken(deps.secret, id);
   const entry = await deps.knex.transaction((trx) =>
     changeEntity(deps.signaller, waitlistEntryContract, {
       write: () =>
         insertEntry(trx, {
+          id,
           tenantId: tenant.id,
           source: joiner.source,
           serviceIds: [...new Set(input.serviceIds)],
@@ -75,6 +80,7 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
           customerAccountId: joiner.customerAccountId ?? null,
           tokenHash: hash,
           createdBy: joiner.createdBy ?? null,
+          language: languageOr(input.language, tenant.settings),
         }),
       event: 'WaitlistEntryJoined',
     }),

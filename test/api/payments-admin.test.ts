@@ -77,8 +77,8 @@ describe('payments: admin routes', function () {
       const sent = (await sms.sentTo(booking.phone)).filter((m) => m.meta?.kind === 'REFUND').map((m) => m.text);
       return sent.length === 2 ? sent : undefined;
     }, 'two refund SMS');
-    expect(texts.some((t) => t.includes('25,00 NOK'))).to.equal(true);
-    expect(texts.some((t) => t.includes('75,00 NOK'))).to.equal(true);
+    expect(texts.some((t) => t.includes('25 kr'))).to.equal(true);
+    expect(texts.some((t) => t.includes('75 kr'))).to.equal(true);
   });
 
   it('when 20 refunds of 1000 race on a captured 10000 then exactly 10 succeed and the refunded total never exceeds the captured amount', async () => {

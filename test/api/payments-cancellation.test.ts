@@ -49,7 +49,7 @@ describe('payments: cancellation refunds', function () {
     const { sandbox, sms } = await stack();
     expect(sandbox.session(payment.providerSessionId)!.refundedAmount).to.equal(10000);
     const message = await eventually(async () => (await sms.sentTo(booking.phone)).find((m) => m.meta?.kind === 'REFUND'), 'the refund SMS');
-    expect(message.text).to.contain('Hei Kari Nordmann!').and.contain('har refundert 100,00 NOK');
+    expect(message.text).to.contain('Hei Kari Nordmann!').and.contain('har refundert 100 kr til deg').and.not.contain('NOK');
   });
 
   it('when the customer cancels through the salon outside the free window then nothing is refunded, the fee is the deposit and the deposit is FORFEIT', async () => {

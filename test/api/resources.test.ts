@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { stack } from '../support/stack';
 import { salonWithRoles, type Caller, type RoleSalon } from '../support/salon-roles';
-import { tokenFor, unique } from '../support/factories';
+import { tokenFor, unique, uniquePhone } from '../support/factories';
 import { call, http } from '../support/http';
 import { resourceIdForUser } from '../../domain/resource/resource.service';
 
@@ -59,8 +59,8 @@ describe('resources', () => {
     });
 
     it('when the login password has 6 characters then it is accepted; 5 is 400', async () => {
-      await newResource(s, { login: { phone: unique('+47'), password: '123456', role: 'OWNER' } });
-      const res = await s.as('OWNER', 'post', '/resources', { name: 'X', login: { phone: unique('+47'), password: '12345', role: 'STAFF' } });
+      await newResource(s, { login: { phone: uniquePhone(), password: '123456', role: 'OWNER' } });
+      const res = await s.as('OWNER', 'post', '/resources', { name: 'X', login: { phone: uniquePhone(), password: '12345', role: 'STAFF' } });
       expect(res.status).to.equal(400);
       expect(res.body.error.details[0].field).to.equal('login.password');
     });
@@ -74,7 +74,7 @@ describe('resources', () => {
     });
 
     it('when the login phone is taken in the salon then 409 USER_PHONE_EXISTS; the same phone in another salon is fine', async () => {
-      const phone = unique('+47');
+      const phone = uniquePhone();
       await newResource(s, { login: { phone, password: 'sekret', role: 'STAFF' } });
       const res = await s.as('OWNER', 'post', '/resources', { name: 'X', login: { phone, password: 'sekret', role: 'STAFF' } });
       expect(res.status).to.equal(409);

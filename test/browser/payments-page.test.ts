@@ -2,6 +2,8 @@
 // the platform's return page, in Chromium.
 import { expect } from 'chai';
 import { chooseUpToContact, closePages, startBrowserStack, openPage, randomPhone, type OpenedPage } from './support';
+import { stack } from '../support/stack';
+import { eventually } from '../support/eventually';
 import { depositSalon, paymentRows } from '../support/payments';
 import { knex } from '../support/booking-fixtures';
 
@@ -55,7 +57,8 @@ describe('booking page deposits (browser)', function () {
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
     const retry = page.getByRole('button', { name: 'Prøv å betale igjen' });
     await retry.waitFor({ timeout: 20_000 });
-    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen ble avvist. Timen er holdt av en stund til.');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Kortet ble avvist, og betalingen er ikke gjennomført.');
+    expect(await page.locator('[role="status"]').innerText()).to.match(/Timen holdes av til deg til \S+ \d+\. \S+ kl\. \d\d:\d\d\. Prøv igjen før det; ellers blir timen avbestilt\./);
     await shot('return-declined');
     await retry.click();
     await page.waitForURL(/\/checkout\/cs_/);
@@ -97,5 +100,62 @@ describe('booking page deposits (browser)', function () {
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking.status).to.equal('CANCELLED');
     expect((await paymentRows(booking.id)).map((p: { status: string }) => p.status)).to.deep.equal(['FAILED', 'FAILED', 'FAILED']);
+  });
+
+  it('when the provider fails rather than the card then the return page says the provider did not answer and until when the time is held, and the manage page says the booking waits for its deposit, not for the salon', async function () {
+    const salon = await depositSalon();
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    await page.getByRole('button', { name: 'Fail (provider error, try again)' }).click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+    await page.getByRole('button', { name: 'Prøv å betale igjen' }).waitFor({ timeout: 20_000 });
+    await shot('return-provider-error');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingsleverandøren svarte ikke, så betalingen ble ikke gjennomført. Kortet ditt er ikke belastet.');
+    expect(await page.locator('main').innerText()).to.not.contain('avvist');
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    const [failed] = await paymentRows(booking.id);
+    const heldUntil = new Intl.DateTimeFormat('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(failed.expiresAt));
+    expect(new Date(failed.expiresAt).getTime() - new Date(failed.updatedAt).getTime(), 'held 30 minutes from the failure').to.be.within(29 * 60_000, 30 * 60_000 + 5_000);
+    expect(await page.locator('[role="status"]').innerText()).to.contain(`kl. ${heldUntil}. Prøv igjen før det`).and.contain('Timen: venter på at depositumet blir betalt.');
+
+    const token = await page.context().cookies().then((all) => all.find((c) => c.name === `salon_bp_${booking.id}`)!.value);
+    await page.goto(`${opened.baseUrl}/${salon.tenant.slug}/bookings/${booking.id}?token=${token}`);
+    await shot('manage-unpaid');
+    const card = await page.locator('.card dl').innerText();
+    expect(card).to.contain('Venter på at depositumet blir betalt').and.not.contain('Venter på bekreftelse fra salongen');
+    expect(await page.locator('main').innerText()).to.contain(`Depositumet på 100\u00a0kr er ikke betalt ennå. Timen holdes av til deg til`).and.contain(`kl. ${heldUntil}`);
+    await page.getByRole('link', { name: 'Betal depositumet' }).click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
+    await page.getByRole('button', { name: 'Prøv å betale igjen' }).click();
+    await page.waitForURL(/\/checkout\/cs_/);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+  });
+
+  it('when a paid booking is cancelled inside the free window then the cancelled page and the cancellation e-mail say the deposit is refunded, in kr', async function () {
+    const salon = await depositSalon({ settings: { cancellationHours: 0 } });
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    const email = `refund-${Date.now()}@example.test`;
+    await page.goto(`${opened.baseUrl}/${salon.tenant.slug}`);
+    await chooseUpToContact(opened, [service.name]);
+    await page.getByLabel('Navn').fill('Kari Refusjon');
+    await page.getByLabel('Mobilnummer').fill(randomPhone().typed);
+    await page.getByLabel('E-post (valgfritt)').fill(email);
+    await page.getByRole('button', { name: 'Bestill og betal depositum' }).click();
+    await page.waitForURL(/\/checkout\/cs_/);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
+    await page.getByRole('button', { name: 'Avbestill timen' }).click();
+    await page.waitForURL(/cancelled=1$/);
+    await shot('cancelled');
+    expect(await page.locator('[role="status"]').innerText()).to.contain('Timen er avbestilt.').and.contain('Depositumet på 100\u00a0kr betales tilbake til deg.');
+    const { platform } = await stack();
+    const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation e-mail');
+    expect(mail.text).to.contain('Depositumet på 100 kr betales tilbake til deg').and.not.contain('NOK');
   });
 });

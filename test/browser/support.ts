@@ -35,7 +35,10 @@ function folderOf(title: string): string {
 }
 
 /** A fresh browser context for one test; closed by the returned page's context after the test. */
-export async function openPage(test: Mocha.Context, options: { javaScript?: boolean; timezoneId?: string; locale?: string } = {}): Promise<OpenedPage> {
+/** A 390 px wide phone (an iPhone 12-15 class screen), touch and all. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+export async function openPage(test: Mocha.Context, options: { javaScript?: boolean; timezoneId?: string; locale?: string; phone?: boolean } = {}): Promise<OpenedPage> {
   const { baseUrl } = await stack();
   const browser = await sharedBrowser();
   const context = await browser.newContext({
@@ -44,7 +47,7 @@ export async function openPage(test: Mocha.Context, options: { javaScript?: bool
     bypassCSP: true,
     timezoneId: options.timezoneId ?? 'Europe/Oslo',
     locale: options.locale ?? 'nb-NO',
-    viewport: { width: 1100, height: 900 },
+    ...(options.phone ? PHONE : { viewport: { width: 1100, height: 900 } }),
   });
   const page = await context.newPage();
   const origin = new URL(baseUrl).origin;
@@ -134,9 +137,21 @@ export async function processingSalon(): Promise<PageSalon & { day: string; colo
   return { ...salon, day, colour: { id: colour.id, name: `Farge ${tag}` } };
 }
 
+/** A Norwegian mobile number as a customer types it ("912 34 567") and as the platform stores it (+4791234567). */
 export function randomPhone(): { typed: string; stored: string } {
-  const digits = String(crypto.randomInt(40000000, 49999999));
+  const digits = String(crypto.randomInt(90000000, 99999999));
   return { typed: `${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, stored: `+47${digits}` };
+}
+
+/** Every time of a salon-local day taken: one booking over the staff member's whole working day (09:00-17:00). */
+export async function fillDay(salon: PageSalon, date: string, staff = salon.staff[0]): Promise<void> {
+  const db = await knex();
+  const start = new Date(at(date, '09:00'));
+  const end = new Date(at(date, '17:00'));
+  const [booking] = await db('bookings')
+    .insert({ tenantId: salon.tenant.id, resourceId: staff.resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', paymentMode: 'IN_PERSON', totalAmount: 0, contactName: 'Heldag', metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
+    .returning('id');
+  await db('booking_items').insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 });
 }
 
 /** Sets the platform's bookingUiVersion (the admin route). */

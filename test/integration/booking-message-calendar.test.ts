@@ -1,5 +1,5 @@
 // The booking's messages carry the customer's manage link, and its e-mails the booking as a calendar
-// invitation that calendars update instead of duplicating: one UID, SEQUENCE raised by every move,
+// invitation that calendars update instead of duplicating: one UID, SEQUENCE raised by every change a message announces,
 // the salon's TZID, METHOD:CANCEL on cancellation (docs/rules/booking-page.md#calendar-files).
 import crypto from 'node:crypto';
 import { expect } from 'chai';
@@ -87,6 +87,38 @@ describe('booking messages: manage link and calendar invitation', function () {
     expect(line(invite.content, 'DTEND;')).to.equal(`DTEND;TZID=Europe/Oslo:${date}T113000`);
     const text = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED SMS');
     expect(text.text).to.contain('kl. 10:00–11:30');
+  });
+
+  it('when the salon changes what no message announces (notes, staff) then the manage page’s calendar file keeps the SEQUENCE of the last invitation sent; a move raises both by one', async () => {
+    const { platform } = await stack();
+    const salon = await bookingSalon({ settings: { autoConfirm: true }, staff: 2 });
+    const email = `sequence-${crypto.randomUUID()}@example.test`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '10:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Kari Sekvens', phone: `+479${crypto.randomInt(1000000, 9999999)}`, email },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const { id, cancellationToken } = created.body.data;
+    const file = async () => (await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(cancellationToken)}`)).text;
+    const sequence = (ics: string) => Number(line(ics, 'SEQUENCE:')!.split(':')[1]);
+    const mailOf = (kind: string) => eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
+    const invited = sequence((await mailOf('CONFIRMED')).attachments!.find((a) => a.calendarMethod)!.content);
+    expect(sequence(await file())).to.equal(invited);
+
+    for (const change of [{ notes: 'Kunden vil ha kaffe' }, { resourceId: salon.staff[1].resourceId }]) {
+      const res = await call('patch', `/bookings/${id}`, salon.owner.token, change);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    const row = await platform.knex('bookings').where({ id }).first();
+    expect(row.version, 'the row changed').to.be.greaterThan(1);
+    expect(sequence(await file()), 'no message went out, so no new SEQUENCE').to.equal(invited);
+
+    const moved = await call('patch', `/bookings/${id}`, salon.owner.token, { startTime: at(localDay(4), '11:00') });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    const movedSequence = sequence((await mailOf('RESCHEDULED')).attachments!.find((a) => a.calendarMethod)!.content);
+    expect(movedSequence).to.equal(invited + 1);
+    expect(sequence(await file())).to.equal(movedSequence);
   });
 
   it('when the salon makes the booking (no token) then its messages carry no manage link and nothing breaks', async () => {

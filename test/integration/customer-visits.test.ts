@@ -18,10 +18,10 @@ async function knex() {
 }
 
 describe('findOrCreateCustomerByPhone', () => {
-  it('when the phone is new then the customer and its tenant customer are created with normalised contact data', async () => {
+  it('when the phone is new then the customer and its tenant customer are created with the phone in E.164 and the e-mail lower-cased', async () => {
     const { tenant } = await createSalon();
     const result = await (await knex()).transaction((trx) =>
-      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'Kari', phone: '+47 912 00 001', email: 'Kari@Example.no' }),
+      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'Kari', phone: '+47 912 00 001', email: 'Kari@Example.no' }, 'NO'),
     );
     expect(result.created).to.equal(true);
     expect(await getCustomer(await knex(), tenant.id, result.id)).to.include({ name: 'Kari', phone: '+4791200001', email: 'kari@example.no' });
@@ -34,7 +34,7 @@ describe('findOrCreateCustomerByPhone', () => {
     const { tenant } = await createSalon();
     const existing = await createCustomer(await knex(), tenant.id, { name: 'Kari Nordmann', phone: '+4791200002', email: 'kari@example.no' });
     const result = await (await knex()).transaction((trx) =>
-      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'K. Nordmann', phone: '+47 912 00 002', email: 'other@example.no' }),
+      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'K. Nordmann', phone: '+47 912 00 002', email: 'other@example.no' }, 'NO'),
     );
     expect(result.created).to.equal(false);
     expect(await getCustomer(await knex(), tenant.id, result.id)).to.deep.equal(existing);
@@ -46,7 +46,7 @@ describe('findOrCreateCustomerByPhone', () => {
     const a = await createSalon();
     const b = await createSalon();
     await createCustomer(await knex(), a.tenant.id, { name: 'A', phone: '+4791200003' });
-    const result = await (await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, b.tenant.id, { name: 'B', phone: '+4791200003' }));
+    const result = await (await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, b.tenant.id, { name: 'B', phone: '+4791200003' }, 'NO'));
     expect(result.created).to.equal(true);
     expect((await CustomerModel.query().findById(result.id))?.tenantId).to.equal(b.tenant.id);
   });
@@ -55,7 +55,7 @@ describe('findOrCreateCustomerByPhone', () => {
     const { tenant } = await createSalon();
     await createCustomer(await knex(), tenant.id, { name: 'Owner of mail', phone: '+4791200004', email: 'shared@example.no' });
     const result = await (await knex()).transaction(async (trx) => {
-      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: 'New', phone: '+4791200005', email: 'SHARED@example.no' });
+      const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: 'New', phone: '+4791200005', email: 'SHARED@example.no' }, 'NO');
       await trx.raw('select 1'); // the caller's transaction was not aborted by a unique violation
       return found;
     });
@@ -67,7 +67,7 @@ describe('findOrCreateCustomerByPhone', () => {
     const { tenant } = await createSalon();
     const k = await knex();
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => k.transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: `racer ${i}`, phone: '+47 912 00 006' }))),
+      Array.from({ length: 10 }, (_, i) => k.transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: `racer ${i}`, phone: '+47 912 00 006' }, 'NO'))),
     );
     expect(new Set(results.map((r) => r.id)).size).to.equal(1);
     expect(results.filter((r) => r.created)).to.have.length(1);
@@ -77,7 +77,7 @@ describe('findOrCreateCustomerByPhone', () => {
 
   it('when the phone is blank then it is rejected with VALIDATION_ERROR', async () => {
     const { tenant } = await createSalon();
-    await rejectsWith((await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' })), { status: 400, code: 'VALIDATION_ERROR' });
+    await rejectsWith((await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' }, 'NO')), { status: 400, code: 'VALIDATION_ERROR' });
   });
 });
 

@@ -12,6 +12,11 @@ export function unique(prefix = 'x'): string {
   return `${prefix}-${crypto.randomBytes(5).toString('hex')}`;
 }
 
+/** A Norwegian mobile number nobody else in the run has, in E.164 (+479xxxxxxx). */
+export function uniquePhone(): string {
+  return `+479${String(crypto.randomInt(0, 10_000_000)).padStart(7, '0')}`;
+}
+
 export interface TestUser {
   id: string;
   email: string;

@@ -133,6 +133,29 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
       expect(await knex('bookings').where({ id: booking.id }).first()).to.include({ status: 'CANCELLED', cancelReason: 'AUTHORIZATION_EXPIRED' });
     }));
 
+  it('when a failed deposit is not tried again within its 30 minutes then its PENDING booking is cancelled by SYSTEM with PAYMENT_NOT_RETRIED; tried again in time, the booking stays', () =>
+    withWorker(async (signaller) => {
+      const failed = async () => {
+        const seeded = await seed({ bookingStatus: 'PENDING', paymentStatus: 'INITIATED', expiresInMs: 30 * MINUTE });
+        const now = await t.env.currentTimeMs();
+        await seeded.knex('payments').where({ id: seeded.payment.id }).update({ status: 'FAILED', failureKind: 'PERMANENT', failureReason: 'CARD_DECLINED', failedCount: 1, expiresAt: new Date(now + 30 * MINUTE) });
+        await seeded.knex('bookings').where({ id: seeded.booking.id }).update({ depositStatus: 'RETRY_PENDING' });
+        return seeded;
+      };
+      const lapsed = await failed();
+      const retried = await failed();
+      // the second customer tried again: a newer deposit payment of the same booking
+      await retried.knex('payments').insert({ ...retried.payment, id: crypto.randomUUID(), status: 'INITIATED', failureKind: null, failureReason: null, failedCount: 1, idempotencyKey: unique('pay'), createdAt: new Date(Date.now() + 1000), expiresAt: new Date((await t.env.currentTimeMs()) + 30 * MINUTE) });
+      const handles = [await start(signaller, lapsed.payment), await start(signaller, retried.payment)];
+      await t.env.sleep(29 * MINUTE);
+      expect((await lapsed.knex('bookings').where({ id: lapsed.booking.id }).first()).status, 'still held').to.equal('PENDING');
+      await t.env.sleep(2 * MINUTE);
+      await Promise.all(handles.map((h) => h.result()));
+      expect(await lapsed.knex('bookings').where({ id: lapsed.booking.id }).first()).to.include({ status: 'CANCELLED', cancelledBy: 'SYSTEM', cancelReason: 'PAYMENT_NOT_RETRIED' });
+      expect((await lapsed.knex('booking_items').where({ bookingId: lapsed.booking.id }).first()).isActive, 'its time is freed').to.equal(false);
+      expect((await retried.knex('bookings').where({ id: retried.booking.id }).first()).status, 'tried again: kept').to.equal('PENDING');
+    }));
+
   it('when the worker dies between the provider capture and the database write then the retried capture charges once (the provider call carries the idempotency key)', async () => {
     const { platform } = await stack();
     const real = platform.deps.paymentProviders!;

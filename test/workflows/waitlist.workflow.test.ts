@@ -30,6 +30,8 @@ interface Scene {
   tenant: TenantContext;
   deps: WaitlistDeps & BookingDeps & OfferDeps;
   taskQueue: string;
+  /** the waiters' phones: each entry's workflow confirms it by SMS once the worker runs */
+  joined: string[];
 }
 
 describe('waitlist offer rounds (time skipping, real database)', function () {
@@ -46,7 +48,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     const s = await bookingSalon({ settings });
     const taskQueue = unique('waitlist-wf');
     const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), secret: platform.deps.config.jwtSecret, bookingHooks };
-    return { s, tenant: await tenantById(platform.knex, s.tenant.id), deps, taskQueue };
+    return { s, tenant: await tenantById(platform.knex, s.tenant.id), deps, taskQueue, joined: [] };
   }
 
   async function runWorker(sc: Scene, scenario: () => Promise<void>): Promise<void> {
@@ -57,7 +59,11 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { secret: platform.deps.config.jwtSecret, publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
     });
-    await worker.runUntil(scenario());
+    await worker.runUntil(async () => {
+      await scenario();
+      // every entry was confirmed (docs/rules/waitlist.md#joining): and no delivery is left in flight when the worker shuts down
+      for (const phone of sc.joined) await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'), `the joined SMS to ${phone}`);
+    });
   }
 
   const day = () => localDay(3);
@@ -73,6 +79,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
   async function waiter(sc: Scene, name: string) {
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const entry = await joinWaitlist(sc.deps, sc.tenant, { serviceIds: [sc.s.serviceId], fromDate: localDay(1), toDate: localDay(10), customer: { name, phone } });
+    sc.joined.push(phone);
     return { name, phone, entry };
   }
 

@@ -39,6 +39,10 @@ export interface BootData {
     maxBookingDaysInAdvance: number;
     /** the deposit taken online, when the salon takes one */
     deposit: { type: 'percentage' | 'fixed'; value: number } | null;
+    /** free cancellation ends this many hours before the start (docs/rules/booking.md#cancellation-refund-policy) */
+    cancellationHours: number;
+    /** the calling code a number typed without one gets ("+47") */
+    phoneCode: string;
   };
   services: BootServiceGroup[];
   staff: BootStaff[];

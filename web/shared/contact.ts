@@ -1,6 +1,8 @@
 // The contact step's checks, the same on the server-rendered form and in the v2 page, and the same
 // limits as the API's BookingContactInput (name 1-200, phone pattern, e-mail, notes up to 1000). Pure.
-import { withCountryCode } from './phone';
+// The phone number goes as typed: the platform reads it in the salon's country and answers 400 naming
+// `customer.phone` when it is no number (docs/rules/conventions.md#phone-numbers), so the page needs no
+// phone library of its own.
 import type { MessageKey } from './i18n';
 
 export interface ContactInput {
@@ -23,7 +25,7 @@ export function contactProblems(contact: ContactInput): Partial<Record<ContactFi
   const problems: Partial<Record<ContactField, MessageKey>> = {};
   const name = contact.name.replace(CONTROL, '').trim();
   if (!name) problems.name = 'required';
-  const phone = withCountryCode(contact.phone);
+  const phone = contact.phone.trim();
   if (!phone) problems.phone = 'required';
   else if (!PHONE.test(phone) || phone.length > 32) problems.phone = 'invalidPhone';
   const email = contact.email.trim();
@@ -35,7 +37,7 @@ export function contactProblems(contact: ContactInput): Partial<Record<ContactFi
 export function contactBody(contact: ContactInput): { name: string; phone: string; email: string | null; notes: string | null } {
   return {
     name: clean(contact.name).slice(0, 200),
-    phone: withCountryCode(clean(contact.phone)),
+    phone: clean(contact.phone),
     email: clean(contact.email) || null,
     notes: clean(contact.notes, true).slice(0, 1000) || null,
   };

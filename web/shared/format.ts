@@ -8,12 +8,17 @@ export function intlLocale(lang: Lang, salonLocale = 'nb-NO'): string {
   return lang === 'en' ? 'en-GB' : salonLocale;
 }
 
-/** Minor units -> "699 kr" / "NOK 699" (decimals only when the amount has them). */
+/**
+ * Minor units -> "699 kr" / "kr 699": the currency's local sign in both languages (never "NOK"),
+ * decimals only when the amount has them. The messages write money the same way
+ * (domain/money/money.rules.ts; test/unit/money/money.rules.test.ts holds the two together).
+ */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  const digits = new Intl.NumberFormat(locale, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const options = { style: 'currency', currency, currencyDisplay: 'narrowSymbol' } as const;
+  const digits = new Intl.NumberFormat(locale, options).resolvedOptions().maximumFractionDigits ?? 2;
   const major = minor / 10 ** digits;
   const whole = Number.isInteger(major);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(major);
+  return new Intl.NumberFormat(locale, { ...options, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(major);
 }
 
 /** "fredag 4. desember" of an instant, in the salon's zone. */
@@ -24,6 +29,11 @@ export function formatDay(instant: Date | string, timeZone: string, locale: stri
 /** "fredag 4. desember 2026" of an instant, in the salon's zone. */
 export function formatLongDay(instant: Date | string, timeZone: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(instant));
+}
+
+/** "fredag 4. desember kl. 14:30" / "Friday 4 December at 14:30" of an instant, in the salon's zone. */
+export function formatDayTime(instant: Date | string, timeZone: string, lang: Lang, locale: string): string {
+  return `${formatDay(instant, timeZone, locale)} ${lang === 'nb' ? 'kl.' : 'at'} ${formatTime(instant, timeZone, locale)}`;
 }
 
 /** "14:30" of an instant, in the salon's zone. */

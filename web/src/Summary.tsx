@@ -53,7 +53,7 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
           </ul>,
           'services',
         )}
-        {draft.step !== 'staff' && row('stepStaff', staff, 'staff')}
+        {draft.step !== 'staff' && row('staffLabel', staff, 'staff')}
         {when && row('when', when, 'time')}
         {services.length > 1 && row('duration', formatDuration(length, lang))}
         {row('total', formatMoney(totalOf(services), currency, locale))}

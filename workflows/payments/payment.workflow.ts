@@ -3,7 +3,8 @@
 //   initiated  -> the provider's hosted checkout is opened
 //   authorized -> the booking is confirmed (PENDING -> CONFIRMED); the 7-day hold starts
 //   captured   -> the booking's deposit is PAID (and a PENDING booking confirmed)
-//   failed     -> TRANSIENT: RETRY_PENDING; PERMANENT: counted, and the third cancels the booking
+//   failed     -> TRANSIENT: RETRY_PENDING; PERMANENT: counted, and the third cancels the booking;
+//                 below the cap the booking keeps its time until expiresAt, then, not retried, is cancelled
 //   capture / void asked for (arrival, no-show, late cancellation, the owner) -> done at the provider
 //   refunds reserved (cancellation, the owner) -> paid out at the provider
 //   expiresAt passed while initiated or authorized -> best-effort void, EXPIRED, booking cancelled
@@ -13,16 +14,19 @@
 // inbox (workflows/shared/entity-inbox.ts) turns them into committed state. Every provider call is
 // an activity with the payment's idempotency keys, so a retried call never moves money twice. The
 // workflow ends when nothing is left to wait for; a later change (a refund) starts it again.
-import { log, proxyActivities } from '@temporalio/workflow';
+import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments.types';
 import { PaymentActivityErrors } from '../../activities/payments.types';
 import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
-import { isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
+import { holdsForRetry, isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
 import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 
 export type { PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 
 export const paymentEventSignal = entitySignal(paymentContract);
+
+/** Runs from this version on wait out a failed deposit's retry window (patched()). */
+const RETRY_WINDOW = 'payment-retry-window';
 
 const { readPayment } = proxyReadActivities<PaymentActivities>([PaymentActivityErrors.notFound]);
 
@@ -51,6 +55,7 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
   let refundsDoneAt = -1;
   let sessionReleased = false;
   let lateReleased = false;
+  let retryWindowClosed = false;
 
   for (;;) {
     const seen = payment.current!.version;
@@ -59,8 +64,12 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     const now = payment.current!;
     if (now.version !== seen) continue; // it moved while we acted: act on the new state
     if (!waitsForMore(now)) return;
-    const moved = await payment.waitUntil((p) => p.version > seen, { deadline: expiryOf });
-    if (!moved) {
+    const moved = await payment.waitUntil((p) => p.version > seen, { deadline: deadlineOf });
+    if (!moved && waitsForRetry(payment.current!)) {
+      // a failed deposit's retry window ended: its booking, still waiting and not retried, is cancelled
+      retryWindowClosed = true;
+      await attempt('closeRetryWindow', () => effects.closeRetryWindow({ paymentId }));
+    } else if (!moved) {
       // expiresAt came first: the activity records EXPIRED (and signals it), or finds it moved on
       await attempt('expirePayment', () => effects.expirePayment({ paymentId }));
       await payment.waitUntil((p) => p.version > seen);
@@ -106,15 +115,21 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     }
   }
 
-  /** Open payments wait for the customer, the provider or their expiry; refunds wait to be paid out. */
+  /** Open payments wait for the customer, the provider or their expiry; refunds wait to be paid out; a failed deposit for its retry. */
   function waitsForMore(p: PaymentSnapshot): boolean {
-    if (isOpenStatus(p.status)) return true;
+    if (isOpenStatus(p.status) || waitsForRetry(p)) return true;
     return p.pendingRefunds > 0 && refundsDoneAt !== p.version;
   }
-}
 
-function expiryOf(p: PaymentSnapshot): number | null {
-  return isOpenStatus(p.status) && p.expiresAt ? Date.parse(p.expiresAt) : null;
+  /** A failed deposit below the cap holds its booking's time until expiresAt (runs started before this version do not wait). */
+  function waitsForRetry(p: PaymentSnapshot): boolean {
+    return !retryWindowClosed && p.intent === 'DEPOSIT' && holdsForRetry(p) && patched(RETRY_WINDOW);
+  }
+
+  function deadlineOf(p: PaymentSnapshot): number | null {
+    if (isOpenStatus(p.status) || waitsForRetry(p)) return p.expiresAt ? Date.parse(p.expiresAt) : null;
+    return null;
+  }
 }
 
 /** A side effect that ran out of retries (or was refused) is an alert, not a failed timeline. */

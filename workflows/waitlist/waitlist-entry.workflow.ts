@@ -1,14 +1,16 @@
 // A waitlist entry's timeline (docs/rules/waitlist.md#workflows), one workflow per entry
 // (`waitlist-entry:<id>`), started when it is made:
 //
+//   joined  -> the customer is told, with the link to see or leave the entry
 //   waiting -> booked (an offer accepted) or left: done
 //   at the end of its last date, still waiting -> EXPIRED by its own durable timer
-import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { WaitlistActivities } from '../../activities/waitlist.types';
+import { patched, proxyActivities, sleep } from '@temporalio/workflow';
+import type { WaitlistActivities, WaitlistJoinedMessageRequest } from '../../activities/waitlist.types';
 import { WaitlistActivityErrors } from '../../activities/waitlist.types';
 import { waitlistEntryContract, type WaitlistEntrySnapshot, type WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
 import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 import { waitlistStepOptions } from './step-options';
+import { messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 
 export type { WaitlistEntryWorkflowArgs } from '../../domain/waitlist/waitlist-events.rules';
 
@@ -16,10 +18,16 @@ export const waitlistEntryEventSignal = entitySignal(waitlistEntryContract);
 
 const { readWaitlistEntry } = proxyReadActivities<WaitlistActivities>([WaitlistActivityErrors.notFound]);
 const { expireWaitlistEntry } = proxyActivities<WaitlistActivities>(waitlistStepOptions);
+const { sendWaitlistJoinedSms, sendWaitlistJoinedEmail } = proxyDeliveryActivities<WaitlistActivities>([WaitlistActivityErrors.notFound]);
+
+/** Runs from this version on tell the customer they joined (patched()). */
+const JOINED_MESSAGE = 'waitlist-entry-joined-message';
 
 export async function waitlistEntryWorkflow({ entryId }: WaitlistEntryWorkflowArgs): Promise<void> {
   const entry = entityInbox(waitlistEntryContract, entryId, { readCommitted: (minVersion) => readWaitlistEntry({ entryId, minVersion }) });
   if (!(await entry.first())) return;
+  const channels = messageChannels<WaitlistJoinedMessageRequest>('waitlist entry', { SMS: sendWaitlistJoinedSms, EMAIL: sendWaitlistJoinedEmail });
+  if (entry.current!.status === 'WAITING' && patched(JOINED_MESSAGE)) channels.send({ entryId });
 
   while (entry.current!.status === 'WAITING') {
     if (await entry.waitUntil(isClosed, { deadline: (e) => e.endsAt })) break;
@@ -27,6 +35,7 @@ export async function waitlistEntryWorkflow({ entryId }: WaitlistEntryWorkflowAr
     if (outcome !== 'NOT_DUE') break;
     await sleep('1 minute');
   }
+  await channels.drained();
 }
 
 function isClosed(e: WaitlistEntrySnapshot): boolean {

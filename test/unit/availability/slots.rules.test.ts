@@ -124,9 +124,9 @@ describe('slot computation', () => {
       const now = localToUtc('2026-06-02', '10:00', OSLO);
       expect(localTimes(input({ now, resources: r }))[0]).to.equal('10:00');
     });
-    it('when the date is in the past then the result is ok with no slots', () => {
+    it('when the date is in the past then the result is ok with no slots and nobody working', () => {
       const result = computeAvailability(input({ date: '2026-05-31', resources: r }));
-      expect(result).to.deep.equal({ ok: true, date: '2026-05-31', timezone: OSLO, slots: [] });
+      expect(result).to.deep.equal({ ok: true, date: '2026-05-31', timezone: OSLO, slots: [], working: false });
     });
 
     // now = 2026-05-31T22:30Z is already 2026-06-01 00:30 in Oslo: local "today" is 2026-06-01.
@@ -178,6 +178,21 @@ describe('slot computation', () => {
         if (!result.ok) expect(result.error.code).to.equal(code);
       });
     }
+  });
+
+  describe('full or closed: whether someone works that day', () => {
+    const result = (over: Partial<AvailabilityInput>) => computeAvailability(input(over)) as Extract<AvailabilityResult, { ok: true }>;
+    it('when the staff member works but every time is booked then there are no slots and the day is worked (full)', () => {
+      const r = result({ resources: [resource('A', { bookings: [booking('2026-06-02', '09:00', '17:00')] })] });
+      expect([r.slots.length, r.working]).to.deep.equal([0, true]);
+    });
+    it('when nobody who does the service works (time off, no schedule, the salon closed) then the day is not worked (closed)', () => {
+      const away = resource('A', { timeOff: [{ startDate: '2026-06-02', endDate: '2026-06-02', startTime: null, endTime: null, isApproved: true }] });
+      expect(result({ resources: [away] }).working).to.equal(false);
+      expect(result({ resources: [resource('A', { weeklySchedule: [] })] }).working).to.equal(false);
+      expect(result({ businessHours: openEveryDay().map((d) => ({ ...d, isOpen: false })) }).working).to.equal(false);
+      expect(result({}).working).to.equal(true);
+    });
   });
 
   describe('strict skill match and candidates', () => {

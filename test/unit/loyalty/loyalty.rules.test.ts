@@ -9,7 +9,7 @@ import {
   voucherDiscount,
   voucherExpiresAt,
 } from '../../../domain/loyalty/loyalty.rules';
-import { norwegianKroner, renderVoucherMessage } from '../../../domain/notifications/voucher-messages.rules';
+import { renderVoucherMessage } from '../../../domain/notifications/voucher-messages.rules';
 
 describe('loyalty rules', () => {
   describe('normaliseVoucherCode', () => {
@@ -68,13 +68,15 @@ describe('loyalty rules', () => {
     expect(pointsEarned(99, 5)).to.equal(0);
   });
 
-  it('when voucher messages are rendered then they are Norwegian, with the code, the reward and the validity', () => {
-    expect(norwegianKroner(15000)).to.equal('150 kr');
-    expect(norwegianKroner(15050)).to.equal('150,50 kr');
+  it('when voucher messages are rendered then they are in the customer’s language, with the code, the reward and the validity', () => {
     const facts = { salonName: 'Klipp', customerName: 'Kari', code: 'STAMP-7K2M-Q9XD', rewardType: 'DISCOUNT_PERCENT' as const, rewardValue: 20, expiresAt: null, timezone: 'Europe/Oslo' };
     const issued = renderVoucherMessage('ISSUED', facts);
     expect(issued.text).to.equal('Hei Kari! Stempelkortet ditt hos Klipp er fullt, og du har fått 20 % rabatt. Bruk koden STAMP-7K2M-Q9XD når du bestiller neste time. Den har ingen utløpsdato.');
     const restored = renderVoucherMessage('RESTORED', { ...facts, rewardType: 'FREE_SERVICE', rewardValue: 50000, expiresAt: new Date('2027-06-01T10:00:00.000Z') });
     expect(restored.text).to.contain('en gratis behandling (verdi inntil 500 kr)').and.contain('Gyldig til tirsdag 1. juni kl. 12:00');
+    expect(renderVoucherMessage('ISSUED', { ...facts, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15050 }, 'en').text).to.equal(
+      'Hi Kari! Your stamp card at Klipp is full, and you have earned kr 150.50 off. Use the code STAMP-7K2M-Q9XD when you book your next appointment. It does not expire.',
+    );
+    expect(renderVoucherMessage('RESTORED', { ...facts, expiresAt: new Date('2027-06-01T10:00:00.000Z') }, 'en').text).to.contain('Valid until Tuesday 1 June at 12:00');
   });
 });

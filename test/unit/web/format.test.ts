@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { addDays, dayOfWeek, formatDay, formatDuration, formatMoney, formatTime, isLocalDate, localDateOf, mondayOf, weekOf } from '../../../web/shared/format';
-import { withCountryCode } from '../../../web/shared/phone';
 import { contactBody, contactProblems } from '../../../web/shared/contact';
 import { depositFor } from '../../../web/shared/deposit';
 import { depositAmount } from '../../../domain/payments/payment.rules';
@@ -18,11 +17,11 @@ describe('booking page formatting (salon zone, currency and locale)', () => {
     expect(localDateOf('2026-12-04T23:30:00.000Z', 'America/New_York')).to.equal('2026-12-04');
   });
 
-  it('when money is shown then it is the salon currency from minor units, decimals only when there are some', () => {
+  it('when money is shown then it is the salon currency from minor units with its local sign in both languages, decimals only when there are some', () => {
     expect(formatMoney(69900, 'NOK', 'nb-NO')).to.equal('699\u00a0kr');
     expect(formatMoney(69950, 'NOK', 'nb-NO')).to.equal('699,50\u00a0kr');
-    expect(formatMoney(69900, 'NOK', 'en-GB')).to.equal('NOK\u00a0699');
-    expect(formatMoney(500, 'JPY', 'en-GB')).to.equal('JP¥500');
+    expect(formatMoney(69900, 'NOK', 'en-GB')).to.equal('kr\u00a0699');
+    expect(formatMoney(500, 'JPY', 'en-GB')).to.equal('¥500');
   });
 
   it('when dates are walked then weeks start on Monday and impossible dates are refused', () => {
@@ -36,18 +35,11 @@ describe('booking page formatting (salon zone, currency and locale)', () => {
     expect(formatDuration(45, 'en')).to.equal('45 min');
   });
 
-  it('when a phone number is typed without a country code then it is Norwegian (+47); with one it is kept', () => {
-    expect(withCountryCode('912 34 567')).to.equal('+47 912 34 567');
-    expect(withCountryCode('+46 70 123 45 67')).to.equal('+46 70 123 45 67');
-    expect(withCountryCode('0045 12345678')).to.equal('+45 12345678');
-    expect(withCountryCode('  ')).to.equal('');
-  });
-
   it('when the contact form is checked then it follows the API limits, and what is sent is trimmed', () => {
     expect(contactProblems({ name: ' ', phone: '', email: 'x', notes: '' })).to.deep.equal({ name: 'required', phone: 'required', email: 'invalidEmail' });
     expect(contactProblems({ name: 'Kari', phone: '91x34', email: '', notes: '' })).to.deep.equal({ phone: 'invalidPhone' });
     expect(contactProblems({ name: 'Kari', phone: '912 34 567', email: 'kari@example.com', notes: '' })).to.deep.equal({});
-    expect(contactBody({ name: ' Kari ', phone: '912 34 567', email: ' ', notes: '' })).to.deep.equal({ name: 'Kari', phone: '+47 912 34 567', email: null, notes: null });
+    expect(contactBody({ name: ' Kari ', phone: ' 912 34 567 ', email: ' ', notes: '' }), 'the number goes as typed: the platform reads it in the salon’s country').to.deep.equal({ name: 'Kari', phone: '912 34 567', email: null, notes: null });
     expect(contactBody({ name: 'Ka\u0000ri\n', phone: '912 34 567', email: '', notes: 'line 1\nline\u0007 2' })).to.include({ name: 'Kari', notes: 'line 1\nline 2' });
     expect(contactProblems({ name: '\u0000', phone: '912 34 567', email: '', notes: '' })).to.deep.equal({ name: 'required' });
   });

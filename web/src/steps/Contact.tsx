@@ -1,10 +1,12 @@
-// Step 4: name, phone (+47 unless another country code is typed), optional e-mail and message; a
-// signed-in customer may apply a voucher. Booking: POST /public/tenants/{slug}/bookings; with a
+// Step 4: name, phone (as typed: the platform reads it in the salon's country and says at the field
+// when it is no number), optional e-mail and message; a signed-in customer may apply a voucher. The
+// cancellation terms stand above "Bestill" (shared/terms.ts). Booking: POST /public/tenants/{slug}/bookings; with a
 // deposit the customer goes on to the provider's hosted checkout, otherwise to the confirmation.
 // A time taken meanwhile (BOOKING_CONFLICT) sends the customer back to fresh times of that day.
 import { useState } from 'preact/hooks';
 import { errorMessage, t, type MessageKey } from '../../shared/i18n';
 import { formatLocalDate, formatMoney, localDateOf } from '../../shared/format';
+import { cancellationTerms } from '../../shared/terms';
 import { contactBody, contactProblems } from '../../shared/contact';
 import { BOOKING_PROOF_COOKIE, BOOKING_PROOF_MAX_AGE_S } from '../../shared/boot';
 import { api, call, type ApiProblem } from '../api';
@@ -28,7 +30,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
     phone: draft.contact.phone || customer?.phone || '',
     email: draft.contact.email || customer?.email || '',
   }));
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, MessageKey | string>>>({});
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, MessageKey>>>({});
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const [voucher, setVoucher] = useState(draft.voucher);
@@ -77,6 +79,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
           startTime: slot.start,
           items,
           customer: contactBody(contact),
+          language: lang,
           ...(code ? { voucherCode: code } : {}),
         },
       }),
@@ -86,10 +89,11 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
       if (created.problem.code === 'BOOKING_CONFLICT') {
         return onConflict(t(lang, 'conflictNotice', { day: formatLocalDate(localDateOf(slot.start, boot.salon.timezone), locale) }));
       }
-      const named: Partial<Record<Field, string>> = {};
+      // the platform names the field it refused (customer.phone: no number of the salon's country)
+      const named: Partial<Record<Field, MessageKey>> = {};
       for (const d of created.problem.details) {
         const f = fieldOf(d);
-        if (f) named[f] = d.message;
+        if (f) named[f] = f === 'phone' ? 'invalidPhone' : f === 'email' ? 'invalidEmail' : 'required';
       }
       setFieldErrors(named);
       setProblem(created.problem);
@@ -109,7 +113,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
   /** One labelled control with its hint and its error, both tied to it (aria-describedby). */
   const field = (name: Field, label: MessageKey, attrs: Record<string, string | number | boolean>, hint?: MessageKey) => {
     const error = fieldErrors[name];
-    const errorText = error && error in { required: 1, invalidPhone: 1, invalidEmail: 1 } ? t(lang, error as MessageKey) : error;
+    const errorText = error ? t(lang, error) : null;
     const describedBy = [hint ? `contact-${name}-hint` : null, error ? `contact-${name}-error` : null].filter(Boolean).join(' ') || undefined;
     const common = { id: `contact-${name}`, name, value: contact[name], onInput: set(name), 'aria-invalid': !!error, 'aria-describedby': describedBy, ...attrs };
     return (
@@ -118,7 +122,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
         {name === 'notes' ? <textarea rows={3} {...common} /> : <input {...common} />}
         {hint && (
           <p class="hint" id={`contact-${name}-hint`}>
-            {t(lang, hint)}
+            {t(lang, hint, { code: boot.salon.phoneCode })}
           </p>
         )}
         {errorText && (
@@ -151,6 +155,12 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
         </div>
       )}
       {!!depositAmount && <p class="hint">{t(lang, 'depositNote', { amount: formatMoney(depositAmount, boot.salon.currency, locale) })}</p>}
+      {/* what cancelling will cost, before the customer books (docs/rules/booking-page.md#the-flow) */}
+      <div class="terms" id="booking-terms">
+        {cancellationTerms({ lang, start: slot.start, now: new Date(), cancellationHours: boot.salon.cancellationHours, deposit: depositAmount ?? 0, currency: boot.salon.currency, timezone: boot.salon.timezone, locale }).map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
       <div class="error-slot" role="alert">
         {problem && <p class="error">{errorMessage(lang, problem.code)}</p>}
       </div>
@@ -158,7 +168,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
         <button type="button" onClick={onBack}>
           {t(lang, 'back')}
         </button>
-        <button type="submit" class="primary" disabled={busy} aria-disabled={busy}>
+        <button type="submit" class="primary" disabled={busy} aria-disabled={busy} aria-describedby="booking-terms">
           {busy ? t(lang, 'booking') : depositAmount ? t(lang, 'bookAndPay') : t(lang, 'book')}
         </button>
       </div>

@@ -1,17 +1,50 @@
-// Step 3: a week of days (a day without free times is disabled; each day button says its weekday,
-// date and how many times are free) and the free times of the chosen day. The page opens on the
-// first day with a free time (next-available-date). Loading and results are announced politely.
-import { useEffect, useState } from 'preact/hooks';
-import { errorMessage, freeTimes, t } from '../../shared/i18n';
+// Step 3: a week of days and the free times of the chosen day. Each day button says its weekday,
+// date and what the day is (free times, full, closed, past); a full day can be chosen to join its
+// waitlist, as can the coming weeks when nothing is free ahead. The page opens on the first day with
+// a free time (next-available-date); another week shows no day chosen until one is. The days are one
+// Tab stop and so are the times: the arrow keys move within them (a roving tabindex). Loading and
+// results are announced politely.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorMessage, t } from '../../shared/i18n';
 import { addDays, formatLocalDate, formatTime, mondayOf, weekOf } from '../../shared/format';
+import { dayBadge, dayState, dayStateText, isChoosable, WAITLIST_MAX_DAYS, type DayState } from '../../shared/days';
 import { api, call, type ApiProblem } from '../api';
 import type { Draft, Slot } from '../draft';
 import type { PageContext } from '../page-context';
+import { WaitlistJoin } from './WaitlistJoin';
 
-type DayState = { status: 'loading' } | { status: 'ok'; slots: Slot[] } | { status: 'error'; problem: ApiProblem };
+type Loaded = { status: 'loading' } | { status: 'ok'; slots: Slot[]; working: boolean } | { status: 'error'; problem: ApiProblem };
 
 /** The next-available scan covers the whole booking window (the endpoint looks at most 90 days ahead). */
 const MAX_SCAN_DAYS = 90;
+
+/** Where an arrow key moves within a list of `count` (a grid of `columns`), or null for other keys. */
+function moveBy(key: string, index: number, count: number, columns: number): number | null {
+  const next = { ArrowRight: index + 1, ArrowLeft: index - 1, ArrowDown: index + columns, ArrowUp: index - columns, Home: 0, End: count - 1 }[key];
+  return next === undefined ? null : Math.max(0, Math.min(count - 1, next));
+}
+
+/** Arrow keys move the focus between the buttons of `list` (those not disabled); returns whether the key was taken. */
+function rove(event: KeyboardEvent, list: HTMLElement | null, columns: number): boolean {
+  if (!list) return false;
+  const buttons = [...list.querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
+  const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  if (index < 0) return false;
+  const next = moveBy(event.key, index, buttons.length, columns);
+  if (next === null) return false;
+  event.preventDefault();
+  buttons[next].focus();
+  return true;
+}
+
+/** How many time buttons stand on one row (for ArrowUp and ArrowDown). */
+function columnsOf(list: HTMLElement | null): number {
+  const items = list ? [...list.children] as HTMLElement[] : [];
+  if (items.length < 2) return 1;
+  const top = items[0].offsetTop;
+  const row = items.findIndex((item) => item.offsetTop !== top);
+  return row < 0 ? items.length : row;
+}
 
 export function When({
   ctx,
@@ -31,16 +64,18 @@ export function When({
   const { boot, lang, locale } = ctx;
   const today = boot.today;
   const last = addDays(today, boot.salon.maxBookingDaysInAdvance);
-  const [days, setDays] = useState<Record<string, DayState>>({});
+  const [days, setDays] = useState<Record<string, Loaded>>({});
   const [nothingAhead, setNothingAhead] = useState(false);
   const [failure, setFailure] = useState<ApiProblem | null>(null);
+  const daysRef = useRef<HTMLUListElement>(null);
+  const timesRef = useRef<HTMLUListElement>(null);
   const serviceId = draft.services.join(',');
   const resourceId = draft.staff === 'any' ? undefined : draft.staff;
   const slug = boot.slug;
 
-  // Opens on the first day with a free time.
+  // Opens on the first day with a free time (not when a week was chosen: it shows no day until one is).
   useEffect(() => {
-    if (draft.date) return;
+    if (draft.date || draft.week) return;
     let live = true;
     void call(() =>
       api.POST('/public/tenants/{slug}/availability/next-available-date', {
@@ -60,7 +95,7 @@ export function When({
     return () => {
       live = false;
     };
-  }, [draft.date]);
+  }, [draft.date, draft.week]);
 
   const week = draft.week ?? (draft.date ? mondayOf(draft.date) : null);
 
@@ -70,11 +105,11 @@ export function When({
     let live = true;
     const wanted = weekOf(week).filter((d) => d >= today && d <= last && !days[d]);
     if (wanted.length === 0) return;
-    setDays((now) => ({ ...now, ...Object.fromEntries(wanted.map((d) => [d, { status: 'loading' } as DayState])) }));
+    setDays((now) => ({ ...now, ...Object.fromEntries(wanted.map((d) => [d, { status: 'loading' } as Loaded])) }));
     for (const date of wanted) {
       void call(() => api.GET('/public/tenants/{slug}/availability', { params: { path: { slug }, query: { serviceId, resourceId, date } } })).then((result) => {
         if (!live) return;
-        setDays((now) => ({ ...now, [date]: result.ok ? { status: 'ok', slots: result.data.data.slots } : { status: 'error', problem: result.problem } }));
+        setDays((now) => ({ ...now, [date]: result.ok ? { status: 'ok', slots: result.data.data.slots, working: result.data.data.working } : { status: 'error', problem: result.problem } }));
       });
     }
     return () => {
@@ -82,19 +117,33 @@ export function When({
     };
   }, [week]);
 
+  const stateOf = (date: string): { state: DayState | 'loading'; free: number } => {
+    const loaded = days[date];
+    const free = loaded?.status === 'ok' ? loaded.slots.length : 0;
+    const state = dayState(date, today, last, loaded?.status === 'ok' && loaded.working, free);
+    // a day of the window whose answer has not come yet is loading, not closed
+    if (date >= today && date <= last && (!loaded || loaded.status === 'loading')) return { state: 'loading', free: 0 };
+    return { state, free };
+  };
+
   const chosen = draft.date ? days[draft.date] : undefined;
+  const chosenState = draft.date ? stateOf(draft.date).state : null;
   const chosenLabel = draft.date ? formatLocalDate(draft.date, locale) : '';
   const announcement = !draft.date
-    ? nothingAhead || failure
+    ? nothingAhead || failure || draft.week
       ? ''
       : t(lang, 'loadingTimes')
     : !chosen || chosen.status === 'loading'
       ? t(lang, 'loadingTimes')
       : chosen.status === 'ok'
-        ? t(lang, 'timesLoaded', { free: freeTimes(lang, chosen.slots.length), day: chosenLabel })
+        ? t(lang, 'timesLoaded', { free: dayStateText(lang, chosenState === 'loading' || !chosenState ? 'free' : chosenState, chosen.slots.length), day: chosenLabel })
         : '';
-  const dayError = Object.values(days).find((d): d is Extract<DayState, { status: 'error' }> => d.status === 'error');
+  const dayError = Object.values(days).find((d): d is Extract<Loaded, { status: 'error' }> => d.status === 'error');
   const problem = failure ?? dayError?.problem ?? null;
+  // the one day button in the Tab order: the chosen day, else the first that can be chosen
+  const weekDays = week ? weekOf(week) : [];
+  const tabDay = weekDays.find((d) => d === draft.date) ?? weekDays.find((d) => isChoosable(stateOf(d).state as DayState));
+  const tabTime = chosen?.status === 'ok' ? (chosen.slots.find((s) => s.start === draft.slot?.start) ?? chosen.slots[0])?.start : undefined;
 
   return (
     <div class="when">
@@ -106,38 +155,49 @@ export function When({
       <p class="visually-hidden" aria-live="polite" id="times-status">
         {announcement}
       </p>
-      {nothingAhead && <p class="hint">{t(lang, 'noTimesAhead', { days: boot.salon.maxBookingDaysInAdvance })}</p>}
+      {nothingAhead && (
+        <>
+          <p class="hint">{t(lang, 'noTimesAhead', { days: boot.salon.maxBookingDaysInAdvance })}</p>
+          <WaitlistJoin ctx={ctx} draft={draft} fromDate={today} toDate={addDays(today, Math.min(WAITLIST_MAX_DAYS, boot.salon.maxBookingDaysInAdvance))} />
+        </>
+      )}
       {week && (
         <div class="week">
           <div class="week-nav">
-            <button type="button" disabled={week <= mondayOf(today)} onClick={() => onChange({ week: addDays(week, -7) })}>
+            <button type="button" disabled={week <= mondayOf(today)} onClick={() => onChange({ week: addDays(week, -7), date: null, slot: null })}>
               <span aria-hidden="true">‹ </span>
               {t(lang, 'previousWeek')}
             </button>
             <p class="week-label">
               {t(lang, 'weekOf', { from: formatLocalDate(week, locale, { day: 'numeric', month: 'long' }), to: formatLocalDate(addDays(week, 6), locale, { day: 'numeric', month: 'long' }) })}
             </p>
-            <button type="button" disabled={addDays(week, 7) > last} onClick={() => onChange({ week: addDays(week, 7) })}>
+            <button type="button" disabled={addDays(week, 7) > last} onClick={() => onChange({ week: addDays(week, 7), date: null, slot: null })}>
               {t(lang, 'nextWeek')}
               <span aria-hidden="true"> ›</span>
             </button>
           </div>
-          <ul class="days" role="list">
-            {weekOf(week).map((date) => {
-              const state = days[date];
-              const inWindow = date >= today && date <= last;
-              const count = state?.status === 'ok' ? state.slots.length : 0;
-              const free = !inWindow || state?.status === 'ok' || state?.status === 'error' ? freeTimes(lang, count) : t(lang, 'loading');
+          <ul class="days" role="list" ref={daysRef} onKeyDown={(e) => rove(e, daysRef.current, 1)}>
+            {weekDays.map((date) => {
+              const { state, free } = stateOf(date);
+              const described = state === 'loading' ? t(lang, 'loading') : dayStateText(lang, state, free);
               return (
                 <li key={date}>
-                  {/* the visible abbreviations are the name; the description says the weekday, date and free times in full */}
+                  {/* the visible abbreviations are the name; the description says the weekday, date and what the day is in full */}
                   <span id={`day-${date}`} hidden>
-                    {t(lang, 'dayButton', { day: formatLocalDate(date, locale), free })}
+                    {t(lang, 'dayButton', { day: formatLocalDate(date, locale), free: described })}
                   </span>
-                  <button type="button" class="day" aria-pressed={date === draft.date} aria-describedby={`day-${date}`} disabled={count === 0} onClick={() => onChange({ date, slot: null })}>
+                  <button
+                    type="button"
+                    class={`day ${state}`}
+                    aria-pressed={date === draft.date}
+                    aria-describedby={`day-${date}`}
+                    disabled={state !== 'free' && state !== 'full'}
+                    tabIndex={date === tabDay ? 0 : -1}
+                    onClick={() => onChange({ date, slot: null })}
+                  >
                     <span class="dow">{formatLocalDate(date, locale, { weekday: 'short' })}</span>
-                    <span class="dom">{formatLocalDate(date, locale, { day: 'numeric', month: 'short' })}</span>
-                    <span class="count">{state?.status === 'loading' ? '…' : count}</span>
+                    <span class="dom">{formatLocalDate(date, locale, { day: 'numeric' })}</span>
+                    <span class="count">{state === 'loading' ? '…' : dayBadge(lang, state, free)}</span>
                   </button>
                 </li>
               );
@@ -148,18 +208,19 @@ export function When({
       {draft.date && (
         <div class="times" role="group" aria-labelledby="times-heading">
           <h3 id="times-heading">{t(lang, 'timesHeading', { day: chosenLabel })}</h3>
-          {chosen?.status === 'ok' && chosen.slots.length === 0 && <p>{t(lang, 'noTimesDay')}</p>}
+          {chosen?.status === 'ok' && chosen.slots.length === 0 && <p>{t(lang, chosenState === 'full' ? 'noTimesDayFull' : 'noTimesDay')}</p>}
           {chosen?.status === 'ok' && chosen.slots.length > 0 && (
-            <ul role="list">
+            <ul role="list" ref={timesRef} onKeyDown={(e) => rove(e, timesRef.current, columnsOf(timesRef.current))}>
               {chosen.slots.map((slot) => (
                 <li key={slot.start}>
-                  <button type="button" class="time" aria-pressed={draft.slot?.start === slot.start} onClick={() => onSlot(slot)}>
+                  <button type="button" class="time" aria-pressed={draft.slot?.start === slot.start} tabIndex={slot.start === tabTime ? 0 : -1} onClick={() => onSlot(slot)}>
                     {formatTime(slot.start, boot.salon.timezone, locale)}
                   </button>
                 </li>
               ))}
             </ul>
           )}
+          {chosen?.status === 'ok' && chosen.slots.length === 0 && chosenState === 'full' && <WaitlistJoin ctx={ctx} draft={draft} fromDate={draft.date} toDate={draft.date} />}
         </div>
       )}
       {!draft.date && week && <p class="hint">{t(lang, 'chooseDay')}</p>}
