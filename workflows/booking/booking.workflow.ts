@@ -25,12 +25,6 @@ export const bookingEventSignal = entitySignal(bookingContract);
 /** Runs from this version on follow their booking until the last message is out (patched()). */
 const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
 
-/**
- * Runs from this version on read the changes that arrived with the reminder's timer before they
- * remind (patched()): a move signalled as the reminder fell due moves it instead (docs/rules/booking.md#moving-a-booking).
- */
-const REMINDER_READS_ARRIVED_CHANGES = 'booking-reminder-reads-arrived-changes';
-
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
@@ -57,9 +51,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   for (;;) {
     // Reminded 24 h before the start, unless it is settled first. A reschedule moves the reminder
     // (and a booking moved to a later day after its reminder is reminded again of the new start).
+    // A move signalled in the same task as the reminder's timer is applied first (the SDK delivers
+    // signals before timers), and a reminder whose delivery is still retrying when the booking moves
+    // is dropped by the delivery itself (docs/rules/booking.md#moving-a-booking).
     while (!(await booking.waitUntil(isSettled, { deadline: reminderDue }))) {
-      // a change already received (a move, a cancellation) is read first, and the wait starts again with it
-      if (patched(REMINDER_READS_ARRIVED_CHANGES) && (await booking.catchUp())) continue;
       sendReminder();
     }
 
