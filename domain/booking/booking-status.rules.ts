@@ -102,7 +102,9 @@ export function isMessageSuperseded(dedupeKey: string, booking: { status: Bookin
   const kind = dedupeKey.slice(0, at);
   if (kind !== 'REMINDER' && kind !== 'RESCHEDULED') return false;
   if (kind === 'REMINDER' && !isRemindable(booking.status)) return true;
-  return Date.parse(dedupeKey.slice(at + 1)) !== new Date(booking.startTime).getTime();
+  const about = Date.parse(dedupeKey.slice(at + 1));
+  // a key that names no time (written by hand) is about no time in particular
+  return !Number.isNaN(about) && about !== new Date(booking.startTime).getTime();
 }
 
 /** Targets allowed by the table (not forced) from a status. */
