@@ -195,7 +195,7 @@ describe('booking page, round two (browser)', function () {
       const [booking] = await bookingsOf(salon.tenant.id);
       expect(booking.language).to.equal('en');
       const confirmation = await eventually(async () => (await sms.sentTo(phone.stored)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
-      expect(confirmation.text).to.match(/^Hi Emma English! Your appointment is confirmed: .* at \d\d:\d\d\. Welcome to /).and.match(/&lang=en$/);
+      expect(confirmation.text).to.match(/^Hi Emma English! Your appointment is confirmed: .* at \d\d:\d\d–\d\d:\d\d\. Welcome to /).and.match(/&lang=en$/);
     });
   }
 

@@ -151,7 +151,9 @@ export async function fillDay(salon: PageSalon, date: string, staff = salon.staf
   const [booking] = await db('bookings')
     .insert({ tenantId: salon.tenant.id, resourceId: staff.resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', paymentMode: 'IN_PERSON', totalAmount: 0, contactName: 'Heldag', metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
     .returning('id');
-  await db('booking_items').insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 });
+  const [item] = await db('booking_items').insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 }).returning('id');
+  // the staff member's time is held by the booking's segments (docs/rules/booking.md#the-parts-of-a-booking)
+  await db('booking_segments').insert({ tenantId: salon.tenant.id, bookingId: booking.id, bookingItemId: item.id, resourceType: 'staff', resourceId: staff.resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
 }
 
 /** Sets the platform's bookingUiVersion (the admin route). */
