@@ -66,7 +66,7 @@ export async function slotsOf(ctx: PagesContext, tenant: PublicTenant, state: Bo
   }
 }
 
-/** Free times of consecutive days, from one read of the data (none when the salon refuses). */
+/** Free times of consecutive days and whether each is a working one, from one read of the data (none when the salon refuses). */
 async function slotsOfDays(ctx: PagesContext, tenant: PublicTenant, state: BookingState, days: readonly string[]): Promise<Map<string, { slots: Slot[]; working: boolean }>> {
   if (!days.length) return new Map();
   try {

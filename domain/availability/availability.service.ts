@@ -167,8 +167,8 @@ function checkRequestedDate(tenant: TenantContext, date: string, now: Date, fiel
   if (last !== null && date > last) throw beyondWindow(last);
 }
 
-/** The engine's answer for one date of a loaded input: its slots, or the error as the API states it. */
-function dayOf(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): { slots: AvailableSlot[]; working: boolean } {
+/** The engine's answer for one date of a loaded input: its slots and whether the day is a working one, or the error as the API states it. */
+function slotsOfDate(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): { slots: AvailableSlot[]; working: boolean } {
   const result = computeAvailability({ ...input, date });
   if (!result.ok) {
     if (result.error.code === 'DATE_BEYOND_BOOKING_WINDOW') throw beyondWindow(result.error.lastBookableDate ?? date);
@@ -182,9 +182,18 @@ function dayOf(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): { slots
  * suggested staff member, room or equipment): what the waitlist offers and holds.
  */
 export async function slotsForDate(db: DbPool, tenant: TenantContext, query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date }): Promise<AvailableSlot[]> {
+  return (await dayForDate(db, tenant, query)).slots;
+}
+
+/** One date's slots and whether it is a working day for the request (closed or full). */
+async function dayForDate(
+  db: DbPool,
+  tenant: TenantContext,
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+): Promise<{ slots: AvailableSlot[]; working: boolean }> {
   checkRequestedDate(tenant, query.date, query.now);
   const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
-  return dayOf(input, query.date).slots;
+  return slotsOfDate(input, query.date);
 }
 
 export async function availabilityForDate(
@@ -192,10 +201,8 @@ export async function availabilityForDate(
   tenant: TenantContext,
   query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto> {
-  checkRequestedDate(tenant, query.date, query.now);
-  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
-  const day = dayOf(input, query.date);
-  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: day.slots.map(slotDto), working: day.working };
+  const { slots, working } = await dayForDate(db, tenant, query);
+  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: tenant.settings.slotIntervalMinutes ?? 15, slots: slots.map(slotDto), working };
 }
 
 /**
@@ -218,7 +225,7 @@ export async function availabilityForDates(
   const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now, query.excludeBookingId);
   const days: AvailabilityDto[] = [];
   for (let date = query.fromDate; date <= toDate; date = addDays(date, 1)) {
-    const day = dayOf(input, date);
+    const day = slotsOfDate(input, date);
     days.push({ date, timezone: s.timezone, slotIntervalMinutes: input.slotIntervalMinutes ?? 15, slots: day.slots.map(slotDto), working: day.working });
   }
   return days;

@@ -24,7 +24,7 @@ import {
   type LocalDate,
 } from '../time/salon-time.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
-import { resourceDayTime } from './working-hours.rules';
+import { workingIntervals } from './working-hours.rules';
 import { phaseMinutes } from '../catalogue/service-shape.rules';
 import {
   candidatesFor,
@@ -45,6 +45,7 @@ import {
   type AvailabilityInput,
   type AvailabilityResult,
   type AvailableSlot,
+  type ResourceAvailabilityData,
 } from './availability.types';
 
 const MINUTE_MS = 60_000;
@@ -89,18 +90,21 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
   const checked = checkInput(input);
   if ('error' in checked) return { ok: false, error: checked.error };
   const { timezone, now, date } = input;
-  if (date < utcToLocalDate(now, timezone)) return { ok: true, date, timezone, slots: [], working: false };
+  const ok = (slots: AvailableSlot[], working = false): AvailabilityResult => ({ ok: true, date, timezone, slots, working });
+  if (date < utcToLocalDate(now, timezone)) return ok([]);
   const plan = dayPlanOf(input, checked.services);
-  return { ok: true, date, timezone, slots: slotsOn(plan, date, now, Infinity), working: worksOn(input, plan, date) };
+  return ok(slotsOn(plan, date, now, Infinity), isWorkingDay(plan, input, date));
 }
 
 /**
- * Closed or full: whether a staff member who does one of the services (the chosen one, or any)
- * works on the date at all, bookings aside (schedule, opening hours, time off).
+ * Closed or full: whether, for every service asked for, a staff member who may do it works on the
+ * date at all (schedule, opening hours, time off; bookings aside) and so does a suitable room or
+ * piece of equipment for each of its requirements. False: the day is closed for this request; true
+ * with no slots: the day is full.
  */
-function worksOn(input: AvailabilityInput, plan: DayPlan, date: LocalDate): boolean {
-  if (!everyPartHasCandidates(plan.candidates)) return false;
-  return plan.candidates.some((c) => c.staff.some((r) => resourceDayTime(r, date, plan.timezone, input.businessHours, { ignoreBookings: true }).working.length > 0));
+function isWorkingDay(plan: DayPlan, input: AvailabilityInput, date: LocalDate): boolean {
+  const works = (r: ResourceAvailabilityData) => workingIntervals(r, date, plan.timezone, input.businessHours).length > 0;
+  return plan.candidates.every((c) => c.staff.some(works) && c.requirements.every((req) => req.resources.some(works)));
 }
 
 /**

@@ -80,11 +80,6 @@ export function messageTimeRange(start: Date, end: Date, timezone: string, langu
   return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
 }
 
-/** The Norwegian range ("fredag 4. desember kl. 14:30–16:00"). */
-export function norwegianTimeRange(start: Date, end: Date, timezone: string): string {
-  return messageTimeRange(start, end, timezone, 'nb');
-}
-
 function what(facts: BookingMessageFacts, language: Language): string {
   const services = facts.services.join(', ');
   if (!facts.staffName) return services;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
-import { unique } from '../support/factories';
+import { unique, uniquePhone } from '../support/factories';
 import { at, bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
 import { activateSandbox, platformAdmin, registerSalon } from '../support/billing';
 
@@ -21,7 +21,7 @@ const lapsedTrial = () => salonIn({ status: 'ACTIVE', trialEndsAt: new Date(Date
 const expired = () => salonIn({ status: 'EXPIRED', trialEndsAt: new Date(Date.now() - DAY) });
 
 function guestBooking(s: BookingSalon) {
-  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } });
+  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Kari', phone: uniquePhone() } });
 }
 
 async function listed(slug: string): Promise<boolean> {

@@ -143,7 +143,7 @@ export function randomPhone(): { typed: string; stored: string } {
   return { typed: `${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`, stored: `+47${digits}` };
 }
 
-/** Every time of a salon-local day taken: one booking over the staff member's whole working day (09:00-17:00). */
+/** Every time of a salon-local day taken: one booking over the staff member's whole working day (09:00-17:00), its time held as the booking service holds it (one work segment). */
 export async function fillDay(salon: PageSalon, date: string, staff = salon.staff[0]): Promise<void> {
   const db = await knex();
   const start = new Date(at(date, '09:00'));
@@ -151,8 +151,9 @@ export async function fillDay(salon: PageSalon, date: string, staff = salon.staf
   const [booking] = await db('bookings')
     .insert({ tenantId: salon.tenant.id, resourceId: staff.resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', paymentMode: 'IN_PERSON', totalAmount: 0, contactName: 'Heldag', metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
     .returning('id');
-  const [item] = await db('booking_items').insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 }).returning('id');
-  // the staff member's time is held by the booking's segments (docs/rules/booking.md#the-parts-of-a-booking)
+  const [item] = await db('booking_items')
+    .insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 })
+    .returning('id');
   await db('booking_segments').insert({ tenantId: salon.tenant.id, bookingId: booking.id, bookingItemId: item.id, resourceType: 'staff', resourceId: staff.resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
 }
 

@@ -72,7 +72,7 @@ describe('booking messages: manage link and calendar invitation', function () {
     const salon = await colourSalon(1, { settings: { autoConfirm: true } });
     await platform.knex('services').where({ id: salon.colourId }).update({ bufferAfterMinutes: 10 });
     const email = `colour-${crypto.randomUUID()}@example.test`;
-    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const phone = `+479${crypto.randomInt(1000000, 9999999)}`;
     const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
       startTime: at(localDay(3), '10:00'),
       items: [{ serviceId: salon.colourId, resourceId: salon.staff[0].resourceId }],

@@ -77,9 +77,6 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     // the official server keeps its runs in a SQLite file, the built-in one in a Postgres database
     startTemporal = () => startTemporalFrontend({ port: temporalPort, postgresUrl: baseUrl, dbFile: path.join(dir, 'temporal.db'), databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`), databasePrefix: temporalDb });
     temporal = await startTemporal();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}/api`;
-    const workerHealth = await freePort();
     const env: NodeJS.ProcessEnv = {
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
@@ -109,6 +106,11 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     // the demo salon double-books, so the whole burst shares one slot
     const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
     await db('tenants').where({ id: tenant.id }).update({ settings: JSON.stringify({ ...tenant.settings, allowDoubleBooking: true }) });
+    // the ports are taken just before use: the Temporal server and the migrations run in between, and
+    // a port found free at the start was once taken by another process by then
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}/api`;
+    const workerHealth = await freePort();
     api = run('bin/api.js', { ...env, PORT: String(port) });
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
     await eventually(failuresAsNotYet(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined)), () => `the api (${api.output}) and Temporal (${temporal.output})`, 90_000);

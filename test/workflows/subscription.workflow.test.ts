@@ -9,7 +9,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
-import { unique } from '../support/factories';
+import { unique, uniquePhone } from '../support/factories';
 import { activateSandbox, checkoutIdOf } from '../support/billing';
 import { at, ALL_WEEK, addService, addStaff } from '../support/booking-fixtures';
 import { addDays, utcToLocalDate } from '../../domain/time/salon-time.rules';
@@ -126,7 +126,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
   function publicBooking(w: World, salon: { slug: string; serviceId: string }) {
     return w
-      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: `+479${Math.floor(1e7 * Math.random())}` } })
+      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: uniquePhone() } })
       .then((r) => r.status);
   }
 

@@ -220,6 +220,21 @@ describe('the scheduling engine (visit.rules)', () => {
     });
   });
 
+  describe('full or closed', () => {
+    const day = (resources: ResourceAvailabilityData[]) => {
+      const result = computeAvailability(input({ businessHours: openEveryDay(['09:00', '17:00']), items: [colourItem()], resources }));
+      if (!result.ok) throw new Error(result.error.message);
+      return { slots: result.slots.length, working: result.working };
+    };
+    it('when the only colour station is taken all day then the day is full; away that day, or none suitable, then it is closed', () => {
+      expect(day([stylist(), station()]).working).to.equal(true);
+      expect(day([stylist(), station('S1', { bookings: [booking(DAY, '09:00', '17:00')] })])).to.deep.equal({ slots: 0, working: true });
+      expect(day([stylist(), station('S1', { timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] })])).to.deep.equal({ slots: 0, working: false });
+      expect(day([stylist()])).to.deep.equal({ slots: 0, working: false });
+      expect(day([stylist({ timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] }), station()])).to.deep.equal({ slots: 0, working: false });
+    });
+  });
+
   describe('first day with a start', () => {
     it('when the only colour station is away for a day then the next day with a colour is the one after; the first slot is the first start', () => {
       const resources = [stylist(), station('S1', { timeOff: [{ startDate: '2026-06-03', endDate: '2026-06-03', startTime: null, endTime: null, isApproved: true }] })];

@@ -78,7 +78,7 @@ describe('booking messages (Norwegian and English)', () => {
       'en',
     );
     expect(joined.text).to.equal('Hi Vera! You are on the waitlist at Klipp for Dameklipp, Friday 4 December – Sunday 6 December from 10:00. We will send you a message when a time becomes free. See or leave the waitlist: https://x/klipp/waitlist/1?token=t&lang=en');
-    const offer = renderWaitlistOffer({ salonName: 'Klipp', customerName: 'Vera', startTime: new Date('2026-12-04T13:30:00.000Z'), endTime: new Date('2026-12-04T14:00:00.000Z'), timezone: 'Europe/Oslo', services: ['Dameklipp'], staffName: 'Ola', holdMinutes: 15, acceptUrl: 'https://x' }, 'en');
-    expect(offer.text).to.equal('Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:00. We hold the time for you for 15 minutes. Book here: https://x');
+    const offer = renderWaitlistOffer({ salonName: 'Klipp', customerName: 'Vera', startTime: new Date('2026-12-04T13:30:00.000Z'), endTime: new Date('2026-12-04T14:15:00.000Z'), timezone: 'Europe/Oslo', services: ['Dameklipp'], staffName: 'Ola', holdMinutes: 15, acceptUrl: 'https://x' }, 'en');
+    expect(offer.text).to.equal('Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x');
   });
 });
