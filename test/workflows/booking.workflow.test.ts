@@ -73,9 +73,9 @@ describe('booking workflow (time skipping, real database)', function () {
    * Runs `scenario` with a worker of its own, on a task queue of its own. `signal` signals-with-start
    * the booking's workflow on that queue.
    */
-  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender; taskQueue?: string } = {}): Promise<void> {
+  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender } = {}): Promise<void> {
     const { platform } = await stack();
-    const taskQueue = options.taskQueue ?? unique('booking-wf');
+    const taskQueue = unique('booking-wf');
     const worker = await Worker.create({
       connection: t.env.nativeConnection,
       taskQueue,
@@ -275,43 +275,6 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(rows.map((r) => r.dedupeKey)).to.deep.equal(['CONFIRMED', `RESCHEDULED:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`, `REMINDER:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`]);
         await handle.terminate('test over');
       }));
-
-    it('when the reminder falls due while no worker runs and the move is signalled before one comes back then the worker meets both in one task and sends no reminder for the old time', async () => {
-      const taskQueue = unique('booking-wf');
-      let seeded!: Awaited<ReturnType<typeof seedBooking>>;
-      let handle!: Awaited<ReturnType<Signal>>;
-      await withWorker(
-        async (signal) => {
-          seeded = await seedBooking(3 * DAY);
-          handle = await signal(seeded.booking.id, seeded.tenantId, { type: 'BookingCreated', entityVersion: 1 });
-          await eventually(async () => (await smsKinds(seeded.phone)).includes('CONFIRMED'), 'the CONFIRMED SMS');
-          await t.env.sleep(DAY); // the workflow waits on the reminder's timer
-        },
-        { taskQueue },
-      );
-      // no worker: the reminder's timer fires, and its workflow task waits (the clock stands still until it is done)
-      const skipped = t.env.sleep(DAY + HOUR);
-      const fired = async () => (await handle.fetchHistory()).events!.some((e) => e.timerFiredEventAttributes);
-      await eventually(fired, 'the reminder timer to fire');
-      // the move commits and is signalled into the same waiting task
-      const moved = new Date(seeded.start.getTime() + 2 * DAY);
-      await seeded.knex('bookings').where({ id: seeded.booking.id }).update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version: 2 });
-      await handle.signal(bookingEventSignal, { type: 'BookingRescheduled', entityVersion: 2 });
-      await withWorker(
-        async () => {
-          await skipped; // past the old start - 24 h
-          await eventually(async () => (await smsKinds(seeded.phone)).includes('RESCHEDULED'), 'the RESCHEDULED SMS');
-          await t.env.sleep(HOUR);
-          expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
-          await t.env.sleep(2 * DAY); // past the new start - 24 h
-          expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
-          const reminders = await seeded.knex('booking_notifications').where({ bookingId: seeded.booking.id, channel: 'SMS' }).whereLike('dedupeKey', 'REMINDER:%');
-          expect(reminders.map((r) => r.dedupeKey), 'the new time\'s reminder only').to.deep.equal([`REMINDER:${moved.toISOString()}`]);
-          await handle.terminate('test over');
-        },
-        { taskQueue },
-      );
-    });
 
     it('when the reminder SMS fails as it falls due and the booking moves before the retry then the retry sends nothing; the new time gets its own reminder', async () => {
       const gateway = new SwitchableSms(sms);
