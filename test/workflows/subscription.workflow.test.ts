@@ -202,7 +202,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       // Barrier before skipping: the workflow has read the new trial and started its timer (days are
       // skipped only over a workflow that waits on it; once, on the Java test server under load, the
       // history had no timer yet after the skip: docs/temporal-engines.md#findings).
-      await eventually(async () => (await trialTimers(salon.tenantId)).started === 1, 'the trial timer started');
+      let seen = { started: 0, fired: 0 };
+      await eventually(async () => (seen = await trialTimers(salon.tenantId)).started === 1, () => `the trial timer started (history has ${JSON.stringify(seen)})`, 60_000);
       await skip(14 * DAY - 5 * MINUTE);
       // Barrier: the test server fires every timer due by now before skip() returns, and writes it
       // to the history; the trial's timer is there, started and not fired, so nothing expired yet.
