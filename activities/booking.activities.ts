@@ -8,6 +8,7 @@ import { renderBookingMessage, type BookingMessageFacts, type BookingMessageKind
 import { cancelledDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
+import { isMessageSuperseded } from '../domain/booking/booking-status.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
 import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
@@ -70,6 +71,8 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
   async function deliver(channel: Channel, { bookingId, kind, dedupeKey }: BookingMessageRequest): Promise<DeliveryOutcome> {
     const booking = await bookingById(knex, bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
+    // a reminder or move notice for a time the booking has left is never sent: a later message tells the new time
+    if (isMessageSuperseded(dedupeKey, booking)) return 'SUPERSEDED';
     const key = { bookingId, channel, dedupeKey };
     return deliverOnce(channel, { mailer, sms }, {
       label: `booking ${bookingId} (${dedupeKey})`,

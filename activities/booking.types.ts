@@ -11,7 +11,8 @@ export interface BookingMessageRequest {
   dedupeKey: string;
 }
 
-export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT';
+/** SUPERSEDED: the message was about a time the booking no longer has (booking-status.rules.ts isMessageSuperseded), so nothing was sent */
+export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED';
 
 export interface BookingActivities {
   /** Committed state of the booking, once it has reached `minVersion` (retried until then). */

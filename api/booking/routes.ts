@@ -14,6 +14,7 @@ import type { BookingDeps } from '../../domain/booking/booking.types';
 import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
 import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
 import { updateBooking } from '../../domain/booking/booking-update.service';
+import { moveForCustomer } from '../../domain/booking/booking-move';
 import { changeStatus } from '../../domain/booking/booking-status.service';
 import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
 import { selfPick } from '../../domain/booking/booking-self-pick.service';
@@ -127,6 +128,17 @@ export function bookingRouter(deps: AppDeps): Router {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
     }
     sendData(res, await confirmPublicBooking(bdeps, tenant, String(req.params.id), body));
+  });
+
+  router.post('/public/tenants/:slug/bookings/:id/move', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    const body = req.body as { startTime: string; token?: string; phone?: string };
+    const customer = optionalCustomerOf(req);
+    if (customer && !body.token && !body.phone) return sendData(res, await moveForCustomer(bdeps, tenant, String(req.params.id), body.startTime, { accountId: customer.accountId }));
+    if (!body.token && !body.phone) {
+      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the booking token or the contact phone' }]);
+    }
+    sendData(res, await moveForCustomer(bdeps, tenant, String(req.params.id), body.startTime, { proof: { token: body.token, phone: body.phone } }));
   });
 
   return router;

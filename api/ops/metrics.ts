@@ -1,8 +1,9 @@
 // Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
 // do not collide: request latency per route and status, bookings created, workflow signal
-// failures, provider confirmations that came after their payment expired, database pool use, and
-// the waitlist's figures (docs/rules/waitlist.md#measured) and the reminders' and no-shows' per salon
-// (docs/rules/reminders.md#measured), which the api reads from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
+// failures, provider confirmations that came after their payment expired, database pool use, the
+// waitlist's figures (docs/rules/waitlist.md#measured), the reminders' and no-shows' per salon
+// (docs/rules/reminders.md#measured) and the bookings moved per salon and mover, which the api reads
+// from the database at each scrape. GET /metrics serves them behind METRICS_TOKEN (api/ops/routes.ts).
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
 import type { DbPool } from '../../db/db-handle';
@@ -12,6 +13,7 @@ import { seriesFigures, type SeriesFigures } from '../../domain/series/series.re
 import { nudgeFigures, type NudgeFigures } from '../../domain/rebooking/rebooking.repository';
 import { reminderFiguresBySalon, type SalonReminderFigures } from '../../domain/booking/booking-confirmation.repository';
 import { cancellationsByReplyPerSalon } from '../../domain/notifications/sms-reply.repository';
+import { movesBySalon } from '../../domain/booking/booking-figures.repository';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -64,6 +66,7 @@ export class Metrics {
     if (knex) this.waitlistGauges(knex);
     if (knex) this.seriesGauges(knex);
     if (knex) this.reminderGauges(knex);
+    if (knex) this.moveGauge(knex);
   }
 
   /**
@@ -125,6 +128,20 @@ export class Metrics {
       registers,
       async collect() {
         for (const f of (await figures()).salons) this.set({ salon: f.salon }, f.completed);
+      },
+    });
+  }
+
+  /** Bookings moved to another time per salon and by whom (docs/rules/booking.md#moving-a-booking), counted from the audit log at each scrape. */
+  private moveGauge(knex: DbPool): void {
+    new client.Gauge({
+      name: 'bookings_moved',
+      help: 'Bookings moved to another time since the start, per salon (tenant_id) and by whom (CUSTOMER, STAFF, OWNER, ADMIN); counted from the audit log',
+      labelNames: ['tenant_id', 'by'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of await movesBySalon(knex)) this.set({ tenant_id: row.tenantId, by: row.actorRole }, row.moves);
       },
     });
   }

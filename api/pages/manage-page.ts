@@ -1,7 +1,8 @@
 // The customer's own booking page, `/<slug>/bookings/<id>?token=...` (the confirmation after
-// booking, and the link in every message): the details, an add-to-calendar file, and cancelling
-// with what it would cost shown first (the same preview as the salon's cancel-preview). Cancelling
-// posts a form, so the page needs no JavaScript in either booking page version.
+// booking, and the link in every message): the details, an add-to-calendar file, moving it to
+// another time (move-section.ts), and cancelling with what it would cost shown first (the same
+// preview as the salon's cancel-preview). Moving and cancelling post forms, so the page needs no
+// JavaScript in either booking page version.
 import type { Request, Response } from 'express';
 import type { PagesContext } from './context';
 import { html, type Html } from './html';
@@ -9,7 +10,7 @@ import { salonBySlug, salonView, type SalonView } from './salon';
 import { sendPage } from './layout';
 import { notFoundPage } from './booking-page';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
-import { formatLongDay, formatMoney, formatTime, formatDay, formatDayTime } from '../../web/shared/format';
+import { formatLongDay, formatMoney, formatTime, formatDay, formatDayTime, localDateOf } from '../../web/shared/format';
 import { AppError } from '../../domain/errors';
 import { getPublicBooking } from '../../domain/booking/booking-query.service';
 import { cancelPublicBooking, guestCancelPreview, type CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
@@ -21,6 +22,8 @@ import { guestBooking } from '../../domain/booking/booking-guest-access';
 import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
 import { bookingCalendarPath, manageBookingPath } from '../../domain/booking/booking-links';
 import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../domain/payments/deposit-view.service';
+import { moveForCustomer } from '../../domain/booking/booking-move';
+import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
 
 /** What the cancelled page says the cancellation did with the deposit. */
 const REFUND_TEXT: Record<CancelledDeposit['kind'], MessageKey> = { REFUNDED: 'cancelledRefunded', RELEASED: 'cancelledReleased', KEPT: 'cancelledKept' };
@@ -102,7 +105,7 @@ function confirmSection(ctx: PagesContext, view: SalonView, found: Found, error?
 </form></section>`;
 }
 
-async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string; confirmError?: string } = {}): Promise<void> {
+async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string; confirmError?: string; moveError?: string; move?: MoveQuery } = {}): Promise<void> {
   const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
   const { lang, locale } = view;
   const { booking, token } = found;
@@ -112,6 +115,7 @@ async function renderManage(ctx: PagesContext, req: Request, res: Response, foun
   const currency = booking.currency;
   const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
   const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
+  const justMoved = req.query.moved === '1' && booking.status !== 'CANCELLED';
   const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageBookingPath(found.tenant.slug, booking.id, token)}`;
   // what the customer must know about the deposit: still to pay (and until when the time is held), or what the cancellation did with it
   const row = await guestBooking(ctx.bookings, found.tenant, booking.id, { token });
@@ -123,10 +127,10 @@ async function renderManage(ctx: PagesContext, req: Request, res: Response, foun
       ? html`<p>${t(lang, REFUND_TEXT[refunded.kind], { amount: formatMoney(refunded.amount, refunded.currency, locale) })}</p>`
       : '';
   // the confirmation and the cancelled page take the focus on their heading, so a screen reader starts there
-  const focus = justBooked || justCancelled ? html` autofocus` : '';
+  const focus = justBooked || justCancelled || justMoved ? html` autofocus` : '';
   const body = html`<section aria-labelledby="booking-heading">
 <h2 id="booking-heading" tabindex="-1"${focus}>${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
-<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}</div>
+<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${justMoved ? html`<p class="success">${t(lang, 'moved')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}</div>
 <div class="card"><dl>
 <dt>${t(lang, 'status')}</dt><dd>${statusText}</dd>
 <dt>${t(lang, 'when')}</dt><dd>${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}–${formatTime(booking.endTime, zone, locale)}</dd>
@@ -141,6 +145,7 @@ ${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCale
 </div></section>
 ${seriesSection(view, series, zone)}
 ${confirmSection(ctx, view, found, options.confirmError)}
+${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
 ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
 <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`, body, status: options.status });
@@ -182,6 +187,28 @@ export async function confirmFromForm(ctx: PagesContext, req: Request, res: Resp
     return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, confirmError: errorMessage(lang, err.code) });
   }
   res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&confirmed=1`);
+}
+
+/** POST /<slug>/bookings/<id>/move (form: token, time): the same move as the public API; a refusal shows the week again with why. */
+export async function moveFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(body.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
+  const time = typeof body.time === 'string' ? body.time : '';
+  try {
+    await moveForCustomer(ctx.bookings, found.tenant, found.booking.id, time, { proof: { token: found.token } });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const date = time ? localDateOfSafe(time, found.booking.displaySnapshot.timezone) : null;
+    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, moveError: errorMessage(lang, err.code), move: { open: true, week: null, date } });
+  }
+  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
+}
+
+/** The salon-local date of a posted time, or null when it is no time at all. */
+function localDateOfSafe(time: string, zone: string): string | null {
+  return Number.isNaN(Date.parse(time)) ? null : localDateOf(time, zone);
 }
 
 /** GET /<slug>/bookings/<id>/calendar.ics?token=...: the booking as a calendar file (same UID and SEQUENCE as its e-mails). */

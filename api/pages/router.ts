@@ -8,7 +8,7 @@ import type { PagesContext } from './context';
 import { findPublicDir, loadBuiltAssets, type BuiltAssets } from './assets';
 import { bookingPage, notFoundPage } from './booking-page';
 import { bookFromForm } from './book';
-import { calendarFile, cancelFromForm, confirmFromForm, managePage } from './manage-page';
+import { calendarFile, cancelFromForm, confirmFromForm, managePage, moveFromForm } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
@@ -67,6 +67,7 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.get('/:slug/bookings/:id', slugRoute((req, res) => managePage(ctx, req, res)));
   router.post('/:slug/bookings/:id/cancel', form, slugRoute((req, res) => cancelFromForm(ctx, req, res)));
   router.post('/:slug/bookings/:id/confirm', form, slugRoute((req, res) => confirmFromForm(ctx, req, res)));
+  router.post('/:slug/bookings/:id/move', form, slugRoute((req, res) => moveFromForm(ctx, req, res)));
   router.get('/:slug/waitlist/offers/:offerId', slugRoute((req, res) => offerPage(ctx, req, res)));
   router.post('/:slug/waitlist/offers/:offerId/accept', acceptLimit, form, slugRoute((req, res) => acceptFromForm(ctx, req, res)));
   router.post('/:slug/waitlist/offers/:offerId/decline', form, slugRoute((req, res) => declineFromForm(ctx, req, res)));

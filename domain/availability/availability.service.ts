@@ -126,20 +126,22 @@ async function baseInput(
   toDate: LocalDate,
   onlineOnly: boolean,
   now: Date,
+  excludeBookingId?: string,
 ): Promise<Omit<AvailabilityInput, 'date'>> {
   if (items.length === 0) throw errors.validation('Request validation failed', [{ field: 'items', message: 'at least one item' }]);
   const s = tenant.settings;
   const resourceIds = items.map((i) => i.resourceId).filter((x): x is string => !!x);
   // In parallel: the service lookup and the data (the loader reads chosen resources of this tenant
-  // only; free time is all a read asks, so the resources' bookings come as merged busy time).
+  // only; free time is all a read asks, so the resources' bookings come as merged busy time, unless
+  // a booking being moved must be told apart from the others).
   const [services, data] = await Promise.all([
     servicesFor(db, tenant.id, items.map((i) => i.serviceId)),
-    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate, busyTimeOnly: true }),
+    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate, busyTimeOnly: !excludeBookingId }),
   ]);
   if (resourceIds.some((id) => !data.resources.some((r) => r.id === id))) throw errors.notFound('resource');
   const resources = s.allowDoubleBooking
     ? data.resources
-    : placeUnassignedItems(data.resources, data.unassigned, s.timezone, s.businessHours).resources;
+    : placeUnassignedItems(data.resources, data.unassigned, s.timezone, s.businessHours, { excludeBookingId }).resources;
   return {
     timezone: s.timezone,
     now,
@@ -153,6 +155,7 @@ async function baseInput(
     resources,
     onlineOnly,
     allowDoubleBooking: s.allowDoubleBooking,
+    excludeBookingId,
   };
 }
 
@@ -210,7 +213,7 @@ export async function availabilityForDate(
 export async function availabilityForDates(
   db: DbPool,
   tenant: TenantContext,
-  query: { fromDate: string; toDate: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+  query: { fromDate: string; toDate: string; items: RequestedItem[]; onlineOnly: boolean; now: Date; excludeBookingId?: string },
 ): Promise<AvailabilityDto[]> {
   checkRequestedDate(tenant, query.fromDate, query.now, 'fromDate');
   if (!isValidLocalDate(query.toDate) || query.toDate < query.fromDate) {
@@ -219,7 +222,7 @@ export async function availabilityForDates(
   const s = tenant.settings;
   const last = lastBookableLocalDate(query.now, s.timezone, effectiveMaxBookingDays(s));
   const toDate = last !== null && query.toDate > last ? last : query.toDate;
-  const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now);
+  const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now, query.excludeBookingId);
   const days: AvailabilityDto[] = [];
   for (let date = query.fromDate; date <= toDate; date = addDays(date, 1)) {
     const day = slotsOfDate(input, date);

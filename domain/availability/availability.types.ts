@@ -153,6 +153,8 @@ export interface AvailabilityInput {
    * pass false on the public portal even when the setting is on, to keep customers from stacking.
    */
   allowDoubleBooking?: boolean;
+  /** A booking being moved (docs/rules/booking.md#moving-a-booking): its own time counts as free. */
+  excludeBookingId?: string;
 }
 
 /** Where one item of a slot would run and who could do it. */

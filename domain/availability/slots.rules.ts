@@ -134,7 +134,7 @@ function dayPlanOf(input: AvailabilityInput, services: VisitService[]): DayPlan 
   return {
     services,
     candidates: candidatesFor(input.resources, services, input.onlineOnly ?? false),
-    capacity: capacityOf(input.resources, fromDate, input.timezone, input.businessHours, { days, ignoreBookings: input.allowDoubleBooking ?? false }),
+    capacity: capacityOf(input.resources, fromDate, input.timezone, input.businessHours, { days, ignoreBookings: input.allowDoubleBooking ?? false, excludeBookingId: input.excludeBookingId }),
     timezone: input.timezone,
     interval: input.slotIntervalMinutes ?? DEFAULT_SLOT_INTERVAL_MINUTES,
   };

@@ -87,7 +87,8 @@ interface InsertSpec {
   language?: Language;
 }
 
-function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
+/** A start past the booking window (salon-local last bookable date): 422 DATE_BEYOND_BOOKING_WINDOW. */
+export function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
   const s = tenant.settings;
   const lastDate = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
   if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');

@@ -94,6 +94,23 @@ export function reminderDueAt(booking: { status: BookingStatus; startTime: strin
   return at > now ? at : null;
 }
 
+/**
+ * Whether a booking message about one start time (dedupe key `REMINDER:<start>` or
+ * `RESCHEDULED:<start>`) no longer holds when its delivery runs (docs/rules/booking.md#moving-a-booking):
+ * the booking has moved since (the move's own message tells the new time), or a reminder's booking
+ * is no longer remindable. Every other message always holds.
+ */
+export function isMessageSuperseded(dedupeKey: string, booking: { status: BookingStatus; startTime: string | Date }): boolean {
+  const at = dedupeKey.indexOf(':');
+  if (at < 0) return false;
+  const kind = dedupeKey.slice(0, at);
+  if (kind !== 'REMINDER' && kind !== 'RESCHEDULED') return false;
+  if (kind === 'REMINDER' && !isRemindable(booking.status)) return true;
+  const about = Date.parse(dedupeKey.slice(at + 1));
+  // a key that names no time (written by hand) is about no time in particular
+  return !Number.isNaN(about) && about !== new Date(booking.startTime).getTime();
+}
+
 /** Targets allowed by the table (not forced) from a status. */
 export function allowedTransitions(from: BookingStatus): BookingStatus[] {
   if (isTerminalStatus(from)) return [];

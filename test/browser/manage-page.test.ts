@@ -1,11 +1,12 @@
 // The customer's manage page, reached as the customer reaches it: from the link in the booking's
-// e-mail.
+// e-mail: cancelling, and moving the appointment to another time.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, startBrowserStack } from './support';
+import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, scan, startBrowserStack } from './support';
 import { stack } from '../support/stack';
+import { call } from '../support/http';
 import { eventually } from '../support/eventually';
-import { knex } from '../support/booking-fixtures';
+import { at, knex, localDay } from '../support/booking-fixtures';
 
 describe('manage page (browser)', function () {
   this.timeout(60_000);
@@ -70,5 +71,88 @@ describe('manage page (browser)', function () {
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking.confirmedVia).to.equal('LINK');
     expect(booking.confirmedAt).to.be.an.instanceOf(Date);
+  });
+});
+
+describe('manage page: moving the appointment (browser)', function () {
+  this.timeout(90_000);
+  before(startBrowserStack);
+  afterEach(closePages);
+
+  /** A guest booking made through the public API, and the manage link of its confirmation e-mail. */
+  async function bookedWithLink(salon: Awaited<ReturnType<typeof pageSalon>>, day: string, time: string) {
+    const email = `move-${crypto.randomUUID()}@example.test`;
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(day, time),
+      items: [{ serviceId: salon.services[0].id, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Mona Flytter', phone: randomPhone().stored, email },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const { platform } = await stack();
+    const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation e-mail');
+    return { id: created.body.data.id as string, email, link: /(http:\/\/\S+\/bookings\/\S+)/.exec(mail.text)![1] };
+  }
+
+  it('when the customer picks another day and time on the manage page then the booking moves there, the page says so, and the e-mail about the move carries the new time', async function () {
+    const salon = await pageSalon({ settings: { cancellationHours: 24 } });
+    const from = localDay(3);
+    const to = localDay(4);
+    const booked = await bookedWithLink(salon, from, '10:00');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await page.goto(booked.link);
+    const section = page.locator('section.move');
+    expect(await section.locator('#move-terms').innerText()).to.match(/^Du kan flytte timen til et annet tidspunkt frem til .+\.$/);
+    await page.getByRole('link', { name: 'Velg et annet tidspunkt' }).click();
+    await page.getByRole('heading', { level: 3, name: /^Ledige tider / }).waitFor();
+    await shot('move-week');
+    expect(await scan(page, 'the move week')).to.deep.equal([]);
+    await section.locator(`a.day[href*="date=${to}"]`).click();
+    await page.getByRole('heading', { level: 3, name: /^Ledige tider / }).waitFor();
+    await section.getByLabel('14:00').check();
+    await shot('move-time');
+    await section.getByRole('button', { name: 'Flytt timen hit' }).click();
+    await page.getByRole('status').getByText('Timen er flyttet.').waitFor();
+    await shot('moved');
+    expect(page.url()).to.match(/moved=1/);
+    expect(await page.locator('dl').first().innerText()).to.contain('14:00–15:00');
+
+    const row = await (await knex())('bookings').where({ id: booked.id }).first();
+    expect(row.startTime.toISOString()).to.equal(at(to, '14:00'));
+    const { platform } = await stack();
+    const moved = await eventually(async () => (await platform.mailer.sentTo(booked.email)).find((m) => m.meta?.kind === 'RESCHEDULED'), 'the e-mail about the move');
+    expect(moved.text).to.contain('kl. 14:00–15:00');
+  });
+
+  it('when the time the customer chose was taken meanwhile then the page says so and shows the times again; the booking stays', async function () {
+    const salon = await pageSalon({ settings: { cancellationHours: 24 } });
+    const day = localDay(3);
+    const booked = await bookedWithLink(salon, day, '10:00');
+    const opened = await openPage(this);
+    const { page } = opened;
+    await page.goto(`${booked.link}&move=1&date=${day}`);
+    const section = page.locator('section.move');
+    await section.getByLabel('13:00').check();
+    const taken = await call('post', '/bookings', salon.owner.token, { startTime: at(day, '13:00'), items: [{ serviceId: salon.services[0].id, resourceId: salon.staff[0].resourceId }] });
+    expect(taken.status).to.equal(201);
+    await section.getByRole('button', { name: 'Flytt timen hit' }).click();
+    await section.getByRole('alert').getByText('Tiden ble nettopp tatt av noen andre. Velg en annen tid.').waitFor();
+    expect(await section.getByLabel('13:00').count(), 'the taken time is gone').to.equal(0);
+    const row = await (await knex())('bookings').where({ id: booked.id }).first();
+    expect(row.startTime.toISOString()).to.equal(at(day, '10:00'));
+  });
+
+  it('when less than cancellationHours remain before the start then the page offers no move and says to call the salon', async function () {
+    const salon = await pageSalon({ settings: { cancellationHours: 72 } });
+    const booked = await bookedWithLink(salon, localDay(2), '10:00');
+    const opened = await openPage(this);
+    const { page, shot } = opened;
+    await page.goto(booked.link);
+    await shot('move-closed');
+    const section = page.locator('section.move');
+    expect(await section.innerText()).to.match(/Fristen for å flytte timen på nett gikk ut .+\. Ring salongen hvis du må flytte den\./);
+    expect(await page.getByRole('link', { name: 'Velg et annet tidspunkt' }).count()).to.equal(0);
+    await page.goto(`${booked.link}&move=1`);
+    expect(await page.getByRole('button', { name: 'Flytt timen hit' }).count()).to.equal(0);
   });
 });

@@ -24,6 +24,7 @@ import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../..
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import sharp from 'sharp';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
+import { workflowIdle } from '../support/workflow-history';
 
 interface Mail {
   to: string[];
@@ -43,6 +44,20 @@ async function post(base: string, p: string, body: unknown): Promise<{ status: n
   const res = await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
+
+/** The calendar part of a raw e-mail, decoded (base64 or quoted-printable), lines unfolded. */
+function calendarOf(raw: string): string[] {
+  const part = raw.split(/\r?\n--/).find((p) => /^Content-Type: text\/calendar/im.test(p));
+  expect(part, 'a calendar part').to.be.a('string');
+  const [head, ...rest] = part!.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n');
+  const text = /Content-Transfer-Encoding: base64/i.test(head)
+    ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+    : body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
+}
+
+const icsLine = (lines: string[], name: string) => lines.find((l) => l.startsWith(name));
 
 describe('production topology: api x2 and worker as separate processes, configured by environment only', function () {
   this.timeout(90_000);
@@ -320,6 +335,52 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(wrongKey.status).to.equal(401);
     const metrics = await get(api1Base, '/metrics', { authorization: `Bearer ${env.METRICS_TOKEN}` });
     expect(metrics.body).to.contain(`booking_confirmations{salon="${DEMO_SLUG}",via="SMS"} 1`);
+  });
+
+  it('when a guest moves the booking with its token on the other api then the worker process tells the customer once over SMTP and the SMS gateway, with the same calendar UID and SEQUENCE + 1, offers the freed time to the waitlist, and the metrics count the move', async () => {
+    const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.37' };
+    const call = async (base: string, method: string, p: string, body?: unknown) => {
+      const res = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const serviceId: string = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
+    // three days ahead and later: well before the demo salon's 24 cancellation hours
+    const ahead = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const date: string = (await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: ahead })).body.data.date;
+    const slot = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots[0];
+    const resourceId: string = slot.items[0].resourceId;
+    const email = `move-${Date.now()}@example.no`;
+    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId, resourceId }], customer: { name: 'Flytte Fredriksen', phone: '+47 955 36 036', email } });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const { id, cancellationToken } = booked.body.data;
+    const received = await eventually(async () => mails.find((m) => m.to.includes(email)), 'the booking e-mail over SMTP', 15_000);
+    const waiter = `move-waiter-${Date.now()}@example.no`;
+    expect((await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: date, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 36 037', email: waiter } })).status).to.equal(201);
+
+    const later = (await call(api2Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}&resourceId=${resourceId}`)).body.data.slots.at(-1);
+    const moved = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings/${id}/move`, { startTime: later.start, token: cancellationToken });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    expect(moved.body.data.startTime).to.equal(later.start);
+
+    const rescheduled = await eventually(async () => mails.find((m) => m.to.includes(email) && m !== received), 'the e-mail about the move over SMTP', 15_000);
+    const before = calendarOf(received.raw);
+    const after = calendarOf(rescheduled.raw);
+    expect(icsLine(after, 'UID:')).to.equal(icsLine(before, 'UID:'));
+    expect(Number(icsLine(after, 'SEQUENCE:')!.slice(9))).to.equal(Number(icsLine(before, 'SEQUENCE:')!.slice(9)) + 1);
+    await eventually(async () => sveve!.posts.filter((f) => f.get('to') === '4795536036').length >= 2, 'the SMS about the move at the gateway', 10_000);
+    await eventually(async () => mails.find((m) => m.to.includes(waiter) && /Ledig time/.test(m.raw)), 'the waitlist offer of the freed time', 15_000);
+    const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
+    const metrics = await get(api1Base, '/metrics', { authorization: `Bearer ${env.METRICS_TOKEN}` });
+    expect(metrics.body).to.include(`bookings_moved{tenant_id="${tenant.id}",by="CUSTOMER"} 1`);
+    // the customer hears of the move once: no second e-mail about it
+    const connection = await Connection.connect({ address: temporalAddress });
+    try {
+      const temporalClient = new Client({ connection });
+      await eventually(() => workflowIdle(temporalClient, `booking:${id}`), 'the booking workflow to be idle', 15_000);
+    } finally {
+      await connection.close();
+    }
+    expect(mails.filter((m) => m.to.includes(email))).to.have.length(2);
   });
 
   it('when a guest books the demo salon\'s colour on one api then every part is held (the stylist\'s phases and buffer, the colour station), and the other api offers the stylist inside its processing but not over its work', async () => {

@@ -46,6 +46,21 @@ class DownSmsGateway implements SmsSender {
   }
 }
 
+/** An SMS gateway that refuses every message while `down`, and delivers to the folder outbox otherwise. */
+class SwitchableSms implements SmsSender {
+  down = false;
+  refused = 0;
+  constructor(private readonly delivered: FolderSmsSender) {}
+
+  async send(message: Parameters<SmsSender['send']>[0]): Promise<void> {
+    if (this.down) {
+      this.refused += 1;
+      throw new Error('sms gateway: 503 (down)');
+    }
+    await this.delivered.send(message);
+  }
+}
+
 describe('booking workflow (time skipping, real database)', function () {
   this.timeout(120_000);
   const t = withTimeSkipping();
@@ -235,6 +250,55 @@ describe('booking workflow (time skipping, real database)', function () {
         await t.env.sleep(3 * DAY); // past the start
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'CANCELLED']);
       }));
+  });
+
+  describe('a move near the reminder (docs/rules/booking.md#moving-a-booking): no reminder for the old time is ever sent', () => {
+    /** The booking moved two days later, as the move service writes it, and its workflow told. */
+    async function moveTwoDaysLater(seeded: Awaited<ReturnType<typeof seedBooking>>, signal: Signal, version = 2): Promise<Date> {
+      const moved = new Date(seeded.start.getTime() + 2 * DAY);
+      await seeded.knex('bookings').where({ id: seeded.booking.id }).update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version });
+      await signal(seeded.booking.id, seeded.tenantId, { type: 'BookingRescheduled', entityVersion: version });
+      return moved;
+    }
+
+    it('when the booking moves one minute before its reminder falls due then the customer hears of the move and is reminded once, of the new time, 24 h before it', () =>
+      withWorker(async (signal) => {
+        const seeded = await seedBooking(3 * DAY);
+        const handle = await signal(seeded.booking.id, seeded.tenantId, { type: 'BookingCreated', entityVersion: 1 });
+        await t.env.sleep(2 * DAY - MINUTE);
+        await moveTwoDaysLater(seeded, signal);
+        await t.env.sleep(2 * MINUTE); // the old reminder's time has passed
+        expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
+        await t.env.sleep(2 * DAY); // past the new start - 24 h
+        expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
+        const rows = await seeded.knex('booking_notifications').where({ bookingId: seeded.booking.id, channel: 'SMS' }).orderBy('createdAt');
+        expect(rows.map((r) => r.dedupeKey)).to.deep.equal(['CONFIRMED', `RESCHEDULED:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`, `REMINDER:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`]);
+        await handle.terminate('test over');
+      }));
+
+    it('when the reminder SMS fails as it falls due and the booking moves before the retry then the retry sends nothing; the new time gets its own reminder', async () => {
+      const gateway = new SwitchableSms(sms);
+      await withWorker(
+        async (signal) => {
+          const seeded = await seedBooking(3 * DAY);
+          const handle = await signal(seeded.booking.id, seeded.tenantId, { type: 'BookingCreated', entityVersion: 1 });
+          await eventually(async () => (await smsKinds(seeded.phone)).includes('CONFIRMED'), 'the CONFIRMED SMS');
+          gateway.down = true;
+          await t.env.sleep(2 * DAY + 5 * 1000); // the reminder fell due; its SMS was refused
+          expect(gateway.refused).to.be.greaterThan(0);
+          await moveTwoDaysLater(seeded, signal);
+          gateway.down = false;
+          await t.env.sleep(HOUR); // past the retries at 30 s, 2 min and 10 min
+          expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
+          const claims = await seeded.knex('booking_notifications').where({ bookingId: seeded.booking.id, channel: 'SMS' }).whereLike('dedupeKey', 'REMINDER:%');
+          expect(claims.map((r) => [r.dedupeKey, r.sentAt])).to.deep.equal([[`REMINDER:${seeded.start.toISOString()}`, null]]);
+          await t.env.sleep(2 * DAY); // past the new start - 24 h
+          expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
+          await handle.terminate('test over');
+        },
+        { sms: gateway },
+      );
+    });
   });
 
   describe('a past visit recorded after the fact', () => {

@@ -60,6 +60,9 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     // Reminded the salon's reminder time before the start, unless it is settled first. A reschedule
     // moves the reminder (and a booking moved to a later day after its reminder is reminded again of
     // the new start). A booking the customer has not confirmed by the salon's flag time is flagged.
+    // A move signalled in the same task as the reminder's timer is applied first (the SDK delivers
+    // signals before timers), and a reminder whose delivery is still retrying when the booking moves
+    // is dropped by the delivery itself (docs/rules/booking.md#moving-a-booking).
     while (!(await booking.waitUntil(isSettled, { deadline: nextDue }))) {
       if (isDue(reminderDue())) sendReminder();
       if (isDue(flag)) {
