@@ -9,6 +9,9 @@
 //     platform's session or proof cookies is refused (403) unless it comes from the api's own host or
 //     an origin CORS gives credentials to. A same-site page of another salon (`evil.<PLATFORM_DOMAIN>`)
 //     sends its lax cookies along; the check is what stops a form or a text/plain fetch it posts.
+//     A browser that says `Sec-Fetch-Site: same-origin` is let through whatever its Origin says: under
+//     the pages' `Referrer-Policy: no-referrer` a form posted to its own origin carries `Origin: null`,
+//     and no page can set that header itself.
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../../db/db-handle';
@@ -111,6 +114,7 @@ export function originCheck(policy: OriginPolicy): RequestHandler {
   const refuse = () => errors.forbidden('This request comes from a page of another origin; it is refused (the session cookies are not accepted from there)');
   return (req, _res, next) => {
     if (!UNSAFE.has(req.method) || !carriesSessionCookie(req)) return next();
+    if (req.get('sec-fetch-site') === 'same-origin') return next();
     const origin = originOf(req);
     if (origin === undefined) return next(); // not sent by a browser: no page could have made it
     if (origin === 'null') return next(refuse());

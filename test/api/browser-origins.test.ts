@@ -65,6 +65,13 @@ describe('browser origins', function () {
       .send({ token: cancellationToken });
     expect(res.status).to.equal(403);
     expect((await (await stack()).platform.knex('bookings').where({ id }).first()).status).to.not.equal('CANCELLED');
+    // a null Origin (what a browser sends under no-referrer) is foreign unless the browser says the post is same-origin
+    const agent = await http();
+    const nullOrigin = () => agent.post(`/${salon.tenant.slug}/bookings/${id}/cancel`).set('Cookie', `salon_bp_${id}=${cancellationToken}`).set('Origin', 'null').type('form');
+    expect((await nullOrigin().send({ token: cancellationToken })).status).to.equal(403);
+    expect((await nullOrigin().set('Sec-Fetch-Site', 'cross-site').send({ token: cancellationToken })).status).to.equal(403);
+    expect((await nullOrigin().set('Sec-Fetch-Site', 'same-origin').send({ token: cancellationToken })).status).to.equal(303);
+    expect((await (await stack()).platform.knex('bookings').where({ id }).first()).status).to.equal('CANCELLED');
   });
 
   it('when /reset-password or /customer-sign-in is served then its CSP runs only its own inline script (by hash), loads nothing from elsewhere and may not be framed', async () => {
