@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, startBrowserStack, waitForFocus } from './support';
 import { at, knex, localDay } from '../support/booking-fixtures';
-import { signInCustomer } from '../support/customers';
+import { provePhone, signInCustomer } from '../support/customers';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
@@ -99,11 +99,15 @@ describe('customer sign-in on the booking page (browser)', function () {
     const { signaller } = await stack();
     const voucher = await db.transaction((trx) => issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }));
 
+    // the account has proved the phone the salon knows (a typed phone links nothing: docs/rules/security.md)
+    const email = `stamp-${crypto.randomUUID()}@example.test`;
+    await provePhone(await signInCustomer({ email, name: 'Kari Stempel' }), `+47${digits}`);
+
     const opened = await openPage(this);
     const { page, shot, baseUrl } = opened;
     await page.goto(`${baseUrl}/${salon.tenant.slug}`);
     await page.getByLabel(salon.services[0].name).check();
-    await signIn(page, `${baseUrl}/${salon.tenant.slug}`, `stamp-${crypto.randomUUID()}@example.test`, 'Kari Stempel');
+    await signIn(page, `${baseUrl}/${salon.tenant.slug}`, email, 'Kari Stempel');
     await chooseUpToContact(opened, [salon.services[0].name]);
     await page.getByLabel('Mobilnummer').fill(digits);
     await page.getByLabel('Kupongkode (valgfritt)').fill(voucher.code.toLowerCase());
