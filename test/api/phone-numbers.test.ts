@@ -72,7 +72,7 @@ describe('phone numbers (HTTP)', function () {
     });
     const waitlist = await call('post', `/public/tenants/${slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(2), customer: { name: 'Vera', phone: '+47 123 45 6789' } });
     const customer = await call('post', '/customers', salon.owner.token, { name: 'Ola', phone: '9876 543' });
-    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: '0047 1', password: 'secret-pass', role: 'STAFF' } });
+    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: '0047 1', password: 'secret-passphrase', role: 'STAFF' } });
     for (const [res, field] of [
       [booking, 'customer.phone'],
       [waitlist, 'customer.phone'],
@@ -102,11 +102,11 @@ describe('phone numbers (HTTP)', function () {
     expect(found.body.data.map((x: { id: string }) => x.id)).to.deep.equal([created.body.data.id]);
 
     const l = digits();
-    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: `${l.slice(0, 3)} ${l.slice(3, 5)} ${l.slice(5)}`, password: 'secret-pass', role: 'STAFF' } });
+    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: `${l.slice(0, 3)} ${l.slice(3, 5)} ${l.slice(5)}`, password: 'secret-passphrase', role: 'STAFF' } });
     expect(resource.status, JSON.stringify(resource.body)).to.equal(201);
     const user = await (await knex())('users').where({ tenantId: salon.tenant.id, phone: `+47${l}` }).first();
     expect(user, 'the login is stored in E.164').to.not.equal(undefined);
-    const login = await call('post', '/auth/login', undefined, { phone: `0047 ${l}`, password: 'secret-pass', tenantSlug: salon.tenant.slug });
+    const login = await call('post', '/auth/login', undefined, { phone: `0047 ${l}`, password: 'secret-passphrase', tenantSlug: salon.tenant.slug });
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
   });
 
