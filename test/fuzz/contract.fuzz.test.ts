@@ -615,7 +615,7 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
     'POST /superadmin/impersonate/end': { token: platform.impersonationToken },
     'POST /customer/me/series': { body: { bookingId: booking.id, intervalWeeks: 26, occurrenceCount: 2 } },
     'PUT /customer/me/preferences': { body: { rebookingNudges: true } },
-    'POST /public/tenants/{slug}/rebooking-nudges/unsubscribe': { body: { customerId: ids.customerId, token: unsubscribeToken(config.jwtSecret, ids.customerId) } },
+    'POST /public/tenants/{slug}/rebooking-nudges/unsubscribe': { body: { customerId: ids.customerId, token: unsubscribeToken(config.keys.rebookingUnsubscribe, ids.customerId) } },
     'POST /upload': { multipart: { fields: { purpose: 'TENANT_LOGO' }, file: { field: 'file', bytes: await png(64, 32), name: 'logo.png' } } },
     // the staff member keeps the service (the bookings of the other controls need it)
     'POST /resources/{id}/skills': { body: { serviceIds: [salon.serviceId] } },

@@ -97,7 +97,7 @@ describe('production topology: standing appointments and nudges through a worker
       ADMIN_EMAIL: 'admin@series-faults.test',
       ADMIN_PASSWORD: 'series-faults-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 9).toString('base64')}`,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       MAIL_OUTBOX_DIR: `${(await stack()).config.dataDir}/series-faults-mail-${process.pid}`,
       SVEVE_URL: sveve.url,
       SVEVE_USER: 'salon',

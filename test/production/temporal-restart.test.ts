@@ -19,7 +19,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startTemporalFrontend, temporalEngine } from '../support/temporal';
 import { freePort } from '../../devstack/postgres';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
-import { seedDemoSalon, DEMO_SLUG } from '../../domain/demo/demo-salon';
+import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../domain/demo/demo-salon';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -86,7 +86,7 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
       ADMIN_EMAIL: 'admin@restart.test',
       ADMIN_PASSWORD: 'restart-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 3).toString('base64')}`,
-      PASSWORD_HASH_ROUNDS: '4',
+      PASSWORD_HASH_ROUNDS: '10',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Salong Nordlys <booking@restart.test>',
       SMS_OUTBOX_DIR: path.join(dir, 'sms'),
@@ -116,7 +116,7 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     await eventually(failuresAsNotYet(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined)), () => `the api (${api.output}) and Temporal (${temporal.output})`, 90_000);
     await eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), () => `the worker (${worker.output})`, 60_000);
 
-    const login = await post('/auth/login', { email: 'eier@salong-nordlys.no', password: 'demo1234' });
+    const login = await post('/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     owner = { authorization: `Bearer ${login.body.data.accessToken}` };
     const services = (await (await fetch(`${base}/public/tenants/${DEMO_SLUG}/services`)).json()) as Json;
     const serviceId: string = services.data[0].services[0].id;
