@@ -3,19 +3,15 @@
 // salon's flag of a booking still unconfirmed, once. Each test runs its own worker and task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
-import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { stack } from '../support/stack';
-import { createSalon, unique } from '../support/factories';
-import { createActivities } from '../../activities';
+import { createSalon } from '../support/factories';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
-import { bookingContract, type BookingEvent } from '../../domain/booking/booking-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { withBookingWorker, type BookingSignal } from './support/booking-worker';
 
-type Signal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
+type Signal = BookingSignal;
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -29,24 +25,8 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
 
   withOutboxes('reminders-test', (o) => ({ sms, mail } = o));
 
-  async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
-    const { platform } = await stack();
-    const taskQueue = unique('reminder-wf');
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      taskQueue,
-      workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms }),
-    });
-    const signal: Signal = (bookingId, tenantId, event) =>
-      t.env.client.workflow.signalWithStart(bookingWorkflow, {
-        workflowId: bookingContract.workflowId(bookingId),
-        taskQueue,
-        args: [{ bookingId, tenantId }],
-        signal: bookingEventSignal,
-        signalArgs: [event],
-      });
-    await worker.runUntil(scenario(signal));
+  function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
+    return withBookingWorker(t, { mailer: mail, sms }, scenario);
   }
 
   /** A salon with `settings`, its owner's e-mail, and a CONFIRMED booking starting `startsInMs` from now. */

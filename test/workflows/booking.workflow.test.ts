@@ -2,21 +2,18 @@
 // runs its own worker on its own task queue, and its own booking (so its own workflow id).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
-import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
-import { createActivities } from '../../activities';
 import type { MailMessage, Mailer } from '../../domain/notifications/mailer';
 import type { SmsSender } from '../../domain/notifications/sms-sender';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { bookingWorkflow, bookingEventSignal } from '../../workflows/booking/booking.workflow';
 import { bookingContract, type BookingEvent } from '../../domain/booking/booking-events.rules';
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { withBookingWorker, type BookingSignal } from './support/booking-worker';
 import { eventually } from '../support/eventually';
 
-type Signal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
+type Signal = BookingSignal;
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -69,28 +66,9 @@ describe('booking workflow (time skipping, real database)', function () {
 
   withOutboxes('workflow-test', (o) => ({ sms, mail } = o));
 
-  /**
-   * Runs `scenario` with a worker of its own, on a task queue of its own. `signal` signals-with-start
-   * the booking's workflow on that queue.
-   */
-  async function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender } = {}): Promise<void> {
-    const { platform } = await stack();
-    const taskQueue = unique('booking-wf');
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      taskQueue,
-      workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: options.mailer ?? mail, sms: options.sms ?? sms }),
-    });
-    const signal: Signal = (bookingId, tenantId, event) =>
-      t.env.client.workflow.signalWithStart(bookingWorkflow, {
-        workflowId: bookingContract.workflowId(bookingId),
-        taskQueue,
-        args: [{ bookingId, tenantId }],
-        signal: bookingEventSignal,
-        signalArgs: [event],
-      });
-    await worker.runUntil(scenario(signal));
+  /** Runs `scenario` with a worker of its own (the test's outboxes unless given others). */
+  function withWorker(scenario: (signal: Signal) => Promise<void>, options: { mailer?: Mailer; sms?: SmsSender } = {}): Promise<void> {
+    return withBookingWorker(t, { mailer: options.mailer ?? mail, sms: options.sms ?? sms }, scenario);
   }
 
   /** A salon with one staff member and one service, and a booking starting `startsInMs` from now. */
