@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call, http } from '../support/http';
-import { createAdmin, createSalon, unique, type TestUser } from '../support/factories';
+import { createAdmin, createSalon, unique, uniquePhone, type TestUser } from '../support/factories';
 import { knex } from '../support/booking-fixtures';
 import request from 'supertest';
 import { appOnClock, stack } from '../support/stack';
@@ -97,7 +97,7 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
-    const createBody = JSON.stringify({ name: 'Kari Kunde', phone: `+47 4${Date.now() % 10_000_000}` });
+    const createBody = JSON.stringify({ name: 'Kari Kunde', phone: uniquePhone() });
     const created = await rawJson('post', '/customers', imp.accessToken, createBody);
     expect(created.status).to.equal(201);
     const patchBody = JSON.stringify({ notes: 'VIP' });
