@@ -10,8 +10,8 @@
  * was taken. domain/availability/availability-data.service.ts (loadResourceAvailability) is a view of it.
  */
 import type { Db } from '../../db/db-handle';
-import { addDays, localDayBoundsUtcMs, type LocalDate } from '../time/salon-time.rules';
-import type { BookingStatusValue, ResourceAvailabilityData, ResourceType } from './availability.types';
+import { addDays, localDayBoundsUtcMs, type LocalDate, type LocalTime } from '../time/salon-time.rules';
+import type { BookingStatusValue, ExistingBooking, ResourceAvailabilityData, ResourceType, ScheduleOverride, TimeOffEntry, WeeklyScheduleSlot } from './availability.types';
 import { mergeIntervals, type Interval } from '../time/interval.rules';
 import type { UnassignedItem } from './unassigned.rules';
 import { toIso } from '../time/iso';
@@ -65,13 +65,15 @@ export interface LoadOptions {
 // active unassigned items' staff segments touching the range, and the resources - chosen ones,
 // those that can perform (or, rooms and equipment, are suitable for) a requested service (unless
 // onlyListedResources), and those that can perform an unassigned item's service (so the items can
-// be placed) - each with skills, weekly schedule, overrides, approved time-off and its active
-// blocking segments in the range, aggregated as JSON. Segments are found by their time range
-// overlapping the range (start < range end AND end > range start, as [) ranges), which the GiST
-// indexes of migration 140 answer without reading the history. Schedules and time-off are matched
-// by tenant and resource, the leading columns of their indexes. `bookings` is each resource's
-// blocking segments (loaderSql(ITEMS)) or its busy time, their ranges merged by range_agg, as
-// [start, end] in epoch ms (loaderSql(BUSY_TIME)).
+// be placed) - then, for all the picked resources at once, their skills, weekly schedules,
+// overrides, approved time-off and active blocking segments in the range, each as one flat JSON
+// array of rows tagged with the resource's id, grouped here. One scan per table for the whole salon:
+// a subquery per resource and table (the earlier shape) ran 5 x 40 small plans for a salon of 40 and
+// cost 4-6 ms a read (docs/performance.md). Segments are found by their time range overlapping the
+// range (start < range end AND end > range start, as [) ranges), which the GiST indexes of
+// migration 140 answer without reading the history. `bookings` is the resources' blocking segments
+// (loaderSql(ITEMS)) or their busy time, each resource's ranges merged by range_agg, in epoch ms
+// (loaderSql(BUSY_TIME)).
 const loaderSql = (bookings: string) => `
     WITH unassigned AS (
       SELECT s.booking_id, s.booking_item_id, bi.service_id, s.start_time, s.end_time, s.blocks, b.status
@@ -79,7 +81,7 @@ const loaderSql = (bookings: string) => `
        WHERE :withUnassigned AND s.tenant_id = :tenantId AND s.is_active AND s.resource_id IS NULL
          AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')
     ), picked AS (
-      SELECT r.* FROM resources r
+      SELECT r.id, r.type, r.name, r.user_id, r.sort_order, r.is_active, r.is_bookable_online FROM resources r
        WHERE r.tenant_id = :tenantId
          AND (r.id = ANY(:resourceIds::uuid[])
               OR r.id IN (SELECT s.resource_id FROM resource_skills s
@@ -92,32 +94,37 @@ const loaderSql = (bookings: string) => `
     SELECT
       COALESCE((SELECT json_agg(json_build_object('bookingId', u.booking_id, 'itemId', u.booking_item_id, 'serviceId', u.service_id, 'start', u.start_time, 'end', u.end_time, 'blocks', u.blocks, 'status', u.status))
                   FROM unassigned u), '[]') AS unassigned,
-      COALESCE((SELECT json_agg(x ORDER BY x."sortOrder", x.name, x.id) FROM (
-        SELECT r.id, r.type, r.name, r.user_id AS "userId", r.sort_order AS "sortOrder", r.is_active AS "isActive", r.is_bookable_online AS "isBookableOnline",
-          COALESCE((SELECT json_agg(s.service_id) FROM resource_skills s WHERE s.resource_id = r.id), '[]') AS skills,
-          COALESCE((SELECT json_agg(json_build_object('dayOfWeek', w.day_of_week, 'startTime', w.start_time, 'endTime', w.end_time, 'isActive', w.is_active)
-                             ORDER BY w.day_of_week, w.start_time)
-                      FROM resource_schedules w WHERE w.tenant_id = r.tenant_id AND w.resource_id = r.id), '[]') AS "weeklySchedule",
-          COALESCE((SELECT json_agg(json_build_object('date', to_char(o.date, 'YYYY-MM-DD'), 'startTime', o.start_time, 'endTime', o.end_time) ORDER BY o.date)
-                      FROM resource_schedule_overrides o WHERE o.resource_id = r.id AND o.date BETWEEN :firstDate::date AND :lastDate::date), '[]') AS overrides,
-          COALESCE((SELECT json_agg(json_build_object('startDate', to_char(t.start_date, 'YYYY-MM-DD'), 'endDate', to_char(t.end_date, 'YYYY-MM-DD'),
-                                                      'startTime', t.start_time, 'endTime', t.end_time, 'isApproved', t.is_approved) ORDER BY t.start_date)
-                      FROM time_offs t WHERE t.tenant_id = r.tenant_id AND t.resource_id = r.id AND t.is_approved AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
-${bookings} AS bookings
-        FROM picked r) x), '[]') AS resources`;
+      COALESCE((SELECT json_agg(json_build_array(r.id, r.type, r.name, r.user_id, r.sort_order, r.is_active, r.is_bookable_online) ORDER BY r.sort_order, r.name, r.id)
+                  FROM picked r), '[]') AS resources,
+      COALESCE((SELECT json_agg(json_build_array(s.resource_id, s.service_id))
+                  FROM resource_skills s WHERE s.tenant_id = :tenantId AND s.resource_id IN (SELECT id FROM picked)), '[]') AS skills,
+      COALESCE((SELECT json_agg(json_build_array(w.resource_id, w.day_of_week, w.start_time, w.end_time, w.is_active) ORDER BY w.day_of_week, w.start_time)
+                  FROM resource_schedules w WHERE w.tenant_id = :tenantId AND w.resource_id IN (SELECT id FROM picked)), '[]') AS "weeklySchedules",
+      COALESCE((SELECT json_agg(json_build_array(o.resource_id, to_char(o.date, 'YYYY-MM-DD'), o.start_time, o.end_time) ORDER BY o.date)
+                  FROM resource_schedule_overrides o
+                 WHERE o.tenant_id = :tenantId AND o.resource_id IN (SELECT id FROM picked) AND o.date BETWEEN :firstDate::date AND :lastDate::date), '[]') AS overrides,
+      COALESCE((SELECT json_agg(json_build_array(t.resource_id, to_char(t.start_date, 'YYYY-MM-DD'), to_char(t.end_date, 'YYYY-MM-DD'), t.start_time, t.end_time) ORDER BY t.start_date)
+                  FROM time_offs t
+                 WHERE t.tenant_id = :tenantId AND t.resource_id IN (SELECT id FROM picked) AND t.is_approved
+                   AND t.start_date <= :lastDate::date AND t.end_date >= :firstDate::date), '[]') AS "timeOff",
+${bookings} AS bookings`;
 
+// [resourceId, id, start ms, end ms, status] per blocking segment
 const ITEMS = `
-          COALESCE((SELECT json_agg(json_build_object('id', COALESCE(s.booking_id, s.waitlist_round_id), 'start', s.start_time, 'end', s.end_time, 'status', COALESCE(b.status, 'CONFIRMED')))
-                      FROM booking_segments s LEFT JOIN bookings b ON b.id = s.booking_id
-                     WHERE :withBookings AND s.resource_id = r.id AND s.tenant_id = r.tenant_id AND s.is_active AND s.blocks
-                       AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')), '[]')`;
+      COALESCE((SELECT json_agg(json_build_array(s.resource_id, COALESCE(s.booking_id, s.waitlist_round_id), (extract(epoch FROM s.start_time) * 1000)::bigint,
+                                                 (extract(epoch FROM s.end_time) * 1000)::bigint, COALESCE(b.status, 'CONFIRMED')))
+                  FROM booking_segments s LEFT JOIN bookings b ON b.id = s.booking_id
+                 WHERE :withBookings AND s.tenant_id = :tenantId AND s.resource_id IN (SELECT id FROM picked) AND s.is_active AND s.blocks
+                   AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')), '[]')`;
 
+// [resourceId, start ms, end ms] per merged busy interval
 const BUSY_TIME = `
-          COALESCE((SELECT json_agg(json_build_array((extract(epoch FROM lower(m)) * 1000)::bigint, (extract(epoch FROM upper(m)) * 1000)::bigint))
-                      FROM unnest((SELECT range_agg(tstzrange(s.start_time, s.end_time, '[)'))
-                                     FROM booking_segments s
-                                    WHERE :withBookings AND s.resource_id = r.id AND s.tenant_id = r.tenant_id AND s.is_active AND s.blocks
-                                      AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)'))) m), '[]')`;
+      COALESCE((SELECT json_agg(json_build_array(busy.resource_id, (extract(epoch FROM lower(m)) * 1000)::bigint, (extract(epoch FROM upper(m)) * 1000)::bigint))
+                  FROM (SELECT s.resource_id, range_agg(tstzrange(s.start_time, s.end_time, '[)')) AS ranges
+                          FROM booking_segments s
+                         WHERE :withBookings AND s.tenant_id = :tenantId AND s.resource_id IN (SELECT id FROM picked) AND s.is_active AND s.blocks
+                           AND tstzrange(s.start_time, s.end_time, '[)') && tstzrange(:rangeStart::timestamptz, :rangeEnd::timestamptz, '[)')
+                         GROUP BY s.resource_id) busy, unnest(busy.ranges) m), '[]')`;
 
 const ITEMS_SQL = loaderSql(ITEMS);
 const BUSY_TIME_SQL = loaderSql(BUSY_TIME);
@@ -130,13 +137,12 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
   const rangeStart = toIso(new Date(localDayBoundsUtcMs(opts.fromDate, timezone).start));
   const rangeEnd = toIso(new Date(localDayBoundsUtcMs(lastDate, timezone).end));
 
-  // Raw SQL (loaderSql): the per-resource JSON aggregation in one statement is beyond a model or the builder.
+  // Raw SQL (loaderSql): JSON aggregation of several tables in one statement is beyond a model or the builder.
   const busyTimeOnly = opts.busyTimeOnly ?? false;
-  const sql = busyTimeOnly ? BUSY_TIME_SQL : ITEMS_SQL;
   // A named statement (db/named-statement.ts): Postgres parses it once per connection, not on every call.
-  const [row] = await runNamedStatement<{ unassigned: RawUnassigned[]; resources: RawResource[] }>(db, {
+  const [row] = await runNamedStatement<RawRow>(db, {
     name: busyTimeOnly ? 'availability-loader-busy-time' : 'availability-loader-items',
-    sql,
+    sql: busyTimeOnly ? BUSY_TIME_SQL : ITEMS_SQL,
     bindings: {
       tenantId,
       rangeStart,
@@ -150,23 +156,37 @@ export async function loadAvailabilityData(db: Db, opts: LoadOptions): Promise<A
       withBookings: opts.withBookings ?? true,
     },
   });
-  const resources: LoadedResource[] = row.resources.map((r) => ({
-    id: r.id,
-    type: r.type,
-    name: r.name,
-    userId: r.userId,
-    sortOrder: r.sortOrder,
-    isActive: r.isActive,
-    isBookableOnline: r.isBookableOnline,
-    skills: r.skills,
-    weeklySchedule: r.weeklySchedule,
-    overrides: r.overrides,
-    timeOff: r.timeOff,
-    bookings: busyTimeOnly
-      ? (r.bookings as unknown as BusyTime[]).map(([start, end]) => ({ start: new Date(start), end: new Date(end), status: 'CONFIRMED' as const }))
-      : r.bookings.map((b) => ({ id: b.id, start: new Date(b.start), end: new Date(b.end), status: b.status })),
-  }));
-  return { resources, unassigned: unassignedItemsOf(row.unassigned) };
+  return { resources: resourcesOf(row, busyTimeOnly), unassigned: unassignedItemsOf(row.unassigned) };
+}
+
+/** The picked resources in their order, each with its rows from the flat arrays. */
+function resourcesOf(row: RawRow, busyTimeOnly: boolean): LoadedResource[] {
+  const rowsOf = new Map<string, Rows>();
+  const resources = row.resources.map(([id, type, name, userId, sortOrder, isActive, isBookableOnline]) => {
+    const rows: Rows = { skills: [], weeklySchedule: [], overrides: [], timeOff: [], bookings: [] };
+    rowsOf.set(id, rows);
+    return { id, type, name, userId, sortOrder, isActive, isBookableOnline, ...rows };
+  });
+  for (const [resourceId, serviceId] of row.skills) rowsOf.get(resourceId)?.skills.push(serviceId);
+  for (const [resourceId, dayOfWeek, startTime, endTime, isActive] of row.weeklySchedules) rowsOf.get(resourceId)?.weeklySchedule.push({ dayOfWeek, startTime, endTime, isActive });
+  for (const [resourceId, date, startTime, endTime] of row.overrides) rowsOf.get(resourceId)?.overrides.push({ date, startTime, endTime });
+  for (const [resourceId, startDate, endDate, startTime, endTime] of row.timeOff) rowsOf.get(resourceId)?.timeOff.push({ startDate, endDate, startTime, endTime, isApproved: true });
+  if (busyTimeOnly) {
+    // every active item blocks: docs/rules/availability.md#overlap
+    for (const [resourceId, start, end] of row.bookings as BusyTimeRow[]) rowsOf.get(resourceId)?.bookings.push({ start: new Date(start), end: new Date(end), status: 'CONFIRMED' });
+  } else {
+    for (const [resourceId, id, start, end, status] of row.bookings as SegmentRow[]) rowsOf.get(resourceId)?.bookings.push({ id, start: new Date(start), end: new Date(end), status });
+  }
+  return resources;
+}
+
+/** A resource's rows, filled as the flat arrays are read. */
+interface Rows {
+  skills: string[];
+  weeklySchedule: WeeklyScheduleSlot[];
+  overrides: ScheduleOverride[];
+  timeOff: TimeOffEntry[];
+  bookings: ExistingBooking[];
 }
 
 /** An unassigned item's staff segments as one item: its span, and the parts that block (work phases, buffers). */
@@ -184,8 +204,22 @@ function unassignedItemsOf(segments: readonly RawUnassigned[]): UnassignedItem[]
   return [...byItem.values()].map((item) => ({ ...item, blocks: mergeIntervals(item.blocks) }));
 }
 
-/** A merged busy interval: [start, end) in epoch ms. */
-type BusyTime = [number, number];
+
+/** The loader's row: flat arrays, each row led by its resource's id where it belongs to one. */
+interface RawRow {
+  unassigned: RawUnassigned[];
+  resources: [id: string, type: ResourceType, name: string, userId: string | null, sortOrder: number, isActive: boolean, isBookableOnline: boolean][];
+  skills: [resourceId: string, serviceId: string][];
+  weeklySchedules: [resourceId: string, dayOfWeek: number, startTime: LocalTime, endTime: LocalTime, isActive: boolean][];
+  overrides: [resourceId: string, date: LocalDate, startTime: LocalTime | null, endTime: LocalTime | null][];
+  timeOff: [resourceId: string, startDate: LocalDate, endDate: LocalDate, startTime: LocalTime | null, endTime: LocalTime | null][];
+  bookings: BusyTimeRow[] | SegmentRow[];
+}
+
+/** A merged busy interval of a resource: [resourceId, start, end) in epoch ms. */
+type BusyTimeRow = [resourceId: string, start: number, end: number];
+/** A blocking segment: [resourceId, booking (or waitlist round) id, start ms, end ms, status]. */
+type SegmentRow = [resourceId: string, id: string, start: number, end: number, status: BookingStatusValue];
 
 interface RawUnassigned {
   bookingId: string;
@@ -195,19 +229,4 @@ interface RawUnassigned {
   start: string;
   end: string;
   status: BookingStatusValue;
-}
-
-interface RawResource {
-  id: string;
-  type: ResourceType;
-  name: string;
-  userId: string | null;
-  sortOrder: number;
-  isActive: boolean;
-  isBookableOnline: boolean;
-  skills: string[];
-  weeklySchedule: LoadedResource['weeklySchedule'];
-  overrides: LoadedResource['overrides'];
-  timeOff: LoadedResource['timeOff'];
-  bookings: { id: string; start: string; end: string; status: BookingStatusValue }[];
 }
