@@ -11,7 +11,7 @@ import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { isMessageSuperseded } from '../domain/booking/booking-status.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
-import { bookingById, messagePartiesOf } from '../domain/booking/booking.repository';
+import { bookingById, bookingTimelineRow, messagePartiesOf } from '../domain/booking/booking.repository';
 import { markUnconfirmedFlagged } from '../domain/booking/booking-confirmation.repository';
 import { reminderLeadMs, unconfirmedFlagLeadMs } from '../domain/booking/booking-confirmation.rules';
 import { findTenant } from '../domain/tenant/tenant.repository';
@@ -94,8 +94,8 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
 
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
-      const row = await bookingById(knex, bookingId);
-      const settings = row && (await findTenant(knex, row.tenantId))?.settings;
+      const row = await bookingTimelineRow(knex, bookingId);
+      const settings = row?.salonSettings;
       const snapshot = row && {
         bookingId,
         tenantId: row.tenantId,

@@ -395,6 +395,31 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
   };
 }
 
+/** What the booking's workflow follows (its status, version, start and confirmation) and its salon's settings. */
+export interface BookingTimelineRow {
+  tenantId: string;
+  status: BookingStatus;
+  version: number;
+  startTime: Date;
+  confirmedAt: Date | null;
+  metadata: BookingRow['metadata'] | null;
+  salonSettings: Record<string, unknown> | null;
+}
+
+const TIMELINE = `
+  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.confirmed_at AS "confirmedAt", b.metadata, t.settings AS "salonSettings"
+    FROM bookings b JOIN tenants t ON t.id = b.tenant_id
+   WHERE b.id = ?`;
+
+/**
+ * The booking workflow's read of committed state, once per signal it gets: one named statement
+ * (db/named-statement.ts) instead of the booking and then its salon through the models.
+ */
+export async function bookingTimelineRow(db: Db, id: string): Promise<BookingTimelineRow | undefined> {
+  const [row] = await runNamedStatement<BookingTimelineRow>(db, { name: 'booking-timeline', sql: TIMELINE, bindings: [id] });
+  return row;
+}
+
 /** The statuses of these bookings (a series shows whether each occurrence is still on). */
 export async function statusesOfBookings(db: Db, ids: readonly string[]): Promise<Map<string, BookingStatus>> {
   if (!ids.length) return new Map();
