@@ -19,7 +19,8 @@
 // that warm the api before the phases, 400), --only floor (for profiling the floor alone),
 // --only burst (the warm-up, the floor and the burst of distinct slots: for profiling the burst),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
-// statements per booking, and the most frequent ones, are printed), --threads (the sustained phase's CPU
+// statements per booking, and the most frequent ones, are printed), --keep (the run's data folder and its Postgres
+// data are kept, to query what the run wrote afterwards), --threads (the sustained phase's CPU
 // of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
 // core's threads, the garbage collector's).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
@@ -54,6 +55,7 @@ const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-sta
 const ENGINE = option('--engine') ?? 'builtin';
 if (ENGINE !== 'builtin' && ENGINE !== 'official') throw new Error(`--engine ${ENGINE}: builtin or official`);
 const QUICK = args.includes('--quick');
+const KEEP = args.includes('--keep');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
 const RATE = Number(option('--rate') ?? 25);
 const FLOOR_ROUNDS = Number(option('--floor-rounds') ?? 20);
@@ -370,7 +372,7 @@ async function main(): Promise<void> {
   const loadBefore = load();
   const pg = await startEmbeddedPostgres({
     dataDir: path.join(dataDir, 'postgres'),
-    persistent: false,
+    persistent: KEEP,
     log: () => undefined,
     ...(STATEMENTS ? { postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements'] } : {}),
   });
@@ -606,7 +608,8 @@ async function main(): Promise<void> {
     await db?.destroy();
     await stack?.stop().catch((err) => console.error('stopping:', err));
     await pg.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (KEEP) console.log(`kept the run's data in ${dataDir} (its Postgres data in ${path.join(dataDir, 'postgres')})`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   }
   if (FLOOR_ONLY || BURST_ONLY) return;
   const machineAfter = machineTimes();
