@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { bookingSalon, knex } from '../support/booking-fixtures';
-import { insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
+import { BOOKING_COLUMNS, bookingById, insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
 import { findPublicTenant } from '../../domain/public/public-portal.repository';
 import { BookingModel } from '../../db/models/booking.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
@@ -138,6 +138,36 @@ describe('the public booking hot path statements', () => {
     expect(before.segments.map((g: { blocks: boolean }) => g.blocks)).to.deep.equal([true, false, true, true]);
     expect(before.audit).to.have.length(1);
     expect(after).to.deep.equal(before);
+  });
+
+  it("when a booking is read by its id then the answer is the model read's, every column of bookings included", async () => {
+    const salon = await bookingSalon();
+    const db = await knex();
+    const columns = (await db.raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'bookings' AND table_schema = current_schema()`)).rows.map((r: { column_name: string }) => r.column_name);
+    expect([...BOOKING_COLUMNS]).to.have.members(columns);
+    const [customer] = await db('customers').insert({ tenantId: salon.tenant.id, name: 'Kari', phone: '+4791200002' }).returning('id');
+    const start = new Date(Date.now() + 2 * 86_400_000);
+    const [row] = await db('bookings')
+      .insert({
+        tenantId: salon.tenant.id,
+        customerId: customer.id,
+        resourceId: salon.staff[0].resourceId,
+        startTime: start,
+        endTime: new Date(start.getTime() + 3_600_000),
+        status: 'CONFIRMED',
+        source: 'ONLINE',
+        paymentMode: 'IN_PERSON',
+        totalAmount: 45000,
+        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' }, nested: { list: [1, 'two'] } },
+        contactName: 'Kari',
+        notes: "it's ?",
+        confirmedAt: new Date('2030-01-02T03:04:05.678Z'),
+        confirmedVia: 'SMS',
+      })
+      .returning('id');
+    const model = await BookingModel.query(db).findById(row.id);
+    expect(await bookingById(db, row.id)).to.deep.equal({ ...plain(model!) });
+    expect(await bookingById(db, crypto.randomUUID())).to.equal(undefined);
   });
 
   it("when a salon is read by its slug then the answer is the model read's, JSON columns and dates included", async () => {
