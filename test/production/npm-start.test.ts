@@ -131,10 +131,17 @@ function childPids(pid: number): number[] {
   return fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
 }
 
-/** The niceness of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). */
+/** The niceness of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat); a thread that ends meanwhile is left out. */
 function threadNiceness(pid: number): number[] {
-  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  return fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch (err) {
+      // a short-lived thread (a vm call's watchdog) can end between the listing and the read
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ESRCH') return [];
+      throw err;
+    }
+    return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
   });
 }
