@@ -3,6 +3,8 @@
 //   100 concurrent public bookings for distinct slots and 100 for one slot,
 //   sustained public bookings (25/s for 60 s) with availability reads in between, and the delay from
 //   each booking to its confirmation being sent (booking_notifications.sent_at),
+//   the CPU each process spent per booking, and Postgres's split by client (whose statements: the api's,
+//   the worker's, the Temporal server's persistence),
 //   and the machine (cores, load, steal) the figures were taken on.
 //
 // Topologies (the platform runs as separate processes, measured from outside like a client):
@@ -44,6 +46,7 @@ import { requestClient } from './support/request-client';
 import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
 import { TEMPORAL_PINS, installedCliPath } from '../devstack/official-temporal/paths';
 import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
+import { postgresBackends, postgresCpuByClient } from './support/postgres-clients';
 import { launcherPath } from '@salon/temporal-server';
 
 const args = process.argv.slice(2);
@@ -514,6 +517,7 @@ async function main(): Promise<void> {
     const cpu2 = cpu();
     const procCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
     const postgresCpu0 = postgresCpuMs();
+    const backends0 = postgresBackends(postmasterPid);
     const threadCpu0 = stack.procs.map((p) => threadCpuMs(p.child.pid!));
     const sustainedStart = Date.now();
     const sustained = await send(plan, true);
@@ -537,10 +541,13 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 1000));
       delays = await confirmationDelays();
     }
-    // the CPU every process spent on the phase, until its last confirmation was sent
+    // the CPU every process spent on the phase, until its last confirmation was sent; Postgres's without
+    // what the bench's own queries cost it (the polls for the confirmations above)
+    const clients = [...stack.procs.map((p) => ({ name: p.name, pid: p.child.pid! })), { name: 'bench', pid: process.pid }];
+    const postgresByClient = postgresCpuByClient(backends0, postgresBackends(postmasterPid), pg.port, clients);
     const phaseCpuMs = {
       ...Object.fromEntries(stack.procs.map((p, i) => [p.name, processCpuMs(p.child.pid!) - procCpu0[i]])),
-      postgres: cpuSince(postgresCpu0, postgresCpuMs()),
+      postgres: cpuSince(postgresCpu0, postgresCpuMs()) - (postgresByClient.bench ?? 0),
     };
     const backlog = await confirmationBacklog(db, ids, sustainedStart, wall);
     if (STATEMENTS) {
@@ -582,6 +589,11 @@ async function main(): Promise<void> {
       cpuSecondsByProcess: Object.fromEntries(Object.entries(phaseCpuMs).map(([name, cpuMs]) => [name, (cpuMs / 1000).toFixed(1)])),
       cpuMsPerBooking: Object.fromEntries(Object.entries(phaseCpuMs).map(([name, cpuMs]) => [name, (cpuMs / Math.max(1, books.length)).toFixed(2)])),
       cpuMsPerBookingTotal: Object.values(phaseCpuMs).reduce((a, b) => a + b, 0) / Math.max(1, books.length),
+      postgresCpuMsPerBookingByClient: Object.fromEntries(
+        Object.entries(postgresByClient)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, cpuMs]) => [name, (cpuMs / Math.max(1, books.length)).toFixed(2)]),
+      ),
       backlog,
       ...(THREADS
         ? {
@@ -709,6 +721,7 @@ function report(out: Record<string, unknown>): void {
   console.log(
     `   target cost <= 12 ms ${verdict(s.cpuMsPerBookingTotal <= 12)}, zero errors ${verdict(s.errors === 0)}, p95 < 100 ms ${verdict(s.p95 < 100)}, p99 < 250 ms ${verdict(s.p99 < 250)}, every confirmation sent, p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, backlog not growing ${verdict(backlogHolds(bl.slopePerSecond, s.rate))}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
   );
+  console.log(`   Postgres's CPU ms per booking by client (whose statements; the bench's own are not in the cost): ${Object.entries(s.postgresCpuMsPerBookingByClient).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
   const threads = s.cpuMsPerBookingByThread as Record<string, Record<string, string>> | undefined;
   if (threads) {
