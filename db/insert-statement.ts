@@ -6,9 +6,7 @@
 // so a statement composed of such INSERTs can be a named one (parsed once per connection).
 import type { Knex } from 'knex';
 import type { Model } from 'objection';
-
-/** camelCase key -> snake_case column, as knexSnakeCaseMappers spells it for our keys (letters only). */
-const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+import { columnOf } from './column-name';
 
 interface Shape {
   /** a number per shape, for a composed statement's name */
@@ -28,7 +26,7 @@ function shapeOf(model: typeof Model, keys: string[], rowCount: number): Shape {
     const tuple = `(${keys.map(() => '?').join(', ')})`;
     shape = {
       id: shapes.size + 1,
-      sql: `INSERT INTO "${model.tableName}" (${keys.map((k) => `"${snakeCase(k)}"`).join(', ')}) VALUES ${Array.from({ length: rowCount }, () => tuple).join(', ')}`,
+      sql: `INSERT INTO "${model.tableName}" (${keys.map((k) => `"${columnOf(k)}"`).join(', ')}) VALUES ${Array.from({ length: rowCount }, () => tuple).join(', ')}`,
       keys,
       json: keys.map((k) => jsonColumns.has(k)),
     };

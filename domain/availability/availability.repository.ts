@@ -204,7 +204,6 @@ function unassignedItemsOf(segments: readonly RawUnassigned[]): UnassignedItem[]
   return [...byItem.values()].map((item) => ({ ...item, blocks: mergeIntervals(item.blocks) }));
 }
 
-
 /** The loader's row: flat arrays, each row led by its resource's id where it belongs to one. */
 interface RawRow {
   unassigned: RawUnassigned[];

@@ -19,6 +19,7 @@ import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow, SegmentRow } from './booking.types';
 import type { BookingStatus } from './booking-status.rules';
 import { runNamedStatement } from '../../db/named-statement';
+import { columnOf } from '../../db/column-name';
 import { REMINDABLE_BOOKING_STATUSES } from './booking-status.rules';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
@@ -311,20 +312,19 @@ export async function claimForAccount(trx: Transaction, row: BookingRow, custome
 // ---------------------------------------------------------------- by id alone (workflow activities)
 
 /**
- * Every column of bookings, as BookingRow names it. Listed rather than `*`: a prepared statement
+ * Every column of bookings, by its BookingRow key. Listed rather than `*`: a prepared statement
  * whose result gains a column (a migration while a process runs) fails with "cached plan must not
  * change result type". test/integration/hot-path-statements.test.ts holds this list to the table.
  */
-export const BOOKING_COLUMNS = [
-  'id', 'tenant_id', 'customer_id', 'resource_id', 'start_time', 'end_time', 'status', 'source', 'payment_mode', 'total_amount',
-  'discount_amount', 'applied_voucher_id', 'cancellation_fee', 'deposit_status', 'processed_for_loyalty', 'metadata', 'is_guest',
-  'contact_name', 'contact_phone', 'contact_email', 'notes', 'version', 'cancel_reason', 'cancelled_by', 'cancelled_at',
-  'cancellation_token_hash', 'allow_double_booking', 'created_by', 'created_at', 'updated_at', 'customer_account_id', 'language',
-  'calendar_sequence', 'confirmed_at', 'confirmed_via', 'unconfirmed_flagged_at',
-] as const;
+export const BOOKING_KEYS = [
+  'id', 'tenantId', 'customerId', 'resourceId', 'startTime', 'endTime', 'status', 'source', 'paymentMode', 'totalAmount',
+  'discountAmount', 'appliedVoucherId', 'cancellationFee', 'depositStatus', 'processedForLoyalty', 'metadata', 'isGuest',
+  'contactName', 'contactPhone', 'contactEmail', 'notes', 'version', 'cancelReason', 'cancelledBy', 'cancelledAt',
+  'cancellationTokenHash', 'allowDoubleBooking', 'createdBy', 'createdAt', 'updatedAt', 'customerAccountId', 'language',
+  'calendarSequence', 'confirmedAt', 'confirmedVia', 'unconfirmedFlaggedAt',
+] as const satisfies readonly (keyof BookingRow)[];
 
-const BOOKING_BY_ID = `SELECT ${BOOKING_COLUMNS.map((column) => `${column} AS "${column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}"`).join(', ')}
-  FROM bookings WHERE id = ?`;
+const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;
 
 /**
  * The booking by id alone: the workflows' activities (the id came from the tenant's own row), each

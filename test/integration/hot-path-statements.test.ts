@@ -4,7 +4,9 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { bookingSalon, knex } from '../support/booking-fixtures';
-import { BOOKING_COLUMNS, bookingById, insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
+import { uniquePhone } from '../support/factories';
+import { columnOf } from '../../db/column-name';
+import { BOOKING_KEYS, bookingById, insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
 import { findPublicTenant } from '../../domain/public/public-portal.repository';
 import { BookingModel } from '../../db/models/booking.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
@@ -144,8 +146,8 @@ describe('the public booking hot path statements', () => {
     const salon = await bookingSalon();
     const db = await knex();
     const columns = (await db.raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'bookings' AND table_schema = current_schema()`)).rows.map((r: { column_name: string }) => r.column_name);
-    expect([...BOOKING_COLUMNS]).to.have.members(columns);
-    const [customer] = await db('customers').insert({ tenantId: salon.tenant.id, name: 'Kari', phone: '+4791200002' }).returning('id');
+    expect(BOOKING_KEYS.map(columnOf)).to.have.members(columns);
+    const [customer] = await db('customers').insert({ tenantId: salon.tenant.id, name: 'Kari', phone: uniquePhone() }).returning('id');
     const start = new Date(Date.now() + 2 * 86_400_000);
     const [row] = await db('bookings')
       .insert({
