@@ -113,18 +113,7 @@ function threadCpuMs(pid: number): Map<string, number> {
  */
 let postmasterPid = 0;
 function postgresCpuMs(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (Number(entry) === postmasterPid || ppid === postmasterPid) out.set(Number(entry), processCpuMs(Number(entry)));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return new Map([...postgresBackends(postmasterPid)].map(([pid, backend]) => [pid, backend.cpuMs]));
 }
 const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
   [...after.entries()].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
@@ -516,7 +505,6 @@ async function main(): Promise<void> {
     const machine0 = machineTimes();
     const cpu2 = cpu();
     const procCpu0 = stack.procs.map((p) => processCpuMs(p.child.pid!));
-    const postgresCpu0 = postgresCpuMs();
     const backends0 = postgresBackends(postmasterPid);
     const threadCpu0 = stack.procs.map((p) => threadCpuMs(p.child.pid!));
     const sustainedStart = Date.now();
@@ -547,7 +535,7 @@ async function main(): Promise<void> {
     const postgresByClient = postgresCpuByClient(backends0, postgresBackends(postmasterPid), pg.port, clients);
     const phaseCpuMs = {
       ...Object.fromEntries(stack.procs.map((p, i) => [p.name, processCpuMs(p.child.pid!) - procCpu0[i]])),
-      postgres: cpuSince(postgresCpu0, postgresCpuMs()) - (postgresByClient.bench ?? 0),
+      postgres: Object.entries(postgresByClient).reduce((sum, [client, cpuMs]) => (client === 'bench' ? sum : sum + cpuMs), 0),
     };
     const backlog = await confirmationBacklog(db, ids, sustainedStart, wall);
     if (STATEMENTS) {
