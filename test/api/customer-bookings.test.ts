@@ -8,8 +8,10 @@ import { isBookingOfAccount } from '../../domain/booking/booking.repository';
 let phoneSeq = 0;
 const contact = () => ({ name: 'Kari Nordmann', phone: `+47 9${String(Date.now() % 10_000_000).padStart(7, '0').slice(0, 5)}${String(++phoneSeq).padStart(2, '0')}` });
 
-async function book(s: BookingSalon, token?: string, days = 5, time = '10:00', customer: { name: string; phone: string; email?: string } = contact()) {
-  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, { startTime: at(localDay(days, s.tz), time, s.tz), items: [{ serviceId: s.serviceId }], customer });
+/** `days` ahead of the salon's today, or on a salon-local date. */
+async function book(s: BookingSalon, token?: string, days: number | string = 5, time = '10:00', customer: { name: string; phone: string; email?: string } = contact()) {
+  const date = typeof days === 'string' ? days : localDay(days, s.tz);
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, { startTime: at(date, time, s.tz), items: [{ serviceId: s.serviceId }], customer });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; cancellationToken: string };
 }
@@ -118,7 +120,9 @@ describe('GET /customer/me/bookings', () => {
     const oslo = await bookingSalon();
     const london = await bookingSalon({ settings: { businessHours: ALL_WEEK, timezone: 'Europe/London' } });
     const a = await book(oslo, c.accessToken, 3, '10:00');
-    const b = await book(london, c.accessToken, 4, '11:00');
+    // the date once: a run that crosses midnight in London between booking and checking still agrees
+    const londonDay = localDay(4, 'Europe/London');
+    const b = await book(london, c.accessToken, londonDay, '11:00');
     // the salon changes its timezone later: the booking keeps rendering in its snapshot's timezone
     const db = await knex();
     await db.raw(`UPDATE tenants SET settings = jsonb_set(settings, '{timezone}', '"America/New_York"') WHERE id = ?`, [oslo.tenant.id]);
@@ -126,7 +130,7 @@ describe('GET /customer/me/bookings', () => {
     expect(res.status).to.equal(200);
     expect(res.body.meta).to.deep.equal({ total: 2, page: 1, limit: 20, totalPages: 1 });
     expect(res.body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id, a.id]);
-    expect(res.body.data[0]).to.include({ tenantTimezone: 'Europe/London', localDate: localDay(4, 'Europe/London'), localStartTime: '11:00', localEndTime: '12:00', tenantSlug: london.tenant.slug });
+    expect(res.body.data[0]).to.include({ tenantTimezone: 'Europe/London', localDate: londonDay, localStartTime: '11:00', localEndTime: '12:00', tenantSlug: london.tenant.slug });
     expect(res.body.data[1]).to.include({ tenantTimezone: 'Europe/Oslo', localStartTime: '10:00', currency: 'NOK' });
     expect(res.body.data[1].items[0]).to.include({ serviceId: oslo.serviceId, localStartTime: '10:00' });
   });
