@@ -1,6 +1,8 @@
 // The waitlist's offer rounds (docs/rules/waitlist.md#offers) on the time-skipping test server and
 // the real database: the domain services signal the test server (as the api signals Temporal), each
-// test runs its own worker on its own task queue, and reads the offers from the SMS outbox.
+// test runs its own worker on its own task queue, and reads the offers from the SMS outbox. The
+// offered day is chosen from the wall clock, so the server's clock must not run ahead of it: a round
+// is awaited with closedWithoutSkipping, never result() (see there).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { Worker } from '@temporalio/worker';
@@ -19,7 +21,7 @@ import { joinWaitlist, leaveWaitlist, type WaitlistDeps } from '../../domain/wai
 import { acceptOffer, declineOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import { waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
-import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { closedWithoutSkipping, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { bookingLinkConfig } from '../../composition/compose';
@@ -125,7 +127,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       const booked = await acceptOffer(sc.deps, sc.tenant, next.offerId, next.token);
       expect(booked).to.include({ startTime: at(day(), '10:00'), customerName: 'Berit' });
       expect(booked.cancellationToken).to.be.a('string');
-      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       expect((await rows('waitlist_rounds', { id: round.id }))[0]).to.include({ status: 'FILLED', bookingId: booked.id });
       expect((await rows('waitlist_entries', { id: second.entry.id }))[0]).to.include({ status: 'BOOKED', bookingId: booked.id });
       expect((await rows('waitlist_entries', { id: first.entry.id }))[0].status).to.equal('WAITING');
@@ -148,7 +150,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(booked).to.have.length(1);
       const codes = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => (o.reason as { code?: string }).code);
       expect(codes).to.deep.equal(Array(9).fill('WAITLIST_OFFER_TAKEN'));
-      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       const bookingsAtTen = (await rows('bookings', { tenantId: sc.s.tenant.id, startTime: new Date(at(day(), '10:00')) })).filter((b) => b.status !== 'CANCELLED');
       expect(bookingsAtTen).to.have.length(1);
       const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => o.status).sort();
@@ -164,7 +166,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     const round = await cancel(sc, booking.id); // the round's workflow cannot run yet: no worker on its queue
     const portal = await book(sc);
     await runWorker(sc, async () => {
-      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       expect((await rows('waitlist_rounds', { id: round.id }))[0].status).to.equal('EXHAUSTED');
       expect(await rows('waitlist_offers', { roundId: round.id })).to.have.length(0);
       expect(await offersSentTo(w.phone)).to.equal(0);
@@ -183,7 +185,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       const booked = await acceptOffer(sc.deps, sc.tenant, offerId, token);
       expect(booked).to.include({ startTime: at(day(), '10:00'), customerName: 'Eli' });
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
-      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
     });
   });
 
@@ -202,7 +204,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(1);
       const booked = await acceptOffer(sc.deps, sc.tenant, last.offerId, last.token);
       expect(booked.customerName).to.equal('Jorunn');
-      await t.env.client.workflow.getHandle(waitlistOfferContract.workflowId(round.id)).result();
+      await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => [o.step, o.status]).sort();
       expect(statuses).to.deep.equal([[1, 'DECLINED'], [2, 'DECLINED'], [3, 'ACCEPTED']]);
     });

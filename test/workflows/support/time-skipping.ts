@@ -9,6 +9,7 @@ import { FolderMailer } from '../../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../../integrations/sms/sms-sender';
 import { stack } from '../../support/stack';
 import { createTimeSkippingEnv } from '../../support/temporal';
+import { eventually } from '../../support/eventually';
 import { platformWorkflowBundle } from './platform-bundle';
 
 export interface TimeSkipping {
@@ -44,4 +45,16 @@ export function withOutboxes(name: string, ready: (outboxes: { sms: FolderSmsSen
     const { platform } = await stack();
     ready({ sms: new FolderSmsSender(`${platform.deps.config.dataDir}/sms-${name}`), mail: new FolderMailer(`${platform.deps.config.dataDir}/mail-${name}`) });
   });
+}
+
+/**
+ * Waits until the workflow `workflowId` has closed, with time held still. `result()` lets time skip
+ * while it waits and until the client locks it again after the run closed: in that window every
+ * idle run's next timer fires (an earlier test's booking reminder, its appointment's end), so the
+ * server's clock can jump days past the dates a test chose from the wall clock. Use this where the
+ * run closes by itself, without a timer.
+ */
+export async function closedWithoutSkipping(env: TestWorkflowEnvironment, workflowId: string): Promise<void> {
+  const handle = env.client.workflow.getHandle(workflowId);
+  await eventually(async () => (await handle.describe()).status.name !== 'RUNNING', `workflow ${workflowId} to close`);
 }
