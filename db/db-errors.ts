@@ -10,6 +10,7 @@ export interface PostgresError {
 
 const UNIQUE_VIOLATION = '23505';
 const EXCLUSION_VIOLATION = '23P01';
+const DEADLOCK_DETECTED = '40P01';
 
 export function postgresErrorOf(err: unknown): PostgresError | undefined {
   const candidates = [err, (err as { nativeError?: unknown } | null)?.nativeError];
@@ -26,6 +27,11 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 export function isExclusionViolation(err: unknown, constraint?: string): boolean {
   const pg = postgresErrorOf(err);
   return pg?.code === EXCLUSION_VIOLATION && (constraint === undefined || pg.constraint === constraint);
+}
+
+/** Postgres ended the transaction to break a deadlock: nothing of it was kept, and it may run again. */
+export function isDeadlock(err: unknown): boolean {
+  return postgresErrorOf(err)?.code === DEADLOCK_DETECTED;
 }
 
 /** Socket errors of a lost or refused database connection, as the driver reports them. */

@@ -12,9 +12,15 @@
  *   the latest commits).
  * A write that started SHARED and finds an overlapping unassigned item under the lock throws
  * NeedsExclusiveLock; withBookingLock rolls back and reruns it EXCLUSIVE.
+ *
+ * SHARED writes that insert the parts of one visit (a stylist and a station) wait on each other at
+ * the overlap constraint, and with enough of them in flight Postgres breaks such a wait as a
+ * deadlock (40P01). The victim is rerun: it then sees what the other committed and answers as any
+ * loser does (BOOKING_CONFLICT), instead of a "try again" the customer never caused.
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import { advisoryTransactionLock, advisoryTransactionLockReading } from '../../db/advisory-locks';
+import { isDeadlock } from '../../db/db-errors';
 import { bookableServicesStatement } from '../catalogue/catalogue.repository';
 import type { StoredService } from '../availability/availability.service';
 
@@ -41,10 +47,15 @@ export async function lockTenantBookingsReadingServices(trx: Transaction, tenant
   return advisoryTransactionLockReading<StoredService>(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode, bookableServicesStatement(tenantId, serviceIds));
 }
 
+/** How many times a write runs in all when Postgres keeps choosing it as a deadlock's victim. */
+export const DEADLOCK_ATTEMPTS = 3;
+
 /**
  * Runs fn in a transaction holding the tenant booking lock; escalates SHARED -> EXCLUSIVE once on
- * request. `lock` takes the lock (lockTenantBookings unless given) and may read in the same round
- * trip: fn gets what it returned.
+ * request, and reruns it when it was a deadlock's victim (up to DEADLOCK_ATTEMPTS runs). `lock`
+ * takes the lock (lockTenantBookings unless given) and may read in the same round trip: fn gets what
+ * it returned. fn must be safe to run again: everything it writes is in the transaction, and its
+ * signals are hints a rolled-back change leaves unread (docs/rules/consistency.md#the-entity-inbox).
  */
 export async function withBookingLock<T, R = void>(
   knex: Db,
@@ -54,6 +65,7 @@ export async function withBookingLock<T, R = void>(
   lock: (trx: Transaction, mode: LockMode) => Promise<R> = (trx, mode) => lockTenantBookings(trx, tenantId, mode) as Promise<R>,
 ): Promise<T> {
   let mode = initial;
+  let deadlockVictim = 0;
   for (;;) {
     try {
       return await knex.transaction(async (trx) => fn(trx, mode, await lock(trx, mode)));
@@ -62,6 +74,7 @@ export async function withBookingLock<T, R = void>(
         mode = 'exclusive';
         continue;
       }
+      if (isDeadlock(err) && ++deadlockVictim < DEADLOCK_ATTEMPTS) continue;
       throw err;
     }
   }
