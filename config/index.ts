@@ -370,9 +370,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /**
- * Connections per process: two per core of this machine. A request holds a connection only for its
- * statements, and connections beyond what the cores can run only queue the work inside Postgres.
+ * Connections per process: two per core of this machine, and at least 10. A booking holds its
+ * connection across the signal to Temporal (it is sent before the commit: docs/rules/consistency.md),
+ * so the pool bounds the bookings in flight; with 4 on two cores a burst of bookings queued for
+ * connections while the cores waited on Temporal (docs/performance.md).
  */
 function defaultPoolMax(): number {
-  return Math.max(4, 2 * os.availableParallelism());
+  return Math.max(10, 2 * os.availableParallelism());
 }
