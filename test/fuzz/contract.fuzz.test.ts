@@ -484,6 +484,13 @@ async function snapshotter(tenantIds: string[]): Promise<() => Promise<string>> 
   };
 }
 
+/** The tables whose rows differ between two snapshots, for the failure's text. */
+function changedTables(before: string, after: string): string {
+  const rowsOf = (snapshot: string) => new Map(snapshot.split(';').map((entry) => [entry.split(':')[0], entry]));
+  const [was, is] = [rowsOf(before), rowsOf(after)];
+  return [...is].filter(([table, entry]) => was.get(table) !== entry).map(([table, entry]) => `${table} ${was.get(table)?.split(':')[1]} -> ${entry.split(':')[1]} rows`).join(', ');
+}
+
 /** Rows outside any salon that admin operations name: one plan, one billing config, one impersonation session. */
 interface PlatformRows {
   ids: Ids;
@@ -742,7 +749,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         // an accepted write may start work in the worker: it is written before the next snapshot
         if (res.status < 400) await timedSettle();
         const after = await timedSnapshot();
-        if (res.status >= 400 && after !== before) failures.push({ op: nameOf(op), request: one.c.label, status: res.status, problem: 'a refused request changed stored data' });
+        if (res.status >= 400 && after !== before) failures.push({ op: nameOf(op), request: one.c.label, status: res.status, problem: `a refused request changed stored data (${changedTables(before, after)})` });
         before = after;
       }
     };
@@ -775,7 +782,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
           // GET never changes data: its cases run GET_CONCURRENCY at a time, checked once per operation.
           for (let i = 0; i < cases.length; i += GET_CONCURRENCY) await Promise.all(cases.slice(i, i + GET_CONCURRENCY).map((one) => answer(op, one)));
           const after = await timedSnapshot();
-          if (after !== before) failures.push({ op: name, request: 'any', status: 0, problem: 'a GET changed stored data' });
+          if (after !== before) failures.push({ op: name, request: 'any', status: 0, problem: `a GET changed stored data (${changedTables(before, after)})` });
           before = after;
           continue;
         }
@@ -792,7 +799,7 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         const batch = reads.slice(i, i + GET_CONCURRENCY);
         await Promise.all(batch.map(async (op) => answer(op, await control(op))));
         const after = await timedSnapshot();
-        if (after !== before) failures.push({ op: batch.map(nameOf).join(', '), request: 'control', status: 0, problem: 'a GET changed stored data' });
+        if (after !== before) failures.push({ op: batch.map(nameOf).join(', '), request: 'control', status: 0, problem: `a GET changed stored data (${changedTables(before, after)})` });
         before = after;
       }
       for (const op of [...ops.filter((o) => o.method !== 'get' && o.method !== 'delete'), ...ops.filter((o) => o.method === 'delete')]) await answerOneByOne(op, [await control(op)]);

@@ -36,17 +36,29 @@ const idleAt = new Map<string, number>();
  * Waits until every workflow started after `since` is idle (or closed): what the requests made since
  * then set off has been written, so a snapshot taken now stays as it is until something new happens
  * (or a timer fires: the shortest a test's rows set is a delivery's retry, 30 s on).
+ *
+ * One pass that finds each workflow idle is not enough: a workflow checked early in the pass can be
+ * signalled by one checked later (a round's activity tells a waitlist entry), which is idle by the
+ * time it is checked. So two passes in a row must find the same workflows idle at the same history
+ * lengths.
  */
 export async function workflowsSettled(since: Date, what = 'the workflows started since then to settle', timeoutMs = 60_000): Promise<void> {
   const temporal = await stackTemporalClient();
+  /** The running workflows at their history lengths when each is idle; undefined when one is not. */
+  const idlePass = async (): Promise<string | undefined> => {
+    const lengths: string[] = [];
+    for await (const run of temporal.workflow.list({ query: `ExecutionStatus = 'Running' AND StartTime > '${since.toISOString()}'` })) {
+      lengths.push(`${run.workflowId}@${run.historyLength}`);
+      if (idleAt.get(run.workflowId) === run.historyLength) continue;
+      if (!(await workflowIdle(temporal, run.workflowId))) return undefined;
+      idleAt.set(run.workflowId, run.historyLength);
+    }
+    return lengths.sort().join(' ');
+  };
   await eventually(
     async () => {
-      for await (const run of temporal.workflow.list({ query: `ExecutionStatus = 'Running' AND StartTime > '${since.toISOString()}'` })) {
-        if (idleAt.get(run.workflowId) === run.historyLength) continue;
-        if (!(await workflowIdle(temporal, run.workflowId))) return false;
-        idleAt.set(run.workflowId, run.historyLength);
-      }
-      return true;
+      const first = await idlePass();
+      return first !== undefined && (await idlePass()) === first;
     },
     what,
     timeoutMs,
