@@ -15,17 +15,41 @@
 // defined-fields.ts) count as areas. `series` has its place before it has its folder.
 const DOMAIN_AREAS = [
   // foundations
-  'errors', 'defined-fields', 'time', 'phone', 'language', 'money', 'crypto', 'workflow-signals', 'health', 'platform',
+  'errors',
+  'defined-fields',
+  'time',
+  'phone',
+  'language',
+  'money',
+  'crypto',
+  'workflow-signals',
+  'health',
+  'platform',
   // accounts and the salon
-  'users', 'tax', 'upload', 'tenant', 'billing',
+  'users',
+  'tax',
+  'upload',
+  'tenant',
+  'billing',
   // what is booked and who books it
-  'catalogue', 'resource', 'availability', 'customer',
+  'catalogue',
+  'resource',
+  'availability',
+  'customer',
   'booking',
-  'series', 'rebooking',
+  'series',
+  'rebooking',
   // what reacts to bookings
-  'payments', 'loyalty', 'waitlist', 'notifications',
+  'payments',
+  'loyalty',
+  'waitlist',
+  'notifications',
   // signing in, and the areas that compose the others
-  'auth', 'customer-account', 'impersonation', 'public', 'demo',
+  'auth',
+  'customer-account',
+  'impersonation',
+  'public',
+  'demo',
 ];
 const areaPath = (areas) => `^domain/(${areas.join('|')})(/|\\.ts$)`;
 const domainOrder = [
@@ -38,7 +62,10 @@ const domainOrder = [
     from: { path: areaPath([area]) },
     to: { path: areaPath(DOMAIN_AREAS.slice(i + 1)) },
   })),
-  ...[{ from: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) }, to: { path: '.' } }, { from: { path: '^domain/' }, to: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) } }].map((rule) => ({
+  ...[
+    { from: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) }, to: { path: '.' } },
+    { from: { path: '^domain/' }, to: { path: '^domain/', pathNot: areaPath(DOMAIN_AREAS) } },
+  ].map((rule) => ({
     name: 'domain-area-has-its-place',
     severity: 'error',
     comment: 'Every folder (and root file) of domain/ has its place in DOMAIN_AREAS above and in CONTRIBUTING.md#the-order-of-domain-areas.',
@@ -74,7 +101,8 @@ module.exports = {
     {
       name: 'domain-imports-nothing-above-it',
       severity: 'error',
-      comment: 'The domain owns its ports (EntitySignaller, Mailer, ObjectStorage, PaymentProvider...); integrations/ implement them. It knows no HTTP, Temporal code, adapter, composition or dev stack.',
+      comment:
+        'The domain owns its ports (EntitySignaller, Mailer, ObjectStorage, PaymentProvider...); integrations/ implement them. It knows no HTTP, Temporal code, adapter, composition or dev stack.',
       from: { path: '^domain/' },
       to: { path: '^(api|activities|workflows|integrations|composition|bin|devstack|seeds)/' },
     },
@@ -98,18 +126,14 @@ module.exports = {
       comment: 'Workflows are deterministic: pure domain rules (*.rules.ts), other workflow files, activity types and the workflow SDK only.',
       from: { path: '^workflows/' },
       to: {
-        pathNot: [
-          '^workflows/',
-          '^domain/.+\\.rules\\.ts$',
-          '^activities/[^/]+\\.types\\.ts$',
-          '^node_modules/@temporalio/workflow/',
-        ],
+        pathNot: ['^workflows/', '^domain/.+\\.rules\\.ts$', '^activities/[^/]+\\.types\\.ts$', '^node_modules/@temporalio/workflow/'],
       },
     },
     {
       name: 'api-reaches-adapters-through-its-deps',
       severity: 'error',
-      comment: 'api/ gets its adapters from AppDeps (the composition root fills them in); it imports the domain, db/ and config/, and the logger, nothing else below or beside it.',
+      comment:
+        'api/ gets its adapters from AppDeps (the composition root fills them in); it imports the domain, db/ and config/, and the logger, nothing else below or beside it.',
       from: { path: '^api/' },
       to: { path: '^(activities|workflows|composition|bin|devstack)/|^integrations/(?!logger\\.ts$)' },
     },
@@ -145,7 +169,7 @@ module.exports = {
       name: 'knex-stays-in-db',
       severity: 'error',
       comment:
-        'One data-access style (CONTRIBUTING.md#data-access): knex is db/\'s. Everything above it takes the one Db type (db/db-handle.ts: Db, Transaction, DbPool) ' +
+        "One data-access style (CONTRIBUTING.md#data-access): knex is db/'s. Everything above it takes the one Db type (db/db-handle.ts: Db, Transaction, DbPool) " +
         'and queries through a repository; the tests may use knex directly to set up and assert rows.',
       from: { pathNot: ['^db/', '^test/'] },
       to: { path: '^node_modules/knex/' },
@@ -153,7 +177,8 @@ module.exports = {
     {
       name: 'web-is-browser-code',
       severity: 'error',
-      comment: 'web/ is the booking page bundle (docs/rules/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
+      comment:
+        'web/ is the booking page bundle (docs/rules/booking-page.md): it reaches the platform through the generated API client only, never by importing server code.',
       from: { path: '^web/' },
       to: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|config)/' },
     },
@@ -174,21 +199,24 @@ module.exports = {
     {
       name: 'only-the-customer-pages-use-web-shared',
       severity: 'error',
-      comment: 'Of the server, only the customer pages the api renders (api/pages/) share texts and formatting with the booking page (web/shared/); CONTRIBUTING.md#the-layers.',
+      comment:
+        'Of the server, only the customer pages the api renders (api/pages/) share texts and formatting with the booking page (web/shared/); CONTRIBUTING.md#the-layers.',
       from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|packages|config)/', pathNot: '^api/pages/' },
       to: { path: '^web/shared/' },
     },
     {
       name: 'production-entry-points-import-no-devstack',
       severity: 'error',
-      comment: 'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack or the Temporal server package, directly or through another module.',
+      comment:
+        'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack or the Temporal server package, directly or through another module.',
       from: { path: '^bin/(api|worker|migrate)\\.ts$' },
       to: { path: '^(devstack|packages)/', reachable: true },
     },
     {
       name: 'temporal-server-through-its-entry',
       severity: 'error',
-      comment: 'The platform uses the Temporal server package by its name (@salon/temporal-server), which resolves to its entry: never a file inside it (packages/temporal-server/README.md).',
+      comment:
+        'The platform uses the Temporal server package by its name (@salon/temporal-server), which resolves to its entry: never a file inside it (packages/temporal-server/README.md).',
       from: { pathNot: '^packages/temporal-server/' },
       to: { path: '^packages/temporal-server/', pathNot: '^packages/temporal-server/dist/index\\.(d\\.ts|js)$' },
     },
@@ -202,7 +230,8 @@ module.exports = {
     {
       name: 'only-the-dev-stack-tests-and-benchmarks-use-the-temporal-server',
       severity: 'error',
-      comment: 'Production talks to a real Temporal service (TEMPORAL_ADDRESS); the built-in server is for npm start (devstack/), the tests and the benchmarks.',
+      comment:
+        'Production talks to a real Temporal service (TEMPORAL_ADDRESS); the built-in server is for npm start (devstack/), the tests and the benchmarks.',
       from: { pathNot: '^(devstack|test|bench|packages/temporal-server)/' },
       to: { path: '^packages/temporal-server/' },
     },
@@ -221,6 +250,10 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // Node built-ins resolve as core modules; npm packages as node_modules/<name>/...
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.json', '.d.ts'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.json', '.d.ts'],
+    },
   },
 };

@@ -30,7 +30,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='query'][arguments.length=0]", message: 'Pass the database handle: Model.query(db).' },
-        { selector: "CallExpression[callee.object.name=/Model$/][callee.property.name=/^(knex|transaction|bindKnex)$/]", message: 'No globally bound models: services open their transaction with db.transaction().' },
+        {
+          selector: 'CallExpression[callee.object.name=/Model$/][callee.property.name=/^(knex|transaction|bindKnex)$/]',
+          message: 'No globally bound models: services open their transaction with db.transaction().',
+        },
       ],
     },
   },
@@ -38,7 +41,16 @@ export default tseslint.config(
     // One data-access style (CONTRIBUTING.md#data-access): every query (a model's query(), the knex
     // builder, raw SQL) lives in a domain/<area>/*.repository.ts or in db/. Everywhere else a Db
     // handle may only open a transaction, be passed on, or (the pool) be destroyed.
-    files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'integrations/**/*.ts', 'bin/**/*.ts', 'devstack/**/*.ts', 'config/**/*.ts', 'workflows/**/*.ts'],
+    files: [
+      'api/**/*.ts',
+      'domain/**/*.ts',
+      'activities/**/*.ts',
+      'integrations/**/*.ts',
+      'bin/**/*.ts',
+      'devstack/**/*.ts',
+      'config/**/*.ts',
+      'workflows/**/*.ts',
+    ],
     ignores: ['**/*.repository.ts'],
     rules: { 'salon/queries-in-repositories': 'error' },
   },
@@ -61,7 +73,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
+          paths: nodeBuiltins
+            .flatMap((name) => [name, `node:${name}`])
+            .map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
           patterns: [
             { group: ['**/db/**', '**/api/**', '**/integrations/**', 'knex', 'objection', 'pg'], message: 'Workflows do no I/O: call an activity instead.' },
             { group: ['**/activities/*', '!**/activities/*.types'], message: 'Workflows import activity types only (activities/*.types).' },
@@ -77,9 +91,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.type='ThisExpression'][callee.property.name='skip']", message: 'No skipped tests: make the test independent of the clock or machine instead.' },
-        { selector: "CallExpression[callee.object.name=/^(it|describe|context|specify)$/][callee.property.name=/^(skip|only)$/]", message: 'No skipped or focused tests.' },
-        { selector: "CallExpression[callee.name=/^(xit|xdescribe)$/]", message: 'No skipped tests.' },
+        {
+          selector: "CallExpression[callee.object.type='ThisExpression'][callee.property.name='skip']",
+          message: 'No skipped tests: make the test independent of the clock or machine instead.',
+        },
+        {
+          selector: 'CallExpression[callee.object.name=/^(it|describe|context|specify)$/][callee.property.name=/^(skip|only)$/]',
+          message: 'No skipped or focused tests.',
+        },
+        { selector: 'CallExpression[callee.name=/^(xit|xdescribe)$/]', message: 'No skipped tests.' },
       ],
     },
   },

@@ -24,7 +24,9 @@ import { committedAt } from './read-committed';
 import { AccountMessageActivityErrors, type AccountMessageActivities } from './account.types';
 
 /** Where reset links point and the keys tokens and codes are derived with (from PUBLIC_BASE_URL and JWT_SECRET). */
-export type AccountMessageConfig = Pick<AppConfig, 'publicBaseUrl' | 'passwordResetTtlSeconds'> & { keys: Pick<AppConfig['keys'], 'passwordReset' | 'phoneCode'> };
+export type AccountMessageConfig = Pick<AppConfig, 'publicBaseUrl' | 'passwordResetTtlSeconds'> & {
+  keys: Pick<AppConfig['keys'], 'passwordReset' | 'phoneCode'>;
+};
 
 export interface AccountActivityDeps {
   knex: Db;
@@ -49,7 +51,14 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
         label: `password reset ${token.id}`,
         failureType: AccountMessageActivityErrors.deliveryFailed,
         // the folder outbox keeps these for development and tests; the SMTP mailer sends no metadata
-        meta: { kind: 'PASSWORD_RESET', resetToken: raw, userId: user.id, tenantId: user.tenantId, tenantSlug: salon?.slug ?? null, expiresAt: new Date(token.expiresAt).toISOString() },
+        meta: {
+          kind: 'PASSWORD_RESET',
+          resetToken: raw,
+          userId: user.id,
+          tenantId: user.tenantId,
+          tenantSlug: salon?.slug ?? null,
+          expiresAt: new Date(token.expiresAt).toISOString(),
+        },
         claim: async () => ({ id: token.id, sentAt: token.mailedAt }),
         compose: async () => ({
           contact: { phone: null, email: user.email },
@@ -67,7 +76,12 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
   return {
     async readAccountMessage({ messageId, minVersion }) {
       const message = await findAccountMessage(knex, messageId);
-      return committedAt(accountMessageContract, messageId, minVersion, message && { id: message.id, version: message.version, kind: message.kind, sent: message.sentAt !== null });
+      return committedAt(
+        accountMessageContract,
+        messageId,
+        minVersion,
+        message && { id: message.id, version: message.version, kind: message.kind, sent: message.sentAt !== null },
+      );
     },
 
     async deliverAccountMessage({ messageId }): Promise<DeliveryOutcome> {
@@ -75,8 +89,14 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
       if (!message) throw ApplicationFailure.nonRetryable(`account message ${messageId} not found`, AccountMessageActivityErrors.notFound);
       if (message.sentAt) return 'ALREADY_SENT';
       const accounts = deps.accounts;
-      if (!accounts) throw ApplicationFailure.retryable('this worker has no account message settings (publicBaseUrl, keys)', AccountMessageActivityErrors.deliveryFailed);
-      const once = { label: `account message ${message.id} (${message.kind})`, failureType: AccountMessageActivityErrors.deliveryFailed, claim: async () => ({ id: message.id, sentAt: message.sentAt }), markSent: (id: string) => markAccountMessageSent(knex, id) };
+      if (!accounts)
+        throw ApplicationFailure.retryable('this worker has no account message settings (publicBaseUrl, keys)', AccountMessageActivityErrors.deliveryFailed);
+      const once = {
+        label: `account message ${message.id} (${message.kind})`,
+        failureType: AccountMessageActivityErrors.deliveryFailed,
+        claim: async () => ({ id: message.id, sentAt: message.sentAt }),
+        markSent: (id: string) => markAccountMessageSent(knex, id),
+      };
       switch (message.kind) {
         case 'PASSWORD_RESET':
           await mailResetLinks(message, accounts);
@@ -97,13 +117,17 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
         }
         case 'PHONE_CODE': {
           const verification = message.phoneVerificationId ? await findPhoneVerification(knex, message.phoneVerificationId) : undefined;
-          if (!verification) throw ApplicationFailure.nonRetryable(`phone verification of message ${message.id} not found`, AccountMessageActivityErrors.notFound);
+          if (!verification)
+            throw ApplicationFailure.nonRetryable(`phone verification of message ${message.id} not found`, AccountMessageActivityErrors.notFound);
           const code = phoneCodeFor(accounts.keys.phoneCode, verification.id);
           return deliverOnce('SMS', gateways, {
             ...once,
             // the folder outbox keeps the code for development and tests; an SMS gateway gets the text only
             meta: { kind: 'PHONE_CODE', code, phoneVerificationId: verification.id },
-            compose: async () => ({ contact: { phone: verification.phone, email: null }, message: renderPhoneCode({ code, validMinutes: PHONE_CODE_TTL_MINUTES }) }),
+            compose: async () => ({
+              contact: { phone: verification.phone, email: null },
+              message: renderPhoneCode({ code, validMinutes: PHONE_CODE_TTL_MINUTES }),
+            }),
           });
         }
       }

@@ -64,7 +64,11 @@ export function createSubscriptionActivities({ knex, credentialKeys, billingProv
         checked += 1;
         const event = driftEvent(row, remote);
         if (!event) continue;
-        const fingerprint = crypto.createHash('sha256').update(JSON.stringify([event, asOf.slice(0, 13)])).digest('hex').slice(0, 32);
+        const fingerprint = crypto
+          .createHash('sha256')
+          .update(JSON.stringify([event, asOf.slice(0, 13)]))
+          .digest('hex')
+          .slice(0, 32);
         const inserted = await repo.insertInbox(knex, {
           provider: row.provider!,
           providerEventId: `reconcile:${row.id}:${fingerprint}`,
@@ -86,7 +90,15 @@ export function createSubscriptionActivities({ knex, credentialKeys, billingProv
 
 /** The provider's view differs from ours: the event that brings ours in line, or null. */
 function driftEvent(row: repo.SubscriptionRow, remote: Awaited<ReturnType<ReturnType<BillingProviders['get']>['fetchSubscription']>>): BillingEvent | null {
-  const base = { providerSubId: row.providerSubId!, tenantId: row.tenantId, planKey: null, variantId: null, customerId: null, trialEndsAt: null, currentPeriodEnd: remote?.currentPeriodEnd ?? null };
+  const base = {
+    providerSubId: row.providerSubId!,
+    tenantId: row.tenantId,
+    planKey: null,
+    variantId: null,
+    customerId: null,
+    trialEndsAt: null,
+    currentPeriodEnd: remote?.currentPeriodEnd ?? null,
+  };
   if (!remote || remote.status === 'EXPIRED') return { ...base, kind: 'expired', status: null, cancelAtPeriodEnd: null };
   if (remote.status === row.status && remote.cancelAtPeriodEnd === row.cancelAtPeriodEnd) return null;
   if (remote.status === 'PAST_DUE' && row.status === 'ACTIVE') return { ...base, kind: 'payment_failed', status: null, cancelAtPeriodEnd: null };

@@ -62,7 +62,16 @@ const CALENDAR_KINDS: BookingMessageKind[] = ['RECEIVED', 'CONFIRMED', 'RESCHEDU
 export function calendarAttachment(
   links: BookingLinkConfig | undefined,
   kind: BookingMessageKind,
-  input: { salon: LinkedSalon; booking: LinkedBooking; timezone: string; services: string[]; staffName: string | null; manageUrl: string | null; to: string; language: Language },
+  input: {
+    salon: LinkedSalon;
+    booking: LinkedBooking;
+    timezone: string;
+    services: string[];
+    staffName: string | null;
+    manageUrl: string | null;
+    to: string;
+    language: Language;
+  },
 ): MailAttachment | null {
   if (!links || !CALENDAR_KINDS.includes(kind)) return null;
   const { salon, booking } = input;
@@ -87,5 +96,10 @@ export function calendarAttachment(
     },
     method,
   );
-  return { filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics', contentType: `text/calendar; charset=utf-8; method=${method}`, content, calendarMethod: method };
+  return {
+    filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics',
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content,
+    calendarMethod: method,
+  };
 }

@@ -74,22 +74,36 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
     // a reminder or move notice for a time the booking has left is never sent: a later message tells the new time
     if (isMessageSuperseded(dedupeKey, booking)) return 'SUPERSEDED';
     const key = { bookingId, channel, dedupeKey };
-    return deliverOnce(channel, { mailer, sms }, {
-      label: `booking ${bookingId} (${dedupeKey})`,
-      failureType: BookingActivityErrors.deliveryFailed,
-      meta: { bookingId, kind },
-      claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
-      async compose() {
-        const { contact, facts, salon } = await messageFacts(booking, kind);
-        const rendered = renderBookingMessage(kind, facts, booking.language);
-        // the reminder asks for an answer: by reply on SMS, on the manage page by e-mail (docs/rules/reminders.md#the-reminder)
-        const message = kind === 'REMINDER' ? { ...rendered, text: `${rendered.text}${reminderAnswerLine(channel, !!facts.manageUrl, booking.language)}` } : rendered;
-        if (channel !== 'EMAIL' || !contact.email) return { contact, message };
-        const invitation = calendarAttachment(links, kind, { salon, booking, timezone: facts.timezone, services: facts.services, staffName: facts.staffName ?? null, manageUrl: facts.manageUrl ?? null, to: contact.email, language: booking.language });
-        return { contact, message, attachments: invitation ? [invitation] : [] };
+    return deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `booking ${bookingId} (${dedupeKey})`,
+        failureType: BookingActivityErrors.deliveryFailed,
+        meta: { bookingId, kind },
+        claim: () => claimBookingNotification(knex, key, { tenantId: booking.tenantId, kind }),
+        async compose() {
+          const { contact, facts, salon } = await messageFacts(booking, kind);
+          const rendered = renderBookingMessage(kind, facts, booking.language);
+          // the reminder asks for an answer: by reply on SMS, on the manage page by e-mail (docs/rules/reminders.md#the-reminder)
+          const message =
+            kind === 'REMINDER' ? { ...rendered, text: `${rendered.text}${reminderAnswerLine(channel, !!facts.manageUrl, booking.language)}` } : rendered;
+          if (channel !== 'EMAIL' || !contact.email) return { contact, message };
+          const invitation = calendarAttachment(links, kind, {
+            salon,
+            booking,
+            timezone: facts.timezone,
+            services: facts.services,
+            staffName: facts.staffName ?? null,
+            manageUrl: facts.manageUrl ?? null,
+            to: contact.email,
+            language: booking.language,
+          });
+          return { contact, message, attachments: invitation ? [invitation] : [] };
+        },
+        markSent: (id) => markBookingNotificationSent(knex, id),
       },
-      markSent: (id) => markBookingNotificationSent(knex, id),
-    });
+    );
   }
 
   return {
@@ -117,19 +131,24 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
       // flagged once: the compare-and-set, or the flag of an earlier attempt whose e-mail failed
       const flagged = (await markUnconfirmedFlagged(knex, bookingId)) || booking.unconfirmedFlaggedAt !== null;
       if (!flagged) return 'NOT_FLAGGED';
-      const outcome = await deliverOnce('EMAIL', { mailer, sms }, {
-        label: `booking ${bookingId} (UNCONFIRMED)`,
-        failureType: BookingActivityErrors.deliveryFailed,
-        meta: { bookingId, kind: 'UNCONFIRMED' },
-        claim: () => claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey: 'UNCONFIRMED' }, { tenantId: booking.tenantId, kind: 'UNCONFIRMED' }),
-        async compose() {
-          const { facts, contact } = await messageFacts(booking, 'REMINDER');
-          const email = await salonOwnerEmail(knex, booking.tenantId);
-          const settings = (await findTenant(knex, booking.tenantId))?.settings;
-          return { contact: { phone: null, email }, message: renderUnconfirmedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
+      const outcome = await deliverOnce(
+        'EMAIL',
+        { mailer, sms },
+        {
+          label: `booking ${bookingId} (UNCONFIRMED)`,
+          failureType: BookingActivityErrors.deliveryFailed,
+          meta: { bookingId, kind: 'UNCONFIRMED' },
+          claim: () =>
+            claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey: 'UNCONFIRMED' }, { tenantId: booking.tenantId, kind: 'UNCONFIRMED' }),
+          async compose() {
+            const { facts, contact } = await messageFacts(booking, 'REMINDER');
+            const email = await salonOwnerEmail(knex, booking.tenantId);
+            const settings = (await findTenant(knex, booking.tenantId))?.settings;
+            return { contact: { phone: null, email }, message: renderUnconfirmedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
+          },
+          markSent: (id) => markBookingNotificationSent(knex, id),
         },
-        markSent: (id) => markBookingNotificationSent(knex, id),
-      });
+      );
       return outcome === 'NO_CONTACT' ? 'NO_CONTACT' : 'FLAGGED';
     },
 
@@ -152,7 +171,13 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         // stamps, points and the voucher redeem, once per booking (processedForLoyalty claim)
         await processCompletedBooking(trx, activitySignaller, bookingId, nowOf(deps));
         // the customer's rebooking nudge follows this visit now (docs/rules/series.md#rebooking-nudges)
-        await recordVisitForNudge(trx, activitySignaller, { tenantId: booking.tenantId, customerId: booking.customerId, bookingId, visitedAt: new Date(booking.startTime), now: nowOf(deps) });
+        await recordVisitForNudge(trx, activitySignaller, {
+          tenantId: booking.tenantId,
+          customerId: booking.customerId,
+          bookingId,
+          visitedAt: new Date(booking.startTime),
+          now: nowOf(deps),
+        });
         return recorded ? 'RECORDED' : 'ALREADY_RECORDED';
       });
     },

@@ -24,30 +24,34 @@ export function createVoucherActivities({ knex, mailer, sms }: VoucherActivityDe
   async function deliver(channel: Channel, { voucherId, kind, dedupeKey }: VoucherMessageRequest): Promise<DeliveryOutcome> {
     const ctx = await voucherMessageContext(knex, voucherId);
     if (!ctx) throw ApplicationFailure.nonRetryable(`voucher ${voucherId} not found`, VoucherActivityErrors.notFound);
-    return deliverOnce(channel, { mailer, sms }, {
-      label: `voucher ${voucherId} (${dedupeKey})`,
-      failureType: VoucherActivityErrors.deliveryFailed,
-      meta: { voucherId, kind },
-      claim: () => claimVoucherNotification(knex, { tenantId: ctx.voucher.tenantId, voucherId, channel, kind, dedupeKey }),
-      compose: async () => ({
-        contact: { phone: ctx.phone, email: ctx.email },
-        message: renderVoucherMessage(
-          kind,
-          {
-            salonName: ctx.tenantName,
-            customerName: ctx.customerName,
-            code: ctx.voucher.code,
-            rewardType: ctx.voucher.rewardType,
-            rewardValue: ctx.voucher.rewardValue,
-            expiresAt: ctx.voucher.expiresAt ? new Date(ctx.voucher.expiresAt) : null,
-            timezone: ctx.timezone,
-            currency: ctx.currency,
-          },
-          ctx.language,
-        ),
-      }),
-      markSent: (id) => markVoucherNotificationSent(knex, id),
-    });
+    return deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `voucher ${voucherId} (${dedupeKey})`,
+        failureType: VoucherActivityErrors.deliveryFailed,
+        meta: { voucherId, kind },
+        claim: () => claimVoucherNotification(knex, { tenantId: ctx.voucher.tenantId, voucherId, channel, kind, dedupeKey }),
+        compose: async () => ({
+          contact: { phone: ctx.phone, email: ctx.email },
+          message: renderVoucherMessage(
+            kind,
+            {
+              salonName: ctx.tenantName,
+              customerName: ctx.customerName,
+              code: ctx.voucher.code,
+              rewardType: ctx.voucher.rewardType,
+              rewardValue: ctx.voucher.rewardValue,
+              expiresAt: ctx.voucher.expiresAt ? new Date(ctx.voucher.expiresAt) : null,
+              timezone: ctx.timezone,
+              currency: ctx.currency,
+            },
+            ctx.language,
+          ),
+        }),
+        markSent: (id) => markVoucherNotificationSent(knex, id),
+      },
+    );
   }
 
   return {

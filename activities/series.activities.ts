@@ -22,14 +22,27 @@ import { rebookingNudgeContract } from '../domain/rebooking/rebooking-events.rul
 import { decideNudge, readNudge } from '../domain/rebooking/rebooking.service';
 import { claimNudgeNotification, markNudgeNotificationSent, nudgeById } from '../domain/rebooking/rebooking.repository';
 import { unsubscribeToken } from '../domain/rebooking/rebooking-tokens';
-import { nudgeUnsubscribeUrl, rebookUrl, renderRebookingNudge, renderSeriesMessage, renderSeriesSkippedToSalon, type SeriesOccurrenceFacts } from '../domain/notifications/series-messages.rules';
+import {
+  nudgeUnsubscribeUrl,
+  rebookUrl,
+  renderRebookingNudge,
+  renderSeriesMessage,
+  renderSeriesSkippedToSalon,
+  type SeriesOccurrenceFacts,
+} from '../domain/notifications/series-messages.rules';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import { manageUrlOf, type BookingLinkConfig } from './booking-message-links';
 import { salonLanguage } from '../domain/language/language.rules';
 import type { DeliveryOutcome } from './booking.types';
-import { SeriesActivityErrors, type NudgeMessageRequest, type RebookingNudgeActivities, type SeriesActivities, type SeriesMessageRequest } from './series.types';
+import {
+  SeriesActivityErrors,
+  type NudgeMessageRequest,
+  type RebookingNudgeActivities,
+  type SeriesActivities,
+  type SeriesMessageRequest,
+} from './series.types';
 
 export interface SeriesActivityDeps {
   knex: DbPool;
@@ -80,14 +93,29 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
   /** One message to the customer about one occurrence on one channel, at most once. */
   async function deliverToCustomer(channel: Channel, request: SeriesMessageRequest): Promise<DeliveryOutcome> {
     const { series, customer, facts, language } = await occurrenceFacts(request);
-    return deliverOnce(channel, { mailer, sms }, {
-      label: `series ${request.seriesId} occurrence ${request.index} (${request.kind})`,
-      failureType: SeriesActivityErrors.deliveryFailed,
-      meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}` },
-      claim: () => claimSeriesNotification(knex, { tenantId: series.tenantId, seriesId: series.id, occurrenceIndex: request.index, recipient: 'CUSTOMER', channel, kind: request.kind }),
-      compose: async () => ({ contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message: renderSeriesMessage(request.kind, facts, language) }),
-      markSent: (id) => markSeriesNotificationSent(knex, id),
-    });
+    return deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `series ${request.seriesId} occurrence ${request.index} (${request.kind})`,
+        failureType: SeriesActivityErrors.deliveryFailed,
+        meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}` },
+        claim: () =>
+          claimSeriesNotification(knex, {
+            tenantId: series.tenantId,
+            seriesId: series.id,
+            occurrenceIndex: request.index,
+            recipient: 'CUSTOMER',
+            channel,
+            kind: request.kind,
+          }),
+        compose: async () => ({
+          contact: { phone: customer?.phone ?? null, email: customer?.email ?? null },
+          message: renderSeriesMessage(request.kind, facts, language),
+        }),
+        markSent: (id) => markSeriesNotificationSent(knex, id),
+      },
+    );
   }
 
   async function nudgeParts({ nudgeId }: NudgeMessageRequest) {
@@ -101,31 +129,39 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
   /** The nudge of one visit on one channel, at most once; only once its decision was SENT. */
   async function deliverNudge(channel: Channel, request: NudgeMessageRequest): Promise<DeliveryOutcome> {
     const { nudge, tenant, customer } = await nudgeParts(request);
-    if (nudge.visitBookingId !== request.visitBookingId || nudge.status !== 'SENT') throw ApplicationFailure.nonRetryable(`nudge ${nudge.id} is not due to be sent for this visit`, SeriesActivityErrors.nudgeNotFound);
-    return deliverOnce(channel, { mailer, sms }, {
-      label: `rebooking nudge ${nudge.id} (visit ${nudge.visitBookingId})`,
-      failureType: SeriesActivityErrors.nudgeDeliveryFailed,
-      meta: { nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, kind: 'REBOOKING_NUDGE' },
-      claim: () => claimNudgeNotification(knex, { tenantId: tenant.id, nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, channel }),
-      compose: async () => {
-        const { publicBaseUrl, unsubscribeKey } = links();
-        // in the language of the visit it follows (docs/rules/messages.md#language)
-        const language = (await bookingById(knex, nudge.visitBookingId))?.language ?? salonLanguage(tenant.settings);
-        const names = new Map((await findServicesByIds(knex, tenant.id, nudge.serviceIds)).map((s) => [s.id, s.name]));
-        const staff = nudge.resourceId ? await resourceNames(knex, [nudge.resourceId]) : new Map<string, string>();
-        const message = renderRebookingNudge({
-          salonName: tenant.name,
-          customerName: customer?.name ?? 'kunde',
-          services: nudge.serviceIds.map((id) => names.get(id) ?? ''),
-          staffName: nudge.resourceId ? (staff.get(nudge.resourceId) ?? null) : null,
-          weeks: Math.round((new Date(nudge.dueAt!).getTime() - new Date(nudge.visitedAt).getTime()) / WEEK_MS),
-          bookUrl: rebookUrl(publicBaseUrl, tenant.slug, nudge.serviceIds, nudge.resourceId, language),
-          unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(unsubscribeKey, nudge.customerId), language),
-        }, language);
-        return { contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message };
+    if (nudge.visitBookingId !== request.visitBookingId || nudge.status !== 'SENT')
+      throw ApplicationFailure.nonRetryable(`nudge ${nudge.id} is not due to be sent for this visit`, SeriesActivityErrors.nudgeNotFound);
+    return deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `rebooking nudge ${nudge.id} (visit ${nudge.visitBookingId})`,
+        failureType: SeriesActivityErrors.nudgeDeliveryFailed,
+        meta: { nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, kind: 'REBOOKING_NUDGE' },
+        claim: () => claimNudgeNotification(knex, { tenantId: tenant.id, nudgeId: nudge.id, visitBookingId: nudge.visitBookingId, channel }),
+        compose: async () => {
+          const { publicBaseUrl, unsubscribeKey } = links();
+          // in the language of the visit it follows (docs/rules/messages.md#language)
+          const language = (await bookingById(knex, nudge.visitBookingId))?.language ?? salonLanguage(tenant.settings);
+          const names = new Map((await findServicesByIds(knex, tenant.id, nudge.serviceIds)).map((s) => [s.id, s.name]));
+          const staff = nudge.resourceId ? await resourceNames(knex, [nudge.resourceId]) : new Map<string, string>();
+          const message = renderRebookingNudge(
+            {
+              salonName: tenant.name,
+              customerName: customer?.name ?? 'kunde',
+              services: nudge.serviceIds.map((id) => names.get(id) ?? ''),
+              staffName: nudge.resourceId ? (staff.get(nudge.resourceId) ?? null) : null,
+              weeks: Math.round((new Date(nudge.dueAt!).getTime() - new Date(nudge.visitedAt).getTime()) / WEEK_MS),
+              bookUrl: rebookUrl(publicBaseUrl, tenant.slug, nudge.serviceIds, nudge.resourceId, language),
+              unsubscribeUrl: nudgeUnsubscribeUrl(publicBaseUrl, tenant.slug, nudge.customerId, unsubscribeToken(unsubscribeKey, nudge.customerId), language),
+            },
+            language,
+          );
+          return { contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message };
+        },
+        markSent: (id) => markNudgeNotificationSent(knex, id),
       },
-      markSent: (id) => markNudgeNotificationSent(knex, id),
-    });
+    );
   }
 
   return {
@@ -136,8 +172,14 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
 
     async bookDueSeriesOccurrences({ seriesId, at, after }) {
       const bookingHooks = deps.bookingHooks ?? deps.payments?.bookingHooks;
-      if (!bookingHooks || !deps.links) throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no link keys', SeriesActivityErrors.notFound);
-      const step = await bookDueOccurrences({ knex, signaller: activitySignaller, manageLinkKey: deps.links.manageLinkKey, bookingHooks }, seriesId, new Date(at), after);
+      if (!bookingHooks || !deps.links)
+        throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no link keys', SeriesActivityErrors.notFound);
+      const step = await bookDueOccurrences(
+        { knex, signaller: activitySignaller, manageLinkKey: deps.links.manageLinkKey, bookingHooks },
+        seriesId,
+        new Date(at),
+        after,
+      );
       return { handled: step.handled.map(({ index, status, reason }) => ({ index, status, reason })), nextDueAt: step.nextDueAt, done: step.done };
     },
 
@@ -150,14 +192,29 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
       const outcomes: DeliveryOutcome[] = [];
       for (const owner of owners) {
         outcomes.push(
-          await deliverOnce('EMAIL', { mailer, sms }, {
-            label: `series ${request.seriesId} occurrence ${request.index} to the salon (${owner.id})`,
-            failureType: SeriesActivityErrors.deliveryFailed,
-            meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}_SALON` },
-            claim: () => claimSeriesNotification(knex, { tenantId: series.tenantId, seriesId: series.id, occurrenceIndex: request.index, recipient: `SALON:${owner.id}`, channel: 'EMAIL', kind: request.kind }),
-            compose: async () => ({ contact: { phone: null, email: owner.email }, message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }, salonLanguage(tenant.settings)) }),
-            markSent: (id) => markSeriesNotificationSent(knex, id),
-          }),
+          await deliverOnce(
+            'EMAIL',
+            { mailer, sms },
+            {
+              label: `series ${request.seriesId} occurrence ${request.index} to the salon (${owner.id})`,
+              failureType: SeriesActivityErrors.deliveryFailed,
+              meta: { seriesId: request.seriesId, occurrenceIndex: request.index, kind: `SERIES_${request.kind}_SALON` },
+              claim: () =>
+                claimSeriesNotification(knex, {
+                  tenantId: series.tenantId,
+                  seriesId: series.id,
+                  occurrenceIndex: request.index,
+                  recipient: `SALON:${owner.id}`,
+                  channel: 'EMAIL',
+                  kind: request.kind,
+                }),
+              compose: async () => ({
+                contact: { phone: null, email: owner.email },
+                message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }, salonLanguage(tenant.settings)),
+              }),
+              markSent: (id) => markSeriesNotificationSent(knex, id),
+            },
+          ),
         );
       }
       return outcomes;

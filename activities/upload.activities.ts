@@ -16,7 +16,8 @@ export function createUploadActivities({ knex, storage }: UploadActivityDeps): U
   return {
     async readUpload({ fileId, minVersion }) {
       const file = await repo.findFileById(knex, fileId);
-      if (!file) return { id: fileId, version: minVersion, status: 'ACTIVE', createdAt: new Date(0).toISOString(), expiresAt: null, referenced: false, deleted: true };
+      if (!file)
+        return { id: fileId, version: minVersion, status: 'ACTIVE', createdAt: new Date(0).toISOString(), expiresAt: null, referenced: false, deleted: true };
       return committedAt(uploadContract, fileId, minVersion, {
         id: file.id,
         version: file.version,

@@ -10,8 +10,24 @@ import { findServicesByIds } from '../domain/catalogue/catalogue.repository';
 import { resourceNames } from '../domain/resource/resource.repository';
 import { renderWaitlistJoined, renderWaitlistOffer, waitlistEntryUrl, waitlistOfferUrl } from '../domain/notifications/waitlist-messages.rules';
 import { waitlistEntryContract, waitlistOfferContract } from '../domain/waitlist/waitlist-events.rules';
-import { claimWaitlistEntryNotification, claimWaitlistNotification, entryById, markFirstOfferSent, markWaitlistNotificationSent, offerById } from '../domain/waitlist/waitlist.repository';
-import { closeRound, entrySnapshot, expireEntry, expireStep, holdMinutesOf, makeStepOffers, roundSnapshot, waitlistModeOf } from '../domain/waitlist/waitlist-round.service';
+import {
+  claimWaitlistEntryNotification,
+  claimWaitlistNotification,
+  entryById,
+  markFirstOfferSent,
+  markWaitlistNotificationSent,
+  offerById,
+} from '../domain/waitlist/waitlist.repository';
+import {
+  closeRound,
+  entrySnapshot,
+  expireEntry,
+  expireStep,
+  holdMinutesOf,
+  makeStepOffers,
+  roundSnapshot,
+  waitlistModeOf,
+} from '../domain/waitlist/waitlist-round.service';
 import { offerToken, reissueEntryToken } from '../domain/waitlist/waitlist-tokens';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel } from './message-delivery';
@@ -39,18 +55,26 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     const entry = offer && (await entryById(knex, offer.entryId));
     if (!offer || !entry) throw ApplicationFailure.nonRetryable(`waitlist offer ${offerId} not found`, WaitlistActivityErrors.notFound);
     const tenant = await tenantById(knex, offer.tenantId);
-    const services = new Map((await findServicesByIds(knex, tenant.id, offer.items.map((i) => i.serviceId))).map((s) => [s.id, s.name]));
+    const services = new Map(
+      (
+        await findServicesByIds(
+          knex,
+          tenant.id,
+          offer.items.map((i) => i.serviceId),
+        )
+      ).map((s) => [s.id, s.name]),
+    );
     const staff = await resourceNames(knex, [...new Set(offer.items.map((i) => i.resourceId))]);
     const message = renderWaitlistOffer(
       {
-      salonName: tenant.name,
-      customerName: entry.contactName,
-      startTime: new Date(offer.startTime),
-      endTime: new Date(offer.endTime),
-      timezone: tenant.settings.timezone,
-      services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
-      staffName: staff.get(offer.items[0].resourceId) ?? null,
-      holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
+        salonName: tenant.name,
+        customerName: entry.contactName,
+        startTime: new Date(offer.startTime),
+        endTime: new Date(offer.endTime),
+        timezone: tenant.settings.timezone,
+        services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
+        staffName: staff.get(offer.items[0].resourceId) ?? null,
+        holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
         acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.offerKey, offerId), entry.language),
       },
       entry.language,
@@ -62,17 +86,21 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
   async function deliver(channel: Channel, { offerId }: WaitlistOfferMessageRequest): Promise<DeliveryOutcome> {
     const offer = await offerById(knex, offerId);
     if (!offer) throw ApplicationFailure.nonRetryable(`waitlist offer ${offerId} not found`, WaitlistActivityErrors.notFound);
-    const outcome = await deliverOnce(channel, { mailer, sms }, {
-      label: `waitlist offer ${offerId}`,
-      failureType: WaitlistActivityErrors.deliveryFailed,
-      meta: { offerId, kind: 'WAITLIST_OFFER' },
-      claim: () => claimWaitlistNotification(knex, { tenantId: offer.tenantId, offerId, channel, kind: 'OFFER' }),
-      compose: async () => {
-        const { contact, message } = await compose(offerId);
-        return { contact, message };
+    const outcome = await deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `waitlist offer ${offerId}`,
+        failureType: WaitlistActivityErrors.deliveryFailed,
+        meta: { offerId, kind: 'WAITLIST_OFFER' },
+        claim: () => claimWaitlistNotification(knex, { tenantId: offer.tenantId, offerId, channel, kind: 'OFFER' }),
+        compose: async () => {
+          const { contact, message } = await compose(offerId);
+          return { contact, message };
+        },
+        markSent: (id) => markWaitlistNotificationSent(knex, id),
       },
-      markSent: (id) => markWaitlistNotificationSent(knex, id),
-    });
+    );
     if (outcome === 'SENT') await markFirstOfferSent(knex, offer.roundId);
     return outcome;
   }
@@ -84,33 +112,37 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
     if (!entry) throw ApplicationFailure.nonRetryable(`waitlist entry ${entryId} not found`, WaitlistActivityErrors.notFound);
     const token = links ? reissueEntryToken(links.entryKey, entryId, entry.tokenHash) : null;
     if (!links || !token) return 'NO_CONTACT';
-    return deliverOnce(channel, { mailer, sms }, {
-      label: `waitlist entry ${entryId}`,
-      failureType: WaitlistActivityErrors.deliveryFailed,
-      meta: { entryId, kind: 'WAITLIST_JOINED' },
-      claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: 'JOINED' }),
-      compose: async () => {
-        const tenant = await tenantById(knex, entry.tenantId);
-        const services = new Map((await findServicesByIds(knex, tenant.id, entry.serviceIds)).map((s) => [s.id, s.name]));
-        const staff = entry.resourceId ? await resourceNames(knex, [entry.resourceId]) : new Map<string, string>();
-        const message = renderWaitlistJoined(
-          {
-            salonName: tenant.name,
-            customerName: entry.contactName,
-            services: entry.serviceIds.map((id) => services.get(id) ?? ''),
-            staffName: entry.resourceId ? (staff.get(entry.resourceId) ?? null) : null,
-            fromDate: entry.fromDate,
-            toDate: entry.toDate,
-            earliestTime: entry.earliestTime,
-            latestTime: entry.latestTime,
-            entryUrl: waitlistEntryUrl(links.publicBaseUrl, tenant.slug, entryId, token, entry.language),
-          },
-          entry.language,
-        );
-        return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+    return deliverOnce(
+      channel,
+      { mailer, sms },
+      {
+        label: `waitlist entry ${entryId}`,
+        failureType: WaitlistActivityErrors.deliveryFailed,
+        meta: { entryId, kind: 'WAITLIST_JOINED' },
+        claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: 'JOINED' }),
+        compose: async () => {
+          const tenant = await tenantById(knex, entry.tenantId);
+          const services = new Map((await findServicesByIds(knex, tenant.id, entry.serviceIds)).map((s) => [s.id, s.name]));
+          const staff = entry.resourceId ? await resourceNames(knex, [entry.resourceId]) : new Map<string, string>();
+          const message = renderWaitlistJoined(
+            {
+              salonName: tenant.name,
+              customerName: entry.contactName,
+              services: entry.serviceIds.map((id) => services.get(id) ?? ''),
+              staffName: entry.resourceId ? (staff.get(entry.resourceId) ?? null) : null,
+              fromDate: entry.fromDate,
+              toDate: entry.toDate,
+              earliestTime: entry.earliestTime,
+              latestTime: entry.latestTime,
+              entryUrl: waitlistEntryUrl(links.publicBaseUrl, tenant.slug, entryId, token, entry.language),
+            },
+            entry.language,
+          );
+          return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+        },
+        markSent: (id) => markWaitlistNotificationSent(knex, id),
       },
-      markSent: (id) => markWaitlistNotificationSent(knex, id),
-    });
+    );
   }
 
   return {

@@ -52,7 +52,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.use(requestId(deps.logger));
   app.use(metrics.middleware());
   app.use(securityHeaders());
-  const origins = originPolicy({ db: deps.knex, origins: config.corsOrigins, platformDomain: config.platformDomain, production: config.nodeEnv === 'production' });
+  const origins = originPolicy({
+    db: deps.knex,
+    origins: config.corsOrigins,
+    platformDomain: config.platformDomain,
+    production: config.nodeEnv === 'production',
+  });
   app.use(corsPolicy(origins, { maxAgeSeconds: config.corsMaxAgeSeconds }));
   // the customer pages' hashed, immutable files: served before the rate limiter (docs/rules/booking-page.md)
   const built = builtAssets();

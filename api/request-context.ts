@@ -38,7 +38,9 @@ export interface CustomerPrincipal {
 export function customerOf(req: Request): CustomerPrincipal {
   if (!req.customer) {
     const staffToken = Boolean(req.principal || req.authFailure) && !req.customerAuthFailure;
-    throw errors.unauthorized(staffToken ? 'Staff tokens are not accepted here; sign in as a customer' : req.customerAuthFailure ?? 'Customer sign-in required');
+    throw errors.unauthorized(
+      staffToken ? 'Staff tokens are not accepted here; sign in as a customer' : (req.customerAuthFailure ?? 'Customer sign-in required'),
+    );
   }
   return req.customer;
 }
@@ -64,7 +66,8 @@ export function principalOf(req: Request): Principal {
  */
 export function tenantOf(req: Request): string {
   const principal = principalOf(req);
-  if (principal.role === 'ADMIN') throw errors.forbidden('The platform admin acts inside a salon by impersonating its owner (POST /superadmin/impersonate/start)');
+  if (principal.role === 'ADMIN')
+    throw errors.forbidden('The platform admin acts inside a salon by impersonating its owner (POST /superadmin/impersonate/start)');
   const tenantId = principal.tenantId;
   if (!tenantId) throw errors.forbidden('This action needs a tenant context');
   return tenantId;

@@ -45,8 +45,19 @@ function pct(values: number[], p: number): number {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-auth-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '100000000', RATE_LIMIT_AUTH: '1000', PASSWORD_HASH_ROUNDS: '4' });
-  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_GLOBAL: '100000000',
+    RATE_LIMIT_AUTH: '1000',
+    PASSWORD_HASH_ROUNDS: '4',
+  });
+  const platform = await startPlatform(
+    { ...config, databaseUrl: undefined },
+    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
+  );
   const app = createApp(platform.deps, { validateResponses: false });
   const server = app.listen(0);
   await new Promise((r) => server.once('listening', r));
@@ -67,16 +78,30 @@ async function main(): Promise<void> {
     const signedIn: Req = { url, init: { headers: { authorization: `Bearer ${token}` } } };
     const N = Number(process.env.BENCH_AUTH_REQUESTS ?? 3000);
     const results: Record<string, unknown> = {};
-    for (const [name, req] of [['anonymous', plain], ['signed in', signedIn]] as const) {
-      await batch(Array.from({ length: 300 }, () => req), { lanes: 1 }); // warm-up
+    for (const [name, req] of [
+      ['anonymous', plain],
+      ['signed in', signedIn],
+    ] as const) {
+      await batch(
+        Array.from({ length: 300 }, () => req),
+        { lanes: 1 },
+      ); // warm-up
       for (const lanes of [1, 20]) {
         const cpu0 = mainThreadCpuMs(process.pid);
-        const res = await batch(Array.from({ length: N }, () => req), { lanes });
+        const res = await batch(
+          Array.from({ length: N }, () => req),
+          { lanes },
+        );
         const cpu = mainThreadCpuMs(process.pid) - cpu0;
         const bad = res.find((r) => r.status !== 200);
         if (bad) throw new Error(`${name}: ${bad.status}`);
         const ms = res.map((r) => r.ms);
-        results[`${name}, ${lanes} in flight`] = { requests: N, p50: +pct(ms, 50).toFixed(3), p95: +pct(ms, 95).toFixed(3), apiCpuMsPerRequest: +(cpu / N).toFixed(3) };
+        results[`${name}, ${lanes} in flight`] = {
+          requests: N,
+          p50: +pct(ms, 50).toFixed(3),
+          p95: +pct(ms, 95).toFixed(3),
+          apiCpuMsPerRequest: +(cpu / N).toFixed(3),
+        };
       }
     }
     console.log(JSON.stringify(results, null, 2));

@@ -50,7 +50,12 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-const stats = (times: number[], cpuMs?: number) => ({ n: times.length, p50: ms(pct(times, 50)), p95: ms(pct(times, 95)), ...(cpuMs === undefined ? {} : { cpuPerCall: ms(cpuMs / times.length) }) });
+const stats = (times: number[], cpuMs?: number) => ({
+  n: times.length,
+  p50: ms(pct(times, 50)),
+  p95: ms(pct(times, 95)),
+  ...(cpuMs === undefined ? {} : { cpuPerCall: ms(cpuMs / times.length) }),
+});
 /** The api thread's CPU milliseconds spent while `fn` ran. */
 async function cpuOf<T>(fn: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
   const before = mainThreadCpuMs(process.pid);
@@ -61,7 +66,7 @@ async function cpuOf<T>(fn: () => Promise<T>): Promise<{ result: T; cpuMs: numbe
 /** A deterministic stream of numbers in [0, 1), so every run builds the same salon. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** The 30 services: a third one work phase, a third with processing, a third with processing and a room or equipment; buffers on half. */
@@ -95,21 +100,39 @@ function serviceRows(tenantId: string) {
 async function buildSalon(knex: DbPool) {
   const slug = `bench-avail-${Date.now().toString(36)}`;
   const [tenant] = await knex('tenants')
-    .insert({ name: 'Bench availability', slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: OPEN, maxBookingDaysInAdvance: 120 })), branding: '{}' })
+    .insert({
+      name: 'Bench availability',
+      slug,
+      industryType: 'beauty',
+      settings: JSON.stringify(completeSettings('beauty', { businessHours: OPEN, maxBookingDaysInAdvance: 120 })),
+      branding: '{}',
+    })
     .returning(['id', 'slug']);
-  const services: { id: string; resourceRequirements: { resourceType: string }[] }[] = await knex('services').insert(serviceRows(tenant.id)).returning(['id', 'resourceRequirements']);
+  const services: { id: string; resourceRequirements: { resourceType: string }[] }[] = await knex('services')
+    .insert(serviceRows(tenant.id))
+    .returning(['id', 'resourceRequirements']);
   const staff: string[] = [];
   for (let i = 0; i < STAFF; i++) {
-    const [r] = await knex('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
+    const [r] = await knex('resources')
+      .insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i })
+      .returning('id');
     staff.push(r.id);
   }
   // each staff member does two services of three; everyone works 09:00-17:00 (some from 10:00) six days a week
-  await knex('resource_skills').insert(staff.flatMap((resourceId, i) => services.filter((_, j) => (i + j) % 3 !== 0).map((s) => ({ tenantId: tenant.id, resourceId, serviceId: s.id }))));
-  await knex('resource_schedules').insert(staff.flatMap((resourceId, i) => [1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: i % 4 ? '09:00' : '10:00', endTime: '17:00' }))));
+  await knex('resource_skills').insert(
+    staff.flatMap((resourceId, i) => services.filter((_, j) => (i + j) % 3 !== 0).map((s) => ({ tenantId: tenant.id, resourceId, serviceId: s.id }))),
+  );
+  await knex('resource_schedules').insert(
+    staff.flatMap((resourceId, i) =>
+      [1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: i % 4 ? '09:00' : '10:00', endTime: '17:00' })),
+    ),
+  );
   const rooms: string[] = [];
   for (let i = 0; i < ROOMS + EQUIPMENT; i++) {
     const type = i < ROOMS ? 'room' : 'equipment';
-    const [r] = await knex('resources').insert({ tenantId: tenant.id, type, name: `${type} ${i}`, isBookableOnline: false, sortOrder: 100 + i }).returning('id');
+    const [r] = await knex('resources')
+      .insert({ tenantId: tenant.id, type, name: `${type} ${i}`, isBookableOnline: false, sortOrder: 100 + i })
+      .returning('id');
     rooms.push(r.id);
     const suitable = services.filter((s) => s.resourceRequirements.some((q) => q.resourceType === type));
     await knex('resource_skills').insert(suitable.map((s) => ({ tenantId: tenant.id, resourceId: r.id, serviceId: s.id })));
@@ -129,7 +152,11 @@ async function book(knex: DbPool, tenant: TenantContext, salon: Awaited<ReturnTy
     const slots = await slotsForDate(knex, tenant, { date, items: [{ serviceId }], onlineOnly: false, now: new Date() }).catch(() => []);
     if (!slots.length) continue;
     const slot = slots[Math.floor(rnd() * slots.length)];
-    await createStaffBooking(deps, tenant, actor, { startTime: slot.start.toISOString(), items: [{ serviceId, resourceId: slot.items[0].resourceId }], customer: { name: `Kunde ${made}`, phone: `+47 9${String(1000000 + made).padStart(7, '0')}` } });
+    await createStaffBooking(deps, tenant, actor, {
+      startTime: slot.start.toISOString(),
+      items: [{ serviceId, resourceId: slot.items[0].resourceId }],
+      customer: { name: `Kunde ${made}`, phone: `+47 9${String(1000000 + made).padStart(7, '0')}` },
+    });
     made++;
   }
   return made;
@@ -138,7 +165,10 @@ async function book(knex: DbPool, tenant: TenantContext, salon: Awaited<ReturnTy
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-availability-'));
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000' });
-  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
+  const platform = await startPlatform(
+    { ...config, databaseUrl: undefined },
+    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
+  );
   const knex = platform.knex;
   const app = createApp(platform.deps, { validateResponses: false });
   const server = app.listen(0);
@@ -151,11 +181,20 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const made = await book(knex, tenant, salon, first);
     const segments = Number((await knex('booking_segments').where({ tenantId: salon.tenantId }).count({ n: '*' }))[0].n);
-    console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share them)`);
-    console.log(`salon: ${STAFF} staff, ${ROOMS} rooms + ${EQUIPMENT} pieces of equipment, ${SERVICES} services (20 with processing, 10 needing a room or equipment, 15 with buffers)`);
+    console.log(
+      `machine: ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes share them)`,
+    );
+    console.log(
+      `salon: ${STAFF} staff, ${ROOMS} rooms + ${EQUIPMENT} pieces of equipment, ${SERVICES} services (20 with processing, 10 needing a room or equipment, 15 with buffers)`,
+    );
     console.log(`bookings: ${made} over ${MONTH} days from ${first} (${segments} segments), made in ${(performance.now() - t0).toFixed(0)} ms`);
     // the busiest day of the month
-    const busiest = (await knex('bookings').where({ tenantId: salon.tenantId }).select('startTime')).map((b: { startTime: Date }) => utcToLocalDate(b.startTime, TZ));
+    const busiest = (await knex('bookings').where({ tenantId: salon.tenantId }).select('startTime')).map((b: { startTime: Date }) =>
+      utcToLocalDate(b.startTime, TZ),
+    );
     const counts = new Map<string, number>();
     for (const d of busiest) counts.set(d, (counts.get(d) ?? 0) + 1);
     const day = [...counts].sort((a, b) => b[1] - a[1])[0][0];
@@ -166,15 +205,27 @@ async function main(): Promise<void> {
     const client = new Worker(FETCH_CLIENT, { eval: true });
     const batch = requestClient<{ url: string }, { ms: number; status: number; body: { data: { slots: unknown[] } } }, { sequential: boolean }>(client);
     const url = (i: number) => ({ url: `${base}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceIds[i % SERVICES]}&date=${day}` });
-    await batch(Array.from({ length: 300 }, (_, i) => url(i)), { sequential: true }); // warm-up: the JIT, the named statements
+    await batch(
+      Array.from({ length: 300 }, (_, i) => url(i)),
+      { sequential: true },
+    ); // warm-up: the JIT, the named statements
     const requests = Number(process.env.BENCH_DAY_REQUESTS ?? 300);
-    const { result: answers, cpuMs: httpCpu } = await cpuOf(() => batch(Array.from({ length: requests }, (_, i) => url(i)), { sequential: true }));
+    const { result: answers, cpuMs: httpCpu } = await cpuOf(() =>
+      batch(
+        Array.from({ length: requests }, (_, i) => url(i)),
+        { sequential: true },
+      ),
+    );
     await client.terminate();
     const bad = answers.find((r) => r.status !== 200);
     if (bad) throw new Error(`availability ${bad.status} ${JSON.stringify(bad.body)}`);
     const http = answers.map((r) => r.ms);
     const slotCount = answers.reduce((sum, r) => sum + r.body.data.slots.length, 0);
-    console.log(`(a) one day (${day}, ${counts.get(day)} bookings) over HTTP, 30 services in turn:`, { ...stats(http, httpCpu), slotsPerAnswer: Math.round(slotCount / requests), targetP95: '< 20 ms' });
+    console.log(`(a) one day (${day}, ${counts.get(day)} bookings) over HTTP, 30 services in turn:`, {
+      ...stats(http, httpCpu),
+      slotsPerAnswer: Math.round(slotCount / requests),
+      targetP95: '< 20 ms',
+    });
 
     // (b) the same, the domain call
     const domain: number[] = [];
@@ -198,14 +249,25 @@ async function main(): Promise<void> {
         monthSlots += days.reduce((sum, d) => sum + d.slots.length, 0);
       }
     });
-    console.log(`(c) a month of days (${MONTH}), availabilityForDates, 30 services in turn:`, { ...stats(month, monthCpu), slotsPerMonth: Math.round(monthSlots / 60), targetP95: '< 300 ms' });
+    console.log(`(c) a month of days (${MONTH}), availabilityForDates, 30 services in turn:`, {
+      ...stats(month, monthCpu),
+      slotsPerMonth: Math.round(monthSlots / 60),
+      targetP95: '< 300 ms',
+    });
 
     // (d) the engine alone, on the loaded month
     const engine: number[] = [];
     const loads = await Promise.all(
       [0, 1, 2].map(async (k) => {
         const serviceIds = [salon.serviceIds[k]];
-        const data = await loadAvailabilityData(knex, { tenantId: salon.tenantId, timezone: TZ, serviceIds, fromDate: first, toDate: addDays(first, MONTH - 1), busyTimeOnly: true });
+        const data = await loadAvailabilityData(knex, {
+          tenantId: salon.tenantId,
+          timezone: TZ,
+          serviceIds,
+          fromDate: first,
+          toDate: addDays(first, MONTH - 1),
+          busyTimeOnly: true,
+        });
         const [svc] = await findServicesByIds(knex, salon.tenantId, serviceIds);
         return { data, svc };
       }),
@@ -229,21 +291,39 @@ async function main(): Promise<void> {
       }
       engine.push(performance.now() - s);
     }
-    console.log('(d) the engine alone for the month (one work phase / processing / processing and a room):', stats(engine, mainThreadCpuMs(process.pid) - engineCpuBefore));
+    console.log(
+      '(d) the engine alone for the month (one work phase / processing / processing and a room):',
+      stats(engine, mainThreadCpuMs(process.pid) - engineCpuBefore),
+    );
 
     // (e) next-available-date scanning 90 days: the salon's staff away for 89
-    await knex('time_offs').insert(salon.staff.map((resourceId) => ({ tenantId: salon.tenantId, resourceId, type: 'vacation', startDate: utcToLocalDate(new Date(), TZ), endDate: addDays(first, 88), isApproved: true })));
+    await knex('time_offs').insert(
+      salon.staff.map((resourceId) => ({
+        tenantId: salon.tenantId,
+        resourceId,
+        type: 'vacation',
+        startDate: utcToLocalDate(new Date(), TZ),
+        endDate: addDays(first, 88),
+        isApproved: true,
+      })),
+    );
     const scan: number[] = [];
     let found: string | null = null;
     const { cpuMs: scanCpu } = await cpuOf(async () => {
       for (let i = 0; i < 30; i++) {
         const s = performance.now();
-        found = (await nextAvailableDate(knex, tenant, { items: items(i), fromDate: utcToLocalDate(new Date(), TZ), maxDaysAhead: 90, onlineOnly: true, now })).date;
+        found = (await nextAvailableDate(knex, tenant, { items: items(i), fromDate: utcToLocalDate(new Date(), TZ), maxDaysAhead: 90, onlineOnly: true, now }))
+          .date;
         scan.push(performance.now() - s);
       }
     });
     console.log('(e) next available date, 90 days scanned:', { ...stats(scan, scanCpu), found });
-    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     server.close();
     await platform.stop();

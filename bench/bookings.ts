@@ -45,21 +45,36 @@ const run = (requests: Req[], sequential: boolean): Promise<Res[]> => batch(requ
 const runInLanes = (requests: Req[], lanes: number): Promise<Res[]> => batch(requests, { sequential: false, lanes });
 
 const get = (url: string): Req => ({ url });
-const postReq = (url: string, body: unknown): Req => ({ url, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
+const postReq = (url: string, body: unknown): Req => ({
+  url,
+  init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+});
 
 async function salon(knex: DbPool, name: string, staffCount: number, duration: number, extra: Record<string, unknown> = {}) {
   const slug = `bench-${name}-${Date.now().toString(36)}`;
   const [tenant] = await knex('tenants')
-    .insert({ name: `Bench ${name}`, slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: ALL_WEEK, ...extra })), branding: '{}' })
+    .insert({
+      name: `Bench ${name}`,
+      slug,
+      industryType: 'beauty',
+      settings: JSON.stringify(completeSettings('beauty', { businessHours: ALL_WEEK, ...extra })),
+      branding: '{}',
+    })
     .returning(['id', 'slug']);
   const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Klipp', duration, price: 50000, currency: 'NOK' }).returning('id');
   const staff: string[] = [];
   for (let i = 0; i < staffCount; i++) {
-    const [r] = await knex('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
+    const [r] = await knex('resources')
+      .insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i })
+      .returning('id');
     staff.push(r.id);
   }
   await knex('resource_skills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
-  await knex('resource_schedules').insert(staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: '09:00', endTime: '17:00' }))));
+  await knex('resource_schedules').insert(
+    staff.flatMap((resourceId) =>
+      [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: '09:00', endTime: '17:00' })),
+    ),
+  );
   return { tenantId: tenant.id as string, slug: tenant.slug as string, serviceId: service.id as string, staff };
 }
 
@@ -73,7 +88,10 @@ async function main(): Promise<void> {
     RATE_LIMIT_GLOBAL: '1000000',
     RATE_LIMIT_BOOKING_CREATE: '1000000',
   });
-  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
+  const platform = await startPlatform(
+    { ...config, databaseUrl: undefined },
+    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
+  );
   // BENCH_POOL_MAX: a bigger pool than the default 10 (createKnex), to see what the pool costs.
   const poolMax = Number(process.env.BENCH_POOL_MAX ?? 0);
   const knex = poolMax > 0 ? createKnex(platform.deps.config.databaseUrl!, { max: poolMax }) : platform.knex;
@@ -98,17 +116,43 @@ async function main(): Promise<void> {
         const start = localToUtc(day, time, TZ);
         const end = new Date(start.getTime() + 30 * 60_000);
         const [b] = await knex('bookings')
-          .insert({ tenantId: a.tenantId, resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', metadata: JSON.stringify({ displaySnapshot: { timezone: TZ, currency: 'NOK', locale: 'nb-NO' } }) })
+          .insert({
+            tenantId: a.tenantId,
+            resourceId,
+            startTime: start,
+            endTime: end,
+            status: 'CONFIRMED',
+            source: 'ADMIN',
+            metadata: JSON.stringify({ displaySnapshot: { timezone: TZ, currency: 'NOK', locale: 'nb-NO' } }),
+          })
           .returning('id');
         bookingRows.push(b);
-        const [item] = await knex('booking_items').insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 }).returning('id');
+        const [item] = await knex('booking_items')
+          .insert({ bookingId: b.id, tenantId: a.tenantId, serviceId: a.serviceId, resourceId, startTime: start, endTime: end, duration: 30, price: 50000 })
+          .returning('id');
         // the time it holds: one work phase on its staff member (docs/rules/booking.md#the-parts-of-a-booking)
-        await knex('booking_segments').insert({ tenantId: a.tenantId, bookingId: b.id, bookingItemId: item.id, resourceType: 'staff', resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
+        await knex('booking_segments').insert({
+          tenantId: a.tenantId,
+          bookingId: b.id,
+          bookingItemId: item.id,
+          resourceType: 'staff',
+          resourceId,
+          kind: 'WORK',
+          phaseIndex: 0,
+          startTime: start,
+          endTime: end,
+        });
       }
     }
     const availUrl = `${base}/public/tenants/${a.slug}/availability?serviceId=${a.serviceId}&date=${day}`;
-    await run(Array.from({ length: 20 }, () => get(availUrl)), true); // warm-up
-    const aRes = await run(Array.from({ length: 200 }, () => get(availUrl)), true);
+    await run(
+      Array.from({ length: 20 }, () => get(availUrl)),
+      true,
+    ); // warm-up
+    const aRes = await run(
+      Array.from({ length: 200 }, () => get(availUrl)),
+      true,
+    );
     const bad = aRes.find((r) => r.status !== 200);
     if (bad) throw new Error(`availability ${bad.status} ${JSON.stringify(bad.body)}`);
     const slots = (aRes[0].body as { data: { slots: unknown[] } }).data.slots.length;
@@ -117,11 +161,26 @@ async function main(): Promise<void> {
 
     // (b) next-available-date over 90 days: every staff member away for 89 days, free on day 90
     const b = await salon(knex, 'b', 20, 60, { maxBookingDaysInAdvance: 365 });
-    await knex('time_offs').insert(b.staff.map((resourceId) => ({ tenantId: b.tenantId, resourceId, type: 'vacation', startDate: addDays(today, 1), endDate: addDays(today, 89), isApproved: true })));
+    await knex('time_offs').insert(
+      b.staff.map((resourceId) => ({
+        tenantId: b.tenantId,
+        resourceId,
+        type: 'vacation',
+        startDate: addDays(today, 1),
+        endDate: addDays(today, 89),
+        isApproved: true,
+      })),
+    );
     const nextUrl = `${base}/public/tenants/${b.slug}/availability/next-available-date`;
     const nextBody = { items: [{ serviceId: b.serviceId }], fromDate: today, maxDaysAhead: 90 };
-    await run(Array.from({ length: 5 }, () => postReq(nextUrl, nextBody)), true);
-    const bRes = await run(Array.from({ length: 50 }, () => postReq(nextUrl, nextBody)), true);
+    await run(
+      Array.from({ length: 5 }, () => postReq(nextUrl, nextBody)),
+      true,
+    );
+    const bRes = await run(
+      Array.from({ length: 50 }, () => postReq(nextUrl, nextBody)),
+      true,
+    );
     const badB = bRes.find((r) => r.status !== 200);
     if (badB) throw new Error(`next-available-date ${badB.status} ${JSON.stringify(badB.body)}`);
     const found = (bRes[0].body as { data: { date: string | null } }).data.date;
@@ -130,9 +189,25 @@ async function main(): Promise<void> {
 
     // context: the floor of this box for 100 concurrent requests (GET /health runs SELECT 1)
     // (warm: the first burst also opens the client's 100 keep-alive connections)
-    await run(Array.from({ length: 100 }, () => get(`${base}/health`)), false);
-    const health = await run(Array.from({ length: 100 }, () => get(`${base}/health`)), false);
-    results.healthFloor = { requests: 100, p50: pct(health.map((r) => r.ms), 50), p95: pct(health.map((r) => r.ms), 95) };
+    await run(
+      Array.from({ length: 100 }, () => get(`${base}/health`)),
+      false,
+    );
+    const health = await run(
+      Array.from({ length: 100 }, () => get(`${base}/health`)),
+      false,
+    );
+    results.healthFloor = {
+      requests: 100,
+      p50: pct(
+        health.map((r) => r.ms),
+        50,
+      ),
+      p95: pct(
+        health.map((r) => r.ms),
+        95,
+      ),
+    };
 
     // (c0) context: one booking at a time (no concurrency), 40 different slots
     const c0 = await salon(knex, 'c0', 20, 60);
@@ -157,7 +232,13 @@ async function main(): Promise<void> {
     const bookUrl = `${base}/public/tenants/${c.slug}/bookings`;
     const guest = (i: number) => ({ name: `Guest ${i}`, phone: `+47 9${String(1000000 + i).padStart(7, '0')}` });
     const sameSlot = await run(
-      Array.from({ length: 100 }, (_, i) => postReq(bookUrl, { startTime: localToUtc(day, '10:00', TZ).toISOString(), items: [{ serviceId: c.serviceId, resourceId: c.staff[0] }], customer: guest(i) })),
+      Array.from({ length: 100 }, (_, i) =>
+        postReq(bookUrl, {
+          startTime: localToUtc(day, '10:00', TZ).toISOString(),
+          items: [{ serviceId: c.serviceId, resourceId: c.staff[0] }],
+          customer: guest(i),
+        }),
+      ),
       false,
     );
     const sameCreated = sameSlot.filter((r) => r.status === 201).length;
@@ -169,8 +250,14 @@ async function main(): Promise<void> {
       conflicts409: sameConflicts,
       other: sameSlot.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.status),
       bookingsInDatabase: Number(sameRows[0].n),
-      p50: pct(sameSlot.map((r) => r.ms), 50),
-      p95: pct(sameSlot.map((r) => r.ms), 95),
+      p50: pct(
+        sameSlot.map((r) => r.ms),
+        50,
+      ),
+      p95: pct(
+        sameSlot.map((r) => r.ms),
+        95,
+      ),
       target: 'exactly 1 created, p95 < 200 ms',
     };
 
@@ -179,7 +266,11 @@ async function main(): Promise<void> {
     const dUrl = `${base}/public/tenants/${d.slug}/bookings`;
     const different = await run(
       Array.from({ length: 100 }, (_, i) =>
-        postReq(dUrl, { startTime: localToUtc(day, `${10 + Math.floor(i / 20)}:00`, TZ).toISOString(), items: [{ serviceId: d.serviceId, resourceId: d.staff[i % 20] }], customer: guest(i) }),
+        postReq(dUrl, {
+          startTime: localToUtc(day, `${10 + Math.floor(i / 20)}:00`, TZ).toISOString(),
+          items: [{ serviceId: d.serviceId, resourceId: d.staff[i % 20] }],
+          customer: guest(i),
+        }),
       ),
       false,
     );
@@ -189,8 +280,14 @@ async function main(): Promise<void> {
       created: different.filter((r) => r.status === 201).length,
       other: different.filter((r) => r.status !== 201).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`),
       bookingsInDatabase: Number(diffRows[0].n),
-      p50: pct(different.map((r) => r.ms), 50),
-      p95: pct(different.map((r) => r.ms), 95),
+      p50: pct(
+        different.map((r) => r.ms),
+        50,
+      ),
+      p95: pct(
+        different.map((r) => r.ms),
+        95,
+      ),
       target: 'all 100 created, p95 < 200 ms',
     };
 
@@ -207,7 +304,11 @@ async function main(): Promise<void> {
         const slotOfDay = Math.floor(n / e.staff.length) % 16;
         const time = `${String(9 + Math.floor(slotOfDay / 2)).padStart(2, '0')}:${slotOfDay % 2 ? '30' : '00'}`;
         const on = addDays(day, 1 + Math.floor(n / (16 * e.staff.length)));
-        return postReq(eUrl, { startTime: localToUtc(on, time, TZ).toISOString(), items: [{ serviceId: e.serviceId, resourceId: e.staff[n % e.staff.length] }], customer: { name: `Kunde ${n}`, phone: `+47 4${String(1000000 + n).padStart(7, '0')}` } });
+        return postReq(eUrl, {
+          startTime: localToUtc(on, time, TZ).toISOString(),
+          items: [{ serviceId: e.serviceId, resourceId: e.staff[n % e.staff.length] }],
+          customer: { name: `Kunde ${n}`, phone: `+47 4${String(1000000 + n).padStart(7, '0')}` },
+        });
       });
     const eWarm = await runInLanes(eBookings(600), 10);
     const cpu0 = mainThreadCpuMs(process.pid);
@@ -229,17 +330,27 @@ async function main(): Promise<void> {
   const c1 = results.c1 as { p50: number; p95: number; created: number; conflicts409: number; bookingsInDatabase: number };
   const c2 = results.c2 as { p50: number; p95: number; created: number; bookingsInDatabase: number; other: string[] };
   console.log(`\nbench:bookings (embedded Postgres, real HTTP, in-memory workflow signaller, db pool max ${poolMax || 10}; Node.js ${process.version})`);
-  console.log(`(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`);
-  console.log(`(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`);
+  console.log(
+    `(a) availability, 1 day, 20 staff, 200 bookings: p50 ${fmt(a.p50)}  p95 ${fmt(a.p95)}  (target p95 < 20 ms)  ${a.p95 < 20 ? 'OK' : 'MISSED'}  [${a.slots} slots]`,
+  );
+  console.log(
+    `(b) next-available-date, 90-day scan:            p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (target p95 < 50 ms)  ${b.p95 < 50 ? 'OK' : 'MISSED'}  [found ${b.found}]`,
+  );
   const c0 = results.c0 as { p50: number; p95: number };
   const hf = results.healthFloor as { p50: number; p95: number };
   console.log(`(ctx) 100 concurrent GET /health (floor):       p50 ${fmt(hf.p50)}  p95 ${fmt(hf.p95)}`);
   console.log(`(c0) one booking at a time (context):           p50 ${fmt(c0.p50)}  p95 ${fmt(c0.p95)}`);
-  console.log(`(c) 100 concurrent bookings, same slot:          created ${c1.created} (409: ${c1.conflicts409}, rows ${c1.bookingsInDatabase})  p50 ${fmt(c1.p50)}  p95 ${fmt(c1.p95)}  ${c1.created === 1 && c1.bookingsInDatabase === 1 && c1.p95 < 200 ? 'OK' : 'MISSED'}`);
-  console.log(`(c) 100 concurrent bookings, 100 slots:          created ${c2.created} (rows ${c2.bookingsInDatabase})  p50 ${fmt(c2.p50)}  p95 ${fmt(c2.p95)}  ${c2.created === 100 && c2.p95 < 200 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `(c) 100 concurrent bookings, same slot:          created ${c1.created} (409: ${c1.conflicts409}, rows ${c1.bookingsInDatabase})  p50 ${fmt(c1.p50)}  p95 ${fmt(c1.p95)}  ${c1.created === 1 && c1.bookingsInDatabase === 1 && c1.p95 < 200 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `(c) 100 concurrent bookings, 100 slots:          created ${c2.created} (rows ${c2.bookingsInDatabase})  p50 ${fmt(c2.p50)}  p95 ${fmt(c2.p95)}  ${c2.created === 100 && c2.p95 < 200 ? 'OK' : 'MISSED'}`,
+  );
   if (c2.other.length) console.log('    failures:', c2.other.slice(0, 5));
   const d = results.d as { apiThreadCpuMsPerBooking: number };
-  console.log(`(d) the api's CPU per booking, 1,500 at 10 at a time: ${d.apiThreadCpuMsPerBooking.toFixed(2)} ms of its event loop's thread (after 600 to warm it)`);
+  console.log(
+    `(d) the api's CPU per booking, 1,500 at 10 at a time: ${d.apiThreadCpuMsPerBooking.toFixed(2)} ms of its event loop's thread (after 600 to warm it)`,
+  );
   console.log(JSON.stringify(results));
 }
 

@@ -117,7 +117,11 @@ function postgresCpuMs(): Map<number, number> {
 }
 const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
   [...after.entries()].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 // ---------------------------------------------------------------- clients (a worker thread)
 const CLIENT = `
@@ -164,7 +168,11 @@ let client: Worker;
 let batch: (requests: Req[], options: { schedule: boolean }) => Promise<Res[]>;
 const send = (requests: Req[], schedule = false): Promise<Res[]> => batch(requests, { schedule });
 const get = (url: string, tag?: string): Req => ({ url, tag });
-const post = (url: string, body: unknown, tag?: string): Req => ({ url, tag, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } });
+const post = (url: string, body: unknown, tag?: string): Req => ({
+  url,
+  tag,
+  init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+});
 
 // ---------------------------------------------------------------- processes
 interface Proc {
@@ -272,7 +280,17 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const temporalArgs = (process.env.TEMPORAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const temporal =
     ENGINE === 'official'
-      ? startExecutable('temporal', installedCliPath(), {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless', '--log-level', 'error'])
+      ? startExecutable('temporal', installedCliPath(), {}, [
+          'server',
+          'start-dev',
+          '--port',
+          String(temporalPort),
+          '--ip',
+          '127.0.0.1',
+          '--headless',
+          '--log-level',
+          'error',
+        ])
       : start('temporal', launcherPath, {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
   const env: NodeJS.ProcessEnv = {
     ...SECRETS,
@@ -292,7 +310,12 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
   const apiArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const apis = ports.map((port, i) => start(`api ${i + 1}`, 'bin/api.js', { ...env, PORT: String(port) }, apiArgs));
   const workerHealth = await freePort();
-  const worker = start('worker', 'bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) }, (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const worker = start(
+    'worker',
+    'bin/worker.js',
+    { ...env, WORKER_HEALTH_PORT: String(workerHealth) },
+    (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
   // docker-compose.yml gives the worker the lowest CPU weight (cpu_shares 16 of the api's 1024); niceness 19 is that weight here
   os.setPriority(worker.child.pid!, 19);
   const bases = ports.map((p) => `http://127.0.0.1:${p}/api`);
@@ -318,20 +341,40 @@ interface Salon {
   staff: string[];
 }
 async function seedSalon(db: Knex): Promise<Salon> {
-  const week = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: `${OPEN.from}:00`.padStart(5, '0'), endTime: `${OPEN.to}:00` }] }));
+  const week = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({
+    dayOfWeek,
+    isOpen: true,
+    slots: [{ startTime: `${OPEN.from}:00`.padStart(5, '0'), endTime: `${OPEN.to}:00` }],
+  }));
   const slug = `bench-e2e-${Date.now().toString(36)}`;
   const [tenant] = await db('tenants')
-    .insert({ name: 'Bench E2E', slug, industryType: 'beauty', settings: JSON.stringify(completeSettings('beauty', { businessHours: week, maxBookingDaysInAdvance: 60 })), branding: '{}' })
+    .insert({
+      name: 'Bench E2E',
+      slug,
+      industryType: 'beauty',
+      settings: JSON.stringify(completeSettings('beauty', { businessHours: week, maxBookingDaysInAdvance: 60 })),
+      branding: '{}',
+    })
     .returning(['id', 'slug']);
   const [service] = await db('services').insert({ tenantId: tenant.id, name: 'Klipp', duration: DURATION_MIN, price: 50000, currency: 'NOK' }).returning('id');
   const staff: string[] = [];
   for (let i = 0; i < STAFF; i++) {
-    const [r] = await db('resources').insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i }).returning('id');
+    const [r] = await db('resources')
+      .insert({ tenantId: tenant.id, name: `Staff ${String(i).padStart(2, '0')}`, sortOrder: i })
+      .returning('id');
     staff.push(r.id);
   }
   await db('resource_skills').insert(staff.map((resourceId) => ({ tenantId: tenant.id, resourceId, serviceId: service.id })));
   await db('resource_schedules').insert(
-    staff.flatMap((resourceId) => [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId: tenant.id, resourceId, dayOfWeek, startTime: week[0].slots[0].startTime, endTime: week[0].slots[0].endTime }))),
+    staff.flatMap((resourceId) =>
+      [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({
+        tenantId: tenant.id,
+        resourceId,
+        dayOfWeek,
+        startTime: week[0].slots[0].startTime,
+        endTime: week[0].slots[0].endTime,
+      })),
+    ),
   );
   return { tenantId: tenant.id, slug: tenant.slug, serviceId: service.id, staff };
 }
@@ -353,7 +396,11 @@ function* slots(salon: Salon, firstDay: string): Generator<{ startTime: string; 
 let customerNo = 0;
 function booking(salon: Salon, slot: { startTime: string; resourceId: string }) {
   const n = customerNo++;
-  return { startTime: slot.startTime, items: [{ serviceId: salon.serviceId, resourceId: slot.resourceId }], customer: { name: `Kunde ${n}`, phone: `+47 9${String(1000000 + n).padStart(7, '0')}`, email: `kunde${n}@bench.example` } };
+  return {
+    startTime: slot.startTime,
+    items: [{ serviceId: salon.serviceId, resourceId: slot.resourceId }],
+    customer: { name: `Kunde ${n}`, phone: `+47 9${String(1000000 + n).padStart(7, '0')}`, email: `kunde${n}@bench.example` },
+  };
 }
 
 // ---------------------------------------------------------------- the run
@@ -429,7 +476,9 @@ async function main(): Promise<void> {
     const floor = { p50: pct(floorTimes, 50), p95: pct(floorTimes, 95), apiCpuMsPerRequest: cpuPerRequest, loadavg: load() };
     out.floor = floor;
     if (FLOOR_ONLY) {
-      console.log(`floor, 100 concurrent unknown-route requests x${ROUNDS}: p50 ${ms(floor.p50)}  p95 ${ms(floor.p95)}  api CPU ${floor.apiCpuMsPerRequest.toFixed(2)} ms/request  [load ${floor.loadavg}]`);
+      console.log(
+        `floor, 100 concurrent unknown-route requests x${ROUNDS}: p50 ${ms(floor.p50)}  p95 ${ms(floor.p95)}  api CPU ${floor.apiCpuMsPerRequest.toFixed(2)} ms/request  [load ${floor.loadavg}]`,
+      );
       return;
     }
 
@@ -456,7 +505,10 @@ async function main(): Promise<void> {
     const pathBoundMs = Math.max((100 * pathCpuMs) / os.cpus().length, apiThreadMs);
     out.burst = {
       created: burst.filter((r) => r.status === 201).length,
-      failures: burst.filter((r) => r.status !== 201).slice(0, 3).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      failures: burst
+        .filter((r) => r.status !== 201)
+        .slice(0, 3)
+        .map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
       p50: pct(burstTimes, 50),
       p95: pct(burstTimes, 95),
       ofFloor: pct(burstTimes, 95) / floor.p95,
@@ -470,7 +522,11 @@ async function main(): Promise<void> {
     if (BURST_ONLY) {
       const b = out.burst as { p50: number; p95: number; ofFloor: number };
       console.log(`burst, 100 concurrent bookings, distinct slots: p50 ${ms(b.p50)}  p95 ${ms(b.p95)} = ${b.ofFloor.toFixed(1)}x floor p95 ${ms(floor.p95)}`);
-      console.log(`   CPU ms per booking until the last answer: ${Object.entries(burstCpuMsByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      console.log(
+        `   CPU ms per booking until the last answer: ${Object.entries(burstCpuMsByProcess)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
       console.log(`   ${boundLine(pathCpuMs, apiThreadMs, pathBoundMs, os.cpus().length)}`);
       return;
     }
@@ -478,13 +534,21 @@ async function main(): Promise<void> {
     // (3) 100 concurrent public bookings for one slot
     const one = take();
     const same = await send(Array.from({ length: 100 }, (_, i) => post(bookUrl(i), booking(salon, one))));
-    const sameRows = await db('bookings').where({ tenantId: salon.tenantId, resourceId: one.resourceId, startTime: new Date(one.startTime) }).count({ n: '*' });
+    const sameRows = await db('bookings')
+      .where({ tenantId: salon.tenantId, resourceId: one.resourceId, startTime: new Date(one.startTime) })
+      .count({ n: '*' });
     out.sameSlot = {
       created: same.filter((r) => r.status === 201).length,
       conflicts409: same.filter((r) => r.status === 409).length,
-      other: same.filter((r) => r.status !== 201 && r.status !== 409).slice(0, 3).map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      other: same
+        .filter((r) => r.status !== 201 && r.status !== 409)
+        .slice(0, 3)
+        .map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
       rows: Number(sameRows[0].n),
-      p95: pct(same.map((r) => r.ms), 95),
+      p95: pct(
+        same.map((r) => r.ms),
+        95,
+      ),
     };
 
     // the worker's backlog from the burst drains first: the sustained phase measures its own rate
@@ -496,7 +560,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < RATE * SECONDS; i++) {
       const slot = take();
       plan.push({ ...post(bookUrl(i), booking(salon, slot), 'book'), at: i * every });
-      plan.push({ ...get(`${at(i + 1)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${slot.day}`, 'read'), at: i * every + every / 2 });
+      plan.push({
+        ...get(`${at(i + 1)}/public/tenants/${salon.slug}/availability?serviceId=${salon.serviceId}&date=${slot.day}`, 'read'),
+        at: i * every + every / 2,
+      });
     }
     if (STATEMENTS) {
       await db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
@@ -525,7 +592,7 @@ async function main(): Promise<void> {
         )
       ).rows.map((r: { ms: string }) => Number(r.ms)) as number[];
     let delays = await confirmationDelays();
-    for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until; ) {
+    for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 1000));
       delays = await confirmationDelays();
     }
@@ -563,12 +630,30 @@ async function main(): Promise<void> {
       bookings: books.length,
       created: ids.length,
       errors: books.filter((r) => r.status !== 201).length + reads.filter((r) => r.status !== 200).length,
-      firstErrors: [...books, ...reads].filter((r) => r.status >= 300 || r.status === 0).slice(0, 3).map((r) => `${r.tag} ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
-      p50: pct(books.map((r) => r.ms), 50),
-      p95: pct(books.map((r) => r.ms), 95),
-      p99: pct(books.map((r) => r.ms), 99),
-      readP50: pct(reads.map((r) => r.ms), 50),
-      readP95: pct(reads.map((r) => r.ms), 95),
+      firstErrors: [...books, ...reads]
+        .filter((r) => r.status >= 300 || r.status === 0)
+        .slice(0, 3)
+        .map((r) => `${r.tag} ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`),
+      p50: pct(
+        books.map((r) => r.ms),
+        50,
+      ),
+      p95: pct(
+        books.map((r) => r.ms),
+        95,
+      ),
+      p99: pct(
+        books.map((r) => r.ms),
+        99,
+      ),
+      readP50: pct(
+        reads.map((r) => r.ms),
+        50,
+      ),
+      readP95: pct(
+        reads.map((r) => r.ms),
+        95,
+      ),
       confirmationsSent: delays.length,
       confirmationP50: pct(delays, 50),
       confirmationP99: pct(delays, 99),
@@ -630,7 +715,12 @@ async function main(): Promise<void> {
  * least-squares line through its second half, in bookings a second: a worker that keeps up holds the
  * backlog level (slope about 0), one that falls behind grows it by the rate it lacks.
  */
-async function confirmationBacklog(db: Knex, ids: string[], startMs: number, wallMs: number): Promise<{ quarters: number[]; end: number; slopePerSecond: number }> {
+async function confirmationBacklog(
+  db: Knex,
+  ids: string[],
+  startMs: number,
+  wallMs: number,
+): Promise<{ quarters: number[]; end: number; slopePerSecond: number }> {
   const rows = (
     await db.raw(
       `SELECT extract(epoch FROM b.created_at) * 1000 AS created, extract(epoch FROM min(n.sent_at)) * 1000 AS sent
@@ -683,42 +773,84 @@ function report(out: Record<string, unknown>): void {
   const s = out.sustained as Record<string, any>;
   const m = out.machine as Record<string, string | number>;
   const prod = TOPOLOGY === 'production';
-  console.log(`\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}, Temporal ${ENGINE === 'official' ? `official (temporal CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server})` : 'built-in (@salon/temporal-server)'}${QUICK ? ', --quick' : ''}`);
-  console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`);
-  console.log(`warm-up: 1,000 unknown-route requests, ${WARM_BOOKINGS} bookings and as many availability reads; their confirmations were all sent ${(Number(out.warmDrainMs) / 1000).toFixed(1)} s after`);
-  console.log(`floor, 100 concurrent unknown-route requests x${FLOOR_ROUNDS}:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`);
+  console.log(
+    `\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}, Temporal ${ENGINE === 'official' ? `official (temporal CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server})` : 'built-in (@salon/temporal-server)'}${QUICK ? ', --quick' : ''}`,
+  );
+  console.log(
+    `machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`,
+  );
+  console.log(
+    `warm-up: 1,000 unknown-route requests, ${WARM_BOOKINGS} bookings and as many availability reads; their confirmations were all sent ${(Number(out.warmDrainMs) / 1000).toFixed(1)} s after`,
+  );
+  console.log(
+    `floor, 100 concurrent unknown-route requests x${FLOOR_ROUNDS}:  p50 ${ms(f.p50)}  p95 ${ms(f.p95)}  api CPU ${f.apiCpuMsPerRequest.toFixed(2)} ms/request   [load ${f.loadavg}]`,
+  );
   console.log(`   target p95 <= 100 ms ${verdict(f.p95 <= 100)}; CPU <= 0.5 ms ${verdict(f.apiCpuMsPerRequest <= 0.5)}`);
-  console.log(`burst, 100 concurrent bookings, distinct slots:  created ${b.created}/100  p50 ${ms(b.p50)}  p95 ${ms(b.p95)}  = ${b.ofFloor.toFixed(1)}x floor p95  api CPU ${b.apiCpuMsPerBooking.toFixed(1)} ms/booking   [load ${b.loadavg}]`);
-  console.log(`   CPU ms per booking until the last answer: ${Object.entries(b.cpuMsPerBookingByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `burst, 100 concurrent bookings, distinct slots:  created ${b.created}/100  p50 ${ms(b.p50)}  p95 ${ms(b.p95)}  = ${b.ofFloor.toFixed(1)}x floor p95  api CPU ${b.apiCpuMsPerBooking.toFixed(1)} ms/booking   [load ${b.loadavg}]`,
+  );
+  console.log(
+    `   CPU ms per booking until the last answer: ${Object.entries(b.cpuMsPerBookingByProcess)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   console.log(`   ${boundLine(b.pathCpuMs, b.apiThreadMs, b.pathBoundMs, Number(m.cores))}`);
-  console.log(`   target all created, p95 within 1.25x the bound (${ms(1.25 * b.pathBoundMs)}): ${verdict(b.created === 100 && b.p95 <= 1.25 * b.pathBoundMs)} (p95 = ${(b.p95 / b.pathBoundMs).toFixed(2)}x the bound)`);
+  console.log(
+    `   target all created, p95 within 1.25x the bound (${ms(1.25 * b.pathBoundMs)}): ${verdict(b.created === 100 && b.p95 <= 1.25 * b.pathBoundMs)} (p95 = ${(b.p95 / b.pathBoundMs).toFixed(2)}x the bound)`,
+  );
   if (b.failures.length) console.log('   failures:', b.failures);
-  console.log(`same slot, 100 concurrent bookings:              created ${s1.created}, 409 x${s1.conflicts409}, rows ${s1.rows}  p95 ${ms(s1.p95)}   ${verdict(s1.created === 1 && s1.conflicts409 === 99 && s1.rows === 1)}`);
+  console.log(
+    `same slot, 100 concurrent bookings:              created ${s1.created}, 409 x${s1.conflicts409}, rows ${s1.rows}  p95 ${ms(s1.p95)}   ${verdict(s1.created === 1 && s1.conflicts409 === 99 && s1.rows === 1)}`,
+  );
   if (s1.other.length) console.log('   other:', s1.other);
   console.log(`(the burst's confirmations were all sent ${(Number(out.drainMs) / 1000).toFixed(1)} s after it; the sustained phase started then)`);
   console.log(`sustained ${s.rate} bookings/s for ${s.seconds} s (+ as many availability reads), ${s.wallMs} ms wall:`);
-  console.log(`   bookings ${s.created}/${s.bookings} created, errors ${s.errors}; p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}; api CPU ${Number(s.apiCpuMsPerBooking).toFixed(1)} ms per booking+read`);
-  console.log(`   availability p50 ${ms(s.readP50)}  p95 ${ms(s.readP95)}`);
-  console.log(`   confirmations sent ${s.confirmationsSent}/${s.created}: delay p50 ${ms(s.confirmationP50)}  p99 ${ms(s.confirmationP99)}  max ${ms(s.confirmationMax)}`);
-  const bl = s.backlog as { quarters: number[]; end: number; slopePerSecond: number };
-  console.log(`   confirmations still to send at each quarter of the phase: ${bl.quarters.join(', ')}; second half's trend ${bl.slopePerSecond >= 0 ? '+' : ''}${bl.slopePerSecond.toFixed(1)} bookings/s`);
-  console.log(`   CPU seconds by process: ${Object.entries(s.cpuSecondsByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${Number(s.machineBusyPercent).toFixed(0)}%, steal ${Number(s.stealPercent).toFixed(1)}%   [load ${s.loadavg}]`);
   console.log(
-    `   CPU ms per booking (its availability read and confirmations included): ${Object.entries(s.cpuMsPerBooking).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${Number(s.cpuMsPerBookingTotal).toFixed(1)} ms`,
+    `   bookings ${s.created}/${s.bookings} created, errors ${s.errors}; p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}; api CPU ${Number(s.apiCpuMsPerBooking).toFixed(1)} ms per booking+read`,
+  );
+  console.log(`   availability p50 ${ms(s.readP50)}  p95 ${ms(s.readP95)}`);
+  console.log(
+    `   confirmations sent ${s.confirmationsSent}/${s.created}: delay p50 ${ms(s.confirmationP50)}  p99 ${ms(s.confirmationP99)}  max ${ms(s.confirmationMax)}`,
+  );
+  const bl = s.backlog as { quarters: number[]; end: number; slopePerSecond: number };
+  console.log(
+    `   confirmations still to send at each quarter of the phase: ${bl.quarters.join(', ')}; second half's trend ${bl.slopePerSecond >= 0 ? '+' : ''}${bl.slopePerSecond.toFixed(1)} bookings/s`,
+  );
+  console.log(
+    `   CPU seconds by process: ${Object.entries(s.cpuSecondsByProcess)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; machine busy ${Number(s.machineBusyPercent).toFixed(0)}%, steal ${Number(s.stealPercent).toFixed(1)}%   [load ${s.loadavg}]`,
+  );
+  console.log(
+    `   CPU ms per booking (its availability read and confirmations included): ${Object.entries(s.cpuMsPerBooking)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; total ${Number(s.cpuMsPerBookingTotal).toFixed(1)} ms`,
   );
   console.log(
     `   target cost <= 12 ms ${verdict(s.cpuMsPerBookingTotal <= 12)}, zero errors ${verdict(s.errors === 0)}, p95 < 100 ms ${verdict(s.p95 < 100)}, p99 < 250 ms ${verdict(s.p99 < 250)}, every confirmation sent, p99 <= 10 s ${verdict(s.confirmationsSent === s.created && s.confirmationP99 <= 10_000)}, backlog not growing ${verdict(backlogHolds(bl.slopePerSecond, s.rate))}, availability p95 < 100 ms ${verdict(s.readP95 < 100)}`,
   );
-  console.log(`   Postgres's CPU ms per booking by client (whose statements; the bench's own are not in the cost): ${Object.entries(s.postgresCpuMsPerBookingByClient).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `   Postgres's CPU ms per booking by client (whose statements; the bench's own are not in the cost): ${Object.entries(s.postgresCpuMsPerBookingByClient)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
   const threads = s.cpuMsPerBookingByThread as Record<string, Record<string, string>> | undefined;
   if (threads) {
     console.log('   CPU ms per booking by thread:');
-    for (const [proc, byName] of Object.entries(threads)) console.log(`     ${proc}: ${Object.entries(byName).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    for (const [proc, byName] of Object.entries(threads))
+      console.log(
+        `     ${proc}: ${Object.entries(byName)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
   }
-  const st = out.statements as { perBooking: number; execMsPerBooking: number; top: { perBooking: number; execMsPerBooking: number; query: string }[] } | undefined;
+  const st = out.statements as
+    { perBooking: number; execMsPerBooking: number; top: { perBooking: number; execMsPerBooking: number; query: string }[] } | undefined;
   if (st) {
-    console.log(`   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}, executing ${st.execMsPerBooking.toFixed(1)} ms; the most frequent (per booking: calls, ms):`);
+    console.log(
+      `   Postgres statements per booking (its read and confirmations included): ${st.perBooking.toFixed(1)}, executing ${st.execMsPerBooking.toFixed(1)} ms; the most frequent (per booking: calls, ms):`,
+    );
     for (const t of st.top) console.log(`   ${t.perBooking.toFixed(2).padStart(6)} ${t.execMsPerBooking.toFixed(2).padStart(6)}  ${t.query}`);
   }
   console.log(JSON.stringify(out));

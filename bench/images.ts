@@ -48,13 +48,17 @@ async function twelveMegapixelJpeg(): Promise<Buffer> {
       raw[i + 2] = ((x + y) * 127) / (width + height) + 64;
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** A noisy JPEG just under `limit` bytes (noise does not compress: a worst-case photo of that size). */
 async function jpegUnder(limit: number): Promise<Buffer> {
   const make = (side: number) =>
-    sharp({ create: { width: side, height: side, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer();
+    sharp({ create: { width: side, height: side, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
   let [low, high] = [400, 3000];
   let best = await make(low);
   for (let i = 0; i < 10 && high - low > 8; i++) {
@@ -68,7 +72,14 @@ async function jpegUnder(limit: number): Promise<Buffer> {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-images-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000', RATE_LIMIT_UPLOAD: '1000000', RATE_LIMIT_IMAGE_SIGN: '1000000' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_GLOBAL: '1000000',
+    RATE_LIMIT_UPLOAD: '1000000',
+    RATE_LIMIT_IMAGE_SIGN: '1000000',
+  });
   const platform = await startPlatform(config, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
   const app = createApp(platform.deps);
   const server = app.listen(0, '127.0.0.1');
@@ -76,10 +87,17 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   try {
     const knex = platform.knex;
-    const [tenant] = await knex('tenants').insert({ name: 'Bench salon', slug: `bench-${crypto.randomBytes(4).toString('hex')}`, settings: completeSettings('beauty'), branding: {} }).returning('*');
-    const [owner] = await knex('users').insert({ tenantId: tenant.id, role: 'OWNER', email: `owner-${tenant.id}@bench.test`, passwordHash: 'x' }).returning('*');
+    const [tenant] = await knex('tenants')
+      .insert({ name: 'Bench salon', slug: `bench-${crypto.randomBytes(4).toString('hex')}`, settings: completeSettings('beauty'), branding: {} })
+      .returning('*');
+    const [owner] = await knex('users')
+      .insert({ tenantId: tenant.id, role: 'OWNER', email: `owner-${tenant.id}@bench.test`, passwordHash: 'x' })
+      .returning('*');
     const [session] = await knex('auth_sessions').insert({ userId: owner.id }).returning('id');
-    const token = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 3600 }, { sub: owner.id, tenantId: tenant.id, role: 'OWNER', tv: 0, sid: session.id });
+    const token = signAccessToken(
+      { secret: config.keys.accessToken, accessTtlSeconds: 3600 },
+      { sub: owner.id, tenantId: tenant.id, role: 'OWNER', tv: 0, sid: session.id },
+    );
     const auth = { authorization: `Bearer ${token}` };
 
     const upload = async (bytes: Buffer | Blob, name: string): Promise<{ status: number; body: { data: { key: string } } }> => {
@@ -92,14 +110,22 @@ async function main(): Promise<void> {
 
     // (a) the proxy
     const photo = await twelveMegapixelJpeg();
-    console.log(`\nbench:images  (${os.cpus().length} cores, Node.js ${process.version}; a 4000x3000 JPEG of ${(photo.length / MB).toFixed(1)} MB, WebP out)\n`);
+    console.log(
+      `\nbench:images  (${os.cpus().length} cores, Node.js ${process.version}; a 4000x3000 JPEG of ${(photo.length / MB).toFixed(1)} MB, WebP out)\n`,
+    );
     const keys: string[] = [];
     for (let i = 0; i < SAMPLES_FIRST; i++) {
       const res = await upload(photo, `photo-${i}.jpg`);
       if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`);
       keys.push(res.body.data.key);
     }
-    const presets = [...new Set(Object.values(PURPOSES).map((p) => p.preset).filter((p): p is string => p !== null))];
+    const presets = [
+      ...new Set(
+        Object.values(PURPOSES)
+          .map((p) => p.preset)
+          .filter((p): p is string => p !== null),
+      ),
+    ];
     console.log('  preset                         first render p50 / p95     cached render p50 / p95');
     for (const preset of presets) {
       const o = parseOptions(preset)!;

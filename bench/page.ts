@@ -74,7 +74,10 @@ async function measure(browser: Browser, url: string, profile: Profile): Promise
   const timings = await page.evaluate(
     () =>
       new Promise<{ lcp: number; ready: number | null }>((resolve) => {
-        const g = globalThis as unknown as { PerformanceObserver: new (cb: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(o: unknown): void }; performance: { getEntriesByName(n: string): { startTime: number }[] } };
+        const g = globalThis as unknown as {
+          PerformanceObserver: new (cb: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(o: unknown): void };
+          performance: { getEntriesByName(n: string): { startTime: number }[] };
+        };
         let lcp = 0;
         new g.PerformanceObserver((list) => {
           for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
@@ -95,13 +98,29 @@ async function measure(browser: Browser, url: string, profile: Profile): Promise
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-page-'));
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000' });
-  const platform = await startPlatform({ ...config, databaseUrl: undefined }, { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() });
+  const platform = await startPlatform(
+    { ...config, databaseUrl: undefined },
+    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
+  );
   await seedDemoSalon(platform.knex, { passwordHashRounds: 4 });
   const app = createApp(platform.deps);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${DEMO_SLUG}`;
-  const browser = await chromium.launch({ executablePath: ensureChromium(), headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: ensureChromium(),
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const rows: Record<string, string | number>[] = [];
   try {
     for (const version of ['v1', 'v2'] as const) {
@@ -136,8 +155,15 @@ async function main(): Promise<void> {
   console.log(`booking page first load (${url.replace(/\d+\/.*/, '<port>/' + DEMO_SLUG)}), median of ${RUNS} cold runs per row`);
   console.table(rows);
   const v2 = rows.filter((r) => r.version === 'v2');
-  console.log(`v2 JavaScript on first load: ${v2[0]['JS kB']} kB compressed (target <= 50 kB); requests to other hosts: ${rows.reduce((n, r) => n + Number(r.foreign), 0)} (target 0)`);
-  console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node ${process.version}, Chromium ${browser.version()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `v2 JavaScript on first load: ${v2[0]['JS kB']} kB compressed (target <= 50 kB); requests to other hosts: ${rows.reduce((n, r) => n + Number(r.foreign), 0)} (target 0)`,
+  );
+  console.log(
+    `machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node ${process.version}, Chromium ${browser.version()}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((err) => {

@@ -124,9 +124,17 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',').filter(Boolean).map((l) => path.resolve(l)) ?? [launcherPath];
+const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',')
+  .filter(Boolean)
+  .map((l) => path.resolve(l)) ?? [launcherPath];
 
-async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMap, launcher: string, databaseUrl?: string, postgresPid?: number): Promise<void> {
+async function runOnce(
+  store: string,
+  workflowBundle: WorkflowBundleWithSourceMap,
+  launcher: string,
+  databaseUrl?: string,
+  postgresPid?: number,
+): Promise<void> {
   let address = process.env.TEMPORAL_ADDRESS;
   let server: ReturnType<typeof spawn> | undefined;
   if (!address) {
@@ -134,10 +142,18 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
     const port = await freePort();
     if (ENGINE === 'official') {
       const db = databaseUrl ? ['--db-filename', databaseUrl, ...SQLITE_PRAGMAS] : [];
-      server = spawn(installedCliPath(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db, ...DEV_ARGS], { stdio: ['ignore', 'ignore', 'inherit'] });
+      server = spawn(
+        installedCliPath(),
+        ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db, ...DEV_ARGS],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
     } else {
       const db = databaseUrl ? ['--database-url', databaseUrl] : [];
-      server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db], { stdio: ['ignore', 'ignore', 'inherit'] });
+      server = spawn(
+        process.execPath,
+        [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
     }
     address = `127.0.0.1:${port}`;
   }
@@ -205,32 +221,34 @@ async function runOnce(store: string, workflowBundle: WorkflowBundleWithSourceMa
   const serverCpu = processTreeCpuMs(server?.pid) - serverCpuBefore;
   const postgresCpu = processTreeCpuMs(postgresPid) - postgresCpuBefore;
   latencies.sort((a, b) => a - b);
-  console.log(JSON.stringify({
-    node: process.version,
-    engine: ENGINE,
-    store,
-    ...(LAUNCHERS.length > 1 ? { launcher } : {}),
-    shape: SHAPE,
-    ...(SHAPE === 'booking' ? { rate: RATE } : {}),
-    ...(DEV_ARGS.length ? { devArgs: DEV_ARGS.join(' ') } : {}),
-    workflows: N,
-    concurrency: CONCURRENCY,
-    workflowThreads: WORKFLOW_THREADS,
-    client: process.env.CLIENT === 'grpc-js' ? 'grpc-js' : 'native',
-    seconds: Number(seconds.toFixed(2)),
-    workflowsPerSecond: Number((N / seconds).toFixed(1)),
-    p50ms: Number(percentile(latencies, 50).toFixed(1)),
-    p99ms: Number(percentile(latencies, 99).toFixed(1)),
-    maxMs: Number(latencies[latencies.length - 1].toFixed(1)),
-    // CPU per workflow: this process (client, SDK worker and its threads) and the server process.
-    cpuMsPerWorkflow: {
-      clientAndWorker: Number(((benchCpu.user + benchCpu.system) / 1000 / N).toFixed(2)),
-      ...(server ? { server: Number((serverCpu / N).toFixed(2)) } : {}),
-      ...(postgresPid ? { postgres: Number((postgresCpu / N).toFixed(2)) } : {}),
-    },
-    // The whole machine over the run: busy share of all cores, and time the hypervisor gave to others.
-    machine,
-  }));
+  console.log(
+    JSON.stringify({
+      node: process.version,
+      engine: ENGINE,
+      store,
+      ...(LAUNCHERS.length > 1 ? { launcher } : {}),
+      shape: SHAPE,
+      ...(SHAPE === 'booking' ? { rate: RATE } : {}),
+      ...(DEV_ARGS.length ? { devArgs: DEV_ARGS.join(' ') } : {}),
+      workflows: N,
+      concurrency: CONCURRENCY,
+      workflowThreads: WORKFLOW_THREADS,
+      client: process.env.CLIENT === 'grpc-js' ? 'grpc-js' : 'native',
+      seconds: Number(seconds.toFixed(2)),
+      workflowsPerSecond: Number((N / seconds).toFixed(1)),
+      p50ms: Number(percentile(latencies, 50).toFixed(1)),
+      p99ms: Number(percentile(latencies, 99).toFixed(1)),
+      maxMs: Number(latencies[latencies.length - 1].toFixed(1)),
+      // CPU per workflow: this process (client, SDK worker and its threads) and the server process.
+      cpuMsPerWorkflow: {
+        clientAndWorker: Number(((benchCpu.user + benchCpu.system) / 1000 / N).toFixed(2)),
+        ...(server ? { server: Number((serverCpu / N).toFixed(2)) } : {}),
+        ...(postgresPid ? { postgres: Number((postgresCpu / N).toFixed(2)) } : {}),
+      },
+      // The whole machine over the run: busy share of all cores, and time the hypervisor gave to others.
+      machine,
+    }),
+  );
   await connection.close();
   await nativeConnection.close();
   if (server) {

@@ -124,7 +124,9 @@ async function main(): Promise<void> {
     release();
     fail(new PortBusyError('OIDC_DEV_PORT', config.oidcDevPort).message);
   }
-  const idp = config.oidc ? undefined : await startDevIdentityProvider({ port: config.oidcDevPort, redirectUris: [`${config.publicBaseUrl}/customer-sign-in`] });
+  const idp = config.oidc
+    ? undefined
+    : await startDevIdentityProvider({ port: config.oidcDevPort, redirectUris: [`${config.publicBaseUrl}/customer-sign-in`] });
   if (idp) config = { ...config, oidc: { issuer: idp.issuer, audiences: [idp.clientId] } };
 
   const temporalAddress = devTemporalAddress({ address: config.temporalAddress, port: config.temporalPort });
@@ -163,7 +165,11 @@ async function main(): Promise<void> {
   });
   const server = await startApi(platform.deps, config.port);
   // the SMS sandbox: reply to a reminder as a phone (docs/development.md#replying-to-a-reminder-by-sms)
-  const smsSandbox = await startSmsSandbox({ webhookUrl: `http://127.0.0.1:${config.port}/api/webhooks/sms/sveve`, secret: config.smsReplySecret!, outboxDir: config.smsOutboxDir });
+  const smsSandbox = await startSmsSandbox({
+    webhookUrl: `http://127.0.0.1:${config.port}/api/webhooks/sms/sveve`,
+    secret: config.smsReplySecret!,
+    outboxDir: config.smsOutboxDir,
+  });
   platform.onStop(() => smsSandbox.close());
   // the worker's activities wait while the api's event loop is saturated (docs/rules/consistency.md#worker-priority)
   // (a worker that is already stopping misses nothing: its send error is dropped)

@@ -9,7 +9,15 @@ import http from 'node:http';
 import { loadConfig } from '../config';
 import { createKnex, pingDatabase } from '../db/knex';
 import { createLogger } from '../integrations/logger';
-import { accountMessageConfig, bookingLinkConfig, createMailer, createPaymentProvidersFor, createSmsSender, createStorage, createTemporalSignaller } from '../composition/compose';
+import {
+  accountMessageConfig,
+  bookingLinkConfig,
+  createMailer,
+  createPaymentProvidersFor,
+  createSmsSender,
+  createStorage,
+  createTemporalSignaller,
+} from '../composition/compose';
 import { startWorker } from '../composition/worker';
 import { bookingHooks } from '../composition/domain-hooks';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
@@ -33,21 +41,42 @@ async function main(): Promise<void> {
   const storage = createStorage(config);
   // payment activities change bookings and payments, so they signal workflows like the api does
   const signaller = createTemporalSignaller({ ...config, temporalAddress });
-  const payments = { signaller, providers: createPaymentProvidersFor(config), keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks };
+  const payments = {
+    signaller,
+    providers: createPaymentProvidersFor(config),
+    keyring: config.credentialKeys,
+    manageLinkKey: config.keys.manageLink,
+    bookingHooks,
+  };
   // forked by `npm start`: the api beside it says when it is saturated, and the activities wait
   const apiLoad = process.send ? new ApiLoadGate() : undefined;
   if (apiLoad) {
     process.on('message', (message) => {
       if (!isApiLoadMessage(message)) return;
       apiLoad.set(message.apiLoad);
-      logger.info({ apiLoad: message.apiLoad }, message.apiLoad === 'busy' ? `the api is saturated: activities wait until it is idle (at most ${MAX_HOLD_MS} ms each)` : 'the api is idle again: activities run');
+      logger.info(
+        { apiLoad: message.apiLoad },
+        message.apiLoad === 'busy'
+          ? `the api is saturated: activities wait until it is idle (at most ${MAX_HOLD_MS} ms each)`
+          : 'the api is idle again: activities run',
+      );
     });
   }
   const running = await startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
-    activityDeps: { knex, mailer, sms: createSmsSender(config), storage, payments, credentialKeys: config.credentialKeys, billingProviders: createBillingProviders(), links: bookingLinkConfig(config), accounts: accountMessageConfig(config) },
+    activityDeps: {
+      knex,
+      mailer,
+      sms: createSmsSender(config),
+      storage,
+      payments,
+      credentialKeys: config.credentialKeys,
+      billingProviders: createBillingProviders(),
+      links: bookingLinkConfig(config),
+      accounts: accountMessageConfig(config),
+    },
     logLevel: sdkLogLevel(config.logLevel),
     shutdownGraceMs: config.shutdownTimeoutMs,
     slots: config.workerSlots,

@@ -52,12 +52,24 @@ export function createStorage(config: AppConfig): S3Storage {
 
 /** Manage links and calendar invitations in booking messages (docs/rules/booking-page.md#manage-links). */
 export function bookingLinkConfig(config: AppConfig): BookingLinkConfig {
-  return { publicBaseUrl: config.publicBaseUrl, manageLinkKey: config.keys.manageLink, offerKey: config.keys.waitlistOffer, entryKey: config.keys.waitlistEntry, unsubscribeKey: config.keys.rebookingUnsubscribe, platformDomain: config.platformDomain, mailFrom: config.mailFrom };
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    manageLinkKey: config.keys.manageLink,
+    offerKey: config.keys.waitlistOffer,
+    entryKey: config.keys.waitlistEntry,
+    unsubscribeKey: config.keys.rebookingUnsubscribe,
+    platformDomain: config.platformDomain,
+    mailFrom: config.mailFrom,
+  };
 }
 
 /** Password-reset links, contact-change notices and phone codes (docs/rules/auth.md#account-messages): PUBLIC_BASE_URL and the keys from JWT_SECRET. */
 export function accountMessageConfig(config: AppConfig): AccountMessageConfig {
-  return { publicBaseUrl: config.publicBaseUrl, passwordResetTtlSeconds: config.passwordResetTtlSeconds, keys: { passwordReset: config.keys.passwordReset, phoneCode: config.keys.phoneCode } };
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    passwordResetTtlSeconds: config.passwordResetTtlSeconds,
+    keys: { passwordReset: config.keys.passwordReset, phoneCode: config.keys.phoneCode },
+  };
 }
 
 /** Payment provider adapters from PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL and PAYMENT_RETURN_BASE_URL. */

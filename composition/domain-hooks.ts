@@ -6,7 +6,12 @@
 // AppDeps.hooks (composeApi), the worker's payment activities in ActivityDeps.payments.bookingHooks.
 import type { AppDeps } from '../api/deps';
 import type { BookingHooks } from '../domain/booking/booking-hooks';
-import { applyCancellationToPayments, depositForCancellation, requestCaptureForStatus, startDepositForNewBooking } from '../domain/payments/payment-booking-hooks';
+import {
+  applyCancellationToPayments,
+  depositForCancellation,
+  requestCaptureForStatus,
+  startDepositForNewBooking,
+} from '../domain/payments/payment-booking-hooks';
 import { hasActiveConfig } from '../domain/payments/payment-config.service';
 import { releaseVoucherOnCancellation, reserveVoucherForBooking } from '../domain/loyalty/loyalty-voucher.service';
 import { offerFreedTime, offerGrownWorkingTime } from '../domain/waitlist/waitlist-triggers';

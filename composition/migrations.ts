@@ -26,6 +26,9 @@ export async function runMigrations(knex: DbPool, config: AppConfig & { database
 }
 
 export function describeMigrations(report: MigrationReport): string {
-  const now = report.applied.length === 0 ? 'no pending migrations, nothing applied' : `applied ${report.applied.length} migration${report.applied.length === 1 ? '' : 's'} now (${report.applied.join(', ')})`;
+  const now =
+    report.applied.length === 0
+      ? 'no pending migrations, nothing applied'
+      : `applied ${report.applied.length} migration${report.applied.length === 1 ? '' : 's'} now (${report.applied.join(', ')})`;
   return `${now}; ${report.total} in the database, latest ${report.latest ?? 'none'}`;
 }

@@ -17,7 +17,10 @@ export const DEV_CREDENTIAL_KEYS = '1:ZGV2LW9ubHktY3JlZGVudGlhbC1rZXktMzItYnl0ZS
  */
 export function parseKeyring(spec: string): CredentialKeyring {
   const keys = new Map<number, Buffer>();
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^(\d{1,6}):([A-Za-z0-9+/]+=*)$/.exec(entry);
     if (!match) throw new Error(`CREDENTIAL_KEYS: entry ${keys.size + 1} is not <version>:<base64 key>`);
     const version = Number(match[1]);

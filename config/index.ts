@@ -167,17 +167,33 @@ export const MIN_PRODUCTION_HASH_ROUNDS = 10;
 const schema = Joi.object({
   NODE_ENV: Joi.string().default('development'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
-  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).optional(),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .optional(),
   DATA_DIR: Joi.string().default('.data'),
   JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
   PASSWORD_HASH_ROUNDS: Joi.number().integer().min(4).max(15).default(10),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(30).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).default(30 * 24 * 3600),
+  REFRESH_TOKEN_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(30 * 24 * 3600),
   PASSWORD_RESET_TTL_SECONDS: Joi.number().integer().min(60).default(3600),
-  SESSION_MAX_SECONDS: Joi.number().integer().min(60).default(12 * 3600),
-  CUSTOMER_SESSION_MAX_SECONDS: Joi.number().integer().min(60).default(30 * 24 * 3600),
-  IMPERSONATION_MAX_SECONDS: Joi.number().integer().min(60).default(2 * 3600),
-  ADMIN_EMAIL: Joi.string().email({ tlds: { allow: false } }).default('admin@salon.local'),
+  SESSION_MAX_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(12 * 3600),
+  CUSTOMER_SESSION_MAX_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(30 * 24 * 3600),
+  IMPERSONATION_MAX_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(2 * 3600),
+  ADMIN_EMAIL: Joi.string()
+    .email({ tlds: { allow: false } })
+    .default('admin@salon.local'),
   ADMIN_PASSWORD: Joi.string().min(12).default(DEV_ADMIN_PASSWORD),
   BODY_LIMIT: Joi.string().default('1mb'),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
@@ -195,9 +211,13 @@ const schema = Joi.object({
   MAIL_OUTBOX_DIR: Joi.string().optional(),
   SMS_OUTBOX_DIR: Joi.string().optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).optional(),
+  SMTP_URL: Joi.string()
+    .uri({ scheme: ['smtp', 'smtps'] })
+    .optional(),
   MAIL_FROM: Joi.string().default('Salongplattform <no-reply@salon.local>'),
-  SVEVE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://sveve.no/SMS/SendMessage'),
+  SVEVE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://sveve.no/SMS/SendMessage'),
   SVEVE_USER: Joi.string().optional(),
   SVEVE_PASSWORD: Joi.string().optional(),
   SVEVE_SENDER: Joi.string().max(11).default('Salong'),
@@ -218,8 +238,12 @@ const schema = Joi.object({
   RATE_LIMIT_PRESIGNED_GET: Joi.number().integer().min(1).default(60),
   RATE_LIMIT_UPLOAD_DELETE: Joi.number().integer().min(1).default(20),
   RATE_LIMIT_IMAGE_SIGN: Joi.number().integer().min(1).default(600),
-  S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
-  S3_PUBLIC_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  S3_ENDPOINT: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
+  S3_PUBLIC_ENDPOINT: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
   S3_BUCKET: Joi.string().min(3).max(63).default('salon-uploads'),
   S3_REGION: Joi.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: Joi.string().default('S3RVER'),
@@ -227,24 +251,47 @@ const schema = Joi.object({
   S3_FORCE_PATH_STYLE: Joi.boolean().default(true),
   S3_MAX_ATTEMPTS: Joi.number().integer().min(1).max(10).default(3),
   IMAGE_PROXY_SECRET: Joi.string().min(16).default(DEV_IMAGE_PROXY_SECRET),
-  UPLOAD_MAX_IMAGE_BYTES: Joi.number().integer().min(100).default(5 * 1024 * 1024),
-  UPLOAD_MAX_DOCUMENT_BYTES: Joi.number().integer().min(100).default(10 * 1024 * 1024),
-  OIDC_ISSUER: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  UPLOAD_MAX_IMAGE_BYTES: Joi.number()
+    .integer()
+    .min(100)
+    .default(5 * 1024 * 1024),
+  UPLOAD_MAX_DOCUMENT_BYTES: Joi.number()
+    .integer()
+    .min(100)
+    .default(10 * 1024 * 1024),
+  OIDC_ISSUER: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
   OIDC_CLIENT_ID: Joi.string().max(2000).when('OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }),
-  OIDC_JWKS_URI: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
+  OIDC_JWKS_URI: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
   OIDC_DEV_PORT: Joi.number().integer().min(0).max(65535).default(9400),
-  PAYMENT_SANDBOX_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
-  PAYMENT_WEBHOOK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
-  PAYMENT_RETURN_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).optional(),
-  EPAY_WINDOW_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/integration/ewindow/Default.aspx'),
-  EPAY_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://ssl.ditonlinebetalingssystem.dk/remote/payment.asmx'),
+  PAYMENT_SANDBOX_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
+  PAYMENT_WEBHOOK_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
+  PAYMENT_RETURN_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
+  EPAY_WINDOW_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://ssl.ditonlinebetalingssystem.dk/integration/ewindow/Default.aspx'),
+  EPAY_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://ssl.ditonlinebetalingssystem.dk/remote/payment.asmx'),
 }).unknown(true);
 
 /**
  * One line naming the first problem that makes this configuration unfit for production, or
  * undefined. With NODE_ENV=production the api and the worker refuse to start on it.
  */
-export function productionProblem(config: AppConfig, needs: { database?: boolean; temporal?: boolean } = { database: true, temporal: true }): string | undefined {
+export function productionProblem(
+  config: AppConfig,
+  needs: { database?: boolean; temporal?: boolean } = { database: true, temporal: true },
+): string | undefined {
   if (config.nodeEnv !== 'production') return undefined;
   if (needs.database !== false && !config.databaseUrl) return 'DATABASE_URL is not set (required with NODE_ENV=production)';
   if (needs.temporal !== false && !config.temporalAddress) return 'TEMPORAL_ADDRESS is not set (required with NODE_ENV=production)';
@@ -252,11 +299,14 @@ export function productionProblem(config: AppConfig, needs: { database?: boolean
   if (Buffer.byteLength(config.jwtSecret) < MIN_PRODUCTION_SECRET_BYTES) {
     return `JWT_SECRET is ${Buffer.byteLength(config.jwtSecret)} bytes; production needs at least ${MIN_PRODUCTION_SECRET_BYTES} random bytes (openssl rand -base64 32)`;
   }
-  if (config.passwordHashRounds < MIN_PRODUCTION_HASH_ROUNDS) return `PASSWORD_HASH_ROUNDS is ${config.passwordHashRounds}; production needs at least ${MIN_PRODUCTION_HASH_ROUNDS}`;
+  if (config.passwordHashRounds < MIN_PRODUCTION_HASH_ROUNDS)
+    return `PASSWORD_HASH_ROUNDS is ${config.passwordHashRounds}; production needs at least ${MIN_PRODUCTION_HASH_ROUNDS}`;
   if (config.adminPassword === DEV_ADMIN_PASSWORD) return 'ADMIN_PASSWORD is the development default; set your own for production';
-  if (config.credentialKeys.keys.get(1)?.equals(parseKeyring(DEV_CREDENTIAL_KEYS).keys.get(1)!)) return 'CREDENTIAL_KEYS holds the development key; set your own 32-byte keys for production';
+  if (config.credentialKeys.keys.get(1)?.equals(parseKeyring(DEV_CREDENTIAL_KEYS).keys.get(1)!))
+    return 'CREDENTIAL_KEYS holds the development key; set your own 32-byte keys for production';
   if (needs.temporal !== false && !config.storage.endpoint) return 'S3_ENDPOINT is not set (required with NODE_ENV=production)';
-  if (needs.temporal !== false && config.storage.imageProxySecret === DEV_IMAGE_PROXY_SECRET) return 'IMAGE_PROXY_SECRET is the development default; set a long random secret for production';
+  if (needs.temporal !== false && config.storage.imageProxySecret === DEV_IMAGE_PROXY_SECRET)
+    return 'IMAGE_PROXY_SECRET is the development default; set a long random secret for production';
   return undefined;
 }
 
@@ -362,7 +412,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     oidcDevPort: value.OIDC_DEV_PORT,
     payments: {
       sandboxUrl: value.PAYMENT_SANDBOX_URL,
-      webhookBaseUrl: String(value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`).replace(/\/$/, ''),
+      webhookBaseUrl: String(
+        value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`,
+      ).replace(/\/$/, ''),
       epay: { windowUrl: value.EPAY_WINDOW_URL, apiUrl: value.EPAY_API_URL },
       returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     },

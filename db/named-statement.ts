@@ -38,10 +38,20 @@ interface Compiled {
 const compiled = new Map<string, Compiled>();
 
 function compile(db: Db, { sql, bindings }: NamedStatement): Compiled {
-  if (Array.isArray(bindings)) return { sql, text: db.raw(sql, bindings as Knex.RawBinding[]).toSQL().toNative().sql };
+  if (Array.isArray(bindings))
+    return {
+      sql,
+      text: db
+        .raw(sql, bindings as Knex.RawBinding[])
+        .toSQL()
+        .toNative().sql,
+    };
   // each key stands in as its own name, so the compiled bindings list the keys in placeholder order
   const keys = Object.keys(bindings);
-  const native = db.raw(sql, Object.fromEntries(keys.map((key) => [key, `\u0000${key}`]))).toSQL().toNative();
+  const native = db
+    .raw(sql, Object.fromEntries(keys.map((key) => [key, `\u0000${key}`])))
+    .toSQL()
+    .toNative();
   return { sql, text: native.sql, keys: (native.bindings as string[]).map((marker) => marker.slice(1)) };
 }
 

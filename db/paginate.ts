@@ -17,11 +17,7 @@ export interface PageResult<T> {
 export const DEFAULT_LIMIT = 20;
 
 /** One page of the query's rows, as plain objects. */
-export async function paginate<M extends Model>(
-  query: QueryBuilder<M, M[]>,
-  { page = 1, limit = DEFAULT_LIMIT }: PageQuery,
-): Promise<PageResult<Row<M>>> {
+export async function paginate<M extends Model>(query: QueryBuilder<M, M[]>, { page = 1, limit = DEFAULT_LIMIT }: PageQuery): Promise<PageResult<Row<M>>> {
   const result = await query.page(page - 1, limit);
   return { rows: result.results.map(plain), total: result.total, page, limit };
 }
-

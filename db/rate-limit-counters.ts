@@ -40,7 +40,10 @@ export async function current(db: Db, key: string): Promise<CounterWindow | unde
 
 /** Takes one hit back (a request the limiter was told not to count). */
 export async function unhit(db: Db, key: string): Promise<void> {
-  await RateLimitCounterModel.query(db).patch({ hits: raw('GREATEST(hits - 1, 0)') }).where({ key }).where('resetAt', '>', databaseNow());
+  await RateLimitCounterModel.query(db)
+    .patch({ hits: raw('GREATEST(hits - 1, 0)') })
+    .where({ key })
+    .where('resetAt', '>', databaseNow());
 }
 
 export async function forget(db: Db, key: string): Promise<void> {

@@ -232,7 +232,10 @@ export class SandboxBillingServer {
       const checkout = this.checkouts.get(parts[1]);
       if (!checkout) return html(404, page('Fant ikke betalingen', '<p>Denne betalingslenken finnes ikke.</p>'));
       if (req.method === 'GET') {
-        const trial = checkout.trialDays > 0 ? `<p>Ingen betaling de neste ${checkout.trialDays} dagene (resten av prøveperioden).</p>` : '<p>Første betaling trekkes i dag.</p>';
+        const trial =
+          checkout.trialDays > 0
+            ? `<p>Ingen betaling de neste ${checkout.trialDays} dagene (resten av prøveperioden).</p>`
+            : '<p>Første betaling trekkes i dag.</p>';
         return html(
           200,
           page(
@@ -255,7 +258,13 @@ export class SandboxBillingServer {
       if (!sub) return html(404, page('Fant ikke abonnementet', '<p>Dette abonnementet finnes ikke.</p>'));
       if (req.method === 'GET') {
         const buttons = SANDBOX_ACTIONS.map((a) => `<form method="post" action="/portal/${sub.id}/${a}"><button type="submit">${a}</button></form>`).join('');
-        return html(200, page('Kundeportal (sandkasse)', `<p>Status: ${sub.status}${sub.cancel_at_period_end ? ' (avsluttes ved periodens slutt)' : ''}</p><p>Neste periode: ${sub.current_period_end}</p>${buttons}`));
+        return html(
+          200,
+          page(
+            'Kundeportal (sandkasse)',
+            `<p>Status: ${sub.status}${sub.cancel_at_period_end ? ' (avsluttes ved periodens slutt)' : ''}</p><p>Neste periode: ${sub.current_period_end}</p>${buttons}`,
+          ),
+        );
       }
       const action = parts[2] as (typeof SANDBOX_ACTIONS)[number];
       if (req.method === 'POST' && SANDBOX_ACTIONS.includes(action)) {

@@ -23,7 +23,11 @@ export async function startBillingSandbox(webhookUrl?: string): Promise<{ server
  * Points the sandbox config row (test mode) at this run's sandbox server and its fresh secrets,
  * creating it when missing, and activates it when no config is active (the embedded default).
  */
-export async function useSandboxBillingConfig(db: Db, keyring: CredentialKeyring, sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string }): Promise<void> {
+export async function useSandboxBillingConfig(
+  db: Db,
+  keyring: CredentialKeyring,
+  sandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string },
+): Promise<void> {
   await db.transaction(async (trx) => {
     await lockConfigTable(trx);
     const existing = await findConfigByMode(trx, 'sandbox', true);

@@ -73,7 +73,12 @@ export async function startSandboxServer(options: { port?: number; host?: string
   let base = '';
 
   async function sendWebhook(session: Session, type: string, data: Record<string, unknown>): Promise<void> {
-    const body = JSON.stringify({ id: `evt_${crypto.randomBytes(8).toString('hex')}`, type, created: new Date().toISOString(), data: { sessionId: session.id, reference: session.reference, amount: session.amount, currency: session.currency, ...data } });
+    const body = JSON.stringify({
+      id: `evt_${crypto.randomBytes(8).toString('hex')}`,
+      type,
+      created: new Date().toISOString(),
+      data: { sessionId: session.id, reference: session.reference, amount: session.amount, currency: session.currency, ...data },
+    });
     session.lastEvent = { body };
     await post(session, body);
   }
@@ -93,7 +98,18 @@ export async function startSandboxServer(options: { port?: number; host?: string
   }
 
   function view(s: Session) {
-    return { id: s.id, reference: s.reference, status: s.status, amount: s.amount, currency: s.currency, captureMode: s.captureMode, capturedAmount: s.capturedAmount, refundedAmount: s.refundedAmount, captureCount: s.captureCount, checkoutUrl: `${base}/checkout/${s.id}` };
+    return {
+      id: s.id,
+      reference: s.reference,
+      status: s.status,
+      amount: s.amount,
+      currency: s.currency,
+      captureMode: s.captureMode,
+      capturedAmount: s.capturedAmount,
+      refundedAmount: s.refundedAmount,
+      captureCount: s.captureCount,
+      checkoutUrl: `${base}/checkout/${s.id}`,
+    };
   }
 
   async function readBody(req: http.IncomingMessage): Promise<string> {
@@ -131,7 +147,8 @@ export async function startSandboxServer(options: { port?: number; host?: string
 
     if (path[1] === 'sessions' && path.length === 2 && req.method === 'POST') {
       const amount = Number(body.amount);
-      if (!Number.isSafeInteger(amount) || amount <= 0 || typeof body.reference !== 'string' || typeof body.webhookUrl !== 'string') return answer(422, { error: 'invalid_session' });
+      if (!Number.isSafeInteger(amount) || amount <= 0 || typeof body.reference !== 'string' || typeof body.webhookUrl !== 'string')
+        return answer(422, { error: 'invalid_session' });
       const s: Session = {
         id: `cs_${crypto.randomBytes(10).toString('hex')}`,
         apiKey,
@@ -191,7 +208,8 @@ export async function startSandboxServer(options: { port?: number; host?: string
 
   function page(s: Session): string {
     const amount = `${Math.floor(s.amount / 100)},${String(s.amount % 100).padStart(2, '0')} ${s.currency}`;
-    const button = (action: string, label: string) => `<form method="post" action="/checkout/${s.id}/${action}"><button type="submit" name="action" value="${action}">${label}</button></form>`;
+    const button = (action: string, label: string) =>
+      `<form method="post" action="/checkout/${s.id}/${action}"><button type="submit" name="action" value="${action}">${label}</button></form>`;
     return `<!doctype html><html lang="nb"><head><meta charset="utf-8"><title>Sandbox checkout</title></head><body>
 <h1>Sandbox checkout</h1><p>Amount: <strong>${amount}</strong> (${s.captureMode === 'MANUAL' ? 'reserved now, charged at the visit' : 'charged now'})</p>
 <p>Status: ${s.status}</p>

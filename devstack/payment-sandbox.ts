@@ -12,6 +12,12 @@ export function sandboxPaymentKey(): string {
 
 /** Adds and activates a sandbox config for the (just seeded) demo salon. */
 export async function giveDemoSalonSandboxPayments(deps: ConfigDeps, tenantId: string): Promise<void> {
-  const config = await createConfig(deps, tenantId, { provider: 'sandbox', displayName: 'Sandkasse', isTest: true, captureMode: 'AUTO', credentials: { apiKey: sandboxPaymentKey() } });
+  const config = await createConfig(deps, tenantId, {
+    provider: 'sandbox',
+    displayName: 'Sandkasse',
+    isTest: true,
+    captureMode: 'AUTO',
+    credentials: { apiKey: sandboxPaymentKey() },
+  });
   await activateConfig(deps, tenantId, config.id);
 }

@@ -38,7 +38,10 @@ export interface PlatformOptions {
 }
 
 /** Embedded Postgres in DATA_DIR/postgres unless DATABASE_URL is set. */
-export async function startDatabase(config: AppConfig, options: { persistentData?: boolean; logger: Logger; callerHandlesSignals?: boolean }): Promise<{ databaseUrl: string; embeddedPostgres?: EmbeddedPostgresHandle }> {
+export async function startDatabase(
+  config: AppConfig,
+  options: { persistentData?: boolean; logger: Logger; callerHandlesSignals?: boolean },
+): Promise<{ databaseUrl: string; embeddedPostgres?: EmbeddedPostgresHandle }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl };
   const embeddedPostgres = await startEmbeddedPostgres({
     dataDir: path.join(config.dataDir, 'postgres'),
@@ -51,7 +54,11 @@ export async function startDatabase(config: AppConfig, options: { persistentData
 
 export async function startPlatform(config: AppConfig, options: PlatformOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { databaseUrl, embeddedPostgres } = await startDatabase(config, { persistentData: options.persistentData, logger, callerHandlesSignals: options.callerHandlesSignals });
+  const { databaseUrl, embeddedPostgres } = await startDatabase(config, {
+    persistentData: options.persistentData,
+    logger,
+    callerHandlesSignals: options.callerHandlesSignals,
+  });
   const knex = createKnex(databaseUrl, { max: config.dbPoolMax });
   await runMigrations(knex, { ...config, databaseUrl });
   const embeddedS3 = config.storage.endpoint ? undefined : await startEmbeddedS3({ dataDir: config.dataDir, bucket: config.storage.bucket });

@@ -21,7 +21,13 @@ export interface EmbeddedS3 {
 export async function startEmbeddedS3(options: { dataDir: string; bucket: string; port?: number }): Promise<EmbeddedS3> {
   const directory = path.join(options.dataDir, 's3');
   fs.mkdirSync(directory, { recursive: true });
-  const server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory, configureBuckets: [{ name: options.bucket, configs: [DEV_CORS] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: options.bucket, configs: [DEV_CORS] }],
+  });
   const address = await server.run();
   return {
     endpoint: `http://127.0.0.1:${address.port}`,

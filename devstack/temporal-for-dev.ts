@@ -34,11 +34,19 @@ function chosenEngine(): 'official' | 'builtin' | undefined {
 }
 
 /** `uiPort`: the dev server's web UI port; 0 = headless. */
-export async function startTemporalForDev(options: { address?: string; port: number; uiPort: number; dataDir: string; databaseUrl: string; namespace?: string }): Promise<DevTemporal> {
+export async function startTemporalForDev(options: {
+  address?: string;
+  port: number;
+  uiPort: number;
+  dataDir: string;
+  databaseUrl: string;
+  namespace?: string;
+}): Promise<DevTemporal> {
   if (options.address) return { address: options.address, kind: 'external', description: 'TEMPORAL_ADDRESS', stop: async () => undefined };
   const engine = chosenEngine();
   const cli = engine === 'builtin' ? undefined : findTemporalCli();
-  if (engine === 'official' && !cli) throw new Error('TEMPORAL_ENGINE=official but no temporal CLI is installed: run npm run temporal:install (or set TEMPORAL_CLI_PATH)');
+  if (engine === 'official' && !cli)
+    throw new Error('TEMPORAL_ENGINE=official but no temporal CLI is installed: run npm run temporal:install (or set TEMPORAL_CLI_PATH)');
   if (cli) {
     // Runs are kept in a SQLite file under DATA_DIR, so a restart keeps them (timers included).
     const dbFile = path.join(options.dataDir, 'temporal.db');
@@ -49,12 +57,25 @@ export async function startTemporalForDev(options: { address?: string; port: num
       dbFile,
       namespaces: options.namespace && options.namespace !== 'default' ? [options.namespace] : [],
     });
-    return { address: server.address, kind: 'temporal-cli', description: `official ${cliVersion(cli)}`, uiUrl: server.uiUrl, storage: dbFile, stop: () => server.stop() };
+    return {
+      address: server.address,
+      kind: 'temporal-cli',
+      description: `official ${cliVersion(cli)}`,
+      uiUrl: server.uiUrl,
+      storage: dbFile,
+      stop: () => server.stop(),
+    };
   }
   // Runs are stored in the platform's database, so timers (reminders, expiries) survive a restart.
   // The server runs in a process of its own (devstack/temporal-process.ts), beside the api's.
   const child = fork(require.resolve('./temporal-process'), [], {
-    env: { ...process.env, DEVSERVER_PORT: String(options.port), DEVSERVER_UI_PORT: String(options.uiPort || ''), DEVSERVER_DATABASE_URL: options.databaseUrl, DEVSERVER_STORE_ID: 'npm-start' },
+    env: {
+      ...process.env,
+      DEVSERVER_PORT: String(options.port),
+      DEVSERVER_UI_PORT: String(options.uiPort || ''),
+      DEVSERVER_DATABASE_URL: options.databaseUrl,
+      DEVSERVER_STORE_ID: 'npm-start',
+    },
     execArgv: runningFromSource ? ['--require', 'tsx/cjs'] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -62,13 +83,22 @@ export async function startTemporalForDev(options: { address?: string; port: num
     child.once('message', (msg) => resolve(msg as { address: string; uiUrl?: string }));
     child.once('exit', (code) => reject(new Error(`the Temporal dev server exited (${code}) before it listened`)));
   });
-  return { address: ready.address, kind: 'built-in', description: 'built-in dev server (@salon/temporal-server)', uiUrl: ready.uiUrl, storage: "the platform's Postgres", stop: () => stopChild(child) };
+  return {
+    address: ready.address,
+    kind: 'built-in',
+    description: 'built-in dev server (@salon/temporal-server)',
+    uiUrl: ready.uiUrl,
+    storage: "the platform's Postgres",
+    stop: () => stopChild(child),
+  };
 }
 
 /** "temporal CLI 1.9.1 (Server 1.32.0, UI 2.54.1)" from `temporal --version`. */
 function cliVersion(cli: string): string {
   try {
-    return execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim().replace(/^temporal version/, 'temporal CLI');
+    return execFileSync(cli, ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^temporal version/, 'temporal CLI');
   } catch {
     return `temporal CLI at ${cli}`;
   }

@@ -36,12 +36,10 @@ export const errors = {
       fields.map((field) => ({ field, message: 'not permitted for your role' })),
     ),
   unauthorized: (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message),
-  subscriptionRequired: (message = 'An active subscription is required') =>
-    new AppError(402, 'SUBSCRIPTION_REQUIRED', message),
+  subscriptionRequired: (message = 'An active subscription is required') => new AppError(402, 'SUBSCRIPTION_REQUIRED', message),
   forbidden: (message = 'You are not permitted to do this') => new AppError(403, 'FORBIDDEN', message),
   /** 404 `{RESOURCE}_NOT_FOUND`, e.g. notFound('booking') -> BOOKING_NOT_FOUND. */
-  notFound: (resource: string, message?: string) =>
-    new AppError(404, `${codeOf(resource)}_NOT_FOUND`, message ?? `${resource} not found`),
+  notFound: (resource: string, message?: string) => new AppError(404, `${codeOf(resource)}_NOT_FOUND`, message ?? `${resource} not found`),
   /** 409 with an explicit `{RESOURCE}_{REASON}` code. */
   conflict: (code: string, message: string, details?: ErrorDetail[]) => new AppError(409, code, message, details),
   /** 422 business rule failure with an explicit code. */
@@ -65,5 +63,6 @@ export const uploadErrors = {
   alreadyReferenced: () => new AppError(409, 'UPLOAD_ALREADY_REFERENCED', 'The file is already used by another record'),
   integrityFailed: (message: string) => new AppError(422, 'UPLOAD_INTEGRITY_FAILED', message),
   imageSignatureInvalid: (message = 'The image URL signature is invalid or expired') => new AppError(403, 'IMAGE_SIGNATURE_INVALID', message),
-  imageVariantLimit: (max: number) => new AppError(422, 'IMAGE_VARIANT_LIMIT_REACHED', `This image already has ${max} rendered variants; use one of them (or its preset)`),
+  imageVariantLimit: (max: number) =>
+    new AppError(422, 'IMAGE_VARIANT_LIMIT_REACHED', `This image already has ${max} rendered variants; use one of them (or its preset)`),
 };

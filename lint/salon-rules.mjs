@@ -31,9 +31,10 @@ function knexHandleCheck(context) {
     if (symbol && bySymbol.has(symbol)) return bySymbol.get(symbol);
     // functions, methods and classes are never handles: answered without asking for a type
     const declared = symbol?.valueDeclaration;
-    const answer = declared && (ts.isFunctionDeclaration(declared) || ts.isMethodDeclaration(declared) || ts.isMethodSignature(declared) || ts.isClassDeclaration(declared))
-      ? false
-      : isKnexType(checker.getTypeAtLocation(tsNode));
+    const answer =
+      declared && (ts.isFunctionDeclaration(declared) || ts.isMethodDeclaration(declared) || ts.isMethodSignature(declared) || ts.isClassDeclaration(declared))
+        ? false
+        : isKnexType(checker.getTypeAtLocation(tsNode));
     if (symbol) bySymbol.set(symbol, answer);
     return answer;
   };
@@ -71,8 +72,8 @@ const queriesInRepositories = {
     type: 'problem',
     docs: { description: 'Queries live in *.repository.ts and db/: services pass their handle to a repository function.' },
     messages: {
-      builder: 'A query outside a repository: move it into the owning module\'s *.repository.ts (services only open transactions on a Db and pass it on).',
-      model: 'A model query outside a repository: move it into the owning module\'s *.repository.ts.',
+      builder: "A query outside a repository: move it into the owning module's *.repository.ts (services only open transactions on a Db and pass it on).",
+      model: "A model query outside a repository: move it into the owning module's *.repository.ts.",
     },
     schema: [],
   },
@@ -81,7 +82,13 @@ const queriesInRepositories = {
     return {
       CallExpression(node) {
         const callee = node.callee;
-        if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && /^(query|relatedQuery|knexQuery)$/.test(callee.property.name) && callee.object.type === 'Identifier' && /Model$/.test(callee.object.name)) {
+        if (
+          callee.type === 'MemberExpression' &&
+          callee.property.type === 'Identifier' &&
+          /^(query|relatedQuery|knexQuery)$/.test(callee.property.name) &&
+          callee.object.type === 'Identifier' &&
+          /Model$/.test(callee.object.name)
+        ) {
           context.report({ node, messageId: 'model' });
           return;
         }
@@ -115,7 +122,14 @@ const injectedClock = {
       },
       CallExpression(node) {
         const c = node.callee;
-        if (c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'Date' && c.property.type === 'Identifier' && c.property.name === 'now') context.report({ node, messageId: 'clock' });
+        if (
+          c.type === 'MemberExpression' &&
+          c.object.type === 'Identifier' &&
+          c.object.name === 'Date' &&
+          c.property.type === 'Identifier' &&
+          c.property.name === 'now'
+        )
+          context.report({ node, messageId: 'clock' });
       },
     };
   },

@@ -18,7 +18,10 @@ function precompress(): Plugin {
         if (!/\.(js|css|svg|json)$/.test(file) || file.includes('.vite/')) continue;
         const full = path.join(outDir, file);
         const bytes = fs.readFileSync(full);
-        fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        fs.writeFileSync(
+          `${full}.br`,
+          zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+        );
         fs.writeFileSync(`${full}.gz`, zlib.gzipSync(bytes, { level: 9 }));
       }
     },

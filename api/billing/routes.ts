@@ -48,7 +48,14 @@ export function billingRouter(deps: AppDeps): Router {
   const owner = requireRole('OWNER');
   const now = () => nowOf(deps);
   const origins = { publicBaseUrl: deps.config.publicBaseUrl, platformDomain: deps.config.platformDomain, https: deps.config.nodeEnv === 'production' };
-  const billing: subscription.BillingDeps = { knex, signaller: deps.signaller, credentialKeys: deps.config.credentialKeys, billingProviders: deps.billingProviders, now, origins };
+  const billing: subscription.BillingDeps = {
+    knex,
+    signaller: deps.signaller,
+    credentialKeys: deps.config.credentialKeys,
+    billingProviders: deps.billingProviders,
+    now,
+    origins,
+  };
   const keyring = deps.config.credentialKeys;
 
   // plans: public, per tenant, super-admin
@@ -56,7 +63,9 @@ export function billingRouter(deps: AppDeps): Router {
   router.get('/me/plans', owner, async (req, res) => sendData(res, await plans.plansForTenant(knex, tenantOf(req))));
   router.get('/admin/superadmin/plans', admin, async (_req, res) => sendData(res, await plans.adminPlans(knex)));
   router.post('/admin/superadmin/plans', admin, async (req, res) => sendCreated(res, await plans.createPlan(knex, principalOf(req).userId, req.body)));
-  router.patch('/admin/superadmin/plans/:id', admin, async (req, res) => sendData(res, await plans.updatePlan(knex, principalOf(req).userId, req.params.id as string, req.body)));
+  router.patch('/admin/superadmin/plans/:id', admin, async (req, res) =>
+    sendData(res, await plans.updatePlan(knex, principalOf(req).userId, req.params.id as string, req.body)),
+  );
   router.delete('/admin/superadmin/plans/:id', admin, async (req, res) => {
     await plans.deletePlan(knex, req.params.id as string);
     sendNoContent(res);
@@ -67,7 +76,10 @@ export function billingRouter(deps: AppDeps): Router {
   // the salon's subscription
   router.get('/subscription', owner, async (req, res) => sendData(res, await subscription.subscriptionView(knex, tenantOf(req), now())));
   router.post('/subscription/checkout', owner, async (req, res) =>
-    sendData(res, await subscription.checkout(billing, tenantOf(req), principalOf(req).userId, req.body.planKey, { host: req.get('host'), secure: req.secure })),
+    sendData(
+      res,
+      await subscription.checkout(billing, tenantOf(req), principalOf(req).userId, req.body.planKey, { host: req.get('host'), secure: req.secure }),
+    ),
   );
   router.get('/subscription/portal', owner, async (req, res) => sendData(res, await subscription.portal(billing, tenantOf(req))));
   router.post('/subscription/cancel', owner, async (req, res) => {
@@ -79,7 +91,10 @@ export function billingRouter(deps: AppDeps): Router {
   const webhookLimit = rateLimiter(deps.config.rateLimit.subscriptionWebhook, deps.config.rateLimit.windowMs, 'subscription-webhook');
   router.post('/webhooks/subscription/:provider', webhookLimit, async (req, res) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
-    sendData(res, await subscription.receiveWebhook(billing, req.params.provider as string, (req as RawBodyRequest).rawWebhookBody ?? Buffer.alloc(0), headers));
+    sendData(
+      res,
+      await subscription.receiveWebhook(billing, req.params.provider as string, (req as RawBodyRequest).rawWebhookBody ?? Buffer.alloc(0), headers),
+    );
   });
 
   // super-admin: free access and billing configs
@@ -94,12 +109,24 @@ export function billingRouter(deps: AppDeps): Router {
     await configs.deleteConfig(knex, req.params.id as string);
     sendNoContent(res);
   });
-  router.post('/superadmin/billing-configs/:id/rotate-credentials', admin, async (req, res) => sendData(res, await configs.rotateCredentials(knex, keyring, req.params.id as string, req.body)));
-  router.post('/superadmin/billing-configs/:id/activate', admin, async (req, res) => sendData(res, await configs.activateConfig(knex, req.params.id as string)));
-  router.post('/superadmin/billing-configs/:id/deactivate', admin, async (req, res) => sendData(res, await configs.deactivateConfig(knex, req.params.id as string)));
-  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) => sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string, now())));
-  router.get('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, (await configs.getConfig(knex, req.params.id as string)).planMappings ?? []));
-  router.put('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) => sendData(res, await configs.replacePlanMappings(knex, req.params.id as string, req.body.mappings)));
+  router.post('/superadmin/billing-configs/:id/rotate-credentials', admin, async (req, res) =>
+    sendData(res, await configs.rotateCredentials(knex, keyring, req.params.id as string, req.body)),
+  );
+  router.post('/superadmin/billing-configs/:id/activate', admin, async (req, res) =>
+    sendData(res, await configs.activateConfig(knex, req.params.id as string)),
+  );
+  router.post('/superadmin/billing-configs/:id/deactivate', admin, async (req, res) =>
+    sendData(res, await configs.deactivateConfig(knex, req.params.id as string)),
+  );
+  router.post('/superadmin/billing-configs/:id/health-check', admin, async (req, res) =>
+    sendData(res, await configs.healthCheck(knex, keyring, deps.billingProviders, req.params.id as string, now())),
+  );
+  router.get('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) =>
+    sendData(res, (await configs.getConfig(knex, req.params.id as string)).planMappings ?? []),
+  );
+  router.put('/superadmin/billing-configs/:id/plan-mappings', admin, async (req, res) =>
+    sendData(res, await configs.replacePlanMappings(knex, req.params.id as string, req.body.mappings)),
+  );
 
   return router;
 }

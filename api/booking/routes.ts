@@ -114,7 +114,8 @@ export function bookingRouter(deps: AppDeps): Router {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     const body = req.body as { token?: string; phone?: string; reason?: string };
     const customer = optionalCustomerOf(req);
-    if (customer && !body.token && !body.phone) return sendData(res, await cancelOwnBooking(bdeps, tenant, customer.accountId, String(req.params.id), body.reason));
+    if (customer && !body.token && !body.phone)
+      return sendData(res, await cancelOwnBooking(bdeps, tenant, customer.accountId, String(req.params.id), body.reason));
     if (!body.token && !body.phone) {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
     }
@@ -134,7 +135,8 @@ export function bookingRouter(deps: AppDeps): Router {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     const body = req.body as { startTime: string; token?: string; phone?: string };
     const customer = optionalCustomerOf(req);
-    if (customer && !body.token && !body.phone) return sendData(res, await moveForCustomer(bdeps, tenant, String(req.params.id), body.startTime, { accountId: customer.accountId }));
+    if (customer && !body.token && !body.phone)
+      return sendData(res, await moveForCustomer(bdeps, tenant, String(req.params.id), body.startTime, { accountId: customer.accountId }));
     if (!body.token && !body.phone) {
       throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the booking token or the contact phone' }]);
     }

@@ -6,12 +6,7 @@ import { requireRole } from '../middleware/require-role';
 import { principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { createCustomer, getCustomer, listCustomers, updateCustomer, type CustomerListQuery } from '../../domain/customer/customer.service';
-import {
-  getTenantCustomer,
-  listTenantCustomers,
-  updateTenantCustomer,
-  type TenantCustomerListQuery,
-} from '../../domain/customer/tenant-customer.service';
+import { getTenantCustomer, listTenantCustomers, updateTenantCustomer, type TenantCustomerListQuery } from '../../domain/customer/tenant-customer.service';
 
 export function customerRouter(deps: AppDeps): Router {
   const router = Router();

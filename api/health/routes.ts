@@ -18,7 +18,14 @@ export function healthRouter(deps: AppDeps): Router {
     res.status(report.status === 'ok' ? 200 : 503).json(
       report.status === 'ok'
         ? { success: true, data: shown }
-        : { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: `Degraded: ${report.down.join(', ')} down`, details: report.down.map((name) => ({ field: name, message: report.checks[name].error ?? 'unavailable' })) } },
+        : {
+            success: false,
+            error: {
+              code: 'SERVICE_UNAVAILABLE',
+              message: `Degraded: ${report.down.join(', ')} down`,
+              details: report.down.map((name) => ({ field: name, message: report.checks[name].error ?? 'unavailable' })),
+            },
+          },
     );
   });
   return router;

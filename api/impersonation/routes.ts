@@ -17,7 +17,8 @@ export function impersonationRouter(deps: AppDeps): Router {
   // start: the platform admin (an impersonation token gets its 409 from the service); end: only an impersonation token
   const adminOrImpersonating = roleGuard((p) => p.role === 'ADMIN' || p.impersonation !== undefined);
   const impersonating = roleGuard((p) => p.impersonation !== undefined);
-  const setAccessCookie = (res: Response, token: string, expiresIn: number) => res.cookie(ACCESS_COOKIE, token, { ...cookieBase, path: '/', maxAge: expiresIn * 1000 });
+  const setAccessCookie = (res: Response, token: string, expiresIn: number) =>
+    res.cookie(ACCESS_COOKIE, token, { ...cookieBase, path: '/', maxAge: expiresIn * 1000 });
 
   router.post('/superadmin/impersonate/start', limit, adminOrImpersonating, async (req, res) => {
     const result = await impersonation.startImpersonation(deps, principalOf(req), req.body, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null });
@@ -36,7 +37,12 @@ export function impersonationRouter(deps: AppDeps): Router {
     const q = req.query as Record<string, string | undefined>;
     sendPage(
       res,
-      await impersonation.listSessions(knex, { tenantId: q.tenantId, activeOnly: String(q.activeOnly) === 'true', page: Number(q.page ?? 1), limit: Number(q.limit ?? 20) }),
+      await impersonation.listSessions(knex, {
+        tenantId: q.tenantId,
+        activeOnly: String(q.activeOnly) === 'true',
+        page: Number(q.page ?? 1),
+        limit: Number(q.limit ?? 20),
+      }),
     );
   });
 

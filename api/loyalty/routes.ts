@@ -25,7 +25,9 @@ export function loyaltyRouter(deps: AppDeps): Router {
   // ---- cards
   router.post('/loyalty-cards', owner, async (req, res) => sendCreated(res, await createCard(knex, tenantOf(req), req.body)));
   router.get('/loyalty-cards', staff, async (req, res) => sendPage(res, await listCards(knex, tenantOf(req), req.query as never)));
-  router.get('/loyalty-cards/customer/:tenantCustomerId', staff, async (req, res) => sendData(res, await cardsOfCustomer(knex, tenantOf(req), p(req.params.tenantCustomerId), nowOf(deps))));
+  router.get('/loyalty-cards/customer/:tenantCustomerId', staff, async (req, res) =>
+    sendData(res, await cardsOfCustomer(knex, tenantOf(req), p(req.params.tenantCustomerId), nowOf(deps))),
+  );
   router.get('/loyalty-cards/:id', staff, async (req, res) => sendData(res, await getCard(knex, tenantOf(req), p(req.params.id))));
   router.patch('/loyalty-cards/:id', owner, async (req, res) => sendData(res, await updateCard(knex, tenantOf(req), p(req.params.id), req.body)));
   router.delete('/loyalty-cards/:id', owner, async (req, res) => {
@@ -36,7 +38,10 @@ export function loyaltyRouter(deps: AppDeps): Router {
     sendData(res, await stampsOnCard(knex, tenantOf(req), p(req.params.id), p(req.params.tenantCustomerId), nowOf(deps))),
   );
   router.post('/loyalty-cards/:id/redeem', staff, async () => {
-    throw errors.gone('LOYALTY_STAMP_REDEEM_REMOVED', 'Manual stamp redemption was removed: a full card issues a voucher; see GET /loyalty-vouchers and apply its code to a booking');
+    throw errors.gone(
+      'LOYALTY_STAMP_REDEEM_REMOVED',
+      'Manual stamp redemption was removed: a full card issues a voucher; see GET /loyalty-vouchers and apply its code to a booking',
+    );
   });
 
   // ---- points
@@ -55,11 +60,24 @@ export function loyaltyRouter(deps: AppDeps): Router {
   router.get('/loyalty-vouchers/:id', owner, async (req, res) => sendData(res, await getVoucherDetail(knex, tenantOf(req), p(req.params.id))));
   router.post('/loyalty-vouchers/:id/cancel', owner, async (req, res) => {
     const principal = principalOf(req);
-    sendData(res, await cancelVoucher(knex, signaller, tenantOf(req), p(req.params.id), String(req.body.reason), { userId: principal.userId, role: principal.role }, nowOf(deps)));
+    sendData(
+      res,
+      await cancelVoucher(
+        knex,
+        signaller,
+        tenantOf(req),
+        p(req.params.id),
+        String(req.body.reason),
+        { userId: principal.userId, role: principal.role },
+        nowOf(deps),
+      ),
+    );
   });
 
   // ---- a customer's loyalty
-  router.get('/customers/:tenantCustomerId/loyalty', staff, async (req, res) => sendData(res, await customerLoyalty(knex, tenantOf(req), p(req.params.tenantCustomerId), nowOf(deps))));
+  router.get('/customers/:tenantCustomerId/loyalty', staff, async (req, res) =>
+    sendData(res, await customerLoyalty(knex, tenantOf(req), p(req.params.tenantCustomerId), nowOf(deps))),
+  );
 
   // ---- public voucher preview (no reservation)
   router.post('/public/tenants/:slug/vouchers/preview', async (req, res) => {

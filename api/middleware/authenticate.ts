@@ -30,7 +30,11 @@ const STATUS_MESSAGES = {
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 
-export function configurePassport(secret: string, knex: Db, sessions: { maxSeconds: { staff: number; impersonation: number }; now?: Clock }): passport.PassportStatic {
+export function configurePassport(
+  secret: string,
+  knex: Db,
+  sessions: { maxSeconds: { staff: number; impersonation: number }; now?: Clock },
+): passport.PassportStatic {
   const instance = new passport.Passport() as unknown as passport.PassportStatic;
   instance.use(
     new JwtStrategy(
@@ -50,7 +54,8 @@ export function configurePassport(secret: string, knex: Db, sessions: { maxSecon
         tokenHolderStatus(knex, claims, sessions.maxSeconds, nowOf(sessions))
           .then((status) => {
             // an ended impersonation's token only still reaches the (idempotent) end call
-            if (status !== 'ok' && !(status === 'impersonation-ended' && isImpersonationEndCall(req))) return done(null, false, { message: STATUS_MESSAGES[status] });
+            if (status !== 'ok' && !(status === 'impersonation-ended' && isImpersonationEndCall(req)))
+              return done(null, false, { message: STATUS_MESSAGES[status] });
             done(null, { userId: claims.sub, tenantId: claims.tenantId, role: claims.role, impersonation: claims.imp, sessionId: claims.sid });
           })
           .catch(done);
@@ -68,7 +73,7 @@ export function authenticate(instance: passport.PassportStatic): RequestHandler 
     instance.authenticate('jwt', { session: false }, (err: unknown, principal: Principal | false, info?: { message?: string }) => {
       if (err) return next(err);
       if (principal) req.principal = principal;
-      else req.authFailure = info?.message === 'jwt expired' ? 'Token expired' : info?.message ?? 'Invalid token';
+      else req.authFailure = info?.message === 'jwt expired' ? 'Token expired' : (info?.message ?? 'Invalid token');
       next();
     })(req, res, next);
   };

@@ -19,7 +19,7 @@ export function authenticationGate(lookup: RouteLookup): RequestHandler {
   return (req, _res, next) => {
     // the operation, and the first route Express would run for this request with its guard
     const { operation, route } = lookup(req);
-    const needs = route?.guard ? 'staff' : operation?.needs ?? 'nothing';
+    const needs = route?.guard ? 'staff' : (operation?.needs ?? 'nothing');
     if (needs === 'staff' && !req.principal) return next(errors.unauthorized(req.authFailure));
     if (needs === 'staffOrCustomer' && !req.principal && !req.customer) return next(errors.unauthorized(req.authFailure ?? req.customerAuthFailure));
     if (needs === 'customer' && !req.customer) {

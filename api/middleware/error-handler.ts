@@ -201,7 +201,20 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       // A value the edge should have refused reached the database: answered 400, logged once so
       // the contract can be tightened.
       const pg = pgErrorOf(err)!;
-      logger.warn({ reqId, method: req.method, path: req.path, pgCode: pg.code, table: pg.table, column: pg.column, constraint: pg.constraint, status: appError.status, code: appError.code }, 'database refused a request value');
+      logger.warn(
+        {
+          reqId,
+          method: req.method,
+          path: req.path,
+          pgCode: pg.code,
+          table: pg.table,
+          column: pg.column,
+          constraint: pg.constraint,
+          status: appError.status,
+          code: appError.code,
+        },
+        'database refused a request value',
+      );
     }
     if (res.headersSent) return;
     // RFC 9110: a 405 says which methods the route has.

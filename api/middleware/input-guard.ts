@@ -47,7 +47,8 @@ function malformedQuery(url: string, out: ErrorDetail[]): void {
       }
     };
     const key = decode(rawKey);
-    if (key === undefined || (eq >= 0 && decode(pair.slice(eq + 1)) === undefined)) out.push({ field: key ?? rawKey, message: 'has a malformed percent-encoding' });
+    if (key === undefined || (eq >= 0 && decode(pair.slice(eq + 1)) === undefined))
+      out.push({ field: key ?? rawKey, message: 'has a malformed percent-encoding' });
   }
 }
 

@@ -80,7 +80,11 @@ function bySegment<T>(entries: T[], firstOf: (entry: T) => string | null): (segm
   const buckets = new Map<string, T[]>();
   for (const entry of entries) {
     const first = firstOf(entry);
-    if (first !== null && !buckets.has(first)) buckets.set(first, entries.filter((e) => [first, null].includes(firstOf(e))));
+    if (first !== null && !buckets.has(first))
+      buckets.set(
+        first,
+        entries.filter((e) => [first, null].includes(firstOf(e))),
+      );
   }
   return (segment) => buckets.get(segment) ?? anySegment;
 }

@@ -16,7 +16,11 @@ export function notificationsRouter(deps: AppDeps): Router {
     checkReplyKey(fields.key, secret);
     if (!deps.sms) throw errors.unavailable('SMS_ANSWER_FAILED', 'No SMS gateway to answer with');
     const result = await receiveSmsReply(
-      { bookings: { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking }, sms: deps.sms, publicBaseUrl: deps.config.publicBaseUrl },
+      {
+        bookings: { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking },
+        sms: deps.sms,
+        publicBaseUrl: deps.config.publicBaseUrl,
+      },
       sveveInbound(fields),
     );
     // applied, but the answer did not go out: the gateway delivers the reply again and the answer follows

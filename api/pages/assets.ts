@@ -70,7 +70,13 @@ export function loadBuiltAssets(publicDir: string): BuiltAssets {
     if (name.endsWith('.br') || name.endsWith('.gz')) continue;
     const full = path.join(dir, name);
     const variant = (suffix: string) => (fs.existsSync(full + suffix) ? { path: full + suffix, size: fs.statSync(full + suffix).size } : undefined);
-    files.set(name, { path: full, type: TYPES[path.extname(name)] ?? 'application/octet-stream', size: fs.statSync(full).size, br: variant('.br'), gz: variant('.gz') });
+    files.set(name, {
+      path: full,
+      type: TYPES[path.extname(name)] ?? 'application/octet-stream',
+      size: fs.statSync(full).size,
+      br: variant('.br'),
+      gz: variant('.gz'),
+    });
   }
   return {
     files,
@@ -92,7 +98,12 @@ export function serveAssets(built: () => BuiltAssets | undefined): RequestHandle
       return;
     }
     const accepts = String(req.headers['accept-encoding'] ?? '');
-    const chosen = file.br && /\bbr\b/.test(accepts) ? { ...file.br, encoding: 'br' } : file.gz && /\bgzip\b/.test(accepts) ? { ...file.gz, encoding: 'gzip' } : { path: file.path, size: file.size, encoding: undefined };
+    const chosen =
+      file.br && /\bbr\b/.test(accepts)
+        ? { ...file.br, encoding: 'br' }
+        : file.gz && /\bgzip\b/.test(accepts)
+          ? { ...file.gz, encoding: 'gzip' }
+          : { path: file.path, size: file.size, encoding: undefined };
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('Vary', 'Accept-Encoding');

@@ -46,7 +46,9 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       lang: view.lang,
       status,
       title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}`,
-      body: html`<div class="booking">${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}</div>`,
+      body: html`<div class="booking">
+        ${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}
+      </div>`,
     });
 
   const problems = contactProblems(values);
@@ -57,7 +59,12 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   let items = requestedItems(state);
   if (salon.bookingMode === 'assigned_only' && state.staff === 'any') {
     // "anyone" at a salon that assigns every booking: the person the free time was offered with
-    const day = await availabilityForDate(ctx.deps.knex, tenant, { date: localDateOf(state.time, salon.timezone), items, onlineOnly: true, now: nowOf(ctx.deps) }).catch(() => null);
+    const day = await availabilityForDate(ctx.deps.knex, tenant, {
+      date: localDateOf(state.time, salon.timezone),
+      items,
+      onlineOnly: true,
+      now: nowOf(ctx.deps),
+    }).catch(() => null);
     const slot = day?.slots.find((s) => s.start === state.time);
     if (slot) items = items.map((item, i) => ({ ...item, resourceId: slot.items[i]?.resourceId ?? null }));
   }
@@ -73,7 +80,10 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'BOOKING_CONFLICT') {
-      return void res.redirect(303, `${pagePath}${stateQuery({ services: state.services, staff: state.staff, date: localDateOf(state.time, salon.timezone), notice: 'conflict' })}`);
+      return void res.redirect(
+        303,
+        `${pagePath}${stateQuery({ services: state.services, staff: state.staff, date: localDateOf(state.time, salon.timezone), notice: 'conflict' })}`,
+      );
     }
     const fields: Partial<Record<keyof ContactValues, string>> = {};
     for (const detail of err.details ?? []) {

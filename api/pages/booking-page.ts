@@ -35,7 +35,16 @@ export function notFoundPage(ctx: PagesContext, req: Request, res: Response, lan
   const assets = ctx.assets();
   if (!assets) return void res.status(404).type('text/plain').send('Not found');
   // no salon to head the page: the page's own heading is its level-one heading
-  sendPage({ req, res, assets, lang, title: t(lang, 'notFoundHeading'), status: 404, body: html`<h1>${t(lang, 'notFoundHeading')}</h1><p>${t(lang, 'notFoundBody')}</p>` });
+  sendPage({
+    req,
+    res,
+    assets,
+    lang,
+    title: t(lang, 'notFoundHeading'),
+    status: 404,
+    body: html`<h1>${t(lang, 'notFoundHeading')}</h1>
+      <p>${t(lang, 'notFoundBody')}</p>`,
+  });
 }
 
 function closedPage(ctx: PagesContext, req: Request, res: Response, view: SalonView): void {
@@ -47,7 +56,10 @@ function closedPage(ctx: PagesContext, req: Request, res: Response, view: SalonV
     salon: view,
     lang,
     title: view.tenant.name,
-    body: html`<section class="card" aria-labelledby="closed-heading"><h2 id="closed-heading">${t(lang, 'closedHeading', { salon: view.tenant.name })}</h2><p>${t(lang, 'closedBody')}</p></section>`,
+    body: html`<section class="card" aria-labelledby="closed-heading">
+      <h2 id="closed-heading">${t(lang, 'closedHeading', { salon: view.tenant.name })}</h2>
+      <p>${t(lang, 'closedBody')}</p>
+    </section>`,
   });
 }
 
@@ -67,10 +79,21 @@ export async function slotsOf(ctx: PagesContext, tenant: PublicTenant, state: Bo
 }
 
 /** Free times of consecutive days and whether each is a working one, from one read of the data (none when the salon refuses). */
-async function slotsOfDays(ctx: PagesContext, tenant: PublicTenant, state: BookingState, days: readonly string[]): Promise<Map<string, { slots: Slot[]; working: boolean }>> {
+async function slotsOfDays(
+  ctx: PagesContext,
+  tenant: PublicTenant,
+  state: BookingState,
+  days: readonly string[],
+): Promise<Map<string, { slots: Slot[]; working: boolean }>> {
   if (!days.length) return new Map();
   try {
-    const found = await availabilityForDates(ctx.deps.knex, tenant, { fromDate: days[0], toDate: days[days.length - 1], items: requestedItems(state), onlineOnly: true, now: nowOf(ctx.deps) });
+    const found = await availabilityForDates(ctx.deps.knex, tenant, {
+      fromDate: days[0],
+      toDate: days[days.length - 1],
+      items: requestedItems(state),
+      onlineOnly: true,
+      now: nowOf(ctx.deps),
+    });
     return new Map(found.map((d) => [d.date, { slots: d.slots, working: d.working }]));
   } catch {
     return new Map();
@@ -84,12 +107,22 @@ async function renderTimeStep(ctx: PagesContext, view: SalonView, catalogue: Cat
   const last = addDays(today, salon.maxBookingDaysInAdvance);
   let date = state.date;
   if (!date && !state.week) {
-    const found = await nextAvailableDate(ctx.deps.knex, tenant, { items: requestedItems(state), fromDate: addDays(today, -1), maxDaysAhead: Math.min(90, salon.maxBookingDaysInAdvance + 1), onlineOnly: true, now: nowOf(ctx.deps) });
+    const found = await nextAvailableDate(ctx.deps.knex, tenant, {
+      items: requestedItems(state),
+      fromDate: addDays(today, -1),
+      maxDaysAhead: Math.min(90, salon.maxBookingDaysInAdvance + 1),
+      onlineOnly: true,
+      now: nowOf(ctx.deps),
+    });
     date = found.date;
     // nothing free ahead with this staff member and these services: the waitlist over the coming days
     if (!date) {
       const wish = { fromDate: today, toDate: addDays(today, Math.min(WAITLIST_MAX_DAYS, salon.maxBookingDaysInAdvance)) };
-      return html`<section class="step" aria-labelledby="step-heading"><h2 id="step-heading">${t(view.lang, 'stepTime')}</h2><p class="hint">${t(view.lang, 'noTimesAhead', { days: salon.maxBookingDaysInAdvance })}</p>${waitlistForm(view, state, wish)}</section>`;
+      return html`<section class="step" aria-labelledby="step-heading">
+        <h2 id="step-heading">${t(view.lang, 'stepTime')}</h2>
+        <p class="hint">${t(view.lang, 'noTimesAhead', { days: salon.maxBookingDaysInAdvance })}</p>
+        ${waitlistForm(view, state, wish)}
+      </section>`;
     }
   }
   const week = state.week ?? mondayOf(date!);
@@ -130,8 +163,15 @@ async function bootData(ctx: PagesContext, req: Request, view: SalonView, catalo
 function accountBox(view: SalonView, boot: BootData): Html | '' {
   if (!boot.signIn) return '';
   const { lang } = view;
-  if (!boot.customer) return html`<div class="account needs-js"><p>${t(lang, 'signInBenefit')}</p><button type="button">${t(lang, 'signIn')}</button></div>`;
-  return html`<div class="account needs-js"><p>${t(lang, 'signedInAs', { name: boot.customer.name ?? boot.customer.email ?? '' })}</p><button type="button">${t(lang, 'myBookings')}</button><button type="button">${t(lang, 'signOut')}</button></div>`;
+  if (!boot.customer)
+    return html`<div class="account needs-js">
+      <p>${t(lang, 'signInBenefit')}</p>
+      <button type="button">${t(lang, 'signIn')}</button>
+    </div>`;
+  return html`<div class="account needs-js">
+    <p>${t(lang, 'signedInAs', { name: boot.customer.name ?? boot.customer.email ?? '' })}</p>
+    <button type="button">${t(lang, 'myBookings')}</button><button type="button">${t(lang, 'signOut')}</button>
+  </div>`;
 }
 
 export async function bookingPage(ctx: PagesContext, req: Request, res: Response, tenant: PublicTenant, pagePath: string): Promise<void> {
@@ -156,7 +196,10 @@ export async function bookingPage(ctx: PagesContext, req: Request, res: Response
       ...base,
       scripts: assets.booking,
       connect: issuer ? [issuer] : [],
-      body: html`<div id="app"><div class="booking">${accountBox(view, boot)}${first}</div></div><script type="application/json" id="boot">${jsonScript(boot)}</script>`,
+      body: html`<div id="app"><div class="booking">${accountBox(view, boot)}${first}</div></div>
+        <script type="application/json" id="boot">
+          ${jsonScript(boot)}
+        </script>`,
     });
   }
 

@@ -22,7 +22,10 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 function list(value: unknown): string[] {
   const parts = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return parts.flatMap((p) => String(p).split(',')).map((p) => p.trim()).filter(Boolean);
+  return parts
+    .flatMap((p) => String(p).split(','))
+    .map((p) => p.trim())
+    .filter(Boolean);
 }
 
 function one(value: unknown): string | null {
@@ -37,7 +40,8 @@ export function parseState(source: Record<string, unknown>, catalogue: BootServi
   const chosenStaff = services.length && staffId && (staffId === 'any' || qualified.includes(staffId)) ? staffId : null;
   const date = isLocalDate(source.date) ? source.date : null;
   const week = isLocalDate(source.week) ? source.week : null;
-  const time = typeof source.time === 'string' && ISO_INSTANT.test(source.time) && !Number.isNaN(Date.parse(source.time)) ? new Date(source.time).toISOString() : null;
+  const time =
+    typeof source.time === 'string' && ISO_INSTANT.test(source.time) && !Number.isNaN(Date.parse(source.time)) ? new Date(source.time).toISOString() : null;
   return {
     services,
     staff: chosenStaff,

@@ -17,7 +17,14 @@ export async function catalogueOf(deps: AppDeps, tenant: PublicTenant): Promise<
   return {
     services: groups.map((g) => ({
       category: g.category ? { id: g.category.id, name: g.category.name } : null,
-      services: g.services.map((s) => ({ id: s.id, name: s.name, description: s.description ?? null, duration: s.duration, price: s.price, currency: s.currency })),
+      services: g.services.map((s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description ?? null,
+        duration: s.duration,
+        price: s.price,
+        currency: s.currency,
+      })),
     })),
     // rooms and equipment are never chosen by customers (docs/rules/catalogue.md#phases-buffers-and-rooms)
     staff: resources.filter((r) => r.type === 'staff').map((r) => ({ id: r.id, name: r.name, jobTitle: r.jobTitle, serviceIds: r.serviceIds })),

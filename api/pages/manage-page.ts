@@ -62,20 +62,33 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
   const zone = booking.displaySnapshot.timezone;
   const currency = booking.currency;
   const until = `${formatDay(preview.freeCancellationUntil, zone, locale)} ${formatTime(preview.freeCancellationUntil, zone, locale)}`;
-  if (!preview.cancellable) return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2><p>${t(lang, 'notCancellable')}</p></section>`;
+  if (!preview.cancellable)
+    return html`<section class="card" aria-labelledby="cancel-heading">
+      <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+      <p>${t(lang, 'notCancellable')}</p>
+    </section>`;
   if (!preview.withinFreeWindow) {
-    return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2><p>${t(lang, 'windowClosed', { when: until })}${preview.deposit === 'NONE' ? '' : ` ${t(lang, 'windowClosedDeposit', { amount: formatMoney(preview.depositAmount, currency, locale) })}`}</p></section>`;
+    return html`<section class="card" aria-labelledby="cancel-heading">
+      <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+      <p>
+        ${t(lang, 'windowClosed', { when: until })}${preview.deposit === 'NONE' ? '' : ` ${t(lang, 'windowClosedDeposit', { amount: formatMoney(preview.depositAmount, currency, locale) })}`}
+      </p>
+    </section>`;
   }
   const cost: MessageKey = preview.deposit === 'CAPTURED' ? 'refundFull' : preview.deposit === 'AUTHORIZED' ? 'releaseHold' : 'noDeposit';
   const amount = formatMoney(preview.deposit === 'CAPTURED' ? preview.refundAmount : preview.depositAmount, currency, locale);
-  return html`<section class="card" aria-labelledby="cancel-heading"><h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
-<p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>
-<form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/cancel">
-<input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
-<div class="field"><label for="cancel-reason">${t(lang, 'cancelReason')}</label><textarea id="cancel-reason" name="reason" rows="2" maxlength="500"></textarea></div>
-<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-<button type="submit" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</button>
-</form></section>`;
+  return html`<section class="card" aria-labelledby="cancel-heading">
+    <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+    <p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>
+    <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/cancel">
+      <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
+      <div class="field">
+        <label for="cancel-reason">${t(lang, 'cancelReason')}</label><textarea id="cancel-reason" name="reason" rows="2" maxlength="500"></textarea>
+      </div>
+      <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
+      <button type="submit" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</button>
+    </form>
+  </section>`;
 }
 
 /** The standing appointment the booking belongs to: its interval and next dates (docs/rules/series.md#seen-by-the-customer). */
@@ -84,28 +97,46 @@ function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: str
   const { lang, locale } = view;
   const every = series.intervalWeeks === 1 ? t(lang, 'seriesEveryWeek') : t(lang, 'seriesEvery', { weeks: series.intervalWeeks });
   const next = series.nextDates.length
-    ? html`<p>${t(lang, 'seriesNext')}:</p><ul role="list" class="series-dates">${series.nextDates.map((d) => html`<li><time datetime="${d}">${formatLongDay(d, zone, locale)}, ${formatTime(d, zone, locale)}</time></li>`)}</ul>`
+    ? html`<p>${t(lang, 'seriesNext')}:</p>
+        <ul role="list" class="series-dates">
+          ${series.nextDates.map((d) => html`<li><time datetime="${d}">${formatLongDay(d, zone, locale)}, ${formatTime(d, zone, locale)}</time></li>`)}
+        </ul>`
     : '';
-  return html`<section class="card" aria-labelledby="series-heading"><h2 id="series-heading">${t(lang, 'seriesHeading')}</h2>
-<p>${series.status === 'ACTIVE' ? every : t(lang, 'seriesEnded')}</p>${next}</section>`;
+  return html`<section class="card" aria-labelledby="series-heading">
+    <h2 id="series-heading">${t(lang, 'seriesHeading')}</h2>
+    <p>${series.status === 'ACTIVE' ? every : t(lang, 'seriesEnded')}</p>
+    ${next}
+  </section>`;
 }
 
 /** Confirm (docs/rules/reminders.md#confirming): a button while the booking is ahead and unconfirmed, a note once confirmed. */
 function confirmSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
   const { lang } = view;
   const { booking, token } = found;
-  if (booking.confirmedAt) return html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2><p class="success" id="confirmed-note">${t(lang, 'confirmedNote')}</p></section>`;
+  if (booking.confirmedAt)
+    return html`<section class="card" aria-labelledby="confirm-heading">
+      <h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
+      <p class="success" id="confirmed-note">${t(lang, 'confirmedNote')}</p>
+    </section>`;
   if (!canConfirmAttendance(booking, nowOf(ctx.bookings).getTime())) return '';
-  return html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
-<p id="confirm-prompt">${t(lang, 'confirmPrompt')}</p>
-<form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/confirm">
-<input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
-<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-<button type="submit" class="primary" aria-describedby="confirm-prompt">${t(lang, 'confirmButton')}</button>
-</form></section>`;
+  return html`<section class="card" aria-labelledby="confirm-heading">
+    <h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
+    <p id="confirm-prompt">${t(lang, 'confirmPrompt')}</p>
+    <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/confirm">
+      <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
+      <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
+      <button type="submit" class="primary" aria-describedby="confirm-prompt">${t(lang, 'confirmButton')}</button>
+    </form>
+  </section>`;
 }
 
-async function renderManage(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; error?: string; confirmError?: string; moveError?: string; move?: MoveQuery } = {}): Promise<void> {
+async function renderManage(
+  ctx: PagesContext,
+  req: Request,
+  res: Response,
+  found: Found,
+  options: { status?: number; error?: string; confirmError?: string; moveError?: string; move?: MoveQuery } = {},
+): Promise<void> {
   const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
   const { lang, locale } = view;
   const { booking, token } = found;
@@ -122,33 +153,63 @@ async function renderManage(ctx: PagesContext, req: Request, res: Response, foun
   const [unpaid, refunded] = await Promise.all([unpaidDeposit(ctx.deps.knex, row), cancelledDeposit(ctx.deps.knex, row)]);
   const statusText = unpaid ? t(lang, 'statusPENDING_DEPOSIT') : t(lang, `status${booking.status}` as MessageKey);
   const depositLine = unpaid
-    ? html`<p>${t(lang, 'depositUnpaid', { amount: formatMoney(unpaid.amount, unpaid.currency, locale), when: unpaid.heldUntil ? formatDayTime(unpaid.heldUntil, zone, lang, locale) : '' })}</p><p><a class="button primary" href="/payments/${unpaid.paymentId}/return">${t(lang, 'depositPay')}</a></p>`
+    ? html`<p>
+          ${t(lang, 'depositUnpaid', { amount: formatMoney(unpaid.amount, unpaid.currency, locale), when: unpaid.heldUntil ? formatDayTime(unpaid.heldUntil, zone, lang, locale) : '' })}
+        </p>
+        <p><a class="button primary" href="/payments/${unpaid.paymentId}/return">${t(lang, 'depositPay')}</a></p>`
     : refunded
       ? html`<p>${t(lang, REFUND_TEXT[refunded.kind], { amount: formatMoney(refunded.amount, refunded.currency, locale) })}</p>`
       : '';
   // the confirmation and the cancelled page take the focus on their heading, so a screen reader starts there
   const focus = justBooked || justCancelled || justMoved ? html` autofocus` : '';
   const body = html`<section aria-labelledby="booking-heading">
-<h2 id="booking-heading" tabindex="-1"${focus}>${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
-<div role="status">${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${justMoved ? html`<p class="success">${t(lang, 'moved')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}</div>
-<div class="card"><dl>
-<dt>${t(lang, 'status')}</dt><dd>${statusText}</dd>
-<dt>${t(lang, 'when')}</dt><dd>${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}–${formatTime(booking.endTime, zone, locale)}</dd>
-<dt>${t(lang, 'services')}</dt><dd><ul role="list">${booking.items.map((i) => html`<li>${i.serviceName}${i.resourceName ? ` (${t(lang, 'withStaff', { name: i.resourceName })})` : ''} · ${formatMoney(i.price, currency, locale)}</li>`)}</ul></dd>
-<dt>${t(lang, 'total')}</dt><dd>${formatMoney(booking.totalAmount, currency, locale)}</dd>
-${addressLine(found.tenant.address) ? html`<dt>${t(lang, 'address')}</dt><dd>${addressLine(found.tenant.address)}</dd>` : ''}
-</dl>
-<p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>
-${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCalendarPath(found.tenant.slug, booking.id, token)}" download="booking.ics">${t(lang, 'addToCalendar')}</a></p>` : ''}
-<p>${t(lang, 'manageLink')}:<br><a class="manage-link" href="${manageUrl}">${manageUrl}</a></p>
-<p class="hint">${t(lang, 'manageHint')}</p>
-</div></section>
-${seriesSection(view, series, zone)}
-${confirmSection(ctx, view, found, options.confirmError)}
-${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
-${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
-<p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
-  sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`, body, status: options.status });
+      <h2 id="booking-heading" tabindex="-1" ${focus}>${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
+      <div role="status">
+        ${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${justMoved ? html`<p class="success">${t(lang, 'moved')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}
+      </div>
+      <div class="card">
+        <dl>
+          <dt>${t(lang, 'status')}</dt>
+          <dd>${statusText}</dd>
+          <dt>${t(lang, 'when')}</dt>
+          <dd>
+            ${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}–${formatTime(booking.endTime, zone, locale)}
+          </dd>
+          <dt>${t(lang, 'services')}</dt>
+          <dd>
+            <ul role="list">
+              ${booking.items.map((i) => html`<li>${i.serviceName}${i.resourceName ? ` (${t(lang, 'withStaff', { name: i.resourceName })})` : ''} · ${formatMoney(i.price, currency, locale)}</li>`)}
+            </ul>
+          </dd>
+          <dt>${t(lang, 'total')}</dt>
+          <dd>${formatMoney(booking.totalAmount, currency, locale)}</dd>
+          ${
+            addressLine(found.tenant.address)
+              ? html`<dt>${t(lang, 'address')}</dt>
+                  <dd>${addressLine(found.tenant.address)}</dd>`
+              : ''
+          }
+        </dl>
+        <p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>
+        ${booking.status !== 'CANCELLED' ? html`<p><a class="button" href="${bookingCalendarPath(found.tenant.slug, booking.id, token)}" download="booking.ics">${t(lang, 'addToCalendar')}</a></p>` : ''}
+        <p>${t(lang, 'manageLink')}:<br /><a class="manage-link" href="${manageUrl}">${manageUrl}</a></p>
+        <p class="hint">${t(lang, 'manageHint')}</p>
+      </div>
+    </section>
+    ${seriesSection(view, series, zone)} ${confirmSection(ctx, view, found, options.confirmError)}
+    ${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
+    ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
+    <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
+  sendPage({
+    req,
+    res,
+    assets: ctx.assets()!,
+    salon: view,
+    lang,
+    title: `${t(lang, 'yourAppointment', { salon: found.tenant.name })}`,
+    body,
+    status: options.status,
+  });
 }
 
 /** GET /<slug>/bookings/<id>?token=... */
@@ -201,7 +262,11 @@ export async function moveFromForm(ctx: PagesContext, req: Request, res: Respons
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const date = time ? localDateOfSafe(time, found.booking.displaySnapshot.timezone) : null;
-    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, moveError: errorMessage(lang, err.code), move: { open: true, week: null, date } });
+    return renderManage(ctx, req, res, found, {
+      status: err.status >= 500 ? 503 : err.status,
+      moveError: errorMessage(lang, err.code),
+      move: { open: true, week: null, date },
+    });
   }
   res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
 }

@@ -37,7 +37,10 @@ export function isMovableByCustomer(booking: PublicBookingDto): boolean {
 }
 
 function heading(lang: SalonView['lang'], body: Html): Html {
-  return html`<section class="card move" aria-labelledby="move-heading"><h2 id="move-heading">${t(lang, 'moveHeading')}</h2>${body}</section>`;
+  return html`<section class="card move" aria-labelledby="move-heading">
+    <h2 id="move-heading">${t(lang, 'moveHeading')}</h2>
+    ${body}
+  </section>`;
 }
 
 /** The section: closed (call the salon), a link to choose another time, or the week and the chosen day's times. */
@@ -55,10 +58,20 @@ export async function moveSection(
   const zone = booking.displaySnapshot.timezone;
   const until = `${formatDay(preview.freeCancellationUntil, zone, locale)} ${formatTime(preview.freeCancellationUntil, zone, locale)}`;
   const alert = html`<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>`;
-  if (!preview.withinFreeWindow) return heading(lang, html`<p>${t(lang, 'moveClosed', { when: until })}</p>${alert}`);
+  if (!preview.withinFreeWindow)
+    return heading(
+      lang,
+      html`<p>${t(lang, 'moveClosed', { when: until })}</p>
+        ${alert}`,
+    );
   const manage = manageBookingPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
   if (!query.open) {
-    return heading(lang, html`<p id="move-terms">${t(lang, 'moveUntil', { when: until })}</p>${alert}<p><a class="button" href="${manage}&move=1#move-heading" aria-describedby="move-terms">${t(lang, 'moveChoose')}</a></p>`);
+    return heading(
+      lang,
+      html`<p id="move-terms">${t(lang, 'moveUntil', { when: until })}</p>
+        ${alert}
+        <p><a class="button" href="${manage}&move=1#move-heading" aria-describedby="move-terms">${t(lang, 'moveChoose')}</a></p>`,
+    );
   }
 
   const salon = salonRules(tenant);
@@ -73,7 +86,14 @@ export async function moveSection(
   if (days.length) {
     const items = booking.items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId }));
     try {
-      const answer = await availabilityForDates(ctx.deps.knex, tenant, { fromDate: days[0], toDate: days[days.length - 1], items, onlineOnly: true, now, excludeBookingId: booking.id });
+      const answer = await availabilityForDates(ctx.deps.knex, tenant, {
+        fromDate: days[0],
+        toDate: days[days.length - 1],
+        items,
+        onlineOnly: true,
+        now,
+        excludeBookingId: booking.id,
+      });
       // the time it has now is no move
       for (const d of answer) found.set(d.date, { slots: d.slots.filter((s) => s.start !== booking.startTime), working: d.working });
     } catch {
@@ -85,12 +105,22 @@ export async function moveSection(
     const { slots, working } = found.get(d) ?? { slots: [], working: false };
     const kind = dayState(d, today, last, working, slots.length);
     const label = t(lang, 'dayButton', { day: formatLocalDate(d, locale), free: dayStateText(lang, kind, slots.length) });
-    const inner = html`<span class="dow">${formatLocalDate(d, locale, { weekday: 'short' })}</span><span class="dom">${formatLocalDate(d, locale, { day: 'numeric' })}</span><span class="count">${dayBadge(lang, kind, slots.length)}</span>`;
+    const inner = html`<span class="dow">${formatLocalDate(d, locale, { weekday: 'short' })}</span
+      ><span class="dom">${formatLocalDate(d, locale, { day: 'numeric' })}</span><span class="count">${dayBadge(lang, kind, slots.length)}</span>`;
     const description = html`<span id="move-day-${d}" hidden>${label}</span>`;
     // a full day has no time to move to (its waitlist is joined from the booking page)
-    if (!isChoosable(kind) || kind === 'full') return html`<li>${description}<span class="day ${kind}" role="link" aria-disabled="true" aria-describedby="move-day-${d}">${inner}</span></li>`;
+    if (!isChoosable(kind) || kind === 'full')
+      return html`<li>${description}<span class="day ${kind}" role="link" aria-disabled="true" aria-describedby="move-day-${d}">${inner}</span></li>`;
     const chosen = d === date;
-    return html`<li>${description}<a class="day ${kind}${chosen ? ' chosen' : ''}" href="${at({ week, date: d })}" aria-describedby="move-day-${d}"${chosen ? html` aria-current="date"` : ''}>${inner}</a></li>`;
+    return html`<li>
+      ${description}<a
+        class="day ${kind}${chosen ? ' chosen' : ''}"
+        href="${at({ week, date: d })}"
+        aria-describedby="move-day-${d}"
+        ${chosen ? html` aria-current="date"` : ''}
+        >${inner}</a
+      >
+    </li>`;
   });
   const nav = (target: string, enabled: boolean, key: MessageKey, arrowFirst: boolean) => {
     const text = arrowFirst ? html`<span aria-hidden="true">‹ </span>${t(lang, key)}` : html`${t(lang, key)}<span aria-hidden="true"> ›</span>`;
@@ -102,19 +132,36 @@ export async function moveSection(
   const times =
     date && slots
       ? html`<form class="times-form" method="post" action="/${tenant.slug}/bookings/${booking.id}/move">
-<input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
-<fieldset><legend><h3 id="move-times-heading">${t(lang, 'timesHeading', { day: formatLocalDate(date, locale) })}</h3></legend>
-${slots.length === 0 ? html`<p>${t(lang, 'noTimesDay')}</p>` : html`<ul role="list" class="choices">${slots.map((s, i) => html`<li><input type="radio" id="move-time-${i}" name="time" value="${s.start}"${i === 0 ? html` required` : ''}><label for="move-time-${i}">${formatTime(s.start, salon.timezone, locale)}</label></li>`)}</ul>`}
-</fieldset>
-${slots.length ? html`<div class="actions"><button type="submit" class="primary">${t(lang, 'moveButton')}</button></div>` : ''}
-</form>`
+          <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
+          <fieldset>
+            <legend><h3 id="move-times-heading">${t(lang, 'timesHeading', { day: formatLocalDate(date, locale) })}</h3></legend>
+            ${
+              slots.length === 0
+                ? html`<p>${t(lang, 'noTimesDay')}</p>`
+                : html`<ul role="list" class="choices">
+                    ${slots.map((s, i) => html`<li><input type="radio" id="move-time-${i}" name="time" value="${s.start}" ${i === 0 ? html` required` : ''} /><label for="move-time-${i}">${formatTime(s.start, salon.timezone, locale)}</label></li>`)}
+                  </ul>`
+            }
+          </fieldset>
+          ${slots.length ? html`<div class="actions"><button type="submit" class="primary">${t(lang, 'moveButton')}</button></div>` : ''}
+        </form>`
       : html`<p class="hint">${t(lang, 'chooseDay')}</p>`;
   return heading(
     lang,
     html`<p id="move-terms">${t(lang, 'moveUntil', { when: until })} ${t(lang, 'moveSame')}</p>
-${alert}
-<div class="week"><div class="week-nav">${nav(prev, week > mondayOf(today), 'previousWeek', true)}<p class="week-label">${t(lang, 'weekOf', { from: formatLocalDate(week, locale, { day: 'numeric', month: 'long' }), to: formatLocalDate(addDays(week, 6), locale, { day: 'numeric', month: 'long' }) })}</p>${nav(next, next <= last, 'nextWeek', false)}</div>
-<ul class="days" role="list">${dayLinks}</ul></div>
-${times}`,
+      ${alert}
+      <div class="week">
+        <div class="week-nav">
+          ${nav(prev, week > mondayOf(today), 'previousWeek', true)}
+          <p class="week-label">
+            ${t(lang, 'weekOf', { from: formatLocalDate(week, locale, { day: 'numeric', month: 'long' }), to: formatLocalDate(addDays(week, 6), locale, { day: 'numeric', month: 'long' }) })}
+          </p>
+          ${nav(next, next <= last, 'nextWeek', false)}
+        </div>
+        <ul class="days" role="list">
+          ${dayLinks}
+        </ul>
+      </div>
+      ${times}`,
   );
 }

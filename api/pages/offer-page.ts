@@ -46,7 +46,14 @@ interface Found {
 }
 
 function offerDeps(ctx: PagesContext): OfferDeps {
-  return { knex: ctx.deps.knex, signaller: ctx.deps.signaller, offerKey: ctx.deps.config.keys.waitlistOffer, manageLinkKey: ctx.deps.config.keys.manageLink, now: ctx.deps.now, bookingHooks: ctx.deps.hooks.booking };
+  return {
+    knex: ctx.deps.knex,
+    signaller: ctx.deps.signaller,
+    offerKey: ctx.deps.config.keys.waitlistOffer,
+    manageLinkKey: ctx.deps.config.keys.manageLink,
+    now: ctx.deps.now,
+    bookingHooks: ctx.deps.hooks.booking,
+  };
 }
 
 /** The salon and the offer the token opens; undefined for a wrong id, slug or token (one 404 for all, as the API). */
@@ -68,9 +75,11 @@ async function offerNotFound(ctx: PagesContext, req: Request, res: Response): Pr
   if (!tenant) return notFoundPage(ctx, req, res, pageLang(req, res));
   const view = await salonView(ctx.deps, req, res, tenant, `/${tenant.slug}`);
   const { lang } = view;
-  const body = html`<section class="card" aria-labelledby="offer-heading"><h2 id="offer-heading">${t(lang, 'notFoundHeading')}</h2>
-<p role="alert">${errorMessage(lang, 'WAITLIST_OFFER_NOT_FOUND')}</p>
-<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'offerFindAnother')}</a></p></section>`;
+  const body = html`<section class="card" aria-labelledby="offer-heading">
+    <h2 id="offer-heading">${t(lang, 'notFoundHeading')}</h2>
+    <p role="alert">${errorMessage(lang, 'WAITLIST_OFFER_NOT_FOUND')}</p>
+    <p><a class="button primary" href="/${tenant.slug}">${t(lang, 'offerFindAnother')}</a></p>
+  </section>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, status: 404, title: t(lang, 'notFoundHeading'), body });
 }
 
@@ -78,13 +87,19 @@ function offerDetails(view: SalonView, offer: WaitlistOfferDto, names: { service
   const { lang, locale } = view;
   const zone = view.tenant.settings.timezone;
   return html`<dl>
-<dt>${t(lang, 'when')}</dt><dd>${formatLongDay(offer.startTime, zone, locale)}, ${formatTime(offer.startTime, zone, locale)}–${formatTime(offer.endTime, zone, locale)}</dd>
-<dt>${t(lang, 'services')}</dt><dd><ul role="list">${offer.items.map((i) => {
-    const staff = names.staff.get(i.resourceId);
-    return html`<li>${names.services.get(i.serviceId) ?? ''}${staff ? ` (${t(lang, 'withStaff', { name: staff })})` : ''}</li>`;
-  })}</ul></dd>
-</dl>
-<p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>`;
+      <dt>${t(lang, 'when')}</dt>
+      <dd>${formatLongDay(offer.startTime, zone, locale)}, ${formatTime(offer.startTime, zone, locale)}–${formatTime(offer.endTime, zone, locale)}</dd>
+      <dt>${t(lang, 'services')}</dt>
+      <dd>
+        <ul role="list">
+          ${offer.items.map((i) => {
+            const staff = names.staff.get(i.resourceId);
+            return html`<li>${names.services.get(i.serviceId) ?? ''}${staff ? ` (${t(lang, 'withStaff', { name: staff })})` : ''}</li>`;
+          })}
+        </ul>
+      </dd>
+    </dl>
+    <p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>`;
 }
 
 async function renderOffer(ctx: PagesContext, req: Request, res: Response, found: Found, options: { status?: number; code?: string } = {}): Promise<void> {
@@ -97,28 +112,42 @@ async function renderOffer(ctx: PagesContext, req: Request, res: Response, found
     services: new Map(catalogue.services.flatMap((g) => g.services.map((s) => [s.id, s.name] as const))),
     staff: new Map(catalogue.staff.map((s) => [s.id, s.name] as const)),
   };
-  const closedCode = offer.status === 'OFFERED' ? undefined : CLOSED_CODE[offer.status] ?? 'WAITLIST_OFFER_EXPIRED';
+  const closedCode = offer.status === 'OFFERED' ? undefined : (CLOSED_CODE[offer.status] ?? 'WAITLIST_OFFER_EXPIRED');
   let body: Html;
   if (!closedCode) {
     const heldUntil = `${formatLongDay(offer.expiresAt, zone, locale)} ${formatTime(offer.expiresAt, zone, locale)}`;
-    const hidden = html`<input type="hidden" name="token" value="${token}">`;
-    body = html`<section class="card" aria-labelledby="offer-heading"><h2 id="offer-heading">${t(lang, 'offerHeading')}</h2>
-<p>${t(lang, 'offerIntro', { salon: tenant.name })}</p>
-${offerDetails(view, offer, names)}
-<p id="offer-held"><strong>${t(lang, 'offerHeldUntil', { when: heldUntil })}</strong></p>
-<div class="error-slot" role="alert">${options.code ? html`<p class="error">${errorMessage(lang, options.code)}</p>` : ''}</div>
-<div class="actions"><form method="post" action="/${tenant.slug}/waitlist/offers/${offer.id}/accept">${hidden}<button type="submit" class="primary" aria-describedby="offer-held">${t(lang, 'offerAccept')}</button></form>
-<form method="post" action="/${tenant.slug}/waitlist/offers/${offer.id}/decline">${hidden}<button type="submit">${t(lang, 'offerDecline')}</button></form></div>
-</section>`;
+    const hidden = html`<input type="hidden" name="token" value="${token}" />`;
+    body = html`<section class="card" aria-labelledby="offer-heading">
+      <h2 id="offer-heading">${t(lang, 'offerHeading')}</h2>
+      <p>${t(lang, 'offerIntro', { salon: tenant.name })}</p>
+      ${offerDetails(view, offer, names)}
+      <p id="offer-held"><strong>${t(lang, 'offerHeldUntil', { when: heldUntil })}</strong></p>
+      <div class="error-slot" role="alert">${options.code ? html`<p class="error">${errorMessage(lang, options.code)}</p>` : ''}</div>
+      <div class="actions">
+        <form method="post" action="/${tenant.slug}/waitlist/offers/${offer.id}/accept">
+          ${hidden}<button type="submit" class="primary" aria-describedby="offer-held">${t(lang, 'offerAccept')}</button>
+        </form>
+        <form method="post" action="/${tenant.slug}/waitlist/offers/${offer.id}/decline">
+          ${hidden}<button type="submit">${t(lang, 'offerDecline')}</button>
+        </form>
+      </div>
+    </section>`;
   } else {
     // the accepted offer's booking: its manage link, derived from the booking id as in its messages
-    const booking = offer.status === 'ACCEPTED' && offer.bookingId ? manageBookingPath(tenant.slug, offer.bookingId, issueCancellationToken(ctx.deps.config.keys.manageLink, offer.bookingId).token) : undefined;
-    const heading: MessageKey = offer.status === 'DECLINED' ? 'offerDeclinedHeading' : offer.status === 'ACCEPTED' ? 'offerAcceptedHeading' : 'offerClosedHeading';
-    body = html`<section class="card" aria-labelledby="offer-heading"><h2 id="offer-heading">${t(lang, heading)}</h2>
-<p ${options.status && options.status >= 400 ? html`role="alert"` : html`role="status"`}>${offer.status === 'DECLINED' && !options.code ? t(lang, 'offerDeclinedBody') : errorMessage(lang, options.code ?? closedCode)}</p>
-${offerDetails(view, offer, names)}
-${booking ? html`<p><a class="button" href="${booking}">${t(lang, 'offerSeeBooking')}</a></p>` : ''}
-<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'offerFindAnother')}</a></p></section>`;
+    const booking =
+      offer.status === 'ACCEPTED' && offer.bookingId
+        ? manageBookingPath(tenant.slug, offer.bookingId, issueCancellationToken(ctx.deps.config.keys.manageLink, offer.bookingId).token)
+        : undefined;
+    const heading: MessageKey =
+      offer.status === 'DECLINED' ? 'offerDeclinedHeading' : offer.status === 'ACCEPTED' ? 'offerAcceptedHeading' : 'offerClosedHeading';
+    body = html`<section class="card" aria-labelledby="offer-heading">
+      <h2 id="offer-heading">${t(lang, heading)}</h2>
+      <p ${options.status && options.status >= 400 ? html`role="alert"` : html`role="status"`}>
+        ${offer.status === 'DECLINED' && !options.code ? t(lang, 'offerDeclinedBody') : errorMessage(lang, options.code ?? closedCode)}
+      </p>
+      ${offerDetails(view, offer, names)} ${booking ? html`<p><a class="button" href="${booking}">${t(lang, 'offerSeeBooking')}</a></p>` : ''}
+      <p><a class="button primary" href="/${tenant.slug}">${t(lang, 'offerFindAnother')}</a></p>
+    </section>`;
   }
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, status: options.status, title: `${t(lang, 'offerHeading')} – ${tenant.name}`, body });
 }

@@ -50,7 +50,10 @@ function outcome(payment: PaymentReturnView): { key: MessageKey; settled: boolea
     case 'FAILED':
       if (payment.retryCapReached || payment.bookingStatus === 'CANCELLED') return { key: 'paymentRetryCap', settled: !pending };
       // a provider that did not answer is not a refused card (docs/rules/booking-page.md#the-payment-return-page)
-      return { key: payment.failureKind === 'TRANSIENT' ? 'paymentProviderError' : 'paymentDeclined', settled: !pending || payment.depositStatus === 'RETRY_PENDING' };
+      return {
+        key: payment.failureKind === 'TRANSIENT' ? 'paymentProviderError' : 'paymentDeclined',
+        settled: !pending || payment.depositStatus === 'RETRY_PENDING',
+      };
     case 'EXPIRED':
     case 'VOIDED':
       return { key: 'paymentExpired', settled: true };
@@ -59,7 +62,14 @@ function outcome(payment: PaymentReturnView): { key: MessageKey; settled: boolea
   }
 }
 
-async function renderReturn(ctx: PagesContext, req: Request, res: Response, found: { payment: PaymentReturnView; tenant: PublicTenant }, error?: string, status = 200): Promise<void> {
+async function renderReturn(
+  ctx: PagesContext,
+  req: Request,
+  res: Response,
+  found: { payment: PaymentReturnView; tenant: PublicTenant },
+  error?: string,
+  status = 200,
+): Promise<void> {
   const { payment, tenant } = found;
   const view = await salonView(ctx.deps, req, res, tenant, `/${tenant.slug}`);
   const { lang, locale } = view;
@@ -68,23 +78,48 @@ async function renderReturn(ctx: PagesContext, req: Request, res: Response, foun
   const token = proofToken(req, payment.bookingId);
   const v2 = (await bookingUiVersion(ctx.deps.knex)) === 'v2';
   const assets = ctx.assets()!;
-  const statusLine: Html = html`<p id="payment-status" class="${key === 'paymentPaid' || key === 'paymentAuthorized' ? 'success' : ''}"${waiting ? html` data-payment-poll data-tenant-id="${payment.tenantId}" data-payment-id="${payment.latestPaymentId}" data-status="${payment.latestStatus}" data-booking-status="${payment.bookingStatus}" data-deposit-status="${payment.depositStatus ?? ''}"` : ''}>${t(lang, key)}</p>`;
-  const retry = payment.retryable && settled
-    ? html`<form method="post" action="/payments/${payment.paymentId}/retry"><input type="hidden" name="lang" value="${lang}">
-${token ? '' : html`<div class="field"><label for="retry-phone">${t(lang, 'phone')}</label><p class="hint" id="retry-phone-hint">${t(lang, 'paymentPhoneProof')}</p><input id="retry-phone" name="phone" type="tel" autocomplete="tel" required maxlength="32" aria-describedby="retry-phone-hint"></div>`}
-<button type="submit" class="primary">${t(lang, 'paymentRetry')}</button></form>`
-    : '';
-  const manage = token && !waiting ? html`<p><a class="button" href="${manageBookingPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
+  const statusLine: Html = html`<p
+    id="payment-status"
+    class="${key === 'paymentPaid' || key === 'paymentAuthorized' ? 'success' : ''}"
+    ${waiting ? html` data-payment-poll data-tenant-id="${payment.tenantId}" data-payment-id="${payment.latestPaymentId}" data-status="${payment.latestStatus}" data-booking-status="${payment.bookingStatus}" data-deposit-status="${payment.depositStatus ?? ''}"` : ''}
+  >
+    ${t(lang, key)}
+  </p>`;
+  const retry =
+    payment.retryable && settled
+      ? html`<form method="post" action="/payments/${payment.paymentId}/retry">
+          <input type="hidden" name="lang" value="${lang}" />
+          ${
+            token
+              ? ''
+              : html`<div class="field">
+                  <label for="retry-phone">${t(lang, 'phone')}</label>
+                  <p class="hint" id="retry-phone-hint">${t(lang, 'paymentPhoneProof')}</p>
+                  <input id="retry-phone" name="phone" type="tel" autocomplete="tel" required maxlength="32" aria-describedby="retry-phone-hint" />
+                </div>`
+          }
+          <button type="submit" class="primary">${t(lang, 'paymentRetry')}</button>
+        </form>`
+      : '';
+  const manage =
+    token && !waiting ? html`<p><a class="button" href="${manageBookingPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
   const checkout = payment.checkoutUrl ? html`<p><a href="${payment.checkoutUrl}">${t(lang, 'paymentGoTo')}</a></p>` : '';
   // a failed deposit below the cap: until when the time is held for the retry
-  const heldLine = payment.latestStatus === 'FAILED' && payment.retryable && payment.heldUntil ? html`<p>${t(lang, 'paymentHeldUntil', { when: formatDayTime(payment.heldUntil, view.tenant.settings.timezone, lang, locale) })}</p>` : '';
+  const heldLine =
+    payment.latestStatus === 'FAILED' && payment.retryable && payment.heldUntil
+      ? html`<p>${t(lang, 'paymentHeldUntil', { when: formatDayTime(payment.heldUntil, view.tenant.settings.timezone, lang, locale) })}</p>`
+      : '';
   const bookAgain = payment.bookingStatus === 'CANCELLED' ? html`<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>` : '';
-  const body = html`<section class="card" aria-labelledby="payment-heading"><h2 id="payment-heading">${t(lang, 'paymentHeading')}</h2>
-<p>${t(lang, 'deposit')}: ${formatMoney(payment.amount, payment.currency, locale)}</p>
-<div role="status" aria-live="polite">${statusLine}${heldLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, bookingStatusKey(payment)).toLowerCase() })}</p>`}</div>
-<div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-${checkout}${retry}${manage}${bookAgain}</section>`;
-  const refresh = html`<meta http-equiv="refresh" content="2">`;
+  const body = html`<section class="card" aria-labelledby="payment-heading">
+    <h2 id="payment-heading">${t(lang, 'paymentHeading')}</h2>
+    <p>${t(lang, 'deposit')}: ${formatMoney(payment.amount, payment.currency, locale)}</p>
+    <div role="status" aria-live="polite">
+      ${statusLine}${heldLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, bookingStatusKey(payment)).toLowerCase() })}</p>`}
+    </div>
+    <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
+    ${checkout}${retry}${manage}${bookAgain}
+  </section>`;
+  const refresh = html`<meta http-equiv="refresh" content="2" />`;
   sendPage({
     req,
     res,
@@ -128,6 +163,13 @@ export async function retryFromForm(ctx: PagesContext, req: Request, res: Respon
     res.redirect(303, `/payments/${payment.paymentId}/return`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    await renderReturn(ctx, req, res, { ...found, payment: await paymentReturnView(ctx.deps.knex, found.payment.paymentId) }, errorMessage(lang, err.code), err.status >= 500 ? 503 : err.status);
+    await renderReturn(
+      ctx,
+      req,
+      res,
+      { ...found, payment: await paymentReturnView(ctx.deps.knex, found.payment.paymentId) },
+      errorMessage(lang, err.code),
+      err.status >= 500 ? 503 : err.status,
+    );
   }
 }

@@ -43,7 +43,12 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
       keyring: deps.config.credentialKeys,
       manageLinkKey: deps.config.keys.manageLink,
       bookingHooks: deps.hooks.booking,
-      providers: deps.paymentProviders ?? { get: () => undefined, names: () => [], webhookBaseUrl: deps.config.payments.webhookBaseUrl, returnBaseUrl: deps.config.payments.returnBaseUrl },
+      providers: deps.paymentProviders ?? {
+        get: () => undefined,
+        names: () => [],
+        webhookBaseUrl: deps.config.payments.webhookBaseUrl,
+        returnBaseUrl: deps.config.payments.returnBaseUrl,
+      },
     },
   };
   const router = Router();
@@ -63,20 +68,74 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
 
   router.get('/payments/:id/return', (req, res) => paymentReturnPage(ctx, req, res));
   router.post('/payments/:id/retry', form, (req, res) => retryFromForm(ctx, req, res));
-  router.get('/:slug/bookings/:id/calendar.ics', slugRoute((req, res) => calendarFile(ctx, req, res)));
-  router.get('/:slug/bookings/:id', slugRoute((req, res) => managePage(ctx, req, res)));
-  router.post('/:slug/bookings/:id/cancel', form, slugRoute((req, res) => cancelFromForm(ctx, req, res)));
-  router.post('/:slug/bookings/:id/confirm', form, slugRoute((req, res) => confirmFromForm(ctx, req, res)));
-  router.post('/:slug/bookings/:id/move', form, slugRoute((req, res) => moveFromForm(ctx, req, res)));
-  router.get('/:slug/waitlist/offers/:offerId', slugRoute((req, res) => offerPage(ctx, req, res)));
-  router.post('/:slug/waitlist/offers/:offerId/accept', acceptLimit, form, slugRoute((req, res) => acceptFromForm(ctx, req, res)));
-  router.post('/:slug/waitlist/offers/:offerId/decline', form, slugRoute((req, res) => declineFromForm(ctx, req, res)));
-  router.post('/:slug/waitlist', joinLimit, form, slugRoute((req, res) => joinFromForm(ctx, req, res)));
-  router.get('/:slug/waitlist/:id', slugRoute((req, res) => entryPage(ctx, req, res)));
-  router.post('/:slug/waitlist/:id/leave', form, slugRoute((req, res) => leaveFromForm(ctx, req, res)));
-  router.post('/:slug/book', createLimit, form, slugRoute((req, res) => bookFromForm(ctx, req, res)));
-  router.get('/:slug/nudges/unsubscribe', slugRoute((req, res) => unsubscribePage(ctx, req, res)));
-  router.post('/:slug/nudges/unsubscribe', form, slugRoute((req, res) => unsubscribeFromForm(ctx, req, res)));
+  router.get(
+    '/:slug/bookings/:id/calendar.ics',
+    slugRoute((req, res) => calendarFile(ctx, req, res)),
+  );
+  router.get(
+    '/:slug/bookings/:id',
+    slugRoute((req, res) => managePage(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/bookings/:id/cancel',
+    form,
+    slugRoute((req, res) => cancelFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/bookings/:id/confirm',
+    form,
+    slugRoute((req, res) => confirmFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/bookings/:id/move',
+    form,
+    slugRoute((req, res) => moveFromForm(ctx, req, res)),
+  );
+  router.get(
+    '/:slug/waitlist/offers/:offerId',
+    slugRoute((req, res) => offerPage(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/waitlist/offers/:offerId/accept',
+    acceptLimit,
+    form,
+    slugRoute((req, res) => acceptFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/waitlist/offers/:offerId/decline',
+    form,
+    slugRoute((req, res) => declineFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/waitlist',
+    joinLimit,
+    form,
+    slugRoute((req, res) => joinFromForm(ctx, req, res)),
+  );
+  router.get(
+    '/:slug/waitlist/:id',
+    slugRoute((req, res) => entryPage(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/waitlist/:id/leave',
+    form,
+    slugRoute((req, res) => leaveFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/book',
+    createLimit,
+    form,
+    slugRoute((req, res) => bookFromForm(ctx, req, res)),
+  );
+  router.get(
+    '/:slug/nudges/unsubscribe',
+    slugRoute((req, res) => unsubscribePage(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/nudges/unsubscribe',
+    form,
+    slugRoute((req, res) => unsubscribeFromForm(ctx, req, res)),
+  );
   router.get(
     '/:slug',
     slugRoute(async (req, res) => {
@@ -103,6 +162,15 @@ function pageErrors(ctx: PagesContext, deps: AppDeps): ErrorRequestHandler {
     const assets = ctx.assets();
     if (res.headersSent || !assets) return next(err);
     const lang = pageLang(req, res);
-    sendPage({ req, res, assets, lang, status: appError.status, title: t(lang, 'errorHeading'), body: html`<h1>${t(lang, 'errorHeading')}</h1><p role="alert">${errorMessage(lang, appError.code)}</p>` });
+    sendPage({
+      req,
+      res,
+      assets,
+      lang,
+      status: appError.status,
+      title: t(lang, 'errorHeading'),
+      body: html`<h1>${t(lang, 'errorHeading')}</h1>
+        <p role="alert">${errorMessage(lang, appError.code)}</p>`,
+    });
   };
 }

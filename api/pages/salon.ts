@@ -94,7 +94,19 @@ async function signed(deps: AppDeps, key: unknown): Promise<string | undefined> 
 export async function salonView(deps: AppDeps, req: Request, res: Response, tenant: PublicTenant, pagePath: string): Promise<SalonView> {
   const lang = pageLang(req, res);
   const branding = (tenant.branding ?? {}) as Record<string, unknown>;
-  const [logo, cover, coverMobile] = await Promise.all([signed(deps, branding.logoKey), signed(deps, branding.coverKey), signed(deps, branding.coverMobileKey)]);
+  const [logo, cover, coverMobile] = await Promise.all([
+    signed(deps, branding.logoKey),
+    signed(deps, branding.coverKey),
+    signed(deps, branding.coverMobileKey),
+  ]);
   const locale = intlLocale(lang, (tenant.settings as { locale?: string }).locale ?? 'nb-NO');
-  return { tenant, lang, locale, pagePath, colours: pageColours(branding), images: { logo, cover, coverMobile }, phoneCode: callingCodeOf(phoneRegionOf(tenant)) };
+  return {
+    tenant,
+    lang,
+    locale,
+    pagePath,
+    colours: pageColours(branding),
+    images: { logo, cover, coverMobile },
+    phoneCode: callingCodeOf(phoneRegionOf(tenant)),
+  };
 }

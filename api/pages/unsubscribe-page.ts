@@ -30,13 +30,22 @@ async function render(ctx: PagesContext, req: Request, res: Response, done: bool
   const view = await salonView(ctx.deps, req, res, tenant, `/${tenant.slug}`);
   const { lang } = view;
   const body = done
-    ? html`<section class="card" aria-labelledby="unsubscribe-heading"><h2 id="unsubscribe-heading">${t(lang, 'unsubscribeHeading')}</h2><p role="status" class="success">${t(lang, 'unsubscribeDone', { salon: tenant.name })}</p></section>`
-    : html`<section class="card" aria-labelledby="unsubscribe-heading"><h2 id="unsubscribe-heading">${t(lang, 'unsubscribeHeading')}</h2>
-<p>${t(lang, 'unsubscribeBody', { salon: tenant.name })}</p>
-<form method="post" action="/${tenant.slug}/nudges/unsubscribe">
-<input type="hidden" name="customer" value="${link.customerId}"><input type="hidden" name="token" value="${link.token}"><input type="hidden" name="lang" value="${lang}">
-<button type="submit" class="primary">${t(lang, 'unsubscribeButton')}</button>
-</form></section>`;
+    ? html`<section class="card" aria-labelledby="unsubscribe-heading">
+        <h2 id="unsubscribe-heading">${t(lang, 'unsubscribeHeading')}</h2>
+        <p role="status" class="success">${t(lang, 'unsubscribeDone', { salon: tenant.name })}</p>
+      </section>`
+    : html`<section class="card" aria-labelledby="unsubscribe-heading">
+        <h2 id="unsubscribe-heading">${t(lang, 'unsubscribeHeading')}</h2>
+        <p>${t(lang, 'unsubscribeBody', { salon: tenant.name })}</p>
+        <form method="post" action="/${tenant.slug}/nudges/unsubscribe">
+          <input type="hidden" name="customer" value="${link.customerId}" /><input type="hidden" name="token" value="${link.token}" /><input
+            type="hidden"
+            name="lang"
+            value="${lang}"
+          />
+          <button type="submit" class="primary">${t(lang, 'unsubscribeButton')}</button>
+        </form>
+      </section>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: t(lang, 'unsubscribeHeading'), body });
 }
 

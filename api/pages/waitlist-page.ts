@@ -58,11 +58,21 @@ export async function joinFromForm(ctx: PagesContext, req: Request, res: Respons
       lang: view.lang,
       status,
       title: `${t(view.lang, 'waitlistHeading')} – ${tenant.name}`,
-      body: html`<div class="booking"><section class="step">${waitlistForm(view, state, wish, values, errors)}<div class="actions"><a class="button" href="${pagePath}${stateQuery({ services: state.services, staff: state.staff, date: fromDate === toDate ? fromDate : null })}">${t(view.lang, 'back')}</a></div></section></div>`,
+      body: html`<div class="booking">
+        <section class="step">
+          ${waitlistForm(view, state, wish, values, errors)}
+          <div class="actions">
+            <a class="button" href="${pagePath}${stateQuery({ services: state.services, staff: state.staff, date: fromDate === toDate ? fromDate : null })}"
+              >${t(view.lang, 'back')}</a
+            >
+          </div>
+        </section>
+      </div>`,
     });
 
   const problems = contactProblems(values);
-  if (Object.keys(problems).length) return render(422, { fields: Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(view.lang, key)])) });
+  if (Object.keys(problems).length)
+    return render(422, { fields: Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(view.lang, key)])) });
   const contact = contactBody(values);
   try {
     const entry = await joinWaitlist(waitlistDeps(ctx), tenant, {
@@ -120,26 +130,39 @@ async function renderEntry(ctx: PagesContext, req: Request, res: Response, found
   const link = `${ctx.deps.config.publicBaseUrl}${waitlistEntryPath(tenant.slug, entry.id, token, lang)}`;
   const heading = justJoined ? t(lang, 'waitlistJoinedHeading') : t(lang, 'waitlistEntryHeading', { salon: tenant.name });
   const body = html`<section aria-labelledby="entry-heading">
-<h2 id="entry-heading" tabindex="-1"${justJoined || justLeft ? html` autofocus` : ''}>${heading}</h2>
-<div role="status">${justLeft ? html`<p class="success">${t(lang, 'waitlistLeft')}</p>` : ''}</div>
-<div class="card"><dl>
-<dt>${t(lang, 'status')}</dt><dd>${t(lang, `waitlistStatus${entry.status}` as MessageKey)}</dd>
-<dt>${t(lang, 'services')}</dt><dd>${names.join(', ')}</dd>
-<dt>${t(lang, 'staffLabel')}</dt><dd>${staff}</dd>
-<dt>${t(lang, 'waitlistDates')}</dt><dd>${dates}</dd>
-${times ? html`<dt>${t(lang, 'waitlistTimes')}</dt><dd>${times}</dd>` : ''}
-</dl>
-<p>${t(lang, 'waitlistLink')}:<br><a class="manage-link" href="${link}">${link}</a></p>
-<p class="hint">${t(lang, 'waitlistLinkHint')}</p>
-</div>
-${
-  entry.status === 'WAITING'
-    ? html`<form method="post" action="/${tenant.slug}/waitlist/${entry.id}/leave"><input type="hidden" name="token" value="${token}"><input type="hidden" name="lang" value="${lang}">
-<div class="error-slot" role="alert">${options.error ? html`<p class="error">${options.error}</p>` : ''}</div>
-<button type="submit">${t(lang, 'waitlistLeave')}</button></form>`
-    : ''
-}</section>
-<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
+      <h2 id="entry-heading" tabindex="-1" ${justJoined || justLeft ? html` autofocus` : ''}>${heading}</h2>
+      <div role="status">${justLeft ? html`<p class="success">${t(lang, 'waitlistLeft')}</p>` : ''}</div>
+      <div class="card">
+        <dl>
+          <dt>${t(lang, 'status')}</dt>
+          <dd>${t(lang, `waitlistStatus${entry.status}` as MessageKey)}</dd>
+          <dt>${t(lang, 'services')}</dt>
+          <dd>${names.join(', ')}</dd>
+          <dt>${t(lang, 'staffLabel')}</dt>
+          <dd>${staff}</dd>
+          <dt>${t(lang, 'waitlistDates')}</dt>
+          <dd>${dates}</dd>
+          ${
+            times
+              ? html`<dt>${t(lang, 'waitlistTimes')}</dt>
+                  <dd>${times}</dd>`
+              : ''
+          }
+        </dl>
+        <p>${t(lang, 'waitlistLink')}:<br /><a class="manage-link" href="${link}">${link}</a></p>
+        <p class="hint">${t(lang, 'waitlistLinkHint')}</p>
+      </div>
+      ${
+        entry.status === 'WAITING'
+          ? html`<form method="post" action="/${tenant.slug}/waitlist/${entry.id}/leave">
+              <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
+              <div class="error-slot" role="alert">${options.error ? html`<p class="error">${options.error}</p>` : ''}</div>
+              <button type="submit">${t(lang, 'waitlistLeave')}</button>
+            </form>`
+          : ''
+      }
+    </section>
+    <p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, title: heading, body, status: options.status });
 }
 

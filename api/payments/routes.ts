@@ -25,13 +25,22 @@ export function paymentsRouter(deps: AppDeps): Router {
     webhookBaseUrl: deps.config.payments.webhookBaseUrl,
     returnBaseUrl: deps.config.payments.returnBaseUrl,
   };
-  const pdeps: PaymentDeps = { knex, signaller: deps.signaller, keyring: deps.config.credentialKeys, providers, manageLinkKey: deps.config.keys.manageLink, bookingHooks: deps.hooks.booking };
+  const pdeps: PaymentDeps = {
+    knex,
+    signaller: deps.signaller,
+    keyring: deps.config.credentialKeys,
+    providers,
+    manageLinkKey: deps.config.keys.manageLink,
+    bookingHooks: deps.hooks.booking,
+  };
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
   // the booking is proven by its cancellation token, its contact phone, or the signed-in customer who owns it
   const proofOf = (req: Request, source: Query) => {
     const customerAccountId = optionalCustomerOf(req)?.accountId;
     if (!source.token && !source.phone && !customerAccountId) {
-      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone, or sign in as the customer' }]);
+      throw errors.validation('Request validation failed', [
+        { field: 'token', message: 'give the cancellation token or the contact phone, or sign in as the customer' },
+      ]);
     }
     return { token: source.token, phone: source.phone, customerAccountId };
   };
@@ -56,7 +65,10 @@ export function paymentsRouter(deps: AppDeps): Router {
   });
 
   router.post('/admin/payments/:id/refund', requireRole('OWNER'), async (req, res) => {
-    sendData(res, await payments.refundPayment(pdeps, tenantOf(req), await actorOf(req), String(req.params.id), req.body as { amount: number; reason?: string }));
+    sendData(
+      res,
+      await payments.refundPayment(pdeps, tenantOf(req), await actorOf(req), String(req.params.id), req.body as { amount: number; reason?: string }),
+    );
   });
 
   router.post('/admin/payments/:id/void', requireRole('OWNER'), async (req, res) => {

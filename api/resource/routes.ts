@@ -89,7 +89,10 @@ export function resourceRouter(deps: AppDeps): Router {
   });
 
   router.get('/resources/:id/schedule-overrides', staff, async (req, res) => {
-    sendData(res, await schedules.listOverrides(knex, tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }));
+    sendData(
+      res,
+      await schedules.listOverrides(knex, tenantOf(req), param(req, 'id'), { dateFrom: strParam(req, 'dateFrom'), dateTo: strParam(req, 'dateTo') }),
+    );
   });
   router.post('/resources/:id/schedule-overrides', owner, async (req, res) => {
     sendCreated(res, await schedules.createOverride(knex, tenantOf(req), param(req, 'id'), req.body, notice()));

@@ -7,7 +7,16 @@ import { customerOf, principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { bookingActor } from '../../domain/booking/booking-actor';
-import { cancelOccurrence, createCustomerSeries, createSeries, endSeries, getSeries, listSeries, updateSeries, type SeriesDeps } from '../../domain/series/series.service';
+import {
+  cancelOccurrence,
+  createCustomerSeries,
+  createSeries,
+  endSeries,
+  getSeries,
+  listSeries,
+  updateSeries,
+  type SeriesDeps,
+} from '../../domain/series/series.service';
 import type { SeriesStatus } from '../../domain/series/series.rules';
 
 type Query = Record<string, string | undefined>;
@@ -22,7 +31,15 @@ export function seriesRouter(deps: AppDeps): Router {
 
   router.get('/series', requireRole('STAFF'), async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listSeries(sdeps, await staffTenant(req), await actorOf(req), { page: Number(q.page ?? 1), limit: Number(q.limit ?? 20), status: q.status as SeriesStatus | undefined, customerId: q.customerId }));
+    sendPage(
+      res,
+      await listSeries(sdeps, await staffTenant(req), await actorOf(req), {
+        page: Number(q.page ?? 1),
+        limit: Number(q.limit ?? 20),
+        status: q.status as SeriesStatus | undefined,
+        customerId: q.customerId,
+      }),
+    );
   });
 
   router.post('/series', createLimit, requireRole('STAFF'), async (req, res) => {

@@ -34,7 +34,10 @@ export function taxRouter(deps: AppDeps): Router {
 
   router.get('/accounting-accounts', owner, async (req, res) => {
     const q = req.query as Query;
-    sendPage(res, await listAccountingAccounts(knex, tenantOf(req), { page: q.page as number, limit: q.limit as number, taxId: q.taxId as string | undefined }));
+    sendPage(
+      res,
+      await listAccountingAccounts(knex, tenantOf(req), { page: q.page as number, limit: q.limit as number, taxId: q.taxId as string | undefined }),
+    );
   });
   router.post('/accounting-accounts', owner, async (req, res) => sendCreated(res, await createAccountingAccount(knex, tenantOf(req), req.body)));
   router.get('/accounting-accounts/:id', owner, async (req, res) => sendData(res, await getAccountingAccount(knex, tenantOf(req), req.params.id as string)));

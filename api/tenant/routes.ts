@@ -67,7 +67,10 @@ export function tenantRouter(deps: AppDeps): Router {
   });
 
   router.patch('/tenants/:id', requireRole('OWNER', PLATFORM_ADMIN_TOO), async (req, res) => {
-    sendData(res, toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps))));
+    sendData(
+      res,
+      toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps))),
+    );
   });
 
   return router;

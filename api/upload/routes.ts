@@ -63,7 +63,8 @@ function withFilePart<T>(req: Request, res: Response, discardLimit: number, hand
     });
     parser.on('error', () => fail(malformed('is not a well-formed multipart body')));
     parser.on('close', () => {
-      if (!work) return fail(errors.validation('Request validation failed', [{ field: 'file', message: 'is required (a part named file, after the purpose field)' }]));
+      if (!work)
+        return fail(errors.validation('Request validation failed', [{ field: 'file', message: 'is required (a part named file, after the purpose field)' }]));
       work.then(succeed, fail);
     });
     req.pipe(parser);
@@ -80,7 +81,14 @@ export function uploadRouter(deps: AppDeps): Router {
   const { config } = deps;
   const limits = config.rateLimit;
   const window = limits.windowMs;
-  const uploadDeps: uploads.UploadDeps = { knex: deps.knex, storage: deps.storage, signaller: deps.signaller, limits: config.storage, now: deps.now, uploadHooks: deps.hooks.upload };
+  const uploadDeps: uploads.UploadDeps = {
+    knex: deps.knex,
+    storage: deps.storage,
+    signaller: deps.signaller,
+    limits: config.storage,
+    now: deps.now,
+    uploadHooks: deps.hooks.upload,
+  };
   const proxyDeps: ImageProxyDeps = { knex: deps.knex, storage: deps.storage, secret: config.storage.imageProxySecret, publicBaseUrl: config.publicBaseUrl };
   const staff = requireRole('STAFF');
   // what an oversize upload may still send before its answer goes out (api/unread-body.ts)
@@ -89,7 +97,9 @@ export function uploadRouter(deps: AppDeps): Router {
 
   router.post('/upload', staff, rateLimiter(limits.upload, window, 'upload-multipart', 'user'), async (req, res) => {
     const actor = actorOf(req);
-    const file = await withFilePart(req, res, discardLimit, (part) => uploads.uploadImage(uploadDeps, actor, { purpose: part.fields.purpose, mimeType: part.mimeType, fileName: part.fileName, body: part.stream }));
+    const file = await withFilePart(req, res, discardLimit, (part) =>
+      uploads.uploadImage(uploadDeps, actor, { purpose: part.fields.purpose, mimeType: part.mimeType, fileName: part.fileName, body: part.stream }),
+    );
     sendCreated(res, file);
   });
   router.post('/upload/presigned-put', staff, rateLimiter(limits.presignedPut, window, 'upload-presigned-put', 'user'), async (req, res) => {
@@ -111,16 +121,33 @@ export function uploadRouter(deps: AppDeps): Router {
 
   router.get('/image-proxy/sign', rateLimiter(limits.imageSign, window, 'image-sign', 'user'), async (req, res) => {
     // a signed-in customer may sign public images (docs/rules/uploads.md#who-may-do-what); staff sign within their salon
-    const caller = req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId }))(principalOf(req));
+    const caller =
+      req.customer && !req.principal ? { role: 'CUSTOMER' as const, tenantId: null } : (({ role, tenantId }) => ({ role, tenantId }))(principalOf(req));
     const q = req.query as Record<string, string | undefined>;
     sendData(
       res,
-      await signImageUrl(proxyDeps, caller, { key: String(q.key), w: numberParam(req, 'w'), h: numberParam(req, 'h'), fit: q.fit as 'fit' | 'fill' | undefined, g: q.g as never, q: numberParam(req, 'q') }, nowOf(deps).getTime()),
+      await signImageUrl(
+        proxyDeps,
+        caller,
+        {
+          key: String(q.key),
+          w: numberParam(req, 'w'),
+          h: numberParam(req, 'h'),
+          fit: q.fit as 'fit' | 'fill' | undefined,
+          g: q.g as never,
+          q: numberParam(req, 'q'),
+        },
+        nowOf(deps).getTime(),
+      ),
     );
   });
   router.get('/image-proxy/render', async (req, res) => {
     const q = req.query as Record<string, string>;
-    const image = await renderImage(proxyDeps, { key: q.key, o: q.o, exp: Number(q.exp), sig: q.sig, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') }, nowOf(deps).getTime());
+    const image = await renderImage(
+      proxyDeps,
+      { key: q.key, o: q.o, exp: Number(q.exp), sig: q.sig, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') },
+      nowOf(deps).getTime(),
+    );
     res.set({
       'Cache-Control': `public, max-age=${image.maxAge}, immutable`,
       ETag: image.etag,

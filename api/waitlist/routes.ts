@@ -9,7 +9,16 @@ import { requireRole } from '../middleware/require-role';
 import { customerOf, optionalCustomerOf, principalOf, tenantOf } from '../request-context';
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
-import { addWaitlistEntry, joinWaitlist, leaveWaitlist, listOwnWaitlist, listWaitlist, removeWaitlistEntry, viewEntry, type WaitlistDeps } from '../../domain/waitlist/waitlist.service';
+import {
+  addWaitlistEntry,
+  joinWaitlist,
+  leaveWaitlist,
+  listOwnWaitlist,
+  listWaitlist,
+  removeWaitlistEntry,
+  viewEntry,
+  type WaitlistDeps,
+} from '../../domain/waitlist/waitlist.service';
 import { acceptOffer, declineOffer, viewOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import type { WaitlistEntryStatus } from '../../domain/waitlist/waitlist-events.rules';
 
@@ -19,7 +28,15 @@ export function waitlistRouter(deps: AppDeps): Router {
   const router = Router();
   const { knex, config } = deps;
   // the waitlist services' deps; accepting an offer books, so it carries the booking port too
-  const wdeps: OfferDeps & WaitlistDeps = { knex, signaller: deps.signaller, offerKey: config.keys.waitlistOffer, entryKey: config.keys.waitlistEntry, manageLinkKey: config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
+  const wdeps: OfferDeps & WaitlistDeps = {
+    knex,
+    signaller: deps.signaller,
+    offerKey: config.keys.waitlistOffer,
+    entryKey: config.keys.waitlistEntry,
+    manageLinkKey: config.keys.manageLink,
+    now: deps.now,
+    bookingHooks: deps.hooks.booking,
+  };
   // like the booking routes: joining and accepting create rows (docs/rules/limits.md#rate-limits)
   const joinLimit = rateLimiter(config.rateLimit.bookingCreate, config.rateLimit.windowMs, 'waitlist-join');
   const acceptLimit = rateLimiter(config.rateLimit.bookingCreate, config.rateLimit.windowMs, 'waitlist-accept');

@@ -34,7 +34,12 @@ export function postgresBackends(postmasterPid: number): Map<number, Backend> {
  * processes that may hold connections (their pids); a backend whose client is none of them (or has
  * gone) counts as `other`, Postgres's own processes as `background`.
  */
-export function postgresCpuByClient(before: Map<number, Backend>, after: Map<number, Backend>, postgresPort: number, clients: { name: string; pid: number }[]): Record<string, number> {
+export function postgresCpuByClient(
+  before: Map<number, Backend>,
+  after: Map<number, Backend>,
+  postgresPort: number,
+  clients: { name: string; pid: number }[],
+): Record<string, number> {
   const ownerOfPort = clientPortOwners(postgresPort, clients);
   const out: Record<string, number> = {};
   for (const [pid, now] of after) {

@@ -57,11 +57,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     `ALTER TABLE bookings ADD CONSTRAINT bookings_deposit_status_check CHECK (deposit_status IS NULL OR deposit_status IN ('PENDING','AUTHORIZED','PAID','REFUNDED','PARTIALLY_REFUNDED','FORFEIT','VOIDED','RETRY_PENDING'))`,
   );
-  await knex.raw(`ALTER TABLE bookings ADD CONSTRAINT bookings_cancelled_by_check CHECK (cancelled_by IS NULL OR cancelled_by IN ('CUSTOMER','SALON','SYSTEM'))`);
-  await knex.raw('ALTER TABLE bookings ADD CONSTRAINT bookings_time_check CHECK (end_time > start_time)');
   await knex.raw(
-    'ALTER TABLE bookings ADD CONSTRAINT bookings_amounts_check CHECK (total_amount >= 0 AND discount_amount >= 0 AND cancellation_fee >= 0)',
+    `ALTER TABLE bookings ADD CONSTRAINT bookings_cancelled_by_check CHECK (cancelled_by IS NULL OR cancelled_by IN ('CUSTOMER','SALON','SYSTEM'))`,
   );
+  await knex.raw('ALTER TABLE bookings ADD CONSTRAINT bookings_time_check CHECK (end_time > start_time)');
+  await knex.raw('ALTER TABLE bookings ADD CONSTRAINT bookings_amounts_check CHECK (total_amount >= 0 AND discount_amount >= 0 AND cancellation_fee >= 0)');
 
   await knex.schema.createTable('booking_items', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

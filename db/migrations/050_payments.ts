@@ -60,7 +60,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_capture_mode_check CHECK (capture_mode IN ('AUTO','MANUAL'))`);
   await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_failure_kind_check CHECK (failure_kind IS NULL OR failure_kind IN ('TRANSIENT','PERMANENT'))`);
   // money in minor units: refunded <= captured <= amount, never negative
-  await knex.raw('ALTER TABLE payments ADD CONSTRAINT payments_amounts_check CHECK (amount >= 0 AND captured_amount >= 0 AND refunded_amount >= 0 AND captured_amount <= amount AND refunded_amount <= captured_amount)');
+  await knex.raw(
+    'ALTER TABLE payments ADD CONSTRAINT payments_amounts_check CHECK (amount >= 0 AND captured_amount >= 0 AND refunded_amount >= 0 AND captured_amount <= amount AND refunded_amount <= captured_amount)',
+  );
 
   await knex.schema.createTable('payment_events', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -29,9 +29,15 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['tenant_id', 'created_at']);
   });
   await knex.raw(`ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_type_check CHECK (type IN ('VISIT_BASED','POINTS_BASED'))`);
-  await knex.raw(`ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_reward_type_check CHECK (reward_type IS NULL OR reward_type IN ('FREE_SERVICE','DISCOUNT_PERCENT','DISCOUNT_AMOUNT'))`);
-  await knex.raw(`ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_visit_fields_check CHECK (type <> 'VISIT_BASED' OR (required_stamps >= 1 AND reward_type IS NOT NULL AND reward_value >= 1))`);
-  await knex.raw(`ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_points_fields_check CHECK (type <> 'POINTS_BASED' OR (earn_rate >= 1 AND redeem_rate >= 1 AND min_redemption >= 0))`);
+  await knex.raw(
+    `ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_reward_type_check CHECK (reward_type IS NULL OR reward_type IN ('FREE_SERVICE','DISCOUNT_PERCENT','DISCOUNT_AMOUNT'))`,
+  );
+  await knex.raw(
+    `ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_visit_fields_check CHECK (type <> 'VISIT_BASED' OR (required_stamps >= 1 AND reward_type IS NOT NULL AND reward_value >= 1))`,
+  );
+  await knex.raw(
+    `ALTER TABLE loyalty_cards ADD CONSTRAINT loyalty_cards_points_fields_check CHECK (type <> 'POINTS_BASED' OR (earn_rate >= 1 AND redeem_rate >= 1 AND min_redemption >= 0))`,
+  );
 
   await knex.schema.createTable('loyalty_stamps', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -74,8 +80,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['tenant_id', 'status', 'created_at']);
     t.index(['tenant_customer_id']);
   });
-  await knex.raw(`ALTER TABLE loyalty_vouchers ADD CONSTRAINT loyalty_vouchers_status_check CHECK (status IN ('ACTIVE','RESERVED','REDEEMED','EXPIRED','CANCELLED'))`);
-  await knex.raw(`ALTER TABLE loyalty_vouchers ADD CONSTRAINT loyalty_vouchers_reserved_check CHECK ((status = 'RESERVED') = (reserved_booking_id IS NOT NULL))`);
+  await knex.raw(
+    `ALTER TABLE loyalty_vouchers ADD CONSTRAINT loyalty_vouchers_status_check CHECK (status IN ('ACTIVE','RESERVED','REDEEMED','EXPIRED','CANCELLED'))`,
+  );
+  await knex.raw(
+    `ALTER TABLE loyalty_vouchers ADD CONSTRAINT loyalty_vouchers_reserved_check CHECK ((status = 'RESERVED') = (reserved_booking_id IS NOT NULL))`,
+  );
 
   await knex.schema.createTable('loyalty_voucher_events', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -134,7 +144,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['loyalty_points_transactions', 'loyalty_points_balances', 'loyalty_voucher_notifications', 'loyalty_voucher_events', 'loyalty_vouchers', 'loyalty_stamps', 'loyalty_cards']) {
+  for (const table of [
+    'loyalty_points_transactions',
+    'loyalty_points_balances',
+    'loyalty_voucher_notifications',
+    'loyalty_voucher_events',
+    'loyalty_vouchers',
+    'loyalty_stamps',
+    'loyalty_cards',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -31,7 +31,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE plans ADD CONSTRAINT plans_key_format_check CHECK (plan_key ~ '^[a-z][a-z0-9]*(_[a-z0-9]+)*$')`);
   await knex.raw(`ALTER TABLE plans ADD CONSTRAINT plans_billing_cycle_check CHECK (billing_cycle IN ('monthly','yearly'))`);
   await knex.raw(`ALTER TABLE plans ADD CONSTRAINT plans_one_price_check CHECK (flat_price_minor IS NULL OR price_per_seat_minor IS NULL)`);
-  await knex.raw(`ALTER TABLE plans ADD CONSTRAINT plans_self_serve_priced_check CHECK (NOT self_serve_checkout OR flat_price_minor IS NOT NULL OR price_per_seat_minor IS NOT NULL)`);
+  await knex.raw(
+    `ALTER TABLE plans ADD CONSTRAINT plans_self_serve_priced_check CHECK (NOT self_serve_checkout OR flat_price_minor IS NOT NULL OR price_per_seat_minor IS NOT NULL)`,
+  );
   await knex.raw(`CREATE UNIQUE INDEX plans_one_featured_per_cycle ON plans (billing_cycle) WHERE is_featured`);
 
   await knex.schema.createTable('plan_features', (t) => {

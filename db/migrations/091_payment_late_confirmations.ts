@@ -11,8 +11,12 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('late_released_at', { useTz: true });
     t.string('late_release', 20);
   });
-  await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_late_outcome_check CHECK (late_outcome IS NULL OR (late_outcome IN ('AUTHORIZED','CAPTURED') AND late_amount > 0))`);
-  await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_late_release_check CHECK ((late_release IS NULL) = (late_released_at IS NULL) AND (late_release IS NULL OR late_release IN ('VOIDED','REFUNDED')))`);
+  await knex.raw(
+    `ALTER TABLE payments ADD CONSTRAINT payments_late_outcome_check CHECK (late_outcome IS NULL OR (late_outcome IN ('AUTHORIZED','CAPTURED') AND late_amount > 0))`,
+  );
+  await knex.raw(
+    `ALTER TABLE payments ADD CONSTRAINT payments_late_release_check CHECK ((late_release IS NULL) = (late_released_at IS NULL) AND (late_release IS NULL OR late_release IN ('VOIDED','REFUNDED')))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -38,7 +38,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE waitlist_entries ADD CONSTRAINT waitlist_entries_status_check CHECK (status IN ('WAITING','BOOKED','LEFT','EXPIRED'))`);
   await knex.raw(`ALTER TABLE waitlist_entries ADD CONSTRAINT waitlist_entries_source_check CHECK (source IN ('PUBLIC','STAFF'))`);
-  await knex.raw(`ALTER TABLE waitlist_entries ADD CONSTRAINT waitlist_entries_range_check CHECK (to_date >= from_date AND to_date - from_date <= 60 AND cardinality(service_ids) >= 1)`);
+  await knex.raw(
+    `ALTER TABLE waitlist_entries ADD CONSTRAINT waitlist_entries_range_check CHECK (to_date >= from_date AND to_date - from_date <= 60 AND cardinality(service_ids) >= 1)`,
+  );
   await knex.raw(`ALTER TABLE waitlist_entries ADD CONSTRAINT waitlist_entries_one_per_phone
     EXCLUDE USING gist (tenant_id WITH =, contact_phone WITH =, daterange(from_date, to_date, '[]') WITH &&)
     WHERE (status = 'WAITING')`);
@@ -82,7 +84,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['round_id', 'entry_id'], { indexName: 'waitlist_offers_round_entry_unique' });
     t.index(['round_id', 'step'], 'waitlist_offers_round_step_idx');
   });
-  await knex.raw(`ALTER TABLE waitlist_offers ADD CONSTRAINT waitlist_offers_status_check CHECK (status IN ('OFFERED','ACCEPTED','EXPIRED','DECLINED','TAKEN'))`);
+  await knex.raw(
+    `ALTER TABLE waitlist_offers ADD CONSTRAINT waitlist_offers_status_check CHECK (status IN ('OFFERED','ACCEPTED','EXPIRED','DECLINED','TAKEN'))`,
+  );
   // an entry holds at most one open offer at a time (a second round skips it meanwhile)
   await knex.raw(`CREATE UNIQUE INDEX waitlist_offers_one_open_per_entry ON waitlist_offers (entry_id) WHERE status = 'OFFERED'`);
 

@@ -62,12 +62,15 @@ const COLUMNS: Column[] = [
   {
     table: 'customers',
     column: 'phone',
-    holder: async (db, row, number) => (await db.raw('SELECT id FROM customers WHERE tenant_id = ? AND phone = ? AND id <> ? LIMIT 1', [row.tenantId, number, row.id])).rows[0]?.id,
+    holder: async (db, row, number) =>
+      (await db.raw('SELECT id FROM customers WHERE tenant_id = ? AND phone = ? AND id <> ? LIMIT 1', [row.tenantId, number, row.id])).rows[0]?.id,
   },
   {
     table: 'users',
     column: 'phone',
-    holder: async (db, row, number) => (await db.raw('SELECT id FROM users WHERE tenant_id IS NOT DISTINCT FROM ? AND phone = ? AND id <> ? LIMIT 1', [row.tenantId, number, row.id])).rows[0]?.id,
+    holder: async (db, row, number) =>
+      (await db.raw('SELECT id FROM users WHERE tenant_id IS NOT DISTINCT FROM ? AND phone = ? AND id <> ? LIMIT 1', [row.tenantId, number, row.id])).rows[0]
+        ?.id,
   },
   {
     table: 'waitlist_entries',

@@ -10,7 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     // NULLs are distinct: offer messages (entry_id NULL) never meet this one
     t.unique(['entry_id', 'channel', 'kind'], { indexName: 'waitlist_notifications_entry_unique' });
   });
-  await knex.raw(`ALTER TABLE waitlist_notifications ADD CONSTRAINT waitlist_notifications_offer_or_entry_check CHECK ((offer_id IS NULL) <> (entry_id IS NULL))`);
+  await knex.raw(
+    `ALTER TABLE waitlist_notifications ADD CONSTRAINT waitlist_notifications_offer_or_entry_check CHECK ((offer_id IS NULL) <> (entry_id IS NULL))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

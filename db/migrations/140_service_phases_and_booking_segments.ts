@@ -43,7 +43,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE services ADD CONSTRAINT services_phases_check CHECK (phases IS NULL OR CASE WHEN jsonb_typeof(phases) = 'array'
     THEN jsonb_array_length(phases) BETWEEN 1 AND 10 AND duration = service_phase_minutes(phases) ELSE false END)`);
-  await knex.raw('ALTER TABLE services ADD CONSTRAINT services_buffers_check CHECK (buffer_before_minutes BETWEEN 0 AND 120 AND buffer_after_minutes BETWEEN 0 AND 120)');
+  await knex.raw(
+    'ALTER TABLE services ADD CONSTRAINT services_buffers_check CHECK (buffer_before_minutes BETWEEN 0 AND 120 AND buffer_after_minutes BETWEEN 0 AND 120)',
+  );
   await knex.raw(`ALTER TABLE services ADD CONSTRAINT services_resource_requirements_check CHECK (CASE WHEN jsonb_typeof(resource_requirements) = 'array'
     THEN jsonb_array_length(resource_requirements) <= 2 ELSE false END)`);
 
@@ -72,7 +74,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE booking_segments ADD COLUMN blocks boolean GENERATED ALWAYS AS (resource_type <> 'staff' OR kind <> 'PROCESSING') STORED`);
   await knex.raw(`ALTER TABLE booking_segments ADD CONSTRAINT booking_segments_resource_type_check CHECK (resource_type IN ('staff','room','equipment'))`);
-  await knex.raw(`ALTER TABLE booking_segments ADD CONSTRAINT booking_segments_kind_check CHECK (kind IN (${KINDS}) AND (phase_index IS NULL) = (kind IN ('BUFFER_BEFORE','BUFFER_AFTER')))`);
+  await knex.raw(
+    `ALTER TABLE booking_segments ADD CONSTRAINT booking_segments_kind_check CHECK (kind IN (${KINDS}) AND (phase_index IS NULL) = (kind IN ('BUFFER_BEFORE','BUFFER_AFTER')))`,
+  );
   await knex.raw('ALTER TABLE booking_segments ADD CONSTRAINT booking_segments_time_check CHECK (end_time > start_time)');
   await knex.raw(`ALTER TABLE booking_segments ADD CONSTRAINT booking_segments_owner_check CHECK (
     (booking_id IS NOT NULL AND booking_item_id IS NOT NULL AND waitlist_round_id IS NULL)
@@ -82,7 +86,9 @@ export async function up(knex: Knex): Promise<void> {
     EXCLUDE USING gist (resource_id WITH =, ${RANGE} WITH &&, (COALESCE(booking_id, waitlist_round_id)) WITH <>)
     WHERE (blocks AND is_active AND is_exclusive AND resource_id IS NOT NULL)`);
   // the availability loader: a resource's blocking time over a few days, and a salon's segments over a day (unassigned ones, the day's schedule)
-  await knex.raw(`CREATE INDEX booking_segments_resource_range_idx ON booking_segments USING gist (resource_id, ${RANGE}) WHERE is_active AND blocks AND resource_id IS NOT NULL`);
+  await knex.raw(
+    `CREATE INDEX booking_segments_resource_range_idx ON booking_segments USING gist (resource_id, ${RANGE}) WHERE is_active AND blocks AND resource_id IS NOT NULL`,
+  );
   await knex.raw(`CREATE INDEX booking_segments_tenant_range_idx ON booking_segments USING gist (tenant_id, ${RANGE}) WHERE is_active`);
 
   // every existing item is one WORK segment of its staff member; every hold one held WORK segment

@@ -44,7 +44,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE sms_replies ADD CONSTRAINT sms_replies_intent_check CHECK (intent IN ('CONFIRM', 'CANCEL', 'OTHER'))`);
 
   // the matching of a reply to the booking most recently reminded on that phone
-  await knex.raw(`CREATE INDEX booking_notifications_reminders_idx ON booking_notifications (booking_id, created_at) WHERE kind = 'REMINDER' AND channel = 'SMS'`);
+  await knex.raw(
+    `CREATE INDEX booking_notifications_reminders_idx ON booking_notifications (booking_id, created_at) WHERE kind = 'REMINDER' AND channel = 'SMS'`,
+  );
   await knex.raw(`CREATE INDEX bookings_contact_phone_start_idx ON bookings (contact_phone, start_time) WHERE contact_phone IS NOT NULL`);
 
   await knex.raw(`UPDATE tenants SET settings = jsonb_build_object('reminderHoursBefore', 24, 'unconfirmedFlagHoursBefore', null) || settings

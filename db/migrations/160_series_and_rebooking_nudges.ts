@@ -45,7 +45,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE booking_series ADD CONSTRAINT booking_series_status_check CHECK (status IN ('ACTIVE','ENDED','FINISHED'))`);
   await knex.raw(`ALTER TABLE booking_series ADD CONSTRAINT booking_series_created_via_check CHECK (created_via IN ('STAFF','CUSTOMER'))`);
   await knex.raw(`ALTER TABLE booking_series ADD CONSTRAINT booking_series_interval_check CHECK (interval_weeks BETWEEN 1 AND 26)`);
-  await knex.raw(`ALTER TABLE booking_series ADD CONSTRAINT booking_series_end_check CHECK ((occurrence_count IS NULL) <> (until_date IS NULL) AND (occurrence_count IS NULL OR occurrence_count BETWEEN 2 AND 52) AND cardinality(service_ids) >= 1)`);
+  await knex.raw(
+    `ALTER TABLE booking_series ADD CONSTRAINT booking_series_end_check CHECK ((occurrence_count IS NULL) <> (until_date IS NULL) AND (occurrence_count IS NULL OR occurrence_count BETWEEN 2 AND 52) AND cardinality(service_ids) >= 1)`,
+  );
 
   await knex.schema.createTable('booking_series_occurrences', (t) => {
     t.uuid('series_id').notNullable().references('booking_series.id').onDelete('CASCADE');
@@ -62,7 +64,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['booking_id'], { indexName: 'booking_series_occurrences_booking_unique' });
     t.index(['tenant_id', 'status'], 'booking_series_occurrences_tenant_status_idx');
   });
-  await knex.raw(`ALTER TABLE booking_series_occurrences ADD CONSTRAINT booking_series_occurrences_status_check CHECK (status IN ('BOOKED','MOVED','SKIPPED','CANCELLED'))`);
+  await knex.raw(
+    `ALTER TABLE booking_series_occurrences ADD CONSTRAINT booking_series_occurrences_status_check CHECK (status IN ('BOOKED','MOVED','SKIPPED','CANCELLED'))`,
+  );
 
   await knex.schema.createTable('booking_series_notifications', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -96,7 +100,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['tenant_id', 'customer_id'], { indexName: 'rebooking_nudges_customer_unique' });
     t.index(['tenant_id', 'status'], 'rebooking_nudges_tenant_status_idx');
   });
-  await knex.raw(`ALTER TABLE rebooking_nudges ADD CONSTRAINT rebooking_nudges_status_check CHECK (status IN ('WAITING','SENT','BOOKED_BEFORE','NOT_AGREED','NO_INTERVAL','NO_CONTACT','PASSED'))`);
+  await knex.raw(
+    `ALTER TABLE rebooking_nudges ADD CONSTRAINT rebooking_nudges_status_check CHECK (status IN ('WAITING','SENT','BOOKED_BEFORE','NOT_AGREED','NO_INTERVAL','NO_CONTACT','PASSED'))`,
+  );
 
   await knex.schema.createTable('rebooking_nudge_notifications', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -110,7 +116,9 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   await knex.schema.alterTable('services', (t) => t.integer('typical_interval_weeks'));
-  await knex.raw(`ALTER TABLE services ADD CONSTRAINT services_typical_interval_check CHECK (typical_interval_weeks IS NULL OR typical_interval_weeks BETWEEN 1 AND 52)`);
+  await knex.raw(
+    `ALTER TABLE services ADD CONSTRAINT services_typical_interval_check CHECK (typical_interval_weeks IS NULL OR typical_interval_weeks BETWEEN 1 AND 52)`,
+  );
   await knex.schema.alterTable('customers', (t) => t.boolean('accepts_rebooking_nudges').notNullable().defaultTo(false));
   await knex.raw(`UPDATE tenants SET settings = '{"seriesToleranceDays":2}'::jsonb || settings`);
 }

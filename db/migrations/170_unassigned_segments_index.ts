@@ -5,7 +5,9 @@
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`CREATE INDEX booking_segments_unassigned_range_idx ON booking_segments USING gist (tenant_id, tstzrange(start_time, end_time, '[)')) WHERE is_active AND resource_id IS NULL`);
+  await knex.raw(
+    `CREATE INDEX booking_segments_unassigned_range_idx ON booking_segments USING gist (tenant_id, tstzrange(start_time, end_time, '[)')) WHERE is_active AND resource_id IS NULL`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

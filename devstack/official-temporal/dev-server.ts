@@ -99,16 +99,31 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
     await stop();
     throw err;
   }
-  return { address, port, uiUrl: options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined, child, output: () => output, stop };
+  return {
+    address,
+    port,
+    uiUrl: options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined,
+    child,
+    output: () => output,
+    stop,
+  };
 }
 
 /** Until the frontend answers DescribeNamespace('default'); fails at once when the process exits. */
-export async function waitUntilServing(address: string, child: ChildProcess | undefined, output: () => string, timeoutMs: number, namespace = 'default'): Promise<void> {
+export async function waitUntilServing(
+  address: string,
+  child: ChildProcess | undefined,
+  output: () => string,
+  timeoutMs: number,
+  namespace = 'default',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
     if (child && (child.exitCode !== null || child.signalCode !== null || (child.pid === undefined && /cannot run/.test(output())))) {
-      throw new Error(`the Temporal server at ${address} exited (${child.exitCode ?? child.signalCode}) before it served: ${output().trim().split('\n').slice(-5).join(' | ')}`);
+      throw new Error(
+        `the Temporal server at ${address} exited (${child.exitCode ?? child.signalCode}) before it served: ${output().trim().split('\n').slice(-5).join(' | ')}`,
+      );
     }
     let connection: Connection | undefined;
     try {
@@ -120,7 +135,10 @@ export async function waitUntilServing(address: string, child: ChildProcess | un
     } finally {
       await connection?.close().catch(() => undefined);
     }
-    if (Date.now() > deadline) throw new Error(`the Temporal server at ${address} did not serve namespace ${namespace} within ${timeoutMs} ms (${last}): ${output().trim().split('\n').slice(-5).join(' | ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the Temporal server at ${address} did not serve namespace ${namespace} within ${timeoutMs} ms (${last}): ${output().trim().split('\n').slice(-5).join(' | ')}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }

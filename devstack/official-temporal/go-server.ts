@@ -29,7 +29,12 @@ const stamp = () => path.join(goServerDir(), 'built.json');
 
 export function goServerBuilt(): boolean {
   try {
-    return JSON.parse(fs.readFileSync(stamp(), 'utf8')).server === TEMPORAL_PINS.server && fs.existsSync(serverBin()) && fs.existsSync(sqlToolBin()) && fs.existsSync(baseConfig());
+    return (
+      JSON.parse(fs.readFileSync(stamp(), 'utf8')).server === TEMPORAL_PINS.server &&
+      fs.existsSync(serverBin()) &&
+      fs.existsSync(sqlToolBin()) &&
+      fs.existsSync(baseConfig())
+    );
   } catch {
     return false;
   }
@@ -40,24 +45,43 @@ export function ensureGoServer(log: (line: string) => void = (l) => console.erro
   if (goServerBuilt()) return 0;
   const go = process.env.GO ?? 'go';
   const version = spawnSync(go, ['version'], { encoding: 'utf8' });
-  if (version.status !== 0) throw new GoServerBuildError(`Building go.temporal.io/server ${TEMPORAL_PINS.server} needs Go on the PATH (${version.error?.message ?? version.stderr.trim()}): install Go 1.24 or later (or set GO), then npm run temporal:build-server`);
+  if (version.status !== 0)
+    throw new GoServerBuildError(
+      `Building go.temporal.io/server ${TEMPORAL_PINS.server} needs Go on the PATH (${version.error?.message ?? version.stderr.trim()}): install Go 1.24 or later (or set GO), then npm run temporal:build-server`,
+    );
   const started = Date.now();
   // the folder of another pin goes: only the pinned server is kept
   fs.mkdirSync(officialTemporalDir(), { recursive: true });
-  for (const entry of fs.readdirSync(officialTemporalDir())) if (entry.startsWith('server-') && path.join(officialTemporalDir(), entry) !== goServerDir()) fs.rmSync(path.join(officialTemporalDir(), entry), { recursive: true, force: true });
+  for (const entry of fs.readdirSync(officialTemporalDir()))
+    if (entry.startsWith('server-') && path.join(officialTemporalDir(), entry) !== goServerDir())
+      fs.rmSync(path.join(officialTemporalDir(), entry), { recursive: true, force: true });
   fs.rmSync(goServerDir(), { recursive: true, force: true });
   fs.mkdirSync(path.join(goServerDir(), 'bin'), { recursive: true });
   const module = `go.temporal.io/server`;
   log(`building ${module} v${TEMPORAL_PINS.server} (cmd/server, cmd/tools/sql) with ${version.stdout.trim()} into ${goServerDir()}`);
   const env = { ...process.env, GOBIN: path.join(goServerDir(), 'bin'), GOTOOLCHAIN: 'local', GOFLAGS: '-trimpath' };
-  const built = spawnSync(go, ['install', `${module}/cmd/server@v${TEMPORAL_PINS.server}`, `${module}/cmd/tools/sql@v${TEMPORAL_PINS.server}`], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const built = spawnSync(go, ['install', `${module}/cmd/server@v${TEMPORAL_PINS.server}`, `${module}/cmd/tools/sql@v${TEMPORAL_PINS.server}`], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (built.status !== 0) {
-    const last = built.stderr.trim().split('\n').filter((l) => !l.startsWith('go: downloading')).slice(-3).join(' | ');
-    throw new GoServerBuildError(`go install ${module}@v${TEMPORAL_PINS.server} failed (${last}): check the Go module proxy (GOPROXY), then npm run temporal:build-server`);
+    const last = built.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('go: downloading'))
+      .slice(-3)
+      .join(' | ');
+    throw new GoServerBuildError(
+      `go install ${module}@v${TEMPORAL_PINS.server} failed (${last}): check the Go module proxy (GOPROXY), then npm run temporal:build-server`,
+    );
   }
   const modCache = execFileSync(go, ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
   fs.copyFileSync(path.join(modCache, `${module}@v${TEMPORAL_PINS.server}`, 'config', 'development-postgres12.yaml'), baseConfig());
-  fs.writeFileSync(stamp(), `${JSON.stringify({ server: TEMPORAL_PINS.server, go: version.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+  fs.writeFileSync(
+    stamp(),
+    `${JSON.stringify({ server: TEMPORAL_PINS.server, go: version.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+  );
   const seconds = (Date.now() - started) / 1000;
   log(`built go.temporal.io/server v${TEMPORAL_PINS.server} in ${seconds.toFixed(0)} s`);
   return seconds;
@@ -78,18 +102,40 @@ export interface GoServer {
 export async function startGoServer(options: { port: number; postgresUrl: string; databasePrefix: string; readyTimeoutMs?: number }): Promise<GoServer> {
   if (!goServerBuilt()) ensureGoServer();
   const pg = new URL(options.postgresUrl);
-  const sqlEnv = { ...process.env, SQL_PLUGIN: 'postgres12', SQL_HOST: pg.hostname, SQL_PORT: pg.port || '5432', SQL_USER: decodeURIComponent(pg.username), SQL_PASSWORD: decodeURIComponent(pg.password) };
+  const sqlEnv = {
+    ...process.env,
+    SQL_PLUGIN: 'postgres12',
+    SQL_HOST: pg.hostname,
+    SQL_PORT: pg.port || '5432',
+    SQL_USER: decodeURIComponent(pg.username),
+    SQL_PASSWORD: decodeURIComponent(pg.password),
+  };
   const databases = { temporal: options.databasePrefix, visibility: `${options.databasePrefix}_visibility` };
   for (const [schema, database] of Object.entries(databases)) {
-    for (const args of [['create', '--defaultdb', pg.pathname.slice(1) || 'postgres'], ['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', `postgresql/v12/${schema}`]]) {
+    for (const args of [
+      ['create', '--defaultdb', pg.pathname.slice(1) || 'postgres'],
+      ['setup-schema', '-v', '0.0'],
+      ['update-schema', '--schema-name', `postgresql/v12/${schema}`],
+    ]) {
       const done = spawnSync(sqlToolBin(), ['--db', database, ...args], { env: sqlEnv, encoding: 'utf8' });
-      if (done.status !== 0) throw new Error(`temporal sql tool ${args[0]} on ${database} failed: ${(done.stderr || done.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+      if (done.status !== 0)
+        throw new Error(`temporal sql tool ${args[0]} on ${database} failed: ${(done.stderr || done.stdout).trim().split('\n').slice(-3).join(' | ')}`);
     }
   }
   const config = YAML.parse(fs.readFileSync(baseConfig(), 'utf8'));
   config.log = { stdout: true, level: 'warn' };
-  for (const [store, database] of [['postgres-default', databases.temporal], ['postgres-visibility', databases.visibility]]) {
-    Object.assign(config.persistence.datastores[store].sql, { connectAddr: `${pg.hostname}:${pg.port || 5432}`, user: sqlEnv.SQL_USER, password: sqlEnv.SQL_PASSWORD, databaseName: database, maxConns: 10, maxIdleConns: 10 });
+  for (const [store, database] of [
+    ['postgres-default', databases.temporal],
+    ['postgres-visibility', databases.visibility],
+  ]) {
+    Object.assign(config.persistence.datastores[store].sql, {
+      connectAddr: `${pg.hostname}:${pg.port || 5432}`,
+      user: sqlEnv.SQL_USER,
+      password: sqlEnv.SQL_PASSWORD,
+      databaseName: database,
+      maxConns: 10,
+      maxIdleConns: 10,
+    });
   }
   delete config.global.pprof;
   // its development dynamic config (like the docker image's) sets nothing: the server's defaults
@@ -157,7 +203,10 @@ async function freePortBelow(limit: number): Promise<number> {
 async function registerDefaultNamespace(address: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the Temporal server exited (${child.exitCode ?? child.signalCode}) before it served: ${output().trim().split('\n').slice(-5).join(' | ')}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `the Temporal server exited (${child.exitCode ?? child.signalCode}) before it served: ${output().trim().split('\n').slice(-5).join(' | ')}`,
+      );
     let connection: Connection | undefined;
     try {
       connection = await Connection.connect({ address, connectTimeout: 2000 });

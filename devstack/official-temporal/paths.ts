@@ -61,7 +61,12 @@ export function installedPins(): Pick<TemporalPins, 'cli' | 'testServer'> | unde
 /** True when the venv holds the pinned CLI and test server. */
 export function officialTemporalInstalled(): boolean {
   const stamp = installedPins();
-  return stamp?.cli === TEMPORAL_PINS.cli && stamp.testServer === TEMPORAL_PINS.testServer && fs.existsSync(installedCliPath()) && fs.existsSync(installedTestServerPath());
+  return (
+    stamp?.cli === TEMPORAL_PINS.cli &&
+    stamp.testServer === TEMPORAL_PINS.testServer &&
+    fs.existsSync(installedCliPath()) &&
+    fs.existsSync(installedTestServerPath())
+  );
 }
 
 /**

@@ -36,7 +36,10 @@ export interface DevSignInResult {
 }
 
 /** Signs `email` in at the embedded provider and returns its ID token (bound to `nonce`, random if not given). */
-export async function devSignIn(idp: Pick<DevIdentityProvider, 'issuer' | 'clientId'>, person: { email: string; name?: string; nonce?: string }): Promise<DevSignInResult> {
+export async function devSignIn(
+  idp: Pick<DevIdentityProvider, 'issuer' | 'clientId'>,
+  person: { email: string; name?: string; nonce?: string },
+): Promise<DevSignInResult> {
   const jar = new CookieJar();
   const nonce = person.nonce ?? crypto.randomBytes(16).toString('base64url');
   const verifier = crypto.randomBytes(32).toString('base64url');
@@ -72,7 +75,13 @@ export async function devSignIn(idp: Pick<DevIdentityProvider, 'issuer' | 'clien
   const token = await fetch(new URL('/token', idp.issuer), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: DEV_OIDC_TEST_REDIRECT, client_id: idp.clientId, code_verifier: verifier }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEV_OIDC_TEST_REDIRECT,
+      client_id: idp.clientId,
+      code_verifier: verifier,
+    }).toString(),
   });
   const body = (await token.json()) as { id_token?: string; error?: string; error_description?: string };
   if (!body.id_token) throw new Error(`token endpoint: ${body.error ?? token.status} ${body.error_description ?? ''}`);

@@ -13,7 +13,11 @@ export type NewAccountMessage = Pick<AccountMessageRow, 'kind'> &
   Partial<Pick<AccountMessageRow, 'email' | 'phone' | 'tenantId' | 'tenantSlug' | 'userId' | 'phoneVerificationId' | 'details' | 'createdAt'>>;
 
 export async function insertAccountMessage(db: Db, row: NewAccountMessage): Promise<AccountMessageRow> {
-  return plain(await AccountMessageModel.query(db).insert({ details: {}, ...row, version: 1 }).returning('*')) as AccountMessageRow;
+  return plain(
+    await AccountMessageModel.query(db)
+      .insert({ details: {}, ...row, version: 1 })
+      .returning('*'),
+  ) as AccountMessageRow;
 }
 
 export async function findAccountMessage(db: Db, id: string): Promise<AccountMessageRow | undefined> {

@@ -12,7 +12,10 @@ export async function requestAccountMessage(db: Db, signaller: EntitySignaller, 
   return db.transaction(async (trx) => {
     const row = await insertAccountMessage(trx, message);
     // an account message belongs to no salon: its workflow is keyed by the message alone
-    await changeEntity(signaller, accountMessageContract, { write: async () => ({ id: row.id, tenantId: '', version: row.version }), event: 'AccountMessageRequested' });
+    await changeEntity(signaller, accountMessageContract, {
+      write: async () => ({ id: row.id, tenantId: '', version: row.version }),
+      event: 'AccountMessageRequested',
+    });
     return row;
   });
 }

@@ -205,10 +205,14 @@ export async function tokenHolderStatus(
   if (!holder || !holder.is_active) return 'gone';
   if (holder.token_version !== claims.tv) return 'revoked';
   if (impersonationId) {
-    const open = holder.impersonation_started_at !== null && claims.imp!.adminUserId === claims.sub && isSessionOpen({ startedAt: holder.impersonation_started_at, endedAt: holder.impersonation_ended_at }, maxSeconds.impersonation, now);
+    const open =
+      holder.impersonation_started_at !== null &&
+      claims.imp!.adminUserId === claims.sub &&
+      isSessionOpen({ startedAt: holder.impersonation_started_at, endedAt: holder.impersonation_ended_at }, maxSeconds.impersonation, now);
     return open ? 'ok' : 'impersonation-ended';
   }
-  const open = holder.session_started_at !== null && isSessionOpen({ startedAt: holder.session_started_at, endedAt: holder.session_ended_at }, maxSeconds.staff, now);
+  const open =
+    holder.session_started_at !== null && isSessionOpen({ startedAt: holder.session_started_at, endedAt: holder.session_ended_at }, maxSeconds.staff, now);
   return open ? 'ok' : 'session-ended';
 }
 
@@ -228,10 +232,19 @@ async function activeUser(db: Db, userId: string, lock = false): Promise<UserRow
  * the answer shows the admin's identity acting as OWNER of the target tenant, plus the
  * `impersonation` block.
  */
-export async function me(deps: AuthDeps, principal: { userId: string; tenantId: string | null; role: string; impersonation?: ImpersonationClaim }): Promise<MeDto> {
+export async function me(
+  deps: AuthDeps,
+  principal: { userId: string; tenantId: string | null; role: string; impersonation?: ImpersonationClaim },
+): Promise<MeDto> {
   const user = await activeUser(deps.knex, principal.userId);
   if (principal.impersonation) {
-    return { ...toAuthUser(user), role: principal.role as MeDto['role'], tenantId: principal.tenantId, resourceId: null, impersonation: principal.impersonation };
+    return {
+      ...toAuthUser(user),
+      role: principal.role as MeDto['role'],
+      tenantId: principal.tenantId,
+      resourceId: null,
+      impersonation: principal.impersonation,
+    };
   }
   const resourceId = await resourceIdOf(deps.knex, user);
   return { ...toAuthUser(user), resourceId, impersonation: null };
@@ -261,7 +274,8 @@ export async function updateProfile(deps: AuthDeps, userId: string, patch: Profi
   return deps.knex.transaction(async (trx) => {
     const user = await activeUser(trx, userId, true);
     // the number in E.164, read in the salon's country (docs/rules/conventions.md#phone-numbers)
-    if (patch.phone !== undefined && patch.phone !== null) patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
+    if (patch.phone !== undefined && patch.phone !== null)
+      patch = { ...patch, phone: optionalPhone(patch.phone, user.tenantId ? await salonPhoneRegion(trx, user.tenantId) : DEFAULT_PHONE_REGION, 'phone') };
     const emailChanges = patch.email !== undefined && patch.email.toLowerCase() !== (user.email ?? '').toLowerCase();
     const phoneChanges = patch.phone !== undefined && !(patch.phone === null ? user.phone === null : samePhone(patch.phone, user.phone));
     if (!emailChanges && !phoneChanges) return { ...toAuthUser(user), resourceId: await resourceIdOf(trx, user), impersonation: null, session: null };
@@ -270,10 +284,14 @@ export async function updateProfile(deps: AuthDeps, userId: string, patch: Profi
       throw errors.validation('Request validation failed', [{ field: 'currentPassword', message: 'is required to change the e-mail or the phone' }]);
     }
     if (!(await verifyPassword(patch.currentPassword, user.passwordHash))) {
-      throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
+      throw errors.unprocessable('CURRENT_PASSWORD_INCORRECT', 'The current password is not correct', [
+        { field: 'currentPassword', message: 'is not correct' },
+      ]);
     }
-    if (emailChanges && (await contactTaken(trx, user.tenantId, { email: patch.email! }, user.id))) throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
-    if (phoneChanges && patch.phone !== null && (await contactTaken(trx, user.tenantId, { phone: patch.phone! }, user.id))) throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
+    if (emailChanges && (await contactTaken(trx, user.tenantId, { email: patch.email! }, user.id)))
+      throw errors.conflict('USER_EMAIL_EXISTS', 'A user with this e-mail already exists in this salon');
+    if (phoneChanges && patch.phone !== null && (await contactTaken(trx, user.tenantId, { phone: patch.phone! }, user.id)))
+      throw errors.conflict('USER_PHONE_EXISTS', 'A user with this phone already exists in this salon');
     const email = emailChanges ? patch.email! : user.email;
     const phone = phoneChanges ? (patch.phone ?? null) : user.phone;
     if (!email && !phone) throw errors.validation('An e-mail or a phone is required', [{ field: 'phone', message: 'cannot be removed without an e-mail' }]);

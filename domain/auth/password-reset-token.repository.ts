@@ -21,7 +21,10 @@ export async function findResetTokenOfMessage(db: Db, messageId: string, userId:
   return plainOrUndefined(await PasswordResetTokenModel.query(db).findOne({ messageId, userId }));
 }
 
-export async function insertResetToken(db: Db, row: Pick<PasswordResetTokenRow, 'id' | 'userId' | 'messageId' | 'tokenHash' | 'expiresAt' | 'createdAt'>): Promise<PasswordResetTokenRow> {
+export async function insertResetToken(
+  db: Db,
+  row: Pick<PasswordResetTokenRow, 'id' | 'userId' | 'messageId' | 'tokenHash' | 'expiresAt' | 'createdAt'>,
+): Promise<PasswordResetTokenRow> {
   return plain(await PasswordResetTokenModel.query(db).insert(row).returning('*'));
 }
 

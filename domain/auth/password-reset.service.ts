@@ -68,7 +68,12 @@ export interface IssuedResetToken {
  * PASSWORD_RESET_TTL_SECONDS after the request. A request makes the unused tokens of earlier
  * requests stop working, and issues nothing for an account a later request already reached.
  */
-export async function resetTokensOf(db: Db, config: Pick<AppConfig, 'passwordResetTtlSeconds'> & { keys: Pick<AppConfig['keys'], 'passwordReset'> }, message: AccountMessageRow, now: Date): Promise<IssuedResetToken[]> {
+export async function resetTokensOf(
+  db: Db,
+  config: Pick<AppConfig, 'passwordResetTtlSeconds'> & { keys: Pick<AppConfig['keys'], 'passwordReset'> },
+  message: AccountMessageRow,
+  now: Date,
+): Promise<IssuedResetToken[]> {
   if (!message.email) return [];
   let tenantId = message.tenantId ?? undefined;
   if (message.tenantSlug) {

@@ -41,7 +41,12 @@ export interface StaffTokenHolder {
  * authenticate.ts), so it is a named statement: a model query cannot join the three by the token's
  * ids in one statement, and the knex query path cost more than the statement (docs/performance.md#the-access-token-check).
  */
-export async function staffTokenHolder(db: Db, userId: string, sessionId: string | null, impersonationSessionId: string | null): Promise<StaffTokenHolder | undefined> {
+export async function staffTokenHolder(
+  db: Db,
+  userId: string,
+  sessionId: string | null,
+  impersonationSessionId: string | null,
+): Promise<StaffTokenHolder | undefined> {
   const rows = await runNamedStatement<StaffTokenHolder>(db, {
     name: 'staff-token-holder',
     sql: `SELECT u.is_active, u.token_version, s.started_at AS session_started_at, s.ended_at AS session_ended_at,

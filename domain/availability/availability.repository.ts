@@ -11,7 +11,15 @@
  */
 import type { Db } from '../../db/db-handle';
 import { addDays, localDayBoundsUtcMs, type LocalDate, type LocalTime } from '../time/salon-time.rules';
-import type { BookingStatusValue, ExistingBooking, ResourceAvailabilityData, ResourceType, ScheduleOverride, TimeOffEntry, WeeklyScheduleSlot } from './availability.types';
+import type {
+  BookingStatusValue,
+  ExistingBooking,
+  ResourceAvailabilityData,
+  ResourceType,
+  ScheduleOverride,
+  TimeOffEntry,
+  WeeklyScheduleSlot,
+} from './availability.types';
 import { mergeIntervals, type Interval } from '../time/interval.rules';
 import type { UnassignedItem } from './unassigned.rules';
 import { toIso } from '../time/iso';
@@ -168,14 +176,18 @@ function resourcesOf(row: RawRow, busyTimeOnly: boolean): LoadedResource[] {
     return { id, type, name, userId, sortOrder, isActive, isBookableOnline, ...rows };
   });
   for (const [resourceId, serviceId] of row.skills) rowsOf.get(resourceId)?.skills.push(serviceId);
-  for (const [resourceId, dayOfWeek, startTime, endTime, isActive] of row.weeklySchedules) rowsOf.get(resourceId)?.weeklySchedule.push({ dayOfWeek, startTime, endTime, isActive });
+  for (const [resourceId, dayOfWeek, startTime, endTime, isActive] of row.weeklySchedules)
+    rowsOf.get(resourceId)?.weeklySchedule.push({ dayOfWeek, startTime, endTime, isActive });
   for (const [resourceId, date, startTime, endTime] of row.overrides) rowsOf.get(resourceId)?.overrides.push({ date, startTime, endTime });
-  for (const [resourceId, startDate, endDate, startTime, endTime] of row.timeOff) rowsOf.get(resourceId)?.timeOff.push({ startDate, endDate, startTime, endTime, isApproved: true });
+  for (const [resourceId, startDate, endDate, startTime, endTime] of row.timeOff)
+    rowsOf.get(resourceId)?.timeOff.push({ startDate, endDate, startTime, endTime, isApproved: true });
   if (busyTimeOnly) {
     // every active item blocks: docs/rules/availability.md#overlap
-    for (const [resourceId, start, end] of row.bookings as BusyTimeRow[]) rowsOf.get(resourceId)?.bookings.push({ start: new Date(start), end: new Date(end), status: 'CONFIRMED' });
+    for (const [resourceId, start, end] of row.bookings as BusyTimeRow[])
+      rowsOf.get(resourceId)?.bookings.push({ start: new Date(start), end: new Date(end), status: 'CONFIRMED' });
   } else {
-    for (const [resourceId, id, start, end, status] of row.bookings as SegmentRow[]) rowsOf.get(resourceId)?.bookings.push({ id, start: new Date(start), end: new Date(end), status });
+    for (const [resourceId, id, start, end, status] of row.bookings as SegmentRow[])
+      rowsOf.get(resourceId)?.bookings.push({ id, start: new Date(start), end: new Date(end), status });
   }
   return resources;
 }

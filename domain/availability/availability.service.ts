@@ -77,7 +77,10 @@ export function activeServicesById(rows: readonly StoredService[], ids: readonly
   const map = new Map(
     rows
       .filter((r) => r.isActive)
-      .map((r): [string, ServiceInfo] => [r.id, { id: r.id, name: r.name, duration: r.duration, price: r.price, currency: r.currency, isActive: r.isActive, shape: shapeOfService(r) }]),
+      .map((r): [string, ServiceInfo] => [
+        r.id,
+        { id: r.id, name: r.name, duration: r.duration, price: r.price, currency: r.currency, isActive: r.isActive, shape: shapeOfService(r) },
+      ]),
   );
   for (const id of ids) if (!map.has(id)) throw errors.notFound('service');
   return map;
@@ -92,11 +95,9 @@ export async function assertResourcesExist(db: Db, tenantId: string, ids: readon
 
 /** `field` names what the client sent: `date` for availability, `startTime` for a booking. */
 export function beyondWindow(last: LocalDate, field: 'date' | 'startTime' = 'date') {
-  return errors.unprocessable(
-    'DATE_BEYOND_BOOKING_WINDOW',
-    `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`,
-    [{ field, message: `must be on or before ${last}` }],
-  );
+  return errors.unprocessable('DATE_BEYOND_BOOKING_WINDOW', `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`, [
+    { field, message: `must be on or before ${last}` },
+  ]);
 }
 
 function slotDto(s: AvailableSlot): SlotDto {
@@ -135,8 +136,20 @@ async function baseInput(
   // only; free time is all a read asks, so the resources' bookings come as merged busy time, unless
   // a booking being moved must be told apart from the others).
   const [services, data] = await Promise.all([
-    servicesFor(db, tenant.id, items.map((i) => i.serviceId)),
-    loadAvailabilityData(db, { tenantId: tenant.id, timezone: s.timezone, serviceIds: items.map((i) => i.serviceId), resourceIds, fromDate, toDate, busyTimeOnly: !excludeBookingId }),
+    servicesFor(
+      db,
+      tenant.id,
+      items.map((i) => i.serviceId),
+    ),
+    loadAvailabilityData(db, {
+      tenantId: tenant.id,
+      timezone: s.timezone,
+      serviceIds: items.map((i) => i.serviceId),
+      resourceIds,
+      fromDate,
+      toDate,
+      busyTimeOnly: !excludeBookingId,
+    }),
   ]);
   if (resourceIds.some((id) => !data.resources.some((r) => r.id === id))) throw errors.notFound('resource');
   const resources = s.allowDoubleBooking
@@ -181,7 +194,11 @@ function slotsOfDate(input: Omit<AvailabilityInput, 'date'>, date: LocalDate): {
  * The slots of one salon-local date as the engine gives them (every part of each item with its
  * suggested staff member, room or equipment): what the waitlist offers and holds.
  */
-export async function slotsForDate(db: DbPool, tenant: TenantContext, query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date }): Promise<AvailableSlot[]> {
+export async function slotsForDate(
+  db: DbPool,
+  tenant: TenantContext,
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+): Promise<AvailableSlot[]> {
   return (await dayForDate(db, tenant, query)).slots;
 }
 
@@ -202,7 +219,13 @@ export async function availabilityForDate(
   query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
 ): Promise<AvailabilityDto> {
   const { slots, working } = await dayForDate(db, tenant, query);
-  return { date: query.date, timezone: tenant.settings.timezone, slotIntervalMinutes: tenant.settings.slotIntervalMinutes ?? 15, slots: slots.map(slotDto), working };
+  return {
+    date: query.date,
+    timezone: tenant.settings.timezone,
+    slotIntervalMinutes: tenant.settings.slotIntervalMinutes ?? 15,
+    slots: slots.map(slotDto),
+    working,
+  };
 }
 
 /**
@@ -242,7 +265,8 @@ export async function nextAvailableDate(
 ): Promise<{ date: string | null }> {
   const { now } = body;
   const s = tenant.settings;
-  if (!isValidLocalDate(body.fromDate)) throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
+  if (!isValidLocalDate(body.fromDate))
+    throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
   const window = normalizeMaxDaysAhead(body.maxDaysAhead);
   let toDate = addDays(body.fromDate, window);
   const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));

@@ -33,14 +33,7 @@ export interface HeldPart extends VisitPart {
 }
 
 /** Booking states (docs/rules/booking.md#statuses). Kept here as a string union so availability does not depend on booking. */
-export type BookingStatusValue =
-  | 'PENDING'
-  | 'CONFIRMED'
-  | 'ARRIVED'
-  | 'IN_PROGRESS'
-  | 'COMPLETED'
-  | 'CANCELLED'
-  | 'NO_SHOW';
+export type BookingStatusValue = 'PENDING' | 'CONFIRMED' | 'ARRIVED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
 
 /** Statuses that do NOT occupy a resource (docs/rules/availability.md#overlap). Every other status blocks. */
 export const NON_BLOCKING_BOOKING_STATUSES: readonly BookingStatusValue[] = ['CANCELLED', 'NO_SHOW'];
@@ -183,12 +176,7 @@ export interface AvailableSlot {
   items: SlotItemAssignment[];
 }
 
-export type AvailabilityErrorCode =
-  | 'INVALID_TIMEZONE'
-  | 'INVALID_DATE'
-  | 'INVALID_SLOT_INTERVAL'
-  | 'INVALID_ITEMS'
-  | 'DATE_BEYOND_BOOKING_WINDOW';
+export type AvailabilityErrorCode = 'INVALID_TIMEZONE' | 'INVALID_DATE' | 'INVALID_SLOT_INTERVAL' | 'INVALID_ITEMS' | 'DATE_BEYOND_BOOKING_WINDOW';
 
 export interface AvailabilityError {
   code: AvailabilityErrorCode;
@@ -199,5 +187,4 @@ export interface AvailabilityError {
 
 export type AvailabilityResult =
   /** working: some staff member who does the services works on the date (schedule, opening hours, no time off); false: the day is closed for this request */
-  | { ok: true; date: LocalDate; timezone: string; slots: AvailableSlot[]; working: boolean }
-  | { ok: false; error: AvailabilityError };
+  { ok: true; date: LocalDate; timezone: string; slots: AvailableSlot[]; working: boolean } | { ok: false; error: AvailabilityError };

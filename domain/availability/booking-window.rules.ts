@@ -20,22 +20,12 @@ export function lastBookableLocalDate(now: Date, timezone: string, maxBookingDay
 }
 
 /** True when a local date is within the booking window (past dates are "within"; check them separately). */
-export function isDateWithinBookingWindow(
-  date: LocalDate,
-  now: Date,
-  timezone: string,
-  maxBookingDaysInAdvance: number | null,
-): boolean {
+export function isDateWithinBookingWindow(date: LocalDate, now: Date, timezone: string, maxBookingDaysInAdvance: number | null): boolean {
   const last = lastBookableLocalDate(now, timezone, maxBookingDaysInAdvance);
   return last === null || date <= last;
 }
 
 /** Booking creation: is the booking's start (UTC) on a local date within the window? */
-export function isWithinBookingWindow(
-  start: Date,
-  now: Date,
-  timezone: string,
-  maxBookingDaysInAdvance: number | null,
-): boolean {
+export function isWithinBookingWindow(start: Date, now: Date, timezone: string, maxBookingDaysInAdvance: number | null): boolean {
   return isDateWithinBookingWindow(utcToLocalDate(start, timezone), now, timezone, maxBookingDaysInAdvance);
 }

@@ -48,11 +48,7 @@ export function findNextAvailableDate(params: {
  * carry bookings / time-off / overrides for the whole window (fromDate+1 .. fromDate+window). The
  * scan stops with null when a date passes maxBookingDaysInAdvance, and on invalid input.
  */
-export function nextAvailableDateFromInput(
-  input: Omit<AvailabilityInput, 'date'>,
-  fromDate: LocalDate,
-  maxDaysAhead?: number | null,
-): LocalDate | null {
+export function nextAvailableDateFromInput(input: Omit<AvailabilityInput, 'date'>, fromDate: LocalDate, maxDaysAhead?: number | null): LocalDate | null {
   return findNextAvailableDate({
     fromDate,
     maxDaysAhead,

@@ -57,12 +57,7 @@ export interface PlacementInput {
   onlineOnly?: boolean;
 }
 
-export type PlacementCode =
-  | 'RESOURCE_NOT_FOUND'
-  | 'INVALID_ITEM'
-  | 'RESOURCE_NOT_QUALIFIED'
-  | 'RESOURCE_NOT_AVAILABLE'
-  | 'BOOKING_CONFLICT';
+export type PlacementCode = 'RESOURCE_NOT_FOUND' | 'INVALID_ITEM' | 'RESOURCE_NOT_QUALIFIED' | 'RESOURCE_NOT_AVAILABLE' | 'BOOKING_CONFLICT';
 
 export type NotAvailableReason = 'INACTIVE' | 'OUTSIDE_SCHEDULE' | 'TIME_OFF';
 
@@ -86,8 +81,7 @@ export function checkBookingPlacement(input: PlacementInput): PlacementResult {
 
   input.items.forEach((item, itemIndex) => {
     const resource = byId.get(item.resourceId);
-    const issue = (code: PlacementCode, extra: Partial<PlacementIssue> = {}) =>
-      issues.push({ code, itemIndex, resourceId: item.resourceId, ...extra });
+    const issue = (code: PlacementCode, extra: Partial<PlacementIssue> = {}) => issues.push({ code, itemIndex, resourceId: item.resourceId, ...extra });
     if (!resource) return issue('RESOURCE_NOT_FOUND');
     if (!(item.end.getTime() > item.start.getTime())) return issue('INVALID_ITEM');
     if (resource.type !== 'staff') return issue('RESOURCE_NOT_QUALIFIED');

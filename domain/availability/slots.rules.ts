@@ -14,15 +14,7 @@
  * Starts before `now` are dropped; a local date before today's gives no slots; a date after
  * today + maxBookingDaysInAdvance is rejected with DATE_BEYOND_BOOKING_WINDOW.
  */
-import {
-  isValidLocalDate,
-  isValidTimeZone,
-  localDayBoundsUtcMs,
-  utcOffsetMinutes,
-  utcToLocal,
-  utcToLocalDate,
-  type LocalDate,
-} from '../time/salon-time.rules';
+import { isValidLocalDate, isValidTimeZone, localDayBoundsUtcMs, utcOffsetMinutes, utcToLocal, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 import { lastBookableLocalDate } from './booking-window.rules';
 import { workingIntervals } from './working-hours.rules';
 import { phaseMinutes } from '../catalogue/service-shape.rules';
@@ -134,7 +126,11 @@ function dayPlanOf(input: AvailabilityInput, services: VisitService[]): DayPlan 
   return {
     services,
     candidates: candidatesFor(input.resources, services, input.onlineOnly ?? false),
-    capacity: capacityOf(input.resources, fromDate, input.timezone, input.businessHours, { days, ignoreBookings: input.allowDoubleBooking ?? false, excludeBookingId: input.excludeBookingId }),
+    capacity: capacityOf(input.resources, fromDate, input.timezone, input.businessHours, {
+      days,
+      ignoreBookings: input.allowDoubleBooking ?? false,
+      excludeBookingId: input.excludeBookingId,
+    }),
     timezone: input.timezone,
     interval: input.slotIntervalMinutes ?? DEFAULT_SLOT_INTERVAL_MINUTES,
   };

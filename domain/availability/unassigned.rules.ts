@@ -50,7 +50,11 @@ export function isResourceFree(
   const first = utcToLocalDate(start, timezone);
   const last = utcToLocalDate(end.getTime() - 1, timezone);
   const days = daysBetween(first, last) + 1;
-  const time = resourceDayTime(resource, first, timezone, businessHours, { days, excludeBookingId: opts.excludeBookingId, ignoreBookings: opts.ignoreBookings });
+  const time = resourceDayTime(resource, first, timezone, businessHours, {
+    days,
+    excludeBookingId: opts.excludeBookingId,
+    ignoreBookings: opts.ignoreBookings,
+  });
   const blocks = opts.blocks ?? [{ start: start.getTime(), end: end.getTime() }];
   return fitsWithin(time.working, start.getTime(), end.getTime()) && blocks.every((b) => fitsWithin(time.free, b.start, b.end));
 }
@@ -70,7 +74,9 @@ export function placeUnassignedItems(
     .sort((a, b) => a.start.getTime() - b.start.getTime() || a.bookingId.localeCompare(b.bookingId));
   for (const item of sorted) {
     const host = copies.find(
-      (r) => isQualified(r, item.serviceId) && isResourceFree(r, item.start, item.end, timezone, businessHours, { excludeBookingId: opts.excludeBookingId, blocks: item.blocks }),
+      (r) =>
+        isQualified(r, item.serviceId) &&
+        isResourceFree(r, item.start, item.end, timezone, businessHours, { excludeBookingId: opts.excludeBookingId, blocks: item.blocks }),
     );
     if (!host) {
       unplaced.push(item);

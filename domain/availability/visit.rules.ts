@@ -169,7 +169,10 @@ export function qualifiedResources(resources: readonly ResourceAvailabilityData[
 export function candidatesFor(resources: readonly ResourceAvailabilityData[], services: readonly VisitService[], onlineOnly = false): ItemCandidates[] {
   return services.map((svc) => ({
     staff: resources.filter((r) => (svc.resourceId === null || r.id === svc.resourceId) && isQualified(r, svc.serviceId, onlineOnly)),
-    requirements: svc.shape.requirements.map((req) => ({ resourceType: req.resourceType, resources: resources.filter((r) => isSuitable(r, svc.serviceId, req.resourceType)) })),
+    requirements: svc.shape.requirements.map((req) => ({
+      resourceType: req.resourceType,
+      resources: resources.filter((r) => isSuitable(r, svc.serviceId, req.resourceType)),
+    })),
   }));
 }
 
@@ -233,7 +236,8 @@ export function chooseResource(
   if (candidates.length === 0) return { problem: 'NONE_SUITABLE' };
   const open = candidates.filter((r) => intervals.every((i) => fitsWithin(capacity.timeOf(r).working, i.start, i.end)));
   if (open.length === 0) return { problem: 'NOT_OPEN' };
-  const clashes = (r: ResourceAvailabilityData) => taken.some((t) => t.resourceId === r.id && t.intervals.some((a) => intervals.some((b) => a.start < b.end && a.end > b.start)));
+  const clashes = (r: ResourceAvailabilityData) =>
+    taken.some((t) => t.resourceId === r.id && t.intervals.some((a) => intervals.some((b) => a.start < b.end && a.end > b.start)));
   const free = open.filter((r) => resourceFree(capacity, r, intervals) && !clashes(r)).map((r) => r.id);
   if (free.length === 0) return { problem: 'TAKEN' };
   return { resourceId: prefer.find((id) => free.includes(id)) ?? free[0] };
@@ -311,7 +315,12 @@ function fitPlannedItem(
     requirements,
     // made when asked for (the waitlist's hold): a day of slots mostly never asks
     get parts() {
-      parts ??= item.parts.map((p) => ({ ...p, start: p.start + at, end: p.end + at, resourceId: p.requirementIndex === null ? resourceId : requirements[p.requirementIndex].resourceId }));
+      parts ??= item.parts.map((p) => ({
+        ...p,
+        start: p.start + at,
+        end: p.end + at,
+        resourceId: p.requirementIndex === null ? resourceId : requirements[p.requirementIndex].resourceId,
+      }));
       return parts;
     },
   };

@@ -49,12 +49,7 @@ import {
 } from './availability.types';
 
 /** Local 'HH:mm' window on a date -> UTC interval, or null when malformed / empty. */
-export function localWindowToInterval(
-  date: LocalDate,
-  startTime: LocalTime,
-  endTime: LocalTime,
-  timezone: string,
-): Interval | null {
+export function localWindowToInterval(date: LocalDate, startTime: LocalTime, endTime: LocalTime, timezone: string): Interval | null {
   if (!isValidLocalTime(startTime) || !isValidEndTime(endTime)) return null;
   const s = timeToMinutes(startTime);
   const e = parseEndTimeMinutes(endTime);
@@ -76,11 +71,7 @@ function compact(intervals: Array<Interval | null>): Interval[] {
 }
 
 /** Business hours of the tenant on a local date, as UTC intervals. */
-export function businessHoursIntervals(
-  businessHours: readonly BusinessHoursDay[],
-  date: LocalDate,
-  timezone: string,
-): Interval[] {
+export function businessHoursIntervals(businessHours: readonly BusinessHoursDay[], date: LocalDate, timezone: string): Interval[] {
   const dow = dayOfWeek(date);
   const out: Array<Interval | null> = [];
   for (const day of businessHours) {
@@ -104,11 +95,7 @@ export function scheduleIntervals(resource: ResourceAvailabilityData, date: Loca
   if (resource.type !== 'staff' && !resource.weeklySchedule.some((w) => w.isActive)) return [fullDay(date, timezone)];
   const dow = dayOfWeek(date);
   return mergeIntervals(
-    compact(
-      resource.weeklySchedule
-        .filter((w) => w.isActive && w.dayOfWeek === dow)
-        .map((w) => localWindowToInterval(date, w.startTime, w.endTime, timezone)),
-    ),
+    compact(resource.weeklySchedule.filter((w) => w.isActive && w.dayOfWeek === dow).map((w) => localWindowToInterval(date, w.startTime, w.endTime, timezone))),
   );
 }
 
@@ -133,10 +120,7 @@ export function isBlockingStatus(status: BookingStatusValue): boolean {
 }
 
 /** Blocking bookings as UTC intervals, optionally limited to those overlapping `within`. */
-export function bookingIntervals(
-  bookings: readonly ExistingBooking[],
-  opts: { within?: Interval; excludeBookingId?: string } = {},
-): Interval[] {
+export function bookingIntervals(bookings: readonly ExistingBooking[], opts: { within?: Interval; excludeBookingId?: string } = {}): Interval[] {
   const out: Interval[] = [];
   for (const b of bookings) {
     if (!isBlockingStatus(b.status)) continue;
@@ -199,11 +183,6 @@ export function workingIntervals(
 }
 
 /** Free intervals (working MINUS blocking bookings) on a local date. */
-export function freeIntervals(
-  resource: ResourceAvailabilityData,
-  date: LocalDate,
-  timezone: string,
-  businessHours: readonly BusinessHoursDay[],
-): Interval[] {
+export function freeIntervals(resource: ResourceAvailabilityData, date: LocalDate, timezone: string, businessHours: readonly BusinessHoursDay[]): Interval[] {
   return resourceDayTime(resource, date, timezone, businessHours).free;
 }

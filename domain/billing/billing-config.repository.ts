@@ -80,7 +80,10 @@ export async function deleteConfig(db: Db, id: string): Promise<void> {
 }
 
 export async function mappingsOf(db: Db, configId: string): Promise<PlanMappingRow[]> {
-  return (await PlatformBillingPlanMappingModel.query(db).where({ configId }).orderBy('planKey').select('planKey', 'providerVariantId')).map((m) => ({ planKey: m.planKey, providerVariantId: m.providerVariantId }));
+  return (await PlatformBillingPlanMappingModel.query(db).where({ configId }).orderBy('planKey').select('planKey', 'providerVariantId')).map((m) => ({
+    planKey: m.planKey,
+    providerVariantId: m.providerVariantId,
+  }));
 }
 
 export async function mappingFor(db: Db, configId: string, planKey: string): Promise<string | undefined> {

@@ -18,7 +18,12 @@ export const billingErrors = {
   alreadyActive: () => errors.conflict('PLATFORM_BILLING_CONFIG_ALREADY_ACTIVE', 'This billing config is already active'),
   alreadyInactive: () => errors.conflict('PLATFORM_BILLING_CONFIG_ALREADY_INACTIVE', 'This billing config is not active'),
   emptyCredentials: (fields: string[]) =>
-    new AppError(400, 'PLATFORM_BILLING_CONFIG_EMPTY_CREDENTIALS', 'apiKey and webhookSecret must not be empty', fields.map((field) => ({ field, message: 'must not be empty' }))),
+    new AppError(
+      400,
+      'PLATFORM_BILLING_CONFIG_EMPTY_CREDENTIALS',
+      'apiKey and webhookSecret must not be empty',
+      fields.map((field) => ({ field, message: 'must not be empty' })),
+    ),
   variantMissing: (planKey: string, provider: string) =>
     errors.unprocessable('PLATFORM_BILLING_VARIANT_MAPPING_MISSING', `Plan ${planKey} has no ${provider} variant mapped; the platform admin must map it first`),
   notAvailable: () => errors.unavailable('BILLING_PROVIDER_NOT_AVAILABLE', 'No billing provider is active right now; try again later'),
@@ -62,7 +67,11 @@ export function billingConfigBinding(id: string): CredentialBinding {
 function sealed(keyring: CredentialKeyring, credentials: ProviderCredentials, configId: string) {
   const empty = (['apiKey', 'webhookSecret'] as const).filter((k) => !credentials[k] || !credentials[k].trim()).map((k) => `credentials.${k}`);
   if (empty.length) throw billingErrors.emptyCredentials(empty);
-  const { sealed: sealedCredentials, keyVersion } = sealCredentials(keyring, { apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret }, billingConfigBinding(configId));
+  const { sealed: sealedCredentials, keyVersion } = sealCredentials(
+    keyring,
+    { apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret },
+    billingConfigBinding(configId),
+  );
   return { sealedCredentials, keyVersion };
 }
 
@@ -193,7 +202,9 @@ export async function replacePlanMappings(db: Db, id: string, mappings: { planKe
       if (seen.has(m.planKey)) throw errors.validation('A plan is mapped twice', [{ field: `mappings.${i}.planKey`, message: 'each planKey at most once' }]);
       seen.add(m.planKey);
     });
-    const kept = mappings.filter((m) => m.providerVariantId && m.providerVariantId.trim()).map((m) => ({ planKey: m.planKey, providerVariantId: m.providerVariantId!.trim() }));
+    const kept = mappings
+      .filter((m) => m.providerVariantId && m.providerVariantId.trim())
+      .map((m) => ({ planKey: m.planKey, providerVariantId: m.providerVariantId!.trim() }));
     await repo.replaceMappings(trx, id, kept);
     return repo.mappingsOf(trx, id);
   });

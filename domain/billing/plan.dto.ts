@@ -24,7 +24,12 @@ function planFeatures(plan: PlanRow, features: PlanFeatureRow[], values: PlanFea
   return values
     .filter((v) => v.planId === plan.id && byId.has(v.featureId))
     .map((v) => ({ feature: byId.get(v.featureId)!, value: v.value }))
-    .sort((a, b) => a.feature.category.localeCompare(b.feature.category) || a.feature.sortOrder - b.feature.sortOrder || a.feature.featureKey.localeCompare(b.feature.featureKey))
+    .sort(
+      (a, b) =>
+        a.feature.category.localeCompare(b.feature.category) ||
+        a.feature.sortOrder - b.feature.sortOrder ||
+        a.feature.featureKey.localeCompare(b.feature.featureKey),
+    )
     .map(({ feature, value }) => ({
       featureKey: feature.featureKey,
       displayName: feature.displayName,

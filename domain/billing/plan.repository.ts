@@ -89,7 +89,11 @@ export async function findPlanByKey(db: Db, planKey: string): Promise<PlanRow | 
 }
 
 /** The plan a provider variant id sells, by the plan's own variant column (`sandboxVariantId`...). */
-export async function planKeyByVariantColumn(db: Db, column: 'sandboxVariantId' | 'polarVariantId' | 'lemonsqueezyVariantId', variantId: string): Promise<string | undefined> {
+export async function planKeyByVariantColumn(
+  db: Db,
+  column: 'sandboxVariantId' | 'polarVariantId' | 'lemonsqueezyVariantId',
+  variantId: string,
+): Promise<string | undefined> {
   return (await PlanModel.query(db).select('planKey').where(column, variantId).first())?.planKey;
 }
 

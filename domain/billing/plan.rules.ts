@@ -30,7 +30,10 @@ export function assertValidPricing(plan: PlanPricing): void {
     details.push({ field: 'pricePerSeatMinor', message: 'a plan has either flatPriceMinor or pricePerSeatMinor, not both' });
   }
   if (plan.selfServeCheckout && plan.flatPriceMinor === null && plan.pricePerSeatMinor === null) {
-    details.push({ field: 'flatPriceMinor', message: 'a self-serve plan needs flatPriceMinor or pricePerSeatMinor (or set selfServeCheckout=false for contact sales)' });
+    details.push({
+      field: 'flatPriceMinor',
+      message: 'a self-serve plan needs flatPriceMinor or pricePerSeatMinor (or set selfServeCheckout=false for contact sales)',
+    });
   }
   if (details.length) throw errors.validation('Invalid plan pricing', details);
 }

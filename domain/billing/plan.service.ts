@@ -21,8 +21,18 @@ export type PlanInput = Partial<Omit<repo.PlanFields, 'updatedBy'>> & {
 
 const planNotFound = () => errors.notFound('plan');
 
-async function withFeatures<T>(db: Db, plans: repo.PlanRow[], dto: (p: repo.PlanRow, f: repo.PlanFeatureRow[], v: repo.PlanFeatureValueRow[]) => T): Promise<T[]> {
-  const [features, values] = await Promise.all([repo.listFeatures(db), repo.featureValuesOf(db, plans.map((p) => p.id))]);
+async function withFeatures<T>(
+  db: Db,
+  plans: repo.PlanRow[],
+  dto: (p: repo.PlanRow, f: repo.PlanFeatureRow[], v: repo.PlanFeatureValueRow[]) => T,
+): Promise<T[]> {
+  const [features, values] = await Promise.all([
+    repo.listFeatures(db),
+    repo.featureValuesOf(
+      db,
+      plans.map((p) => p.id),
+    ),
+  ]);
   return plans.map((p) => dto(p, features, values));
 }
 
@@ -47,13 +57,16 @@ async function adminPlan(db: Db, plan: repo.PlanRow) {
 
 async function assertFeaturedFree(db: Db, plan: repo.PlanRow | repo.PlanFields, exceptId?: string): Promise<void> {
   if (plan.isFeatured && (await repo.otherFeaturedPlan(db, plan.billingCycle, exceptId))) {
-    throw errors.conflict('PLAN_FEATURED_EXISTS', `Another ${plan.billingCycle} plan is already featured; unfeature it first`, [{ field: 'isFeatured', message: 'at most one featured plan per billing cycle' }]);
+    throw errors.conflict('PLAN_FEATURED_EXISTS', `Another ${plan.billingCycle} plan is already featured; unfeature it first`, [
+      { field: 'isFeatured', message: 'at most one featured plan per billing cycle' },
+    ]);
   }
 }
 
 async function applyFeatures(db: Db, planId: string, toggles: FeatureToggle[]): Promise<void> {
   const keys = toggles.map((t) => t.featureKey);
-  if (new Set(keys).size !== keys.length) throw errors.validation('A feature is listed twice', [{ field: 'features', message: 'each featureKey at most once' }]);
+  if (new Set(keys).size !== keys.length)
+    throw errors.validation('A feature is listed twice', [{ field: 'features', message: 'each featureKey at most once' }]);
   const known = new Map((await repo.featuresByKey(db, keys)).map((f) => [f.featureKey, f]));
   const values: { featureId: string; value: string | null }[] = [];
   toggles.forEach((t, i) => {
@@ -133,9 +146,13 @@ export async function listFeatures(db: Db) {
   return (await repo.listFeatures(db)).map(toFeatureDto);
 }
 
-export async function createFeature(db: Db, input: Partial<repo.PlanFeatureFields> & Pick<repo.PlanFeatureFields, 'featureKey' | 'displayName' | 'displayNameNb' | 'category'>) {
+export async function createFeature(
+  db: Db,
+  input: Partial<repo.PlanFeatureFields> & Pick<repo.PlanFeatureFields, 'featureKey' | 'displayName' | 'displayNameNb' | 'category'>,
+) {
   return db.transaction(async (trx) => {
-    if ((await repo.featuresByKey(trx, [input.featureKey])).length) throw errors.conflict('PLAN_FEATURE_KEY_EXISTS', `A feature with featureKey ${input.featureKey} already exists`);
+    if ((await repo.featuresByKey(trx, [input.featureKey])).length)
+      throw errors.conflict('PLAN_FEATURE_KEY_EXISTS', `A feature with featureKey ${input.featureKey} already exists`);
     return toFeatureDto(
       await repo.insertFeature(trx, {
         featureKey: input.featureKey,

@@ -26,7 +26,13 @@ export async function subscriptionState(db: Db, tenantId: string): Promise<Subsc
 }
 
 /** Applies one normalised event of `provider` for the tenant; returns the row touched and why not, if ignored. */
-export async function applyBillingEvent(trx: Db, tenantId: string, provider: string, event: BillingEvent, now: Date): Promise<{ subscriptionId: string | null; failureReason: string | null }> {
+export async function applyBillingEvent(
+  trx: Db,
+  tenantId: string,
+  provider: string,
+  event: BillingEvent,
+  now: Date,
+): Promise<{ subscriptionId: string | null; failureReason: string | null }> {
   const row = await repo.subscriptionByProviderId(trx, provider, event.providerSubId);
   if (row && row.tenantId !== tenantId) return { subscriptionId: row.id, failureReason: 'TENANT_MISMATCH' };
   const outcome = outcomeOf(event, row);

@@ -44,7 +44,13 @@ const subscriptionRow = (model: SubscriptionModel): SubscriptionRow => plain(mod
 const inboxRow = (model: SubscriptionWebhookInboxModel): InboxRow => plain(model) as InboxRow;
 
 export async function latestSubscription(db: Db, tenantId: string): Promise<SubscriptionRow | undefined> {
-  const row = await SubscriptionModel.query(db).where({ tenantId }).orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+  const row = await SubscriptionModel.query(db)
+    .where({ tenantId })
+    .orderBy([
+      { column: 'createdAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
   return row && subscriptionRow(row);
 }
 
@@ -57,7 +63,10 @@ export async function subscriptionByProviderId(db: Db, provider: string, provide
   return row && subscriptionRow(row);
 }
 
-export async function insertSubscription(db: Db, row: Partial<SubscriptionRow> & Pick<SubscriptionRow, 'tenantId' | 'planKey' | 'status'>): Promise<SubscriptionRow> {
+export async function insertSubscription(
+  db: Db,
+  row: Partial<SubscriptionRow> & Pick<SubscriptionRow, 'tenantId' | 'planKey' | 'status'>,
+): Promise<SubscriptionRow> {
   return subscriptionRow(await SubscriptionModel.query(db).insert(row).returning('*'));
 }
 
@@ -77,13 +86,23 @@ export async function linkedOpenSubscriptions(db: Db, afterId: string | null, li
 }
 
 /** Inserts an inbox row unless (provider, event id) is already there; undefined for a redelivery. */
-export async function insertInbox(db: Db, row: Omit<InboxRow, 'id' | 'processedAt' | 'failureReason' | 'createdAt'> & { signature: string | null; verified: boolean }): Promise<InboxRow | undefined> {
-  const [inserted] = await returnedRows<InboxRow>(SubscriptionWebhookInboxModel.query(db).insert(row).onConflict(['provider', 'providerEventId']).ignore().returning('*'));
+export async function insertInbox(
+  db: Db,
+  row: Omit<InboxRow, 'id' | 'processedAt' | 'failureReason' | 'createdAt'> & { signature: string | null; verified: boolean },
+): Promise<InboxRow | undefined> {
+  const [inserted] = await returnedRows<InboxRow>(
+    SubscriptionWebhookInboxModel.query(db).insert(row).onConflict(['provider', 'providerEventId']).ignore().returning('*'),
+  );
   return inserted;
 }
 
 export async function pendingInbox(db: Db, tenantId: string): Promise<InboxRow[]> {
-  return (await SubscriptionWebhookInboxModel.query(db).where({ tenantId }).whereNull('processedAt').orderBy([{ column: 'createdAt' }, { column: 'id' }])).map(inboxRow);
+  return (
+    await SubscriptionWebhookInboxModel.query(db)
+      .where({ tenantId })
+      .whereNull('processedAt')
+      .orderBy([{ column: 'createdAt' }, { column: 'id' }])
+  ).map(inboxRow);
 }
 
 export async function countPendingInbox(db: Db, tenantId: string): Promise<number> {
@@ -92,7 +111,12 @@ export async function countPendingInbox(db: Db, tenantId: string): Promise<numbe
 
 /** Marks the row processed (by the database's clock) unless it already is; false when another worker got there first. */
 export async function markInboxProcessed(db: Db, id: string, outcome: { subscriptionId: string | null; failureReason: string | null }): Promise<boolean> {
-  return (await SubscriptionWebhookInboxModel.query(db).patch({ ...outcome, processedAt: fn.now() }).where({ id }).whereNull('processedAt')) > 0;
+  return (
+    (await SubscriptionWebhookInboxModel.query(db)
+      .patch({ ...outcome, processedAt: fn.now() })
+      .where({ id })
+      .whereNull('processedAt')) > 0
+  );
 }
 
 export async function lockInboxRow(db: Db, id: string): Promise<InboxRow | undefined> {

@@ -100,7 +100,11 @@ export function outcomeOf(event: BillingEvent, row: SubscriptionFacts | undefine
   switch (event.kind) {
     case 'created':
     case 'updated':
-      return { action: 'update', status: event.status && event.status !== 'EXPIRED' ? event.status : row.status, cancelAtPeriodEnd: event.cancelAtPeriodEnd ?? undefined };
+      return {
+        action: 'update',
+        status: event.status && event.status !== 'EXPIRED' ? event.status : row.status,
+        cancelAtPeriodEnd: event.cancelAtPeriodEnd ?? undefined,
+      };
     case 'renewed':
       return { action: 'update', status: 'ACTIVE', cancelAtPeriodEnd: event.cancelAtPeriodEnd ?? undefined };
     case 'payment_failed':

@@ -17,7 +17,16 @@ import { findUserById } from '../users/user.repository';
 import { findPlanByKey, listPlans, planKeyByVariantColumn, type PlanRow } from './plan.repository';
 import { activeConnection, billingErrors, connectionOf, variantFor } from './billing-config.service';
 import { syncReadModel } from './subscription-apply.service';
-import { isBillingProviderId, VARIANT_COLUMN, WebhookPayloadError, WebhookSignatureError, type BillingProviderId, type BillingProviders, type ProviderConnection, type VerifiedWebhook } from './billing-provider';
+import {
+  isBillingProviderId,
+  VARIANT_COLUMN,
+  WebhookPayloadError,
+  WebhookSignatureError,
+  type BillingProviderId,
+  type BillingProviders,
+  type ProviderConnection,
+  type VerifiedWebhook,
+} from './billing-provider';
 import { isPureTrial, isStaleEvent, isSubscriptionLapsed, remainingTrialDays, SIGNED_EVENT_MAX_AGE_MINUTES, trialEndsAtFrom } from './subscription.rules';
 import { trialDaysOf } from './plan.rules';
 import { subscriptionContract, type SubscriptionEventType } from './subscription-events.rules';
@@ -138,7 +147,13 @@ async function connectionForProvider(db: Db, keyring: CredentialKeyring, provide
  * POST /subscription/checkout: a checkout at the active provider for a self-serve plan. The rest of
  * the platform trial is passed on, so nothing is charged during it; after a trial there is none.
  */
-export async function checkout(deps: BillingDeps, tenantId: string, userId: string, planKey: string, request: { host?: string; secure: boolean }): Promise<{ checkoutUrl: string; trialDays: number }> {
+export async function checkout(
+  deps: BillingDeps,
+  tenantId: string,
+  userId: string,
+  planKey: string,
+  request: { host?: string; secure: boolean },
+): Promise<{ checkoutUrl: string; trialDays: number }> {
   const email = (await findUserById(deps.knex, userId))?.email ?? null;
   const plan = await findPlanByKey(deps.knex, planKey);
   const latest = await repo.latestSubscription(deps.knex, tenantId);
@@ -148,18 +163,25 @@ export async function checkout(deps: BillingDeps, tenantId: string, userId: stri
     throw errors.conflict('SUBSCRIPTION_ALREADY_ACTIVE', 'This salon already has a paid subscription; change it in the customer portal');
   }
   const { row, connection } = await activeConnection(deps.knex, deps.credentialKeys);
-  const variantId = await variantFor(deps.knex, row, plan as unknown as { planKey: string } & Record<string, unknown>, VARIANT_COLUMN[row.provider as BillingProviderId]);
+  const variantId = await variantFor(
+    deps.knex,
+    row,
+    plan as unknown as { planKey: string } & Record<string, unknown>,
+    VARIANT_COLUMN[row.provider as BillingProviderId],
+  );
   const trialDays = latest && isPureTrial(latest) && latest.status === 'ACTIVE' ? remainingTrialDays(latest.trialEndsAt, nowOf(deps).getTime()) : 0;
   const base = await checkoutReturnOrigin(deps.knex, deps.origins, tenantId, request);
-  const { checkoutUrl } = await atProvider(() => deps.billingProviders.get(row.provider as BillingProviderId).createCheckout(connection, {
-    variantId,
-    tenantId,
-    planKey,
-    trialDays,
-    email,
-    successUrl: `${base}/admin/billing?checkout=success`,
-    cancelUrl: `${base}/admin/billing?checkout=canceled`,
-  }));
+  const { checkoutUrl } = await atProvider(() =>
+    deps.billingProviders.get(row.provider as BillingProviderId).createCheckout(connection, {
+      variantId,
+      tenantId,
+      planKey,
+      trialDays,
+      email,
+      successUrl: `${base}/admin/billing?checkout=success`,
+      cancelUrl: `${base}/admin/billing?checkout=canceled`,
+    }),
+  );
   return { checkoutUrl, trialDays };
 }
 
@@ -169,7 +191,11 @@ export async function portal(deps: BillingDeps, tenantId: string): Promise<{ por
   if (!latest) throw subscriptionNotFound();
   if (!latest.providerSubId || !latest.provider) throw notManageable('A trial has no billing account yet; choose a plan first');
   const connection = await connectionForProvider(deps.knex, deps.credentialKeys, latest.provider);
-  const portalUrl = await atProvider(() => deps.billingProviders.get(latest.provider as BillingProviderId).portalUrl(connection, { providerSubId: latest.providerSubId!, providerCustomerId: latest.providerCustomerId }));
+  const portalUrl = await atProvider(() =>
+    deps.billingProviders
+      .get(latest.provider as BillingProviderId)
+      .portalUrl(connection, { providerSubId: latest.providerSubId!, providerCustomerId: latest.providerCustomerId }),
+  );
   return { portalUrl };
 }
 
@@ -199,7 +225,12 @@ export type WebhookOutcome = { received: true; duplicate: boolean };
  * POST /webhooks/subscription/:provider: verify (401), parse (400), land in the inbox (unique on the
  * provider's event id: a redelivery is acknowledged and ignored), and tell the tenant's workflow.
  */
-export async function receiveWebhook(deps: BillingDeps, providerParam: string, rawBody: Buffer, headers: Record<string, string | undefined>): Promise<WebhookOutcome> {
+export async function receiveWebhook(
+  deps: BillingDeps,
+  providerParam: string,
+  rawBody: Buffer,
+  headers: Record<string, string | undefined>,
+): Promise<WebhookOutcome> {
   const provider = providerParam.toLowerCase();
   if (!isBillingProviderId(provider)) throw errors.notFound('billingProvider', `No billing provider ${providerParam}`);
   const rows = (await configs.listConfigs(deps.knex)).filter((r) => r.provider === provider).sort((a, b) => Number(b.isActive) - Number(a.isActive));
@@ -269,7 +300,12 @@ export async function setBillingExempt(db: Db, adminUserId: string, tenantId: st
     const before = await tenantBilling(trx, tenantId, true);
     if (!before) throw errors.notFound('tenant');
     await setTenantBillingExempt(trx, tenantId, billingExempt);
-    await repo.insertAudit(trx, { adminUserId, action: billingExempt ? 'BILLING_EXEMPT_GRANTED' : 'BILLING_EXEMPT_REVOKED', tenantId, details: { before: before.billingExempt, after: billingExempt } });
+    await repo.insertAudit(trx, {
+      adminUserId,
+      action: billingExempt ? 'BILLING_EXEMPT_GRANTED' : 'BILLING_EXEMPT_REVOKED',
+      tenantId,
+      details: { before: before.billingExempt, after: billingExempt },
+    });
   });
   return subscriptionView(db, tenantId, now);
 }

@@ -7,7 +7,10 @@ type BookableTenant = { isActive: boolean } & Partial<TenantBillingReadModel>;
 /** Inactive salons, and salons whose subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt), take no bookings. */
 export function isAcceptingBookings(tenant: BookableTenant, now: Date): boolean {
   if (!tenant.isActive) return false;
-  return !isSubscriptionLapsed({ subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false }, now.getTime());
+  return !isSubscriptionLapsed(
+    { subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false },
+    now.getTime(),
+  );
 }
 
 export function assertAcceptingBookings(tenant: BookableTenant, now: Date): void {

@@ -78,7 +78,12 @@ export async function applyCancellation(
     event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
   });
   await deps.bookingHooks.cancelled(deps.signaller, trx, row.tenantId, row.id, policy.paymentId, policy, { role: actor.role, userId: actor.userId }, opts.now);
-  return { action: policy.action, deposit: policy.deposit.state, depositAmount: policy.deposit.state === 'NONE' ? 0 : policy.deposit.amount, refundAmount: policy.refundAmount };
+  return {
+    action: policy.action,
+    deposit: policy.deposit.state,
+    depositAmount: policy.deposit.state === 'NONE' ? 0 : policy.deposit.amount,
+    refundAmount: policy.refundAmount,
+  };
 }
 
 /** POST /bookings/:id/cancel (salon side; `bySalon` false = the customer cancelled through the salon). */

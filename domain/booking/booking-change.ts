@@ -12,7 +12,15 @@ import { eventForStatus, isRemindable, type BookingStatus } from './booking-stat
 import { bookingContract, type BookingEventType } from './booking-events.rules';
 import type { BookingRow } from './booking.types';
 import type { BookingFreedCause, BookingHooks } from './booking-hooks';
-import { insertAuditEntry, insertNewBooking, setItemsActive, updateBookingVersioned, type AuditEntry, type NewItemRow, type NewSegmentRow } from './booking.repository';
+import {
+  insertAuditEntry,
+  insertNewBooking,
+  setItemsActive,
+  updateBookingVersioned,
+  type AuditEntry,
+  type NewItemRow,
+  type NewSegmentRow,
+} from './booking.repository';
 
 export type { AuditEntry } from './booking.repository';
 
@@ -44,7 +52,14 @@ export async function changeBooking(
     event: change.event,
   });
   const freed = written && freedBy(row, change);
-  if (freed) await deps.bookingHooks.timeFreed(deps.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, start: new Date(row.startTime), end: new Date(row.endTime), cause: freed });
+  if (freed)
+    await deps.bookingHooks.timeFreed(deps.signaller, trx, {
+      tenantId: row.tenantId,
+      resourceId: row.resourceId,
+      start: new Date(row.startTime),
+      end: new Date(row.endTime),
+      cause: freed,
+    });
   return written?.version;
 }
 
@@ -82,7 +97,9 @@ export async function createBooking(
 
 async function writeVersioned(trx: Transaction, row: BookingRow, write: BookingWrite): Promise<number | undefined> {
   if ('compareAndSet' in write) return (await write.compareAndSet()) ? row.version + 1 : undefined;
-  const revised = revisesCalendar(row, 'status' in write ? write.status : row.status, write.update?.startTime) ? { calendarSequence: row.calendarSequence + 1 } : {};
+  const revised = revisesCalendar(row, 'status' in write ? write.status : row.status, write.update?.startTime)
+    ? { calendarSequence: row.calendarSequence + 1 }
+    : {};
   if (!('status' in write)) return updateBookingVersioned(trx, row, { ...write.update, ...revised });
   const version = await updateBookingVersioned(trx, row, { status: write.status, ...write.update, ...revised });
   if (isBlockingStatus(row.status) !== isBlockingStatus(write.status)) {

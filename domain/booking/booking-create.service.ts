@@ -30,7 +30,16 @@ import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { voucherGuestNotAllowed } from './booking-errors';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT } from './booking-past.rules';
 import { nowOf } from '../time/clock';
-import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow, type BookingSource, type ContactInput, type ItemInput, type ItemRow } from './booking.types';
+import {
+  GUEST_ACTOR,
+  type Actor,
+  type BookingDeps,
+  type BookingRow,
+  type BookingSource,
+  type ContactInput,
+  type ItemInput,
+  type ItemRow,
+} from './booking.types';
 
 export interface CreateInput {
   startTime: string;
@@ -62,7 +71,6 @@ export interface PublicCreateInput {
   /** the language the customer booked in (the salon's when left out) */
   language?: Language;
 }
-
 
 interface InsertSpec {
   tenant: TenantContext;
@@ -127,104 +135,134 @@ async function insertBooking(
   const lockReadingServices = (trx: Transaction, mode: LockMode) => lockTenantBookingsReadingServices(trx, tenant.id, mode, serviceIds);
 
   let roomsChosen = false;
-  const write = () => withBookingLock(deps.knex, tenant.id, initialMode, async (trx, mode, serviceRows) => {
-    const services = activeServicesById(serviceRows, serviceIds);
-    // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
-    if (spec.customerId && !(await findCustomer(trx, tenant.id, spec.customerId))) throw errors.notFound('customer');
-    const planned = planItems(services, spec.items, spec.start);
-    roomsChosen = choosesRooms(planned);
-    const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
-    let customerId = spec.customerId ?? null;
-    // whose vouchers the booking may use: the salon's chosen customer, or a signed-in customer's own record only
-    let voucherOwner = customerId;
-    if (!customerId && spec.customerAccountId && spec.contact) {
-      const forAccount = await deps.bookingHooks.accountCustomer(trx, { tenantId: tenant.id, region, accountId: spec.customerAccountId, contact: { ...spec.contact, phone: contactPhone! } });
-      customerId = forAccount.customerId;
-      voucherOwner = forAccount.ownedByAccount ? forAccount.customerId : null;
-    } else if (!customerId && spec.contact) {
-      customerId = voucherOwner = (await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region)).id;
-    }
-    const { start: startTime, end: endTime } = spanOf(planned);
-    const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
-    const id = crypto.randomUUID();
-    const issued = spec.withToken ? issueCancellationToken(deps.manageLinkKey, id) : null;
-    const now = nowOf(deps);
-    const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
-    const voucher = spec.voucherCode
-      ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, { tenantId: tenant.id, code: spec.voucherCode, customerId: voucherOwner, bookingId: id, bookingTotal: totalAmount, actor, now })
-      : null;
-    const row: BookingRow = {
-      id,
-      tenantId: tenant.id,
-      customerId,
-      resourceId: planned[0].resourceId,
-      startTime,
-      endTime,
-      status: spec.status,
-      source: spec.source,
-      paymentMode: bookingPaymentMode(s, spec.source),
-      totalAmount,
-      discountAmount: voucher?.discountAmount ?? 0,
-      appliedVoucherId: voucher?.appliedVoucherId ?? null,
-      cancellationFee: 0,
-      depositStatus: null,
-      processedForLoyalty: false,
-      metadata: { displaySnapshot: { timezone: s.timezone, currency: s.currency, locale }, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) },
-      isGuest: spec.isGuest,
-      contactName: spec.contact?.name?.trim() ?? null,
-      contactPhone,
-      contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
-      notes: spec.notes ?? spec.contact?.notes ?? null,
-      version: 1,
-      cancelReason: null,
-      cancelledBy: null,
-      cancelledAt: null,
-      cancellationTokenHash: issued?.hash ?? null,
-      allowDoubleBooking,
-      createdBy: actor.userId,
-      customerAccountId: spec.customerAccountId ?? null,
-      language: spec.language ?? languageOfLocale(locale),
-      calendarSequence: 0,
-      confirmedAt: null,
-      confirmedVia: null,
-      unconfirmedFlaggedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const flags = { isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking };
-    const itemIds = planned.map(() => crypto.randomUUID());
-    const segments = segmentRows(tenant.id, id, itemIds, placed.parts, flags);
-    const itemRows: ItemRow[] = planned.map((i, index) => ({
-      id: itemIds[index],
-      bookingId: id,
-      serviceId: i.serviceId,
-      serviceName: services.get(i.serviceId)!.name,
-      resourceId: i.resourceId,
-      startTime: i.start,
-      endTime: i.end,
-      duration: i.duration,
-      price: i.price,
-      sortOrder: index,
-      segments: segmentsOfItem(segments, itemIds[index]),
-    }));
-    // Booking, items, their segments and the audit entry in ONE statement (the hot path), then the signal.
-    await createBooking(
-      deps,
-      trx,
-      row,
-      itemRows.map(({ serviceName: _name, segments: _segments, ...item }) => ({ ...item, tenantId: tenant.id, ...flags, createdAt: now, updatedAt: now })),
-      segments,
-      {
-        audit: { actor, action: 'CREATED', toStatus: spec.status, changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) } },
-        event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
+  const write = () =>
+    withBookingLock(
+      deps.knex,
+      tenant.id,
+      initialMode,
+      async (trx, mode, serviceRows) => {
+        const services = activeServicesById(serviceRows, serviceIds);
+        // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
+        if (spec.customerId && !(await findCustomer(trx, tenant.id, spec.customerId))) throw errors.notFound('customer');
+        const planned = planItems(services, spec.items, spec.start);
+        roomsChosen = choosesRooms(planned);
+        const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly: spec.onlineOnly, allowDoubleBooking });
+        let customerId = spec.customerId ?? null;
+        // whose vouchers the booking may use: the salon's chosen customer, or a signed-in customer's own record only
+        let voucherOwner = customerId;
+        if (!customerId && spec.customerAccountId && spec.contact) {
+          const forAccount = await deps.bookingHooks.accountCustomer(trx, {
+            tenantId: tenant.id,
+            region,
+            accountId: spec.customerAccountId,
+            contact: { ...spec.contact, phone: contactPhone! },
+          });
+          customerId = forAccount.customerId;
+          voucherOwner = forAccount.ownedByAccount ? forAccount.customerId : null;
+        } else if (!customerId && spec.contact) {
+          customerId = voucherOwner = (
+            await findOrCreateCustomerByPhone(trx, tenant.id, { name: spec.contact.name, phone: contactPhone!, email: spec.contact.email ?? null }, region)
+          ).id;
+        }
+        const { start: startTime, end: endTime } = spanOf(planned);
+        const locale = (s as unknown as { locale?: string }).locale ?? 'nb-NO';
+        const id = crypto.randomUUID();
+        const issued = spec.withToken ? issueCancellationToken(deps.manageLinkKey, id) : null;
+        const now = nowOf(deps);
+        const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
+        const voucher = spec.voucherCode
+          ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, {
+              tenantId: tenant.id,
+              code: spec.voucherCode,
+              customerId: voucherOwner,
+              bookingId: id,
+              bookingTotal: totalAmount,
+              actor,
+              now,
+            })
+          : null;
+        const row: BookingRow = {
+          id,
+          tenantId: tenant.id,
+          customerId,
+          resourceId: planned[0].resourceId,
+          startTime,
+          endTime,
+          status: spec.status,
+          source: spec.source,
+          paymentMode: bookingPaymentMode(s, spec.source),
+          totalAmount,
+          discountAmount: voucher?.discountAmount ?? 0,
+          appliedVoucherId: voucher?.appliedVoucherId ?? null,
+          cancellationFee: 0,
+          depositStatus: null,
+          processedForLoyalty: false,
+          metadata: {
+            displaySnapshot: { timezone: s.timezone, currency: s.currency, locale },
+            ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}),
+          },
+          isGuest: spec.isGuest,
+          contactName: spec.contact?.name?.trim() ?? null,
+          contactPhone,
+          contactEmail: spec.contact?.email ? spec.contact.email.trim().toLowerCase() : null,
+          notes: spec.notes ?? spec.contact?.notes ?? null,
+          version: 1,
+          cancelReason: null,
+          cancelledBy: null,
+          cancelledAt: null,
+          cancellationTokenHash: issued?.hash ?? null,
+          allowDoubleBooking,
+          createdBy: actor.userId,
+          customerAccountId: spec.customerAccountId ?? null,
+          language: spec.language ?? languageOfLocale(locale),
+          calendarSequence: 0,
+          confirmedAt: null,
+          confirmedVia: null,
+          unconfirmedFlaggedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        const flags = { isActive: isBlockingStatus(spec.status), isExclusive: !allowDoubleBooking };
+        const itemIds = planned.map(() => crypto.randomUUID());
+        const segments = segmentRows(tenant.id, id, itemIds, placed.parts, flags);
+        const itemRows: ItemRow[] = planned.map((i, index) => ({
+          id: itemIds[index],
+          bookingId: id,
+          serviceId: i.serviceId,
+          serviceName: services.get(i.serviceId)!.name,
+          resourceId: i.resourceId,
+          startTime: i.start,
+          endTime: i.end,
+          duration: i.duration,
+          price: i.price,
+          sortOrder: index,
+          segments: segmentsOfItem(segments, itemIds[index]),
+        }));
+        // Booking, items, their segments and the audit entry in ONE statement (the hot path), then the signal.
+        await createBooking(
+          deps,
+          trx,
+          row,
+          itemRows.map(({ serviceName: _name, segments: _segments, ...item }) => ({ ...item, tenantId: tenant.id, ...flags, createdAt: now, updatedAt: now })),
+          segments,
+          {
+            audit: {
+              actor,
+              action: 'CREATED',
+              toStatus: spec.status,
+              changes: { source: spec.source, ...(spec.recordedAfterTheFact ? { [RECORDED_AFTER_THE_FACT]: true } : {}) },
+            },
+            event: spec.recordedAfterTheFact ? 'BookingRecordedAfterTheFact' : 'BookingCreated',
+          },
+        );
+        // BookingCreated: the deposit, in this transaction (payments, through booking-hooks.ts)
+        const deposit = await deps.bookingHooks.startDeposit(deps.signaller, trx, tenant, row, now);
+        if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
+        const resourceNames = new Map(placed.data.resources.map((r) => [r.id, r.name]));
+        return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
       },
+      lockReadingServices,
     );
-    // BookingCreated: the deposit, in this transaction (payments, through booking-hooks.ts)
-    const deposit = await deps.bookingHooks.startDeposit(deps.signaller, trx, tenant, row, now);
-    if (deposit.depositStatus) await setDepositStatus(trx, id, (row.depositStatus = deposit.depositStatus));
-    const resourceNames = new Map(placed.data.resources.map((r) => [r.id, r.name]));
-    return { booking: toDto(row, itemRows), cancellationToken: issued?.token ?? null, resourceNames, paymentRequired: deposit.paymentRequired };
-  }, lockReadingServices);
   return retryingTakenRooms(write, () => roomsChosen);
 }
 
@@ -299,11 +337,14 @@ export async function createPublicBooking(
   if (s.bookingMode === 'assigned_only') {
     const missing = input.items.findIndex((i) => !i.resourceId);
     if (missing >= 0) {
-      throw errors.unprocessable('RESOURCE_REQUIRED', 'This salon requires choosing a staff member', [{ field: `items.${missing}.resourceId`, message: 'is required (bookingMode assigned_only)' }]);
+      throw errors.unprocessable('RESOURCE_REQUIRED', 'This salon requires choosing a staff member', [
+        { field: `items.${missing}.resourceId`, message: 'is required (bookingMode assigned_only)' },
+      ]);
     }
   }
   const start = requireApiDateTime(input.startTime, 'startTime');
-  if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
+  if (start.getTime() < now.getTime())
+    throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);
   const { booking, cancellationToken, resourceNames, paymentRequired } = await insertBooking(deps, {
     tenant,

@@ -17,11 +17,18 @@ export interface GuestProof {
 }
 
 /** The booking when the proof matches; otherwise 404 (the booking does not exist for the caller: no leaking by id). */
-export async function guestBooking(deps: Pick<BookingDeps, 'knex' | 'manageLinkKey' | 'now'>, tenant: TenantContext, id: string, proof: GuestProof): Promise<BookingRow> {
+export async function guestBooking(
+  deps: Pick<BookingDeps, 'knex' | 'manageLinkKey' | 'now'>,
+  tenant: TenantContext,
+  id: string,
+  proof: GuestProof,
+): Promise<BookingRow> {
   const row = await findBooking(deps.knex, tenant.id, id);
   const ok =
     !!row &&
-    ((proof.token !== undefined && isManageLinkValid(row.endTime, nowOf(deps)) && verifyCancellationToken(deps.manageLinkKey, id, proof.token, row.cancellationTokenHash)) ||
+    ((proof.token !== undefined &&
+      isManageLinkValid(row.endTime, nowOf(deps)) &&
+      verifyCancellationToken(deps.manageLinkKey, id, proof.token, row.cancellationTokenHash)) ||
       // the number as typed, read in the salon's country, against the stored E.164 one
       (proof.phone !== undefined && samePhone(proof.phone, row.contactPhone, phoneRegionOf(tenant))));
   if (!ok) throw errors.notFound('booking');

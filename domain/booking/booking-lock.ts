@@ -43,7 +43,12 @@ export async function lockTenantBookings(trx: Transaction, tenantId: string, mod
  * are read in the lock statement's snapshot, taken before the lock is granted; the lock guards
  * booking time, not services, and the placement check reads after it.
  */
-export async function lockTenantBookingsReadingServices(trx: Transaction, tenantId: string, mode: LockMode, serviceIds: readonly string[]): Promise<StoredService[]> {
+export async function lockTenantBookingsReadingServices(
+  trx: Transaction,
+  tenantId: string,
+  mode: LockMode,
+  serviceIds: readonly string[],
+): Promise<StoredService[]> {
   return advisoryTransactionLockReading<StoredService>(trx, { lockClass: LOCK_CLASS, key: tenantId }, mode, bookableServicesStatement(tenantId, serviceIds));
 }
 

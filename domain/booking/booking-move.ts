@@ -64,10 +64,25 @@ export async function placeMove(
   const planned = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
   opts.onRooms?.(choosesRooms(planned));
   if (!mode) throw new NeedsExclusiveLock();
-  const placed = await placeVisit(trx, tenant, planned, { mode, excludeBookingId: row.id, onlineOnly: opts.onlineOnly, allowDoubleBooking: row.allowDoubleBooking });
+  const placed = await placeVisit(trx, tenant, planned, {
+    mode,
+    excludeBookingId: row.id,
+    onlineOnly: opts.onlineOnly,
+    allowDoubleBooking: row.allowDoubleBooking,
+  });
   for (const p of planned) await moveItem(trx, p);
   const flags = { isActive: isBlockingStatus(row.status), isExclusive: !row.allowDoubleBooking };
-  await replaceSegments(trx, row.id, segmentRows(tenant.id, row.id, planned.map((p) => p.id), placed.parts, flags));
+  await replaceSegments(
+    trx,
+    row.id,
+    segmentRows(
+      tenant.id,
+      row.id,
+      planned.map((p) => p.id),
+      placed.parts,
+      flags,
+    ),
+  );
 
   const span = spanOf(planned);
   const changes: Record<string, unknown> = {};
@@ -112,11 +127,18 @@ export function moveWindowClosed(cancellationHours: number) {
  * in one transaction under the row lock: of a move and a cancellation (or two moves) of one
  * booking, one runs after the other has committed and sees its result.
  */
-export async function moveForCustomer(deps: BookingDeps, tenant: TenantContext, id: string, startTime: string, mover: CustomerMover): Promise<PublicBookingDto> {
+export async function moveForCustomer(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  id: string,
+  startTime: string,
+  mover: CustomerMover,
+): Promise<PublicBookingDto> {
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
   const start = requireApiDateTime(startTime, 'startTime');
-  if (start.getTime() < now.getTime()) throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
+  if (start.getTime() < now.getTime())
+    throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
   assertWithinWindow(tenant, start, now);
   if ('proof' in mover) await guestBooking(deps, tenant, id, mover.proof);
   let roomsChosen = false;
@@ -125,10 +147,15 @@ export async function moveForCustomer(deps: BookingDeps, tenant: TenantContext, 
       const row = await lockBookingRow(trx, tenant.id, id);
       if ('accountId' in mover && row.customerAccountId !== mover.accountId) throw errors.notFound('booking');
       assertMovable(row.status, 'moved');
-      if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours)) throw moveWindowClosed(tenant.settings.cancellationHours);
+      if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours))
+        throw moveWindowClosed(tenant.settings.cancellationHours);
       if (new Date(row.startTime).getTime() === start.getTime()) return;
       const move = await placeMove(trx, tenant, row, mode, { startTime: start }, { onlineOnly: true, now, onRooms: (chosen) => (roomsChosen = chosen) });
-      await changeBooking(deps, trx, row, { update: move.update, audit: { actor: GUEST_ACTOR, action: MOVE_AUDIT_ACTION[move.event], changes: move.changes }, event: move.event });
+      await changeBooking(deps, trx, row, {
+        update: move.update,
+        audit: { actor: GUEST_ACTOR, action: MOVE_AUDIT_ACTION[move.event], changes: move.changes },
+        event: move.event,
+      });
     });
   await retryingTakenRooms(write, () => roomsChosen);
   return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, id));

@@ -24,7 +24,11 @@ const MARK_SENT = `UPDATE booking_notifications SET sent_at = CURRENT_TIMESTAMP(
  * One statement: on a conflict the existing row is "updated" to itself, which makes RETURNING
  * answer with it (DO NOTHING would return nothing and need a second read).
  */
-export async function claimBookingNotification(db: Db, key: NotificationKey, row: { tenantId: string; kind: string }): Promise<{ id: string; sentAt: Date | null }> {
+export async function claimBookingNotification(
+  db: Db,
+  key: NotificationKey,
+  row: { tenantId: string; kind: string },
+): Promise<{ id: string; sentAt: Date | null }> {
   const [claim] = await runNamedStatement<{ id: string; sentAt: Date | null }>(db, {
     name: 'booking-notification-claim',
     sql: CLAIM,

@@ -17,7 +17,15 @@ export interface PublicBookingDto {
   freeCancellationUntil: string;
   /** when the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
   confirmedAt: string | null;
-  items: { serviceId: string; serviceName: string; resourceId: string | null; resourceName: string | null; startTime: string; endTime: string; price: number }[];
+  items: {
+    serviceId: string;
+    serviceName: string;
+    resourceId: string | null;
+    resourceName: string | null;
+    startTime: string;
+    endTime: string;
+    price: number;
+  }[];
 }
 
 /** `known`: resource names the caller already has (else they are read). */
@@ -39,7 +47,7 @@ export async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, kn
       serviceId: i.serviceId,
       serviceName: i.serviceName,
       resourceId: i.resourceId,
-      resourceName: i.resourceId ? names.get(i.resourceId) ?? null : null,
+      resourceName: i.resourceId ? (names.get(i.resourceId) ?? null) : null,
       startTime: i.startTime,
       endTime: i.endTime,
       price: i.price,

@@ -36,24 +36,37 @@ export async function listBookings(deps: BookingDeps, tenant: TenantContext, act
   const tz = tenant.settings.timezone;
   const filter: BookingFilter = { resourceId: q.resourceId, sort: q.sort, order: q.order };
   if (q.status) {
-    const statuses = q.status.split(',').map((x) => x.trim()).filter(Boolean);
+    const statuses = q.status
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     const bad = statuses.filter((x) => !isBookingStatus(x));
-    if (!statuses.length || bad.length) throw errors.validation('Request validation failed', [{ field: 'status', message: `unknown status: ${bad.join(', ') || '(empty)'}` }]);
+    if (!statuses.length || bad.length)
+      throw errors.validation('Request validation failed', [{ field: 'status', message: `unknown status: ${bad.join(', ') || '(empty)'}` }]);
     filter.statuses = statuses;
   }
-  for (const [field, value] of [['date', q.date], ['dateFrom', q.dateFrom], ['dateTo', q.dateTo]] as const) {
-    if (value !== undefined && !isValidLocalDate(value)) throw errors.validation('Request validation failed', [{ field, message: 'must be a valid YYYY-MM-DD date' }]);
+  for (const [field, value] of [
+    ['date', q.date],
+    ['dateFrom', q.dateFrom],
+    ['dateTo', q.dateTo],
+  ] as const) {
+    if (value !== undefined && !isValidLocalDate(value))
+      throw errors.validation('Request validation failed', [{ field, message: 'must be a valid YYYY-MM-DD date' }]);
   }
   // date and dateFrom/dateTo narrow the same column; the later bound of each side wins.
   const from = [q.date && localDayBoundsUtcMs(q.date, tz).start, q.dateFrom && localDayBoundsUtcMs(q.dateFrom, tz).start].filter((x): x is number => !!x);
   const before = [q.date && localDayBoundsUtcMs(q.date, tz).end, q.dateTo && localDayBoundsUtcMs(addDays(q.dateTo, 0), tz).end].filter((x): x is number => !!x);
   if (from.length) filter.startFrom = new Date(Math.max(...from));
   if (before.length) filter.startBefore = new Date(Math.min(...before));
-  if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom) throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
+  if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom)
+    throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
   if (actor.role === 'STAFF') filter.visibleToStaffResource = actor.resourceId;
   if (q.unconfirmed !== undefined) filter.unconfirmed = { unconfirmed: String(q.unconfirmed) === 'true', now: nowOf(deps) };
   const { rows, total } = await pageOfBookings(deps.knex, tenant.id, filter, q);
-  const items = await itemsOf(deps.knex, rows.map((r) => r.id));
+  const items = await itemsOf(
+    deps.knex,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.map((r) => toDto(r, items)), total, page: q.page, limit: q.limit };
 }
 

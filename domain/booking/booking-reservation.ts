@@ -74,7 +74,15 @@ export function planItems(services: Map<string, ServiceInfo>, items: readonly It
     const s = item.startTime ? requireApiDateTime(item.startTime, `items.${index}.startTime`).getTime() : cursor;
     const laid = layOutService(svc.shape, index, s);
     cursor = laid.end;
-    return { serviceId: item.serviceId, resourceId: item.resourceId ?? null, start: new Date(s), end: new Date(laid.end), duration: svc.duration, price: svc.price, parts: laid.parts };
+    return {
+      serviceId: item.serviceId,
+      resourceId: item.resourceId ?? null,
+      start: new Date(s),
+      end: new Date(laid.end),
+      duration: svc.duration,
+      price: svc.price,
+      parts: laid.parts,
+    };
   });
 }
 
@@ -96,13 +104,25 @@ function partsOfItem(item: ItemRow, itemIndex: number, shiftMs: number): { parts
     }
     const start = new Date(g.startTime).getTime() + shiftMs;
     const end = new Date(g.endTime).getTime() + shiftMs;
-    return { itemIndex, resourceType: g.resourceType, requirementIndex, kind: g.kind, phaseIndex: g.phaseIndex, start, end, blocks: partBlocks(g.resourceType, g.kind) };
+    return {
+      itemIndex,
+      resourceType: g.resourceType,
+      requirementIndex,
+      kind: g.kind,
+      phaseIndex: g.phaseIndex,
+      start,
+      end,
+      blocks: partBlocks(g.resourceType, g.kind),
+    };
   });
   return { parts, heldRooms };
 }
 
 /** A booking's own items as planned ones, optionally shifted by `shiftMs` and/or given a staff member: the parts it was booked with, not its services' current shape. */
-export function plannedFromItems(items: readonly ItemRow[], change: { shiftMs?: number; resourceId?: (item: ItemRow) => string | null } = {}): (PlannedItem & { id: string })[] {
+export function plannedFromItems(
+  items: readonly ItemRow[],
+  change: { shiftMs?: number; resourceId?: (item: ItemRow) => string | null } = {},
+): (PlannedItem & { id: string })[] {
   const shift = change.shiftMs ?? 0;
   return [...items]
     .sort((a, b) => a.sortOrder - b.sortOrder)
@@ -138,10 +158,20 @@ function placementError(code: string, issue: PlacementIssue | undefined) {
     case 'RESOURCE_NOT_FOUND':
       return errors.notFound('resource');
     case 'RESOURCE_NOT_QUALIFIED':
-      return errors.unprocessable('RESOURCE_NOT_QUALIFIED', 'The chosen staff member does not offer this service', [{ field, message: 'resource lacks the skill or is not bookable online' }]);
+      return errors.unprocessable('RESOURCE_NOT_QUALIFIED', 'The chosen staff member does not offer this service', [
+        { field, message: 'resource lacks the skill or is not bookable online' },
+      ]);
     case 'RESOURCE_NOT_AVAILABLE':
       return errors.unprocessable('RESOURCE_NOT_AVAILABLE', 'The staff member does not work at this time', [
-        { field, message: issue?.reason === 'TIME_OFF' ? 'resource has time off' : issue?.reason === 'INACTIVE' ? 'resource is inactive' : 'outside schedule or business hours' },
+        {
+          field,
+          message:
+            issue?.reason === 'TIME_OFF'
+              ? 'resource has time off'
+              : issue?.reason === 'INACTIVE'
+                ? 'resource is inactive'
+                : 'outside schedule or business hours',
+        },
       ]);
     case 'INVALID_ITEM':
       return errors.validation('Request validation failed', [{ field, message: 'end must be after start' }]);
@@ -219,7 +249,13 @@ export async function placeVisit(trx: Transaction, tenant: TenantContext, items:
 }
 
 /** Unassigned capacity: existing unassigned items placed before and after adding the new parts; each new unassigned item needs a free qualified staff member. */
-function placeUnassigned(data: AvailabilityData, items: PlannedItem[], others: AvailabilityData['unassigned'], tenant: TenantContext, opts: PlaceOptions): void {
+function placeUnassigned(
+  data: AvailabilityData,
+  items: PlannedItem[],
+  others: AvailabilityData['unassigned'],
+  tenant: TenantContext,
+  opts: PlaceOptions,
+): void {
   const s = tenant.settings;
   const tz = s.timezone;
   const assigned = items.filter((i) => i.resourceId !== null);
@@ -230,7 +266,9 @@ function placeUnassigned(data: AvailabilityData, items: PlannedItem[], others: A
       ...r.bookings,
       ...assigned
         .filter((i) => i.resourceId === r.id)
-        .flatMap((i) => staffTimeOf(i.parts).blocks.map((b) => ({ id: '__new__', start: new Date(b.start), end: new Date(b.end), status: 'CONFIRMED' as const }))),
+        .flatMap((i) =>
+          staffTimeOf(i.parts).blocks.map((b) => ({ id: '__new__', start: new Date(b.start), end: new Date(b.end), status: 'CONFIRMED' as const })),
+        ),
     ],
   }));
   const after = placeUnassignedItems(withAssigned, others, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId });
@@ -256,13 +294,28 @@ function placeUnassigned(data: AvailabilityData, items: PlannedItem[], others: A
     }
     if (opts.allowDoubleBooking) continue;
     const host = working.find((r) => isResourceFree(r, start, end, tz, s.businessHours, { excludeBookingId: opts.excludeBookingId, blocks: time.blocks }));
-    if (!host) throw errors.conflict('BOOKING_CONFLICT', 'Every qualified staff member is booked at this time', [{ field: `items.${index}`, message: 'no free staff member' }]);
-    for (const b of time.blocks) (host.bookings as { id: string; start: Date; end: Date; status: string }[]).push({ id: '__new__', start: new Date(b.start), end: new Date(b.end), status: 'CONFIRMED' });
+    if (!host)
+      throw errors.conflict('BOOKING_CONFLICT', 'Every qualified staff member is booked at this time', [
+        { field: `items.${index}`, message: 'no free staff member' },
+      ]);
+    for (const b of time.blocks)
+      (host.bookings as { id: string; start: Date; end: Date; status: string }[]).push({
+        id: '__new__',
+        start: new Date(b.start),
+        end: new Date(b.end),
+        status: 'CONFIRMED',
+      });
   }
 }
 
 /** Every item's parts with their resource: the staff member as planned, and a room or piece of equipment chosen for each requirement. */
-function chooseRooms(data: AvailabilityData, items: PlannedItem[], tenant: TenantContext, range: { fromDate: string; days: number }, opts: PlaceOptions): HeldPart[][] {
+function chooseRooms(
+  data: AvailabilityData,
+  items: PlannedItem[],
+  tenant: TenantContext,
+  range: { fromDate: string; days: number },
+  opts: PlaceOptions,
+): HeldPart[][] {
   const s = tenant.settings;
   const capacity = capacityOf(data.resources, range.fromDate, s.timezone, s.businessHours, {
     days: range.days,
@@ -354,4 +407,3 @@ export async function retryingTakenRooms<T>(write: () => Promise<T>, roomsChosen
     }
   }
 }
-

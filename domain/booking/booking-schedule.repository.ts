@@ -44,7 +44,17 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
     .where('g.isActive', true)
     // Raw: the range overlap (&&) of the segment's time with the day has no builder method.
     .whereRaw(`tstzrange(g.start_time, g.end_time, '[)') && tstzrange(?::timestamptz, ?::timestamptz, '[)')`, [from.toISOString(), to.toISOString()])
-    .select('g.bookingId', 'g.waitlistRoundId', 'b.status', 'b.confirmedAt', 'b.confirmedVia', 'b.resourceId as bookingResourceId', 'b.customerId', 'bi.serviceId', 'sv.name as serviceName')
+    .select(
+      'g.bookingId',
+      'g.waitlistRoundId',
+      'b.status',
+      'b.confirmedAt',
+      'b.confirmedVia',
+      'b.resourceId as bookingResourceId',
+      'b.customerId',
+      'bi.serviceId',
+      'sv.name as serviceName',
+    )
     .select('g.resourceType', 'g.resourceId', 'g.kind', 'g.phaseIndex', 'g.startTime', 'g.endTime')
     // Raw: the customer's name falls back to the booking's contact, and the items' staff are an array.
     .select(db.raw('COALESCE(c.name, b.contact_name) AS customer_name'))

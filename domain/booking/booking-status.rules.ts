@@ -18,15 +18,7 @@
  * event of the TARGET status (forcing to COMPLETED still runs BookingCompleted effects); callers
  * that want no side effects must not force.
  */
-export const BOOKING_STATUSES = [
-  'PENDING',
-  'CONFIRMED',
-  'ARRIVED',
-  'IN_PROGRESS',
-  'COMPLETED',
-  'CANCELLED',
-  'NO_SHOW',
-] as const;
+export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'ARRIVED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED', 'NO_SHOW'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const TERMINAL_BOOKING_STATUSES: readonly BookingStatus[] = ['COMPLETED', 'CANCELLED', 'NO_SHOW'];
@@ -48,12 +40,7 @@ export function initialPublicBookingStatus(autoConfirm: boolean): BookingStatus 
 }
 
 export type BookingEventName =
-  | 'BookingConfirmed'
-  | 'BookingArrived'
-  | 'BookingCompleted'
-  | 'BookingCancelled'
-  | 'BookingCancelledBySalon'
-  | 'BookingMarkedNoShow';
+  'BookingConfirmed' | 'BookingArrived' | 'BookingCompleted' | 'BookingCancelled' | 'BookingCancelledBySalon' | 'BookingMarkedNoShow';
 
 export type ForceRole = 'OWNER' | 'ADMIN';
 export type ActorRole = ForceRole | 'STAFF' | 'CUSTOMER' | 'SYSTEM';
@@ -162,11 +149,7 @@ export type TransitionDecision =
  * - `bySalon` selects BookingCancelledBySalon for a salon-initiated cancellation.
  * - `forced` is true only when the table would NOT have allowed the move.
  */
-export function decideTransition(
-  from: BookingStatus,
-  to: BookingStatus,
-  opts: { force?: ForceOption | null; bySalon?: boolean } = {},
-): TransitionDecision {
+export function decideTransition(from: BookingStatus, to: BookingStatus, opts: { force?: ForceOption | null; bySalon?: boolean } = {}): TransitionDecision {
   if (from === to) return { allowed: false, from, to, rejection: 'SAME_STATUS' };
   const force = opts.force ?? null;
   if (force) {

@@ -28,7 +28,17 @@ import { nowOf } from '../time/clock';
 async function recheckOwnItems(trx: Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
   const items = plannedFromItems(await itemsOf(trx, [row.id]));
   const placed = await placeVisit(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
-  await replaceSegments(trx, row.id, segmentRows(tenant.id, row.id, items.map((i) => i.id), placed.parts, { isActive: false, isExclusive: !row.allowDoubleBooking }));
+  await replaceSegments(
+    trx,
+    row.id,
+    segmentRows(
+      tenant.id,
+      row.id,
+      items.map((i) => i.id),
+      placed.parts,
+      { isActive: false, isExclusive: !row.allowDoubleBooking },
+    ),
+  );
 }
 
 export async function changeStatus(
@@ -58,7 +68,14 @@ export async function changeStatus(
       if (!mode) throw new NeedsExclusiveLock();
       await recheckOwnItems(trx, tenant, row, mode);
     }
-    const audit = { actor, action: 'STATUS_CHANGED', fromStatus: row.status, toStatus: to, reason: decision.auditReason ?? opts.reason ?? null, forced: decision.forced };
+    const audit = {
+      actor,
+      action: 'STATUS_CHANGED',
+      fromStatus: row.status,
+      toStatus: to,
+      reason: decision.auditReason ?? opts.reason ?? null,
+      forced: decision.forced,
+    };
     await changeBooking(deps, trx, row, { status: to, audit, event: statusEvent(to) });
     // arrival (or completion, or no-show) captures an authorized manual-capture deposit
     await deps.bookingHooks.statusChanged(deps.signaller, trx, tenant.id, id, to, nowOf(deps));

@@ -55,7 +55,10 @@ export async function updateBooking(deps: BookingDeps, tenant: TenantContext, ac
     await changeBooking(deps, trx, row, { update, audit: { actor, action: MOVE_AUDIT_ACTION[event], changes }, event });
   };
   if (moving) {
-    await retryingTakenRooms(() => withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode)), () => roomsChosen);
+    await retryingTakenRooms(
+      () => withBookingLock(deps.knex, tenant.id, 'shared', (trx, mode) => run(trx, mode)),
+      () => roomsChosen,
+    );
   } else {
     await deps.knex.transaction((trx) => run(trx, null));
   }

@@ -31,7 +31,9 @@ export interface BookingDto extends BookingFields {
 const TYPE_ORDER = { staff: 0, room: 1, equipment: 2 } as const;
 /** Segments in time order, the staff member's before a room's at one instant. */
 const segmentOrder = (a: SegmentRow, b: SegmentRow) =>
-  new Date(a.startTime).getTime() - new Date(b.startTime).getTime() || TYPE_ORDER[a.resourceType] - TYPE_ORDER[b.resourceType] || new Date(a.endTime).getTime() - new Date(b.endTime).getTime();
+  new Date(a.startTime).getTime() - new Date(b.startTime).getTime() ||
+  TYPE_ORDER[a.resourceType] - TYPE_ORDER[b.resourceType] ||
+  new Date(a.endTime).getTime() - new Date(b.endTime).getTime();
 
 const isoOrNull = (d: Date | null): string | null => (d ? toIso(d) : null);
 

@@ -97,7 +97,13 @@ export interface NewSegmentRow {
  * segments are inserted; the FKs to bookings and booking_items at the end of the statement, when
  * those rows exist.
  */
-export async function insertNewBooking(trx: Transaction, booking: BookingRow, items: NewItemRow[], segments: NewSegmentRow[], created: AuditEntry): Promise<void> {
+export async function insertNewBooking(
+  trx: Transaction,
+  booking: BookingRow,
+  items: NewItemRow[],
+  segments: NewSegmentRow[],
+  created: AuditEntry,
+): Promise<void> {
   const b = insertStatement(BookingModel, [booking]);
   const i = insertStatement(BookingItemModel, items);
   const g = insertStatement(BookingSegmentModel, segments);
@@ -205,18 +211,27 @@ export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter,
   if (f.startFrom) query.where('startTime', '>=', f.startFrom);
   if (f.startBefore) query.where('startTime', '<', f.startBefore);
   if (f.resourceId) query.where('resourceId', f.resourceId);
-  if (f.unconfirmed?.unconfirmed) query.whereNull('confirmedAt').whereIn('status', [...REMINDABLE_BOOKING_STATUSES]).where('startTime', '>', f.unconfirmed.now);
+  if (f.unconfirmed?.unconfirmed)
+    query
+      .whereNull('confirmedAt')
+      .whereIn('status', [...REMINDABLE_BOOKING_STATUSES])
+      .where('startTime', '>', f.unconfirmed.now);
   else if (f.unconfirmed) query.whereNotNull('confirmedAt');
   if (f.visibleToStaffResource !== undefined) {
     const own = f.visibleToStaffResource;
     query.where((w) => {
       w.whereNull('resourceId');
       if (own) {
-        w.orWhere('resourceId', own).orWhereExists(BookingItemModel.query(db).select(1).whereColumn('booking_items.bookingId', 'bookings.id').where('booking_items.resourceId', own));
+        w.orWhere('resourceId', own).orWhereExists(
+          BookingItemModel.query(db).select(1).whereColumn('booking_items.bookingId', 'bookings.id').where('booking_items.resourceId', own),
+        );
       }
     });
   }
-  query.orderBy([{ column: f.sort ?? 'createdAt', order: f.order ?? 'desc' }, { column: 'id', order: 'asc' }]);
+  query.orderBy([
+    { column: f.sort ?? 'createdAt', order: f.order ?? 'desc' },
+    { column: 'id', order: 'asc' },
+  ]);
   return (await paginate(query, page)) as unknown as PageResult<BookingRow>;
 }
 
@@ -238,14 +253,19 @@ export async function pageOfAuditEntries(db: Db, tenantId: string, bookingId: st
   const query = BookingAuditLogModel.query(db)
     .where({ tenantId, bookingId })
     .select('id', 'actorUserId', 'actorRole', 'action', 'fromStatus', 'toStatus', 'reason', 'forced', 'changes', 'createdAt')
-    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    .orderBy([
+      { column: 'createdAt', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
   return paginate(query, page);
 }
 
 /** `changes` with version + 1 (the model stamps updatedAt); returns the new version. */
 export async function updateBookingVersioned(trx: Transaction, row: BookingRow, changes: Record<string, unknown>): Promise<number> {
   const version = row.version + 1;
-  await BookingModel.query(trx).patch({ ...changes, version }).where({ id: row.id, tenantId: row.tenantId });
+  await BookingModel.query(trx)
+    .patch({ ...changes, version })
+    .where({ id: row.id, tenantId: row.tenantId });
   return version;
 }
 
@@ -265,7 +285,11 @@ export async function moveItem(trx: Transaction, item: { id: string; resourceId:
  */
 export async function assignUnassigned(trx: Transaction, row: BookingRow, resourceId: string): Promise<boolean> {
   const updated = await returnedRows(
-    BookingModel.query(trx).patch({ resourceId, version: row.version + 1 }).where({ id: row.id, tenantId: row.tenantId }).whereNull('resourceId').returning('version'),
+    BookingModel.query(trx)
+      .patch({ resourceId, version: row.version + 1 })
+      .where({ id: row.id, tenantId: row.tenantId })
+      .whereNull('resourceId')
+      .returning('version'),
   );
   if (updated.length !== 1) return false;
   await BookingItemModel.query(trx).patch({ resourceId }).where({ bookingId: row.id }).whereNull('resourceId');
@@ -293,7 +317,10 @@ export async function pageOfAccountBookings(db: Db, customerAccountId: string, p
     .join('tenants as t', 't.id', 'bookings.tenantId')
     .where('bookings.customerAccountId', customerAccountId)
     .select('bookings.*', 't.slug as tenantSlug', 't.name as tenantName')
-    .orderBy([{ column: 'bookings.startTime', order: 'desc' }, { column: 'bookings.id', order: 'asc' }]);
+    .orderBy([
+      { column: 'bookings.startTime', order: 'desc' },
+      { column: 'bookings.id', order: 'asc' },
+    ]);
   return (await paginate(query, page)) as unknown as PageResult<AccountBookingRow>;
 }
 
@@ -304,7 +331,11 @@ export async function pageOfAccountBookings(db: Db, customerAccountId: string, p
 export async function claimForAccount(trx: Transaction, row: BookingRow, customerAccountId: string, now: Date): Promise<number | undefined> {
   const version = row.version + 1;
   const updated = await returnedRows(
-    BookingModel.query(trx).patch({ customerAccountId, version, updatedAt: now }).where({ id: row.id, tenantId: row.tenantId }).whereNull('customerAccountId').returning('id'),
+    BookingModel.query(trx)
+      .patch({ customerAccountId, version, updatedAt: now })
+      .where({ id: row.id, tenantId: row.tenantId })
+      .whereNull('customerAccountId')
+      .returning('id'),
   );
   return updated.length === 1 ? version : undefined;
 }
@@ -317,11 +348,42 @@ export async function claimForAccount(trx: Transaction, row: BookingRow, custome
  * change result type". test/integration/hot-path-statements.test.ts holds this list to the table.
  */
 export const BOOKING_KEYS = [
-  'id', 'tenantId', 'customerId', 'resourceId', 'startTime', 'endTime', 'status', 'source', 'paymentMode', 'totalAmount',
-  'discountAmount', 'appliedVoucherId', 'cancellationFee', 'depositStatus', 'processedForLoyalty', 'metadata', 'isGuest',
-  'contactName', 'contactPhone', 'contactEmail', 'notes', 'version', 'cancelReason', 'cancelledBy', 'cancelledAt',
-  'cancellationTokenHash', 'allowDoubleBooking', 'createdBy', 'createdAt', 'updatedAt', 'customerAccountId', 'language',
-  'calendarSequence', 'confirmedAt', 'confirmedVia', 'unconfirmedFlaggedAt',
+  'id',
+  'tenantId',
+  'customerId',
+  'resourceId',
+  'startTime',
+  'endTime',
+  'status',
+  'source',
+  'paymentMode',
+  'totalAmount',
+  'discountAmount',
+  'appliedVoucherId',
+  'cancellationFee',
+  'depositStatus',
+  'processedForLoyalty',
+  'metadata',
+  'isGuest',
+  'contactName',
+  'contactPhone',
+  'contactEmail',
+  'notes',
+  'version',
+  'cancelReason',
+  'cancelledBy',
+  'cancelledAt',
+  'cancellationTokenHash',
+  'allowDoubleBooking',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'customerAccountId',
+  'language',
+  'calendarSequence',
+  'confirmedAt',
+  'confirmedVia',
+  'unconfirmedFlaggedAt',
 ] as const satisfies readonly (keyof BookingRow)[];
 
 const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;
@@ -449,7 +511,12 @@ export async function statusesOfBookings(db: Db, ids: readonly string[]): Promis
 
 /** Does the customer have a booking at the salon that starts after `after` and is still on (docs/rules/series.md#rebooking-nudges)? */
 export async function hasUpcomingBooking(db: Db, tenantId: string, customerId: string, after: Date): Promise<boolean> {
-  const row = await BookingModel.query(db).select('id').where({ tenantId, customerId }).where('startTime', '>', after).whereIn('status', ['PENDING', 'CONFIRMED', 'ARRIVED', 'IN_PROGRESS']).first();
+  const row = await BookingModel.query(db)
+    .select('id')
+    .where({ tenantId, customerId })
+    .where('startTime', '>', after)
+    .whereIn('status', ['PENDING', 'CONFIRMED', 'ARRIVED', 'IN_PROGRESS'])
+    .first();
   return !!row;
 }
 

@@ -20,10 +20,7 @@
  */
 export type CancelledBy = 'CUSTOMER' | 'SALON';
 
-export type DepositState =
-  | { state: 'NONE' }
-  | { state: 'AUTHORIZED'; amount: number }
-  | { state: 'CAPTURED'; amount: number };
+export type DepositState = { state: 'NONE' } | { state: 'AUTHORIZED'; amount: number } | { state: 'CAPTURED'; amount: number };
 
 export interface CancellationInput {
   bookingStart: Date;

@@ -8,7 +8,15 @@ import { definedFields } from '../defined-fields';
 import { tenantById } from '../tenant/tenant-context';
 import { findAccountingAccount } from '../tax/accounting-account.repository';
 import { SERVICE_DESCRIPTION_MAX_WORDS, wordCount } from './catalogue.rules';
-import { phaseMinutes, shapeOfService, shapeProblems, storedPhases, type ResourceRequirement, type ServicePhase, type ServiceShape } from './service-shape.rules';
+import {
+  phaseMinutes,
+  shapeOfService,
+  shapeProblems,
+  storedPhases,
+  type ResourceRequirement,
+  type ServicePhase,
+  type ServiceShape,
+} from './service-shape.rules';
 import { categoryDto, serviceDto, type ServiceCategoryDto, type ServiceDto } from './catalogue.dto';
 import * as repo from './catalogue.repository';
 import { syncUploadFields } from '../upload/upload-links';
@@ -40,9 +48,7 @@ export type ServiceListQuery = PageQuery & repo.ServiceFilter;
 
 function checkDescription(description: string | null | undefined): void {
   if (description && wordCount(description) > SERVICE_DESCRIPTION_MAX_WORDS) {
-    throw errors.validation('Request validation failed', [
-      { field: 'description', message: `must have at most ${SERVICE_DESCRIPTION_MAX_WORDS} words` },
-    ]);
+    throw errors.validation('Request validation failed', [{ field: 'description', message: `must have at most ${SERVICE_DESCRIPTION_MAX_WORDS} words` }]);
   }
 }
 
@@ -105,7 +111,6 @@ async function existingService(db: Db, tenantId: string, id: string): Promise<re
   return service;
 }
 
-
 export async function listServices(db: Db, tenantId: string, q: ServiceListQuery): Promise<PageResult<ServiceDto>> {
   const page = await repo.pageOfServices(db, tenantId, q, q);
   return { ...page, rows: page.rows.map(serviceDto) };
@@ -146,7 +151,9 @@ export async function updateService(db: Db, signaller: EntitySignaller, tenantId
     const before = await existingService(trx, tenantId, id);
     await checkReferences(trx, tenantId, patch);
     const { phases: _phases, duration: _duration, bufferBeforeMinutes: _before, bufferAfterMinutes: _after, resourceRequirements: _needs, ...rest } = patch;
-    const reshaped = ['phases', 'duration', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'resourceRequirements'].some((k) => patch[k as keyof ServicePatch] !== undefined);
+    const reshaped = ['phases', 'duration', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'resourceRequirements'].some(
+      (k) => patch[k as keyof ServicePatch] !== undefined,
+    );
     const shape = reshaped ? shapeColumns(shapeAfter(shapeOfService(before), patch)) : {};
     const updated = await repo.patchService(trx, id, { ...definedFields(rest), ...shape, currency: await tenantCurrency(trx, tenantId) });
     await syncUploadFields(trx, signaller, tenantId, 'service', id, before, updated);

@@ -83,7 +83,10 @@ export function shapeOfService(row: {
     phases: phasesOf(row.phases, row.duration),
     bufferBeforeMinutes: row.bufferBeforeMinutes ?? 0,
     bufferAfterMinutes: row.bufferAfterMinutes ?? 0,
-    requirements: (row.resourceRequirements ?? []).map((r) => ({ resourceType: r.resourceType as RequirementType, phases: r.phases === null ? null : [...r.phases] })),
+    requirements: (row.resourceRequirements ?? []).map((r) => ({
+      resourceType: r.resourceType as RequirementType,
+      phases: r.phases === null ? null : [...r.phases],
+    })),
   };
 }
 
@@ -91,20 +94,26 @@ export function shapeOfService(row: {
 export function shapeProblems(shape: ServiceShape): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const { phases } = shape;
-  if (phases.length < 1 || phases.length > SHAPE_LIMITS.maxPhases) problems.push({ field: 'phases', message: `must have 1 to ${SHAPE_LIMITS.maxPhases} phases` });
+  if (phases.length < 1 || phases.length > SHAPE_LIMITS.maxPhases)
+    problems.push({ field: 'phases', message: `must have 1 to ${SHAPE_LIMITS.maxPhases} phases` });
   phases.forEach((p, i) => {
     if (!PHASE_KINDS.includes(p.kind)) problems.push({ field: `phases.${i}.kind`, message: `must be one of ${PHASE_KINDS.join(', ')}` });
-    if (!Number.isInteger(p.minutes) || p.minutes < 1) problems.push({ field: `phases.${i}.minutes`, message: 'must be a whole number of minutes, at least 1' });
+    if (!Number.isInteger(p.minutes) || p.minutes < 1)
+      problems.push({ field: `phases.${i}.minutes`, message: 'must be a whole number of minutes, at least 1' });
   });
-  if (phaseMinutes(phases) > SHAPE_LIMITS.maxDurationMinutes) problems.push({ field: 'phases', message: `must last at most ${SHAPE_LIMITS.maxDurationMinutes} minutes in all` });
+  if (phaseMinutes(phases) > SHAPE_LIMITS.maxDurationMinutes)
+    problems.push({ field: 'phases', message: `must last at most ${SHAPE_LIMITS.maxDurationMinutes} minutes in all` });
   for (const field of ['bufferBeforeMinutes', 'bufferAfterMinutes'] as const) {
     const v = shape[field];
-    if (!Number.isInteger(v) || v < 0 || v > SHAPE_LIMITS.maxBufferMinutes) problems.push({ field, message: `must be 0 to ${SHAPE_LIMITS.maxBufferMinutes} minutes` });
+    if (!Number.isInteger(v) || v < 0 || v > SHAPE_LIMITS.maxBufferMinutes)
+      problems.push({ field, message: `must be 0 to ${SHAPE_LIMITS.maxBufferMinutes} minutes` });
   }
-  if (shape.requirements.length > SHAPE_LIMITS.maxRequirements) problems.push({ field: 'resourceRequirements', message: `at most ${SHAPE_LIMITS.maxRequirements}` });
+  if (shape.requirements.length > SHAPE_LIMITS.maxRequirements)
+    problems.push({ field: 'resourceRequirements', message: `at most ${SHAPE_LIMITS.maxRequirements}` });
   const types = new Set<string>();
   shape.requirements.forEach((r, i) => {
-    if (!REQUIREMENT_TYPES.includes(r.resourceType)) problems.push({ field: `resourceRequirements.${i}.resourceType`, message: `must be one of ${REQUIREMENT_TYPES.join(', ')}` });
+    if (!REQUIREMENT_TYPES.includes(r.resourceType))
+      problems.push({ field: `resourceRequirements.${i}.resourceType`, message: `must be one of ${REQUIREMENT_TYPES.join(', ')}` });
     else if (types.has(r.resourceType)) problems.push({ field: `resourceRequirements.${i}.resourceType`, message: 'one requirement per type of resource' });
     types.add(r.resourceType);
     if (r.phases === null || r.phases === undefined) return;

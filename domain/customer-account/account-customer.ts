@@ -12,7 +12,10 @@ import { samePhone, type PhoneRegion } from '../phone/phone.rules';
 import { findAccount, type CustomerAccountRow } from './customer-account.repository';
 
 /** Whether the account has proven the customer record's phone or e-mail. */
-export function provesRecord(account: Pick<CustomerAccountRow, 'phone' | 'phoneVerifiedAt' | 'email' | 'emailVerified'>, record: { phone: string | null; email: string | null }): boolean {
+export function provesRecord(
+  account: Pick<CustomerAccountRow, 'phone' | 'phoneVerifiedAt' | 'email' | 'emailVerified'>,
+  record: { phone: string | null; email: string | null },
+): boolean {
   const phone = account.phoneVerifiedAt !== null && samePhone(account.phone, record.phone);
   const email = account.emailVerified && normaliseEmail(account.email) !== null && normaliseEmail(account.email) === normaliseEmail(record.email);
   return phone || email;
@@ -24,7 +27,12 @@ export async function accountCustomer(
 ): Promise<{ customerId: string; ownedByAccount: boolean }> {
   const linked = await customerIdOfAccount(trx, input.tenantId, input.accountId);
   if (linked) return { customerId: linked, ownedByAccount: true };
-  const found = await findOrCreateCustomerByPhone(trx, input.tenantId, { name: input.contact.name, phone: input.contact.phone, email: input.contact.email ?? null }, input.region);
+  const found = await findOrCreateCustomerByPhone(
+    trx,
+    input.tenantId,
+    { name: input.contact.name, phone: input.contact.phone, email: input.contact.email ?? null },
+    input.region,
+  );
   const [account, record] = [await findAccount(trx, input.accountId), await findCustomer(trx, input.tenantId, found.id)];
   if (!account || !record || !provesRecord(account, record)) return { customerId: found.id, ownedByAccount: false };
   return { customerId: found.id, ownedByAccount: await linkProvenOwner(trx, input.tenantId, found.id, input.accountId) };

@@ -32,7 +32,12 @@ export async function deleteAccount(db: Db, id: string): Promise<void> {
 }
 
 /** Claims (issuer, subject) for the account at `now`; false when another sign-in claimed it first. */
-export async function insertIdentityUnlessTaken(db: Db, accountId: string, identity: { issuer: string; subject: string; email: string | null }, now: Date): Promise<boolean> {
+export async function insertIdentityUnlessTaken(
+  db: Db,
+  accountId: string,
+  identity: { issuer: string; subject: string; email: string | null },
+  now: Date,
+): Promise<boolean> {
   const rows = await returnedRows(
     CustomerIdentityModel.query(db)
       .insert({ accountId, ...identity, lastUsedAt: now })
@@ -61,12 +66,19 @@ export async function patchAccount(db: Db, id: string, patch: Partial<Omit<Custo
  * Nonces of tokens that expired over a day before `now` are forgotten on the way (they can no longer verify).
  */
 export async function claimNonce(db: Db, issuer: string, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
-  await CustomerOidcNonceModel.query(db).where('expiresAt', '<', new Date(now.getTime() - 86_400_000)).delete();
-  const rows = await returnedRows(CustomerOidcNonceModel.query(db).insert({ issuer, nonce, expiresAt }).onConflict(['issuer', 'nonce']).ignore().returning('nonce'));
+  await CustomerOidcNonceModel.query(db)
+    .where('expiresAt', '<', new Date(now.getTime() - 86_400_000))
+    .delete();
+  const rows = await returnedRows(
+    CustomerOidcNonceModel.query(db).insert({ issuer, nonce, expiresAt }).onConflict(['issuer', 'nonce']).ignore().returning('nonce'),
+  );
   return rows.length === 1;
 }
 
-export async function insertCustomerRefreshToken(db: Db, row: Pick<CustomerRefreshTokenRow, 'accountId' | 'familyId' | 'tokenHash' | 'expiresAt'>): Promise<void> {
+export async function insertCustomerRefreshToken(
+  db: Db,
+  row: Pick<CustomerRefreshTokenRow, 'accountId' | 'familyId' | 'tokenHash' | 'expiresAt'>,
+): Promise<void> {
   await CustomerRefreshTokenModel.query(db).insert(row);
 }
 

@@ -65,14 +65,23 @@ export function toAccountDto(a: repo.CustomerAccountRow): CustomerAccountDto {
  * A new refresh token (and access token) in `session`, or in a new session that starts now
  * (docs/rules/auth.md#sessions); the refresh token never outlives the session's maximum length.
  */
-async function issueCustomerSession(db: Db, deps: CustomerAuthDeps, account: repo.CustomerAccountRow, now: Date, session?: { id: string; startedAt: Date }): Promise<CustomerSessionTokens> {
+async function issueCustomerSession(
+  db: Db,
+  deps: CustomerAuthDeps,
+  account: repo.CustomerAccountRow,
+  now: Date,
+  session?: { id: string; startedAt: Date },
+): Promise<CustomerSessionTokens> {
   const open = session ?? { id: await insertAuthSession(db, { customerAccountId: account.id }, now), startedAt: now };
   const deadline = sessionDeadline(open.startedAt, deps.config.sessionMaxSeconds.customer).getTime();
   const expiresAt = new Date(Math.min(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000, deadline));
   const refreshToken = newOpaqueToken();
   await repo.insertCustomerRefreshToken(db, { accountId: account.id, familyId: open.id, tokenHash: hashOpaqueToken(refreshToken), expiresAt });
   return {
-    accessToken: signCustomerAccessToken({ secret: deps.config.keys.accessToken, accessTtlSeconds: deps.config.accessTokenTtlSeconds }, { sub: account.id, tv: account.tokenVersion, sid: open.id }),
+    accessToken: signCustomerAccessToken(
+      { secret: deps.config.keys.accessToken, accessTtlSeconds: deps.config.accessTokenTtlSeconds },
+      { sub: account.id, tv: account.tokenVersion, sid: open.id },
+    ),
     refreshToken,
     expiresIn: deps.config.accessTokenTtlSeconds,
     refreshExpiresIn: Math.max(1, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
@@ -171,7 +180,12 @@ export async function logoutCustomer(deps: CustomerAuthDeps, rawToken: string | 
  * Is the holder of a customer token still allowed in: the account active, the token version
  * current, the session neither signed out nor past its maximum length? One round trip.
  */
-export async function customerTokenStatus(db: Db, claims: { sub: string; tv: number; sid: string }, maxSeconds: number, now: Date): Promise<'ok' | 'gone' | 'revoked' | 'session-ended'> {
+export async function customerTokenStatus(
+  db: Db,
+  claims: { sub: string; tv: number; sid: string },
+  maxSeconds: number,
+  now: Date,
+): Promise<'ok' | 'gone' | 'revoked' | 'session-ended'> {
   const holder = await customerTokenHolder(db, claims.sub, claims.sid);
   if (!holder || !holder.is_active) return 'gone';
   if (holder.token_version !== claims.tv) return 'revoked';

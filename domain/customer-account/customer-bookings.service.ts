@@ -53,8 +53,14 @@ export interface CustomerBookingDto {
 export async function listCustomerBookings(deps: { knex: Db; now?: Clock }, accountId: string, page: { page: number; limit: number }) {
   const db = deps.knex;
   const { rows, total } = await pageOfAccountBookings(db, accountId, page);
-  const items = await itemsOf(db, rows.map((r) => r.id));
-  const series = await seriesOfTheseBookings(deps, rows.map((r) => ({ id: r.id, timezone: r.metadata.displaySnapshot.timezone })));
+  const items = await itemsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const series = await seriesOfTheseBookings(
+    deps,
+    rows.map((r) => ({ id: r.id, timezone: r.metadata.displaySnapshot.timezone })),
+  );
   const dtos = rows.map((b): CustomerBookingDto => {
     const snapshot = b.metadata.displaySnapshot;
     const tz = snapshot.timezone;
@@ -106,7 +112,13 @@ function seriesSummary(series: { id: string; intervalWeeks: number; status: stri
  * IS NULL), under the booking's row lock, so of two racing claims exactly one wins and the other gets
  * 409 BOOKING_ALREADY_CLAIMED.
  */
-export async function claimBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string, proof: { token?: string }): Promise<PublicBookingDto> {
+export async function claimBooking(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  accountId: string,
+  bookingId: string,
+  proof: { token?: string },
+): Promise<PublicBookingDto> {
   const now = nowOf(deps);
   await deps.knex.transaction(async (trx) => {
     const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
@@ -141,7 +153,13 @@ export async function getOwnBooking(deps: BookingDeps, tenant: TenantContext, ac
  * POST /public/tenants/:slug/bookings/:id/cancel by a signed-in customer, by token alone: only the
  * customer's own booking (anyone else's is 404, as if it did not exist), inside the free window.
  */
-export async function cancelOwnBooking(deps: BookingDeps, tenant: TenantContext, accountId: string, bookingId: string, reason?: string): Promise<PublicBookingDto> {
+export async function cancelOwnBooking(
+  deps: BookingDeps,
+  tenant: TenantContext,
+  accountId: string,
+  bookingId: string,
+  reason?: string,
+): Promise<PublicBookingDto> {
   const now = nowOf(deps);
   await deps.knex.transaction(async (trx) => {
     const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };

@@ -15,7 +15,11 @@ export async function customerPreferences(db: Db, accountId: string): Promise<Cu
 }
 
 /** PUT /customer/me/preferences: every salon's switch, or one salon's (404 TENANT_NOT_FOUND for a salon that does not know the customer). */
-export async function updateCustomerPreferences(db: Db, accountId: string, input: { rebookingNudges: boolean; tenantSlug?: string }): Promise<CustomerPreferencesDto> {
+export async function updateCustomerPreferences(
+  db: Db,
+  accountId: string,
+  input: { rebookingNudges: boolean; tenantSlug?: string },
+): Promise<CustomerPreferencesDto> {
   let tenantId: string | undefined;
   if (input.tenantSlug !== undefined) {
     tenantId = (await rebookingNudgesOfAccount(db, accountId)).find((s) => s.slug === input.tenantSlug)?.tenantId;

@@ -6,7 +6,10 @@ import { plain, plainOrUndefined, type Row } from '../../db/plain';
 
 export type PhoneVerificationRow = Row<PhoneVerificationModel>;
 
-export async function insertPhoneVerification(db: Db, row: Pick<PhoneVerificationRow, 'customerAccountId' | 'phone' | 'createdAt' | 'expiresAt'>): Promise<PhoneVerificationRow> {
+export async function insertPhoneVerification(
+  db: Db,
+  row: Pick<PhoneVerificationRow, 'customerAccountId' | 'phone' | 'createdAt' | 'expiresAt'>,
+): Promise<PhoneVerificationRow> {
   return plain(await PhoneVerificationModel.query(db).insert(row).returning('*'));
 }
 
@@ -22,7 +25,9 @@ export async function codesAskedSince(db: Db, by: { customerAccountId: string } 
 
 /** The account's latest code for this number, locked: only it can be confirmed. */
 export async function lockLatestVerification(db: Db, customerAccountId: string, phone: string): Promise<PhoneVerificationRow | undefined> {
-  return plainOrUndefined(await PhoneVerificationModel.query(db).where({ customerAccountId, phone }).orderBy('createdAt', 'desc').orderBy('id').first().forUpdate());
+  return plainOrUndefined(
+    await PhoneVerificationModel.query(db).where({ customerAccountId, phone }).orderBy('createdAt', 'desc').orderBy('id').first().forUpdate(),
+  );
 }
 
 export async function countFailedAttempt(db: Db, id: string): Promise<void> {

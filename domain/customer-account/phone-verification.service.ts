@@ -38,7 +38,11 @@ function phoneOf(input: string): string {
  * POST /customer/me/phone-verifications: a code for `phone`, by SMS. At most PHONE_CODES_PER_HOUR
  * codes per account and per number in any hour (429 RATE_LIMIT_EXCEEDED past it, nothing sent).
  */
-export async function startPhoneVerification(deps: PhoneVerificationDeps, accountId: string, phoneInput: string): Promise<{ phone: string; expiresAt: string }> {
+export async function startPhoneVerification(
+  deps: PhoneVerificationDeps,
+  accountId: string,
+  phoneInput: string,
+): Promise<{ phone: string; expiresAt: string }> {
   const phone = phoneOf(phoneInput);
   const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
@@ -46,7 +50,10 @@ export async function startPhoneVerification(deps: PhoneVerificationDeps, accoun
     if (!(await findAccount(trx, accountId, true))) throw errors.unauthorized('Customer account no longer exists');
     await advisoryTransactionLock(trx, { lockClass: PHONE_CODE_LOCK, key: phone });
     const since = hourBefore(now);
-    if ((await codesAskedSince(trx, { customerAccountId: accountId }, since)) >= PHONE_CODES_PER_HOUR || (await codesAskedSince(trx, { phone }, since)) >= PHONE_CODES_PER_HOUR) {
+    if (
+      (await codesAskedSince(trx, { customerAccountId: accountId }, since)) >= PHONE_CODES_PER_HOUR ||
+      (await codesAskedSince(trx, { phone }, since)) >= PHONE_CODES_PER_HOUR
+    ) {
       throw errors.rateLimited();
     }
     const verification = await insertPhoneVerification(trx, { customerAccountId: accountId, phone, createdAt: now, expiresAt: codeExpiry(now) });
@@ -68,7 +75,8 @@ export async function confirmPhoneVerification(deps: PhoneVerificationDeps, acco
   const now = nowOf(deps);
   const outcome = await deps.knex.transaction(async (trx): Promise<'ok' | 'wrong'> => {
     const verification = await lockLatestVerification(trx, accountId, phone);
-    if (!verification || verification.verifiedAt) throw errors.unprocessable('PHONE_CODE_NOT_REQUESTED', 'No code is waiting for this number; ask for one first');
+    if (!verification || verification.verifiedAt)
+      throw errors.unprocessable('PHONE_CODE_NOT_REQUESTED', 'No code is waiting for this number; ask for one first');
     if (isCodeExpired(verification.expiresAt, now)) throw errors.unprocessable('PHONE_CODE_EXPIRED', 'The code has expired; ask for a new one');
     if (verification.failedAttempts >= PHONE_CODE_MAX_FAILED_ATTEMPTS) {
       throw errors.unprocessable('PHONE_CODE_ATTEMPTS_EXCEEDED', `The code was entered wrong ${PHONE_CODE_MAX_FAILED_ATTEMPTS} times; ask for a new one`);

@@ -47,7 +47,12 @@ export async function findCustomer(db: Db, tenantId: string, id: string, lock = 
 }
 
 /** The tenant's customer with this (normalised) phone or e-mail, other than `exceptId`. */
-export async function findCustomerBy(db: Db, tenantId: string, contact: { phone: string } | { email: string }, exceptId?: string): Promise<CustomerRow | undefined> {
+export async function findCustomerBy(
+  db: Db,
+  tenantId: string,
+  contact: { phone: string } | { email: string },
+  exceptId?: string,
+): Promise<CustomerRow | undefined> {
   const q = CustomerModel.query(db).findOne({ tenantId, ...contact });
   if (exceptId) q.whereNot('id', exceptId);
   return plainOrUndefined(await q);

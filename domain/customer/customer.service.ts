@@ -53,7 +53,13 @@ export async function createCustomer(db: Db, tenantId: string, input: CustomerIn
   const email = normaliseEmail(input.email);
   return db.transaction(async (trx) => {
     await checkContactFree(trx, tenantId, phone, email);
-    const id = await repo.insertCustomer(trx, tenantId, { name: input.name.trim(), phone, email, notes: input.notes ?? null, acceptsRebookingNudges: input.acceptsRebookingNudges ?? false });
+    const id = await repo.insertCustomer(trx, tenantId, {
+      name: input.name.trim(),
+      phone,
+      email,
+      notes: input.notes ?? null,
+      acceptsRebookingNudges: input.acceptsRebookingNudges ?? false,
+    });
     await ensureTenantCustomer(trx, tenantId, id);
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
   });

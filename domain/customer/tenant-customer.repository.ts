@@ -21,7 +21,12 @@ export interface TenantCustomerFilter {
   order?: 'asc' | 'desc';
 }
 
-export async function pageOfTenantCustomers(db: Db, tenantId: string, filter: TenantCustomerFilter, page: PageQuery): Promise<PageResult<TenantCustomerWithCustomer>> {
+export async function pageOfTenantCustomers(
+  db: Db,
+  tenantId: string,
+  filter: TenantCustomerFilter,
+  page: PageQuery,
+): Promise<PageResult<TenantCustomerWithCustomer>> {
   const q = TenantCustomerModel.query(db)
     .select('tenant_customers.*')
     .joinRelated('customer')
@@ -42,7 +47,10 @@ export async function findTenantCustomer(db: Db, tenantId: string, id: string): 
 }
 
 /** SELECT ... FOR UPDATE of the row, without its customer. */
-export async function lockTenantCustomer(db: Db, where: { tenantId: string; id: string } | { tenantId: string; customerId: string }): Promise<TenantCustomerRow | undefined> {
+export async function lockTenantCustomer(
+  db: Db,
+  where: { tenantId: string; id: string } | { tenantId: string; customerId: string },
+): Promise<TenantCustomerRow | undefined> {
   return plainOrUndefined(await TenantCustomerModel.query(db).findOne(where).forUpdate());
 }
 
@@ -100,7 +108,10 @@ export async function tenantCustomerIdOf(db: Db, tenantId: string, customerId: s
 }
 
 /** The salon records of the given customers (one per salon), with the salon's name and slug, by salon name. */
-export async function tenantCustomersOfCustomers(db: Db, customerIds: string[]): Promise<{ tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string }[]> {
+export async function tenantCustomersOfCustomers(
+  db: Db,
+  customerIds: string[],
+): Promise<{ tenantCustomerId: string; tenantId: string; tenantName: string; tenantSlug: string }[]> {
   if (!customerIds.length) return [];
   const rows = await TenantCustomerModel.query(db)
     .join('tenants as t', 't.id', 'tenant_customers.tenantId')
@@ -114,15 +125,41 @@ export async function tenantCustomersOfCustomers(db: Db, customerIds: string[]):
 export async function contactOfTenantCustomer(
   db: Db,
   tenantCustomerId: string,
-): Promise<{ customerId: string; customerName: string; phone: string | null; email: string | null; tenantName: string; timezone: string | undefined; currency: string | undefined } | undefined> {
+): Promise<
+  | {
+      customerId: string;
+      customerName: string;
+      phone: string | null;
+      email: string | null;
+      tenantName: string;
+      timezone: string | undefined;
+      currency: string | undefined;
+    }
+  | undefined
+> {
   const row = (await TenantCustomerModel.query(db)
     .join('customers as c', 'c.id', 'tenant_customers.customerId')
     .join('tenants as t', 't.id', 'tenant_customers.tenantId')
     .where('tenant_customers.id', tenantCustomerId)
     .select('c.id as customerId', 'c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
     .first()) as unknown as
-    | { customerId: string; customerName: string; phone: string | null; email: string | null; tenantName: string; settings: { timezone?: string; currency?: string } | null }
+    | {
+        customerId: string;
+        customerName: string;
+        phone: string | null;
+        email: string | null;
+        tenantName: string;
+        settings: { timezone?: string; currency?: string } | null;
+      }
     | undefined;
   if (!row) return undefined;
-  return { customerId: row.customerId, customerName: row.customerName, phone: row.phone, email: row.email, tenantName: row.tenantName, timezone: row.settings?.timezone, currency: row.settings?.currency };
+  return {
+    customerId: row.customerId,
+    customerName: row.customerName,
+    phone: row.phone,
+    email: row.email,
+    tenantName: row.tenantName,
+    timezone: row.settings?.timezone,
+    currency: row.settings?.currency,
+  };
 }

@@ -74,8 +74,8 @@ export async function updateTenantCustomer(db: Db, tenantId: string, id: string,
     if (patch.totalSpent !== undefined) changes.totalSpent = patch.totalSpent;
     if (patch.firstVisit !== undefined) changes.firstVisit = patch.firstVisit === null ? null : requireApiDateTime(patch.firstVisit, 'firstVisit');
     if (patch.lastVisit !== undefined) changes.lastVisit = patch.lastVisit === null ? null : requireApiDateTime(patch.lastVisit, 'lastVisit');
-    const first = (changes.firstVisit !== undefined ? changes.firstVisit : current.firstVisit);
-    const last = (changes.lastVisit !== undefined ? changes.lastVisit : current.lastVisit);
+    const first = changes.firstVisit !== undefined ? changes.firstVisit : current.firstVisit;
+    const last = changes.lastVisit !== undefined ? changes.lastVisit : current.lastVisit;
     if (first && last && new Date(first) > new Date(last)) {
       throw errors.validation('Request validation failed', [{ field: 'lastVisit', message: 'must not be before firstVisit' }]);
     }
@@ -108,7 +108,13 @@ export async function recordCompletedVisit(trx: Db, visit: CompletedVisit): Prom
   if (!customer) throw errors.notFound('customer');
   await repo.insertTenantCustomerIfMissing(trx, visit.tenantId, visit.customerId);
   const tc = await repo.lockTenantCustomer(trx, { tenantId: visit.tenantId, customerId: visit.customerId });
-  const recorded = await repo.insertVisitOnce(trx, { bookingId: visit.bookingId, tenantId: visit.tenantId, tenantCustomerId: tc!.id, amount: visit.amount, visitedAt: visit.visitedAt });
+  const recorded = await repo.insertVisitOnce(trx, {
+    bookingId: visit.bookingId,
+    tenantId: visit.tenantId,
+    tenantCustomerId: tc!.id,
+    amount: visit.amount,
+    visitedAt: visit.visitedAt,
+  });
   if (recorded) await repo.addVisitToMetrics(trx, tc!.id, visit.amount, visit.visitedAt);
   return { recorded, tenantCustomer: toTenantCustomerDto(await repo.findTenantCustomerById(trx, tc!.id), customer) };
 }

@@ -30,9 +30,7 @@ export interface DemoLogin {
   role: 'OWNER' | 'STAFF';
 }
 
-export type DemoSeedResult =
-  | { created: false }
-  | { created: true; tenantId: string; slug: string; owner: DemoLogin; staff: DemoLogin[] };
+export type DemoSeedResult = { created: false } | { created: true; tenantId: string; slug: string; owner: DemoLogin; staff: DemoLogin[] };
 
 const SEED_LOCK_KEY = 4_220_011; // any constant shared by every process that seeds
 
@@ -99,7 +97,10 @@ const STAFF: { name: string; email: string; phone: string; jobTitle: string; col
     color: '#C2185B',
     skills: ['Dameklipp', 'Herreklipp', 'Farge og striper'],
     days: [1, 2, 3, 4, 5],
-    hours: [['09:00', '12:00'], ['12:30', '17:00']],
+    hours: [
+      ['09:00', '12:00'],
+      ['12:30', '17:00'],
+    ],
   },
   {
     name: 'Lars Johansen',
@@ -195,15 +196,41 @@ export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: numb
         metadata: { jobTitle: member.jobTitle, phone: member.phone, email: member.email, commission: 40 },
         userId,
       });
-      await insertSkills(trx, tenant.id, resource.id, member.skills.map((name) => serviceIds.get(name)!));
+      await insertSkills(
+        trx,
+        tenant.id,
+        resource.id,
+        member.skills.map((name) => serviceIds.get(name)!),
+      );
       const slots = member.days.flatMap((dayOfWeek) =>
-        member.hours.map((h) => clip(dayOfWeek, h)).filter((h): h is [string, string] => h !== null).map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime, isActive: true })),
+        member.hours
+          .map((h) => clip(dayOfWeek, h))
+          .filter((h): h is [string, string] => h !== null)
+          .map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime, isActive: true })),
       );
       await writeWeek(trx, tenant.id, resource.id, slots, false);
     }
-    await insertResource(trx, { ...RESOURCE_DEFAULTS, tenantId: tenant.id, type: 'room', name: 'Behandlingsrom', color: null, sortOrder: 10, isBookableOnline: false, metadata: {} });
+    await insertResource(trx, {
+      ...RESOURCE_DEFAULTS,
+      tenantId: tenant.id,
+      type: 'room',
+      name: 'Behandlingsrom',
+      color: null,
+      sortOrder: 10,
+      isBookableOnline: false,
+      metadata: {},
+    });
     // the salon's one colour station: a colour's processing phase needs it (docs/rules/catalogue.md#phases-buffers-and-rooms)
-    const station = await insertResource(trx, { ...RESOURCE_DEFAULTS, tenantId: tenant.id, type: 'equipment', name: 'Fargestasjon', color: null, sortOrder: 11, isBookableOnline: false, metadata: {} });
+    const station = await insertResource(trx, {
+      ...RESOURCE_DEFAULTS,
+      tenantId: tenant.id,
+      type: 'equipment',
+      name: 'Fargestasjon',
+      color: null,
+      sortOrder: 11,
+      isBookableOnline: false,
+      metadata: {},
+    });
     await insertSkills(trx, tenant.id, station.id, [serviceIds.get('Farge og striper')!]);
 
     return {

@@ -38,7 +38,15 @@ export async function checkHealth(checks: Record<string, HealthCheck>): Promise<
         await withDeadline(check);
         return [name, { status: 'up' as const, latencyMs: Math.round(performance.now() - started) }] as const;
       } catch (err) {
-        return [name, { status: 'down' as const, latencyMs: Math.round(performance.now() - started), error: err instanceof DeadlinePassed ? ('timeout' as const) : ('unavailable' as const) }, err] as const;
+        return [
+          name,
+          {
+            status: 'down' as const,
+            latencyMs: Math.round(performance.now() - started),
+            error: err instanceof DeadlinePassed ? ('timeout' as const) : ('unavailable' as const),
+          },
+          err,
+        ] as const;
       }
     }),
   );

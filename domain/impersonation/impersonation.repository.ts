@@ -37,7 +37,10 @@ export interface AuditLogRow {
   bodyHash: string;
 }
 
-export async function insertSession(db: Db, row: Pick<ImpersonationSessionRow, 'adminUserId' | 'tenantId' | 'reason' | 'ip' | 'userAgent' | 'refreshTokenHash' | 'startedAt'>): Promise<string> {
+export async function insertSession(
+  db: Db,
+  row: Pick<ImpersonationSessionRow, 'adminUserId' | 'tenantId' | 'reason' | 'ip' | 'userAgent' | 'refreshTokenHash' | 'startedAt'>,
+): Promise<string> {
   return (await ImpersonationSessionModel.query(db).insert(row)).id;
 }
 
@@ -53,7 +56,9 @@ export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string)
 
 /** Compare-and-set: the new hash replaces the presented one; false when someone rotated it first. */
 export async function rotateSessionRefreshHash(db: Db, id: string, oldHash: string, newHash: string): Promise<boolean> {
-  const rows = await returnedRows(ImpersonationSessionModel.query(db).patch({ refreshTokenHash: newHash }).where({ id, refreshTokenHash: oldHash }).returning('id'));
+  const rows = await returnedRows(
+    ImpersonationSessionModel.query(db).patch({ refreshTokenHash: newHash }).where({ id, refreshTokenHash: oldHash }).returning('id'),
+  );
   return rows.length === 1;
 }
 
@@ -99,7 +104,10 @@ export async function pageOfSessions(db: Db, filter: { tenantId?: string; active
   const query = sessionsQuery(db);
   if (filter.tenantId) query.where('impersonation_sessions.tenantId', filter.tenantId);
   if (filter.activeOnly) query.whereNull('impersonation_sessions.endedAt');
-  query.orderBy([{ column: 'impersonation_sessions.startedAt', order: 'desc' }, { column: 'impersonation_sessions.id', order: 'asc' }]);
+  query.orderBy([
+    { column: 'impersonation_sessions.startedAt', order: 'desc' },
+    { column: 'impersonation_sessions.id', order: 'asc' },
+  ]);
   return (await paginate(query, page)) as unknown as PageResult<SessionListRow>;
 }
 
@@ -107,6 +115,9 @@ export async function pageOfAuditEntries(db: Db, sessionId: string, page: PageQu
   const query = ImpersonationAuditLogModel.query(db)
     .where({ sessionId })
     .select('id', 'sessionId', 'occurredAt', 'method', 'path', 'statusCode', 'bodyHash')
-    .orderBy([{ column: 'occurredAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    .orderBy([
+      { column: 'occurredAt', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
   return paginate(query, page);
 }

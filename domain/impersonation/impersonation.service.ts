@@ -150,19 +150,36 @@ export async function refreshImpersonation(deps: ImpersonationDeps, rawToken: st
     await repo.endSession(deps.knex, session.id, now);
     throw errors.unauthorized('This impersonation refresh token was already used; the impersonation session has ended');
   }
-  const accessToken = accessTokenFor(deps.config, { ...admin, role: 'OWNER', tenantId: session.tenantId }, { imp: { sessionId: session.id, adminUserId: admin.id } });
+  const accessToken = accessTokenFor(
+    deps.config,
+    { ...admin, role: 'OWNER', tenantId: session.tenantId },
+    { imp: { sessionId: session.id, adminUserId: admin.id } },
+  );
   const untilDeadline = Math.floor((sessionDeadline(session.startedAt, deps.config.sessionMaxSeconds.impersonation).getTime() - now.getTime()) / 1000);
-  return { accessToken, refreshToken, expiresIn: deps.config.accessTokenTtlSeconds, refreshExpiresIn: Math.max(1, Math.min(deps.config.refreshTokenTtlSeconds, untilDeadline)), user: toAuthUser(admin) };
+  return {
+    accessToken,
+    refreshToken,
+    expiresIn: deps.config.accessTokenTtlSeconds,
+    refreshExpiresIn: Math.max(1, Math.min(deps.config.refreshTokenTtlSeconds, untilDeadline)),
+    user: toAuthUser(admin),
+  };
 }
 
 /** One audit row per mutating request made with an impersonation token: never the body, only its SHA-256. */
-export async function recordMutation(db: Db, sessionId: string, request: { method: string; path: string; statusCode: number; body: Buffer | undefined }): Promise<void> {
+export async function recordMutation(
+  db: Db,
+  sessionId: string,
+  request: { method: string; path: string; statusCode: number; body: Buffer | undefined },
+): Promise<void> {
   await repo.insertAuditEntry(db, {
     sessionId,
     method: request.method,
     path: request.path.slice(0, 2000),
     statusCode: request.statusCode,
-    bodyHash: crypto.createHash('sha256').update(request.body ?? Buffer.alloc(0)).digest('hex'),
+    bodyHash: crypto
+      .createHash('sha256')
+      .update(request.body ?? Buffer.alloc(0))
+      .digest('hex'),
   });
 }
 

@@ -48,7 +48,8 @@ function fieldsFor(type: LoyaltyCardType, input: CardInput, merged: repo.CardFie
     if (!merged.requiredStamps) details.push({ field: 'requiredStamps', message: 'is required for a VISIT_BASED card' });
     if (!merged.rewardType) details.push({ field: 'rewardType', message: 'is required for a VISIT_BASED card' });
     if (!merged.rewardValue) details.push({ field: 'rewardValue', message: 'is required for a VISIT_BASED card' });
-    if (merged.rewardType === 'DISCOUNT_PERCENT' && (merged.rewardValue ?? 0) > 100) details.push({ field: 'rewardValue', message: 'a percentage is at most 100' });
+    if (merged.rewardType === 'DISCOUNT_PERCENT' && (merged.rewardValue ?? 0) > 100)
+      details.push({ field: 'rewardValue', message: 'a percentage is at most 100' });
   } else {
     if (!merged.earnRate) details.push({ field: 'earnRate', message: 'is required for a POINTS_BASED card' });
     if (!merged.redeemRate) details.push({ field: 'redeemRate', message: 'is required for a POINTS_BASED card' });
@@ -91,7 +92,11 @@ export async function getCard(db: Db, tenantId: string, id: string): Promise<Car
   return cardDto(await existingCard(db, tenantId, id));
 }
 
-export async function listCards(db: Db, tenantId: string, query: PageQuery & { type?: LoyaltyCardType; isActive?: boolean | string }): Promise<PageResult<CardDto>> {
+export async function listCards(
+  db: Db,
+  tenantId: string,
+  query: PageQuery & { type?: LoyaltyCardType; isActive?: boolean | string },
+): Promise<PageResult<CardDto>> {
   const isActive = query.isActive === undefined ? undefined : query.isActive === true || query.isActive === 'true';
   const page = await repo.pageOfCards(db, tenantId, { type: query.type, isActive }, { page: Number(query.page ?? 1), limit: Number(query.limit ?? 20) });
   return { ...page, rows: page.rows.map(cardDto) };

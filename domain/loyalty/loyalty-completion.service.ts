@@ -50,7 +50,14 @@ export async function processCompletedBooking(trx: Db, signaller: EntitySignalle
       const issued = await repo.countVouchersIssued(trx, card.id, tenantCustomerId);
       const inCycle = await repo.countStampsInCycle(trx, card.id, tenantCustomerId, issued + 1);
       const next = nextStamp(issued, inCycle, card.requiredStamps!);
-      const stamp = await repo.insertStampOnce(trx, { tenantId, loyaltyCardId: card.id, tenantCustomerId, bookingId, stampNumber: next.stampNumber, cycleNumber: next.cycleNumber });
+      const stamp = await repo.insertStampOnce(trx, {
+        tenantId,
+        loyaltyCardId: card.id,
+        tenantCustomerId,
+        bookingId,
+        stampNumber: next.stampNumber,
+        cycleNumber: next.cycleNumber,
+      });
       if (!stamp) continue;
       outcome.stamps += 1;
       if (next.completesCycle) {

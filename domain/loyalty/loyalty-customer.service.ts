@@ -31,7 +31,15 @@ async function progressOn(db: Db, tenantId: string, tenantCustomerId: string, ca
     } else {
       // a customer with a balance row has points transactions: write off what has expired first
       const balance = balances.has(card.id) ? await db.transaction((trx) => writeOffExpiredPoints(trx, tenantId, card.id, tenantCustomerId, now)) : 0;
-      out.push({ card: cardDto(card), currentCycle: null, stampsInCycle: null, requiredStamps: null, stampsToNextVoucher: null, vouchersIssued: null, pointsBalance: { balance, value: pointsValue(balance, card.redeemRate!) } });
+      out.push({
+        card: cardDto(card),
+        currentCycle: null,
+        stampsInCycle: null,
+        requiredStamps: null,
+        stampsToNextVoucher: null,
+        vouchersIssued: null,
+        pointsBalance: { balance, value: pointsValue(balance, card.redeemRate!) },
+      });
     }
   }
   return out;
@@ -66,7 +74,6 @@ export async function stampsOnCard(db: Db, tenantId: string, cardId: string, ten
 
 // ---- the signed-in customer (the customer-accounts module resolves the account to its customer rows)
 
-
 /** /customer/loyalty/vouchers: ACTIVE and RESERVED vouchers across salons. */
 export async function customerVouchers(db: Db, customerIds: string[]) {
   const rows = await repo.vouchersOfCustomers(db, customerIds, ['ACTIVE', 'RESERVED']);
@@ -77,7 +84,7 @@ export async function customerVouchers(db: Db, customerIds: string[]) {
 export async function customerStampsAt(db: Db, customerIds: string[], tenantSlug: string, now: Date) {
   const tc = (await tenantCustomersOfCustomers(db, customerIds)).find((t) => t.tenantSlug === tenantSlug);
   if (!tc) throw errors.notFound('tenant');
-  const cards = (await repo.activeCards(db, tc.tenantId, 'VISIT_BASED'));
+  const cards = await repo.activeCards(db, tc.tenantId, 'VISIT_BASED');
   return { tenantName: tc.tenantName, tenantSlug: tc.tenantSlug, cards: await progressOn(db, tc.tenantId, tc.tenantCustomerId, cards, now) };
 }
 
@@ -91,4 +98,3 @@ export async function customerLoyaltyOverview(db: Db, customerIds: string[], now
   }
   return out;
 }
-

@@ -65,7 +65,16 @@ interface PointsChange {
   reason?: string | null;
 }
 
-async function changePoints(db: Db, tenantId: string, cardId: string, type: 'REDEEM' | 'ADJUST', input: PointsChange, actorUserId: string | null, now: Date, check: (card: repo.CardRow, balance: number) => void) {
+async function changePoints(
+  db: Db,
+  tenantId: string,
+  cardId: string,
+  type: 'REDEEM' | 'ADJUST',
+  input: PointsChange,
+  actorUserId: string | null,
+  now: Date,
+  check: (card: repo.CardRow, balance: number) => void,
+) {
   return db.transaction(async (trx) => {
     const card = await existingCardOfType(trx, tenantId, cardId, 'POINTS_BASED');
     await assertTenantCustomer(trx, tenantId, input.tenantCustomerId);
@@ -97,7 +106,9 @@ function insufficient(balance: number, wanted: number) {
 export async function redeemPoints(db: Db, tenantId: string, cardId: string, input: PointsChange, actorUserId: string | null, now: Date) {
   const { card, balance, transaction } = await changePoints(db, tenantId, cardId, 'REDEEM', input, actorUserId, now, (c, before) => {
     if (input.points < (c.minRedemption ?? 0)) {
-      throw errors.unprocessable('LOYALTY_POINTS_BELOW_MINIMUM', `At least ${c.minRedemption} points must be redeemed at once`, [{ field: 'points', message: `must be at least ${c.minRedemption}` }]);
+      throw errors.unprocessable('LOYALTY_POINTS_BELOW_MINIMUM', `At least ${c.minRedemption} points must be redeemed at once`, [
+        { field: 'points', message: `must be at least ${c.minRedemption}` },
+      ]);
     }
     if (before < input.points) throw insufficient(before, input.points);
   });

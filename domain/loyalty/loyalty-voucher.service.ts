@@ -35,7 +35,7 @@ export const SYSTEM_ACTOR: VoucherActor = { userId: null, role: 'SYSTEM' };
 
 export const voucherErrors = {
   notFound: () => errors.notFound('loyaltyVoucher', 'No voucher with this code in this salon'),
-  notOwned: () => errors.unprocessable('LOYALTY_VOUCHER_NOT_OWNED', "This voucher belongs to another customer"),
+  notOwned: () => errors.unprocessable('LOYALTY_VOUCHER_NOT_OWNED', 'This voucher belongs to another customer'),
   expired: () => errors.unprocessable('LOYALTY_VOUCHER_EXPIRED', 'This voucher has expired'),
   alreadyUsed: () => errors.conflict('LOYALTY_VOUCHER_ALREADY_USED', 'This voucher has already been used or cancelled'),
   reservedOther: () => errors.conflict('LOYALTY_VOUCHER_RESERVED_OTHER', 'This voucher is reserved for another booking'),
@@ -74,7 +74,9 @@ async function moveVoucher(db: Db, signaller: EntitySignaller | null, voucher: r
 export function parseVoucherCode(input: string, field = 'voucherCode'): string {
   const code = normaliseVoucherCode(input);
   if (!code) {
-    throw errors.validation('Request validation failed', [{ field, message: 'a voucher code looks like STAMP-XXXX-XXXX, from 0-9 and A-Z without I, L, O and U' }]);
+    throw errors.validation('Request validation failed', [
+      { field, message: 'a voucher code looks like STAMP-XXXX-XXXX, from 0-9 and A-Z without I, L, O and U' },
+    ]);
   }
   return code;
 }
@@ -153,18 +155,37 @@ export async function releaseVoucherOnCancellation(
     });
     return {};
   }
-  const restored = await moveVoucher(trx, signaller, voucher, { from: 'RESERVED', changes: { ...release, status: 'ACTIVE' }, action: 'RESTORED', event: 'VoucherRestored', bookingId: booking.id, actor });
+  const restored = await moveVoucher(trx, signaller, voucher, {
+    from: 'RESERVED',
+    changes: { ...release, status: 'ACTIVE' },
+    action: 'RESTORED',
+    event: 'VoucherRestored',
+    bookingId: booking.id,
+    actor,
+  });
   return restored ? { appliedVoucherId: null, discountAmount: 0 } : {};
 }
 
 /** RESERVED -> REDEEMED when the booking completes: discountApplied = min(reward, booking total). */
-export async function redeemVoucherForBooking(trx: Db, signaller: EntitySignaller, booking: LoyaltyBookingRow, now: Date): Promise<repo.VoucherRow | undefined> {
+export async function redeemVoucherForBooking(
+  trx: Db,
+  signaller: EntitySignaller,
+  booking: LoyaltyBookingRow,
+  now: Date,
+): Promise<repo.VoucherRow | undefined> {
   if (!booking.appliedVoucherId) return undefined;
   const voucher = await repo.findVoucher(trx, booking.tenantId, booking.appliedVoucherId);
   if (!voucher || voucher.status !== 'RESERVED' || voucher.reservedBookingId !== booking.id) return undefined;
   return moveVoucher(trx, signaller, voucher, {
     from: 'RESERVED',
-    changes: { status: 'REDEEMED', reservedBookingId: null, reservedAt: null, redeemedBookingId: booking.id, redeemedAt: now, discountApplied: voucherDiscount(voucher, booking.totalAmount) },
+    changes: {
+      status: 'REDEEMED',
+      reservedBookingId: null,
+      reservedAt: null,
+      redeemedBookingId: booking.id,
+      redeemedAt: now,
+      discountApplied: voucherDiscount(voucher, booking.totalAmount),
+    },
     action: 'REDEEMED',
     event: 'VoucherRedeemed',
     bookingId: booking.id,
@@ -207,7 +228,17 @@ export async function issueVoucher(
               issuedFromBookingId: input.bookingId,
             }),
           ),
-        record: (v) => repo.insertVoucherEvent(trx, card.tenantId, { voucherId: v.id, action: 'ISSUED', fromStatus: null, toStatus: 'ACTIVE', bookingId: input.bookingId, actorUserId: null, actorRole: 'SYSTEM', reason: null }),
+        record: (v) =>
+          repo.insertVoucherEvent(trx, card.tenantId, {
+            voucherId: v.id,
+            action: 'ISSUED',
+            fromStatus: null,
+            toStatus: 'ACTIVE',
+            bookingId: input.bookingId,
+            actorUserId: null,
+            actorRole: 'SYSTEM',
+            reason: null,
+          }),
         event: 'VoucherIssued',
       });
       return voucher;
@@ -224,7 +255,13 @@ export async function expireVoucherIfDue(db: Db, voucherId: string, at: Date): P
     const voucher = await repo.findVoucherById(trx, voucherId);
     if (!voucher || voucher.status !== 'ACTIVE') return 'NOT_ACTIVE';
     if (!voucher.expiresAt || new Date(voucher.expiresAt).getTime() > at.getTime()) return 'NOT_DUE';
-    const moved = await moveVoucher(trx, null, voucher, { from: 'ACTIVE', changes: { status: 'EXPIRED' }, action: 'EXPIRED', event: null, actor: SYSTEM_ACTOR });
+    const moved = await moveVoucher(trx, null, voucher, {
+      from: 'ACTIVE',
+      changes: { status: 'EXPIRED' },
+      action: 'EXPIRED',
+      event: null,
+      actor: SYSTEM_ACTOR,
+    });
     return moved ? 'EXPIRED' : 'NOT_ACTIVE';
   });
 }
@@ -247,7 +284,12 @@ export interface VoucherListQuery extends PageQuery {
 }
 
 export async function listVouchers(db: Db, tenantId: string, query: VoucherListQuery): Promise<PageResult<VoucherDto>> {
-  const status = query.status ? (String(query.status).split(',').map((s) => s.trim()).filter(Boolean) as VoucherStatus[]) : undefined;
+  const status = query.status
+    ? (String(query.status)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) as VoucherStatus[])
+    : undefined;
   const allowed: VoucherStatus[] = ['ACTIVE', 'RESERVED', 'REDEEMED', 'EXPIRED', 'CANCELLED'];
   const wrong = status?.find((s) => !allowed.includes(s));
   if (wrong) throw errors.validation('Request validation failed', [{ field: 'status', message: `unknown status ${wrong}; one of ${allowed.join(', ')}` }]);
@@ -277,10 +319,18 @@ export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId
   if (!trimmed) throw errors.validation('Request validation failed', [{ field: 'reason', message: 'is required' }]);
   await db.transaction(async (trx) => {
     const v = await existingVoucher(trx, tenantId, id);
-    if (v.status === 'RESERVED') throw errors.conflict('LOYALTY_VOUCHER_RESERVED_OTHER', `This voucher is reserved for booking ${v.reservedBookingId}; cancel that booking first`);
+    if (v.status === 'RESERVED')
+      throw errors.conflict('LOYALTY_VOUCHER_RESERVED_OTHER', `This voucher is reserved for booking ${v.reservedBookingId}; cancel that booking first`);
     if (v.status === 'EXPIRED') throw voucherErrors.expired();
     if (v.status !== 'ACTIVE') throw voucherErrors.alreadyUsed();
-    const moved = await moveVoucher(trx, signaller, v, { from: 'ACTIVE', changes: { status: 'CANCELLED', cancelledAt: now, cancelledReason: trimmed }, action: 'CANCELLED', event: 'VoucherCancelled', actor, reason: trimmed });
+    const moved = await moveVoucher(trx, signaller, v, {
+      from: 'ACTIVE',
+      changes: { status: 'CANCELLED', cancelledAt: now, cancelledReason: trimmed },
+      action: 'CANCELLED',
+      event: 'VoucherCancelled',
+      actor,
+      reason: trimmed,
+    });
     if (!moved) throw voucherErrors.alreadyUsed();
   });
   return getVoucherDetail(db, tenantId, id);
@@ -294,7 +344,11 @@ export async function cancelVoucher(db: Db, signaller: EntitySignaller, tenantId
  */
 export async function previewVoucher(db: Db, tenantId: string, input: { code: string; items: { serviceId: string }[] }, now: Date) {
   const code = parseVoucherCode(input.code, 'code');
-  const services = await servicesFor(db, tenantId, input.items.map((i) => i.serviceId));
+  const services = await servicesFor(
+    db,
+    tenantId,
+    input.items.map((i) => i.serviceId),
+  );
   const voucher = await repo.findVoucherByCode(db, tenantId, code);
   if (!voucher) throw voucherErrors.notFound();
   const problem = unusable(voucher, now);

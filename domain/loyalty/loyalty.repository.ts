@@ -111,7 +111,11 @@ const voucherRow = (model: LoyaltyVoucherModel): VoucherRow => plain(model) as u
 // ---- cards
 
 export async function insertCard(db: Db, tenantId: string, fields: CardFields): Promise<CardRow> {
-  return cardRow(await LoyaltyCardModel.query(db).insert({ ...fields, tenantId }).returning('*'));
+  return cardRow(
+    await LoyaltyCardModel.query(db)
+      .insert({ ...fields, tenantId })
+      .returning('*'),
+  );
 }
 
 export async function findCard(db: Db, tenantId: string, id: string): Promise<CardRow | undefined> {
@@ -119,11 +123,19 @@ export async function findCard(db: Db, tenantId: string, id: string): Promise<Ca
   return row && cardRow(row);
 }
 
-export async function pageOfCards(db: Db, tenantId: string, filter: { type?: LoyaltyCardType; isActive?: boolean }, page: PageQuery): Promise<PageResult<CardRow>> {
+export async function pageOfCards(
+  db: Db,
+  tenantId: string,
+  filter: { type?: LoyaltyCardType; isActive?: boolean },
+  page: PageQuery,
+): Promise<PageResult<CardRow>> {
   const q = LoyaltyCardModel.query(db).where({ tenantId }).whereNull('deletedAt');
   if (filter.type) q.where({ type: filter.type });
   if (filter.isActive !== undefined) q.where({ isActive: filter.isActive });
-  q.orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  q.orderBy([
+    { column: 'createdAt', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
   return (await paginate(q, page)) as unknown as PageResult<CardRow>;
 }
 
@@ -138,11 +150,16 @@ export async function cardsOfTenant(db: Db, tenantId: string): Promise<CardRow[]
 }
 
 export async function updateCard(db: Db, tenantId: string, id: string, fields: CardFields): Promise<void> {
-  await LoyaltyCardModel.query(db).patch({ ...fields, updatedAt: fn.now() }).where({ tenantId, id });
+  await LoyaltyCardModel.query(db)
+    .patch({ ...fields, updatedAt: fn.now() })
+    .where({ tenantId, id });
 }
 
 export async function softDeleteCard(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const n = await LoyaltyCardModel.query(db).patch({ deletedAt: fn.now(), isActive: false, updatedAt: fn.now() }).where({ tenantId, id }).whereNull('deletedAt');
+  const n = await LoyaltyCardModel.query(db)
+    .patch({ deletedAt: fn.now(), isActive: false, updatedAt: fn.now() })
+    .where({ tenantId, id })
+    .whereNull('deletedAt');
   return n > 0;
 }
 
@@ -163,12 +180,33 @@ export async function insertStampOnce(db: Db, stamp: Omit<StampRow, 'id' | 'crea
 }
 
 export async function stampsOf(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<StampRow[]> {
-  return (await LoyaltyStampModel.query(db).where({ tenantId, loyaltyCardId: cardId, tenantCustomerId }).orderBy([{ column: 'cycleNumber' }, { column: 'stampNumber' }])).map(plain);
+  return (
+    await LoyaltyStampModel.query(db)
+      .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
+      .orderBy([{ column: 'cycleNumber' }, { column: 'stampNumber' }])
+  ).map(plain);
 }
 
 // ---- vouchers
 
-export async function insertVoucher(db: Db, voucher: Omit<VoucherRow, 'id' | 'status' | 'version' | 'createdAt' | 'updatedAt' | 'reservedBookingId' | 'reservedAt' | 'redeemedBookingId' | 'redeemedAt' | 'discountApplied' | 'cancelledAt' | 'cancelledReason'>): Promise<VoucherRow> {
+export async function insertVoucher(
+  db: Db,
+  voucher: Omit<
+    VoucherRow,
+    | 'id'
+    | 'status'
+    | 'version'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'reservedBookingId'
+    | 'reservedAt'
+    | 'redeemedBookingId'
+    | 'redeemedAt'
+    | 'discountApplied'
+    | 'cancelledAt'
+    | 'cancelledReason'
+  >,
+): Promise<VoucherRow> {
   return voucherRow(await LoyaltyVoucherModel.query(db).insert(voucher).returning('*'));
 }
 
@@ -192,7 +230,12 @@ export async function findVoucherByCode(db: Db, tenantId: string, code: string):
  * Compare-and-set: writes `changes` (version + 1) only while the voucher is still in `from`.
  * Returns the new row, or undefined when someone else moved it first.
  */
-export async function transitionVoucher(db: Db, voucher: { id: string; tenantId: string }, from: VoucherStatus, changes: Partial<VoucherRow>): Promise<VoucherRow | undefined> {
+export async function transitionVoucher(
+  db: Db,
+  voucher: { id: string; tenantId: string },
+  from: VoucherStatus,
+  changes: Partial<VoucherRow>,
+): Promise<VoucherRow | undefined> {
   const [row] = await LoyaltyVoucherModel.query(db)
     .patch({ ...changes, version: raw('version + 1'), updatedAt: fn.now() })
     .where({ id: voucher.id, tenantId: voucher.tenantId, status: from })
@@ -209,7 +252,11 @@ export async function countVoucherEvents(db: Db, voucherId: string, action: stri
 }
 
 export async function voucherEvents(db: Db, tenantId: string, voucherId: string): Promise<VoucherEventRow[]> {
-  return (await LoyaltyVoucherEventModel.query(db).where({ tenantId, voucherId }).orderBy([{ column: 'createdAt' }, { column: 'id' }])).map((e) => plain(e) as VoucherEventRow);
+  return (
+    await LoyaltyVoucherEventModel.query(db)
+      .where({ tenantId, voucherId })
+      .orderBy([{ column: 'createdAt' }, { column: 'id' }])
+  ).map((e) => plain(e) as VoucherEventRow);
 }
 
 export interface VoucherFilter {
@@ -225,18 +272,30 @@ export async function pageOfVouchers(db: Db, tenantId: string, filter: VoucherFi
   if (filter.tenantCustomerId) q.where('loyalty_vouchers.tenantCustomerId', filter.tenantCustomerId);
   if (filter.loyaltyCardId) q.where('loyalty_vouchers.loyaltyCardId', filter.loyaltyCardId);
   if (filter.customerId) q.join('tenant_customers as tc', 'tc.id', 'loyalty_vouchers.tenantCustomerId').where('tc.customerId', filter.customerId);
-  q.select('loyalty_vouchers.*').orderBy([{ column: 'loyalty_vouchers.issuedAt', order: 'desc' }, { column: 'loyalty_vouchers.id', order: 'desc' }]);
+  q.select('loyalty_vouchers.*').orderBy([
+    { column: 'loyalty_vouchers.issuedAt', order: 'desc' },
+    { column: 'loyalty_vouchers.id', order: 'desc' },
+  ]);
   return (await paginate(q, page)) as unknown as PageResult<VoucherRow>;
 }
 
 export async function vouchersOfTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string, statuses?: VoucherStatus[]): Promise<VoucherRow[]> {
   const q = LoyaltyVoucherModel.query(db).where({ tenantId, tenantCustomerId });
   if (statuses) q.whereIn('status', statuses);
-  return (await q.orderBy([{ column: 'issuedAt', order: 'desc' }, { column: 'id', order: 'desc' }])).map(voucherRow);
+  return (
+    await q.orderBy([
+      { column: 'issuedAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+  ).map(voucherRow);
 }
 
 /** Vouchers of the given customer rows (one per salon) in any salon, with the salon's name and slug. */
-export async function vouchersOfCustomers(db: Db, customerIds: string[], statuses: VoucherStatus[]): Promise<(VoucherRow & { tenantName: string; tenantSlug: string })[]> {
+export async function vouchersOfCustomers(
+  db: Db,
+  customerIds: string[],
+  statuses: VoucherStatus[],
+): Promise<(VoucherRow & { tenantName: string; tenantSlug: string })[]> {
   if (!customerIds.length) return [];
   const rows = await LoyaltyVoucherModel.query(db)
     .join('tenant_customers as tc', 'tc.id', 'loyalty_vouchers.tenantCustomerId')
@@ -244,14 +303,20 @@ export async function vouchersOfCustomers(db: Db, customerIds: string[], statuse
     .whereIn('tc.customerId', customerIds)
     .whereIn('loyalty_vouchers.status', statuses)
     .select('loyalty_vouchers.*', 't.name as tenantName', 't.slug as tenantSlug')
-    .orderBy([{ column: 'loyalty_vouchers.issuedAt', order: 'desc' }, { column: 'loyalty_vouchers.id', order: 'desc' }]);
+    .orderBy([
+      { column: 'loyalty_vouchers.issuedAt', order: 'desc' },
+      { column: 'loyalty_vouchers.id', order: 'desc' },
+    ]);
   return rows.map((r) => plain(r) as unknown as VoucherRow & { tenantName: string; tenantSlug: string });
 }
 
 // ---- points
 
 export async function lockBalance(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<number> {
-  await LoyaltyPointsBalanceModel.query(db).insert({ tenantId, loyaltyCardId: cardId, tenantCustomerId, balance: 0 }).onConflict(['loyaltyCardId', 'tenantCustomerId']).ignore();
+  await LoyaltyPointsBalanceModel.query(db)
+    .insert({ tenantId, loyaltyCardId: cardId, tenantCustomerId, balance: 0 })
+    .onConflict(['loyaltyCardId', 'tenantCustomerId'])
+    .ignore();
   const row = await LoyaltyPointsBalanceModel.query(db).select('balance').findOne({ loyaltyCardId: cardId, tenantCustomerId }).forUpdate();
   return row!.balance;
 }
@@ -260,8 +325,16 @@ export async function setBalance(db: Db, cardId: string, tenantCustomerId: strin
   await LoyaltyPointsBalanceModel.query(db).patch({ balance, updatedAt: fn.now() }).where({ loyaltyCardId: cardId, tenantCustomerId });
 }
 
-export async function insertPointsTransaction(db: Db, tenantId: string, tx: Omit<PointsTransactionRow, 'id' | 'createdAt'>): Promise<PointsTransactionRow | undefined> {
-  return plain(await LoyaltyPointsTransactionModel.query(db).insert({ ...tx, tenantId }).returning('*')) as PointsTransactionRow;
+export async function insertPointsTransaction(
+  db: Db,
+  tenantId: string,
+  tx: Omit<PointsTransactionRow, 'id' | 'createdAt'>,
+): Promise<PointsTransactionRow | undefined> {
+  return plain(
+    await LoyaltyPointsTransactionModel.query(db)
+      .insert({ ...tx, tenantId })
+      .returning('*'),
+  ) as PointsTransactionRow;
 }
 
 export async function hasEarnedFor(db: Db, cardId: string, bookingId: string): Promise<boolean> {
@@ -271,7 +344,10 @@ export async function hasEarnedFor(db: Db, cardId: string, bookingId: string): P
 export async function pointsTransactions(db: Db, tenantId: string, cardId: string, tenantCustomerId: string, limit = 100): Promise<PointsTransactionRow[]> {
   const rows = await LoyaltyPointsTransactionModel.query(db)
     .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
-    .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'createdAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit);
   return rows.map((r) => plain(r) as PointsTransactionRow);
 }
@@ -280,13 +356,19 @@ export async function pointsTransactions(db: Db, tenantId: string, cardId: strin
 export async function pointsLedger(db: Db, tenantId: string, cardId: string, tenantCustomerId: string): Promise<PointsLedgerEntry[]> {
   const rows = await LoyaltyPointsTransactionModel.query(db)
     .where({ tenantId, loyaltyCardId: cardId, tenantCustomerId })
-    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }])
+    .orderBy([
+      { column: 'createdAt', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
     .select('type', 'points', 'expiresAt', 'createdAt');
   return rows.map((r) => plain(r) as PointsLedgerEntry);
 }
 
 export async function balancesOfTenantCustomer(db: Db, tenantId: string, tenantCustomerId: string): Promise<{ loyaltyCardId: string; balance: number }[]> {
-  return (await LoyaltyPointsBalanceModel.query(db).where({ tenantId, tenantCustomerId }).select('loyaltyCardId', 'balance')).map((r) => ({ loyaltyCardId: r.loyaltyCardId, balance: r.balance }));
+  return (await LoyaltyPointsBalanceModel.query(db).where({ tenantId, tenantCustomerId }).select('loyaltyCardId', 'balance')).map((r) => ({
+    loyaltyCardId: r.loyaltyCardId,
+    balance: r.balance,
+  }));
 }
 
 // ---- voucher messages
@@ -308,13 +390,27 @@ export async function voucherMessageContext(db: Db, voucherId: string): Promise<
   if (!voucher) return undefined;
   const contact = (await contactOfTenantCustomer(db, voucher.tenantCustomerId))!;
   const language = (await latestBookingLanguage(db, voucher.tenantId, contact.customerId)) ?? 'nb';
-  return { voucher, tenantName: contact.tenantName, timezone: contact.timezone ?? 'Europe/Oslo', customerName: contact.customerName, phone: contact.phone, email: contact.email, currency: contact.currency ?? 'NOK', language };
+  return {
+    voucher,
+    tenantName: contact.tenantName,
+    timezone: contact.timezone ?? 'Europe/Oslo',
+    customerName: contact.customerName,
+    phone: contact.phone,
+    email: contact.email,
+    currency: contact.currency ?? 'NOK',
+    language,
+  };
 }
 
 /** Claims the (voucher, channel, dedupe key) message row; returns its id and whether it was already sent. */
-export async function claimVoucherNotification(db: Db, claim: { tenantId: string; voucherId: string; channel: string; kind: string; dedupeKey: string }): Promise<{ id: string; sentAt: Date | null }> {
+export async function claimVoucherNotification(
+  db: Db,
+  claim: { tenantId: string; voucherId: string; channel: string; kind: string; dedupeKey: string },
+): Promise<{ id: string; sentAt: Date | null }> {
   await LoyaltyVoucherNotificationModel.query(db).insert(claim).onConflict(['voucherId', 'channel', 'dedupeKey']).ignore();
-  const row = (await LoyaltyVoucherNotificationModel.query(db).select('id', 'sentAt').findOne({ voucherId: claim.voucherId, channel: claim.channel, dedupeKey: claim.dedupeKey }))!;
+  const row = (await LoyaltyVoucherNotificationModel.query(db)
+    .select('id', 'sentAt')
+    .findOne({ voucherId: claim.voucherId, channel: claim.channel, dedupeKey: claim.dedupeKey }))!;
   return { id: row.id, sentAt: row.sentAt };
 }
 

@@ -74,7 +74,11 @@ export function qualifiesForStamp(paidAmount: number, minBookingValue: number | 
  * stamps already in that cycle + 1. A voucher is due when the number reaches `requiredStamps` as the
  * card says now (a lowered requirement completes a cycle that already has more stamps).
  */
-export function nextStamp(vouchersIssued: number, stampsInCycle: number, requiredStamps: number): { cycleNumber: number; stampNumber: number; completesCycle: boolean } {
+export function nextStamp(
+  vouchersIssued: number,
+  stampsInCycle: number,
+  requiredStamps: number,
+): { cycleNumber: number; stampNumber: number; completesCycle: boolean } {
   const stampNumber = stampsInCycle + 1;
   return { cycleNumber: vouchersIssued + 1, stampNumber, completesCycle: stampNumber >= requiredStamps };
 }

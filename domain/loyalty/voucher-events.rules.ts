@@ -5,7 +5,8 @@
 import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
 import type { VoucherStatus } from './loyalty.rules';
 
-export type VoucherEventType = 'VoucherIssued' | 'VoucherReserved' | 'VoucherRestored' | 'VoucherRedeemed' | 'VoucherForfeited' | 'VoucherCancelled' | 'VoucherExpired';
+export type VoucherEventType =
+  'VoucherIssued' | 'VoucherReserved' | 'VoucherRestored' | 'VoucherRedeemed' | 'VoucherForfeited' | 'VoucherCancelled' | 'VoucherExpired';
 
 export type VoucherEvent = EntityEvent<VoucherEventType>;
 

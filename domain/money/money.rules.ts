@@ -19,5 +19,7 @@ export function formatMoney(minor: number, currency: string, language: Language,
   const digits = new Intl.NumberFormat(locale, options).resolvedOptions().maximumFractionDigits ?? 2;
   const major = minor / 10 ** digits;
   const whole = Number.isInteger(major);
-  return new Intl.NumberFormat(locale, { ...options, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(major).replace(/[\u00a0\u202f]/g, ' ');
+  return new Intl.NumberFormat(locale, { ...options, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits })
+    .format(major)
+    .replace(/[\u00a0\u202f]/g, ' ');
 }

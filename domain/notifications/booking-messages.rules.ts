@@ -113,15 +113,24 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
     const waitsFor = facts.awaitingDeposit ? 'once the deposit is paid' : `when ${salon} has approved it`;
     switch (kind) {
       case 'RECEIVED':
-        return { subject: `We have your booking at ${salon}`, text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${manage}` };
+        return {
+          subject: `We have your booking at ${salon}`,
+          text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${manage}`,
+        };
       case 'CONFIRMED':
-        return { subject: `Confirmed: your appointment at ${salon}`, text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}` };
+        return {
+          subject: `Confirmed: your appointment at ${salon}`,
+          text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}`,
+        };
       case 'REMINDER':
         return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
       case 'RESCHEDULED':
         return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved to ${when}: ${service}.${manage}` };
       case 'CANCELLED':
-        return { subject: `Cancelled: your appointment at ${salon}`, text: `${hello} Your appointment ${when} (${service}) at ${salon} is cancelled.${deposit}` };
+        return {
+          subject: `Cancelled: your appointment at ${salon}`,
+          text: `${hello} Your appointment ${when} (${service}) at ${salon} is cancelled.${deposit}`,
+        };
     }
   }
   const hello = `Hei ${facts.customerName}!`;
@@ -129,7 +138,10 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
   const waitsFor = facts.awaitingDeposit ? 'når depositumet er betalt' : `når ${salon} har godkjent den`;
   switch (kind) {
     case 'RECEIVED':
-      return { subject: `Vi har mottatt bestillingen din hos ${salon}`, text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${manage}` };
+      return {
+        subject: `Vi har mottatt bestillingen din hos ${salon}`,
+        text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${manage}`,
+      };
     case 'CONFIRMED':
       return { subject: `Bekreftet: timen din hos ${salon}`, text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${manage}` };
     case 'REMINDER':

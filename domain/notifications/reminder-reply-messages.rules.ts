@@ -7,15 +7,7 @@ import type { Language } from '../language/language.rules';
 import { messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
 
 /** What a reply by SMS did (docs/rules/reminders.md#answering-by-sms); sms_replies.outcome. */
-export type ReplyOutcome =
-  | 'CONFIRMED'
-  | 'ALREADY_CONFIRMED'
-  | 'CANCELLED'
-  | 'WINDOW_CLOSED'
-  | 'ALREADY_CANCELLED'
-  | 'FINISHED'
-  | 'HELP'
-  | 'NO_BOOKING';
+export type ReplyOutcome = 'CONFIRMED' | 'ALREADY_CONFIRMED' | 'CANCELLED' | 'WINDOW_CLOSED' | 'ALREADY_CANCELLED' | 'FINISHED' | 'HELP' | 'NO_BOOKING';
 
 /** What the cancellation did with the deposit, or would do (outside the free window). */
 export interface DepositFacts {
@@ -30,7 +22,8 @@ export interface DepositFacts {
 
 /** The line the reminder adds: on SMS how to answer by reply, on e-mail the manage page's Confirm. */
 export function reminderAnswerLine(channel: 'SMS' | 'EMAIL', hasManageLink: boolean, language: Language = 'nb'): string {
-  if (channel === 'SMS') return language === 'en' ? ' Reply YES to confirm you are coming, or NO to cancel.' : ' Svar JA for å bekrefte at du kommer, eller NEI for å avbestille.';
+  if (channel === 'SMS')
+    return language === 'en' ? ' Reply YES to confirm you are coming, or NO to cancel.' : ' Svar JA for å bekrefte at du kommer, eller NEI for å avbestille.';
   if (!hasManageLink) return '';
   return language === 'en' ? ' Confirm you are coming, or cancel, at the link above.' : ' Bekreft at du kommer, eller avbestill, på lenken over.';
 }
@@ -38,8 +31,16 @@ export function reminderAnswerLine(channel: 'SMS' | 'EMAIL', hasManageLink: bool
 function depositLine(d: DepositFacts | undefined, language: Language): string {
   if (!d || d.action === 'NONE') return '';
   const amount = formatMoney(d.amount, d.currency, language);
-  const nb = { REFUND_FULL: `Depositumet på ${amount} betales tilbake.`, VOID: `Reservasjonen på ${amount} på kortet ditt frigis.`, FORFEIT: `Depositumet på ${amount} beholdes av salongen.` };
-  const en = { REFUND_FULL: `The deposit of ${amount} is refunded.`, VOID: `The hold of ${amount} on your card is released.`, FORFEIT: `The salon keeps the deposit of ${amount}.` };
+  const nb = {
+    REFUND_FULL: `Depositumet på ${amount} betales tilbake.`,
+    VOID: `Reservasjonen på ${amount} på kortet ditt frigis.`,
+    FORFEIT: `Depositumet på ${amount} beholdes av salongen.`,
+  };
+  const en = {
+    REFUND_FULL: `The deposit of ${amount} is refunded.`,
+    VOID: `The hold of ${amount} on your card is released.`,
+    FORFEIT: `The salon keeps the deposit of ${amount}.`,
+  };
   return ` ${(language === 'en' ? en : nb)[d.action]}`;
 }
 
@@ -52,7 +53,9 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
   const help = en ? 'Reply YES to confirm your appointment, or NO to cancel it.' : 'Svar JA for å bekrefte timen din, eller NEI for å avbestille.';
   if (!facts) {
     if (outcome !== 'NO_BOOKING') return help;
-    return en ? 'We found no appointment waiting for an answer from this number. Please contact the salon.' : 'Vi fant ingen time som venter på svar fra dette nummeret. Ta kontakt med salongen.';
+    return en
+      ? 'We found no appointment waiting for an answer from this number. Please contact the salon.'
+      : 'Vi fant ingen time som venter på svar fra dette nummeret. Ta kontakt med salongen.';
   }
   const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const salon = facts.salonName;
@@ -72,9 +75,13 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
         ? `Your appointment ${at} can no longer be cancelled by SMS${until ? ` (free cancellation ended ${until})` : ''}. Please call ${salon} to cancel.${kept ? ` Cancelled now, the salon keeps the deposit of ${kept}.` : ''}`
         : `Timen din ${at} kan ikke lenger avbestilles på SMS${until ? ` (gratis avbestilling var mulig til ${until})` : ''}. Ring ${salon} for å avbestille.${kept ? ` Avbestiller du nå, beholder salongen depositumet på ${kept}.` : ''}`;
     case 'ALREADY_CANCELLED':
-      return en ? `Your appointment ${at} is cancelled. To come another time, book again with ${salon}.` : `Timen din ${at} er avbestilt. Vil du ha en ny time, bestill på nytt hos ${salon}.`;
+      return en
+        ? `Your appointment ${at} is cancelled. To come another time, book again with ${salon}.`
+        : `Timen din ${at} er avbestilt. Vil du ha en ny time, bestill på nytt hos ${salon}.`;
     case 'FINISHED':
-      return en ? `Your appointment ${at} can no longer be changed. Please contact ${salon}.` : `Timen din ${at} kan ikke endres lenger. Ta kontakt med ${salon}.`;
+      return en
+        ? `Your appointment ${at} can no longer be changed. Please contact ${salon}.`
+        : `Timen din ${at} kan ikke endres lenger. Ta kontakt med ${salon}.`;
     case 'HELP':
     case 'NO_BOOKING':
       return en ? `${help} It is about your appointment ${at}.${link}` : `${help} Gjelder timen din ${at}.${link}`;

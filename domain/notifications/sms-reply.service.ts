@@ -62,7 +62,10 @@ export interface SmsReplyResult {
  * compared in constant time; 401 when it is missing or wrong, before anything is read or written.
  */
 export function checkReplyKey(given: unknown, expected: string): void {
-  const a = crypto.createHash('sha256').update(typeof given === 'string' ? given : '').digest();
+  const a = crypto
+    .createHash('sha256')
+    .update(typeof given === 'string' ? given : '')
+    .digest();
   const b = crypto.createHash('sha256').update(expected).digest();
   if (typeof given !== 'string' || given.length === 0 || !crypto.timingSafeEqual(a, b)) throw errors.unauthorized('A valid SMS webhook key is required');
 }
@@ -145,7 +148,12 @@ async function decide(
   else if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours)) {
     const preview = await customerCancelPreview(bdeps, tenant, row);
     outcome = 'WINDOW_CLOSED';
-    deposit = { action: preview.deposit === 'NONE' ? 'NONE' : 'FORFEIT', amount: preview.depositAmount, currency: currencyOf(row), freeUntil: new Date(preview.freeCancellationUntil) };
+    deposit = {
+      action: preview.deposit === 'NONE' ? 'NONE' : 'FORFEIT',
+      amount: preview.depositAmount,
+      currency: currencyOf(row),
+      freeUntil: new Date(preview.freeCancellationUntil),
+    };
   } else {
     const done = await applyCancellation(bdeps, trx, tenant, row, GUEST_ACTOR, { bySalon: false, reason: 'Avbestilt med svar på SMS', now });
     outcome = 'CANCELLED';

@@ -60,7 +60,9 @@ export function renderWaitlistOffer(facts: WaitlistOfferFacts, language: Languag
   const what = whatOf(facts.services, facts.staffName, language);
   if (language === 'en') {
     const hold =
-      facts.holdMinutes === null ? 'Several people on the waitlist have been offered it, and the first to book gets it.' : `We hold the time for you for ${facts.holdMinutes} minutes.`;
+      facts.holdMinutes === null
+        ? 'Several people on the waitlist have been offered it, and the first to book gets it.'
+        : `We hold the time for you for ${facts.holdMinutes} minutes.`;
     return {
       subject: `A free time at ${facts.salonName}`,
       text: `Hi ${facts.customerName}! A time has become free at ${facts.salonName}: ${what} ${when}. ${hold} Book here: ${facts.acceptUrl}`,
@@ -78,7 +80,10 @@ export function renderWaitlistOffer(facts: WaitlistOfferFacts, language: Languag
 
 /** "fredag 4. desember" or "fredag 4. desember – søndag 6. desember", with the time of day when narrowed. */
 export function waitlistDates(facts: Pick<WaitlistJoinedFacts, 'fromDate' | 'toDate' | 'earliestTime' | 'latestTime'>, language: Language): string {
-  const days = facts.fromDate === facts.toDate ? messageDate(facts.fromDate, language) : `${messageDate(facts.fromDate, language)} – ${messageDate(facts.toDate, language)}`;
+  const days =
+    facts.fromDate === facts.toDate
+      ? messageDate(facts.fromDate, language)
+      : `${messageDate(facts.fromDate, language)} – ${messageDate(facts.toDate, language)}`;
   const from = facts.earliestTime;
   const to = facts.latestTime;
   if (!from && !to) return days;

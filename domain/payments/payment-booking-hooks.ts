@@ -23,7 +23,12 @@ const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 export const startDepositForNewBooking: BookingHooks['startDeposit'] = async (signaller, trx, tenant, booking, now) => {
   const s = tenant.settings;
   if (!s.depositEnabled || booking.paymentMode !== 'ONLINE') return { paymentRequired: false, depositStatus: null };
-  const amount = depositAmount({ totalAmount: booking.totalAmount, discountAmount: booking.discountAmount, depositType: s.depositType, depositValue: s.depositValue });
+  const amount = depositAmount({
+    totalAmount: booking.totalAmount,
+    discountAmount: booking.discountAmount,
+    depositType: s.depositType,
+    depositValue: s.depositValue,
+  });
   if (amount <= 0) return { paymentRequired: false, depositStatus: null };
   const config = await activeConfig(trx, tenant.id);
   const deposit = { tenantId: tenant.id, bookingId: booking.id, intent: 'DEPOSIT' as const, amount, currency: s.currency };
@@ -31,7 +36,16 @@ export const startDepositForNewBooking: BookingHooks['startDeposit'] = async (si
     await insertPayment(
       signaller,
       trx,
-      newPaymentRow({ ...deposit, configId: null, provider: null, captureMode: 'AUTO', status: 'FAILED', expiresAt: null, failureKind: 'PERMANENT', failureReason: NO_ACTIVE_PROVIDER }),
+      newPaymentRow({
+        ...deposit,
+        configId: null,
+        provider: null,
+        captureMode: 'AUTO',
+        status: 'FAILED',
+        expiresAt: null,
+        failureKind: 'PERMANENT',
+        failureReason: NO_ACTIVE_PROVIDER,
+      }),
       SYSTEM,
       { signal: false },
     );
@@ -69,7 +83,8 @@ export const depositForCancellation: BookingHooks['depositForCancellation'] = as
  */
 export const applyCancellationToPayments: BookingHooks['cancelled'] = async (signaller, trx, tenantId, bookingId, paymentId, decision, actor, now) => {
   for (const open of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
-    if (open.status === 'INITIATED') await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
+    if (open.status === 'INITIATED')
+      await changePayment(signaller, trx, open, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor, data: { reason: 'BOOKING_CANCELLED' } });
   }
   if (!paymentId) return;
   const locked = (await lockPaymentById(trx, paymentId))!;
@@ -95,6 +110,12 @@ export const requestCaptureForStatus: BookingHooks['statusChanged'] = async (sig
   if (!CAPTURE_ON.includes(status)) return;
   for (const payment of await lockPaymentsOfBooking(trx, tenantId, bookingId)) {
     if (payment.status !== 'AUTHORIZED' || payment.captureMode !== 'MANUAL' || payment.captureRequestedAt) continue;
-    await changePayment(signaller, trx, payment, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } });
+    await changePayment(
+      signaller,
+      trx,
+      payment,
+      { captureRequestedAt: now },
+      { type: 'PaymentCaptureRequested', actor: SYSTEM, data: { bookingStatus: status } },
+    );
   }
 };

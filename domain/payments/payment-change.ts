@@ -42,8 +42,11 @@ export function newIdempotencyKey(prefix: string): string {
   return `${prefix}:${crypto.randomUUID()}`;
 }
 
-type NewPaymentFields = Pick<NewPaymentRow, 'tenantId' | 'bookingId' | 'configId' | 'provider' | 'intent' | 'captureMode' | 'status' | 'amount' | 'currency' | 'expiresAt'>
-  & Partial<Pick<NewPaymentRow, 'failedCount' | 'failureKind' | 'failureReason'>>;
+type NewPaymentFields = Pick<
+  NewPaymentRow,
+  'tenantId' | 'bookingId' | 'configId' | 'provider' | 'intent' | 'captureMode' | 'status' | 'amount' | 'currency' | 'expiresAt'
+> &
+  Partial<Pick<NewPaymentRow, 'failedCount' | 'failureKind' | 'failureReason'>>;
 
 /** A payment as every new one starts: its own idempotency key, nothing captured, refunded or requested. */
 export function newPaymentRow(fields: NewPaymentFields): NewPaymentRow {
@@ -79,7 +82,15 @@ export async function insertPayment(
 ): Promise<PaymentRow> {
   const inserted = await changeEntity(signaller, paymentContract, {
     write: () => insertPaymentRow(trx, { ...row, version: 1 }),
-    record: (p) => insertPaymentEvent(trx, p, { type: 'PaymentInitiated', toStatus: p.status, amount: p.amount, actorRole: actor.role, actorUserId: actor.userId, data: options.data }),
+    record: (p) =>
+      insertPaymentEvent(trx, p, {
+        type: 'PaymentInitiated',
+        toStatus: p.status,
+        amount: p.amount,
+        actorRole: actor.role,
+        actorUserId: actor.userId,
+        data: options.data,
+      }),
     event: options.signal === false ? null : 'PaymentInitiated',
   });
   return inserted;

@@ -23,7 +23,8 @@ export async function reserveRefund(
   const check = checkRefund(locked, amount);
   if (!check.ok) {
     if (check.reason === 'NOT_CAPTURED') throw errors.conflict('PAYMENT_NOT_CAPTURED', `A ${locked.status} payment cannot be refunded`);
-    if (check.reason === 'AMOUNT_INVALID') throw errors.validation('Request validation failed', [{ field: 'amount', message: 'must be a positive integer (minor units)' }]);
+    if (check.reason === 'AMOUNT_INVALID')
+      throw errors.validation('Request validation failed', [{ field: 'amount', message: 'must be a positive integer (minor units)' }]);
     throw errors.unprocessable('PAYMENT_REFUND_EXCEEDS_CAPTURED', `At most ${locked.capturedAmount - locked.refundedAmount} can be refunded`, [
       { field: 'amount', message: `must be at most ${locked.capturedAmount - locked.refundedAmount}` },
     ]);

@@ -43,7 +43,12 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
   const tenant = await tenantById(db, payment.tenantId);
   const booking = await findBookingRow(db, payment.tenantId, payment.bookingId, ['status', 'depositStatus']);
   const latest = (await repo.paymentsOfBooking(db, payment.tenantId, payment.bookingId)).filter((p) => p.intent === payment.intent).pop() ?? payment;
-  const rejection = retryRejection({ bookingStatus: booking.status, depositStatus: booking.depositStatus, lastPaymentStatus: latest.status, failedCount: latest.failedCount });
+  const rejection = retryRejection({
+    bookingStatus: booking.status,
+    depositStatus: booking.depositStatus,
+    lastPaymentStatus: latest.status,
+    failedCount: latest.failedCount,
+  });
   return {
     paymentId: payment.id,
     tenantId: payment.tenantId,
@@ -61,6 +66,9 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
     retryCapReached: latest.status === 'FAILED' && latest.failedCount >= PAYMENT_RETRY_CAP,
     checkoutUrl: latest.status === 'INITIATED' ? latest.redirectUrl : null,
     failureKind: latest.status === 'FAILED' ? latest.failureKind : null,
-    heldUntil: booking.status === 'PENDING' && (latest.status === 'FAILED' || latest.status === 'INITIATED') && latest.expiresAt ? new Date(latest.expiresAt).toISOString() : null,
+    heldUntil:
+      booking.status === 'PENDING' && (latest.status === 'FAILED' || latest.status === 'INITIATED') && latest.expiresAt
+        ? new Date(latest.expiresAt).toISOString()
+        : null,
   };
 }

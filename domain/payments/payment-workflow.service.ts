@@ -15,12 +15,30 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, latePaymentReleasedMessage, PAYMENT_RETRY_CAP, refundSmsText, retryHeldUntil } from './payment.rules';
+import {
+  AUTHORIZATION_HOLD_MS,
+  depositStatusFor,
+  isOpenStatus,
+  latePaymentReleasedMessage,
+  PAYMENT_RETRY_CAP,
+  refundSmsText,
+  retryHeldUntil,
+} from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
 import type { PaymentSnapshot } from './payment-events.rules';
-import { configById, lockPaymentById, lockPaymentsOfBooking, lockPayouts, paymentById, pendingRefundCount, refundsOfPayment, settleRefund, type PaymentRow } from './payment.repository';
+import {
+  configById,
+  lockPaymentById,
+  lockPaymentsOfBooking,
+  lockPayouts,
+  paymentById,
+  pendingRefundCount,
+  refundsOfPayment,
+  settleRefund,
+  type PaymentRow,
+} from './payment.repository';
 import { payOutRefundOnce } from './provider-refunds';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
@@ -93,7 +111,13 @@ export async function openSession(deps: PaymentDeps, paymentId: string): Promise
     return deps.knex.transaction(async (trx) => {
       const locked = await lockPaymentById(trx, paymentId);
       if (!locked || locked.status !== 'INITIATED' || locked.providerSessionId) return 'ALREADY_OPEN';
-      await changePayment(deps.signaller, trx, locked, { providerSessionId: session.sessionId, redirectUrl: session.redirectUrl }, { type: 'PaymentSessionCreated', actor: SYSTEM });
+      await changePayment(
+        deps.signaller,
+        trx,
+        locked,
+        { providerSessionId: session.sessionId, redirectUrl: session.redirectUrl },
+        { type: 'PaymentSessionCreated', actor: SYSTEM },
+      );
       return 'OPENED';
     });
   } catch (err) {
@@ -134,7 +158,11 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
     if (next === null) return null;
     // a failure of a booking that is already over changes nothing
     if (next === 'RETRY_PENDING' && row.status !== 'PENDING' && row.status !== 'CONFIRMED') return null;
-    await changeBooking(deps, trx, row, { update: { depositStatus: next }, audit: { actor: SYSTEM_ACTOR, action: 'UPDATED', changes: { depositStatus: next, paymentId } }, event: 'BookingUpdated' });
+    await changeBooking(deps, trx, row, {
+      update: { depositStatus: next },
+      audit: { actor: SYSTEM_ACTOR, action: 'UPDATED', changes: { depositStatus: next, paymentId } },
+      event: 'BookingUpdated',
+    });
     return next;
   });
 }
@@ -186,7 +214,12 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
   if (!p) return 'NOT_CAPTURABLE';
   if (p.status !== 'AUTHORIZED') return p.capturedAt ? 'ALREADY_CAPTURED' : 'NOT_CAPTURABLE';
   const { provider, credentials } = await providerFor(deps, p);
-  const result = await provider.capture(credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: p.amount, idempotencyKey: `capture:${p.id}` });
+  const result = await provider.capture(credentials, {
+    sessionId: p.providerSessionId!,
+    transactionId: p.providerTransactionId,
+    amount: p.amount,
+    idempotencyKey: `capture:${p.id}`,
+  });
   return deps.knex.transaction(async (trx) => {
     const locked = (await lockPaymentById(trx, paymentId))!;
     if (locked.status !== 'AUTHORIZED') return 'ALREADY_CAPTURED';
@@ -194,7 +227,12 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
       deps.signaller,
       trx,
       locked,
-      { status: 'CAPTURED', capturedAmount: locked.amount, capturedAt: nowOf(deps), providerTransactionId: result.transactionId || locked.providerTransactionId },
+      {
+        status: 'CAPTURED',
+        capturedAmount: locked.amount,
+        capturedAt: nowOf(deps),
+        providerTransactionId: result.transactionId || locked.providerTransactionId,
+      },
       { type: 'PaymentCaptured', actor: SYSTEM, amount: locked.amount },
     );
     return 'CAPTURED';
@@ -250,7 +288,12 @@ async function payOutRefund(deps: PaymentDeps, p: PaymentRow, refundId: string):
     if (!refund || refund.status !== 'PENDING') return false;
     const paidOutBefore = refunds.filter((r) => r.status === 'SUCCEEDED').reduce((sum, r) => sum + r.amount, 0);
     try {
-      const payout = await payOutRefundOnce(provider, credentials, { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey }, paidOutBefore);
+      const payout = await payOutRefundOnce(
+        provider,
+        credentials,
+        { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey },
+        paidOutBefore,
+      );
       return settleRefund(trx, refund.id, 'SUCCEEDED', payout.refundId);
     } catch (err) {
       if (!(err instanceof ProviderError) || err.kind === 'TRANSIENT') throw err;
@@ -281,7 +324,13 @@ export async function expirePayment(deps: PaymentDeps, paymentId: string): Promi
   return deps.knex.transaction(async (trx) => {
     const locked = (await lockPaymentById(trx, paymentId))!;
     if (!isOpenStatus(locked.status)) return 'NOT_OPEN';
-    await changePayment(deps.signaller, trx, locked, { status: 'EXPIRED' }, { type: 'PaymentExpired', actor: SYSTEM, data: { bookingId: locked.bookingId, expiredAt: nowOf(deps).toISOString(), providerVoid } });
+    await changePayment(
+      deps.signaller,
+      trx,
+      locked,
+      { status: 'EXPIRED' },
+      { type: 'PaymentExpired', actor: SYSTEM, data: { bookingId: locked.bookingId, expiredAt: nowOf(deps).toISOString(), providerVoid } },
+    );
     await cancelBookingBySystem(deps, trx, locked, AUTHORIZATION_EXPIRED);
     return 'EXPIRED';
   });
@@ -325,13 +374,22 @@ export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): 
       await payOutRefundOnce(provider, credentials, { ...on, amount: late.lateAmount!, idempotencyKey: `late-refund:${late.id}` }, 0);
       release = 'REFUNDED';
     }
-    await changePayment(deps.signaller, trx, late, { lateReleasedAt: nowOf(deps), lateRelease: release }, { type: 'PaymentLateReleased', actor: SYSTEM, amount: late.lateAmount, data: { release } });
+    await changePayment(
+      deps.signaller,
+      trx,
+      late,
+      { lateReleasedAt: nowOf(deps), lateRelease: release },
+      { type: 'PaymentLateReleased', actor: SYSTEM, amount: late.lateAmount, data: { release } },
+    );
     return release;
   });
 }
 
 /** Where the booking's customer is reached, and how they are greeted. */
-async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ name: string; phone: string | null; email: string | null; salonName: string; language: Language }> {
+async function customerOfBooking(
+  deps: PaymentDeps,
+  p: PaymentRow,
+): Promise<{ name: string; phone: string | null; email: string | null; salonName: string; language: Language }> {
   const booking = await bookingById(deps.knex, p.bookingId);
   const customer = booking?.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
   const tenant = (await findTenant(deps.knex, p.tenantId))!;
@@ -349,7 +407,14 @@ async function customerOfBooking(deps: PaymentDeps, p: PaymentRow): Promise<{ na
  * One message on one channel at most once: a booking_notifications row is claimed first and stamped
  * when the gateway took the message (a retry after a failure sends again, after success nothing).
  */
-async function deliverOnce(deps: PaymentDeps, p: PaymentRow, channel: 'SMS' | 'EMAIL', kind: string, dedupeKey: string, send: (meta: Record<string, unknown>) => Promise<void>): Promise<boolean> {
+async function deliverOnce(
+  deps: PaymentDeps,
+  p: PaymentRow,
+  channel: 'SMS' | 'EMAIL',
+  kind: string,
+  dedupeKey: string,
+  send: (meta: Record<string, unknown>) => Promise<void>,
+): Promise<boolean> {
   const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel, dedupeKey }, { tenantId: p.tenantId, kind });
   if (claim.sentAt) return false;
   await send({ bookingId: p.bookingId, kind, notificationId: claim.id, paymentId: p.id });
@@ -370,7 +435,13 @@ export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, s
   if (!customer.phone) return 0;
   let sent = 0;
   for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const text = refundSmsText({ customerName: customer.name, salonName: customer.salonName, amount: refund.amount, currency: p.currency, language: customer.language });
+    const text = refundSmsText({
+      customerName: customer.name,
+      salonName: customer.salonName,
+      amount: refund.amount,
+      currency: p.currency,
+      language: customer.language,
+    });
     if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
   }
   return sent;
@@ -381,10 +452,21 @@ export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: stri
   const p = await paymentById(deps.knex, paymentId);
   if (!p?.lateRelease) return 0;
   const customer = await customerOfBooking(deps, p);
-  const message = latePaymentReleasedMessage({ customerName: customer.name, salonName: customer.salonName, amount: p.lateAmount!, currency: p.currency, release: p.lateRelease, language: customer.language });
+  const message = latePaymentReleasedMessage({
+    customerName: customer.name,
+    salonName: customer.salonName,
+    amount: p.lateAmount!,
+    currency: p.currency,
+    release: p.lateRelease,
+    language: customer.language,
+  });
   const dedupeKey = `LATE_PAYMENT:${p.id}`;
   let sent = 0;
   if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;
-  if (customer.email && (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))) sent += 1;
+  if (
+    customer.email &&
+    (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))
+  )
+    sent += 1;
   return sent;
 }

@@ -165,7 +165,15 @@ export async function pageOfPayments(db: Db, tenantId: string, filter: { status?
 export async function insertPaymentEvent(
   trx: Transaction,
   payment: { id: string; tenantId: string },
-  event: { type: string; fromStatus?: string | null; toStatus?: string | null; amount?: number | null; actorRole: string; actorUserId?: string | null; data?: Record<string, unknown> },
+  event: {
+    type: string;
+    fromStatus?: string | null;
+    toStatus?: string | null;
+    amount?: number | null;
+    actorRole: string;
+    actorUserId?: string | null;
+    data?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await PaymentEventModel.query(trx).insert({
     paymentId: payment.id,
@@ -186,7 +194,10 @@ export async function eventsOfPayment(db: Db, paymentId: string): Promise<Paymen
 
 // ------------------------------------------------------------------ refunds
 
-export async function insertRefund(trx: Transaction, refund: { paymentId: string; tenantId: string; amount: number; reason: string | null; idempotencyKey: string }): Promise<RefundRow> {
+export async function insertRefund(
+  trx: Transaction,
+  refund: { paymentId: string; tenantId: string; amount: number; reason: string | null; idempotencyKey: string },
+): Promise<RefundRow> {
   return plain(await PaymentRefundModel.query(trx).insert(refund).returning('*'));
 }
 
@@ -242,7 +253,10 @@ export async function configsOfTenant(db: Db, tenantId: string): Promise<Payment
 
 /** Ids of the configs whose sealed credentials do not start with `prefix` (sealed before the format that has it). */
 export async function configsSealedBefore(db: Db, prefix: string): Promise<{ id: string; tenantId: string }[]> {
-  return (await PaymentConfigModel.query(db).select('id', 'tenantId').whereNot('credentialsSealed', 'like', `${prefix}%`)).map((r) => ({ id: r.id, tenantId: r.tenantId }));
+  return (await PaymentConfigModel.query(db).select('id', 'tenantId').whereNot('credentialsSealed', 'like', `${prefix}%`)).map((r) => ({
+    id: r.id,
+    tenantId: r.tenantId,
+  }));
 }
 
 export async function lockConfig(db: Db, tenantId: string, id: string): Promise<PaymentConfigRow | undefined> {
@@ -277,7 +291,15 @@ export async function deleteConfig(trx: Db, tenantId: string, id: string): Promi
 /** Claims the provider event id; false when it was seen before (a redelivery). */
 export async function claimWebhook(
   trx: Db,
-  row: { provider: string; providerEventId: string; tenantId: string; paymentId: string | null; eventType: string; payload: Record<string, unknown>; outcome: string },
+  row: {
+    provider: string;
+    providerEventId: string;
+    tenantId: string;
+    paymentId: string | null;
+    eventType: string;
+    payload: Record<string, unknown>;
+    outcome: string;
+  },
 ): Promise<boolean> {
   const inserted = await returnedRows(PaymentWebhookInboxModel.query(trx).insert(row).onConflict(['provider', 'providerEventId']).ignore().returning('id'));
   return inserted.length === 1;

@@ -83,7 +83,9 @@ export function refundableAmount(p: { capturedAmount: number; refundedAmount: nu
   return p.capturedAmount - p.refundedAmount;
 }
 
-export type RefundCheck = { ok: true; statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'; refundedAfter: number } | { ok: false; reason: 'NOT_CAPTURED' | 'AMOUNT_INVALID' | 'EXCEEDS_REFUNDABLE' };
+export type RefundCheck =
+  | { ok: true; statusAfter: 'REFUNDED' | 'PARTIALLY_REFUNDED'; refundedAfter: number }
+  | { ok: false; reason: 'NOT_CAPTURED' | 'AMOUNT_INVALID' | 'EXCEEDS_REFUNDABLE' };
 
 /** A refund of `amount` (> 0, at most captured - refunded); full -> REFUNDED, part -> PARTIALLY_REFUNDED. */
 export function checkRefund(p: { status: PaymentStatus; capturedAmount: number; refundedAmount: number }, amount: number): RefundCheck {
@@ -113,7 +115,12 @@ export function failureOutcome(failedCountBefore: number, kind: FailureKind): { 
 }
 
 /** Retry (docs/rules/payments.md#failures-and-retry): only PENDING bookings in RETRY_PENDING whose last payment failed below the cap. */
-export function retryRejection(input: { bookingStatus: string; depositStatus: string | null; lastPaymentStatus: PaymentStatus | null; failedCount: number }): string | null {
+export function retryRejection(input: {
+  bookingStatus: string;
+  depositStatus: string | null;
+  lastPaymentStatus: PaymentStatus | null;
+  failedCount: number;
+}): string | null {
   if (input.bookingStatus !== 'PENDING') return 'the booking is not waiting for payment';
   if (input.depositStatus !== 'RETRY_PENDING' || input.lastPaymentStatus !== 'FAILED') return 'there is no failed payment to retry';
   if (input.failedCount >= PAYMENT_RETRY_CAP) return `the payment failed ${PAYMENT_RETRY_CAP} times`;
@@ -153,17 +160,30 @@ export function refundSmsText(input: { customerName: string; salonName: string; 
  * A payment the provider confirmed after it expired here, released again (voided or refunded): the
  * customer's message in the booking's language, the same text by SMS and as the e-mail's body.
  */
-export function latePaymentReleasedMessage(input: { customerName: string; salonName: string; amount: number; currency: string; release: 'VOIDED' | 'REFUNDED'; language?: Language }): { subject: string; text: string } {
+export function latePaymentReleasedMessage(input: {
+  customerName: string;
+  salonName: string;
+  amount: number;
+  currency: string;
+  release: 'VOIDED' | 'REFUNDED';
+  language?: Language;
+}): { subject: string; text: string } {
   const language = input.language ?? 'nb';
   const amount = formatMoney(input.amount, input.currency, language);
   if (language === 'en') {
     const late = `Hi ${input.customerName}! Your payment of ${amount} to ${input.salonName} arrived after the booking was cancelled or had expired.`;
     return input.release === 'REFUNDED'
-      ? { subject: `Your payment to ${input.salonName} is refunded`, text: `${late} We have refunded the whole amount to you. It may take a few days before it shows on your account.` }
+      ? {
+          subject: `Your payment to ${input.salonName} is refunded`,
+          text: `${late} We have refunded the whole amount to you. It may take a few days before it shows on your account.`,
+        }
       : { subject: `Your payment to ${input.salonName} is released`, text: `${late} We have released the amount held on your card, so you are not charged.` };
   }
   const late = `Hei ${input.customerName}! Betalingen din på ${amount} til ${input.salonName} kom etter at bestillingen var avbestilt eller utløpt.`;
   return input.release === 'REFUNDED'
-    ? { subject: `Betalingen din til ${input.salonName} er refundert`, text: `${late} Vi har refundert hele beløpet til deg. Det kan ta noen dager før det vises på kontoen.` }
+    ? {
+        subject: `Betalingen din til ${input.salonName} er refundert`,
+        text: `${late} Vi har refundert hele beløpet til deg. Det kan ta noen dager før det vises på kontoen.`,
+      }
     : { subject: `Betalingen din til ${input.salonName} er frigitt`, text: `${late} Vi har frigitt det reserverte beløpet, så du blir ikke belastet.` };
 }

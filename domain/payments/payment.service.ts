@@ -46,7 +46,12 @@ export interface LateConfirmation {
  * or capture of a payment that already EXPIRED here (the booking was cancelled meanwhile) is
  * recorded as a late confirmation: the workflow voids or refunds it and tells the customer.
  */
-export async function receiveWebhook(deps: PaymentDeps, providerName: string, tenantId: string, raw: RawWebhook): Promise<{ outcome: WebhookOutcome; late?: LateConfirmation }> {
+export async function receiveWebhook(
+  deps: PaymentDeps,
+  providerName: string,
+  tenantId: string,
+  raw: RawWebhook,
+): Promise<{ outcome: WebhookOutcome; late?: LateConfirmation }> {
   const provider = deps.providers.get(providerName.toLowerCase());
   if (!provider) throw errors.notFound('paymentProvider', 'unknown payment provider');
   const configs = (await repo.configsOfTenant(deps.knex, tenantId)).filter((c) => c.provider === provider.name);
@@ -82,7 +87,13 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
     // a provider that captures at authorization (when asked to): an automatic-capture payment is captured
     if (verified.outcome === 'AUTHORIZED' && verified.capturedIfAuto && payment.captureMode === 'AUTO') verified.outcome = 'CAPTURED';
     if (verified.outcome === 'AUTHORIZED' && payment.status === 'INITIATED') {
-      await changePayment(deps.signaller, trx, payment, { status: 'AUTHORIZED', authorizedAt: now, expiresAt: holdExpiry(now), providerTransactionId: verified.transactionId ?? null }, { type: 'PaymentAuthorized', actor, amount: payment.amount, data });
+      await changePayment(
+        deps.signaller,
+        trx,
+        payment,
+        { status: 'AUTHORIZED', authorizedAt: now, expiresAt: holdExpiry(now), providerTransactionId: verified.transactionId ?? null },
+        { type: 'PaymentAuthorized', actor, amount: payment.amount, data },
+      );
       applied = true;
     } else if (verified.outcome === 'CAPTURED' && (payment.status === 'INITIATED' || payment.status === 'AUTHORIZED')) {
       const captured = Math.min(verified.amount ?? payment.amount, payment.amount);
@@ -90,7 +101,13 @@ export async function receiveWebhook(deps: PaymentDeps, providerName: string, te
         deps.signaller,
         trx,
         payment,
-        { status: 'CAPTURED', capturedAmount: captured, capturedAt: now, authorizedAt: payment.authorizedAt ?? now, providerTransactionId: verified.transactionId ?? payment.providerTransactionId },
+        {
+          status: 'CAPTURED',
+          capturedAmount: captured,
+          capturedAt: now,
+          authorizedAt: payment.authorizedAt ?? now,
+          providerTransactionId: verified.transactionId ?? payment.providerTransactionId,
+        },
         { type: 'PaymentCaptured', actor, amount: captured, data },
       );
       applied = true;
@@ -182,7 +199,12 @@ export async function retryPayment(deps: PaymentDeps, tenant: TenantContext, boo
     const booking = await lockBookingRow(trx, tenant.id, bookingId);
     const payments = await repo.lockPaymentsOfBooking(trx, tenant.id, bookingId);
     const last = payments.filter((p) => p.intent === 'DEPOSIT').pop();
-    const rejection = retryRejection({ bookingStatus: booking.status, depositStatus: booking.depositStatus, lastPaymentStatus: last?.status ?? null, failedCount: last?.failedCount ?? 0 });
+    const rejection = retryRejection({
+      bookingStatus: booking.status,
+      depositStatus: booking.depositStatus,
+      lastPaymentStatus: last?.status ?? null,
+      failedCount: last?.failedCount ?? 0,
+    });
     if (rejection || !last) {
       if ((last?.failedCount ?? 0) >= 3) throw errors.unprocessable('PAYMENT_RETRY_CAP', `Payment cannot be retried: ${rejection}`);
       throw errors.conflict('PAYMENT_NOT_RETRYABLE', `Payment cannot be retried: ${rejection ?? 'no payment'}`);
@@ -230,7 +252,12 @@ async function assertPaymentScope(deps: PaymentDeps, actor: Actor, p: PaymentRow
 }
 
 export async function listPayments(deps: PaymentDeps, tenantId: string, q: { status?: string; page: number; limit: number }) {
-  const status = q.status ? q.status.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const status = q.status
+    ? q.status
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
   const { rows, total } = await repo.pageOfPayments(deps.knex, tenantId, { status }, q);
   return { rows: rows.map(paymentDto), total, page: q.page, limit: q.limit };
 }
@@ -248,7 +275,13 @@ export async function paymentsByBooking(deps: PaymentDeps, tenantId: string, act
 }
 
 /** POST /admin/payments/:id/refund: at most captured - refunded, under the payment's row lock. */
-export async function refundPayment(deps: PaymentDeps, tenantId: string, actor: Actor, id: string, input: { amount: number; reason?: string }): Promise<PaymentDto> {
+export async function refundPayment(
+  deps: PaymentDeps,
+  tenantId: string,
+  actor: Actor,
+  id: string,
+  input: { amount: number; reason?: string },
+): Promise<PaymentDto> {
   const payment = await deps.knex.transaction(async (trx) => {
     const locked = await repo.lockPayment(trx, tenantId, id);
     return (await reserveRefund(deps.signaller, trx, locked, input.amount, input.reason ?? null, actorOf(actor))).payment;
@@ -269,18 +302,16 @@ async function requestAction(deps: PaymentDeps, tenantId: string, actor: Actor, 
   const now = nowOf(deps);
   const payment = await deps.knex.transaction(async (trx) => {
     const locked = await repo.lockPayment(trx, tenantId, id);
-    if (locked.status !== 'AUTHORIZED') throw errors.conflict('PAYMENT_NOT_AUTHORIZED', `A ${locked.status} payment cannot be ${action === 'capture' ? 'captured' : 'voided'}`);
+    if (locked.status !== 'AUTHORIZED')
+      throw errors.conflict('PAYMENT_NOT_AUTHORIZED', `A ${locked.status} payment cannot be ${action === 'capture' ? 'captured' : 'voided'}`);
     if (action === 'capture' && locked.voidRequestedAt) throw errors.conflict('PAYMENT_VOID_PENDING', 'The payment is being voided');
     if (action === 'void' && locked.captureRequestedAt) throw errors.conflict('PAYMENT_CAPTURE_PENDING', 'The payment is being captured');
     if (action === 'capture' && locked.captureRequestedAt) return locked;
     if (action === 'void' && locked.voidRequestedAt) return locked;
-    return changePayment(
-      deps.signaller,
-      trx,
-      locked,
-      action === 'capture' ? { captureRequestedAt: now } : { voidRequestedAt: now },
-      { type: action === 'capture' ? 'PaymentCaptureRequested' : 'PaymentVoidRequested', actor: actorOf(actor) },
-    );
+    return changePayment(deps.signaller, trx, locked, action === 'capture' ? { captureRequestedAt: now } : { voidRequestedAt: now }, {
+      type: action === 'capture' ? 'PaymentCaptureRequested' : 'PaymentVoidRequested',
+      actor: actorOf(actor),
+    });
   });
   return paymentDto(payment);
 }

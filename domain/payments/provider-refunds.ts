@@ -16,7 +16,12 @@ export interface RefundPayout {
   paidNow: number;
 }
 
-export async function payOutRefundOnce(provider: PaymentProvider, credentials: ProviderCredentials, request: ProviderMoneyRequest, paidOutBefore: number): Promise<RefundPayout> {
+export async function payOutRefundOnce(
+  provider: PaymentProvider,
+  credentials: ProviderCredentials,
+  request: ProviderMoneyRequest,
+  paidOutBefore: number,
+): Promise<RefundPayout> {
   if (provider.takesIdempotencyKeys) {
     const { refundId } = await provider.refund(credentials, request);
     return { refundId, paidNow: request.amount };

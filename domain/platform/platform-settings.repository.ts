@@ -15,7 +15,11 @@ export async function readPlatformSettings(db: Db): Promise<PlatformSettingsRow>
   return db('platform_settings').where({ id: true }).first(COLUMNS);
 }
 
-export async function writePlatformSettings(db: Db, changes: Partial<Pick<PlatformSettingsRow, 'bookingUiVersion'>>, updatedBy: string | null): Promise<PlatformSettingsRow> {
+export async function writePlatformSettings(
+  db: Db,
+  changes: Partial<Pick<PlatformSettingsRow, 'bookingUiVersion'>>,
+  updatedBy: string | null,
+): Promise<PlatformSettingsRow> {
   const [row] = await db('platform_settings')
     .where({ id: true })
     .update({ ...changes, updatedBy, updatedAt: db.fn.now() })

@@ -24,7 +24,11 @@ export async function bookingUiVersion(db: Db): Promise<BookingUiVersion> {
 }
 
 /** PATCH: an omitted field is unchanged (the contract validates the values). */
-export async function updatePlatformSettings(db: Db, changes: { bookingUiVersion?: BookingUiVersion }, adminUserId: string | null): Promise<PlatformSettingsDto> {
+export async function updatePlatformSettings(
+  db: Db,
+  changes: { bookingUiVersion?: BookingUiVersion },
+  adminUserId: string | null,
+): Promise<PlatformSettingsDto> {
   if (changes.bookingUiVersion === undefined) return platformSettings(db);
   return dto(await writePlatformSettings(db, { bookingUiVersion: changes.bookingUiVersion }, adminUserId));
 }

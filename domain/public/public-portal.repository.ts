@@ -51,14 +51,16 @@ export interface PublicResourceRow {
  * or ACTIVE with a trial that ended by `now`, unless billing-exempt (same rule as isSubscriptionLapsed).
  */
 function excludeNonListedTenants(query: QueryBuilder<TenantModel>, now: Date): QueryBuilder<TenantModel> {
-  return query
-    .where('isActive', true)
-    .where((w) =>
-      w
-        .where('billingExempt', true)
-        .orWhereNull('subscriptionStatus')
-        .orWhere((open) => open.whereNot('subscriptionStatus', 'EXPIRED').where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', now))),
-    );
+  return query.where('isActive', true).where((w) =>
+    w
+      .where('billingExempt', true)
+      .orWhereNull('subscriptionStatus')
+      .orWhere((open) =>
+        open
+          .whereNot('subscriptionStatus', 'EXPIRED')
+          .where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', now)),
+      ),
+  );
 }
 
 export async function pageOfListedTenants(db: Db, q: { search?: string } & PageQuery, now: Date): Promise<PageResult<PublicTenantSummary>> {
@@ -86,7 +88,12 @@ const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", s
 FROM tenants WHERE slug = ? LIMIT 1`;
 
 export async function categoriesOf(db: Db, tenantId: string): Promise<PublicCategoryRow[]> {
-  return (await ServiceCategoryModel.query(db).select('id', 'name', 'sortOrder').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])).map(plain);
+  return (
+    await ServiceCategoryModel.query(db)
+      .select('id', 'name', 'sortOrder')
+      .where({ tenantId })
+      .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])
+  ).map(plain);
 }
 
 export async function activeServicesOf(db: Db, tenantId: string): Promise<PublicServiceRow[]> {
@@ -113,5 +120,8 @@ export async function bookableResourcesOf(db: Db, tenantId: string, serviceId?: 
 
 export async function skillsOfResources(db: Db, tenantId: string, resourceIds: string[]): Promise<{ resourceId: string; serviceId: string }[]> {
   if (!resourceIds.length) return [];
-  return (await ResourceSkillModel.query(db).select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', resourceIds)).map((r) => ({ resourceId: r.resourceId, serviceId: r.serviceId }));
+  return (await ResourceSkillModel.query(db).select('resourceId', 'serviceId').where({ tenantId }).whereIn('resourceId', resourceIds)).map((r) => ({
+    resourceId: r.resourceId,
+    serviceId: r.serviceId,
+  }));
 }

@@ -66,7 +66,11 @@ export async function publicServices(db: Db, tenantId: string) {
 export async function publicResources(db: Db, tenantId: string, serviceId?: string) {
   if (serviceId && !(await repo.isActiveService(db, tenantId, serviceId))) throw errors.notFound('service');
   const rows = await repo.bookableResourcesOf(db, tenantId, serviceId);
-  const skills = await repo.skillsOfResources(db, tenantId, rows.map((r) => r.id));
+  const skills = await repo.skillsOfResources(
+    db,
+    tenantId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     type: r.type,

@@ -18,7 +18,11 @@ export type NudgeVisit = Pick<NudgeRow, 'visitBookingId' | 'visitedAt' | 'dueAt'
 /** The customer's row at the salon, created (version 1) for this visit when it did not exist; `created` says which. */
 export async function claimNudgeRow(trx: Transaction, tenantId: string, customerId: string, visit: NudgeVisit): Promise<{ row: NudgeRow; created: boolean }> {
   const [inserted] = await returnedRows<NudgeRow>(
-    RebookingNudgeModel.query(trx).insert({ tenantId, customerId, ...visit, version: 1 }).onConflict(['tenantId', 'customerId']).ignore().returning('*'),
+    RebookingNudgeModel.query(trx)
+      .insert({ tenantId, customerId, ...visit, version: 1 })
+      .onConflict(['tenantId', 'customerId'])
+      .ignore()
+      .returning('*'),
   );
   if (inserted) return { row: inserted, created: true };
   const row = (await RebookingNudgeModel.query(trx).findOne({ tenantId, customerId }).forUpdate())!;
@@ -36,7 +40,11 @@ export async function lockNudge(trx: Transaction, id: string): Promise<NudgeRow 
 }
 
 /** Compare-and-set at `version`: `changes` with version + 1; undefined when the row moved. */
-export async function updateNudgeVersioned(trx: Transaction, nudge: NudgeRow, changes: Partial<NudgeVisit & Pick<NudgeRow, 'sentAt'>>): Promise<NudgeRow | undefined> {
+export async function updateNudgeVersioned(
+  trx: Transaction,
+  nudge: NudgeRow,
+  changes: Partial<NudgeVisit & Pick<NudgeRow, 'sentAt'>>,
+): Promise<NudgeRow | undefined> {
   const [row] = await returnedRows<NudgeRow>(
     RebookingNudgeModel.query(trx)
       .patch({ ...changes, version: nudge.version + 1, updatedAt: fn.now() as unknown as Date })
@@ -47,7 +55,10 @@ export async function updateNudgeVersioned(trx: Transaction, nudge: NudgeRow, ch
 }
 
 /** Claims the (nudge, visit, channel) message, or finds the claim of an earlier attempt. */
-export async function claimNudgeNotification(db: Db, key: { tenantId: string; nudgeId: string; visitBookingId: string; channel: string }): Promise<{ id: string; sentAt: Date | null }> {
+export async function claimNudgeNotification(
+  db: Db,
+  key: { tenantId: string; nudgeId: string; visitBookingId: string; channel: string },
+): Promise<{ id: string; sentAt: Date | null }> {
   const [inserted] = await returnedRows<{ id: string; sentAt: Date | null }>(
     RebookingNudgeNotificationModel.query(db).insert(key).onConflict(['nudgeId', 'visitBookingId', 'channel']).ignore().returning(['id', 'sentAt']),
   );
@@ -57,7 +68,9 @@ export async function claimNudgeNotification(db: Db, key: { tenantId: string; nu
 }
 
 export async function markNudgeNotificationSent(db: Db, id: string): Promise<void> {
-  await RebookingNudgeNotificationModel.query(db).patch({ sentAt: fn.now() as unknown as Date }).where({ id });
+  await RebookingNudgeNotificationModel.query(db)
+    .patch({ sentAt: fn.now() as unknown as Date })
+    .where({ id });
 }
 
 export interface NudgeFigures {

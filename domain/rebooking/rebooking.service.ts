@@ -53,12 +53,21 @@ export async function recordVisitForNudge(trx: Transaction, signaller: EntitySig
     return;
   }
   if (row.visitBookingId === visit.bookingId || new Date(row.visitedAt) >= visit.visitedAt) return;
-  const written = await changeEntity(signaller, rebookingNudgeContract, { write: () => updateNudgeVersioned(trx, row, { ...fresh, sentAt: null }), event: 'RebookingVisitRecorded' });
+  const written = await changeEntity(signaller, rebookingNudgeContract, {
+    write: () => updateNudgeVersioned(trx, row, { ...fresh, sentAt: null }),
+    event: 'RebookingVisitRecorded',
+  });
   if (!written) throw errors.conflict('REBOOKING_NUDGE_CHANGED', 'The nudge changed at the same time');
 }
 
 export function nudgeSnapshot(row: NudgeRow): RebookingNudgeSnapshot {
-  return { nudgeId: row.id, version: row.version, status: row.status, visitBookingId: row.visitBookingId, dueAt: row.dueAt ? new Date(row.dueAt).getTime() : null };
+  return {
+    nudgeId: row.id,
+    version: row.version,
+    status: row.status,
+    visitBookingId: row.visitBookingId,
+    dueAt: row.dueAt ? new Date(row.dueAt).getTime() : null,
+  };
 }
 
 export async function readNudge(db: Db, nudgeId: string): Promise<RebookingNudgeSnapshot | undefined> {
@@ -85,7 +94,10 @@ export async function decideNudge(knex: DbPool, nudgeId: string, visitBookingId:
     if (!customer?.acceptsRebookingNudges) status = 'NOT_AGREED';
     else if (await hasUpcomingBooking(trx, nudge.tenantId, nudge.customerId, at)) status = 'BOOKED_BEFORE';
     else if (!customer.phone && !customer.email) status = 'NO_CONTACT';
-    await changeEntity(null, rebookingNudgeContract, { write: () => updateNudgeVersioned(trx, nudge, { status, ...(status === 'SENT' ? { sentAt: at } : {}) }), event: null });
+    await changeEntity(null, rebookingNudgeContract, {
+      write: () => updateNudgeVersioned(trx, nudge, { status, ...(status === 'SENT' ? { sentAt: at } : {}) }),
+      event: null,
+    });
     return status === 'SENT' ? 'SEND' : status;
   });
 }
@@ -94,7 +106,13 @@ export async function decideNudge(knex: DbPool, nudgeId: string, visitBookingId:
  * The unsubscribe link (GET shows it, POST turns it off): the salon's nudges stop for this
  * customer. A wrong token is 404, as for an unknown customer.
  */
-export async function unsubscribeFromNudges(knex: Db, secret: string, tenant: TenantContext, customerId: string, token: unknown): Promise<{ salonName: string }> {
+export async function unsubscribeFromNudges(
+  knex: Db,
+  secret: string,
+  tenant: TenantContext,
+  customerId: string,
+  token: unknown,
+): Promise<{ salonName: string }> {
   if (!unsubscribeTokenMatches(secret, customerId, token) || !(await findCustomer(knex, tenant.id, customerId))) throw errors.notFound('customer');
   await patchCustomer(knex, tenant.id, customerId, { acceptsRebookingNudges: false });
   return { salonName: tenant.name };

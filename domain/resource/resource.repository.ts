@@ -27,7 +27,13 @@ export async function findResource(db: Db, tenantId: string, id: string, forUpda
 
 /** The resource linked to the login user (inside `tenantId` when given), or null. */
 export async function findResourceIdOfUser(db: Db, userId: string, tenantId?: string): Promise<string | null> {
-  return (await ResourceModel.query(db).select('id').findOne(tenantId ? { userId, tenantId } : { userId }))?.id ?? null;
+  return (
+    (
+      await ResourceModel.query(db)
+        .select('id')
+        .findOne(tenantId ? { userId, tenantId } : { userId })
+    )?.id ?? null
+  );
 }
 
 export async function pageOfResources(db: Db, tenantId: string, filter: ResourceFilter, page: PageQuery): Promise<PageResult<ResourceRow>> {
@@ -46,7 +52,12 @@ export async function lockStaffResourceIds(db: Db, tenantId: string): Promise<st
 
 /** Every resource of the tenant as a day's schedule lists them: by type's sortOrder, then name. */
 export async function resourcesOfSalon(db: Db, tenantId: string): Promise<Pick<ResourceRow, 'id' | 'name' | 'type' | 'isActive'>[]> {
-  return (await ResourceModel.query(db).select('id', 'name', 'type', 'isActive').where({ tenantId }).orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])).map(plain);
+  return (
+    await ResourceModel.query(db)
+      .select('id', 'name', 'type', 'isActive')
+      .where({ tenantId })
+      .orderBy([{ column: 'sortOrder' }, { column: 'name' }, { column: 'id' }])
+  ).map(plain);
 }
 
 /** Names of the given resources, by id. */

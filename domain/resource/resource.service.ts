@@ -90,7 +90,10 @@ export function resourceDto(r: repo.ResourceRow, skills: string[]): ResourceDto 
 }
 
 export async function resourceDtos(db: Db, resources: repo.ResourceRow[]): Promise<ResourceDto[]> {
-  const skills = await repo.skillsOf(db, resources.map((r) => r.id));
+  const skills = await repo.skillsOf(
+    db,
+    resources.map((r) => r.id),
+  );
   return resources.map((r) => resourceDto(r, skills.get(r.id) ?? []));
 }
 
@@ -123,7 +126,12 @@ export async function getResource(db: Db, tenantId: string, id: string): Promise
 /** 404 SERVICE_NOT_FOUND / RESOURCE_NOT_FOUND naming every requested id that is not this salon's. */
 function notInSalon(kind: 'service' | 'resource', field: string, ids: string[]): AppError {
   const label = kind === 'service' ? 'Service' : 'Resource';
-  return new AppError(404, `${kind.toUpperCase()}_NOT_FOUND`, `${label} not found in this salon`, ids.map((id) => ({ field, message: `no ${kind} ${id}` })));
+  return new AppError(
+    404,
+    `${kind.toUpperCase()}_NOT_FOUND`,
+    `${label} not found in this salon`,
+    ids.map((id) => ({ field, message: `no ${kind} ${id}` })),
+  );
 }
 
 /**
@@ -147,7 +155,13 @@ export async function assertAssignableServices(db: Db, tenantId: string, service
   }
 }
 
-export async function createResource(db: Db, signaller: EntitySignaller, tenantId: string, input: ResourceInput, passwordHashRounds: number): Promise<ResourceDto> {
+export async function createResource(
+  db: Db,
+  signaller: EntitySignaller,
+  tenantId: string,
+  input: ResourceInput,
+  passwordHashRounds: number,
+): Promise<ResourceDto> {
   if (input.login && !input.login.email && !input.login.phone) {
     throw errors.validation('Request validation failed', [{ field: 'login', message: 'needs an email or a phone' }]);
   }
@@ -195,7 +209,14 @@ const STAFF_METADATA_KEYS = ['phone', 'email'];
  * `metadata.email` (anything else is 403 FORBIDDEN). Metadata is merged key by key; a key sent as
  * null is cleared.
  */
-export async function updateResource(db: Db, signaller: EntitySignaller, tenantId: string, id: string, patch: ResourcePatch, actor: Actor): Promise<ResourceDto> {
+export async function updateResource(
+  db: Db,
+  signaller: EntitySignaller,
+  tenantId: string,
+  id: string,
+  patch: ResourcePatch,
+  actor: Actor,
+): Promise<ResourceDto> {
   return db.transaction(async (trx) => {
     const resource = await existingResource(trx, tenantId, id, true);
     if (actor.role === 'STAFF') {
@@ -204,7 +225,9 @@ export async function updateResource(db: Db, signaller: EntitySignaller, tenantI
       const forbidden = fields.filter((k) => k !== 'color' && k !== 'metadata' && k !== 'avatarKey');
       const forbiddenMeta = Object.keys(patch.metadata ?? {}).filter((k) => !STAFF_METADATA_KEYS.includes(k));
       if (forbidden.length || forbiddenMeta.length) {
-        throw errors.forbidden(`Staff may only change color, avatarKey, metadata.phone and metadata.email (not: ${[...forbidden, ...forbiddenMeta.map((k) => `metadata.${k}`)].join(', ')})`);
+        throw errors.forbidden(
+          `Staff may only change color, avatarKey, metadata.phone and metadata.email (not: ${[...forbidden, ...forbiddenMeta.map((k) => `metadata.${k}`)].join(', ')})`,
+        );
       }
     }
     const { metadata, ...rest } = patch;

@@ -48,7 +48,6 @@ export interface OverrideInput {
   reason?: string | null;
 }
 
-
 export function scheduleDto(s: repo.ScheduleRow): ScheduleDto {
   return {
     id: s.id,
@@ -77,16 +76,12 @@ export function overrideDto(o: repo.ScheduleOverrideRow): OverrideDto {
 
 /** 400 for malformed or reversed times (per slot), 409 SCHEDULE_OVERLAP when slots of one day overlap. */
 export function assertWeekIsValid(slots: (TimeSlot & { dayOfWeek: number })[], field: string): void {
-  const shapeProblems = slots.flatMap((s, i) =>
-    slotProblems([s], 'X').map((p) => ({ ...p, field: p.field.replace('X[0]', `${field}[${i}]`) })),
-  );
+  const shapeProblems = slots.flatMap((s, i) => slotProblems([s], 'X').map((p) => ({ ...p, field: p.field.replace('X[0]', `${field}[${i}]`) })));
   if (shapeProblems.length) throw errors.validation('Request validation failed', shapeProblems);
   for (let day = 0; day <= 6; day++) {
     const daySlots = slots.filter((s) => s.dayOfWeek === day);
     if (slotProblems(daySlots, field).length) {
-      throw errors.conflict('SCHEDULE_OVERLAP', `Schedule slots overlap on day ${day}`, [
-        { field, message: `slots on dayOfWeek ${day} must not overlap` },
-      ]);
+      throw errors.conflict('SCHEDULE_OVERLAP', `Schedule slots overlap on day ${day}`, [{ field, message: `slots on dayOfWeek ${day} must not overlap` }]);
     }
   }
 }
@@ -98,12 +93,30 @@ export async function listSchedules(db: Db, tenantId: string, resourceId: string
 
 /** Adds slots (POST /schedules and /schedules/bulk). With `replace`, the given slots become the whole week. */
 /** A changed week or override may give the staff member working time they did not have (docs/rules/waitlist.md#when-time-frees-up). */
-function scheduleChanged(trx: Transaction, tenantId: string, resourceId: string, waitlist: WorkingTimeNotice, when: { weekdays?: number[]; date?: string }): Promise<void> {
+function scheduleChanged(
+  trx: Transaction,
+  tenantId: string,
+  resourceId: string,
+  waitlist: WorkingTimeNotice,
+  when: { weekdays?: number[]; date?: string },
+): Promise<void> {
   const dates = when.date ? { from: when.date, to: when.date } : {};
-  return waitlist.resourceHooks.workingTimeGrew(waitlist.signaller, trx, { tenantId, resourceId, cause: 'SCHEDULE_CHANGED', weekdays: when.weekdays, ...dates }, waitlist.now);
+  return waitlist.resourceHooks.workingTimeGrew(
+    waitlist.signaller,
+    trx,
+    { tenantId, resourceId, cause: 'SCHEDULE_CHANGED', weekdays: when.weekdays, ...dates },
+    waitlist.now,
+  );
 }
 
-export async function addSchedules(db: Db, tenantId: string, resourceId: string, input: ScheduleInput[], replace: boolean, waitlist: WorkingTimeNotice): Promise<ScheduleDto[]> {
+export async function addSchedules(
+  db: Db,
+  tenantId: string,
+  resourceId: string,
+  input: ScheduleInput[],
+  replace: boolean,
+  waitlist: WorkingTimeNotice,
+): Promise<ScheduleDto[]> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     assertWeekIsValid(input, 'schedules');
@@ -122,7 +135,14 @@ async function existingSchedule(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateSchedule(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<ScheduleInput>, waitlist: WorkingTimeNotice): Promise<ScheduleDto> {
+export async function updateSchedule(
+  db: Db,
+  tenantId: string,
+  resourceId: string,
+  id: string,
+  patch: Partial<ScheduleInput>,
+  waitlist: WorkingTimeNotice,
+): Promise<ScheduleDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingSchedule(trx, tenantId, resourceId, id);
@@ -189,7 +209,14 @@ async function existingOverride(db: Db, tenantId: string, resourceId: string, id
   return row;
 }
 
-export async function updateOverride(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<OverrideInput>, waitlist: WorkingTimeNotice): Promise<OverrideDto> {
+export async function updateOverride(
+  db: Db,
+  tenantId: string,
+  resourceId: string,
+  id: string,
+  patch: Partial<OverrideInput>,
+  waitlist: WorkingTimeNotice,
+): Promise<OverrideDto> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
     const row = await existingOverride(trx, tenantId, resourceId, id);

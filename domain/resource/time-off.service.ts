@@ -101,7 +101,7 @@ export async function createTimeOff(db: Db, tenantId: string, resourceId: string
   return db.transaction(async (trx) => {
     const resource = await existingResource(trx, tenantId, resourceId);
     assertOwnOrOwner(actor, resource);
-    const isApproved = actor.role === 'STAFF' ? false : input.isApproved ?? true;
+    const isApproved = actor.role === 'STAFF' ? false : (input.isApproved ?? true);
     const row = await repo.insertTimeOff(trx, tenantId, resourceId, {
       type: input.type,
       startDate: input.startDate,
@@ -130,10 +130,23 @@ async function timeOffForChange(db: Db, tenantId: string, resourceId: string, id
 /** Approved time-off that changes or goes gives its old dates back to the waitlist (docs/rules/waitlist.md#when-time-frees-up). */
 async function timeOffReleased(trx: Transaction, row: repo.TimeOffRow, waitlist: WorkingTimeNotice): Promise<void> {
   if (!row.isApproved) return;
-  await waitlist.resourceHooks.workingTimeGrew(waitlist.signaller, trx, { tenantId: row.tenantId, resourceId: row.resourceId, cause: 'TIME_OFF_CHANGED', from: row.startDate, to: row.endDate }, waitlist.now);
+  await waitlist.resourceHooks.workingTimeGrew(
+    waitlist.signaller,
+    trx,
+    { tenantId: row.tenantId, resourceId: row.resourceId, cause: 'TIME_OFF_CHANGED', from: row.startDate, to: row.endDate },
+    waitlist.now,
+  );
 }
 
-export async function updateTimeOff(db: Db, tenantId: string, resourceId: string, id: string, patch: Partial<TimeOffInput>, actor: Actor, waitlist: WorkingTimeNotice): Promise<TimeOffDto> {
+export async function updateTimeOff(
+  db: Db,
+  tenantId: string,
+  resourceId: string,
+  id: string,
+  patch: Partial<TimeOffInput>,
+  actor: Actor,
+  waitlist: WorkingTimeNotice,
+): Promise<TimeOffDto> {
   return db.transaction(async (trx) => {
     const row = await timeOffForChange(trx, tenantId, resourceId, id, actor);
     if (actor.role === 'STAFF' && patch.isApproved !== undefined) throw errors.forbidden('Only the owner approves or rejects time-off');

@@ -15,7 +15,16 @@ export async function createSeriesRows(signaller: EntitySignaller, trx: Transact
   return changeEntity(signaller, seriesContract, {
     write: async () => {
       const row = await insertSeries(trx, series);
-      await insertOccurrence(trx, { seriesId: row.id, occurrenceIndex: 0, tenantId: row.tenantId, status: 'BOOKED', plannedStart: series.anchorStart, startTime: series.anchorStart, bookingId: series.firstBookingId, reason: null });
+      await insertOccurrence(trx, {
+        seriesId: row.id,
+        occurrenceIndex: 0,
+        tenantId: row.tenantId,
+        status: 'BOOKED',
+        plannedStart: series.anchorStart,
+        startTime: series.anchorStart,
+        bookingId: series.firstBookingId,
+        reason: null,
+      });
       return row;
     },
     event: 'SeriesCreated',

@@ -75,7 +75,16 @@ async function bookOccurrence(deps: OccurrenceDeps, tenant: TenantContext, serie
     const series = await lockSeries(trx, tenant.id, seriesId);
     if (!series || series.status !== 'ACTIVE' || (await findOccurrence(trx, seriesId, index))) return;
     const planned = plannedStartOf(series, index, tenant.settings.timezone);
-    await insertOccurrence(trx, { seriesId, occurrenceIndex: index, tenantId: tenant.id, status: 'SKIPPED', plannedStart: planned, startTime: null, bookingId: null, reason: 'NO_FREE_TIME' });
+    await insertOccurrence(trx, {
+      seriesId,
+      occurrenceIndex: index,
+      tenantId: tenant.id,
+      status: 'SKIPPED',
+      plannedStart: planned,
+      startTime: null,
+      bookingId: null,
+      reason: 'NO_FREE_TIME',
+    });
   });
 }
 
@@ -83,16 +92,32 @@ async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: st
   const seen = await seriesById(deps.knex, seriesId);
   if (!seen || seen.status !== 'ACTIVE' || (await findOccurrence(deps.knex, seriesId, index))) return { done: true };
   const planned = plannedStartOf(seen, index, tenant.settings.timezone);
-  const start = planned.getTime() <= at.getTime() || refused.length >= ATTEMPTS
-    ? null
-    : await nearestFreeStart(deps.knex, tenant, { serviceIds: seen.serviceIds, resourceId: seen.resourceId, target: planned, toleranceDays: toleranceDaysOf(tenant.settings), now: at, exclude: refused });
+  const start =
+    planned.getTime() <= at.getTime() || refused.length >= ATTEMPTS
+      ? null
+      : await nearestFreeStart(deps.knex, tenant, {
+          serviceIds: seen.serviceIds,
+          resourceId: seen.resourceId,
+          target: planned,
+          toleranceDays: toleranceDaysOf(tenant.settings),
+          now: at,
+          exclude: refused,
+        });
   // the occurrence is written in the language of the series' first booking (docs/rules/messages.md#language)
   const language = (await bookingById(deps.knex, seen.firstBookingId))?.language;
   return deps.knex.transaction(async (trx): Promise<Attempt> => {
     const series = await lockSeries(trx, tenant.id, seriesId);
     if (!series || series.status !== 'ACTIVE' || (await findOccurrence(trx, seriesId, index))) return { done: true };
     if (series.version !== seen.version) return { done: false }; // changed meanwhile: plan again
-    const row = { seriesId, occurrenceIndex: index, tenantId: tenant.id, plannedStart: planned, startTime: null as Date | null, bookingId: null as string | null, reason: null as string | null };
+    const row = {
+      seriesId,
+      occurrenceIndex: index,
+      tenantId: tenant.id,
+      plannedStart: planned,
+      startTime: null as Date | null,
+      bookingId: null as string | null,
+      reason: null as string | null,
+    };
     if (planned.getTime() <= at.getTime()) {
       await insertOccurrence(trx, { ...row, status: 'SKIPPED', reason: 'PASSED' });
       return { done: true };
@@ -173,6 +198,12 @@ export async function bookDueOccurrences(deps: OccurrenceDeps, seriesId: string,
   }
   const handled = (await occurrencesOf(deps.knex, [seriesId]))
     .filter((o) => o.occurrenceIndex > after && o.status !== 'CANCELLED')
-    .map((o) => ({ index: o.occurrenceIndex, status: o.status, reason: o.reason, plannedStart: toIso(o.plannedStart), startTime: o.startTime ? toIso(o.startTime) : null }));
+    .map((o) => ({
+      index: o.occurrenceIndex,
+      status: o.status,
+      reason: o.reason,
+      plannedStart: toIso(o.plannedStart),
+      startTime: o.startTime ? toIso(o.startTime) : null,
+    }));
   return { handled, nextDueAt: done ? null : nextDueAt, done };
 }

@@ -19,12 +19,27 @@ const occurrenceRow = (m: BookingSeriesOccurrenceModel) => plain(m) as Occurrenc
 
 export type NewSeries = Pick<
   SeriesRow,
-  'tenantId' | 'customerId' | 'resourceId' | 'serviceIds' | 'intervalWeeks' | 'firstBookingId' | 'anchorStart' | 'occurrenceCount' | 'untilDate' | 'createdVia' | 'createdBy' | 'customerAccountId'
+  | 'tenantId'
+  | 'customerId'
+  | 'resourceId'
+  | 'serviceIds'
+  | 'intervalWeeks'
+  | 'firstBookingId'
+  | 'anchorStart'
+  | 'occurrenceCount'
+  | 'untilDate'
+  | 'createdVia'
+  | 'createdBy'
+  | 'customerAccountId'
 >;
 
 /** Throws booking_series_first_booking_unique when the booking already starts a series. */
 export async function insertSeries(trx: Transaction, series: NewSeries): Promise<SeriesRow> {
-  const [row] = await returnedRows<SeriesRow>(BookingSeriesModel.query(trx).insert({ ...series, anchorIndex: 0, status: 'ACTIVE', version: 1 }).returning('*'));
+  const [row] = await returnedRows<SeriesRow>(
+    BookingSeriesModel.query(trx)
+      .insert({ ...series, anchorIndex: 0, status: 'ACTIVE', version: 1 })
+      .returning('*'),
+  );
   return row;
 }
 
@@ -44,7 +59,11 @@ export async function lockSeries(trx: Transaction, tenantId: string, id: string)
 }
 
 /** Compare-and-set at `version`: `changes` with version + 1; undefined when the row moved. */
-export async function updateSeriesVersioned(trx: Transaction, series: SeriesRow, changes: Partial<Pick<SeriesRow, 'status' | 'intervalWeeks' | 'resourceId' | 'anchorIndex' | 'anchorStart' | 'endedAt'>>): Promise<SeriesRow | undefined> {
+export async function updateSeriesVersioned(
+  trx: Transaction,
+  series: SeriesRow,
+  changes: Partial<Pick<SeriesRow, 'status' | 'intervalWeeks' | 'resourceId' | 'anchorIndex' | 'anchorStart' | 'endedAt'>>,
+): Promise<SeriesRow | undefined> {
   const [row] = await returnedRows<SeriesRow>(
     BookingSeriesModel.query(trx)
       .patch({ ...changes, version: series.version + 1, updatedAt: fn.now() as unknown as Date })
@@ -105,7 +124,8 @@ export async function insertOccurrence(trx: Transaction, row: Omit<OccurrenceRow
 
 /** The highest index the series handled (0: only the first booking). */
 export async function lastHandledIndex(db: Db, seriesId: string): Promise<number> {
-  const row = (await BookingSeriesOccurrenceModel.query(db).where({ seriesId }).max('occurrenceIndex as last').first()) as unknown as { last: number | null } | undefined;
+  const row = (await BookingSeriesOccurrenceModel.query(db).where({ seriesId }).max('occurrenceIndex as last').first()) as unknown as
+    { last: number | null } | undefined;
   return row?.last ?? 0;
 }
 
@@ -117,7 +137,11 @@ export async function claimSeriesNotification(
   key: { tenantId: string; seriesId: string; occurrenceIndex: number; recipient: string; channel: string; kind: string },
 ): Promise<{ id: string; sentAt: Date | null }> {
   const [inserted] = await returnedRows<{ id: string; sentAt: Date | null }>(
-    BookingSeriesNotificationModel.query(db).insert(key).onConflict(['seriesId', 'occurrenceIndex', 'recipient', 'channel', 'kind']).ignore().returning(['id', 'sentAt']),
+    BookingSeriesNotificationModel.query(db)
+      .insert(key)
+      .onConflict(['seriesId', 'occurrenceIndex', 'recipient', 'channel', 'kind'])
+      .ignore()
+      .returning(['id', 'sentAt']),
   );
   if (inserted) return inserted;
   const { tenantId: _t, ...where } = key;
@@ -126,7 +150,9 @@ export async function claimSeriesNotification(
 }
 
 export async function markSeriesNotificationSent(db: Db, id: string): Promise<void> {
-  await BookingSeriesNotificationModel.query(db).patch({ sentAt: fn.now() as unknown as Date }).where({ id });
+  await BookingSeriesNotificationModel.query(db)
+    .patch({ sentAt: fn.now() as unknown as Date })
+    .where({ id });
 }
 
 // ------------------------------------------------------------------ figures
@@ -140,7 +166,12 @@ export interface SeriesFigures {
 export async function seriesFigures(db: Db): Promise<SeriesFigures> {
   const series = (await BookingSeriesModel.query(db).select('status').count('* as n').groupBy('status')) as unknown as { status: SeriesStatus; n: string }[];
   // occurrence 0 is the booking the series was made from, not one the series booked
-  const occurrences = (await BookingSeriesOccurrenceModel.query(db).where('occurrenceIndex', '>', 0).where((q) => q.whereNull('reason').orWhereNot('reason', 'PASSED')).select('status').count('* as n').groupBy('status')) as unknown as { status: OccurrenceStatus; n: string }[];
+  const occurrences = (await BookingSeriesOccurrenceModel.query(db)
+    .where('occurrenceIndex', '>', 0)
+    .where((q) => q.whereNull('reason').orWhereNot('reason', 'PASSED'))
+    .select('status')
+    .count('* as n')
+    .groupBy('status')) as unknown as { status: OccurrenceStatus; n: string }[];
   const seriesByStatus = { ACTIVE: 0, ENDED: 0, FINISHED: 0 };
   for (const r of series) seriesByStatus[r.status] = Number(r.n);
   const occurrencesByStatus = { BOOKED: 0, MOVED: 0, SKIPPED: 0, CANCELLED: 0 };

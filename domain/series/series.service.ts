@@ -70,8 +70,12 @@ function assertPlanInput(input: SeriesInput): void {
   if (!Number.isInteger(input.intervalWeeks) || input.intervalWeeks < SERIES_INTERVAL_WEEKS.min || input.intervalWeeks > SERIES_INTERVAL_WEEKS.max) {
     details.push({ field: 'intervalWeeks', message: `must be ${SERIES_INTERVAL_WEEKS.min} to ${SERIES_INTERVAL_WEEKS.max}` });
   }
-  if ((input.occurrenceCount === undefined) === (input.untilDate === undefined)) details.push({ field: 'occurrenceCount', message: 'give occurrenceCount or untilDate, one of them' });
-  if (input.occurrenceCount !== undefined && (!Number.isInteger(input.occurrenceCount) || input.occurrenceCount < SERIES_OCCURRENCE_COUNT.min || input.occurrenceCount > SERIES_OCCURRENCE_COUNT.max)) {
+  if ((input.occurrenceCount === undefined) === (input.untilDate === undefined))
+    details.push({ field: 'occurrenceCount', message: 'give occurrenceCount or untilDate, one of them' });
+  if (
+    input.occurrenceCount !== undefined &&
+    (!Number.isInteger(input.occurrenceCount) || input.occurrenceCount < SERIES_OCCURRENCE_COUNT.min || input.occurrenceCount > SERIES_OCCURRENCE_COUNT.max)
+  ) {
     details.push({ field: 'occurrenceCount', message: `must be ${SERIES_OCCURRENCE_COUNT.min} to ${SERIES_OCCURRENCE_COUNT.max}` });
   }
   if (input.untilDate !== undefined && !isValidLocalDate(input.untilDate)) details.push({ field: 'untilDate', message: 'must be a valid YYYY-MM-DD date' });
@@ -80,28 +84,48 @@ function assertPlanInput(input: SeriesInput): void {
 
 /** The booking a series starts from, and who books: its one staff member and its services. */
 async function seriesSource(trx: Transaction, booking: BookingRow, input: SeriesInput, tz: string, who: 'STAFF' | 'CUSTOMER', now: Date) {
-  const usable = who === 'CUSTOMER' ? booking.status === 'COMPLETED' || (!isTerminalStatus(booking.status) && booking.startTime > now) : booking.status !== 'CANCELLED' && booking.status !== 'NO_SHOW';
+  const usable =
+    who === 'CUSTOMER'
+      ? booking.status === 'COMPLETED' || (!isTerminalStatus(booking.status) && booking.startTime > now)
+      : booking.status !== 'CANCELLED' && booking.status !== 'NO_SHOW';
   if (!usable) {
-    throw errors.unprocessable('SERIES_BOOKING_NOT_USABLE', who === 'CUSTOMER' ? 'A series is made from a completed or an upcoming booking' : `A series cannot be made from a ${booking.status.toLowerCase()} booking`);
+    throw errors.unprocessable(
+      'SERIES_BOOKING_NOT_USABLE',
+      who === 'CUSTOMER'
+        ? 'A series is made from a completed or an upcoming booking'
+        : `A series cannot be made from a ${booking.status.toLowerCase()} booking`,
+    );
   }
   if (!booking.customerId) throw errors.unprocessable('SERIES_NEEDS_CUSTOMER', 'The booking has no customer to book the series for');
   const items = (await itemsOf(trx, [booking.id])).sort((a, b) => a.sortOrder - b.sortOrder);
   const resourceIds = new Set(items.map((i) => i.resourceId));
   const resourceId = items[0]?.resourceId ?? null;
   if (resourceIds.size !== 1 || resourceId === null) {
-    throw errors.unprocessable('SERIES_NEEDS_ONE_STAFF_MEMBER', 'A series keeps one staff member: every service of the booking must be with the same, chosen staff member');
+    throw errors.unprocessable(
+      'SERIES_NEEDS_ONE_STAFF_MEMBER',
+      'A series keeps one staff member: every service of the booking must be with the same, chosen staff member',
+    );
   }
   if ((await seriesOfBookings(trx, [booking.id])).size) throw errors.conflict('SERIES_ALREADY_EXISTS', 'This booking already belongs to a series');
   if (input.untilDate !== undefined) {
     const first = utcToLocalDate(booking.startTime, tz);
     if (input.untilDate <= first || input.untilDate > addDays(first, SERIES_UNTIL_MAX_DAYS)) {
-      throw errors.validation('Request validation failed', [{ field: 'untilDate', message: `must be after the first booking's date and at most ${SERIES_UNTIL_MAX_DAYS} days after it` }]);
+      throw errors.validation('Request validation failed', [
+        { field: 'untilDate', message: `must be after the first booking's date and at most ${SERIES_UNTIL_MAX_DAYS} days after it` },
+      ]);
     }
   }
   return { resourceId, serviceIds: items.map((i) => i.serviceId), customerId: booking.customerId };
 }
 
-async function createFrom(deps: SeriesDeps, tenant: TenantContext, booking: BookingRow, input: SeriesInput, trx: Transaction, by: { via: 'STAFF' | 'CUSTOMER'; userId: string | null; accountId: string | null }) {
+async function createFrom(
+  deps: SeriesDeps,
+  tenant: TenantContext,
+  booking: BookingRow,
+  input: SeriesInput,
+  trx: Transaction,
+  by: { via: 'STAFF' | 'CUSTOMER'; userId: string | null; accountId: string | null },
+) {
   const source = await seriesSource(trx, booking, input, tenant.settings.timezone, by.via, nowOf(deps));
   return createSeriesRows(deps.signaller, trx, {
     tenantId: tenant.id,
@@ -144,10 +168,24 @@ export async function createCustomerSeries(deps: SeriesDeps, accountId: string, 
 }
 
 async function seriesDtos(deps: SeriesDeps, timezone: string, rows: SeriesRow[]): Promise<SeriesDto[]> {
-  const occurrences = await occurrencesOf(deps.knex, rows.map((r) => r.id));
-  const statuses = await statusesOfBookings(deps.knex, occurrences.map((o) => o.bookingId).filter((id): id is string => !!id));
+  const occurrences = await occurrencesOf(
+    deps.knex,
+    rows.map((r) => r.id),
+  );
+  const statuses = await statusesOfBookings(
+    deps.knex,
+    occurrences.map((o) => o.bookingId).filter((id): id is string => !!id),
+  );
   const now = nowOf(deps);
-  return rows.map((r) => seriesDto(r, occurrences.filter((o) => o.seriesId === r.id), statuses, timezone, now));
+  return rows.map((r) =>
+    seriesDto(
+      r,
+      occurrences.filter((o) => o.seriesId === r.id),
+      statuses,
+      timezone,
+      now,
+    ),
+  );
 }
 
 /** GET /series/:id */
@@ -171,8 +209,14 @@ export async function listSeries(
 }
 
 /** The series of these bookings (a customer's bookings list and the manage page show them), by booking id. */
-export async function seriesOfTheseBookings(deps: Pick<SeriesDeps, 'knex' | 'now'>, bookings: { id: string; timezone: string }[]): Promise<Map<string, SeriesDto>> {
-  const links = await seriesOfBookings(deps.knex, bookings.map((b) => b.id));
+export async function seriesOfTheseBookings(
+  deps: Pick<SeriesDeps, 'knex' | 'now'>,
+  bookings: { id: string; timezone: string }[],
+): Promise<Map<string, SeriesDto>> {
+  const links = await seriesOfBookings(
+    deps.knex,
+    bookings.map((b) => b.id),
+  );
   const rows = await seriesByIds(deps.knex, [...new Set([...links.values()].map((l) => l.seriesId))]);
   const out = new Map<string, SeriesDto>();
   for (const row of rows) {
@@ -229,7 +273,10 @@ export async function endSeries(deps: SeriesDeps, tenant: TenantContext, actor: 
     await changeSeries(deps.signaller, trx, series, { status: 'ENDED', endedAt: now }, 'SeriesEnded');
     if (!input.cancelBooked) return;
     const booked = (await occurrencesOf(trx, [series.id])).filter((o) => o.bookingId && o.startTime && o.startTime > now);
-    const statuses = await statusesOfBookings(trx, booked.map((o) => o.bookingId!));
+    const statuses = await statusesOfBookings(
+      trx,
+      booked.map((o) => o.bookingId!),
+    );
     for (const o of booked) {
       if (isTerminalStatus(statuses.get(o.bookingId!)!)) continue;
       await cancelBooking({ ...deps, knex: trx }, tenant, actor, o.bookingId!, { bySalon: true, reason: 'The standing appointment was ended' });
@@ -249,14 +296,26 @@ export async function cancelOccurrence(deps: SeriesDeps, tenant: TenantContext, 
     if (existing?.bookingId) {
       const status = (await statusesOfBookings(trx, [existing.bookingId])).get(existing.bookingId)!;
       if (isTerminalStatus(status)) throw errors.conflict('SERIES_OCCURRENCE_NOT_OPEN', `That occurrence's booking is ${status.toLowerCase()}`);
-      await cancelBooking({ ...deps, knex: trx }, tenant, actor, existing.bookingId, { bySalon: true, reason: 'One occurrence of the standing appointment cancelled' });
+      await cancelBooking({ ...deps, knex: trx }, tenant, actor, existing.bookingId, {
+        bySalon: true,
+        reason: 'One occurrence of the standing appointment cancelled',
+      });
       return;
     }
     if (existing) throw errors.conflict('SERIES_OCCURRENCE_NOT_OPEN', `That occurrence is already ${existing.status.toLowerCase()}`);
     if (series.status !== 'ACTIVE') throw notActive(series);
     const planned = plannedStartOf(series, index, tenant.settings.timezone);
     if (index < 1 || !isInSeries(series, index, planned, tenant.settings.timezone)) throw errors.notFound('seriesOccurrence');
-    await insertOccurrence(trx, { seriesId: series.id, occurrenceIndex: index, tenantId: tenant.id, status: 'CANCELLED', plannedStart: planned, startTime: null, bookingId: null, reason: 'CANCELLED_IN_ADVANCE' });
+    await insertOccurrence(trx, {
+      seriesId: series.id,
+      occurrenceIndex: index,
+      tenantId: tenant.id,
+      status: 'CANCELLED',
+      plannedStart: planned,
+      startTime: null,
+      bookingId: null,
+      reason: 'CANCELLED_IN_ADVANCE',
+    });
     await changeSeries(deps.signaller, trx, series, {}, 'SeriesOccurrenceCancelled');
   });
   return getSeries(deps, tenant, actor, id);

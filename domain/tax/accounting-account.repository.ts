@@ -22,8 +22,15 @@ export async function taxInUse(db: Db, tenantId: string, taxId: string): Promise
   return !!(await AccountingAccountModel.query(db).where({ tenantId, taxId }).select('id').first());
 }
 
-export async function pageOfAccountingAccounts(db: Db, tenantId: string, filter: { taxId?: string }, page: PageQuery): Promise<PageResult<AccountingAccountRow>> {
-  const q = AccountingAccountModel.query(db).where({ tenantId }).orderBy([{ column: 'code' }, { column: 'id' }]);
+export async function pageOfAccountingAccounts(
+  db: Db,
+  tenantId: string,
+  filter: { taxId?: string },
+  page: PageQuery,
+): Promise<PageResult<AccountingAccountRow>> {
+  const q = AccountingAccountModel.query(db)
+    .where({ tenantId })
+    .orderBy([{ column: 'code' }, { column: 'id' }]);
   if (filter.taxId) q.where({ taxId: filter.taxId });
   return paginate(q, page);
 }

@@ -17,13 +17,17 @@ export async function findTax(db: Db, tenantId: string, id: string, lock: 'forUp
 
 /** Default first, then by rate (highest first) and name. */
 export async function pageOfTaxes(db: Db, tenantId: string, filter: { isActive?: boolean }, page: PageQuery): Promise<PageResult<TaxRow>> {
-  const q = TaxModel.query(db).where({ tenantId }).orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'rate', order: 'desc' }, { column: 'name' }, { column: 'id' }]);
+  const q = TaxModel.query(db)
+    .where({ tenantId })
+    .orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'rate', order: 'desc' }, { column: 'name' }, { column: 'id' }]);
   if (filter.isActive !== undefined) q.where({ isActive: filter.isActive });
   return paginate(q, page);
 }
 
 export async function insertTaxes(db: Db, tenantId: string, taxes: TaxFields[]): Promise<TaxRow[]> {
-  const rows = await TaxModel.query(db).insert(taxes.map((t) => ({ tenantId, ...t }))).returning('*');
+  const rows = await TaxModel.query(db)
+    .insert(taxes.map((t) => ({ tenantId, ...t })))
+    .returning('*');
   return rows.map(plain);
 }
 

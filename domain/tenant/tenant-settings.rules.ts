@@ -145,7 +145,11 @@ export function slotProblems(slots: TimeSlot[], field: string): SettingsProblem[
 
 /** The open intervals (minutes of the day) of one day of the week, merged. */
 function openIntervals(days: BusinessHoursDay[], dayOfWeek: number): Interval[] {
-  return mergeIntervals(days.filter((d) => d.dayOfWeek === dayOfWeek && d.isOpen).flatMap((d) => d.slots.map((s) => ({ start: timeToMinutes(s.startTime), end: timeToMinutes(s.endTime) }))));
+  return mergeIntervals(
+    days
+      .filter((d) => d.dayOfWeek === dayOfWeek && d.isOpen)
+      .flatMap((d) => d.slots.map((s) => ({ start: timeToMinutes(s.startTime), end: timeToMinutes(s.endTime) }))),
+  );
 }
 
 /**

@@ -9,7 +9,8 @@ import type { TenantSettings } from './tenant-settings.rules';
 
 /** db/ stores settings as JSON without knowing its shape; the domain's type is applied here. */
 export type TenantRow = Omit<Row<TenantModel>, 'settings'> & { settings: TenantSettings };
-export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'> & Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt'>>;
+export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'> &
+  Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt'>>;
 export type TenantChanges = Partial<Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt'>> & {
   onboarding?: OnboardingState;
 };
@@ -37,7 +38,11 @@ export async function findTenantBySlug(db: Db, slug: string, activeOnly = false)
 
 /** Tenant resolution by host (docs/rules/auth.md#tenant-resolution): `<slug>.<platform domain>` or a custom domain. */
 export async function findTenantIdByHost(db: Db, host: { slug: string } | { customDomain: string }, activeOnly = false): Promise<string | undefined> {
-  return (await TenantModel.query(db).select('id').findOne(activeOnly ? { ...host, isActive: true } : host))?.id;
+  return (
+    await TenantModel.query(db)
+      .select('id')
+      .findOne(activeOnly ? { ...host, isActive: true } : host)
+  )?.id;
 }
 
 /** Slugs of the given tenants, alphabetically. */
@@ -77,11 +82,18 @@ export async function tenantBilling(db: Db, tenantId: string, lock = false): Pro
 
 /** Bumps the tenant's subscription version (the subscription workflow's entity version) and returns it. */
 export async function bumpSubscriptionVersion(db: Db, tenantId: string): Promise<number> {
-  const [row] = await TenantModel.query(db).patch({ subscriptionVersion: raw('subscription_version + 1') }).where({ id: tenantId }).returning('subscriptionVersion');
+  const [row] = await TenantModel.query(db)
+    .patch({ subscriptionVersion: raw('subscription_version + 1') })
+    .where({ id: tenantId })
+    .returning('subscriptionVersion');
   return row.subscriptionVersion;
 }
 
-export async function setSubscriptionReadModel(db: Db, tenantId: string, fields: { subscriptionStatus: string | null; trialEndsAt: Date | null }): Promise<void> {
+export async function setSubscriptionReadModel(
+  db: Db,
+  tenantId: string,
+  fields: { subscriptionStatus: string | null; trialEndsAt: Date | null },
+): Promise<void> {
   await TenantModel.query(db).patch(fields).where({ id: tenantId });
 }
 

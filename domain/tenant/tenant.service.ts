@@ -40,7 +40,12 @@ const slugTaken = () => errors.conflict('TENANT_SLUG_EXISTS', 'This slug is alre
  * one). A slug taken by a concurrent request is caught by the tenants_slug_unique constraint
  * (mapped in api/middleware/constraint-errors.ts).
  */
-export async function createTenantWithOwner(db: Db, input: NewTenantInput, hashRounds: number, passwordField = 'owner.password'): Promise<{ tenant: repo.TenantRow; owner: UserRow }> {
+export async function createTenantWithOwner(
+  db: Db,
+  input: NewTenantInput,
+  hashRounds: number,
+  passwordField = 'owner.password',
+): Promise<{ tenant: repo.TenantRow; owner: UserRow }> {
   const industryType = input.industryType ?? 'beauty';
   const settings = completeSettings(industryType, input.settings);
   assertValidSettings(settings);
@@ -98,7 +103,15 @@ export interface TenantPatch {
  * `branding` is merged; `address` replaces. Changing `industryType` does not reset settings (they
  * are stored complete). The row is locked so concurrent merges do not lose each other's fields.
  */
-export async function updateTenant(db: Db, signaller: EntitySignaller, hooks: TenantHooks, actor: Actor, id: string, patch: TenantPatch, now: Date): Promise<repo.TenantRow> {
+export async function updateTenant(
+  db: Db,
+  signaller: EntitySignaller,
+  hooks: TenantHooks,
+  actor: Actor,
+  id: string,
+  patch: TenantPatch,
+  now: Date,
+): Promise<repo.TenantRow> {
   if (actor.role !== 'ADMIN' && actor.tenantId !== id) throw notFound();
   if (patch.slug !== undefined && actor.role !== 'ADMIN') throw errors.forbidden('Only a platform admin may change the slug');
   return db.transaction(async (trx) => {
@@ -127,7 +140,8 @@ export async function updateTenant(db: Db, signaller: EntitySignaller, hooks: Te
     // longer business hours may give everyone working time the waitlist can offer (docs/rules/waitlist.md#when-time-frees-up)
     if (longer.length) await hooks.workingTimeGrew(signaller, trx, { tenantId: id, resourceId: null, cause: 'HOURS_CHANGED', weekdays: longer }, now);
     // a wider booking window lets the standing appointments book further ahead now (docs/rules/series.md#its-workflow)
-    if (settings.maxBookingDaysInAdvance > tenant.settings.maxBookingDaysInAdvance || (tenant.settings.depositEnabled && !settings.depositEnabled)) await hooks.bookingWindowGrew(signaller, trx, id);
+    if (settings.maxBookingDaysInAdvance > tenant.settings.maxBookingDaysInAdvance || (tenant.settings.depositEnabled && !settings.depositEnabled))
+      await hooks.bookingWindowGrew(signaller, trx, id);
     return updated;
   });
 }

@@ -57,6 +57,7 @@ export function isApiDateTime(value: unknown): value is string {
 /** Parses a client date-time the edge already checked; a 400 naming `field` if it is not real. */
 export function requireApiDateTime(value: string, field: string): Date {
   const parsed = parseApiDateTime(value);
-  if (!parsed) throw errors.validation('Request validation failed', [{ field, message: `must be a real date-time (RFC 3339, years ${MIN_API_YEAR}-${MAX_API_YEAR})` }]);
+  if (!parsed)
+    throw errors.validation('Request validation failed', [{ field, message: `must be a real date-time (RFC 3339, years ${MIN_API_YEAR}-${MAX_API_YEAR})` }]);
   return parsed;
 }

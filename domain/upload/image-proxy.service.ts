@@ -11,7 +11,16 @@ import type { ObjectStorage } from './object-storage';
 import * as repo from './upload.repository';
 import { storageCall } from './storage-call';
 import { MAX_IMAGE_PIXELS, PURPOSES, tenantOfKey, type UploadPurpose } from './upload.rules';
-import { MAX_PROXY_SIDE, MAX_VARIANTS_PER_FILE, formatOptions, outputFormat, parseOptions, type Fit, type Gravity, type ProxyOptions } from './image-proxy.rules';
+import {
+  MAX_PROXY_SIDE,
+  MAX_VARIANTS_PER_FILE,
+  formatOptions,
+  outputFormat,
+  parseOptions,
+  type Fit,
+  type Gravity,
+  type ProxyOptions,
+} from './image-proxy.rules';
 
 export interface ImageProxyDeps {
   knex: Db;
@@ -45,7 +54,12 @@ function signature(secret: string, key: string, options: string, exp: number): s
 }
 
 /** `now` (epoch ms) dates the URL: it stays valid SIGNED_URL_DAYS after the day it falls in. */
-export async function signImageUrl(deps: ImageProxyDeps, caller: SignCaller, request: SignRequest, now: number): Promise<{ url: string; expiresAt: string; options: string }> {
+export async function signImageUrl(
+  deps: ImageProxyDeps,
+  caller: SignCaller,
+  request: SignRequest,
+  now: number,
+): Promise<{ url: string; expiresAt: string; options: string }> {
   const owner = tenantOfKey(request.key);
   if (!owner) throw uploadErrors.notFound('No image has this key');
   if (caller.role !== 'CUSTOMER' && caller.role !== 'ADMIN' && caller.tenantId !== owner) throw uploadErrors.tenantMismatch();
@@ -64,7 +78,8 @@ export async function signImageUrl(deps: ImageProxyDeps, caller: SignCaller, req
   } else {
     const width = request.w ?? request.h!;
     const height = request.h ?? request.w!;
-    if (width > MAX_PROXY_SIDE || height > MAX_PROXY_SIDE) throw errors.validation('Request validation failed', [{ field: request.w ? 'w' : 'h', message: `must be at most ${MAX_PROXY_SIDE}` }]);
+    if (width > MAX_PROXY_SIDE || height > MAX_PROXY_SIDE)
+      throw errors.validation('Request validation failed', [{ field: request.w ? 'w' : 'h', message: `must be at most ${MAX_PROXY_SIDE}` }]);
     options = { fit: request.fit ?? 'fit', width, height, gravity: request.g ?? 'ce', quality: request.q ?? 85 };
   }
   const optionText = formatOptions(options);
@@ -97,7 +112,8 @@ export interface RenderedImage {
 function assertSigned(deps: ImageProxyDeps, r: RenderRequest, now: number): ProxyOptions {
   const expected = Buffer.from(signature(deps.secret, r.key, r.o, r.exp));
   const given = Buffer.from(r.sig);
-  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw uploadErrors.imageSignatureInvalid('The image URL signature is invalid');
+  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given))
+    throw uploadErrors.imageSignatureInvalid('The image URL signature is invalid');
   if (r.exp * 1000 < now) throw uploadErrors.imageSignatureInvalid('The image URL has expired; sign it again');
   const options = parseOptions(r.o);
   if (!options) throw uploadErrors.imageSignatureInvalid('The image URL carries unknown options');
@@ -119,12 +135,17 @@ export async function renderImage(deps: ImageProxyDeps, r: RenderRequest, now: n
   const file = await repo.findFileByKey(deps.knex, r.key);
   if (!file || file.visibility !== 'PUBLIC' || file.status !== 'ACTIVE') throw uploadErrors.notFound('No public image has this key');
   const format = outputFormat(r.accept, file.mimeType);
-  const variantId = crypto.createHash('sha256').update(`${file.key}\n${formatOptions(options)}\n${format}`).digest('hex').slice(0, 32);
+  const variantId = crypto
+    .createHash('sha256')
+    .update(`${file.key}\n${formatOptions(options)}\n${format}`)
+    .digest('hex')
+    .slice(0, 32);
   const variantKey = `${file.tenantId}/variants/${file.id}/${variantId}.${format === 'jpeg' ? 'jpg' : format}`;
   const etag = `"${variantId}"`;
   const maxAge = Math.max(0, Math.min(r.exp - Math.floor(now / 1000), SIGNED_URL_DAYS * DAY_S + DAY_S));
   const contentType = CONTENT_TYPES[format];
-  if (r.ifNoneMatch && r.ifNoneMatch.split(/\s*,\s*/).includes(etag)) return { body: Buffer.alloc(0), contentType, etag, maxAge, cached: true, notModified: true };
+  if (r.ifNoneMatch && r.ifNoneMatch.split(/\s*,\s*/).includes(etag))
+    return { body: Buffer.alloc(0), contentType, etag, maxAge, cached: true, notModified: true };
   const cached = await storageCall(() => deps.storage.read(variantKey));
   if (cached) return { body: cached, contentType, etag, maxAge, cached: true };
 
@@ -151,12 +172,20 @@ async function renderVariant(
   const source = await storageCall(() => toBuffer(original));
   let image = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS })
     .rotate()
-    .resize({ width: options.width, height: options.height, fit: options.fit === 'fill' ? 'cover' : 'inside', position: GRAVITY[options.gravity], withoutEnlargement: true });
+    .resize({
+      width: options.width,
+      height: options.height,
+      fit: options.fit === 'fill' ? 'cover' : 'inside',
+      position: GRAVITY[options.gravity],
+      withoutEnlargement: true,
+    });
   if (format === 'avif') image = image.avif({ quality: options.quality, effort: 2 });
   else if (format === 'webp') image = image.webp({ quality: options.quality });
   else if (format === 'png') image = image.png({ quality: options.quality });
   else image = image.jpeg({ quality: options.quality });
   const rendered = await image.toBuffer();
-  await storageCall(() => deps.storage.put(variantKey, rendered, { contentType, contentLength: rendered.length, cacheControl: 'public, max-age=31536000, immutable' }));
+  await storageCall(() =>
+    deps.storage.put(variantKey, rendered, { contentType, contentLength: rendered.length, cacheControl: 'public, max-age=31536000, immutable' }),
+  );
   return { body: rendered, contentType, etag, maxAge, cached: false };
 }

@@ -58,7 +58,10 @@ async function unlink(db: Db, signaller: EntitySignaller, tenantId: string, key:
   if (tenantOfKey(key) !== tenantId) return;
   const file = await repo.findFileByKey(db, key, true);
   if (!file || !sameReference(file.referencedBy, ref)) return;
-  await changeEntity(signaller, uploadContract, { write: () => repo.patchFile(db, file.id, { referencedBy: null, referencedAt: null }), event: 'UploadUnlinked' });
+  await changeEntity(signaller, uploadContract, {
+    write: () => repo.patchFile(db, file.id, { referencedBy: null, referencedAt: null }),
+    event: 'UploadUnlinked',
+  });
 }
 
 /**
@@ -96,6 +99,14 @@ export async function syncUploadFields(
   for (const field of LINKED_FIELDS[entity]) {
     const previous = (before?.[field] as string | null | undefined) ?? null;
     const next = (after?.[field] as string | null | undefined) ?? null;
-    await replaceUploadReference(db, signaller, tenantId, { type: `${entity}.${field}`, id }, previous, next, entity === 'tenant' ? `branding.${field}` : field);
+    await replaceUploadReference(
+      db,
+      signaller,
+      tenantId,
+      { type: `${entity}.${field}`, id },
+      previous,
+      next,
+      entity === 'tenant' ? `branding.${field}` : field,
+    );
   }
 }

@@ -2,7 +2,15 @@
 // allowlist, proxy preset), keys `{tenantId}/{uuid}.{ext}`, name sanitising, the 24 h orphan age,
 // and who may do what with which purpose (docs/rules/uploads.md#who-may-do-what). Workflows may import this file.
 
-export const UPLOAD_PURPOSES = ['TENANT_LOGO', 'TENANT_COVER', 'SERVICE_IMAGE', 'RESOURCE_AVATAR', 'PORTFOLIO_PHOTO', 'ONBOARDING_DOC', 'PAYMENT_ATTACHMENT'] as const;
+export const UPLOAD_PURPOSES = [
+  'TENANT_LOGO',
+  'TENANT_COVER',
+  'SERVICE_IMAGE',
+  'RESOURCE_AVATAR',
+  'PORTFOLIO_PHOTO',
+  'ONBOARDING_DOC',
+  'PAYMENT_ATTACHMENT',
+] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 export type Visibility = 'PUBLIC' | 'PRIVATE';
 export type UploadStatus = 'PENDING_UPLOAD' | 'ACTIVE';
@@ -32,13 +40,62 @@ export interface PurposeRule {
 }
 
 export const PURPOSES: Record<UploadPurpose, PurposeRule> = {
-  TENANT_LOGO: { visibility: 'PUBLIC', maxBytes: 2 * MB, mimeTypes: IMAGES, preset: 'rs:fit:200:200/q:90', uploaders: ['ADMIN', 'OWNER', 'STAFF'], downloaders: [] },
-  TENANT_COVER: { visibility: 'PUBLIC', maxBytes: 5 * MB, mimeTypes: IMAGES, preset: 'rs:fill:1920:480/g:sm/q:85', uploaders: ['ADMIN', 'OWNER', 'STAFF'], downloaders: [] },
-  SERVICE_IMAGE: { visibility: 'PUBLIC', maxBytes: 3 * MB, mimeTypes: IMAGES, preset: 'rs:fill:600:400/q:85', uploaders: ['ADMIN', 'OWNER', 'STAFF'], downloaders: [] },
-  RESOURCE_AVATAR: { visibility: 'PUBLIC', maxBytes: 2 * MB, mimeTypes: IMAGES, preset: 'rs:fill:200:200/g:sm/q:90', uploaders: ['ADMIN', 'OWNER', 'STAFF'], downloaders: [] },
-  PORTFOLIO_PHOTO: { visibility: 'PUBLIC', maxBytes: 5 * MB, mimeTypes: IMAGES, preset: 'rs:fit:1200:1200/q:85', uploaders: ['ADMIN', 'OWNER', 'STAFF'], downloaders: [] },
-  ONBOARDING_DOC: { visibility: 'PRIVATE', maxBytes: 10 * MB, mimeTypes: DOCUMENTS, preset: null, uploaders: ['ADMIN', 'OWNER'], downloaders: ['ADMIN', 'OWNER'] },
-  PAYMENT_ATTACHMENT: { visibility: 'PRIVATE', maxBytes: 10 * MB, mimeTypes: DOCUMENTS, preset: null, uploaders: ['ADMIN', 'OWNER'], downloaders: ['OWNER', 'STAFF'] },
+  TENANT_LOGO: {
+    visibility: 'PUBLIC',
+    maxBytes: 2 * MB,
+    mimeTypes: IMAGES,
+    preset: 'rs:fit:200:200/q:90',
+    uploaders: ['ADMIN', 'OWNER', 'STAFF'],
+    downloaders: [],
+  },
+  TENANT_COVER: {
+    visibility: 'PUBLIC',
+    maxBytes: 5 * MB,
+    mimeTypes: IMAGES,
+    preset: 'rs:fill:1920:480/g:sm/q:85',
+    uploaders: ['ADMIN', 'OWNER', 'STAFF'],
+    downloaders: [],
+  },
+  SERVICE_IMAGE: {
+    visibility: 'PUBLIC',
+    maxBytes: 3 * MB,
+    mimeTypes: IMAGES,
+    preset: 'rs:fill:600:400/q:85',
+    uploaders: ['ADMIN', 'OWNER', 'STAFF'],
+    downloaders: [],
+  },
+  RESOURCE_AVATAR: {
+    visibility: 'PUBLIC',
+    maxBytes: 2 * MB,
+    mimeTypes: IMAGES,
+    preset: 'rs:fill:200:200/g:sm/q:90',
+    uploaders: ['ADMIN', 'OWNER', 'STAFF'],
+    downloaders: [],
+  },
+  PORTFOLIO_PHOTO: {
+    visibility: 'PUBLIC',
+    maxBytes: 5 * MB,
+    mimeTypes: IMAGES,
+    preset: 'rs:fit:1200:1200/q:85',
+    uploaders: ['ADMIN', 'OWNER', 'STAFF'],
+    downloaders: [],
+  },
+  ONBOARDING_DOC: {
+    visibility: 'PRIVATE',
+    maxBytes: 10 * MB,
+    mimeTypes: DOCUMENTS,
+    preset: null,
+    uploaders: ['ADMIN', 'OWNER'],
+    downloaders: ['ADMIN', 'OWNER'],
+  },
+  PAYMENT_ATTACHMENT: {
+    visibility: 'PRIVATE',
+    maxBytes: 10 * MB,
+    mimeTypes: DOCUMENTS,
+    preset: null,
+    uploaders: ['ADMIN', 'OWNER'],
+    downloaders: ['OWNER', 'STAFF'],
+  },
 };
 
 export const ALLOWED_MIME_TYPES: readonly UploadMime[] = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
@@ -66,7 +123,8 @@ export function storageKey(tenantId: string, fileId: string, mime: UploadMime): 
   return `${tenantId}/${fileId}.${extensionOf(mime)}`;
 }
 
-const KEY = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|jpg|webp|pdf)$/;
+const KEY =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|jpg|webp|pdf)$/;
 
 /** The tenant a key belongs to, or undefined when it is not a key of ours. */
 export function tenantOfKey(key: string): string | undefined {

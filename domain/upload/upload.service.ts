@@ -157,7 +157,11 @@ export interface PresignPutInput {
 }
 
 /** POST /upload/presigned-put: a PENDING_UPLOAD row and a 300 s URL bound to the size and type. */
-export async function presignPut(deps: UploadDeps, actor: UploadActor, input: PresignPutInput): Promise<{ uploadUrl: string; fileId: string; key: string; expiresAt: string; headers: Record<string, string> }> {
+export async function presignPut(
+  deps: UploadDeps,
+  actor: UploadActor,
+  input: PresignPutInput,
+): Promise<{ uploadUrl: string; fileId: string; key: string; expiresAt: string; headers: Record<string, string> }> {
   const purpose = purposeOf(input.purpose);
   // public images go through POST /upload, where they are checked and cleaned of EXIF/GPS
   if (PURPOSES[purpose].visibility !== 'PRIVATE') {
@@ -175,7 +179,9 @@ export async function presignPut(deps: UploadDeps, actor: UploadActor, input: Pr
   const id = crypto.randomUUID();
   const key = storageKey(actor.tenantId, id, mime);
   const expiresAt = new Date(nowOf(deps).getTime() + PRESIGNED_PUT_SECONDS * 1000);
-  const uploadUrl = await storageCall(() => deps.storage.presignPut(key, { contentType: mime, contentLength: input.sizeBytes, expiresInSeconds: PRESIGNED_PUT_SECONDS }));
+  const uploadUrl = await storageCall(() =>
+    deps.storage.presignPut(key, { contentType: mime, contentLength: input.sizeBytes, expiresInSeconds: PRESIGNED_PUT_SECONDS }),
+  );
   await recordNewFile(deps, {
     id,
     tenantId: actor.tenantId,
@@ -216,7 +222,8 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
     const file = await ownFile(trx, actor, fileId, true);
     assertMayUpload(actor, file.purpose as UploadPurpose);
     if (file.status === 'ACTIVE') return toUploadDto(file);
-    if (file.expiresAt && new Date(file.expiresAt).getTime() < nowOf(deps).getTime()) throw uploadErrors.notFound('The upload window of this file has closed; ask for a new presigned URL');
+    if (file.expiresAt && new Date(file.expiresAt).getTime() < nowOf(deps).getTime())
+      throw uploadErrors.notFound('The upload window of this file has closed; ask for a new presigned URL');
     const stored = await storageCall(() => deps.storage.head(file.key));
     if (!stored) throw uploadErrors.notFound('Nothing has been uploaded for this file yet');
     const fail = async (message: string, error = uploadErrors.integrityFailed(message)): Promise<never> => {
@@ -229,7 +236,11 @@ export async function confirmUpload(deps: UploadDeps, actor: UploadActor, fileId
     const digest = await storageCall(() => digestStream(body));
     if (digest.sizeBytes !== Number(file.sizeBytes)) await fail(`The stored object has ${digest.sizeBytes} bytes, ${file.sizeBytes} were declared`);
     const sniffed = await sniffBuffer(digest.head);
-    if (sniffed !== file.mimeType) await fail(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`, uploadErrors.typeMismatch(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`));
+    if (sniffed !== file.mimeType)
+      await fail(
+        `The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`,
+        uploadErrors.typeMismatch(`The uploaded content is ${sniffed ?? 'of an unknown type'}, ${file.mimeType} was declared`),
+      );
     if (file.checksumSha256 && file.checksumSha256 !== digest.checksumSha256) await fail('The SHA-256 of the stored object differs from the declared checksum');
     const confirmed = await changeEntity(deps.signaller, uploadContract, {
       write: () => repo.patchFile(trx, file.id, { status: 'ACTIVE', checksumSha256: digest.checksumSha256, expiresAt: null }),
@@ -244,7 +255,9 @@ export async function presignGet(deps: UploadDeps, actor: UploadActor, id: strin
   const file = await ownFile(deps.knex, actor, id);
   if (file.status !== 'ACTIVE') throw uploadErrors.notFound('The file has not been confirmed yet');
   if (file.visibility === 'PRIVATE' && !mayDownload(actor.role, file.purpose as UploadPurpose)) throw uploadErrors.purposeForbidden(file.purpose);
-  const downloadUrl = await storageCall(() => deps.storage.presignGet(file.key, { expiresInSeconds: PRESIGNED_GET_SECONDS, downloadName: file.originalName ?? undefined }));
+  const downloadUrl = await storageCall(() =>
+    deps.storage.presignGet(file.key, { expiresInSeconds: PRESIGNED_GET_SECONDS, downloadName: file.originalName ?? undefined }),
+  );
   return { downloadUrl, expiresAt: new Date(nowOf(deps).getTime() + PRESIGNED_GET_SECONDS * 1000).toISOString() };
 }
 
@@ -278,7 +291,8 @@ async function clearReference(hooks: UploadHooks, trx: Transaction, file: repo.U
 export async function deleteUpload(deps: UploadDeps, actor: UploadActor, id: string): Promise<void> {
   await deps.knex.transaction(async (trx) => {
     const file = await ownFile(trx, actor, id, true);
-    if (!mayDelete(actor, file)) throw errors.forbidden(file.referencedAt ? 'Only an owner may delete a file that is in use' : 'Staff may delete only their own unused files');
+    if (!mayDelete(actor, file))
+      throw errors.forbidden(file.referencedAt ? 'Only an owner may delete a file that is in use' : 'Staff may delete only their own unused files');
     await clearReference(deps.uploadHooks, trx, file);
     const variants = await repo.variantKeys(trx, file.id);
     await repo.deleteFileRow(trx, file.id);
@@ -287,4 +301,3 @@ export async function deleteUpload(deps: UploadDeps, actor: UploadActor, id: str
     });
   });
 }
-

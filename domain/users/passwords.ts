@@ -22,7 +22,8 @@ export function assertAcceptablePassword(password: string, field = 'password'): 
 }
 
 export function hashPassword(password: string, rounds: number): Promise<string> {
-  if (bcrypt.truncates(password)) throw new Error(`a password over ${PASSWORD_MAX_BYTES} bytes reached hashPassword; refuse it first (assertAcceptablePassword)`);
+  if (bcrypt.truncates(password))
+    throw new Error(`a password over ${PASSWORD_MAX_BYTES} bytes reached hashPassword; refuse it first (assertAcceptablePassword)`);
   return bcrypt.hash(password, rounds);
 }
 

@@ -6,6 +6,13 @@ import { findPlatformAdmin, insertUser } from './user.repository';
 export async function ensurePlatformAdmin(db: Db, email: string, password: string, rounds: number): Promise<{ created: boolean; id: string }> {
   const existing = await findPlatformAdmin(db, email);
   if (existing) return { created: false, id: existing.id };
-  const id = await insertUser(db, { tenantId: null, role: 'ADMIN', email, phone: null, name: 'Platform admin', passwordHash: await hashPassword(password, rounds) });
+  const id = await insertUser(db, {
+    tenantId: null,
+    role: 'ADMIN',
+    email,
+    phone: null,
+    name: 'Platform admin',
+    passwordHash: await hashPassword(password, rounds),
+  });
   return { created: true, id };
 }

@@ -27,12 +27,7 @@ export async function findPlatformAdmin(db: Db, email: string): Promise<UserRow 
  * Active users with this e-mail or phone. `tenantId`: only that salon's users, plus platform
  * admins (tenantId null) when `withPlatformAdmins`.
  */
-export async function activeUsersBy(
-  db: Db,
-  login: { email: string } | { phone: string },
-  tenantId?: string,
-  withPlatformAdmins = false,
-): Promise<UserRow[]> {
+export async function activeUsersBy(db: Db, login: { email: string } | { phone: string }, tenantId?: string, withPlatformAdmins = false): Promise<UserRow[]> {
   const query = UserModel.query(db).where({ isActive: true }).where(login);
   if (tenantId) query.where((q) => (withPlatformAdmins ? q.where('tenantId', tenantId).orWhereNull('tenantId') : q.where('tenantId', tenantId)));
   return (await query).map(plain);
@@ -62,7 +57,11 @@ export async function staffLoginsOfSalon(db: Db, slug: string): Promise<{ name: 
 
 /** The salon's active owners with an e-mail address: who a salon message goes to (docs/rules/series.md#telling-people). */
 export async function ownerContactsOfSalon(db: Db, tenantId: string): Promise<{ id: string; name: string | null; email: string }[]> {
-  const rows = await UserModel.query(db).where({ tenantId, role: 'OWNER', isActive: true }).whereNotNull('email').orderBy('createdAt').select('id', 'name', 'email');
+  const rows = await UserModel.query(db)
+    .where({ tenantId, role: 'OWNER', isActive: true })
+    .whereNotNull('email')
+    .orderBy('createdAt')
+    .select('id', 'name', 'email');
   return rows.map((u) => ({ id: u.id, name: u.name ?? null, email: u.email! }));
 }
 

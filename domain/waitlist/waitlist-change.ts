@@ -8,7 +8,13 @@ import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import { changeEntity } from '../workflow-signals/entity-change';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
-import { waitlistEntryContract, waitlistOfferContract, type WaitlistEntryEventType, type WaitlistEntryStatus, type WaitlistOfferEventType } from './waitlist-events.rules';
+import {
+  waitlistEntryContract,
+  waitlistOfferContract,
+  type WaitlistEntryEventType,
+  type WaitlistEntryStatus,
+  type WaitlistOfferEventType,
+} from './waitlist-events.rules';
 import { moveEntry, updateRoundVersioned, type EntryRow, type RoundRow } from './waitlist.repository';
 
 /** The locked entry moves from its status to `to` (a compare-and-set on status and version). */

@@ -110,7 +110,11 @@ export async function declineOffer(deps: OfferDeps, tenant: TenantContext, offer
  * Declines open offers (of one entry that left, or the listed ones): a round with no open offer
  * left releases its hold, and each round's workflow is told, so it moves to the next in line.
  */
-export async function withdrawOpenOffers(deps: { signaller: EntitySignaller | null }, trx: Transaction, which: { entryId?: string; ids?: string[] }): Promise<void> {
+export async function withdrawOpenOffers(
+  deps: { signaller: EntitySignaller | null },
+  trx: Transaction,
+  which: { entryId?: string; ids?: string[] },
+): Promise<void> {
   const roundIds = [...new Set((await openOffers(trx, which)).map((o) => o.roundId))].sort();
   const rounds = [];
   for (const roundId of roundIds) rounds.push((await lockRound(trx, roundId))!);

@@ -18,7 +18,16 @@ import { insertTimeHolds, releaseTimeHolds } from '../booking/time-hold.reposito
 import { changeEntry, changeRound } from './waitlist-change';
 import { withdrawOpenOffers } from './waitlist-offer.service';
 import type { WaitlistEntrySnapshot, WaitlistMode, WaitlistRoundSnapshot } from './waitlist-events.rules';
-import { candidateEntries, DEFAULT_WAITLIST_MODE, entryEndsAtMs, localDatesOf, slotSuitsEntry, WAITLIST_HOLD_MINUTES, type FreedTime, type SlotItem } from './waitlist.rules';
+import {
+  candidateEntries,
+  DEFAULT_WAITLIST_MODE,
+  entryEndsAtMs,
+  localDatesOf,
+  slotSuitsEntry,
+  WAITLIST_HOLD_MINUTES,
+  type FreedTime,
+  type SlotItem,
+} from './waitlist.rules';
 import {
   closeOpenOffers,
   countOpenOffers,
@@ -76,7 +85,13 @@ export interface StepOffers {
  * the availability engine: its items, and every part of it (staff buffers and phases, rooms or
  * equipment) that the offer's hold keeps.
  */
-async function slotFor(db: DbPool, tenant: TenantContext, entry: EntryRow, freed: FreedTime, now: Date): Promise<{ items: SlotItem[]; parts: HeldPart[] } | undefined> {
+async function slotFor(
+  db: DbPool,
+  tenant: TenantContext,
+  entry: EntryRow,
+  freed: FreedTime,
+  now: Date,
+): Promise<{ items: SlotItem[]; parts: HeldPart[] } | undefined> {
   const tz = tenant.settings.timezone;
   const resourceId = entry.resourceId ?? freed.resourceId;
   for (const date of localDatesOf(freed, tz)) {
@@ -122,7 +137,12 @@ export async function makeStepOffers(deps: RoundDeps, roundId: string, step: num
         return undefined;
       }
       await insertOffers(ltrx, offers);
-      await insertTimeHolds(ltrx, round.tenantId, round.id, chosen.flatMap((c) => c.parts));
+      await insertTimeHolds(
+        ltrx,
+        round.tenantId,
+        round.id,
+        chosen.flatMap((c) => c.parts),
+      );
       const version = await changeRound(deps.signaller, ltrx, round, { step }, 'WaitlistOffersMade');
       return { version, offerIds: offers.map((o) => o.id), expiresAt: offers[0].expiresAt.getTime() };
     });
@@ -143,7 +163,9 @@ async function chooseOffers(db: DbPool, tenant: TenantContext, round: RoundRow, 
   const dates = localDatesOf(freed, tz);
   const skip = new Set([...(await entriesOfferedInRound(db, round.id)), ...(await entriesWithOpenOffers(db, tenant.id))]);
   const waiting = (await waitingEntriesBetween(db, tenant.id, dates[0], dates[dates.length - 1])).filter((e) => !skip.has(e.id));
-  const durations = new Map((await findServicesByIds(db, tenant.id, [...new Set(waiting.flatMap((e) => e.serviceIds))])).filter((s) => s.isActive).map((s) => [s.id, s.duration]));
+  const durations = new Map(
+    (await findServicesByIds(db, tenant.id, [...new Set(waiting.flatMap((e) => e.serviceIds))])).filter((s) => s.isActive).map((s) => [s.id, s.duration]),
+  );
   const mode = waitlistModeOf(tenant);
   const expiresAt = new Date(at.getTime() + holdMinutesOf(tenant) * 60_000);
   const offers: { offer: NewOffer; parts: HeldPart[] }[] = [];
@@ -161,7 +183,12 @@ async function chooseOffers(db: DbPool, tenant: TenantContext, round: RoundRow, 
         step,
         startTime: new Date(items[0].start),
         endTime: new Date(items[items.length - 1].end),
-        items: items.map((i) => ({ serviceId: i.serviceId, resourceId: i.resourceId, startTime: new Date(i.start).toISOString(), endTime: new Date(i.end).toISOString() })),
+        items: items.map((i) => ({
+          serviceId: i.serviceId,
+          resourceId: i.resourceId,
+          startTime: new Date(i.start).toISOString(),
+          endTime: new Date(i.end).toISOString(),
+        })),
         expiresAt,
       },
     });

@@ -31,7 +31,11 @@ export function issueEntryToken(linkKey: LinkKey, entryId: string): { token: str
 
 /** The entry's token again, for its message: made with whichever key (current or legacy) made the stored hash; null for a random one. */
 export function reissueEntryToken(linkKey: LinkKey, entryId: string, storedHash: string): string | null {
-  return verifyingKeys(linkKey).map((key) => entryMac(key, entryId)).find((token) => sameBytes(sha256(token), storedHash)) ?? null;
+  return (
+    verifyingKeys(linkKey)
+      .map((key) => entryMac(key, entryId))
+      .find((token) => sameBytes(sha256(token), storedHash)) ?? null
+  );
 }
 
 export function entryTokenMatches(token: unknown, storedHash: string): boolean {

@@ -33,7 +33,8 @@ export async function offerFreedTime(signaller: EntitySignaller, trx: Transactio
 
 async function openRound(signaller: EntitySignaller, trx: Transaction, freed: FreedInterval): Promise<void> {
   await changeEntity(signaller, waitlistOfferContract, {
-    write: () => insertRound(trx, { tenantId: freed.tenantId, cause: freed.cause, resourceId: freed.resourceId, windowStart: freed.start, windowEnd: freed.end }),
+    write: () =>
+      insertRound(trx, { tenantId: freed.tenantId, cause: freed.cause, resourceId: freed.resourceId, windowStart: freed.start, windowEnd: freed.end }),
     event: 'WaitlistTimeFreed',
   });
 }
@@ -52,11 +53,19 @@ export async function offerGrownWorkingTime(signaller: EntitySignaller, trx: Tra
   const from = grown.from && grown.from > today ? grown.from : today;
   const to = grown.to && grown.to < horizon ? grown.to : horizon;
   if (to < from) return;
-  const waiting = (await waitingEntriesBetween(trx, grown.tenantId, from, to)).filter((e) => !grown.resourceId || !e.resourceId || e.resourceId === grown.resourceId);
+  const waiting = (await waitingEntriesBetween(trx, grown.tenantId, from, to)).filter(
+    (e) => !grown.resourceId || !e.resourceId || e.resourceId === grown.resourceId,
+  );
   for (let date = from; date <= to; date = addDays(date, 1)) {
     if (grown.weekdays && !grown.weekdays.includes(dayOfWeek(date))) continue;
     if (!waiting.some((e) => e.fromDate <= date && date <= e.toDate)) continue;
     const day = localDayBoundsUtcMs(date, tz);
-    await openRound(signaller, trx, { tenantId: grown.tenantId, resourceId: grown.resourceId, start: new Date(day.start), end: new Date(day.end), cause: grown.cause });
+    await openRound(signaller, trx, {
+      tenantId: grown.tenantId,
+      resourceId: grown.resourceId,
+      start: new Date(day.start),
+      end: new Date(day.end),
+      cause: grown.cause,
+    });
   }
 }

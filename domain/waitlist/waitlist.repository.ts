@@ -26,12 +26,31 @@ const offerRow = (m: WaitlistOfferModel) => plain(m) as OfferRow;
 
 export type NewEntry = Pick<
   EntryRow,
-  'id' | 'tenantId' | 'source' | 'serviceIds' | 'resourceId' | 'fromDate' | 'toDate' | 'earliestTime' | 'latestTime' | 'contactName' | 'contactPhone' | 'contactEmail' | 'customerAccountId' | 'tokenHash' | 'createdBy' | 'language'
+  | 'id'
+  | 'tenantId'
+  | 'source'
+  | 'serviceIds'
+  | 'resourceId'
+  | 'fromDate'
+  | 'toDate'
+  | 'earliestTime'
+  | 'latestTime'
+  | 'contactName'
+  | 'contactPhone'
+  | 'contactEmail'
+  | 'customerAccountId'
+  | 'tokenHash'
+  | 'createdBy'
+  | 'language'
 >;
 
 /** Throws waitlist_entries_one_per_phone when the phone already waits over an overlapping range. */
 export async function insertEntry(trx: Transaction, entry: NewEntry): Promise<EntryRow> {
-  const [row] = await returnedRows<EntryRow>(WaitlistEntryModel.query(trx).insert({ ...entry, status: 'WAITING', version: 1 }).returning('*'));
+  const [row] = await returnedRows<EntryRow>(
+    WaitlistEntryModel.query(trx)
+      .insert({ ...entry, status: 'WAITING', version: 1 })
+      .returning('*'),
+  );
   return row;
 }
 
@@ -51,7 +70,12 @@ export async function lockEntry(trx: Transaction, tenantId: string, id: string):
 }
 
 /** Compare-and-set from `status` at `version`: the new status with version + 1; undefined when the row moved. */
-export async function moveEntry(trx: Transaction, entry: EntryRow, to: WaitlistEntryStatus, changes: Partial<Pick<EntryRow, 'bookingId'>> = {}): Promise<EntryRow | undefined> {
+export async function moveEntry(
+  trx: Transaction,
+  entry: EntryRow,
+  to: WaitlistEntryStatus,
+  changes: Partial<Pick<EntryRow, 'bookingId'>> = {},
+): Promise<EntryRow | undefined> {
   const [row] = await returnedRows<EntryRow>(
     WaitlistEntryModel.query(trx)
       .patch({ ...changes, status: to, version: entry.version + 1 })
@@ -73,7 +97,10 @@ export async function pageOfEntries(db: Db, tenantId: string, f: EntryFilter, pa
   if (f.date) query.where('fromDate', '<=', f.date).where('toDate', '>=', f.date);
   if (f.serviceId) query.whereRaw('? = ANY(service_ids)', [f.serviceId]);
   if (f.status) query.where('status', f.status);
-  query.orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  query.orderBy([
+    { column: 'createdAt', order: 'asc' },
+    { column: 'id', order: 'asc' },
+  ]);
   return (await paginate(query, page)) as unknown as PageResult<EntryRow>;
 }
 
@@ -85,7 +112,10 @@ export async function pageOfAccountEntries(db: Db, customerAccountId: string, pa
     .join('tenants as t', 't.id', 'waitlist_entries.tenantId')
     .select('waitlist_entries.*', 't.name as tenantName', 't.slug as tenantSlug')
     .where('waitlist_entries.customerAccountId', customerAccountId)
-    .orderBy([{ column: 'waitlist_entries.createdAt', order: 'desc' }, { column: 'waitlist_entries.id', order: 'asc' }]);
+    .orderBy([
+      { column: 'waitlist_entries.createdAt', order: 'desc' },
+      { column: 'waitlist_entries.id', order: 'asc' },
+    ]);
   return (await paginate(query, page)) as unknown as PageResult<AccountEntryRow>;
 }
 
@@ -95,20 +125,35 @@ export async function waitingEntriesBetween(db: Db, tenantId: string, firstDate:
     .where({ tenantId, status: 'WAITING' })
     .where('fromDate', '<=', lastDate)
     .where('toDate', '>=', firstDate)
-    .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+    .orderBy([
+      { column: 'createdAt', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
   return rows.map(entryRow);
 }
 
 /** Is anyone waiting over these dates? (A cheap test before a round is opened.) */
 export async function anyoneWaiting(db: Db, tenantId: string, firstDate: string, lastDate: string): Promise<boolean> {
-  const row = await WaitlistEntryModel.query(db).select('id').where({ tenantId, status: 'WAITING' }).where('fromDate', '<=', lastDate).where('toDate', '>=', firstDate).first();
+  const row = await WaitlistEntryModel.query(db)
+    .select('id')
+    .where({ tenantId, status: 'WAITING' })
+    .where('fromDate', '<=', lastDate)
+    .where('toDate', '>=', firstDate)
+    .first();
   return !!row;
 }
 
 // ------------------------------------------------------------------ rounds
 
-export async function insertRound(trx: Transaction, round: Pick<RoundRow, 'tenantId' | 'cause' | 'resourceId' | 'windowStart' | 'windowEnd'>): Promise<RoundRow> {
-  const [row] = await returnedRows<RoundRow>(WaitlistRoundModel.query(trx).insert({ ...round, status: 'OPEN', step: 0, version: 1 }).returning('*'));
+export async function insertRound(
+  trx: Transaction,
+  round: Pick<RoundRow, 'tenantId' | 'cause' | 'resourceId' | 'windowStart' | 'windowEnd'>,
+): Promise<RoundRow> {
+  const [row] = await returnedRows<RoundRow>(
+    WaitlistRoundModel.query(trx)
+      .insert({ ...round, status: 'OPEN', step: 0, version: 1 })
+      .returning('*'),
+  );
   return row;
 }
 
@@ -123,9 +168,15 @@ export async function lockRound(trx: Transaction, id: string): Promise<RoundRow 
 }
 
 /** The locked round with version + 1 and `changes`; the new version. */
-export async function updateRoundVersioned(trx: Transaction, round: RoundRow, changes: Partial<Pick<RoundRow, 'status' | 'step' | 'bookingId'>>): Promise<number> {
+export async function updateRoundVersioned(
+  trx: Transaction,
+  round: RoundRow,
+  changes: Partial<Pick<RoundRow, 'status' | 'step' | 'bookingId'>>,
+): Promise<number> {
   const version = round.version + 1;
-  await WaitlistRoundModel.query(trx).patch({ ...changes, version }).where({ id: round.id });
+  await WaitlistRoundModel.query(trx)
+    .patch({ ...changes, version })
+    .where({ id: round.id });
   return version;
 }
 
@@ -189,20 +240,31 @@ export async function openOffers(db: Db, which: OpenOffersOf): Promise<OfferRow[
 }
 
 /** Compare-and-set of the open offers from OFFERED to `to`; the rows that moved. */
-export async function closeOpenOffers(trx: Transaction, which: OpenOffersOf, to: Exclude<OfferStatus, 'OFFERED'>, bookingId: string | null = null): Promise<OfferRow[]> {
+export async function closeOpenOffers(
+  trx: Transaction,
+  which: OpenOffersOf,
+  to: Exclude<OfferStatus, 'OFFERED'>,
+  bookingId: string | null = null,
+): Promise<OfferRow[]> {
   return returnedRows<OfferRow>(whereOpen(WaitlistOfferModel.query(trx).patch({ status: to, bookingId }), which).returning('*'));
 }
 
 // ------------------------------------------------------------------ messages
 
 /** Claims the (entry, channel, kind) message row of an entry's own message (joining); its id and whether it was already sent. */
-export async function claimWaitlistEntryNotification(db: Db, claim: { tenantId: string; entryId: string; channel: string; kind: string }): Promise<{ id: string; sentAt: Date | null }> {
+export async function claimWaitlistEntryNotification(
+  db: Db,
+  claim: { tenantId: string; entryId: string; channel: string; kind: string },
+): Promise<{ id: string; sentAt: Date | null }> {
   await WaitlistNotificationModel.query(db).insert(claim).onConflict(['entryId', 'channel', 'kind']).ignore();
   const row = (await WaitlistNotificationModel.query(db).select('id', 'sentAt').findOne({ entryId: claim.entryId, channel: claim.channel, kind: claim.kind }))!;
   return { id: row.id, sentAt: row.sentAt };
 }
 
-export async function claimWaitlistNotification(db: Db, claim: { tenantId: string; offerId: string; channel: string; kind: string }): Promise<{ id: string; sentAt: Date | null }> {
+export async function claimWaitlistNotification(
+  db: Db,
+  claim: { tenantId: string; offerId: string; channel: string; kind: string },
+): Promise<{ id: string; sentAt: Date | null }> {
   await WaitlistNotificationModel.query(db).insert(claim).onConflict(['offerId', 'channel', 'kind']).ignore();
   const row = (await WaitlistNotificationModel.query(db).select('id', 'sentAt').findOne({ offerId: claim.offerId, channel: claim.channel, kind: claim.kind }))!;
   return { id: row.id, sentAt: row.sentAt };
@@ -226,13 +288,21 @@ export interface WaitlistFigures {
 /** Counted from the rows (every api process reports the same numbers; the worker sends, the api serves them). */
 export async function waitlistFigures(db: Db): Promise<WaitlistFigures> {
   const offers = (await WaitlistOfferModel.query(db)
-    .select(raw('count(*)::int AS sent'), raw(`count(*) FILTER (WHERE status = 'ACCEPTED')::int AS accepted`), raw(`count(*) FILTER (WHERE status = 'EXPIRED')::int AS expired`))
+    .select(
+      raw('count(*)::int AS sent'),
+      raw(`count(*) FILTER (WHERE status = 'ACCEPTED')::int AS accepted`),
+      raw(`count(*) FILTER (WHERE status = 'EXPIRED')::int AS expired`),
+    )
     .first()) as unknown as { sent: number; accepted: number; expired: number };
   const rounds = (await WaitlistRoundModel.query(db)
     .select(
       raw(`count(*) FILTER (WHERE status = 'FILLED')::int AS refilled`),
-      raw(`percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM first_offer_sent_at - freed_at)) FILTER (WHERE first_offer_sent_at IS NOT NULL AND freed_at > now() - interval '1 day') AS p50`),
-      raw(`percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM first_offer_sent_at - freed_at)) FILTER (WHERE first_offer_sent_at IS NOT NULL AND freed_at > now() - interval '1 day') AS p95`),
+      raw(
+        `percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM first_offer_sent_at - freed_at)) FILTER (WHERE first_offer_sent_at IS NOT NULL AND freed_at > now() - interval '1 day') AS p50`,
+      ),
+      raw(
+        `percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM first_offer_sent_at - freed_at)) FILTER (WHERE first_offer_sent_at IS NOT NULL AND freed_at > now() - interval '1 day') AS p95`,
+      ),
       raw(`max(extract(epoch FROM first_offer_sent_at - freed_at)) FILTER (WHERE freed_at > now() - interval '1 day') AS max`),
       raw(`count(first_offer_sent_at) FILTER (WHERE freed_at > now() - interval '1 day')::int AS count`),
     )

@@ -54,7 +54,12 @@ export interface WaitingEntry extends EntryWish {
  * member matches (or either side is "any"), the date range touches the freed dates, and their
  * services together fit in the freed interval. A concrete slot is still to be found for each.
  */
-export function candidateEntries<E extends WaitingEntry>(entries: readonly E[], freed: FreedTime, timezone: string, durationOf: (serviceId: string) => number | undefined): E[] {
+export function candidateEntries<E extends WaitingEntry>(
+  entries: readonly E[],
+  freed: FreedTime,
+  timezone: string,
+  durationOf: (serviceId: string) => number | undefined,
+): E[] {
   const first = utcToLocal(freed.start, timezone).date;
   const last = utcToLocal(freed.end - 1, timezone).date;
   const minutes = (freed.end - freed.start) / 60_000;

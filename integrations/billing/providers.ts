@@ -21,12 +21,22 @@ const TIMEOUT_MS = 10_000;
 /** The provider answered with an error or not at all. */
 export class BillingProviderError extends Error {}
 
-async function call(connection: ProviderConnection, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Record<string, unknown> | null> {
+async function call(
+  connection: ProviderConnection,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<Record<string, unknown> | null> {
   let res: Response;
   try {
     res = await fetch(`${connection.apiBaseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${connection.credentials.apiKey}`, accept: contentType, ...(body === undefined ? {} : { 'content-type': contentType }) },
+      headers: {
+        authorization: `Bearer ${connection.credentials.apiKey}`,
+        accept: contentType,
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -63,7 +73,16 @@ export const sandboxAdapter: BillingProviderAdapter = {
   id: 'sandbox',
   verifyWebhook: standardVerified,
   async createCheckout(connection: ProviderConnection, r: CheckoutRequest) {
-    const res = obj(await call(connection, 'POST', '/v1/checkouts', { variantId: r.variantId, trialDays: r.trialDays, email: r.email, successUrl: r.successUrl, cancelUrl: r.cancelUrl, metadata: { tenant_id: r.tenantId, plan_key: r.planKey } }));
+    const res = obj(
+      await call(connection, 'POST', '/v1/checkouts', {
+        variantId: r.variantId,
+        trialDays: r.trialDays,
+        email: r.email,
+        successUrl: r.successUrl,
+        cancelUrl: r.cancelUrl,
+        metadata: { tenant_id: r.tenantId, plan_key: r.planKey },
+      }),
+    );
     return { checkoutUrl: String(res.url) };
   },
   async portalUrl(connection, sub) {
@@ -154,7 +173,14 @@ export const lemonSqueezyAdapter: BillingProviderAdapter = {
     const res = await call(connection, 'GET', `/v1/subscriptions/${encodeURIComponent(providerSubId)}`, undefined, JSON_API);
     if (!res) return null;
     const a = obj(obj(res.data).attributes);
-    return { providerSubId, status: mapProviderStatus(a.status), cancelAtPeriodEnd: a.cancelled === true, currentPeriodEnd: strOrNull(a.renews_at) ?? strOrNull(a.ends_at), planKey: null, tenantId: null };
+    return {
+      providerSubId,
+      status: mapProviderStatus(a.status),
+      cancelAtPeriodEnd: a.cancelled === true,
+      currentPeriodEnd: strOrNull(a.renews_at) ?? strOrNull(a.ends_at),
+      planKey: null,
+      tenantId: null,
+    };
   },
   async healthCheck(connection) {
     await call(connection, 'GET', '/v1/users/me', undefined, JSON_API);

@@ -15,7 +15,11 @@ function json(rawBody: Buffer): unknown {
 }
 
 /** Verifies a Standard Webhooks delivery; returns its id, signature header and parsed body. */
-export function verifyStandardWebhook(rawBody: Buffer, headers: Record<string, string | undefined>, secret: string): { eventId: string; signature: string; payload: unknown } {
+export function verifyStandardWebhook(
+  rawBody: Buffer,
+  headers: Record<string, string | undefined>,
+  secret: string,
+): { eventId: string; signature: string; payload: unknown } {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];
@@ -48,7 +52,11 @@ export function hmacHex(secret: string, rawBody: Buffer | string): string {
  * Verifies an `x-signature` delivery. The event id is the SHA-256 of the signed body: an unsigned
  * header (`x-event-id`) would let anyone replay a captured body as a new event under a new id.
  */
-export function verifyHmacWebhook(rawBody: Buffer, headers: Record<string, string | undefined>, secret: string): { eventId: string; signature: string; payload: unknown } {
+export function verifyHmacWebhook(
+  rawBody: Buffer,
+  headers: Record<string, string | undefined>,
+  secret: string,
+): { eventId: string; signature: string; payload: unknown } {
   const signature = headers['x-signature'];
   if (!signature) throw new WebhookSignatureError('x-signature is required');
   const expected = Buffer.from(hmacHex(secret, rawBody), 'hex');

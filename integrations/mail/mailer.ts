@@ -54,9 +54,14 @@ export class SmtpMailer implements Mailer {
       text: message.text,
       // a calendar invitation travels as the text/calendar part mail clients act on, and as a file
       ...(calendar ? { icalEvent: { method: calendar.calendarMethod, filename: calendar.filename, content: calendar.content } } : {}),
-      attachments: (message.attachments ?? []).filter((a) => a !== calendar).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      attachments: (message.attachments ?? [])
+        .filter((a) => a !== calendar)
+        .map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       headers: Object.fromEntries(
-        HEADER_KEYS.filter((k) => typeof message.meta?.[k] === 'string' || typeof message.meta?.[k] === 'number').map((k) => [`X-Salon-${k}`, String(message.meta![k])]),
+        HEADER_KEYS.filter((k) => typeof message.meta?.[k] === 'string' || typeof message.meta?.[k] === 'number').map((k) => [
+          `X-Salon-${k}`,
+          String(message.meta![k]),
+        ]),
       ),
     });
   }

@@ -3,12 +3,19 @@
 // PERMANENT. Error messages never carry credentials or request bodies.
 import { ProviderError } from '../../domain/payments/payment-provider';
 
-export async function providerFetch(url: string, init: { method: string; headers?: Record<string, string>; body?: unknown; form?: boolean }): Promise<Record<string, unknown>> {
+export async function providerFetch(
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: unknown; form?: boolean },
+): Promise<Record<string, unknown>> {
   let res: Response;
   try {
     res = await fetch(url, {
       method: init.method,
-      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': init.form ? 'application/x-www-form-urlencoded' : 'application/json' } : {}), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body !== undefined ? { 'content-type': init.form ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : init.form ? new URLSearchParams(init.body as Record<string, string>).toString() : JSON.stringify(init.body),
       signal: AbortSignal.timeout(10_000),
     });
@@ -23,6 +30,13 @@ export async function providerFetch(url: string, init: { method: string; headers
     json = {};
   }
   if (res.status === 429 || res.status >= 500) throw new ProviderError('TRANSIENT', 'PROVIDER_UNAVAILABLE', `payment provider answered ${res.status}`);
-  if (!res.ok) throw new ProviderError('PERMANENT', String(json.error ?? `HTTP_${res.status}`).toUpperCase().slice(0, 60), `payment provider refused: ${res.status} ${String(json.error ?? '')}`);
+  if (!res.ok)
+    throw new ProviderError(
+      'PERMANENT',
+      String(json.error ?? `HTTP_${res.status}`)
+        .toUpperCase()
+        .slice(0, 60),
+      `payment provider refused: ${res.status} ${String(json.error ?? '')}`,
+    );
   return json;
 }

@@ -17,7 +17,10 @@ import type { StorageConfig } from '../../config';
 import type { ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions, StoredObject } from '../../domain/upload/object-storage';
 
 /** What the adapter needs of the storage configuration (config/index.ts holds the fields and their meaning). */
-export type S3StorageOptions = Pick<StorageConfig, 'endpoint' | 'publicEndpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey' | 'forcePathStyle' | 'maxAttempts'>;
+export type S3StorageOptions = Pick<
+  StorageConfig,
+  'endpoint' | 'publicEndpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey' | 'forcePathStyle' | 'maxAttempts'
+>;
 
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -103,9 +106,13 @@ export class S3Storage implements ObjectStorage {
 
   presignGet(key: string, options: PresignGetOptions): Promise<string> {
     const disposition = options.downloadName ? `attachment; filename="${options.downloadName.replace(/["\\]/g, '_')}"` : undefined;
-    return getSignedUrl(this.signer, new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(disposition ? { ResponseContentDisposition: disposition } : {}) }), {
-      expiresIn: options.expiresInSeconds,
-    });
+    return getSignedUrl(
+      this.signer,
+      new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(disposition ? { ResponseContentDisposition: disposition } : {}) }),
+      {
+        expiresIn: options.expiresInSeconds,
+      },
+    );
   }
 
   async ping(): Promise<void> {

@@ -41,7 +41,10 @@ export class TemporalSignaller implements EntitySignaller {
     // Lazy: the api starts even while Temporal is down; writes then answer 503 until it is back.
     // Reconnect attempts back off to at most 5 s (gRPC's default grows to 2 min), so writes are
     // accepted again within seconds of Temporal coming back.
-    this.connection = Connection.lazy({ address: options.address, channelArgs: { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5000 } });
+    this.connection = Connection.lazy({
+      address: options.address,
+      channelArgs: { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5000 },
+    });
     this.client = new Client({ connection: this.connection, namespace: options.namespace });
   }
 

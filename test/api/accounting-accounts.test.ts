@@ -19,7 +19,7 @@ describe('accounting accounts API (/accounting-accounts)', () => {
   }
 
   describe('access', () => {
-    it('when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+    it("when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin's own token naming the salon is 403", async () => {
       for (const who of ['OWNER', 'IMPERSONATOR'] as const) {
         const created = await as(w, who, 'post', '/accounting-accounts', { code: `30${who.length}0`, name: 'Salg', taxId });
         expect(created.status, who).to.equal(201);

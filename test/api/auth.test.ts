@@ -39,8 +39,12 @@ describe('Auth: POST /auth/register', () => {
     expect(claims).to.include({ sub: user.id, tenantId: user.tenantId, role: 'OWNER', tv: 0 });
     expect(claims).to.have.keys('sub', 'tenantId', 'role', 'tv', 'sid', 'iat', 'exp');
     const cookies = cookiesOf(res);
-    expect(cookies.find((c) => c.startsWith('access_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
-    expect(cookies.find((c) => c.startsWith('refresh_token='))).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
+    expect(cookies.find((c) => c.startsWith('access_token=')))
+      .to.match(/HttpOnly/)
+      .and.match(/SameSite=Lax/);
+    expect(cookies.find((c) => c.startsWith('refresh_token=')))
+      .to.match(/HttpOnly/)
+      .and.match(/SameSite=Lax/);
 
     const { knex } = (await stack()).platform;
     const tenant = await knex('tenants').where({ slug: body.slug }).first();
@@ -124,7 +128,10 @@ describe('Auth: POST /auth/register', () => {
     const { owner: salonOwner } = await createSalon();
     const staffEmail = `${unique('lang')}@example.test`;
     // 72 characters, 74 bytes: its first 72 bytes end in the middle of the last two letters
-    const staff = await call('post', '/resources', salonOwner.token, { name: 'Lang', login: { email: staffEmail, password: `${'p'.repeat(70)}æø`, role: 'STAFF' } });
+    const staff = await call('post', '/resources', salonOwner.token, {
+      name: 'Lang',
+      login: { email: staffEmail, password: `${'p'.repeat(70)}æø`, role: 'STAFF' },
+    });
     expect(staff.status).to.equal(400);
     expect((await login({ email: staffEmail, password: `${'p'.repeat(70)}æå` })).status).to.equal(401);
   });
@@ -274,8 +281,12 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
     expect(res.body.data.user.id).to.equal(owner.id);
     expect((await call('get', '/auth/me', res.body.data.accessToken)).status).to.equal(200);
     const { knex } = (await stack()).platform;
-    const old = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(tokens.refreshToken) }).first();
-    const fresh = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(res.body.data.refreshToken) }).first();
+    const old = await knex('refresh_tokens')
+      .where({ tokenHash: hashOpaqueToken(tokens.refreshToken) })
+      .first();
+    const fresh = await knex('refresh_tokens')
+      .where({ tokenHash: hashOpaqueToken(res.body.data.refreshToken) })
+      .first();
     expect(old.rotatedAt).to.not.equal(null);
     expect(fresh.familyId).to.equal(old.familyId);
     expect(fresh.rotatedAt).to.equal(null);
@@ -304,7 +315,9 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
     const newer = await call('post', '/auth/refresh', undefined, { refreshToken: first.body.data.refreshToken });
     expect(newer.status).to.equal(401);
     const { knex } = (await stack()).platform;
-    const row = await knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(first.body.data.refreshToken) }).first();
+    const row = await knex('refresh_tokens')
+      .where({ tokenHash: hashOpaqueToken(first.body.data.refreshToken) })
+      .first();
     const family = await knex('refresh_tokens').where({ familyId: row.familyId });
     expect(family.every((r: { revokedAt: Date | null }) => r.revokedAt !== null)).to.equal(true);
   });
@@ -317,7 +330,12 @@ describe('Auth: POST /auth/refresh and /auth/logout', () => {
 
   it('when the refresh token is unknown, expired or missing then 401', async () => {
     const { tokens } = await session();
-    await (await stack()).platform.knex('refresh_tokens').where({ tokenHash: hashOpaqueToken(tokens.refreshToken) }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await (
+      await stack()
+    ).platform
+      .knex('refresh_tokens')
+      .where({ tokenHash: hashOpaqueToken(tokens.refreshToken) })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     expect((await call('post', '/auth/refresh', undefined, { refreshToken: tokens.refreshToken })).status).to.equal(401);
     expect((await call('post', '/auth/refresh', undefined, { refreshToken: 'garbage' })).status).to.equal(401);
     expect((await call('post', '/auth/refresh')).status).to.equal(401);
@@ -383,12 +401,24 @@ describe('Auth: sessions end (docs/rules/auth.md#sessions)', () => {
   it('when a guest books then the manage token is keyed with a key of its own, not with JWT_SECRET (which signs nothing itself any more)', async () => {
     const { config } = await stack();
     const salon = await bookingSalon();
-    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: '+4741234599' } });
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '10:00'),
+      items: [{ serviceId: salon.serviceId }],
+      customer: { name: 'Kari', phone: '+4741234599' },
+    });
     expect(created.status).to.equal(201);
     const { id, cancellationToken } = created.body.data;
     expect(cancellationToken).to.not.equal(issueCancellationToken({ key: config.jwtSecret }, id).token);
     expect(cancellationToken).to.equal(issueCancellationToken({ key: config.keys.manageLink.key }, id).token);
-    const keys = [config.keys.accessToken, config.keys.manageLink.key, config.keys.waitlistOffer.key, config.keys.waitlistEntry.key, config.keys.passwordReset, config.keys.phoneCode, config.keys.rebookingUnsubscribe];
+    const keys = [
+      config.keys.accessToken,
+      config.keys.manageLink.key,
+      config.keys.waitlistOffer.key,
+      config.keys.waitlistEntry.key,
+      config.keys.passwordReset,
+      config.keys.phoneCode,
+      config.keys.rebookingUnsubscribe,
+    ];
     expect(new Set([...keys, config.jwtSecret]).size).to.equal(keys.length + 1);
   });
 
@@ -452,7 +482,10 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.include({ id: admin.id, role: 'OWNER', tenantId: tenant.id, impersonation: imp });
     // a forged imp claim naming no session is refused
-    const forged = jwt.sign({ sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp: { sessionId: 'imp-session-1', adminUserId: admin.id } }, (await stack()).config.keys.accessToken);
+    const forged = jwt.sign(
+      { sub: admin.id, tenantId: tenant.id, role: 'OWNER', tv: 0, imp: { sessionId: 'imp-session-1', adminUserId: admin.id } },
+      (await stack()).config.keys.accessToken,
+    );
     expect((await call('get', '/auth/me', forged)).status).to.equal(401);
   });
 
@@ -460,7 +493,10 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect((await call('get', '/auth/me')).status).to.equal(401);
     expect((await call('get', '/auth/me', 'not-a-jwt')).status).to.equal(401);
     const { owner } = await createSalon();
-    const expired = jwt.sign({ sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, exp: Math.floor(Date.now() / 1000) - 10 }, (await stack()).config.keys.accessToken);
+    const expired = jwt.sign(
+      { sub: owner.id, tenantId: owner.tenantId, role: 'OWNER', tv: 0, exp: Math.floor(Date.now() / 1000) - 10 },
+      (await stack()).config.keys.accessToken,
+    );
     const res = await call('get', '/auth/me', expired);
     expect(res.status).to.equal(401);
     expect(res.body.error.message).to.equal('Token expired');
@@ -513,7 +549,10 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect((await call('get', '/auth/me', other.accessToken)).status).to.equal(401);
     expect((await call('post', '/auth/refresh', undefined, { refreshToken: other.refreshToken })).status).to.equal(401);
     expect((await call('get', '/auth/me', session.accessToken)).body.data.email).to.equal(email);
-    const notice = await eventually(async () => (await platform.mailer.sentTo(owner.email)).find((m) => m.meta?.kind === 'CONTACT_CHANGED'), 'the notice to the old address');
+    const notice = await eventually(
+      async () => (await platform.mailer.sentTo(owner.email)).find((m) => m.meta?.kind === 'CONTACT_CHANGED'),
+      'the notice to the old address',
+    );
     expect(notice.text).to.match(/E-postadressen på kontoen din hos .* ble endret/);
     expect(notice.text).to.not.contain(email);
   });
@@ -528,7 +567,11 @@ describe('Auth: GET /auth/me and PATCH /auth/profile', () => {
     expect(phoneClash.status).to.equal(409);
     expect(phoneClash.body.error.code).to.equal('USER_PHONE_EXISTS');
     const elsewhere = await createSalon();
-    const ok = await call('patch', '/auth/profile', elsewhere.owner.token, { email: other.email, phone: '+4711122233', currentPassword: elsewhere.owner.password });
+    const ok = await call('patch', '/auth/profile', elsewhere.owner.token, {
+      email: other.email,
+      phone: '+4711122233',
+      currentPassword: elsewhere.owner.password,
+    });
     expect(ok.status).to.equal(200);
   });
 
@@ -583,17 +626,31 @@ describe('Auth: forgot and reset password', () => {
     const before = (await platform.mailer.sentTo(email)).length;
     const sent = () => platform.knex('account_messages').where({ kind: 'PASSWORD_RESET', email }).whereNotNull('sentAt').count({ n: '*' });
     const sentBefore = Number((await sent())[0].n);
-    const res = await (app ? request(app).post('/api/auth/forgot-password').send({ email, ...extra }) : call('post', '/auth/forgot-password', undefined, { email, ...extra }));
+    const res = await (app
+      ? request(app)
+          .post('/api/auth/forgot-password')
+          .send({ email, ...extra })
+      : call('post', '/auth/forgot-password', undefined, { email, ...extra }));
     if (res.status === 200) await eventually(async () => Number((await sent())[0].n) > sentBefore, `the reset request of ${email} sent by its workflow`);
     const mails = await platform.mailer.sentTo(email);
     return { res, newMails: mails.slice(before) };
   }
 
-  it('when the api cannot send mail then forgot-password answers 200 at once, alike for a known and an unknown e-mail, and the known account\'s link comes from the worker', async () => {
+  it("when the api cannot send mail then forgot-password answers 200 at once, alike for a known and an unknown e-mail, and the known account's link comes from the worker", async () => {
     const { platform } = await stack();
     const { owner } = await createSalon();
     // an api whose own mail would fail: the request must not wait for (or depend on) any mail
-    const app = createApp({ ...platform.deps, mailer: { send: async () => { throw new Error('smtp down'); } } } as never, { validateResponses: true });
+    const app = createApp(
+      {
+        ...platform.deps,
+        mailer: {
+          send: async () => {
+            throw new Error('smtp down');
+          },
+        },
+      } as never,
+      { validateResponses: true },
+    );
     const known = await requestReset(owner.email, {}, app);
     const unknown = await requestReset(`${unique('ghost')}@example.test`, {}, app);
     expect([known.res.status, unknown.res.status]).to.deep.equal([200, 200]);
@@ -642,7 +699,10 @@ describe('Auth: forgot and reset password', () => {
     const { owner } = await createSalon();
     const { newMails } = await requestReset(owner.email);
     const { platform } = await stack();
-    await platform.knex('password_reset_tokens').where({ userId: owner.id }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await platform
+      .knex('password_reset_tokens')
+      .where({ userId: owner.id })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     const res = await call('post', '/auth/reset-password', undefined, { token: newMails[0].meta!.resetToken, password: 'after-reset-1' });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('PASSWORD_RESET_TOKEN_EXPIRED');

@@ -24,7 +24,10 @@ describe('availability routes', () => {
     it('when a booking exists then its time is not offered and the neighbours that fit are', async () => {
       const s = await bookingSalon();
       const date = localDay(3);
-      const created = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const created = await call('post', '/bookings', s.owner.token, {
+        startTime: at(date, '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(created.status).to.equal(201);
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}&resourceId=${s.staff[0].resourceId}`, s.owner.token);
       const starts = res.body.data.slots.map((x: { localTime: string }) => x.localTime);
@@ -37,7 +40,10 @@ describe('availability routes', () => {
     it('when the booking is cancelled then the time is free again', async () => {
       const s = await bookingSalon();
       const date = localDay(3);
-      const created = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const created = await call('post', '/bookings', s.owner.token, {
+        startTime: at(date, '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       await call('post', `/bookings/${created.body.data.id}/cancel`, s.owner.token, { bySalon: true });
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.owner.token);
       expect(res.body.data.slots.map((x: { localTime: string }) => x.localTime)).to.include('10:00');
@@ -87,9 +93,15 @@ describe('availability routes', () => {
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.owner.token);
       expect(res.body.data.timezone).to.equal('Asia/Kolkata');
       expect(res.body.data.slots[0].start).to.equal(`${date}T03:30:00.000Z`);
-      const early = await call('post', '/bookings', s.owner.token, { startTime: `${date}T03:00:00.000Z`, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const early = await call('post', '/bookings', s.owner.token, {
+        startTime: `${date}T03:00:00.000Z`,
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(early.status).to.equal(422);
-      const ok = await call('post', '/bookings', s.owner.token, { startTime: `${date}T03:30:00.000Z`, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const ok = await call('post', '/bookings', s.owner.token, {
+        startTime: `${date}T03:30:00.000Z`,
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(ok.status).to.equal(201);
       expect(ok.body.data.metadata.displaySnapshot.timezone).to.equal('Asia/Kolkata');
     });
@@ -115,7 +127,16 @@ describe('availability routes', () => {
       const s = await bookingSalon();
       const date = localDay(2);
       const db = await knex();
-      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'personal', startDate: date, endDate: date, startTime: '09:00', endTime: '13:00', isApproved: true });
+      await db('time_offs').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        type: 'personal',
+        startDate: date,
+        endDate: date,
+        startTime: '09:00',
+        endTime: '13:00',
+        isApproved: true,
+      });
       const res = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, s.owner.token);
       expect(res.body.data.slots[0].localTime).to.equal('13:00');
     });
@@ -128,7 +149,12 @@ describe('availability routes', () => {
       expect(anon.status).to.equal(401);
       const admin = await createAdmin();
 
-      const own = await (await http()).get(`/api/availability?serviceId=${s.serviceId}&date=${date}`).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', s.tenant.id);
+      const own = await (
+        await http()
+      )
+        .get(`/api/availability?serviceId=${s.serviceId}&date=${date}`)
+        .set('Authorization', `Bearer ${admin.token}`)
+        .set('x-tenant-id', s.tenant.id);
       expect(own.status).to.equal(403);
       const impersonating = await call('get', `/availability?serviceId=${s.serviceId}&date=${date}`, await impersonationToken(admin, s.tenant.id));
       expect(impersonating.status).to.equal(200);
@@ -148,7 +174,13 @@ describe('availability routes', () => {
 
     it('when input is bad then 400 VALIDATION_ERROR (missing serviceId, bad date, unknown parameter)', async () => {
       const s = await bookingSalon();
-      for (const q of [`date=${localDay(2)}`, `serviceId=${s.serviceId}&date=2026-13-45`, `serviceId=${s.serviceId}`, `serviceId=nope&date=${localDay(2)}`, `serviceId=${s.serviceId}&date=${localDay(2)}&x=1`]) {
+      for (const q of [
+        `date=${localDay(2)}`,
+        `serviceId=${s.serviceId}&date=2026-13-45`,
+        `serviceId=${s.serviceId}`,
+        `serviceId=nope&date=${localDay(2)}`,
+        `serviceId=${s.serviceId}&date=${localDay(2)}&x=1`,
+      ]) {
         const res = await call('get', `/availability?${q}`, s.owner.token);
         expect(res.status, q).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
@@ -182,8 +214,18 @@ describe('availability routes', () => {
       const s = await bookingSalon();
       const db = await knex();
       const from = localDay(1);
-      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(2), endDate: localDay(5), isApproved: true });
-      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: from });
+      await db('time_offs').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        type: 'vacation',
+        startDate: localDay(2),
+        endDate: localDay(5),
+        isApproved: true,
+      });
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, {
+        items: [{ serviceId: s.serviceId }],
+        fromDate: from,
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data.date).to.equal(localDay(6));
     });
@@ -191,8 +233,19 @@ describe('availability routes', () => {
     it('when nothing is free within maxDaysAhead then date is null', async () => {
       const s = await bookingSalon();
       const db = await knex();
-      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(10), isApproved: true });
-      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), maxDaysAhead: 5 });
+      await db('time_offs').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        type: 'vacation',
+        startDate: localDay(0),
+        endDate: localDay(10),
+        isApproved: true,
+      });
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, {
+        items: [{ serviceId: s.serviceId }],
+        fromDate: localDay(0),
+        maxDaysAhead: 5,
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal({ date: null });
     });
@@ -212,15 +265,31 @@ describe('availability routes', () => {
     it('when the only free day is past maxBookingDaysInAdvance then null (the scan stops at the window)', async () => {
       const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 3 } });
       const db = await knex();
-      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
-      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0) });
+      await db('time_offs').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        type: 'vacation',
+        startDate: localDay(0),
+        endDate: localDay(3),
+        isApproved: true,
+      });
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, {
+        items: [{ serviceId: s.serviceId }],
+        fromDate: localDay(0),
+      });
       expect(res.body.data.date).to.equal(null);
     });
 
     it('when the body is bad then 400 (missing items, empty items, unknown field, bad date)', async () => {
       const s = await bookingSalon();
       const url = `/public/tenants/${s.tenant.slug}/availability/next-available-date`;
-      for (const body of [{ fromDate: localDay(0) }, { items: [], fromDate: localDay(0) }, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), extra: 1 }, { items: [{ serviceId: s.serviceId }], fromDate: 'tomorrow' }, { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), maxDaysAhead: 0 }]) {
+      for (const body of [
+        { fromDate: localDay(0) },
+        { items: [], fromDate: localDay(0) },
+        { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), extra: 1 },
+        { items: [{ serviceId: s.serviceId }], fromDate: 'tomorrow' },
+        { items: [{ serviceId: s.serviceId }], fromDate: localDay(0), maxDaysAhead: 0 },
+      ]) {
         const res = await call('post', url, undefined, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
@@ -231,7 +300,10 @@ describe('availability routes', () => {
       const s = await bookingSalon();
       const other = await createSalon();
       const svc = await addService(other.tenant.id);
-      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: svc.id }], fromDate: localDay(0) });
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, {
+        items: [{ serviceId: svc.id }],
+        fromDate: localDay(0),
+      });
       expect(res.status).to.equal(404);
       expect(res.body.error.code).to.equal('SERVICE_NOT_FOUND');
     });

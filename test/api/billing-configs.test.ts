@@ -11,7 +11,15 @@ import { billingConfigBinding } from '../../domain/billing/billing-config.servic
 const BASE = '/superadmin/billing-configs';
 
 function body(fields: Record<string, unknown> = {}) {
-  return { provider: 'polar', isTest: true, apiBaseUrl: 'https://sandbox-api.polar.sh', displayName: 'Polar test', storeId: 'org_1', credentials: { apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' }, ...fields };
+  return {
+    provider: 'polar',
+    isTest: true,
+    apiBaseUrl: 'https://sandbox-api.polar.sh',
+    displayName: 'Polar test',
+    storeId: 'org_1',
+    credentials: { apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' },
+    ...fields,
+  };
 }
 
 describe('billing configs (/superadmin/billing-configs)', function () {
@@ -40,7 +48,10 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     const { platform, config } = await stack();
     const row = await platform.knex('platform_billing_configs').where({ id: res.body.data.id }).first();
     expect(row.sealedCredentials).to.not.contain('polar_key_1');
-    expect(openCredentials(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id))).to.deep.equal({ apiKey: 'polar_key_1', webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' });
+    expect(openCredentials(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id))).to.deep.equal({
+      apiKey: 'polar_key_1',
+      webhookSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=',
+    });
     const dup = await call('post', BASE, admin, body({ displayName: 'again' }));
     expect(dup.status).to.equal(409);
     expect(dup.body.error.code).to.equal('PLATFORM_BILLING_CONFIG_DUPLICATE');
@@ -63,7 +74,10 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     expect(rotated.status).to.equal(200);
     const { platform, config } = await stack();
     const row = await platform.knex('platform_billing_configs').where({ id: created.id }).first();
-    expect(openCredentials<{ apiKey: string }>(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id)).apiKey).to.equal('polar_key_2');
+    expect(
+      openCredentials<{ apiKey: string }>(config.credentialKeys, { sealed: row.sealedCredentials, keyVersion: row.keyVersion }, billingConfigBinding(row.id))
+        .apiKey,
+    ).to.equal('polar_key_2');
     const updated = await call('put', `${BASE}/${created.id}`, admin, { displayName: 'Polar (test)', storeDomain: 'salong.polar.sh' });
     expect(updated.body.data).to.include({ displayName: 'Polar (test)', storeDomain: 'salong.polar.sh', apiBaseUrl: 'https://sandbox-api.polar.sh' });
     expect((await call('put', `${BASE}/${created.id}`, admin, { credentials: { apiKey: 'x', webhookSecret: 'y' } })).status).to.equal(400);
@@ -111,15 +125,30 @@ describe('billing configs (/superadmin/billing-configs)', function () {
   it('when plan mappings are replaced then the whole set is swapped atomically; an empty variant unmaps; an unknown plan changes nothing', async () => {
     const polar = (await call('post', BASE, admin, body())).body.data;
     const url = `${BASE}/${polar.id}/plan-mappings`;
-    const first = await call('put', url, admin, { mappings: [{ planKey: 'start', providerVariantId: 'prod_start' }, { planKey: 'salong', providerVariantId: 'prod_salong' }] });
+    const first = await call('put', url, admin, {
+      mappings: [
+        { planKey: 'start', providerVariantId: 'prod_start' },
+        { planKey: 'salong', providerVariantId: 'prod_salong' },
+      ],
+    });
     expect(first.body.data).to.deep.equal([
       { planKey: 'salong', providerVariantId: 'prod_salong' },
       { planKey: 'start', providerVariantId: 'prod_start' },
     ]);
-    const bad = await call('put', url, admin, { mappings: [{ planKey: 'start', providerVariantId: 'prod_new' }, { planKey: 'no_such_plan', providerVariantId: 'x' }] });
+    const bad = await call('put', url, admin, {
+      mappings: [
+        { planKey: 'start', providerVariantId: 'prod_new' },
+        { planKey: 'no_such_plan', providerVariantId: 'x' },
+      ],
+    });
     expect(bad.status).to.equal(400);
     expect((await call('get', url, admin)).body.data).to.have.length(2);
-    const second = await call('put', url, admin, { mappings: [{ planKey: 'start', providerVariantId: '' }, { planKey: 'team', providerVariantId: 'prod_team' }] });
+    const second = await call('put', url, admin, {
+      mappings: [
+        { planKey: 'start', providerVariantId: '' },
+        { planKey: 'team', providerVariantId: 'prod_team' },
+      ],
+    });
     expect(second.body.data).to.deep.equal([{ planKey: 'team', providerVariantId: 'prod_team' }]);
     const detail = await call('get', `${BASE}/${polar.id}`, admin);
     expect(detail.body.data.planMappings).to.deep.equal([{ planKey: 'team', providerVariantId: 'prod_team' }]);

@@ -12,8 +12,18 @@ async function salonIn(state: { status: string; trialEndsAt?: Date | null; provi
   const { platform } = await stack();
   const salon = await bookingSalon();
   const providerSubId = state.providerSubId === undefined ? null : state.providerSubId;
-  await platform.knex('subscriptions').insert({ tenantId: salon.tenant.id, planKey: 'start', status: state.status, trialEndsAt: state.trialEndsAt ?? null, provider: providerSubId ? 'sandbox' : null, providerSubId });
-  await platform.knex('tenants').where({ id: salon.tenant.id }).update({ subscriptionStatus: state.status, trialEndsAt: providerSubId ? null : (state.trialEndsAt ?? null), billingExempt: state.billingExempt ?? false });
+  await platform.knex('subscriptions').insert({
+    tenantId: salon.tenant.id,
+    planKey: 'start',
+    status: state.status,
+    trialEndsAt: state.trialEndsAt ?? null,
+    provider: providerSubId ? 'sandbox' : null,
+    providerSubId,
+  });
+  await platform
+    .knex('tenants')
+    .where({ id: salon.tenant.id })
+    .update({ subscriptionStatus: state.status, trialEndsAt: providerSubId ? null : (state.trialEndsAt ?? null), billingExempt: state.billingExempt ?? false });
   return salon;
 }
 
@@ -21,7 +31,11 @@ const lapsedTrial = () => salonIn({ status: 'ACTIVE', trialEndsAt: new Date(Date
 const expired = () => salonIn({ status: 'EXPIRED', trialEndsAt: new Date(Date.now() - DAY) });
 
 function guestBooking(s: BookingSalon) {
-  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Kari', phone: uniquePhone() } });
+  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+    startTime: at(localDay(3), '11:00'),
+    items: [{ serviceId: s.serviceId }],
+    customer: { name: 'Kari', phone: uniquePhone() },
+  });
 }
 
 async function listed(slug: string): Promise<boolean> {
@@ -52,7 +66,9 @@ describe('the subscription gate', function () {
     const checkout = await call('post', '/subscription/checkout', s.owner.token, { planKey: 'start' });
     expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
     expect(checkout.body.data.trialDays).to.equal(0);
-    expect((await call('post', '/auth/change-password', s.owner.token, { currentPassword: 'wrong-password', newPassword: 'new-password-1' })).status).to.not.equal(402);
+    expect(
+      (await call('post', '/auth/change-password', s.owner.token, { currentPassword: 'wrong-password', newPassword: 'new-password-1' })).status,
+    ).to.not.equal(402);
     expect((await call('post', '/auth/logout', s.owner.token, {})).status).to.not.equal(402);
   });
 

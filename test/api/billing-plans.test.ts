@@ -8,7 +8,14 @@ const PLANS = '/admin/superadmin/plans';
 const FEATURES = '/admin/superadmin/plan-features';
 
 function planBody(fields: Record<string, unknown> = {}) {
-  return { planKey: unique('plan').replace(/-/g, '_'), displayName: 'Basic', displayNameNb: 'Basis', billingCycle: 'monthly', flatPriceMinor: 19900, ...fields };
+  return {
+    planKey: unique('plan').replace(/-/g, '_'),
+    displayName: 'Basic',
+    displayNameNb: 'Basis',
+    billingCycle: 'monthly',
+    flatPriceMinor: 19900,
+    ...fields,
+  };
 }
 
 async function createPlan(fields: Record<string, unknown> = {}) {
@@ -18,7 +25,13 @@ async function createPlan(fields: Record<string, unknown> = {}) {
 }
 
 async function createFeature(fields: Record<string, unknown> = {}) {
-  const res = await call('post', FEATURES, (await platformAdmin()).token, { featureKey: unique('f').replace(/-/g, '_'), displayName: 'Feature', displayNameNb: 'Funksjon', category: 'bookings', ...fields });
+  const res = await call('post', FEATURES, (await platformAdmin()).token, {
+    featureKey: unique('f').replace(/-/g, '_'),
+    displayName: 'Feature',
+    displayNameNb: 'Funksjon',
+    category: 'bookings',
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data;
 }
@@ -30,7 +43,9 @@ describe('plans and plan features', () => {
       expect(res.status).to.equal(200);
       const byKey = new Map(res.body.data.map((p: { planKey: string }) => [p.planKey, p]));
       for (const key of ['start', 'salong', 'salong_yearly', 'team', 'kjede']) expect(byKey.has(key), key).to.equal(true);
-      const salong = byKey.get('salong') as Record<string, unknown> & { features: { featureKey: string; value: unknown; isRoadmap: boolean; category: string }[] };
+      const salong = byKey.get('salong') as Record<string, unknown> & {
+        features: { featureKey: string; value: unknown; isRoadmap: boolean; category: string }[];
+      };
       expect(salong).to.include({ displayNameNb: 'Salong', currency: 'NOK', flatPriceMinor: 59900, isFeatured: true, selfServeCheckout: true });
       expect(salong).to.not.have.property('sandboxVariantId');
       expect(salong.features.find((f) => f.featureKey === 'staff_limit')).to.include({ value: 5, category: 'bookings' });
@@ -55,7 +70,16 @@ describe('plans and plan features', () => {
       const off = await createFeature({ valueType: 'boolean' });
       const count = await createFeature({ valueType: 'number', category: 'customers' });
       const text = await createFeature({ valueType: 'string', category: 'support', isRoadmap: true });
-      const plan = await createPlan({ features: [{ featureKey: flag.featureKey, value: true }, { featureKey: off.featureKey, value: false }, { featureKey: count.featureKey, value: 250 }, { featureKey: text.featureKey, value: 'E-post' }], trialDays: 21, sandboxVariantId: 'var_1' });
+      const plan = await createPlan({
+        features: [
+          { featureKey: flag.featureKey, value: true },
+          { featureKey: off.featureKey, value: false },
+          { featureKey: count.featureKey, value: 250 },
+          { featureKey: text.featureKey, value: 'E-post' },
+        ],
+        trialDays: 21,
+        sandboxVariantId: 'var_1',
+      });
       expect(plan).to.include({ trialDays: 21, sandboxVariantId: 'var_1', currency: 'NOK', selfServeCheckout: true, isPublic: true, sortOrder: 0 });
       const values = Object.fromEntries(plan.features.map((f: { featureKey: string; value: unknown }) => [f.featureKey, f.value]));
       expect(values).to.deep.equal({ [flag.featureKey]: true, [count.featureKey]: 250, [text.featureKey]: 'E-post' });
@@ -152,10 +176,20 @@ describe('plans and plan features', () => {
 
     it('when a feature key is taken then 409 PLAN_FEATURE_KEY_EXISTS; the catalogue lists features with category and roadmap flag', async () => {
       const feature = await createFeature({ category: 'marketing', isRoadmap: true, valueType: 'string', iconKey: 'star' });
-      const again = await call('post', FEATURES, (await platformAdmin()).token, { featureKey: feature.featureKey, displayName: 'x', displayNameNb: 'y', category: 'bookings' });
+      const again = await call('post', FEATURES, (await platformAdmin()).token, {
+        featureKey: feature.featureKey,
+        displayName: 'x',
+        displayNameNb: 'y',
+        category: 'bookings',
+      });
       expect(again.body.error.code).to.equal('PLAN_FEATURE_KEY_EXISTS');
       const list = await call('get', FEATURES, (await platformAdmin()).token);
-      expect(list.body.data.find((f: { featureKey: string }) => f.featureKey === feature.featureKey)).to.include({ category: 'marketing', isRoadmap: true, valueType: 'string', iconKey: 'star' });
+      expect(list.body.data.find((f: { featureKey: string }) => f.featureKey === feature.featureKey)).to.include({
+        category: 'marketing',
+        isRoadmap: true,
+        valueType: 'string',
+        iconKey: 'star',
+      });
     });
   });
 });

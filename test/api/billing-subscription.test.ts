@@ -33,7 +33,16 @@ describe('the salon subscription', function () {
 
       const view = await call('get', '/subscription', salon.token);
       expect(view.status).to.equal(200);
-      expect(view.body.data).to.include({ status: 'ACTIVE', isTrialing: true, billingExempt: false, provider: null, providerManaged: false, cancelAtPeriodEnd: false, writesBlocked: false, planKey: 'salong' });
+      expect(view.body.data).to.include({
+        status: 'ACTIVE',
+        isTrialing: true,
+        billingExempt: false,
+        provider: null,
+        providerManaged: false,
+        cancelAtPeriodEnd: false,
+        writesBlocked: false,
+        planKey: 'salong',
+      });
     });
 
     it('when the trial plan has its own trialDays then the trial lasts that long', async () => {
@@ -110,7 +119,15 @@ describe('the salon subscription', function () {
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('PLAN_NOT_SELF_SERVE');
       const hiddenKey = unique('hidden').replace(/-/g, '_');
-      await call('post', '/admin/superadmin/plans', (await platformAdmin()).token, { planKey: hiddenKey, displayName: 'Old', displayNameNb: 'Gammel', billingCycle: 'monthly', flatPriceMinor: 100, isPublic: false, sandboxVariantId: 'v_old' });
+      await call('post', '/admin/superadmin/plans', (await platformAdmin()).token, {
+        planKey: hiddenKey,
+        displayName: 'Old',
+        displayNameNb: 'Gammel',
+        billingCycle: 'monthly',
+        flatPriceMinor: 100,
+        isPublic: false,
+        sandboxVariantId: 'v_old',
+      });
       expect((await call('post', '/subscription/checkout', salon.token, { planKey: hiddenKey })).body.error.code).to.equal('PLAN_NOT_FOUND');
     });
 
@@ -124,7 +141,9 @@ describe('the salon subscription', function () {
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('PLATFORM_BILLING_VARIANT_MAPPING_MISSING');
       const current = (await call('get', `/superadmin/billing-configs/${configId}/plan-mappings`, admin)).body.data;
-      await call('put', `/superadmin/billing-configs/${configId}/plan-mappings`, admin, { mappings: [...current, { planKey, providerVariantId: 'var_mapped' }] });
+      await call('put', `/superadmin/billing-configs/${configId}/plan-mappings`, admin, {
+        mappings: [...current, { planKey, providerVariantId: 'var_mapped' }],
+      });
       const ok = await call('post', '/subscription/checkout', salon.token, { planKey });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       const { billingSandbox } = await stack();
@@ -132,12 +151,18 @@ describe('the salon subscription', function () {
       await call('put', `/superadmin/billing-configs/${configId}/plan-mappings`, admin, { mappings: current });
     });
 
-    it("when the request names a Host the platform does not know for the salon then checkout sends the owner back to PUBLIC_BASE_URL, never to that host", async () => {
+    it('when the request names a Host the platform does not know for the salon then checkout sends the owner back to PUBLIC_BASE_URL, never to that host', async () => {
       await activateSandbox();
       const salon = await registerSalon();
       const { billingSandbox, config } = await stack();
       for (const host of ['evil.example', 'evil.example:443', `${(await registerSalon()).slug}.${config.platformDomain}`]) {
-        const res = await (await http()).post('/api/subscription/checkout').set('Authorization', `Bearer ${salon.token}`).set('Host', host).send({ planKey: 'start' });
+        const res = await (
+          await http()
+        )
+          .post('/api/subscription/checkout')
+          .set('Authorization', `Bearer ${salon.token}`)
+          .set('Host', host)
+          .send({ planKey: 'start' });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;
         expect(checkout.successUrl, host).to.equal(`${config.publicBaseUrl}/admin/billing?checkout=success`);
@@ -150,7 +175,13 @@ describe('the salon subscription', function () {
       const salon = await registerSalon();
       const { billingSandbox, platform } = await stack();
       await platform.knex('tenants').where({ id: salon.tenantId }).update({ customDomain: 'min-salong.example.test' });
-      const res = await (await http()).post('/api/subscription/checkout').set('Authorization', `Bearer ${salon.token}`).set('Host', 'min-salong.example.test:8443').send({ planKey: 'start' });
+      const res = await (
+        await http()
+      )
+        .post('/api/subscription/checkout')
+        .set('Authorization', `Bearer ${salon.token}`)
+        .set('Host', 'min-salong.example.test:8443')
+        .send({ planKey: 'start' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data.trialDays).to.equal(14);
       const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;

@@ -13,13 +13,30 @@ import { eventually } from '../support/eventually';
 const URL = '/api/webhooks/subscription';
 
 function event(type: string, tenantId: string, subId: string, data: Record<string, unknown> = {}) {
-  return JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id: subId, status: 'active', customer_id: 'cus_1', product_id: 'sandbox_start', current_period_end: new Date(Date.now() + 30 * 864e5).toISOString(), cancel_at_period_end: false, metadata: { tenant_id: tenantId, plan_key: 'start' }, ...data } });
+  return JSON.stringify({
+    type,
+    timestamp: new Date().toISOString(),
+    data: {
+      id: subId,
+      status: 'active',
+      customer_id: 'cus_1',
+      product_id: 'sandbox_start',
+      current_period_end: new Date(Date.now() + 30 * 864e5).toISOString(),
+      cancel_at_period_end: false,
+      metadata: { tenant_id: tenantId, plan_key: 'start' },
+      ...data,
+    },
+  });
 }
 
 async function sendSandbox(body: string, options: { id?: string; at?: Date; provider?: string; secret?: string } = {}) {
   const { billingSandbox } = await stack();
   const headers = signStandardWebhook(options.secret ?? billingSandbox.webhookSecret, options.id ?? `evt_${unique()}`, options.at ?? new Date(), body);
-  return (await http()).post(`${URL}/${options.provider ?? 'sandbox'}`).set(headers).set('content-type', 'application/json').send(body);
+  return (await http())
+    .post(`${URL}/${options.provider ?? 'sandbox'}`)
+    .set(headers)
+    .set('content-type', 'application/json')
+    .send(body);
 }
 
 async function rows(tenantId: string) {
@@ -29,7 +46,10 @@ async function rows(tenantId: string) {
 
 async function settled(tenantId: string) {
   const { platform } = await stack();
-  return eventually(async () => ((await platform.knex('subscription_webhook_inbox').where({ tenantId }).whereNull('processedAt').first()) ? undefined : true), 'the inbox drained');
+  return eventually(
+    async () => ((await platform.knex('subscription_webhook_inbox').where({ tenantId }).whereNull('processedAt').first()) ? undefined : true),
+    'the inbox drained',
+  );
 }
 
 describe('subscription webhooks', function () {
@@ -133,7 +153,11 @@ describe('subscription webhooks', function () {
       // an EXPIRED row never changes
       await step('subscription.renewed', 'EXPIRED');
       await step('subscription.updated', 'EXPIRED', { status: 'active' });
-      const ignored = await platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId }).whereNotNull('failureReason').select('failureReason');
+      const ignored = await platform
+        .knex('subscription_webhook_inbox')
+        .where({ tenantId: salon.tenantId })
+        .whereNotNull('failureReason')
+        .select('failureReason');
       expect(ignored.map((r: { failureReason: string }) => r.failureReason)).to.include('SUBSCRIPTION_EXPIRED_IS_TERMINAL');
       // a new subscription after expiry: a new ACTIVE row, the expired one untouched, the newest wins
       const second = unique('sub');
@@ -153,7 +177,13 @@ describe('subscription webhooks', function () {
       const { platform } = await stack();
       await platform.knex('platform_billing_configs').where({ provider: 'polar' }).delete();
       const secret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
-      await call('post', '/superadmin/billing-configs', admin, { provider: 'polar', isTest: true, apiBaseUrl: 'https://sandbox-api.polar.sh', displayName: 'Polar', credentials: { apiKey: 'k', webhookSecret: secret } });
+      await call('post', '/superadmin/billing-configs', admin, {
+        provider: 'polar',
+        isTest: true,
+        apiBaseUrl: 'https://sandbox-api.polar.sh',
+        displayName: 'Polar',
+        credentials: { apiKey: 'k', webhookSecret: secret },
+      });
       const salon = await registerSalon();
       const sub = unique('polar');
       const res = await sendSandbox(event('subscription.active', salon.tenantId, sub, { status: 'trialing' }), { provider: 'polar', secret });
@@ -173,19 +203,47 @@ describe('subscription webhooks', function () {
       const { platform } = await stack();
       await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
       const secret = crypto.randomBytes(16).toString('hex');
-      const created = await call('post', '/superadmin/billing-configs', admin, { provider: 'lemonsqueezy', isTest: true, apiBaseUrl: 'https://api.lemonsqueezy.com', storeId: '1234', displayName: 'Lemon Squeezy', credentials: { apiKey: 'k', webhookSecret: secret } });
-      await call('put', `/superadmin/billing-configs/${created.body.data.id}/plan-mappings`, admin, { mappings: [{ planKey: 'team', providerVariantId: '98765' }] });
+      const created = await call('post', '/superadmin/billing-configs', admin, {
+        provider: 'lemonsqueezy',
+        isTest: true,
+        apiBaseUrl: 'https://api.lemonsqueezy.com',
+        storeId: '1234',
+        displayName: 'Lemon Squeezy',
+        credentials: { apiKey: 'k', webhookSecret: secret },
+      });
+      await call('put', `/superadmin/billing-configs/${created.body.data.id}/plan-mappings`, admin, {
+        mappings: [{ planKey: 'team', providerVariantId: '98765' }],
+      });
       const salon = await registerSalon();
       const subId = String(crypto.randomInt(100_000, 999_999));
       const payload = (name: string, attrs: Record<string, unknown> = {}, updatedAt = new Date()) =>
-        JSON.stringify({ meta: { event_name: name, custom_data: { tenant_id: salon.tenantId } }, data: { type: 'subscriptions', id: subId, attributes: { status: 'active', variant_id: 98765, customer_id: 42, renews_at: '2030-01-01T00:00:00.000000Z', cancelled: false, updated_at: updatedAt.toISOString(), ...attrs } } });
+        JSON.stringify({
+          meta: { event_name: name, custom_data: { tenant_id: salon.tenantId } },
+          data: {
+            type: 'subscriptions',
+            id: subId,
+            attributes: {
+              status: 'active',
+              variant_id: 98765,
+              customer_id: 42,
+              renews_at: '2030-01-01T00:00:00.000000Z',
+              cancelled: false,
+              updated_at: updatedAt.toISOString(),
+              ...attrs,
+            },
+          },
+        });
       const post = async (body: string, headers: Record<string, string> = {}, app?: Express) =>
-        (app ? request(app) : await http()).post(`${URL}/LemonSqueezy`).set('content-type', 'application/json').set({ 'x-signature': hmacHex(secret, body), ...headers }).send(body);
+        (app ? request(app) : await http())
+          .post(`${URL}/LemonSqueezy`)
+          .set('content-type', 'application/json')
+          .set({ 'x-signature': hmacHex(secret, body), ...headers })
+          .send(body);
       const cleanUp = () => platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
       return { secret, salon, subId, payload, post, cleanUp, platform };
     }
 
-    it('when the x-signature provider (Lemon Squeezy) posts an HMAC-signed event then it verifies, the signed body\'s hash keys the inbox, and a bad signature is 401', async () => {
+    it("when the x-signature provider (Lemon Squeezy) posts an HMAC-signed event then it verifies, the signed body's hash keys the inbox, and a bad signature is 401", async () => {
       const { secret, salon, subId, payload, post, cleanUp, platform } = await lemonSqueezy();
       const body = payload('subscription_created');
       const ok = await post(body);
@@ -229,7 +287,10 @@ describe('subscription webhooks', function () {
       const stale = payload('subscription_updated', { status: 'active', cancelled: true }, new Date(now.getTime() - 60 * 60_000 - 1000));
       const refused = await post(stale, {}, app);
       expect([refused.status, refused.body.error.code]).to.deep.equal([401, 'UNAUTHORIZED']);
-      const timeless = JSON.stringify({ ...JSON.parse(payload('subscription_updated')), data: { type: 'subscriptions', id: 'timeless', attributes: { status: 'active' } } });
+      const timeless = JSON.stringify({
+        ...JSON.parse(payload('subscription_updated')),
+        data: { type: 'subscriptions', id: 'timeless', attributes: { status: 'active' } },
+      });
       expect((await post(timeless, {}, app)).status).to.equal(400);
       const hash = (b: string) => `sha256:${crypto.createHash('sha256').update(b).digest('hex')}`;
       expect(await platform.knex('subscription_webhook_inbox').whereIn('providerEventId', [hash(stale), hash(timeless)])).to.have.length(0);

@@ -56,7 +56,12 @@ async function auditOf(s: BookingSalon, id: string) {
 }
 
 async function segmentsOf(id: string) {
-  return (await (await knex())('booking_segments').where({ bookingId: id }).orderBy('startTime')) as { startTime: Date; endTime: Date; isActive: boolean; resourceId: string }[];
+  return (await (await knex())('booking_segments').where({ bookingId: id }).orderBy('startTime')) as {
+    startTime: Date;
+    endTime: Date;
+    isActive: boolean;
+    resourceId: string;
+  }[];
 }
 
 async function mailsOf(email: string, kind: string): Promise<StoredMail[]> {
@@ -64,7 +69,9 @@ async function mailsOf(email: string, kind: string): Promise<StoredMail[]> {
 }
 
 async function metricsText(): Promise<string> {
-  const res = await request((await stack()).app).get('/api/metrics').set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`);
+  const res = await request((await stack()).app)
+    .get('/api/metrics')
+    .set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`);
   expect(res.status).to.equal(200);
   return res.text;
 }
@@ -84,7 +91,14 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const confirmed = await eventually(async () => (await mailsOf(b.email, 'CONFIRMED'))[0], 'the CONFIRMED e-mail');
     const invite = confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!;
     const waiter = { name: 'Vera Venter', phone: phone() };
-    const joined = await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, { serviceIds: [s.serviceId], fromDate: day, toDate: day, earliestTime: '10:00', latestTime: '11:00', customer: waiter });
+    const joined = await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, {
+      serviceIds: [s.serviceId],
+      fromDate: day,
+      toDate: day,
+      earliestTime: '10:00',
+      latestTime: '11:00',
+      customer: waiter,
+    });
     expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
 
     const res = await move(s, b, at(day, '14:00'));
@@ -113,7 +127,10 @@ describe('moving a booking (HTTP, the real worker)', function () {
 
     await workflowSettled(`booking:${b.id}`);
     expect(await mailsOf(b.email, 'RESCHEDULED'), 'one e-mail').to.have.length(1);
-    expect((await sms.sentTo(b.phone)).filter((m) => m.meta?.kind === 'RESCHEDULED'), 'one SMS').to.have.length(1);
+    expect(
+      (await sms.sentTo(b.phone)).filter((m) => m.meta?.kind === 'RESCHEDULED'),
+      'one SMS',
+    ).to.have.length(1);
     expect((await mailsOf(b.email, 'CANCELLED')).length + (await mailsOf(b.email, 'RECEIVED')).length, 'no cancel-and-rebook messages').to.equal(0);
     expect(await metricsText()).to.include(`bookings_moved{tenant_id="${s.tenant.id}",by="CUSTOMER"} 1`);
   });
@@ -148,7 +165,8 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const first = await book(s, day, '10:00');
     const second = await book(s, day, '12:00');
     const clockAt = (instant: number) => request(createApp({ ...platform.deps, now: () => new Date(instant) }, { validateResponses: true }));
-    const moveAt = (instant: number, b: Booked, to: string) => clockAt(instant).post(`/api/public/tenants/${s.tenant.slug}/bookings/${b.id}/move`).send({ startTime: to, token: b.token });
+    const moveAt = (instant: number, b: Booked, to: string) =>
+      clockAt(instant).post(`/api/public/tenants/${s.tenant.slug}/bookings/${b.id}/move`).send({ startTime: to, token: b.token });
 
     const atLimit = await moveAt(Date.parse(first.startTime) - 48 * HOUR, first, at(day, '14:00'));
     expect(atLimit.status, JSON.stringify(atLimit.body)).to.equal(200);
@@ -157,11 +175,11 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const pastLimit = await moveAt(Date.parse(second.startTime) - 48 * HOUR + 1, second, at(day, '15:00'));
     expect([pastLimit.status, pastLimit.body.error.code]).to.deep.equal([422, 'MOVE_WINDOW_CLOSED']);
     expect(pastLimit.body.error.message).to.contain('48 hours');
-    expect((await bookingRow(second.id))).to.include({ version: 1 });
+    expect(await bookingRow(second.id)).to.include({ version: 1 });
     expect((await bookingRow(second.id)).startTime.toISOString()).to.equal(at(day, '12:00'));
   });
 
-  it('when the new time is taken, passed, past the booking window or outside working hours then 409 / 422 with the spec\'s codes and the booking stays where it was', async () => {
+  it("when the new time is taken, passed, past the booking window or outside working hours then 409 / 422 with the spec's codes and the booking stays where it was", async () => {
     const s = await bookingSalon({ settings: { autoConfirm: true, maxBookingDaysInAdvance: 10 } });
     const day = localDay(3);
     const b = await book(s, day, '10:00');
@@ -195,7 +213,11 @@ describe('moving a booking (HTTP, the real worker)', function () {
   it('when a booking with a paid deposit moves then the deposit stays with it: no new payment, no refund, depositStatus unchanged', async () => {
     const s = await depositSalon();
     const day = localDay(3);
-    const created = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(day, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: { name: 'Dina Depositum', phone: phone() } });
+    const created = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+      startTime: at(day, '10:00'),
+      items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      customer: { name: 'Dina Depositum', phone: phone() },
+    });
     expect(created.status).to.equal(201);
     const b = { id: created.body.data.id, token: created.body.data.cancellationToken } as Booked;
     await clickCheckout((await paymentPage(s, { ...b, status: 'PENDING', paymentRequired: true, phone: '' })).redirectUrl!, 'pay');
@@ -208,9 +230,9 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const row = await bookingRow(b.id);
     expect(row).to.include({ depositStatus: 'PAID', cancellationFee: 0 });
     const after = await paymentRows(b.id);
-    expect(after.map((p: { id: string; status: string; amount: number; refundedAmount: number }) => [p.id, p.status, p.amount, p.refundedAmount])).to.deep.equal(
-      before.map((p: { id: string; status: string; amount: number; refundedAmount: number }) => [p.id, p.status, p.amount, p.refundedAmount]),
-    );
+    expect(
+      after.map((p: { id: string; status: string; amount: number; refundedAmount: number }) => [p.id, p.status, p.amount, p.refundedAmount]),
+    ).to.deep.equal(before.map((p: { id: string; status: string; amount: number; refundedAmount: number }) => [p.id, p.status, p.amount, p.refundedAmount]));
     expect(await (await knex())('payment_refunds').where({ paymentId: before[0].id })).to.have.length(0);
   });
 
@@ -221,13 +243,18 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const b = await book(s, day, '10:00');
     const confirmed = await eventually(async () => (await mailsOf(b.email, 'CONFIRMED'))[0], 'the CONFIRMED e-mail');
     const waiter = { name: 'Siri Salong', phone: phone() };
-    expect((await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, { serviceIds: [s.serviceId], fromDate: day, toDate: day, customer: waiter })).status).to.equal(201);
+    expect(
+      (await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, { serviceIds: [s.serviceId], fromDate: day, toDate: day, customer: waiter }))
+        .status,
+    ).to.equal(201);
     const res = await call('patch', `/bookings/${b.id}`, s.owner.token, { startTime: at(day, '15:00') });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const offer = await eventually(async () => (await sms.sentTo(waiter.phone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), 'the offer of the freed time');
     expect(offer.text).to.contain('kl. 10:00');
     const rescheduled = await eventually(async () => (await mailsOf(b.email, 'RESCHEDULED'))[0], 'the RESCHEDULED e-mail');
-    expect(sequenceOf(rescheduled.attachments!.find((a) => a.calendarMethod === 'REQUEST')!.content)).to.equal(sequenceOf(confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!.content) + 1);
+    expect(sequenceOf(rescheduled.attachments!.find((a) => a.calendarMethod === 'REQUEST')!.content)).to.equal(
+      sequenceOf(confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!.content) + 1,
+    );
     expect((await auditOf(s, b.id)).filter((e) => e.action === 'RESCHEDULED').map((e) => e.actorRole)).to.deep.equal(['OWNER']);
     await workflowSettled(`booking:${b.id}`);
     expect(await mailsOf(b.email, 'RESCHEDULED')).to.have.length(1);
@@ -242,11 +269,17 @@ describe('moving a booking (HTTP, the real worker)', function () {
       for (let round = 0; round < 6; round++) {
         const b = await book(s, day, `${String(9 + round).padStart(2, '0')}:00`);
         const target = at(localDay(7), `${String(9 + round).padStart(2, '0')}:00`);
-        const [moved, cancelled] = await Promise.all([move(s, b, target), call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/cancel`, undefined, { token: b.token })]);
+        const [moved, cancelled] = await Promise.all([
+          move(s, b, target),
+          call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/cancel`, undefined, { token: b.token }),
+        ]);
         expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
         const row = await bookingRow(b.id);
         expect(row.status).to.equal('CANCELLED');
-        expect((await segmentsOf(b.id)).every((g) => !g.isActive), 'no segment blocks time').to.equal(true);
+        expect(
+          (await segmentsOf(b.id)).every((g) => !g.isActive),
+          'no segment blocks time',
+        ).to.equal(true);
         const log = await auditOf(s, b.id);
         if (moved.status === 200) {
           outcomes.add('moved, then cancelled');
@@ -273,7 +306,10 @@ describe('moving a booking (HTTP, the real worker)', function () {
         const b = await book(s, day, `${String(hour).padStart(2, '0')}:00`);
         const targets = [at(localDay(9), `${String(hour).padStart(2, '0')}:00`), at(localDay(9), `${String(hour + 1).padStart(2, '0')}:00`)];
         const results = await Promise.all(targets.map((t) => move(s, b, t)));
-        expect(results.map((r) => r.status), JSON.stringify(results.map((r) => r.body))).to.deep.equal([200, 200]);
+        expect(
+          results.map((r) => r.status),
+          JSON.stringify(results.map((r) => r.body)),
+        ).to.deep.equal([200, 200]);
         const row = await bookingRow(b.id);
         const moves = (await auditOf(s, b.id)).filter((e) => e.action === 'RESCHEDULED');
         expect(moves).to.have.length(2);

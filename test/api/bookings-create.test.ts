@@ -47,9 +47,14 @@ describe('booking creation', () => {
 
     it('when the tenant changes currency later then the booking keeps its frozen displaySnapshot', async () => {
       const s = await bookingSalon();
-      const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       const db = await knex();
-      await db('tenants').where({ id: s.tenant.id }).update({ settings: JSON.stringify({ ...s.tenant.settings, currency: 'EUR', timezone: 'Europe/Berlin' }) });
+      await db('tenants')
+        .where({ id: s.tenant.id })
+        .update({ settings: JSON.stringify({ ...s.tenant.settings, currency: 'EUR', timezone: 'Europe/Berlin' }) });
       const again = await call('get', `/bookings/${res.body.data.id}`, s.owner.token);
       expect(again.body.data.metadata.displaySnapshot).to.deep.equal({ timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' });
     });
@@ -59,7 +64,13 @@ describe('booking creation', () => {
       const colour = await addService(s.tenant.id, { duration: 30, price: 20000 });
       const colourist = await addStaff(s.tenant.id, [colour.id]);
       const start = at(localDay(2), '10:00');
-      const res = await call('post', '/bookings', s.owner.token, { startTime: start, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: colour.id, resourceId: colourist.resourceId }] });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: start,
+        items: [
+          { serviceId: s.serviceId, resourceId: s.staff[0].resourceId },
+          { serviceId: colour.id, resourceId: colourist.resourceId },
+        ],
+      });
       expect(res.status).to.equal(201);
       expect(res.body.data.items.map((i: { startTime: string }) => i.startTime)).to.deep.equal([start, at(localDay(2), '11:00')]);
       expect(res.body.data.endTime).to.equal(at(localDay(2), '11:30'));
@@ -69,7 +80,8 @@ describe('booking creation', () => {
     it('when the time overlaps a booking of the same staff then 409 BOOKING_CONFLICT; touching is fine', async () => {
       const s = await bookingSalon();
       const date = localDay(2);
-      const book = (time: string) => call('post', '/bookings', s.owner.token, { startTime: at(date, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const book = (time: string) =>
+        call('post', '/bookings', s.owner.token, { startTime: at(date, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
       expect((await book('10:00')).status).to.equal(201);
       const clash = await book('10:30');
       expect(clash.status).to.equal(409);
@@ -81,7 +93,8 @@ describe('booking creation', () => {
     it('when allowDoubleBooking is on then overlapping bookings are accepted (schedule still applies)', async () => {
       const s = await bookingSalon({ settings: { allowDoubleBooking: true } });
       const date = localDay(2);
-      const book = (time: string) => call('post', '/bookings', s.owner.token, { startTime: at(date, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const book = (time: string) =>
+        call('post', '/bookings', s.owner.token, { startTime: at(date, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
       expect((await book('10:00')).status).to.equal(201);
       expect((await book('10:00')).status).to.equal(201);
       const outside = await book('16:30');
@@ -92,30 +105,55 @@ describe('booking creation', () => {
     it('when the time is outside the schedule, in time-off or on an override day off then 422 RESOURCE_NOT_AVAILABLE', async () => {
       const s = await bookingSalon();
       const date = localDay(2);
-      const book = (d: string, time: string) => call('post', '/bookings', s.owner.token, { startTime: at(d, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const book = (d: string, time: string) =>
+        call('post', '/bookings', s.owner.token, { startTime: at(d, time), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
       const early = await book(date, '08:30');
       expect(early.status).to.equal(422);
       expect(early.body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
       const db = await knex();
-      await db('time_offs').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, type: 'sick', startDate: date, endDate: date, startTime: '12:00', endTime: '14:00', isApproved: true });
+      await db('time_offs').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        type: 'sick',
+        startDate: date,
+        endDate: date,
+        startTime: '12:00',
+        endTime: '14:00',
+        isApproved: true,
+      });
       expect((await book(date, '12:30')).body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
-      await db('resource_schedule_overrides').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, date: localDay(3), startTime: null, endTime: null });
+      await db('resource_schedule_overrides').insert({
+        tenantId: s.tenant.id,
+        resourceId: s.staff[0].resourceId,
+        date: localDay(3),
+        startTime: null,
+        endTime: null,
+      });
       expect((await book(localDay(3), '10:00')).body.error.code).to.equal('RESOURCE_NOT_AVAILABLE');
     });
 
     it('when the staff member lacks the skill then 422 RESOURCE_NOT_QUALIFIED', async () => {
       const s = await bookingSalon();
       const other = await addService(s.tenant.id);
-      const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: other.id, resourceId: s.staff[0].resourceId }] });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: other.id, resourceId: s.staff[0].resourceId }],
+      });
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('RESOURCE_NOT_QUALIFIED');
     });
 
     it('when the start is on the last bookable day then 201; one day later 422 DATE_BEYOND_BOOKING_WINDOW', async () => {
       const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 7 } });
-      const ok = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(7), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const ok = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(7), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(ok.status).to.equal(201);
-      const late = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(8), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const late = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(8), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(late.status).to.equal(422);
       expect(late.body.error.code).to.equal('DATE_BEYOND_BOOKING_WINDOW');
     });
@@ -126,7 +164,10 @@ describe('booking creation', () => {
       const own = await call('post', '/bookings', me.user.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId }] });
       expect(own.status).to.equal(201);
       expect(own.body.data.resourceId).to.equal(me.resourceId);
-      const res = await call('post', '/bookings', me.user.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: s.serviceId, resourceId: other.resourceId }] });
+      const res = await call('post', '/bookings', me.user.token, {
+        startTime: at(localDay(2), '12:00'),
+        items: [{ serviceId: s.serviceId, resourceId: other.resourceId }],
+      });
       expect(res.status).to.equal(403);
       expect(res.body.error.code).to.equal('FORBIDDEN');
     });
@@ -144,17 +185,24 @@ describe('booking creation', () => {
       expect(res.status).to.equal(201);
     });
 
-    it("when ids belong to another salon then 404 (service, resource, customer)", async () => {
+    it('when ids belong to another salon then 404 (service, resource, customer)', async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       const start = at(localDay(2), '10:00');
       const a = await call('post', '/bookings', s.owner.token, { startTime: start, items: [{ serviceId: other.serviceId }] });
       expect(a.body.error.code).to.equal('SERVICE_NOT_FOUND');
-      const b = await call('post', '/bookings', s.owner.token, { startTime: start, items: [{ serviceId: s.serviceId, resourceId: other.staff[0].resourceId }] });
+      const b = await call('post', '/bookings', s.owner.token, {
+        startTime: start,
+        items: [{ serviceId: s.serviceId, resourceId: other.staff[0].resourceId }],
+      });
       expect(b.body.error.code).to.equal('RESOURCE_NOT_FOUND');
       const db = await knex();
       const [c] = await db('customers').insert({ tenantId: other.tenant.id, name: 'X', phone: '+4790000001' }).returning('id');
-      const r = await call('post', '/bookings', s.owner.token, { startTime: start, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customerId: c.id });
+      const r = await call('post', '/bookings', s.owner.token, {
+        startTime: start,
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+        customerId: c.id,
+      });
       expect(r.status).to.equal(404);
       expect(r.body.error.code).to.equal('CUSTOMER_NOT_FOUND');
     });
@@ -179,7 +227,7 @@ describe('booking creation', () => {
       }
     });
 
-    describe('when Temporal cannot be reached (the api\'s own connection, cut for real)', () => {
+    describe("when Temporal cannot be reached (the api's own connection, cut for real)", () => {
       let outage: TemporalOutage;
       before(async () => {
         outage = await appWithTemporalOutage();
@@ -190,12 +238,16 @@ describe('booking creation', () => {
 
       for (const [how, cut] of [
         ['refuses the connection', () => outage.refuse()],
-        ['accepts it and never answers (the signal\'s deadline runs out)', () => outage.hang()],
+        ["accepts it and never answers (the signal's deadline runs out)", () => outage.hang()],
       ] as const) {
         it(`when Temporal ${how} then 503 WORKFLOW_UNAVAILABLE and nothing is written; once it is back the same booking is taken`, async function () {
           this.timeout(60_000);
           const s = await bookingSalon();
-          const body = { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], notes: 'under an outage' };
+          const body = {
+            startTime: at(localDay(2), '10:00'),
+            items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+            notes: 'under an outage',
+          };
           await cut();
           try {
             const res = await request(outage.app).post('/api/bookings').set('Authorization', `Bearer ${s.owner.token}`).send(body);
@@ -278,9 +330,15 @@ describe('booking creation', () => {
       const date = localDay(4);
       const open = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId }] });
       expect(open.status).to.equal(201);
-      const first = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:30'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const first = await call('post', '/bookings', s.owner.token, {
+        startTime: at(date, '10:30'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(first.status).to.equal(201);
-      const second = await call('post', '/bookings', s.owner.token, { startTime: at(date, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[1].resourceId }] });
+      const second = await call('post', '/bookings', s.owner.token, {
+        startTime: at(date, '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[1].resourceId }],
+      });
       expect(second.status).to.equal(409);
       expect(second.body.error.code).to.equal('BOOKING_CONFLICT');
 
@@ -288,7 +346,10 @@ describe('booking creation', () => {
       expect((await call('post', '/bookings', s.owner.token, { startTime: at(date2, '10:00'), items: [{ serviceId: s.serviceId }] })).status).to.equal(201);
       const race = await Promise.all(
         Array.from({ length: 16 }, (_, i) =>
-          call('post', '/bookings', s.owner.token, { startTime: at(date2, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[i % 2].resourceId }] }),
+          call('post', '/bookings', s.owner.token, {
+            startTime: at(date2, '10:00'),
+            items: [{ serviceId: s.serviceId, resourceId: s.staff[i % 2].resourceId }],
+          }),
         ),
       );
       expect(race.filter((r) => r.status === 201)).to.have.length(1);
@@ -297,8 +358,14 @@ describe('booking creation', () => {
 
     it('when the database is written directly with an overlapping segment of another booking then the EXCLUDE constraint rejects it', async () => {
       const s = await bookingSalon();
-      const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
-      const other = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
+      const other = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '12:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       const db = await knex();
       const segment = await db('booking_segments').where({ bookingId: res.body.data.id }).first();
       const { id: _id, createdAt: _c, blocks: _b, ...copy } = segment;
@@ -323,11 +390,19 @@ describe('booking creation', () => {
         const { time } = utcToLocal(new Date(), tz);
         return time >= '01:00' && time <= '21:00';
       })!;
-      const s = await bookingSalon({ settings: { timezone, businessHours: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '00:00', endTime: '23:59' }] })) } });
+      const s = await bookingSalon({
+        settings: {
+          timezone,
+          businessHours: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, isOpen: true, slots: [{ startTime: '00:00', endTime: '23:59' }] })),
+        },
+      });
       const db = await knex();
       await db('resource_schedules').where({ resourceId: s.staff[0].resourceId }).update({ startTime: '00:00', endTime: '23:59' });
       const before = Date.now();
-      const res = await call('post', '/bookings/walk-in', s.staff[0].user.token, { serviceId: s.serviceId, customer: { name: 'Walk In', phone: '+4798765432' } });
+      const res = await call('post', '/bookings/walk-in', s.staff[0].user.token, {
+        serviceId: s.serviceId,
+        customer: { name: 'Walk In', phone: '+4798765432' },
+      });
       expect(res.status).to.equal(201);
       const b = res.body.data;
       expect(b).to.include({ status: 'IN_PROGRESS', source: 'WALK_IN', resourceId: s.staff[0].resourceId });
@@ -362,7 +437,11 @@ describe('booking creation', () => {
       const send = () =>
         request(app)
           .post(`/api/public/tenants/${s.tenant.slug}/bookings`)
-          .send({ startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: { name: 'Rate', phone: '+4791112222' } });
+          .send({
+            startTime: at(localDay(2), '10:00'),
+            items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+            customer: { name: 'Rate', phone: '+4791112222' },
+          });
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++) statuses.push((await send()).status);
       expect(statuses.filter((x) => x === 429)).to.have.length(0);

@@ -113,14 +113,17 @@ describe('booking lifecycle', () => {
       expect(list.body.data.map((b: { id: string }) => b.id)).to.deep.equal([open.id]);
     });
 
-    it('when a multi-service booking has an item on my resource then STAFF sees it (get and list) although its first item is a colleague\'s', async () => {
+    it("when a multi-service booking has an item on my resource then STAFF sees it (get and list) although its first item is a colleague's", async () => {
       const s = await bookingSalon({ staff: 2 });
       const colour = await addService(s.tenant.id, { duration: 30 });
       const db = await knex();
       await db('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[1].resourceId, serviceId: colour.id });
       const res = await call('post', '/bookings', s.owner.token, {
         startTime: at(localDay(2), '10:00'),
-        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: colour.id, resourceId: s.staff[1].resourceId }],
+        items: [
+          { serviceId: s.serviceId, resourceId: s.staff[0].resourceId },
+          { serviceId: colour.id, resourceId: s.staff[1].resourceId },
+        ],
       });
       expect(res.status).to.equal(201);
       const colleague = s.staff[1].user.token;
@@ -129,7 +132,7 @@ describe('booking lifecycle', () => {
       expect(list.body.data.map((b: { id: string }) => b.id)).to.deep.equal([res.body.data.id]);
     });
 
-    it("when a booking of another salon is addressed then 404 BOOKING_NOT_FOUND on every route", async () => {
+    it('when a booking of another salon is addressed then 404 BOOKING_NOT_FOUND on every route', async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       const b = await book(other);
@@ -179,7 +182,10 @@ describe('booking lifecycle', () => {
       const token = await impersonationToken(admin, s.tenant.id);
       const get = await agent.get(`/api/bookings/${b.id}`).set('Authorization', `Bearer ${token}`);
       expect(get.status).to.equal(200);
-      const forced = await agent.post(`/api/bookings/${b.id}/status/NO_SHOW`).set('Authorization', `Bearer ${token}`).send({ force: true, reason: 'support ticket 42' });
+      const forced = await agent
+        .post(`/api/bookings/${b.id}/status/NO_SHOW`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ force: true, reason: 'support ticket 42' });
       expect(forced.status).to.equal(200);
       expect(forced.body.data.status).to.equal('NO_SHOW');
       const log = await agent.get(`/api/bookings/${b.id}/audit-log`).set('Authorization', `Bearer ${token}`);
@@ -339,11 +345,21 @@ describe('booking lifecycle', () => {
       const far = await book(s, { date: localDay(5) });
       const p1 = await call('get', `/bookings/${far.id}/cancel-preview`, s.owner.token);
       expect(p1.status).to.equal(200);
-      expect(p1.body.data).to.include({ withinFreeWindow: true, action: 'NONE', deposit: 'NONE', cancelledBy: 'CUSTOMER', event: 'BookingCancelled', cancellable: true, cancellationHours: 24 });
+      expect(p1.body.data).to.include({
+        withinFreeWindow: true,
+        action: 'NONE',
+        deposit: 'NONE',
+        cancelledBy: 'CUSTOMER',
+        event: 'BookingCancelled',
+        cancellable: true,
+        cancellationHours: 24,
+      });
       const db = await knex();
       // move the booking to 3 hours from now (directly; the policy only needs start and now)
       const soon = new Date(Date.now() + 3 * 3_600_000);
-      await db('bookings').where({ id: far.id }).update({ startTime: soon, endTime: new Date(soon.getTime() + 3_600_000) });
+      await db('bookings')
+        .where({ id: far.id })
+        .update({ startTime: soon, endTime: new Date(soon.getTime() + 3_600_000) });
       const p2 = await call('get', `/bookings/${far.id}/cancel-preview`, s.owner.token);
       expect(p2.body.data).to.include({ withinFreeWindow: false, action: 'NONE', cancellationFee: 0 });
       const p3 = await call('get', `/bookings/${far.id}/cancel-preview?bySalon=true`, s.owner.token);

@@ -29,7 +29,9 @@ describe('browser origins', function () {
     const secure = await request(production).get('/api/health').set('Origin', `https://${tenant.slug}.salon.test`);
     expect(secure.headers['access-control-allow-credentials']).to.equal('true');
     const development = await appWith({ NODE_ENV: 'development', PLATFORM_DOMAIN: 'salon.test' });
-    expect((await request(development).get('/api/health').set('Origin', `http://${tenant.slug}.salon.test`)).headers['access-control-allow-credentials']).to.equal('true');
+    expect(
+      (await request(development).get('/api/health').set('Origin', `http://${tenant.slug}.salon.test`)).headers['access-control-allow-credentials'],
+    ).to.equal('true');
   });
 
   it("when a foreign page posts with the user's cookies (a text/plain logout, a JSON write) then 403 and nothing happens; the platform's own pages and non-browser clients are let through", async () => {
@@ -39,7 +41,11 @@ describe('browser origins', function () {
     for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1.evil.example']) {
       const logout = await agent.post('/api/auth/logout').set('Cookie', cookies).set('Origin', origin).set('content-type', 'text/plain').send('x');
       expect([logout.status, logout.body.error?.code], origin).to.deep.equal([403, 'FORBIDDEN']);
-      const write = await agent.post('/api/service-categories').set('Cookie', cookies).set('Origin', origin).send({ name: unique('csrf') });
+      const write = await agent
+        .post('/api/service-categories')
+        .set('Cookie', cookies)
+        .set('Origin', origin)
+        .send({ name: unique('csrf') });
       expect(write.status, origin).to.equal(403);
     }
     // a Referer names the page when Origin is missing
@@ -48,16 +54,34 @@ describe('browser origins', function () {
     expect((await agent.get('/api/auth/me').set('Cookie', cookies)).status).to.equal(200);
     // the same request from the api's own host, or without any Origin (curl, a server), goes through
     const { baseUrl } = await stack();
-    const own = await agent.post('/api/service-categories').set('Cookie', cookies).set('Origin', baseUrl).set('Host', new URL(baseUrl).host).send({ name: unique('own') });
+    const own = await agent
+      .post('/api/service-categories')
+      .set('Cookie', cookies)
+      .set('Origin', baseUrl)
+      .set('Host', new URL(baseUrl).host)
+      .send({ name: unique('own') });
     expect(own.status).to.equal(201);
-    expect((await agent.post('/api/service-categories').set('Cookie', cookies).send({ name: unique('server') })).status).to.equal(201);
+    expect(
+      (
+        await agent
+          .post('/api/service-categories')
+          .set('Cookie', cookies)
+          .send({ name: unique('server') })
+      ).status,
+    ).to.equal(201);
   });
 
   it("when a foreign page posts the booking page's cancel form with the browser's proof cookie then 403 and the booking stays", async () => {
     const salon = await bookingSalon();
-    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: '+4741112233' } });
+    const created = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(3), '10:00'),
+      items: [{ serviceId: salon.serviceId }],
+      customer: { name: 'Kari', phone: '+4741112233' },
+    });
     const { id, cancellationToken } = created.body.data;
-    const res = await (await http())
+    const res = await (
+      await http()
+    )
       .post(`/${salon.tenant.slug}/bookings/${id}/cancel`)
       .set('Cookie', `salon_bp_${id}=${cancellationToken}`)
       .set('Origin', 'https://evil.example')
@@ -67,7 +91,8 @@ describe('browser origins', function () {
     expect((await (await stack()).platform.knex('bookings').where({ id }).first()).status).to.not.equal('CANCELLED');
     // a null Origin (what a browser sends under no-referrer) is foreign unless the browser says the post is same-origin
     const agent = await http();
-    const nullOrigin = () => agent.post(`/${salon.tenant.slug}/bookings/${id}/cancel`).set('Cookie', `salon_bp_${id}=${cancellationToken}`).set('Origin', 'null').type('form');
+    const nullOrigin = () =>
+      agent.post(`/${salon.tenant.slug}/bookings/${id}/cancel`).set('Cookie', `salon_bp_${id}=${cancellationToken}`).set('Origin', 'null').type('form');
     expect((await nullOrigin().send({ token: cancellationToken })).status).to.equal(403);
     expect((await nullOrigin().set('Sec-Fetch-Site', 'cross-site').send({ token: cancellationToken })).status).to.equal(403);
     expect((await nullOrigin().set('Sec-Fetch-Site', 'same-origin').send({ token: cancellationToken })).status).to.equal(303);
@@ -81,7 +106,11 @@ describe('browser origins', function () {
       const csp = String(res.headers['content-security-policy']);
       const script = /<script>([\s\S]*?)<\/script>/.exec(res.text)![1];
       const hash = crypto.createHash('sha256').update(script, 'utf8').digest('base64');
-      expect(csp, path).to.contain("default-src 'none'").and.contain(`script-src 'sha256-${hash}'`).and.contain("frame-ancestors 'none'").and.contain("base-uri 'none'");
+      expect(csp, path)
+        .to.contain("default-src 'none'")
+        .and.contain(`script-src 'sha256-${hash}'`)
+        .and.contain("frame-ancestors 'none'")
+        .and.contain("base-uri 'none'");
       expect(csp, path).to.not.contain('unsafe-inline');
       expect(res.headers['cache-control'], path).to.equal('no-store');
     }

@@ -35,9 +35,13 @@ describe('services and categories', () => {
       { kind: 'PROCESSING', minutes: 35 },
       { kind: 'WORK', minutes: 25 },
     ];
-    const invalid = (res: { status: number; body: { error?: { code: string; details?: { field: string }[] } } }) => [res.status, res.body.error?.code, res.body.error?.details?.[0]?.field];
+    const invalid = (res: { status: number; body: { error?: { code: string; details?: { field: string }[] } } }) => [
+      res.status,
+      res.body.error?.code,
+      res.body.error?.details?.[0]?.field,
+    ];
 
-    it('when a service is created with phases, buffers and a piece of equipment for its processing then its duration is the phases\' sum and every part is stored', async () => {
+    it("when a service is created with phases, buffers and a piece of equipment for its processing then its duration is the phases' sum and every part is stored", async () => {
       const res = await s.as('OWNER', 'post', '/services', {
         name: unique('Farge'),
         price: 120000,
@@ -47,7 +51,13 @@ describe('services and categories', () => {
         resourceRequirements: [{ resourceType: 'equipment', phases: [1] }],
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body.data).to.deep.include({ duration: 90, phases: colour, bufferBeforeMinutes: 5, bufferAfterMinutes: 10, resourceRequirements: [{ resourceType: 'equipment', phases: [1] }] });
+      expect(res.body.data).to.deep.include({
+        duration: 90,
+        phases: colour,
+        bufferBeforeMinutes: 5,
+        bufferAfterMinutes: 10,
+        resourceRequirements: [{ resourceType: 'equipment', phases: [1] }],
+      });
       const row = await (await stack()).platform.knex('services').where({ id: res.body.data.id }).first();
       expect(row).to.deep.include({ duration: 90, phases: colour, bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
       expect((await s.as('STAFF', 'get', `/services/${res.body.data.id}`)).body.data.phases).to.deep.equal(colour);
@@ -55,14 +65,24 @@ describe('services and categories', () => {
 
     it('when a service has only a duration (as every service before phases) then it is one work phase of it, no buffers, nothing else needed', async () => {
       const plain = await newService(s, { duration: 45 });
-      expect(plain).to.deep.include({ duration: 45, phases: [{ kind: 'WORK', minutes: 45 }], bufferBeforeMinutes: 0, bufferAfterMinutes: 0, resourceRequirements: [] });
+      expect(plain).to.deep.include({
+        duration: 45,
+        phases: [{ kind: 'WORK', minutes: 45 }],
+        bufferBeforeMinutes: 0,
+        bufferAfterMinutes: 0,
+        resourceRequirements: [],
+      });
       expect((await (await stack()).platform.knex('services').where({ id: plain.id }).first()).phases, 'stored as no phases').to.equal(null);
       const moved = await s.as('OWNER', 'patch', `/services/${plain.id}`, { duration: 50 });
       expect(moved.body.data).to.deep.include({ duration: 50, phases: [{ kind: 'WORK', minutes: 50 }] });
     });
 
     it('when the duration and the phases disagree, or neither is sent, then 400 VALIDATION_ERROR naming duration', async () => {
-      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: colour, duration: 60 }))).to.deep.equal([400, 'VALIDATION_ERROR', 'duration']);
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: colour, duration: 60 }))).to.deep.equal([
+        400,
+        'VALIDATION_ERROR',
+        'duration',
+      ]);
       expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1 }))).to.deep.equal([400, 'VALIDATION_ERROR', 'duration']);
       const ok = await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: colour, duration: 90 });
       expect(ok.status).to.equal(201);
@@ -77,13 +97,33 @@ describe('services and categories', () => {
     });
 
     it('when the phases last 1440 minutes in all then 201; 1441 is 400', async () => {
-      expect((await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ kind: 'WORK', minutes: 1430 }, { kind: 'PROCESSING', minutes: 10 }] })).status).to.equal(201);
-      const over = await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ kind: 'WORK', minutes: 1431 }, { kind: 'PROCESSING', minutes: 10 }] });
+      expect(
+        (
+          await s.as('OWNER', 'post', '/services', {
+            name: unique('X'),
+            price: 1,
+            phases: [
+              { kind: 'WORK', minutes: 1430 },
+              { kind: 'PROCESSING', minutes: 10 },
+            ],
+          })
+        ).status,
+      ).to.equal(201);
+      const over = await s.as('OWNER', 'post', '/services', {
+        name: unique('X'),
+        price: 1,
+        phases: [
+          { kind: 'WORK', minutes: 1431 },
+          { kind: 'PROCESSING', minutes: 10 },
+        ],
+      });
       expect([over.status, over.body.error.details[0].field]).to.deep.equal([400, 'phases']);
     });
 
     it('when a buffer is 120 minutes then 201; 121 or below 0 is 400', async () => {
-      expect((await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, bufferBeforeMinutes: 120, bufferAfterMinutes: 120 })).status).to.equal(201);
+      expect(
+        (await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, bufferBeforeMinutes: 120, bufferAfterMinutes: 120 })).status,
+      ).to.equal(201);
       expect((await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, bufferBeforeMinutes: 121 })).status).to.equal(400);
       expect((await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, bufferAfterMinutes: -1 })).status).to.equal(400);
     });
@@ -91,27 +131,70 @@ describe('services and categories', () => {
     it('when a requirement names a phase the service does not have, repeats a type or a phase, or there are three then 400', async () => {
       const post = (resourceRequirements: unknown) => s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: colour, resourceRequirements });
       expect(invalid(await post([{ resourceType: 'equipment', phases: [3] }]))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.phases']);
-      expect(invalid(await post([{ resourceType: 'room', phases: null }, { resourceType: 'room', phases: [1] }]))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.1.resourceType']);
+      expect(
+        invalid(
+          await post([
+            { resourceType: 'room', phases: null },
+            { resourceType: 'room', phases: [1] },
+          ]),
+        ),
+      ).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.1.resourceType']);
       expect(invalid(await post([{ resourceType: 'room', phases: [1, 1] }]))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.phases']);
-      expect((await post([{ resourceType: 'room', phases: null }, { resourceType: 'equipment', phases: [0, 2] }])).status).to.equal(201);
-      expect((await post([{ resourceType: 'room', phases: null }, { resourceType: 'equipment', phases: [1] }, { resourceType: 'room', phases: [2] }])).status).to.equal(400);
+      expect(
+        (
+          await post([
+            { resourceType: 'room', phases: null },
+            { resourceType: 'equipment', phases: [0, 2] },
+          ])
+        ).status,
+      ).to.equal(201);
+      expect(
+        (
+          await post([
+            { resourceType: 'room', phases: null },
+            { resourceType: 'equipment', phases: [1] },
+            { resourceType: 'room', phases: [2] },
+          ])
+        ).status,
+      ).to.equal(400);
       expect((await post([{ resourceType: 'staff', phases: null }])).status).to.equal(400);
     });
 
     it('when a phase lacks its minutes or kind, or a requirement its type, then 400 naming it; a requirement without phases needs its room for the whole service', async () => {
-      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ kind: 'WORK' }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'phases.0.minutes']);
-      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ minutes: 30 }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'phases.0.kind']);
-      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, resourceRequirements: [{ phases: [0] }] }))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.resourceType']);
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ kind: 'WORK' }] }))).to.deep.equal([
+        400,
+        'VALIDATION_ERROR',
+        'phases.0.minutes',
+      ]);
+      expect(invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: [{ minutes: 30 }] }))).to.deep.equal([
+        400,
+        'VALIDATION_ERROR',
+        'phases.0.kind',
+      ]);
+      expect(
+        invalid(await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, resourceRequirements: [{ phases: [0] }] })),
+      ).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.resourceType']);
       const whole = await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, resourceRequirements: [{ resourceType: 'room' }] });
       expect(whole.body.data.resourceRequirements).to.deep.equal([{ resourceType: 'room', phases: null }]);
     });
 
     it('when a service with phases is given a new duration alone then 400 (its length is its phases); new phases change the duration, and cutting phases under a requirement is 400', async () => {
-      const svc = (await s.as('OWNER', 'post', '/services', { name: unique('Farge'), price: 1, phases: colour, resourceRequirements: [{ resourceType: 'equipment', phases: [2] }] })).body.data;
+      const svc = (
+        await s.as('OWNER', 'post', '/services', {
+          name: unique('Farge'),
+          price: 1,
+          phases: colour,
+          resourceRequirements: [{ resourceType: 'equipment', phases: [2] }],
+        })
+      ).body.data;
       expect(invalid(await s.as('OWNER', 'patch', `/services/${svc.id}`, { duration: 100 }))).to.deep.equal([400, 'VALIDATION_ERROR', 'duration']);
       const longer = await s.as('OWNER', 'patch', `/services/${svc.id}`, { phases: [...colour.slice(0, 2), { kind: 'WORK', minutes: 40 }] });
       expect(longer.body.data).to.deep.include({ duration: 105, resourceRequirements: [{ resourceType: 'equipment', phases: [2] }] });
-      expect(invalid(await s.as('OWNER', 'patch', `/services/${svc.id}`, { phases: colour.slice(0, 2) }))).to.deep.equal([400, 'VALIDATION_ERROR', 'resourceRequirements.0.phases']);
+      expect(invalid(await s.as('OWNER', 'patch', `/services/${svc.id}`, { phases: colour.slice(0, 2) }))).to.deep.equal([
+        400,
+        'VALIDATION_ERROR',
+        'resourceRequirements.0.phases',
+      ]);
       const buffered = await s.as('OWNER', 'patch', `/services/${svc.id}`, { bufferAfterMinutes: 15 });
       expect(buffered.body.data).to.deep.include({ duration: 105, bufferAfterMinutes: 15 });
     });
@@ -133,7 +216,15 @@ describe('services and categories', () => {
       });
       expect(res.status).to.equal(201);
       expect(res.body.success).to.equal(true);
-      expect(res.body.data).to.include({ name: 'Dameklipp', duration: 45, price: 69900, currency: 'SEK', categoryId: category.id, isActive: true, sortOrder: 2 });
+      expect(res.body.data).to.include({
+        name: 'Dameklipp',
+        duration: 45,
+        price: 69900,
+        currency: 'SEK',
+        categoryId: category.id,
+        isActive: true,
+        sortOrder: 2,
+      });
       expect(res.body.data.metadata).to.deep.equal({ hairLength: 'long' });
       const row = await (await stack()).platform.knex('services').where({ id: res.body.data.id }).first();
       expect(row.tenantId).to.equal(s.tenant.id);
@@ -185,8 +276,12 @@ describe('services and categories', () => {
 
     it('when an accounting account of the salon is given then it is linked; one of another salon is 404', async () => {
       const { knex } = (await stack()).platform;
-      const [own] = await knex('accounting_accounts').insert({ tenantId: s.tenant.id, code: unique('3000'), name: 'Salg' }).returning('id');
-      const [foreign] = await knex('accounting_accounts').insert({ tenantId: other.tenant.id, code: unique('3000'), name: 'Salg' }).returning('id');
+      const [own] = await knex('accounting_accounts')
+        .insert({ tenantId: s.tenant.id, code: unique('3000'), name: 'Salg' })
+        .returning('id');
+      const [foreign] = await knex('accounting_accounts')
+        .insert({ tenantId: other.tenant.id, code: unique('3000'), name: 'Salg' })
+        .returning('id');
       const created = await newService(s, { accountingAccountId: own.id });
       expect(created.accountingAccountId).to.equal(own.id);
       const res = await s.as('OWNER', 'post', '/services', { name: 'X', duration: 30, price: 100, accountingAccountId: foreign.id });
@@ -264,7 +359,11 @@ describe('services and categories', () => {
 
     it('when another salon reads, patches or deletes the service then 404 SERVICE_NOT_FOUND and nothing changes', async () => {
       const created = await newService(s);
-      for (const [method, body] of [['get', undefined], ['patch', { price: 1 }], ['delete', undefined]] as const) {
+      for (const [method, body] of [
+        ['get', undefined],
+        ['patch', { price: 1 }],
+        ['delete', undefined],
+      ] as const) {
         const res = await other.as('OWNER', method, `/services/${created.id}`, body);
         expect(res.status, method).to.equal(404);
         expect(res.body.error.code).to.equal('SERVICE_NOT_FOUND');
@@ -329,7 +428,11 @@ describe('services and categories', () => {
 
     it('when another salon touches the category then 404 SERVICE_CATEGORY_NOT_FOUND', async () => {
       const c = await newCategory(s);
-      for (const [method, body] of [['get', undefined], ['patch', { sortOrder: 1 }], ['delete', undefined]] as const) {
+      for (const [method, body] of [
+        ['get', undefined],
+        ['patch', { sortOrder: 1 }],
+        ['delete', undefined],
+      ] as const) {
         const res = await other.as('OWNER', method, `/service-categories/${c.id}`, body);
         expect(res.status, method).to.equal(404);
         expect(res.body.error.code).to.equal('SERVICE_CATEGORY_NOT_FOUND');

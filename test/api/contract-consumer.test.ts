@@ -122,7 +122,12 @@ describe('a consumer of the contract: one operation of every tag through the gen
 
   it('loyalty: createLoyaltyCard creates a visit card', async () => {
     consumes('loyalty', 'POST', '/loyalty-cards');
-    const card = expectOk(await owner.POST('/loyalty-cards', { body: { name: 'Klippekort', type: 'VISIT_BASED', requiredStamps: 10, rewardType: 'FREE_SERVICE', rewardValue: 50000 } }), 201);
+    const card = expectOk(
+      await owner.POST('/loyalty-cards', {
+        body: { name: 'Klippekort', type: 'VISIT_BASED', requiredStamps: 10, rewardType: 'FREE_SERVICE', rewardValue: 50000 },
+      }),
+      201,
+    );
     expect(card.data).to.include({ name: 'Klippekort', type: 'VISIT_BASED' });
   });
 
@@ -163,14 +168,22 @@ describe('a consumer of the contract: one operation of every tag through the gen
   it('waitlist: createWaitlistEntry puts a caller on the waitlist', async () => {
     consumes('waitlist', 'POST', '/waitlist');
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const entry = expectOk(await owner.POST('/waitlist', { body: { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(7), customer: { name: 'Vera Venter', phone } } }), 201);
+    const entry = expectOk(
+      await owner.POST('/waitlist', {
+        body: { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(7), customer: { name: 'Vera Venter', phone } },
+      }),
+      201,
+    );
     expect(entry.data).to.include({ status: 'WAITING' });
     expect(entry.data.token).to.be.a('string');
   });
 
   it('uploads: createPresignedUpload answers where to PUT a document', async () => {
     consumes('uploads', 'POST', '/upload/presigned-put');
-    const put = expectOk(await owner.POST('/upload/presigned-put', { body: { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: 1024, fileName: 'avtale.pdf' } }), 201);
+    const put = expectOk(
+      await owner.POST('/upload/presigned-put', { body: { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: 1024, fileName: 'avtale.pdf' } }),
+      201,
+    );
     expect(put.data.uploadUrl).to.match(/^https?:\/\//);
     expect(put.data.fileId).to.be.a('string');
   });
@@ -178,9 +191,24 @@ describe('a consumer of the contract: one operation of every tag through the gen
   it('series: createSeries makes a standing appointment from a booking', async () => {
     consumes('series', 'POST', '/series');
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const first = expectOk(await owner.POST('/bookings', { body: { startTime: at(localDay(2), '11:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Fast Kunde', phone } } }), 201);
+    const first = expectOk(
+      await owner.POST('/bookings', {
+        body: {
+          startTime: at(localDay(2), '11:00'),
+          items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+          customer: { name: 'Fast Kunde', phone },
+        },
+      }),
+      201,
+    );
     const series = expectOk(await owner.POST('/series', { body: { bookingId: first.data.id, intervalWeeks: 4, occurrenceCount: 3 } }), 201);
-    expect(series.data).to.include({ firstBookingId: first.data.id, intervalWeeks: 4, occurrenceCount: 3, status: 'ACTIVE', resourceId: salon.staff[0].resourceId });
+    expect(series.data).to.include({
+      firstBookingId: first.data.id,
+      intervalWeeks: 4,
+      occurrenceCount: 3,
+      status: 'ACTIVE',
+      resourceId: salon.staff[0].resourceId,
+    });
     expect(series.data.serviceIds).to.deep.equal([salon.serviceId]);
   });
 
@@ -188,6 +216,9 @@ describe('a consumer of the contract: one operation of every tag through the gen
     const tags = contract.tags.map((t) => t.name);
     expect(Object.keys(OPERATION_OF_TAG).sort(), 'a tag without an operation here, or one the contract no longer has').to.deep.equal([...tags].sort());
     const used = new Set(Object.values(contract.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
-    expect([...used].filter((t) => !tags.includes(t)), 'tags used by operations but not declared').to.deep.equal([]);
+    expect(
+      [...used].filter((t) => !tags.includes(t)),
+      'tags used by operations but not declared',
+    ).to.deep.equal([]);
   });
 });

@@ -62,13 +62,20 @@ describe('customer sign-in with OpenID Connect (POST /auth/customer/oauth)', () 
       ['a wrong issuer', async (n) => (await stack()).idp.signIdToken({ sub: 'x1', nonce: n, iss: 'https://evil.example' }), /issuer/],
       ['a wrong audience', async (n) => (await stack()).idp.signIdToken({ sub: 'x2', nonce: n, aud: 'someone-else' }), /audience/],
       ['a foreign signature', async (n) => (await stack()).idp.signIdToken({ sub: 'x3', nonce: n }, { withForeignKey: true }), /signature/],
-      ['an expired token', async (n) => (await stack()).idp.signIdToken({ sub: 'x4', nonce: n, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }), /expired/],
+      [
+        'an expired token',
+        async (n) =>
+          (await stack()).idp.signIdToken({ sub: 'x4', nonce: n, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }),
+        /expired/,
+      ],
       [
         'a payload edited after signing',
         async (n) => {
           const token = await (await stack()).idp.signIdToken({ sub: 'x5', nonce: n, email: 'a@example.test' });
           const [h, , s] = token.split('.');
-          const payload = Buffer.from(JSON.stringify({ iss: (await stack()).idp.issuer, aud: 'salon-dev-client', sub: 'admin', nonce: n, iat: 1, exp: 4102444800 })).toString('base64url');
+          const payload = Buffer.from(
+            JSON.stringify({ iss: (await stack()).idp.issuer, aud: 'salon-dev-client', sub: 'admin', nonce: n, iat: 1, exp: 4102444800 }),
+          ).toString('base64url');
           return `${h}.${payload}.${s}`;
         },
         /signature/,
@@ -202,7 +209,9 @@ describe('customer sign-in configuration', () => {
   }
 
   it('when no identity provider is configured then sign-in answers 503 CUSTOMER_SIGN_IN_NOT_CONFIGURED', async () => {
-    const res = await request(await appWithVerifier(undefined)).post('/api/auth/customer/oauth').send({ idToken: 'x.y.z', nonce: nonce() });
+    const res = await request(await appWithVerifier(undefined))
+      .post('/api/auth/customer/oauth')
+      .send({ idToken: 'x.y.z', nonce: nonce() });
     expect(res.status).to.equal(503);
     expect(res.body.error.code).to.equal('CUSTOMER_SIGN_IN_NOT_CONFIGURED');
   });
@@ -220,7 +229,9 @@ describe('customer sign-in configuration', () => {
     const { idp } = await stack();
     const verifier = new JoseIdTokenVerifier({ issuer: idp.issuer, audiences: ['another-app', idp.clientId], jwksUri: `${idp.issuer}/jwks` });
     const { idToken, nonce: n } = await idTokenFor(`${unique('jwks')}@example.test`);
-    const res = await request(await appWithVerifier(verifier)).post('/api/auth/customer/oauth').send({ idToken, nonce: n });
+    const res = await request(await appWithVerifier(verifier))
+      .post('/api/auth/customer/oauth')
+      .send({ idToken, nonce: n });
     expect(res.status).to.equal(201);
   });
 

@@ -6,12 +6,27 @@ import { ALL_WEEK, at, bookingSalon, knex, localDay, type BookingSalon } from '.
 import { isBookingOfAccount } from '../../domain/booking/booking.repository';
 
 let phoneSeq = 0;
-const contact = () => ({ name: 'Kari Nordmann', phone: `+47 9${String(Date.now() % 10_000_000).padStart(7, '0').slice(0, 5)}${String(++phoneSeq).padStart(2, '0')}` });
+const contact = () => ({
+  name: 'Kari Nordmann',
+  phone: `+47 9${String(Date.now() % 10_000_000)
+    .padStart(7, '0')
+    .slice(0, 5)}${String(++phoneSeq).padStart(2, '0')}`,
+});
 
 /** `days` ahead of the salon's today, or on a salon-local date. */
-async function book(s: BookingSalon, token?: string, days: number | string = 5, time = '10:00', customer: { name: string; phone: string; email?: string } = contact()) {
+async function book(
+  s: BookingSalon,
+  token?: string,
+  days: number | string = 5,
+  time = '10:00',
+  customer: { name: string; phone: string; email?: string } = contact(),
+) {
   const date = typeof days === 'string' ? days : localDay(days, s.tz);
-  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, { startTime: at(date, time, s.tz), items: [{ serviceId: s.serviceId }], customer });
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, token, {
+    startTime: at(date, time, s.tz),
+    items: [{ serviceId: s.serviceId }],
+    customer,
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; cancellationToken: string };
 }
@@ -73,7 +88,11 @@ describe('signed-in booking on the public portal', () => {
     const c = await signInCustomer();
     await (await knex())('customer_accounts').where({ id: c.accountId }).increment('tokenVersion', 1);
     const s = await bookingSalon();
-    const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, c.accessToken, { startTime: at(localDay(5, s.tz), '10:00', s.tz), items: [{ serviceId: s.serviceId }], customer: contact() });
+    const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, c.accessToken, {
+      startTime: at(localDay(5, s.tz), '10:00', s.tz),
+      items: [{ serviceId: s.serviceId }],
+      customer: contact(),
+    });
     expect(res.status).to.equal(401);
     expect(await (await knex())('bookings').where({ tenantId: s.tenant.id }).first()).to.equal(undefined);
   });
@@ -130,7 +149,13 @@ describe('GET /customer/me/bookings', () => {
     expect(res.status).to.equal(200);
     expect(res.body.meta).to.deep.equal({ total: 2, page: 1, limit: 20, totalPages: 1 });
     expect(res.body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id, a.id]);
-    expect(res.body.data[0]).to.include({ tenantTimezone: 'Europe/London', localDate: londonDay, localStartTime: '11:00', localEndTime: '12:00', tenantSlug: london.tenant.slug });
+    expect(res.body.data[0]).to.include({
+      tenantTimezone: 'Europe/London',
+      localDate: londonDay,
+      localStartTime: '11:00',
+      localEndTime: '12:00',
+      tenantSlug: london.tenant.slug,
+    });
     expect(res.body.data[1]).to.include({ tenantTimezone: 'Europe/Oslo', localStartTime: '10:00', currency: 'NOK' });
     expect(res.body.data[1].items[0]).to.include({ serviceId: oslo.serviceId, localStartTime: '10:00' });
   });
@@ -154,7 +179,11 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
   async function guestBookingAged(minutesAgo: number, secondsExtra = 0, customer = contact()) {
     const s = await bookingSalon();
     const { id, cancellationToken } = await book(s, undefined, 5, '10:00', customer);
-    await (await knex())('bookings').where({ id }).update({ createdAt: new Date(Date.now() - minutesAgo * 60_000 - secondsExtra * 1000) });
+    await (
+      await knex()
+    )('bookings')
+      .where({ id })
+      .update({ createdAt: new Date(Date.now() - minutesAgo * 60_000 - secondsExtra * 1000) });
     return { s, id, token: cancellationToken, path: `/public/tenants/${s.tenant.slug}/bookings/${id}/claim` };
   }
 
@@ -229,7 +258,9 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
     const s = await bookingSalon();
     const { id, cancellationToken } = await book(s, owner.accessToken);
     expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`, c.accessToken, { token: cancellationToken })).status).to.equal(409);
-    const missing = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/claim`, c.accessToken, { token: cancellationToken });
+    const missing = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/claim`, c.accessToken, {
+      token: cancellationToken,
+    });
     expect(missing.status).to.equal(404);
     expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`)).status).to.equal(401);
     expect((await call('post', `/public/tenants/${unique('none')}/bookings/${id}/claim`, c.accessToken)).status).to.equal(404);

@@ -15,11 +15,24 @@ import { findCard } from '../../domain/loyalty/loyalty.repository';
 async function voucherOf(s: Awaited<ReturnType<typeof bookingSalon>>, tenantCustomerId: string) {
   const db = await knex();
   const card = (await findCard(db, s.tenant.id, (await visitCard(s)).id))!;
-  return db.transaction(async (trx) => issueVoucher(trx, (await stack()).signaller, { card, tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }));
+  return db.transaction(async (trx) =>
+    issueVoucher(trx, (await stack()).signaller, { card, tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }),
+  );
 }
 
-async function bookAs(s: Awaited<ReturnType<typeof bookingSalon>>, who: TestCustomer, customer: { name: string; phone: string; email?: string }, extra: Record<string, unknown> = {}, days = 3) {
-  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, who.accessToken, { startTime: at(localDay(days), '10:00'), items: [{ serviceId: s.serviceId }], customer, ...extra });
+async function bookAs(
+  s: Awaited<ReturnType<typeof bookingSalon>>,
+  who: TestCustomer,
+  customer: { name: string; phone: string; email?: string },
+  extra: Record<string, unknown> = {},
+  days = 3,
+) {
+  return call('post', `/public/tenants/${s.tenant.slug}/bookings`, who.accessToken, {
+    startTime: at(localDay(days), '10:00'),
+    items: [{ serviceId: s.serviceId }],
+    customer,
+    ...extra,
+  });
 }
 
 describe('linking an account to a salon customer record', function () {
@@ -42,7 +55,9 @@ describe('linking an account to a salon customer record', function () {
 
     const owner = await signInCustomer();
     await provePhone(owner, victim.phone);
-    expect((await call('get', '/customer/me', owner.accessToken)).body.data.salons.map((x: { customerId: string }) => x.customerId)).to.deep.equal([victim.customerId]);
+    expect((await call('get', '/customer/me', owner.accessToken)).body.data.salons.map((x: { customerId: string }) => x.customerId)).to.deep.equal([
+      victim.customerId,
+    ]);
     expect((await call('get', '/customer/loyalty/vouchers', owner.accessToken)).body.data.map((v: { id: string }) => v.id)).to.deep.equal([voucher.id]);
     const own = await bookAs(s, owner, { name: 'Kari', phone: victim.phone }, { voucherCode: voucher.code }, 5);
     expect(own.status, JSON.stringify(own.body)).to.equal(201);
@@ -106,7 +121,10 @@ describe('verifying a phone with a one-time SMS code (docs/rules/limits.md#sizes
 
   it('when the code is typed 10 minutes after it was asked for then it works, and a millisecond later it has expired', async () => {
     const { app, at: clock } = await appOnClock();
-    for (const [late, expected] of [[0, 200], [1, 422]] as const) {
+    for (const [late, expected] of [
+      [0, 200],
+      [1, 422],
+    ] as const) {
       const email = `${unique('klokke')}@example.test`;
       const { idToken, nonce } = await idTokenFor(email);
       const token = (await request(app).post('/api/auth/customer/oauth').send({ idToken, nonce })).body.data.accessToken;
@@ -122,7 +140,10 @@ describe('verifying a phone with a one-time SMS code (docs/rules/limits.md#sizes
   });
 
   it('when 4 wrong codes were typed then the right one still works; after the 5th wrong one even the right code is refused', async () => {
-    for (const [wrongs, expected] of [[4, 200], [5, 422]] as const) {
+    for (const [wrongs, expected] of [
+      [4, 200],
+      [5, 422],
+    ] as const) {
       const c = await signInCustomer();
       const phone = uniquePhone();
       expect((await call('post', '/customer/me/phone-verifications', c.accessToken, { phone })).status).to.equal(201);
@@ -151,7 +172,8 @@ describe('verifying a phone with a one-time SMS code (docs/rules/limits.md#sizes
 
   it('when three accounts ask for codes to one number within the hour then the 3rd is sent and a 4th account gets 429 (no SMS bombing a number)', async () => {
     const phone = uniquePhone();
-    for (let i = 0; i < 3; i++) expect((await call('post', '/customer/me/phone-verifications', (await signInCustomer()).accessToken, { phone })).status).to.equal(201);
+    for (let i = 0; i < 3; i++)
+      expect((await call('post', '/customer/me/phone-verifications', (await signInCustomer()).accessToken, { phone })).status).to.equal(201);
     const fourth = await call('post', '/customer/me/phone-verifications', (await signInCustomer()).accessToken, { phone });
     expect(fourth.status).to.equal(429);
   });

@@ -22,7 +22,8 @@ describe('customer loyalty routes', function () {
         customer: { name: 'Kari Nordmann', phone: '+4791234567', email: me.email },
       });
       expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
-      if (booked.body.data.status === 'PENDING') expect((await call('post', `/bookings/${booked.body.data.id}/status/CONFIRMED`, s.owner.token)).status).to.equal(200);
+      if (booked.body.data.status === 'PENDING')
+        expect((await call('post', `/bookings/${booked.body.data.id}/status/CONFIRMED`, s.owner.token)).status).to.equal(200);
       await complete(s, booked.body.data.id);
     }
     const vouchers = await eventually(async () => {

@@ -53,7 +53,11 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(closed.text).to.not.contain('Velg tjenester');
     // a lapsed subscription (trial over, nothing paid) closes the page the same way
     const lapsed = await bookingSalon();
-    await (await knex())('tenants').where({ id: lapsed.tenant.id }).update({ subscriptionStatus: 'ACTIVE', trialEndsAt: new Date(Date.now() - 60_000), billingExempt: false });
+    await (
+      await knex()
+    )('tenants')
+      .where({ id: lapsed.tenant.id })
+      .update({ subscriptionStatus: 'ACTIVE', trialEndsAt: new Date(Date.now() - 60_000), billingExempt: false });
     const lapsedPage = await (await http()).get(`/${lapsed.tenant.slug}`);
     expect(lapsedPage.status).to.equal(200);
     expect(lapsedPage.text).to.contain(`${lapsed.tenant.name} tar ikke imot bestillinger på nett akkurat nå.`);
@@ -82,7 +86,10 @@ describe('customer pages served by the api (outside /api)', function () {
     const salon = await bookingSalon();
     const api = await (await http()).patch('/api/bookings/%ED%A0%80').set('Authorization', `Bearer ${salon.owner.token}`).send({});
     expect(api.status).to.equal(400);
-    expect(api.body).to.deep.equal({ success: false, error: { code: 'VALIDATION_ERROR', message: 'Request validation failed', details: [{ field: 'path', message: 'has a malformed percent-encoding' }] } });
+    expect(api.body).to.deep.equal({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Request validation failed', details: [{ field: 'path', message: 'has a malformed percent-encoding' }] },
+    });
     const anonymous = await (await http()).patch('/api/bookings/%ED%A0%80').send({});
     expect([anonymous.status, anonymous.body.error.code]).to.deep.equal([401, 'UNAUTHORIZED']);
   });
@@ -128,7 +135,8 @@ describe('customer pages served by the api (outside /api)', function () {
       }
       // static and dynamic imports of other chunks count too: the budget is what the page can pull in
       const code = ((await (await http()).get(asset).set('Accept-Encoding', 'identity').buffer(true).parse(binary)).body as Buffer).toString('utf8');
-      for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["'](\.\/[^"']+\.js|\/assets\/[^"']+\.js)["']/g)) queue.push(new URL(m[1], `http://x${asset}`).pathname);
+      for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["'](\.\/[^"']+\.js|\/assets\/[^"']+\.js)["']/g))
+        queue.push(new URL(m[1], `http://x${asset}`).pathname);
     }
     expect(bytes.br, `brotli bytes of ${[...seen].join(', ')}`).to.be.at.most(50_000);
     expect(bytes.gzip, `gzip bytes of ${[...seen].join(', ')}`).to.be.at.most(50_000);
@@ -181,8 +189,22 @@ describe('customer pages served by the api (outside /api)', function () {
   it('when the v1 contact form posts then it books and redirects to the confirmation; a taken time redirects to fresh times with a notice; bad contact details re-render the form with 422', async () => {
     const salon = await bookingSalon({ settings: { autoConfirm: true } });
     const time = at(localDay(2), '10:00');
-    const form = { services: salon.serviceId, staff: salon.staff[0].resourceId, time, lang: 'nb', name: 'Kari Skjema', phone: '912 34 567', email: '', notes: '' };
-    const bad = await (await http()).post(`/${salon.tenant.slug}/book`).type('form').send({ ...form, name: '', phone: 'x' });
+    const form = {
+      services: salon.serviceId,
+      staff: salon.staff[0].resourceId,
+      time,
+      lang: 'nb',
+      name: 'Kari Skjema',
+      phone: '912 34 567',
+      email: '',
+      notes: '',
+    };
+    const bad = await (
+      await http()
+    )
+      .post(`/${salon.tenant.slug}/book`)
+      .type('form')
+      .send({ ...form, name: '', phone: 'x' });
     expect(bad.status).to.equal(422);
     expect(bad.text).to.contain('id="contact-name-error"').and.to.contain('Skriv et gyldig telefonnummer.');
     const booked = await (await http()).post(`/${salon.tenant.slug}/book`).type('form').send(form);
@@ -191,9 +213,16 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(([] as string[]).concat(booked.headers['set-cookie'] ?? []).join(';')).to.match(/salon_bp_[0-9a-f-]{36}=.+HttpOnly/);
     const row = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(row).to.include({ contactName: 'Kari Skjema', contactPhone: '+4791234567', status: 'CONFIRMED' });
-    const again = await (await http()).post(`/${salon.tenant.slug}/book`).type('form').send({ ...form, phone: '912 34 568' });
+    const again = await (
+      await http()
+    )
+      .post(`/${salon.tenant.slug}/book`)
+      .type('form')
+      .send({ ...form, phone: '912 34 568' });
     expect(again.status).to.equal(303);
-    expect(again.headers.location).to.equal(`/${salon.tenant.slug}?services=${salon.serviceId}&staff=${salon.staff[0].resourceId}&date=${localDay(2)}&notice=conflict`);
+    expect(again.headers.location).to.equal(
+      `/${salon.tenant.slug}?services=${salon.serviceId}&staff=${salon.staff[0].resourceId}&date=${localDay(2)}&notice=conflict`,
+    );
     const fresh = await (await http()).get(again.headers.location);
     expect(fresh.text).to.contain('Tiden du valgte ble nettopp tatt av noen andre.');
     expect(fresh.text).to.not.contain(`value="${time}"`);
@@ -211,7 +240,11 @@ describe('customer pages served by the api (outside /api)', function () {
     expect(ics.status).to.equal(200);
     expect(ics.headers['content-type']).to.equal('text/calendar; charset=utf-8');
     expect(ics.headers['content-disposition']).to.equal('attachment; filename="booking.ics"');
-    expect(ics.text).to.contain('METHOD:PUBLISH').and.to.contain(`UID:booking-${id}@`).and.to.contain(`DTSTART;TZID=Europe/Oslo:${localDay(2).replace(/-/g, '')}T110000`).and.to.contain('STATUS:TENTATIVE');
+    expect(ics.text)
+      .to.contain('METHOD:PUBLISH')
+      .and.to.contain(`UID:booking-${id}@`)
+      .and.to.contain(`DTSTART;TZID=Europe/Oslo:${localDay(2).replace(/-/g, '')}T110000`)
+      .and.to.contain('STATUS:TENTATIVE');
     const wrong = await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=nope.nope`);
     expect(wrong.status).to.equal(404);
     const manage = await (await http()).get(`/${salon.tenant.slug}/bookings/${id}?token=nope.nope`);
@@ -230,11 +263,18 @@ describe('customer pages served by the api (outside /api)', function () {
     const { endTime } = await (await knex())('bookings').where({ id }).first('endTime');
     const { app, at: clock } = await appOnClock();
     const token = encodeURIComponent(cancellationToken);
-    for (const [late, expected] of [[0, 200], [1, 404]] as const) {
+    for (const [late, expected] of [
+      [0, 200],
+      [1, 404],
+    ] as const) {
       clock.set(new Date(new Date(endTime).getTime() + 14 * 86_400_000 + late));
       expect((await request(app).get(`/${salon.tenant.slug}/bookings/${id}?token=${token}`)).status, `page, ${late} ms late`).to.equal(expected);
-      expect((await request(app).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${token}`)).status, `calendar, ${late} ms late`).to.equal(expected);
-      expect((await request(app).get(`/api/public/tenants/${salon.tenant.slug}/bookings/${id}?token=${token}`)).status, `API, ${late} ms late`).to.equal(expected);
+      expect((await request(app).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${token}`)).status, `calendar, ${late} ms late`).to.equal(
+        expected,
+      );
+      expect((await request(app).get(`/api/public/tenants/${salon.tenant.slug}/bookings/${id}?token=${token}`)).status, `API, ${late} ms late`).to.equal(
+        expected,
+      );
     }
   });
 

@@ -21,7 +21,7 @@ describe('customers API (/customers)', () => {
   }
 
   describe('access', () => {
-    it('when the platform admin impersonating the owner, OWNER or STAFF use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+    it("when the platform admin impersonating the owner, OWNER or STAFF use every route then they succeed; the admin's own token naming the salon is 403", async () => {
       expect((await as(w, 'ADMIN', 'get', '/customers')).status).to.equal(403);
       expect((await as(w, 'ADMIN', 'post', '/customers', { name: 'ADMIN', phone: phone() })).status).to.equal(403);
       for (const who of ['IMPERSONATOR', 'OWNER', 'STAFF'] as const) {
@@ -160,7 +160,10 @@ describe('customers API (/customers)', () => {
       for (const search of ['nordm', 'KARI.N@', '955 55', '+4795555']) {
         const res = await as(w, 'STAFF', 'get', `/customers?search=${encodeURIComponent(search)}`);
         expect(res.status).to.equal(200);
-        expect(res.body.data.map((c: { id: string }) => c.id), search).to.deep.equal([kari.id]);
+        expect(
+          res.body.data.map((c: { id: string }) => c.id),
+          search,
+        ).to.deep.equal([kari.id]);
       }
       const none = await as(w, 'STAFF', 'get', '/customers?search=%25');
       expect(none.body.meta).to.deep.equal({ total: 0, page: 1, limit: 20, totalPages: 0 });
@@ -168,7 +171,9 @@ describe('customers API (/customers)', () => {
 
     it('when listing then pagination, sort and order work and only this salon’s customers come back', async () => {
       for (const name of ['Cecilie', 'Anna', 'Berit']) await customer({ name });
-      await (await world()).salon;
+      await (
+        await world()
+      ).salon;
       const byName = await as(w, 'OWNER', 'get', '/customers?sort=name&order=asc&limit=2');
       expect(byName.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['Anna', 'Berit']);
       expect(byName.body.meta).to.deep.equal({ total: 3, page: 1, limit: 2, totalPages: 2 });
@@ -191,7 +196,12 @@ describe('customers API (/customers)', () => {
   describe('patch', () => {
     it('when STAFF patches name, phone, e-mail and notes then they are normalised and stored', async () => {
       const c = await customer({ email: 'old@example.no' });
-      const res = await as(w, 'STAFF', 'patch', `/customers/${c.id}`, { name: 'Kari N', phone: '+47 (987) 65-432', email: 'NEW@Example.no', notes: 'allergic' });
+      const res = await as(w, 'STAFF', 'patch', `/customers/${c.id}`, {
+        name: 'Kari N',
+        phone: '+47 (987) 65-432',
+        email: 'NEW@Example.no',
+        notes: 'allergic',
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.include({ name: 'Kari N', phone: '+4798765432', email: 'new@example.no', notes: 'allergic' });
       expect(await CustomerModel.query().findById(c.id)).to.include({ phone: '+4798765432', email: 'new@example.no' });
@@ -220,7 +230,16 @@ describe('customers API (/customers)', () => {
 
     it('when a patch body is bad then it is 400 and nothing changes', async () => {
       const c = await customer();
-      for (const body of [{}, { name: '' }, { name: null }, { name: 'x'.repeat(201) }, { email: 'nope' }, { phone: 'abc' }, { notes: 'n'.repeat(2001) }, { visitCount: 3 }]) {
+      for (const body of [
+        {},
+        { name: '' },
+        { name: null },
+        { name: 'x'.repeat(201) },
+        { email: 'nope' },
+        { phone: 'abc' },
+        { notes: 'n'.repeat(2001) },
+        { visitCount: 3 },
+      ]) {
         const res = await as(w, 'OWNER', 'patch', `/customers/${c.id}`, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');

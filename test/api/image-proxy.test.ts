@@ -10,11 +10,14 @@ import { signImageUrl } from '../../domain/upload/image-proxy.service';
 
 async function render(url: string, headers: Record<string, string> = {}) {
   const { pathname, search } = new URL(url);
-  let req = (await http()).get(pathname + search).buffer(true).parse((res, done) => {
-    const parts: Buffer[] = [];
-    res.on('data', (c: Buffer) => parts.push(c));
-    res.on('end', () => done(null, Buffer.concat(parts)));
-  });
+  let req = (await http())
+    .get(pathname + search)
+    .buffer(true)
+    .parse((res, done) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => done(null, Buffer.concat(parts)));
+    });
   for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
   return req;
 }
@@ -84,7 +87,14 @@ describe('image proxy', function () {
     const signed = await s.as('OWNER', 'get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`);
     const url = new URL(signed.body.data.url);
     const variants: [string, (u: URL) => void][] = [
-      ['signature', (u) => u.searchParams.set('sig', u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')))],
+      [
+        'signature',
+        (u) =>
+          u.searchParams.set(
+            'sig',
+            u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+          ),
+      ],
       ['options', (u) => u.searchParams.set('o', 'rs:fit:2000:2000/q:100')],
       ['key', (u) => u.searchParams.set('key', cover.key)],
       ['expiry pushed later', (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 86400))],
@@ -108,13 +118,13 @@ describe('image proxy', function () {
     expect([expired.status, expired.body.error.code]).to.deep.equal([403, 'IMAGE_SIGNATURE_INVALID']);
   });
 
-  it('when another salon signs this salon\'s key then 403 UPLOAD_TENANT_MISMATCH; nobody signed in is 401', async () => {
+  it("when another salon signs this salon's key then 403 UPLOAD_TENANT_MISMATCH; nobody signed in is 401", async () => {
     const res = await other.as('OWNER', 'get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`);
     expect([res.status, res.body.error.code]).to.deep.equal([403, 'UPLOAD_TENANT_MISMATCH']);
     expect((await s.as('NONE', 'get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`)).status).to.equal(401);
   });
 
-  it('when a signed-in customer signs a salon\'s public image then the URL renders; a bad customer token is 401', async () => {
+  it("when a signed-in customer signs a salon's public image then the URL renders; a bad customer token is 401", async () => {
     const customer = await signInCustomer();
     const res = await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, customer.accessToken);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

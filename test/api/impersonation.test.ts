@@ -30,7 +30,13 @@ describe('super-admin impersonation: start', () => {
     const claims = claimsOf(res.body.data.accessToken);
     expect(claims).to.include({ sub: admin.id, role: 'OWNER', tenantId: tenant.id });
     expect(claims.imp).to.deep.equal({ sessionId: res.body.data.session.id, adminUserId: admin.id });
-    expect(res.body.data.session).to.include({ adminUserId: admin.id, tenantId: tenant.id, reason: 'Helping with onboarding', endedAt: null, mutationCount: 0 });
+    expect(res.body.data.session).to.include({
+      adminUserId: admin.id,
+      tenantId: tenant.id,
+      reason: 'Helping with onboarding',
+      endedAt: null,
+      mutationCount: 0,
+    });
     const row = await (await knex())('impersonation_sessions').where({ id: res.body.data.session.id }).first();
     expect(row.refreshTokenHash).to.equal(sha256(res.body.data.refreshToken));
   });
@@ -116,7 +122,12 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     const logs = await call('get', `/superadmin/impersonate/sessions/${imp.session.id}/logs`, admin.token);
     expect(logs.status).to.equal(200);
     expect(logs.body.meta.total).to.equal(5);
-    const rows = logs.body.data.map((l: { method: string; path: string; statusCode: number; bodyHash: string }) => [l.method, l.path, l.statusCode, l.bodyHash]);
+    const rows = logs.body.data.map((l: { method: string; path: string; statusCode: number; bodyHash: string }) => [
+      l.method,
+      l.path,
+      l.statusCode,
+      l.bodyHash,
+    ]);
     expect(rows).to.deep.equal([
       ['POST', '/api/customers', 201, sha256(createBody)],
       ['PATCH', `/api/customers/${created.body.data.id}`, 200, sha256(patchBody)],
@@ -133,13 +144,25 @@ describe('super-admin impersonation: acting as the owner, audited', () => {
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
-    const audited = async () => (await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id })).map((r: { method: string; path: string; statusCode: number }) => [r.method, r.path, r.statusCode]);
+    const audited = async () =>
+      (await (await knex())('impersonation_audit_logs').where({ sessionId: imp.session.id })).map((r: { method: string; path: string; statusCode: number }) => [
+        r.method,
+        r.path,
+        r.statusCode,
+      ]);
     const customer = (name: string) => JSON.stringify({ name, phone: `+474${crypto.randomInt(1_000_000, 9_999_999)}` });
     // an ADMIN token naming the salon (x-tenant-id) writes nothing in it (docs/rules/auth.md#the-platform-admin)
-    const own = await (await http()).post('/api/customers').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).set('content-type', 'application/json').send(customer('Ikke logget'));
+    const own = await (
+      await http()
+    )
+      .post('/api/customers')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .set('x-tenant-id', tenant.id)
+      .set('content-type', 'application/json')
+      .send(customer('Ikke logget'));
     expect(own.status, JSON.stringify(own.body)).to.equal(403);
     expect(await (await knex())('customers').where({ tenantId: tenant.id, name: 'Ikke logget' })).to.deep.equal([]);
-    expect(await audited(), 'nothing audited for the admin\'s own token').to.deep.equal([]);
+    expect(await audited(), "nothing audited for the admin's own token").to.deep.equal([]);
     // the same request with the impersonation token is written and audited
     const asOwner = await rawJson('post', '/customers', imp.accessToken, customer('Logget'));
     expect(asOwner.status).to.equal(201);
@@ -154,7 +177,13 @@ describe('the platform admin acts inside a salon only by impersonating (docs/rul
     const { config } = await stack();
     const name = unique('Admin-tjeneste');
     for (const named of [{ 'x-tenant-id': tenant.id }, { host: `${tenant.slug}.${config.platformDomain}` }]) {
-      const created = await (await http()).post('/api/services').set('Authorization', `Bearer ${admin.token}`).set(named).send({ name, duration: 30, price: 50000 });
+      const created = await (
+        await http()
+      )
+        .post('/api/services')
+        .set('Authorization', `Bearer ${admin.token}`)
+        .set(named)
+        .send({ name, duration: 30, price: 50000 });
       expect([created.status, created.body.error?.code], JSON.stringify(named)).to.deep.equal([403, 'FORBIDDEN']);
       expect((await (await http()).get('/api/customers').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
       expect((await (await http()).get('/api/admin/payment-configs').set('Authorization', `Bearer ${admin.token}`).set(named)).status).to.equal(403);
@@ -182,7 +211,7 @@ describe('the platform admin acts inside a salon only by impersonating (docs/rul
 });
 
 describe('super-admin impersonation: what the audit log counts', () => {
-  it("when the admin starts with their own token then the session has no audit row; only calls made with the impersonation token count, and the end call (in any spelling of its path) does not", async () => {
+  it('when the admin starts with their own token then the session has no audit row; only calls made with the impersonation token count, and the end call (in any spelling of its path) does not', async () => {
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
@@ -190,7 +219,17 @@ describe('super-admin impersonation: what the audit log counts', () => {
     const rows = () => knex().then((db) => db('impersonation_audit_logs').where({ sessionId: imp.session.id }));
     expect(await rows()).to.have.length(0);
     // the admin's own token, on a tenant route, is not the session's either (and is refused: docs/rules/auth.md#the-platform-admin)
-    expect((await (await http()).post('/api/service-categories').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name: unique('Egen') })).status).to.equal(403);
+    expect(
+      (
+        await (
+          await http()
+        )
+          .post('/api/service-categories')
+          .set('Authorization', `Bearer ${admin.token}`)
+          .set('x-tenant-id', tenant.id)
+          .send({ name: unique('Egen') })
+      ).status,
+    ).to.equal(403);
     expect((await rawJson('post', '/service-categories', imp.accessToken, JSON.stringify({ name: unique('Hår') }))).status).to.equal(201);
     for (const path of ['/api/superadmin/impersonate/End/', '/api/SUPERADMIN/impersonate/end']) {
       const end = await (await http()).post(path).set('Authorization', `Bearer ${imp.accessToken}`);
@@ -224,7 +263,7 @@ describe('super-admin impersonation: end', () => {
     expect(row.endedAt).to.be.instanceOf(Date);
   });
 
-  it("when the impersonation refresh token is used at POST /auth/refresh then it rotates within the session; after the end it is refused", async () => {
+  it('when the impersonation refresh token is used at POST /auth/refresh then it rotates within the session; after the end it is refused', async () => {
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const imp = await start(admin, tenant.id);
@@ -260,7 +299,12 @@ describe('super-admin impersonation: end', () => {
     const { tenant } = await createSalon();
     const { app, at } = await appOnClock();
     const started = at.now();
-    const imp = (await request(app).post('/api/superadmin/impersonate/start').set('Authorization', `Bearer ${admin.token}`).send({ tenantId: tenant.id, reason: 'Support' })).body.data;
+    const imp = (
+      await request(app)
+        .post('/api/superadmin/impersonate/start')
+        .set('Authorization', `Bearer ${admin.token}`)
+        .send({ tenantId: tenant.id, reason: 'Support' })
+    ).body.data;
     at.set(new Date(started.getTime() + 2 * 3600_000));
     const atLimit = await request(app).post('/api/auth/refresh').send({ refreshToken: imp.refreshToken });
     expect(atLimit.status).to.equal(200);

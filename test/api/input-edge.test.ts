@@ -28,7 +28,14 @@ describe('input edge (issue 10)', () => {
   describe('impossible and far dates', () => {
     it('when a list is asked for 9999-12-31, 0000-01-01 or 2026-02-30 then 400 naming the parameter, not a 500', async () => {
       const s = await bookingSalon();
-      for (const [param, value] of [['date', '9999-12-31'], ['dateFrom', '9999-12-31'], ['dateTo', '9999-12-31'], ['date', '0000-01-01'], ['date', '2026-02-30'], ['dateFrom', '2026-13-01']]) {
+      for (const [param, value] of [
+        ['date', '9999-12-31'],
+        ['dateFrom', '9999-12-31'],
+        ['dateTo', '9999-12-31'],
+        ['date', '0000-01-01'],
+        ['date', '2026-02-30'],
+        ['dateFrom', '2026-13-01'],
+      ]) {
         expectValidation(await call('get', `/bookings?${param}=${value}`, s.owner.token), param);
       }
     });
@@ -45,9 +52,16 @@ describe('input edge (issue 10)', () => {
       const s = await bookingSalon();
       const items = [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }];
       expectValidation(await call('post', '/bookings', s.owner.token, { startTime: '2027-02-30T12:00:00Z', items }), 'startTime');
-      expectValidation(await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ ...items[0], startTime: '2026-13-01T10:00:00Z' }] }), 'items.0.startTime');
       expectValidation(
-        await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: '2027-02-30T12:00:00Z', items, customer: { name: 'Kari', phone: '+4791234567' } }),
+        await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ ...items[0], startTime: '2026-13-01T10:00:00Z' }] }),
+        'items.0.startTime',
+      );
+      expectValidation(
+        await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+          startTime: '2027-02-30T12:00:00Z',
+          items,
+          customer: { name: 'Kari', phone: '+4791234567' },
+        }),
         'startTime',
       );
       expect(await rowCount('bookings', s.tenant.id)).to.equal(0);
@@ -74,8 +88,14 @@ describe('input edge (issue 10)', () => {
       const r = s.staff[0].resourceId;
       for (const date of ['2026-02-30', '2026-13-01', '0000-01-01']) {
         expectValidation(await call('post', `/resources/${r}/schedule-overrides`, s.owner.token, { date, startTime: null, endTime: null }), 'date');
-        expectValidation(await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: date, endDate: '2026-03-05' }), 'startDate');
-        expectValidation(await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: '2026-01-05', endDate: date }), 'endDate');
+        expectValidation(
+          await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: date, endDate: '2026-03-05' }),
+          'startDate',
+        );
+        expectValidation(
+          await call('post', `/resources/${r}/time-offs`, s.owner.token, { type: 'vacation', startDate: '2026-01-05', endDate: date }),
+          'endDate',
+        );
         expectValidation(await call('get', `/time-offs?dateFrom=${date}`, s.owner.token), 'dateFrom');
       }
       expect(await rowCount('resource_schedule_overrides', s.tenant.id)).to.equal(0);
@@ -95,7 +115,13 @@ describe('input edge (issue 10)', () => {
 
     it('when registration names hold \\u0000 then 400 naming them, and no tenant is created', async () => {
       const slug = `nul-${Date.now()}`;
-      const res = await call('post', '/auth/register', undefined, { salonName: 'Salon\u0000', ownerName: 'Owner\u0000', slug, email: `${slug}@example.test`, password: 'secret-password' });
+      const res = await call('post', '/auth/register', undefined, {
+        salonName: 'Salon\u0000',
+        ownerName: 'Owner\u0000',
+        slug,
+        email: `${slug}@example.test`,
+        password: 'secret-password',
+      });
       expectValidation(res, 'salonName');
       expect(fieldsOf(res)).to.include('ownerName');
       expect(await (await knex())('tenants').where({ slug }).first()).to.equal(undefined);
@@ -124,13 +150,22 @@ describe('input edge (issue 10)', () => {
   describe('broken bodies', () => {
     it('when content-encoding gzip carries no gzip then 400 VALIDATION_ERROR on the body', async () => {
       const s = await createSalon();
-      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"name":"x"}');
+      const res = await (
+        await http()
+      )
+        .post('/api/services')
+        .set('Authorization', `Bearer ${s.owner.token}`)
+        .set('content-type', 'application/json')
+        .set('content-encoding', 'gzip')
+        .send('{"name":"x"}');
       expectValidation(res, 'body');
     });
 
     it('when a real gzip body is sent then it is read (and its NUL still refused)', async () => {
       const s = await createSalon();
-      const res = await (await http())
+      const res = await (
+        await http()
+      )
         .post('/api/services')
         .set('Authorization', `Bearer ${s.owner.token}`)
         .set('content-type', 'application/json')
@@ -142,7 +177,14 @@ describe('input edge (issue 10)', () => {
 
     it('when content-encoding is compress then 415 UNSUPPORTED_CONTENT_ENCODING', async () => {
       const s = await createSalon();
-      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').set('content-encoding', 'compress').send('{}');
+      const res = await (
+        await http()
+      )
+        .post('/api/services')
+        .set('Authorization', `Bearer ${s.owner.token}`)
+        .set('content-type', 'application/json')
+        .set('content-encoding', 'compress')
+        .send('{}');
       expect(res.status).to.equal(415);
       expect(res.body).to.deep.include({ success: false });
       expect(res.body.error.code).to.equal('UNSUPPORTED_CONTENT_ENCODING');
@@ -150,7 +192,13 @@ describe('input edge (issue 10)', () => {
 
     it('when the charset is latin1 then 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       const s = await createSalon();
-      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json; charset=latin1').send('{"name":"x"}');
+      const res = await (
+        await http()
+      )
+        .post('/api/services')
+        .set('Authorization', `Bearer ${s.owner.token}`)
+        .set('content-type', 'application/json; charset=latin1')
+        .send('{"name":"x"}');
       expect(res.status).to.equal(415);
       expect(res.body.error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
@@ -164,7 +212,13 @@ describe('input edge (issue 10)', () => {
 
     it('when the JSON is malformed then 400 VALIDATION_ERROR on the body', async () => {
       const s = await createSalon();
-      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').send('{"name": ');
+      const res = await (
+        await http()
+      )
+        .post('/api/services')
+        .set('Authorization', `Bearer ${s.owner.token}`)
+        .set('content-type', 'application/json')
+        .send('{"name": ');
       expectValidation(res, 'body');
     });
 
@@ -177,7 +231,8 @@ describe('input edge (issue 10)', () => {
         const shell = JSON.stringify({ notes: '' });
         return JSON.stringify({ notes: 'x'.repeat(bytes - shell.length) });
       };
-      const post = async (payload: string) => (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').send(payload);
+      const post = async (payload: string) =>
+        (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'application/json').send(payload);
       expect(Buffer.byteLength(sized(limit))).to.equal(limit);
       const atLimit = await post(sized(limit));
       expect(atLimit.status).to.equal(400);
@@ -197,7 +252,10 @@ describe('input edge (issue 10)', () => {
         { sub: "1' OR '1'='1", tenantId: s.tenant.id },
         { sub: s.owner.id, tenantId: 'not-a-uuid' },
       ]) {
-        const token = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { ...claims, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
+        const token = signAccessToken(
+          { secret: config.keys.accessToken, accessTtlSeconds: 600 },
+          { ...claims, role: 'OWNER', tv: 0, sid: crypto.randomUUID() },
+        );
         const res = await call('get', '/tenants/me', token);
         expect(res.status, JSON.stringify(claims)).to.equal(401);
         expect(res.body.error.code).to.equal('UNAUTHORIZED');
@@ -235,7 +293,10 @@ describe('input edge (issue 10)', () => {
 
     it('when a future booking is made then it is not flagged and the workflow hears BookingCreated', async () => {
       const s = await bookingSalon();
-      const res = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       expect(res.status).to.equal(201);
       expect(res.body.data.metadata).not.to.have.property('recordedAfterTheFact');
       expect(await sent(res.body.data.id)).to.deep.equal([{ type: 'BookingCreated', entityVersion: 1 }]);
@@ -254,7 +315,10 @@ describe('input edge (issue 10)', () => {
 
     it('when a booking is moved into the past then it is flagged (audit RESCHEDULED + flag, signal BookingRecordedAfterTheFact); moved back, the flag goes', async () => {
       const s = await bookingSalon();
-      const made = await call('post', '/bookings', s.owner.token, { startTime: at(localDay(2), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }] });
+      const made = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(2), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
       const id = made.body.data.id;
       const past = await call('patch', `/bookings/${id}`, s.owner.token, { startTime: at(localDay(-1), '10:00') });
       expect(past.status, JSON.stringify(past.body)).to.equal(200);
@@ -289,7 +353,11 @@ describe('input edge (issue 10)', () => {
         customer: { name: 'Kari', phone: '+4791234533' },
       });
       const db = await knex();
-      await eventually(() => db('booking_notifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first(), 'the confirmation of the later, future booking', 10_000);
+      await eventually(
+        () => db('booking_notifications').where({ bookingId: future.body.data.id }).whereNotNull('sentAt').first(),
+        'the confirmation of the later, future booking',
+        10_000,
+      );
       expect(await db('booking_notifications').where({ bookingId: res.body.data.id })).to.deep.equal([]);
     });
   });

@@ -40,9 +40,20 @@ describe('Isolation: a user of salon A never sees or changes salon B', () => {
     const me = await agent.get('/api/tenants/me').set('Authorization', `Bearer ${a.owner.token}`).set('x-tenant-id', b.tenant.id);
     expect(me.status).to.equal(200);
     expect(me.body.data.id).to.equal(a.tenant.id);
-    const step = await (await http()).patch('/api/tenants/me/onboarding/step').set('Authorization', `Bearer ${a.owner.token}`).set('x-tenant-id', b.tenant.id).send({ step: 'staff' });
+    const step = await (
+      await http()
+    )
+      .patch('/api/tenants/me/onboarding/step')
+      .set('Authorization', `Bearer ${a.owner.token}`)
+      .set('x-tenant-id', b.tenant.id)
+      .send({ step: 'staff' });
     expect(step.status).to.equal(200);
-    const complete = await (await http()).post('/api/tenants/me/onboarding/complete').set('Authorization', `Bearer ${a.owner.token}`).set('x-tenant-id', b.tenant.id);
+    const complete = await (
+      await http()
+    )
+      .post('/api/tenants/me/onboarding/complete')
+      .set('Authorization', `Bearer ${a.owner.token}`)
+      .set('x-tenant-id', b.tenant.id);
     expect(complete.status).to.equal(200);
     const storedB = await (await stack()).platform.knex('tenants').where({ id: b.tenant.id }).first();
     expect(storedB.onboardedAt).to.equal(null);
@@ -50,7 +61,9 @@ describe('Isolation: a user of salon A never sees or changes salon B', () => {
   });
 
   it("when A's credentials are used with B's slug or B's x-tenant-id then login fails with 401", async () => {
-    expect((await call('post', '/auth/login', undefined, { email: a.owner.email, password: a.owner.password, tenantSlug: b.tenant.slug })).status).to.equal(401);
+    expect((await call('post', '/auth/login', undefined, { email: a.owner.email, password: a.owner.password, tenantSlug: b.tenant.slug })).status).to.equal(
+      401,
+    );
     const res = await (await http()).post('/api/auth/login').set('x-tenant-id', b.tenant.id).send({ email: a.owner.email, password: a.owner.password });
     expect(res.status).to.equal(401);
   });
@@ -93,7 +106,8 @@ describe('Access matrix: each role on every auth/tenant route', () => {
   type Who = 'none' | 'STAFF' | 'OWNER' | 'ADMIN';
   const tokenOf = (who: Who) => (who === 'none' ? undefined : who === 'STAFF' ? staff.token : who === 'OWNER' ? salon.owner.token : admin.token);
 
-  const passwordOf = (who: Who) => (who === 'STAFF' ? staff.password : who === 'OWNER' ? salon.owner.password : who === 'ADMIN' ? admin.password : 'no-password');
+  const passwordOf = (who: Who) =>
+    who === 'STAFF' ? staff.password : who === 'OWNER' ? salon.owner.password : who === 'ADMIN' ? admin.password : 'no-password';
   const routes: { name: string; method: 'get' | 'post' | 'patch'; path: () => string; body?: (who: Who) => unknown; expect: Record<Who, number> }[] = [
     { name: 'GET /tenants', method: 'get', path: () => '/tenants', expect: { none: 401, STAFF: 403, OWNER: 403, ADMIN: 200 } },
     {
@@ -105,15 +119,49 @@ describe('Access matrix: each role on every auth/tenant route', () => {
     },
     { name: 'GET /tenants/:id', method: 'get', path: () => `/tenants/${salon.tenant.id}`, expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
     { name: 'GET /tenants/me', method: 'get', path: () => '/tenants/me', expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 403 } },
-    { name: 'PATCH /tenants/:id', method: 'patch', path: () => `/tenants/${salon.tenant.id}`, body: () => ({ name: 'Matrix' }), expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 200 } },
-    { name: 'GET /tenants/slug/:slug', method: 'get', path: () => `/tenants/slug/${salon.tenant.slug}`, expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 } },
+    {
+      name: 'PATCH /tenants/:id',
+      method: 'patch',
+      path: () => `/tenants/${salon.tenant.id}`,
+      body: () => ({ name: 'Matrix' }),
+      expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 200 },
+    },
+    {
+      name: 'GET /tenants/slug/:slug',
+      method: 'get',
+      path: () => `/tenants/slug/${salon.tenant.slug}`,
+      expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 },
+    },
     { name: 'GET /tenants/me/onboarding', method: 'get', path: () => '/tenants/me/onboarding', expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 } },
-    { name: 'PATCH /tenants/me/onboarding/step', method: 'patch', path: () => '/tenants/me/onboarding/step', body: () => ({ step: 'welcome' }), expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 } },
-    { name: 'POST /tenants/me/onboarding/complete', method: 'post', path: () => '/tenants/me/onboarding/complete', expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 } },
+    {
+      name: 'PATCH /tenants/me/onboarding/step',
+      method: 'patch',
+      path: () => '/tenants/me/onboarding/step',
+      body: () => ({ step: 'welcome' }),
+      expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 },
+    },
+    {
+      name: 'POST /tenants/me/onboarding/complete',
+      method: 'post',
+      path: () => '/tenants/me/onboarding/complete',
+      expect: { none: 401, STAFF: 403, OWNER: 200, ADMIN: 403 },
+    },
     { name: 'GET /auth/me', method: 'get', path: () => '/auth/me', expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
-    { name: 'PATCH /auth/profile', method: 'patch', path: () => '/auth/profile', body: (who) => ({ phone: `+47${Math.floor(10000000 + Math.random() * 89999999)}`, currentPassword: passwordOf(who) }), expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 } },
+    {
+      name: 'PATCH /auth/profile',
+      method: 'patch',
+      path: () => '/auth/profile',
+      body: (who) => ({ phone: `+47${Math.floor(10000000 + Math.random() * 89999999)}`, currentPassword: passwordOf(who) }),
+      expect: { none: 401, STAFF: 200, OWNER: 200, ADMIN: 200 },
+    },
     { name: 'POST /auth/logout', method: 'post', path: () => '/auth/logout', expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 } },
-    { name: 'POST /auth/forgot-password', method: 'post', path: () => '/auth/forgot-password', body: () => ({ email: `${unique('n')}@example.test` }), expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 } },
+    {
+      name: 'POST /auth/forgot-password',
+      method: 'post',
+      path: () => '/auth/forgot-password',
+      body: () => ({ email: `${unique('n')}@example.test` }),
+      expect: { none: 200, STAFF: 200, OWNER: 200, ADMIN: 200 },
+    },
   ];
 
   for (const route of routes) {

@@ -61,14 +61,30 @@ describe('bodies over a limit reach real clients as 413 (curl, fetch, Chromium)'
   }
 
   it('when curl uploads a 3 MB logo then it gets 413 UPLOAD_TOO_LARGE and the connection is closed cleanly', async () => {
-    const res = await curl(['-H', `Authorization: Bearer ${salon.owner.token}`, '-F', 'purpose=TENANT_LOGO', '-F', `file=@${path.join(dir, 'logo.png')};type=image/png`, `${base}/api/upload`]);
+    const res = await curl([
+      '-H',
+      `Authorization: Bearer ${salon.owner.token}`,
+      '-F',
+      'purpose=TENANT_LOGO',
+      '-F',
+      `file=@${path.join(dir, 'logo.png')};type=image/png`,
+      `${base}/api/upload`,
+    ]);
     expect(res.code, res.trace).to.equal(0);
     expect([res.status, res.body.error?.code], res.trace).to.deep.equal([413, 'UPLOAD_TOO_LARGE']);
     expect(res.trace).to.match(/< connection: close/i);
   });
 
   it('when curl posts 2 MB of JSON then it gets 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await curl(['-H', `Authorization: Bearer ${salon.owner.token}`, '-H', 'content-type: application/json', '--data-binary', `@${path.join(dir, 'body.json')}`, `${base}/api/customers`]);
+    const res = await curl([
+      '-H',
+      `Authorization: Bearer ${salon.owner.token}`,
+      '-H',
+      'content-type: application/json',
+      '--data-binary',
+      `@${path.join(dir, 'body.json')}`,
+      `${base}/api/customers`,
+    ]);
     expect(res.code, res.trace).to.equal(0);
     expect([res.status, res.body.error?.code], res.trace).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
   });
@@ -79,7 +95,11 @@ describe('bodies over a limit reach real clients as 413 (curl, fetch, Chromium)'
     form.append('file', new Blob([logo], { type: 'image/png' }), 'logo.png');
     const upload = await fetch(`${base}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${salon.owner.token}` }, body: form });
     expect([upload.status, ((await upload.json()) as { error: { code: string } }).error.code]).to.deep.equal([413, 'UPLOAD_TOO_LARGE']);
-    const posted = await fetch(`${base}/api/customers`, { method: 'POST', headers: { authorization: `Bearer ${salon.owner.token}`, 'content-type': 'application/json' }, body: json });
+    const posted = await fetch(`${base}/api/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${salon.owner.token}`, 'content-type': 'application/json' },
+      body: json,
+    });
     expect([posted.status, ((await posted.json()) as { error: { code: string } }).error.code]).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
     // the api still answers afterwards
     expect((await fetch(`${base}/api/health`)).status).to.equal(200);
@@ -87,13 +107,17 @@ describe('bodies over a limit reach real clients as 413 (curl, fetch, Chromium)'
 
   it('when a raw client sends the whole oversize upload then it reads exactly one answer and then the end of the stream (no reset, nothing parsed from the rest)', async () => {
     const boundary = 'salon-boundary-42';
-    const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nTENANT_LOGO\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="logo.png"\r\ncontent-type: image/png\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nTENANT_LOGO\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="logo.png"\r\ncontent-type: image/png\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, logo, tail]);
     const port = (server.address() as AddressInfo).port;
     const answer = await new Promise<{ text: string; error?: string }>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(`POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${salon.owner.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`);
+        socket.write(
+          `POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${salon.owner.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
         socket.end(body);
       });
       let text = '';

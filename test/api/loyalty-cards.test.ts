@@ -11,7 +11,17 @@ describe('loyalty cards', () => {
     const s = await bookingSalon();
     const res = await call('post', '/loyalty-cards', s.owner.token, VISIT);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body.data).to.include({ name: 'Klippekort', type: 'VISIT_BASED', isActive: true, requiredStamps: 10, minBookingValue: null, voucherExpiryMonths: null, rewardType: 'FREE_SERVICE', rewardValue: 50000, earnRate: null });
+    expect(res.body.data).to.include({
+      name: 'Klippekort',
+      type: 'VISIT_BASED',
+      isActive: true,
+      requiredStamps: 10,
+      minBookingValue: null,
+      voucherExpiryMonths: null,
+      rewardType: 'FREE_SERVICE',
+      rewardValue: 50000,
+      earnRate: null,
+    });
     expect(res.body.data.serviceIds).to.deep.equal([]);
     const read = await call('get', `/loyalty-cards/${res.body.data.id}`, s.staff[0].user.token);
     expect(read.status).to.equal(200);
@@ -32,7 +42,15 @@ describe('loyalty cards', () => {
     const s = await bookingSalon();
     const res = await call('post', '/loyalty-cards', s.owner.token, { name: 'P', type: 'POINTS_BASED', earnRate: 3, redeemRate: 5, expiryMonths: 24 });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body.data).to.include({ type: 'POINTS_BASED', earnRate: 3, redeemRate: 5, expiryMonths: 24, minRedemption: 0, requiredStamps: null, rewardType: null });
+    expect(res.body.data).to.include({
+      type: 'POINTS_BASED',
+      earnRate: 3,
+      redeemRate: 5,
+      expiryMonths: 24,
+      minRedemption: 0,
+      requiredStamps: null,
+      rewardType: null,
+    });
     const mixed = await call('post', '/loyalty-cards', s.owner.token, { ...POINTS, requiredStamps: 5 });
     expect(mixed.status).to.equal(400);
     expect(mixed.body.error.details[0]).to.include({ field: 'requiredStamps' });
@@ -74,12 +92,20 @@ describe('loyalty cards', () => {
     const card = await visitCard(s);
     expect((await call('patch', `/loyalty-cards/${card.id}`, s.staff[0].user.token, { name: 'x' })).status).to.equal(403);
     expect((await call('delete', `/loyalty-cards/${card.id}`, s.staff[0].user.token)).status).to.equal(403);
-    const patched = await call('patch', `/loyalty-cards/${card.id}`, s.owner.token, { name: 'Nytt navn', minBookingValue: 30000, voucherExpiryMonths: null, isActive: false, serviceIds: [s.serviceId] });
+    const patched = await call('patch', `/loyalty-cards/${card.id}`, s.owner.token, {
+      name: 'Nytt navn',
+      minBookingValue: 30000,
+      voucherExpiryMonths: null,
+      isActive: false,
+      serviceIds: [s.serviceId],
+    });
     expect(patched.status).to.equal(200);
     expect(patched.body.data).to.include({ name: 'Nytt navn', minBookingValue: 30000, voucherExpiryMonths: null, isActive: false });
     expect(patched.body.data.serviceIds).to.deep.equal([s.serviceId]);
     expect((await call('patch', `/loyalty-cards/${card.id}`, s.owner.token, { earnRate: 2 })).status).to.equal(400);
-    expect((await call('patch', `/loyalty-cards/${card.id}`, s.owner.token, { serviceIds: ['00000000-0000-4000-8000-000000000000'] })).body.error.code).to.equal('SERVICE_NOT_FOUND');
+    expect(
+      (await call('patch', `/loyalty-cards/${card.id}`, s.owner.token, { serviceIds: ['00000000-0000-4000-8000-000000000000'] })).body.error.code,
+    ).to.equal('SERVICE_NOT_FOUND');
     expect((await call('delete', `/loyalty-cards/${card.id}`, s.owner.token)).status).to.equal(204);
     const gone = await call('get', `/loyalty-cards/${card.id}`, s.owner.token);
     expect(gone.status).to.equal(404);
@@ -116,17 +142,40 @@ describe('loyalty points', () => {
 
   it('when the owner adjusts points with a reason then the balance and a transaction follow; STAFF may not adjust; no reason is 400', async () => {
     const { s, card, c } = await pointsSetup();
-    const res = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 120, reason: 'velkomstbonus' });
+    const res = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, {
+      tenantCustomerId: c.tenantCustomerId,
+      points: 120,
+      reason: 'velkomstbonus',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.data).to.include({ balance: 120 });
     expect(res.body.data.transaction).to.include({ type: 'ADJUST', points: 120, balanceAfter: 120, reason: 'velkomstbonus', actorUserId: s.owner.id });
-    expect((await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 1, reason: 'x' })).status).to.equal(403);
-    expect((await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 1 })).status).to.equal(400);
-    expect((await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 0, reason: 'x' })).status).to.equal(400);
-    const below = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: -121, reason: 'x' });
+    expect(
+      (await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 1, reason: 'x' }))
+        .status,
+    ).to.equal(403);
+    expect((await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 1 })).status).to.equal(
+      400,
+    );
+    expect(
+      (await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 0, reason: 'x' })).status,
+    ).to.equal(400);
+    const below = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, {
+      tenantCustomerId: c.tenantCustomerId,
+      points: -121,
+      reason: 'x',
+    });
     expect(below.status).to.equal(422);
     expect(below.body.error.code).to.equal('LOYALTY_POINTS_INSUFFICIENT');
-    expect((await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: -120, reason: 'nullstill' })).body.data.balance).to.equal(0);
+    expect(
+      (
+        await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, {
+          tenantCustomerId: c.tenantCustomerId,
+          points: -120,
+          reason: 'nullstill',
+        })
+      ).body.data.balance,
+    ).to.equal(0);
   });
 
   it('when staff redeem points then at least minRedemption and at most the balance are spent, and the discount value is answered', async () => {
@@ -151,9 +200,13 @@ describe('loyalty points', () => {
     const visit = await visitCard(s);
     expect((await call('get', `/loyalty-cards/${visit.id}/points/${c.tenantCustomerId}`, s.owner.token)).body.error.code).to.equal('LOYALTY_CARD_WRONG_TYPE');
     expect((await call('get', `/loyalty-cards/${card.id}/stamps/${c.tenantCustomerId}`, s.owner.token)).body.error.code).to.equal('LOYALTY_CARD_WRONG_TYPE');
-    expect((await call('get', `/loyalty-cards/${card.id}/points/00000000-0000-4000-8000-000000000000`, s.owner.token)).body.error.code).to.equal('TENANT_CUSTOMER_NOT_FOUND');
+    expect((await call('get', `/loyalty-cards/${card.id}/points/00000000-0000-4000-8000-000000000000`, s.owner.token)).body.error.code).to.equal(
+      'TENANT_CUSTOMER_NOT_FOUND',
+    );
     await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 100, reason: 'start' });
-    const spends = await Promise.all([1, 2, 3].map(() => call('post', `/loyalty-cards/${card.id}/redeem-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 60 })));
+    const spends = await Promise.all(
+      [1, 2, 3].map(() => call('post', `/loyalty-cards/${card.id}/redeem-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 60 })),
+    );
     expect(spends.filter((r) => r.status === 200)).to.have.length(1);
     expect((await call('get', `/loyalty-cards/${card.id}/points/${c.tenantCustomerId}`, s.owner.token)).body.data.balance).to.equal(40);
   });

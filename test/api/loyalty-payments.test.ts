@@ -41,7 +41,13 @@ async function bookWithVoucher(salon: DepositSalon, account: TestCustomer, code:
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   expect(res.body.data.paymentRequired).to.equal(true);
-  return { id: res.body.data.id as string, token: res.body.data.cancellationToken as string, status: res.body.data.status as string, paymentRequired: true, phone: '+4791234567' };
+  return {
+    id: res.body.data.id as string,
+    token: res.body.data.cancellationToken as string,
+    status: res.body.data.status as string,
+    paymentRequired: true,
+    phone: '+4791234567',
+  };
 }
 
 describe('loyalty with deposits', function () {

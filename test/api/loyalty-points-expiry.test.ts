@@ -16,7 +16,11 @@ async function earnByBooking(s: BookingSalon, c: LoyaltyCustomer): Promise<strin
 
 /** Moves the EARN of the booking to expire one second ago, as if its expiryMonths had passed. */
 async function expireEarnOf(bookingId: string): Promise<void> {
-  const moved = await (await knex())('loyalty_points_transactions').where({ bookingId, type: 'EARN' }).update({ expiresAt: new Date(Date.now() - 1000) });
+  const moved = await (
+    await knex()
+  )('loyalty_points_transactions')
+    .where({ bookingId, type: 'EARN' })
+    .update({ expiresAt: new Date(Date.now() - 1000) });
   expect(moved).to.equal(1);
 }
 
@@ -41,7 +45,11 @@ describe('loyalty points expiry', () => {
     expect((await call('get', pointsUrl, s.staff[0].user.token)).body.data.balance).to.equal(500);
     const spent = await call('post', `/loyalty-cards/${card.id}/redeem-points`, s.staff[0].user.token, { tenantCustomerId: c.tenantCustomerId, points: 200 });
     expect(spent.status, JSON.stringify(spent.body)).to.equal(200);
-    const bonus = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, { tenantCustomerId: c.tenantCustomerId, points: 30, reason: 'bonus' });
+    const bonus = await call('post', `/loyalty-cards/${card.id}/adjust-points`, s.owner.token, {
+      tenantCustomerId: c.tenantCustomerId,
+      points: 30,
+      reason: 'bonus',
+    });
     expect(bonus.body.data.balance).to.equal(330);
     await expireEarnOf(bookingId);
 
@@ -97,7 +105,11 @@ describe('loyalty points expiry', () => {
     const first = await earnByBooking(s, c);
     await expireEarnOf(first);
     await earnByBooking(s, c);
-    const rows = await (await knex())('loyalty_points_transactions').where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId }).orderBy('balanceAfter');
+    const rows = await (
+      await knex()
+    )('loyalty_points_transactions')
+      .where({ loyaltyCardId: card.id, tenantCustomerId: c.tenantCustomerId })
+      .orderBy('balanceAfter');
     expect(rows.map((r: { type: string; points: number; balanceAfter: number }) => [r.type, r.points, r.balanceAfter])).to.deep.include.members([
       ['EXPIRE', -500, 0],
       ['EARN', 500, 500],

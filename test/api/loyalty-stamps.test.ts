@@ -25,7 +25,10 @@ describe('loyalty at booking completion', function () {
     await (await knex())('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, serviceId: second.id });
     const created = await call('post', '/bookings', s.owner.token, {
       startTime: at(localDay(-400), '10:00'),
-      items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }, { serviceId: second.id, resourceId: s.staff[0].resourceId }],
+      items: [
+        { serviceId: s.serviceId, resourceId: s.staff[0].resourceId },
+        { serviceId: second.id, resourceId: s.staff[0].resourceId },
+      ],
       customerId: c.customerId,
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
@@ -34,7 +37,14 @@ describe('loyalty at booking completion', function () {
     await processed(b.id);
     const res = await call('get', `/loyalty-cards/${card.id}/stamps/${c.tenantCustomerId}`, s.staff[0].user.token);
     expect(res.status).to.equal(200);
-    expect(res.body.data).to.include({ currentCycle: 1, stampsInCycle: 1, requiredStamps: 5, stampsToNextVoucher: 4, vouchersIssued: 0, tenantCustomerId: c.tenantCustomerId });
+    expect(res.body.data).to.include({
+      currentCycle: 1,
+      stampsInCycle: 1,
+      requiredStamps: 5,
+      stampsToNextVoucher: 4,
+      vouchersIssued: 0,
+      tenantCustomerId: c.tenantCustomerId,
+    });
     expect(res.body.data.stamps).to.have.length(1);
     expect(res.body.data.stamps[0]).to.include({ bookingId: b.id, stampNumber: 1, cycleNumber: 1 });
     expect((await call('get', `/bookings/${b.id}`, s.owner.token)).body.data.processedForLoyalty).to.equal(true);
@@ -133,7 +143,14 @@ describe('loyalty at booking completion', function () {
 
   it('when a points card exists then completion earns earnRate points per whole krone paid, once', async () => {
     const s = await bookingSalon();
-    const res = await call('post', '/loyalty-cards', s.owner.token, { name: 'Poeng', type: 'POINTS_BASED', earnRate: 2, redeemRate: 50, expiryMonths: 12, minRedemption: 100 });
+    const res = await call('post', '/loyalty-cards', s.owner.token, {
+      name: 'Poeng',
+      type: 'POINTS_BASED',
+      earnRate: 2,
+      redeemRate: 50,
+      expiryMonths: 12,
+      minRedemption: 100,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const c = await addCustomer(s);
     const b = await bookOk(s, c);
@@ -154,13 +171,29 @@ describe('loyalty at booking completion', function () {
     const db = await knex();
     const { signaller } = await stack();
     const row = (await findCard(db, s.tenant.id, card.id))!;
-    const taken = await db.transaction((trx) => issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }, () => 'STAMP-AAAA-0001'));
+    const taken = await db.transaction((trx) =>
+      issueVoucher(
+        trx,
+        signaller,
+        { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() },
+        () => 'STAMP-AAAA-0001',
+      ),
+    );
     const codes = ['STAMP-AAAA-0001', 'STAMP-AAAA-0001', 'STAMP-AAAA-0001', 'STAMP-AAAA-0001', 'STAMP-AAAA-0001', 'STAMP-AAAA-0002'];
-    const fifthRetry = await db.transaction((trx) => issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 2, bookingId: null, now: new Date() }, () => codes.shift()!));
+    const fifthRetry = await db.transaction((trx) =>
+      issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 2, bookingId: null, now: new Date() }, () => codes.shift()!),
+    );
     expect(taken.code).to.equal('STAMP-AAAA-0001');
     expect(fifthRetry.code).to.equal('STAMP-AAAA-0002');
     await rejectsWith(
-      db.transaction((trx) => issueVoucher(trx, signaller, { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 3, bookingId: null, now: new Date() }, () => 'STAMP-AAAA-0001')),
+      db.transaction((trx) =>
+        issueVoucher(
+          trx,
+          signaller,
+          { card: row, tenantCustomerId: c.tenantCustomerId, cycleNumber: 3, bookingId: null, now: new Date() },
+          () => 'STAMP-AAAA-0001',
+        ),
+      ),
       { status: 409, code: 'LOYALTY_VOUCHER_CODE_EXHAUSTED' },
     );
   });

@@ -16,8 +16,13 @@ async function giveVoucher(s: BookingSalon, c: LoyaltyCustomer, card?: { id: str
   const db = await knex();
   const { signaller } = await stack();
   const cardRow = (await findCard(db, s.tenant.id, (card ?? (await visitCard(s))).id))!;
-  const voucher = await db.transaction((trx) => issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId: c.tenantCustomerId, cycleNumber: opts.cycle ?? 1, bookingId: null, now: new Date() }));
-  if (opts.expiresInMs !== undefined) await db('loyalty_vouchers').where({ id: voucher.id }).update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
+  const voucher = await db.transaction((trx) =>
+    issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId: c.tenantCustomerId, cycleNumber: opts.cycle ?? 1, bookingId: null, now: new Date() }),
+  );
+  if (opts.expiresInMs !== undefined)
+    await db('loyalty_vouchers')
+      .where({ id: voucher.id })
+      .update({ expiresAt: new Date(Date.now() + opts.expiresInMs) });
   return voucher;
 }
 
@@ -59,7 +64,7 @@ describe('loyalty vouchers', function () {
       }
     });
 
-    it('when the code is unknown, another customer\'s, expired, revoked or reserved for another booking then the voucher codes answer and nothing is written', async () => {
+    it("when the code is unknown, another customer's, expired, revoked or reserved for another booking then the voucher codes answer and nothing is written", async () => {
       const s = await bookingSalon();
       const owner = await addCustomer(s);
       const other = await addCustomer(s);
@@ -91,7 +96,9 @@ describe('loyalty vouchers', function () {
       const s = await bookingSalon();
       const c = await addCustomer(s);
       const v = await giveVoucher(s, c);
-      const results = await Promise.all(['09:00', '10:00', '11:00', '12:00', '13:00'].map((time) => staffBooking(s, c, { voucherCode: v.code, daysAhead: 5, time })));
+      const results = await Promise.all(
+        ['09:00', '10:00', '11:00', '12:00', '13:00'].map((time) => staffBooking(s, c, { voucherCode: v.code, daysAhead: 5, time })),
+      );
       const won = results.filter((r) => r.status === 201);
       expect(won).to.have.length(1);
       for (const lost of results.filter((r) => r.status !== 201)) {
@@ -149,14 +156,32 @@ describe('loyalty vouchers', function () {
       const v = await giveVoucher(s, c);
       const b = await bookOk(s, c, { voucherCode: v.code, daysAhead: 6 });
       const { signaller, sms } = await stack();
-      const changes = await (await knex()).transaction((trx) => releaseVoucherOnCancellation(trx, signaller, { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id }, true, { userId: null, role: 'SYSTEM' }, new Date()));
+      const changes = await (
+        await knex()
+      ).transaction((trx) =>
+        releaseVoucherOnCancellation(
+          trx,
+          signaller,
+          { id: b.id, tenantId: s.tenant.id, appliedVoucherId: v.id },
+          true,
+          { userId: null, role: 'SYSTEM' },
+          new Date(),
+        ),
+      );
       expect(changes).to.deep.equal({});
       expect(await voucherRow(v.id)).to.include({ status: 'CANCELLED', cancelledReason: 'BOOKING_FORFEIT' });
-      expect((await call('get', `/loyalty-vouchers/${v.id}`, s.owner.token)).body.data.timeline.map((e: { action: string }) => e.action)).to.deep.equal(['ISSUED', 'RESERVED', 'FORFEITED']);
+      expect((await call('get', `/loyalty-vouchers/${v.id}`, s.owner.token)).body.data.timeline.map((e: { action: string }) => e.action)).to.deep.equal([
+        'ISSUED',
+        'RESERVED',
+        'FORFEITED',
+      ]);
       // a forfeited voucher's timeline ends: once its workflow has ended, every message it was going to send is out
       await (await stackTemporalClient()).workflow.getHandle(voucherContract.workflowId(v.id)).result();
       const aboutTheVoucher = (await sms.sentTo(c.phone)).filter((m) => m.meta?.voucherId === v.id);
-      expect(aboutTheVoucher.map((m) => m.meta?.kind), 'the code when it was issued, nothing at the forfeit').to.deep.equal(['ISSUED']);
+      expect(
+        aboutTheVoucher.map((m) => m.meta?.kind),
+        'the code when it was issued, nothing at the forfeit',
+      ).to.deep.equal(['ISSUED']);
     });
   });
 
@@ -170,7 +195,14 @@ describe('loyalty vouchers', function () {
       const res = await call('post', `/loyalty-vouchers/${v.id}/cancel`, s.owner.token, { reason: 'misbruk' });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.include({ status: 'CANCELLED', cancelledReason: 'misbruk' });
-      expect(res.body.data.timeline.at(-1)).to.include({ action: 'CANCELLED', fromStatus: 'ACTIVE', toStatus: 'CANCELLED', actorUserId: s.owner.id, actorRole: 'OWNER', reason: 'misbruk' });
+      expect(res.body.data.timeline.at(-1)).to.include({
+        action: 'CANCELLED',
+        fromStatus: 'ACTIVE',
+        toStatus: 'CANCELLED',
+        actorUserId: s.owner.id,
+        actorRole: 'OWNER',
+        reason: 'misbruk',
+      });
     });
 
     it('when a voucher is RESERVED then the owner cannot revoke it (409 LOYALTY_VOUCHER_RESERVED_OTHER)', async () => {
@@ -209,7 +241,7 @@ describe('loyalty vouchers', function () {
       expect((await call('get', `/loyalty-vouchers/${va.id}`, other.owner.token)).status).to.equal(404);
     });
 
-    it('when staff read a customer\'s loyalty then they see stamp progress and every voucher', async () => {
+    it("when staff read a customer's loyalty then they see stamp progress and every voucher", async () => {
       const s = await bookingSalon();
       const c = await addCustomer(s);
       const card = await visitCard(s, { requiredStamps: 3 });
@@ -234,13 +266,22 @@ describe('loyalty vouchers', function () {
       const c = await addCustomer(s);
       const percent = await visitCard(s, { rewardType: 'DISCOUNT_PERCENT', rewardValue: 15 });
       const v = await giveVoucher(s, c, percent);
-      const res = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, { code: sloppy(v.code), items: [{ serviceId: s.serviceId }, { serviceId: s.serviceId }] });
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, {
+        code: sloppy(v.code),
+        items: [{ serviceId: s.serviceId }, { serviceId: s.serviceId }],
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.include({ voucherId: v.id, code: v.code, totalAmount: 100000, discountApplied: 15000, payable: 85000 });
       expect(await voucherRow(v.id)).to.include({ status: 'ACTIVE', reservedBookingId: null });
-      const bad = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, { code: 'STAMP-ABCD-EFGI', items: [{ serviceId: s.serviceId }] });
+      const bad = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, {
+        code: 'STAMP-ABCD-EFGI',
+        items: [{ serviceId: s.serviceId }],
+      });
       expect(bad.status).to.equal(400);
-      const unknown = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, { code: 'STAMP-ZZZZ-ZZZ0', items: [{ serviceId: s.serviceId }] });
+      const unknown = await call('post', `/public/tenants/${s.tenant.slug}/vouchers/preview`, undefined, {
+        code: 'STAMP-ZZZZ-ZZZ0',
+        items: [{ serviceId: s.serviceId }],
+      });
       expect(unknown.body.error.code).to.equal('LOYALTY_VOUCHER_NOT_FOUND');
     });
 

@@ -21,7 +21,14 @@ export async function addCustomer(s: BookingSalon, fields: { email?: string } = 
 }
 
 export async function visitCard(s: BookingSalon, fields: Record<string, unknown> = {}) {
-  const res = await call('post', '/loyalty-cards', s.owner.token, { name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000, ...fields });
+  const res = await call('post', '/loyalty-cards', s.owner.token, {
+    name: 'Stempelkort',
+    type: 'VISIT_BASED',
+    requiredStamps: 5,
+    rewardType: 'DISCOUNT_AMOUNT',
+    rewardValue: 20000,
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; requiredStamps: number };
 }
@@ -56,7 +63,10 @@ export async function complete(s: BookingSalon, bookingId: string): Promise<void
 
 /** Waits until the worker has run the completion step of the booking. */
 export async function processed(bookingId: string): Promise<void> {
-  await eventually(async () => (await (await knex())('bookings').where({ id: bookingId }).first('processedForLoyalty')).processedForLoyalty, `loyalty processing of ${bookingId}`);
+  await eventually(
+    async () => (await (await knex())('bookings').where({ id: bookingId }).first('processedForLoyalty')).processedForLoyalty,
+    `loyalty processing of ${bookingId}`,
+  );
 }
 
 export async function vouchersOf(tenantCustomerId: string) {

@@ -33,8 +33,14 @@ describe('the language of messages (HTTP, worker)', function () {
     expect((await (await knex())('bookings').where({ id }).first()).language).to.equal('en');
 
     const confirmation = await eventually(async () => (await sms.sentTo(english.number)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
-    expect(confirmation.text).to.match(/^Hi Emma! Your appointment is confirmed: /).and.contain(' at 10:00').and.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
-    const mail = await eventually(async () => (await platform.mailer.sentTo(english.email)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation e-mail');
+    expect(confirmation.text)
+      .to.match(/^Hi Emma! Your appointment is confirmed: /)
+      .and.contain(' at 10:00')
+      .and.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
+    const mail = await eventually(
+      async () => (await platform.mailer.sentTo(english.email)).find((m) => m.meta?.kind === 'CONFIRMED'),
+      'the confirmation e-mail',
+    );
     expect(mail.subject).to.equal(`Confirmed: your appointment at ${salon.tenant.name}`);
     const invitation = String(mail.attachments?.[0]?.content ?? '').replace(/\r\n[ \t]/g, ''); // unfolded (RFC 5545 folds long lines)
     expect(invitation).to.contain('See or cancel the appointment').and.contain('PRODID:-//salon-platform//booking//EN').and.not.contain('avbestill');
@@ -57,17 +63,28 @@ describe('the language of messages (HTTP, worker)', function () {
     });
     expect(nb.status, JSON.stringify(nb.body)).to.equal(201);
     const nbConfirmation = await eventually(async () => (await sms.sentTo(norwegian)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the Norwegian confirmation');
-    expect(nbConfirmation.text).to.match(/^Hei Kari! Timen din er bekreftet: .* kl\. 10:00/).and.not.contain('lang=en');
+    expect(nbConfirmation.text)
+      .to.match(/^Hei Kari! Timen din er bekreftet: .* kl\. 10:00/)
+      .and.not.contain('lang=en');
   });
 
   it('when a customer joins the waitlist in English then the message confirming it is English, with the link to see or leave the entry in English', async () => {
     const salon = await bookingSalon();
     const { sms } = await stack();
     const number = phone();
-    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(2), toDate: localDay(2), customer: { name: 'Emma', phone: number }, language: 'en' });
+    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, {
+      serviceIds: [salon.serviceId],
+      fromDate: localDay(2),
+      toDate: localDay(2),
+      customer: { name: 'Emma', phone: number },
+      language: 'en',
+    });
     expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
     const message = await eventually(async () => (await sms.sentTo(number)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'), 'the waitlist confirmation');
     const link = `/${salon.tenant.slug}/waitlist/${joined.body.data.id}?token=${encodeURIComponent(joined.body.data.token)}&lang=en`;
-    expect(message.text).to.match(/^Hi Emma! You are on the waitlist at /).and.contain(`See or leave the waitlist: `).and.contain(link);
+    expect(message.text)
+      .to.match(/^Hi Emma! You are on the waitlist at /)
+      .and.contain(`See or leave the waitlist: `)
+      .and.contain(link);
   });
 });

@@ -5,7 +5,18 @@ import { expect } from 'chai';
 import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { addStaff, knex } from '../support/booking-fixtures';
-import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, paymentWorkflowEnded, sandboxMoney, type DepositSalon, type PublicBooking } from '../support/payments';
+import {
+  bookOnline,
+  bookingRow,
+  clickCheckout,
+  depositSalon,
+  paymentPage,
+  paymentRows,
+  paymentWorkflowEnded,
+  sandboxMoney,
+  type DepositSalon,
+  type PublicBooking,
+} from '../support/payments';
 import { eventually } from '../support/eventually';
 
 async function paid(options: Parameters<typeof depositSalon>[0] = {}): Promise<{ salon: DepositSalon; booking: PublicBooking; paymentId: string }> {
@@ -83,7 +94,9 @@ describe('payments: admin routes', function () {
 
   it('when 20 refunds of 1000 race on a captured 10000 then exactly 10 succeed and the refunded total never exceeds the captured amount', async () => {
     const { salon, booking, paymentId } = await paid();
-    const results = await Promise.all(Array.from({ length: 20 }, () => call('post', `/admin/payments/${paymentId}/refund`, salon.owner.token, { amount: 1000 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call('post', `/admin/payments/${paymentId}/refund`, salon.owner.token, { amount: 1000 })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).to.have.length(10);
     expect(statuses.filter((s) => s === 422 || s === 409)).to.have.length(10);
@@ -111,7 +124,11 @@ describe('payments: admin routes', function () {
     const [row] = await paymentRows(booking.id);
     // asked twice by the owner, the capture goes to the provider once: one request, one key, once the workflow has ended
     await paymentWorkflowEnded(paymentId);
-    expect(await sandboxMoney(row.providerSessionId)).to.deep.equal({ captured: 1, captureRequests: { count: 1, keys: [`capture:${paymentId}`] }, refundRequests: { count: 0, keys: [] } });
+    expect(await sandboxMoney(row.providerSessionId)).to.deep.equal({
+      captured: 1,
+      captureRequests: { count: 1, keys: [`capture:${paymentId}`] },
+      refundRequests: { count: 0, keys: [] },
+    });
     const voided = await call('post', `/admin/payments/${paymentId}/void`, salon.owner.token);
     expect(voided.status).to.equal(409);
     expect(voided.body.error.code).to.equal('PAYMENT_NOT_AUTHORIZED');
@@ -139,7 +156,10 @@ describe('payments: admin routes', function () {
     const again = await call('post', '/admin/payments/remaining', salon.owner.token, { bookingId: booking.id });
     expect(again.status).to.equal(409);
     await clickCheckout(res.body.data.redirectUrl, 'pay');
-    await eventually(async () => (await paymentRows(booking.id)).some((p: { intent: string; status: string }) => p.intent === 'REMAINING' && p.status === 'CAPTURED'), 'remaining captured');
+    await eventually(
+      async () => (await paymentRows(booking.id)).some((p: { intent: string; status: string }) => p.intent === 'REMAINING' && p.status === 'CAPTURED'),
+      'remaining captured',
+    );
     const none = await call('post', '/admin/payments/remaining', salon.owner.token, { bookingId: booking.id });
     expect(none.status).to.equal(422);
     expect(none.body.error.code).to.equal('PAYMENT_NOTHING_REMAINING');

@@ -33,7 +33,15 @@ describe('payments: cancellation refunds', function () {
   it('when the customer cancels inside the free window then the captured deposit is refunded in full at the provider and the deposit is REFUNDED', async () => {
     const { salon, booking } = await paidBooking();
     const before = await preview(salon, booking.id, false);
-    expect(before).to.include({ deposit: 'CAPTURED', depositAmount: 10000, withinFreeWindow: true, action: 'REFUND_FULL', refundAmount: 10000, cancellationFee: 0, depositStatusAfter: 'REFUNDED' });
+    expect(before).to.include({
+      deposit: 'CAPTURED',
+      depositAmount: 10000,
+      withinFreeWindow: true,
+      action: 'REFUND_FULL',
+      refundAmount: 10000,
+      cancellationFee: 0,
+      depositStatusAfter: 'REFUNDED',
+    });
 
     const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}/cancel`, undefined, { token: booking.token });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

@@ -45,8 +45,16 @@ describe('payments: payment configs', function () {
 
   it('when a second config is activated then the first is switched off: one active config per salon', async () => {
     const { owner } = await createSalon();
-    const a = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;
-    const b = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'B', captureMode: 'MANUAL', credentials: { apiKey: sandboxKey() } })).body.data;
+    const a = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body
+      .data;
+    const b = (
+      await call('post', '/admin/payment-configs', owner.token, {
+        provider: 'sandbox',
+        displayName: 'B',
+        captureMode: 'MANUAL',
+        credentials: { apiKey: sandboxKey() },
+      })
+    ).body.data;
     expect((await call('post', `/admin/payment-configs/${a.id}/activate`, owner.token)).body.data.isActive).to.equal(true);
     expect((await call('post', `/admin/payment-configs/${b.id}/activate`, owner.token)).body.data.isActive).to.equal(true);
     const list = (await call('get', '/admin/payment-configs', owner.token)).body.data as { id: string; isActive: boolean }[];
@@ -59,7 +67,8 @@ describe('payments: payment configs', function () {
 
   it('when the health check runs then its time and status are recorded; rotating to refused credentials checks at once and records FAILED', async () => {
     const { owner } = await createSalon();
-    const cfg = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;
+    const cfg = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } }))
+      .body.data;
     const ok = await call('post', `/admin/payment-configs/${cfg.id}/health-check`, owner.token);
     expect(ok.status).to.equal(200);
     expect(ok.body.data.lastHealthCheckStatus).to.equal('OK');
@@ -73,8 +82,11 @@ describe('payments: payment configs', function () {
   it("when a salon's sealed credentials are copied into another salon's config row then they do not open there: its health check fails and it lists no credential fields", async () => {
     const a = await createSalon();
     const b = await createSalon();
-    const cfgA = (await call('post', '/admin/payment-configs', a.owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;
-    const cfgB = (await call('post', '/admin/payment-configs', b.owner.token, { provider: 'sandbox', displayName: 'B', credentials: { apiKey: 'b-own-key-that-fails' } })).body.data;
+    const cfgA = (await call('post', '/admin/payment-configs', a.owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } }))
+      .body.data;
+    const cfgB = (
+      await call('post', '/admin/payment-configs', b.owner.token, { provider: 'sandbox', displayName: 'B', credentials: { apiKey: 'b-own-key-that-fails' } })
+    ).body.data;
     // someone with write access to the database moves A's blob into B's row (or into another row of A)
     const db = await knex();
     const stolen = await db('payment_configs').where({ id: cfgA.id }).first();
@@ -89,10 +101,14 @@ describe('payments: payment configs', function () {
 
   it('when a new master key version is added then rotation re-seals the credentials under it', async () => {
     const { owner } = await createSalon();
-    const cfg = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } })).body.data;
+    const cfg = (await call('post', '/admin/payment-configs', owner.token, { provider: 'sandbox', displayName: 'A', credentials: { apiKey: sandboxKey() } }))
+      .body.data;
     expect(cfg.keyVersion).to.equal(1);
     const app = await appWith({ CREDENTIAL_KEYS: `${DEV_CREDENTIAL_KEYS},2:${crypto.randomBytes(32).toString('base64')}` });
-    const rotated = await request(app).post(`/api/admin/payment-configs/${cfg.id}/rotate`).set('Authorization', `Bearer ${owner.token}`).send({ credentials: { apiKey: sandboxKey() } });
+    const rotated = await request(app)
+      .post(`/api/admin/payment-configs/${cfg.id}/rotate`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ credentials: { apiKey: sandboxKey() } });
     expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
     expect(rotated.body.data).to.include({ keyVersion: 2, lastHealthCheckStatus: 'OK' });
     expect(rotated.body.data.credentialFields).to.deep.equal(['apiKey']);
@@ -113,7 +129,11 @@ describe('payments: payment configs', function () {
     await as(request(app).post('/api/admin/payment-configs')).send({ provider: 'sandbox', displayName: 'S', credentials: { other: 'another-secret-value' } });
     await as(request(app).post(`/api/admin/payment-configs/${created.body.data.id}/health-check`));
     await as(request(app).post(`/api/admin/payment-configs/${created.body.data.id}/rotate`)).send({ credentials: { apiKey: second } });
-    await request(app).post(`/api/webhooks/payments/sandbox/${tenant.id}`).set('content-type', 'application/json').set('sandbox-signature', 'x').send('{"id":"evt_1"}');
+    await request(app)
+      .post(`/api/webhooks/payments/sandbox/${tenant.id}`)
+      .set('content-type', 'application/json')
+      .set('sandbox-signature', 'x')
+      .send('{"id":"evt_1"}');
     expect(lines.length).to.be.greaterThan(0);
     for (const secret of [first, second, 'another-secret-value']) expect(lines.join('\n')).to.not.contain(secret);
   });

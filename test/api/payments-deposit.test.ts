@@ -80,10 +80,14 @@ describe('payments: deposit on booking creation', function () {
     expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 10000 });
     // once the payment's workflow has ended nothing more goes to the provider: one capture request, with one key
     await paymentWorkflowEnded(captured.id);
-    expect(await sandboxMoney(captured.providerSessionId)).to.deep.equal({ captured: 1, captureRequests: { count: 1, keys: [`capture:${captured.id}`] }, refundRequests: { count: 0, keys: [] } });
+    expect(await sandboxMoney(captured.providerSessionId)).to.deep.equal({
+      captured: 1,
+      captureRequests: { count: 1, keys: [`capture:${captured.id}`] },
+      refundRequests: { count: 0, keys: [] },
+    });
   });
 
-  describe('when arrival asks for the capture but Temporal cannot be reached (the api\'s own connection, cut for real)', () => {
+  describe("when arrival asks for the capture but Temporal cannot be reached (the api's own connection, cut for real)", () => {
     let outage: TemporalOutage;
     before(async () => {
       outage = await appWithTemporalOutage();
@@ -94,7 +98,7 @@ describe('payments: deposit on booking creation', function () {
 
     for (const [how, cut] of [
       ['refuses the connection', () => outage.refuse()],
-      ['accepts it and never answers (the signal\'s deadline runs out)', () => outage.hang()],
+      ["accepts it and never answers (the signal's deadline runs out)", () => outage.hang()],
     ] as const) {
       it(`when Temporal ${how} then 503 and nothing changed: the booking is not ARRIVED and no capture was asked for; once it is back arrival captures`, async function () {
         this.timeout(90_000);
@@ -104,7 +108,8 @@ describe('payments: deposit on booking creation', function () {
         await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'the deposit authorized');
         const [authorized] = await paymentRows(booking.id);
         const confirmed = await bookingRow(booking.id);
-        const arrive = () => request(outage.app).post(`/api/bookings/${booking.id}/status/ARRIVED`).set('Authorization', `Bearer ${salon.owner.token}`).send({});
+        const arrive = () =>
+          request(outage.app).post(`/api/bookings/${booking.id}/status/ARRIVED`).set('Authorization', `Bearer ${salon.owner.token}`).send({});
         await cut();
         try {
           const arrived = await arrive();
@@ -114,7 +119,10 @@ describe('payments: deposit on booking creation', function () {
         }
         expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', version: confirmed.version });
         expect((await paymentRows(booking.id))[0]).to.include({ status: 'AUTHORIZED', captureRequestedAt: null, version: authorized.version });
-        expect(await (await knex())('payment_events').where({ paymentId: authorized.id, type: 'PaymentCaptureRequested' }), 'no capture asked for').to.have.length(0);
+        expect(
+          await (await knex())('payment_events').where({ paymentId: authorized.id, type: 'PaymentCaptureRequested' }),
+          'no capture asked for',
+        ).to.have.length(0);
         // tried again once Temporal is back: arrived, and captured
         await eventually(async () => ((await arrive()).status === 200 ? true : undefined), 'arrival once Temporal is back');
         await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit captured');
@@ -124,7 +132,11 @@ describe('payments: deposit on booking creation', function () {
 
   it('when the booking is in person (staff-created) then no payment is made even at a deposit salon', async () => {
     const salon = await depositSalon();
-    const res = await call('post', '/bookings', salon.owner.token, { startTime: at(localDay(2), '12:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Ola', phone: '+4791234567' } });
+    const res = await call('post', '/bookings', salon.owner.token, {
+      startTime: at(localDay(2), '12:00'),
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Ola', phone: '+4791234567' },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.data.paymentMode).to.equal('IN_PERSON');
     expect(await paymentRows(res.body.data.id)).to.have.length(0);

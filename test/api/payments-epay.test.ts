@@ -38,13 +38,41 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     const { salon, credentials } = await epaySalon('AUTO');
     const booking = await bookOnline(salon);
     const [payment] = await paymentRows(booking.id);
-    const params: [string, string][] = [['txnid', '424242'], ['orderid', orderIdOf(payment.id)], ['amount', '15000'], ['currency', '578']];
-    const forged = new URLSearchParams([...params, ['hash', epayHash(params.map(([, v]) => v), 'not-the-key')]]).toString();
+    const params: [string, string][] = [
+      ['txnid', '424242'],
+      ['orderid', orderIdOf(payment.id)],
+      ['amount', '15000'],
+      ['currency', '578'],
+    ];
+    const forged = new URLSearchParams([
+      ...params,
+      [
+        'hash',
+        epayHash(
+          params.map(([, v]) => v),
+          'not-the-key',
+        ),
+      ],
+    ]).toString();
     const res = await (await http()).get(`/api/webhooks/payments/epay/${salon.tenant.id}?${forged}`);
     expect(res.status).to.equal(401);
     // the same parameters as a form POST, correctly hashed, are accepted
-    const good = new URLSearchParams([...params, ['hash', epayHash(params.map(([, v]) => v), credentials.md5Key)]]).toString();
-    const posted = await (await http()).post(`/api/webhooks/payments/epay/${salon.tenant.id}`).set('content-type', 'application/x-www-form-urlencoded').send(good);
+    const good = new URLSearchParams([
+      ...params,
+      [
+        'hash',
+        epayHash(
+          params.map(([, v]) => v),
+          credentials.md5Key,
+        ),
+      ],
+    ]).toString();
+    const posted = await (
+      await http()
+    )
+      .post(`/api/webhooks/payments/epay/${salon.tenant.id}`)
+      .set('content-type', 'application/x-www-form-urlencoded')
+      .send(good);
     expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
     expect(posted.body.data.outcome).to.equal('APPLIED');
     expect((await paymentRows(booking.id))[0].status).to.equal('CAPTURED');
@@ -81,7 +109,10 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 5000, creditCalls: 1 });
 
     expect((await call('post', `/admin/payments/${payment.id}/refund`, salon.owner.token, { amount: 3000 })).status).to.equal(200);
-    await eventually(async () => (await refunds()).every((r: { status: string }) => r.status === 'SUCCEEDED') && (await refunds()).length === 2, 'both refunds paid out');
+    await eventually(
+      async () => (await refunds()).every((r: { status: string }) => r.status === 'SUCCEEDED') && (await refunds()).length === 2,
+      'both refunds paid out',
+    );
     expect(epay.transactionOf(orderIdOf(payment.id))).to.include({ creditedAmount: 8000, creditCalls: 2 });
     expect((await paymentRows(booking.id))[0]).to.include({ status: 'PARTIALLY_REFUNDED', refundedAmount: 8000 });
   });

@@ -27,7 +27,14 @@ async function bookWithEmail(salon: BookingSalon): Promise<PublicBooking & { ema
     customer: { name: 'Kari Nordmann', phone, email },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return { id: res.body.data.id, token: res.body.data.cancellationToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired, phone, email };
+  return {
+    id: res.body.data.id,
+    token: res.body.data.cancellationToken,
+    status: res.body.data.status,
+    paymentRequired: res.body.data.paymentRequired,
+    phone,
+    email,
+  };
 }
 
 describe('payments: a confirmation that arrives after the payment expired', function () {
@@ -58,14 +65,30 @@ describe('payments: a confirmation that arrives after the payment expired', func
       expect(payment).to.include({ status: 'EXPIRED', lateOutcome: captureMode === 'AUTO' ? 'CAPTURED' : 'AUTHORIZED', lateAmount: 15000 });
 
       const txn = () => epay.transactionOf(orderIdOf(payment.id))!;
-      await eventually(async () => (captureMode === 'AUTO' ? txn().creditedAmount === 15000 : txn().status === 'PAYMENT_DELETED'), `the payment ${release} at ePay`);
-      const released = await eventually(async () => (await paymentRows(booking.id)).find((p: { lateReleasedAt: Date | null }) => p.lateReleasedAt), 'the release recorded');
+      await eventually(
+        async () => (captureMode === 'AUTO' ? txn().creditedAmount === 15000 : txn().status === 'PAYMENT_DELETED'),
+        `the payment ${release} at ePay`,
+      );
+      const released = await eventually(
+        async () => (await paymentRows(booking.id)).find((p: { lateReleasedAt: Date | null }) => p.lateReleasedAt),
+        'the release recorded',
+      );
       expect(released).to.include({ status: 'EXPIRED', lateRelease: captureMode === 'AUTO' ? 'REFUNDED' : 'VOIDED' });
       expect(txn()).to.include({ creditCalls: captureMode === 'AUTO' ? 1 : 0 });
 
-      const text = await eventually(async () => (await sms.sentTo(booking.phone)).find((m) => m.meta?.kind === 'LATE_PAYMENT')?.text, 'the SMS to the customer');
-      expect(text).to.match(/^Hei Kari Nordmann! /).and.match(/150 kr/).and.match(captureMode === 'AUTO' ? /refundert/ : /frigitt/).and.not.match(/NOK/);
-      const mail = await eventually(async () => (await platform.mailer.sentTo(booking.email)).find((m) => m.meta?.kind === 'LATE_PAYMENT'), 'the e-mail to the customer');
+      const text = await eventually(
+        async () => (await sms.sentTo(booking.phone)).find((m) => m.meta?.kind === 'LATE_PAYMENT')?.text,
+        'the SMS to the customer',
+      );
+      expect(text)
+        .to.match(/^Hei Kari Nordmann! /)
+        .and.match(/150 kr/)
+        .and.match(captureMode === 'AUTO' ? /refundert/ : /frigitt/)
+        .and.not.match(/NOK/);
+      const mail = await eventually(
+        async () => (await platform.mailer.sentTo(booking.email)).find((m) => m.meta?.kind === 'LATE_PAYMENT'),
+        'the e-mail to the customer',
+      );
       expect(mail.subject).to.match(/betaling/i);
       expect(mail.text).to.equal(text);
 

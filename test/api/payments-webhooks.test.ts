@@ -10,7 +10,11 @@ import { sandboxSignature } from '../../integrations/payments/sandbox/sandbox-pr
 import { eventually } from '../support/eventually';
 
 async function post(tenantId: string, body: string, signature: string) {
-  return (await http()).post(`/api/webhooks/payments/sandbox/${tenantId}`).set('content-type', 'application/json').set('sandbox-signature', signature).send(body);
+  return (await http())
+    .post(`/api/webhooks/payments/sandbox/${tenantId}`)
+    .set('content-type', 'application/json')
+    .set('sandbox-signature', signature)
+    .send(body);
 }
 
 function event(paymentId: string, type: string, extra: Record<string, unknown> = {}): string {
@@ -48,7 +52,10 @@ describe('payments: provider webhooks', function () {
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit to be paid');
     const [paid] = await paymentRows(booking.id);
     const { sandbox } = await stack();
-    const res = await fetch(`${sandbox.url}/v1/sessions/${paid.providerSessionId}/redeliver`, { method: 'POST', headers: { authorization: `Bearer ${salon.apiKey}`, 'idempotency-key': 'redeliver-1' } });
+    const res = await fetch(`${sandbox.url}/v1/sessions/${paid.providerSessionId}/redeliver`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${salon.apiKey}`, 'idempotency-key': 'redeliver-1' },
+    });
     expect(res.status).to.equal(200);
     const last = sandbox.delivered.filter((d) => d.body.includes(paid.id));
     expect(last.map((d) => d.status)).to.deep.equal([200, 200]);

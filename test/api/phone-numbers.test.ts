@@ -38,7 +38,9 @@ describe('phone numbers (HTTP)', function () {
     const customers = await db('customers').where({ tenantId: salon.tenant.id });
     expect(customers.map((c: { phone: string }) => c.phone)).to.deep.equal([`+47${d}`]);
     const bookings = await db('bookings').where({ tenantId: salon.tenant.id });
-    expect(bookings.map((b: { contactPhone: string; customerId: string }) => [b.contactPhone, b.customerId])).to.deep.equal(typed.map(() => [`+47${d}`, customers[0].id]));
+    expect(bookings.map((b: { contactPhone: string; customerId: string }) => [b.contactPhone, b.customerId])).to.deep.equal(
+      typed.map(() => [`+47${d}`, customers[0].id]),
+    );
     const sent = await eventually(async () => {
       const all = await sms.sentTo(`+47${d}`);
       return all.length >= 3 ? all : undefined;
@@ -50,7 +52,12 @@ describe('phone numbers (HTTP)', function () {
     const salon = await bookingSalon();
     const d = digits();
     const join = (phone: string) =>
-      call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(5), customer: { name: 'Vera', phone } });
+      call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, {
+        serviceIds: [salon.serviceId],
+        fromDate: localDay(1),
+        toDate: localDay(5),
+        customer: { name: 'Vera', phone },
+      });
     const first = await join(d);
     expect(first.status, JSON.stringify(first.body)).to.equal(201);
     expect(first.body.data.customer.phone).to.equal(`+47${d}`);
@@ -70,9 +77,17 @@ describe('phone numbers (HTTP)', function () {
       items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
       customer: { name: 'Kari', phone: '1234' },
     });
-    const waitlist = await call('post', `/public/tenants/${slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(2), customer: { name: 'Vera', phone: '+47 123 45 6789' } });
+    const waitlist = await call('post', `/public/tenants/${slug}/waitlist`, undefined, {
+      serviceIds: [salon.serviceId],
+      fromDate: localDay(1),
+      toDate: localDay(2),
+      customer: { name: 'Vera', phone: '+47 123 45 6789' },
+    });
     const customer = await call('post', '/customers', salon.owner.token, { name: 'Ola', phone: '9876 543' });
-    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: '0047 1', password: 'secret-passphrase', role: 'STAFF' } });
+    const resource = await call('post', '/resources', salon.owner.token, {
+      name: 'Ny frisør',
+      login: { phone: '0047 1', password: 'secret-passphrase', role: 'STAFF' },
+    });
     for (const [res, field] of [
       [booking, 'customer.phone'],
       [waitlist, 'customer.phone'],
@@ -102,9 +117,16 @@ describe('phone numbers (HTTP)', function () {
     expect(found.body.data.map((x: { id: string }) => x.id)).to.deep.equal([created.body.data.id]);
 
     const l = digits();
-    const resource = await call('post', '/resources', salon.owner.token, { name: 'Ny frisør', login: { phone: `${l.slice(0, 3)} ${l.slice(3, 5)} ${l.slice(5)}`, password: 'secret-passphrase', role: 'STAFF' } });
+    const resource = await call('post', '/resources', salon.owner.token, {
+      name: 'Ny frisør',
+      login: { phone: `${l.slice(0, 3)} ${l.slice(3, 5)} ${l.slice(5)}`, password: 'secret-passphrase', role: 'STAFF' },
+    });
     expect(resource.status, JSON.stringify(resource.body)).to.equal(201);
-    const user = await (await knex())('users').where({ tenantId: salon.tenant.id, phone: `+47${l}` }).first();
+    const user = await (
+      await knex()
+    )('users')
+      .where({ tenantId: salon.tenant.id, phone: `+47${l}` })
+      .first();
     expect(user, 'the login is stored in E.164').to.not.equal(undefined);
     const login = await call('post', '/auth/login', undefined, { phone: `0047 ${l}`, password: 'secret-passphrase', tenantSlug: salon.tenant.slug });
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
@@ -112,7 +134,11 @@ describe('phone numbers (HTTP)', function () {
 
   it('when the salon is in Sweden then a number typed without a country code is Swedish, and a guest proves a booking with it typed either way', async () => {
     const salon = await bookingSalon();
-    await (await knex())('tenants').where({ id: salon.tenant.id }).update({ address: { street: 'Storgatan 1', city: 'Malmö', country: 'Sverige' } });
+    await (
+      await knex()
+    )('tenants')
+      .where({ id: salon.tenant.id })
+      .update({ address: { street: 'Storgatan 1', city: 'Malmö', country: 'Sverige' } });
     const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
       startTime: at(localDay(3), '12:00'),
       items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],

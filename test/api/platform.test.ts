@@ -61,7 +61,16 @@ describe('Health', () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const app = createApp(
-      { ...platform.deps, logger, health: { ...platform.deps.health, cache: async () => { throw new Error('connect ECONNREFUSED 10.20.30.40:6379 (user cache_admin)'); } } },
+      {
+        ...platform.deps,
+        logger,
+        health: {
+          ...platform.deps.health,
+          cache: async () => {
+            throw new Error('connect ECONNREFUSED 10.20.30.40:6379 (user cache_admin)');
+          },
+        },
+      },
       { validateResponses: true },
     );
     const res = await request(app).get('/api/health');
@@ -110,7 +119,12 @@ describe('Envelope and validation', () => {
     await stack();
     const page = await paginate(TenantModel.query().where('slug', 'no-such-slug-ever'), {});
     let sent: unknown;
-    const res = { status: () => res, json: (body: unknown) => { sent = body; } } as unknown as ExpressResponse;
+    const res = {
+      status: () => res,
+      json: (body: unknown) => {
+        sent = body;
+      },
+    } as unknown as ExpressResponse;
     sendPage(res, page);
     expect(sent).to.deep.equal({ success: true, data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } });
   });
@@ -127,7 +141,10 @@ describe('Envelope and validation', () => {
     expect(res.status).to.equal(400);
     expect(res.body.success).to.equal(false);
     expect(res.body.error.code).to.equal('VALIDATION_ERROR');
-    expect(res.body.error.details).to.deep.include({ field: 'hacker', message: res.body.error.details.find((d: { field: string }) => d.field === 'hacker').message });
+    expect(res.body.error.details).to.deep.include({
+      field: 'hacker',
+      message: res.body.error.details.find((d: { field: string }) => d.field === 'hacker').message,
+    });
     for (const d of res.body.error.details) expect(d).to.have.keys('field', 'message');
   });
 
@@ -146,7 +163,12 @@ describe('Envelope and validation', () => {
     const ok = await (await http()).post('/api/auth/login').set('Content-Type', 'application/json').send(at);
     expect(ok.status).to.equal(400);
     expect(ok.body.error.code).to.equal('VALIDATION_ERROR');
-    const over = await (await http()).post('/api/auth/login').set('Content-Type', 'application/json').send(wrap(limit - overhead + 1));
+    const over = await (
+      await http()
+    )
+      .post('/api/auth/login')
+      .set('Content-Type', 'application/json')
+      .send(wrap(limit - overhead + 1));
     expect(over.status).to.equal(413);
     expect(over.body).to.deep.equal({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: over.body.error.message } });
   });
@@ -154,9 +176,15 @@ describe('Envelope and validation', () => {
   it('when something unexpected fails then 500 INTERNAL_ERROR without stack or internal message', async () => {
     const { platform } = await stack();
     const { owner } = await createSalon();
-    const failingVerifier = { verify: async () => { throw new Error('oidc.internal:443 exploded with secret xyz'); } };
+    const failingVerifier = {
+      verify: async () => {
+        throw new Error('oidc.internal:443 exploded with secret xyz');
+      },
+    };
     const app = createApp({ ...platform.deps, idTokenVerifier: failingVerifier }, { validateResponses: true });
-    const res = await request(app).post('/api/auth/customer/oauth').send({ idToken: `${owner.id}.x.y`, nonce: 'nonce-12345678' });
+    const res = await request(app)
+      .post('/api/auth/customer/oauth')
+      .send({ idToken: `${owner.id}.x.y`, nonce: 'nonce-12345678' });
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' } });
     expect(res.text).to.not.contain('oidc').and.not.contain('secret').and.not.contain('at ');

@@ -94,7 +94,8 @@ describe('public booking portal', () => {
       await addStaff(s.tenant.id, [s.serviceId], { isBookableOnline: false });
       await addStaff(s.tenant.id, [s.serviceId], { isActive: false });
       const api = await apiClient();
-      const resources = (serviceId?: string) => api.GET('/public/tenants/{slug}/resources', { params: { path: { slug: s.tenant.slug }, query: serviceId === undefined ? {} : { serviceId } } });
+      const resources = (serviceId?: string) =>
+        api.GET('/public/tenants/{slug}/resources', { params: { path: { slug: s.tenant.slug }, query: serviceId === undefined ? {} : { serviceId } } });
       const all = expectOk(await resources(), 200);
       expect(all.data.map((r) => r.id)).to.deep.equal([s.staff[0].resourceId, specialist.resourceId]);
       const forService = expectOk(await resources(other.id), 200);
@@ -110,7 +111,9 @@ describe('public booking portal', () => {
     it('when a guest books then 201 PENDING (autoConfirm off) with a cancellation token, paymentRequired false, a contact snapshot and a customer found by phone', async () => {
       const s = await bookingSalon();
       const start = at(localDay(3), '10:00');
-      const res = await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+      const res = await (
+        await apiClient()
+      ).POST('/public/tenants/{slug}/bookings', {
         params: { path: { slug: s.tenant.slug } },
         body: { startTime: start, items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: guest({ notes: 'first time' }) },
       });
@@ -120,7 +123,14 @@ describe('public booking portal', () => {
       expect(d.items[0]).to.include({ resourceId: s.staff[0].resourceId });
       const db = await knex();
       const row = await db('bookings').where({ id: d.id }).first();
-      expect(row).to.include({ source: 'ONLINE', isGuest: true, contactName: 'Ola Gjest', contactPhone: '+4795555555', contactEmail: 'ola@example.no', notes: 'first time' });
+      expect(row).to.include({
+        source: 'ONLINE',
+        isGuest: true,
+        contactName: 'Ola Gjest',
+        contactPhone: '+4795555555',
+        contactEmail: 'ola@example.no',
+        notes: 'first time',
+      });
       expect(row.cancellationTokenHash).to.be.a('string').and.not.equal(d.cancellationToken);
       const customer = await db('customers').where({ id: row.customerId }).first();
       expect(customer.phone).to.equal('+4795555555');
@@ -133,7 +143,9 @@ describe('public booking portal', () => {
       const db = await knex();
       const [c] = await db('customers').insert({ tenantId: s.tenant.id, name: 'Kari Fast', phone: '+4795555555' }).returning('id');
       const res = await book(s, { startTime: at(localDay(3), '12:00'), items: [{ serviceId: s.serviceId }], customer: guest({ name: 'Someone Else' }) });
-      const row = await db('bookings').where({ id: expectOk(res, 201).data.id }).first();
+      const row = await db('bookings')
+        .where({ id: expectOk(res, 201).data.id })
+        .first();
       expect(row.customerId).to.equal(c.id);
       expect(row.contactName).to.equal('Someone Else');
       expect((await db('customers').where({ id: c.id }).first()).name).to.equal('Kari Fast');
@@ -156,15 +168,27 @@ describe('public booking portal', () => {
     it('when the staff member is not bookable online then 422 RESOURCE_NOT_QUALIFIED; outside hours 422 RESOURCE_NOT_AVAILABLE; in the past 422 BOOKING_IN_PAST', async () => {
       const s = await bookingSalon();
       const hiddenStaff = await addStaff(s.tenant.id, [s.serviceId], { isBookableOnline: false });
-      expectError(await book(s, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId, resourceId: hiddenStaff.resourceId }], customer: guest() }), 422, 'RESOURCE_NOT_QUALIFIED');
-      expectError(await book(s, { startTime: at(localDay(3), '18:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 422, 'RESOURCE_NOT_AVAILABLE');
+      expectError(
+        await book(s, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId, resourceId: hiddenStaff.resourceId }], customer: guest() }),
+        422,
+        'RESOURCE_NOT_QUALIFIED',
+      );
+      expectError(
+        await book(s, { startTime: at(localDay(3), '18:00'), items: [{ serviceId: s.serviceId }], customer: guest() }),
+        422,
+        'RESOURCE_NOT_AVAILABLE',
+      );
       expectError(await book(s, { startTime: at(localDay(-1), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 422, 'BOOKING_IN_PAST');
     });
 
     it('when the start is on the last bookable day then 201; the day after 422 DATE_BEYOND_BOOKING_WINDOW', async () => {
       const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 10 } });
       expectOk(await book(s, { startTime: at(localDay(10), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 201);
-      const late = expectError(await book(s, { startTime: at(localDay(11), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 422, 'DATE_BEYOND_BOOKING_WINDOW');
+      const late = expectError(
+        await book(s, { startTime: at(localDay(11), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }),
+        422,
+        'DATE_BEYOND_BOOKING_WINDOW',
+      );
       expect(late.details?.map((d) => d.field)).to.deep.equal(['startTime']);
     });
 
@@ -172,7 +196,11 @@ describe('public booking portal', () => {
       const s = await bookingSalon();
       const db = await knex();
       await db('tenants').where({ id: s.tenant.id }).update({ isActive: false });
-      expectError(await book(s, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 409, 'TENANT_NOT_ACCEPTING_BOOKINGS');
+      expectError(
+        await book(s, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }),
+        409,
+        'TENANT_NOT_ACCEPTING_BOOKINGS',
+      );
     });
 
     it('when the body is bad then 400 (no customer, no phone, unknown field, bad email; a guest voucherCode is 422, see loyalty-vouchers.test.ts)', async () => {
@@ -214,7 +242,8 @@ describe('public booking portal', () => {
 
     it('when the customer cancels inside the free window with the token then CANCELLED by CUSTOMER; again 409', async () => {
       const { s, id, token } = await guestBooking({ cancellationHours: 24 }, 5);
-      const cancel = async (body: Schemas['PublicBookingCancelRequest']) => (await apiClient()).POST('/public/tenants/{slug}/bookings/{id}/cancel', { params: { path: { slug: s.tenant.slug, id } }, body });
+      const cancel = async (body: Schemas['PublicBookingCancelRequest']) =>
+        (await apiClient()).POST('/public/tenants/{slug}/bookings/{id}/cancel', { params: { path: { slug: s.tenant.slug, id } }, body });
       const res = expectOk(await cancel({ token, reason: 'sick' }), 200);
       expect(res.data.status).to.equal('CANCELLED');
       const db = await knex();
@@ -226,7 +255,9 @@ describe('public booking portal', () => {
 
     it('when the customer cancels with the phone outside the free window then 422 CANCELLATION_WINDOW_CLOSED and nothing changes', async () => {
       const { s, id } = await guestBooking({ cancellationHours: 168 }, 3);
-      const res = await (await apiClient()).POST('/public/tenants/{slug}/bookings/{id}/cancel', { params: { path: { slug: s.tenant.slug, id } }, body: { phone: '+4795555555' } });
+      const res = await (
+        await apiClient()
+      ).POST('/public/tenants/{slug}/bookings/{id}/cancel', { params: { path: { slug: s.tenant.slug, id } }, body: { phone: '+4795555555' } });
       expectError(res, 422, 'CANCELLATION_WINDOW_CLOSED');
       const db = await knex();
       expect((await db('bookings').where({ id }).first()).status).to.equal('PENDING');

@@ -49,7 +49,7 @@ describe('rebooking nudges (HTTP)', () => {
     expect((await (await knex())('customers').where({ id: created.body.data.id }).first()).acceptsRebookingNudges).to.equal(true);
   });
 
-  it("when a signed-in customer turns nudges on and off then each salon that knows them follows; one salon alone by its slug; a salon that does not know them is 404", async () => {
+  it('when a signed-in customer turns nudges on and off then each salon that knows them follows; one salon alone by its slug; a salon that does not know them is 404', async () => {
     const [a, b] = [await bookingSalon(), await bookingSalon()];
     const customer = await signInCustomer();
     // a salon knows the account by a phone the account proved (a typed phone links nothing: docs/rules/security.md)
@@ -71,7 +71,10 @@ describe('rebooking nudges (HTTP)', () => {
     const offAtA = await call('put', '/customer/me/preferences', customer.accessToken, { rebookingNudges: false, tenantSlug: a.tenant.slug });
     const bySlug = Object.fromEntries(offAtA.body.data.salons.map((x: { tenantSlug: string; rebookingNudges: boolean }) => [x.tenantSlug, x.rebookingNudges]));
     expect(bySlug).to.deep.equal({ [a.tenant.slug]: false, [b.tenant.slug]: true });
-    const elsewhere = await call('put', '/customer/me/preferences', customer.accessToken, { rebookingNudges: true, tenantSlug: (await bookingSalon()).tenant.slug });
+    const elsewhere = await call('put', '/customer/me/preferences', customer.accessToken, {
+      rebookingNudges: true,
+      tenantSlug: (await bookingSalon()).tenant.slug,
+    });
     expect([elsewhere.status, elsewhere.body.error.code]).to.deep.equal([404, 'TENANT_NOT_FOUND']);
     expect((await call('get', '/customer/me/preferences')).status).to.equal(401);
   });
@@ -100,7 +103,10 @@ describe('rebooking nudges (HTTP)', () => {
     const customer = (await call('post', '/customers', s.owner.token, { name: 'Per', phone: phone(), acceptsRebookingNudges: true })).body.data;
     const { config } = await stack();
     const token = unsubscribeToken(config.keys.rebookingUnsubscribe, customer.id);
-    const wrong = await call('post', `/public/tenants/${s.tenant.slug}/rebooking-nudges/unsubscribe`, undefined, { customerId: customer.id, token: `${token}x` });
+    const wrong = await call('post', `/public/tenants/${s.tenant.slug}/rebooking-nudges/unsubscribe`, undefined, {
+      customerId: customer.id,
+      token: `${token}x`,
+    });
     expect([wrong.status, wrong.body.error.code]).to.deep.equal([404, 'CUSTOMER_NOT_FOUND']);
     const elsewhere = await call('post', `/public/tenants/${other.tenant.slug}/rebooking-nudges/unsubscribe`, undefined, { customerId: customer.id, token });
     expect([elsewhere.status, elsewhere.body.error.code]).to.deep.equal([404, 'CUSTOMER_NOT_FOUND']);
@@ -126,7 +132,10 @@ describe('rebooking nudges (HTTP)', () => {
     for (const date of series.body.data.nextDates) expect(page.text).to.contain(`<time datetime="${date}">`);
     // the occurrence the worker books has its own manage link (the one its messages carry), with the same section
     const db = await knex();
-    const occurrence = await eventually(async () => db('booking_series_occurrences').where({ seriesId: series.body.data.id, occurrenceIndex: 1 }).first(), 'occurrence 1 booked');
+    const occurrence = await eventually(
+      async () => db('booking_series_occurrences').where({ seriesId: series.body.data.id, occurrenceIndex: 1 }).first(),
+      'occurrence 1 booked',
+    );
     const row = await db('bookings').where({ id: occurrence.bookingId }).first();
     const token = reissueCancellationToken((await stack()).config.keys.manageLink, row.id, row.cancellationTokenHash)!;
     const its = await (await http()).get(`/${s.tenant.slug}/bookings/${row.id}?token=${encodeURIComponent(token)}`);

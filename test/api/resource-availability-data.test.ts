@@ -21,7 +21,9 @@ describe('loadResourceAvailability (read side for the availability engine)', () 
     inactive = await mk({ name: 'Borte', isActive: false, serviceIds: [svc] });
     await mk({ name: 'Uten ferdighet' });
     for (const id of [kari, ola]) {
-      await s.as('OWNER', 'post', `/resources/${id}/schedules/bulk`, { schedules: [1, 2, 3, 4, 5].map((d) => ({ dayOfWeek: d, startTime: '09:00', endTime: '17:00' })) });
+      await s.as('OWNER', 'post', `/resources/${id}/schedules/bulk`, {
+        schedules: [1, 2, 3, 4, 5].map((d) => ({ dayOfWeek: d, startTime: '09:00', endTime: '17:00' })),
+      });
     }
     await s.as('OWNER', 'post', `/resources/${kari}/schedule-overrides`, { date: '2030-03-05', startTime: '12:00', endTime: '14:00' });
     await s.as('OWNER', 'post', `/resources/${kari}/schedule-overrides`, { date: '2030-04-01' });
@@ -48,8 +50,8 @@ describe('loadResourceAvailability (read side for the availability engine)', () 
     const { knex } = (await stack()).platform;
     const other = await salonWithRoles();
     const range = { dateFrom: '2030-03-01', dateTo: '2030-03-31' };
-    expect((await loadResourceAvailability(knex, other.tenant.id, { resourceIds: [kari] }, range))).to.deep.equal([]);
-    expect((await loadResourceAvailability(knex, s.tenant.id, { resourceIds: [inactive] }, range))).to.deep.equal([]);
+    expect(await loadResourceAvailability(knex, other.tenant.id, { resourceIds: [kari] }, range)).to.deep.equal([]);
+    expect(await loadResourceAvailability(knex, s.tenant.id, { resourceIds: [inactive] }, range)).to.deep.equal([]);
     const withInactive = await loadResourceAvailability(knex, s.tenant.id, { resourceIds: [inactive, ola] }, range, { activeOnly: false });
     expect(withInactive.map((r) => r.id).sort()).to.deep.equal([inactive, ola].sort());
     expect(withInactive.find((r) => r.id === ola)!.timeOff).to.have.length(2);

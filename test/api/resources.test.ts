@@ -37,7 +37,15 @@ describe('resources', () => {
         metadata: { jobTitle: 'Frisør', phone: '+4791234567', email: 'ingrid@example.test', commission: 40 },
       });
       expect(res.status).to.equal(201);
-      expect(res.body.data).to.include({ name: 'Ingrid Hansen', type: 'staff', isActive: true, isBookableOnline: true, color: '#AA00ff', userId: null, sortOrder: 0 });
+      expect(res.body.data).to.include({
+        name: 'Ingrid Hansen',
+        type: 'staff',
+        isActive: true,
+        isBookableOnline: true,
+        color: '#AA00ff',
+        userId: null,
+        sortOrder: 0,
+      });
       expect(res.body.data.skills).to.deep.equal([]);
       const row = await (await db())('resources').where({ id: res.body.data.id }).first();
       expect(row.tenantId).to.equal(s.tenant.id);
@@ -45,8 +53,8 @@ describe('resources', () => {
     });
 
     it('when rooms and equipment are created then their type is kept', async () => {
-      expect((await newResource(s, { type: 'room' }) as { type?: string }).type).to.equal('room');
-      expect((await newResource(s, { type: 'equipment' }) as { type?: string }).type).to.equal('equipment');
+      expect(((await newResource(s, { type: 'room' })) as { type?: string }).type).to.equal('room');
+      expect(((await newResource(s, { type: 'equipment' })) as { type?: string }).type).to.equal('equipment');
     });
 
     it('when a login object is given then a linked user is created in the same transaction and can sign tokens', async () => {
@@ -159,7 +167,11 @@ describe('resources', () => {
   describe('PATCH /resources/:id', () => {
     it('when the owner patches fields then they change and metadata is merged key by key', async () => {
       const r = await newResource(s, { metadata: { jobTitle: 'Frisør', commission: 30 } });
-      const res = await s.as('OWNER', 'patch', `/resources/${r.id}`, { name: 'Nytt navn', isBookableOnline: false, metadata: { phone: '+4799999999', commission: null } });
+      const res = await s.as('OWNER', 'patch', `/resources/${r.id}`, {
+        name: 'Nytt navn',
+        isBookableOnline: false,
+        metadata: { phone: '+4799999999', commission: null },
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.include({ name: 'Nytt navn', isBookableOnline: false });
       expect(res.body.data.metadata).to.deep.equal({ jobTitle: 'Frisør', phone: '+4799999999', commission: null });
@@ -188,7 +200,13 @@ describe('resources', () => {
         expect(res.body.data.metadata).to.deep.equal({ jobTitle: 'Barber', phone: '+4700000000', email: 'me@example.test' });
       });
 
-      for (const body of [{ name: 'Sjef' }, { metadata: { commission: 90 } }, { metadata: { jobTitle: 'Eier' } }, { isActive: false }, { color: '#000000', sortOrder: 1 }]) {
+      for (const body of [
+        { name: 'Sjef' },
+        { metadata: { commission: 90 } },
+        { metadata: { jobTitle: 'Eier' } },
+        { isActive: false },
+        { color: '#000000', sortOrder: 1 },
+      ]) {
         it(`when STAFF sends ${JSON.stringify(body)} for their own resource then 403 FORBIDDEN and nothing changes`, async () => {
           const res = await call('patch', `/resources/${own.id}`, staffToken, body);
           expect(res.status).to.equal(403);
@@ -239,7 +257,7 @@ describe('resources', () => {
       expect(again.body.error.code).to.equal('RESOURCE_SKILL_NOT_FOUND');
     });
 
-    it('when the service is inactive then 422 SERVICE_INACTIVE; another salon\'s service is 404 SERVICE_NOT_FOUND; nothing is written', async () => {
+    it("when the service is inactive then 422 SERVICE_INACTIVE; another salon's service is 404 SERVICE_NOT_FOUND; nothing is written", async () => {
       const inactive = await newService(s, { isActive: false });
       const foreign = await newService(other);
       const active = await newService(s);

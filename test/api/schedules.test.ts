@@ -42,7 +42,14 @@ describe('schedules, overrides and time-off', () => {
       expect(res.body.data).to.have.length(4);
       const list = await s.as('STAFF', 'get', `/resources/${r.id}/schedules`);
       expect(list.status).to.equal(200);
-      expect(list.body.data.map((x: { dayOfWeek: number; startTime: string; endTime: string; isActive: boolean }) => [x.dayOfWeek, x.startTime, x.endTime, x.isActive])).to.deep.equal([
+      expect(
+        list.body.data.map((x: { dayOfWeek: number; startTime: string; endTime: string; isActive: boolean }) => [
+          x.dayOfWeek,
+          x.startTime,
+          x.endTime,
+          x.isActive,
+        ]),
+      ).to.deep.equal([
         [1, '08:00', '11:30', true],
         [1, '12:30', '17:00', true],
         [2, '09:00', '17:00', true],
@@ -117,7 +124,7 @@ describe('schedules, overrides and time-off', () => {
       expect(gone.body.error.code).to.equal('SCHEDULE_NOT_FOUND');
     });
 
-    it("when a slot is addressed through another resource or salon then 404", async () => {
+    it('when a slot is addressed through another resource or salon then 404', async () => {
       const r = await newResource(s);
       const r2 = await newResource(s);
       const created = await s.as('OWNER', 'post', `/resources/${r.id}/schedules`, slot(1, '08:00', '10:00'));
@@ -132,7 +139,12 @@ describe('schedules, overrides and time-off', () => {
   describe('schedule overrides', () => {
     it('when the owner sets hours for a date and a day off for another then both are listed by date', async () => {
       const r = await newResource(s);
-      const hours = await s.as('OWNER', 'post', `/resources/${r.id}/schedule-overrides`, { date: '2030-05-17', startTime: '10:00', endTime: '14:00', reason: 'Nasjonaldag' });
+      const hours = await s.as('OWNER', 'post', `/resources/${r.id}/schedule-overrides`, {
+        date: '2030-05-17',
+        startTime: '10:00',
+        endTime: '14:00',
+        reason: 'Nasjonaldag',
+      });
       expect(hours.status, JSON.stringify(hours.body)).to.equal(201);
       expect(hours.body.data).to.include({ date: '2030-05-17', startTime: '10:00', endTime: '14:00', reason: 'Nasjonaldag' });
       const off = await s.as('OWNER', 'post', `/resources/${r.id}/schedule-overrides`, { date: '2030-05-01' });
@@ -168,7 +180,8 @@ describe('schedules, overrides and time-off', () => {
 
     it('when an override is patched to a day off and deleted then it follows; another salon gets 404', async () => {
       const r = await newResource(s);
-      const created = (await s.as('OWNER', 'post', `/resources/${r.id}/schedule-overrides`, { date: '2030-07-01', startTime: '09:00', endTime: '12:00' })).body.data;
+      const created = (await s.as('OWNER', 'post', `/resources/${r.id}/schedule-overrides`, { date: '2030-07-01', startTime: '09:00', endTime: '12:00' })).body
+        .data;
       const patched = await s.as('OWNER', 'patch', `/resources/${r.id}/schedule-overrides/${created.id}`, { startTime: null, endTime: null, reason: 'Syk' });
       expect(patched.status).to.equal(200);
       expect(patched.body.data).to.include({ startTime: null, endTime: null, reason: 'Syk' });
@@ -187,7 +200,15 @@ describe('schedules, overrides and time-off', () => {
       const base = `/resources/${r.id}/time-offs`;
       const multi = await s.as('OWNER', 'post', base, { type: 'vacation', startDate: '2030-07-01', endDate: '2030-07-21', description: 'Sommerferie' });
       expect(multi.status, JSON.stringify(multi.body)).to.equal(201);
-      expect(multi.body.data).to.include({ type: 'vacation', startDate: '2030-07-01', endDate: '2030-07-21', startTime: null, endTime: null, isApproved: true, createdBy: s.owner.id });
+      expect(multi.body.data).to.include({
+        type: 'vacation',
+        startDate: '2030-07-01',
+        endDate: '2030-07-21',
+        startTime: null,
+        endTime: null,
+        isApproved: true,
+        createdBy: s.owner.id,
+      });
       const a = await s.as('OWNER', 'post', base, { type: 'personal', startDate: '2030-08-01', endDate: '2030-08-01', startTime: '09:00', endTime: '10:00' });
       const b = await s.as('OWNER', 'post', base, { type: 'other', startDate: '2030-08-01', endDate: '2030-08-01', startTime: '14:00', endTime: '15:30' });
       expect([a.status, b.status]).to.deep.equal([201, 201]);
@@ -200,9 +221,19 @@ describe('schedules, overrides and time-off', () => {
 
     it('when the description has 100 characters then it is accepted; 101 is 400', async () => {
       const r = await newResource(s);
-      const ok = await s.as('OWNER', 'post', `/resources/${r.id}/time-offs`, { type: 'other', startDate: '2030-01-01', endDate: '2030-01-01', description: 'x'.repeat(100) });
+      const ok = await s.as('OWNER', 'post', `/resources/${r.id}/time-offs`, {
+        type: 'other',
+        startDate: '2030-01-01',
+        endDate: '2030-01-01',
+        description: 'x'.repeat(100),
+      });
       expect(ok.status).to.equal(201);
-      const bad = await s.as('OWNER', 'post', `/resources/${r.id}/time-offs`, { type: 'other', startDate: '2030-01-01', endDate: '2030-01-01', description: 'x'.repeat(101) });
+      const bad = await s.as('OWNER', 'post', `/resources/${r.id}/time-offs`, {
+        type: 'other',
+        startDate: '2030-01-01',
+        endDate: '2030-01-01',
+        description: 'x'.repeat(101),
+      });
       expect(bad.status).to.equal(400);
       expect(bad.body.error.details[0].field).to.equal('description');
     });
@@ -232,13 +263,19 @@ describe('schedules, overrides and time-off', () => {
       });
 
       it('when STAFF creates time-off for themselves (even asking for approval) then it is stored unapproved', async () => {
-        const res = await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'personal', startDate: '2030-09-01', endDate: '2030-09-01', isApproved: true });
+        const res = await call('post', `/resources/${me.id}/time-offs`, me.token, {
+          type: 'personal',
+          startDate: '2030-09-01',
+          endDate: '2030-09-01',
+          isApproved: true,
+        });
         expect(res.status).to.equal(201);
         expect(res.body.data).to.include({ isApproved: false, createdBy: me.userId });
       });
 
       it('when STAFF edits or cancels their unapproved entry then it works', async () => {
-        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'sick', startDate: '2030-09-02', endDate: '2030-09-02' })).body.data;
+        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'sick', startDate: '2030-09-02', endDate: '2030-09-02' })).body
+          .data;
         const patched = await call('patch', `/resources/${me.id}/time-offs/${created.id}`, me.token, { endDate: '2030-09-03', description: 'Influensa' });
         expect(patched.status).to.equal(200);
         expect(patched.body.data).to.include({ endDate: '2030-09-03', description: 'Influensa', isApproved: false });
@@ -246,14 +283,16 @@ describe('schedules, overrides and time-off', () => {
       });
 
       it('when STAFF tries to approve their own entry then 403 and it stays unapproved', async () => {
-        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'sick', startDate: '2030-09-04', endDate: '2030-09-04' })).body.data;
+        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'sick', startDate: '2030-09-04', endDate: '2030-09-04' })).body
+          .data;
         const res = await call('patch', `/resources/${me.id}/time-offs/${created.id}`, me.token, { isApproved: true });
         expect(res.status).to.equal(403);
         expect((await (await db())('time_offs').where({ id: created.id }).first()).isApproved).to.equal(false);
       });
 
       it('when the owner approves the entry then STAFF can neither edit nor cancel it (409 TIME_OFF_ALREADY_APPROVED); the owner can reject it', async () => {
-        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'vacation', startDate: '2030-10-01', endDate: '2030-10-05' })).body.data;
+        const created = (await call('post', `/resources/${me.id}/time-offs`, me.token, { type: 'vacation', startDate: '2030-10-01', endDate: '2030-10-05' }))
+          .body.data;
         const approved = await s.as('OWNER', 'patch', `/resources/${me.id}/time-offs/${created.id}`, { isApproved: true });
         expect(approved.status).to.equal(200);
         expect(approved.body.data.isApproved).to.equal(true);
@@ -265,11 +304,18 @@ describe('schedules, overrides and time-off', () => {
         expect(rejected.body.data.isApproved).to.equal(false);
       });
 
-      it("when STAFF creates, edits or deletes time-off of a colleague then 403", async () => {
+      it('when STAFF creates, edits or deletes time-off of a colleague then 403', async () => {
         const colleague = await newResource(s);
         const res = await call('post', `/resources/${colleague.id}/time-offs`, me.token, { type: 'sick', startDate: '2030-09-01', endDate: '2030-09-01' });
         expect(res.status).to.equal(403);
-        const theirs = (await s.as('OWNER', 'post', `/resources/${colleague.id}/time-offs`, { type: 'sick', startDate: '2030-09-01', endDate: '2030-09-01', isApproved: false })).body.data;
+        const theirs = (
+          await s.as('OWNER', 'post', `/resources/${colleague.id}/time-offs`, {
+            type: 'sick',
+            startDate: '2030-09-01',
+            endDate: '2030-09-01',
+            isApproved: false,
+          })
+        ).body.data;
         expect((await call('patch', `/resources/${colleague.id}/time-offs/${theirs.id}`, me.token, { description: 'x' })).status).to.equal(403);
         expect((await call('delete', `/resources/${colleague.id}/time-offs/${theirs.id}`, me.token)).status).to.equal(403);
       });
@@ -314,7 +360,12 @@ describe('schedules, overrides and time-off', () => {
         expect(pending.body.data.map((t: { type: string }) => t.type)).to.deep.equal(['sick']);
         const sick = await fresh.as('OWNER', 'get', '/time-offs?type=sick&isApproved=true');
         expect(sick.body.data).to.deep.equal([]);
-        expect((await fresh.as('OWNER', 'get', `/time-offs?resourceId=${r1.id}&limit=1`)).body.meta).to.deep.equal({ total: 2, page: 1, limit: 1, totalPages: 2 });
+        expect((await fresh.as('OWNER', 'get', `/time-offs?resourceId=${r1.id}&limit=1`)).body.meta).to.deep.equal({
+          total: 2,
+          page: 1,
+          limit: 1,
+          totalPages: 2,
+        });
       });
 
       it('when the range is reversed or malformed then 400', async () => {
@@ -395,7 +446,14 @@ describe('schedules, overrides and time-off', () => {
         dayOfWeek === 0
           ? { dayOfWeek, isOpen: false, slots: [{ startTime: '10:00', endTime: '12:00' }] }
           : dayOfWeek === 2
-            ? { dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '11:30' }, { startTime: '12:00', endTime: '18:00' }] }
+            ? {
+                dayOfWeek,
+                isOpen: true,
+                slots: [
+                  { startTime: '09:00', endTime: '11:30' },
+                  { startTime: '12:00', endTime: '18:00' },
+                ],
+              }
             : { dayOfWeek, isOpen: true, slots: [{ startTime: '09:00', endTime: '17:00' }] },
       );
       const res = await fresh.as('OWNER', 'patch', `/tenants/${fresh.tenant.id}`, { settings: { businessHours }, applyToStaff: true });
@@ -403,10 +461,18 @@ describe('schedules, overrides and time-off', () => {
       for (const staff of [a, b]) {
         const list = (await fresh.as('OWNER', 'get', `/resources/${staff.id}/schedules`)).body.data;
         expect(list.map((x: { dayOfWeek: number; startTime: string; endTime: string }) => `${x.dayOfWeek} ${x.startTime}-${x.endTime}`)).to.deep.equal([
-          '1 09:00-17:00', '2 09:00-11:30', '2 12:00-18:00', '3 09:00-17:00', '4 09:00-17:00', '5 09:00-17:00', '6 09:00-17:00',
+          '1 09:00-17:00',
+          '2 09:00-11:30',
+          '2 12:00-18:00',
+          '3 09:00-17:00',
+          '4 09:00-17:00',
+          '5 09:00-17:00',
+          '6 09:00-17:00',
         ]);
       }
-      expect((await fresh.as('OWNER', 'get', `/resources/${room.id}/schedules`)).body.data.map((x: { startTime: string }) => x.startTime)).to.deep.equal(['06:00']);
+      expect((await fresh.as('OWNER', 'get', `/resources/${room.id}/schedules`)).body.data.map((x: { startTime: string }) => x.startTime)).to.deep.equal([
+        '06:00',
+      ]);
       expect((await other.as('OWNER', 'get', `/resources/${other2.id}/schedules`)).body.data).to.have.length(1);
     });
 

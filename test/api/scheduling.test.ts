@@ -7,16 +7,36 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call } from '../support/http';
-import { addPhasedService, addRoom, addService, addStaff, at, bookingSalon, colourSalon, knex, localDay, type BookingSalon, type ColourSalon } from '../support/booking-fixtures';
+import {
+  addPhasedService,
+  addRoom,
+  addService,
+  addStaff,
+  at,
+  bookingSalon,
+  colourSalon,
+  knex,
+  localDay,
+  type BookingSalon,
+  type ColourSalon,
+} from '../support/booking-fixtures';
 
 const phone = () => `+47${crypto.randomInt(40000000, 49999999)}`;
 
 async function book(s: BookingSalon, serviceId: string, day: string, time: string, resourceId: string | null) {
-  return call('post', '/bookings', s.owner.token, { startTime: at(day, time), items: [{ serviceId, resourceId }], customer: { name: 'Kari Kunde', phone: phone() } });
+  return call('post', '/bookings', s.owner.token, {
+    startTime: at(day, time),
+    items: [{ serviceId, resourceId }],
+    customer: { name: 'Kari Kunde', phone: phone() },
+  });
 }
 
 async function starts(s: BookingSalon, serviceId: string, day: string, resourceId?: string, path = '/availability') {
-  const res = await call('get', `${path}?serviceId=${serviceId}&date=${day}${resourceId ? `&resourceId=${resourceId}` : ''}`, path === '/availability' ? s.owner.token : undefined);
+  const res = await call(
+    'get',
+    `${path}?serviceId=${serviceId}&date=${day}${resourceId ? `&resourceId=${resourceId}` : ''}`,
+    path === '/availability' ? s.owner.token : undefined,
+  );
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body.data.slots.map((x: { localTime: string }) => x.localTime) as string[];
 }
@@ -29,7 +49,14 @@ const localTime = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { t
 describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () => {
   describe('a colour booked at 10:00', () => {
     let s: ColourSalon;
-    let colour: { id: string; items: { id: string; resourceId: string; segments: { kind: string; resourceType: string; resourceId: string | null; startTime: string; endTime: string }[] }[] };
+    let colour: {
+      id: string;
+      items: {
+        id: string;
+        resourceId: string;
+        segments: { kind: string; resourceType: string; resourceId: string | null; startTime: string; endTime: string }[];
+      }[];
+    };
     const day = localDay(3);
     before(async () => {
       s = await colourSalon();
@@ -40,10 +67,19 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
 
     it('then the booking stores each phase on the stylist and the processing phase on the colour station; the visit ends after its last phase', async () => {
       expect(colour).to.include({ startTime: at(day, '10:00'), endTime: at(day, '11:30') });
-      expect(segmentsOf(colour.items[0])).to.deep.equal(['staff WORK 10:00-10:30 held', 'staff PROCESSING 10:30-11:05 held', 'equipment PROCESSING 10:30-11:05 held', 'staff WORK 11:05-11:30 held']);
+      expect(segmentsOf(colour.items[0])).to.deep.equal([
+        'staff WORK 10:00-10:30 held',
+        'staff PROCESSING 10:30-11:05 held',
+        'equipment PROCESSING 10:30-11:05 held',
+        'staff WORK 11:05-11:30 held',
+      ]);
       expect(colour.items[0].segments.filter((g) => g.resourceType === 'staff').every((g) => g.resourceId === s.staff[0].resourceId)).to.equal(true);
       expect(colour.items[0].segments.find((g) => g.resourceType === 'equipment')!.resourceId).to.equal(s.stationId);
-      const rows = await (await knex())('booking_segments').where({ bookingId: (colour as unknown as { id: string }).id }).orderBy('startTime');
+      const rows = await (
+        await knex()
+      )('booking_segments')
+        .where({ bookingId: (colour as unknown as { id: string }).id })
+        .orderBy('startTime');
       expect(rows.map((r: { kind: string; blocks: boolean; isActive: boolean }) => [r.kind, r.blocks, r.isActive])).to.deep.equal([
         ['WORK', true, true],
         ['PROCESSING', false, true],
@@ -103,23 +139,40 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
     it('when the service needs equipment and none is set up, or the only one is out that day, then 422 RESOURCE_NOT_AVAILABLE and no slots', async () => {
       const s = await colourSalon();
       const day = localDay(5);
-      const off = await call('post', `/resources/${s.stationId}/time-offs`, s.owner.token, { type: 'other', startDate: day, endDate: day, description: 'service' });
+      const off = await call('post', `/resources/${s.stationId}/time-offs`, s.owner.token, {
+        type: 'other',
+        startDate: day,
+        endDate: day,
+        description: 'service',
+      });
       expect(off.status, JSON.stringify(off.body)).to.equal(201);
       expect(await starts(s, s.colourId, day)).to.deep.equal([]);
       const res = await book(s, s.colourId, day, '10:00', s.staff[0].resourceId);
       expect([res.status, res.body.error.code]).to.deep.equal([422, 'RESOURCE_NOT_AVAILABLE']);
-      const next = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: s.colourId }], fromDate: localDay(4) });
+      const next = await call('post', `/public/tenants/${s.tenant.slug}/availability/next-available-date`, undefined, {
+        items: [{ serviceId: s.colourId }],
+        fromDate: localDay(4),
+      });
       expect(next.body.data.date).to.equal(localDay(6));
       await (await knex())('resource_skills').where({ resourceId: s.stationId }).delete();
       const none = await book(s, s.colourId, localDay(6), '10:00', s.staff[0].resourceId);
-      expect([none.status, none.body.error.code, none.body.error.details[0].message]).to.deep.equal([422, 'RESOURCE_NOT_AVAILABLE', 'the service needs a piece of equipment and none is set up for it']);
+      expect([none.status, none.body.error.code, none.body.error.details[0].message]).to.deep.equal([
+        422,
+        'RESOURCE_NOT_AVAILABLE',
+        'the service needs a piece of equipment and none is set up for it',
+      ]);
     });
   });
 
   describe('buffers at the ends of the day', () => {
     it('when a service has 15-minute buffers then the first start is 09:15 and the last 15:45 in a 09:00-17:00 day; 09:00 and 16:00 are 422, 15:45 is 201', async () => {
       const s = await bookingSalon();
-      const svc = await addPhasedService(s.tenant.id, { phases: [{ kind: 'WORK', minutes: 60 }], bufferBeforeMinutes: 15, bufferAfterMinutes: 15, resourceRequirements: [] });
+      const svc = await addPhasedService(s.tenant.id, {
+        phases: [{ kind: 'WORK', minutes: 60 }],
+        bufferBeforeMinutes: 15,
+        bufferAfterMinutes: 15,
+        resourceRequirements: [],
+      });
       await (await knex())('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, serviceId: svc.id });
       const day = localDay(3);
       const got = await starts(s, svc.id, day);
@@ -131,7 +184,11 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const last = await book(s, svc.id, day, '15:45', s.staff[0].resourceId);
       expect(last.status).to.equal(201);
       expect(last.body.data).to.include({ startTime: at(day, '15:45'), endTime: at(day, '16:45') });
-      expect(segmentsOf(last.body.data.items[0])).to.deep.equal(['staff BUFFER_BEFORE 15:30-15:45 held', 'staff WORK 15:45-16:45 held', 'staff BUFFER_AFTER 16:45-17:00 held']);
+      expect(segmentsOf(last.body.data.items[0])).to.deep.equal([
+        'staff BUFFER_BEFORE 15:30-15:45 held',
+        'staff WORK 15:45-16:45 held',
+        'staff BUFFER_AFTER 16:45-17:00 held',
+      ]);
       // the buffer after (16:45-17:00) blocks the stylist: a 15-minute job right after it is refused
       const quick = await addService(s.tenant.id, { duration: 15 });
       await (await knex())('resource_skills').insert({ tenantId: s.tenant.id, resourceId: s.staff[0].resourceId, serviceId: quick.id });
@@ -147,13 +204,20 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const colour = (await book(s, s.colourId, day, '10:00', s.staff[0].resourceId)).body.data;
       const moved = await call('patch', `/bookings/${colour.id}`, s.owner.token, { startTime: at(day, '13:00') });
       expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
-      expect(segmentsOf(moved.body.data.items[0])).to.deep.equal(['staff WORK 13:00-13:30 held', 'staff PROCESSING 13:30-14:05 held', 'equipment PROCESSING 13:30-14:05 held', 'staff WORK 14:05-14:30 held']);
+      expect(segmentsOf(moved.body.data.items[0])).to.deep.equal([
+        'staff WORK 13:00-13:30 held',
+        'staff PROCESSING 13:30-14:05 held',
+        'equipment PROCESSING 13:30-14:05 held',
+        'staff WORK 14:05-14:30 held',
+      ]);
       expect((await book(s, s.serviceId, day, '10:00', s.staff[0].resourceId)).status).to.equal(201);
       expect((await book(s, s.colourId, day, '10:00', s.staff[1].resourceId)).status, 'the station at 10:30').to.equal(201);
       // moving onto the other colour's station time is refused, and changes nothing
       const clash = await call('patch', `/bookings/${colour.id}`, s.owner.token, { startTime: at(day, '10:15') });
       expect([clash.status, clash.body.error.code]).to.deep.equal([409, 'BOOKING_CONFLICT']);
-      expect(await (await knex())('booking_segments').where({ bookingId: colour.id }).min('startTime as first').first()).to.deep.equal({ first: new Date(at(day, '13:00')) });
+      expect(await (await knex())('booking_segments').where({ bookingId: colour.id }).min('startTime as first').first()).to.deep.equal({
+        first: new Date(at(day, '13:00')),
+      });
     });
 
     it('when the colour is cancelled, or marked no-show, then its stylist and its station are free at once', async () => {
@@ -194,10 +258,19 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const s = await colourSalon();
       const day = localDay(3);
       const open = (await book(s, s.colourId, day, '10:00', null)).body.data;
-      expect(segmentsOf(open.items[0])).to.deep.equal(['staff WORK 10:00-10:30 any', 'staff PROCESSING 10:30-11:05 any', 'equipment PROCESSING 10:30-11:05 held', 'staff WORK 11:05-11:30 any']);
+      expect(segmentsOf(open.items[0])).to.deep.equal([
+        'staff WORK 10:00-10:30 any',
+        'staff PROCESSING 10:30-11:05 any',
+        'equipment PROCESSING 10:30-11:05 held',
+        'staff WORK 11:05-11:30 any',
+      ]);
       const picked = await call('post', `/bookings/${open.id}/self-pick`, s.staff[1].user.token);
       expect(picked.status, JSON.stringify(picked.body)).to.equal(200);
-      expect(picked.body.data.items[0].segments.filter((g: { resourceType: string }) => g.resourceType === 'staff').every((g: { resourceId: string }) => g.resourceId === s.staff[1].resourceId)).to.equal(true);
+      expect(
+        picked.body.data.items[0].segments
+          .filter((g: { resourceType: string }) => g.resourceType === 'staff')
+          .every((g: { resourceId: string }) => g.resourceId === s.staff[1].resourceId),
+      ).to.equal(true);
     });
 
     it('when a cancelled colour is forced back while its station was taken then it takes another free station; with none free it is 409', async () => {
@@ -207,7 +280,10 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const colour = (await book(s, s.colourId, day, '10:00', s.staff[0].resourceId)).body.data;
       expect((await call('post', `/bookings/${colour.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
       const taker = (await book(s, s.colourId, day, '10:00', s.staff[1].resourceId)).body.data;
-      expect(taker.items[0].segments.find((g: { resourceType: string }) => g.resourceType === 'equipment').resourceId, 'the first station, free again').to.equal(s.stationId);
+      expect(
+        taker.items[0].segments.find((g: { resourceType: string }) => g.resourceType === 'equipment').resourceId,
+        'the first station, free again',
+      ).to.equal(s.stationId);
       const back = await call('post', `/bookings/${colour.id}/status/CONFIRMED`, s.owner.token, { force: true, reason: 'avbestilt ved en feil' });
       expect(back.status, JSON.stringify(back.body)).to.equal(200);
       const rows = await (await knex())('booking_segments').where({ bookingId: colour.id, resourceType: 'equipment' });
@@ -228,7 +304,10 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const day = localDay(3);
       const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
-        items: [{ serviceId: s.colourId, resourceId: s.staff[0].resourceId }, { serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+        items: [
+          { serviceId: s.colourId, resourceId: s.staff[0].resourceId },
+          { serviceId: s.serviceId, resourceId: s.staff[0].resourceId },
+        ],
         customer: { name: 'Gjest', phone: phone() },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -245,7 +324,10 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const day = localDay(6);
       const results = await Promise.all(Array.from({ length: 100 }, (_, i) => book(s, s.colourId, day, '10:00', s.staff[i % 4].resourceId)));
       const statuses = results.map((r) => r.status);
-      expect(statuses.filter((x) => x === 201), JSON.stringify(results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.body))).to.have.length(1);
+      expect(
+        statuses.filter((x) => x === 201),
+        JSON.stringify(results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.body)),
+      ).to.have.length(1);
       expect(results.filter((r) => r.status === 409 && r.body.error.code === 'BOOKING_CONFLICT')).to.have.length(99);
       const bookings = await (await knex())('bookings').where({ tenantId: s.tenant.id });
       expect(bookings).to.have.length(1);
@@ -263,8 +345,13 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
       const res = await call('get', `/schedule?date=${day}`, s.owner.token);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const { staff, resources, unassigned: open } = res.body.data;
-      const blocks = (row: { blocks: { bookingId: string; kind: string; startTime: string; endTime: string; customer: { name: string } | null; serviceId: string }[] }) =>
-        row.blocks.map((b) => `${b.bookingId === colour.id ? 'colour' : b.bookingId === cut.id ? 'cut' : b.bookingId} ${b.kind} ${localTime(b.startTime)}-${localTime(b.endTime)}`);
+      const blocks = (row: {
+        blocks: { bookingId: string; kind: string; startTime: string; endTime: string; customer: { name: string } | null; serviceId: string }[];
+      }) =>
+        row.blocks.map(
+          (b) =>
+            `${b.bookingId === colour.id ? 'colour' : b.bookingId === cut.id ? 'cut' : b.bookingId} ${b.kind} ${localTime(b.startTime)}-${localTime(b.endTime)}`,
+        );
       const first = staff.find((r: { resourceId: string }) => r.resourceId === s.staff[0].resourceId);
       expect(blocks(first)).to.deep.equal(['colour WORK 10:00-10:30', 'cut WORK 10:30-11:00', 'colour PROCESSING 10:30-11:05', 'colour WORK 11:05-11:30']);
       expect(first.blocks[0]).to.deep.include({ serviceId: s.colourId, status: 'CONFIRMED', customer: { id: colour.customerId, name: 'Kari Kunde' } });

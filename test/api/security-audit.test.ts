@@ -56,7 +56,11 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     const victim = await call('post', '/customers', s.owner.token, { name: 'Kari Ekte', phone: victimPhone });
     expect(victim.status, JSON.stringify(victim.body)).to.equal(201);
     const attacker = await signInCustomer();
-    const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, attacker.accessToken, { startTime: at(localDay(3), '11:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Ikke Kari', phone: victimPhone } });
+    const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, attacker.accessToken, {
+      startTime: at(localDay(3), '11:00'),
+      items: [{ serviceId: s.serviceId }],
+      customer: { name: 'Ikke Kari', phone: victimPhone },
+    });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     expect((await (await knex())('customers').where({ id: victim.body.data.id }).first('accountId')).accountId).to.equal(null);
     expect((await call('get', '/customer/me', attacker.accessToken)).body.data.salons).to.deep.equal([]);
@@ -73,7 +77,13 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     const admin = await createAdmin();
     const { tenant } = await createSalon();
     const name = unique('Admin-tjeneste');
-    const created = await (await http()).post('/api/services').set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id).send({ name, duration: 30, price: 10000 });
+    const created = await (
+      await http()
+    )
+      .post('/api/services')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .set('x-tenant-id', tenant.id)
+      .send({ name, duration: 30, price: 10000 });
     expect(created.status, JSON.stringify(created.body)).to.equal(403);
     expect(await (await knex())('services').where({ tenantId: tenant.id, name })).to.deep.equal([]);
     for (const path of ['/api/customers', '/api/admin/payment-configs']) {
@@ -86,7 +96,13 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     await activateSandbox();
     const salon = await registerSalon();
     const { billingSandbox } = await stack();
-    const res = await (await http()).post('/api/subscription/checkout').set('Authorization', `Bearer ${salon.token}`).set('Host', 'evil.example').send({ planKey: 'start' });
+    const res = await (
+      await http()
+    )
+      .post('/api/subscription/checkout')
+      .set('Authorization', `Bearer ${salon.token}`)
+      .set('Host', 'evil.example')
+      .send({ planKey: 'start' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;
     for (const url of [checkout.successUrl, checkout.cancelUrl]) expect(new URL(url).hostname).to.not.equal('evil.example');
@@ -98,15 +114,43 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
     const secret = crypto.randomBytes(16).toString('hex');
     try {
-      const config = await call('post', '/superadmin/billing-configs', admin, { provider: 'lemonsqueezy', isTest: true, apiBaseUrl: 'https://api.lemonsqueezy.com', storeId: '1234', displayName: 'Lemon Squeezy', credentials: { apiKey: 'k', webhookSecret: secret } });
+      const config = await call('post', '/superadmin/billing-configs', admin, {
+        provider: 'lemonsqueezy',
+        isTest: true,
+        apiBaseUrl: 'https://api.lemonsqueezy.com',
+        storeId: '1234',
+        displayName: 'Lemon Squeezy',
+        credentials: { apiKey: 'k', webhookSecret: secret },
+      });
       expect(config.status, JSON.stringify(config.body)).to.equal(201);
-      await call('put', `/superadmin/billing-configs/${config.body.data.id}/plan-mappings`, admin, { mappings: [{ planKey: 'team', providerVariantId: '98765' }] });
+      await call('put', `/superadmin/billing-configs/${config.body.data.id}/plan-mappings`, admin, {
+        mappings: [{ planKey: 'team', providerVariantId: '98765' }],
+      });
       const salon = await registerSalon();
       const subId = String(crypto.randomInt(100_000, 999_999));
       const body = (updatedAt: Date) =>
-        JSON.stringify({ meta: { event_name: 'subscription_created', custom_data: { tenant_id: salon.tenantId } }, data: { type: 'subscriptions', id: subId, attributes: { status: 'active', variant_id: 98765, customer_id: 42, renews_at: '2030-01-01T00:00:00.000000Z', cancelled: false, updated_at: updatedAt.toISOString() } } });
+        JSON.stringify({
+          meta: { event_name: 'subscription_created', custom_data: { tenant_id: salon.tenantId } },
+          data: {
+            type: 'subscriptions',
+            id: subId,
+            attributes: {
+              status: 'active',
+              variant_id: 98765,
+              customer_id: 42,
+              renews_at: '2030-01-01T00:00:00.000000Z',
+              cancelled: false,
+              updated_at: updatedAt.toISOString(),
+            },
+          },
+        });
       const post = async (raw: string, eventId: string) =>
-        (await http()).post('/api/webhooks/subscription/LemonSqueezy').set('content-type', 'application/json').set('x-signature', crypto.createHmac('sha256', secret).update(raw).digest('hex')).set('x-event-id', eventId).send(raw);
+        (await http())
+          .post('/api/webhooks/subscription/LemonSqueezy')
+          .set('content-type', 'application/json')
+          .set('x-signature', crypto.createHmac('sha256', secret).update(raw).digest('hex'))
+          .set('x-event-id', eventId)
+          .send(raw);
       const captured = body(new Date());
       expect((await post(captured, 'evt-original')).status).to.equal(200);
       expect((await post(captured, 'evt-replayed')).status).to.equal(200);
@@ -124,7 +168,12 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     const { owner } = await createSalon();
     const session = await login(owner.email, owner.password);
     expect((await call('get', '/auth/me', session.accessToken)).status).to.equal(200);
-    const out = await (await http()).post('/api/auth/logout').set('Authorization', `Bearer ${session.accessToken}`).send({ refreshToken: session.refreshToken });
+    const out = await (
+      await http()
+    )
+      .post('/api/auth/logout')
+      .set('Authorization', `Bearer ${session.accessToken}`)
+      .send({ refreshToken: session.refreshToken });
     expect(out.status).to.be.oneOf([200, 204]);
     expect((await call('get', '/auth/me', session.accessToken)).status).to.equal(401);
   });
@@ -145,10 +194,12 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
     const app = createApp({ ...platform.deps, mailer: { send: async () => void sentByTheApi++ } } as never, { validateResponses: true });
     const request = (await import('supertest')).default;
     const known = await request(app).post('/api/auth/forgot-password').send({ email: owner.email });
-    const unknown = await request(app).post('/api/auth/forgot-password').send({ email: `${unique('ghost')}@example.test` });
+    const unknown = await request(app)
+      .post('/api/auth/forgot-password')
+      .send({ email: `${unique('ghost')}@example.test` });
     expect([known.status, unknown.status]).to.deep.equal([200, 200]);
     expect(known.body).to.deep.equal(unknown.body);
-    expect(sentByTheApi, 'the mail is the worker\'s, so the answer takes as long for both').to.equal(0);
+    expect(sentByTheApi, "the mail is the worker's, so the answer takes as long for both").to.equal(0);
   });
 
   it('#10 when a signed-in customer signs a public image at a size and quality of their own then it is refused', async () => {
@@ -175,10 +226,7 @@ describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)
   it("#12 when a foreign page posts a body-less sign-out with the user's cookies (a simple request: no preflight) then it is refused and the session goes on", async () => {
     const { owner } = await createSalon();
     const session = await login(owner.email, owner.password);
-    const res = await (await http())
-      .post('/api/auth/logout')
-      .set('Origin', 'https://evil.example')
-      .set('Cookie', session.cookies.join('; '));
+    const res = await (await http()).post('/api/auth/logout').set('Origin', 'https://evil.example').set('Cookie', session.cookies.join('; '));
     expect(res.status).to.equal(403);
     const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: session.refreshToken });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);

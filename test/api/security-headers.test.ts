@@ -22,12 +22,7 @@ describe('security headers', () => {
   it('when the api answers 200, 401, 404 or serves the booking page then every response carries the security headers and no X-Powered-By', async () => {
     const { tenant } = await createSalon();
     const agent = await http();
-    const responses = await Promise.all([
-      agent.get('/api/health'),
-      agent.get('/api/bookings'),
-      agent.get('/api/no-such-route'),
-      agent.get(`/${tenant.slug}`),
-    ]);
+    const responses = await Promise.all([agent.get('/api/health'), agent.get('/api/bookings'), agent.get('/api/no-such-route'), agent.get(`/${tenant.slug}`)]);
     expect(responses.map((r) => r.status)).to.deep.equal([200, 401, 404, 200]);
     for (const [i, res] of responses.entries()) {
       expect(res.headers, `response ${i}`).to.include(EXPECTED);

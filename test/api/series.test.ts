@@ -30,7 +30,11 @@ function phone(): string {
 
 /** A staff booking `days` from today at `time`, with a new customer. */
 async function booking(s: BookingSalon, days = 1, time = '10:00', token = s.owner.token, resourceId = s.staff[0].resourceId) {
-  const res = await call('post', '/bookings', token, { startTime: at(localDay(days), time), items: [{ serviceId: s.serviceId, resourceId }], customer: { name: 'Fast Kunde', phone: phone() } });
+  const res = await call('post', '/bookings', token, {
+    startTime: at(localDay(days), time),
+    items: [{ serviceId: s.serviceId, resourceId }],
+    customer: { name: 'Fast Kunde', phone: phone() },
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; customerId: string; startTime: string };
 }
@@ -54,20 +58,33 @@ describe('standing appointments (HTTP)', () => {
     await stack();
   });
 
-  it('when staff make a weekly series of 3 from a booking then 201, its workflow is told, and the worker books the next two as the salon\'s bookings with the same staff member and service', async () => {
+  it("when staff make a weekly series of 3 from a booking then 201, its workflow is told, and the worker books the next two as the salon's bookings with the same staff member and service", async () => {
     const s = await bookingSalon();
     const first = await booking(s);
     const res = await makeSeries(s, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 3 });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const series = res.body.data;
-    expect(series).to.include({ status: 'ACTIVE', intervalWeeks: 1, occurrenceCount: 3, untilDate: null, firstBookingId: first.id, resourceId: s.staff[0].resourceId, customerId: first.customerId, createdVia: 'STAFF' });
+    expect(series).to.include({
+      status: 'ACTIVE',
+      intervalWeeks: 1,
+      occurrenceCount: 3,
+      untilDate: null,
+      firstBookingId: first.id,
+      resourceId: s.staff[0].resourceId,
+      customerId: first.customerId,
+      createdVia: 'STAFF',
+    });
     expect(series.serviceIds).to.deep.equal([s.serviceId]);
     expect(series.nextDates).to.deep.equal([at(localDay(1), '10:00'), at(localDay(8), '10:00'), at(localDay(15), '10:00')]);
     const signalled = ((await stack()).platform.deps.signaller as RecordingSignaller).sent.filter((x) => x.ref.workflowId === `series:${series.id}`);
     expect(signalled.map((x) => [x.ref.workflowType, x.event.type, x.event.entityVersion])).to.deep.equal([['seriesWorkflow', 'SeriesCreated', 1]]);
 
     const rows = await occurrences(series.id, 3);
-    expect(rows.map((r) => [r.occurrenceIndex, r.status])).to.deep.equal([[0, 'BOOKED'], [1, 'BOOKED'], [2, 'BOOKED']]);
+    expect(rows.map((r) => [r.occurrenceIndex, r.status])).to.deep.equal([
+      [0, 'BOOKED'],
+      [1, 'BOOKED'],
+      [2, 'BOOKED'],
+    ]);
     const db = await knex();
     const booked = await db('bookings').whereIn('id', [rows[1].bookingId, rows[2].bookingId]).orderBy('startTime');
     expect(booked.map((b) => [b.source, b.status, b.resourceId, b.customerId, new Date(b.startTime).toISOString()])).to.deep.equal([
@@ -76,15 +93,20 @@ describe('standing appointments (HTTP)', () => {
     ]);
     // the occurrence's booking has a manage link (its own cancellation token)
     expect(booked.every((b) => typeof b.cancellationTokenHash === 'string')).to.equal(true);
-    await eventually(async () => ((await db('booking_series').where({ id: series.id }).first()).status === 'FINISHED' ? true : undefined), 'the series finished');
+    await eventually(
+      async () => ((await db('booking_series').where({ id: series.id }).first()).status === 'FINISHED' ? true : undefined),
+      'the series finished',
+    );
     const read = await call('get', `/series/${series.id}`, s.owner.token);
     expect(read.status).to.equal(200);
     expect(read.body.data.status).to.equal('FINISHED');
-    expect(read.body.data.occurrences.map((o: { index: number; status: string; bookingStatus: string }) => [o.index, o.status, o.bookingStatus])).to.deep.equal([
-      [0, 'BOOKED', 'CONFIRMED'],
-      [1, 'BOOKED', 'CONFIRMED'],
-      [2, 'BOOKED', 'CONFIRMED'],
-    ]);
+    expect(read.body.data.occurrences.map((o: { index: number; status: string; bookingStatus: string }) => [o.index, o.status, o.bookingStatus])).to.deep.equal(
+      [
+        [0, 'BOOKED', 'CONFIRMED'],
+        [1, 'BOOKED', 'CONFIRMED'],
+        [2, 'BOOKED', 'CONFIRMED'],
+      ],
+    );
     const app = await appWith({ METRICS_TOKEN: 'metrics-token-for-tests-0123' });
     const metrics = await request(app).get('/api/metrics').set('Authorization', 'Bearer metrics-token-for-tests-0123');
     expect(metrics.status).to.equal(200);
@@ -111,7 +133,11 @@ describe('standing appointments (HTTP)', () => {
     const s = await bookingSalon();
     let hour = 9;
     const nextBooking = async (days: number) => booking(s, days, `${String(hour++).padStart(2, '0')}:00`);
-    for (const body of [{ intervalWeeks: 1, occurrenceCount: 2 }, { intervalWeeks: 26, occurrenceCount: 52 }, { intervalWeeks: 4, untilDate: localDay(2 + 730) }]) {
+    for (const body of [
+      { intervalWeeks: 1, occurrenceCount: 2 },
+      { intervalWeeks: 26, occurrenceCount: 52 },
+      { intervalWeeks: 4, untilDate: localDay(2 + 730) },
+    ]) {
       const first = await nextBooking(2);
       const res = await makeSeries(s, { bookingId: first.id, ...body });
       expect(res.status, JSON.stringify([body, res.body])).to.equal(201);
@@ -186,7 +212,14 @@ describe('standing appointments (HTTP)', () => {
     expect(ended.body.data.nextDates).to.deep.equal([at(localDay(1), '09:00'), at(localDay(8), '09:00')]);
     await workflowEnded(`series:${keep.id}`);
     const db = await knex();
-    expect((await db('bookings').whereIn('id', kept.map((r) => r.bookingId))).map((b) => b.status)).to.deep.equal(['CONFIRMED', 'CONFIRMED']);
+    expect(
+      (
+        await db('bookings').whereIn(
+          'id',
+          kept.map((r) => r.bookingId),
+        )
+      ).map((b) => b.status),
+    ).to.deep.equal(['CONFIRMED', 'CONFIRMED']);
     expect(await db('booking_series_occurrences').where({ seriesId: keep.id })).to.have.length(2);
 
     const cancel = (await makeSeries(s, { bookingId: (await booking(s, 2, '11:00')).id, intervalWeeks: 1, occurrenceCount: 4 })).body.data;
@@ -195,7 +228,14 @@ describe('standing appointments (HTTP)', () => {
     expect(end.status, JSON.stringify(end.body)).to.equal(200);
     expect(end.body.data.status).to.equal('ENDED');
     expect(end.body.data.nextDates).to.deep.equal([]);
-    expect((await db('bookings').whereIn('id', rows.map((r) => r.bookingId))).map((b) => b.status)).to.deep.equal(['CANCELLED', 'CANCELLED']);
+    expect(
+      (
+        await db('bookings').whereIn(
+          'id',
+          rows.map((r) => r.bookingId),
+        )
+      ).map((b) => b.status),
+    ).to.deep.equal(['CANCELLED', 'CANCELLED']);
     const again = await call('post', `/series/${cancel.id}/end`, s.owner.token, {});
     expect([again.status, again.body.error.code]).to.deep.equal([409, 'SERIES_NOT_ACTIVE']);
   });
@@ -210,7 +250,11 @@ describe('standing appointments (HTTP)', () => {
     const cancelFuture = await call('post', `/series/${series.id}/occurrences/3/cancel`, s.owner.token);
     expect(cancelFuture.status).to.equal(200);
     expect(cancelFuture.body.data.status).to.equal('ACTIVE');
-    expect(cancelFuture.body.data.occurrences.map((o: { index: number; status: string }) => [o.index, o.status])).to.deep.equal([[0, 'BOOKED'], [1, 'BOOKED'], [3, 'CANCELLED']]);
+    expect(cancelFuture.body.data.occurrences.map((o: { index: number; status: string }) => [o.index, o.status])).to.deep.equal([
+      [0, 'BOOKED'],
+      [1, 'BOOKED'],
+      [3, 'CANCELLED'],
+    ]);
     expect(cancelFuture.body.data.nextDates).to.deep.equal([at(localDay(1), '10:00'), at(localDay(15), '10:00')]);
     const twice = await call('post', `/series/${series.id}/occurrences/3/cancel`, s.owner.token);
     expect([twice.status, twice.body.error.code]).to.deep.equal([409, 'SERIES_OCCURRENCE_NOT_OPEN']);
@@ -238,7 +282,12 @@ describe('standing appointments (HTTP)', () => {
     await occurrences(series.id, 2);
     expect((await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { maxBookingDaysInAdvance: 30 } })).status).to.equal(200);
     const rows = await occurrences(series.id, 4);
-    expect(rows.map((r) => [r.occurrenceIndex, r.status])).to.deep.equal([[0, 'BOOKED'], [1, 'BOOKED'], [2, 'BOOKED'], [3, 'BOOKED']]);
+    expect(rows.map((r) => [r.occurrenceIndex, r.status])).to.deep.equal([
+      [0, 'BOOKED'],
+      [1, 'BOOKED'],
+      [2, 'BOOKED'],
+      [3, 'BOOKED'],
+    ]);
   });
 
   it("when a signed-in customer makes a series from their own upcoming booking then 201 and their bookings list shows it with its next dates; someone else's booking is 404", async () => {
@@ -259,7 +308,12 @@ describe('standing appointments (HTTP)', () => {
     const list = await call('get', '/customer/me/bookings', customer.accessToken);
     expect(list.status).to.equal(200);
     const shown = list.body.data.find((b: { id: string }) => b.id === own.body.data.id);
-    expect(shown.series).to.deep.equal({ id: made.body.data.id, intervalWeeks: 3, status: 'ACTIVE', nextDates: [at(localDay(2), '14:00'), at(localDay(23), '14:00'), at(localDay(44), '14:00')] });
+    expect(shown.series).to.deep.equal({
+      id: made.body.data.id,
+      intervalWeeks: 3,
+      status: 'ACTIVE',
+      nextDates: [at(localDay(2), '14:00'), at(localDay(23), '14:00'), at(localDay(44), '14:00')],
+    });
   });
 
   it('when a signed-in customer makes a series from their completed booking then 201; from their cancelled one 422 SERIES_BOOKING_NOT_USABLE', async () => {
@@ -302,7 +356,9 @@ describe('standing appointments (HTTP)', () => {
     expect(moved.status).to.equal('MOVED');
     expect((await (await knex())('bookings').where({ id: moved.bookingId }).first()).language).to.equal('en');
     const message = await eventually(async () => (await sms.sentTo(number)).find((m) => m.meta?.kind === 'SERIES_MOVED'), 'the move SMS');
-    expect(message.text).to.match(/^Hi Emma! Your standing appointment \(.+ with .+\) \w+day \d+ \w+ at 10:00 was not free, so we have booked the nearest free time: /);
+    expect(message.text).to.match(
+      /^Hi Emma! Your standing appointment \(.+ with .+\) \w+day \d+ \w+ at 10:00 was not free, so we have booked the nearest free time: /,
+    );
     expect(message.text).to.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
   });
 });

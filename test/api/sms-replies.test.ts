@@ -35,7 +35,16 @@ async function publicBooking(s: BookingSalon, phone: string, days = 3, time = '1
  * delivery claims and stamps; the workflow tests show the reminder itself going out at its time).
  */
 async function reminded(bookingId: string, tenantId: string): Promise<void> {
-  await (await knex())('booking_notifications').insert({ bookingId, tenantId, kind: 'REMINDER', channel: 'SMS', dedupeKey: `REMINDER:${crypto.randomUUID()}`, sentAt: new Date() });
+  await (
+    await knex()
+  )('booking_notifications').insert({
+    bookingId,
+    tenantId,
+    kind: 'REMINDER',
+    channel: 'SMS',
+    dedupeKey: `REMINDER:${crypto.randomUUID()}`,
+    sentAt: new Date(),
+  });
 }
 
 async function reply(fields: Record<string, string>, key: string | null = TEST_SMS_REPLY_SECRET) {
@@ -77,7 +86,9 @@ describe('reminders the customer answers', () => {
       expect(booking).to.include({ status: 'CONFIRMED', confirmedVia: 'SMS', version: 2 });
       expect(booking.confirmedAt).to.be.a('string');
       expect(await answersTo(phone.e164)).to.have.length(1);
-      expect((await answersTo(phone.e164))[0]).to.contain('er bekreftet').and.contain(s.tenant.name);
+      expect((await answersTo(phone.e164))[0])
+        .to.contain('er bekreftet')
+        .and.contain(s.tenant.name);
 
       // the day list and the filter
       const day = await call('get', `/schedule?date=${localDay(3)}`, s.owner.token);
@@ -130,7 +141,9 @@ describe('reminders the customer answers', () => {
       const res = await reply({ number: phone.sveve, msg: 'NO', id: crypto.randomUUID() });
       expect(res.body.data).to.include({ outcome: 'WINDOW_CLOSED', bookingId: b.id });
       expect(await bookingOf(s, b.id)).to.include({ status: 'CONFIRMED', version: 1 });
-      expect((await answersTo(phone.e164))[0]).to.contain('kan ikke lenger avbestilles på SMS').and.contain(`Ring ${s.tenant.name}`);
+      expect((await answersTo(phone.e164))[0])
+        .to.contain('kan ikke lenger avbestilles på SMS')
+        .and.contain(`Ring ${s.tenant.name}`);
     });
 
     it('when the booking was cancelled before the reply then the answer says it is cancelled and nothing changes', async () => {
@@ -239,7 +252,9 @@ describe('reminders the customer answers', () => {
       expect(res.body.data).to.include({ outcome: 'CANCELLED', bookingId: booking.id });
       expect(await bookingRow(booking.id)).to.include({ status: 'CANCELLED', depositStatus: 'REFUNDED', cancellationFee: 0 });
       expect((await paymentRows(booking.id))[0]).to.include({ status: 'REFUNDED', refundedAmount: 10000 });
-      expect((await answersTo(booking.phone))[0]).to.contain('er avbestilt').and.contain('Depositumet på 100 kr betales tilbake');
+      expect((await answersTo(booking.phone))[0])
+        .to.contain('er avbestilt')
+        .and.contain('Depositumet på 100 kr betales tilbake');
     });
 
     it('when NEI comes after the free window then nothing is cancelled and the answer says the salon keeps the deposit if cancelled now', async () => {
@@ -247,7 +262,9 @@ describe('reminders the customer answers', () => {
       const res = await reply({ number: sveve, msg: 'NEI', id: crypto.randomUUID() });
       expect(res.body.data).to.include({ outcome: 'WINDOW_CLOSED', bookingId: booking.id });
       expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
-      expect((await answersTo(booking.phone))[0]).to.contain('Ring').and.contain('beholder salongen depositumet på 100 kr');
+      expect((await answersTo(booking.phone))[0])
+        .to.contain('Ring')
+        .and.contain('beholder salongen depositumet på 100 kr');
     });
   });
 
@@ -318,7 +335,12 @@ describe('reminders the customer answers', () => {
         const phone = newPhone();
         const b = await publicBooking(s, phone.e164);
         await reminded(b.id, s.tenant.id);
-        const sent = await fetch(`${sandbox.url}/reply`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ phone: phone.e164, text: 'JA' }) });
+        const sent = await fetch(`${sandbox.url}/reply`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ phone: phone.e164, text: 'JA' }),
+        });
         expect(sent.status).to.equal(303);
         const page = await (await fetch(`${sandbox.url}${sent.headers.get('location')}`)).text();
         expect(page).to.contain('HTTP 200').and.contain('CONFIRMED').and.contain('er bekreftet');

@@ -24,7 +24,11 @@ export async function world(): Promise<World> {
   const admin = await createAdmin();
   const staff = await createUser(salon.tenant.id, 'STAFF');
   const { config } = await stack();
-  const customerToken = jwt.sign({ sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0, sid: crypto.randomUUID() }, config.keys.accessToken, { expiresIn: 600 });
+  const customerToken = jwt.sign(
+    { sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0, sid: crypto.randomUUID() },
+    config.keys.accessToken,
+    { expiresIn: 600 },
+  );
   return { salon, admin, staff, customerToken, impersonatorToken: await impersonationToken(admin, salon.tenant.id) };
 }
 

@@ -21,7 +21,7 @@ describe('taxes API (/taxes)', () => {
   });
 
   describe('access', () => {
-    it('when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin\'s own token naming the salon is 403', async () => {
+    it("when OWNER or the platform admin impersonating the owner use every route then they succeed; the admin's own token naming the salon is 403", async () => {
       for (const who of ['OWNER', 'IMPERSONATOR'] as const) {
         const created = await as(w, who, 'post', '/taxes', { name: unique('t'), rate: 12.5 });
         expect(created.status, who).to.equal(201);
@@ -56,7 +56,13 @@ describe('taxes API (/taxes)', () => {
     it('when there is no token or a customer token then it is 401 UNAUTHORIZED', async () => {
       const t = await tax(w);
       for (const who of ['NONE', 'CUSTOMER'] as const) {
-        for (const [method, path] of [['get', '/taxes'], ['post', '/taxes'], ['get', `/taxes/${t.id}`], ['patch', `/taxes/${t.id}`], ['delete', `/taxes/${t.id}`]] as const) {
+        for (const [method, path] of [
+          ['get', '/taxes'],
+          ['post', '/taxes'],
+          ['get', `/taxes/${t.id}`],
+          ['patch', `/taxes/${t.id}`],
+          ['delete', `/taxes/${t.id}`],
+        ] as const) {
           const res = await as(w, who, method, path, method === 'post' || method === 'patch' ? { name: 'x', rate: 1 } : undefined);
           expect(res.status, `${who} ${method} ${path}`).to.equal(401);
           expect(res.body.error.code).to.equal('UNAUTHORIZED');
@@ -221,7 +227,15 @@ describe('taxes API (/taxes)', () => {
 
     it('when a patch body is bad then it is 400 and nothing changes', async () => {
       const t = await tax(w, { rate: 25 });
-      for (const body of [{}, { rate: 101 }, { rate: -1 }, { rate: 1.0001 }, { name: 'x'.repeat(101) }, { isActive: 'nope' }, { tenantId: w.salon.tenant.id }]) {
+      for (const body of [
+        {},
+        { rate: 101 },
+        { rate: -1 },
+        { rate: 1.0001 },
+        { name: 'x'.repeat(101) },
+        { isActive: 'nope' },
+        { tenantId: w.salon.tenant.id },
+      ]) {
         const res = await as(w, 'OWNER', 'patch', `/taxes/${t.id}`, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');

@@ -26,7 +26,7 @@ describe('tenant customers API (/tenant-customers)', () => {
   }
 
   describe('access', () => {
-    it('when the platform admin impersonating the owner, OWNER or STAFF list, read and patch notes/tags then they succeed; the admin\'s own token is 403', async () => {
+    it("when the platform admin impersonating the owner, OWNER or STAFF list, read and patch notes/tags then they succeed; the admin's own token is 403", async () => {
       const tc = await tenantCustomer();
       expect((await as(w, 'ADMIN', 'get', '/tenant-customers')).status).to.equal(403);
       expect((await as(w, 'ADMIN', 'patch', `/tenant-customers/${tc.id}`, { notes: 'by ADMIN' })).status).to.equal(403);
@@ -42,7 +42,11 @@ describe('tenant customers API (/tenant-customers)', () => {
     it('when there is no token or a customer token then every route is 401', async () => {
       const tc = await tenantCustomer();
       for (const who of ['NONE', 'CUSTOMER'] as const) {
-        for (const [method, path, body] of [['get', '/tenant-customers'], ['get', `/tenant-customers/${tc.id}`], ['patch', `/tenant-customers/${tc.id}`, { notes: 'x' }]] as const) {
+        for (const [method, path, body] of [
+          ['get', '/tenant-customers'],
+          ['get', `/tenant-customers/${tc.id}`],
+          ['patch', `/tenant-customers/${tc.id}`, { notes: 'x' }],
+        ] as const) {
           const res = await as(w, who, method, path, body);
           expect(res.status, `${who} ${method} ${path}`).to.equal(401);
           expect(res.body.error.code).to.equal('UNAUTHORIZED');
@@ -107,7 +111,10 @@ describe('tenant customers API (/tenant-customers)', () => {
 
     it('when lastVisit would be before firstVisit then it is 400 VALIDATION_ERROR', async () => {
       const tc = await tenantCustomer();
-      const res = await as(w, 'OWNER', 'patch', `/tenant-customers/${tc.id}`, { firstVisit: '2026-05-01T00:00:00.000Z', lastVisit: '2026-04-01T00:00:00.000Z' });
+      const res = await as(w, 'OWNER', 'patch', `/tenant-customers/${tc.id}`, {
+        firstVisit: '2026-05-01T00:00:00.000Z',
+        lastVisit: '2026-04-01T00:00:00.000Z',
+      });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('VALIDATION_ERROR');
       expect(res.body.error.details[0].field).to.equal('lastVisit');
@@ -188,7 +195,15 @@ describe('tenant customers API (/tenant-customers)', () => {
     });
 
     it('when the query is bad then it is 400 VALIDATION_ERROR', async () => {
-      for (const q of ['limit=101', 'sort=name', 'customerId=nope', `tags=${'t'.repeat(51)}`, `tags=${Array.from({ length: 21 }, (_, i) => 't' + i).join(',')}`, `search=${'s'.repeat(101)}`, 'colour=red']) {
+      for (const q of [
+        'limit=101',
+        'sort=name',
+        'customerId=nope',
+        `tags=${'t'.repeat(51)}`,
+        `tags=${Array.from({ length: 21 }, (_, i) => 't' + i).join(',')}`,
+        `search=${'s'.repeat(101)}`,
+        'colour=red',
+      ]) {
         const res = await as(w, 'OWNER', 'get', `/tenant-customers?${q}`);
         expect(res.status, q).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');

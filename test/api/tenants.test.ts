@@ -53,10 +53,14 @@ describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
     const staff = await createUser(tenant.id, 'STAFF');
     for (const token of [owner.token, staff.token]) {
       expect((await call('get', '/tenants', token)).status).to.equal(403);
-      expect((await call('post', '/tenants', token, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status).to.equal(403);
+      expect((await call('post', '/tenants', token, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status).to.equal(
+        403,
+      );
     }
     expect((await call('get', '/tenants')).status).to.equal(401);
-    expect((await call('post', '/tenants', undefined, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status).to.equal(401);
+    expect(
+      (await call('post', '/tenants', undefined, { name: 'X', slug: unique('x'), owner: { email: 'x@example.test', password: '123456' } })).status,
+    ).to.equal(401);
     // authentication is checked before the body: no token and a bad body is still 401
     const anonymousBadBody = await call('post', '/tenants', undefined, { unknownField: true });
     expect(anonymousBadBody.status).to.equal(401);
@@ -83,7 +87,11 @@ describe('Tenants: GET /tenants and POST /tenants (ADMIN)', () => {
 
   it('when the slug is taken then 409 TENANT_SLUG_EXISTS', async () => {
     const { tenant } = await createSalon();
-    const res = await call('post', '/tenants', admin.token, { name: 'Dup', slug: tenant.slug, owner: { email: `${unique('o')}@example.test`, password: 'owner-password' } });
+    const res = await call('post', '/tenants', admin.token, {
+      name: 'Dup',
+      slug: tenant.slug,
+      owner: { email: `${unique('o')}@example.test`, password: 'owner-password' },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.error.code).to.equal('TENANT_SLUG_EXISTS');
   });
@@ -221,14 +229,31 @@ describe('Tenants: PATCH /tenants/:id', () => {
   it('when business hours have several slots per day then they are stored; overlaps, bad HH:mm, end before start, duplicate days, or not 7 days are rejected', async () => {
     const { tenant, owner } = await createSalon();
     const hours = defaultBusinessHours();
-    hours[1] = { dayOfWeek: 1, isOpen: true, slots: [{ startTime: '09:00', endTime: '12:00' }, { startTime: '13:00', endTime: '18:30' }] };
+    hours[1] = {
+      dayOfWeek: 1,
+      isOpen: true,
+      slots: [
+        { startTime: '09:00', endTime: '12:00' },
+        { startTime: '13:00', endTime: '18:30' },
+      ],
+    };
     const ok = await call('patch', `/tenants/${tenant.id}`, owner.token, { settings: { businessHours: hours } });
     expect(ok.status).to.equal(200);
     expect(ok.body.data.settings.businessHours[1].slots).to.have.length(2);
 
     const withDay = (day: unknown) => hours.map((d, i) => (i === 2 ? day : d));
     const cases: [unknown, string][] = [
-      [withDay({ dayOfWeek: 2, isOpen: true, slots: [{ startTime: '09:00', endTime: '12:00' }, { startTime: '11:00', endTime: '14:00' }] }), 'settings.businessHours[2].slots'],
+      [
+        withDay({
+          dayOfWeek: 2,
+          isOpen: true,
+          slots: [
+            { startTime: '09:00', endTime: '12:00' },
+            { startTime: '11:00', endTime: '14:00' },
+          ],
+        }),
+        'settings.businessHours[2].slots',
+      ],
       [withDay({ dayOfWeek: 2, isOpen: true, slots: [{ startTime: '9:00', endTime: '12:00' }] }), 'settings.businessHours.2.slots.0.startTime'],
       [withDay({ dayOfWeek: 2, isOpen: true, slots: [{ startTime: '24:00', endTime: '12:00' }] }), 'settings.businessHours.2.slots.0.startTime'],
       [withDay({ dayOfWeek: 2, isOpen: true, slots: [{ startTime: '12:00', endTime: '11:00' }] }), 'settings.businessHours[2].slots[0].endTime'],
@@ -252,14 +277,21 @@ describe('Tenants: PATCH /tenants/:id', () => {
     const res = await call('patch', `/tenants/${tenant.id}`, owner.token, {
       branding: { secondaryColor: '#000000', logoKey },
       address: { street: 'Storgata 1', city: 'Oslo', postalCode: '0155', country: 'NO', latitude: 59.91, longitude: 10.75 },
-      description: '<p onclick="evil()">Hello <strong>world</strong><script>alert(1)</script><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a></p>',
+      description:
+        '<p onclick="evil()">Hello <strong>world</strong><script>alert(1)</script><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a></p>',
     });
     expect(res.status).to.equal(200);
     expect(res.body.data.branding).to.deep.equal({ primaryColor: '#AA00ff', secondaryColor: '#000000', logoKey });
     expect(res.body.data.address).to.include({ city: 'Oslo', latitude: 59.91 });
     expect(res.body.data.description).to.equal('<p>Hello <strong>world</strong><a>x</a></p>');
     expect((await call('patch', `/tenants/${tenant.id}`, owner.token, { address: null })).body.data.address).to.equal(null);
-    for (const body of [{ branding: { primaryColor: 'red' } }, { branding: { primaryColor: '#12345' } }, { address: { latitude: 91 } }, { address: { planet: 'Mars' } }, { branding: { font: 'x' } }]) {
+    for (const body of [
+      { branding: { primaryColor: 'red' } },
+      { branding: { primaryColor: '#12345' } },
+      { address: { latitude: 91 } },
+      { address: { planet: 'Mars' } },
+      { branding: { font: 'x' } },
+    ]) {
       expect((await call('patch', `/tenants/${tenant.id}`, owner.token, body)).status, JSON.stringify(body)).to.equal(400);
     }
   });
@@ -312,7 +344,15 @@ describe('Tenants: onboarding (OWNER only)', () => {
     const { owner } = await createSalon();
     const res = await call('get', '/tenants/me/onboarding', owner.token);
     expect(res.status).to.equal(200);
-    expect(res.body.data.steps.map((s: { key: string }) => s.key)).to.deep.equal(['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch']);
+    expect(res.body.data.steps.map((s: { key: string }) => s.key)).to.deep.equal([
+      'welcome',
+      'salon_info',
+      'business_hours',
+      'services',
+      'staff',
+      'booking_policy',
+      'review_launch',
+    ]);
     expect(res.body.data).to.deep.include({ currentStep: 0, completedSteps: [], isComplete: false, onboardedAt: null, warnings: [] });
   });
 

@@ -30,7 +30,13 @@ describe('presigned document uploads', function () {
 
   it('when the owner presigns, PUTs and confirms a PDF then it becomes ACTIVE and downloads for 3600 s with the same bytes', async () => {
     const doc = pdf(2000);
-    const pre = await presign(s, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: doc.length, checksumSha256: sha256(doc), fileName: 'Firmaattest 2026.pdf' });
+    const pre = await presign(s, {
+      purpose: 'ONBOARDING_DOC',
+      mimeType: 'application/pdf',
+      sizeBytes: doc.length,
+      checksumSha256: sha256(doc),
+      fileName: 'Firmaattest 2026.pdf',
+    });
     expect(pre.status, JSON.stringify(pre.body)).to.equal(201);
     const { uploadUrl, fileId, key, headers, expiresAt } = pre.body.data;
     expect(key).to.equal(`${s.tenant.id}/${fileId}.pdf`);
@@ -81,7 +87,12 @@ describe('presigned document uploads', function () {
     expect(r1.body.error.code).to.equal('UPLOAD_INTEGRITY_FAILED');
     expect(await (await stack()).platform.deps.storage.head(wrongSize.body.data.key)).to.equal(undefined);
 
-    const wrongSum = await presign(s, { purpose: 'PAYMENT_ATTACHMENT', mimeType: 'application/pdf', sizeBytes: doc.length, checksumSha256: sha256(Buffer.from('something else')) });
+    const wrongSum = await presign(s, {
+      purpose: 'PAYMENT_ATTACHMENT',
+      mimeType: 'application/pdf',
+      sizeBytes: doc.length,
+      checksumSha256: sha256(Buffer.from('something else')),
+    });
     await put(wrongSum.body.data.uploadUrl, doc, wrongSum.body.data.headers);
     const r2 = await s.as('OWNER', 'post', `/upload/confirm/${wrongSum.body.data.fileId}`);
     expect(r2.status).to.equal(422);
@@ -138,10 +149,22 @@ describe('presigned document uploads', function () {
 
   it('when the storage does not answer then 502 UPLOAD_PROVIDER_ERROR after its retries and no row is written', async () => {
     const { platform } = await stack();
-    const dead = new S3Storage({ endpoint: 'http://127.0.0.1:9', bucket: 'salon-uploads', region: 'us-east-1', accessKeyId: 'x', secretAccessKey: 'y', forcePathStyle: true, maxAttempts: 2 });
+    const dead = new S3Storage({
+      endpoint: 'http://127.0.0.1:9',
+      bucket: 'salon-uploads',
+      region: 'us-east-1',
+      accessKeyId: 'x',
+      secretAccessKey: 'y',
+      forcePathStyle: true,
+      maxAttempts: 2,
+    });
     const app = createApp({ ...platform.deps, storage: dead }, { validateResponses: true });
     const before = await platform.knex('uploaded_files').where({ tenantId: s.tenant.id }).count<{ count: number }[]>('* as count');
-    const res = await request(app).post('/api/upload').set('Authorization', `Bearer ${s.owner.token}`).field('purpose', 'TENANT_LOGO').attach('file', await png(), 'logo.png');
+    const res = await request(app)
+      .post('/api/upload')
+      .set('Authorization', `Bearer ${s.owner.token}`)
+      .field('purpose', 'TENANT_LOGO')
+      .attach('file', await png(), 'logo.png');
     expect([res.status, res.body.error.code]).to.deep.equal([502, 'UPLOAD_PROVIDER_ERROR']);
     const after = await platform.knex('uploaded_files').where({ tenantId: s.tenant.id }).count<{ count: number }[]>('* as count');
     expect(after[0].count).to.equal(before[0].count);
@@ -156,7 +179,7 @@ describe('DELETE /upload/:id', function () {
     s = await salonWithRoles();
   });
 
-  it('when STAFF deletes their own unused image then 204 and the object is gone; another user\'s file is 403', async () => {
+  it("when STAFF deletes their own unused image then 204 and the object is gone; another user's file is 403", async () => {
     const own = (await uploadAs(s.staff.token, 'RESOURCE_AVATAR', await png())).body.data;
     const owners = (await uploadAs(s.owner.token, 'SERVICE_IMAGE', await png())).body.data;
     expect((await s.as('STAFF', 'delete', `/upload/${owners.id}`)).status).to.equal(403);

@@ -33,7 +33,7 @@ describe('linking uploads to tenants, services and resources', function () {
     expect((await fileRow(logo.id)).referencedAt).to.be.instanceOf(Date);
 
     expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: logo2.key } })).status).to.equal(200);
-    expect((await fileRow(logo.id))).to.include({ referencedBy: null, referencedAt: null });
+    expect(await fileRow(logo.id)).to.include({ referencedBy: null, referencedAt: null });
     expect((await fileRow(logo2.id)).referencedBy).to.deep.equal({ type: 'tenant.logoKey', id: s.tenant.id });
     expect((await fileRow(cover.id)).referencedBy).to.deep.equal({ type: 'tenant.coverKey', id: s.tenant.id });
 
@@ -76,7 +76,10 @@ describe('linking uploads to tenants, services and resources', function () {
   });
 
   it('when a STAFF member uploads an avatar and sets it on their own resource then it is linked', async () => {
-    const resource = await s.as('OWNER', 'post', '/resources', { name: 'Kari', login: { email: `kari-${Date.now()}@example.test`, password: 'secret-password', role: 'STAFF' } });
+    const resource = await s.as('OWNER', 'post', '/resources', {
+      name: 'Kari',
+      login: { email: `kari-${Date.now()}@example.test`, password: 'secret-password', role: 'STAFF' },
+    });
     expect(resource.status, JSON.stringify(resource.body)).to.equal(201);
     const userId: string = resource.body.data.userId;
     const token = await tokenFor({ id: userId, tenantId: s.tenant.id, role: 'STAFF' });

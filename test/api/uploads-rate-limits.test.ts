@@ -13,7 +13,10 @@ describe('upload rate limits per user', function () {
     const s = await salonWithRoles();
     const app = await appWith({ RATE_LIMIT_PRESIGNED_PUT: '20' });
     const presign = (token: string) =>
-      request(app).post('/api/upload/presigned-put').set('Authorization', `Bearer ${token}`).send({ purpose: 'ONBOARDING_DOC', mimeType: 'image/gif', sizeBytes: 500 });
+      request(app)
+        .post('/api/upload/presigned-put')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ purpose: 'ONBOARDING_DOC', mimeType: 'image/gif', sizeBytes: 500 });
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await presign(s.owner.token)).status);
     expect(statuses).to.deep.equal(Array(20).fill(400));

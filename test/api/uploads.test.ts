@@ -30,7 +30,16 @@ describe('POST /upload (multipart public images)', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const data = res.body.data;
     expect(data.key).to.match(new RegExp(`^${s.tenant.id}/[0-9a-f-]{36}\\.png$`));
-    expect(data).to.include({ purpose: 'TENANT_LOGO', visibility: 'PUBLIC', status: 'ACTIVE', mimeType: 'image/png', width: 320, height: 200, originalName: 'passwd.png', referencedBy: null });
+    expect(data).to.include({
+      purpose: 'TENANT_LOGO',
+      visibility: 'PUBLIC',
+      status: 'ACTIVE',
+      mimeType: 'image/png',
+      width: 320,
+      height: 200,
+      originalName: 'passwd.png',
+      referencedBy: null,
+    });
     const stored = await storedBytes(data.key);
     expect(stored!.length).to.equal(data.sizeBytes);
     const { createHash } = await import('node:crypto');
@@ -74,7 +83,9 @@ describe('POST /upload (multipart public images)', function () {
   });
 
   it('when a PDF or a GIF is sent for an image purpose then 400 UPLOAD_INVALID_TYPE', async () => {
-    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+      .gif()
+      .toBuffer();
     const res = await uploadAs(s.owner.token, 'SERVICE_IMAGE', Buffer.concat([gif, Buffer.alloc(200)]), 'a.gif', 'image/gif');
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('UPLOAD_INVALID_TYPE');
@@ -98,7 +109,12 @@ describe('POST /upload (multipart public images)', function () {
     expect(over.body.error.code).to.equal('UPLOAD_TOO_LARGE');
   });
 
-  for (const [purpose, mb] of [['SERVICE_IMAGE', 3], ['TENANT_COVER', 5], ['PORTFOLIO_PHOTO', 5], ['RESOURCE_AVATAR', 2]] as const) {
+  for (const [purpose, mb] of [
+    ['SERVICE_IMAGE', 3],
+    ['TENANT_COVER', 5],
+    ['PORTFOLIO_PHOTO', 5],
+    ['RESOURCE_AVATAR', 2],
+  ] as const) {
     it(`when a ${purpose} is exactly ${mb} MB it is accepted, one byte more is 413 UPLOAD_TOO_LARGE`, async () => {
       const limit = mb * 1024 * 1024;
       const atLimit = await uploadAs(s.owner.token, purpose, await pngOfSize(limit), 'big.png');

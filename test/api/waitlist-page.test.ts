@@ -22,7 +22,12 @@ async function offeredTime(salon: BookingSalon, day: string, time: string, waite
   expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
   const phones = waiters.map(() => phone());
   for (const [i, name] of waiters.entries()) {
-    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: day, toDate: day, customer: { name, phone: phones[i] } });
+    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, {
+      serviceIds: [salon.serviceId],
+      fromDate: day,
+      toDate: day,
+      customer: { name, phone: phones[i] },
+    });
     expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
   }
   expect((await call('post', `/bookings/${booked.body.data.id}/cancel`, salon.owner.token, { bySalon: true })).status).to.equal(200);
@@ -47,7 +52,7 @@ describe('waitlist offer page (the link in the offer messages)', function () {
     await stack();
   });
 
-  it('when the link is opened then the page shows the held time, the service and staff and the hold\'s end; accepting books it (303 to the manage page), and accepting again is a 409 page that says it was already accepted', async () => {
+  it("when the link is opened then the page shows the held time, the service and staff and the hold's end; accepting books it (303 to the manage page), and accepting again is a 409 page that says it was already accepted", async () => {
     const salon = await bookingSalon({ settings: { autoConfirm: true } });
     const day = localDay(3);
     const [offer] = await offeredTime(salon, day, '10:00', ['Vera Venter']);
@@ -118,14 +123,17 @@ describe('waitlist offer page (the link in the offer messages)', function () {
     expect(await (await knex())('bookings').where({ tenantId: salon.tenant.id, status: 'CONFIRMED' })).to.have.length(0);
   });
 
-  it('when another waiter accepted first (BROADCAST) or the hold ran out then accepting is a 409 page that says which, with the salon\'s page to book from', async () => {
+  it("when another waiter accepted first (BROADCAST) or the hold ran out then accepting is a 409 page that says which, with the salon's page to book from", async () => {
     const salon = await bookingSalon({ settings: { waitlistMode: 'BROADCAST' } });
     const [first, second] = await offeredTime(salon, localDay(5), '13:00', ['Første Venter', 'Andre Venter']);
     const prefix = `/${salon.tenant.slug}/waitlist/offers`;
     expect((await form(`${prefix}/${first.offerId}/accept`, { token: first.token })).status).to.equal(303);
     const taken = await form(`${prefix}/${second.offerId}/accept`, { token: second.token });
     expect(taken.status).to.equal(409);
-    expect(taken.text).to.contain('Tilbudet gjelder ikke lenger').and.contain('En annen på ventelisten rakk å ta timen før deg.').and.contain(`href="/${salon.tenant.slug}"`);
+    expect(taken.text)
+      .to.contain('Tilbudet gjelder ikke lenger')
+      .and.contain('En annen på ventelisten rakk å ta timen før deg.')
+      .and.contain(`href="/${salon.tenant.slug}"`);
     const takenEn = await (await http()).get(`${second.path}&lang=en`);
     expect(takenEn.text).to.contain('Someone else on the waitlist took this time before you.');
 

@@ -17,7 +17,13 @@ function phone(): string {
 }
 
 function joinBody(s: BookingSalon, fields: Record<string, unknown> = {}) {
-  return { serviceIds: [s.serviceId], fromDate: localDay(1), toDate: localDay(7), customer: { name: 'Vera Venter', phone: phone(), email: 'vera@example.test' }, ...fields };
+  return {
+    serviceIds: [s.serviceId],
+    fromDate: localDay(1),
+    toDate: localDay(7),
+    customer: { name: 'Vera Venter', phone: phone(), email: 'vera@example.test' },
+    ...fields,
+  };
 }
 
 async function join(s: BookingSalon, fields: Record<string, unknown> = {}, token?: string) {
@@ -36,13 +42,23 @@ describe('waitlist (HTTP)', () => {
       const res = await join(s, { earliestTime: '10:00', latestTime: '14:00' });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const entry = res.body.data;
-      expect(entry).to.include({ status: 'WAITING', source: 'PUBLIC', resourceId: null, earliestTime: '10:00', latestTime: '14:00', fromDate: localDay(1), toDate: localDay(7) });
+      expect(entry).to.include({
+        status: 'WAITING',
+        source: 'PUBLIC',
+        resourceId: null,
+        earliestTime: '10:00',
+        latestTime: '14:00',
+        fromDate: localDay(1),
+        toDate: localDay(7),
+      });
       expect(entry.token).to.be.a('string').with.length.above(20);
       const row = await (await knex())('waitlist_entries').where({ id: entry.id }).first();
       expect(row).to.include({ status: 'WAITING', version: 1, tenantId: s.tenant.id });
       expect(row.tokenHash).to.not.equal(entry.token);
       const signalled = ((await stack()).platform.deps.signaller as RecordingSignaller).sent.filter((x) => x.ref.workflowId === `waitlist-entry:${entry.id}`);
-      expect(signalled.map((x) => [x.ref.workflowType, x.event.type, x.event.entityVersion])).to.deep.equal([['waitlistEntryWorkflow', 'WaitlistEntryJoined', 1]]);
+      expect(signalled.map((x) => [x.ref.workflowType, x.event.type, x.event.entityVersion])).to.deep.equal([
+        ['waitlistEntryWorkflow', 'WaitlistEntryJoined', 1],
+      ]);
     });
 
     it('when the entry is read with its token then 200; a wrong token or another salon is 404 WAITLIST_ENTRY_NOT_FOUND', async () => {
@@ -95,7 +111,7 @@ describe('waitlist (HTTP)', () => {
       }
     });
 
-    it('when a service or staff member is not this salon\'s then 404', async () => {
+    it("when a service or staff member is not this salon's then 404", async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       expect((await join(s, { serviceIds: [other.serviceId] })).body.error.code).to.equal('SERVICE_NOT_FOUND');
@@ -132,13 +148,15 @@ describe('waitlist (HTTP)', () => {
         const res = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { waitlistHoldMinutes: minutes } });
         expect([res.status, res.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
       }
-      expect((await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { waitlistMode: 'BROADCAST' } })).body.data.settings.waitlistMode).to.equal('BROADCAST');
+      expect(
+        (await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { waitlistMode: 'BROADCAST' } })).body.data.settings.waitlistMode,
+      ).to.equal('BROADCAST');
       expect((await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { settings: { waitlistMode: 'HIGHEST_VALUE' } })).status).to.equal(400);
     });
   });
 
   describe('staff', () => {
-    it('when staff add a caller, list with filters and remove the entry then 201, the page and 204; another salon\'s entry is 404', async () => {
+    it("when staff add a caller, list with filters and remove the entry then 201, the page and 204; another salon's entry is 404", async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       const added = await call('post', '/waitlist', s.staff[0].user.token, joinBody(s, { resourceId: s.staff[0].resourceId }));
@@ -188,14 +206,23 @@ describe('waitlist (HTTP)', () => {
   });
 
   describe('holds block time like bookings', () => {
-    it('when a round holds a staff member\'s time then a public booking over it is 409 BOOKING_CONFLICT and availability does not offer it', async () => {
+    it("when a round holds a staff member's time then a public booking over it is 409 BOOKING_CONFLICT and availability does not offer it", async () => {
       const s = await bookingSalon();
       const db = await knex();
       const day = localDay(3);
       const [round] = await db('waitlist_rounds')
         .insert({ tenantId: s.tenant.id, cause: 'CANCELLED', resourceId: s.staff[0].resourceId, windowStart: at(day, '10:00'), windowEnd: at(day, '11:00') })
         .returning('*');
-      await db('booking_segments').insert({ tenantId: s.tenant.id, waitlistRoundId: round.id, resourceType: 'staff', resourceId: s.staff[0].resourceId, kind: 'WORK', phaseIndex: 0, startTime: at(day, '10:00'), endTime: at(day, '11:00') });
+      await db('booking_segments').insert({
+        tenantId: s.tenant.id,
+        waitlistRoundId: round.id,
+        resourceType: 'staff',
+        resourceId: s.staff[0].resourceId,
+        kind: 'WORK',
+        phaseIndex: 0,
+        startTime: at(day, '10:00'),
+        endTime: at(day, '11:00'),
+      });
       const booking = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
         startTime: at(day, '10:00'),
         items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
@@ -263,7 +290,7 @@ describe('waitlist (HTTP)', () => {
           `${g.resourceType} ${g.kind} ${g.startTime.toLocaleTimeString('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' })}-${g.endTime.toLocaleTimeString('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' })}`,
       );
 
-    it('when a cut inside a colour\'s processing phase is cancelled then the waitlister is offered that time with the stylist, the hold keeps it, and accepting books it', async () => {
+    it("when a cut inside a colour's processing phase is cancelled then the waitlister is offered that time with the stylist, the hold keeps it, and accepting books it", async () => {
       const s = await colourSalon();
       const day = localDay(3);
       const stylist = s.staff[0].resourceId;
@@ -276,7 +303,11 @@ describe('waitlist (HTTP)', () => {
       const offer = await offerOf(s, customer.phone);
       expect(offer.text).to.contain('kl. 10:30–11:00');
       expect(await held(s.tenant.id)).to.deep.equal(['staff WORK 10:30-11:00']);
-      const over = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, { startTime: at(day, '10:30'), items: [{ serviceId: s.serviceId, resourceId: stylist }], customer: { name: 'Annen', phone: phone() } });
+      const over = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+        startTime: at(day, '10:30'),
+        items: [{ serviceId: s.serviceId, resourceId: stylist }],
+        customer: { name: 'Annen', phone: phone() },
+      });
       expect([over.status, over.body.error.code]).to.deep.equal([409, 'BOOKING_CONFLICT']);
       const accepted = await call('post', `/public/tenants/${s.tenant.slug}/waitlist/offers/${offer.offerId}/accept`, undefined, { token: offer.token });
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
@@ -286,14 +317,17 @@ describe('waitlist (HTTP)', () => {
       expect(booked.map((g: { resourceId: string; kind: string }) => [g.resourceId, g.kind])).to.deep.equal([[stylist, 'WORK']]);
     });
 
-    it('when a colour is cancelled then the offered colour holds the stylist\'s work phases and the colour station: nobody else colours then until the offer is declined', async () => {
+    it("when a colour is cancelled then the offered colour holds the stylist's work phases and the colour station: nobody else colours then until the offer is declined", async () => {
       const s = await colourSalon();
       const day = localDay(3);
       const [first, second] = s.staff.map((m) => m.resourceId);
       const colour = await call('post', '/bookings', s.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: first }] });
       expect(colour.status).to.equal(201);
       const customer = { name: 'Frida Farge', phone: phone() };
-      expect((await join(s, { serviceIds: [s.colourId], resourceId: first, fromDate: day, toDate: day, earliestTime: '10:00', latestTime: '11:30', customer })).status).to.equal(201);
+      expect(
+        (await join(s, { serviceIds: [s.colourId], resourceId: first, fromDate: day, toDate: day, earliestTime: '10:00', latestTime: '11:30', customer }))
+          .status,
+      ).to.equal(201);
       expect((await call('post', `/bookings/${colour.body.data.id}/cancel`, s.owner.token, { bySalon: true })).status).to.equal(200);
       const offer = await offerOf(s, customer.phone);
       expect(offer.text).to.contain('kl. 10:00–11:30');

@@ -63,7 +63,13 @@ describe('accessibility of the customer pages (axe-core in the browser)', functi
       customer: { name: 'Kari Retur', phone: randomPhone().stored },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const payment = await paymentPage(deposit, { id: created.body.data.id, token: created.body.data.cancellationToken, status: 'PENDING', paymentRequired: true, phone: '' });
+    const payment = await paymentPage(deposit, {
+      id: created.body.data.id,
+      token: created.body.data.cancellationToken,
+      status: 'PENDING',
+      paymentRequired: true,
+      phone: '',
+    });
     await page.goto(`${baseUrl}/payments/${payment.paymentId}/return`);
     await shot('return-waiting');
     findings.push(...(await scan(page, 'payment return')));

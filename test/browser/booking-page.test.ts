@@ -28,14 +28,24 @@ describe('booking page v2 (browser)', function () {
     await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=.*&new=1$/);
     await shot('confirmation');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).to.equal('Takk for bestillingen!');
-    expect(await page.locator('.card dl').innerText()).to.contain(salon.services[0].name).and.to.match(/500\skr/);
+    expect(await page.locator('.card dl').innerText())
+      .to.contain(salon.services[0].name)
+      .and.to.match(/500\skr/);
     expect(await page.locator('a.manage-link').getAttribute('href'), 'the manage link is this page').to.equal(page.url().replace(/&new=1$/, ''));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Legg til i kalenderen (.ics)' }).click()]);
     const ics = fs.readFileSync((await download.path())!, 'utf8');
     const [booking] = await bookingsOf(salon.tenant.id);
     expect(download.suggestedFilename()).to.equal('booking.ics');
-    expect(ics).to.match(/^BEGIN:VCALENDAR/).and.to.contain(`UID:booking-${booking.id}@`);
-    expect(booking).to.include({ status: 'CONFIRMED', contactName: 'Kari Nordmann', contactPhone: phone.stored, source: 'ONLINE', notes: 'Kort hår, bare stuss' });
+    expect(ics)
+      .to.match(/^BEGIN:VCALENDAR/)
+      .and.to.contain(`UID:booking-${booking.id}@`);
+    expect(booking).to.include({
+      status: 'CONFIRMED',
+      contactName: 'Kari Nordmann',
+      contactPhone: phone.stored,
+      source: 'ONLINE',
+      notes: 'Kort hår, bare stuss',
+    });
     expect(booking.contactEmail.toLowerCase()).to.equal('kari@example.test');
     expect(opened.foreignRequests(), 'requests to other hosts').to.deep.equal([]);
   });
@@ -59,7 +69,9 @@ describe('booking page v2 (browser)', function () {
     await page.locator('.times button').first().click();
     await page.getByLabel('Navn').fill('Ola Nordmann');
     await page.getByLabel('Mobilnummer').fill(randomPhone().typed);
-    expect(await page.locator('.summary').innerText()).to.contain(nameOf(both.resourceId)).and.to.match(/799\skr/);
+    expect(await page.locator('.summary').innerText())
+      .to.contain(nameOf(both.resourceId))
+      .and.to.match(/799\skr/);
     await shot('contact');
     await page.getByRole('button', { name: 'Bestill', exact: true }).click();
     await page.waitForURL(/new=1$/);
@@ -137,11 +149,18 @@ describe('booking page v2 (browser)', function () {
     await chooseUpToContact(opened, [salon.services[0].name]);
     const chosen = (await page.locator('.summary').innerText()).match(/kl\. (\d\d:\d\d)/)![1];
     // the same time, taken through the public API meanwhile
-    const next = await call('post', `/public/tenants/${salon.tenant.slug}/availability/next-available-date`, undefined, { items: [{ serviceId: salon.serviceId }], fromDate: localDay(-1) });
+    const next = await call('post', `/public/tenants/${salon.tenant.slug}/availability/next-available-date`, undefined, {
+      items: [{ serviceId: salon.serviceId }],
+      fromDate: localDay(-1),
+    });
     const day = await call('get', `/public/tenants/${salon.tenant.slug}/availability?serviceId=${salon.serviceId}&date=${next.body.data.date}`);
     const taken = day.body.data.slots[0];
     expect(taken.localTime).to.equal(chosen);
-    const other = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, { startTime: taken.start, items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Someone Else', phone: randomPhone().stored } });
+    const other = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, undefined, {
+      startTime: taken.start,
+      items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+      customer: { name: 'Someone Else', phone: randomPhone().stored },
+    });
     expect(other.status, JSON.stringify(other.body)).to.equal(201);
 
     await page.getByLabel('Navn').fill('Kari Nordmann');
@@ -162,10 +181,15 @@ describe('booking page v2 (browser)', function () {
     const salon = await pageSalon();
     const { page, shot, baseUrl } = await openPage(this);
     await page.goto(`${baseUrl}/${salon.tenant.slug}`);
-    const focused = () => page.evaluate(() => {
-      const el = (globalThis as unknown as { document: { activeElement: { tagName: string; textContent: string | null; getAttribute(n: string): string | null } | null } }).document.activeElement;
-      return el ? `${el.tagName}|${el.getAttribute('id') ?? ''}|${(el.textContent ?? '').trim()}|${el.getAttribute('aria-label') ?? ''}` : '';
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = (
+          globalThis as unknown as {
+            document: { activeElement: { tagName: string; textContent: string | null; getAttribute(n: string): string | null } | null };
+          }
+        ).document.activeElement;
+        return el ? `${el.tagName}|${el.getAttribute('id') ?? ''}|${(el.textContent ?? '').trim()}|${el.getAttribute('aria-label') ?? ''}` : '';
+      });
     const outline = () =>
       page.evaluate(() => {
         const g = globalThis as unknown as { document: { activeElement: object }; getComputedStyle(e: object): { outlineStyle: string; outlineWidth: string } };
@@ -223,7 +247,9 @@ describe('booking page v2 (browser)', function () {
     await waitForFocus(page.getByRole('heading', { level: 2, name: 'Choose staff' }));
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('.times button').first().waitFor();
-    expect(await page.locator('.days li:has(button[aria-pressed="true"]) [hidden]').textContent()).to.match(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d+ \w+, \d+ free times?$/);
+    expect(await page.locator('.days li:has(button[aria-pressed="true"]) [hidden]').textContent()).to.match(
+      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d+ \w+, \d+ free times?$/,
+    );
     await shot('english-times');
     expect(await page.getByRole('link', { name: 'Bytt til norsk' }).isVisible()).to.equal(true);
   });

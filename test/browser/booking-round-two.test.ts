@@ -7,10 +7,24 @@ import { call } from '../support/http';
 import { stack } from '../support/stack';
 import { ALL_WEEK, knex, localDay } from '../support/booking-fixtures';
 import { addDays, mondayOf, weekOf, dayOfWeek } from '../../web/shared/format';
-import { bookingsOf, chooseUpToContact, closePages, fillDay, NEXT, openPage, pageSalon, randomPhone, startBrowserStack, useBookingUi, waitForFocus, type OpenedPage } from './support';
+import {
+  bookingsOf,
+  chooseUpToContact,
+  closePages,
+  fillDay,
+  NEXT,
+  openPage,
+  pageSalon,
+  randomPhone,
+  startBrowserStack,
+  useBookingUi,
+  waitForFocus,
+  type OpenedPage,
+} from './support';
 import { eventually } from '../support/eventually';
 
-const focusedId = (opened: OpenedPage) => opened.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
+const focusedId = (opened: OpenedPage) =>
+  opened.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
 
 describe('booking page, round two (browser)', function () {
   this.timeout(90_000);
@@ -57,8 +71,14 @@ describe('booking page, round two (browser)', function () {
       const late = await pageSalon({ settings: { cancellationHours: 168, depositEnabled: true, depositType: 'percentage', depositValue: 20 } });
       const free = await pageSalon({ settings: { cancellationHours: 0, depositEnabled: true, depositType: 'percentage', depositValue: 20 } });
       for (const [salon, expected] of [
-        [late, /^Fristen for gratis avbestilling \(168 timer før\) er allerede passert for denne timen\.\nAvbestiller du, beholder salongen depositumet på 100\skr\.$/],
-        [free, /^Du kan avbestille gratis frem til \S+ \d+\. \S+ kl\. (\d\d:\d\d)\.\nAvbestiller du innen da, får du depositumet på 100\skr tilbake; avbestiller du senere, beholder salongen det\.$/],
+        [
+          late,
+          /^Fristen for gratis avbestilling \(168 timer før\) er allerede passert for denne timen\.\nAvbestiller du, beholder salongen depositumet på 100\skr\.$/,
+        ],
+        [
+          free,
+          /^Du kan avbestille gratis frem til \S+ \d+\. \S+ kl\. (\d\d:\d\d)\.\nAvbestiller du innen da, får du depositumet på 100\skr tilbake; avbestiller du senere, beholder salongen det\.$/,
+        ],
       ] as const) {
         const opened = await openPage(this, { javaScript: version === 'v2' });
         const { page, shot, baseUrl } = opened;
@@ -89,7 +109,14 @@ describe('booking page, round two (browser)', function () {
     const salon = await pageSalon({ staff: 2 });
     const opened = await openPage(this, { phone: true });
     const { page, shot, baseUrl } = opened;
-    const names = await (await knex())('resources').whereIn('id', salon.staff.map((s) => s.resourceId)).select('id', 'name');
+    const names = await (
+      await knex()
+    )('resources')
+      .whereIn(
+        'id',
+        salon.staff.map((s) => s.resourceId),
+      )
+      .select('id', 'name');
     const person = names.find((r: { id: string }) => r.id === salon.staff[1].resourceId).name as string;
     await page.goto(`${baseUrl}/${salon.tenant.slug}`);
     await page.getByLabel(salon.services[0].name).check();
@@ -118,7 +145,9 @@ describe('booking page, round two (browser)', function () {
     await page.getByRole('heading', { level: 2, name: 'Velg dag og tid' }).waitFor();
     await page.locator('.times button').first().waitFor();
     expect(await page.locator('.days button[aria-pressed="true"]').getAttribute('aria-describedby')).to.equal(day);
-    expect(await page.locator('.summary').innerText()).to.contain(salon.services[0].name).and.contain(person);
+    expect(await page.locator('.summary').innerText())
+      .to.contain(salon.services[0].name)
+      .and.contain(person);
     await shot('reloaded');
     await page.locator('.times button').first().click();
     await page.getByLabel('Navn').fill('Kari Tilbake');
@@ -195,7 +224,9 @@ describe('booking page, round two (browser)', function () {
       const [booking] = await bookingsOf(salon.tenant.id);
       expect(booking.language).to.equal('en');
       const confirmation = await eventually(async () => (await sms.sentTo(phone.stored)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
-      expect(confirmation.text).to.match(/^Hi Emma English! Your appointment is confirmed: .* at \d\d:\d\d–\d\d:\d\d\. Welcome to /).and.match(/&lang=en$/);
+      expect(confirmation.text)
+        .to.match(/^Hi Emma English! Your appointment is confirmed: .* at \d\d:\d\d–\d\d:\d\d\. Welcome to /)
+        .and.match(/&lang=en$/);
     });
   }
 
@@ -203,7 +234,9 @@ describe('booking page, round two (browser)', function () {
     // next week: Monday free, Tuesday full, Wednesday closed
     const monday = addDays(mondayOf(localDay(0)), 7);
     const closedWeekday = dayOfWeek(addDays(monday, 2));
-    const salon = await pageSalon({ settings: { maxBookingDaysInAdvance: 30, businessHours: ALL_WEEK.map((d) => (d.dayOfWeek === closedWeekday ? { ...d, isOpen: false, slots: [] } : d)) } });
+    const salon = await pageSalon({
+      settings: { maxBookingDaysInAdvance: 30, businessHours: ALL_WEEK.map((d) => (d.dayOfWeek === closedWeekday ? { ...d, isOpen: false, slots: [] } : d)) },
+    });
     await fillDay(salon, addDays(monday, 1));
     const opened = await openPage(this, { phone: true });
     const { page, shot, baseUrl } = opened;
@@ -218,17 +251,24 @@ describe('booking page, round two (browser)', function () {
     const layout = await page.locator('.days li').evaluateAll((items) =>
       items.map((li) => {
         const box = (li as unknown as { getBoundingClientRect(): { top: number; right: number } }).getBoundingClientRect();
-        const parts = Array.from((li as unknown as { querySelectorAll(s: string): ArrayLike<{ getClientRects(): ArrayLike<unknown> }> }).querySelectorAll('.dow, .dom, .count'));
+        const parts = Array.from(
+          (li as unknown as { querySelectorAll(s: string): ArrayLike<{ getClientRects(): ArrayLike<unknown> }> }).querySelectorAll('.dow, .dom, .count'),
+        );
         return { top: Math.round(box.top), right: box.right, oneLine: parts.every((p) => p.getClientRects().length === 1) };
       }),
     );
     expect(new Set(layout.map((l) => l.top)).size, 'one row').to.equal(1);
-    expect(layout.every((l) => l.oneLine), 'each part of a day on one line').to.equal(true);
+    expect(
+      layout.every((l) => l.oneLine),
+      'each part of a day on one line',
+    ).to.equal(true);
     expect(Math.max(...layout.map((l) => l.right)), 'inside the screen').to.be.at.most(390);
     const day = (date: string) => page.locator(`.days button[aria-describedby="day-${date}"]`);
     const look = (date: string) =>
       day(date).evaluate((el) => {
-        const style = (globalThis as unknown as { getComputedStyle(e: unknown): { borderStyle: string; backgroundColor: string; color: string } }).getComputedStyle(el);
+        const style = (
+          globalThis as unknown as { getComputedStyle(e: unknown): { borderStyle: string; backgroundColor: string; color: string } }
+        ).getComputedStyle(el);
         return `${style.borderStyle}|${style.backgroundColor}|${style.color}`;
       });
     const [free, full, closed] = [monday, addDays(monday, 1), addDays(monday, 2)];
@@ -276,9 +316,13 @@ describe('booking page, round two (browser)', function () {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     const third = await page.locator('.times button').nth(2).innerText();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent)).to.equal(third);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent),
+    ).to.equal(third);
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent)).to.equal(await page.locator('.times button').last().innerText());
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent),
+    ).to.equal(await page.locator('.times button').last().innerText());
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
@@ -286,7 +330,11 @@ describe('booking page, round two (browser)', function () {
     const chosenDay = page.locator('.days button[aria-pressed="true"]');
     await chosenDay.focus();
     await page.keyboard.press('ArrowRight');
-    const next = await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } } }).document.activeElement.getAttribute('aria-describedby'));
+    const next = await page.evaluate(() =>
+      (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } } }).document.activeElement.getAttribute(
+        'aria-describedby',
+      ),
+    );
     expect(next).to.not.equal(await chosenDay.getAttribute('aria-describedby'));
     expect(next).to.match(/^day-\d{4}-\d\d-\d\d$/);
     await shot('arrows');

@@ -59,12 +59,14 @@ describe('customer sign-in on the booking page (browser)', function () {
     await page.waitForURL(/new=1$/);
 
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
-    expect(booking.isGuest, 'the booking is the account\'s').to.equal(false);
+    expect(booking.isGuest, "the booking is the account's").to.equal(false);
     await page.goto(`${baseUrl}/${salon.tenant.slug}`);
     await page.getByRole('button', { name: 'Mine timer' }).click();
     await page.locator('#my-bookings li').first().waitFor();
     await shot('my-bookings');
-    expect(await page.locator('#my-bookings li').first().innerText()).to.contain(salon.services[0].name).and.to.contain('Bekreftet');
+    expect(await page.locator('#my-bookings li').first().innerText())
+      .to.contain(salon.services[0].name)
+      .and.to.contain('Bekreftet');
 
     // the customer makes a standing appointment every 4 weeks from a booking with a chosen staff member: "Mine timer" says so, with its next dates
     const account = await signInCustomer({ email, name: 'Kari Konto' });
@@ -93,11 +95,19 @@ describe('customer sign-in on the booking page (browser)', function () {
     expect(known.status, JSON.stringify(known.body)).to.equal(201);
     const db = await knex();
     const { id: tenantCustomerId } = await db('tenant_customers').where({ tenantId: salon.tenant.id, customerId: known.body.data.id }).first('id');
-    const card = await call('post', '/loyalty-cards', owner, { name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000 });
+    const card = await call('post', '/loyalty-cards', owner, {
+      name: 'Stempelkort',
+      type: 'VISIT_BASED',
+      requiredStamps: 5,
+      rewardType: 'DISCOUNT_AMOUNT',
+      rewardValue: 20000,
+    });
     expect(card.status, JSON.stringify(card.body)).to.equal(201);
     const cardRow = (await findCard(db, salon.tenant.id, card.body.data.id))!;
     const { signaller } = await stack();
-    const voucher = await db.transaction((trx) => issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }));
+    const voucher = await db.transaction((trx) =>
+      issueVoucher(trx, signaller, { card: cardRow, tenantCustomerId, cycleNumber: 1, bookingId: null, now: new Date() }),
+    );
 
     // the account has proved the phone the salon knows (a typed phone links nothing: docs/rules/security.md)
     const email = `stamp-${crypto.randomUUID()}@example.test`;
@@ -112,7 +122,10 @@ describe('customer sign-in on the booking page (browser)', function () {
     await page.getByLabel('Mobilnummer').fill(digits);
     await page.getByLabel('Kupongkode (valgfritt)').fill(voucher.code.toLowerCase());
     await page.getByRole('button', { name: 'Bruk kupong' }).click();
-    await page.locator('#voucher-result').filter({ hasText: /^Kupong \S+: 200\skr i rabatt\. Du betaler 300\skr\.$/ }).waitFor();
+    await page
+      .locator('#voucher-result')
+      .filter({ hasText: /^Kupong \S+: 200\skr i rabatt\. Du betaler 300\skr\.$/ })
+      .waitFor();
     await shot('voucher-applied');
     await page.getByRole('button', { name: 'Bestill', exact: true }).click();
     await page.waitForURL(/new=1$/);

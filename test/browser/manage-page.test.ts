@@ -58,7 +58,10 @@ describe('manage page (browser)', function () {
     await page.waitForURL(/new=1$/);
 
     const { platform } = await stack();
-    const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m) => m.meta?.kind === 'RECEIVED' || m.meta?.kind === 'CONFIRMED'), 'the booking e-mail');
+    const mail = await eventually(
+      async () => (await platform.mailer.sentTo(email)).find((m) => m.meta?.kind === 'RECEIVED' || m.meta?.kind === 'CONFIRMED'),
+      'the booking e-mail',
+    );
     await page.goto(/(http:\/\/\S+\/bookings\/\S+)/.exec(mail.text)![1]);
     expect(await page.locator('#confirm-prompt').innerText()).to.equal('Bekreft at du kommer, så vet salongen at timen er din.');
     await page.getByRole('button', { name: 'Bekreft at jeg kommer' }).click();
@@ -120,7 +123,10 @@ describe('manage page: moving the appointment (browser)', function () {
     const row = await (await knex())('bookings').where({ id: booked.id }).first();
     expect(row.startTime.toISOString()).to.equal(at(to, '14:00'));
     const { platform } = await stack();
-    const moved = await eventually(async () => (await platform.mailer.sentTo(booked.email)).find((m) => m.meta?.kind === 'RESCHEDULED'), 'the e-mail about the move');
+    const moved = await eventually(
+      async () => (await platform.mailer.sentTo(booked.email)).find((m) => m.meta?.kind === 'RESCHEDULED'),
+      'the e-mail about the move',
+    );
     expect(moved.text).to.contain('kl. 14:00–15:00');
   });
 
@@ -133,7 +139,10 @@ describe('manage page: moving the appointment (browser)', function () {
     await page.goto(`${booked.link}&move=1&date=${day}`);
     const section = page.locator('section.move');
     await section.getByLabel('13:00').check();
-    const taken = await call('post', '/bookings', salon.owner.token, { startTime: at(day, '13:00'), items: [{ serviceId: salon.services[0].id, resourceId: salon.staff[0].resourceId }] });
+    const taken = await call('post', '/bookings', salon.owner.token, {
+      startTime: at(day, '13:00'),
+      items: [{ serviceId: salon.services[0].id, resourceId: salon.staff[0].resourceId }],
+    });
     expect(taken.status).to.equal(201);
     await section.getByRole('button', { name: 'Flytt timen hit' }).click();
     await section.getByRole('alert').getByText('Tiden ble nettopp tatt av noen andre. Velg en annen tid.').waitFor();

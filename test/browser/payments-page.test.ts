@@ -58,7 +58,9 @@ describe('booking page deposits (browser)', function () {
     const retry = page.getByRole('button', { name: 'Prøv å betale igjen' });
     await retry.waitFor({ timeout: 20_000 });
     expect(await page.locator('#payment-status').innerText()).to.equal('Kortet ble avvist, og betalingen er ikke gjennomført.');
-    expect(await page.locator('[role="status"]').innerText()).to.match(/Timen holdes av til deg til \S+ \d+\. \S+ kl\. \d\d:\d\d\. Prøv igjen før det; ellers blir timen avbestilt\./);
+    expect(await page.locator('[role="status"]').innerText()).to.match(
+      /Timen holdes av til deg til \S+ \d+\. \S+ kl\. \d\d:\d\d\. Prøv igjen før det; ellers blir timen avbestilt\./,
+    );
     await shot('return-declined');
     await retry.click();
     await page.waitForURL(/\/checkout\/cs_/);
@@ -112,20 +114,34 @@ describe('booking page deposits (browser)', function () {
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
     await page.getByRole('button', { name: 'Prøv å betale igjen' }).waitFor({ timeout: 20_000 });
     await shot('return-provider-error');
-    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingsleverandøren svarte ikke, så betalingen ble ikke gjennomført. Kortet ditt er ikke belastet.');
+    expect(await page.locator('#payment-status').innerText()).to.equal(
+      'Betalingsleverandøren svarte ikke, så betalingen ble ikke gjennomført. Kortet ditt er ikke belastet.',
+    );
     expect(await page.locator('main').innerText()).to.not.contain('avvist');
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     const [failed] = await paymentRows(booking.id);
-    const heldUntil = new Intl.DateTimeFormat('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(failed.expiresAt));
-    expect(new Date(failed.expiresAt).getTime() - new Date(failed.updatedAt).getTime(), 'held 30 minutes from the failure').to.be.within(29 * 60_000, 30 * 60_000 + 5_000);
-    expect(await page.locator('[role="status"]').innerText()).to.contain(`kl. ${heldUntil}. Prøv igjen før det`).and.contain('Timen: venter på at depositumet blir betalt.');
+    const heldUntil = new Intl.DateTimeFormat('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(failed.expiresAt),
+    );
+    expect(new Date(failed.expiresAt).getTime() - new Date(failed.updatedAt).getTime(), 'held 30 minutes from the failure').to.be.within(
+      29 * 60_000,
+      30 * 60_000 + 5_000,
+    );
+    expect(await page.locator('[role="status"]').innerText())
+      .to.contain(`kl. ${heldUntil}. Prøv igjen før det`)
+      .and.contain('Timen: venter på at depositumet blir betalt.');
 
-    const token = await page.context().cookies().then((all) => all.find((c) => c.name === `salon_bp_${booking.id}`)!.value);
+    const token = await page
+      .context()
+      .cookies()
+      .then((all) => all.find((c) => c.name === `salon_bp_${booking.id}`)!.value);
     await page.goto(`${opened.baseUrl}/${salon.tenant.slug}/bookings/${booking.id}?token=${token}`);
     await shot('manage-unpaid');
     const card = await page.locator('.card dl').innerText();
     expect(card).to.contain('Venter på at depositumet blir betalt').and.not.contain('Venter på bekreftelse fra salongen');
-    expect(await page.locator('main').innerText()).to.contain(`Depositumet på 100\u00a0kr er ikke betalt ennå. Timen holdes av til deg til`).and.contain(`kl. ${heldUntil}`);
+    expect(await page.locator('main').innerText())
+      .to.contain(`Depositumet på 100\u00a0kr er ikke betalt ennå. Timen holdes av til deg til`)
+      .and.contain(`kl. ${heldUntil}`);
     await page.getByRole('link', { name: 'Betal depositumet' }).click();
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
     await page.getByRole('button', { name: 'Prøv å betale igjen' }).click();
@@ -153,7 +169,9 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('button', { name: 'Avbestill timen' }).click();
     await page.waitForURL(/cancelled=1$/);
     await shot('cancelled');
-    expect(await page.locator('[role="status"]').innerText()).to.contain('Timen er avbestilt.').and.contain('Depositumet på 100\u00a0kr betales tilbake til deg.');
+    expect(await page.locator('[role="status"]').innerText())
+      .to.contain('Timen er avbestilt.')
+      .and.contain('Depositumet på 100\u00a0kr betales tilbake til deg.');
     const { platform } = await stack();
     const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation e-mail');
     expect(mail.text).to.contain('Depositumet på 100 kr betales tilbake til deg').and.not.contain('NOK');

@@ -17,7 +17,16 @@ describe('the salon page and its calendar (browser)', function () {
 
   /** The salon's only staff member away from today for four days: the first free day is the fifth. */
   async function awayFourDays(salon: Awaited<ReturnType<typeof pageSalon>>): Promise<string> {
-    await (await knex())('time_offs').insert({ tenantId: salon.tenant.id, resourceId: salon.staff[0].resourceId, type: 'vacation', startDate: localDay(0), endDate: localDay(3), isApproved: true });
+    await (
+      await knex()
+    )('time_offs').insert({
+      tenantId: salon.tenant.id,
+      resourceId: salon.staff[0].resourceId,
+      type: 'vacation',
+      startDate: localDay(0),
+      endDate: localDay(3),
+      isApproved: true,
+    });
     return localDay(4);
   }
 
@@ -47,7 +56,12 @@ describe('the salon page and its calendar (browser)', function () {
     await shot('first-view');
     for (const img of [page.locator('img.logo'), page.locator('img.cover')]) {
       expect(await img.getAttribute('src')).to.match(/^\/api\/image-proxy\/render\?key=/);
-      expect(await img.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).complete && (el as unknown as { naturalWidth: number }).naturalWidth > 0), 'the image loaded').to.equal(true);
+      expect(
+        await img.evaluate(
+          (el) => (el as unknown as { complete: boolean; naturalWidth: number }).complete && (el as unknown as { naturalWidth: number }).naturalWidth > 0,
+        ),
+        'the image loaded',
+      ).to.equal(true);
     }
     expect(await page.locator('.salon-header .address').innerText()).to.equal('Storgata 1, 0155 Oslo');
     expect(await page.getByRole('heading', { level: 2, name: 'Om salongen' }).isVisible()).to.equal(true);
@@ -81,7 +95,10 @@ describe('the salon page and its calendar (browser)', function () {
     const free = Number(/, (\d+) ledige tider$/.exec(description)?.[1]);
     expect(free, description).to.be.greaterThan(0);
     expect(await page.locator('.times button').count()).to.equal(free);
-    await page.locator('#times-status').filter({ hasText: `${free} ledige tider` }).waitFor({ state: 'attached' });
+    await page
+      .locator('#times-status')
+      .filter({ hasText: `${free} ledige tider` })
+      .waitFor({ state: 'attached' });
     expect(await page.locator('#times-status').getAttribute('aria-live')).to.equal('polite');
 
     // the days away are shown but cannot be chosen (walking back: they may sit in the week before)
@@ -97,7 +114,10 @@ describe('the salon page and its calendar (browser)', function () {
     await shot('days-away');
 
     const motion = await page.evaluate(() => {
-      const g = globalThis as unknown as { document: { getAnimations(): unknown[]; querySelectorAll(s: string): ArrayLike<object> }; getComputedStyle(e: object): { transitionDuration: string; animationName: string } };
+      const g = globalThis as unknown as {
+        document: { getAnimations(): unknown[]; querySelectorAll(s: string): ArrayLike<object> };
+        getComputedStyle(e: object): { transitionDuration: string; animationName: string };
+      };
       const moving = Array.from(g.document.querySelectorAll('*')).filter((el) => {
         const style = g.getComputedStyle(el);
         return style.animationName !== 'none' || style.transitionDuration.split(',').some((d) => parseFloat(d) > 0);

@@ -38,7 +38,10 @@ function folderOf(title: string): string {
 /** A 390 px wide phone (an iPhone 12-15 class screen), touch and all. */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
-export async function openPage(test: Mocha.Context, options: { javaScript?: boolean; timezoneId?: string; locale?: string; phone?: boolean } = {}): Promise<OpenedPage> {
+export async function openPage(
+  test: Mocha.Context,
+  options: { javaScript?: boolean; timezoneId?: string; locale?: string; phone?: boolean } = {},
+): Promise<OpenedPage> {
   const { baseUrl } = await stack();
   const browser = await sharedBrowser();
   const context = await browser.newContext({
@@ -100,11 +103,14 @@ export async function pageSalon(options: { settings?: Partial<TenantSettings>; s
   const db = await knex();
   const [category] = await db('service_categories').insert({ tenantId: salon.tenant.id, name: 'Hår', sortOrder: 0 }).returning('id');
   const tag = crypto.randomBytes(3).toString('hex');
-  await db('services').where({ id: salon.serviceId }).update({ name: `Dameklipp ${tag}`, categoryId: category.id });
+  await db('services')
+    .where({ id: salon.serviceId })
+    .update({ name: `Dameklipp ${tag}`, categoryId: category.id });
   const second = await addService(salon.tenant.id, { name: `Brynsforming ${tag}`, duration: 30, price: 29900, categoryId: category.id, sortOrder: 1 });
   await db('resource_skills').insert({ tenantId: salon.tenant.id, resourceId: salon.staff[0].resourceId, serviceId: second.id });
   const staff = [...salon.staff];
-  for (let i = 1; i < (options.staff ?? 1); i++) staff.push(await addStaff(salon.tenant.id, [salon.serviceId, second.id], { name: `Ingrid ${tag} ${i}`, sortOrder: i }));
+  for (let i = 1; i < (options.staff ?? 1); i++)
+    staff.push(await addStaff(salon.tenant.id, [salon.serviceId, second.id], { name: `Ingrid ${tag} ${i}`, sortOrder: i }));
   if ((options.staff ?? 1) > 1) await db('resource_skills').where({ resourceId: salon.staff[0].resourceId, serviceId: second.id }).delete();
   if (options.branding) await db('tenants').where({ id: salon.tenant.id }).update({ branding: options.branding });
   return {
@@ -131,7 +137,14 @@ export async function processingSalon(): Promise<PageSalon & { day: string; colo
   const stylist = salon.staff[0].resourceId;
   await db('resource_skills').insert({ tenantId: salon.tenant.id, resourceId: stylist, serviceId: colour.id });
   await addRoom(salon.tenant.id, [colour.id], { name: `Fargestasjon ${tag}` });
-  await db('time_offs').insert({ tenantId: salon.tenant.id, resourceId: stylist, type: 'vacation', startDate: localDay(0), endDate: localDay(1), isApproved: true });
+  await db('time_offs').insert({
+    tenantId: salon.tenant.id,
+    resourceId: stylist,
+    type: 'vacation',
+    startDate: localDay(0),
+    endDate: localDay(1),
+    isApproved: true,
+  });
   const booked = await call('post', '/bookings', salon.owner.token, { startTime: at(day, '10:00'), items: [{ serviceId: colour.id, resourceId: stylist }] });
   expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
   return { ...salon, day, colour: { id: colour.id, name: `Farge ${tag}` } };
@@ -149,12 +162,42 @@ export async function fillDay(salon: PageSalon, date: string, staff = salon.staf
   const start = new Date(at(date, '09:00'));
   const end = new Date(at(date, '17:00'));
   const [booking] = await db('bookings')
-    .insert({ tenantId: salon.tenant.id, resourceId: staff.resourceId, startTime: start, endTime: end, status: 'CONFIRMED', source: 'ADMIN', paymentMode: 'IN_PERSON', totalAmount: 0, contactName: 'Heldag', metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
+    .insert({
+      tenantId: salon.tenant.id,
+      resourceId: staff.resourceId,
+      startTime: start,
+      endTime: end,
+      status: 'CONFIRMED',
+      source: 'ADMIN',
+      paymentMode: 'IN_PERSON',
+      totalAmount: 0,
+      contactName: 'Heldag',
+      metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
+    })
     .returning('id');
   const [item] = await db('booking_items')
-    .insert({ bookingId: booking.id, tenantId: salon.tenant.id, serviceId: salon.serviceId, resourceId: staff.resourceId, startTime: start, endTime: end, duration: 480, price: 0 })
+    .insert({
+      bookingId: booking.id,
+      tenantId: salon.tenant.id,
+      serviceId: salon.serviceId,
+      resourceId: staff.resourceId,
+      startTime: start,
+      endTime: end,
+      duration: 480,
+      price: 0,
+    })
     .returning('id');
-  await db('booking_segments').insert({ tenantId: salon.tenant.id, bookingId: booking.id, bookingItemId: item.id, resourceType: 'staff', resourceId: staff.resourceId, kind: 'WORK', phaseIndex: 0, startTime: start, endTime: end });
+  await db('booking_segments').insert({
+    tenantId: salon.tenant.id,
+    bookingId: booking.id,
+    bookingItemId: item.id,
+    resourceType: 'staff',
+    resourceId: staff.resourceId,
+    kind: 'WORK',
+    phaseIndex: 0,
+    startTime: start,
+    endTime: end,
+  });
 }
 
 /** Sets the platform's bookingUiVersion (the admin route). */
@@ -190,7 +233,9 @@ export async function chooseUpToContact(opened: OpenedPage, services: string[], 
 /** Waits until the element has the keyboard focus (the step's heading takes it when a step opens). */
 export async function waitForFocus(locator: Locator, timeout = 5000): Promise<void> {
   const handle = await locator.elementHandle({ timeout });
-  await locator.page().waitForFunction((el) => (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement === el, handle, { timeout });
+  await locator
+    .page()
+    .waitForFunction((el) => (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement === el, handle, { timeout });
 }
 
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -207,8 +252,12 @@ export async function scan(page: Page, where: string): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   const violations = (await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
     return result.violations;
   })) as Finding[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} [${n.failureSummary ?? ''}]`).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} [${n.failureSummary ?? ''}]`).join(', ')}`);
 }

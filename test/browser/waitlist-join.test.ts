@@ -43,12 +43,17 @@ describe('joining the waitlist from the booking page (browser)', function () {
       await page.waitForURL(/\/waitlist\/[0-9a-f-]+\?token=.*&new=1$/);
       await page.getByRole('heading', { level: 2, name: 'Du står på ventelisten' }).waitFor();
       await shot('joined');
-      expect(await page.locator('.card dl').innerText()).to.contain(salon.services[0].name).and.contain('Venter på en ledig tid');
+      expect(await page.locator('.card dl').innerText())
+        .to.contain(salon.services[0].name)
+        .and.contain('Venter på en ledig tid');
       const shown = await page.locator('a.manage-link').getAttribute('href');
       const [entry] = await (await knex())('waitlist_entries').where({ tenantId: salon.tenant.id });
       expect(entry).to.include({ status: 'WAITING', fromDate: full, toDate: full, contactPhone: phone.stored, resourceId: null, language: 'nb' });
 
-      const message = await eventually(async () => (await sms.sentTo(phone.stored)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'), 'the message confirming the entry');
+      const message = await eventually(
+        async () => (await sms.sentTo(phone.stored)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'),
+        'the message confirming the entry',
+      );
       const link = message.text.match(/Se eller forlat ventelisten: (\S+)$/)![1];
       expect(link, 'the link in the message is the one the page shows').to.equal(shown);
 

@@ -23,7 +23,12 @@ describe('waitlist offer page (browser)', function () {
     });
     expect(first.status).to.equal(201);
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: day, toDate: day, customer: { name: 'Vera Venter', phone } });
+    const joined = await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, {
+      serviceIds: [salon.serviceId],
+      fromDate: day,
+      toDate: day,
+      customer: { name: 'Vera Venter', phone },
+    });
     expect(joined.status).to.equal(201);
     expect((await call('post', `/bookings/${first.body.data.id}/cancel`, salon.owner.token, { bySalon: true })).status).to.equal(200);
     const { sms } = await stack();

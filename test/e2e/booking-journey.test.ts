@@ -19,9 +19,15 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     const date = localDay(3);
 
     const created = expectOk(
-      await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+      await (
+        await apiClient()
+      ).POST('/public/tenants/{slug}/bookings', {
         params: { path: { slug: salon.tenant.slug } },
-        body: { startTime: at(date, '10:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Kari Nordmann', phone } },
+        body: {
+          startTime: at(date, '10:00'),
+          items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+          customer: { name: 'Kari Nordmann', phone },
+        },
       }),
       201,
     );
@@ -55,23 +61,32 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     apiLoad.set('busy');
     try {
       expectOk(
-        await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+        await (
+          await apiClient()
+        ).POST('/public/tenants/{slug}/bookings', {
           params: { path: { slug: salon.tenant.slug } },
-          body: { startTime: at(localDay(5), '12:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Ola', phone } },
+          body: {
+            startTime: at(localDay(5), '12:00'),
+            items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+            customer: { name: 'Ola', phone },
+          },
         }),
         201,
       );
       // the workflow's activities reach the gate one after the other (its read first): let each earlier
       // one through (idle, busy again in the same step) until the confirmation's SMS is the one held
-      await eventually(async () => {
-        const held = apiLoad.held();
-        if (held.includes('sendBookingSms')) return true;
-        if (held.length) {
-          apiLoad.set('idle');
-          apiLoad.set('busy');
-        }
-        return undefined;
-      }, () => `the confirmation SMS held at the gate (held: ${apiLoad.held().join(', ') || 'nothing'})`);
+      await eventually(
+        async () => {
+          const held = apiLoad.held();
+          if (held.includes('sendBookingSms')) return true;
+          if (held.length) {
+            apiLoad.set('idle');
+            apiLoad.set('busy');
+          }
+          return undefined;
+        },
+        () => `the confirmation SMS held at the gate (held: ${apiLoad.held().join(', ') || 'nothing'})`,
+      );
       expect(await sms.sentTo(phone), 'no SMS while the api is busy').to.have.length(0);
       expect(apiLoad.held(), 'the SMS still held once the outbox was read').to.include('sendBookingSms');
       // idle releases what waits at once (the stack's hold limit is a minute: nothing else lets it go)
@@ -88,7 +103,9 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     const { sms } = await stack();
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const created = expectOk(
-      await (await apiClient()).POST('/public/tenants/{slug}/bookings', {
+      await (
+        await apiClient()
+      ).POST('/public/tenants/{slug}/bookings', {
         params: { path: { slug: salon.tenant.slug } },
         body: { startTime: at(localDay(4), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Per', phone } },
       }),
@@ -98,7 +115,10 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'RECEIVED'), 'the booking-received SMS');
 
     const staff = await apiClient(salon.owner.token);
-    const cancelled = expectOk(await staff.POST('/bookings/{id}/cancel', { params: { path: { id: created.data.id } }, body: { bySalon: true, reason: 'Sykdom' } }), 200);
+    const cancelled = expectOk(
+      await staff.POST('/bookings/{id}/cancel', { params: { path: { id: created.data.id } }, body: { bySalon: true, reason: 'Sykdom' } }),
+      200,
+    );
     expect(cancelled.data).to.include({ status: 'CANCELLED', cancelledBy: 'SALON', cancelReason: 'Sykdom' });
     const notice = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation SMS');
     expect(notice.text).to.contain('avbestilt');

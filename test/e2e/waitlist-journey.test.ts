@@ -27,7 +27,11 @@ describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booke
     const booked = expectOk(
       await api.POST('/public/tenants/{slug}/bookings', {
         params: { path: slug },
-        body: { startTime: at(date, '10:00'), items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }], customer: { name: 'Først Kunde', phone: `+47${crypto.randomInt(40000000, 49999999)}` } },
+        body: {
+          startTime: at(date, '10:00'),
+          items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
+          customer: { name: 'Først Kunde', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+        },
       }),
       201,
     );
@@ -35,7 +39,14 @@ describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booke
     const joined = expectOk(
       await api.POST('/public/tenants/{slug}/waitlist', {
         params: { path: slug },
-        body: { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(14), earliestTime: '09:00', latestTime: '12:00', customer: { name: 'Vera Venter', phone, email } },
+        body: {
+          serviceIds: [salon.serviceId],
+          fromDate: localDay(1),
+          toDate: localDay(14),
+          earliestTime: '09:00',
+          latestTime: '12:00',
+          customer: { name: 'Vera Venter', phone, email },
+        },
       }),
       201,
     );
@@ -65,11 +76,18 @@ describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booke
 
     const accepted = expectOk(await api.POST('/public/tenants/{slug}/waitlist/offers/{offerId}/accept', { params: offerPath, body: { token } }), 201);
     expect(accepted.data).to.include({ status: 'CONFIRMED', startTime: at(date, '10:00'), customerName: 'Vera Venter', paymentRequired: false });
-    expectError(await api.POST('/public/tenants/{slug}/waitlist/offers/{offerId}/accept', { params: offerPath, body: { token } }), 409, 'WAITLIST_OFFER_ALREADY_ACCEPTED');
+    expectError(
+      await api.POST('/public/tenants/{slug}/waitlist/offers/{offerId}/accept', { params: offerPath, body: { token } }),
+      409,
+      'WAITLIST_OFFER_ALREADY_ACCEPTED',
+    );
 
     // the new booking lives its own life: its workflow confirms it to the waitlister
     await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation of the booking made from the waitlist');
-    const entry = expectOk(await api.GET('/public/tenants/{slug}/waitlist/{id}', { params: { path: { ...slug, id: joined.data.id }, query: { token: joined.data.token } } }), 200);
+    const entry = expectOk(
+      await api.GET('/public/tenants/{slug}/waitlist/{id}', { params: { path: { ...slug, id: joined.data.id }, query: { token: joined.data.token } } }),
+      200,
+    );
     expect(entry.data).to.include({ status: 'BOOKED', bookingId: accepted.data.id });
 
     const app = await appWith({ METRICS_TOKEN: 'metrics-token-for-tests-0123' });
@@ -89,11 +107,23 @@ describe('waitlist journey: cancel -> offer by SMS and e-mail -> accept -> booke
     expect(first.paymentRequired).to.equal(true);
     const api = await apiClient();
     const slug = { slug: salon.tenant.slug };
-    expectOk(await api.POST('/public/tenants/{slug}/waitlist', { params: { path: slug }, body: { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(5), customer: { name: 'Dora Depositum', phone } } }), 201);
+    expectOk(
+      await api.POST('/public/tenants/{slug}/waitlist', {
+        params: { path: slug },
+        body: { serviceIds: [salon.serviceId], fromDate: localDay(1), toDate: localDay(5), customer: { name: 'Dora Depositum', phone } },
+      }),
+      201,
+    );
     expectOk(await (await apiClient(salon.owner.token)).POST('/bookings/{id}/cancel', { params: { path: { id: first.id } }, body: { bySalon: true } }), 200);
     const offer = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), 'the offer SMS');
     const token = decodeURIComponent(/token=(\S+)/.exec(offer.text)![1]);
-    const accepted = expectOk(await api.POST('/public/tenants/{slug}/waitlist/offers/{offerId}/accept', { params: { path: { ...slug, offerId: String(offer.meta!.offerId) } }, body: { token } }), 201);
+    const accepted = expectOk(
+      await api.POST('/public/tenants/{slug}/waitlist/offers/{offerId}/accept', {
+        params: { path: { ...slug, offerId: String(offer.meta!.offerId) } },
+        body: { token },
+      }),
+      201,
+    );
     expect(accepted.data).to.include({ status: 'PENDING', paymentRequired: true, startTime: at(localDay(2), '11:00') });
     const payments = await paymentRows(accepted.data.id);
     expect(payments).to.have.length(1);

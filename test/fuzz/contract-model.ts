@@ -31,7 +31,11 @@ const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 
 export function resolver(doc: Schema): (node: any) => any {
   const cache = new Map<string, any>();
-  const lookup = (ref: string): any => ref.replace(/^#\//, '').split('/').reduce((n: any, key) => n?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  const lookup = (ref: string): any =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((n: any, key) => n?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   const deref = (node: any, depth = 0): any => {
     if (depth > 40 || node === null || typeof node !== 'object') return node;
     if (Array.isArray(node)) return node.map((n) => deref(n, depth + 1));
@@ -66,7 +70,12 @@ export function operationsOf(doc: Schema): Operation[] {
       const security: any[] = op.security ?? doc.security ?? [];
       const secured = security.length > 0 && !security.some((r) => Object.keys(r).length === 0) && security.every((r) => 'bearerAuth' in r);
       const customerOnly = security.length > 0 && security.every((r) => 'customerAuth' in r);
-      const staffOrCustomer = security.length > 1 && !security.some((r) => Object.keys(r).length === 0) && security.every((r) => 'bearerAuth' in r || 'customerAuth' in r) && !secured && !customerOnly;
+      const staffOrCustomer =
+        security.length > 1 &&
+        !security.some((r) => Object.keys(r).length === 0) &&
+        security.every((r) => 'bearerAuth' in r || 'customerAuth' in r) &&
+        !secured &&
+        !customerOnly;
       const json = op.requestBody?.content?.['application/json'];
       ops.push({ method, template, params, body: json?.schema, bodyRequired: Boolean(op.requestBody?.required), secured, customerOnly, staffOrCustomer });
     }
@@ -146,7 +155,10 @@ export function plausible(rawSchema: Schema | undefined, name: string, ctx: Valu
         if (alternative.required && ![...wanted].some((k) => alternative.required.includes(k))) alternative.required.forEach((k: string) => wanted.add(k));
         break;
       }
-      if (wanted.size === 0 && schema.minProperties) Object.keys(props).slice(0, schema.minProperties).forEach((k) => wanted.add(k));
+      if (wanted.size === 0 && schema.minProperties)
+        Object.keys(props)
+          .slice(0, schema.minProperties)
+          .forEach((k) => wanted.add(k));
       for (const key of wanted) {
         const v = plausible(props[key] ?? {}, key, ctx, depth + 1);
         if (v !== undefined) out[key] = v;
@@ -159,7 +171,11 @@ export function plausible(rawSchema: Schema | undefined, name: string, ctx: Valu
 }
 
 /** Every property path of a body schema (depth-limited; arrays at index 0) with its schema. */
-export function fieldPaths(rawSchema: Schema | undefined, prefix: (string | number)[] = [], depth = 0): { path: (string | number)[]; schema: Schema; required: boolean }[] {
+export function fieldPaths(
+  rawSchema: Schema | undefined,
+  prefix: (string | number)[] = [],
+  depth = 0,
+): { path: (string | number)[]; schema: Schema; required: boolean }[] {
   const schema = flatten(rawSchema);
   if (!schema || depth > 3) return [];
   const out: { path: (string | number)[]; schema: Schema; required: boolean }[] = [];
@@ -177,8 +193,33 @@ export function fieldPaths(rawSchema: Schema | undefined, prefix: (string | numb
 }
 
 export const IMPOSSIBLE_DATES = ['2027-02-30', '2026-13-01', '0000-01-01', '9999-12-31', '2026-02-29', '2026-00-10', '2026-1-1', '20260101'];
-export const IMPOSSIBLE_DATE_TIMES = ['2027-02-30T12:00:00Z', '2026-13-01T10:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2026-06-01T24:00:00Z', '2026-06-01T10:60:00Z', '2026-06-01T10:00:60Z', '2026-06-01T10:00:00+25:00', '+010000-01-01T00:00:00Z', '2026-06-01'];
-const ODD_STRINGS = ['\u0000', 'a\u0000b', '\uD800', 'x\uDC00y', '\uFFFF', '\u202E', "'; DROP TABLE bookings;--", '../../etc/passwd', '%00', '{{7*7}}', '<script>alert(1)</script>', ' ', ''];
+export const IMPOSSIBLE_DATE_TIMES = [
+  '2027-02-30T12:00:00Z',
+  '2026-13-01T10:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '2026-06-01T24:00:00Z',
+  '2026-06-01T10:60:00Z',
+  '2026-06-01T10:00:60Z',
+  '2026-06-01T10:00:00+25:00',
+  '+010000-01-01T00:00:00Z',
+  '2026-06-01',
+];
+const ODD_STRINGS = [
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'x\uDC00y',
+  '\uFFFF',
+  '\u202E',
+  "'; DROP TABLE bookings;--",
+  '../../etc/passwd',
+  '%00',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  ' ',
+  '',
+];
 
 /** Strings a hostile client sends: NUL, lone surrogates, huge, impossible dates, control characters. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -198,7 +239,14 @@ export function wrongType(schema: Schema): fc.Arbitrary<unknown> {
     return fc.constantFrom<unknown>('not-a-number', 1e308, -1e308, 2 ** 63, -(2 ** 63), 1.5, 2147483648, -2147483649, ...notCoercible);
   }
   if (type === 'boolean') return fc.constantFrom<unknown>('maybe', 2, ...notCoercible);
-  if (type === 'array') return fc.constantFrom<unknown>('a,b', { 0: 'x' }, 5, [null, null], Array.from({ length: 5000 }, (_, i) => i));
+  if (type === 'array')
+    return fc.constantFrom<unknown>(
+      'a,b',
+      { 0: 'x' },
+      5,
+      [null, null],
+      Array.from({ length: 5000 }, (_, i) => i),
+    );
   return fc.constantFrom<unknown>('object?', 7, [], ['x']);
 }
 

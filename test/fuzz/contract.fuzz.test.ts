@@ -39,7 +39,19 @@ import { areaRouters } from '../../api/routes';
 import { routeTable, type AppRoute } from '../../api/middleware/route-lookup';
 import { provePhone, signInCustomer } from '../support/customers';
 import { at, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
-import { IMPOSSIBLE_DATES, IMPOSSIBLE_DATE_TIMES, fieldPaths, hostileString, hostileValue, operationsOf, plausible, type Operation, type Param, type Schema, type ValueContext } from './contract-model';
+import {
+  IMPOSSIBLE_DATES,
+  IMPOSSIBLE_DATE_TIMES,
+  fieldPaths,
+  hostileString,
+  hostileValue,
+  operationsOf,
+  plausible,
+  type Operation,
+  type Param,
+  type Schema,
+  type ValueContext,
+} from './contract-model';
 
 const SEED = 20261122;
 /** generated cases per operation (authenticated); fixed transport and auth cases come on top */
@@ -145,7 +157,8 @@ function encode(value: string): string {
     return [...value]
       .map((ch) => {
         const u = ch.charCodeAt(0);
-        if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff) return [0xed, 0xa0 | ((u >> 6) & 0x1f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+        if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff)
+          return [0xed, 0xa0 | ((u >> 6) & 0x1f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
         return encodeURIComponent(ch);
       })
       .join('');
@@ -222,21 +235,39 @@ function mutationsFor(op: Operation): fc.Arbitrary<Mutation> {
   const options: fc.Arbitrary<Mutation>[] = [fc.record({ kind: fc.constant('unknownQuery' as const), value: hostileString.map(asQueryValue) })];
   if (op.body) {
     options.push(fc.record({ kind: fc.constant('unknown' as const), key: fc.constantFrom('isAdmin', 'tenantId', '__proto__', 'constructor', 'x\u0000', '') }));
-    options.push(fc.record({ kind: fc.constant('wholeBody' as const), value: fc.constantFrom<unknown>(null, [], 'text', 42, true, [{}], { a: { b: { c: { d: { e: {} } } } } }) }));
+    options.push(
+      fc.record({
+        kind: fc.constant('wholeBody' as const),
+        value: fc.constantFrom<unknown>(null, [], 'text', 42, true, [{}], { a: { b: { c: { d: { e: {} } } } } }),
+      }),
+    );
   }
   if (fields.length) {
     options.push(
-      fc.integer({ min: 0, max: fields.length - 1 }).chain((index) => fc.record({ kind: fc.constant('field' as const), index: fc.constant(index), value: hostileValue(fields[index].schema) })),
-      fc.integer({ min: 0, max: fields.length - 1 }).chain((index) => fc.record({ kind: fc.constant('field' as const), index: fc.constant(index), value: hostileValue(fields[index].schema) })),
+      fc
+        .integer({ min: 0, max: fields.length - 1 })
+        .chain((index) => fc.record({ kind: fc.constant('field' as const), index: fc.constant(index), value: hostileValue(fields[index].schema) })),
+      fc
+        .integer({ min: 0, max: fields.length - 1 })
+        .chain((index) => fc.record({ kind: fc.constant('field' as const), index: fc.constant(index), value: hostileValue(fields[index].schema) })),
     );
   }
-  if (required.length) options.push(fc.record({ kind: fc.constant('missing' as const), index: fc.integer({ min: 0, max: fields.length - 1 }).filter((i) => fields[i].required) }));
-  if (uuidFields.length) options.push(fc.record({ kind: fc.constant('foreignField' as const), index: fc.integer({ min: 0, max: fields.length - 1 }).filter((i) => fields[i].schema.format === 'uuid') }));
+  if (required.length)
+    options.push(fc.record({ kind: fc.constant('missing' as const), index: fc.integer({ min: 0, max: fields.length - 1 }).filter((i) => fields[i].required) }));
+  if (uuidFields.length)
+    options.push(
+      fc.record({
+        kind: fc.constant('foreignField' as const),
+        index: fc.integer({ min: 0, max: fields.length - 1 }).filter((i) => fields[i].schema.format === 'uuid'),
+      }),
+    );
   if (query.length) {
     options.push(
-      fc.integer({ min: 0, max: query.length - 1 }).chain((index) =>
-        fc.record({ kind: fc.constant('query' as const), index: fc.constant(index), value: hostileValue(query[index].schema).map(asQueryValue) }),
-      ),
+      fc
+        .integer({ min: 0, max: query.length - 1 })
+        .chain((index) =>
+          fc.record({ kind: fc.constant('query' as const), index: fc.constant(index), value: hostileValue(query[index].schema).map(asQueryValue) }),
+        ),
     );
   }
   if (path.length) {
@@ -252,7 +283,9 @@ function mutationsFor(op: Operation): fc.Arbitrary<Mutation> {
       { value: "1' OR '1'='1", raw: false },
     );
     options.push(
-      fc.record({ kind: fc.constant('path' as const), index: fc.integer({ min: 0, max: path.length - 1 }), bad: badIds }).map(({ index, bad }) => ({ kind: 'path' as const, index, value: bad.value, raw: bad.raw })),
+      fc
+        .record({ kind: fc.constant('path' as const), index: fc.integer({ min: 0, max: path.length - 1 }), bad: badIds })
+        .map(({ index, bad }) => ({ kind: 'path' as const, index, value: bad.value, raw: bad.raw })),
       fc.record({ kind: fc.constant('foreignPath' as const), index: fc.integer({ min: 0, max: path.length - 1 }) }),
     );
   }
@@ -292,34 +325,75 @@ function generatedCases(op: Operation, mine: Salon, theirs: Salon, seed: number)
       case 'field': {
         const field = fields[m.index];
         const name = field.path.join('.');
-        return { label: `body.${name} = ${preview(m.value)}`, path: basePath, query: baseQuery, body: setPath(baseBody, field.path, m.value), refuseField: mustRefuse(field.schema, m.value) ? name : undefined };
+        return {
+          label: `body.${name} = ${preview(m.value)}`,
+          path: basePath,
+          query: baseQuery,
+          body: setPath(baseBody, field.path, m.value),
+          refuseField: mustRefuse(field.schema, m.value) ? name : undefined,
+        };
       }
       case 'missing':
-        return { label: `body.${fields[m.index].path.join('.')} missing`, path: basePath, query: baseQuery, body: setPath(baseBody, fields[m.index].path, undefined, true) };
+        return {
+          label: `body.${fields[m.index].path.join('.')} missing`,
+          path: basePath,
+          query: baseQuery,
+          body: setPath(baseBody, fields[m.index].path, undefined, true),
+        };
       case 'unknown':
-        return { label: `unknown body field ${JSON.stringify(m.key)}`, path: basePath, body: m.key === '__proto__' ? JSON.parse(`${JSON.stringify(baseBody ?? {}).slice(0, -1)}${Object.keys((baseBody as object) ?? {}).length ? ',' : ''}"__proto__":{"isAdmin":true}}`) : { ...(baseBody as object), [m.key]: 'x' } };
+        return {
+          label: `unknown body field ${JSON.stringify(m.key)}`,
+          path: basePath,
+          body:
+            m.key === '__proto__'
+              ? JSON.parse(
+                  `${JSON.stringify(baseBody ?? {}).slice(0, -1)}${Object.keys((baseBody as object) ?? {}).length ? ',' : ''}"__proto__":{"isAdmin":true}}`,
+                )
+              : { ...(baseBody as object), [m.key]: 'x' },
+        };
       case 'wholeBody':
         return { label: `body = ${preview(m.value)}`, path: basePath, query: baseQuery, body: m.value };
       case 'query': {
         const param = query[m.index];
-        return { label: `?${param.name}=${preview(m.value)}`, path: basePath, body: baseBody, query: { ...baseQuery, [param.name]: m.value }, refuseField: mustRefuse(param.schema, m.value) ? param.name : undefined };
+        return {
+          label: `?${param.name}=${preview(m.value)}`,
+          path: basePath,
+          body: baseBody,
+          query: { ...baseQuery, [param.name]: m.value },
+          refuseField: mustRefuse(param.schema, m.value) ? param.name : undefined,
+        };
       }
       case 'unknownQuery':
         return { label: `?unknownParam=${preview(m.value)}`, path: basePath, body: baseBody, query: { ...baseQuery, unknownParam: m.value } };
       case 'path': {
         const p: Param = pathParams[m.index];
-        return { label: `path ${p.name} = ${preview(m.value)}`, path: { ...basePath, [p.name]: m.value }, rawPath: m.raw ? { [p.name]: m.value } : {}, body: baseBody };
+        return {
+          label: `path ${p.name} = ${preview(m.value)}`,
+          path: { ...basePath, [p.name]: m.value },
+          rawPath: m.raw ? { [p.name]: m.value } : {},
+          body: baseBody,
+        };
       }
       case 'foreignPath': {
         const p: Param = pathParams[m.index];
         // a slug is public (the portal is reached by it), a series' occurrence index is a number, not a row; ids of another tenant must never answer 2xx
-        return { label: `path ${p.name} = other tenant's`, path: { ...basePath, [p.name]: theirPath[p.name] }, body: baseBody, foreign: !['status', 'slug', 'tenantSlug', 'provider', 'index'].includes(p.name) };
+        return {
+          label: `path ${p.name} = other tenant's`,
+          path: { ...basePath, [p.name]: theirPath[p.name] },
+          body: baseBody,
+          foreign: !['status', 'slug', 'tenantSlug', 'provider', 'index'].includes(p.name),
+        };
       }
       case 'foreignField': {
         const field = fields[m.index];
         const key = String(field.path[field.path.length - 1]);
         const foreignId = theirCtx.idFor(key);
-        return { label: `body.${field.path.join('.')} = other tenant's`, path: basePath, body: setPath(baseBody, field.path, foreignId ?? crypto.randomUUID()), foreign: foreignId !== undefined };
+        return {
+          label: `body.${field.path.join('.')} = other tenant's`,
+          path: basePath,
+          body: setPath(baseBody, field.path, foreignId ?? crypto.randomUUID()),
+          foreign: foreignId !== undefined,
+        };
       }
     }
   });
@@ -336,7 +410,11 @@ function transportCases(op: Operation, mine: Salon, bodyLimitBytes: number): Cas
   if (op.body) {
     cases.push(
       { label: 'content-encoding gzip on a body that is not gzip', path, raw: { payload: '{"name":"x"}', headers: { ...json, 'content-encoding': 'gzip' } } },
-      { label: 'gzip body with a NUL inside', path, raw: { payload: zlib.gzipSync('{"name":"a\\u0000b","notes":"a\\u0000b"}'), headers: { ...json, 'content-encoding': 'gzip' } } },
+      {
+        label: 'gzip body with a NUL inside',
+        path,
+        raw: { payload: zlib.gzipSync('{"name":"a\\u0000b","notes":"a\\u0000b"}'), headers: { ...json, 'content-encoding': 'gzip' } },
+      },
       { label: 'charset latin1', path, raw: { payload: '{"name":"caf\u00e9"}', headers: { 'content-type': 'application/json; charset=latin1' } } },
       { label: 'content-type text/plain', path, raw: { payload: 'hello', headers: { 'content-type': 'text/plain' } } },
       { label: 'oversize JSON body', path, raw: { payload: JSON.stringify({ notes: 'x'.repeat(bodyLimitBytes + 10) }), headers: json } },
@@ -366,14 +444,22 @@ function orderCases(op: Operation, mine: Salon, route: AppRoute | undefined, tok
     out.push({ c: { label: 'order: no token, invalid input', ...invalid, expectStatus: 401 }, token: null });
     const url = urlOf(op, path, invalid.query);
     const shouted = url.replace(/^\/api\/([a-z][a-z-]*)/, (_m, first: string) => `/api/${first.toUpperCase()}`);
-    if (shouted !== url) out.push({ c: { label: `order: no token, invalid input, path ${shouted.split('?')[0]}`, ...invalid, rawUrl: shouted, expectStatus: 401 }, token: null });
+    if (shouted !== url)
+      out.push({ c: { label: `order: no token, invalid input, path ${shouted.split('?')[0]}`, ...invalid, rawUrl: shouted, expectStatus: 401 }, token: null });
   }
-  if (op.customerOnly) out.push({ c: { label: 'order: a staff token on a customer route, invalid input', ...invalid, expectStatus: 401 }, token: tokens.owner });
+  if (op.customerOnly)
+    out.push({ c: { label: 'order: a staff token on a customer route, invalid input', ...invalid, expectStatus: 401 }, token: tokens.owner });
   if (route?.guard) {
-    for (const [role, token] of [['STAFF', tokens.staff], ['OWNER', tokens.owner]] as const) {
+    for (const [role, token] of [
+      ['STAFF', tokens.staff],
+      ['OWNER', tokens.owner],
+    ] as const) {
       const allowed = route.guard.allows({ userId: mine.salon.owner.id, tenantId: mine.salon.tenant.id, role });
       // an invalid body or query is 400; a multipart route sent no multipart body is 415
-      out.push({ c: { label: `order: ${role} ${allowed ? 'may call it' : 'is refused'}, invalid input`, ...invalid, expectStatus: allowed ? [400, 415] : 403 }, token });
+      out.push({
+        c: { label: `order: ${role} ${allowed ? 'may call it' : 'is refused'}, invalid input`, ...invalid, expectStatus: allowed ? [400, 415] : 403 },
+        token,
+      });
     }
   } else if (op.customerOnly) {
     out.push({ c: { label: 'order: the customer, invalid input', ...invalid, expectStatus: 400 }, token: tokens.customer });
@@ -382,7 +468,7 @@ function orderCases(op: Operation, mine: Salon, route: AppRoute | undefined, tok
 }
 
 function preview(value: unknown): string {
-  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return s.length > 40 ? `${s.slice(0, 37)}...(${s.length})` : s;
 }
 
@@ -406,7 +492,9 @@ type Answer = Response & { reachedHandler: boolean };
 
 async function send(op: Operation, c: Case, token: string | null): Promise<Answer> {
   const id = String(++sent);
-  let req = request((await stack()).baseUrl)[op.method](c.rawUrl ?? urlOf(op, c.path ?? {}, c.query, c.rawPath)).set(FUZZ_HEADER, id);
+  let req = request((await stack()).baseUrl)
+    [op.method](c.rawUrl ?? urlOf(op, c.path ?? {}, c.query, c.rawPath))
+    .set(FUZZ_HEADER, id);
   if (token) req = req.set('Authorization', `Bearer ${token}`);
   let res: Response;
   if (c.multipart) {
@@ -452,16 +540,29 @@ function missingIds(op: Operation, salon: Salon): string[] {
  * the caller it is for: a customer on customer routes, the owner where the route's guard lets the
  * owner in, else the platform admin; nobody on public routes.
  */
-function controlCase(op: Operation, salon: Salon, route: AppRoute | undefined, callers: { owner: string; admin: TestUser; customer: string }): { c: Case; token: string | null } {
+function controlCase(
+  op: Operation,
+  salon: Salon,
+  route: AppRoute | undefined,
+  callers: { owner: string; admin: TestUser; customer: string },
+): { c: Case; token: string | null } {
   const extra = salon.extras[nameOf(op)] ?? {};
   const ctx = contextFor(op, salon);
   const base = op.body ? plausible(op.body, 'body', ctx) : undefined;
   const body = extra.body ? { ...(base as object), ...extra.body } : base;
-  const c: Case = { label: 'control: a plausible request from its caller', path: pathValues(op, salon), query: { ...requiredQuery(op, ctx), ...extra.query }, body, multipart: extra.multipart, control: true };
+  const c: Case = {
+    label: 'control: a plausible request from its caller',
+    path: pathValues(op, salon),
+    query: { ...requiredQuery(op, ctx), ...extra.query },
+    body,
+    multipart: extra.multipart,
+    control: true,
+  };
   let token: string | null = null;
   if (extra.token) token = extra.token;
   else if (op.customerOnly) token = callers.customer;
-  else if (route?.guard) token = route.guard.allows({ userId: salon.salon.owner.id, tenantId: salon.salon.tenant.id, role: 'OWNER' }) ? callers.owner : callers.admin.token;
+  else if (route?.guard)
+    token = route.guard.allows({ userId: salon.salon.owner.id, tenantId: salon.salon.tenant.id, role: 'OWNER' }) ? callers.owner : callers.admin.token;
   else if (op.secured || op.staffOrCustomer) token = callers.owner;
   return { c, token };
 }
@@ -469,9 +570,9 @@ function controlCase(op: Operation, salon: Salon, route: AppRoute | undefined, c
 /** Row count and a checksum of every row of the two tenants, in every table that has `tenant_id`. */
 async function snapshotter(tenantIds: string[]): Promise<() => Promise<string>> {
   const db = await knex();
-  const tables: string[] = (
-    await db('information_schema.columns').where({ tableSchema: 'public', columnName: 'tenant_id' }).select('tableName')
-  ).map((r: { tableName: string }) => r.tableName);
+  const tables: string[] = (await db('information_schema.columns').where({ tableSchema: 'public', columnName: 'tenant_id' }).select('tableName')).map(
+    (r: { tableName: string }) => r.tableName,
+  );
   // a sum of the rows' hashes: independent of row order, so no sort of the rows' text per snapshot
   const digest = `count(*)::int AS n, coalesce(sum(hashtextextended(x::text, 0)), 0)::text AS h`;
   const parts = tables.map((t) => `SELECT '${t}' AS t, ${digest} FROM "${t}" x WHERE tenant_id = ANY(?::uuid[])`);
@@ -488,7 +589,10 @@ async function snapshotter(tenantIds: string[]): Promise<() => Promise<string>> 
 function changedTables(before: string, after: string): string {
   const rowsOf = (snapshot: string) => new Map(snapshot.split(';').map((entry) => [entry.split(':')[0], entry]));
   const [was, is] = [rowsOf(before), rowsOf(after)];
-  return [...is].filter(([table, entry]) => was.get(table) !== entry).map(([table, entry]) => `${table} ${was.get(table)?.split(':')[1]} -> ${entry.split(':')[1]} rows`).join(', ');
+  return [...is]
+    .filter(([table, entry]) => was.get(table) !== entry)
+    .map(([table, entry]) => `${table} ${was.get(table)?.split(':')[1]} -> ${entry.split(':')[1]} rows`)
+    .join(', ');
 }
 
 /** Rows outside any salon that admin operations name: one plan, one billing config, one impersonation session. */
@@ -503,11 +607,28 @@ async function platformRows(admin: TestUser, tenantId: string): Promise<Platform
     expect(res.status, `setup: ${what}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
     return res.body.data;
   };
-  const plan = await ok(await call('post', '/admin/superadmin/plans', admin.token, { planKey: unique('fuzz_plan').replace(/-/g, '_'), displayName: 'Fuzz', displayNameNb: 'Fuzz', billingCycle: 'monthly', isPublic: false, selfServeCheckout: false }), 'a plan');
+  const plan = await ok(
+    await call('post', '/admin/superadmin/plans', admin.token, {
+      planKey: unique('fuzz_plan').replace(/-/g, '_'),
+      displayName: 'Fuzz',
+      displayNameNb: 'Fuzz',
+      billingCycle: 'monthly',
+      isPublic: false,
+      selfServeCheckout: false,
+    }),
+    'a plan',
+  );
   // one config per provider and mode: the fuzz keeps its own (a live Lemon Squeezy one, which no test activates)
   await db('platform_billing_configs').where({ provider: 'lemonsqueezy', isTest: false }).delete();
   const billingConfig = await ok(
-    await call('post', '/superadmin/billing-configs', admin.token, { provider: 'lemonsqueezy', isTest: false, apiBaseUrl: 'https://api.lemonsqueezy.test', displayName: 'Fuzz', storeId: '1', credentials: { apiKey: 'fuzz', webhookSecret: 'fuzz-secret' } }),
+    await call('post', '/superadmin/billing-configs', admin.token, {
+      provider: 'lemonsqueezy',
+      isTest: false,
+      apiBaseUrl: 'https://api.lemonsqueezy.test',
+      displayName: 'Fuzz',
+      storeId: '1',
+      credentials: { apiKey: 'fuzz', webhookSecret: 'fuzz-secret' },
+    }),
     'a billing config',
   );
   const session = await ok(await call('post', '/superadmin/impersonate/start', admin.token, { tenantId, reason: 'contract fuzz' }), 'an impersonation session');
@@ -563,13 +684,25 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   await create('/series', 'seriesId', { bookingId: ids.bookingId, intervalWeeks: 26, occurrenceCount: 2, untilDate: undefined });
   ids.index = '1';
   await create('/loyalty-cards', 'loyaltyCardId', { type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000 });
-  await create('/waitlist', 'waitlistEntryId', { fromDate: localDay(6, salon.tz), toDate: localDay(6, salon.tz), customer: { name: 'Fuzz Venter', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` } });
+  await create('/waitlist', 'waitlistEntryId', {
+    fromDate: localDay(6, salon.tz),
+    toDate: localDay(6, salon.tz),
+    customer: { name: 'Fuzz Venter', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` },
+  });
   ids.scheduleId = (await db('resource_schedules').where({ resourceId: ids.resourceId }).first('id')).id;
   ids.tenantCustomerId = (await db('tenant_customers').where({ tenantId: salon.tenant.id, customerId: ids.customerId }).first('id')).id;
 
   // a voucher, as the worker writes it when a card fills up
   const [voucher] = await db('loyalty_vouchers')
-    .insert({ tenantId: salon.tenant.id, loyaltyCardId: ids.loyaltyCardId, tenantCustomerId: ids.tenantCustomerId, code: unique('V').slice(-12).toUpperCase(), rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000, issuedFromCycleNumber: 1 })
+    .insert({
+      tenantId: salon.tenant.id,
+      loyaltyCardId: ids.loyaltyCardId,
+      tenantCustomerId: ids.tenantCustomerId,
+      code: unique('V').slice(-12).toUpperCase(),
+      rewardType: 'DISCOUNT_AMOUNT',
+      rewardValue: 20000,
+      issuedFromCycleNumber: 1,
+    })
     .returning('id');
   ids.voucherId = voucher.id;
 
@@ -578,7 +711,10 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   ids.uploadId = logo.id;
   const signed = ok(await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}`, owner), 'a signed image URL');
   const doc = pdf(600);
-  const presigned = ok(await call('post', '/upload/presigned-put', owner, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: doc.length }), 'a presigned upload');
+  const presigned = ok(
+    await call('post', '/upload/presigned-put', owner, { purpose: 'ONBOARDING_DOC', mimeType: 'application/pdf', sizeBytes: doc.length }),
+    'a presigned upload',
+  );
   expect((await fetch(presigned.uploadUrl, { method: 'PUT', body: doc, headers: presigned.headers })).status, 'setup: the document PUT').to.equal(200);
   ids.fileId = presigned.fileId;
 
@@ -590,12 +726,20 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   ids.paymentId = (await paymentPage(salon, booking)).paymentId;
   const freed = await bookOnline(salon, 5, '13:00');
   const waiter = ok(
-    await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, { serviceIds: [salon.serviceId], fromDate: localDay(5, salon.tz), toDate: localDay(5, salon.tz), customer: { name: 'Fuzz Gjest', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` } }),
+    await call('post', `/public/tenants/${salon.tenant.slug}/waitlist`, undefined, {
+      serviceIds: [salon.serviceId],
+      fromDate: localDay(5, salon.tz),
+      toDate: localDay(5, salon.tz),
+      customer: { name: 'Fuzz Gjest', phone: `+479${crypto.randomInt(1e6, 1e7 - 1)}` },
+    }),
     'a guest on the waitlist',
   );
   ids.publicWaitlistEntryId = waiter.id;
   ok(await call('post', `/bookings/${freed.id}/cancel`, owner, { bySalon: true }), 'freeing a time');
-  ids.offerId = await eventually(async () => (await db('waitlist_offers').where({ entryId: waiter.id }).first('id'))?.id as string | undefined, 'the worker offering the freed time');
+  ids.offerId = await eventually(
+    async () => (await db('waitlist_offers').where({ entryId: waiter.id }).first('id'))?.id as string | undefined,
+    'the worker offering the freed time',
+  );
   const offer = { token: offerToken(config.keys.waitlistOffer, ids.offerId) };
 
   // a subscription in its trial, as registering a salon starts one
@@ -622,7 +766,9 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
     'POST /superadmin/impersonate/end': { token: platform.impersonationToken },
     'POST /customer/me/series': { body: { bookingId: booking.id, intervalWeeks: 26, occurrenceCount: 2 } },
     'PUT /customer/me/preferences': { body: { rebookingNudges: true } },
-    'POST /public/tenants/{slug}/rebooking-nudges/unsubscribe': { body: { customerId: ids.customerId, token: unsubscribeToken(config.keys.rebookingUnsubscribe, ids.customerId) } },
+    'POST /public/tenants/{slug}/rebooking-nudges/unsubscribe': {
+      body: { customerId: ids.customerId, token: unsubscribeToken(config.keys.rebookingUnsubscribe, ids.customerId) },
+    },
     'POST /upload': { multipart: { fields: { purpose: 'TENANT_LOGO' }, file: { field: 'file', bytes: await png(64, 32), name: 'logo.png' } } },
     // the staff member keeps the service (the bookings of the other controls need it)
     'POST /resources/{id}/skills': { body: { serviceIds: [salon.serviceId] } },
@@ -639,7 +785,8 @@ function checkAnswer(res: Response, failures: Failure[], where: { op: string; re
   const fail = (problem: string) => failures.push({ ...where, status: res.status, problem });
   if (res.status >= 500) fail(`5xx: ${JSON.stringify(res.body).slice(0, 300)}`);
   if (c.foreign && res.status < 300) fail("another tenant's id got a 2xx");
-  if (c.expectStatus !== undefined && ![c.expectStatus].flat().includes(res.status)) fail(`expected ${c.expectStatus} (token, then role, then validation): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}`);
+  if (c.expectStatus !== undefined && ![c.expectStatus].flat().includes(res.status))
+    fail(`expected ${c.expectStatus} (token, then role, then validation): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}`);
   if (c.refuseField) {
     const details = (res.body?.error?.details ?? []) as { field?: string }[];
     if (res.status !== 400 || res.body?.error?.code !== 'VALIDATION_ERROR') fail(`not refused with 400 VALIDATION_ERROR (${res.body?.error?.code})`);
@@ -647,15 +794,17 @@ function checkAnswer(res: Response, failures: Failure[], where: { op: string; re
   }
   if (res.status >= 400) {
     const body = res.body as { success?: unknown; error?: { code?: unknown; message?: unknown } };
-    if (body?.success !== false || typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') fail(`no error envelope: ${res.text.slice(0, 200)}`);
-    else if (!/^[A-Z][A-Z0-9_]+$/.test(body.error.code) || ['INTERNAL_ERROR', 'ERROR', 'FAILED', 'INVALID'].includes(body.error.code)) fail(`unspecific code ${body.error.code}`);
+    if (body?.success !== false || typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string')
+      fail(`no error envelope: ${res.text.slice(0, 200)}`);
+    else if (!/^[A-Z][A-Z0-9_]+$/.test(body.error.code) || ['INTERNAL_ERROR', 'ERROR', 'FAILED', 'INVALID'].includes(body.error.code))
+      fail(`unspecific code ${body.error.code}`);
   }
 }
 
 describe('contract fuzz: every openapi.yaml operation with generated bad input', function () {
   this.timeout(600_000);
 
-  it('when hostile clients call every operation then no 5xx, always the envelope with a specific code, refused requests change nothing, and every operation\'s handler is reached', async () => {
+  it("when hostile clients call every operation then no 5xx, always the envelope with a specific code, refused requests change nothing, and every operation's handler is reached", async () => {
     const { config } = await stack();
     const started = Date.now();
     const allOps = operationsOf(loadOpenApi() as Schema);
@@ -669,7 +818,10 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
     const customerToken = customer.accessToken;
     const [mineSalon, theirsSalon] = await Promise.all([depositSalon(), depositSalon()]);
     const platformIds = await platformRows(admin, mineSalon.tenant.id);
-    const [mine, theirs] = await Promise.all([populate(mineSalon, allOps, platformIds, customerToken), populate(theirsSalon, allOps, platformIds, customerToken)]);
+    const [mine, theirs] = await Promise.all([
+      populate(mineSalon, allOps, platformIds, customerToken),
+      populate(theirsSalon, allOps, platformIds, customerToken),
+    ]);
     // a typed phone links nothing: the customer proves each booking's phone, one at a time
     for (const phone of customerPhones) await provePhone(customer, phone);
     // every kind of id a path, query or body names was made, in both salons
@@ -687,14 +839,21 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       'GET /metrics': { token: TEST_METRICS_TOKEN },
     } satisfies Record<string, Extra>);
     const snapshot = await snapshotter([mine.salon.tenant.id, theirs.salon.tenant.id]);
-    const bodyLimitBytes = /^(\d+)\s*kb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 : /^(\d+)\s*mb$/i.test(config.bodyLimit) ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 * 1024 : 1024 * 1024;
+    const bodyLimitBytes = /^(\d+)\s*kb$/i.test(config.bodyLimit)
+      ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024
+      : /^(\d+)\s*mb$/i.test(config.bodyLimit)
+        ? Number(/^(\d+)/.exec(config.bodyLimit)![1]) * 1024 * 1024
+        : 1024 * 1024;
     const staffToken = (await createUser(mine.salon.tenant.id, 'STAFF')).token;
     const routes = routeTable(areaRouters((await stack()).platform.deps));
     const routeOf = (op: Operation) => {
       const url = urlOf(op, pathValues(op, mine));
       return routes.find((r) => r.method === op.method.toUpperCase() && r.pattern.test(url));
     };
-    const badSubToken = signAccessToken({ secret: config.keys.accessToken, accessTtlSeconds: 600 }, { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0, sid: crypto.randomUUID() });
+    const badSubToken = signAccessToken(
+      { secret: config.keys.accessToken, accessTtlSeconds: 600 },
+      { sub: 'not-a-uuid', tenantId: mine.salon.tenant.id, role: 'OWNER', tv: 0, sid: crypto.randomUUID() },
+    );
     // A refused request may never log the owner out, but an accepted one may (logout, password): re-signed per operation.
     const ownerToken = async () => {
       const owner = await (await knex())('users').where({ id: mine.salon.owner.id }).first('tokenVersion');
@@ -735,10 +894,16 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
       if (res.reachedHandler && res.status !== 404) figures.reached++;
       const where = { op: name, request: c.label };
       checkAnswer(res, failures, where, c);
-      if ((op.secured || op.customerOnly) && t === null && res.status !== 401) failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
-      if (op.secured && t === badSubToken && (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED')) failures.push({ ...where, status: res.status, problem: 'token with a non-UUID sub is not 401 UNAUTHORIZED' });
+      if ((op.secured || op.customerOnly) && t === null && res.status !== 401)
+        failures.push({ ...where, status: res.status, problem: 'secured operation without a token is not 401' });
+      if (op.secured && t === badSubToken && (res.status !== 401 || res.body?.error?.code !== 'UNAUTHORIZED'))
+        failures.push({ ...where, status: res.status, problem: 'token with a non-UUID sub is not 401 UNAUTHORIZED' });
       if (c.control && !(res.reachedHandler && res.status !== 404)) {
-        failures.push({ ...where, status: res.status, problem: `the plausible request did not reach the handler (${res.reachedHandler ? 'the handler answered 404' : 'answered before it'}): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}` });
+        failures.push({
+          ...where,
+          status: res.status,
+          problem: `the plausible request did not reach the handler (${res.reachedHandler ? 'the handler answered 404' : 'answered before it'}): ${JSON.stringify(res.body?.error ?? res.body).slice(0, 200)}`,
+        });
       }
       return res;
     };
@@ -749,7 +914,13 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         // an accepted write may start work in the worker: it is written before the next snapshot
         if (res.status < 400) await timedSettle();
         const after = await timedSnapshot();
-        if (res.status >= 400 && after !== before) failures.push({ op: nameOf(op), request: one.c.label, status: res.status, problem: `a refused request changed stored data (${changedTables(before, after)})` });
+        if (res.status >= 400 && after !== before)
+          failures.push({
+            op: nameOf(op),
+            request: one.c.label,
+            status: res.status,
+            problem: `a refused request changed stored data (${changedTables(before, after)})`,
+          });
         before = after;
       }
     };
@@ -774,7 +945,14 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         const cases: { c: Case; token: string | null }[] = [
           ...generated,
           ...transportCases(op, mine, bodyLimitBytes).map((c) => ({ c, token: opToken })),
-          { c: { label: 'no token, plausible request', path: pathValues(op, mine), body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined }, token: null },
+          {
+            c: {
+              label: 'no token, plausible request',
+              path: pathValues(op, mine),
+              body: op.body ? plausible(op.body, 'body', contextFor(op, mine)) : undefined,
+            },
+            token: null,
+          },
           { c: { label: 'signed token whose sub is not a UUID', path: pathValues(op, mine) }, token: badSubToken },
           ...orderCases(op, mine, route, { staff: staffToken, owner: token, customer: customerToken }),
         ];
@@ -799,10 +977,17 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
         const batch = reads.slice(i, i + GET_CONCURRENCY);
         await Promise.all(batch.map(async (op) => answer(op, await control(op))));
         const after = await timedSnapshot();
-        if (after !== before) failures.push({ op: batch.map(nameOf).join(', '), request: 'control', status: 0, problem: `a GET changed stored data (${changedTables(before, after)})` });
+        if (after !== before)
+          failures.push({
+            op: batch.map(nameOf).join(', '),
+            request: 'control',
+            status: 0,
+            problem: `a GET changed stored data (${changedTables(before, after)})`,
+          });
         before = after;
       }
-      for (const op of [...ops.filter((o) => o.method !== 'get' && o.method !== 'delete'), ...ops.filter((o) => o.method === 'delete')]) await answerOneByOne(op, [await control(op)]);
+      for (const op of [...ops.filter((o) => o.method !== 'get' && o.method !== 'delete'), ...ops.filter((o) => o.method === 'delete')])
+        await answerOneByOne(op, [await control(op)]);
     } finally {
       diagnostics.unsubscribe(HANDLER_START, onLayerStart);
       // the control requests activated and deactivated the fuzz's billing config: the sandbox is the active one again
@@ -811,10 +996,14 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
 
     if (process.env.FUZZ_TIMING) (await import('node:fs')).writeFileSync(process.env.FUZZ_TIMING, JSON.stringify(timing));
     const seconds = (Date.now() - started) / 1000;
-    const perOperation = ops.map((op) => ({ op: nameOf(op), ...(reached.get(nameOf(op)) ?? { requests: 0, reached: 0 }) })).sort((a, b) => a.reached - b.reached);
+    const perOperation = ops
+      .map((op) => ({ op: nameOf(op), ...(reached.get(nameOf(op)) ?? { requests: 0, reached: 0 }) }))
+      .sort((a, b) => a.reached - b.reached);
     const counts = perOperation.map((o) => o.reached);
     const median = counts[Math.floor(counts.length / 2)];
-    console.log(`      contract fuzz: ${ops.length} operations, ${requests} requests, ${seconds.toFixed(1)} s (${setupSeconds.toFixed(1)} s setup, ${(snapshotMs / 1000).toFixed(1)} s in snapshots, ${(settleMs / 1000).toFixed(1)} s waiting for workflows), ${failures.length} failures`);
+    console.log(
+      `      contract fuzz: ${ops.length} operations, ${requests} requests, ${seconds.toFixed(1)} s (${setupSeconds.toFixed(1)} s setup, ${(snapshotMs / 1000).toFixed(1)} s in snapshots, ${(settleMs / 1000).toFixed(1)} s waiting for workflows), ${failures.length} failures`,
+    );
     console.log(
       `      requests that reached the handler (not a 404), per operation: min ${counts[0]}, median ${median}, max ${counts[counts.length - 1]}; fewest: ${perOperation
         .slice(0, 5)
@@ -823,6 +1012,9 @@ describe('contract fuzz: every openapi.yaml operation with generated bad input',
     );
     if (process.env.FUZZ_REPORT) (await import('node:fs')).writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ failures, perOperation }, null, 1));
     expect(failures.slice(0, 40), `${failures.length} failures`).to.deep.equal([]);
-    expect(perOperation.filter((o) => o.reached === 0).map((o) => o.op), 'operations whose handler no request reached').to.deep.equal([]);
+    expect(
+      perOperation.filter((o) => o.reached === 0).map((o) => o.op),
+      'operations whose handler no request reached',
+    ).to.deep.equal([]);
   });
 });

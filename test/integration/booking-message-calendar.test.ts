@@ -28,7 +28,8 @@ describe('booking messages: manage link and calendar invitation', function () {
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const { id, cancellationToken } = created.body.data;
-    const mailOf = (kind: string) => eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
+    const mailOf = (kind: string) =>
+      eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
 
     const confirmed = await mailOf('CONFIRMED');
     const manageUrl = `${platform.deps.config.publicBaseUrl}/${salon.tenant.slug}/bookings/${id}?token=${encodeURIComponent(cancellationToken)}`;
@@ -67,7 +68,7 @@ describe('booking messages: manage link and calendar invitation', function () {
     expect(Number(line(cancel.content, 'SEQUENCE:')!.split(':')[1])).to.be.greaterThan(movedSequence);
   });
 
-  it('when a colour with processing time and a cleanup buffer is booked then the confirmation and its invitation cover the whole visit, to the last phase (the buffer is not the customer\'s time)', async () => {
+  it("when a colour with processing time and a cleanup buffer is booked then the confirmation and its invitation cover the whole visit, to the last phase (the buffer is not the customer's time)", async () => {
     const { platform, sms } = await stack();
     const salon = await colourSalon(1, { settings: { autoConfirm: true } });
     await platform.knex('services').where({ id: salon.colourId }).update({ bufferAfterMinutes: 10 });
@@ -79,7 +80,10 @@ describe('booking messages: manage link and calendar invitation', function () {
       customer: { name: 'Frida Farge', phone, email },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const confirmed = await eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED e-mail');
+    const confirmed = await eventually(
+      async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'),
+      'the CONFIRMED e-mail',
+    );
     expect(confirmed.text).to.contain('kl. 10:00–11:30');
     const invite = confirmed.attachments!.find((a) => a.calendarMethod === 'REQUEST')!;
     const date = localDay(3).replace(/-/g, '');
@@ -100,9 +104,11 @@ describe('booking messages: manage link and calendar invitation', function () {
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const { id, cancellationToken } = created.body.data;
-    const file = async () => (await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(cancellationToken)}`)).text;
+    const file = async () =>
+      (await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(cancellationToken)}`)).text;
     const sequence = (ics: string) => Number(line(ics, 'SEQUENCE:')!.split(':')[1]);
-    const mailOf = (kind: string) => eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
+    const mailOf = (kind: string) =>
+      eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
     const invited = sequence((await mailOf('CONFIRMED')).attachments!.find((a) => a.calendarMethod)!.content);
     expect(sequence(await file())).to.equal(invited);
 
@@ -132,7 +138,10 @@ describe('booking messages: manage link and calendar invitation', function () {
       source: 'PHONE',
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const mail = await eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED e-mail');
+    const mail = await eventually(
+      async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === 'CONFIRMED'),
+      'the CONFIRMED e-mail',
+    );
     expect(mail.text).to.not.contain('/bookings/');
     expect(mail.attachments?.[0]?.calendarMethod).to.equal('REQUEST');
   });
@@ -158,7 +167,9 @@ describe('booking messages: manage link and calendar invitation', function () {
     expect(await smsOf('CONFIRMED')).to.have.length(1);
 
     // a row claimed by an attempt that failed before the gateway took the message: the next attempt sends
-    await platform.deps.knex('booking_notifications').insert({ bookingId, tenantId: salon.tenant.id, channel: 'SMS', dedupeKey: 'REMINDER:test', kind: 'REMINDER' });
+    await platform.deps
+      .knex('booking_notifications')
+      .insert({ bookingId, tenantId: salon.tenant.id, channel: 'SMS', dedupeKey: 'REMINDER:test', kind: 'REMINDER' });
     expect(await activities.sendBookingSms({ bookingId, kind: 'REMINDER', dedupeKey: 'REMINDER:test' })).to.equal('SENT');
     expect(await activities.sendBookingSms({ bookingId, kind: 'REMINDER', dedupeKey: 'REMINDER:test' })).to.equal('ALREADY_SENT');
     expect(await smsOf('REMINDER')).to.have.length(1);

@@ -36,12 +36,21 @@ describe('booking races on a production-sized pool (real database)', () => {
     const day = localDay(6);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
-        createStaffBooking(deps, tenant, owner, { startTime: at(day, '10:00'), items: [{ serviceId: s.colourId, resourceId: s.staff[i % 4].resourceId }], customer: { name: 'Kari Kunde', phone: `+47${crypto.randomInt(40000000, 49999999)}` } }),
+        createStaffBooking(deps, tenant, owner, {
+          startTime: at(day, '10:00'),
+          items: [{ serviceId: s.colourId, resourceId: s.staff[i % 4].resourceId }],
+          customer: { name: 'Kari Kunde', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+        }),
       ),
     );
-    const codes = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => (o.reason as { code?: string }).code ?? String(o.reason));
+    const codes = outcomes
+      .filter((o): o is PromiseRejectedResult => o.status === 'rejected')
+      .map((o) => (o.reason as { code?: string }).code ?? String(o.reason));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
-    expect(codes.filter((c) => c !== 'BOOKING_CONFLICT'), 'codes other than BOOKING_CONFLICT').to.deep.equal([]);
+    expect(
+      codes.filter((c) => c !== 'BOOKING_CONFLICT'),
+      'codes other than BOOKING_CONFLICT',
+    ).to.deep.equal([]);
     expect(await (await knex())('bookings').where({ tenantId: s.tenant.id })).to.have.length(1);
     expect(await (await knex())('booking_segments').where({ tenantId: s.tenant.id })).to.have.length(4);
   });

@@ -20,12 +20,21 @@ describe('sealing unbound provider credentials again (migrate)', () => {
     const { tenant } = await createSalon();
     const [row] = await platform
       .knex('payment_configs')
-      .insert({ tenantId: tenant.id, provider: 'sandbox', displayName: 'Old', isActive: false, credentialsSealed: unboundSeal(config.credentialKeys.keys.get(1)!, { apiKey: 'sk_test_old00001' }), keyVersion: 1 })
+      .insert({
+        tenantId: tenant.id,
+        provider: 'sandbox',
+        displayName: 'Old',
+        isActive: false,
+        credentialsSealed: unboundSeal(config.credentialKeys.keys.get(1)!, { apiKey: 'sk_test_old00001' }),
+        keyVersion: 1,
+      })
       .returning('*');
     expect(await resealUnboundPaymentCredentials(platform.knex, config.credentialKeys)).to.be.greaterThan(0);
     const after = await platform.knex('payment_configs').where({ id: row.id }).first();
     expect(isUnbound(after.credentialsSealed)).to.equal(false);
-    expect(openCredentials(config.credentialKeys, { sealed: after.credentialsSealed, keyVersion: after.keyVersion }, paymentConfigBinding(after))).to.deep.equal({ apiKey: 'sk_test_old00001' });
+    expect(
+      openCredentials(config.credentialKeys, { sealed: after.credentialsSealed, keyVersion: after.keyVersion }, paymentConfigBinding(after)),
+    ).to.deep.equal({ apiKey: 'sk_test_old00001' });
     expect(await resealUnboundPaymentCredentials(platform.knex, config.credentialKeys)).to.equal(0);
   });
 });

@@ -20,9 +20,9 @@ async function knex() {
 describe('findOrCreateCustomerByPhone', () => {
   it('when the phone is new then the customer and its tenant customer are created with the phone in E.164 and the e-mail lower-cased', async () => {
     const { tenant } = await createSalon();
-    const result = await (await knex()).transaction((trx) =>
-      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'Kari', phone: '+47 912 00 001', email: 'Kari@Example.no' }, 'NO'),
-    );
+    const result = await (
+      await knex()
+    ).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'Kari', phone: '+47 912 00 001', email: 'Kari@Example.no' }, 'NO'));
     expect(result.created).to.equal(true);
     expect(await getCustomer(await knex(), tenant.id, result.id)).to.include({ name: 'Kari', phone: '+4791200001', email: 'kari@example.no' });
     const tenantCustomers = await TenantCustomerModel.query().where({ tenantId: tenant.id });
@@ -33,9 +33,9 @@ describe('findOrCreateCustomerByPhone', () => {
   it('when the phone matches (written differently) then the existing customer is returned unchanged', async () => {
     const { tenant } = await createSalon();
     const existing = await createCustomer(await knex(), tenant.id, { name: 'Kari Nordmann', phone: '+4791200002', email: 'kari@example.no' });
-    const result = await (await knex()).transaction((trx) =>
-      findOrCreateCustomerByPhone(trx, tenant.id, { name: 'K. Nordmann', phone: '+47 912 00 002', email: 'other@example.no' }, 'NO'),
-    );
+    const result = await (
+      await knex()
+    ).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'K. Nordmann', phone: '+47 912 00 002', email: 'other@example.no' }, 'NO'));
     expect(result.created).to.equal(false);
     expect(await getCustomer(await knex(), tenant.id, result.id)).to.deep.equal(existing);
     expect(await TenantCustomerModel.query().where({ tenantId: tenant.id, customerId: existing.id })).to.have.length(1);
@@ -54,7 +54,9 @@ describe('findOrCreateCustomerByPhone', () => {
   it('when the e-mail belongs to another customer then the new customer is stored without it and the transaction stays usable', async () => {
     const { tenant } = await createSalon();
     await createCustomer(await knex(), tenant.id, { name: 'Owner of mail', phone: '+4791200004', email: 'shared@example.no' });
-    const result = await (await knex()).transaction(async (trx) => {
+    const result = await (
+      await knex()
+    ).transaction(async (trx) => {
       const found = await findOrCreateCustomerByPhone(trx, tenant.id, { name: 'New', phone: '+4791200005', email: 'SHARED@example.no' }, 'NO');
       await trx.raw('select 1'); // the caller's transaction was not aborted by a unique violation
       return found;
@@ -67,7 +69,9 @@ describe('findOrCreateCustomerByPhone', () => {
     const { tenant } = await createSalon();
     const k = await knex();
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => k.transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: `racer ${i}`, phone: '+47 912 00 006' }, 'NO'))),
+      Array.from({ length: 10 }, (_, i) =>
+        k.transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: `racer ${i}`, phone: '+47 912 00 006' }, 'NO')),
+      ),
     );
     expect(new Set(results.map((r) => r.id)).size).to.equal(1);
     expect(results.filter((r) => r.created)).to.have.length(1);
@@ -77,7 +81,10 @@ describe('findOrCreateCustomerByPhone', () => {
 
   it('when the phone is blank then it is rejected with VALIDATION_ERROR', async () => {
     const { tenant } = await createSalon();
-    await rejectsWith((await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' }, 'NO')), { status: 400, code: 'VALIDATION_ERROR' });
+    await rejectsWith(
+      (await knex()).transaction((trx) => findOrCreateCustomerByPhone(trx, tenant.id, { name: 'x', phone: '  ' }, 'NO')),
+      { status: 400, code: 'VALIDATION_ERROR' },
+    );
   });
 });
 
@@ -87,15 +94,37 @@ describe('recordCompletedVisit', () => {
     const c = await createCustomer(await knex(), tenant.id, { name: 'Kari', phone: '+4791300001' });
     const k = await knex();
     const first = await k.transaction((trx) =>
-      recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 59900, visitedAt: new Date('2026-03-01T10:00:00Z') }),
+      recordCompletedVisit(trx, {
+        tenantId: tenant.id,
+        customerId: c.id,
+        bookingId: crypto.randomUUID(),
+        amount: 59900,
+        visitedAt: new Date('2026-03-01T10:00:00Z'),
+      }),
     );
     expect(first.recorded).to.equal(true);
-    expect(first.tenantCustomer).to.include({ visitCount: 1, totalSpent: 59900, firstVisit: '2026-03-01T10:00:00.000Z', lastVisit: '2026-03-01T10:00:00.000Z' });
+    expect(first.tenantCustomer).to.include({
+      visitCount: 1,
+      totalSpent: 59900,
+      firstVisit: '2026-03-01T10:00:00.000Z',
+      lastVisit: '2026-03-01T10:00:00.000Z',
+    });
     // an older booking completing later does not move lastVisit back, but moves firstVisit
     const second = await k.transaction((trx) =>
-      recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount: 100, visitedAt: new Date('2026-02-01T09:00:00Z') }),
+      recordCompletedVisit(trx, {
+        tenantId: tenant.id,
+        customerId: c.id,
+        bookingId: crypto.randomUUID(),
+        amount: 100,
+        visitedAt: new Date('2026-02-01T09:00:00Z'),
+      }),
     );
-    expect(second.tenantCustomer).to.include({ visitCount: 2, totalSpent: 60000, firstVisit: '2026-02-01T09:00:00.000Z', lastVisit: '2026-03-01T10:00:00.000Z' });
+    expect(second.tenantCustomer).to.include({
+      visitCount: 2,
+      totalSpent: 60000,
+      firstVisit: '2026-02-01T09:00:00.000Z',
+      lastVisit: '2026-03-01T10:00:00.000Z',
+    });
   });
 
   it('when the same booking is recorded twice (retry, repeated COMPLETED) then it counts once', async () => {
@@ -136,7 +165,9 @@ describe('recordCompletedVisit', () => {
     );
     expect(res.tenantCustomer.visitCount).to.equal(1);
     await rejectsWith(
-      k.transaction((trx) => recordCompletedVisit(trx, { tenantId: other.tenant.id, customerId: bare.id, bookingId: crypto.randomUUID(), amount: 0, visitedAt: new Date() })),
+      k.transaction((trx) =>
+        recordCompletedVisit(trx, { tenantId: other.tenant.id, customerId: bare.id, bookingId: crypto.randomUUID(), amount: 0, visitedAt: new Date() }),
+      ),
       { status: 404, code: 'CUSTOMER_NOT_FOUND' },
     );
   });
@@ -147,7 +178,9 @@ describe('recordCompletedVisit', () => {
     const k = await knex();
     for (const amount of [-1, 10.5]) {
       await rejectsWith(
-        k.transaction((trx) => recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount, visitedAt: new Date() })),
+        k.transaction((trx) =>
+          recordCompletedVisit(trx, { tenantId: tenant.id, customerId: c.id, bookingId: crypto.randomUUID(), amount, visitedAt: new Date() }),
+        ),
         { status: 400, code: 'VALIDATION_ERROR' },
       );
     }

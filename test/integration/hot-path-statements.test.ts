@@ -24,26 +24,39 @@ async function rowsOf(trx: Knex.Transaction, bookingId: string) {
     booking: (await trx.raw('SELECT * FROM bookings WHERE id = ?', [bookingId])).rows,
     items: (await trx.raw('SELECT * FROM booking_items WHERE booking_id = ? ORDER BY sort_order', [bookingId])).rows,
     // created_at is the database's now(): each transaction's own
-    segments: (await trx.raw('SELECT * FROM booking_segments WHERE booking_id = ? ORDER BY start_time, resource_type', [bookingId])).rows.map((r: { created_at: unknown }) => ({ ...r, created_at: 'now()' })),
+    segments: (await trx.raw('SELECT * FROM booking_segments WHERE booking_id = ? ORDER BY start_time, resource_type', [bookingId])).rows.map(
+      (r: { created_at: unknown }) => ({ ...r, created_at: 'now()' }),
+    ),
     audit: (await trx.raw('SELECT * FROM booking_audit_logs WHERE booking_id = ?', [bookingId])).rows.map((r: { id: unknown }) => ({ ...r, id: 'generated' })),
   };
 }
 
 /** What the rows were when each INSERT was built by its model (the statement before insertStatement). */
-async function insertThroughModels(trx: Knex.Transaction, booking: BookingRow, items: NewItemRow[], segments: NewSegmentRow[], audit: Record<string, unknown>): Promise<void> {
+async function insertThroughModels(
+  trx: Knex.Transaction,
+  booking: BookingRow,
+  items: NewItemRow[],
+  segments: NewSegmentRow[],
+  audit: Record<string, unknown>,
+): Promise<void> {
   const inserts = [
     BookingModel.query(trx).insert(booking).toKnexQuery().toSQL(),
     BookingItemModel.query(trx).insert(items).toKnexQuery().toSQL(),
     BookingSegmentModel.query(trx).insert(segments).toKnexQuery().toSQL(),
     BookingAuditLogModel.query(trx).insert(audit).toKnexQuery().toSQL(),
   ];
-  await trx.raw(`WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), g AS (${inserts[2].sql}), a AS (${inserts[3].sql}) SELECT 1`, inserts.flatMap((insert) => insert.bindings));
+  await trx.raw(
+    `WITH b AS (${inserts[0].sql}), i AS (${inserts[1].sql}), g AS (${inserts[2].sql}), a AS (${inserts[3].sql}) SELECT 1`,
+    inserts.flatMap((insert) => insert.bindings),
+  );
 }
 
 /** Runs fn in a transaction that is rolled back, and answers what it returned. */
 async function inRolledBack<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   let result: T | undefined;
-  await (await knex())
+  await (
+    await knex()
+  )
     .transaction(async (trx) => {
       result = await fn(trx);
       throw new RolledBack();
@@ -97,10 +110,48 @@ describe('the public booking hot path statements', () => {
       updatedAt: now,
     } as BookingRow;
     const items: NewItemRow[] = [
-      { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId, startTime: start, endTime: mid, duration: 60, price: 50000, sortOrder: 0, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
-      { id: crypto.randomUUID(), bookingId: id, serviceId: salon.serviceId, resourceId: salon.staff[1].resourceId, startTime: mid, endTime: end, duration: 60, price: 50000, sortOrder: 1, tenantId, isActive: true, isExclusive: true, createdAt: now, updatedAt: now },
+      {
+        id: crypto.randomUUID(),
+        bookingId: id,
+        serviceId: salon.serviceId,
+        resourceId: salon.staff[0].resourceId,
+        startTime: start,
+        endTime: mid,
+        duration: 60,
+        price: 50000,
+        sortOrder: 0,
+        tenantId,
+        isActive: true,
+        isExclusive: true,
+        createdAt: now,
+        updatedAt: now,
+      },
+      {
+        id: crypto.randomUUID(),
+        bookingId: id,
+        serviceId: salon.serviceId,
+        resourceId: salon.staff[1].resourceId,
+        startTime: mid,
+        endTime: end,
+        duration: 60,
+        price: 50000,
+        sortOrder: 1,
+        tenantId,
+        isActive: true,
+        isExclusive: true,
+        createdAt: now,
+        updatedAt: now,
+      },
     ];
-    const segment = (item: NewItemRow, kind: string, phaseIndex: number | null, resourceType: string, resourceId: string | null, startTime: Date, endTime: Date): NewSegmentRow => ({
+    const segment = (
+      item: NewItemRow,
+      kind: string,
+      phaseIndex: number | null,
+      resourceType: string,
+      resourceId: string | null,
+      startTime: Date,
+      endTime: Date,
+    ): NewSegmentRow => ({
       id: crypto.randomUUID(),
       tenantId,
       bookingId: id,
@@ -123,7 +174,19 @@ describe('the public booking hot path statements', () => {
       segment(items[1], 'BUFFER_AFTER', null, 'staff', salon.staff[1].resourceId, end, new Date(end.getTime() + 600_000)),
     ];
     const created: AuditEntry = { actor: GUEST_ACTOR, action: 'CREATED', toStatus: 'CONFIRMED', changes: { source: 'ONLINE', nested: { list: [1, 'two'] } } };
-    const auditRow = { bookingId: id, tenantId, actorUserId: null, actorRole: GUEST_ACTOR.role, action: 'CREATED', fromStatus: null, toStatus: 'CONFIRMED', reason: null, forced: false, changes: created.changes, createdAt: now };
+    const auditRow = {
+      bookingId: id,
+      tenantId,
+      actorUserId: null,
+      actorRole: GUEST_ACTOR.role,
+      action: 'CREATED',
+      fromStatus: null,
+      toStatus: 'CONFIRMED',
+      reason: null,
+      forced: false,
+      changes: created.changes,
+      createdAt: now,
+    };
 
     const before = await inRolledBack(async (trx) => {
       await insertThroughModels(trx, booking, items, segments, auditRow);
@@ -145,7 +208,9 @@ describe('the public booking hot path statements', () => {
   it("when a booking is read by its id then the answer is the model read's, every column of bookings included", async () => {
     const salon = await bookingSalon();
     const db = await knex();
-    const columns = (await db.raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'bookings' AND table_schema = current_schema()`)).rows.map((r: { column_name: string }) => r.column_name);
+    const columns = (
+      await db.raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'bookings' AND table_schema = current_schema()`)
+    ).rows.map((r: { column_name: string }) => r.column_name);
     expect(BOOKING_KEYS.map(columnOf)).to.have.members(columns);
     const [customer] = await db('customers').insert({ tenantId: salon.tenant.id, name: 'Kari', phone: uniquePhone() }).returning('id');
     const start = new Date(Date.now() + 2 * 86_400_000);
@@ -175,9 +240,24 @@ describe('the public booking hot path statements', () => {
   it("when a salon is read by its slug then the answer is the model read's, JSON columns and dates included", async () => {
     const salon = await bookingSalon();
     const db = await knex();
-    await TenantModel.query(db).patch({ address: { street: 'Gate 1', city: 'Oslo' }, trialEndsAt: new Date('2030-01-02T03:04:05.678Z'), subscriptionStatus: 'ACTIVE' }).where({ id: salon.tenant.id });
+    await TenantModel.query(db)
+      .patch({ address: { street: 'Gate 1', city: 'Oslo' }, trialEndsAt: new Date('2030-01-02T03:04:05.678Z'), subscriptionStatus: 'ACTIVE' })
+      .where({ id: salon.tenant.id });
     const model = await TenantModel.query(db)
-      .select('id', 'slug', 'name', 'isActive', 'settings', 'industryType', 'description', 'address', 'branding', 'subscriptionStatus', 'trialEndsAt', 'billingExempt')
+      .select(
+        'id',
+        'slug',
+        'name',
+        'isActive',
+        'settings',
+        'industryType',
+        'description',
+        'address',
+        'branding',
+        'subscriptionStatus',
+        'trialEndsAt',
+        'billingExempt',
+      )
       .findOne({ slug: salon.tenant.slug });
     expect(await findPublicTenant(db, salon.tenant.slug)).to.deep.equal({ ...plain(model!) });
     expect(await findPublicTenant(db, `${salon.tenant.slug}-none`)).to.equal(undefined);

@@ -17,15 +17,20 @@ async function voucherFor(s: BookingSalon, c: LoyaltyCustomer, cardId: string, c
   const db = await knex();
   const { signaller } = await stack();
   const card = (await findCard(db, s.tenant.id, cardId))!;
-  const v = await db.transaction((trx) => issueVoucher(trx, signaller, { card, tenantCustomerId: c.tenantCustomerId, cycleNumber: cycle, bookingId: null, now: new Date() }));
-  if (status !== 'ACTIVE') await db('loyalty_vouchers').where({ id: v.id }).update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
+  const v = await db.transaction((trx) =>
+    issueVoucher(trx, signaller, { card, tenantCustomerId: c.tenantCustomerId, cycleNumber: cycle, bookingId: null, now: new Date() }),
+  );
+  if (status !== 'ACTIVE')
+    await db('loyalty_vouchers')
+      .where({ id: v.id })
+      .update({ status, ...(status === 'RESERVED' ? { reservedBookingId: v.id } : {}) });
   return v;
 }
 
 describe('customer loyalty queries', function () {
   this.timeout(60_000);
 
-  it('when a customer has vouchers in two salons then the voucher list holds their ACTIVE and RESERVED ones across salons, and nobody else\'s', async () => {
+  it("when a customer has vouchers in two salons then the voucher list holds their ACTIVE and RESERVED ones across salons, and nobody else's", async () => {
     const a = await bookingSalon();
     const b = await bookingSalon();
     const inA = await addCustomer(a);

@@ -17,7 +17,11 @@ describe('named statements (db/named-statement.ts)', () => {
     const db = createKnex((await stack()).config.databaseUrl!, { max: 10 });
     try {
       for (let i = 0; i < 30; i++) {
-        const rows = await runNamedStatement<{ n: number; label: string }>(db, { name: 'test-named-positional', sql: 'SELECT ?::int + 1 AS n, ?::text AS label', bindings: [i, `row ${i}`] });
+        const rows = await runNamedStatement<{ n: number; label: string }>(db, {
+          name: 'test-named-positional',
+          sql: 'SELECT ?::int + 1 AS n, ?::text AS label',
+          bindings: [i, `row ${i}`],
+        });
         expect(rows).to.deep.equal([{ n: i + 1, label: `row ${i}` }]);
       }
       // 30 statements on a pool of at most 10: each borrowed connection was given back
@@ -36,7 +40,7 @@ describe('named statements (db/named-statement.ts)', () => {
     expect(rows).to.deep.equal([{ a: 1, b: 2, ids: ['x', 'y'], same: true }]);
   });
 
-  it('when run in a transaction then it sees the transaction\'s own writes, and a rollback takes its writes back', async () => {
+  it("when run in a transaction then it sees the transaction's own writes, and a rollback takes its writes back", async () => {
     const db = await knex();
     const table = `named_statement_probe_${process.pid}`;
     await db.raw(`CREATE TABLE IF NOT EXISTS ${table} (v text)`);
@@ -46,7 +50,11 @@ describe('named statements (db/named-statement.ts)', () => {
           await trx.raw(`INSERT INTO ${table} (v) VALUES ('written in the transaction')`);
           const seen = await runNamedStatement<{ v: string }>(trx, { name: `test-named-read-${table}`, sql: `SELECT v FROM ${table}`, bindings: [] });
           expect(seen.map((r) => r.v)).to.deep.equal(['written in the transaction']);
-          await runNamedStatement(trx, { name: `test-named-write-${table}`, sql: `INSERT INTO ${table} (v) VALUES (?)`, bindings: ['written by the statement'] });
+          await runNamedStatement(trx, {
+            name: `test-named-write-${table}`,
+            sql: `INSERT INTO ${table} (v) VALUES (?)`,
+            bindings: ['written by the statement'],
+          });
           throw new RolledBack();
         })
         .catch((err: unknown) => {

@@ -17,14 +17,24 @@ describe('migration 130: stored phone numbers in E.164', function () {
     const tenantId = salon.tenant.id;
     const [a, b, c] = [digits(), digits(), digits()];
     const older = new Date(Date.now() - 60_000);
-    const [kari] = await db('customers').insert({ tenantId, name: 'Kari', phone: `${a.slice(0, 3)} ${a.slice(3, 5)} ${a.slice(5)}`, createdAt: older }).returning('id');
-    const [kari2] = await db('customers').insert({ tenantId, name: 'Kari igjen', phone: `0047${a}` }).returning('id');
+    const [kari] = await db('customers')
+      .insert({ tenantId, name: 'Kari', phone: `${a.slice(0, 3)} ${a.slice(3, 5)} ${a.slice(5)}`, createdAt: older })
+      .returning('id');
+    const [kari2] = await db('customers')
+      .insert({ tenantId, name: 'Kari igjen', phone: `0047${a}` })
+      .returning('id');
     const [ola] = await db('customers').insert({ tenantId, name: 'Ola', phone: b }).returning('id');
     const [nobody] = await db('customers').insert({ tenantId, name: 'Ingen', phone: '12 34' }).returning('id');
-    await db('users').where({ id: salon.staff[0].user.id }).update({ phone: `0047 ${c}` });
+    await db('users')
+      .where({ id: salon.staff[0].user.id })
+      .update({ phone: `0047 ${c}` });
     const waiting = { tenantId, source: 'PUBLIC', serviceIds: [salon.serviceId], contactName: 'Vera', tokenHash: 'x'.repeat(64) };
-    const [first] = await db('waitlist_entries').insert({ ...waiting, fromDate: localDay(1), toDate: localDay(3), contactPhone: b, createdAt: older }).returning('id');
-    const [second] = await db('waitlist_entries').insert({ ...waiting, fromDate: localDay(2), toDate: localDay(4), contactPhone: `+47 ${b}` }).returning('id');
+    const [first] = await db('waitlist_entries')
+      .insert({ ...waiting, fromDate: localDay(1), toDate: localDay(3), contactPhone: b, createdAt: older })
+      .returning('id');
+    const [second] = await db('waitlist_entries')
+      .insert({ ...waiting, fromDate: localDay(2), toDate: localDay(4), contactPhone: `+47 ${b}` })
+      .returning('id');
 
     await db.transaction((trx) => normaliseStoredPhones(trx, tenantId));
 
@@ -42,6 +52,5 @@ describe('migration 130: stored phone numbers in E.164', function () {
       ['customers', nobody.id, 'NOT_A_NUMBER', null, null],
       ['waitlist_entries', second.id, 'TAKEN', `+47${b}`, first.id],
     ]);
-
   });
 });

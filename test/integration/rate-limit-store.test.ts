@@ -35,7 +35,12 @@ describe('Postgres rate-limit store', () => {
     const s = await store(60_000);
     await s.increment('192.0.2.9');
     await s.increment('192.0.2.9');
-    await (await stack()).platform.knex('rate_limit_counters').where({ key: `${s.prefix}192.0.2.9` }).update({ resetAt: new Date(Date.now() - 1000) });
+    await (
+      await stack()
+    ).platform
+      .knex('rate_limit_counters')
+      .where({ key: `${s.prefix}192.0.2.9` })
+      .update({ resetAt: new Date(Date.now() - 1000) });
     expect(await s.get('192.0.2.9')).to.equal(undefined);
     const next = await s.increment('192.0.2.9');
     expect(next.totalHits).to.equal(1);

@@ -24,12 +24,16 @@ async function seriesScene(settings: Partial<TenantSettings>, occurrenceCount: n
   const tenant = await tenantById(platform.knex, s.tenant.id);
   const deps = { knex: platform.knex, signaller: quiet, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
   const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
-  const first = await createStaffBooking(deps, tenant, owner, { startTime: at(localDay(1), '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: { name: 'Sofie Serie', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });
+  const first = await createStaffBooking(deps, tenant, owner, {
+    startTime: at(localDay(1), '10:00'),
+    items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+    customer: { name: 'Sofie Serie', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+  });
   const series = await createSeries(deps, tenant, owner, { bookingId: first.id, intervalWeeks: 1, occurrenceCount });
   return { s, deps, series, first };
 }
 
-describe('booking a series\' occurrences (real database)', function () {
+describe("booking a series' occurrences (real database)", function () {
   this.timeout(60_000);
 
   it(`when ${OCCURRENCES_PER_STEP + 2} occurrences are inside the window then a step books ${OCCURRENCES_PER_STEP}, says to ask again at once, and the next step books the rest and finishes`, async () => {
@@ -39,7 +43,10 @@ describe('booking a series\' occurrences (real database)', function () {
     expect(first.handled.map((h) => h.index)).to.deep.equal([1, 2, 3, 4, 5]);
     expect(first).to.include({ done: false, nextDueAt: now.getTime() });
     const second = await bookDueOccurrences(deps, series.id, now, 5);
-    expect(second.handled.map((h) => [h.index, h.status])).to.deep.equal([[6, 'BOOKED'], [7, 'BOOKED']]);
+    expect(second.handled.map((h) => [h.index, h.status])).to.deep.equal([
+      [6, 'BOOKED'],
+      [7, 'BOOKED'],
+    ]);
     expect(second).to.include({ done: true, nextDueAt: null });
     expect((await (await knex())('booking_series').where({ id: series.id }).first()).status).to.equal('FINISHED');
   });
@@ -69,7 +76,10 @@ describe('booking a series\' occurrences (real database)', function () {
     // a second staff member is free every day: the series keeps its own
     await addStaff(s.tenant.id, [s.serviceId]);
     const step = await bookDueOccurrences(deps, series.id, new Date(), 0);
-    expect(step.handled.map((h) => [h.index, h.status, h.reason])).to.deep.equal([[1, 'MOVED', 'NOT_FREE'], [2, 'SKIPPED', 'NO_FREE_TIME']]);
+    expect(step.handled.map((h) => [h.index, h.status, h.reason])).to.deep.equal([
+      [1, 'MOVED', 'NOT_FREE'],
+      [2, 'SKIPPED', 'NO_FREE_TIME'],
+    ]);
     const moved = await db('booking_series_occurrences').where({ seriesId: series.id, occurrenceIndex: 1 }).first();
     expect(new Date(moved.startTime).toISOString()).to.equal(at(addDays(day(1), -1), '10:00'));
     expect((await db('bookings').where({ id: moved.bookingId }).first()).resourceId).to.equal(a);
@@ -81,7 +91,11 @@ describe('booking a series\' occurrences (real database)', function () {
     const deps = { knex: platform.knex, signaller: quiet, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     const owner: Actor = { userId: s.owner.id, role: 'OWNER', resourceId: null };
     const colour = (resourceId: string, date: string, time: string) =>
-      createStaffBooking(deps, tenant, owner, { startTime: at(date, time), items: [{ serviceId: s.colourId, resourceId }], customer: { name: 'Frida Farge', phone: `+47${crypto.randomInt(40000000, 49999999)}` } });
+      createStaffBooking(deps, tenant, owner, {
+        startTime: at(date, time),
+        items: [{ serviceId: s.colourId, resourceId }],
+        customer: { name: 'Frida Farge', phone: `+47${crypto.randomInt(40000000, 49999999)}` },
+      });
     const [a, b] = s.staff.map((m) => m.resourceId);
     const first = await colour(a, localDay(1), '10:00');
     const series = await createSeries(deps, tenant, owner, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 2 });

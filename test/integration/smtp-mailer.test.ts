@@ -15,12 +15,22 @@ describe('SMTP mailer headers', () => {
         to: 'kari@example.test',
         subject: 'Tilbakestill passordet ditt',
         text: 'Åpne lenken for å velge et nytt passord.',
-        meta: { kind: 'PASSWORD_RESET', bookingId: 'b-1', resetToken: 'reset-token-value-0123456789', code: '123456', userId: 'u-1', expiresAt: '2030-01-01T00:00:00.000Z' },
+        meta: {
+          kind: 'PASSWORD_RESET',
+          bookingId: 'b-1',
+          resetToken: 'reset-token-value-0123456789',
+          code: '123456',
+          userId: 'u-1',
+          expiresAt: '2030-01-01T00:00:00.000Z',
+        },
       });
       const mail = await eventually(async () => sink.received[0], 'the message at the SMTP server');
       const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/));
       expect(mail.salon).to.deep.equal({ kind: 'PASSWORD_RESET', bookingid: 'b-1' });
-      expect(head).to.not.contain('reset-token-value').and.not.contain('123456').and.not.match(/X-Salon-(resetToken|code|userId|expiresAt)/i);
+      expect(head)
+        .to.not.contain('reset-token-value')
+        .and.not.contain('123456')
+        .and.not.match(/X-Salon-(resetToken|code|userId|expiresAt)/i);
     } finally {
       mailer.close();
       await sink.close();

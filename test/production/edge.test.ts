@@ -103,7 +103,16 @@ describe('HTTP edge for production', () => {
   });
 
   it('when NODE_ENV=production then missing DATABASE_URL / TEMPORAL_ADDRESS and the dev JWT_SECRET / ADMIN_PASSWORD are refused by name', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://u:p@db/salon',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      JWT_SECRET: 'a-long-production-secret-0123456789',
+      ADMIN_PASSWORD: 'production-admin',
+      CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
+      S3_ENDPOINT: 'http://minio:9000',
+      IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123',
+    };
     expect(productionProblem(loadConfig(base))).to.equal(undefined);
     expect(productionProblem(loadConfig({ ...base, DATABASE_URL: undefined }))).to.match(/^DATABASE_URL/);
     expect(productionProblem(loadConfig({ ...base, TEMPORAL_ADDRESS: undefined }))).to.match(/^TEMPORAL_ADDRESS/);
@@ -117,7 +126,15 @@ describe('HTTP edge for production', () => {
   });
 
   it('when NODE_ENV=production then a JWT_SECRET under 32 bytes or PASSWORD_HASH_ROUNDS under 10 is refused by name; exactly 32 bytes and 10 rounds are fit (docs/rules/security.md#secrets-and-keys)', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://u:p@db/salon',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      ADMIN_PASSWORD: 'production-admin',
+      CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
+      S3_ENDPOINT: 'http://minio:9000',
+      IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123',
+    };
     expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32), PASSWORD_HASH_ROUNDS: '10' }))).to.equal(undefined);
     expect(productionProblem(loadConfig({ ...base, JWT_SECRET: 's'.repeat(31), PASSWORD_HASH_ROUNDS: '10' }))).to.match(/^JWT_SECRET is 31 bytes/);
     // bytes, not characters: 16 two-byte characters are 32 bytes
@@ -127,7 +144,16 @@ describe('HTTP edge for production', () => {
   });
 
   it('when docker-compose passes optional variables as empty strings (${SVEVE_USER:-}) then they count as unset, and an empty secret is still refused', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db/salon', TEMPORAL_ADDRESS: 'temporal:7233', JWT_SECRET: 'a-long-production-secret-0123456789', ADMIN_PASSWORD: 'production-admin', CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`, S3_ENDPOINT: 'http://minio:9000', IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123' };
+    const base = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://u:p@db/salon',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      JWT_SECRET: 'a-long-production-secret-0123456789',
+      ADMIN_PASSWORD: 'production-admin',
+      CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 7).toString('base64')}`,
+      S3_ENDPOINT: 'http://minio:9000',
+      IMAGE_PROXY_SECRET: 'a-long-image-proxy-secret-0123',
+    };
     const config = loadConfig({ ...base, SVEVE_USER: '', SVEVE_PASSWORD: '', METRICS_TOKEN: '', CORS_ORIGINS: '', SMTP_URL: '' });
     expect(productionProblem(config)).to.equal(undefined);
     expect(config.sveve).to.equal(undefined);
@@ -139,7 +165,9 @@ describe('HTTP edge for production', () => {
 });
 
 describe('docker-compose.yml (docs/rules/security.md#deployment)', () => {
-  const compose = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };
+  const compose = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
+    services: Record<string, { ports?: string[]; environment?: Record<string, string> }>;
+  };
 
   it('when the stack is published then only the api and MinIO listen on the network; the Temporal UI and Mailpit, which have no login, listen on this machine only', () => {
     const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => [name, String(port)] as const));
@@ -151,7 +179,10 @@ describe('docker-compose.yml (docs/rules/security.md#deployment)', () => {
   });
 
   it('when the production image installs its dependencies (npm ci --omit=dev) then s3rver, the embedded stand-in, and the fast-xml-parser it carries are not among them', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.dependencies).to.not.have.property('s3rver');
     expect(pkg.devDependencies).to.have.property('s3rver');
     const lock = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
@@ -180,12 +211,26 @@ describe('Sveve SMS adapter against a stand-in speaking its HTTP format', () => 
   after(() => sveve.close());
 
   it('when a message is sent then Sveve gets user, passwd, to (digits with country code), msg, from and f=json', async () => {
-    await new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '+47 955 55 555', text: 'Hei Ola, timen din er bekreftet.' });
-    expect(Object.fromEntries(sveve.posts.at(-1)!)).to.deep.equal({ user: 'salon', passwd: 'right', to: '4795555555', msg: 'Hei Ola, timen din er bekreftet.', from: 'Nordlys', f: 'json' });
+    await new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({
+      to: '+47 955 55 555',
+      text: 'Hei Ola, timen din er bekreftet.',
+    });
+    expect(Object.fromEntries(sveve.posts.at(-1)!)).to.deep.equal({
+      user: 'salon',
+      passwd: 'right',
+      to: '4795555555',
+      msg: 'Hei Ola, timen din er bekreftet.',
+      from: 'Nordlys',
+      f: 'json',
+    });
   });
 
   it('when Sveve refuses (fatalError or no message accepted) then send rejects, so the activity retries', async () => {
-    await expect(new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'wrong', sender: 'Nordlys' }).send({ to: '+4795555555', text: 'x' })).to.be.rejectedWith(/Feil brukernavn/);
-    await expect(new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '123', text: 'x' })).to.be.rejectedWith(/Ugyldig nummer/);
+    await expect(
+      new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'wrong', sender: 'Nordlys' }).send({ to: '+4795555555', text: 'x' }),
+    ).to.be.rejectedWith(/Feil brukernavn/);
+    await expect(new SveveSmsSender({ url: sveve.url, user: 'salon', password: 'right', sender: 'Nordlys' }).send({ to: '123', text: 'x' })).to.be.rejectedWith(
+      /Ugyldig nummer/,
+    );
   });
 });

@@ -49,7 +49,15 @@ describe('npm start (dist/bin/dev.js)', function () {
       const busy = await freePort();
       const holder = await occupy(busy);
       try {
-        const env = { DATA_DIR: dir, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()), OIDC_DEV_PORT: String(await freePort()), [variable]: String(busy), LOG_LEVEL: 'warn' };
+        const env = {
+          DATA_DIR: dir,
+          PORT: String(await freePort()),
+          TEMPORAL_PORT: String(await freePort()),
+          TEMPORAL_UI_PORT: String(await freePort()),
+          OIDC_DEV_PORT: String(await freePort()),
+          [variable]: String(busy),
+          LOG_LEVEL: 'warn',
+        };
         const refused = run('bin/dev.js', env);
         expect(await refused.exited, refused.output).to.equal(1);
         expect(refused.output.trim()).to.equal(`port ${busy} is already in use (${variable}); stop what uses it or set ${variable} to another port`);
@@ -64,17 +72,40 @@ describe('npm start (dist/bin/dev.js)', function () {
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
     const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     // the built-in Temporal server (npm-start-official.test.ts runs the official CLI)
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), OIDC_DEV_PORT: String(oidcPort), LOG_LEVEL: 'info', PASSWORD_HASH_ROUNDS: '4', TEMPORAL_ENGINE: 'builtin' };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      OIDC_DEV_PORT: String(oidcPort),
+      LOG_LEVEL: 'info',
+      PASSWORD_HASH_ROUNDS: '4',
+      TEMPORAL_ENGINE: 'builtin',
+    };
     first = run('bin/dev.js', env);
-    await eventually(() => answers200(`http://127.0.0.1:${port}/api/health`), () => `npm start to answer /api/health (${first!.output})`, 150_000);
+    await eventually(
+      () => answers200(`http://127.0.0.1:${port}/api/health`),
+      () => `npm start to answer /api/health (${first!.output})`,
+      150_000,
+    );
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
     // The built-in Temporal dev server's web UI: its address is printed, and it answers.
-    await eventually(async () => first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`), () => `npm start to print the Temporal UI (${first!.output})`, 10_000);
-    expect(first.output).to.contain(`Temporal     127.0.0.1:${temporalPort} (built-in dev server (@salon/temporal-server), runs kept in the platform's Postgres)`);
+    await eventually(
+      async () => first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`),
+      () => `npm start to print the Temporal UI (${first!.output})`,
+      10_000,
+    );
+    expect(first.output).to.contain(
+      `Temporal     127.0.0.1:${temporalPort} (built-in dev server (@salon/temporal-server), runs kept in the platform's Postgres)`,
+    );
     expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
     // customer sign-in works out of the box: the embedded identity provider issues real ID tokens
     const { idToken, nonce } = await devSignIn({ issuer: `http://127.0.0.1:${oidcPort}`, clientId: DEV_OIDC_CLIENT_ID }, { email: 'npm-start@example.test' });
-    const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/customer/oauth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken, nonce }) });
+    const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/customer/oauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken, nonce }),
+    });
     expect(signIn.status, await signIn.clone().text()).to.equal(201);
     expect((await fetch(`http://127.0.0.1:${port}/customer-sign-in`)).status).to.equal(200);
     // the demo salon's booking page: printed, and served
@@ -86,34 +117,67 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
 
     // the demo salon pays through the sandbox out of the box: deposits are one PATCH away
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }) });
-    const owner = { authorization: `Bearer ${((await login.json()) as { data: { accessToken: string } }).data.accessToken}`, 'content-type': 'application/json' };
-    const configs = (await (await fetch(`http://127.0.0.1:${port}/api/admin/payment-configs`, { headers: owner })).json()) as { data: { provider: string; isActive: boolean; credentialFields: string[] }[] };
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }),
+    });
+    const owner = {
+      authorization: `Bearer ${((await login.json()) as { data: { accessToken: string } }).data.accessToken}`,
+      'content-type': 'application/json',
+    };
+    const configs = (await (await fetch(`http://127.0.0.1:${port}/api/admin/payment-configs`, { headers: owner })).json()) as {
+      data: { provider: string; isActive: boolean; credentialFields: string[] }[];
+    };
     expect(configs.data.map((c) => [c.provider, c.isActive, c.credentialFields])).to.deep.equal([['sandbox', true, ['apiKey']]]);
     const tenant = (await (await fetch(`http://127.0.0.1:${port}/api/tenants/me`, { headers: owner })).json()) as { data: { id: string } };
-    const deposits = await fetch(`http://127.0.0.1:${port}/api/tenants/${tenant.data.id}`, { method: 'PATCH', headers: owner, body: JSON.stringify({ settings: { depositEnabled: true } }) });
+    const deposits = await fetch(`http://127.0.0.1:${port}/api/tenants/${tenant.data.id}`, {
+      method: 'PATCH',
+      headers: owner,
+      body: JSON.stringify({ settings: { depositEnabled: true } }),
+    });
     expect(deposits.status, await deposits.clone().text()).to.equal(200);
-    const services = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/services`)).json()) as { data: { services: { id: string }[] }[] };
+    const services = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/services`)).json()) as {
+      data: { services: { id: string }[] }[];
+    };
     const serviceId = services.data[0].services[0].id;
-    const next = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability/next-available-date`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) }) })).json()) as { data: { date: string } };
-    const slots = (await (await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability?serviceId=${serviceId}&date=${next.data.date}`)).json()) as { data: { slots: { start: string }[] } };
-    const booked = await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ startTime: slots.data.slots[0].start, items: [{ serviceId }], customer: { name: 'Ny Kunde', phone: '+4790000001' } }) });
+    const next = (await (
+      await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability/next-available-date`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) }),
+      })
+    ).json()) as { data: { date: string } };
+    const slots = (await (
+      await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/availability?serviceId=${serviceId}&date=${next.data.date}`)
+    ).json()) as { data: { slots: { start: string }[] } };
+    const booked = await fetch(`http://127.0.0.1:${port}/api/public/tenants/salong-nordlys/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ startTime: slots.data.slots[0].start, items: [{ serviceId }], customer: { name: 'Ny Kunde', phone: '+4790000001' } }),
+    });
     expect(booked.status, await booked.clone().text()).to.equal(201);
     expect(((await booked.json()) as { data: { paymentRequired: boolean } }).data.paymentRequired).to.equal(true);
 
     // the worker yields the CPU to the api (docs/rules/consistency.md#worker-priority): every thread of it at niceness 19
     const workerPid = childPids(first.child.pid!).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bin/worker'));
     expect(workerPid, 'npm start runs the worker as a process of its own').to.be.a('number');
-    expect([...new Set(threadNiceness(workerPid!))], 'the worker threads\' niceness').to.deep.equal([19]);
-    expect(threadNiceness(first.child.pid!)[0], 'the api\'s niceness').to.equal(0);
+    expect([...new Set(threadNiceness(workerPid!))], "the worker threads' niceness").to.deep.equal([19]);
+    expect(threadNiceness(first.child.pid!)[0], "the api's niceness").to.equal(0);
     // and its activities wait while the api is saturated: 400 requests at once keep the api's event loop busy
     await Promise.all(Array.from({ length: 400 }, () => fetch(`http://127.0.0.1:${port}/api/no-such-route`).then((res) => res.arrayBuffer())));
-    await eventually(async () => /the api is saturated: activities wait/.test(first!.output), () => `the worker to hear that the api is busy (${first!.output.slice(-2000)})`, 10_000);
+    await eventually(
+      async () => /the api is saturated: activities wait/.test(first!.output),
+      () => `the worker to hear that the api is busy (${first!.output.slice(-2000)})`,
+      10_000,
+    );
     await eventually(async () => /the api is idle again/.test(first!.output), 'the worker to hear that the api is idle again', 10_000);
 
     const second = run('bin/dev.js', { ...env, PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()) });
     expect(await second.exited).to.equal(1);
-    expect(second.output.trim()).to.match(new RegExp(`^npm start is already running in this folder \\(pid ${first.child.pid}, http://localhost:${port}/api\\)`));
+    expect(second.output.trim()).to.match(
+      new RegExp(`^npm start is already running in this folder \\(pid ${first.child.pid}, http://localhost:${port}/api\\)`),
+    );
 
     first.child.kill('SIGTERM');
     expect(await first.exited, first.output).to.equal(0);
@@ -128,7 +192,9 @@ describe('npm start (dist/bin/dev.js)', function () {
 });
 
 function childPids(pid: number): number[] {
-  return fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  return fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
 }
 
 /** The niceness of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat); a thread that ends meanwhile is left out. */

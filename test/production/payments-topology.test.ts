@@ -71,8 +71,16 @@ describe('production topology: a deposit paid through the sandbox provider with 
     api = run('bin/api.js', { ...env, PORT: String(port) });
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-    await eventually(() => answers200(`${apiBase}/health`), () => `the api (${api.output})`, 45_000);
-    await eventually(() => answers200(`http://127.0.0.1:${workerHealth}/`), () => `the worker (${worker.output})`, 45_000);
+    await eventually(
+      () => answers200(`${apiBase}/health`),
+      () => `the api (${api.output})`,
+      45_000,
+    );
+    await eventually(
+      () => answers200(`http://127.0.0.1:${workerHealth}/`),
+      () => `the worker (${worker.output})`,
+      45_000,
+    );
   });
 
   after(async function () {
@@ -91,32 +99,63 @@ describe('production topology: a deposit paid through the sandbox provider with 
       .where({ id: tenant.id })
       .update({ settings: JSON.stringify({ ...tenant.settings, depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false }) });
     const configId = crypto.randomUUID();
-    const sealed = sealCredentials(parseKeyring(credentialKeys), { apiKey: 'sk_test_topology0001' }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
-    await db('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'AUTO', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+    const sealed = sealCredentials(
+      parseKeyring(credentialKeys),
+      { apiKey: 'sk_test_topology0001' },
+      paymentConfigBinding({ tenantId: tenant.id, id: configId }),
+    );
+    await db('payment_configs').insert({
+      id: configId,
+      tenantId: tenant.id,
+      provider: 'sandbox',
+      displayName: 'Sandbox',
+      captureMode: 'AUTO',
+      isActive: true,
+      credentialsSealed: sealed.sealed,
+      keyVersion: sealed.keyVersion,
+    });
 
     const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
-    const post = (p: string, body: unknown) => fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+    const post = (p: string, body: unknown) =>
+      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
     const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
     const serviceId: string = services.body.data[0].services[0].id;
-    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) });
+    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      items: [{ serviceId }],
+      fromDate: new Date().toISOString().slice(0, 10),
+    });
     const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
-    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slots.body.data.slots[0].start, items: [{ serviceId }], customer: { name: 'Topo Betaler', phone: '+47 955 00 111' } });
+    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slots.body.data.slots[0].start,
+      items: [{ serviceId }],
+      customer: { name: 'Topo Betaler', phone: '+47 955 00 111' },
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     expect(created.body.data.paymentRequired).to.equal(true);
     const bookingId: string = created.body.data.id;
 
-    const page = await eventually(async () => {
-      const res = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`));
-      return res.body.data?.redirectUrl ? res.body.data : undefined;
-    }, 'the checkout session', 15_000);
+    const page = await eventually(
+      async () => {
+        const res = await json(
+          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`),
+        );
+        return res.body.data?.redirectUrl ? res.body.data : undefined;
+      },
+      'the checkout session',
+      15_000,
+    );
     const paid = await fetch(`${page.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).to.equal(303);
     expect(sandbox.delivered.at(-1)!.status).to.equal(200);
 
-    const booking = await eventually(async () => {
-      const row = await db('bookings').where({ id: bookingId }).first();
-      return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? row : undefined;
-    }, 'the booking to be confirmed and paid', 30_000);
+    const booking = await eventually(
+      async () => {
+        const row = await db('bookings').where({ id: bookingId }).first();
+        return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? row : undefined;
+      },
+      'the booking to be confirmed and paid',
+      30_000,
+    );
     expect(booking.depositStatus).to.equal('PAID');
     expect(await db('payments').where({ bookingId }).first()).to.include({ status: 'CAPTURED' });
   });

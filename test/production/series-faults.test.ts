@@ -52,15 +52,25 @@ describe('production topology: standing appointments and nudges through a worker
   let owner: Record<string, string>;
   let tenantId: string;
 
-  const startTemporal = () => run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless', '--database-url', temporalDatabaseUrl]);
+  const startTemporal = () =>
+    run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless', '--database-url', temporalDatabaseUrl]);
   const startWorker = () => run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-  const workerUp = (p: Proc) => eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), () => `the worker (${p.output})`, 60_000);
+  const workerUp = (p: Proc) =>
+    eventually(
+      failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)),
+      () => `the worker (${p.output})`,
+      60_000,
+    );
   const killed = async (p: Proc) => {
     p.child.kill('SIGKILL');
     await p.exited;
   };
   const call = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(apiBase + p, { method, headers: { 'content-type': 'application/json', ...owner }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(apiBase + p, {
+      method,
+      headers: { 'content-type': 'application/json', ...owner },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: await res.json().catch(() => ({})) };
   };
   const smsTo = (phone: string) => sveve.posts.filter((form) => form.get('to')?.replace(/\D/g, '').endsWith(phone.replace(/\D/g, '').slice(-8)));
@@ -118,9 +128,19 @@ describe('production topology: standing appointments and nudges through a worker
     tenantId = (await db('tenants').where({ slug: DEMO_SLUG }).first()).id;
     api = run('bin/api.js', { ...env, PORT: String(apiPort) });
     worker = startWorker();
-    await eventually(() => answers200(`${apiBase}/health`), () => `the api (${api.output})`, 60_000);
+    await eventually(
+      () => answers200(`${apiBase}/health`),
+      () => `the api (${api.output})`,
+      60_000,
+    );
     await workerUp(worker);
-    const login = (await (await fetch(`${apiBase}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }) })).json()) as Json;
+    const login = (await (
+      await fetch(`${apiBase}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }),
+      })
+    ).json()) as Json;
     owner = { authorization: `Bearer ${login.data.accessToken}` };
   });
 
@@ -140,7 +160,8 @@ describe('production topology: standing appointments and nudges through a worker
     const serviceId: string = services[0].services[0].id;
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const made: { id: string; phone: string }[] = [];
-    let date: string = (await call('POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: tomorrow })).body.data.date;
+    let date: string = (await call('POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: tomorrow }))
+      .body.data.date;
     while (made.length < count) {
       const slots = (await call('GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots;
       if (!slots.length) {
@@ -148,7 +169,11 @@ describe('production topology: standing appointments and nudges through a worker
         continue;
       }
       const phone = `+479${crypto.randomInt(1000000, 9999999)}`;
-      const res = await call('POST', '/bookings', { startTime: slots[0].start, items: [{ serviceId, resourceId: slots[0].items[0].resourceId }], customer: { name: `Fast ${made.length}`, phone } });
+      const res = await call('POST', '/bookings', {
+        startTime: slots[0].start,
+        items: [{ serviceId, resourceId: slots[0].items[0].resourceId }],
+        customer: { name: `Fast ${made.length}`, phone },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       made.push({ id: res.body.data.id, phone });
     }
@@ -168,7 +193,11 @@ describe('production topology: standing appointments and nudges through a worker
     }
     // each series' workflow has run its first step: only the first booking is inside a 5-day window
     await withClient(async (client) => {
-      for (const id of series) await eventually(async () => ((await client.workflow.getHandle(`series:${id}`).describe()).historyLength > 5 ? true : undefined), `series:${id} waiting on its timer`);
+      for (const id of series)
+        await eventually(
+          async () => ((await client.workflow.getHandle(`series:${id}`).describe()).historyLength > 5 ? true : undefined),
+          `series:${id} waiting on its timer`,
+        );
     });
     expect(await occurrenceRows(series)).to.have.length(6);
 
@@ -180,38 +209,77 @@ describe('production topology: standing appointments and nudges through a worker
     // the confirmations the killed worker had claimed and not stamped sent: the gateway may have taken
     // them before the kill, and the retry sends them (again) (docs/rules/messages.md#delivery-schedule)
     const unstampedAtCrash: string[] = (
-      await db('booking_notifications as n').join('bookings as b', 'b.id', 'n.bookingId').join('customers as c', 'c.id', 'b.customerId').where({ 'n.tenantId': tenantId, 'n.channel': 'SMS', 'n.kind': 'CONFIRMED' }).whereNull('n.sentAt').select('c.phone')
+      await db('booking_notifications as n')
+        .join('bookings as b', 'b.id', 'n.bookingId')
+        .join('customers as c', 'c.id', 'b.customerId')
+        .where({ 'n.tenantId': tenantId, 'n.channel': 'SMS', 'n.kind': 'CONFIRMED' })
+        .whereNull('n.sentAt')
+        .select('c.phone')
     ).map((r: { phone: string }) => r.phone);
     worker = startWorker();
     await workerUp(worker);
-    await eventually(async () => ((await occurrenceRows(series)).length === 6 * 5 ? true : undefined), () => `every occurrence inside the window booked (${worker.output})`, 90_000);
+    await eventually(
+      async () => ((await occurrenceRows(series)).length === 6 * 5 ? true : undefined),
+      () => `every occurrence inside the window booked (${worker.output})`,
+      90_000,
+    );
 
     // the Temporal server dies and comes back on its database; the window widens again
     await killed(temporal);
     temporal = startTemporal();
-    await eventually(failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`series:${series[0]}`).describe()).status.name)), 'the Temporal server back with the series', 60_000);
+    await eventually(
+      failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`series:${series[0]}`).describe()).status.name)),
+      'the Temporal server back with the series',
+      60_000,
+    );
     await workerUp(worker);
-    await eventually(async () => ((await call('PATCH', `/tenants/${tenantId}`, { settings: { maxBookingDaysInAdvance: 60 } })).status === 200 ? true : undefined), 'the window widened after the restart', 30_000);
-    await eventually(async () => ((await occurrenceRows(series)).length === 6 * 8 ? true : undefined), () => `every occurrence booked after the restart (${worker.output})`, 60_000);
+    await eventually(
+      async () => ((await call('PATCH', `/tenants/${tenantId}`, { settings: { maxBookingDaysInAdvance: 60 } })).status === 200 ? true : undefined),
+      'the window widened after the restart',
+      30_000,
+    );
+    await eventually(
+      async () => ((await occurrenceRows(series)).length === 6 * 8 ? true : undefined),
+      () => `every occurrence booked after the restart (${worker.output})`,
+      60_000,
+    );
     await withClient(async (client) => {
       for (const id of series) await client.workflow.getHandle(`series:${id}`).result();
     });
 
     const rows = await occurrenceRows(series);
     expect(rows.filter((r) => r.status === 'BOOKED')).to.have.length(6 * 8);
-    const booked = await db('bookings').where({ tenantId }).whereIn('id', rows.filter((r) => r.occurrenceIndex > 0).map((r) => r.bookingId));
+    const booked = await db('bookings')
+      .where({ tenantId })
+      .whereIn(
+        'id',
+        rows.filter((r) => r.occurrenceIndex > 0).map((r) => r.bookingId),
+      );
     expect(booked).to.have.length(6 * 7);
     // no two bookings of one customer at one time, and each confirmed by SMS once (see unstampedAtCrash)
     const keys = booked.map((b) => `${b.customerId}|${new Date(b.startTime).toISOString()}`);
     expect(new Set(keys).size).to.equal(keys.length);
     for (const b of made) {
-      await eventually(async () => (smsTo(b.phone).filter((f) => /bekreftet/i.test(f.get('msg') ?? '')).length >= 8 ? true : undefined), `8 confirmations to ${b.phone}`, 30_000);
+      await eventually(
+        async () => (smsTo(b.phone).filter((f) => /bekreftet/i.test(f.get('msg') ?? '')).length >= 8 ? true : undefined),
+        `8 confirmations to ${b.phone}`,
+        30_000,
+      );
     }
     // the gateway takes the SMS before the activity stamps its row sent: wait on the rows, then count them
-    const notifications = await eventually(async () => {
-      const rows = await db('booking_notifications').whereIn('bookingId', booked.map((b) => b.id)).where({ channel: 'SMS', kind: 'CONFIRMED' });
-      return rows.length === 6 * 7 && rows.every((n) => n.sentAt) ? rows : undefined;
-    }, 'every confirmation row stamped sent', 30_000);
+    const notifications = await eventually(
+      async () => {
+        const rows = await db('booking_notifications')
+          .whereIn(
+            'bookingId',
+            booked.map((b) => b.id),
+          )
+          .where({ channel: 'SMS', kind: 'CONFIRMED' });
+        return rows.length === 6 * 7 && rows.every((n) => n.sentAt) ? rows : undefined;
+      },
+      'every confirmation row stamped sent',
+      30_000,
+    );
     expect(notifications).to.have.length(6 * 7);
     for (const b of made) {
       const confirmations = smsTo(b.phone).filter((f) => /bekreftet/i.test(f.get('msg') ?? '')).length;
@@ -233,7 +301,9 @@ describe('production topology: standing appointments and nudges through a worker
     const nudge = await eventually(async () => db('rebooking_nudges').where({ customerId: booking.customerId }).first(), 'the nudge row of the visit');
     expect(nudge.status).to.equal('NO_INTERVAL');
     const due = new Date(Date.now() + 8_000);
-    await db('rebooking_nudges').where({ id: nudge.id }).update({ status: 'WAITING', visitedAt: new Date(due.getTime() - 5 * 7 * 86_400_000), dueAt: due, version: nudge.version + 1 });
+    await db('rebooking_nudges')
+      .where({ id: nudge.id })
+      .update({ status: 'WAITING', visitedAt: new Date(due.getTime() - 5 * 7 * 86_400_000), dueAt: due, version: nudge.version + 1 });
     await withClient((client) =>
       client.workflow.signalWithStart('rebookingNudgeWorkflow', {
         workflowId: `rebooking-nudge:${nudge.id}`,
@@ -243,12 +313,21 @@ describe('production topology: standing appointments and nudges through a worker
         signalArgs: [{ type: 'RebookingVisitRecorded', entityVersion: nudge.version + 1 }],
       }),
     );
-    await withClient(async (client) => eventually(async () => ((await client.workflow.getHandle(`rebooking-nudge:${nudge.id}`).describe()).historyLength > 5 ? true : undefined), 'the nudge waiting on its timer'));
+    await withClient(async (client) =>
+      eventually(
+        async () => ((await client.workflow.getHandle(`rebooking-nudge:${nudge.id}`).describe()).historyLength > 5 ? true : undefined),
+        'the nudge waiting on its timer',
+      ),
+    );
     await killed(worker);
     await killed(temporal);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now())));
     temporal = startTemporal();
-    await eventually(failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`rebooking-nudge:${nudge.id}`).describe()).status.name)), 'the Temporal server back', 60_000);
+    await eventually(
+      failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`rebooking-nudge:${nudge.id}`).describe()).status.name)),
+      'the Temporal server back',
+      60_000,
+    );
     worker = startWorker();
     await workerUp(worker);
     await withClient((client) => client.workflow.getHandle(`rebooking-nudge:${nudge.id}`).result());

@@ -75,7 +75,14 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
     // the official server keeps its runs in a SQLite file, the built-in one in a Postgres database
-    startTemporal = () => startTemporalFrontend({ port: temporalPort, postgresUrl: baseUrl, dbFile: path.join(dir, 'temporal.db'), databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`), databasePrefix: temporalDb });
+    startTemporal = () =>
+      startTemporalFrontend({
+        port: temporalPort,
+        postgresUrl: baseUrl,
+        dbFile: path.join(dir, 'temporal.db'),
+        databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`),
+        databasePrefix: temporalDb,
+      });
     temporal = await startTemporal();
     const env: NodeJS.ProcessEnv = {
       NODE_ENV: 'production',
@@ -105,7 +112,9 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     await seedDemoSalon(db, { passwordHashRounds: 4 });
     // the demo salon double-books, so the whole burst shares one slot
     const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
-    await db('tenants').where({ id: tenant.id }).update({ settings: JSON.stringify({ ...tenant.settings, allowDoubleBooking: true }) });
+    await db('tenants')
+      .where({ id: tenant.id })
+      .update({ settings: JSON.stringify({ ...tenant.settings, allowDoubleBooking: true }) });
     // the ports are taken just before use: the Temporal server and the migrations run in between, and
     // a port found free at the start was once taken by another process by then
     const port = await freePort();
@@ -113,14 +122,25 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     const workerHealth = await freePort();
     api = run('bin/api.js', { ...env, PORT: String(port) });
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-    await eventually(failuresAsNotYet(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined)), () => `the api (${api.output}) and Temporal (${temporal.output})`, 90_000);
-    await eventually(failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)), () => `the worker (${worker.output})`, 60_000);
+    await eventually(
+      failuresAsNotYet(async () => ((await fetch(`${base}/health`)).status === 200 ? true : undefined)),
+      () => `the api (${api.output}) and Temporal (${temporal.output})`,
+      90_000,
+    );
+    await eventually(
+      failuresAsNotYet(async () => ((await fetch(`http://127.0.0.1:${workerHealth}/`)).status === 200 ? true : undefined)),
+      () => `the worker (${worker.output})`,
+      60_000,
+    );
 
     const login = await post('/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     owner = { authorization: `Bearer ${login.body.data.accessToken}` };
     const services = (await (await fetch(`${base}/public/tenants/${DEMO_SLUG}/services`)).json()) as Json;
     const serviceId: string = services.data[0].services[0].id;
-    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) });
+    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      items: [{ serviceId }],
+      fromDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    });
     const slots = (await (await fetch(`${base}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`)).json()) as Json;
     slot = { start: slots.data.slots[0].start, serviceId, resourceId: slots.data.slots[0].items[0].resourceId };
   });
@@ -142,15 +162,23 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     let killed: Promise<number | null> | undefined;
     const results = await Promise.all(
       tags.map((tag) =>
-        post('/bookings', { startTime: slot.start, items: [{ serviceId: slot.serviceId, resourceId: slot.resourceId }], notes: tag, customer: { name: `Kunde ${tag}`, phone: `+479${crypto.randomInt(1000000, 9999999)}`, email: `${tag}@restart.example` } }, owner)
-          .then((res) => {
-            answered += 1;
-            if (answered >= KILL_AFTER && !killed) {
-              killed = temporal.exited;
-              temporal.child.kill('SIGKILL');
-            }
-            return { tag, status: res.status, id: res.body?.data?.id as string | undefined, code: res.body?.error?.code as string | undefined };
-          }),
+        post(
+          '/bookings',
+          {
+            startTime: slot.start,
+            items: [{ serviceId: slot.serviceId, resourceId: slot.resourceId }],
+            notes: tag,
+            customer: { name: `Kunde ${tag}`, phone: `+479${crypto.randomInt(1000000, 9999999)}`, email: `${tag}@restart.example` },
+          },
+          owner,
+        ).then((res) => {
+          answered += 1;
+          if (answered >= KILL_AFTER && !killed) {
+            killed = temporal.exited;
+            temporal.child.kill('SIGKILL');
+          }
+          return { tag, status: res.status, id: res.body?.data?.id as string | undefined, code: res.body?.error?.code as string | undefined };
+        }),
       ),
     );
     expect(killed, 'the server was killed mid-burst').to.not.equal(undefined);
@@ -159,31 +187,57 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
     const refused = results.filter((r) => r.status !== 201);
     expect(created.length).to.be.at.least(KILL_AFTER);
     expect(refused.length, 'some bookings met the dead server').to.be.greaterThan(0);
-    expect([...new Set(refused.map((r) => `${r.status} ${r.code}`))], 'what the bookings that met the dead server got').to.deep.equal(['503 WORKFLOW_UNAVAILABLE']);
+    expect([...new Set(refused.map((r) => `${r.status} ${r.code}`))], 'what the bookings that met the dead server got').to.deep.equal([
+      '503 WORKFLOW_UNAVAILABLE',
+    ]);
 
     temporal = await startTemporal();
     const restartedAt = Date.now();
-    const connection = await eventually(failuresAsNotYet(() => Connection.connect({ address: temporalAddress, connectTimeout: 2000 })), () => `the restarted server (${temporal.output})`, 60_000);
+    const connection = await eventually(
+      failuresAsNotYet(() => Connection.connect({ address: temporalAddress, connectTimeout: 2000 })),
+      () => `the restarted server (${temporal.output})`,
+      60_000,
+    );
     try {
       const client = new Client({ connection });
       // a booking whose workflow could not be signalled was rolled back: the rows are exactly the 201s
       const rows: { id: string; notes: string }[] = await db('bookings').whereIn('notes', tags).select('id', 'notes');
       expect(rows.map((r) => r.id).sort()).to.deep.equal(created.map((r) => r.id!).sort());
       for (const row of rows) {
-        const description = await eventually(failuresAsNotYet(() => client.workflow.getHandle(`booking:${row.id}`).describe()), `booking:${row.id} after the restart`, 30_000);
+        const description = await eventually(
+          failuresAsNotYet(() => client.workflow.getHandle(`booking:${row.id}`).describe()),
+          `booking:${row.id} after the restart`,
+          30_000,
+        );
         expect(description.type, row.notes).to.equal('bookingWorkflow');
       }
       // every confirmation exactly once, and no workflow left with work to do
-      await eventually(failuresAsNotYet(async () => (rows.every((r) => mailsTo(`${r.notes}@restart.example`).length > 0) ? true : undefined)), () => `every confirmation (${rows.filter((r) => mailsTo(`${r.notes}@restart.example`).length > 0).length} of ${rows.length}; worker: ${worker.output.slice(-1000)})`, 120_000);
-      await eventually(failuresAsNotYet(async () => {
-        for (const row of rows) if ((await client.workflow.getHandle(`booking:${row.id}`).describe()).raw.pendingActivities?.length) return undefined;
-        return true;
-      }), 'every booking workflow settled', 60_000);
-      for (const row of rows) expect(mailsTo(`${row.notes}@restart.example`).map((m) => m.salon.kind), row.notes).to.deep.equal(['CONFIRMED']);
+      await eventually(
+        failuresAsNotYet(async () => (rows.every((r) => mailsTo(`${r.notes}@restart.example`).length > 0) ? true : undefined)),
+        () =>
+          `every confirmation (${rows.filter((r) => mailsTo(`${r.notes}@restart.example`).length > 0).length} of ${rows.length}; worker: ${worker.output.slice(-1000)})`,
+        120_000,
+      );
+      await eventually(
+        failuresAsNotYet(async () => {
+          for (const row of rows) if ((await client.workflow.getHandle(`booking:${row.id}`).describe()).raw.pendingActivities?.length) return undefined;
+          return true;
+        }),
+        'every booking workflow settled',
+        60_000,
+      );
+      for (const row of rows)
+        expect(
+          mailsTo(`${row.notes}@restart.example`).map((m) => m.salon.kind),
+          row.notes,
+        ).to.deep.equal(['CONFIRMED']);
       for (const r of refused) expect(mailsTo(`${r.tag}@restart.example`), r.tag).to.have.length(0);
       expect(worker.child.exitCode, worker.output).to.equal(null);
       expect(api.child.exitCode, api.output).to.equal(null);
-      if (process.env.SHOW_TIMING) console.log(`      ${created.length} created before/around the kill, ${refused.length} refused; restart -> all confirmed: ${Date.now() - restartedAt} ms`);
+      if (process.env.SHOW_TIMING)
+        console.log(
+          `      ${created.length} created before/around the kill, ${refused.length} refused; restart -> all confirmed: ${Date.now() - restartedAt} ms`,
+        );
     } finally {
       await connection.close();
     }

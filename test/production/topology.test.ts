@@ -154,10 +154,21 @@ describe('production topology: api x2 and worker as separate processes, configur
     api2 = run('bin/api.js', { ...env, PORT: String(p2) });
     const workerHealth = await freePort();
     worker = run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
-    for (const [base, proc] of [[api1Base, api1], [api2Base, api2]] as const) {
-      await eventually(() => answers200(`${base}/health`), () => `the api at ${base} (${proc.output})`, 45_000);
+    for (const [base, proc] of [
+      [api1Base, api1],
+      [api2Base, api2],
+    ] as const) {
+      await eventually(
+        () => answers200(`${base}/health`),
+        () => `the api at ${base} (${proc.output})`,
+        45_000,
+      );
     }
-    await eventually(() => answers200(`http://127.0.0.1:${workerHealth}/`), () => `the worker (${worker.output})`, 45_000);
+    await eventually(
+      () => answers200(`http://127.0.0.1:${workerHealth}/`),
+      () => `the worker (${worker.output})`,
+      45_000,
+    );
     if (process.env.SHOW_TIMING) console.log(`      migrate, seed, temporal, 2 api and worker up in ${Date.now() - started} ms`);
   });
 
@@ -244,22 +255,36 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect((await get(api1Base, '/metrics')).status).to.equal(401);
   });
 
-  it('when a booked time is cancelled then waitlist-offer:<id> runs on the worker process and the waitlister\'s offer arrives over SMTP within seconds', async () => {
+  it("when a booked time is cancelled then waitlist-offer:<id> runs on the worker process and the waitlister's offer arrives over SMTP within seconds", async () => {
     // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
     const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' };
     const call = async (method: string, p: string, body?: unknown, token?: string) => {
-      const res = await fetch(api2Base + p, { method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(api2Base + p, {
+        method,
+        headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Json };
     };
     const serviceId: string = (await call('GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
     const today = new Date().toISOString().slice(0, 10);
-    const date: string = (await call('POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })).body.data.date;
+    const date: string = (await call('POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })).body
+      .data.date;
     const slot = (await call('GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots[0];
-    const booked = await call('POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId, resourceId: slot.items[0].resourceId }], customer: { name: 'Avbestiller', phone: '+47 955 00 001' } });
+    const booked = await call('POST', `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId, resourceId: slot.items[0].resourceId }],
+      customer: { name: 'Avbestiller', phone: '+47 955 00 001' },
+    });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const email = `waitlist-${Date.now()}@example.no`;
     // from the booked day: the salon's own date (today in UTC is yesterday there from 23:00 UTC on, and a waitlist may not start in the past)
-    const joined = await call('POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: date, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 00 002', email } });
+    const joined = await call('POST', `/public/tenants/${DEMO_SLUG}/waitlist`, {
+      serviceIds: [serviceId],
+      fromDate: date,
+      toDate: date,
+      customer: { name: 'Vera Venter', phone: '+47 955 00 002', email },
+    });
     expect(joined.status, JSON.stringify(joined.body)).to.equal(201);
     const login = await call('POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     const cancelledAt = Date.now();
@@ -267,7 +292,11 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
 
     // the waitlister also got the message that they joined (with the link to their entry): the offer is the one naming the free time
-    const offer = await eventually(async () => mails.find((m) => m.to.includes(email) && /Ledig time/.test(m.raw)), 'the waitlist offer e-mail over SMTP', 15_000);
+    const offer = await eventually(
+      async () => mails.find((m) => m.to.includes(email) && /Ledig time/.test(m.raw)),
+      'the waitlist offer e-mail over SMTP',
+      15_000,
+    );
     const delayMs = offer.at - cancelledAt;
     const round = await db('waitlist_rounds').whereNotNull('firstOfferSentAt').orderBy('createdAt', 'desc').first();
     const connection = await Connection.connect({ address: temporalAddress });
@@ -288,7 +317,12 @@ describe('production topology: api x2 and worker as separate processes, configur
       return { status: res.status, body: (await res.json()) as Json };
     };
     const email = `reset-${Date.now()}@topology.test`;
-    const registered = await send(api1Base, '/auth/register', { salonName: 'Topo Reset', slug: `topo-reset-${Date.now()}`, email, password: 'first-password-1' });
+    const registered = await send(api1Base, '/auth/register', {
+      salonName: 'Topo Reset',
+      slug: `topo-reset-${Date.now()}`,
+      email,
+      password: 'first-password-1',
+    });
     expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
     const asked = await send(api1Base, '/auth/forgot-password', { email });
     expect(asked.body).to.deep.equal({ success: true, data: { message: 'If an account with this e-mail exists, a reset link has been sent' } });
@@ -307,22 +341,43 @@ describe('production topology: api x2 and worker as separate processes, configur
     // a client address of its own (TRUST_PROXY 1): this case stays out of the other cases' budget
     const headers = { 'x-forwarded-for': '203.0.113.36' };
     const call = async (base: string, method: string, p: string, body?: unknown, token?: string) => {
-      const res = await fetch(base + p, { method, headers: { ...headers, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + p, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Json };
     };
     const serviceId: string = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
     const today = new Date().toISOString().slice(0, 10);
-    const date: string = (await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })).body.data.date;
+    const date: string = (
+      await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: today })
+    ).body.data.date;
     const slot = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots.at(-1);
-    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId }], customer: { name: 'Svar Svarsen', phone: '+47 955 03 636' } });
+    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId }],
+      customer: { name: 'Svar Svarsen', phone: '+47 955 03 636' },
+    });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const bookingId: string = booked.body.data.id;
     // the reminder SMS as the workflow records it once out (its own time is the workflow tests')
-    await db('booking_notifications').insert({ bookingId, tenantId: (await db('bookings').where({ id: bookingId }).first()).tenantId, kind: 'REMINDER', channel: 'SMS', dedupeKey: 'REMINDER:topology', sentAt: new Date() });
+    await db('booking_notifications').insert({
+      bookingId,
+      tenantId: (await db('bookings').where({ id: bookingId }).first()).tenantId,
+      kind: 'REMINDER',
+      channel: 'SMS',
+      dedupeKey: 'REMINDER:topology',
+      sentAt: new Date(),
+    });
 
     // Sveve posts the reply as a form to the URL set in its account, the shared secret in it
     const form = new URLSearchParams({ number: '4795503636', msg: 'JA', id: 'sveve-topology-1', prefix: '', shortnumber: '2229' });
-    const replied = await fetch(`${api2Base}/webhooks/sms/sveve?key=${env.SMS_REPLY_SECRET}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const replied = await fetch(`${api2Base}/webhooks/sms/sveve?key=${env.SMS_REPLY_SECRET}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(replied.status).to.equal(200);
     expect(((await replied.json()) as Json).data).to.deep.equal({ outcome: 'CONFIRMED', bookingId, duplicate: false });
     const answer = sveve!.posts.find((f) => f.get('to') === '4795503636' && /bekreftet/.test(f.get('msg') ?? ''));
@@ -331,7 +386,11 @@ describe('production topology: api x2 and worker as separate processes, configur
     const login = await call(api1Base, 'POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     const seen = await call(api1Base, 'GET', `/bookings/${bookingId}`, undefined, login.body.data.accessToken);
     expect(seen.body.data).to.include({ confirmedVia: 'SMS' });
-    const wrongKey = await fetch(`${api1Base}/webhooks/sms/sveve?key=not-the-secret`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const wrongKey = await fetch(`${api1Base}/webhooks/sms/sveve?key=not-the-secret`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(wrongKey.status).to.equal(401);
     const metrics = await get(api1Base, '/metrics', { authorization: `Bearer ${env.METRICS_TOKEN}` });
     expect(metrics.body).to.contain(`booking_confirmations{salon="${DEMO_SLUG}",via="SMS"} 1`);
@@ -346,18 +405,35 @@ describe('production topology: api x2 and worker as separate processes, configur
     const serviceId: string = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/services`)).body.data[0].services[0].id;
     // three days ahead and later: well before the demo salon's 24 cancellation hours
     const ahead = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const date: string = (await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: ahead })).body.data.date;
+    const date: string = (
+      await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId }], fromDate: ahead })
+    ).body.data.date;
     const slot = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`)).body.data.slots[0];
     const resourceId: string = slot.items[0].resourceId;
     const email = `move-${Date.now()}@example.no`;
-    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId, resourceId }], customer: { name: 'Flytte Fredriksen', phone: '+47 955 36 036', email } });
+    const booked = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId, resourceId }],
+      customer: { name: 'Flytte Fredriksen', phone: '+47 955 36 036', email },
+    });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const { id, cancellationToken } = booked.body.data;
     const received = await eventually(async () => mails.find((m) => m.to.includes(email)), 'the booking e-mail over SMTP', 15_000);
     const waiter = `move-waiter-${Date.now()}@example.no`;
-    expect((await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/waitlist`, { serviceIds: [serviceId], fromDate: date, toDate: date, customer: { name: 'Vera Venter', phone: '+47 955 36 037', email: waiter } })).status).to.equal(201);
+    expect(
+      (
+        await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/waitlist`, {
+          serviceIds: [serviceId],
+          fromDate: date,
+          toDate: date,
+          customer: { name: 'Vera Venter', phone: '+47 955 36 037', email: waiter },
+        })
+      ).status,
+    ).to.equal(201);
 
-    const later = (await call(api2Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}&resourceId=${resourceId}`)).body.data.slots.at(-1);
+    const later = (
+      await call(api2Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}&resourceId=${resourceId}`)
+    ).body.data.slots.at(-1);
     const moved = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings/${id}/move`, { startTime: later.start, token: cancellationToken });
     expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
     expect(moved.body.data.startTime).to.equal(later.start);
@@ -383,7 +459,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     expect(mails.filter((m) => m.to.includes(email))).to.have.length(2);
   });
 
-  it('when a guest books the demo salon\'s colour on one api then every part is held (the stylist\'s phases and buffer, the colour station), and the other api offers the stylist inside its processing but not over its work', async () => {
+  it("when a guest books the demo salon's colour on one api then every part is held (the stylist's phases and buffer, the colour station), and the other api offers the stylist inside its processing but not over its work", async () => {
     const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.35' };
     const call = async (base: string, method: string, p: string, body?: unknown) => {
       const res = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -393,17 +469,32 @@ describe('production topology: api x2 and worker as separate processes, configur
     const colour = services.find((x: Json) => x.name === 'Farge og striper');
     const cut = services.find((x: Json) => x.name === 'Herreklipp');
     expect(colour.duration).to.equal(120);
-    const stylist = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/resources?serviceId=${colour.id}`)).body.data.find((r: Json) => r.name === 'Ingrid Hansen');
+    const stylist = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/resources?serviceId=${colour.id}`)).body.data.find(
+      (r: Json) => r.name === 'Ingrid Hansen',
+    );
     const today = new Date().toISOString().slice(0, 10);
-    const date: string = (await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, { items: [{ serviceId: colour.id, resourceId: stylist.id }], fromDate: today })).body.data.date;
-    const slots = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${colour.id}&resourceId=${stylist.id}&date=${date}`)).body.data.slots;
+    const date: string = (
+      await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+        items: [{ serviceId: colour.id, resourceId: stylist.id }],
+        fromDate: today,
+      })
+    ).body.data.date;
+    const slots = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${colour.id}&resourceId=${stylist.id}&date=${date}`)).body
+      .data.slots;
     // a colour late enough that its processing phase (45 minutes in) is inside the stylist's day
     const slot = slots[slots.length - 1];
-    const booked = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId: colour.id, resourceId: stylist.id }], customer: { name: 'Farge Kunde', phone: '+47 955 00 035' } });
+    const booked = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId: colour.id, resourceId: stylist.id }],
+      customer: { name: 'Farge Kunde', phone: '+47 955 00 035' },
+    });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const start = Date.parse(slot.start);
     expect(Date.parse(booked.body.data.endTime) - start).to.equal(120 * 60_000);
-    const segments = await db('booking_segments as g').join('resources as r', 'r.id', 'g.resourceId').where('g.bookingId', booked.body.data.id).orderBy(['g.startTime', 'g.resourceType']);
+    const segments = await db('booking_segments as g')
+      .join('resources as r', 'r.id', 'g.resourceId')
+      .where('g.bookingId', booked.body.data.id)
+      .orderBy(['g.startTime', 'g.resourceType']);
     expect(segments.map((g: Json) => `${g.name} ${g.kind} +${(Date.parse(g.startTime) - start) / 60_000}`)).to.deep.equal([
       'Ingrid Hansen WORK +0',
       'Fargestasjon PROCESSING +45',
@@ -412,10 +503,18 @@ describe('production topology: api x2 and worker as separate processes, configur
       'Ingrid Hansen BUFFER_AFTER +120',
     ]);
     const local = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' });
-    const cuts = (await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${cut.id}&resourceId=${stylist.id}&date=${date}`)).body.data.slots.map((x: Json) => x.localTime);
+    const cuts = (
+      await call(api1Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${cut.id}&resourceId=${stylist.id}&date=${date}`)
+    ).body.data.slots.map((x: Json) => x.localTime);
     expect(cuts, 'inside the processing phase').to.include(local(start + 45 * 60_000));
-    expect(cuts, 'over the application').to.not.include(local(start)).and.not.include(local(start + 15 * 60_000));
-    const rival = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, { startTime: slot.start, items: [{ serviceId: colour.id }], customer: { name: 'Rival', phone: '+47 955 00 036' } });
+    expect(cuts, 'over the application')
+      .to.not.include(local(start))
+      .and.not.include(local(start + 15 * 60_000));
+    const rival = await call(api1Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: slot.start,
+      items: [{ serviceId: colour.id }],
+      customer: { name: 'Rival', phone: '+47 955 00 036' },
+    });
     expect([rival.status, rival.body.error.code], 'the one stylist who colours and the only colour station are taken').to.deep.equal([409, 'BOOKING_CONFLICT']);
   });
 
@@ -466,15 +565,34 @@ describe('production topology: api x2 and worker as separate processes, configur
 
   it('when the owner uploads a logo on one api and it is signed and rendered on both then the S3_ENDPOINT storage serves every process (the variant rendered once)', async () => {
     const client = { 'x-forwarded-for': `203.0.113.${1 + Math.floor(Math.random() * 250)}` };
-    const login = await fetch(`${api1Base}/auth/login`, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }) });
+    const login = await fetch(`${api1Base}/auth/login`, {
+      method: 'POST',
+      headers: { ...client, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'eier@salong-nordlys.no', password: 'nordlys-demo' }),
+    });
     const auth = { ...client, authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
     const form = new FormData();
     form.append('purpose', 'TENANT_LOGO');
-    form.append('file', new Blob([await sharp({ create: { width: 400, height: 400, channels: 3, background: '#8040c0' } }).png().toBuffer()], { type: 'image/png' }), 'logo.png');
+    form.append(
+      'file',
+      new Blob(
+        [
+          await sharp({ create: { width: 400, height: 400, channels: 3, background: '#8040c0' } })
+            .png()
+            .toBuffer(),
+        ],
+        { type: 'image/png' },
+      ),
+      'logo.png',
+    );
     const uploaded = (await (await fetch(`${api1Base}/upload`, { method: 'POST', headers: auth, body: form })).json()) as Json;
     expect(uploaded.data.key, JSON.stringify(uploaded)).to.match(/\.png$/);
     const tenant = (await get(api2Base, '/tenants/me', auth)).body.data;
-    const patched = await fetch(`${api2Base}/tenants/${tenant.id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ branding: { logoKey: uploaded.data.key } }) });
+    const patched = await fetch(`${api2Base}/tenants/${tenant.id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ branding: { logoKey: uploaded.data.key } }),
+    });
     expect(patched.status).to.equal(200);
     const signed = (await get(api2Base, `/image-proxy/sign?key=${uploaded.data.key}`, auth)).body.data;
     const path = new URL(signed.url).pathname.replace(/^\/api/, '') + new URL(signed.url).search;
@@ -496,7 +614,10 @@ describe('production topology: api x2 and worker as separate processes, configur
       });
     const long = await raw(`GET /api/public/tenants?search=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect(long).to.match(/^HTTP\/1\.1 431 /);
-    expect(JSON.parse(long.slice(long.indexOf('\r\n\r\n') + 4))).to.deep.equal({ success: false, error: { code: 'REQUEST_HEADERS_TOO_LARGE', message: 'The URL and headers together are over 16 KB' } });
+    expect(JSON.parse(long.slice(long.indexOf('\r\n\r\n') + 4))).to.deep.equal({
+      success: false,
+      error: { code: 'REQUEST_HEADERS_TOO_LARGE', message: 'The URL and headers together are over 16 KB' },
+    });
     const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
     expect(garbage).to.match(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).error.code).to.equal('MALFORMED_REQUEST');
@@ -506,10 +627,19 @@ describe('production topology: api x2 and worker as separate processes, configur
     const port = Number(new URL(api2Base).port);
     const body = JSON.stringify({ email: 'nobody@example.no', password: 'wrong-password' });
     const answer = new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/auth/login',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       // the request is in flight (headers and half the body sent) when SIGTERM arrives

@@ -40,8 +40,14 @@ export async function registerSalon(): Promise<{ tenantId: string; token: string
 export async function salonWithSubscription(fields: Record<string, unknown>): Promise<TestSalon> {
   const { platform } = await stack();
   const salon = await createSalon();
-  const [row] = await platform.knex('subscriptions').insert({ tenantId: salon.tenant.id, planKey: 'start', status: 'ACTIVE', ...fields }).returning('*');
-  await platform.knex('tenants').where({ id: salon.tenant.id }).update({ subscriptionStatus: row.status, trialEndsAt: row.providerSubId ? null : row.trialEndsAt });
+  const [row] = await platform
+    .knex('subscriptions')
+    .insert({ tenantId: salon.tenant.id, planKey: 'start', status: 'ACTIVE', ...fields })
+    .returning('*');
+  await platform
+    .knex('tenants')
+    .where({ id: salon.tenant.id })
+    .update({ subscriptionStatus: row.status, trialEndsAt: row.providerSubId ? null : row.trialEndsAt });
   return salon;
 }
 

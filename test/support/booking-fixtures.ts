@@ -25,10 +25,22 @@ export async function knex() {
   return (await stack()).platform.knex;
 }
 
-export async function addService(tenantId: string, fields: Partial<{ name: string; duration: number; price: number; isActive: boolean; categoryId: string | null; sortOrder: number }> = {}) {
+export async function addService(
+  tenantId: string,
+  fields: Partial<{ name: string; duration: number; price: number; isActive: boolean; categoryId: string | null; sortOrder: number }> = {},
+) {
   const db = await knex();
   const [row] = await db('services')
-    .insert({ tenantId, name: fields.name ?? unique('Cut'), duration: fields.duration ?? 60, price: fields.price ?? 50000, currency: 'NOK', isActive: fields.isActive ?? true, categoryId: fields.categoryId ?? null, sortOrder: fields.sortOrder ?? 0 })
+    .insert({
+      tenantId,
+      name: fields.name ?? unique('Cut'),
+      duration: fields.duration ?? 60,
+      price: fields.price ?? 50000,
+      currency: 'NOK',
+      isActive: fields.isActive ?? true,
+      categoryId: fields.categoryId ?? null,
+      sortOrder: fields.sortOrder ?? 0,
+    })
     .returning(['id', 'duration', 'price']);
   return row as { id: string; duration: number; price: number };
 }
@@ -43,11 +55,20 @@ export const COLOUR_PHASES = [
 /** A service with phases, buffers and rooms or equipment, written as the catalogue stores it (rows, like addService). */
 export async function addPhasedService(
   tenantId: string,
-  fields: { name?: string; price?: number; phases?: readonly { kind: string; minutes: number }[]; bufferBeforeMinutes?: number; bufferAfterMinutes?: number; resourceRequirements?: { resourceType: 'room' | 'equipment'; phases: number[] | null }[] } = {},
+  fields: {
+    name?: string;
+    price?: number;
+    phases?: readonly { kind: string; minutes: number }[];
+    bufferBeforeMinutes?: number;
+    bufferAfterMinutes?: number;
+    resourceRequirements?: { resourceType: 'room' | 'equipment'; phases: number[] | null }[];
+  } = {},
 ) {
   const phases = fields.phases ?? COLOUR_PHASES;
   const duration = phases.reduce((sum, p) => sum + p.minutes, 0);
-  const [row] = await (await knex())('services')
+  const [row] = await (
+    await knex()
+  )('services')
     .insert({
       tenantId,
       name: fields.name ?? unique('Colour'),
@@ -64,7 +85,11 @@ export async function addPhasedService(
 }
 
 /** A room or piece of equipment, suitable for the services given (their skill), there whenever the salon is open. */
-export async function addRoom(tenantId: string, serviceIds: string[], fields: Partial<{ type: 'room' | 'equipment'; name: string; sortOrder: number }> = {}): Promise<string> {
+export async function addRoom(
+  tenantId: string,
+  serviceIds: string[],
+  fields: Partial<{ type: 'room' | 'equipment'; name: string; sortOrder: number }> = {},
+): Promise<string> {
   const db = await knex();
   const [resource] = await db('resources')
     .insert({ tenantId, type: fields.type ?? 'equipment', name: fields.name ?? unique('Station'), isBookableOnline: false, sortOrder: fields.sortOrder ?? 100 })
@@ -76,17 +101,33 @@ export async function addRoom(tenantId: string, serviceIds: string[], fields: Pa
 export async function addStaff(
   tenantId: string,
   serviceIds: string[],
-  fields: Partial<{ name: string; isActive: boolean; isBookableOnline: boolean; sortOrder: number; withLogin: boolean; schedule: { startTime: string; endTime: string } | null }> = {},
+  fields: Partial<{
+    name: string;
+    isActive: boolean;
+    isBookableOnline: boolean;
+    sortOrder: number;
+    withLogin: boolean;
+    schedule: { startTime: string; endTime: string } | null;
+  }> = {},
 ): Promise<TestStaff> {
   const db = await knex();
   const user = fields.withLogin === false ? null : await createUser(tenantId, 'STAFF');
   const [resource] = await db('resources')
-    .insert({ tenantId, name: fields.name ?? unique('Staff'), isActive: fields.isActive ?? true, isBookableOnline: fields.isBookableOnline ?? true, sortOrder: fields.sortOrder ?? 0, userId: user?.id ?? null })
+    .insert({
+      tenantId,
+      name: fields.name ?? unique('Staff'),
+      isActive: fields.isActive ?? true,
+      isBookableOnline: fields.isBookableOnline ?? true,
+      sortOrder: fields.sortOrder ?? 0,
+      userId: user?.id ?? null,
+    })
     .returning('id');
   if (serviceIds.length) await db('resource_skills').insert(serviceIds.map((serviceId) => ({ tenantId, resourceId: resource.id, serviceId })));
   const schedule = fields.schedule === undefined ? { startTime: '09:00', endTime: '17:00' } : fields.schedule;
   if (schedule) {
-    await db('resource_schedules').insert([0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId, resourceId: resource.id, dayOfWeek, ...schedule, isActive: true })));
+    await db('resource_schedules').insert(
+      [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ tenantId, resourceId: resource.id, dayOfWeek, ...schedule, isActive: true })),
+    );
   }
   return { resourceId: resource.id, user: user as TestUser };
 }

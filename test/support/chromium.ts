@@ -20,7 +20,11 @@ export function ensureChromium(log: (line: string) => void = (l) => console.erro
     throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM_PATH}; install it with: sudo apt-get install -y chromium`);
   }
   log(`${CHROMIUM_PATH} is missing: installing Debian's chromium (apt-get install -y chromium) for the browser tests`);
-  const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     install();
   } catch {
@@ -33,7 +37,16 @@ export function ensureChromium(log: (line: string) => void = (l) => console.erro
 }
 
 // Flags for a closed network: no sandbox (root in CI), no GPU, no QUIC, no background traffic.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let shared: Promise<Browser> | undefined;
 

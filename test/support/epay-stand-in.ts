@@ -62,9 +62,11 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       res.socket?.destroy();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${action}Response xmlns="${NS}"><${action}Result>${ok}</${action}Result>${extra}<epayresponse>${ok ? -1 : -1002}</epayresponse></${action}Response></soap:Body></soap:Envelope>`,
-    );
+    res
+      .writeHead(200, { 'content-type': 'text/xml; charset=utf-8' })
+      .end(
+        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${action}Response xmlns="${NS}"><${action}Result>${ok}</${action}Result>${extra}<epayresponse>${ok ? -1 : -1002}</epayresponse></${action}Response></soap:Body></soap:Envelope>`,
+      );
   }
 
   const server = http.createServer(async (req, res) => {
@@ -77,11 +79,20 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       const params = [...url.searchParams.entries()];
       const merchant = merchants.get(url.searchParams.get('merchantnumber') ?? '');
       const hash = url.searchParams.get('hash');
-      if (!merchant || hash !== epayHash(params.filter(([k]) => k !== 'hash').map(([, v]) => v), merchant.md5Key)) {
+      if (
+        !merchant ||
+        hash !==
+          epayHash(
+            params.filter(([k]) => k !== 'hash').map(([, v]) => v),
+            merchant.md5Key,
+          )
+      ) {
         return void res.writeHead(400, { 'content-type': 'text/plain' }).end('ePay: hash mismatch');
       }
       windows.set(url.searchParams.get('orderid')!, url.searchParams);
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<form method="post" action="/ewindow/pay?orderid=${url.searchParams.get('orderid')}"><button>Betal</button></form>`);
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<form method="post" action="/ewindow/pay?orderid=${url.searchParams.get('orderid')}"><button>Betal</button></form>`);
     }
 
     if (url.pathname === '/ewindow/pay' && req.method === 'POST') {
@@ -89,7 +100,18 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       if (!w) return void res.writeHead(404).end();
       const merchantNumber = w.get('merchantnumber')!;
       const amount = Number(w.get('amount'));
-      const txn: Txn = { txnid: String(nextTxn++), merchantNumber, orderid: w.get('orderid')!, amount, capturedAmount: w.get('instantcapture') === '1' ? amount : 0, creditedAmount: 0, status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW', captureCalls: 0, creditCalls: 0, deleteCalls: 0 };
+      const txn: Txn = {
+        txnid: String(nextTxn++),
+        merchantNumber,
+        orderid: w.get('orderid')!,
+        amount,
+        capturedAmount: w.get('instantcapture') === '1' ? amount : 0,
+        creditedAmount: 0,
+        status: w.get('instantcapture') === '1' ? 'PAYMENT_CAPTURED' : 'PAYMENT_NEW',
+        captureCalls: 0,
+        creditCalls: 0,
+        deleteCalls: 0,
+      };
       txns.set(txn.txnid, txn);
       const now = new Date();
       const back: [string, string][] = [
@@ -103,7 +125,13 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
         ['paymenttype', '3'],
         ['cardno', '444444XXXXXX4000'],
       ];
-      back.push(['hash', epayHash(back.map(([, v]) => v), merchants.get(merchantNumber)!.md5Key)]);
+      back.push([
+        'hash',
+        epayHash(
+          back.map(([, v]) => v),
+          merchants.get(merchantNumber)!.md5Key,
+        ),
+      ]);
       const callbackUrl = `${w.get('callbackurl')}?${new URLSearchParams(back).toString()}`;
       if (holding) held.push(callbackUrl);
       else callbacks.push({ url: callbackUrl, status: await deliver(callbackUrl).catch(() => 0) });
@@ -121,7 +149,12 @@ export async function startEpayStandIn(deliver: (url: string) => Promise<number>
       const amount = Number(field('amount'));
       switch (action) {
         case 'gettransaction':
-          return soapAnswer(res, action, true, `<transactionInformation><transactionid>${txn.txnid}</transactionid><authamount>${txn.amount}</authamount><capturedamount>${txn.capturedAmount}</capturedamount><creditedamount>${txn.creditedAmount}</creditedamount><status>${txn.status}</status></transactionInformation>`);
+          return soapAnswer(
+            res,
+            action,
+            true,
+            `<transactionInformation><transactionid>${txn.txnid}</transactionid><authamount>${txn.amount}</authamount><capturedamount>${txn.capturedAmount}</capturedamount><creditedamount>${txn.creditedAmount}</creditedamount><status>${txn.status}</status></transactionInformation>`,
+          );
         case 'capture':
           txn.captureCalls += 1;
           if (txn.status !== 'PAYMENT_NEW' || amount > txn.amount) return soapAnswer(res, action, false);

@@ -42,7 +42,11 @@ export async function tokenFor(user: { id: string; tenantId: string | null; role
   );
 }
 
-export async function createUser(tenantId: string | null, role: StaffRole, fields: Partial<{ email: string; phone: string; name: string; password: string }> = {}): Promise<TestUser> {
+export async function createUser(
+  tenantId: string | null,
+  role: StaffRole,
+  fields: Partial<{ email: string; phone: string; name: string; password: string }> = {},
+): Promise<TestUser> {
   await stack();
   const password = fields.password ?? 'secret-password';
   const email = fields.email ?? `${unique(role.toLowerCase())}@example.test`;

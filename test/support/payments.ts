@@ -19,10 +19,19 @@ export function sandboxKey(): string {
   return `sk_test_${crypto.randomBytes(8).toString('hex')}`;
 }
 
-export async function depositSalon(options: { captureMode?: 'AUTO' | 'MANUAL'; settings?: Partial<TenantSettings>; activate?: boolean } = {}): Promise<DepositSalon> {
-  const salon = await bookingSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false, cancellationHours: 24, ...options.settings } });
+export async function depositSalon(
+  options: { captureMode?: 'AUTO' | 'MANUAL'; settings?: Partial<TenantSettings>; activate?: boolean } = {},
+): Promise<DepositSalon> {
+  const salon = await bookingSalon({
+    settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false, cancellationHours: 24, ...options.settings },
+  });
   const apiKey = sandboxKey();
-  const created = await call('post', '/admin/payment-configs', salon.owner.token, { provider: 'sandbox', displayName: 'Sandbox', captureMode: options.captureMode ?? 'AUTO', credentials: { apiKey } });
+  const created = await call('post', '/admin/payment-configs', salon.owner.token, {
+    provider: 'sandbox',
+    displayName: 'Sandbox',
+    captureMode: options.captureMode ?? 'AUTO',
+    credentials: { apiKey },
+  });
   expect(created.status, JSON.stringify(created.body)).to.equal(201);
   if (options.activate !== false) {
     const activated = await call('post', `/admin/payment-configs/${created.body.data.id}/activate`, salon.owner.token);
@@ -35,7 +44,11 @@ export async function depositSalon(options: { captureMode?: 'AUTO' | 'MANUAL'; s
 export async function epaySalon(captureMode: 'AUTO' | 'MANUAL') {
   const { epay } = await stack();
   const salon = await bookingSalon({ settings: { depositEnabled: true, depositType: 'fixed', depositValue: 15000, autoConfirm: false } });
-  const credentials = { merchantNumber: String(crypto.randomInt(1_000_000, 9_999_999)), md5Key: crypto.randomBytes(12).toString('hex'), apiPassword: crypto.randomBytes(8).toString('hex') };
+  const credentials = {
+    merchantNumber: String(crypto.randomInt(1_000_000, 9_999_999)),
+    md5Key: crypto.randomBytes(12).toString('hex'),
+    apiPassword: crypto.randomBytes(8).toString('hex'),
+  };
   epay.merchant(credentials.merchantNumber, credentials.md5Key, credentials.apiPassword);
   const cfg = await call('post', '/admin/payment-configs', salon.owner.token, { provider: 'epay', displayName: 'ePay', captureMode, credentials });
   expect(cfg.status, JSON.stringify(cfg.body)).to.equal(201);

@@ -30,7 +30,11 @@ export async function salonWithRoles(options: Parameters<typeof createSalon>[0] 
   const salon = await createSalon(options);
   const staff = await createUser(salon.tenant.id, 'STAFF');
   const admin = await createAdmin();
-  const customerToken = jwt.sign({ sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0, sid: crypto.randomUUID() }, (await stack()).config.keys.accessToken, { expiresIn: 600 });
+  const customerToken = jwt.sign(
+    { sub: salon.owner.id, tenantId: salon.tenant.id, type: 'customer', tv: 0, sid: crypto.randomUUID() },
+    (await stack()).config.keys.accessToken,
+    { expiresIn: 600 },
+  );
   let impersonating: Promise<string> | undefined;
   const as = async (caller: Caller, method: Method, path: string, body?: unknown) => {
     let req = (await http())[method](`/api${path}`);

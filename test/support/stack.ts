@@ -103,7 +103,10 @@ export function stack(): Promise<TestStack> {
     // the sandbox posts its signed webhooks to the app's webhook route (the raw bytes, as signed)
     const sandbox = await startSandboxServer({
       deliver: async (url, body, headers) => {
-        const res = await request(app!).post(new URL(url).pathname).set({ ...headers, 'content-type': 'application/json' }).send(body);
+        const res = await request(app!)
+          .post(new URL(url).pathname)
+          .set({ ...headers, 'content-type': 'application/json' })
+          .send(body);
         return res.status;
       },
     });
@@ -124,7 +127,12 @@ export function stack(): Promise<TestStack> {
     });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
-    const platform = await startPlatform(config, { persistentData: false, logger: createLogger(config.logLevel), signaller, rateLimitPrefix: `test-${process.pid}-` });
+    const platform = await startPlatform(config, {
+      persistentData: false,
+      logger: createLogger(config.logLevel),
+      signaller,
+      rateLimitPrefix: `test-${process.pid}-`,
+    });
     // Tests only: test code reads and writes rows through the Objection models without passing a
     // handle (TenantModel.query()). The application never relies on this binding; eslint forbids
     // handle-less queries outside test/.
@@ -141,7 +149,13 @@ export function stack(): Promise<TestStack> {
         mailer: platform.mailer,
         sms,
         storage: platform.deps.storage,
-        payments: { signaller, providers: platform.deps.paymentProviders!, keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks },
+        payments: {
+          signaller,
+          providers: platform.deps.paymentProviders!,
+          keyring: config.credentialKeys,
+          manageLinkKey: config.keys.manageLink,
+          bookingHooks,
+        },
         credentialKeys: config.credentialKeys,
         billingProviders: createBillingProviders(),
         links: bookingLinkConfig(config),
@@ -189,7 +203,11 @@ export async function appWith(overrides: NodeJS.ProcessEnv): Promise<Express> {
 export async function appOnClock(start = new Date()): Promise<{ app: Express; at: { now(): Date; set(date: Date): void; advance(ms: number): void } }> {
   const { platform } = await stack();
   let current = new Date(start);
-  const at = { now: () => new Date(current), set: (date: Date) => void (current = new Date(date)), advance: (ms: number) => void (current = new Date(current.getTime() + ms)) };
+  const at = {
+    now: () => new Date(current),
+    set: (date: Date) => void (current = new Date(date)),
+    advance: (ms: number) => void (current = new Date(current.getTime() + ms)),
+  };
   return { app: createApp({ ...platform.deps, now: at.now }, { validateResponses: true }), at };
 }
 

@@ -21,9 +21,11 @@ export async function startSveveStandIn(credentials: { user: string; password: s
       const form = new URLSearchParams(body);
       posts.push(form);
       res.setHeader('content-type', 'application/json');
-      const authorised = req.url === '/SMS/SendMessage' && form.get('user') === credentials.user && form.get('passwd') === credentials.password && form.get('f') === 'json';
+      const authorised =
+        req.url === '/SMS/SendMessage' && form.get('user') === credentials.user && form.get('passwd') === credentials.password && form.get('f') === 'json';
       if (!authorised) return res.end(JSON.stringify({ response: { fatalError: 'Feil brukernavn/passord' } }));
-      if (form.get('to') === '123') return res.end(JSON.stringify({ response: { msgOkCount: 0, stdSMSCount: 0, errors: [{ number: '123', message: 'Ugyldig nummer' }] } }));
+      if (form.get('to') === '123')
+        return res.end(JSON.stringify({ response: { msgOkCount: 0, stdSMSCount: 0, errors: [{ number: '123', message: 'Ugyldig nummer' }] } }));
       res.end(JSON.stringify({ response: { msgOkCount: 1, stdSMSCount: 1, ids: [posts.length] } }));
     });
   });

@@ -44,7 +44,8 @@ export type TemporalEngine = 'builtin' | 'official' | 'official-postgres';
 
 function engineFromEnv(): TemporalEngine {
   const value = process.env.TEMPORAL_ENGINE ?? 'builtin';
-  if (value !== 'builtin' && value !== 'official' && value !== 'official-postgres') throw new Error(`TEMPORAL_ENGINE is "${value}": builtin, official or official-postgres`);
+  if (value !== 'builtin' && value !== 'official' && value !== 'official-postgres')
+    throw new Error(`TEMPORAL_ENGINE is "${value}": builtin, official or official-postgres`);
   return value;
 }
 
@@ -84,11 +85,29 @@ export function startTestTemporal(): Promise<TestTemporal> {
  * `databasePrefix` (the Go-built server's databases, made on the Postgres at `postgresUrl`, the
  * suite's; default per port).
  */
-export async function startTemporalFrontend(options: { port: number; postgresUrl: string; dbFile?: string; databaseUrl?: string; databasePrefix?: string; env?: NodeJS.ProcessEnv }): Promise<Proc> {
+export async function startTemporalFrontend(options: {
+  port: number;
+  postgresUrl: string;
+  dbFile?: string;
+  databaseUrl?: string;
+  databasePrefix?: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Proc> {
   const args = ['server', 'start-dev', '--port', String(options.port), '--ip', '127.0.0.1', '--headless'];
-  if (temporalEngine === 'builtin') return run(launcherPath, { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
-  if (temporalEngine === 'official') return runExecutable(officialCli(), { ...options.env }, [...args, '--log-level', 'warn', ...(options.dbFile ? ['--db-filename', options.dbFile, ...SQLITE_PRAGMAS] : [])]);
-  const server = await startGoServer({ port: options.port, postgresUrl: options.postgresUrl, databasePrefix: options.databasePrefix ?? `temporal_${process.pid}_${options.port}` });
+  if (temporalEngine === 'builtin')
+    return run(launcherPath, { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
+  if (temporalEngine === 'official')
+    return runExecutable(officialCli(), { ...options.env }, [
+      ...args,
+      '--log-level',
+      'warn',
+      ...(options.dbFile ? ['--db-filename', options.dbFile, ...SQLITE_PRAGMAS] : []),
+    ]);
+  const server = await startGoServer({
+    port: options.port,
+    postgresUrl: options.postgresUrl,
+    databasePrefix: options.databasePrefix ?? `temporal_${process.pid}_${options.port}`,
+  });
   const proc: Proc = { child: server.child, output: '', exited: new Promise((resolve) => server.child.once('exit', (code) => resolve(code))) };
   Object.defineProperty(proc, 'output', { get: () => server.output() });
   return proc;

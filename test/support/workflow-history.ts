@@ -3,7 +3,13 @@
 // production-topology tests use it with theirs; test/support/workflow-barriers.ts with the stack's.
 import type { Client } from '@temporalio/client';
 
-const WORKFLOW_TASK_EVENTS = ['workflowTaskScheduledEventAttributes', 'workflowTaskStartedEventAttributes', 'workflowTaskCompletedEventAttributes', 'workflowTaskFailedEventAttributes', 'workflowTaskTimedOutEventAttributes'] as const;
+const WORKFLOW_TASK_EVENTS = [
+  'workflowTaskScheduledEventAttributes',
+  'workflowTaskStartedEventAttributes',
+  'workflowTaskCompletedEventAttributes',
+  'workflowTaskFailedEventAttributes',
+  'workflowTaskTimedOutEventAttributes',
+] as const;
 
 /**
  * Whether the workflow has nothing to do now: closed, or no activity pending and its last workflow
@@ -32,7 +38,8 @@ export async function completedActivities(temporal: Client, workflowId: string):
   for (const e of events) {
     const marker = e.markerRecordedEventAttributes;
     const data = marker?.details?.data?.payloads?.[0]?.data;
-    if (marker?.markerName === 'core_local_activity' && !marker.failure && marker.details?.result && data) done.push(String(JSON.parse(Buffer.from(data).toString('utf8')).activity_type));
+    if (marker?.markerName === 'core_local_activity' && !marker.failure && marker.details?.result && data)
+      done.push(String(JSON.parse(Buffer.from(data).toString('utf8')).activity_type));
     if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
     const completed = e.activityTaskCompletedEventAttributes;
     if (completed) done.push(scheduled.get(String(completed.scheduledEventId)) ?? '');

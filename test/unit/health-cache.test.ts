@@ -14,7 +14,14 @@ describe('cached health check', () => {
 
   it('when the report is older than its lifetime then the next caller probes again and sees a dependency go down', async () => {
     let down = false;
-    const health = cachedHealthCheck({ database: async () => { if (down) throw new Error('connection refused'); } }, 20);
+    const health = cachedHealthCheck(
+      {
+        database: async () => {
+          if (down) throw new Error('connection refused');
+        },
+      },
+      20,
+    );
     expect((await health()).status).to.equal('ok');
     down = true;
     expect((await health()).status, 'within the lifetime').to.equal('ok');

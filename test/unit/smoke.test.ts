@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import ts from 'typescript';
 
 describe('toolchain', () => {
-  it('when code is compiled with the project\'s tsconfig then strict mode refuses an implicit any, a null where a string belongs and an unchecked override', function () {
+  it("when code is compiled with the project's tsconfig then strict mode refuses an implicit any, a null where a string belongs and an unchecked override", function () {
     this.timeout(20_000);
     const root = path.resolve(__dirname, '../..');
     const file = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
@@ -20,7 +20,8 @@ describe('toolchain', () => {
     ].join('\n');
     const host = ts.createCompilerHost(options);
     const read = host.getSourceFile.bind(host);
-    host.getSourceFile = (fileName, language, ...rest) => (fileName === name ? ts.createSourceFile(fileName, source, language) : read(fileName, language, ...rest));
+    host.getSourceFile = (fileName, language, ...rest) =>
+      fileName === name ? ts.createSourceFile(fileName, source, language) : read(fileName, language, ...rest);
     const program = ts.createProgram([name], { ...options, noEmit: true, types: [] }, host);
     const codes = ts.getPreEmitDiagnostics(program).map((d) => [d.code, ts.flattenDiagnosticMessageText(d.messageText, ' ')]);
     // 7006 implicit any (noImplicitAny), 2322 null to string (strictNullChecks), 4114 override missing (noImplicitOverride)

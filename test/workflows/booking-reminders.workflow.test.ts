@@ -53,7 +53,16 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
         metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
       })
       .returning('*');
-    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: end, duration: 60, price: 65000 });
+    await knex('booking_items').insert({
+      bookingId: booking.id,
+      tenantId: tenant.id,
+      serviceId: service.id,
+      resourceId: resource.id,
+      startTime: start,
+      endTime: end,
+      duration: 60,
+      price: 65000,
+    });
     return { booking, phone, ownerEmail: owner.email, tenantId: tenant.id, knex, start };
   }
 
@@ -137,7 +146,9 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
         const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         await t.env.sleep(DAY + HOUR); // reminded
-        await knex('bookings').where({ id: booking.id }).update({ confirmedAt: new Date(await t.env.currentTimeMs()), confirmedVia: 'SMS', version: 2 });
+        await knex('bookings')
+          .where({ id: booking.id })
+          .update({ confirmedAt: new Date(await t.env.currentTimeMs()), confirmedVia: 'SMS', version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingAttendanceConfirmed', entityVersion: 2 });
         await t.env.sleep(DAY); // past the start
         expect(await mailKinds(ownerEmail)).to.deep.equal([]);

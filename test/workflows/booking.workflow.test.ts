@@ -96,7 +96,16 @@ describe('booking workflow (time skipping, real database)', function () {
         metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
       })
       .returning('*');
-    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: end, duration: 60, price: 65000 });
+    await knex('booking_items').insert({
+      bookingId: booking.id,
+      tenantId: tenant.id,
+      serviceId: service.id,
+      resourceId: resource.id,
+      startTime: start,
+      endTime: end,
+      duration: 60,
+      price: 65000,
+    });
     return { booking, customer, phone, tenantId: tenant.id, knex, start };
   }
 
@@ -123,7 +132,9 @@ describe('booking workflow (time skipping, real database)', function () {
         // the same event again (a retried request): delivered, and the visit still counted once
         const again = await signal(booking.id, tenantId, { type: 'BookingCompleted', entityVersion: 2 });
         await handle.result();
-        const runs = [...new Set([completed.signaledRunId, again.signaledRunId])].map((runId) => t.env.client.workflow.getHandle(bookingContract.workflowId(booking.id), runId));
+        const runs = [...new Set([completed.signaledRunId, again.signaledRunId])].map((runId) =>
+          t.env.client.workflow.getHandle(bookingContract.workflowId(booking.id), runId),
+        );
         for (const run of runs) await run.result();
         const received: unknown[] = [];
         for (const run of runs) {
@@ -132,7 +143,10 @@ describe('booking workflow (time skipping, real database)', function () {
             if (data) received.push(JSON.parse(Buffer.from(data).toString('utf8')));
           }
         }
-        expect(received.filter((event) => (event as BookingEvent).type === 'BookingCompleted'), 'both completions delivered').to.deep.equal([
+        expect(
+          received.filter((event) => (event as BookingEvent).type === 'BookingCompleted'),
+          'both completions delivered',
+        ).to.deep.equal([
           { type: 'BookingCompleted', entityVersion: 2 },
           { type: 'BookingCompleted', entityVersion: 2 },
         ]);
@@ -205,7 +219,9 @@ describe('booking workflow (time skipping, real database)', function () {
         await t.env.sleep(DAY);
 
         const moved = new Date(start.getTime() + 2 * DAY); // now four days ahead
-        await knex('bookings').where({ id: booking.id }).update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version: 2 });
+        await knex('bookings')
+          .where({ id: booking.id })
+          .update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingRescheduled', entityVersion: 2 });
         await t.env.sleep(DAY + HOUR); // past the old start - 24 h
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
@@ -234,7 +250,10 @@ describe('booking workflow (time skipping, real database)', function () {
     /** The booking moved two days later, as the move service writes it, and its workflow told. */
     async function moveTwoDaysLater(seeded: Awaited<ReturnType<typeof seedBooking>>, signal: Signal, version = 2): Promise<Date> {
       const moved = new Date(seeded.start.getTime() + 2 * DAY);
-      await seeded.knex('bookings').where({ id: seeded.booking.id }).update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version });
+      await seeded
+        .knex('bookings')
+        .where({ id: seeded.booking.id })
+        .update({ startTime: moved, endTime: new Date(moved.getTime() + HOUR), version });
       await signal(seeded.booking.id, seeded.tenantId, { type: 'BookingRescheduled', entityVersion: version });
       return moved;
     }
@@ -250,7 +269,11 @@ describe('booking workflow (time skipping, real database)', function () {
         await t.env.sleep(2 * DAY); // past the new start - 24 h
         expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
         const rows = await seeded.knex('booking_notifications').where({ bookingId: seeded.booking.id, channel: 'SMS' }).orderBy('createdAt');
-        expect(rows.map((r) => r.dedupeKey)).to.deep.equal(['CONFIRMED', `RESCHEDULED:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`, `REMINDER:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`]);
+        expect(rows.map((r) => r.dedupeKey)).to.deep.equal([
+          'CONFIRMED',
+          `RESCHEDULED:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`,
+          `REMINDER:${new Date(seeded.start.getTime() + 2 * DAY).toISOString()}`,
+        ]);
         await handle.terminate('test over');
       }));
 
@@ -268,7 +291,10 @@ describe('booking workflow (time skipping, real database)', function () {
           gateway.down = false;
           await t.env.sleep(HOUR); // past the retries at 30 s, 2 min and 10 min
           expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED']);
-          const claims = await seeded.knex('booking_notifications').where({ bookingId: seeded.booking.id, channel: 'SMS' }).whereLike('dedupeKey', 'REMINDER:%');
+          const claims = await seeded
+            .knex('booking_notifications')
+            .where({ bookingId: seeded.booking.id, channel: 'SMS' })
+            .whereLike('dedupeKey', 'REMINDER:%');
           expect(claims.map((r) => [r.dedupeKey, r.sentAt])).to.deep.equal([[`REMINDER:${seeded.start.toISOString()}`, null]]);
           await t.env.sleep(2 * DAY); // past the new start - 24 h
           expect(await smsKinds(seeded.phone)).to.deep.equal(['CONFIRMED', 'RESCHEDULED', 'REMINDER']);
@@ -290,7 +316,9 @@ describe('booking workflow (time skipping, real database)', function () {
         expect(await smsKinds(phone)).to.deep.equal([]);
 
         const ahead = new Date((await t.env.currentTimeMs()) + 3 * DAY);
-        await knex('bookings').where({ id: booking.id }).update({ startTime: ahead, endTime: new Date(ahead.getTime() + HOUR), metadata: booking.metadata, version: 2 });
+        await knex('bookings')
+          .where({ id: booking.id })
+          .update({ startTime: ahead, endTime: new Date(ahead.getTime() + HOUR), metadata: booking.metadata, version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingRescheduled', entityVersion: 2 });
         await t.env.sleep(HOUR);
         expect(await smsKinds(phone)).to.deep.equal(['RESCHEDULED']);
@@ -300,7 +328,9 @@ describe('booking workflow (time skipping, real database)', function () {
     it('when a past visit recorded after the fact is cancelled by the salon then no cancellation message is sent', () =>
       withWorker(async (signal) => {
         const { booking, phone, tenantId, knex } = await seedBooking(-DAY);
-        await knex('bookings').where({ id: booking.id }).update({ metadata: { ...booking.metadata, recordedAfterTheFact: true } });
+        await knex('bookings')
+          .where({ id: booking.id })
+          .update({ metadata: { ...booking.metadata, recordedAfterTheFact: true } });
         const handle = await signal(booking.id, tenantId, { type: 'BookingRecordedAfterTheFact', entityVersion: 1 });
         await knex('bookings').where({ id: booking.id }).update({ status: 'CANCELLED', version: 2 });
         await signal(booking.id, tenantId, { type: 'BookingCancelledBySalon', entityVersion: 2 });

@@ -36,7 +36,9 @@ describe('entity inbox: signals become committed state (time skipping)', functio
   });
 
   /** A fresh entity, its workflow id, and a worker on a task queue of its own while `scenario` runs. */
-  async function withProbe(scenario: (probe: { entityId: string; taskQueue: string; workflowId: string; commit(version: number, state: string): void }) => Promise<void>) {
+  async function withProbe(
+    scenario: (probe: { entityId: string; taskQueue: string; workflowId: string; commit(version: number, state: string): void }) => Promise<void>,
+  ) {
     const entityId = unique('entity');
     const taskQueue = unique('inbox');
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
@@ -92,7 +94,13 @@ describe('entity inbox: signals become committed state (time skipping)', functio
     withProbe(async ({ entityId, taskQueue, workflowId, commit }) => {
       commit(1, 'OPEN');
       unreachable.add(entityId);
-      const handle = await env.client.workflow.signalWithStart(entityInboxProbe, { taskQueue, workflowId, args: [{ entityId }], signal: probeSignal, signalArgs: [{ type: 'Changed', entityVersion: 1 }] });
+      const handle = await env.client.workflow.signalWithStart(entityInboxProbe, {
+        taskQueue,
+        workflowId,
+        args: [{ entityId }],
+        signal: probeSignal,
+        signalArgs: [{ type: 'Changed', entityVersion: 1 }],
+      });
       await env.sleep(10 * 60_000); // the read activity gave up long ago; the inbox keeps reading
       expect(await handle.query(seenQuery)).to.deep.equal([]);
       unreachable.delete(entityId);
@@ -109,7 +117,13 @@ describe('entity inbox: signals become committed state (time skipping)', functio
     const workflowId = `probe:${entityId}`;
     committed.set(entityId, { version: 2, state: 'PAID' }); // versions 1 and 2 are committed, 3 is not yet
     // all three signals wait before any worker reads them, the newest first
-    const handle = await env.client.workflow.signalWithStart(entityInboxProbe, { taskQueue, workflowId, args: [{ entityId }], signal: probeSignal, signalArgs: [{ type: 'Changed', entityVersion: 3 }] });
+    const handle = await env.client.workflow.signalWithStart(entityInboxProbe, {
+      taskQueue,
+      workflowId,
+      args: [{ entityId }],
+      signal: probeSignal,
+      signalArgs: [{ type: 'Changed', entityVersion: 3 }],
+    });
     await handle.signal(probeSignal, { type: 'Changed', entityVersion: 1 });
     await handle.signal(probeSignal, { type: 'Changed', entityVersion: 2 });
 
@@ -129,7 +143,13 @@ describe('entity inbox: signals become committed state (time skipping)', functio
   it('when an older event arrives after a newer one was applied then it is ignored (its state is already known)', () =>
     withProbe(async ({ entityId, taskQueue, workflowId, commit }) => {
       commit(1, 'OPEN');
-      const handle = await env.client.workflow.signalWithStart(entityInboxProbe, { taskQueue, workflowId, args: [{ entityId }], signal: probeSignal, signalArgs: [{ type: 'Changed', entityVersion: 1 }] });
+      const handle = await env.client.workflow.signalWithStart(entityInboxProbe, {
+        taskQueue,
+        workflowId,
+        args: [{ entityId }],
+        signal: probeSignal,
+        signalArgs: [{ type: 'Changed', entityVersion: 1 }],
+      });
       await env.sleep(1000);
       commit(3, 'PAID'); // versions 2 and 3 committed; the signal for 3 overtakes the one for 2
       await handle.signal(probeSignal, { type: 'Changed', entityVersion: 3 });

@@ -39,7 +39,13 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         knex: platform.knex,
         mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
         sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
-        payments: { signaller, providers: options.providers ?? platform.deps.paymentProviders!, keyring: config.credentialKeys, manageLinkKey: config.keys.manageLink, bookingHooks },
+        payments: {
+          signaller,
+          providers: options.providers ?? platform.deps.paymentProviders!,
+          keyring: config.credentialKeys,
+          manageLinkKey: config.keys.manageLink,
+          bookingHooks,
+        },
       }),
     });
     await worker.runUntil(scenario(signaller));
@@ -53,19 +59,63 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     const apiKey = sandboxKey();
     const configId = crypto.randomUUID();
     const sealed = sealCredentials(config.credentialKeys, { apiKey }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
-    const [cfg] = await knex('payment_configs').insert({ id: configId, tenantId: tenant.id, provider: 'sandbox', displayName: 'Sandbox', captureMode: 'MANUAL', isActive: true, credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion }).returning('*');
+    const [cfg] = await knex('payment_configs')
+      .insert({
+        id: configId,
+        tenantId: tenant.id,
+        provider: 'sandbox',
+        displayName: 'Sandbox',
+        captureMode: 'MANUAL',
+        isActive: true,
+        credentialsSealed: sealed.sealed,
+        keyVersion: sealed.keyVersion,
+      })
+      .returning('*');
     const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
     const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
     const now = await t.env.currentTimeMs();
     const start = new Date(now + 5 * DAY);
     const [booking] = await knex('bookings')
-      .insert({ tenantId: tenant.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), status: opts.bookingStatus, source: 'ONLINE', paymentMode: 'ONLINE', totalAmount: 65000, depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING', contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`, metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } } })
+      .insert({
+        tenantId: tenant.id,
+        resourceId: resource.id,
+        startTime: start,
+        endTime: new Date(start.getTime() + HOUR),
+        status: opts.bookingStatus,
+        source: 'ONLINE',
+        paymentMode: 'ONLINE',
+        totalAmount: 65000,
+        depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING',
+        contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`,
+        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
+      })
       .returning('*');
-    await knex('booking_items').insert({ bookingId: booking.id, tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, startTime: start, endTime: new Date(start.getTime() + HOUR), duration: 60, price: 65000 });
+    await knex('booking_items').insert({
+      bookingId: booking.id,
+      tenantId: tenant.id,
+      serviceId: service.id,
+      resourceId: resource.id,
+      startTime: start,
+      endTime: new Date(start.getTime() + HOUR),
+      duration: 60,
+      price: 65000,
+    });
     let sessionId: string | null = null;
     if (opts.paymentStatus === 'AUTHORIZED') {
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-      const s = await (await fetch(`${sandbox.url}/v1/sessions`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: JSON.stringify({ reference: crypto.randomUUID(), amount: 13000, currency: 'NOK', captureMode: 'MANUAL', webhookUrl: 'http://127.0.0.1:9/none' }) })).json() as { id: string };
+      const s = (await (
+        await fetch(`${sandbox.url}/v1/sessions`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': unique('k') },
+          body: JSON.stringify({
+            reference: crypto.randomUUID(),
+            amount: 13000,
+            currency: 'NOK',
+            captureMode: 'MANUAL',
+            webhookUrl: 'http://127.0.0.1:9/none',
+          }),
+        })
+      ).json()) as { id: string };
       await fetch(`${sandbox.url}/v1/sessions/${s.id}/authorize`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: '{}' });
       sessionId = s.id;
     }
@@ -91,7 +141,11 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
   }
 
   async function start(signaller: EntitySignaller, payment: { id: string; tenantId: string }) {
-    await signaller.signal({ workflowType: 'paymentWorkflow', workflowId: paymentContract.workflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } }, 'paymentEvent', { type: 'PaymentAuthorized', entityVersion: 1 });
+    await signaller.signal(
+      { workflowType: 'paymentWorkflow', workflowId: paymentContract.workflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } },
+      'paymentEvent',
+      { type: 'PaymentAuthorized', entityVersion: 1 },
+    );
     return t.env.client.workflow.getHandle<typeof paymentWorkflow>(paymentContract.workflowId(payment.id));
   }
 
@@ -140,20 +194,37 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
       const failed = async () => {
         const seeded = await seed({ bookingStatus: 'PENDING', paymentStatus: 'INITIATED', expiresInMs: 30 * MINUTE });
         const now = await t.env.currentTimeMs();
-        await seeded.knex('payments').where({ id: seeded.payment.id }).update({ status: 'FAILED', failureKind: 'PERMANENT', failureReason: 'CARD_DECLINED', failedCount: 1, expiresAt: new Date(now + 30 * MINUTE) });
+        await seeded
+          .knex('payments')
+          .where({ id: seeded.payment.id })
+          .update({ status: 'FAILED', failureKind: 'PERMANENT', failureReason: 'CARD_DECLINED', failedCount: 1, expiresAt: new Date(now + 30 * MINUTE) });
         await seeded.knex('bookings').where({ id: seeded.booking.id }).update({ depositStatus: 'RETRY_PENDING' });
         return seeded;
       };
       const lapsed = await failed();
       const retried = await failed();
       // the second customer tried again: a newer deposit payment of the same booking
-      await retried.knex('payments').insert({ ...retried.payment, id: crypto.randomUUID(), status: 'INITIATED', failureKind: null, failureReason: null, failedCount: 1, idempotencyKey: unique('pay'), createdAt: new Date(Date.now() + 1000), expiresAt: new Date((await t.env.currentTimeMs()) + 30 * MINUTE) });
+      await retried.knex('payments').insert({
+        ...retried.payment,
+        id: crypto.randomUUID(),
+        status: 'INITIATED',
+        failureKind: null,
+        failureReason: null,
+        failedCount: 1,
+        idempotencyKey: unique('pay'),
+        createdAt: new Date(Date.now() + 1000),
+        expiresAt: new Date((await t.env.currentTimeMs()) + 30 * MINUTE),
+      });
       const handles = [await start(signaller, lapsed.payment), await start(signaller, retried.payment)];
       await t.env.sleep(29 * MINUTE);
       expect((await lapsed.knex('bookings').where({ id: lapsed.booking.id }).first()).status, 'still held').to.equal('PENDING');
       await t.env.sleep(2 * MINUTE);
       await Promise.all(handles.map((h) => h.result()));
-      expect(await lapsed.knex('bookings').where({ id: lapsed.booking.id }).first()).to.include({ status: 'CANCELLED', cancelledBy: 'SYSTEM', cancelReason: 'PAYMENT_NOT_RETRIED' });
+      expect(await lapsed.knex('bookings').where({ id: lapsed.booking.id }).first()).to.include({
+        status: 'CANCELLED',
+        cancelledBy: 'SYSTEM',
+        cancelReason: 'PAYMENT_NOT_RETRIED',
+      });
       expect((await lapsed.knex('booking_items').where({ bookingId: lapsed.booking.id }).first()).isActive, 'its time is freed').to.equal(false);
       expect((await retried.knex('bookings').where({ id: retried.booking.id }).first()).status, 'tried again: kept').to.equal('PENDING');
     }));
@@ -177,7 +248,12 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
     };
     await withWorker(
       async (signaller) => {
-        const { knex, booking, payment, sandbox } = await seed({ bookingStatus: 'ARRIVED', paymentStatus: 'AUTHORIZED', expiresInMs: 7 * DAY, captureRequested: true });
+        const { knex, booking, payment, sandbox } = await seed({
+          bookingStatus: 'ARRIVED',
+          paymentStatus: 'AUTHORIZED',
+          expiresInMs: 7 * DAY,
+          captureRequested: true,
+        });
         const handle = await start(signaller, payment);
         await handle.result();
         expect(crashes).to.equal(2);
@@ -185,7 +261,10 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 13000 });
         // the workflow has ended: the provider was asked twice with one key, and moved the money once
         const session = sandbox.session(payment.providerSessionId)!;
-        expect({ captured: session.captureCount, captureRequests: session.requests.capture }).to.deep.equal({ captured: 1, captureRequests: { count: 2, keys: [`capture:${payment.id}`] } });
+        expect({ captured: session.captureCount, captureRequests: session.requests.capture }).to.deep.equal({
+          captured: 1,
+          captureRequests: { count: 2, keys: [`capture:${payment.id}`] },
+        });
         expect((await knex('bookings').where({ id: booking.id }).first()).depositStatus).to.equal('PAID');
         expect(await knex('payment_events').where({ paymentId: payment.id, type: 'PaymentCaptured' })).to.have.length(1);
       },

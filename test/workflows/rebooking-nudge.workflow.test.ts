@@ -77,7 +77,12 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
   }
 
   async function book(sc: Scene, date: string, time = '10:00', language?: 'nb' | 'en') {
-    return createStaffBooking(sc.deps, sc.tenant, sc.owner, { startTime: at(date, time), items: [{ serviceId: sc.s.serviceId, resourceId: sc.s.staff[0].resourceId }], customer: { name: 'Nora Nudge', phone: sc.phone }, language });
+    return createStaffBooking(sc.deps, sc.tenant, sc.owner, {
+      startTime: at(date, time),
+      items: [{ serviceId: sc.s.serviceId, resourceId: sc.s.staff[0].resourceId }],
+      customer: { name: 'Nora Nudge', phone: sc.phone },
+      language,
+    });
   }
 
   /** A visit (tomorrow), completed (the booking workflow records it, which starts the nudge). */
@@ -85,7 +90,10 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
     const booking = await book(sc, date, '10:00', language);
     await changeStatus(sc.deps, sc.tenant, sc.owner, booking.id, 'COMPLETED', { force: true, reason: 'test' });
     const db = (await stack()).platform.knex;
-    const nudge = await eventually(async () => db('rebooking_nudges').where({ customerId: booking.customerId, visitBookingId: booking.id }).first(), 'the nudge row of the visit');
+    const nudge = await eventually(
+      async () => db('rebooking_nudges').where({ customerId: booking.customerId, visitBookingId: booking.id }).first(),
+      'the nudge row of the visit',
+    );
     return { booking, nudge };
   }
 

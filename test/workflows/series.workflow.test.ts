@@ -47,7 +47,11 @@ describe('series workflow through a year (time skipping, real database)', functi
     const a = s.staff[0].resourceId;
     const day = (k: number) => addDays(localDay(1), 28 * k);
 
-    const first = await createStaffBooking(deps, tenant, owner, { startTime: at(localDay(1), '10:00'), items: [{ serviceId: s.serviceId, resourceId: a }], customer: { name: 'Stine Fast', phone } });
+    const first = await createStaffBooking(deps, tenant, owner, {
+      startTime: at(localDay(1), '10:00'),
+      items: [{ serviceId: s.serviceId, resourceId: a }],
+      customer: { name: 'Stine Fast', phone },
+    });
     // occurrence 2: the staff member's holiday on its day; occurrence 4: away the whole tolerance either side
     await db('time_offs').insert([
       { tenantId: s.tenant.id, resourceId: a, type: 'vacation', startDate: day(2), endDate: day(2), isApproved: true },
@@ -64,8 +68,12 @@ describe('series workflow through a year (time skipping, real database)', functi
     const series = await createSeries(deps, tenant, owner, { bookingId: first.id, intervalWeeks: 4, untilDate: addDays(localDay(1), 364) });
     expect(series.nextDates[1]).to.equal(at(day(1), '10:00'));
 
-    const occurrence = (index: number) => eventually(async () => db('booking_series_occurrences').where({ seriesId: series.id, occurrenceIndex: index }).first(), `occurrence ${index}`);
-    const bookingOf = async (index: number) => db('bookings').where({ id: (await occurrence(index)).bookingId }).first();
+    const occurrence = (index: number) =>
+      eventually(async () => db('booking_series_occurrences').where({ seriesId: series.id, occurrenceIndex: index }).first(), `occurrence ${index}`);
+    const bookingOf = async (index: number) =>
+      db('bookings')
+        .where({ id: (await occurrence(index)).bookingId })
+        .first();
     const seriesKinds = async () => (await sms.sentTo(phone)).map((m) => String(m.meta?.kind)).filter((k) => k.startsWith('SERIES_'));
     /** to the end of day `k`'s occurrence entering the window, plus a margin */
     const untilBookable = async (k: number) => {
@@ -106,8 +114,14 @@ describe('series workflow through a year (time skipping, real database)', functi
       // away for the whole tolerance: skipped, the customer and the salon's owner told
       await untilBookable(4);
       expect(await occurrence(4)).to.include({ status: 'SKIPPED', reason: 'NO_FREE_TIME', bookingId: null });
-      await eventually(async () => ((await seriesKinds()).filter((k) => k === 'SERIES_SKIPPED').length === 1 ? true : undefined), 'the SKIPPED message to the customer');
-      const toSalon = await eventually(async () => (await mail.sentTo(s.owner.email)).find((m) => m.meta?.kind === 'SERIES_SKIPPED_SALON'), 'the SKIPPED message to the salon');
+      await eventually(
+        async () => ((await seriesKinds()).filter((k) => k === 'SERIES_SKIPPED').length === 1 ? true : undefined),
+        'the SKIPPED message to the customer',
+      );
+      const toSalon = await eventually(
+        async () => (await mail.sentTo(s.owner.email)).find((m) => m.meta?.kind === 'SERIES_SKIPPED_SALON'),
+        'the SKIPPED message to the salon',
+      );
       expect(toSalon.subject).to.contain('Stine Fast');
 
       // a new staff member for what is not booked yet; occurrence 6 cancelled in advance
@@ -131,9 +145,23 @@ describe('series workflow through a year (time skipping, real database)', functi
       await t.env.sleep(60 * DAY);
       const rows = await db('booking_series_occurrences').where({ seriesId: series.id }).orderBy('occurrenceIndex');
       expect(rows.map((r) => [r.occurrenceIndex, r.status])).to.deep.equal([
-        [0, 'BOOKED'], [1, 'BOOKED'], [2, 'MOVED'], [3, 'MOVED'], [4, 'SKIPPED'], [5, 'BOOKED'], [6, 'CANCELLED'], [7, 'BOOKED'], [8, 'BOOKED'], [9, 'BOOKED'], [10, 'BOOKED'], [11, 'BOOKED'],
+        [0, 'BOOKED'],
+        [1, 'BOOKED'],
+        [2, 'MOVED'],
+        [3, 'MOVED'],
+        [4, 'SKIPPED'],
+        [5, 'BOOKED'],
+        [6, 'CANCELLED'],
+        [7, 'BOOKED'],
+        [8, 'BOOKED'],
+        [9, 'BOOKED'],
+        [10, 'BOOKED'],
+        [11, 'BOOKED'],
       ]);
-      const booked = await db('bookings').whereIn('id', rows.filter((r) => r.occurrenceIndex > 0 && r.bookingId).map((r) => r.bookingId));
+      const booked = await db('bookings').whereIn(
+        'id',
+        rows.filter((r) => r.occurrenceIndex > 0 && r.bookingId).map((r) => r.bookingId),
+      );
       expect(booked).to.have.length(9);
       expect(booked.every((x) => x.status === 'CONFIRMED')).to.equal(true);
       // one message per event, never repeated

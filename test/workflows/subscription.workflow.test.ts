@@ -67,7 +67,13 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: platform.mailer, sms: (await stack()).sms, credentialKeys: platform.deps.config.credentialKeys, billingProviders: createBillingProviders() }),
+      activities: createActivities({
+        knex: platform.knex,
+        mailer: platform.mailer,
+        sms: (await stack()).sms,
+        credentialKeys: platform.deps.config.credentialKeys,
+        billingProviders: createBillingProviders(),
+      }),
     });
     const api: World['api'] = (method, path, token, body) => {
       let req = request(app)[method](`/api${path}`);
@@ -85,7 +91,13 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
   async function register(w: World) {
     const slug = unique('livslop');
-    const res = await w.api('post', '/auth/register', undefined, { salonName: `Salong ${slug}`, slug, email: `${slug}@example.test`, password: 'secret-password', settings: { businessHours: ALL_WEEK } });
+    const res = await w.api('post', '/auth/register', undefined, {
+      salonName: `Salong ${slug}`,
+      slug,
+      email: `${slug}@example.test`,
+      password: 'secret-password',
+      settings: { businessHours: ALL_WEEK },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const tenantId = res.body.data.user.tenantId as string;
     const service = await addService(tenantId);
@@ -133,7 +145,11 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
 
   function publicBooking(w: World, salon: { slug: string; serviceId: string }) {
     return w
-      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, { startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'), items: [{ serviceId: salon.serviceId }], customer: { name: 'Kari', phone: uniquePhone() } })
+      .api('post', `/public/tenants/${salon.slug}/bookings`, undefined, {
+        startTime: at(addDays(utcToLocalDate(w.now(), 'Europe/Oslo'), 3), '11:00'),
+        items: [{ serviceId: salon.serviceId }],
+        customer: { name: 'Kari', phone: uniquePhone() },
+      })
       .then((r) => r.status);
   }
 
@@ -210,7 +226,11 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       // skipped only over a workflow that waits on it; once, on the Java test server under load, the
       // history had no timer yet after the skip: docs/temporal-engines.md#findings).
       let seen = { started: 0, fired: 0 };
-      await eventually(async () => (seen = await trialTimers(salon.tenantId)).started === 1, () => `the trial timer started (history has ${JSON.stringify(seen)})`, 60_000);
+      await eventually(
+        async () => (seen = await trialTimers(salon.tenantId)).started === 1,
+        () => `the trial timer started (history has ${JSON.stringify(seen)})`,
+        60_000,
+      );
       await skip(14 * DAY - 5 * MINUTE);
       // Barrier: the test server fires every timer due by now before skip() returns, and writes it
       // to the history; the trial's timer is there, started and not fired, so nothing expired yet.
@@ -249,10 +269,16 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
         const { subscription } = await sandbox.completeCheckout(checkoutIdOf(checkout.body.data.checkoutUrl));
         sandbox.subscriptions.get(subscription.id)!.status = 'past_due';
         // what we know: the row as it was when the subscription started
-        await platform.knex('subscriptions').insert({ tenantId: salon.tenantId, planKey: 'start', status: 'ACTIVE', provider: 'sandbox', providerSubId: subscription.id });
+        await platform
+          .knex('subscriptions')
+          .insert({ tenantId: salon.tenantId, planKey: 'start', status: 'ACTIVE', provider: 'sandbox', providerSubId: subscription.id });
         await platform.knex('tenants').where({ id: salon.tenantId }).update({ subscriptionStatus: 'ACTIVE', trialEndsAt: null });
 
-        const handle = await t.env.client.workflow.start(subscriptionReconcileWorkflow, { workflowId: `${RECONCILE_WORKFLOW_ID}-${unique()}`, taskQueue: w.taskQueue, args: [{}] });
+        const handle = await t.env.client.workflow.start(subscriptionReconcileWorkflow, {
+          workflowId: `${RECONCILE_WORKFLOW_ID}-${unique()}`,
+          taskQueue: w.taskQueue,
+          args: [{}],
+        });
         await skip(5 * HOUR);
         expect((await latest(salon.tenantId)).status).to.equal('ACTIVE');
         await skip(HOUR + MINUTE);
@@ -273,10 +299,21 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       const { platform } = await stack();
       const salonIds: string[] = [];
       for (let i = 0; i < 3; i += 1) {
-        const [t] = await platform.knex('tenants').insert({ name: 'Batch', slug: unique('batch'), settings: {}, branding: {} }).returning('id');
+        const [t] = await platform
+          .knex('tenants')
+          .insert({ name: 'Batch', slug: unique('batch'), settings: {}, branding: {} })
+          .returning('id');
         salonIds.push(t.id);
       }
-      await platform.knex('subscriptions').insert(Array.from({ length: 150 }, (_, i) => ({ tenantId: salonIds[i % 3], planKey: 'start', status: 'ACTIVE', provider: 'nobody', providerSubId: unique('batch') })));
+      await platform.knex('subscriptions').insert(
+        Array.from({ length: 150 }, (_, i) => ({
+          tenantId: salonIds[i % 3],
+          planKey: 'start',
+          status: 'ACTIVE',
+          provider: 'nobody',
+          providerSubId: unique('batch'),
+        })),
+      );
       const activities = createSubscriptionActivities({ knex: platform.knex });
       const linked = () => platform.knex('subscriptions').whereNotNull('providerSubId').whereNot('status', 'EXPIRED');
       const total = Number(((await linked().count({ n: '*' }).first()) as { n: number }).n);

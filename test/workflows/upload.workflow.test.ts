@@ -37,10 +37,21 @@ describe('upload workflow (time skipping, real database and storage)', function 
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: new FolderMailer(`${dir}/mail-upload-wf`), sms: new FolderSmsSender(`${dir}/sms-upload-wf`), storage: platform.deps.storage }),
+      activities: createActivities({
+        knex: platform.knex,
+        mailer: new FolderMailer(`${dir}/mail-upload-wf`),
+        sms: new FolderSmsSender(`${dir}/sms-upload-wf`),
+        storage: platform.deps.storage,
+      }),
     });
     const signal: Signal = (fileId, tenantId, event) =>
-      t.env.client.workflow.signalWithStart(uploadWorkflow, { workflowId: uploadContract.workflowId(fileId), taskQueue, args: [{ fileId, tenantId }], signal: uploadEventSignal, signalArgs: [event] });
+      t.env.client.workflow.signalWithStart(uploadWorkflow, {
+        workflowId: uploadContract.workflowId(fileId),
+        taskQueue,
+        args: [{ fileId, tenantId }],
+        signal: uploadEventSignal,
+        signalArgs: [event],
+      });
     await worker.runUntil(scenario(signal));
   }
 
@@ -49,7 +60,10 @@ describe('upload workflow (time skipping, real database and storage)', function 
     const { platform } = await stack();
     const now = await t.env.currentTimeMs();
     const row = await platform.knex('uploaded_files').where({ id: fileId }).first();
-    await platform.knex('uploaded_files').where({ id: fileId }).update({ createdAt: new Date(now), expiresAt: row.expiresAt ? new Date(now + 300_000) : null });
+    await platform
+      .knex('uploaded_files')
+      .where({ id: fileId })
+      .update({ createdAt: new Date(now), expiresAt: row.expiresAt ? new Date(now + 300_000) : null });
   }
 
   async function state(file: { id: string; key: string }) {
@@ -102,7 +116,10 @@ describe('upload workflow (time skipping, real database and storage)', function 
       const old = (await uploadAs(s.owner.token, 'TENANT_LOGO', await png())).body.data;
       const next = (await uploadAs(s.owner.token, 'TENANT_LOGO', await png())).body.data;
       expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: old.key } })).status).to.equal(200);
-      await platform.knex('uploaded_files').where({ id: old.id }).update({ createdAt: new Date((await t.env.currentTimeMs()) - 3 * 24 * HOUR) });
+      await platform
+        .knex('uploaded_files')
+        .where({ id: old.id })
+        .update({ createdAt: new Date((await t.env.currentTimeMs()) - 3 * 24 * HOUR) });
       expect((await s.as('OWNER', 'patch', `/tenants/${s.tenant.id}`, { branding: { logoKey: next.key } })).status).to.equal(200);
       const handle = await signal(old.id, s.tenant.id, { type: 'UploadUnlinked', entityVersion: 3 });
       await handle.result();

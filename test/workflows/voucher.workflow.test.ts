@@ -29,9 +29,20 @@ describe('voucher workflow (time skipping, real database)', function () {
   async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
     const { platform } = await stack();
     const taskQueue = unique('voucher-wf');
-    const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue, workflowBundle: t.workflowBundle, activities: createActivities({ knex: platform.knex, mailer: mail, sms }) });
+    const worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      taskQueue,
+      workflowBundle: t.workflowBundle,
+      activities: createActivities({ knex: platform.knex, mailer: mail, sms }),
+    });
     const signal: Signal = (voucherId, tenantId, event) =>
-      t.env.client.workflow.signalWithStart(voucherWorkflow, { workflowId: voucherContract.workflowId(voucherId), taskQueue, args: [{ voucherId, tenantId }], signal: voucherEventSignal, signalArgs: [event] });
+      t.env.client.workflow.signalWithStart(voucherWorkflow, {
+        workflowId: voucherContract.workflowId(voucherId),
+        taskQueue,
+        args: [{ voucherId, tenantId }],
+        signal: voucherEventSignal,
+        signalArgs: [event],
+      });
     await worker.runUntil(scenario(signal));
   }
 
@@ -43,7 +54,9 @@ describe('voucher workflow (time skipping, real database)', function () {
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone }).returning('*');
     const [tc] = await knex('tenant_customers').insert({ tenantId: tenant.id, customerId: customer.id }).returning('*');
-    const [card] = await knex('loyalty_cards').insert({ tenantId: tenant.id, name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15000 }).returning('*');
+    const [card] = await knex('loyalty_cards')
+      .insert({ tenantId: tenant.id, name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 15000 })
+      .returning('*');
     const now = await t.env.currentTimeMs();
     const [voucher] = await knex('loyalty_vouchers')
       .insert({
@@ -92,7 +105,15 @@ describe('voucher workflow (time skipping, real database)', function () {
       await t.env.sleep(3 * DAY);
       expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('RESERVED');
       await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'ACTIVE', reservedBookingId: null, reservedAt: null, version: 3 });
-      await knex('loyalty_voucher_events').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId, actorRole: 'OWNER' });
+      await knex('loyalty_voucher_events').insert({
+        tenantId,
+        voucherId: voucher.id,
+        action: 'RESTORED',
+        fromStatus: 'RESERVED',
+        toStatus: 'ACTIVE',
+        bookingId,
+        actorRole: 'OWNER',
+      });
       await signal(voucher.id, tenantId, { type: 'VoucherRestored', entityVersion: 3 });
       await handle.result();
       expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('EXPIRED');
@@ -104,9 +125,24 @@ describe('voucher workflow (time skipping, real database)', function () {
     withWorker(async (signal) => {
       const { knex, voucher, phone, tenantId } = await seedVoucher(30 * DAY);
       const first = crypto.randomUUID();
-      await knex('loyalty_voucher_events').insert({ tenantId, voucherId: voucher.id, action: 'RESTORED', fromStatus: 'RESERVED', toStatus: 'ACTIVE', bookingId: first, actorRole: 'OWNER' });
-      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 4 });
-      for (const [type, entityVersion] of [['VoucherIssued', 1], ['VoucherReserved', 2], ['VoucherRestored', 3], ['VoucherReserved', 4]] as const) {
+      await knex('loyalty_voucher_events').insert({
+        tenantId,
+        voucherId: voucher.id,
+        action: 'RESTORED',
+        fromStatus: 'RESERVED',
+        toStatus: 'ACTIVE',
+        bookingId: first,
+        actorRole: 'OWNER',
+      });
+      await knex('loyalty_vouchers')
+        .where({ id: voucher.id })
+        .update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 4 });
+      for (const [type, entityVersion] of [
+        ['VoucherIssued', 1],
+        ['VoucherReserved', 2],
+        ['VoucherRestored', 3],
+        ['VoucherReserved', 4],
+      ] as const) {
         await signal(voucher.id, tenantId, { type, entityVersion });
       }
       await t.env.sleep(DAY);
@@ -122,9 +158,13 @@ describe('voucher workflow (time skipping, real database)', function () {
       await signal(voucher.id, tenantId, { type: 'VoucherIssued', entityVersion: 1 });
       await t.env.sleep(400 * DAY);
       expect((await knex('loyalty_vouchers').where({ id: voucher.id }).first()).status).to.equal('ACTIVE');
-      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 2 });
+      await knex('loyalty_vouchers')
+        .where({ id: voucher.id })
+        .update({ status: 'RESERVED', reservedBookingId: crypto.randomUUID(), reservedAt: new Date(), version: 2 });
       await signal(voucher.id, tenantId, { type: 'VoucherReserved', entityVersion: 2 });
-      await knex('loyalty_vouchers').where({ id: voucher.id }).update({ status: 'CANCELLED', reservedBookingId: null, reservedAt: null, cancelledReason: 'BOOKING_FORFEIT', version: 3 });
+      await knex('loyalty_vouchers')
+        .where({ id: voucher.id })
+        .update({ status: 'CANCELLED', reservedBookingId: null, reservedAt: null, cancelledReason: 'BOOKING_FORFEIT', version: 3 });
       const handle = await signal(voucher.id, tenantId, { type: 'VoucherForfeited', entityVersion: 3 });
       await handle.result();
       expect(await kinds(phone)).to.deep.equal(['ISSUED']);

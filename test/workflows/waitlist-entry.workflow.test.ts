@@ -33,14 +33,34 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
     const taskQueue = unique('waitlist-entry-wf');
     const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), entryKey: platform.deps.config.keys.waitlistEntry };
     const phone = () => `+47${crypto.randomInt(40000000, 49999999)}`;
-    const waiting = await joinWaitlist(deps, tenant, { serviceIds: [s.serviceId], fromDate: localDay(0), toDate: localDay(2), customer: { name: 'Frida', phone: phone() } });
-    const left = await joinWaitlist(deps, tenant, { serviceIds: [s.serviceId], fromDate: localDay(0), toDate: localDay(30), customer: { name: 'Gro', phone: phone() } });
+    const waiting = await joinWaitlist(deps, tenant, {
+      serviceIds: [s.serviceId],
+      fromDate: localDay(0),
+      toDate: localDay(2),
+      customer: { name: 'Frida', phone: phone() },
+    });
+    const left = await joinWaitlist(deps, tenant, {
+      serviceIds: [s.serviceId],
+      fromDate: localDay(0),
+      toDate: localDay(30),
+      customer: { name: 'Gro', phone: phone() },
+    });
     const status = async (id: string) => (await platform.knex('waitlist_entries').where({ id }).first()) as { status: string; version: number };
     const worker = await Worker.create({
       connection: t.env.nativeConnection,
       taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { ...bookingLinkConfig(platform.deps.config), publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({
+        knex: platform.knex,
+        mailer: mail,
+        sms,
+        links: {
+          ...bookingLinkConfig(platform.deps.config),
+          publicBaseUrl: 'https://booking.example.test',
+          platformDomain: 'salon.test',
+          mailFrom: 'Salong <booking@salon.test>',
+        },
+      }),
     });
     await worker.runUntil(async () => {
       await t.env.sleep(48 * HOUR);

@@ -50,7 +50,14 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     const { platform } = await stack();
     const s = await bookingSalon({ settings });
     const taskQueue = unique('waitlist-wf');
-    const deps = { knex: platform.knex, signaller: testServerSignaller(t.env, taskQueue), offerKey: platform.deps.config.keys.waitlistOffer, entryKey: platform.deps.config.keys.waitlistEntry, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
+    const deps = {
+      knex: platform.knex,
+      signaller: testServerSignaller(t.env, taskQueue),
+      offerKey: platform.deps.config.keys.waitlistOffer,
+      entryKey: platform.deps.config.keys.waitlistEntry,
+      manageLinkKey: platform.deps.config.keys.manageLink,
+      bookingHooks,
+    };
     return { s, tenant: await tenantById(platform.knex, s.tenant.id), deps, taskQueue, joined: [] };
   }
 
@@ -60,12 +67,23 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       connection: t.env.nativeConnection,
       taskQueue: sc.taskQueue,
       workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: platform.knex, mailer: mail, sms, links: { ...bookingLinkConfig(platform.deps.config), publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' } }),
+      activities: createActivities({
+        knex: platform.knex,
+        mailer: mail,
+        sms,
+        links: {
+          ...bookingLinkConfig(platform.deps.config),
+          publicBaseUrl: 'https://booking.example.test',
+          platformDomain: 'salon.test',
+          mailFrom: 'Salong <booking@salon.test>',
+        },
+      }),
     });
     await worker.runUntil(async () => {
       await scenario();
       // every entry was confirmed (docs/rules/waitlist.md#joining): and no delivery is left in flight when the worker shuts down
-      for (const phone of sc.joined) await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'), `the joined SMS to ${phone}`);
+      for (const phone of sc.joined)
+        await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_JOINED'), `the joined SMS to ${phone}`);
     });
   }
 
@@ -81,7 +99,12 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
 
   async function waiter(sc: Scene, name: string) {
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
-    const entry = await joinWaitlist(sc.deps, sc.tenant, { serviceIds: [sc.s.serviceId], fromDate: localDay(1), toDate: localDay(10), customer: { name, phone } });
+    const entry = await joinWaitlist(sc.deps, sc.tenant, {
+      serviceIds: [sc.s.serviceId],
+      fromDate: localDay(1),
+      toDate: localDay(10),
+      customer: { name, phone },
+    });
     sc.joined.push(phone);
     return { name, phone, entry };
   }
@@ -114,7 +137,10 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     await runWorker(sc, async () => {
       const round = await cancel(sc, booking.id);
       const offered = await offerTo(first.phone);
-      expect(offered.text).to.contain('Hei Anne!').and.contain('Vi holder timen for deg i 15 minutter').and.contain(`https://booking.example.test/${sc.s.tenant.slug}/waitlist/offers/${offered.offerId}?token=`);
+      expect(offered.text)
+        .to.contain('Hei Anne!')
+        .and.contain('Vi holder timen for deg i 15 minutter')
+        .and.contain(`https://booking.example.test/${sc.s.tenant.slug}/waitlist/offers/${offered.offerId}?token=`);
       expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(1);
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
       expect(await offersSentTo(second.phone)).to.equal(0);
@@ -151,7 +177,9 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       const codes = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => (o.reason as { code?: string }).code);
       expect(codes).to.deep.equal(Array(9).fill('WAITLIST_OFFER_TAKEN'));
       await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
-      const bookingsAtTen = (await rows('bookings', { tenantId: sc.s.tenant.id, startTime: new Date(at(day(), '10:00')) })).filter((b) => b.status !== 'CANCELLED');
+      const bookingsAtTen = (await rows('bookings', { tenantId: sc.s.tenant.id, startTime: new Date(at(day(), '10:00')) })).filter(
+        (b) => b.status !== 'CANCELLED',
+      );
       expect(bookingsAtTen).to.have.length(1);
       const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => o.status).sort();
       expect(statuses).to.deep.equal(['ACCEPTED', ...Array(9).fill('TAKEN')]);
@@ -206,7 +234,11 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       expect(booked.customerName).to.equal('Jorunn');
       await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       const statuses = (await rows('waitlist_offers', { roundId: round.id })).map((o) => [o.step, o.status]).sort();
-      expect(statuses).to.deep.equal([[1, 'DECLINED'], [2, 'DECLINED'], [3, 'ACCEPTED']]);
+      expect(statuses).to.deep.equal([
+        [1, 'DECLINED'],
+        [2, 'DECLINED'],
+        [3, 'ACCEPTED'],
+      ]);
     });
   });
 });

@@ -56,7 +56,10 @@ describe('worker watchdog on workflow code', function () {
   it('when a workflow stops yielding in a later activation (after a signal) then that task fails with the timeout', () =>
     withWorker(async (taskQueue) => {
       const handle = await env.client.workflow.start(spinsAfterSignal, { taskQueue, workflowId: unique('spins-after-signal') });
-      await eventually(async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.workflowTaskCompletedEventAttributes), 'its first workflow task completed');
+      await eventually(
+        async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.workflowTaskCompletedEventAttributes),
+        'its first workflow task completed',
+      );
       expect(await failedTasks(handle), 'nothing failed before the signal').to.deep.equal([]);
       await handle.signal(stepSignal);
       const failure = await eventually(async () => (await failedTasks(handle)).at(0), 'a failed workflow task after the signal');

@@ -42,7 +42,11 @@ export function formatTime(instant: Date | string, timeZone: string, locale: str
 }
 
 /** A salon-local calendar date `YYYY-MM-DD` as a day label ("fredag 4. desember"), read at noon UTC so no zone shifts the day. */
-export function formatLocalDate(date: string, locale: string, options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' }): string {
+export function formatLocalDate(
+  date: string,
+  locale: string,
+  options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' },
+): string {
   return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options }).format(noonUtc(date));
 }
 

@@ -58,7 +58,12 @@ export function Account({ ctx, onSignIn }: { ctx: PageContext; onSignIn: () => v
             <ul role="list">
               {bookings.map((b) => (
                 <li key={b.id}>
-                  {t(lang, 'atUntil', { day: formatLocalDate(localDateOf(b.startTime, b.tenantTimezone), locale), time: formatTime(b.startTime, b.tenantTimezone, locale), end: formatTime(b.endTime, b.tenantTimezone, locale) })} · {b.items.map((i) => i.serviceName).join(', ')} · {t(lang, `status${b.status}` as 'statusCONFIRMED')}
+                  {t(lang, 'atUntil', {
+                    day: formatLocalDate(localDateOf(b.startTime, b.tenantTimezone), locale),
+                    time: formatTime(b.startTime, b.tenantTimezone, locale),
+                    end: formatTime(b.endTime, b.tenantTimezone, locale),
+                  })}{' '}
+                  · {b.items.map((i) => i.serviceName).join(', ')} · {t(lang, `status${b.status}` as 'statusCONFIRMED')}
                   {b.series && <SeriesNote series={b.series} zone={b.tenantTimezone} ctx={ctx} />}
                 </li>
               ))}

@@ -103,9 +103,24 @@ export function App({ boot }: { boot: BootData }) {
       <Account ctx={ctx} onSignIn={signIn} />
       <section class="step" aria-labelledby="step-heading">
         {heading}
-        {draft.step === 'services' && <Services ctx={ctx} chosen={draft.services} onChange={(services) => update({ services, slot: null })} onNext={(services) => go('staff', { services, slot: null })} />}
+        {draft.step === 'services' && (
+          <Services
+            ctx={ctx}
+            chosen={draft.services}
+            onChange={(services) => update({ services, slot: null })}
+            onNext={(services) => go('staff', { services, slot: null })}
+          />
+        )}
         {draft.step === 'staff' && (
-          <Staff ctx={ctx} services={draft.services} chosen={draft.staff} onBack={() => back('services')} onNext={(staff) => go('time', { staff, slot: null, date: staff === draft.staff ? draft.date : null, week: staff === draft.staff ? draft.week : null })} />
+          <Staff
+            ctx={ctx}
+            services={draft.services}
+            chosen={draft.staff}
+            onBack={() => back('services')}
+            onNext={(staff) =>
+              go('time', { staff, slot: null, date: staff === draft.staff ? draft.date : null, week: staff === draft.staff ? draft.week : null })
+            }
+          />
         )}
         {draft.step === 'time' && (
           <When

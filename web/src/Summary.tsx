@@ -11,7 +11,7 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
   const services = chosenServices(boot, draft.services);
   if (draft.step === 'services' || services.length === 0) return null;
   const currency = boot.salon.currency;
-  const staff = draft.staff === 'any' ? t(lang, 'anyStaff') : boot.staff.find((s) => s.id === draft.staff)?.name ?? '';
+  const staff = draft.staff === 'any' ? t(lang, 'anyStaff') : (boot.staff.find((s) => s.id === draft.staff)?.name ?? '');
   const deposit = depositOf(boot, draft.services);
   const zone = ctx.browserZone ? ` (${boot.salon.timezone})` : '';
   /** One line of the summary: a term, what was chosen, and a way back to that step. */
@@ -35,7 +35,11 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
   // the whole appointment: from the start to the end of its last phase (processing included)
   const zoneOf = boot.salon.timezone;
   const when = draft.slot
-    ? t(lang, 'atUntil', { day: formatLocalDate(localDateOf(draft.slot.start, zoneOf), locale), time: formatTime(draft.slot.start, zoneOf, locale), end: formatTime(draft.slot.end, zoneOf, locale) }) + zone
+    ? t(lang, 'atUntil', {
+        day: formatLocalDate(localDateOf(draft.slot.start, zoneOf), locale),
+        time: formatTime(draft.slot.start, zoneOf, locale),
+        end: formatTime(draft.slot.end, zoneOf, locale),
+      }) + zone
     : null;
   const length = services.reduce((sum, s) => sum + s.duration, 0);
   return (
@@ -47,7 +51,10 @@ export function Summary({ ctx, draft, onEdit }: { ctx: PageContext; draft: Draft
           <ul role="list">
             {services.map((s) => (
               <li key={s.id}>
-                {s.name} <span class="meta">({formatDuration(s.duration, lang)}, {formatMoney(s.price, currency, locale)})</span>
+                {s.name}{' '}
+                <span class="meta">
+                  ({formatDuration(s.duration, lang)}, {formatMoney(s.price, currency, locale)})
+                </span>
               </li>
             ))}
           </ul>,

@@ -20,7 +20,9 @@ export function problemOf(error: unknown): ApiProblem {
 }
 
 /** Runs an API call; a thrown fetch (offline, connection refused) becomes NETWORK_ERROR. */
-export async function call<T>(run: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ ok: true; data: T } | { ok: false; problem: ApiProblem; status: number }> {
+export async function call<T>(
+  run: () => Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<{ ok: true; data: T } | { ok: false; problem: ApiProblem; status: number }> {
   try {
     const { data, error, response } = await run();
     if (response.ok && data !== undefined) return { ok: true, data };

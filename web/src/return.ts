@@ -9,7 +9,9 @@ if (status) {
   const shown = status.dataset;
   const started = Date.now();
   const poll = async (): Promise<void> => {
-    const result = await call(() => api.GET('/public/payments/{tenantId}/status', { params: { path: { tenantId: shown.tenantId! }, query: { paymentId: shown.paymentId! } } }));
+    const result = await call(() =>
+      api.GET('/public/payments/{tenantId}/status', { params: { path: { tenantId: shown.tenantId! }, query: { paymentId: shown.paymentId! } } }),
+    );
     if (result.ok) {
       const now = result.data.data;
       if (now.status !== shown.status || now.bookingStatus !== shown.bookingStatus || (now.depositStatus ?? '') !== shown.depositStatus) {

@@ -144,7 +144,11 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   function planFlag(current: BookingSnapshot): void {
     flagsUnconfirmed ??= patched(FLAG_UNCONFIRMED);
     if (!flagsUnconfirmed) return;
-    flag = unconfirmedFlagDueAt({ status: current.status, startTime: current.startTime, confirmedAt: current.confirmedAt ?? null }, Date.now(), current.unconfirmedFlagLeadMs ?? null);
+    flag = unconfirmedFlagDueAt(
+      { status: current.status, startTime: current.startTime, confirmedAt: current.confirmedAt ?? null },
+      Date.now(),
+      current.unconfirmedFlagLeadMs ?? null,
+    );
   }
 
   async function settle(settled: BookingSnapshot): Promise<void> {

@@ -26,7 +26,19 @@
 //
 // Create it first thing in the workflow function (the signal handler must exist before the first
 // await), and keep the read activity's retry short: it bounds how long a rolled-back change is waited for.
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, condition, defineSignal, log, patched, setHandler, sleep, type ActivityInterfaceFor, type SignalDefinition } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  condition,
+  defineSignal,
+  log,
+  patched,
+  setHandler,
+  sleep,
+  type ActivityInterfaceFor,
+  type SignalDefinition,
+} from '@temporalio/workflow';
 import { proxyWorkerLocalActivities, type LocalOrRemoteOptions } from './worker-local-activities';
 import type { AnyEntityContract, EntityEvent, EntitySnapshot, EventOf, SnapshotOf } from '../../domain/workflow-signals/entity-contract.rules';
 

@@ -28,7 +28,10 @@ export interface MessageChannels<M> {
 }
 
 /** `entity` names the messages in the alert, e.g. `booking`. */
-export function messageChannels<M extends object>(entity: string, deliver: { SMS(message: M): Promise<unknown>; EMAIL(message: M): Promise<unknown> }): MessageChannels<M> {
+export function messageChannels<M extends object>(
+  entity: string,
+  deliver: { SMS(message: M): Promise<unknown>; EMAIL(message: M): Promise<unknown> },
+): MessageChannels<M> {
   const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
   let undelivered = 0;
   return {

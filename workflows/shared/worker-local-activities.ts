@@ -6,7 +6,14 @@
 // has the task, and so the activities, run again.
 //
 // Runs started before this version keep the activities they have in their history (patched()).
-import { patched, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import {
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityInterfaceFor,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 
 /** Runs from this version on read and deliver through local activities. */
 export const LOCAL_READS_AND_DELIVERIES = 'local-reads-and-deliveries';

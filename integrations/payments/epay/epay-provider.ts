@@ -17,7 +17,15 @@
  * Credentials: `{merchantNumber, md5Key, apiPassword}`. orderid is the payment id without dashes.
  */
 import crypto from 'node:crypto';
-import { ProviderError, type PaymentProvider, type ProviderCredentials, type ProviderMoneyRequest, type ProviderStatus, type ProviderWebhookEvent, type RawWebhook } from '../../../domain/payments/payment-provider';
+import {
+  ProviderError,
+  type PaymentProvider,
+  type ProviderCredentials,
+  type ProviderMoneyRequest,
+  type ProviderStatus,
+  type ProviderWebhookEvent,
+  type RawWebhook,
+} from '../../../domain/payments/payment-provider';
 
 const SOAP_NS = 'https://ssl.ditonlinebetalingssystem.dk/remote/payment';
 
@@ -25,7 +33,10 @@ const SOAP_NS = 'https://ssl.ditonlinebetalingssystem.dk/remote/payment';
 const CURRENCY_NUMBERS: Record<string, string> = { NOK: '578', DKK: '208', SEK: '752', EUR: '978', USD: '840', GBP: '826' };
 
 export function epayHash(values: string[], md5Key: string): string {
-  return crypto.createHash('md5').update(values.join('') + md5Key, 'utf8').digest('hex');
+  return crypto
+    .createHash('md5')
+    .update(values.join('') + md5Key, 'utf8')
+    .digest('hex');
 }
 
 export function orderIdOf(paymentId: string): string {
@@ -62,7 +73,11 @@ export class EpayProvider implements PaymentProvider {
     try {
       res = await fetch(this.urls.apiUrl, {
         method: 'POST',
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SOAP_NS}/${action}"`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+        headers: {
+          'content-type': 'text/xml; charset=utf-8',
+          soapaction: `"${SOAP_NS}/${action}"`,
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        },
         body,
         signal: AbortSignal.timeout(10_000),
       });
@@ -73,7 +88,11 @@ export class EpayProvider implements PaymentProvider {
     if (res.status === 429 || res.status >= 500) throw new ProviderError('TRANSIENT', 'PROVIDER_UNAVAILABLE', `ePay webservice answered ${res.status}`);
     if (!res.ok) throw new ProviderError('PERMANENT', `EPAY_HTTP_${res.status}`, `ePay webservice refused: ${res.status}`);
     if (pick(text, `${action}Result`) !== 'true') {
-      throw new ProviderError('PERMANENT', `EPAY_${pick(text, 'epayresponse') ?? 'ERROR'}`.slice(0, 60), `ePay ${action} refused (epayresponse ${pick(text, 'epayresponse') ?? '?'})`);
+      throw new ProviderError(
+        'PERMANENT',
+        `EPAY_${pick(text, 'epayresponse') ?? 'ERROR'}`.slice(0, 60),
+        `ePay ${action} refused (epayresponse ${pick(text, 'epayresponse') ?? '?'})`,
+      );
     }
     return text;
   }
@@ -90,7 +109,11 @@ export class EpayProvider implements PaymentProvider {
       ['pwd', c.apiPassword],
       ['epayresponse', '-1'],
     ]);
-    return { capturedAmount: Number(pick(xml, 'capturedamount') ?? 0), creditedAmount: Number(pick(xml, 'creditedamount') ?? Number.NaN), status: pick(xml, 'status') ?? 'UNKNOWN' };
+    return {
+      capturedAmount: Number(pick(xml, 'capturedamount') ?? 0),
+      creditedAmount: Number(pick(xml, 'creditedamount') ?? Number.NaN),
+      status: pick(xml, 'status') ?? 'UNKNOWN',
+    };
   }
 
   async createSession(c: ProviderCredentials, r: Parameters<PaymentProvider['createSession']>[1]) {
@@ -107,7 +130,10 @@ export class EpayProvider implements PaymentProvider {
       ['cancelurl', r.returnUrl],
       ['callbackurl', r.webhookUrl],
     ];
-    const hash = epayHash(params.map(([, v]) => v), c.md5Key);
+    const hash = epayHash(
+      params.map(([, v]) => v),
+      c.md5Key,
+    );
     const query = new URLSearchParams([...params, ['hash', hash]]).toString();
     return { sessionId: orderIdOf(r.paymentId), redirectUrl: `${this.urls.windowUrl}?${query}` };
   }
@@ -138,7 +164,16 @@ export class EpayProvider implements PaymentProvider {
   async void(c: ProviderCredentials, r: Omit<ProviderMoneyRequest, 'amount'>) {
     const transactionId = this.txn(r);
     if ((await this.transaction(c, transactionId)).status === 'PAYMENT_DELETED') return;
-    await this.soap('delete', [['merchantnumber', c.merchantNumber], ['transactionid', transactionId], ['pwd', c.apiPassword], ['epayresponse', '-1']], r.idempotencyKey);
+    await this.soap(
+      'delete',
+      [
+        ['merchantnumber', c.merchantNumber],
+        ['transactionid', transactionId],
+        ['pwd', c.apiPassword],
+        ['epayresponse', '-1'],
+      ],
+      r.idempotencyKey,
+    );
   }
 
   async refund(c: ProviderCredentials, r: ProviderMoneyRequest) {
@@ -160,7 +195,8 @@ export class EpayProvider implements PaymentProvider {
 
   async refundedAmount(c: ProviderCredentials, r: { transactionId: string | null }): Promise<number> {
     const { creditedAmount } = await this.transaction(c, this.txn(r));
-    if (!Number.isSafeInteger(creditedAmount) || creditedAmount < 0) throw new ProviderError('TRANSIENT', 'EPAY_UNREADABLE', 'ePay gettransaction gave no credited amount');
+    if (!Number.isSafeInteger(creditedAmount) || creditedAmount < 0)
+      throw new ProviderError('TRANSIENT', 'EPAY_UNREADABLE', 'ePay gettransaction gave no credited amount');
     return creditedAmount;
   }
 
@@ -175,17 +211,33 @@ export class EpayProvider implements PaymentProvider {
     const source = webhook.method === 'GET' ? Object.entries(webhook.query) : [...new URLSearchParams(webhook.rawBody.toString('utf8')).entries()];
     const hash = source.find(([k]) => k === 'hash')?.[1];
     if (!hash) return null;
-    const expected = epayHash(source.filter(([k]) => k !== 'hash').map(([, v]) => v), c.md5Key);
+    const expected = epayHash(
+      source.filter(([k]) => k !== 'hash').map(([, v]) => v),
+      c.md5Key,
+    );
     if (hash.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(hash.toLowerCase()), Buffer.from(expected))) return null;
     const get = (k: string) => source.find(([key]) => key === k)?.[1];
     const paymentId = paymentIdOf(get('orderid') ?? '');
     const txnid = get('txnid');
     if (!paymentId || !txnid) return null;
     const amount = Number(get('amount'));
-    return { providerEventId: `txn:${txnid}`, paymentId, outcome: 'AUTHORIZED', capturedIfAuto: true, transactionId: txnid, amount: Number.isSafeInteger(amount) ? amount : undefined };
+    return {
+      providerEventId: `txn:${txnid}`,
+      paymentId,
+      outcome: 'AUTHORIZED',
+      capturedIfAuto: true,
+      transactionId: txnid,
+      amount: Number.isSafeInteger(amount) ? amount : undefined,
+    };
   }
 
   async healthCheck(c: ProviderCredentials): Promise<void> {
-    await this.soap('getEpayError', [['merchantnumber', c.merchantNumber], ['language', '2'], ['epayresponsecode', '-1'], ['pwd', c.apiPassword], ['epayresponse', '-1']]);
+    await this.soap('getEpayError', [
+      ['merchantnumber', c.merchantNumber],
+      ['language', '2'],
+      ['epayresponsecode', '-1'],
+      ['pwd', c.apiPassword],
+      ['epayresponse', '-1'],
+    ]);
   }
 }

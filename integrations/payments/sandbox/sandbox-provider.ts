@@ -2,7 +2,14 @@
 // PAYMENT_SANDBOX_URL is set; `npm start` and the tests run the provider itself (devstack/payment-sandbox-server.ts).
 // Credentials: `{apiKey}`; webhooks are verified with HMAC-SHA256 of the raw body under that key.
 import crypto from 'node:crypto';
-import { type PaymentProvider, type ProviderMoneyRequest, type ProviderCredentials, type ProviderStatus, type ProviderWebhookEvent, type RawWebhook } from '../../../domain/payments/payment-provider';
+import {
+  type PaymentProvider,
+  type ProviderMoneyRequest,
+  type ProviderCredentials,
+  type ProviderStatus,
+  type ProviderWebhookEvent,
+  type RawWebhook,
+} from '../../../domain/payments/payment-provider';
 import { providerFetch } from '../provider-http';
 
 /** The header the sandbox signs its webhooks in. */
@@ -30,7 +37,13 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createSession(credentials: ProviderCredentials, r: Parameters<PaymentProvider['createSession']>[1]) {
-    const s = await this.call(credentials, 'POST', '/v1/sessions', { reference: r.paymentId, amount: r.amount, currency: r.currency, captureMode: r.captureMode, webhookUrl: r.webhookUrl, returnUrl: r.returnUrl }, r.idempotencyKey);
+    const s = await this.call(
+      credentials,
+      'POST',
+      '/v1/sessions',
+      { reference: r.paymentId, amount: r.amount, currency: r.currency, captureMode: r.captureMode, webhookUrl: r.webhookUrl, returnUrl: r.returnUrl },
+      r.idempotencyKey,
+    );
     return { sessionId: String(s.id), redirectUrl: String(s.checkoutUrl) };
   }
 
@@ -61,7 +74,9 @@ export class SandboxProvider implements PaymentProvider {
   async fetchStatus(credentials: ProviderCredentials, r: { sessionId: string }): Promise<ProviderStatus> {
     const s = await this.call(credentials, 'GET', `/v1/sessions/${encodeURIComponent(r.sessionId)}`);
     const status = String(s.status);
-    return (['AUTHORIZED', 'CAPTURED', 'FAILED', 'VOIDED', 'REFUNDED', 'PARTIALLY_REFUNDED'].includes(status) ? status : status === 'PENDING' ? 'PENDING' : 'UNKNOWN') as ProviderStatus;
+    return (
+      ['AUTHORIZED', 'CAPTURED', 'FAILED', 'VOIDED', 'REFUNDED', 'PARTIALLY_REFUNDED'].includes(status) ? status : status === 'PENDING' ? 'PENDING' : 'UNKNOWN'
+    ) as ProviderStatus;
   }
 
   verifyWebhook(credentials: ProviderCredentials, webhook: RawWebhook): ProviderWebhookEvent | null {
@@ -75,7 +90,8 @@ export class SandboxProvider implements PaymentProvider {
       return null;
     }
     const data = event.data ?? {};
-    const outcome = event.type === 'payment.authorized' ? 'AUTHORIZED' : event.type === 'payment.captured' ? 'CAPTURED' : event.type === 'payment.failed' ? 'FAILED' : null;
+    const outcome =
+      event.type === 'payment.authorized' ? 'AUTHORIZED' : event.type === 'payment.captured' ? 'CAPTURED' : event.type === 'payment.failed' ? 'FAILED' : null;
     if (!outcome || typeof event.id !== 'string' || typeof data.reference !== 'string') return null;
     return {
       providerEventId: event.id,

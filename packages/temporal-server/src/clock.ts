@@ -139,11 +139,14 @@ export class VirtualClock {
     this.wallTimerDue = Infinity;
     if (delay === Infinity) return;
     this.wallTimerDue = due;
-    this.wallTimer = setTimeout(() => {
-      this.wallTimer = undefined;
-      this.wallTimerDue = Infinity;
-      this.schedulePump();
-    }, Math.min(Math.max(0, delay), 2 ** 31 - 1));
+    this.wallTimer = setTimeout(
+      () => {
+        this.wallTimer = undefined;
+        this.wallTimerDue = Infinity;
+        this.schedulePump();
+      },
+      Math.min(Math.max(0, delay), 2 ** 31 - 1),
+    );
   }
 
   private peek(): TimerEntry | undefined {

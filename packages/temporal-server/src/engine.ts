@@ -90,28 +90,37 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     const searchAttributes = this.searchAttributes;
-    const registry = this.registry = new RunRegistry(options.namespaces);
+    const registry = (this.registry = new RunRegistry(options.namespaces));
     const executions = this.executions;
-    const clock = this.clock = new VirtualClock({ timeSkipping: options.timeSkipping, work: new OutstandingWork([registry, executions]) });
-    const workflowTasks = this.workflowTasks = new WorkflowTasks({ clock, queues: this.wftQueues, registry });
-    const events = this.events = new ExternalEvents({ clock, workflowTasks });
-    const signals = this.signals = new SignalAndCancel({ events });
-    const queries = this.queries = new Queries({ registry, queues: this.wftQueues });
-    const updates = this.updates = new Updates({ clock, registry, workflowTasks, shutdown: this.shutdownSignal });
-    const activities = this.activities = new ActivityAttempts({ clock, queues: this.activityQueues, events });
+    const clock = (this.clock = new VirtualClock({ timeSkipping: options.timeSkipping, work: new OutstandingWork([registry, executions]) }));
+    const workflowTasks = (this.workflowTasks = new WorkflowTasks({ clock, queues: this.wftQueues, registry }));
+    const events = (this.events = new ExternalEvents({ clock, workflowTasks }));
+    const signals = (this.signals = new SignalAndCancel({ events }));
+    const queries = (this.queries = new Queries({ registry, queues: this.wftQueues }));
+    const updates = (this.updates = new Updates({ clock, registry, workflowTasks, shutdown: this.shutdownSignal }));
+    const activities = (this.activities = new ActivityAttempts({ clock, queues: this.activityQueues, events }));
     this.activityReports = new ActivityReports({ registry, executions, attempts: activities });
     this.activityControls = new ActivityControls({ clock, registry, attempts: activities });
     this.standalone = new StandaloneActivities({
-      clock, executions, attempts: activities, searchAttributes, shutdown: this.shutdownSignal, longPollMs: options.longPollMs,
+      clock,
+      executions,
+      attempts: activities,
+      searchAttributes,
+      shutdown: this.shutdownSignal,
+      longPollMs: options.longPollMs,
     });
-    const closer = this.closer = new RunCloser({ clock, registry, events, signals, queries });
-    const runFactory = this.runFactory = new RunFactory({ clock, registry, searchAttributes, workflowTasks, closer });
-    const starter = this.starter = new WorkflowStarter({ registry, runs: runFactory, closer, workflowTasks });
-    const scheduleActions = this.scheduleActions = new ScheduleActions({ clock, registry, starter, closer, signals, log: options.log });
-    const schedules = this.schedules = new Schedules({ clock, actions: scheduleActions, searchAttributes });
+    const closer = (this.closer = new RunCloser({ clock, registry, events, signals, queries }));
+    const runFactory = (this.runFactory = new RunFactory({ clock, registry, searchAttributes, workflowTasks, closer }));
+    const starter = (this.starter = new WorkflowStarter({ registry, runs: runFactory, closer, workflowTasks }));
+    const scheduleActions = (this.scheduleActions = new ScheduleActions({ clock, registry, starter, closer, signals, log: options.log }));
+    const schedules = (this.schedules = new Schedules({ clock, actions: scheduleActions, searchAttributes }));
     const failures = new RunFailure({ clock, closer, runs: runFactory });
     this.completion = new WorkflowTaskCompletion({
-      clock, tasks: workflowTasks, activities, updates, queries,
+      clock,
+      tasks: workflowTasks,
+      activities,
+      updates,
+      queries,
       commands: new WorkflowCommands({ clock, timers: events, closer, failures, searchAttributes }),
       crossWorkflow: new CrossWorkflowCommands({ clock, registry, starter, signals, events, searchAttributes }),
       continueAsNew: { clock, closer, runs: runFactory, searchAttributes },
@@ -135,17 +144,21 @@ export class Engine {
 
   attachStore(store: RunStore): RunPersistence {
     const resumer = new RunResumer({
-      clock: this.clock, registry: this.registry, runFactory: this.runFactory, events: this.events,
-      workflowTasks: this.workflowTasks, activities: this.activities,
+      clock: this.clock,
+      registry: this.registry,
+      runFactory: this.runFactory,
+      events: this.events,
+      workflowTasks: this.workflowTasks,
+      activities: this.activities,
     });
-    const persistence = this.persistence = new RunPersistence({ registry: this.registry, resumer, store });
+    const persistence = (this.persistence = new RunPersistence({ registry: this.registry, resumer, store }));
     this.registry.setTracker(persistence);
     return persistence;
   }
 
   /** Keeps every standalone activity in `store` and restores the stored ones. */
   async attachActivityStore(store: ActivityStore): Promise<ActivityPersistence> {
-    const persistence = this.activityPersistence = new ActivityPersistence({ executions: this.executions, attempts: this.activities, store });
+    const persistence = (this.activityPersistence = new ActivityPersistence({ executions: this.executions, attempts: this.activities, store }));
     this.executions.setTracker(persistence);
     await persistence.restore();
     return persistence;
@@ -153,7 +166,7 @@ export class Engine {
 
   /** Keeps every schedule in `store` and restores the stored ones (after the runs). */
   async attachScheduleStore(store: ScheduleStore): Promise<SchedulePersistence> {
-    const persistence = this.schedulePersistence = new SchedulePersistence(store);
+    const persistence = (this.schedulePersistence = new SchedulePersistence(store));
     await persistence.restore(this.schedules);
     this.schedules.setListener(persistence);
     return persistence;

@@ -35,11 +35,7 @@ export const invalidArgument = (msg: string) => new RpcError(Status.INVALID_ARGU
 export const failedPrecondition = (msg: string) => new RpcError(Status.FAILED_PRECONDITION, msg);
 
 export function namespaceNotFound(namespace: string) {
-  return new RpcError(
-    Status.NOT_FOUND,
-    `Namespace ${namespace} is not found.`,
-    detail('temporal.api.errordetails.v1.NamespaceNotFoundFailure', { namespace }),
-  );
+  return new RpcError(Status.NOT_FOUND, `Namespace ${namespace} is not found.`, detail('temporal.api.errordetails.v1.NamespaceNotFoundFailure', { namespace }));
 }
 
 export function alreadyStarted(workflowId: string, startRequestId: string, runId: string) {
@@ -66,9 +62,11 @@ const ABORTED_DETAIL = detail('temporal.api.failure.v1.MultiOperationExecutionAb
  * MultiOperationExecutionFailure detail gives each operation its status (the others aborted).
  */
 export function multiOperationFailed(err: RpcError, index: number, count: number) {
-  const statuses = Array.from({ length: count }, (_, i) => (i === index
-    ? { code: err.code, message: err.message, details: err.details ? [{ type_url: err.details.typeUrl, value: err.details.value }] : [] }
-    : { code: Status.ABORTED, message: 'Operation was aborted.', details: [{ type_url: ABORTED_DETAIL.typeUrl, value: ABORTED_DETAIL.value }] }));
+  const statuses = Array.from({ length: count }, (_, i) =>
+    i === index
+      ? { code: err.code, message: err.message, details: err.details ? [{ type_url: err.details.typeUrl, value: err.details.value }] : [] }
+      : { code: Status.ABORTED, message: 'Operation was aborted.', details: [{ type_url: ABORTED_DETAIL.typeUrl, value: ABORTED_DETAIL.value }] },
+  );
   return new RpcError(err.code, err.message, detail('temporal.api.errordetails.v1.MultiOperationExecutionFailure', { statuses }));
 }
 
@@ -84,9 +82,5 @@ const RESOURCE_EXHAUSTED_CONCURRENT_LIMIT = 2;
 const RESOURCE_EXHAUSTED_SCOPE_NAMESPACE = 1;
 
 export function queryFailed(message: string, failure?: object) {
-  return new RpcError(
-    Status.INVALID_ARGUMENT,
-    message,
-    detail('temporal.api.errordetails.v1.QueryFailedFailure', failure ? { failure } : {}),
-  );
+  return new RpcError(Status.INVALID_ARGUMENT, message, detail('temporal.api.errordetails.v1.QueryFailedFailure', failure ? { failure } : {}));
 }

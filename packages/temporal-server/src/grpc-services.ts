@@ -87,13 +87,14 @@ export function addProtoService(
         return;
       }
       // GetSystemInfo answers at once (readiness probes); everything else waits for a restore.
-      const result: Promise<unknown> = method.name === 'GetSystemInfo'
-        ? new Promise((resolve) => resolve(handler(call.request, call)))
-        : ready.then(async () => {
-          const resp = await handler(call.request, call);
-          await beforeAnswer(method.name);
-          return resp;
-        });
+      const result: Promise<unknown> =
+        method.name === 'GetSystemInfo'
+          ? new Promise((resolve) => resolve(handler(call.request, call)))
+          : ready.then(async () => {
+              const resp = await handler(call.request, call);
+              await beforeAnswer(method.name);
+              return resp;
+            });
       result.then(
         (resp) => callback(null, resp as Response),
         (err: unknown) => {

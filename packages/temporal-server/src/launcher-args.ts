@@ -43,7 +43,7 @@ export function parseLauncherArgs(argv: string[]): LauncherConfig {
       positionals.push(a);
     }
   }
-  const portText = dev ? flags.port?.[0] ?? '7233' : positionals[0];
+  const portText = dev ? (flags.port?.[0] ?? '7233') : positionals[0];
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`usage: launcher <port> | launcher server start-dev --port <port> [--ip <ip>] [--namespace <ns>] (got port "${portText}")`);
@@ -62,7 +62,7 @@ export function parseLauncherArgs(argv: string[]): LauncherConfig {
   return {
     mode: dev ? 'dev' : 'test',
     port,
-    host: dev ? flags.ip?.[0] ?? '127.0.0.1' : '0.0.0.0',
+    host: dev ? (flags.ip?.[0] ?? '127.0.0.1') : '0.0.0.0',
     namespaces: flags.namespace ?? [],
     timeSkipping: !dev,
     startUnlocked: !dev && !!flags['enable-time-skipping'],

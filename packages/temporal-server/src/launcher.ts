@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   for (const [name, type] of Object.entries(config.searchAttributes)) {
     server.engine.searchAttributeTypes.set(name, SEARCH_ATTRIBUTE_TYPES[type] ?? 2);
   }
-  console.error(`[temporal-devserver] ${config.mode === 'dev' ? 'dev server' : 'time-skipping test server'} listening on ${config.host}:${server.port}${server.uiUrl ? `, web UI on ${server.uiUrl}` : ''}`);
+  console.error(
+    `[temporal-devserver] ${config.mode === 'dev' ? 'dev server' : 'time-skipping test server'} listening on ${config.host}:${server.port}${server.uiUrl ? `, web UI on ${server.uiUrl}` : ''}`,
+  );
 
   let stopping = false;
   const stop = (code: number) => {

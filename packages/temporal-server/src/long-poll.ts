@@ -17,7 +17,10 @@ export function waitForChange(subject: Watched, ready: () => boolean, call: Call
       clearTimeout(timer);
       resolve();
     };
-    const timer = setTimeout(() => { expired = true; done(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      expired = true;
+      done();
+    }, timeoutMs);
     call.on('cancelled', done);
     subject.waiters.add(done);
   });

@@ -10,15 +10,19 @@ import type { google, temporal } from '@temporalio/proto';
 type Fn = (...args: never[]) => unknown;
 
 /** A generated message type in decoded (plain object) form. */
-export type Plain<T> =
-  T extends Long ? number :
-  T extends Uint8Array ? Uint8Array :
-  T extends readonly (infer U)[] ? Plain<U>[] :
-  T extends Fn ? never :
-  string extends keyof T ? { [key: string]: Plain<Exclude<T[string & keyof T], null>> } :
-  T extends object ? { [K in keyof T as T[K] extends Fn ? never : K]?: Plain<Exclude<T[K], null>> } :
-  T;
-
+export type Plain<T> = T extends Long
+  ? number
+  : T extends Uint8Array
+    ? Uint8Array
+    : T extends readonly (infer U)[]
+      ? Plain<U>[]
+      : T extends Fn
+        ? never
+        : string extends keyof T
+          ? { [key: string]: Plain<Exclude<T[string & keyof T], null>> }
+          : T extends object
+            ? { [K in keyof T as T[K] extends Fn ? never : K]?: Plain<Exclude<T[K], null>> }
+            : T;
 
 export type Payload = Plain<temporal.api.common.v1.IPayload>;
 export type Payloads = Plain<temporal.api.common.v1.IPayloads>;

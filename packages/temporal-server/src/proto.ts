@@ -120,7 +120,10 @@ export function eventAttributesKey(shortType: string): string {
   return key;
 }
 
-export interface Timestamp { seconds: number; nanos: number }
+export interface Timestamp {
+  seconds: number;
+  nanos: number;
+}
 export function timestamp(ms: number): Timestamp {
   const seconds = Math.floor(ms / 1000);
   return { seconds, nanos: Math.round((ms - seconds * 1000) * 1e6) };

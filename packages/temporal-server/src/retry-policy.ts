@@ -6,7 +6,9 @@ import { duration, durationMs, RetryState, TimeoutType } from './proto';
 const DEFAULT_INITIAL_INTERVAL_MS = 1000;
 
 /** A retry policy with every server default filled in. */
-export type FullRetryPolicy = Required<Pick<RetryPolicy, 'initialInterval' | 'backoffCoefficient' | 'maximumInterval' | 'maximumAttempts' | 'nonRetryableErrorTypes'>>;
+export type FullRetryPolicy = Required<
+  Pick<RetryPolicy, 'initialInterval' | 'backoffCoefficient' | 'maximumInterval' | 'maximumAttempts' | 'nonRetryableErrorTypes'>
+>;
 
 /** Fills server defaults: 1 s initial, x2, maximum 100 x initial, unlimited attempts. */
 export function withRetryDefaults(rp: RetryPolicy = {}): FullRetryPolicy {

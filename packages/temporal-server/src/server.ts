@@ -51,7 +51,10 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   // Listen first (sdk-core gives a spawned server ~5 s), restore afterwards; RPCs wait for it.
   let markReady!: () => void;
   let failReady!: (e: unknown) => void;
-  const ready = new Promise<void>((resolve, reject) => { markReady = resolve; failReady = reject; });
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    failReady = reject;
+  });
   ready.catch(() => undefined);
   // With a store, an answer that acknowledges a change waits until the change is stored, as the real
   // server's does: a start, signal or completion acknowledged and then lost to a crash (kill -9)
@@ -62,7 +65,9 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
   addProtoService(server, 'temporal.api.testservice.v1.TestService', testHandlers(engine), log, ready);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${options.port}`, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    );
   });
   let ui: UiServer | undefined;
   if (options.uiPort !== undefined) {
@@ -74,7 +79,9 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     }
   }
   if (store && scheduleStore && activityStore) {
-    engine.attachStore(store).restore()
+    engine
+      .attachStore(store)
+      .restore()
       .then(() => engine.attachActivityStore(activityStore))
       .then(() => engine.attachScheduleStore(scheduleStore))
       .then(() => markReady(), failReady);
@@ -82,12 +89,17 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
     markReady();
   }
   // Retention sweep in real time (a virtual-time timer would fire on every time skip).
-  const sweep = options.timeSkipping ? undefined : setInterval(() => {
-    // Purge first: `persistence?.forget(purge())` would skip the purge without a store.
-    const purged = engine.purgeClosedRuns(retentionMs);
-    engine.persistence?.forget(purged);
-    engine.purgeClosedActivities(retentionMs);
-  }, Math.min(Math.max(retentionMs / 4, 10), 10 * 60 * 1000));
+  const sweep = options.timeSkipping
+    ? undefined
+    : setInterval(
+        () => {
+          // Purge first: `persistence?.forget(purge())` would skip the purge without a store.
+          const purged = engine.purgeClosedRuns(retentionMs);
+          engine.persistence?.forget(purged);
+          engine.purgeClosedActivities(retentionMs);
+        },
+        Math.min(Math.max(retentionMs / 4, 10), 10 * 60 * 1000),
+      );
   sweep?.unref();
   let stopped: Promise<void> | undefined;
   return {
@@ -102,7 +114,12 @@ export async function startDevServer(given: DevServerOptions = {}): Promise<DevS
         engine.shutdown();
         const force = setTimeout(() => server.forceShutdown(), 5_000);
         // Let the empty poll responses flush before closing.
-        setImmediate(() => server.tryShutdown(() => { clearTimeout(force); resolve(); }));
+        setImmediate(() =>
+          server.tryShutdown(() => {
+            clearTimeout(force);
+            resolve();
+          }),
+        );
       }).then(async () => {
         await ui?.close();
         await engine.persistence?.close();

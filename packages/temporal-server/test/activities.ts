@@ -27,14 +27,19 @@ export async function failTimes(key: string, n: number, type = 'Flaky'): Promise
 /** Sleeps past its start-to-close timeout on attempt 1; returns the attempt afterwards. */
 export async function slowFirstAttempt(key: string, ms: number): Promise<number> {
   const attempt = record(key);
-  if (attempt === 1) await Context.current().sleep(ms).catch(() => undefined);
+  if (attempt === 1)
+    await Context.current()
+      .sleep(ms)
+      .catch(() => undefined);
   return attempt;
 }
 
 /** Always slow: used for schedule-to-close timeouts. */
 export async function alwaysSlow(key: string, ms: number): Promise<void> {
   record(key);
-  await Context.current().sleep(ms).catch(() => undefined);
+  await Context.current()
+    .sleep(ms)
+    .catch(() => undefined);
 }
 
 /** Heartbeats once, then goes silent on attempt 1; later attempts return the details they got. */
@@ -42,7 +47,9 @@ export async function heartbeatThenHang(key: string): Promise<unknown> {
   const attempt = record(key);
   if (attempt === 1) {
     Context.current().heartbeat({ progress: 'first attempt got this far' });
-    await Context.current().sleep(10_000).catch(() => undefined);
+    await Context.current()
+      .sleep(10_000)
+      .catch(() => undefined);
     return 'attempt 1 should have timed out';
   }
   return Context.current().info.heartbeatDetails;
@@ -97,7 +104,11 @@ export async function heartbeatCancellationDetails(plan: PauseResetPlan): Promis
   const info = activityInfo();
   if (info.attempt > 1) return cancellationDetails();
   const client = getClient();
-  const req = { namespace: client.options.namespace, execution: { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId }, id: info.activityId };
+  const req = {
+    namespace: client.options.namespace,
+    execution: { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId },
+    id: info.activityId,
+  };
   for (const step of plan.steps) {
     if (step === 'pause') await client.workflowService.pauseActivity(req);
     else await client.workflowService.resetActivity(req);

@@ -9,7 +9,13 @@ import { CACHE_MODES, uid, useEnv, waitFor } from './harness';
 
 const State = temporal.api.enums.v1.PendingActivityState;
 const details = (d: Partial<Record<'paused' | 'reset', boolean>>) => ({
-  cancelRequested: false, notFound: false, paused: false, timedOut: false, workerShutdown: false, reset: false, ...d,
+  cancelRequested: false,
+  notFound: false,
+  paused: false,
+  timedOut: false,
+  workerShutdown: false,
+  reset: false,
+  ...d,
 });
 
 for (const mode of CACHE_MODES) {
@@ -17,10 +23,12 @@ for (const mode of CACHE_MODES) {
     this.timeout(60_000);
     const env = useEnv(mode);
     // The SDK's test workflow: start-to-close 5 s, two attempts, heartbeat timeout 1 s.
-    const run = (tq: string, plan: PauseResetPlan) => env.client.workflow.execute('runActivity', {
-      taskQueue: tq, workflowId: uid('wf'),
-      args: ['heartbeatCancellationDetails', [plan], { startToCloseTimeout: '5s', retry: { maximumAttempts: 2 }, heartbeatTimeout: '1s' }],
-    });
+    const run = (tq: string, plan: PauseResetPlan) =>
+      env.client.workflow.execute('runActivity', {
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        args: ['heartbeatCancellationDetails', [plan], { startToCloseTimeout: '5s', retry: { maximumAttempts: 2 }, heartbeatTimeout: '1s' }],
+      });
 
     it('when paused, the running activity is cancelled with details saying so', async () => {
       const tq = uid('tq');
@@ -54,33 +62,44 @@ describe('devserver activity pause: states and dispatch', function () {
   this.timeout(60_000);
   const env = useEnv({});
   const ns = 'default';
-  const pending = async (workflowId: string) => (await env.connection.workflowService.describeWorkflowExecution({ namespace: ns, execution: { workflowId } })).pendingActivities ?? [];
+  const pending = async (workflowId: string) =>
+    (await env.connection.workflowService.describeWorkflowExecution({ namespace: ns, execution: { workflowId } })).pendingActivities ?? [];
 
   it('holds a paused activity no worker has taken (PAUSED), releases it on unpause, and describes the pause', async () => {
     const tq = uid('tq');
     const actsTq = uid('acts');
     const workflowId = uid('wf');
-    await env.withWorker(tq, async () => {
-      const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId, args: ['echo', ['after unpause'], { taskQueue: actsTq, startToCloseTimeout: '5s' }] });
-      await waitFor(async () => (await pending(workflowId)).length === 1);
-      const svc = env.connection.workflowService;
-      await svc.pauseActivity({ namespace: ns, execution: { workflowId }, id: 'x', identity: 'operator', reason: 'not now' }).then(
-        () => expect.fail('an unknown activity id is NOT_FOUND'), (e: { code?: number }) => expect(e.code).to.equal(5));
-      const [scheduled] = await pending(workflowId);
-      await svc.pauseActivity({ namespace: ns, execution: { workflowId }, type: 'echo', identity: 'operator', reason: 'not now' });
-      const [paused] = await pending(workflowId);
-      expect(paused.state).to.equal(State.PENDING_ACTIVITY_STATE_PAUSED);
-      expect(paused.paused).to.equal(true);
-      expect(paused.pauseInfo?.manual).to.deep.include({ identity: 'operator', reason: 'not now' });
-      expect(paused.activityId).to.equal(scheduled.activityId);
-      // A worker on the activity's queue gets nothing while it is paused.
-      await env.withWorker(actsTq, async () => {
-        await new Promise((r) => setTimeout(r, 300));
-        expect((await pending(workflowId))[0].state).to.equal(State.PENDING_ACTIVITY_STATE_PAUSED);
-        await svc.unpauseActivity({ namespace: ns, execution: { workflowId }, id: scheduled.activityId });
-        expect(await h.result()).to.equal('after unpause');
-      });
-    }, { activities: {} });
+    await env.withWorker(
+      tq,
+      async () => {
+        const h = await env.client.workflow.start('runActivity', {
+          taskQueue: tq,
+          workflowId,
+          args: ['echo', ['after unpause'], { taskQueue: actsTq, startToCloseTimeout: '5s' }],
+        });
+        await waitFor(async () => (await pending(workflowId)).length === 1);
+        const svc = env.connection.workflowService;
+        await svc.pauseActivity({ namespace: ns, execution: { workflowId }, id: 'x', identity: 'operator', reason: 'not now' }).then(
+          () => expect.fail('an unknown activity id is NOT_FOUND'),
+          (e: { code?: number }) => expect(e.code).to.equal(5),
+        );
+        const [scheduled] = await pending(workflowId);
+        await svc.pauseActivity({ namespace: ns, execution: { workflowId }, type: 'echo', identity: 'operator', reason: 'not now' });
+        const [paused] = await pending(workflowId);
+        expect(paused.state).to.equal(State.PENDING_ACTIVITY_STATE_PAUSED);
+        expect(paused.paused).to.equal(true);
+        expect(paused.pauseInfo?.manual).to.deep.include({ identity: 'operator', reason: 'not now' });
+        expect(paused.activityId).to.equal(scheduled.activityId);
+        // A worker on the activity's queue gets nothing while it is paused.
+        await env.withWorker(actsTq, async () => {
+          await new Promise((r) => setTimeout(r, 300));
+          expect((await pending(workflowId))[0].state).to.equal(State.PENDING_ACTIVITY_STATE_PAUSED);
+          await svc.unpauseActivity({ namespace: ns, execution: { workflowId }, id: scheduled.activityId });
+          expect(await h.result()).to.equal('after unpause');
+        });
+      },
+      { activities: {} },
+    );
   });
 
   it('moves a waiting activity to another task queue with UpdateActivityOptions, and restores its original options', async () => {
@@ -88,11 +107,24 @@ describe('devserver activity pause: states and dispatch', function () {
     const workflowId = uid('wf');
     const nobody = uid('nobody');
     await env.withWorker(tq, async () => {
-      const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId, args: ['echo', ['moved'], { taskQueue: nobody, startToCloseTimeout: '5s' }] });
+      const h = await env.client.workflow.start('runActivity', {
+        taskQueue: tq,
+        workflowId,
+        args: ['echo', ['moved'], { taskQueue: nobody, startToCloseTimeout: '5s' }],
+      });
       await waitFor(async () => (await pending(workflowId)).length === 1);
       type Req = temporal.api.workflowservice.v1.IUpdateActivityOptionsRequest;
-      const update = (req: Omit<Req, 'namespace' | 'execution'>) => env.connection.workflowService.updateActivityOptions({ namespace: ns, execution: { workflowId }, ...req }) as unknown as Promise<temporal.api.workflowservice.v1.IUpdateActivityOptionsResponse>;
-      const first = await update({ type: 'echo', activityOptions: { heartbeatTimeout: { seconds: Long.fromNumber(2) } }, updateMask: { paths: ['heartbeat_timeout'] } });
+      const update = (req: Omit<Req, 'namespace' | 'execution'>) =>
+        env.connection.workflowService.updateActivityOptions({
+          namespace: ns,
+          execution: { workflowId },
+          ...req,
+        }) as unknown as Promise<temporal.api.workflowservice.v1.IUpdateActivityOptionsResponse>;
+      const first = await update({
+        type: 'echo',
+        activityOptions: { heartbeatTimeout: { seconds: Long.fromNumber(2) } },
+        updateMask: { paths: ['heartbeat_timeout'] },
+      });
       expect(Number(first.activityOptions?.heartbeatTimeout?.seconds)).to.equal(2);
       expect(first.activityOptions?.taskQueue?.name).to.equal(nobody);
       const restored = await update({ type: 'echo', restoreOriginal: true });
@@ -108,7 +140,11 @@ describe('devserver activity pause: states and dispatch', function () {
     const workflowId = uid('wf');
     const key = uid('k');
     await env.withWorker(tq, async () => {
-      const h = await env.client.workflow.start('runActivity', { taskQueue: tq, workflowId, args: ['waitForCancel', [key], { startToCloseTimeout: '30s', heartbeatTimeout: '5s' }] });
+      const h = await env.client.workflow.start('runActivity', {
+        taskQueue: tq,
+        workflowId,
+        args: ['waitForCancel', [key], { startToCloseTimeout: '30s', heartbeatTimeout: '5s' }],
+      });
       await waitFor(async () => (await pending(workflowId))[0]?.state === State.PENDING_ACTIVITY_STATE_STARTED);
       const svc = env.connection.workflowService;
       await svc.pauseActivity({ namespace: ns, execution: { workflowId }, id: (await pending(workflowId))[0].activityId!, requestId: 'pause-1' });
@@ -116,7 +152,9 @@ describe('devserver activity pause: states and dispatch', function () {
       // The same request again is fine; another pause is refused.
       await svc.pauseActivity({ namespace: ns, execution: { workflowId }, type: 'waitForCancel', requestId: 'pause-1' });
       await svc.pauseActivity({ namespace: ns, execution: { workflowId }, type: 'waitForCancel', requestId: 'pause-2' }).then(
-        () => expect.fail('a second pause is FAILED_PRECONDITION'), (e: { code?: number }) => expect(e.code).to.equal(9));
+        () => expect.fail('a second pause is FAILED_PRECONDITION'),
+        (e: { code?: number }) => expect(e.code).to.equal(9),
+      );
       await svc.resetActivity({ namespace: ns, execution: { workflowId }, type: 'waitForCancel', keepPaused: true });
       const [reset] = await pending(workflowId);
       expect(reset.attempt).to.equal(1);

@@ -27,7 +27,9 @@ for (const mode of CACHE_MODES) {
       const events = (await h.fetchHistory()).events ?? [];
       expect(events[0].userMetadata?.summary).to.not.equal(undefined);
       expect(events.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)?.userMetadata?.summary).to.not.equal(undefined);
-      expect(events.find((e) => e.workflowTaskCompletedEventAttributes)?.workflowTaskCompletedEventAttributes?.workerVersion?.buildId).to.equal('salon-build-2');
+      expect(events.find((e) => e.workflowTaskCompletedEventAttributes)?.workflowTaskCompletedEventAttributes?.workerVersion?.buildId).to.equal(
+        'salon-build-2',
+      );
     });
 
     it('when a run times out then the retry state says whether the execution timeout ended it', async () => {

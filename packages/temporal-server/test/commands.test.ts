@@ -33,7 +33,12 @@ for (const mode of CACHE_MODES) {
 
     it('UpsertWorkflowSearchAttributes and ModifyWorkflowProperties', async () => {
       const tq = uid('tq');
-      const h = await env.client.workflow.start('upserts', { taskQueue: tq, workflowId: uid('wf'), searchAttributes: { CustomKeywordField: ['before'] }, memo: { note: 'initial', keep: 1 } });
+      const h = await env.client.workflow.start('upserts', {
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        searchAttributes: { CustomKeywordField: ['before'] },
+        memo: { note: 'initial', keep: 1 },
+      });
       await env.withWorker(tq, () => h.result());
       const d = await h.describe();
       expect(d.searchAttributes.CustomKeywordField).to.deep.equal(['after']);
@@ -86,11 +91,13 @@ for (const mode of CACHE_MODES) {
       const tq = uid('tq');
       const childId = uid('child');
       const h = await env.client.workflow.start('cancelsChild', { taskQueue: tq, workflowId: uid('wf'), args: [childId] });
-      expect(await env.withWorker(tq, async () => {
-        const r = await h.result();
-        await waitFor(async () => (await env.client.workflow.getHandle(childId).describe()).status.name === 'CANCELLED');
-        return r;
-      })).to.equal('cancelled');
+      expect(
+        await env.withWorker(tq, async () => {
+          const r = await h.result();
+          await waitFor(async () => (await env.client.workflow.getHandle(childId).describe()).status.name === 'CANCELLED');
+          return r;
+        }),
+      ).to.equal('cancelled');
       const types = await eventTypes(env.client, h.workflowId);
       expect(types).to.include('REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
       expect(types).to.include('EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED');

@@ -17,7 +17,11 @@ const HISTORY_FIELD = PollResponse.fields.history.id;
 /** A run whose history has small events and events whose lengths take two and three varint bytes. */
 function sampleRun(): Run {
   const run = new Run('default', 'wf', 'run-1', 'run-1', 'Greet', 'tq', { namespace: 'default', workflowId: 'wf' }, 1_700_000_000_000);
-  run.append('WORKFLOW_EXECUTION_STARTED', { workflowType: { name: 'Greet' }, taskQueue: { name: 'tq', kind: 1 }, input: { payloads: [jsonPayload('x'.repeat(300))] } }, 1_700_000_000_000);
+  run.append(
+    'WORKFLOW_EXECUTION_STARTED',
+    { workflowType: { name: 'Greet' }, taskQueue: { name: 'tq', kind: 1 }, input: { payloads: [jsonPayload('x'.repeat(300))] } },
+    1_700_000_000_000,
+  );
   run.append('WORKFLOW_TASK_SCHEDULED', { taskQueue: { name: 'tq', kind: 1 }, attempt: 1 }, 1_700_000_000_001);
   run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName: 'big', input: { payloads: [jsonPayload('y'.repeat(40_000))] } }, 1_700_000_000_002);
   run.append('TIMER_STARTED', { timerId: '1', startToFireTimeout: { seconds: 10, nanos: 0 } }, 1_700_000_000_003, { summary: jsonPayload('a timer') });
@@ -29,7 +33,15 @@ describe('devserver history encoding', function () {
     const run = sampleRun();
     const odd: HistoryEvent[] = [
       // Field numbers past 15 and 300 (two-byte tags), repeated links, zeros and a 2^40 id.
-      { ...run.history[1], eventId: 2 ** 40, version: 0, taskId: 0, workerMayIgnore: true, links: [{ workflowEvent: { namespace: 'default', workflowId: 'a' } }, { batchJob: { jobId: 'b' } }], userMetadata: { summary: jsonPayload('s') } } as HistoryEvent,
+      {
+        ...run.history[1],
+        eventId: 2 ** 40,
+        version: 0,
+        taskId: 0,
+        workerMayIgnore: true,
+        links: [{ workflowEvent: { namespace: 'default', workflowId: 'a' } }, { batchJob: { jobId: 'b' } }],
+        userMetadata: { summary: jsonPayload('s') },
+      } as HistoryEvent,
       // Not an event field: ignored, as protobufjs ignores it; false and empty lists not written.
       { ...run.history[3], notAField: 'x', workerMayIgnore: false, links: [] } as HistoryEvent,
       // An int64 given as a string: written by protobufjs itself.
@@ -51,7 +63,7 @@ describe('devserver history encoding', function () {
     expect(decodeMessage(PollResponse, appendHistoryField(Buffer.alloc(0), HISTORY_FIELD, []))).to.deep.equal({ history: {} });
   });
 
-  it('keeps history_size_bytes as the sum of the events\' encoded sizes while the history grows', () => {
+  it("keeps history_size_bytes as the sum of the events' encoded sizes while the history grows", () => {
     const run = sampleRun();
     const fresh = (events: HistoryEvent[]) => events.reduce((n, ev) => n + encodeMessage(HistoryEventType, ev).length, 0);
     expect(run.historySizeBytes()).to.equal(fresh(run.history)).and.to.be.greaterThan(40_000);
@@ -60,7 +72,7 @@ describe('devserver history encoding', function () {
     expect(encodedEventSize(run.history[4])).to.equal(encodeMessage(HistoryEventType, run.history[4]).length);
   });
 
-  it('stores a run with its events\' cached base64 and restores the same history', () => {
+  it("stores a run with its events' cached base64 and restores the same history", () => {
     const run = sampleRun();
     run.memo = { note: jsonPayload('memo') };
     const json = storedToJson(toStored(run));
@@ -82,10 +94,19 @@ describe('devserver history encoding', function () {
     after(() => server.shutdown());
 
     it('refuses only a compressed GetSystemInfo (sdk-core then reconnects uncompressed); other compressed calls work', async () => {
-      const call = (client: grpc.Client, method: string, body: object, reqType: string) => new Promise<unknown>((resolve, reject) => {
-        client.makeUnaryRequest(`/temporal.api.workflowservice.v1.WorkflowService/${method}`, (o: object) => encodeMessage(protoType(reqType), o), (b: Buffer) => b, body, (err, res) => (err ? reject(err) : resolve(res)));
+      const call = (client: grpc.Client, method: string, body: object, reqType: string) =>
+        new Promise<unknown>((resolve, reject) => {
+          client.makeUnaryRequest(
+            `/temporal.api.workflowservice.v1.WorkflowService/${method}`,
+            (o: object) => encodeMessage(protoType(reqType), o),
+            (b: Buffer) => b,
+            body,
+            (err, res) => (err ? reject(err) : resolve(res)),
+          );
+        });
+      const gzip = new grpc.Client(server.address, grpc.credentials.createInsecure(), {
+        'grpc.default_compression_algorithm': grpc.compressionAlgorithms.gzip,
       });
-      const gzip = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.default_compression_algorithm': grpc.compressionAlgorithms.gzip });
       const plain = new grpc.Client(server.address, grpc.credentials.createInsecure());
       try {
         const refused = await call(gzip, 'GetSystemInfo', {}, 'temporal.api.workflowservice.v1.GetSystemInfoRequest').catch((e: grpc.ServiceError) => e);

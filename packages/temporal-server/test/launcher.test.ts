@@ -27,8 +27,25 @@ describe('devserver launcher', function () {
 
   describe('argument parsing', () => {
     it('parses the dev-server shape (temporal server start-dev ...)', () => {
-      const c = parseLauncherArgs(['server', 'start-dev', '--port', '7999', '--namespace', 'salon', '--ip', '127.0.0.1', '--log-format', 'pretty',
-        '--log-level', 'warn', '--dynamic-config-value', 'frontend.enableServerVersionCheck=false', '--headless', '--search-attribute', 'Tenant=Keyword']);
+      const c = parseLauncherArgs([
+        'server',
+        'start-dev',
+        '--port',
+        '7999',
+        '--namespace',
+        'salon',
+        '--ip',
+        '127.0.0.1',
+        '--log-format',
+        'pretty',
+        '--log-level',
+        'warn',
+        '--dynamic-config-value',
+        'frontend.enableServerVersionCheck=false',
+        '--headless',
+        '--search-attribute',
+        'Tenant=Keyword',
+      ]);
       expect(c).to.deep.include({ mode: 'dev', port: 7999, host: '127.0.0.1', namespaces: ['salon'], timeSkipping: false });
       expect(c.searchAttributes).to.deep.equal({ Tenant: 'Keyword' });
     });
@@ -61,11 +78,19 @@ describe('devserver launcher', function () {
     const port = await freePort();
     // An intermediate node process spawns the launcher and is then SIGKILLed (as sdk-core's
     // process would be), leaving the launcher orphaned.
-    const parent = spawn(process.execPath, ['-e', `require('child_process').spawn(${JSON.stringify(launcher)}, ['${port}'], { stdio: 'ignore' }); setInterval(() => {}, 1000);`], { stdio: 'ignore' });
+    const parent = spawn(
+      process.execPath,
+      ['-e', `require('child_process').spawn(${JSON.stringify(launcher)}, ['${port}'], { stdio: 'ignore' }); setInterval(() => {}, 1000);`],
+      { stdio: 'ignore' },
+    );
     await waitFor(() => canConnect(port), 5000, 50);
     parent.kill('SIGKILL');
     await waitFor(async () => !(await canConnect(port)), 5000, 100);
-    expect(execFileSync('sh', ['-c', `ps -eo args | grep -c "[l]auncher.js ${port}" || true`]).toString().trim()).to.equal('0');
+    expect(
+      execFileSync('sh', ['-c', `ps -eo args | grep -c "[l]auncher.js ${port}" || true`])
+        .toString()
+        .trim(),
+    ).to.equal('0');
   });
 
   it('serves TestWorkflowEnvironment.createLocal (dev-server shape) with a custom namespace', async function () {
@@ -73,7 +98,13 @@ describe('devserver launcher', function () {
     const env = await createLocalEnv({ server: { namespace: 'salon-test' } });
     try {
       const tq = uid('tq');
-      const worker = await Worker.create({ connection: env.nativeConnection, namespace: 'salon-test', taskQueue: tq, workflowBundle: await bundle(), activities });
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: 'salon-test',
+        taskQueue: tq,
+        workflowBundle: await bundle(),
+        activities,
+      });
       expect(await worker.runUntil(env.client.workflow.execute('greet', { taskQueue: tq, workflowId: uid('wf'), args: ['local'] }))).to.equal('hello local');
     } finally {
       await env.teardown();

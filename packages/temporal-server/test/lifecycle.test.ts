@@ -14,8 +14,11 @@ for (const mode of CACHE_MODES) {
     it('starts, runs and describes a workflow with memo and search attributes; history ids link up', async () => {
       const tq = uid('tq');
       const handle = await env.client.workflow.start('greet', {
-        taskQueue: tq, workflowId: uid('wf'), args: ['ann'],
-        memo: { owner: 'salon' }, searchAttributes: { CustomKeywordField: ['vip'] },
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        args: ['ann'],
+        memo: { owner: 'salon' },
+        searchAttributes: { CustomKeywordField: ['vip'] },
       });
       expect(await env.withWorker(tq, () => handle.result())).to.equal('hello ann');
       const d = await handle.describe();
@@ -44,36 +47,64 @@ for (const mode of CACHE_MODES) {
       const workflowId = uid('wf');
       await env.withWorker(tq, async () => {
         await env.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId, args: [1] });
-        await expect(env.client.workflow.start('returnsInput', {
-          taskQueue: tq, workflowId, args: [2], workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        })).to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
-        await expect(env.client.workflow.start('returnsInput', {
-          taskQueue: tq, workflowId, args: [2], workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-        })).to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
+        await expect(
+          env.client.workflow.start('returnsInput', {
+            taskQueue: tq,
+            workflowId,
+            args: [2],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          }),
+        ).to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
+        await expect(
+          env.client.workflow.start('returnsInput', {
+            taskQueue: tq,
+            workflowId,
+            args: [2],
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          }),
+        ).to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
         // Default reuse policy allows a new run after completion.
         expect(await env.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId, args: [3] })).to.equal(3);
 
         const running = await env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: `${workflowId}-r` });
-        await expect(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: `${workflowId}-r` }))
-          .to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
-        const same = await env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: `${workflowId}-r`, workflowIdConflictPolicy: 'USE_EXISTING' });
+        await expect(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: `${workflowId}-r` })).to.be.rejectedWith(
+          WorkflowExecutionAlreadyStartedError,
+        );
+        const same = await env.client.workflow.start('waitsForever', {
+          taskQueue: tq,
+          workflowId: `${workflowId}-r`,
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
         expect(same.firstExecutionRunId).to.equal(running.firstExecutionRunId);
-        const replaced = await env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: `${workflowId}-r`, workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
+        const replaced = await env.client.workflow.start('waitsForever', {
+          taskQueue: tq,
+          workflowId: `${workflowId}-r`,
+          workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+        });
         expect(replaced.firstExecutionRunId).to.not.equal(running.firstExecutionRunId);
         expect((await env.client.workflow.getHandle(`${workflowId}-r`, running.firstExecutionRunId).describe()).status.name).to.equal('TERMINATED');
         await replaced.terminate('cleanup');
       });
       // Raw policy enums reach the server as numbers; an invalid combination is INVALID_ARGUMENT.
-      await expect(env.connection.workflowService.startWorkflowExecution({
-        namespace: 'default', workflowId: uid('wf'), workflowType: { name: 'returnsInput' }, taskQueue: { name: tq },
-        requestId: uid('r'), workflowIdReusePolicy: WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING,
-      })).to.be.rejectedWith(/REJECT_DUPLICATE/);
+      await expect(
+        env.connection.workflowService.startWorkflowExecution({
+          namespace: 'default',
+          workflowId: uid('wf'),
+          workflowType: { name: 'returnsInput' },
+          taskQueue: { name: tq },
+          requestId: uid('r'),
+          workflowIdReusePolicy: WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING,
+        }),
+      ).to.be.rejectedWith(/REJECT_DUPLICATE/);
     });
 
     it('deduplicates starts by request id', async () => {
       const req = {
-        namespace: 'default', workflowId: uid('wf'), workflowType: { name: 'returnsInput' }, taskQueue: { name: uid('tq') },
+        namespace: 'default',
+        workflowId: uid('wf'),
+        workflowType: { name: 'returnsInput' },
+        taskQueue: { name: uid('tq') },
         requestId: uid('req'),
       };
       const a = await env.connection.workflowService.startWorkflowExecution(req);
@@ -98,7 +129,9 @@ for (const mode of CACHE_MODES) {
       const svc = env.connection.workflowService;
       // Long poll: waits until the worker appends events beyond the first three.
       const waiting = svc.getWorkflowExecutionHistory({
-        namespace: 'default', execution: { workflowId: handle.workflowId }, waitNewEvent: true,
+        namespace: 'default',
+        execution: { workflowId: handle.workflowId },
+        waitNewEvent: true,
         nextPageToken: Buffer.from(JSON.stringify({ runId: handle.firstExecutionRunId, next: 2 })),
       });
       await env.withWorker(tq, () => handle.result());
@@ -108,7 +141,12 @@ for (const mode of CACHE_MODES) {
       const all: number[] = [];
       let token: Uint8Array | undefined;
       do {
-        const page = await svc.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: handle.workflowId }, maximumPageSize: 3, nextPageToken: token });
+        const page = await svc.getWorkflowExecutionHistory({
+          namespace: 'default',
+          execution: { workflowId: handle.workflowId },
+          maximumPageSize: 3,
+          nextPageToken: token,
+        });
         expect(page.history!.events!.length).to.be.at.most(3);
         all.push(...page.history!.events!.map((e) => Number(e.eventId)));
         token = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -135,7 +173,11 @@ for (const mode of CACHE_MODES) {
         expect(cerr).to.be.instanceOf(WorkflowFailedError);
         expect(cerr.cause).to.be.instanceOf(CancelledFailure);
         expect((await c.describe()).status.name).to.equal('CANCELLED');
-        expect(await eventTypes(env.client, c.workflowId)).to.include.members(['WORKFLOW_EXECUTION_CANCEL_REQUESTED', 'ACTIVITY_TASK_COMPLETED', 'WORKFLOW_EXECUTION_CANCELED']);
+        expect(await eventTypes(env.client, c.workflowId)).to.include.members([
+          'WORKFLOW_EXECUTION_CANCEL_REQUESTED',
+          'ACTIVITY_TASK_COMPLETED',
+          'WORKFLOW_EXECUTION_CANCELED',
+        ]);
       });
     });
 
@@ -179,18 +221,30 @@ for (const mode of CACHE_MODES) {
       expect(size).to.be.greaterThan(100);
     });
 
-    it('starts a workflow eagerly when its client shares the worker\'s connection, and not with a start delay', async () => {
+    it("starts a workflow eagerly when its client shares the worker's connection, and not with a start delay", async () => {
       const tq = uid('tq');
       const client = new Client({ connection: env.nativeConnection });
       await env.withWorker(tq, async () => {
         // A long task timeout: if the eager task were lost, the result would not come.
-        const eager = await client.workflow.start('greet', { taskQueue: tq, workflowId: uid('wf'), args: ['eager'], requestEagerStart: true, workflowTaskTimeout: '1h' });
+        const eager = await client.workflow.start('greet', {
+          taskQueue: tq,
+          workflowId: uid('wf'),
+          args: ['eager'],
+          requestEagerStart: true,
+          workflowTaskTimeout: '1h',
+        });
         expect(eager.eagerlyStarted).to.equal(true);
         expect(await eager.result()).to.equal('hello eager');
         const history = (await eager.fetchHistory()).events!;
         expect(history[2].workflowTaskStartedEventAttributes, 'the first task was started with the start').to.exist;
         expect(Number(history[2].workflowTaskStartedEventAttributes!.historySizeBytes)).to.be.greaterThan(0);
-        const delayed = await client.workflow.start('greet', { taskQueue: tq, workflowId: uid('wf'), args: ['later'], requestEagerStart: true, startDelay: '10ms' });
+        const delayed = await client.workflow.start('greet', {
+          taskQueue: tq,
+          workflowId: uid('wf'),
+          args: ['later'],
+          requestEagerStart: true,
+          startDelay: '10ms',
+        });
         expect(delayed.eagerlyStarted).to.equal(false);
         expect(await delayed.result()).to.equal('hello later');
       });
@@ -210,10 +264,17 @@ for (const mode of CACHE_MODES) {
     it('retries a failed workflow per its retry policy; result() follows the retry chain', async () => {
       const tq = uid('tq');
       await env.withWorker(tq, async () => {
-        const h = await env.client.workflow.start('failsUntilAttempt', { taskQueue: tq, workflowId: uid('wf'), args: [3], retry: { initialInterval: '50ms', maximumAttempts: 5 } });
+        const h = await env.client.workflow.start('failsUntilAttempt', {
+          taskQueue: tq,
+          workflowId: uid('wf'),
+          args: [3],
+          retry: { initialInterval: '50ms', maximumAttempts: 5 },
+        });
         expect(await h.result()).to.equal(3);
         expect((await env.client.workflow.getHandle(h.workflowId, h.firstExecutionRunId).describe()).status.name).to.equal('FAILED');
-        const err = await env.client.workflow.execute('failsUntilAttempt', { taskQueue: tq, workflowId: uid('wf'), args: [9], retry: { initialInterval: '10ms', maximumAttempts: 2 } }).catch((e) => e);
+        const err = await env.client.workflow
+          .execute('failsUntilAttempt', { taskQueue: tq, workflowId: uid('wf'), args: [9], retry: { initialInterval: '10ms', maximumAttempts: 2 } })
+          .catch((e) => e);
         expect(err).to.be.instanceOf(WorkflowFailedError);
         expect(err.cause.message).to.equal('attempt 2 fails');
       });
@@ -225,10 +286,15 @@ for (const mode of CACHE_MODES) {
       const handle = await env.client.workflow.start('returnsInput', { taskQueue: tq, workflowId: uid('wf'), args: ['fixed'], workflowTaskTimeout: '1s' });
       // The broken worker fails attempt 1 (reported) and silently drops attempt 2 (sdk-core only
       // reports the first failure), which the server must time out.
-      await env.withWorker(tq, () => waitFor(async () => {
-        const types = await eventTypes(env.client, handle.workflowId);
-        return types.includes('WORKFLOW_TASK_FAILED') && types.filter((t) => t === 'WORKFLOW_TASK_STARTED').length >= 2;
-      }), { workflowsFile: './workflows/broken' });
+      await env.withWorker(
+        tq,
+        () =>
+          waitFor(async () => {
+            const types = await eventTypes(env.client, handle.workflowId);
+            return types.includes('WORKFLOW_TASK_FAILED') && types.filter((t) => t === 'WORKFLOW_TASK_STARTED').length >= 2;
+          }),
+        { workflowsFile: './workflows/broken' },
+      );
       expect(await env.withWorker(tq, () => handle.result())).to.equal('fixed');
       const types = await eventTypes(env.client, handle.workflowId);
       expect(types).to.include('WORKFLOW_TASK_FAILED');

@@ -9,7 +9,10 @@ import { uid, useEnv } from './harness';
 
 /** The gRPC error behind a refused call (the SDK wraps it in a ServiceError for starts). */
 async function refusal(p: Promise<unknown>): Promise<{ code?: number; details?: string }> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, 'the call was refused').to.be.instanceOf(Error);
   return (err instanceof ServiceError ? err.cause : err) as { code?: number; details?: string };
 }
@@ -23,23 +26,35 @@ describe('devserver limits', function () {
     const tq = uid('tq');
     const ok = await env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: at(1000) });
     await ok.terminate();
-    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: at(1001) })))
-      .to.include({ code: grpcStatus.INVALID_ARGUMENT, details: 'WorkflowId length exceeds limit.' });
+    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: at(1001) }))).to.include({
+      code: grpcStatus.INVALID_ARGUMENT,
+      details: 'WorkflowId length exceeds limit.',
+    });
     // Bytes, not characters: 500 two-byte characters are 1,000 bytes, 501 are over.
-    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: 'é'.repeat(501) })))
-      .to.include({ code: grpcStatus.INVALID_ARGUMENT });
-    expect(await refusal(env.client.workflow.start(at(1001), { taskQueue: tq, workflowId: uid('wf') })))
-      .to.include({ details: 'WorkflowType length exceeds limit.' });
-    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: at(1001), workflowId: uid('wf') })))
-      .to.include({ details: 'TaskQueue length exceeds limit.' });
-    expect(await refusal(env.client.workflow.signalWithStart('waitsForever', { taskQueue: tq, workflowId: uid('wf'), signal: at(1001) })))
-      .to.include({ details: 'SignalName length exceeds limit.' });
+    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: tq, workflowId: 'é'.repeat(501) }))).to.include({
+      code: grpcStatus.INVALID_ARGUMENT,
+    });
+    expect(await refusal(env.client.workflow.start(at(1001), { taskQueue: tq, workflowId: uid('wf') }))).to.include({
+      details: 'WorkflowType length exceeds limit.',
+    });
+    expect(await refusal(env.client.workflow.start('waitsForever', { taskQueue: at(1001), workflowId: uid('wf') }))).to.include({
+      details: 'TaskQueue length exceeds limit.',
+    });
+    expect(await refusal(env.client.workflow.signalWithStart('waitsForever', { taskQueue: tq, workflowId: uid('wf'), signal: at(1001) }))).to.include({
+      details: 'SignalName length exceeds limit.',
+    });
   });
 
   it('when update-with-start names a workflow id over the limit, both the update and the workflow handle fail with INVALID_ARGUMENT', async () => {
     const startOp = new WithStartWorkflowOperation('updatable', { workflowId: at(1001), taskQueue: uid('tq'), workflowIdConflictPolicy: 'FAIL' });
-    for (const p of [env.client.workflow.startUpdateWithStart('setValue', { args: [1], waitForStage: 'ACCEPTED', startWorkflowOperation: startOp }), startOp.workflowHandle()]) {
-      const err = await p.then(() => undefined, (e: unknown) => e);
+    for (const p of [
+      env.client.workflow.startUpdateWithStart('setValue', { args: [1], waitForStage: 'ACCEPTED', startWorkflowOperation: startOp }),
+      startOp.workflowHandle(),
+    ]) {
+      const err = await p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isGrpcServiceError(err) && err.code === grpcStatus.INVALID_ARGUMENT, String(err)).to.equal(true);
       expect((err as Error).message).to.match(/workflowid.*length/i);
     }
@@ -58,11 +73,23 @@ describe('devserver limits', function () {
           await client.workflow.startUpdateWithStart('neverReturningUpdate', { waitForStage: 'ACCEPTED', startWorkflowOperation: startOp() });
         }
         const op = startOp();
-        for (const p of [client.workflow.startUpdateWithStart('neverReturningUpdate', { waitForStage: 'ACCEPTED', startWorkflowOperation: op }), op.workflowHandle()]) {
-          const err = await p.then(() => undefined, (e: unknown) => e);
+        for (const p of [
+          client.workflow.startUpdateWithStart('neverReturningUpdate', { waitForStage: 'ACCEPTED', startWorkflowOperation: op }),
+          op.workflowHandle(),
+        ]) {
+          const err = await p.then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           expect(isGrpcServiceError(err) && err.code === grpcStatus.RESOURCE_EXHAUSTED, String(err)).to.equal(true);
         }
-        const direct = await client.workflow.getHandle(workflowId).startUpdate('neverReturningUpdate', { waitForStage: 'ACCEPTED' }).then(() => undefined, (e: unknown) => e);
+        const direct = await client.workflow
+          .getHandle(workflowId)
+          .startUpdate('neverReturningUpdate', { waitForStage: 'ACCEPTED' })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         expect(String((direct as { cause?: unknown }).cause ?? direct)).to.match(/limit on number of concurrent in-flight updates has been reached \(10\)/);
         await client.workflow.getHandle(workflowId).terminate();
       });

@@ -47,7 +47,8 @@ describe('devserver persistence (Postgres run, activity and schedule store)', fu
       expect(await a.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId: doneWf, args: ['kept'] })).to.equal('kept');
       await a.client.workflow.start('sleeps', { taskQueue: tq, workflowId: timerWf, args: [2000] });
       await a.client.workflow.start('runActivity', {
-        taskQueue: tq, workflowId: activityWf,
+        taskQueue: tq,
+        workflowId: activityWf,
         args: ['sleepMs', [60_000], { taskQueue: actsTq, startToCloseTimeout: '30s', retry: { initialInterval: '10ms' } }],
       });
       // The activity runs in another process, which dies with the server.
@@ -146,7 +147,12 @@ describe('devserver persistence (Postgres run, activity and schedule store)', fu
   async function historyBytes(connection: Connection, workflowId: string): Promise<string[]> {
     const res = await connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
     const type = protoType('temporal.api.history.v1.HistoryEvent');
-    return res.history!.events!.map((e) => encodeMessage(type, temporal.api.history.v1.HistoryEvent.toObject(temporal.api.history.v1.HistoryEvent.fromObject(e), { longs: Number, enums: Number })).toString('base64'));
+    return res.history!.events!.map((e) =>
+      encodeMessage(
+        type,
+        temporal.api.history.v1.HistoryEvent.toObject(temporal.api.history.v1.HistoryEvent.fromObject(e), { longs: Number, enums: Number }),
+      ).toString('base64'),
+    );
   }
 
   it('keeps every event byte for byte across a restart, and still loads rows that stored events as JSON', async () => {
@@ -160,7 +166,9 @@ describe('devserver persistence (Postgres run, activity and schedule store)', fu
       const w = await Worker.create({ connection: a.nativeConnection, taskQueue: tq, workflowBundle: await bundle(), activities });
       await w.runUntil(async () => {
         const input = { text: 'æøå ✂', bytes: [0, 255, 128], n: 2 ** 40 };
-        expect(await a.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId, args: [input], memo: { note: 'kept' }, staticSummary: 'byte check' })).to.deep.equal(input);
+        expect(
+          await a.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId, args: [input], memo: { note: 'kept' }, staticSummary: 'byte check' }),
+        ).to.deep.equal(input);
       });
       before = await historyBytes(a.connection, workflowId);
     } finally {
@@ -177,10 +185,19 @@ describe('devserver persistence (Postgres run, activity and schedule store)', fu
       const stored = parseJsonWithBytes(rows[0].state) as { encodedHistory: string[] };
       const type = protoType('temporal.api.history.v1.HistoryEvent');
       const { encodedHistory, ...rest } = stored;
-      const legacy = jsonWithBytes({ ...rest, history: encodedHistory.map((b) => type.toObject(type.decode(Buffer.from(b, 'base64')), { longs: Number, enums: Number, defaults: false })) });
+      const legacy = jsonWithBytes({
+        ...rest,
+        history: encodedHistory.map((b) => type.toObject(type.decode(Buffer.from(b, 'base64')), { longs: Number, enums: Number, defaults: false })),
+      });
       const legacyStore = uid('store');
-      await pool.query('INSERT INTO temporal_devserver_runs (store_id, run_id, namespace, workflow_id, seq, state) VALUES ($1, $2, $3, $4, $5, $6)',
-        [legacyStore, rows[0].run_id, rows[0].namespace, rows[0].workflow_id, rows[0].seq, legacy]);
+      await pool.query('INSERT INTO temporal_devserver_runs (store_id, run_id, namespace, workflow_id, seq, state) VALUES ($1, $2, $3, $4, $5, $6)', [
+        legacyStore,
+        rows[0].run_id,
+        rows[0].namespace,
+        rows[0].workflow_id,
+        rows[0].seq,
+        legacy,
+      ]);
 
       for (const storeId of [own, legacyStore]) {
         const server = await startDevServer({ port: 0, databaseUrl, storeId });
@@ -205,13 +222,16 @@ describe('devserver persistence: an acknowledged start or signal is stored befor
 
   it('when the server is killed (-9) right after it acknowledged starts and signals-with-start then every one of them is there after the restart', async () => {
     const base = await testDatabaseUrl();
-    const name = uid('acked').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+    const name = uid('acked')
+      .replace(/[^a-z0-9_]/gi, '_')
+      .toLowerCase();
     const admin = new Pool({ connectionString: base, max: 1 });
     await admin.query(`CREATE DATABASE "${name}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${name}`);
     const launcher = ensureLauncherBuilt();
     const port = await freePort();
-    const start = () => fork(launcher, ['server', 'start-dev', '--port', String(port), '--ip', '127.0.0.1', '--headless', '--database-url', databaseUrl], { stdio: 'ignore' });
+    const start = () =>
+      fork(launcher, ['server', 'start-dev', '--port', String(port), '--ip', '127.0.0.1', '--headless', '--database-url', databaseUrl], { stdio: 'ignore' });
     let server = start();
     const ids: string[] = [];
     try {

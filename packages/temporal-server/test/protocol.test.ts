@@ -8,9 +8,12 @@ const { CommandType, TaskQueueKind } = temporal.api.enums.v1;
 
 describe('devserver protocol corner cases', function () {
   const env = useEnv({});
-  const poll = (tq: string) => env.connection.workflowService.pollWorkflowTaskQueue({
-    namespace: 'default', taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, identity: 'by-hand',
-  });
+  const poll = (tq: string) =>
+    env.connection.workflowService.pollWorkflowTaskQueue({
+      namespace: 'default',
+      taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      identity: 'by-hand',
+    });
   const complete = (taskToken: Uint8Array, commands: temporal.api.command.v1.ICommand[]) =>
     env.connection.workflowService.respondWorkflowTaskCompleted({ namespace: 'default', taskToken, identity: 'by-hand', commands });
 
@@ -18,7 +21,9 @@ describe('devserver protocol corner cases', function () {
     const tq = uid('tq');
     const h = await env.client.workflow.start('timerRace', { taskQueue: tq, workflowId: uid('wf'), args: [0] });
     const t1 = await poll(tq);
-    await complete(t1.taskToken!, [{ commandType: CommandType.COMMAND_TYPE_START_TIMER, startTimerCommandAttributes: { timerId: '1', startToFireTimeout: { nanos: 150_000_000 } } }]);
+    await complete(t1.taskToken!, [
+      { commandType: CommandType.COMMAND_TYPE_START_TIMER, startTimerCommandAttributes: { timerId: '1', startToFireTimeout: { nanos: 150_000_000 } } },
+    ]);
     await h.signal('done');
     const t2 = await poll(tq);
     // the race, observed in the server: task 2 is started and the timer's fire waits in the run's buffer

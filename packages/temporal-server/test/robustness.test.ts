@@ -11,14 +11,24 @@ const WS = '/temporal.api.workflowservice.v1.WorkflowService';
 function rawCall(client: grpc.Client, method: string, body: Buffer, deadlineMs = 10_000): { promise: Promise<Buffer>; call: grpc.ClientUnaryCall } {
   let call!: grpc.ClientUnaryCall;
   const promise = new Promise<Buffer>((resolve, reject) => {
-    call = client.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, body, { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(err) : resolve(res!)));
+    call = client.makeUnaryRequest(
+      method,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+      { deadline: Date.now() + deadlineMs },
+      (err, res) => (err ? reject(err) : resolve(res!)),
+    );
   });
   return { promise, call };
 }
 
-const pollRequest = (taskQueue: string) => encodeMessage(protoType('temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest'), {
-  namespace: 'default', taskQueue: { name: taskQueue, kind: 1 }, identity: 'raw-poller',
-});
+const pollRequest = (taskQueue: string) =>
+  encodeMessage(protoType('temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest'), {
+    namespace: 'default',
+    taskQueue: { name: taskQueue, kind: 1 },
+    identity: 'raw-poller',
+  });
 
 describe('devserver robustness', function () {
   const env = useEnv({});
@@ -44,7 +54,9 @@ describe('devserver robustness', function () {
     // Well-formed protobuf but semantically invalid: still INVALID_ARGUMENT, never UNKNOWN.
     const err2 = await env.connection.workflowService.startWorkflowExecution({ namespace: 'default', workflowId: '' }).catch((e) => e);
     expect(err2.code).to.equal(grpc.status.INVALID_ARGUMENT);
-    const err3 = await env.connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: uid('missing') } }).catch((e) => e);
+    const err3 = await env.connection.workflowService
+      .describeWorkflowExecution({ namespace: 'default', execution: { workflowId: uid('missing') } })
+      .catch((e) => e);
     expect(err3.code).to.equal(grpc.status.NOT_FOUND);
     const err4 = await env.connection.workflowService.describeNamespace({ namespace: 'nope' }).catch((e) => e);
     expect(err4.code).to.equal(grpc.status.NOT_FOUND);
@@ -85,7 +97,7 @@ describe('devserver robustness', function () {
     }
   });
 
-  it('reports 24 h as the namespaces\' retention by default', async () => {
+  it("reports 24 h as the namespaces' retention by default", async () => {
     const described = await env.connection.workflowService.describeNamespace({ namespace: 'default' });
     expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds)).to.equal(24 * 3600);
   });
@@ -99,7 +111,10 @@ describe('devserver robustness', function () {
       expect(described.config?.workflowExecutionRetentionTtl).to.deep.include({ nanos: 200_000_000 });
       expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds ?? 0)).to.equal(0);
       const listed = await client.connection.workflowService.listNamespaces({});
-      expect(listed.namespaces.map((n) => [n.namespaceInfo?.name, n.config?.workflowExecutionRetentionTtl?.nanos])).to.deep.equal([['default', 200_000_000], ['other', 200_000_000]]);
+      expect(listed.namespaces.map((n) => [n.namespaceInfo?.name, n.config?.workflowExecutionRetentionTtl?.nanos])).to.deep.equal([
+        ['default', 200_000_000],
+        ['other', 200_000_000],
+      ]);
       const open = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       const closed = await client.workflow.start('waitsForever', { taskQueue: uid('tq'), workflowId: uid('wf') });
       await closed.terminate();

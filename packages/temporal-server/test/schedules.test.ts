@@ -28,10 +28,12 @@ describe('devserver schedules', function () {
   async function skip(ms: number): Promise<void> {
     const clock = env.server.engine.clock;
     // Locks again inside the timer callback, before the clock can skip any further.
-    const done = new Promise<void>((resolve) => clock.after(ms, () => {
-      clock.lock();
-      resolve();
-    }));
+    const done = new Promise<void>((resolve) =>
+      clock.after(ms, () => {
+        clock.lock();
+        resolve();
+      }),
+    );
     clock.unlock();
     await done;
   }
@@ -119,8 +121,10 @@ describe('devserver schedules', function () {
     const ids = [0, 1, 2, 3].map((i) => `${group}-${i}`);
     for (const [i, scheduleId] of ids.entries()) {
       await create({
-        scheduleId, spec: { calendars: [{ hour: { start: 2, end: 7, step: 1 } }] },
-        searchAttributes: i < 2 ? { CustomKeywordField: [group] } : {}, state: { paused: i === 3 },
+        scheduleId,
+        spec: { calendars: [{ hour: { start: 2, end: 7, step: 1 } }] },
+        searchAttributes: i < 2 ? { CustomKeywordField: [group] } : {},
+        state: { paused: i === 3 },
       });
     }
     const listed = async (query: string) => {
@@ -131,7 +135,11 @@ describe('devserver schedules', function () {
     expect(await listed(`CustomKeywordField="${group}"`)).to.deep.equal(ids.slice(0, 2));
     expect(await listed(`ScheduleId STARTS_WITH "${group}" AND TemporalSchedulePaused = true`)).to.deep.equal([ids[3]]);
     expect(await listed(`ScheduleId = "${ids[2]}"`)).to.deep.equal([ids[2]]);
-    const refused = await env.client.schedule.list({ query: 'CustomKeywordField =' })[Symbol.asyncIterator]().next().catch((e: unknown) => e);
+    const refused = await env.client.schedule
+      .list({ query: 'CustomKeywordField =' })
+      [Symbol.asyncIterator]()
+      .next()
+      .catch((e: unknown) => e);
     expect(String((refused as { cause?: unknown }).cause ?? refused)).to.match(/invalid query/);
     for (const id of ids) await env.client.schedule.getHandle(id).delete();
   });
@@ -140,7 +148,10 @@ describe('devserver schedules', function () {
     const handle = await create({
       spec: { calendars: [{ hour: { start: 2, end: 7, step: 1 } }] },
       action: {
-        type: 'startWorkflow', workflowType: 'returnsInput', args: ['hi'], taskQueue: tq,
+        type: 'startWorkflow',
+        workflowType: 'returnsInput',
+        args: ['hi'],
+        taskQueue: tq,
         searchAttributes: { CustomKeywordField: ['test-value2'] },
         typedSearchAttributes: new TypedSearchAttributes([{ key: defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT), value: 42 }]),
       },
@@ -149,10 +160,12 @@ describe('devserver schedules', function () {
     expect(d.action.type).to.equal('startWorkflow');
     if (d.action.type !== 'startWorkflow') return;
     expect(d.action.searchAttributes).to.deep.equal({ CustomKeywordField: ['test-value2'], CustomIntField: [42] });
-    expect(d.action.typedSearchAttributes).to.deep.equal(new TypedSearchAttributes([
-      { key: defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT), value: 42 },
-      { key: defineSearchAttributeKey('CustomKeywordField', SearchAttributeType.KEYWORD), value: 'test-value2' },
-    ]));
+    expect(d.action.typedSearchAttributes).to.deep.equal(
+      new TypedSearchAttributes([
+        { key: defineSearchAttributeKey('CustomIntField', SearchAttributeType.INT), value: 42 },
+        { key: defineSearchAttributeKey('CustomKeywordField', SearchAttributeType.KEYWORD), value: 'test-value2' },
+      ]),
+    );
     await handle.delete();
   });
 
@@ -176,7 +189,8 @@ describe('devserver schedules', function () {
       expect([local.day(), local.format('HH:mm')]).to.deep.equal([1, '12:00']);
     }
     const matching = await env.connection.workflowService.listScheduleMatchingTimes({
-      namespace: 'default', scheduleId: oslo.scheduleId,
+      namespace: 'default',
+      scheduleId: oslo.scheduleId,
       startTime: { seconds: Long.fromNumber(Date.parse('2026-03-01T00:00:00Z') / 1000) },
       endTime: { seconds: Long.fromNumber(Date.parse('2026-04-30T00:00:00Z') / 1000) },
     });
@@ -241,9 +255,24 @@ describe('devserver schedules', function () {
       const skipId = uid('skip');
       const bufferId = uid('buffer');
       const allId = uid('buffer-all');
-      const skipping = await create({ scheduleId: skipId, spec: { intervals: [{ every: '1m' }] }, action: action(skipId), policies: { overlap: ScheduleOverlapPolicy.SKIP } });
-      const buffering = await create({ scheduleId: bufferId, spec: { intervals: [{ every: '1m' }] }, action: action(bufferId), policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE } });
-      const bufferingAll = await create({ scheduleId: allId, spec: { intervals: [{ every: '1m' }] }, action: action(allId), policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL } });
+      const skipping = await create({
+        scheduleId: skipId,
+        spec: { intervals: [{ every: '1m' }] },
+        action: action(skipId),
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+      const buffering = await create({
+        scheduleId: bufferId,
+        spec: { intervals: [{ every: '1m' }] },
+        action: action(bufferId),
+        policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
+      });
+      const bufferingAll = await create({
+        scheduleId: allId,
+        spec: { intervals: [{ every: '1m' }] },
+        action: action(allId),
+        policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL },
+      });
       await skip(3 * 60_000 + 1000);
       await actionsTaken(skipping, 1);
       const all = await bufferingAll.describe();
@@ -277,7 +306,8 @@ describe('devserver schedules', function () {
     await env.withWorker(tq, async () => {
       const scheduleId = uid('terminate');
       const handle = await create({
-        scheduleId, spec: { intervals: [{ every: '1m' }] },
+        scheduleId,
+        spec: { intervals: [{ every: '1m' }] },
         action: { type: 'startWorkflow', workflowType: 'waitsForever', taskQueue: tq, workflowId: `${scheduleId}-wf` },
         policies: { overlap: ScheduleOverlapPolicy.TERMINATE_OTHER },
         state: { remainingActions: 2 },
@@ -300,7 +330,8 @@ describe('devserver schedules', function () {
     await env.withWorker(tq, async () => {
       const scheduleId = uid('cancel');
       const handle = await create({
-        scheduleId, spec: { intervals: [{ every: '1m' }] },
+        scheduleId,
+        spec: { intervals: [{ every: '1m' }] },
         action: { type: 'startWorkflow', workflowType: 'waitsForever', taskQueue: tq, workflowId: `${scheduleId}-wf` },
         policies: { overlap: ScheduleOverlapPolicy.CANCEL_OTHER },
       });
@@ -377,7 +408,11 @@ describe('devserver schedule cron strings', () => {
   it('compiles fields, names, steps, shorthands, seconds, years and CRON_TZ', () => {
     expect(times('*/20 * * * *', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-07T00:20:00.000Z', '2026-03-07T00:40:00.000Z', '2026-03-07T01:00:00.000Z']);
     // 2026-03-07 is a Saturday; 7 is Sunday too.
-    expect(times('0 9 * * MON-FRI', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-09T09:00:00.000Z', '2026-03-10T09:00:00.000Z', '2026-03-11T09:00:00.000Z']);
+    expect(times('0 9 * * MON-FRI', '2026-03-07T00:00:00Z')).to.deep.equal([
+      '2026-03-09T09:00:00.000Z',
+      '2026-03-10T09:00:00.000Z',
+      '2026-03-11T09:00:00.000Z',
+    ]);
     expect(times('0 0 * * 5-7', '2026-03-07T00:00:00Z')).to.deep.equal(['2026-03-08T00:00:00.000Z', '2026-03-13T00:00:00.000Z', '2026-03-14T00:00:00.000Z']);
     expect(cronToCalendar('0 0 * * 7').calendar.dayOfWeek).to.deep.equal([{ start: 0, end: 0, step: 1 }]);
     expect(times('@daily', '2026-03-07T10:00:00Z', 1)).to.deep.equal(['2026-03-08T00:00:00.000Z']);
@@ -391,20 +426,39 @@ describe('devserver schedule catch-up window', () => {
   it('acts on missed times inside the catch-up window and counts the older ones as missed', () => {
     let now = Date.UTC(2026, 0, 1);
     const timers: { due: number; fn: () => void }[] = [];
-    const clock = { now: () => now, at: (due: number, fn: () => void) => { timers.push({ due, fn }); return { cancel: () => undefined }; } };
+    const clock = {
+      now: () => now,
+      at: (due: number, fn: () => void) => {
+        timers.push({ due, fn });
+        return { cancel: () => undefined };
+      },
+    };
     const started: string[] = [];
     const actions = new ScheduleActions({
       clock,
       registry: { currentRun: () => undefined },
-      starter: { start: (_ns, req) => { started.push(req.workflowId ?? ''); return { runId: `run-${started.length}`, started: true }; } },
-      closer: { terminate: () => undefined }, signals: { requestCancel: () => undefined }, log: () => undefined,
+      starter: {
+        start: (_ns, req) => {
+          started.push(req.workflowId ?? '');
+          return { runId: `run-${started.length}`, started: true };
+        },
+      },
+      closer: { terminate: () => undefined },
+      signals: { requestCancel: () => undefined },
+      log: () => undefined,
     });
     const schedules = new Schedules({ clock, actions, searchAttributes: { typed: (sa) => sa } });
-    schedules.create('default', 'late', {
-      spec: { interval: [{ interval: { seconds: 60 } }] },
-      action: { startWorkflow: { workflowId: 'w', workflowType: { name: 'x' }, taskQueue: { name: 'q' } } },
-      policies: { catchupWindow: { seconds: 150 } },
-    }, undefined, undefined);
+    schedules.create(
+      'default',
+      'late',
+      {
+        spec: { interval: [{ interval: { seconds: 60 } }] },
+        action: { startWorkflow: { workflowId: 'w', workflowType: { name: 'x' }, taskQueue: { name: 'q' } } },
+        policies: { catchupWindow: { seconds: 150 } },
+      },
+      undefined,
+      undefined,
+    );
     expect(new Date(timers[0].due).toISOString()).to.equal('2026-01-01T00:01:00.000Z');
     // The timer fires ten minutes late (the server was down).
     now += 10 * 60_000;
@@ -440,11 +494,28 @@ describe('devserver schedules with the Postgres store', function () {
   it('keeps schedules, their counters and their timers across a restart, and deletions too', async () => {
     const firing = uid('firing');
     const paused = uid('paused');
-    const action = (id: string) => ({ type: 'startWorkflow' as const, workflowType: 'returnsInput', args: ['x'], taskQueue: uid('nobody'), workflowId: `${id}-wf` });
+    const action = (id: string) => ({
+      type: 'startWorkflow' as const,
+      workflowType: 'returnsInput',
+      args: ['x'],
+      taskQueue: uid('nobody'),
+      workflowId: `${id}-wf`,
+    });
     let before = 0;
     await withServer(async (client) => {
-      const h = await client.schedule.create({ scheduleId: firing, spec: { intervals: [{ every: '1s' }] }, action: action(firing), policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL } });
-      await client.schedule.create({ scheduleId: paused, spec: { calendars: [{ hour: 6 }] }, action: action(paused), state: { paused: true, note: 'kept' }, memo: { a: 1 } });
+      const h = await client.schedule.create({
+        scheduleId: firing,
+        spec: { intervals: [{ every: '1s' }] },
+        action: action(firing),
+        policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL },
+      });
+      await client.schedule.create({
+        scheduleId: paused,
+        spec: { calendars: [{ hour: 6 }] },
+        action: action(paused),
+        state: { paused: true, note: 'kept' },
+        memo: { a: 1 },
+      });
       await waitFor(async () => (await h.describe()).info.numActionsTaken >= 1, 10_000);
       before = (await h.describe()).info.numActionsTaken;
     });

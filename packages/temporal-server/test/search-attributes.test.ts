@@ -33,7 +33,8 @@ for (const mode of CACHE_MODES) {
       const tq = uid('tq');
       const when = new Date('2026-03-29T01:30:00.000Z');
       const h = await env.client.workflow.start('typedAttributes', {
-        taskQueue: tq, workflowId: uid('wf'),
+        taskQueue: tq,
+        workflowId: uid('wf'),
         searchAttributes: { CustomDatetimeField: [when], CustomIntField: [7], Tags: ['a', 'b'] },
       });
       const seen = await env.withWorker(tq, () => h.result(), { buildId: 'salon-build-1' });
@@ -86,7 +87,7 @@ for (const mode of CACHE_MODES) {
 describe('devserver counts grouped by execution status', function () {
   const env = useEnv({});
 
-  it('when counting with GROUP BY ExecutionStatus then each status has its own count, in the real server\'s status order', async () => {
+  it("when counting with GROUP BY ExecutionStatus then each status has its own count, in the real server's status order", async () => {
     const tq = uid('tq');
     await env.withWorker(tq, async () => {
       for (let i = 0; i < 3; i++) await env.client.workflow.execute('returnsInput', { taskQueue: tq, workflowId: uid('wf'), args: [i] });
@@ -101,7 +102,9 @@ describe('devserver counts grouped by execution status', function () {
       { count: 3, groupValues: [['Completed']] },
     ]);
     expect((await env.client.workflow.count(`TaskQueue = '${tq}'`)).groups).to.deep.equal([]);
-    const refused = (await env.client.workflow.count(`TaskQueue = '${tq}' GROUP BY WorkflowType`).catch((e: unknown) => e)) as Error & { cause?: { details?: string } };
+    const refused = (await env.client.workflow.count(`TaskQueue = '${tq}' GROUP BY WorkflowType`).catch((e: unknown) => e)) as Error & {
+      cause?: { details?: string };
+    };
     expect(String(refused.cause?.details)).to.match(/GROUP BY WorkflowType is not supported/);
   });
 });

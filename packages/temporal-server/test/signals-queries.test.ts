@@ -43,16 +43,35 @@ for (const mode of CACHE_MODES) {
       await env.withWorker(tq, async () => {
         const first = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [2] });
         // USE_EXISTING and a reuse policy (which only applies to closed runs): the running run is signalled.
-        const second = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [3], workflowIdConflictPolicy: 'USE_EXISTING' });
-        const third = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [4], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+        const second = await env.client.workflow.signalWithStart('accumulator', {
+          taskQueue: tq,
+          workflowId,
+          signal: 'add',
+          signalArgs: [3],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+        const third = await env.client.workflow.signalWithStart('accumulator', {
+          taskQueue: tq,
+          workflowId,
+          signal: 'add',
+          signalArgs: [4],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        });
         expect([second.signaledRunId, third.signaledRunId]).to.deep.equal([first.signaledRunId, first.signaledRunId]);
         await waitFor(async () => (await first.query<number>('total')) === 9);
         // FAIL: refused, and the running run is not signalled.
-        await expect(env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [5], workflowIdConflictPolicy: 'FAIL' }))
-          .to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
+        await expect(
+          env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [5], workflowIdConflictPolicy: 'FAIL' }),
+        ).to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
         expect(await first.query<number>('total')).to.equal(9);
         // TERMINATE_IF_RUNNING: the running run is terminated and a new one starts with the signal.
-        const fresh = await env.client.workflow.signalWithStart('accumulator', { taskQueue: tq, workflowId, signal: 'add', signalArgs: [6], workflowIdReusePolicy: 'TERMINATE_IF_RUNNING' });
+        const fresh = await env.client.workflow.signalWithStart('accumulator', {
+          taskQueue: tq,
+          workflowId,
+          signal: 'add',
+          signalArgs: [6],
+          workflowIdReusePolicy: 'TERMINATE_IF_RUNNING',
+        });
         expect(fresh.signaledRunId).to.not.equal(first.signaledRunId);
         expect((await env.client.workflow.getHandle(workflowId, first.signaledRunId).describe()).status.name).to.equal('TERMINATED');
         await waitFor(async () => (await fresh.query<number>('total')) === 6);
@@ -66,14 +85,22 @@ for (const mode of CACHE_MODES) {
       const h = await env.client.workflow.start('signalRace', { taskQueue: tq, workflowId: uid('wf') });
       const svc = env.connection.workflowService;
       // Play the worker by hand so the signal lands exactly while the task is started.
-      const task = await svc.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, identity: 'by-hand' });
+      const task = await svc.pollWorkflowTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        identity: 'by-hand',
+      });
       expect(Number(task.startedEventId)).to.equal(3);
       await h.signal('add', 7);
       expect(await eventTypes(env.client, h.workflowId)).to.deep.equal(['WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED']);
-      const err = await svc.respondWorkflowTaskCompleted({
-        namespace: 'default', taskToken: task.taskToken, identity: 'by-hand',
-        commands: [{ commandType: CommandType.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, completeWorkflowExecutionCommandAttributes: {} }],
-      }).catch((e) => e);
+      const err = await svc
+        .respondWorkflowTaskCompleted({
+          namespace: 'default',
+          taskToken: task.taskToken,
+          identity: 'by-hand',
+          commands: [{ commandType: CommandType.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, completeWorkflowExecutionCommandAttributes: {} }],
+        })
+        .catch((e) => e);
       expect(err.code).to.equal(3);
       expect(err.details).to.equal('UnhandledCommand');
       const events = (await h.fetchHistory()).events!;
@@ -88,12 +115,20 @@ for (const mode of CACHE_MODES) {
       const tq = uid('tq');
       const h = await env.client.workflow.start('signalRace', { taskQueue: tq, workflowId: uid('wf') });
       const svc = env.connection.workflowService;
-      const task = await svc.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, identity: 'by-hand' });
+      const task = await svc.pollWorkflowTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        identity: 'by-hand',
+      });
       await h.signal('add', 9);
       await svc.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: task.taskToken, identity: 'by-hand', commands: [] });
       expect(await eventTypes(env.client, h.workflowId)).to.deep.equal([
-        'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
-        'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_TASK_SCHEDULED',
+        'WORKFLOW_EXECUTION_STARTED',
+        'WORKFLOW_TASK_SCHEDULED',
+        'WORKFLOW_TASK_STARTED',
+        'WORKFLOW_TASK_COMPLETED',
+        'WORKFLOW_EXECUTION_SIGNALED',
+        'WORKFLOW_TASK_SCHEDULED',
       ]);
       // A stale token is NOT_FOUND.
       const stale = await svc.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: task.taskToken, commands: [] }).catch((e) => e);
@@ -116,7 +151,12 @@ for (const mode of CACHE_MODES) {
         // Closed workflow: replayed from full history by the worker.
         expect(await h.query<number>('total')).to.equal(4);
         const strict = new Client({ connection: env.connection, workflow: { queryRejectCondition: 'NOT_OPEN' } });
-        expect(await strict.workflow.getHandle(h.workflowId).query('total').catch((e) => e)).to.be.instanceOf(QueryRejectedError);
+        expect(
+          await strict.workflow
+            .getHandle(h.workflowId)
+            .query('total')
+            .catch((e) => e),
+        ).to.be.instanceOf(QueryRejectedError);
       });
     });
 
@@ -125,7 +165,11 @@ for (const mode of CACHE_MODES) {
       const h = await env.client.workflow.start('accumulator', { taskQueue: tq, workflowId: uid('wf') });
       const svc = env.connection.workflowService;
       // Started task (played by hand): the query waits, then goes out as a query task.
-      const task = await svc.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, identity: 'by-hand' });
+      const task = await svc.pollWorkflowTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: tq, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        identity: 'by-hand',
+      });
       const duringTask = h.query<number>('total');
       await new Promise((r) => setTimeout(r, 100));
       await svc.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: task.taskToken, identity: 'by-hand', commands: [] });

@@ -6,7 +6,13 @@
 import { expect } from 'chai';
 import { activityInfo, Context, CompleteAsyncError } from '@temporalio/activity';
 import {
-  ActivityCompletionError, ActivityExecutionAlreadyStartedError, ActivityExecutionFailedError, ActivityNotFoundError, Client, isGrpcCancelledError, ServiceError,
+  ActivityCompletionError,
+  ActivityExecutionAlreadyStartedError,
+  ActivityExecutionFailedError,
+  ActivityNotFoundError,
+  Client,
+  isGrpcCancelledError,
+  ServiceError,
   TerminatedFailure,
 } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, TimeoutFailure } from '@temporalio/common';
@@ -16,7 +22,10 @@ const LONG_POLL_MS = 1_000;
 
 /** The server's message behind the SDK's ServiceError ("Failed to ..."): its gRPC error's details. */
 async function refusal(p: Promise<unknown>): Promise<{ code?: number; details?: string }> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, 'the call was refused').to.be.instanceOf(ServiceError);
   return (err as ServiceError).cause as { code?: number; details?: string };
 }
@@ -43,7 +52,13 @@ const activities = {
   },
   async ownInfo() {
     const i = activityInfo();
-    return { inWorkflow: i.inWorkflow, activityRunId: i.activityRunId, workflowExecution: i.workflowExecution ?? null, workflowType: i.workflowType ?? null, attempt: i.attempt };
+    return {
+      inWorkflow: i.inWorkflow,
+      activityRunId: i.activityRunId,
+      workflowExecution: i.workflowExecution ?? null,
+      workflowType: i.workflowType ?? null,
+      attempt: i.attempt,
+    };
   },
   async failTwice(): Promise<number> {
     const { attempt } = activityInfo();
@@ -54,7 +69,9 @@ const activities = {
     const { attempt, heartbeatDetails } = activityInfo();
     if (attempt > 1) return heartbeatDetails;
     Context.current().heartbeat({ progress: 'first attempt got this far' });
-    await Context.current().sleep(10_000).catch(() => undefined);
+    await Context.current()
+      .sleep(10_000)
+      .catch(() => undefined);
     return 'attempt 1 should have timed out';
   },
   async completeAsync(): Promise<never> {
@@ -99,12 +116,14 @@ describe('devserver standalone activities', function () {
     expect(err).to.be.instanceOf(ActivityExecutionFailedError);
     expect((err as ActivityExecutionFailedError).cause).to.be.instanceOf(ApplicationFailure);
     expect((err as ActivityExecutionFailedError).cause?.message).to.equal('failure');
-    const executed = await client().execute('throwAnError', { ...opts, id: uid('act'), args: ['again'] }).catch((e: unknown) => e);
+    const executed = await client()
+      .execute('throwAnError', { ...opts, id: uid('act'), args: ['again'] })
+      .catch((e: unknown) => e);
     expect((executed as ActivityExecutionFailedError).cause?.message).to.equal('again');
     expect(await client().execute('echo', { ...opts, id: uid('act'), args: ['executed'] })).to.equal('executed');
   });
 
-  it('when the worker is slower than the server\'s long poll, result() keeps waiting', async () => {
+  it("when the worker is slower than the server's long poll, result() keeps waiting", async () => {
     const id = uid('act');
     const handle = await client().start('waitForRelease', { ...opts, id });
     setTimeout(() => released.add(id), LONG_POLL_MS * 1.5);
@@ -116,7 +135,9 @@ describe('devserver standalone activities', function () {
     const handle = await client().start('waitForRelease', { ...opts, id, scheduleToCloseTimeout: '5s' });
     const abort = new AbortController();
     setTimeout(() => abort.abort(), LONG_POLL_MS * 0.25);
-    const err = await client().withAbortSignal(abort.signal, () => handle.result()).catch((e: unknown) => e);
+    const err = await client()
+      .withAbortSignal(abort.signal, () => handle.result())
+      .catch((e: unknown) => e);
     expect(err).to.be.instanceOf(ServiceError);
     expect(isGrpcCancelledError(err)).to.equal(true);
     expect((await handle.describe()).status).to.equal('RUNNING');
@@ -210,7 +231,10 @@ describe('devserver standalone activities', function () {
     await client().start('echo', { ...opts, id: running, taskQueue: uid('nobody') });
     const grouped = await client().count(`(${query} OR ActivityId='${running}') GROUP BY ExecutionStatus`);
     expect(grouped.count).to.equal(4);
-    expect(grouped.groups).to.deep.equal([{ count: 1, groupValues: [['Running']] }, { count: 3, groupValues: [['Completed']] }]);
+    expect(grouped.groups).to.deep.equal([
+      { count: 1, groupValues: [['Running']] },
+      { count: 3, groupValues: [['Completed']] },
+    ]);
     await client().getHandle(running).terminate('done');
   });
 
@@ -223,7 +247,9 @@ describe('devserver standalone activities', function () {
     const id = uid('act');
     const handle = await client().start('waitForRelease', { ...opts, id, idConflictPolicy: 'FAIL' });
     await waitFor(async () => started.has(id));
-    const err = await client().start('waitForRelease', { ...opts, id, idConflictPolicy: 'FAIL' }).catch((e: unknown) => e);
+    const err = await client()
+      .start('waitForRelease', { ...opts, id, idConflictPolicy: 'FAIL' })
+      .catch((e: unknown) => e);
     expect(err).to.be.instanceOf(ActivityExecutionAlreadyStartedError);
     expect((err as ActivityExecutionAlreadyStartedError).activityId).to.equal(id);
     expect((err as ActivityExecutionAlreadyStartedError).runId).to.equal(handle.runId);
@@ -237,25 +263,41 @@ describe('devserver standalone activities', function () {
     const id = uid('act');
     const handle = await client().start('echo', { ...opts, id, args: ['x'], idReusePolicy: 'REJECT_DUPLICATE' });
     await handle.result();
-    const rejected = await client().start('echo', { ...opts, id, args: ['x'], idReusePolicy: 'REJECT_DUPLICATE' }).catch((e: unknown) => e);
+    const rejected = await client()
+      .start('echo', { ...opts, id, args: ['x'], idReusePolicy: 'REJECT_DUPLICATE' })
+      .catch((e: unknown) => e);
     expect(rejected).to.be.instanceOf(ActivityExecutionAlreadyStartedError);
     expect((rejected as ActivityExecutionAlreadyStartedError).runId).to.equal(handle.runId);
-    const afterSuccess = await client().start('echo', { ...opts, id, args: ['x'], idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' }).catch((e: unknown) => e);
+    const afterSuccess = await client()
+      .start('echo', { ...opts, id, args: ['x'], idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' })
+      .catch((e: unknown) => e);
     expect(afterSuccess).to.be.instanceOf(ActivityExecutionAlreadyStartedError);
 
     const failedId = uid('act');
-    await client().execute('throwAnError', { ...opts, id: failedId, args: ['x'] }).catch(() => undefined);
+    await client()
+      .execute('throwAnError', { ...opts, id: failedId, args: ['x'] })
+      .catch(() => undefined);
     const retried = await client().start('echo', { ...opts, id: failedId, args: ['second'], idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' });
     expect(await retried.result()).to.equal('second');
   });
 
   it('retries failed attempts per the retry policy and times out silent ones, like a workflow activity', async () => {
     expect(await client().execute('failTwice', { ...opts, id: uid('act'), retry: { initialInterval: '50ms' } })).to.equal(3);
-    const details = await client().execute('heartbeatThenHang', { ...opts, id: uid('act'), startToCloseTimeout: '10s', heartbeatTimeout: '400ms', retry: { initialInterval: '10ms' } });
+    const details = await client().execute('heartbeatThenHang', {
+      ...opts,
+      id: uid('act'),
+      startToCloseTimeout: '10s',
+      heartbeatTimeout: '400ms',
+      retry: { initialInterval: '10ms' },
+    });
     expect(details).to.deep.equal({ progress: 'first attempt got this far' });
-    const err = await client().execute('failTwice', { ...opts, id: uid('act'), retry: { initialInterval: '10ms', maximumAttempts: 2 } }).catch((e: unknown) => e);
+    const err = await client()
+      .execute('failTwice', { ...opts, id: uid('act'), retry: { initialInterval: '10ms', maximumAttempts: 2 } })
+      .catch((e: unknown) => e);
     expect((err as ActivityExecutionFailedError).cause?.message).to.equal('attempt 2 failed');
-    const timedOut = await client().execute('echo', { ...opts, id: uid('act'), taskQueue: uid('nobody'), scheduleToCloseTimeout: '300ms' }).catch((e: unknown) => e);
+    const timedOut = await client()
+      .execute('echo', { ...opts, id: uid('act'), taskQueue: uid('nobody'), scheduleToCloseTimeout: '300ms' })
+      .catch((e: unknown) => e);
     expect((timedOut as ActivityExecutionFailedError).cause).to.be.instanceOf(TimeoutFailure);
     expect(((timedOut as ActivityExecutionFailedError).cause as TimeoutFailure).timeoutType).to.equal('SCHEDULE_TO_CLOSE');
   });
@@ -298,14 +340,18 @@ describe('devserver standalone activities', function () {
     expect(await refusal(handle.pause())).to.include({ code: 9, details: 'activity is already paused' }); // FAILED_PRECONDITION
     // A worker for the queue gets nothing while the activity is paused: one started after it on the same
     // queue runs, so the worker has polled the queue, and the paused one is still waiting, never handed out.
-    await env.withWorker(idleQueue, async () => {
-      const after = await client().start('echo', { ...opts, id: uid('act'), taskQueue: idleQueue, args: ['the later one'] });
-      expect(await after.result()).to.equal('the later one');
-      const still = await handle.describe();
-      expect([still.status, still.runState, still.attempt]).to.deep.equal(['PAUSED', 'PAUSED', 1]);
-      await handle.unpause();
-      expect(await handle.result()).to.equal('after pause');
-    }, { activities });
+    await env.withWorker(
+      idleQueue,
+      async () => {
+        const after = await client().start('echo', { ...opts, id: uid('act'), taskQueue: idleQueue, args: ['the later one'] });
+        expect(await after.result()).to.equal('the later one');
+        const still = await handle.describe();
+        expect([still.status, still.runState, still.attempt]).to.deep.equal(['PAUSED', 'PAUSED', 1]);
+        await handle.unpause();
+        expect(await handle.result()).to.equal('after pause');
+      },
+      { activities },
+    );
 
     const resetId = uid('act');
     const toReset = await client().start('echo', { ...opts, id: resetId, taskQueue: idleQueue, args: ['after reset'] });
@@ -315,7 +361,7 @@ describe('devserver standalone activities', function () {
     expect(await env.withWorker(idleQueue, () => toReset.result(), { activities })).to.equal('after reset');
   });
 
-  it('changes a waiting activity\'s options (its task queue, timeouts) and restores the original ones', async () => {
+  it("changes a waiting activity's options (its task queue, timeouts) and restores the original ones", async () => {
     const id = uid('act');
     const handle = await client().start('echo', { ...opts, id, taskQueue: uid('nobody'), args: ['moved'], startDelay: '1h' });
     const updated = await handle.updateOptions({ taskQueue, startToCloseTimeout: '5s', startDelay: 0 });
@@ -346,9 +392,15 @@ describe('devserver standalone activities', function () {
     const long = 'a'.repeat(1001);
     expect(await refusal(client().start('echo', { ...opts, id: long }))).to.include({ code: 3, details: 'ActivityId length exceeds limit.' });
     expect(await refusal(client().start(long, { ...opts, id: uid('act') }))).to.include({ code: 3, details: 'ActivityType length exceeds limit.' });
-    const noTimeout = await env.connection.workflowService.startActivityExecution({
-      namespace: 'default', activityId: uid('act'), activityType: { name: 'echo' }, taskQueue: { name: taskQueue }, requestId: uid('r'),
-    }).catch((e: unknown) => e);
+    const noTimeout = await env.connection.workflowService
+      .startActivityExecution({
+        namespace: 'default',
+        activityId: uid('act'),
+        activityType: { name: 'echo' },
+        taskQueue: { name: taskQueue },
+        requestId: uid('r'),
+      })
+      .catch((e: unknown) => e);
     expect(noTimeout).to.include({ code: 3 });
     await expect(client().getHandle(uid('act'), '00000000-0000-0000-0000-000000000000').describe()).to.be.rejectedWith(ActivityNotFoundError);
   });

@@ -51,7 +51,9 @@ describe('devserver time skipping around activities', function () {
     });
     await w.runUntil(async () => {
       const h = await env.client.workflow.start('runActivity', {
-        taskQueue: tq, workflowId: uid('wf'), args: ['blocks', [], { startToCloseTimeout: '2 hours', retry: { maximumAttempts: 1 } }],
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        args: ['blocks', [], { startToCloseTimeout: '2 hours', retry: { maximumAttempts: 1 } }],
       });
       const result = h.result(); // unlocks time skipping while it waits
       await isStarted;
@@ -76,9 +78,13 @@ describe('devserver time skipping around activities', function () {
       },
     });
     const wall = Date.now();
-    const skipped = await w.runUntil(env.client.workflow.execute('runActivity', {
-      taskQueue: tq, workflowId: uid('wf'), args: ['sleepsInVirtualTime', [], { startToCloseTimeout: '2 days', retry: { maximumAttempts: 1 } }],
-    }));
+    const skipped = await w.runUntil(
+      env.client.workflow.execute('runActivity', {
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        args: ['sleepsInVirtualTime', [], { startToCloseTimeout: '2 days', retry: { maximumAttempts: 1 } }],
+      }),
+    );
     expect(Date.now() - wall).to.be.lessThan(5000);
     expect(skipped).to.be.within(24 * HOUR, 24 * HOUR + 5000);
   });
@@ -95,9 +101,13 @@ describe('devserver time skipping around activities', function () {
       },
     });
     const workflowId = uid('wf');
-    const r = await w.runUntil(env.client.workflow.execute('runActivity', {
-      taskQueue: tq, workflowId, args: ['firstAttemptOverruns', [], { startToCloseTimeout: '1 minute', retry: { initialInterval: '1s', maximumAttempts: 3 } }],
-    }));
+    const r = await w.runUntil(
+      env.client.workflow.execute('runActivity', {
+        taskQueue: tq,
+        workflowId,
+        args: ['firstAttemptOverruns', [], { startToCloseTimeout: '1 minute', retry: { initialInterval: '1s', maximumAttempts: 3 } }],
+      }),
+    );
     expect(r).to.equal('attempt 2');
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
     const startedEvent = history.events?.find((e) => e.activityTaskStartedEventAttributes);
@@ -122,12 +132,23 @@ describe('devserver time skipping around activities', function () {
       },
     });
     await w.runUntil(async () => {
-      expect(await env.client.workflow.execute('runActivity', {
-        taskQueue: tq, workflowId: uid('wf'), args: ['heartbeatsThenSleeps', [], { startToCloseTimeout: '10 minutes', heartbeatTimeout: '30s', retry: { initialInterval: '1s' } }],
-      })).to.equal('first attempt');
-      const err: unknown = await env.client.workflow.execute('runActivity', {
-        taskQueue: tq, workflowId: uid('wf'), args: ['alwaysSleeps', [], { scheduleToCloseTimeout: '1 minute', retry: { initialInterval: '1s' } }],
-      }).then(() => undefined, (e: unknown) => e);
+      expect(
+        await env.client.workflow.execute('runActivity', {
+          taskQueue: tq,
+          workflowId: uid('wf'),
+          args: ['heartbeatsThenSleeps', [], { startToCloseTimeout: '10 minutes', heartbeatTimeout: '30s', retry: { initialInterval: '1s' } }],
+        }),
+      ).to.equal('first attempt');
+      const err: unknown = await env.client.workflow
+        .execute('runActivity', {
+          taskQueue: tq,
+          workflowId: uid('wf'),
+          args: ['alwaysSleeps', [], { scheduleToCloseTimeout: '1 minute', retry: { initialInterval: '1s' } }],
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(String((err as Error & { cause?: { cause?: Error } })?.cause?.cause?.message)).to.contain('SCHEDULE_TO_CLOSE');
     });
   });
@@ -149,7 +170,9 @@ describe('devserver time skipping around activities', function () {
     const w = await worker(tq);
     await w.runUntil(async () => {
       const h = await env.client.workflow.start('runActivity', {
-        taskQueue: tq, workflowId: uid('wf'), args: ['sleepMs', [800], { startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } }],
+        taskQueue: tq,
+        workflowId: uid('wf'),
+        args: ['sleepMs', [800], { startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } }],
       });
       await new Promise((r) => setTimeout(r, 200));
       const t0 = await env.currentTimeMs();

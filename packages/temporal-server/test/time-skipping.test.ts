@@ -55,7 +55,7 @@ describe('devserver time skipping (TestWorkflowEnvironment.createTimeSkipping)',
 
   it('TestService: Sleep, SleepUntil and the lock counter', async () => {
     const ts = env.connection.testService!;
-    const now = async () => (await env.currentTimeMs());
+    const now = async () => await env.currentTimeMs();
     // Locked (the initial state): Sleep waits in real time, the clock does not jump.
     const t0 = await now();
     const wall0 = Date.now();

@@ -121,7 +121,9 @@ describe('devserver web UI', function () {
     const doneId = uid('ui-done');
     const pausedId = uid('ui-paused');
     await env.withWorker(taskQueue, async () => {
-      expect(await env.client.activity.execute('echo', { id: doneId, taskQueue, startToCloseTimeout: '10s', args: [{ note: '<i>decoded</i>' }] })).to.deep.equal({ note: '<i>decoded</i>' });
+      expect(
+        await env.client.activity.execute('echo', { id: doneId, taskQueue, startToCloseTimeout: '10s', args: [{ note: '<i>decoded</i>' }] }),
+      ).to.deep.equal({ note: '<i>decoded</i>' });
     });
     const paused = await env.client.activity.start('echo', { id: pausedId, taskQueue: uid('nobody'), scheduleToCloseTimeout: '1 minute', args: ['waits'] });
     await paused.pause({ reason: 'looked at in the UI' });
@@ -174,7 +176,9 @@ describe('devserver web UI', function () {
 
   describe('launcher', () => {
     it('serves the UI on --ui-port (8233 by default) in the dev-server shape, and none with --headless or as the test server', () => {
-      expect(parseLauncherArgs(['server', 'start-dev', '--port', '7999']).uiPort).to.equal(DEFAULT_UI_PORT).and.to.equal(8233);
+      expect(parseLauncherArgs(['server', 'start-dev', '--port', '7999']).uiPort)
+        .to.equal(DEFAULT_UI_PORT)
+        .and.to.equal(8233);
       expect(parseLauncherArgs(['server', 'start-dev', '--port', '7999', '--ui-port', '9001']).uiPort).to.equal(9001);
       expect(parseLauncherArgs(['server', 'start-dev', '--port', '7999', '--headless']).uiPort).to.equal(undefined);
       expect(parseLauncherArgs(['7998']).uiPort).to.equal(undefined);
@@ -187,7 +191,9 @@ describe('devserver web UI', function () {
       const [port, uiPort] = [await freePort(), await freePort()];
       const child = spawn(launcher, ['server', 'start-dev', '--port', String(port), '--ui-port', String(uiPort)], { stdio: ['ignore', 'ignore', 'pipe'] });
       let output = '';
-      child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+      child.stderr!.on('data', (d: Buffer) => {
+        output += d.toString();
+      });
       try {
         await waitFor(async () => output.includes(`web UI on http://127.0.0.1:${uiPort}`), 15_000, 50);
         const res = await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`);

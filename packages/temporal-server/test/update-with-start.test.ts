@@ -21,14 +21,19 @@ for (const mode of CACHE_MODES) {
         expect(await env.client.workflow.executeUpdateWithStart('setValue', { args: [5], startWorkflowOperation: second })).to.equal(10);
         expect((await (await second.workflowHandle()).describe()).runId).to.equal((await h.describe()).runId);
 
-        await expect(env.client.workflow.executeUpdateWithStart('setValue', { args: [1], startWorkflowOperation: startOp('FAIL') }))
-          .to.be.rejectedWith(WorkflowExecutionAlreadyStartedError);
+        await expect(env.client.workflow.executeUpdateWithStart('setValue', { args: [1], startWorkflowOperation: startOp('FAIL') })).to.be.rejectedWith(
+          WorkflowExecutionAlreadyStartedError,
+        );
         await h.signal('done');
         expect(await h.result()).to.equal(5);
       });
       const types = await eventTypes(env.client, workflowId);
       expect(types.slice(0, 5)).to.deep.equal([
-        'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+        'WORKFLOW_EXECUTION_STARTED',
+        'WORKFLOW_TASK_SCHEDULED',
+        'WORKFLOW_TASK_STARTED',
+        'WORKFLOW_TASK_COMPLETED',
+        'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
       ]);
     });
 
@@ -37,7 +42,9 @@ for (const mode of CACHE_MODES) {
       const workflowId = uid('wf');
       await env.withWorker(tq, async () => {
         const op = new WithStartWorkflowOperation('updatable', { taskQueue: tq, workflowId, workflowIdConflictPolicy: 'FAIL' });
-        await expect(env.client.workflow.executeUpdateWithStart('setValue', { args: [13], startWorkflowOperation: op })).to.be.rejectedWith(/Workflow Update failed/);
+        await expect(env.client.workflow.executeUpdateWithStart('setValue', { args: [13], startWorkflowOperation: op })).to.be.rejectedWith(
+          /Workflow Update failed/,
+        );
         const h = await op.workflowHandle();
         await h.signal('done');
         expect(await h.result()).to.equal(0);

@@ -36,14 +36,25 @@ describe('devserver update polls', function () {
 
   it('answers a poll without a wait stage at once with the stage reached (the SDK tests\' "admitted" check)', async () => {
     const h = await env.client.workflow.start('updatable', { taskQueue: uid('nobody'), workflowId: uid('wf'), startDelay: '1h' });
-    const poll = (updateId: string) => env.connection.workflowService.pollWorkflowExecutionUpdate({
-      namespace: 'default', updateRef: { workflowExecution: { workflowId: h.workflowId }, updateId },
-    });
-    await poll('not-sent').then(() => expect.fail('an unknown update is NOT_FOUND'), (e: { code?: number }) => expect(e.code).to.equal(5));
+    const poll = (updateId: string) =>
+      env.connection.workflowService.pollWorkflowExecutionUpdate({
+        namespace: 'default',
+        updateRef: { workflowExecution: { workflowId: h.workflowId }, updateId },
+      });
+    await poll('not-sent').then(
+      () => expect.fail('an unknown update is NOT_FOUND'),
+      (e: { code?: number }) => expect(e.code).to.equal(5),
+    );
     h.executeUpdate('setValue', { args: [1], updateId: 'sent' }).catch(() => undefined);
-    const admitted = await waitFor(() => poll('sent').then((r) => r, () => undefined), 5_000);
+    const admitted = await waitFor(
+      () =>
+        poll('sent').then(
+          (r) => r,
+          () => undefined,
+        ),
+      5_000,
+    );
     expect(admitted.stage).to.equal(temporal.api.enums.v1.UpdateWorkflowExecutionLifecycleStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED);
     await h.terminate();
   });
 });
-

@@ -5,7 +5,15 @@ import { evaluate, parseQuery, QuerySyntaxError } from '../src/rpc/visibility/vi
 const row = (values: Record<string, unknown>) => (f: string) => values[f] as never;
 
 describe('devserver visibility query parser', () => {
-  const r = row({ WorkflowId: 'booking:1', WorkflowType: 'booking', ExecutionStatus: 'Running', StartTime: Date.parse('2026-01-02T00:00:00Z'), CloseTime: null, Tags: ['a', 'b'], DueAt: Date.parse('2026-03-01T10:00:00Z') });
+  const r = row({
+    WorkflowId: 'booking:1',
+    WorkflowType: 'booking',
+    ExecutionStatus: 'Running',
+    StartTime: Date.parse('2026-01-02T00:00:00Z'),
+    CloseTime: null,
+    Tags: ['a', 'b'],
+    DueAt: Date.parse('2026-03-01T10:00:00Z'),
+  });
 
   const cases: [string, boolean][] = [
     ['', true],

@@ -7,7 +7,24 @@ const pg = (code: string, extra: Record<string, unknown> = {}) => Object.assign(
 
 describe('error handler: body-parser and database errors never become a 500', () => {
   it('when Postgres refuses a value (class 22, 23502, 54000) then 400 VALIDATION_ERROR without SQL', () => {
-    for (const code of ['22P02', '22003', '22008', '22007', '22021', '22001', '22004', '22012', '22023', '22025', '2202E', '22P05', '22000', '23502', '23514', '54000']) {
+    for (const code of [
+      '22P02',
+      '22003',
+      '22008',
+      '22007',
+      '22021',
+      '22001',
+      '22004',
+      '22012',
+      '22023',
+      '22025',
+      '2202E',
+      '22P05',
+      '22000',
+      '23502',
+      '23514',
+      '54000',
+    ]) {
       const e = toAppError(pg(code));
       expect(e, code).to.deep.include({ status: 400, code: 'VALIDATION_ERROR' });
       expect(e.message, code).not.to.contain('raw sql');
@@ -25,7 +42,10 @@ describe('error handler: body-parser and database errors never become a 500', ()
     expect(toAppError(http(400, { type: 'entity.parse.failed' }))).to.deep.include({ status: 400, code: 'VALIDATION_ERROR' });
     expect(toAppError(http(413, { type: 'entity.too.large' }))).to.deep.include({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(toAppError(http(415, { type: 'charset.unsupported', charset: 'latin1' }))).to.deep.include({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-    expect(toAppError(http(415, { type: 'encoding.unsupported', encoding: 'compress' }))).to.deep.include({ status: 415, code: 'UNSUPPORTED_CONTENT_ENCODING' });
+    expect(toAppError(http(415, { type: 'encoding.unsupported', encoding: 'compress' }))).to.deep.include({
+      status: 415,
+      code: 'UNSUPPORTED_CONTENT_ENCODING',
+    });
     const zlib = toAppError(http(400, { code: 'Z_DATA_ERROR' }));
     expect(zlib).to.deep.include({ status: 400, code: 'VALIDATION_ERROR' });
     expect(zlib.details).to.deep.equal([{ field: 'body', message: 'could not be decoded with its content-encoding' }]);
@@ -41,7 +61,8 @@ describe('error handler: body-parser and database errors never become a 500', ()
       Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
       { name: 'DBError', nativeError: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) },
     ];
-    for (const err of unreachable) expect(toAppError(err), String((err as Error).message ?? (err as { name: string }).name)).to.deep.include({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    for (const err of unreachable)
+      expect(toAppError(err), String((err as Error).message ?? (err as { name: string }).name)).to.deep.include({ status: 503, code: 'DATABASE_UNAVAILABLE' });
   });
 
   it('when a database data error slips through then it is logged once, at warn, with the request id', () => {
@@ -62,7 +83,12 @@ describe('error handler: body-parser and database errors never become a 500', ()
         return this;
       },
     } as unknown as Response;
-    const req = { method: 'POST', path: '/api/services', originalUrl: '/api/services', get: (h: string) => (h.toLowerCase() === 'x-request-id' ? 'req-123' : undefined) } as unknown as Request;
+    const req = {
+      method: 'POST',
+      path: '/api/services',
+      originalUrl: '/api/services',
+      get: (h: string) => (h.toLowerCase() === 'x-request-id' ? 'req-123' : undefined),
+    } as unknown as Request;
     errorHandler(logger)(pg('22021', { table: 'services' }), req, res, () => undefined);
     expect(sent.status).to.equal(400);
     expect(calls).to.have.length(1);

@@ -8,10 +8,18 @@ function appWithBookingRoutes(metrics: Metrics) {
   const app = express();
   app.use(metrics.middleware());
   const router = express.Router();
-  router.post('/bookings', (_req, res) => { res.status(201).end(); });
-  router.post('/bookings/walk-in', (_req, res) => { res.status(201).end(); });
-  router.post('/public/:slug/bookings', (_req, res) => { res.status(201).end(); });
-  router.post('/bookings/:id/cancel', (_req, res) => { res.status(200).end(); });
+  router.post('/bookings', (_req, res) => {
+    res.status(201).end();
+  });
+  router.post('/bookings/walk-in', (_req, res) => {
+    res.status(201).end();
+  });
+  router.post('/public/:slug/bookings', (_req, res) => {
+    res.status(201).end();
+  });
+  router.post('/bookings/:id/cancel', (_req, res) => {
+    res.status(200).end();
+  });
   app.use('/api', router);
   return app;
 }
@@ -34,6 +42,10 @@ describe('metrics: bookings_created_total', () => {
     ]);
     // and as Prometheus reads it, whole lines (a count of 20 is not a count of 2)
     const lines = (await metrics.registry.metrics()).split('\n').filter((l) => l.startsWith('bookings_created_total'));
-    expect(lines.sort()).to.deep.equal(['bookings_created_total{channel="PUBLIC"} 1', 'bookings_created_total{channel="STAFF"} 2', 'bookings_created_total{channel="WALK_IN"} 1']);
+    expect(lines.sort()).to.deep.equal([
+      'bookings_created_total{channel="PUBLIC"} 1',
+      'bookings_created_total{channel="STAFF"} 2',
+      'bookings_created_total{channel="WALK_IN"} 1',
+    ]);
   });
 });

@@ -1,11 +1,5 @@
 // Builders for availability unit tests (not a test file itself).
-import type {
-  AvailabilityInput,
-  BusinessHoursDay,
-  ExistingBooking,
-  ResourceAvailabilityData,
-  TimeSlot,
-} from '../../../domain/availability';
+import type { AvailabilityInput, BusinessHoursDay, ExistingBooking, ResourceAvailabilityData, TimeSlot } from '../../../domain/availability';
 import { localToUtc } from '../../../domain/time/salon-time.rules';
 
 export const OSLO = 'Europe/Oslo';
@@ -24,9 +18,7 @@ export function resource(id: string, over: Partial<ResourceAvailabilityData> & {
     isActive: true,
     isBookableOnline: true,
     skills: ['cut'],
-    weeklySchedule: [0, 1, 2, 3, 4, 5, 6].flatMap((dayOfWeek) =>
-      hours.map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime, isActive: true })),
-    ),
+    weeklySchedule: [0, 1, 2, 3, 4, 5, 6].flatMap((dayOfWeek) => hours.map(([startTime, endTime]) => ({ dayOfWeek, startTime, endTime, isActive: true }))),
     overrides: [],
     timeOff: [],
     bookings: [],
@@ -35,14 +27,7 @@ export function resource(id: string, over: Partial<ResourceAvailabilityData> & {
 }
 
 /** A booking on a local date/time range in a timezone. */
-export function booking(
-  date: string,
-  from: string,
-  to: string,
-  status: ExistingBooking['status'] = 'CONFIRMED',
-  tz = OSLO,
-  id?: string,
-): ExistingBooking {
+export function booking(date: string, from: string, to: string, status: ExistingBooking['status'] = 'CONFIRMED', tz = OSLO, id?: string): ExistingBooking {
   return { id, start: localToUtc(date, from, tz), end: localToUtc(date, to, tz), status };
 }
 

@@ -1,10 +1,5 @@
 import { expect } from 'chai';
-import {
-  findNextAvailableDate,
-  isWithinBookingWindow,
-  nextAvailableDateFromInput,
-  normalizeMaxDaysAhead,
-} from '../../../domain/availability';
+import { findNextAvailableDate, isWithinBookingWindow, nextAvailableDateFromInput, normalizeMaxDaysAhead } from '../../../domain/availability';
 import { OSLO, input, resource } from './fixtures';
 
 describe('next available date', () => {

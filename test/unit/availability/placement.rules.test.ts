@@ -44,11 +44,7 @@ describe('booking placement check (creation and update)', () => {
     ['overlapping the booking being updated (excluded)', { items: [at('10:15', '11:15')], excludeBookingId: 'b-1' }, 'ok'],
     ['before the schedule starts', { items: [at('08:30', '09:30')] }, 'RESOURCE_NOT_AVAILABLE OUTSIDE_SCHEDULE'],
     ['across the business-hours lunch break', { items: [at('11:30', '12:30')] }, 'RESOURCE_NOT_AVAILABLE OUTSIDE_SCHEDULE'],
-    [
-      'outside hours even with allowDoubleBooking',
-      { items: [at('17:00', '18:00')], allowDoubleBooking: true },
-      'RESOURCE_NOT_AVAILABLE OUTSIDE_SCHEDULE',
-    ],
+    ['outside hours even with allowDoubleBooking', { items: [at('17:00', '18:00')], allowDoubleBooking: true }, 'RESOURCE_NOT_AVAILABLE OUTSIDE_SCHEDULE'],
     ['during approved time-off', { items: [at('16:00', '16:30')] }, 'RESOURCE_NOT_AVAILABLE TIME_OFF'],
     [
       'on a date overridden as a day off',
@@ -86,9 +82,7 @@ describe('booking placement check (creation and update)', () => {
   });
 
   it('when the public portal places on a resource not bookable online then RESOURCE_NOT_QUALIFIED', () => {
-    const result = checkBookingPlacement(
-      base({ onlineOnly: true, resources: [resource('A', { isBookableOnline: false })], items: [at('09:00', '10:00')] }),
-    );
+    const result = checkBookingPlacement(base({ onlineOnly: true, resources: [resource('A', { isBookableOnline: false })], items: [at('09:00', '10:00')] }));
     expect(summary(result)).to.equal('RESOURCE_NOT_QUALIFIED');
   });
 
@@ -125,7 +119,14 @@ describe('booking placement check (creation and update)', () => {
       timezone: OSLO,
       businessHours: openEveryDay(['00:00', '24:00']),
       allowDoubleBooking: false,
-      resources: [resource('A', { hours: [['00:00', '02:00'], ['22:00', '24:00']] })],
+      resources: [
+        resource('A', {
+          hours: [
+            ['00:00', '02:00'],
+            ['22:00', '24:00'],
+          ],
+        }),
+      ],
       items: [{ resourceId: 'A', start: localToUtc(D, '23:30', OSLO), end: localToUtc('2026-06-03', '00:30', OSLO) }],
     });
     expect(result).to.deep.equal({ ok: true });

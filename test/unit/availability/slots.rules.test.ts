@@ -88,14 +88,22 @@ describe('slot computation', () => {
         { slotIntervalMinutes: 60, resources: [resource('A', { overrides: [{ date: '2026-06-02', startTime: '14:00', endTime: '16:00' }] })] },
         ['14:00', '15:00'],
       ],
-      [
-        'an override day off',
-        { resources: [resource('A', { overrides: [{ date: '2026-06-02', startTime: null, endTime: null }] })] },
-        [],
-      ],
+      ['an override day off', { resources: [resource('A', { overrides: [{ date: '2026-06-02', startTime: null, endTime: null }] })] }, []],
       [
         'a service longer than any free interval',
-        { items: [{ serviceId: 'cut', durationMinutes: 240 }], resources: [resource('A', { hours: [['09:00', '12:00'], ['13:00', '17:00']] })], businessHours: WIDE, slotIntervalMinutes: 60 },
+        {
+          items: [{ serviceId: 'cut', durationMinutes: 240 }],
+          resources: [
+            resource('A', {
+              hours: [
+                ['09:00', '12:00'],
+                ['13:00', '17:00'],
+              ],
+            }),
+          ],
+          businessHours: WIDE,
+          slotIntervalMinutes: 60,
+        },
         ['13:00'],
       ],
     ];
@@ -265,9 +273,27 @@ describe('slot computation', () => {
     const cases: Array<[string, ReturnType<typeof unassigned>[], string[], string | null, number]> = [
       ['one unassigned 10:00 booking leaves one of two staff at 10:00', [unassigned('10:00', '11:00')], ['09:00', '10:00', '11:00'], 'B', 0],
       ['two unassigned 10:00 bookings take both staff', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], ['09:00', '11:00'], null, 0],
-      ['three unassigned 10:00 bookings: one is over capacity', [unassigned('10:00', '11:00'), unassigned('10:00', '11:00'), unassigned('10:00', '11:00')], ['09:00', '11:00'], null, 1],
-      ['cancelled unassigned bookings hold nothing', [unassigned('10:00', '11:00', 'CANCELLED'), unassigned('10:00', '11:00', 'CANCELLED')], ['09:00', '10:00', '11:00'], 'A', 0],
-      ['an unassigned booking for a service nobody here has holds nothing', [unassigned('10:00', '11:00', 'CONFIRMED', 'nails')], ['09:00', '10:00', '11:00'], 'A', 1],
+      [
+        'three unassigned 10:00 bookings: one is over capacity',
+        [unassigned('10:00', '11:00'), unassigned('10:00', '11:00'), unassigned('10:00', '11:00')],
+        ['09:00', '11:00'],
+        null,
+        1,
+      ],
+      [
+        'cancelled unassigned bookings hold nothing',
+        [unassigned('10:00', '11:00', 'CANCELLED'), unassigned('10:00', '11:00', 'CANCELLED')],
+        ['09:00', '10:00', '11:00'],
+        'A',
+        0,
+      ],
+      [
+        'an unassigned booking for a service nobody here has holds nothing',
+        [unassigned('10:00', '11:00', 'CONFIRMED', 'nails')],
+        ['09:00', '10:00', '11:00'],
+        'A',
+        1,
+      ],
     ];
     for (const [why, items, times, freeAt10, unplaced] of cases) {
       it(`when ${why} then starts are ${JSON.stringify(times)}`, () => {
@@ -313,7 +339,13 @@ describe('slot computation', () => {
       const resources = [resource('X', { skills: ['color'] }), resource('ALL', { skills: ['cut', 'color'] })];
       const [first] = slotsOf(
         computeAvailability(
-          input({ resources, items: [{ serviceId: 'cut', durationMinutes: 30 }, { serviceId: 'color', durationMinutes: 30 }] }),
+          input({
+            resources,
+            items: [
+              { serviceId: 'cut', durationMinutes: 30 },
+              { serviceId: 'color', durationMinutes: 30 },
+            ],
+          }),
         ),
       );
       expect(first.items.map((i) => i.resourceId)).to.deep.equal(['ALL', 'ALL']);
@@ -360,7 +392,14 @@ describe('slot computation', () => {
 
     it('when no one can do one of the items then there are no slots', () => {
       expect(
-        localTimes(input({ items: [{ serviceId: 'cut', durationMinutes: 30 }, { serviceId: 'nails', durationMinutes: 30 }] })),
+        localTimes(
+          input({
+            items: [
+              { serviceId: 'cut', durationMinutes: 30 },
+              { serviceId: 'nails', durationMinutes: 30 },
+            ],
+          }),
+        ),
       ).to.deep.equal([]);
     });
   });
@@ -395,12 +434,7 @@ describe('slot computation', () => {
         items: [{ serviceId: 'cut', durationMinutes: 60 }],
         resources: [resource('A', { hours: [['01:00', '04:00']] })],
       });
-      expect(utcStarts(inp)).to.deep.equal([
-        '2026-10-24T23:00:00.000Z',
-        '2026-10-25T00:00:00.000Z',
-        '2026-10-25T01:00:00.000Z',
-        '2026-10-25T02:00:00.000Z',
-      ]);
+      expect(utcStarts(inp)).to.deep.equal(['2026-10-24T23:00:00.000Z', '2026-10-25T00:00:00.000Z', '2026-10-25T01:00:00.000Z', '2026-10-25T02:00:00.000Z']);
       expect(localTimes(inp)).to.deep.equal(['01:00', '02:00', '02:00', '03:00']);
     });
 
@@ -464,7 +498,10 @@ describe('slot computation', () => {
       const resources = Array.from({ length: 20 }, (_, k) =>
         resource(`S${k}`, {
           skills: ['cut', 'color', 'wash'],
-          hours: [['08:00', '12:00'], ['12:30', '20:00']],
+          hours: [
+            ['08:00', '12:00'],
+            ['12:30', '20:00'],
+          ],
           bookings: Array.from({ length: 10 }, (_, j) => {
             const h = 8 + j + (k % 2);
             return booking(d, `${String(h).padStart(2, '0')}:00`, `${String(h).padStart(2, '0')}:${k % 3 === 0 ? '45' : '30'}`);

@@ -54,10 +54,20 @@ const starts = (over: Partial<AvailabilityInput>) => slots(over).map((s) => s.lo
 describe('the scheduling engine (visit.rules)', () => {
   describe('laying a service out', () => {
     it('when a service has buffers, phases and a room for one phase then each part has its kind, time and whether it blocks', () => {
-      const shape: ServiceShape = { ...COLOUR, bufferBeforeMinutes: 5, bufferAfterMinutes: 10, requirements: [{ resourceType: 'room', phases: null }, { resourceType: 'equipment', phases: [1] }] };
+      const shape: ServiceShape = {
+        ...COLOUR,
+        bufferBeforeMinutes: 5,
+        bufferAfterMinutes: 10,
+        requirements: [
+          { resourceType: 'room', phases: null },
+          { resourceType: 'equipment', phases: [1] },
+        ],
+      };
       const { parts, end } = layOutService(shape, 0, t('10:00'));
       expect(hhmm(end)).to.equal('11:30');
-      expect(parts.map((p) => `${p.resourceType} ${p.kind} ${p.phaseIndex ?? '-'} ${hhmm(p.start)}-${hhmm(p.end)} ${p.blocks ? 'blocks' : 'free'}`)).to.deep.equal([
+      expect(
+        parts.map((p) => `${p.resourceType} ${p.kind} ${p.phaseIndex ?? '-'} ${hhmm(p.start)}-${hhmm(p.end)} ${p.blocks ? 'blocks' : 'free'}`),
+      ).to.deep.equal([
         'staff BUFFER_BEFORE - 09:55-10:00 blocks',
         'staff WORK 0 10:00-10:30 blocks',
         'staff PROCESSING 1 10:30-11:05 free',
@@ -121,7 +131,12 @@ describe('the scheduling engine (visit.rules)', () => {
     it('when a slot is offered then every part carries the resource that would hold it', () => {
       const slot = slots({ ...base, items: [colourItem()], resources: [stylist(), station()] }).find((s) => s.localTime === '10:00')!;
       expect(slot.end.getTime()).to.equal(t('11:30'));
-      expect(slot.items[0].parts.map((p) => `${p.resourceId} ${p.kind} ${hhmm(p.start)}`)).to.deep.equal(['A WORK 10:00', 'A PROCESSING 10:30', 'A WORK 11:05', 'S1 PROCESSING 10:30']);
+      expect(slot.items[0].parts.map((p) => `${p.resourceId} ${p.kind} ${hhmm(p.start)}`)).to.deep.equal([
+        'A WORK 10:00',
+        'A PROCESSING 10:30',
+        'A WORK 11:05',
+        'S1 PROCESSING 10:30',
+      ]);
     });
   });
 
@@ -158,7 +173,10 @@ describe('the scheduling engine (visit.rules)', () => {
 
   describe('rooms and equipment', () => {
     it('when a room has no schedule of its own then it is there whenever the salon is open; with one, only then; time-off closes it', () => {
-      const resources = [stylist(), station('S1', { weeklySchedule: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '12:00', endTime: '17:00', isActive: true })) })];
+      const resources = [
+        stylist(),
+        station('S1', { weeklySchedule: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, startTime: '12:00', endTime: '17:00', isActive: true })) }),
+      ];
       const got = starts({ businessHours: openEveryDay(['09:00', '17:00']), items: [colourItem()], resources });
       expect(got[0]).to.equal('11:30'); // processing from 12:00
       const off = [stylist(), station('S1', { timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] })];
@@ -183,7 +201,7 @@ describe('the scheduling engine (visit.rules)', () => {
   describe('placement and unassigned capacity', () => {
     const parts = (start: string) => layOutService(COLOUR, 0, t(start)).parts;
 
-    it('when a proposed item works inside another booking\'s processing then it is placed; over its work phases it conflicts', () => {
+    it("when a proposed item works inside another booking's processing then it is placed; over its work phases it conflicts", () => {
       const place = (start: string, minutes: number) =>
         checkBookingPlacement({
           timezone: OSLO,
@@ -197,7 +215,7 @@ describe('the scheduling engine (visit.rules)', () => {
       expect(place('10:15', 30)).to.include({ ok: false, code: 'BOOKING_CONFLICT' });
     });
 
-    it('when a colour is proposed over another client\'s cut then only its work phases count; its span must lie in working time', () => {
+    it("when a colour is proposed over another client's cut then only its work phases count; its span must lie in working time", () => {
       const place = (start: string, bookings = [booking(DAY, '10:30', '11:00')]) =>
         checkBookingPlacement({
           timezone: OSLO,
@@ -212,7 +230,17 @@ describe('the scheduling engine (visit.rules)', () => {
     });
 
     it('when an unassigned colour sits on paper then its processing phase leaves that staff member free for a cut', () => {
-      const colour = { bookingId: 'u1', serviceId: 'colour', start: new Date(t('10:00')), end: new Date(t('11:30')), status: 'CONFIRMED' as const, blocks: [{ start: t('10:00'), end: t('10:30') }, { start: t('11:05'), end: t('11:30') }] };
+      const colour = {
+        bookingId: 'u1',
+        serviceId: 'colour',
+        start: new Date(t('10:00')),
+        end: new Date(t('11:30')),
+        status: 'CONFIRMED' as const,
+        blocks: [
+          { start: t('10:00'), end: t('10:30') },
+          { start: t('11:05'), end: t('11:30') },
+        ],
+      };
       const placed = placeUnassignedItems([stylist()], [colour], OSLO, openEveryDay(['09:00', '17:00']));
       expect(placed.unplaced).to.deep.equal([]);
       const got = starts({ businessHours: openEveryDay(['09:00', '17:00']), items: [cutItem()], resources: placed.resources });
@@ -229,15 +257,24 @@ describe('the scheduling engine (visit.rules)', () => {
     it('when the only colour station is taken all day then the day is full; away that day, or none suitable, then it is closed', () => {
       expect(day([stylist(), station()]).working).to.equal(true);
       expect(day([stylist(), station('S1', { bookings: [booking(DAY, '09:00', '17:00')] })])).to.deep.equal({ slots: 0, working: true });
-      expect(day([stylist(), station('S1', { timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] })])).to.deep.equal({ slots: 0, working: false });
+      expect(day([stylist(), station('S1', { timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] })])).to.deep.equal({
+        slots: 0,
+        working: false,
+      });
       expect(day([stylist()])).to.deep.equal({ slots: 0, working: false });
-      expect(day([stylist({ timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] }), station()])).to.deep.equal({ slots: 0, working: false });
+      expect(day([stylist({ timeOff: [{ startDate: DAY, endDate: DAY, startTime: null, endTime: null, isApproved: true }] }), station()])).to.deep.equal({
+        slots: 0,
+        working: false,
+      });
     });
   });
 
   describe('first day with a start', () => {
     it('when the only colour station is away for a day then the next day with a colour is the one after; the first slot is the first start', () => {
-      const resources = [stylist(), station('S1', { timeOff: [{ startDate: '2026-06-03', endDate: '2026-06-03', startTime: null, endTime: null, isApproved: true }] })];
+      const resources = [
+        stylist(),
+        station('S1', { timeOff: [{ startDate: '2026-06-03', endDate: '2026-06-03', startTime: null, endTime: null, isApproved: true }] }),
+      ];
       const base = input({ businessHours: openEveryDay(['09:00', '17:00']), items: [colourItem()], resources });
       const { date: _date, ...withoutDate } = base;
       expect(nextAvailableDateFromInput(withoutDate, '2026-06-02', 5)).to.equal('2026-06-04');

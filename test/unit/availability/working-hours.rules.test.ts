@@ -1,11 +1,5 @@
 import { expect } from 'chai';
-import {
-  freeIntervals,
-  workingIntervals,
-  type BusinessHoursDay,
-  type Interval,
-  type ResourceAvailabilityData,
-} from '../../../domain/availability';
+import { freeIntervals, workingIntervals, type BusinessHoursDay, type Interval, type ResourceAvailabilityData } from '../../../domain/availability';
 import { utcToLocalTime } from '../../../domain/time/salon-time.rules';
 import { booking, OSLO, openEveryDay, resource } from './fixtures';
 
@@ -21,7 +15,12 @@ describe('working and free time of one resource on one date', () => {
     ['the weekly schedule inside business hours is used as is', resource('A'), openEveryDay(['08:00', '20:00']), ['09:00-17:00']],
     [
       'several weekly slots on one day are all used',
-      resource('A', { hours: [['09:00', '12:00'], ['13:00', '17:00']] }),
+      resource('A', {
+        hours: [
+          ['09:00', '12:00'],
+          ['13:00', '17:00'],
+        ],
+      }),
       WIDE,
       ['09:00-12:00', '13:00-17:00'],
     ],
@@ -42,22 +41,18 @@ describe('working and free time of one resource on one date', () => {
       WIDE,
       [],
     ],
-    [
-      'business hours with a lunch break cut the schedule',
-      resource('A'),
-      openEveryDay(['10:00', '12:00'], ['12:30', '16:00']),
-      ['10:00-12:00', '12:30-16:00'],
-    ],
-    [
-      'a day with isOpen false is closed',
-      resource('A'),
-      [{ dayOfWeek: 2, isOpen: false, slots: [{ startTime: '08:00', endTime: '20:00' }] }],
-      [],
-    ],
+    ['business hours with a lunch break cut the schedule', resource('A'), openEveryDay(['10:00', '12:00'], ['12:30', '16:00']), ['10:00-12:00', '12:30-16:00']],
+    ['a day with isOpen false is closed', resource('A'), [{ dayOfWeek: 2, isOpen: false, slots: [{ startTime: '08:00', endTime: '20:00' }] }], []],
     ['a day with no business-hours entry is closed', resource('A'), [], []],
     [
       'an overnight or malformed weekly slot is ignored',
-      resource('A', { hours: [['22:00', '02:00'], ['9:00', '10:00'], ['10:00', '11:00']] }),
+      resource('A', {
+        hours: [
+          ['22:00', '02:00'],
+          ['9:00', '10:00'],
+          ['10:00', '11:00'],
+        ],
+      }),
       WIDE,
       ['10:00-11:00'],
     ],
@@ -73,12 +68,7 @@ describe('working and free time of one resource on one date', () => {
       openEveryDay(['08:00', '20:00']),
       ['08:00-20:00'],
     ],
-    [
-      'an override with null times is a day off',
-      resource('A', { overrides: [{ date: TUESDAY, startTime: null, endTime: null }] }),
-      WIDE,
-      [],
-    ],
+    ['an override with null times is a day off', resource('A', { overrides: [{ date: TUESDAY, startTime: null, endTime: null }] }), WIDE, []],
     [
       'an override for another date does not apply',
       resource('A', { overrides: [{ date: '2026-06-03', startTime: null, endTime: null }] }),
@@ -160,15 +150,11 @@ describe('working and free time of one resource on one date', () => {
   describe('DST days in Europe/Oslo', () => {
     it('when a staff member works 01:00-04:00 on spring-forward day 2026-03-29 then only 2 real hours exist', () => {
       const r = resource('A', { hours: [['01:00', '04:00']] });
-      expect(utc(workingIntervals(r, '2026-03-29', OSLO, WIDE))).to.deep.equal([
-        '2026-03-29T00:00:00.000Z/2026-03-29T02:00:00.000Z',
-      ]);
+      expect(utc(workingIntervals(r, '2026-03-29', OSLO, WIDE))).to.deep.equal(['2026-03-29T00:00:00.000Z/2026-03-29T02:00:00.000Z']);
     });
     it('when a staff member works 01:00-04:00 on fall-back day 2026-10-25 then 4 real hours exist', () => {
       const r = resource('A', { hours: [['01:00', '04:00']] });
-      expect(utc(workingIntervals(r, '2026-10-25', OSLO, WIDE))).to.deep.equal([
-        '2026-10-24T23:00:00.000Z/2026-10-25T03:00:00.000Z',
-      ]);
+      expect(utc(workingIntervals(r, '2026-10-25', OSLO, WIDE))).to.deep.equal(['2026-10-24T23:00:00.000Z/2026-10-25T03:00:00.000Z']);
     });
     it('when a schedule slot lies entirely inside the spring-forward gap then both ends shift forward an hour', () => {
       const r = resource('A', { hours: [['02:00', '02:45']] });
@@ -185,8 +171,6 @@ describe('working and free time of one resource on one date', () => {
 
   it('when the salon is in Asia/Kolkata then local hours map to :30 UTC', () => {
     const r = resource('A');
-    expect(utc(workingIntervals(r, TUESDAY, 'Asia/Kolkata', WIDE))).to.deep.equal([
-      '2026-06-02T03:30:00.000Z/2026-06-02T11:30:00.000Z',
-    ]);
+    expect(utc(workingIntervals(r, TUESDAY, 'Asia/Kolkata', WIDE))).to.deep.equal(['2026-06-02T03:30:00.000Z/2026-06-02T11:30:00.000Z']);
   });
 });

@@ -1,12 +1,32 @@
 import { expect } from 'chai';
-import { isSubscriptionLapsed, outcomeOf, readModelOf, remainingTrialDays, trialDueAt, type BillingEvent, type SubscriptionFacts } from '../../../domain/billing/subscription.rules';
+import {
+  isSubscriptionLapsed,
+  outcomeOf,
+  readModelOf,
+  remainingTrialDays,
+  trialDueAt,
+  type BillingEvent,
+  type SubscriptionFacts,
+} from '../../../domain/billing/subscription.rules';
 import { assertValidPricing, storedFeatureValue, trialDaysOf } from '../../../domain/billing/plan.rules';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
 
 function ev(kind: BillingEvent['kind'], fields: Partial<BillingEvent> = {}): BillingEvent {
-  return { kind, providerSubId: 'sub_1', tenantId: null, planKey: null, variantId: null, status: null, customerId: null, currentPeriodEnd: null, trialEndsAt: null, cancelAtPeriodEnd: null, ...fields };
+  return {
+    kind,
+    providerSubId: 'sub_1',
+    tenantId: null,
+    planKey: null,
+    variantId: null,
+    status: null,
+    customerId: null,
+    currentPeriodEnd: null,
+    trialEndsAt: null,
+    cancelAtPeriodEnd: null,
+    ...fields,
+  };
 }
 
 function row(status: SubscriptionFacts['status'], fields: Partial<SubscriptionFacts> = {}): SubscriptionFacts {
@@ -26,7 +46,12 @@ describe('subscription rules', () => {
       ['expired from any state', ev('expired'), row('CANCELED'), { action: 'update', status: 'EXPIRED', expired: true }],
       ['expired for an unknown subscription', ev('expired'), undefined, { action: 'ignore', reason: 'SUBSCRIPTION_NOT_FOUND' }],
       ['any event on EXPIRED', ev('renewed'), row('EXPIRED'), { action: 'ignore', reason: 'SUBSCRIPTION_EXPIRED_IS_TERMINAL' }],
-      ['updated never moves a row to EXPIRED by status', ev('updated', { status: 'EXPIRED' }), row('ACTIVE'), { action: 'update', status: 'ACTIVE', cancelAtPeriodEnd: undefined }],
+      [
+        'updated never moves a row to EXPIRED by status',
+        ev('updated', { status: 'EXPIRED' }),
+        row('ACTIVE'),
+        { action: 'update', status: 'ACTIVE', cancelAtPeriodEnd: undefined },
+      ],
     ];
     for (const [name, event, current, expected] of table) {
       it(`when ${name} then ${JSON.stringify(expected)}`, () => expect(outcomeOf(event, current)).to.deep.equal(expected));

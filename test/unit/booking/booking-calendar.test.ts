@@ -43,7 +43,9 @@ describe('booking calendar file (iCalendar)', () => {
   });
 
   it('when the booking moves then the UID stays and SEQUENCE grows; a cancellation is METHOD:CANCEL with STATUS:CANCELLED', () => {
-    const moved = lines(bookingCalendar(facts({ sequence: 4, start: new Date('2026-03-30T08:00:00.000Z'), end: new Date('2026-03-30T09:00:00.000Z') }), 'REQUEST'));
+    const moved = lines(
+      bookingCalendar(facts({ sequence: 4, start: new Date('2026-03-30T08:00:00.000Z'), end: new Date('2026-03-30T09:00:00.000Z') }), 'REQUEST'),
+    );
     expect(moved).to.include(`UID:${bookingUid(facts().bookingId, 'salon.example')}`);
     expect(moved).to.include('SEQUENCE:4');
     expect(moved).to.include('DTSTART;TZID=Europe/Oslo:20260330T100000');

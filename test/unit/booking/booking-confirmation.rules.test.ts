@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { reminderDueAt } from '../../../domain/booking/booking-status.rules';
-import { canConfirmAttendance, reminderLeadMs, replyIntent, unconfirmedFlagDueAt, unconfirmedFlagLeadMs } from '../../../domain/booking/booking-confirmation.rules';
+import {
+  canConfirmAttendance,
+  reminderLeadMs,
+  replyIntent,
+  unconfirmedFlagDueAt,
+  unconfirmedFlagLeadMs,
+} from '../../../domain/booking/booking-confirmation.rules';
 import { completeSettings, settingsProblems } from '../../../domain/tenant/tenant-settings.rules';
 import { senderPhone } from '../../../domain/notifications/sms-reply.rules';
 
@@ -36,9 +42,9 @@ describe('reminder and confirmation rules (docs/rules/reminders.md)', () => {
     });
     it('when the flag time is 1 less than the reminder it is a valid setting; equal to it is a problem', () => {
       expect(settingsProblems(completeSettings('beauty', { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 23 }), () => true)).to.deep.equal([]);
-      expect(settingsProblems(completeSettings('beauty', { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 24 }), () => true).map((p) => p.field)).to.deep.equal([
-        'settings.unconfirmedFlagHoursBefore',
-      ]);
+      expect(
+        settingsProblems(completeSettings('beauty', { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 24 }), () => true).map((p) => p.field),
+      ).to.deep.equal(['settings.unconfirmedFlagHoursBefore']);
     });
   });
 

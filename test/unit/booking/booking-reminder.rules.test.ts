@@ -41,7 +41,12 @@ describe('booking reminder rules', () => {
       ['the reminder of a booking cancelled since', `REMINDER:${start}`, { status: 'CANCELLED', startTime: start }, true],
       ['the notice of a move that a second move overtook', `RESCHEDULED:${moved}`, { status: 'PENDING', startTime: '2026-12-07T08:00:00.000Z' }, true],
       ['the notice of the last move', `RESCHEDULED:${moved}`, { status: 'PENDING', startTime: moved }, false],
-      ['the notice of a move, the booking cancelled since (its cancellation tells too)', `RESCHEDULED:${moved}`, { status: 'CANCELLED', startTime: moved }, false],
+      [
+        'the notice of a move, the booking cancelled since (its cancellation tells too)',
+        `RESCHEDULED:${moved}`,
+        { status: 'CANCELLED', startTime: moved },
+        false,
+      ],
       ['a confirmation, whatever happened since', 'CONFIRMED', { status: 'CONFIRMED', startTime: moved }, false],
       ['a cancellation', 'CANCELLED', { status: 'CANCELLED', startTime: moved }, false],
       ['a key that names no time', 'REMINDER:test', { status: 'CONFIRMED', startTime: moved }, false],

@@ -86,8 +86,20 @@ describe('booking status rules', () => {
         { force: { role: 'OWNER', reason: 'phone confirmation' } },
         { allowed: true, forced: false, auditReason: 'phone confirmation' },
       ],
-      ['a staff member tries to force', 'COMPLETED', 'CONFIRMED', { force: { role: 'STAFF', reason: 'x' } }, { allowed: false, rejection: 'FORCE_NOT_PERMITTED' }],
-      ['an owner forces without a reason', 'COMPLETED', 'CONFIRMED', { force: { role: 'OWNER', reason: '   ' } }, { allowed: false, rejection: 'FORCE_REASON_REQUIRED' }],
+      [
+        'a staff member tries to force',
+        'COMPLETED',
+        'CONFIRMED',
+        { force: { role: 'STAFF', reason: 'x' } },
+        { allowed: false, rejection: 'FORCE_NOT_PERMITTED' },
+      ],
+      [
+        'an owner forces without a reason',
+        'COMPLETED',
+        'CONFIRMED',
+        { force: { role: 'OWNER', reason: '   ' } },
+        { allowed: false, rejection: 'FORCE_REASON_REQUIRED' },
+      ],
       [
         'an invalid force on a move the table allows is still rejected',
         'PENDING',

@@ -1,10 +1,5 @@
 import { expect } from 'chai';
-import {
-  decideCancellation,
-  isWithinFreeCancellationWindow,
-  type CancellationInput,
-  type DepositState,
-} from '../../../domain/booking/cancellation.rules';
+import { decideCancellation, isWithinFreeCancellationWindow, type CancellationInput, type DepositState } from '../../../domain/booking/cancellation.rules';
 
 const START = new Date('2026-06-10T10:00:00.000Z');
 const hoursBefore = (h: number) => new Date(START.getTime() - h * 3_600_000);
@@ -88,7 +83,14 @@ describe('cancellation refund policy', () => {
     [
       'the salon cancels late with a captured deposit',
       { now: hoursBefore(1), cancelledBy: 'SALON', deposit: CAPT },
-      { withinFreeWindow: false, action: 'REFUND_FULL', refundAmount: 25_000, cancellationFee: 0, depositStatusAfter: 'REFUNDED', event: 'BookingCancelledBySalon' },
+      {
+        withinFreeWindow: false,
+        action: 'REFUND_FULL',
+        refundAmount: 25_000,
+        cancellationFee: 0,
+        depositStatusAfter: 'REFUNDED',
+        event: 'BookingCancelledBySalon',
+      },
     ],
     [
       'the salon cancels late with an authorized deposit',
@@ -113,7 +115,14 @@ describe('cancellation refund policy', () => {
   ];
   for (const [why, over, expected] of cases) {
     it(`when ${why} then ${JSON.stringify(expected)}`, () => {
-      const decision = decideCancellation({ bookingStart: START, now: hoursBefore(48), cancellationHours: 24, cancelledBy: 'CUSTOMER', deposit: NONE, ...over });
+      const decision = decideCancellation({
+        bookingStart: START,
+        now: hoursBefore(48),
+        cancellationHours: 24,
+        cancelledBy: 'CUSTOMER',
+        deposit: NONE,
+        ...over,
+      });
       expect(decision).to.deep.include(expected);
       expect(Number.isInteger(decision.refundAmount) && Number.isInteger(decision.cancellationFee)).to.equal(true);
       expect(decision.event).to.equal(over.cancelledBy === 'SALON' ? 'BookingCancelledBySalon' : 'BookingCancelled');

@@ -30,6 +30,8 @@ describe('contract lint (Redocly, recommended-strict)', function () {
   it("when today's openapi.yaml is linted then it passes, with only the exceptions listed in .redocly.lint-ignore.yaml", async () => {
     const { code, output } = await lint('openapi.yaml');
     expect(code, output).to.equal(0);
-    expect(output).to.contain('Your API description is valid').and.match(/\d+ problems are explicitly ignored/);
+    expect(output)
+      .to.contain('Your API description is valid')
+      .and.match(/\d+ problems are explicitly ignored/);
   });
 });

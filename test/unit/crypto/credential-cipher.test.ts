@@ -28,7 +28,9 @@ describe('provider credentials sealed at rest', () => {
   it("when a sealed blob is copied into another row (another salon's config, another config) then it does not open there", () => {
     const sealed = sealCredentials(v1, { apiKey: 'sk_live_secret' }, ROW);
     for (const other of ['payment_configs/tenant-b/config-1', 'payment_configs/tenant-a/config-2', 'platform_billing_configs/config-1']) {
-      expect(() => openCredentials(v1, sealed, other), other).to.throw(/failed authentication/).and.not.to.match(/sk_live/);
+      expect(() => openCredentials(v1, sealed, other), other)
+        .to.throw(/failed authentication/)
+        .and.not.to.match(/sk_live/);
     }
   });
 
@@ -55,14 +57,18 @@ describe('provider credentials sealed at rest', () => {
     const raw = Buffer.from(sealed.sealed.slice(3), 'base64');
     raw[raw.length - 1] ^= 1;
     expect(() => openCredentials(v1, { ...sealed, sealed: `v2:${raw.toString('base64')}` }, ROW)).to.throw(/failed authentication/);
-    expect(() => openCredentials(parseKeyring(`1:${key(9)}`), sealed, ROW)).to.throw(/failed authentication/).and.not.to.match(/sk_live/);
+    expect(() => openCredentials(parseKeyring(`1:${key(9)}`), sealed, ROW))
+      .to.throw(/failed authentication/)
+      .and.not.to.match(/sk_live/);
   });
 
   it('when CREDENTIAL_KEYS is malformed then the entry is named and the key material is not', () => {
     expect(() => parseKeyring('')).to.throw(/no key/);
     expect(() => parseKeyring(`1:${Buffer.alloc(16).toString('base64')}`)).to.throw(/16 bytes, not 32/);
     expect(() => parseKeyring(`1:${key(1)},1:${key(2)}`)).to.throw(/appears twice/);
-    expect(() => parseKeyring('secret-without-version')).to.throw(/entry 1/).and.not.to.match(/secret-without/);
+    expect(() => parseKeyring('secret-without-version'))
+      .to.throw(/entry 1/)
+      .and.not.to.match(/secret-without/);
     expect(() => parseKeyring(`0:${key(1)}`)).to.throw(/start at 1/);
   });
 });

@@ -14,15 +14,26 @@ describe('money in messages (domain/money)', () => {
 
   it('when the messages and the booking page write the same amount then they write the same words (the page keeps non-breaking spaces)', () => {
     for (const minor of [0, 1, 99, 15000, 15050, 125050, 9999999]) {
-      for (const [currency, language] of [['NOK', 'nb'], ['NOK', 'en'], ['SEK', 'nb'], ['EUR', 'en']] as const) {
-        expect(formatMoney(minor, currency, language), `${minor} ${currency} ${language}`).to.equal(pageMoney(minor, currency, intlLocale(language)).replace(/[\u00a0\u202f]/g, ' '));
+      for (const [currency, language] of [
+        ['NOK', 'nb'],
+        ['NOK', 'en'],
+        ['SEK', 'nb'],
+        ['EUR', 'en'],
+      ] as const) {
+        expect(formatMoney(minor, currency, language), `${minor} ${currency} ${language}`).to.equal(
+          pageMoney(minor, currency, intlLocale(language)).replace(/[\u00a0\u202f]/g, ' '),
+        );
       }
     }
   });
 
   it('when a refund or a released late payment is told then the amount reads "kr", never "NOK", in the booking’s language', () => {
-    expect(refundSmsText({ customerName: 'Kari', salonName: 'Klipp', amount: 15050, currency: 'NOK' })).to.equal('Hei Kari! Klipp har refundert 150,50 kr til deg. Det kan ta noen dager før beløpet vises på kontoen.');
-    expect(refundSmsText({ customerName: 'Kari', salonName: 'Klipp', amount: 15000, currency: 'NOK', language: 'en' })).to.equal('Hi Kari! Klipp has refunded kr 150 to you. It may take a few days before the amount shows on your account.');
+    expect(refundSmsText({ customerName: 'Kari', salonName: 'Klipp', amount: 15050, currency: 'NOK' })).to.equal(
+      'Hei Kari! Klipp har refundert 150,50 kr til deg. Det kan ta noen dager før beløpet vises på kontoen.',
+    );
+    expect(refundSmsText({ customerName: 'Kari', salonName: 'Klipp', amount: 15000, currency: 'NOK', language: 'en' })).to.equal(
+      'Hi Kari! Klipp has refunded kr 150 to you. It may take a few days before the amount shows on your account.',
+    );
     const late = latePaymentReleasedMessage({ customerName: 'Kari', salonName: 'Klipp', amount: 13000, currency: 'NOK', release: 'VOIDED', language: 'en' });
     expect(late.text).to.contain('Your payment of kr 130 to Klipp').and.not.contain('NOK');
   });

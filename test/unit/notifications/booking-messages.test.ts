@@ -40,7 +40,9 @@ describe('booking messages (Norwegian and English)', () => {
   it('when the booking has a manage page then the received, confirmation, reminder and moved messages end with its link; the cancellation and bookings without one carry none', () => {
     const manageUrl = 'https://book.example.no/klipp/bookings/6b0c?token=abc.def';
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED'] as const) {
-      expect(renderBookingMessage(kind, { ...facts, manageUrl }).text, kind).to.match(new RegExp(` Se eller avbestill timen: ${manageUrl.replace(/[.?]/g, '\\$&')}$`));
+      expect(renderBookingMessage(kind, { ...facts, manageUrl }).text, kind).to.match(
+        new RegExp(` Se eller avbestill timen: ${manageUrl.replace(/[.?]/g, '\\$&')}$`),
+      );
       expect(renderBookingMessage(kind, { ...facts, manageUrl: null }).text, kind).to.not.contain('avbestill timen:');
     }
     expect(renderBookingMessage('CANCELLED', { ...facts, manageUrl }).text).to.not.contain(manageUrl);
@@ -51,20 +53,31 @@ describe('booking messages (Norwegian and English)', () => {
     const manageUrl = 'https://book.example.no/klipp/bookings/6b0c?token=abc&lang=en';
     for (const kind of ['RECEIVED', 'CONFIRMED', 'REMINDER', 'RESCHEDULED', 'CANCELLED'] as const) {
       const message = renderBookingMessage(kind, { ...facts, manageUrl }, 'en');
-      expect(message.text, kind).to.match(/^Hi Kari! /).and.contain('Dameklipp with Ola').and.contain('Friday 4 December at 14:30').and.not.contain('Hei');
-      expect(message.subject, kind).to.contain('Klipp & Stell').and.not.match(/timen|Bekreftet|Avbestilt/);
+      expect(message.text, kind)
+        .to.match(/^Hi Kari! /)
+        .and.contain('Dameklipp with Ola')
+        .and.contain('Friday 4 December at 14:30')
+        .and.not.contain('Hei');
+      expect(message.subject, kind)
+        .to.contain('Klipp & Stell')
+        .and.not.match(/timen|Bekreftet|Avbestilt/);
     }
-    expect(renderBookingMessage('CONFIRMED', { ...facts, manageUrl }, 'en').text).to.match(/ See or cancel the appointment: https:\/\/book\.example\.no\/klipp\/bookings\/6b0c\?token=abc&lang=en$/);
+    expect(renderBookingMessage('CONFIRMED', { ...facts, manageUrl }, 'en').text).to.match(
+      / See or cancel the appointment: https:\/\/book\.example\.no\/klipp\/bookings\/6b0c\?token=abc&lang=en$/,
+    );
   });
 
   it('when a received booking waits for its deposit then it says so instead of waiting for the salon', () => {
     expect(renderBookingMessage('RECEIVED', { ...facts, awaitingDeposit: true }).text).to.contain('Du får en bekreftelse når depositumet er betalt.');
     expect(renderBookingMessage('RECEIVED', facts).text).to.contain('Du får en bekreftelse når Klipp & Stell har godkjent den.');
-    expect(renderBookingMessage('RECEIVED', { ...facts, awaitingDeposit: true }, 'en').text).to.contain('You will get a confirmation once the deposit is paid.');
+    expect(renderBookingMessage('RECEIVED', { ...facts, awaitingDeposit: true }, 'en').text).to.contain(
+      'You will get a confirmation once the deposit is paid.',
+    );
   });
 
   it('when a booking with a deposit is cancelled then the message says what became of the deposit, in kr', () => {
-    const cancelled = (kind: 'REFUNDED' | 'RELEASED' | 'KEPT', language: 'nb' | 'en' = 'nb') => renderBookingMessage('CANCELLED', { ...facts, deposit: { kind, amount: 13050, currency: 'NOK' } }, language).text;
+    const cancelled = (kind: 'REFUNDED' | 'RELEASED' | 'KEPT', language: 'nb' | 'en' = 'nb') =>
+      renderBookingMessage('CANCELLED', { ...facts, deposit: { kind, amount: 13050, currency: 'NOK' } }, language).text;
     expect(cancelled('REFUNDED')).to.contain('Depositumet på 130,50 kr betales tilbake til deg');
     expect(cancelled('RELEASED')).to.contain('Reservasjonen på 130,50 kr på kortet ditt er slettet');
     expect(cancelled('KEPT')).to.contain('salongen beholder depositumet på 130,50 kr');
@@ -74,11 +87,38 @@ describe('booking messages (Norwegian and English)', () => {
 
   it('when a waitlist entry was made in English then joining and the offer are English, and the links open the pages in English', () => {
     const joined = renderWaitlistJoined(
-      { salonName: 'Klipp', customerName: 'Vera', services: ['Dameklipp'], staffName: null, fromDate: '2026-12-04', toDate: '2026-12-06', earliestTime: '10:00', latestTime: null, entryUrl: 'https://x/klipp/waitlist/1?token=t&lang=en' },
+      {
+        salonName: 'Klipp',
+        customerName: 'Vera',
+        services: ['Dameklipp'],
+        staffName: null,
+        fromDate: '2026-12-04',
+        toDate: '2026-12-06',
+        earliestTime: '10:00',
+        latestTime: null,
+        entryUrl: 'https://x/klipp/waitlist/1?token=t&lang=en',
+      },
       'en',
     );
-    expect(joined.text).to.equal('Hi Vera! You are on the waitlist at Klipp for Dameklipp, Friday 4 December – Sunday 6 December from 10:00. We will send you a message when a time becomes free. See or leave the waitlist: https://x/klipp/waitlist/1?token=t&lang=en');
-    const offer = renderWaitlistOffer({ salonName: 'Klipp', customerName: 'Vera', startTime: new Date('2026-12-04T13:30:00.000Z'), endTime: new Date('2026-12-04T14:15:00.000Z'), timezone: 'Europe/Oslo', services: ['Dameklipp'], staffName: 'Ola', holdMinutes: 15, acceptUrl: 'https://x' }, 'en');
-    expect(offer.text).to.equal('Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x');
+    expect(joined.text).to.equal(
+      'Hi Vera! You are on the waitlist at Klipp for Dameklipp, Friday 4 December – Sunday 6 December from 10:00. We will send you a message when a time becomes free. See or leave the waitlist: https://x/klipp/waitlist/1?token=t&lang=en',
+    );
+    const offer = renderWaitlistOffer(
+      {
+        salonName: 'Klipp',
+        customerName: 'Vera',
+        startTime: new Date('2026-12-04T13:30:00.000Z'),
+        endTime: new Date('2026-12-04T14:15:00.000Z'),
+        timezone: 'Europe/Oslo',
+        services: ['Dameklipp'],
+        staffName: 'Ola',
+        holdMinutes: 15,
+        acceptUrl: 'https://x',
+      },
+      'en',
+    );
+    expect(offer.text).to.equal(
+      'Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x',
+    );
   });
 });

@@ -34,7 +34,8 @@ describe('payment rules', () => {
 
   describe('refund <= captured - refunded', () => {
     const captured = { status: 'CAPTURED' as const, capturedAmount: 10000, refundedAmount: 0 };
-    it('part -> PARTIALLY_REFUNDED', () => expect(checkRefund(captured, 2500)).to.deep.equal({ ok: true, refundedAfter: 2500, statusAfter: 'PARTIALLY_REFUNDED' }));
+    it('part -> PARTIALLY_REFUNDED', () =>
+      expect(checkRefund(captured, 2500)).to.deep.equal({ ok: true, refundedAfter: 2500, statusAfter: 'PARTIALLY_REFUNDED' }));
     it('all -> REFUNDED (at the limit)', () => expect(checkRefund(captured, 10000)).to.deep.equal({ ok: true, refundedAfter: 10000, statusAfter: 'REFUNDED' }));
     it('one past the limit is refused', () => expect(checkRefund(captured, 10001)).to.deep.equal({ ok: false, reason: 'EXCEEDS_REFUNDABLE' }));
     it('the rest of a partly refunded payment, and one past it', () => {
@@ -46,14 +47,21 @@ describe('payment rules', () => {
       for (const amount of [0, -1, 1.5]) expect(checkRefund(captured, amount)).to.deep.equal({ ok: false, reason: 'AMOUNT_INVALID' });
     });
     it('an uncaptured payment cannot be refunded', () => {
-      for (const status of ['INITIATED', 'AUTHORIZED', 'REFUNDED', 'VOIDED'] as const) expect(checkRefund({ ...captured, status }, 1)).to.deep.equal({ ok: false, reason: 'NOT_CAPTURED' });
+      for (const status of ['INITIATED', 'AUTHORIZED', 'REFUNDED', 'VOIDED'] as const)
+        expect(checkRefund({ ...captured, status }, 1)).to.deep.equal({ ok: false, reason: 'NOT_CAPTURED' });
     });
   });
 
   describe('remaining = total - captured + refunded', () => {
     it('after a deposit', () => expect(remainingAmount(50000, 0, [{ capturedAmount: 10000, refundedAmount: 0 }])).to.equal(40000));
     it('a refund owes again', () => expect(remainingAmount(50000, 0, [{ capturedAmount: 10000, refundedAmount: 2500 }])).to.equal(42500));
-    it('everything paid -> 0', () => expect(remainingAmount(50000, 0, [{ capturedAmount: 10000, refundedAmount: 0 }, { capturedAmount: 40000, refundedAmount: 0 }])).to.equal(0));
+    it('everything paid -> 0', () =>
+      expect(
+        remainingAmount(50000, 0, [
+          { capturedAmount: 10000, refundedAmount: 0 },
+          { capturedAmount: 40000, refundedAmount: 0 },
+        ]),
+      ).to.equal(0));
     it('the discount is not owed', () => expect(remainingAmount(50000, 5000, [])).to.equal(45000));
   });
 
@@ -85,7 +93,8 @@ describe('payment rules', () => {
   describe('failures and the retry cap of 3', () => {
     it('TRANSIENT never counts', () => expect(failureOutcome(2, 'TRANSIENT')).to.deep.equal({ failedCount: 2, cancelBooking: false }));
     it('the second PERMANENT failure is below the cap', () => expect(failureOutcome(1, 'PERMANENT')).to.deep.equal({ failedCount: 2, cancelBooking: false }));
-    it('the third PERMANENT failure reaches the cap', () => expect(failureOutcome(2, 'PERMANENT')).to.deep.equal({ failedCount: PAYMENT_RETRY_CAP, cancelBooking: true }));
+    it('the third PERMANENT failure reaches the cap', () =>
+      expect(failureOutcome(2, 'PERMANENT')).to.deep.equal({ failedCount: PAYMENT_RETRY_CAP, cancelBooking: true }));
     it('retry allowed at 2 failures, refused at 3', () => {
       const base = { bookingStatus: 'PENDING', depositStatus: 'RETRY_PENDING', lastPaymentStatus: 'FAILED' as const };
       expect(retryRejection({ ...base, failedCount: 2 })).to.equal(null);

@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { callingCodeOf, optionalPhone, phoneRegionOf, phoneSearchTerm, regionOfCountry, requirePhone, samePhone, smsRecipient, toE164 } from '../../../domain/phone/phone.rules';
+import {
+  callingCodeOf,
+  optionalPhone,
+  phoneRegionOf,
+  phoneSearchTerm,
+  regionOfCountry,
+  requirePhone,
+  samePhone,
+  smsRecipient,
+  toE164,
+} from '../../../domain/phone/phone.rules';
 import { AppError } from '../../../domain/errors';
 
 describe('phone numbers (domain/phone)', () => {

@@ -63,11 +63,15 @@ describe('series rules', () => {
   describe('nearestStart', () => {
     const target = at('2027-04-01', '10:00');
     it('prefers the same day at the nearest time, the earlier of two as near', () => {
-      expect(nearestStart([at('2027-04-01', '11:00'), at('2027-04-01', '09:00'), at('2027-04-01', '16:00')], target, TZ)?.toISOString()).to.equal(at('2027-04-01', '09:00').toISOString());
+      expect(nearestStart([at('2027-04-01', '11:00'), at('2027-04-01', '09:00'), at('2027-04-01', '16:00')], target, TZ)?.toISOString()).to.equal(
+        at('2027-04-01', '09:00').toISOString(),
+      );
       expect(nearestStart([at('2027-04-01', '11:15'), at('2027-04-01', '09:30')], target, TZ)?.toISOString()).to.equal(at('2027-04-01', '09:30').toISOString());
     });
     it('prefers a nearer day over a nearer instant: 10:00 the day before, not 16:00 the day before', () => {
-      expect(nearestStart([at('2027-03-31', '16:00'), at('2027-03-31', '10:00'), at('2027-04-02', '10:00')], target, TZ)?.toISOString()).to.equal(at('2027-03-31', '10:00').toISOString());
+      expect(nearestStart([at('2027-03-31', '16:00'), at('2027-03-31', '10:00'), at('2027-04-02', '10:00')], target, TZ)?.toISOString()).to.equal(
+        at('2027-03-31', '10:00').toISOString(),
+      );
       expect(nearestStart([at('2027-04-03', '10:00'), at('2027-04-02', '14:00')], target, TZ)?.toISOString()).to.equal(at('2027-04-02', '14:00').toISOString());
     });
     it('answers null when nothing is free', () => {
@@ -77,7 +81,7 @@ describe('series rules', () => {
 });
 
 describe('rebooking nudge rules', () => {
-  it('is due after the shortest typical interval among the visit\'s services; none without one', () => {
+  it("is due after the shortest typical interval among the visit's services; none without one", () => {
     expect(nudgeIntervalWeeks([{ typicalIntervalWeeks: 6 }, { typicalIntervalWeeks: null }, { typicalIntervalWeeks: 4 }])).to.equal(4);
     expect(nudgeIntervalWeeks([{ typicalIntervalWeeks: null }])).to.equal(null);
     expect(nudgeDueAt(new Date('2027-03-01T09:00:00.000Z'), 5).toISOString()).to.equal('2027-04-05T09:00:00.000Z');

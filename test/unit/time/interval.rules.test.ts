@@ -1,13 +1,5 @@
 import { expect } from 'chai';
-import {
-  contains,
-  fitsWithin,
-  intersectIntervals,
-  mergeIntervals,
-  overlaps,
-  subtractIntervals,
-  type Interval,
-} from '../../../domain/time/interval.rules';
+import { contains, fitsWithin, intersectIntervals, mergeIntervals, overlaps, subtractIntervals, type Interval } from '../../../domain/time/interval.rules';
 
 const iv = (start: number, end: number): Interval => ({ start, end });
 const list = (...pairs: Array<[number, number]>): Interval[] => pairs.map(([s, e]) => iv(s, e));

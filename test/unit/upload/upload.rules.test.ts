@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { PURPOSES, maxBytesFor, mayDelete, mayDownload, mayUpload, orphanDeadline, sanitizeFileName, storageKey, tenantOfKey } from '../../../domain/upload/upload.rules';
+import {
+  PURPOSES,
+  maxBytesFor,
+  mayDelete,
+  mayDownload,
+  mayUpload,
+  orphanDeadline,
+  sanitizeFileName,
+  storageKey,
+  tenantOfKey,
+} from '../../../domain/upload/upload.rules';
 import { formatOptions, outputFormat, parseOptions } from '../../../domain/upload/image-proxy.rules';
 
 const T = '2049a750-5a63-48b2-961b-321133499d90';
@@ -9,7 +19,8 @@ describe('upload rules', () => {
   it('when a key is built then it is {tenantId}/{uuid}.{ext}, and only such keys name a tenant', () => {
     expect(storageKey(T, F, 'image/jpeg')).to.equal(`${T}/${F}.jpg`);
     expect(tenantOfKey(`${T}/${F}.pdf`)).to.equal(T);
-    for (const key of [`${T}/${F}.gif`, `${T}/../${F}.png`, `tenants/x/logo.png`, `${T}/${F}.png/extra`, `${T.toUpperCase()}/${F}.png`]) expect(tenantOfKey(key), key).to.equal(undefined);
+    for (const key of [`${T}/${F}.gif`, `${T}/../${F}.png`, `tenants/x/logo.png`, `${T}/${F}.png/extra`, `${T.toUpperCase()}/${F}.png`])
+      expect(tenantOfKey(key), key).to.equal(undefined);
   });
 
   it('when names are sanitized then paths, control characters and markup are gone and length is capped', () => {
@@ -57,13 +68,25 @@ describe('upload rules', () => {
 
 describe('image proxy options', () => {
   it('when every purpose preset is parsed then it formats back to itself', () => {
-    for (const preset of Object.values(PURPOSES).map((p) => p.preset).filter((p): p is string => p !== null)) {
+    for (const preset of Object.values(PURPOSES)
+      .map((p) => p.preset)
+      .filter((p): p is string => p !== null)) {
       expect(formatOptions(parseOptions(preset)!)).to.equal(preset);
     }
   });
 
   it('when options are unknown or out of range then they are refused', () => {
-    for (const text of ['', 'q:90', 'rs:fit:0:10', 'rs:fit:2401:10', 'rs:crop:10:10', 'rs:fit:10:10/g:xx', 'rs:fit:10:10/q:101', 'rs:fit:10:10/blur:5', 'rs:fit:1e3:10']) {
+    for (const text of [
+      '',
+      'q:90',
+      'rs:fit:0:10',
+      'rs:fit:2401:10',
+      'rs:crop:10:10',
+      'rs:fit:10:10/g:xx',
+      'rs:fit:10:10/q:101',
+      'rs:fit:10:10/blur:5',
+      'rs:fit:1e3:10',
+    ]) {
       expect(parseOptions(text), text).to.equal(undefined);
     }
     expect(parseOptions('rs:fit:2400:2400/q:1')).to.deep.equal({ fit: 'fit', width: 2400, height: 2400, gravity: 'ce', quality: 1 });

@@ -14,7 +14,12 @@ function entry(fields: Partial<WaitingEntry> = {}): WaitingEntry {
 
 describe('waitlist rules', () => {
   describe('entryWishProblems', () => {
-    const wish = (fromDate: string, toDate: string, earliestTime: string | null = null, latestTime: string | null = null) => ({ fromDate, toDate, earliestTime, latestTime });
+    const wish = (fromDate: string, toDate: string, earliestTime: string | null = null, latestTime: string | null = null) => ({
+      fromDate,
+      toDate,
+      earliestTime,
+      latestTime,
+    });
     it('accepts a range of exactly 60 days and refuses 61, a start before today, and an end before the start', () => {
       expect(entryWishProblems(wish('2027-03-01', '2027-04-30'), '2027-03-01')).to.deep.equal([]);
       expect(entryWishProblems(wish('2027-03-01', '2027-05-01'), '2027-03-01').map((p) => p.field)).to.deep.equal(['toDate']);
@@ -47,7 +52,7 @@ describe('waitlist rules', () => {
   describe('slotSuitsEntry', () => {
     const freed = { start: ms('2027-03-10', '10:00'), end: ms('2027-03-10', '12:00') };
     const slot = (from: string, to: string, date = '2027-03-10') => ({ start: ms(date, from), end: ms(date, to) });
-    it('needs the slot inside the freed time, on the entry\'s dates, from the earliest start and ending by the latest end', () => {
+    it("needs the slot inside the freed time, on the entry's dates, from the earliest start and ending by the latest end", () => {
       expect(slotSuitsEntry(slot('10:00', '11:00'), entry(), freed, TZ)).to.equal(true);
       expect(slotSuitsEntry(slot('11:30', '12:30'), entry(), freed, TZ)).to.equal(false);
       expect(slotSuitsEntry(slot('10:00', '11:00'), entry({ earliestTime: '10:15' }), freed, TZ)).to.equal(false);
@@ -57,9 +62,11 @@ describe('waitlist rules', () => {
       expect(slotSuitsEntry(slot('10:00', '11:00'), entry({ toDate: '2027-03-09' }), freed, TZ)).to.equal(false);
     });
 
-    it('reads times of day in the salon\'s zone on a DST day (2027-03-28, clocks go 02:00 -> 03:00)', () => {
+    it("reads times of day in the salon's zone on a DST day (2027-03-28, clocks go 02:00 -> 03:00)", () => {
       const dst = { start: ms('2027-03-28', '09:00'), end: ms('2027-03-28', '12:00') };
-      expect(slotSuitsEntry({ start: ms('2027-03-28', '09:00'), end: ms('2027-03-28', '10:00') }, entry({ earliestTime: '09:00', latestTime: '10:00' }), dst, TZ)).to.equal(true);
+      expect(
+        slotSuitsEntry({ start: ms('2027-03-28', '09:00'), end: ms('2027-03-28', '10:00') }, entry({ earliestTime: '09:00', latestTime: '10:00' }), dst, TZ),
+      ).to.equal(true);
       expect(entryEndsAtMs('2027-03-28', TZ) - ms('2027-03-28', '00:00')).to.equal(23 * 3600_000);
     });
   });

@@ -39,17 +39,32 @@ describe('booking page formatting (salon zone, currency and locale)', () => {
     expect(contactProblems({ name: ' ', phone: '', email: 'x', notes: '' })).to.deep.equal({ name: 'required', phone: 'required', email: 'invalidEmail' });
     expect(contactProblems({ name: 'Kari', phone: '91x34', email: '', notes: '' })).to.deep.equal({ phone: 'invalidPhone' });
     expect(contactProblems({ name: 'Kari', phone: '912 34 567', email: 'kari@example.com', notes: '' })).to.deep.equal({});
-    expect(contactBody({ name: ' Kari ', phone: ' 912 34 567 ', email: ' ', notes: '' }), 'the number goes as typed: the platform reads it in the salon’s country').to.deep.equal({ name: 'Kari', phone: '912 34 567', email: null, notes: null });
-    expect(contactBody({ name: 'Ka\u0000ri\n', phone: '912 34 567', email: '', notes: 'line 1\nline\u0007 2' })).to.include({ name: 'Kari', notes: 'line 1\nline 2' });
+    expect(
+      contactBody({ name: ' Kari ', phone: ' 912 34 567 ', email: ' ', notes: '' }),
+      'the number goes as typed: the platform reads it in the salon’s country',
+    ).to.deep.equal({ name: 'Kari', phone: '912 34 567', email: null, notes: null });
+    expect(contactBody({ name: 'Ka\u0000ri\n', phone: '912 34 567', email: '', notes: 'line 1\nline\u0007 2' })).to.include({
+      name: 'Kari',
+      notes: 'line 1\nline 2',
+    });
     expect(contactProblems({ name: '\u0000', phone: '912 34 567', email: '', notes: '' })).to.deep.equal({ name: 'required' });
   });
 
   it('when the page shows the deposit before booking then it is the amount the platform will ask for', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 1_000_000 }), (payable, percent, fixed) => {
-        expect(depositFor(payable, { type: 'percentage', value: percent })).to.equal(depositAmount({ totalAmount: payable, discountAmount: 0, depositType: 'percentage', depositValue: percent }));
-        expect(depositFor(payable, { type: 'fixed', value: fixed })).to.equal(depositAmount({ totalAmount: payable, discountAmount: 0, depositType: 'fixed', depositValue: fixed }));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (payable, percent, fixed) => {
+          expect(depositFor(payable, { type: 'percentage', value: percent })).to.equal(
+            depositAmount({ totalAmount: payable, discountAmount: 0, depositType: 'percentage', depositValue: percent }),
+          );
+          expect(depositFor(payable, { type: 'fixed', value: fixed })).to.equal(
+            depositAmount({ totalAmount: payable, discountAmount: 0, depositType: 'fixed', depositValue: fixed }),
+          );
+        },
+      ),
     );
   });
 });

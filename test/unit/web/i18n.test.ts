@@ -9,9 +9,32 @@ import { ERROR_MESSAGES, NETWORK_ERROR, UNKNOWN_ERROR, errorMessage, freeTimes, 
 
 const CODE = /\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b/g;
 /** Upper-snake words in the contract that are not error codes. */
-const NOT_CODES = new Set(['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'RETRY_PENDING', 'REFUND_FULL', 'IN_PERSON', 'FREE_SERVICE', 'DISCOUNT_PERCENT', 'DISCOUNT_AMOUNT', 'IN_PROGRESS', 'NO_SHOW', 'WALK_IN', 'STAMP_XXXX_XXXX', 'PUBLIC_BASE_URL']);
+const NOT_CODES = new Set([
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'RETRY_PENDING',
+  'REFUND_FULL',
+  'IN_PERSON',
+  'FREE_SERVICE',
+  'DISCOUNT_PERCENT',
+  'DISCOUNT_AMOUNT',
+  'IN_PROGRESS',
+  'NO_SHOW',
+  'WALK_IN',
+  'STAMP_XXXX_XXXX',
+  'PUBLIC_BASE_URL',
+]);
 /** Named by status in the contract, not by code. */
-const ALWAYS = ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'VALIDATION_ERROR', 'LOYALTY_VOUCHER_NOT_OWNED', 'LOYALTY_VOUCHER_RESERVED_OTHER', 'LOYALTY_VOUCHER_GUEST_NOT_ALLOWED', 'PROVIDER_UNAVAILABLE'];
+const ALWAYS = [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'RATE_LIMIT_EXCEEDED',
+  'VALIDATION_ERROR',
+  'LOYALTY_VOUCHER_NOT_OWNED',
+  'LOYALTY_VOUCHER_RESERVED_OTHER',
+  'LOYALTY_VOUCHER_GUEST_NOT_ALLOWED',
+  'PROVIDER_UNAVAILABLE',
+];
 
 /** What the one place that maps errors to HTTP can answer on any route (unknown routes and methods, races, broken references). */
 function errorHandlerCodes(): string[] {
@@ -26,7 +49,11 @@ function publicErrorCodes(): string[] {
   for (const [path, item] of Object.entries<Record<string, { tags?: string[]; responses?: Record<string, { $ref?: string }> }>>(doc.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.tags || !(op.tags.includes('public') || op.tags.includes('customer-accounts') || path.startsWith('/public/'))) continue;
-      const text = JSON.stringify(op) + Object.values(op.responses ?? {}).map((r) => (r.$ref ? JSON.stringify(doc.components.responses[r.$ref.split('/').pop()!]) : '')).join(' ');
+      const text =
+        JSON.stringify(op) +
+        Object.values(op.responses ?? {})
+          .map((r) => (r.$ref ? JSON.stringify(doc.components.responses[r.$ref.split('/').pop()!]) : ''))
+          .join(' ');
       for (const m of text.matchAll(CODE)) codes.add(m[0]);
     }
   }

@@ -2,7 +2,16 @@
 // docs/rules/consistency.md#worker-priority): when the api counts as busy, and what an activity does then.
 import { expect } from 'chai';
 import { eventually } from '../../support/eventually';
-import { ApiLoadGate, BUSY_FROM, IDLE_BELOW, isApiLoadMessage, nextApiLoad, watchApiLoad, yieldingActivities, type ApiLoad } from '../../../composition/api-load';
+import {
+  ApiLoadGate,
+  BUSY_FROM,
+  IDLE_BELOW,
+  isApiLoadMessage,
+  nextApiLoad,
+  watchApiLoad,
+  yieldingActivities,
+  type ApiLoad,
+} from '../../../composition/api-load';
 
 const settled = async <T>(promise: Promise<T>, withinMs: number): Promise<boolean> =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), withinMs))]);
@@ -60,7 +69,11 @@ describe('worker yields to a busy api', () => {
       const until = Date.now() + 120;
       while (Date.now() < until); // the api's event loop, saturated
       await eventually(async () => reports.includes('busy'), 'a busy report');
-      await eventually(async () => reports.at(-1) === 'idle', () => `an idle report after it (${reports.join(', ')})`, 5_000);
+      await eventually(
+        async () => reports.at(-1) === 'idle',
+        () => `an idle report after it (${reports.join(', ')})`,
+        5_000,
+      );
     } finally {
       stop();
     }

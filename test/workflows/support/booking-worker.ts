@@ -14,7 +14,11 @@ import type { TimeSkipping } from './time-skipping';
 export type BookingSignal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
 
 /** Runs `scenario` with a worker of its own until it settles. */
-export async function withBookingWorker(t: TimeSkipping, outboxes: { mailer: Mailer; sms: SmsSender }, scenario: (signal: BookingSignal) => Promise<void>): Promise<void> {
+export async function withBookingWorker(
+  t: TimeSkipping,
+  outboxes: { mailer: Mailer; sms: SmsSender },
+  scenario: (signal: BookingSignal) => Promise<void>,
+): Promise<void> {
   const { platform } = await stack();
   const taskQueue = unique('booking-wf');
   const worker = await Worker.create({

@@ -21,7 +21,19 @@ function fieldOf(detail: { field: string }): Field | undefined {
   return (['name', 'phone', 'email', 'notes'] as Field[]).find((f) => detail.field.endsWith(f));
 }
 
-export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx: PageContext; draft: Draft; onChange: (changes: Partial<Draft>) => void; onBack: () => void; onConflict: (message: string) => void }) {
+export function ContactStep({
+  ctx,
+  draft,
+  onChange,
+  onBack,
+  onConflict,
+}: {
+  ctx: PageContext;
+  draft: Draft;
+  onChange: (changes: Partial<Draft>) => void;
+  onBack: () => void;
+  onConflict: (message: string) => void;
+}) {
   const { boot, lang, locale } = ctx;
   const customer = boot.customer;
   const [contact, setContact] = useState<Contact>(() => ({
@@ -46,7 +58,7 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
   const items = draft.services.map((serviceId, i) => ({
     serviceId,
     // "anyone" leaves the booking unassigned, unless the salon wants every booking assigned
-    resourceId: draft.staff !== 'any' ? draft.staff : boot.salon.bookingMode === 'assigned_only' ? slot.items[i]?.resourceId ?? null : null,
+    resourceId: draft.staff !== 'any' ? draft.staff : boot.salon.bookingMode === 'assigned_only' ? (slot.items[i]?.resourceId ?? null) : null,
   }));
 
   const applyVoucher = async () => {
@@ -57,7 +69,14 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
     const v = result.data.data;
     const currency = boot.salon.currency;
     onChange({ voucher: code });
-    setVoucherResult({ ok: true, text: t(lang, 'voucherApplied', { code: v.code, discount: formatMoney(v.discountApplied, currency, locale), payable: formatMoney(v.payable, currency, locale) }) });
+    setVoucherResult({
+      ok: true,
+      text: t(lang, 'voucherApplied', {
+        code: v.code,
+        discount: formatMoney(v.discountApplied, currency, locale),
+        payable: formatMoney(v.payable, currency, locale),
+      }),
+    });
   };
 
   const submit = async (e: Event) => {
@@ -104,7 +123,11 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
     document.cookie = location.protocol === 'https:' ? `${proof}; secure` : proof;
     const manage = `/${boot.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.cancellationToken)}&new=1`;
     if (booking.paymentRequired) {
-      const payment = await call(() => api.GET('/public/tenants/{slug}/bookings/{id}/payment', { params: { path: { slug: boot.slug, id: booking.id }, query: { token: booking.cancellationToken } } }));
+      const payment = await call(() =>
+        api.GET('/public/tenants/{slug}/bookings/{id}/payment', {
+          params: { path: { slug: boot.slug, id: booking.id }, query: { token: booking.cancellationToken } },
+        }),
+      );
       if (payment.ok && payment.data.data.redirectUrl) return location.assign(payment.data.data.redirectUrl);
     }
     location.assign(manage);
@@ -115,7 +138,15 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
     const error = fieldErrors[name];
     const errorText = error ? t(lang, error) : null;
     const describedBy = [hint ? `contact-${name}-hint` : null, error ? `contact-${name}-error` : null].filter(Boolean).join(' ') || undefined;
-    const common = { id: `contact-${name}`, name, value: contact[name], onInput: set(name), 'aria-invalid': !!error, 'aria-describedby': describedBy, ...attrs };
+    const common = {
+      id: `contact-${name}`,
+      name,
+      value: contact[name],
+      onInput: set(name),
+      'aria-invalid': !!error,
+      'aria-describedby': describedBy,
+      ...attrs,
+    };
     return (
       <div class="field">
         <label for={`contact-${name}`}>{t(lang, label)}</label>
@@ -144,7 +175,15 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
         <div class="field voucher">
           <label for="contact-voucher">{t(lang, 'voucher')}</label>
           <div class="inline">
-            <input id="contact-voucher" name="voucher" autocomplete="off" maxLength={40} value={voucher} onInput={(e) => setVoucher((e.currentTarget as HTMLInputElement).value)} aria-describedby="voucher-result" />
+            <input
+              id="contact-voucher"
+              name="voucher"
+              autocomplete="off"
+              maxLength={40}
+              value={voucher}
+              onInput={(e) => setVoucher((e.currentTarget as HTMLInputElement).value)}
+              aria-describedby="voucher-result"
+            />
             <button type="button" onClick={() => void applyVoucher()}>
               {t(lang, 'applyVoucher')}
             </button>
@@ -157,7 +196,16 @@ export function ContactStep({ ctx, draft, onChange, onBack, onConflict }: { ctx:
       {!!depositAmount && <p class="hint">{t(lang, 'depositNote', { amount: formatMoney(depositAmount, boot.salon.currency, locale) })}</p>}
       {/* what cancelling will cost, before the customer books (docs/rules/booking-page.md#the-flow) */}
       <div class="terms" id="booking-terms">
-        {cancellationTerms({ lang, start: slot.start, now: new Date(), cancellationHours: boot.salon.cancellationHours, deposit: depositAmount ?? 0, currency: boot.salon.currency, timezone: boot.salon.timezone, locale }).map((line) => (
+        {cancellationTerms({
+          lang,
+          start: slot.start,
+          now: new Date(),
+          cancellationHours: boot.salon.cancellationHours,
+          deposit: depositAmount ?? 0,
+          currency: boot.salon.currency,
+          timezone: boot.salon.timezone,
+          locale,
+        }).map((line) => (
           <p key={line}>{line}</p>
         ))}
       </div>

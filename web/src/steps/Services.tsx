@@ -4,7 +4,17 @@ import { t } from '../../shared/i18n';
 import { formatDuration, formatMoney } from '../../shared/format';
 import type { PageContext } from '../page-context';
 
-export function Services({ ctx, chosen, onChange, onNext }: { ctx: PageContext; chosen: string[]; onChange: (services: string[]) => void; onNext: (services: string[]) => void }) {
+export function Services({
+  ctx,
+  chosen,
+  onChange,
+  onNext,
+}: {
+  ctx: PageContext;
+  chosen: string[];
+  onChange: (services: string[]) => void;
+  onNext: (services: string[]) => void;
+}) {
   const selected = chosen;
   const [error, setError] = useState(false);
   const order = ctx.boot.services.flatMap((g) => g.services.map((s) => s.id));
@@ -31,7 +41,15 @@ export function Services({ ctx, chosen, onChange, onNext }: { ctx: PageContext; 
           <ul role="list">
             {group.services.map((s) => (
               <li key={s.id} class="service">
-                <input type="checkbox" id={`svc-${s.id}`} name="services" value={s.id} checked={selected.includes(s.id)} aria-describedby={s.description ? `svc-${s.id}-d` : undefined} onChange={(e) => toggle(s.id, (e.currentTarget as HTMLInputElement).checked)} />
+                <input
+                  type="checkbox"
+                  id={`svc-${s.id}`}
+                  name="services"
+                  value={s.id}
+                  checked={selected.includes(s.id)}
+                  aria-describedby={s.description ? `svc-${s.id}-d` : undefined}
+                  onChange={(e) => toggle(s.id, (e.currentTarget as HTMLInputElement).checked)}
+                />
                 <label for={`svc-${s.id}`}>
                   <span class="name">{s.name}</span>
                   <span class="meta">

@@ -4,7 +4,19 @@ import { useState } from 'preact/hooks';
 import { t } from '../../shared/i18n';
 import type { PageContext } from '../page-context';
 
-export function Staff({ ctx, services, chosen, onBack, onNext }: { ctx: PageContext; services: string[]; chosen: string; onBack: () => void; onNext: (staff: string) => void }) {
+export function Staff({
+  ctx,
+  services,
+  chosen,
+  onBack,
+  onNext,
+}: {
+  ctx: PageContext;
+  services: string[];
+  chosen: string;
+  onBack: () => void;
+  onNext: (staff: string) => void;
+}) {
   const qualified = ctx.boot.staff.filter((s) => services.every((id) => s.serviceIds.includes(id)));
   const [selected, setSelected] = useState(qualified.some((s) => s.id === chosen) ? chosen : 'any');
   return (
@@ -19,7 +31,15 @@ export function Staff({ ctx, services, chosen, onBack, onNext }: { ctx: PageCont
         <legend class="visually-hidden">{t(ctx.lang, 'stepStaff')}</legend>
         <ul role="list" class="choices">
           <li>
-            <input type="radio" id="staff-any" name="staff" value="any" checked={selected === 'any'} aria-describedby="staff-any-d" onChange={() => setSelected('any')} />
+            <input
+              type="radio"
+              id="staff-any"
+              name="staff"
+              value="any"
+              checked={selected === 'any'}
+              aria-describedby="staff-any-d"
+              onChange={() => setSelected('any')}
+            />
             <label for="staff-any">
               <span class="name">{t(ctx.lang, 'anyStaff')}</span>
               <span class="meta" id="staff-any-d">

@@ -11,12 +11,15 @@ import { api, call, type ApiProblem } from '../api';
 import type { Draft } from '../draft';
 import type { PageContext } from '../page-context';
 
-
 type Field = 'name' | 'phone' | 'email';
 
 export function WaitlistJoin({ ctx, draft, fromDate, toDate }: { ctx: PageContext; draft: Draft; fromDate: string; toDate: string }) {
   const { boot, lang, locale } = ctx;
-  const [values, setValues] = useState<Record<Field, string>>(() => ({ name: draft.contact.name || boot.customer?.name || '', phone: draft.contact.phone || boot.customer?.phone || '', email: draft.contact.email || boot.customer?.email || '' }));
+  const [values, setValues] = useState<Record<Field, string>>(() => ({
+    name: draft.contact.name || boot.customer?.name || '',
+    phone: draft.contact.phone || boot.customer?.phone || '',
+    email: draft.contact.email || boot.customer?.email || '',
+  }));
   const [errors, setErrors] = useState<Partial<Record<Field, MessageKey>>>({});
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +36,14 @@ export function WaitlistJoin({ ctx, draft, fromDate, toDate }: { ctx: PageContex
     const joined = await call(() =>
       api.POST('/public/tenants/{slug}/waitlist', {
         params: { path: { slug: boot.slug } },
-        body: { serviceIds: draft.services, resourceId: draft.staff === 'any' ? null : draft.staff, fromDate, toDate, customer: { name: contact.name, phone: contact.phone, email: contact.email }, language: lang },
+        body: {
+          serviceIds: draft.services,
+          resourceId: draft.staff === 'any' ? null : draft.staff,
+          fromDate,
+          toDate,
+          customer: { name: contact.name, phone: contact.phone, email: contact.email },
+          language: lang,
+        },
       }),
     );
     if (!joined.ok) {
@@ -83,7 +93,12 @@ export function WaitlistJoin({ ctx, draft, fromDate, toDate }: { ctx: PageContex
       <p>{t(lang, 'waitlistIntro', { when })}</p>
       <form noValidate onSubmit={(e) => void submit(e)}>
         {field('name', 'name', { type: 'text', autocomplete: 'name', required: true, maxLength: 200 })}
-        {field('phone', 'phone', { type: 'tel', autocomplete: 'tel', inputMode: 'tel', required: true, maxLength: 32 }, t(lang, 'phoneHint', { code: boot.salon.phoneCode }))}
+        {field(
+          'phone',
+          'phone',
+          { type: 'tel', autocomplete: 'tel', inputMode: 'tel', required: true, maxLength: 32 },
+          t(lang, 'phoneHint', { code: boot.salon.phoneCode }),
+        )}
         {field('email', 'email', { type: 'email', autocomplete: 'email', maxLength: 254 })}
         <div class="error-slot" role="alert">
           {problem && <p class="error">{errorMessage(lang, problem.code)}</p>}

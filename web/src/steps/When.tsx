@@ -39,7 +39,7 @@ function rove(event: KeyboardEvent, list: HTMLElement | null, columns: number): 
 
 /** How many time buttons stand on one row (for ArrowUp and ArrowDown). */
 function columnsOf(list: HTMLElement | null): number {
-  const items = list ? [...list.children] as HTMLElement[] : [];
+  const items = list ? ([...list.children] as HTMLElement[]) : [];
   if (items.length < 2) return 1;
   const top = items[0].offsetTop;
   const row = items.findIndex((item) => item.offsetTop !== top);
@@ -109,7 +109,10 @@ export function When({
     for (const date of wanted) {
       void call(() => api.GET('/public/tenants/{slug}/availability', { params: { path: { slug }, query: { serviceId, resourceId, date } } })).then((result) => {
         if (!live) return;
-        setDays((now) => ({ ...now, [date]: result.ok ? { status: 'ok', slots: result.data.data.slots, working: result.data.data.working } : { status: 'error', problem: result.problem } }));
+        setDays((now) => ({
+          ...now,
+          [date]: result.ok ? { status: 'ok', slots: result.data.data.slots, working: result.data.data.working } : { status: 'error', problem: result.problem },
+        }));
       });
     }
     return () => {
@@ -136,7 +139,10 @@ export function When({
     : !chosen || chosen.status === 'loading'
       ? t(lang, 'loadingTimes')
       : chosen.status === 'ok'
-        ? t(lang, 'timesLoaded', { free: dayStateText(lang, chosenState === 'loading' || !chosenState ? 'free' : chosenState, chosen.slots.length), day: chosenLabel })
+        ? t(lang, 'timesLoaded', {
+            free: dayStateText(lang, chosenState === 'loading' || !chosenState ? 'free' : chosenState, chosen.slots.length),
+            day: chosenLabel,
+          })
         : '';
   const dayError = Object.values(days).find((d): d is Extract<Loaded, { status: 'error' }> => d.status === 'error');
   const problem = failure ?? dayError?.problem ?? null;
@@ -147,7 +153,11 @@ export function When({
 
   return (
     <div class="when">
-      <p class="tz-note">{ctx.browserZone ? t(lang, 'timeZoneDiffers', { zone: boot.salon.timezone, browserZone: ctx.browserZone }) : t(lang, 'timeZoneNote', { zone: boot.salon.timezone })}</p>
+      <p class="tz-note">
+        {ctx.browserZone
+          ? t(lang, 'timeZoneDiffers', { zone: boot.salon.timezone, browserZone: ctx.browserZone })
+          : t(lang, 'timeZoneNote', { zone: boot.salon.timezone })}
+      </p>
       <div class="notice-slot" role="alert">
         {notice && <p class="notice">{notice}</p>}
         {problem && <p class="error">{errorMessage(lang, problem.code)}</p>}
@@ -169,7 +179,10 @@ export function When({
               {t(lang, 'previousWeek')}
             </button>
             <p class="week-label">
-              {t(lang, 'weekOf', { from: formatLocalDate(week, locale, { day: 'numeric', month: 'long' }), to: formatLocalDate(addDays(week, 6), locale, { day: 'numeric', month: 'long' }) })}
+              {t(lang, 'weekOf', {
+                from: formatLocalDate(week, locale, { day: 'numeric', month: 'long' }),
+                to: formatLocalDate(addDays(week, 6), locale, { day: 'numeric', month: 'long' }),
+              })}
             </p>
             <button type="button" disabled={addDays(week, 7) > last} onClick={() => onChange({ week: addDays(week, 7), date: null, slot: null })}>
               {t(lang, 'nextWeek')}
@@ -213,14 +226,22 @@ export function When({
             <ul role="list" ref={timesRef} onKeyDown={(e) => rove(e, timesRef.current, columnsOf(timesRef.current))}>
               {chosen.slots.map((slot) => (
                 <li key={slot.start}>
-                  <button type="button" class="time" aria-pressed={draft.slot?.start === slot.start} tabIndex={slot.start === tabTime ? 0 : -1} onClick={() => onSlot(slot)}>
+                  <button
+                    type="button"
+                    class="time"
+                    aria-pressed={draft.slot?.start === slot.start}
+                    tabIndex={slot.start === tabTime ? 0 : -1}
+                    onClick={() => onSlot(slot)}
+                  >
                     {formatTime(slot.start, boot.salon.timezone, locale)}
                   </button>
                 </li>
               ))}
             </ul>
           )}
-          {chosen?.status === 'ok' && chosen.slots.length === 0 && chosenState === 'full' && <WaitlistJoin ctx={ctx} draft={draft} fromDate={draft.date} toDate={draft.date} />}
+          {chosen?.status === 'ok' && chosen.slots.length === 0 && chosenState === 'full' && (
+            <WaitlistJoin ctx={ctx} draft={draft} fromDate={draft.date} toDate={draft.date} />
+          )}
         </div>
       )}
       {!draft.date && week && <p class="hint">{t(lang, 'chooseDay')}</p>}

@@ -25,7 +25,12 @@ const EVENTS_TAG = 0x0a; // History.events = field 1, length-delimited
 const HistoryEventType = protoType('temporal.api.history.v1.HistoryEvent');
 
 type FieldKind = 'varint' | 'bool' | 'message' | 'messages';
-interface FieldCodec { id: number; tag: number; kind: FieldKind; type?: ProtoType }
+interface FieldCodec {
+  id: number;
+  tag: number;
+  kind: FieldKind;
+  type?: ProtoType;
+}
 
 /** HistoryEvent's fields by name: how each is written. */
 const fields = new Map<string, FieldCodec>();
@@ -58,7 +63,12 @@ function writeVarint(buf: Buffer, offset: number, n: number): number {
 }
 
 /** One field ready to write: its tag and either a number or a nested message's bytes. */
-interface Part { id: number; tag: number; value: number; bytes?: Buffer }
+interface Part {
+  id: number;
+  tag: number;
+  value: number;
+  bytes?: Buffer;
+}
 
 /**
  * The event's fields in number order, or undefined when one needs protobufjs' own handling

@@ -40,7 +40,8 @@ export class ExternalEvents {
       run.timers.delete(timerId);
       this.add(run, {
         events: [{ type: 'TIMER_FIRED', attrs: { timerId, startedEventId } }],
-        timerId, timerStartedEventId: startedEventId,
+        timerId,
+        timerStartedEventId: startedEventId,
       });
     });
     run.timers.set(timerId, { startedEventId, due, handle });

@@ -3,7 +3,13 @@
 // read in creation order so the latest execution of an activity id becomes its current one.
 import { StateTable } from './state-table';
 
-export interface ActivityRow { runId: string; namespace: string; activityId: string; seq: number; json: string }
+export interface ActivityRow {
+  runId: string;
+  namespace: string;
+  activityId: string;
+  seq: number;
+  json: string;
+}
 
 export interface ActivityStore {
   loadAll(): Promise<string[]>;
@@ -16,12 +22,22 @@ export class PostgresActivityStore implements ActivityStore {
   private readonly table: StateTable;
 
   constructor(databaseUrl: string, storeId = 'default') {
-    this.table = new StateTable(databaseUrl, storeId, {
-      table: 'temporal_devserver_activities',
-      columns: [{ name: 'run_id', type: 'text' }, { name: 'namespace', type: 'text' }, { name: 'activity_id', type: 'text' }, { name: 'seq', type: 'bigint' }],
-      key: ['run_id'],
-      orderBy: 'seq',
-    }, 1);
+    this.table = new StateTable(
+      databaseUrl,
+      storeId,
+      {
+        table: 'temporal_devserver_activities',
+        columns: [
+          { name: 'run_id', type: 'text' },
+          { name: 'namespace', type: 'text' },
+          { name: 'activity_id', type: 'text' },
+          { name: 'seq', type: 'bigint' },
+        ],
+        key: ['run_id'],
+        orderBy: 'seq',
+      },
+      1,
+    );
   }
 
   loadAll(): Promise<string[]> {

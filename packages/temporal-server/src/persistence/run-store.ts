@@ -3,7 +3,13 @@
 // Several servers can share a database by using different store ids.
 import { StateTable } from './state-table';
 
-export interface RunRow { runId: string; namespace: string; workflowId: string; seq: number; json: string }
+export interface RunRow {
+  runId: string;
+  namespace: string;
+  workflowId: string;
+  seq: number;
+  json: string;
+}
 
 export interface RunStore {
   loadAll(): Promise<string[]>;
@@ -16,12 +22,22 @@ export class PostgresRunStore implements RunStore {
   private readonly table: StateTable;
 
   constructor(databaseUrl: string, storeId = 'default') {
-    this.table = new StateTable(databaseUrl, storeId, {
-      table: 'temporal_devserver_runs',
-      columns: [{ name: 'run_id', type: 'text' }, { name: 'namespace', type: 'text' }, { name: 'workflow_id', type: 'text' }, { name: 'seq', type: 'bigint' }],
-      key: ['run_id'],
-      orderBy: 'seq',
-    }, 2);
+    this.table = new StateTable(
+      databaseUrl,
+      storeId,
+      {
+        table: 'temporal_devserver_runs',
+        columns: [
+          { name: 'run_id', type: 'text' },
+          { name: 'namespace', type: 'text' },
+          { name: 'workflow_id', type: 'text' },
+          { name: 'seq', type: 'bigint' },
+        ],
+        key: ['run_id'],
+        orderBy: 'seq',
+      },
+      2,
+    );
   }
 
   loadAll(): Promise<string[]> {

@@ -2,7 +2,11 @@
 // state as JSON, next to the runs table and separated by the same store id.
 import { StateTable } from './state-table';
 
-export interface ScheduleRow { namespace: string; scheduleId: string; json: string }
+export interface ScheduleRow {
+  namespace: string;
+  scheduleId: string;
+  json: string;
+}
 
 export interface ScheduleStore {
   loadAll(): Promise<string[]>;
@@ -15,11 +19,19 @@ export class PostgresScheduleStore implements ScheduleStore {
   private readonly table: StateTable;
 
   constructor(databaseUrl: string, storeId = 'default') {
-    this.table = new StateTable(databaseUrl, storeId, {
-      table: 'temporal_devserver_schedules',
-      columns: [{ name: 'namespace', type: 'text' }, { name: 'schedule_id', type: 'text' }],
-      key: ['namespace', 'schedule_id'],
-    }, 1);
+    this.table = new StateTable(
+      databaseUrl,
+      storeId,
+      {
+        table: 'temporal_devserver_schedules',
+        columns: [
+          { name: 'namespace', type: 'text' },
+          { name: 'schedule_id', type: 'text' },
+        ],
+        key: ['namespace', 'schedule_id'],
+      },
+      1,
+    );
   }
 
   loadAll(): Promise<string[]> {

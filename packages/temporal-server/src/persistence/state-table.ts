@@ -24,20 +24,29 @@ export class StateTable {
   private readonly pool: Pool;
   private ready?: Promise<void>;
 
-  constructor(databaseUrl: string, private readonly storeId: string, private readonly spec: StateTableSpec, poolSize: number) {
+  constructor(
+    databaseUrl: string,
+    private readonly storeId: string,
+    private readonly spec: StateTableSpec,
+    poolSize: number,
+  ) {
     this.pool = storePool(databaseUrl, poolSize);
   }
 
   private init(): Promise<void> {
     const { table, columns, key } = this.spec;
-    this.ready ??= this.pool.query(`
+    this.ready ??= this.pool
+      .query(
+        `
       CREATE TABLE IF NOT EXISTS ${table} (
         store_id text NOT NULL,
         ${columns.map((c) => `${c.name} ${c.type} NOT NULL,`).join('\n        ')}
         state text NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (store_id, ${key.join(', ')})
-      )`).then(() => undefined);
+      )`,
+      )
+      .then(() => undefined);
     return this.ready;
   }
 

@@ -28,10 +28,21 @@ export interface StoredActivityExecution {
 export function activityExecutionToJson(exec: ActivityExecution): string {
   const { attemptTimers: _a, scheduleToCloseTimer: _s, retryTimer: _r, ...act } = exec.act;
   const stored: StoredActivityExecution = {
-    v: 1, seq: exec.seq, namespace: exec.namespace, activityId: exec.activityId, runId: exec.runId,
-    request: exec.request, scheduleTime: exec.scheduleTime, act, status: exec.status, closeTime: exec.closeTime,
-    outcome: exec.outcome, cancellation: exec.cancellation, terminateRequestId: exec.terminateRequestId,
-    searchAttributes: exec.searchAttributes, requestIds: [...exec.requestIds],
+    v: 1,
+    seq: exec.seq,
+    namespace: exec.namespace,
+    activityId: exec.activityId,
+    runId: exec.runId,
+    request: exec.request,
+    scheduleTime: exec.scheduleTime,
+    act,
+    status: exec.status,
+    closeTime: exec.closeTime,
+    outcome: exec.outcome,
+    cancellation: exec.cancellation,
+    terminateRequestId: exec.terminateRequestId,
+    searchAttributes: exec.searchAttributes,
+    requestIds: [...exec.requestIds],
   };
   return jsonWithBytes(stored);
 }

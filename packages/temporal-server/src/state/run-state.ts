@@ -66,7 +66,14 @@ export function toStored(run: Run): StoredRun {
     executionTime: run.executionTime,
     memo: run.memo,
     searchAttributes: run.searchAttributes,
-    wft: { state: wft.state, scheduledEventId: wft.scheduledEventId, startedEventId: wft.startedEventId, attempt: wft.attempt, scheduledTime: wft.scheduledTime, startedTime: wft.startedTime },
+    wft: {
+      state: wft.state,
+      scheduledEventId: wft.scheduledEventId,
+      startedEventId: wft.startedEventId,
+      attempt: wft.attempt,
+      scheduledTime: wft.scheduledTime,
+      startedTime: wft.startedTime,
+    },
     lastCompletedStartedId: run.lastCompletedStartedId,
     buffered: run.buffered,
     activities: [...run.activities.values()].map(({ attemptTimers: _a, scheduleToCloseTimer: _s, retryTimer: _r, ...data }) => data),
@@ -85,7 +92,7 @@ export function toStored(run: Run): StoredRun {
 export function fromStored(s: StoredRun): Run {
   const run = new Run(s.namespace, s.workflowId, s.runId, s.firstRunId, s.workflowType, s.taskQueue, s.startRequest, s.startTime);
   run.seq = s.seq;
-  run.history = s.encodedHistory ? s.encodedHistory.map(decodeEvent) : s.history ?? [];
+  run.history = s.encodedHistory ? s.encodedHistory.map(decodeEvent) : (s.history ?? []);
   run.status = s.status;
   run.closeTime = s.closeTime;
   run.executionTime = s.executionTime;

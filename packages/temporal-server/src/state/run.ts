@@ -2,8 +2,17 @@
 // plus the mutable state derived from it (workflow task, activities, timers, children, buffer).
 import type { TimerHandle } from '../clock';
 import type {
-  EventAttributes, EventName, HistoryEvent, NewEvent, Payload, QueryWorkflowResponse,
-  StartWorkflowRequest, UpdateOutcome, UpdateRequest, UserMetadata, WorkflowQuery,
+  EventAttributes,
+  EventName,
+  HistoryEvent,
+  NewEvent,
+  Payload,
+  QueryWorkflowResponse,
+  StartWorkflowRequest,
+  UpdateOutcome,
+  UpdateRequest,
+  UserMetadata,
+  WorkflowQuery,
 } from '../messages';
 import { encodedEventSize } from '../history/encoded-events';
 import { eventAttributesKey, EventType, ExecStatus, timestamp } from '../proto';

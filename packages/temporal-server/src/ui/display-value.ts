@@ -51,7 +51,10 @@ function enumName(e: Enum, n: unknown): string {
   let prefix = enumPrefixes.get(e);
   if (prefix === undefined) {
     const names = Object.keys(e.values);
-    prefix = names.reduce((p, x) => { while (!x.startsWith(p)) p = p.slice(0, p.lastIndexOf('_', p.length - 2) + 1); return p; }, names[0] ?? '');
+    prefix = names.reduce((p, x) => {
+      while (!x.startsWith(p)) p = p.slice(0, p.lastIndexOf('_', p.length - 2) + 1);
+      return p;
+    }, names[0] ?? '');
     if (!prefix.endsWith('_')) prefix = '';
     enumPrefixes.set(e, prefix);
   }
@@ -97,10 +100,14 @@ export function displayMessage(type: Type | string, value: unknown): Display | u
   if (value === undefined || value === null) return undefined;
   const obj = value as Record<string, unknown>;
   switch (t.fullName) {
-    case PAYLOAD: return displayPayload(obj);
-    case PAYLOADS: return { kind: 'list', items: ((obj.payloads ?? []) as Record<string, unknown>[]).map(displayPayload) };
-    case TIMESTAMP: return { kind: 'text', text: new Date(timestampMs(obj as { seconds: number }) ?? 0).toISOString() };
-    case DURATION: return { kind: 'text', text: durationText(obj as { seconds: number }) };
+    case PAYLOAD:
+      return displayPayload(obj);
+    case PAYLOADS:
+      return { kind: 'list', items: ((obj.payloads ?? []) as Record<string, unknown>[]).map(displayPayload) };
+    case TIMESTAMP:
+      return { kind: 'text', text: new Date(timestampMs(obj as { seconds: number }) ?? 0).toISOString() };
+    case DURATION:
+      return { kind: 'text', text: durationText(obj as { seconds: number }) };
   }
   const fields: [string, Display][] = [];
   for (const field of t.fieldsArray) {

@@ -35,10 +35,24 @@ dl.summary{background:#fff;padding:10px 12px;border:1px solid #e3e6eb}
 
 export function layout(title: string, namespaces: string[], current: string | undefined, body: SafeHtml): SafeHtml {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Temporal dev server</title><style>${new SafeHtml(STYLE)}</style></head>
-<body><header><a href="/"><strong>Temporal dev server</strong></a><span class="ns">${namespaces.map((ns) => html`<a href="${workflowsUrl(ns)}"${ns === current ? html` class="on"` : ''}>${ns}</a>`)}</span><span class="muted">read-only</span></header>
-<main>${body}</main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Temporal dev server</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header>
+          <a href="/"><strong>Temporal dev server</strong></a
+          ><span class="ns">${namespaces.map((ns) => html`<a href="${workflowsUrl(ns)}" ${ns === current ? html` class="on"` : ''}>${ns}</a>`)}</span
+          ><span class="muted">read-only</span>
+        </header>
+        <main>${body}</main>
+      </body>
+    </html>`;
 }
 
 export function workflowsUrl(ns: string, query?: string): string {
@@ -53,7 +67,8 @@ export function activitiesUrl(ns: string, query?: string): string {
 
 /** The two lists of a namespace: its workflows and its standalone activities. */
 export function listTabs(ns: string, current: 'workflows' | 'activities'): SafeHtml {
-  const tab = (name: 'workflows' | 'activities', label: string, url: string) => (name === current ? html`<strong>${label}</strong>` : html`<a href="${url}">${label}</a>`);
+  const tab = (name: 'workflows' | 'activities', label: string, url: string) =>
+    name === current ? html`<strong>${label}</strong>` : html`<a href="${url}">${label}</a>`;
   return html`<p class="tabs">${tab('workflows', 'Workflows', workflowsUrl(ns))} · ${tab('activities', 'Standalone activities', activitiesUrl(ns))}</p>`;
 }
 
@@ -96,39 +111,66 @@ export function listPage(input: ListPageInput<RunSource>): { title: string; body
   return {
     title: `Workflows in ${ns}`,
     body: html`<h1>Workflows <span class="muted">in ${ns}</span></h1>
-${listTabs(ns, 'workflows')}
-${filterForm(workflowsUrl(ns), query)}
-<p class="muted" id="count">${total} workflow${total === 1 ? '' : 's'}${rows.length < total ? `, showing ${offset + 1}–${offset + rows.length}` : ''}</p>
-<table id="workflows"><thead><tr><th>Status</th><th>Workflow ID</th><th>Run ID</th><th>Type</th><th>Task queue</th><th>Started</th><th>Closed</th></tr></thead>
-<tbody>${rows.map((w) => listRow(ns, w))}</tbody></table>
-<p>${offset > 0 ? html`<a href="${pageLink(Math.max(0, offset - PAGE_SIZE))}">← previous</a> ` : ''}${next ? html`<a href="${pageLink(next)}">next →</a>` : ''}</p>`,
+      ${listTabs(ns, 'workflows')} ${filterForm(workflowsUrl(ns), query)}
+      <p class="muted" id="count">${total} workflow${total === 1 ? '' : 's'}${rows.length < total ? `, showing ${offset + 1}–${offset + rows.length}` : ''}</p>
+      <table id="workflows">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Workflow ID</th>
+            <th>Run ID</th>
+            <th>Type</th>
+            <th>Task queue</th>
+            <th>Started</th>
+            <th>Closed</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.map((w) => listRow(ns, w))}
+        </tbody>
+      </table>
+      <p>
+        ${offset > 0 ? html`<a href="${pageLink(Math.max(0, offset - PAGE_SIZE))}">← previous</a> ` : ''}${next ? html`<a href="${pageLink(next)}">next →</a>` : ''}
+      </p>`,
   };
 }
 
 /** The list filter of the list at `action` (a workflows or activities URL). */
 export function filterForm(action: string, query: string, example = 'WorkflowType = "greet" AND ExecutionStatus = "Running"'): SafeHtml {
   return html`<form class="filter" method="get" action="${action}">
-<input name="query" value="${query}" placeholder='${example}' aria-label="List filter (visibility query)">
-<button type="submit">Filter</button>${query ? html` <a href="${action}">clear</a>` : ''}</form>`;
+    <input name="query" value="${query}" placeholder="${example}" aria-label="List filter (visibility query)" />
+    <button type="submit">Filter</button>${query ? html` <a href="${action}">clear</a>` : ''}
+  </form>`;
 }
 
 function listRow(ns: string, w: WorkflowExecutionInfo): SafeHtml {
   const workflowId = w.execution?.workflowId ?? '';
   const runId = w.execution?.runId ?? '';
-  return html`<tr><td>${statusBadge(w.status)}</td><td class="id"><a href="${runUrl(ns, workflowId, runId)}">${workflowId}</a></td>
-<td class="id"><code>${runId}</code></td><td>${w.type?.name}</td><td>${w.taskQueue}</td><td>${time(timestampMs(w.startTime))}</td><td>${time(timestampMs(w.closeTime))}</td></tr>`;
+  return html`<tr>
+    <td>${statusBadge(w.status)}</td>
+    <td class="id"><a href="${runUrl(ns, workflowId, runId)}">${workflowId}</a></td>
+    <td class="id"><code>${runId}</code></td>
+    <td>${w.type?.name}</td>
+    <td>${w.taskQueue}</td>
+    <td>${time(timestampMs(w.startTime))}</td>
+    <td>${time(timestampMs(w.closeTime))}</td>
+  </tr>`;
 }
 
 // ------------------------------------------------------------------------------- one run
 
 function hex(bytes: Uint8Array): string {
-  const shown = Buffer.from(bytes.subarray(0, MAX_HEX_BYTES)).toString('hex').replace(/(..)(?!$)/g, '$1 ');
+  const shown = Buffer.from(bytes.subarray(0, MAX_HEX_BYTES))
+    .toString('hex')
+    .replace(/(..)(?!$)/g, '$1 ');
   return bytes.length > MAX_HEX_BYTES ? `${shown} …` : shown;
 }
 
 function renderBytes(bytes: Uint8Array | undefined, encoding?: string): SafeHtml {
   const b = bytes ?? new Uint8Array();
-  return html`<span class="binary">${encoding ? html`<span class="enc">${encoding}</span> ` : ''}<span class="muted">${b.length} bytes</span> <code>${hex(b)}</code></span>`;
+  return html`<span class="binary"
+    >${encoding ? html`<span class="enc">${encoding}</span> ` : ''}<span class="muted">${b.length} bytes</span> <code>${hex(b)}</code></span
+  >`;
 }
 
 function renderJson(value: unknown): SafeHtml {
@@ -140,15 +182,27 @@ function renderJson(value: unknown): SafeHtml {
 export function renderDisplay(d: Display | undefined): SafeHtml {
   if (!d) return html``;
   switch (d.kind) {
-    case 'text': return html`${d.text}`;
-    case 'bytes': return renderBytes(d.bytes);
+    case 'text':
+      return html`${d.text}`;
+    case 'bytes':
+      return renderBytes(d.bytes);
     case 'payload': {
       const meta = d.meta.length ? html` <span class="enc">${d.meta.map(([k, v]) => `${k}=${v}`).join(' ')}</span>` : '';
       if (d.json) return html`<div class="payload"><span class="enc">${d.encoding}</span>${meta}${renderJson(d.json.value)}</div>`;
       return html`<div class="payload">${renderBytes(d.bytes, d.encoding)}${meta}</div>`;
     }
-    case 'list': return html`<ol class="list">${d.items.map((i) => html`<li>${renderDisplay(i)}</li>`)}</ol>`;
-    case 'fields': return html`<dl>${d.fields.map(([k, v]) => html`<dt>${k}</dt><dd>${renderDisplay(v)}</dd>`)}</dl>`;
+    case 'list':
+      return html`<ol class="list">
+        ${d.items.map((i) => html`<li>${renderDisplay(i)}</li>`)}
+      </ol>`;
+    case 'fields':
+      return html`<dl>
+        ${d.fields.map(
+          ([k, v]) =>
+            html`<dt>${k}</dt>
+              <dd>${renderDisplay(v)}</dd>`,
+        )}
+      </dl>`;
   }
 }
 
@@ -181,8 +235,19 @@ function eventRow(ev: HistoryEvent): SafeHtml {
     details = undefined;
   }
   const meta = ev.userMetadata ? displayMessage('temporal.api.sdk.v1.UserMetadata', ev.userMetadata) : undefined;
-  return html`<tr class="event" data-event-type="${eventName(ev.eventType)}"><td>${ev.eventId}</td><td>${time(timestampMs(ev.eventTime))}</td>
-<td><strong>${eventName(ev.eventType)}</strong></td><td>${renderDisplay(details)}${meta ? html`<div class="muted">user metadata</div>${renderDisplay(meta)}` : ''}</td></tr>`;
+  return html`<tr class="event" data-event-type="${eventName(ev.eventType)}">
+    <td>${ev.eventId}</td>
+    <td>${time(timestampMs(ev.eventTime))}</td>
+    <td><strong>${eventName(ev.eventType)}</strong></td>
+    <td>
+      ${renderDisplay(details)}${
+        meta
+          ? html`<div class="muted">user metadata</div>
+              ${renderDisplay(meta)}`
+          : ''
+      }
+    </td>
+  </tr>`;
 }
 
 export function runPage(run: Run, now: number): { title: string; body: SafeHtml } {
@@ -199,40 +264,155 @@ export function runPage(run: Run, now: number): { title: string; body: SafeHtml 
   return {
     title: `${run.workflowId} (${run.runId})`,
     body: html`<p><a href="${workflowsUrl(ns)}">← all workflows</a></p>
-<h1 id="workflow-id">${run.workflowId}</h1>
-<dl class="summary">
-<dt>Status</dt><dd id="status">${statusBadge(run.status)}</dd>
-<dt>Run ID</dt><dd><code>${run.runId}</code></dd>
-<dt>Type</dt><dd id="workflow-type">${run.workflowType}</dd>
-<dt>Task queue</dt><dd>${run.taskQueue}</dd>
-<dt>Started</dt><dd>${time(run.startTime)}</dd>
-${run.open ? '' : html`<dt>Closed</dt><dd>${time(run.closeTime)}</dd>`}
-<dt>History</dt><dd>${run.history.length} events</dd>
-${parent ? html`<dt>Parent</dt><dd><a href="${runUrl(parent.namespace, parent.workflowId, parent.runId)}">${parent.workflowId}</a></dd>` : ''}
-${run.firstRunId !== run.runId ? html`<dt>First run</dt><dd><a href="${runUrl(ns, run.workflowId, run.firstRunId)}"><code>${run.firstRunId}</code></a></dd>` : ''}
-<dt>Server time</dt><dd>${time(now)}</dd>
-</dl>
-${fieldsOf(searchAttributes) ? html`<h2>Search attributes</h2><div id="search-attributes">${renderDisplay(fieldsOf(searchAttributes))}</div>` : ''}
-${fieldsOf(memo) ? html`<h2>Memo</h2><div id="memo">${renderDisplay(fieldsOf(memo))}</div>` : ''}
-<h2>Pending activities (${activities.length})</h2>
-${activities.length ? html`<table id="pending-activities"><thead><tr><th>Activity ID</th><th>Type</th><th>State</th><th>Attempt</th><th>Scheduled</th><th>Details</th></tr></thead><tbody>
-${activities.map((a) => html`<tr><td class="id">${a.activityId}</td><td>${a.activityType?.name}</td><td>${pendingStateName(a.state)}</td>
-<td>${a.attempt}${a.maximumAttempts ? ` of ${a.maximumAttempts}` : ''}</td><td>${time(timestampMs(a.scheduledTime))}</td>
-<td>${renderDisplay(displayMessage('temporal.api.workflow.v1.PendingActivityInfo', { heartbeatDetails: a.heartbeatDetails, lastFailure: a.lastFailure, lastWorkerIdentity: a.lastWorkerIdentity }))}</td></tr>`)}
-</tbody></table>` : html`<p class="muted">none</p>`}
-<h2>Pending timers (${timers.length})</h2>
-${timers.length ? html`<table id="pending-timers"><thead><tr><th>Timer ID</th><th>Started by event</th><th>Fires at</th></tr></thead><tbody>
-${timers.map(([id, t]) => html`<tr><td class="id">${id}</td><td>${t.startedEventId}</td><td>${time(t.due)}</td></tr>`)}
-</tbody></table>` : html`<p class="muted">none</p>`}
-${children.length ? html`<h2>Pending child workflows (${children.length})</h2><table id="pending-children"><thead><tr><th>Workflow ID</th><th>Type</th></tr></thead><tbody>
-${children.map((c) => html`<tr><td class="id">${c.runId ? html`<a href="${runUrl(ns, c.workflowId ?? '', c.runId)}">${c.workflowId}</a>` : c.workflowId}</td><td>${c.workflowTypeName}</td></tr>`)}
-</tbody></table>` : ''}
-<h2>History (${run.history.length} events)</h2>
-<table id="history"><thead><tr><th>ID</th><th>Time</th><th>Event</th><th>Details</th></tr></thead>
-<tbody>${run.history.map(eventRow)}</tbody></table>`,
+      <h1 id="workflow-id">${run.workflowId}</h1>
+      <dl class="summary">
+        <dt>Status</dt>
+        <dd id="status">${statusBadge(run.status)}</dd>
+        <dt>Run ID</dt>
+        <dd><code>${run.runId}</code></dd>
+        <dt>Type</dt>
+        <dd id="workflow-type">${run.workflowType}</dd>
+        <dt>Task queue</dt>
+        <dd>${run.taskQueue}</dd>
+        <dt>Started</dt>
+        <dd>${time(run.startTime)}</dd>
+        ${
+          run.open
+            ? ''
+            : html`<dt>Closed</dt>
+                <dd>${time(run.closeTime)}</dd>`
+        }
+        <dt>History</dt>
+        <dd>${run.history.length} events</dd>
+        ${
+          parent
+            ? html`<dt>Parent</dt>
+                <dd><a href="${runUrl(parent.namespace, parent.workflowId, parent.runId)}">${parent.workflowId}</a></dd>`
+            : ''
+        }
+        ${
+          run.firstRunId !== run.runId
+            ? html`<dt>First run</dt>
+                <dd>
+                  <a href="${runUrl(ns, run.workflowId, run.firstRunId)}"><code>${run.firstRunId}</code></a>
+                </dd>`
+            : ''
+        }
+        <dt>Server time</dt>
+        <dd>${time(now)}</dd>
+      </dl>
+      ${
+        fieldsOf(searchAttributes)
+          ? html`<h2>Search attributes</h2>
+              <div id="search-attributes">${renderDisplay(fieldsOf(searchAttributes))}</div>`
+          : ''
+      }
+      ${
+        fieldsOf(memo)
+          ? html`<h2>Memo</h2>
+              <div id="memo">${renderDisplay(fieldsOf(memo))}</div>`
+          : ''
+      }
+      <h2>Pending activities (${activities.length})</h2>
+      ${
+        activities.length
+          ? html`<table id="pending-activities">
+              <thead>
+                <tr>
+                  <th>Activity ID</th>
+                  <th>Type</th>
+                  <th>State</th>
+                  <th>Attempt</th>
+                  <th>Scheduled</th>
+                  <th>Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${activities.map(
+                  (a) =>
+                    html`<tr>
+                      <td class="id">${a.activityId}</td>
+                      <td>${a.activityType?.name}</td>
+                      <td>${pendingStateName(a.state)}</td>
+                      <td>${a.attempt}${a.maximumAttempts ? ` of ${a.maximumAttempts}` : ''}</td>
+                      <td>${time(timestampMs(a.scheduledTime))}</td>
+                      <td>
+                        ${renderDisplay(displayMessage('temporal.api.workflow.v1.PendingActivityInfo', { heartbeatDetails: a.heartbeatDetails, lastFailure: a.lastFailure, lastWorkerIdentity: a.lastWorkerIdentity }))}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="muted">none</p>`
+      }
+      <h2>Pending timers (${timers.length})</h2>
+      ${
+        timers.length
+          ? html`<table id="pending-timers">
+              <thead>
+                <tr>
+                  <th>Timer ID</th>
+                  <th>Started by event</th>
+                  <th>Fires at</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${timers.map(
+                  ([id, t]) =>
+                    html`<tr>
+                      <td class="id">${id}</td>
+                      <td>${t.startedEventId}</td>
+                      <td>${time(t.due)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="muted">none</p>`
+      }
+      ${
+        children.length
+          ? html`<h2>Pending child workflows (${children.length})</h2>
+              <table id="pending-children">
+                <thead>
+                  <tr>
+                    <th>Workflow ID</th>
+                    <th>Type</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${children.map(
+                    (c) =>
+                      html`<tr>
+                        <td class="id">${c.runId ? html`<a href="${runUrl(ns, c.workflowId ?? '', c.runId)}">${c.workflowId}</a>` : c.workflowId}</td>
+                        <td>${c.workflowTypeName}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`
+          : ''
+      }
+      <h2>History (${run.history.length} events)</h2>
+      <table id="history">
+        <thead>
+          <tr>
+            <th>ID</th>
+            <th>Time</th>
+            <th>Event</th>
+            <th>Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${run.history.map(eventRow)}
+        </tbody>
+      </table>`,
   };
 }
 
 export function messagePage(heading: string, message: string): { title: string; body: SafeHtml } {
-  return { title: heading, body: html`<h1>${heading}</h1><div class="error">${message}</div><p><a href="/">all workflows</a></p>` };
+  return {
+    title: heading,
+    body: html`<h1>${heading}</h1>
+      <div class="error">${message}</div>
+      <p><a href="/">all workflows</a></p>`,
+  };
 }

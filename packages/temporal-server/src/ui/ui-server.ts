@@ -64,7 +64,14 @@ function route(deps: UiDeps, url: URL): Page {
       if (!(e instanceof RpcError) || e.code !== Status.INVALID_ARGUMENT) throw e;
       const heading = kind === 'activities' ? 'Standalone activities' : 'Workflows';
       const form = kind === 'activities' ? activityFilterForm(ns, query) : filterForm(workflowsUrl(ns), query);
-      return { status: 400, ns, title: 'Invalid query', body: html`<h1>${heading} <span class="muted">in ${ns}</span></h1>${listTabs(ns, kind)}${form}<div class="error" id="query-error">${e.message}</div>` };
+      return {
+        status: 400,
+        ns,
+        title: 'Invalid query',
+        body: html`<h1>${heading} <span class="muted">in ${ns}</span></h1>
+          ${listTabs(ns, kind)}${form}
+          <div class="error" id="query-error">${e.message}</div>`,
+      };
     }
   }
   if (kind === 'activities') {
@@ -123,9 +130,10 @@ export async function startUiServer(deps: UiDeps, options: { port: number; host:
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

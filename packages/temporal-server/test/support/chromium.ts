@@ -6,7 +6,16 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 // Flags for a closed network: no sandbox (root in CI), no GPU, no QUIC, no background traffic.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface ChromiumSession {
   context: BrowserContext;
@@ -15,7 +24,8 @@ export interface ChromiumSession {
 
 export async function launchChromium(): Promise<ChromiumSession> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!fs.existsSync(executablePath)) throw new Error(`The web UI test needs Chromium at ${executablePath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!fs.existsSync(executablePath))
+    throw new Error(`The web UI test needs Chromium at ${executablePath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-server-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: FLAGS });
   return {

@@ -1,8 +1,26 @@
 // Workflows used by the dev-server conformance tests (bundled by the worker from this file).
 import {
-  proxyActivities, sleep, defineSignal, defineQuery, setHandler, condition, continueAsNew, workflowInfo,
-  patched, upsertSearchAttributes, startChild, executeChild, getExternalWorkflowHandle, CancellationScope,
-  isCancellation, ApplicationFailure, upsertMemo, ParentClosePolicy, uuid4, defineUpdate, ChildWorkflowFailure,
+  proxyActivities,
+  sleep,
+  defineSignal,
+  defineQuery,
+  setHandler,
+  condition,
+  continueAsNew,
+  workflowInfo,
+  patched,
+  upsertSearchAttributes,
+  startChild,
+  executeChild,
+  getExternalWorkflowHandle,
+  CancellationScope,
+  isCancellation,
+  ApplicationFailure,
+  upsertMemo,
+  ParentClosePolicy,
+  uuid4,
+  defineUpdate,
+  ChildWorkflowFailure,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
@@ -42,10 +60,16 @@ export const failingQuery = defineQuery<number>('failing');
 export async function accumulator(): Promise<number> {
   let total = 0;
   let done = false;
-  setHandler(addSignal, (n) => { total += n; });
-  setHandler(doneSignal, () => { done = true; });
+  setHandler(addSignal, (n) => {
+    total += n;
+  });
+  setHandler(doneSignal, () => {
+    done = true;
+  });
   setHandler(totalQuery, () => total);
-  setHandler(failingQuery, () => { throw new Error('query handler exploded'); });
+  setHandler(failingQuery, () => {
+    throw new Error('query handler exploded');
+  });
   await condition(() => done);
   return total;
 }
@@ -53,7 +77,9 @@ export async function accumulator(): Promise<number> {
 /** Completes right after its first signal: exercises the buffered-signal / UnhandledCommand path. */
 export async function signalRace(): Promise<number[]> {
   const got: number[] = [];
-  setHandler(addSignal, (n) => { got.push(n); });
+  setHandler(addSignal, (n) => {
+    got.push(n);
+  });
   await condition(() => got.length > 0);
   return got;
 }
@@ -139,7 +165,9 @@ export async function cancellable(): Promise<string> {
 /** Timer raced against a signal: exercises CancelTimer and the timer-fired/canceled race. */
 export async function timerRace(ms: number): Promise<string> {
   let done = false;
-  setHandler(doneSignal, () => { done = true; });
+  setHandler(doneSignal, () => {
+    done = true;
+  });
   const signalled = await condition(() => done, ms);
   return signalled ? 'signal' : 'timeout';
 }
@@ -156,7 +184,11 @@ export async function runActivity(name: string, args: unknown[], options: Parame
 
 /** Starts a heartbeating activity and cancels it after `ms`. */
 export async function cancelActivityAfter(key: string, ms: number): Promise<string> {
-  const { waitForCancel } = proxyActivities<typeof activities>({ startToCloseTimeout: '30s', heartbeatTimeout: '2s', cancellationType: 'WAIT_CANCELLATION_COMPLETED' });
+  const { waitForCancel } = proxyActivities<typeof activities>({
+    startToCloseTimeout: '30s',
+    heartbeatTimeout: '2s',
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+  });
   try {
     await CancellationScope.cancellable(async () => {
       const p = waitForCancel(key);
@@ -199,17 +231,23 @@ export const setValue = defineUpdate<number, [number]>('setValue');
 export async function updatable(): Promise<number> {
   let value = 0;
   let done = false;
-  setHandler(setValue, async (v) => {
-    if (v < 0) throw ApplicationFailure.nonRetryable('negative values are not allowed', 'BadValue');
-    await sleep(10);
-    value = v;
-    return v * 2;
-  }, {
-    validator: (v) => {
-      if (v === 13) throw new Error('unlucky number');
+  setHandler(
+    setValue,
+    async (v) => {
+      if (v < 0) throw ApplicationFailure.nonRetryable('negative values are not allowed', 'BadValue');
+      await sleep(10);
+      value = v;
+      return v * 2;
     },
+    {
+      validator: (v) => {
+        if (v === 13) throw new Error('unlucky number');
+      },
+    },
+  );
+  setHandler(doneSignal, () => {
+    done = true;
   });
-  setHandler(doneSignal, () => { done = true; });
   setHandler(totalQuery, () => value);
   await condition(() => done);
   return value;
@@ -239,7 +277,12 @@ export async function typedAttributes(): Promise<{ datetime?: string; isDate: bo
 /** Runs a child that times out; returns the retry state the parent sees. */
 export async function childTimesOut(childId: string): Promise<string> {
   try {
-    await executeChild(waitsForever, { workflowId: childId, workflowExecutionTimeout: '300ms', staticSummary: 'child summary', staticDetails: 'child details' });
+    await executeChild(waitsForever, {
+      workflowId: childId,
+      workflowExecutionTimeout: '300ms',
+      staticSummary: 'child summary',
+      staticDetails: 'child details',
+    });
     return 'completed';
   } catch (e) {
     if (e instanceof ChildWorkflowFailure) return String(e.retryState);

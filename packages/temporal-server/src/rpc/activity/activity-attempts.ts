@@ -120,9 +120,11 @@ export class ActivityAttempts {
   private enqueue(owner: Owner, act: ActivityState): void {
     const stamp = this.nextDispatch(owner, act);
     if (act.scheduleToStartMs > 0 && (act.scheduleToCloseMs === 0 || act.scheduleToStartMs < act.scheduleToCloseMs)) {
-      act.attemptTimers.push(this.deps.clock.after(act.scheduleToStartMs, () => {
-        if (this.isCurrent(owner, act, stamp, 'queued')) this.closeWithTimeout(owner, act, 'SCHEDULE_TO_START', false);
-      }));
+      act.attemptTimers.push(
+        this.deps.clock.after(act.scheduleToStartMs, () => {
+          if (this.isCurrent(owner, act, stamp, 'queued')) this.closeWithTimeout(owner, act, 'SCHEDULE_TO_START', false);
+        }),
+      );
     }
     this.deps.queues.add(queueKey(owner.namespace, act.taskQueue), {
       take: (identity) => this.start(owner, act, stamp, identity),
@@ -167,9 +169,11 @@ export class ActivityAttempts {
   private armRunningTimers(owner: Owner, act: ActivityState): void {
     const stamp = act.stamp ?? 0;
     if (act.startToCloseMs > 0) {
-      act.attemptTimers.push(this.deps.clock.at(act.startedTime + act.startToCloseMs, () => {
-        if (this.isCurrent(owner, act, stamp, 'started')) this.attemptTimedOut(owner, act, 'START_TO_CLOSE');
-      }));
+      act.attemptTimers.push(
+        this.deps.clock.at(act.startedTime + act.startToCloseMs, () => {
+          if (this.isCurrent(owner, act, stamp, 'started')) this.attemptTimedOut(owner, act, 'START_TO_CLOSE');
+        }),
+      );
     }
     this.armHeartbeatTimer(owner, act);
   }
@@ -179,9 +183,12 @@ export class ActivityAttempts {
     this.heartbeatTimer.get(act)?.cancel();
     if (act.heartbeatMs <= 0 || act.paused) return;
     const stamp = act.stamp ?? 0;
-    this.heartbeatTimer.set(act, this.deps.clock.after(act.heartbeatMs, () => {
-      if (this.isCurrent(owner, act, stamp, 'started')) this.attemptTimedOut(owner, act, 'HEARTBEAT');
-    }));
+    this.heartbeatTimer.set(
+      act,
+      this.deps.clock.after(act.heartbeatMs, () => {
+        if (this.isCurrent(owner, act, stamp, 'started')) this.attemptTimedOut(owner, act, 'HEARTBEAT');
+      }),
+    );
   }
 
   private armScheduleToClose(owner: Owner, act: ActivityState): void {
@@ -251,9 +258,16 @@ export class ActivityAttempts {
     act.cancelRequestedEventId = req.eventId;
     if (!this.requestCancel(act)) return false;
     run.activities.delete(scheduledEventId);
-    run.append('ACTIVITY_TASK_CANCELED', {
-      scheduledEventId, latestCancelRequestedEventId: req.eventId, startedEventId: 0, identity: 'server',
-    }, this.deps.clock.now());
+    run.append(
+      'ACTIVITY_TASK_CANCELED',
+      {
+        scheduledEventId,
+        latestCancelRequestedEventId: req.eventId,
+        startedEventId: 0,
+        identity: 'server',
+      },
+      this.deps.clock.now(),
+    );
     return true;
   }
 
@@ -463,7 +477,14 @@ export class ActivityAttempts {
     this.closeWithTimeout(owner, act, 'SCHEDULE_TO_CLOSE', act.state === 'started', RetryState.v('TIMEOUT'), act.lastFailure);
   }
 
-  private closeWithTimeout(owner: Owner, act: ActivityState, type: TimeoutName, wasStarted: boolean, retryState = RetryState.v('TIMEOUT'), cause?: Failure): void {
+  private closeWithTimeout(
+    owner: Owner,
+    act: ActivityState,
+    type: TimeoutName,
+    wasStarted: boolean,
+    retryState = RetryState.v('TIMEOUT'),
+    cause?: Failure,
+  ): void {
     const failure = this.timeoutFailure(type, act, cause);
     this.close(owner, act, wasStarted, { type: 'ACTIVITY_TASK_TIMED_OUT', attrs: { failure, retryState } });
   }
@@ -482,7 +503,13 @@ export class ActivityAttempts {
       if (wasStarted) {
         events.push({
           type: 'ACTIVITY_TASK_STARTED',
-          attrs: { scheduledEventId: act.scheduledEventId, identity: act.startedIdentity, requestId: randomUUID(), attempt: act.attempt, lastFailure: act.lastFailure },
+          attrs: {
+            scheduledEventId: act.scheduledEventId,
+            identity: act.startedIdentity,
+            requestId: randomUUID(),
+            attempt: act.attempt,
+            lastFailure: act.lastFailure,
+          },
         });
       }
       events.push({ type: closing.type, attrs: { scheduledEventId: act.scheduledEventId, startedEventId: 0, ...closing.attrs } } as NewEvent);

@@ -31,8 +31,10 @@ export class ActivityControls {
     const run = this.deps.registry.resolveRun(ns, execution);
     if (!run.open) throw notFound('workflow execution already completed');
     const pending = [...run.activities.values()].filter((a) => a.state !== 'closing');
-    const acts = which.all ? pending
-      : which.id !== undefined ? pending.filter((a) => a.activityId === which.id)
+    const acts = which.all
+      ? pending
+      : which.id !== undefined
+        ? pending.filter((a) => a.activityId === which.id)
         : pending.filter((a) => a.activityType === which.type);
     if (!acts.length) throw notFound(NO_SUCH_ACTIVITY);
     return { run, acts };

@@ -45,7 +45,10 @@ export function mergeOptions(into: ActivityOptions, from: ActivityOptions, paths
         out.taskQueue = { name, kind: TaskQueueKind.NORMAL };
         break;
       }
-      case 'scheduleToCloseTimeout': case 'scheduleToStartTimeout': case 'startToCloseTimeout': case 'heartbeatTimeout':
+      case 'scheduleToCloseTimeout':
+      case 'scheduleToStartTimeout':
+      case 'startToCloseTimeout':
+      case 'heartbeatTimeout':
         out[field] = from[field] as Duration | undefined;
         break;
       case 'retryPolicy':
@@ -68,7 +71,9 @@ export function mergeOptions(into: ActivityOptions, from: ActivityOptions, paths
 /** The attributes and timeouts an activity gets from `options`, normalised as a new schedule would be. */
 export function applyOptions(act: ActivityState, options: ActivityOptions, runTimeoutMs: number): { attrs: ScheduledActivity; timeouts: ActivityTimeoutsMs } {
   if (!durationMs(options.scheduleToCloseTimeout) && !durationMs(options.startToCloseTimeout)) {
-    throw invalidArgument(`a valid StartToCloseTimeout or ScheduleToCloseTimeout must be set on the activity. ActivityId=${act.activityId} ActivityType=${act.activityType}`);
+    throw invalidArgument(
+      `a valid StartToCloseTimeout or ScheduleToCloseTimeout must be set on the activity. ActivityId=${act.activityId} ActivityType=${act.activityType}`,
+    );
   }
   const timeouts = normaliseTimeouts(options, runTimeoutMs);
   const d = (ms: number): Duration => duration(ms);
@@ -104,7 +109,13 @@ export interface OptionsRequest {
 }
 
 /** Applies an options request to one activity; returns the options it runs with afterwards. */
-export function changeOptions(attempts: Pick<ActivityAttempts, 'updateOptions' | 'restoreOptions'>, owner: Owner, act: ActivityState, req: OptionsRequest, runTimeoutMs: number): ActivityOptions {
+export function changeOptions(
+  attempts: Pick<ActivityAttempts, 'updateOptions' | 'restoreOptions'>,
+  owner: Owner,
+  act: ActivityState,
+  req: OptionsRequest,
+  runTimeoutMs: number,
+): ActivityOptions {
   if (req.restoreOriginal) {
     if (act.originalAttrs) attempts.restoreOptions(owner, act, { attrs: act.originalAttrs, timeouts: timeoutsOf(act.originalAttrs) });
     return currentOptions(act);

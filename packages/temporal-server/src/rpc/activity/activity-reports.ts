@@ -16,10 +16,18 @@ export interface ActivityReportDeps {
 }
 
 /** An activity and its owner, as a worker's report names it. */
-export interface ReportedActivity { owner: Owner; act: ActivityState }
+export interface ReportedActivity {
+  owner: Owner;
+  act: ActivityState;
+}
 
 /** Activity ids as the *ById requests carry them. */
-export interface ActivityIds { namespace: string; workflowId?: string; runId?: string; activityId?: string }
+export interface ActivityIds {
+  namespace: string;
+  workflowId?: string;
+  runId?: string;
+  activityId?: string;
+}
 
 const TASK_NOT_FOUND = 'invalid activityID or activity already timed out or invoking workflow is completed';
 
@@ -30,7 +38,8 @@ export class ActivityReports {
   byToken(token: TaskToken): ReportedActivity {
     if (token.k === 'sact') {
       const exec = this.deps.executions.byRun(token.runId);
-      if (!exec?.open || exec.namespace !== token.ns || exec.act.state !== 'started' || exec.act.attempt !== token.attempt) throw notFound('activity task not found');
+      if (!exec?.open || exec.namespace !== token.ns || exec.act.state !== 'started' || exec.act.attempt !== token.attempt)
+        throw notFound('activity task not found');
       return { owner: exec, act: exec.act };
     }
     if (token.k !== 'act') throw notFound('not an activity task token');
@@ -76,6 +85,9 @@ export class ActivityReports {
 
   canceled({ owner, act }: ReportedActivity, details: Payloads | undefined, identity: string | undefined): void {
     if (!act.cancelRequested) throw invalidArgument('unable to mark activity as canceled without activity being request canceled first');
-    this.deps.attempts.close(owner, act, true, { type: 'ACTIVITY_TASK_CANCELED', attrs: { details, identity, latestCancelRequestedEventId: act.cancelRequestedEventId } });
+    this.deps.attempts.close(owner, act, true, {
+      type: 'ACTIVITY_TASK_CANCELED',
+      attrs: { details, identity, latestCancelRequestedEventId: act.cancelRequestedEventId },
+    });
   }
 }

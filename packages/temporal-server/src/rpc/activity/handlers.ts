@@ -14,7 +14,9 @@ export interface ActivityHandlerDeps {
   longPollMs: number;
 }
 
-const onCancelled = (call: Call) => (cb: () => void) => { call.on('cancelled', cb); };
+const onCancelled = (call: Call) => (cb: () => void) => {
+  call.on('cancelled', cb);
+};
 
 export function activityHandlers({ registry, queues, reports, longPollMs }: ActivityHandlerDeps): WorkflowServiceHandlers {
   // Like the real server, the call's namespace must exist before its token is even looked at.
@@ -34,11 +36,29 @@ export function activityHandlers({ registry, queues, reports, longPollMs }: Acti
     },
     RecordActivityTaskHeartbeat: (req) => reports.heartbeat(byToken(req), req.details),
     RecordActivityTaskHeartbeatById: (req) => reports.heartbeat(byId(req), req.details),
-    RespondActivityTaskCompleted: (req) => { reports.completed(byToken(req), req.result, req.identity); return {}; },
-    RespondActivityTaskCompletedById: (req) => { reports.completed(byId(req, true), req.result, req.identity); return {}; },
-    RespondActivityTaskFailed: (req) => { reports.failed(byToken(req), req.failure, req.lastHeartbeatDetails, req.identity); return {}; },
-    RespondActivityTaskFailedById: (req) => { reports.failed(byId(req), req.failure, req.lastHeartbeatDetails, req.identity); return {}; },
-    RespondActivityTaskCanceled: (req) => { reports.canceled(byToken(req), req.details, req.identity); return {}; },
-    RespondActivityTaskCanceledById: (req) => { reports.canceled(byId(req), req.details, req.identity); return {}; },
+    RespondActivityTaskCompleted: (req) => {
+      reports.completed(byToken(req), req.result, req.identity);
+      return {};
+    },
+    RespondActivityTaskCompletedById: (req) => {
+      reports.completed(byId(req, true), req.result, req.identity);
+      return {};
+    },
+    RespondActivityTaskFailed: (req) => {
+      reports.failed(byToken(req), req.failure, req.lastHeartbeatDetails, req.identity);
+      return {};
+    },
+    RespondActivityTaskFailedById: (req) => {
+      reports.failed(byId(req), req.failure, req.lastHeartbeatDetails, req.identity);
+      return {};
+    },
+    RespondActivityTaskCanceled: (req) => {
+      reports.canceled(byToken(req), req.details, req.identity);
+      return {};
+    },
+    RespondActivityTaskCanceledById: (req) => {
+      reports.canceled(byId(req), req.details, req.identity);
+      return {};
+    },
   };
 }

@@ -8,9 +8,20 @@ import type { ScheduledActivity } from '../../state/run';
 
 export type ScheduleActivityCommand = CommandAttributes<'SCHEDULE_ACTIVITY_TASK'>;
 /** What a ScheduleActivityTask command and a StartActivityExecution request both say about the activity. */
-export type ActivitySpec = Pick<ScheduleActivityCommand,
-  'activityId' | 'activityType' | 'taskQueue' | 'header' | 'input' | 'retryPolicy' | 'priority' |
-  'scheduleToCloseTimeout' | 'scheduleToStartTimeout' | 'startToCloseTimeout' | 'heartbeatTimeout'>;
+export type ActivitySpec = Pick<
+  ScheduleActivityCommand,
+  | 'activityId'
+  | 'activityType'
+  | 'taskQueue'
+  | 'header'
+  | 'input'
+  | 'retryPolicy'
+  | 'priority'
+  | 'scheduleToCloseTimeout'
+  | 'scheduleToStartTimeout'
+  | 'startToCloseTimeout'
+  | 'heartbeatTimeout'
+>;
 
 /** Returns why the command is invalid, or undefined. */
 export function validateScheduleActivity(a: ScheduleActivityCommand | undefined): string | undefined {

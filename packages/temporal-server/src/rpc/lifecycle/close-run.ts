@@ -65,12 +65,16 @@ export class RunCloser {
   private closeByServer(run: Run, terminal: NewEvent, status: CloseStatus): void {
     const now = this.deps.clock.now();
     if (run.wft.state === 'started') {
-      run.append('WORKFLOW_TASK_FAILED', {
-        scheduledEventId: run.wft.scheduledEventId,
-        startedEventId: run.wft.startedEventId,
-        cause: WftFailedCause.v('FORCE_CLOSE_COMMAND'),
-        identity: 'server',
-      }, now);
+      run.append(
+        'WORKFLOW_TASK_FAILED',
+        {
+          scheduledEventId: run.wft.scheduledEventId,
+          startedEventId: run.wft.startedEventId,
+          cause: WftFailedCause.v('FORCE_CLOSE_COMMAND'),
+          identity: 'server',
+        },
+        now,
+      );
       run.wft.timeout?.cancel();
       run.wft.state = 'none';
       flushBuffered(run, now);
@@ -149,4 +153,3 @@ export class RunCloser {
     }
   }
 }
-

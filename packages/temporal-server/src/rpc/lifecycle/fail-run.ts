@@ -36,8 +36,13 @@ export class RunFailure {
     this.deps.runs.create(run.namespace, next, {
       runId: newRunId,
       continued: {
-        fromRunId: run.runId, firstRunId: run.firstRunId, initiator: ContinueAsNewInitiator.v('RETRY'),
-        expirationTime: expiresAt || undefined, continuedFailure: failure, backoffMs: decision.delayMs, attempt: attempt + 1,
+        fromRunId: run.runId,
+        firstRunId: run.firstRunId,
+        initiator: ContinueAsNewInitiator.v('RETRY'),
+        expirationTime: expiresAt || undefined,
+        continuedFailure: failure,
+        backoffMs: decision.delayMs,
+        attempt: attempt + 1,
       },
       parent: run.parent ? { ...run.parent, parentClosePolicy: run.parentClosePolicy } : undefined,
     });

@@ -38,7 +38,11 @@ export class SignalAndCancel {
       run.requestIds.add(`signal:${s.requestId}`);
     }
     this.deps.events.addOne(run, 'WORKFLOW_EXECUTION_SIGNALED', {
-      signalName: s.signalName, input: s.input, header: s.header, identity: s.identity, externalWorkflowExecution: s.external,
+      signalName: s.signalName,
+      input: s.input,
+      header: s.header,
+      identity: s.identity,
+      externalWorkflowExecution: s.external,
     });
   }
 
@@ -46,7 +50,8 @@ export class SignalAndCancel {
     if (!run.open || run.cancelRequested) return;
     run.cancelRequested = true;
     this.deps.events.addOne(run, 'WORKFLOW_EXECUTION_CANCEL_REQUESTED', {
-      cause: c.reason, identity: c.identity,
+      cause: c.reason,
+      identity: c.identity,
       externalInitiatedEventId: c.external?.initiatedEventId,
       externalWorkflowExecution: c.external?.execution,
     });

@@ -62,4 +62,3 @@ export async function updateWithStart(deps: UpdateWithStartDeps, req: MultiOpera
   }
   return { responses: [{ startWorkflow: { runId: started.runId, started: started.started } }, { updateWorkflow: updated }] };
 }
-

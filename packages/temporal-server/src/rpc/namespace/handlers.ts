@@ -20,7 +20,11 @@ function namespaceInfo(name: string, retentionMs: number) {
 }
 
 /** `retentionMs`: how long closed runs are kept (the server's retention sweep), reported as the namespaces' retention. */
-export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>, searchAttributes: SearchAttributeTypes, retentionMs: number): WorkflowServiceHandlers {
+export function namespaceHandlers(
+  registry: Pick<RunRegistry, 'namespaces' | 'checkNamespace'>,
+  searchAttributes: SearchAttributeTypes,
+  retentionMs: number,
+): WorkflowServiceHandlers {
   return {
     GetSystemInfo: () => ({
       serverVersion: SERVER_VERSION,
@@ -45,7 +49,15 @@ export function namespaceHandlers(registry: Pick<RunRegistry, 'namespaces' | 'ch
       registry.namespaces.add(req.namespace);
       return {};
     },
-    GetClusterInfo: () => ({ serverVersion: SERVER_VERSION, clusterName: 'salon-devserver', clusterId: 'salon-devserver', historyShardCount: 1, persistenceStore: 'memory', visibilityStore: 'memory', supportedClients: {} }),
+    GetClusterInfo: () => ({
+      serverVersion: SERVER_VERSION,
+      clusterName: 'salon-devserver',
+      clusterId: 'salon-devserver',
+      historyShardCount: 1,
+      persistenceStore: 'memory',
+      visibilityStore: 'memory',
+      supportedClients: {},
+    }),
     GetSearchAttributes: () => ({ keys: searchAttributes.all() }),
   };
 }

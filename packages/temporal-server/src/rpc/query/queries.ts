@@ -46,16 +46,33 @@ export class Queries {
         id: randomUUID(),
         query: req.query,
         settled: false,
-        resolve: (r) => { if (!q.settled) { q.settled = true; clearTimeout(timer); resolve(r); } },
-        reject: (e) => { if (!q.settled) { q.settled = true; clearTimeout(timer); reject(e); } },
+        resolve: (r) => {
+          if (!q.settled) {
+            q.settled = true;
+            clearTimeout(timer);
+            resolve(r);
+          }
+        },
+        reject: (e) => {
+          if (!q.settled) {
+            q.settled = true;
+            clearTimeout(timer);
+            reject(e);
+          }
+        },
       };
-      const timer = setTimeout(() => q.reject(new RpcError(Status.DEADLINE_EXCEEDED, `query "${req.query?.queryType}" timed out waiting for a worker`)), QUERY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => q.reject(new RpcError(Status.DEADLINE_EXCEEDED, `query "${req.query?.queryType}" timed out waiting for a worker`)),
+        QUERY_TIMEOUT_MS,
+      );
       // Fail fast (instead of at the deadline) when nobody polls the workflow's task queue.
       // A grace period covers a worker that is just starting its pollers.
       const key = queueKey(ns, run.taskQueue);
       const noWorker = () => failedPrecondition(`no worker is polling task queue "${run.taskQueue}"; cannot answer query "${req.query?.queryType}"`);
       if (!queues.hasPoller(key, NO_POLLER_GRACE_MS)) {
-        setTimeout(() => { if (!queues.hasPoller(key, NO_POLLER_GRACE_MS)) q.reject(noWorker()); }, NO_POLLER_GRACE_MS);
+        setTimeout(() => {
+          if (!queues.hasPoller(key, NO_POLLER_GRACE_MS)) q.reject(noWorker());
+        }, NO_POLLER_GRACE_MS);
       }
       if (!run.open || run.wft.state === 'none') this.dispatchLegacy(run, q);
       else if (run.wft.state === 'scheduled') run.wft.queries.set(q.id, q);

@@ -19,9 +19,15 @@ function matches(ranges: CalendarRange[] | undefined, v: number, emptyMatchesAll
 /** True when `ms` (at whole seconds) matches the calendar in `zone`. */
 export function calendarMatches(cal: StructuredCalendarSpec, ms: number, zone: string): boolean {
   const m = momentTz().tz(ms, zone);
-  return matches(cal.year, m.year(), true) && matches(cal.month, m.month() + 1, true) &&
-    matches(cal.dayOfMonth, m.date(), true) && matches(cal.dayOfWeek, m.day(), true) &&
-    matches(cal.hour, m.hour(), false) && matches(cal.minute, m.minute(), false) && matches(cal.second, m.second(), false);
+  return (
+    matches(cal.year, m.year(), true) &&
+    matches(cal.month, m.month() + 1, true) &&
+    matches(cal.dayOfMonth, m.date(), true) &&
+    matches(cal.dayOfWeek, m.day(), true) &&
+    matches(cal.hour, m.hour(), false) &&
+    matches(cal.minute, m.minute(), false) &&
+    matches(cal.second, m.second(), false)
+  );
 }
 
 /** The first whole second strictly after `afterMs` the calendar matches, or undefined (none within 100 years). */

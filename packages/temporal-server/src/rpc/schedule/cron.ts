@@ -6,13 +6,23 @@ import { invalidArgument } from '../../errors';
 import type { CalendarRange, StructuredCalendarSpec } from '../../messages';
 
 const SHORTHANDS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
 };
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 
-interface Field { min: number; max: number; names?: string[]; nameBase?: number }
+interface Field {
+  min: number;
+  max: number;
+  names?: string[];
+  nameBase?: number;
+}
 
 function value(text: string, f: Field): number {
   const upper = text.toUpperCase();

@@ -11,8 +11,10 @@ type ListSchedulesRequest = Plain<temporal.api.workflowservice.v1.IListSchedules
 function rowOf(s: ScheduleState): Row {
   return (field) => {
     switch (field) {
-      case 'ScheduleId': return s.scheduleId;
-      case 'TemporalSchedulePaused': return !!s.schedule.state?.paused;
+      case 'ScheduleId':
+        return s.scheduleId;
+      case 'TemporalSchedulePaused':
+        return !!s.schedule.state?.paused;
     }
     return attributeValue(s.searchAttributes?.indexedFields?.[field]);
   };

@@ -106,11 +106,14 @@ export class ScheduleActions {
       });
       s.actionCount++;
       s.running.push({ workflowId, runId });
-      s.recentActions = [...s.recentActions, {
-        scheduleTime: timestamp(p.actual),
-        actualTime: timestamp(this.deps.clock.now()),
-        startWorkflowResult: { workflowId, runId },
-      }].slice(-RECENT_ACTIONS);
+      s.recentActions = [
+        ...s.recentActions,
+        {
+          scheduleTime: timestamp(p.actual),
+          actualTime: timestamp(this.deps.clock.now()),
+          startWorkflowResult: { workflowId, runId },
+        },
+      ].slice(-RECENT_ACTIONS);
     } catch (err) {
       // The real scheduler records the failure and carries on (e.g. the id is already running).
       this.deps.log(`schedule ${s.scheduleId}: starting ${workflowId} failed: ${(err as Error).message}`);

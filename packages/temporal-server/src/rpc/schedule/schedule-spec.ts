@@ -12,13 +12,14 @@ import { cronToCalendar } from './cron';
 
 /** Returns the spec as Describe shows it: cron strings compiled into structured calendars. */
 export function compileSpec(spec: ScheduleSpec | undefined): ScheduleSpec {
-  const out: ScheduleSpec = { ...spec, cronString: undefined, structuredCalendar: [...spec?.structuredCalendar ?? []] };
+  const out: ScheduleSpec = { ...spec, cronString: undefined, structuredCalendar: [...(spec?.structuredCalendar ?? [])] };
   for (const cron of spec?.cronString ?? []) {
     const { calendar, timezone } = cronToCalendar(cron);
     if (timezone) out.timezoneName = timezone;
     out.structuredCalendar!.push(calendar);
   }
-  if (spec?.calendar?.length) throw invalidArgument('Invalid schedule spec: string calendars are not supported by this dev server; use structured calendars or cron strings');
+  if (spec?.calendar?.length)
+    throw invalidArgument('Invalid schedule spec: string calendars are not supported by this dev server; use structured calendars or cron strings');
   if (out.timezoneName && !momentTz().tz.zone(out.timezoneName)) throw invalidArgument(`Invalid schedule spec: unknown time zone '${out.timezoneName}'`);
   for (const i of out.interval ?? []) if (durationMs(i.interval) <= 0) throw invalidArgument('Invalid schedule spec: interval must be positive');
   return out;

@@ -48,15 +48,34 @@ export class Schedules {
     return s;
   }
 
-  create(ns: string, id: string, schedule: Schedule, memo: Memo | undefined, searchAttributes: SearchAttributes | undefined, initialPatch?: SchedulePatch): void {
+  create(
+    ns: string,
+    id: string,
+    schedule: Schedule,
+    memo: Memo | undefined,
+    searchAttributes: SearchAttributes | undefined,
+    initialPatch?: SchedulePatch,
+  ): void {
     if (!id) throw new RpcError(Status.INVALID_ARGUMENT, 'schedule_id is required');
     if (this.byKey.has(key(ns, id))) throw new RpcError(Status.ALREADY_EXISTS, 'schedule with this ID is already registered');
     if (!schedule.action?.startWorkflow) throw new RpcError(Status.INVALID_ARGUMENT, 'schedule action start_workflow is required');
     const now = this.deps.clock.now();
     const s: ScheduleState = {
-      namespace: ns, scheduleId: id, schedule: this.compiled(schedule), memo, searchAttributes: this.deps.searchAttributes.typed(searchAttributes),
-      createTime: now, actionCount: 0, missedCatchupWindow: 0, overlapSkipped: 0, bufferDropped: 0,
-      recentActions: [], running: [], buffer: [], processedUntil: now, conflictToken: 1,
+      namespace: ns,
+      scheduleId: id,
+      schedule: this.compiled(schedule),
+      memo,
+      searchAttributes: this.deps.searchAttributes.typed(searchAttributes),
+      createTime: now,
+      actionCount: 0,
+      missedCatchupWindow: 0,
+      overlapSkipped: 0,
+      bufferDropped: 0,
+      recentActions: [],
+      running: [],
+      buffer: [],
+      processedUntil: now,
+      conflictToken: 1,
     };
     this.byKey.set(key(ns, id), s);
     if (initialPatch) this.applyPatch(s, initialPatch);
@@ -116,7 +135,9 @@ export class Schedules {
    */
   private compiled(schedule: Schedule): Schedule {
     const startWorkflow = schedule.action?.startWorkflow;
-    const action = startWorkflow ? { ...schedule.action, startWorkflow: { ...startWorkflow, searchAttributes: this.deps.searchAttributes.typed(startWorkflow.searchAttributes) } } : schedule.action;
+    const action = startWorkflow
+      ? { ...schedule.action, startWorkflow: { ...startWorkflow, searchAttributes: this.deps.searchAttributes.typed(startWorkflow.searchAttributes) } }
+      : schedule.action;
     return { ...schedule, spec: compileSpec(schedule.spec), action };
   }
 
@@ -124,7 +145,7 @@ export class Schedules {
   futureActionTimes(s: ScheduleState, count = 10): number[] {
     const state = s.schedule.state;
     if (state?.paused) return [];
-    let remaining = state?.limitedActions ? state.remainingActions ?? 0 : count;
+    let remaining = state?.limitedActions ? (state.remainingActions ?? 0) : count;
     const out: number[] = [];
     let t = s.processedUntil;
     while (out.length < count && remaining-- > 0) {
@@ -144,7 +165,7 @@ export class Schedules {
 
   private applyPatch(s: ScheduleState, patch: SchedulePatch): void {
     const now = this.deps.clock.now();
-    const state = s.schedule.state ??= {};
+    const state = (s.schedule.state ??= {});
     if (patch.pause) {
       state.paused = true;
       state.notes = patch.pause;
@@ -199,6 +220,9 @@ export class Schedules {
     const spec = s.schedule.spec ?? {};
     const next = nextNominalTime(spec, s.processedUntil);
     if (next === undefined) return;
-    this.timers.set(k, this.deps.clock.at(actualTime(spec, s.scheduleId, next), () => this.fire(s)));
+    this.timers.set(
+      k,
+      this.deps.clock.at(actualTime(spec, s.scheduleId, next), () => this.fire(s)),
+    );
   }
 }

@@ -2,14 +2,23 @@
 // it: status and run state as the real server derives them, timeouts, attempt, heartbeat and
 // retry details, and the outcome once closed.
 import type {
-  ActivityExecutionInfo, ActivityExecutionListInfo, ActivityExecutionOutcome, DescribeActivityRequest, DescribeActivityResponse,
+  ActivityExecutionInfo,
+  ActivityExecutionListInfo,
+  ActivityExecutionOutcome,
+  DescribeActivityRequest,
+  DescribeActivityResponse,
 } from '../../messages';
 import { ActivityStatus, duration, PendingActivityState, timestamp } from '../../proto';
 import type { ActivityExecution } from '../../state/activity-execution';
 
 const STATUS_NAMES: Record<string, string> = {
-  RUNNING: 'Running', COMPLETED: 'Completed', FAILED: 'Failed', CANCELED: 'Canceled',
-  TERMINATED: 'Terminated', TIMED_OUT: 'TimedOut', PAUSED: 'Paused',
+  RUNNING: 'Running',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  CANCELED: 'Canceled',
+  TERMINATED: 'Terminated',
+  TIMED_OUT: 'TimedOut',
+  PAUSED: 'Paused',
 };
 
 /** ActivityExecutionStatus: an open activity held by a pause is PAUSED, otherwise RUNNING until it closes. */

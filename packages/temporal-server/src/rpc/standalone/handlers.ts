@@ -25,9 +25,18 @@ export function standaloneActivityHandlers({ registry, executions, standalone, c
     PollActivityExecution: (req, call) => standalone.poll(ns(req), req, call),
     ListActivityExecutions: (req) => listActivities(executions, ns(req), req),
     CountActivityExecutions: (req) => countActivities(executions, ns(req), req.query),
-    RequestCancelActivityExecution: (req) => { standalone.requestCancel(exec(req), req); return {}; },
-    TerminateActivityExecution: (req) => { standalone.terminate(exec(req), req); return {}; },
-    DeleteActivityExecution: (req) => { standalone.delete(exec(req)); return {}; },
+    RequestCancelActivityExecution: (req) => {
+      standalone.requestCancel(exec(req), req);
+      return {};
+    },
+    TerminateActivityExecution: (req) => {
+      standalone.terminate(exec(req), req);
+      return {};
+    },
+    DeleteActivityExecution: (req) => {
+      standalone.delete(exec(req));
+      return {};
+    },
 
     PauseActivityExecution: (req) => {
       const p = { identity: req.identity, reason: req.reason, requestId: req.requestId };
@@ -49,10 +58,13 @@ export function standaloneActivityHandlers({ registry, executions, standalone, c
     },
 
     UpdateActivityExecutionOptions: (req) => {
-      if (req.workflowId) return { activityOptions: controls.updateOptions(ns(req), { workflowId: req.workflowId, runId: req.runId }, { id: req.activityId }, req) };
+      if (req.workflowId)
+        return { activityOptions: controls.updateOptions(ns(req), { workflowId: req.workflowId, runId: req.runId }, { id: req.activityId }, req) };
       return { activityOptions: standalone.updateOptions(exec(req), req) };
     },
-    UpdateActivityOptions: (req) => ({ activityOptions: controls.updateOptions(ns(req), req.execution, { id: req.id, type: req.type, all: req.matchAll }, req) }),
+    UpdateActivityOptions: (req) => ({
+      activityOptions: controls.updateOptions(ns(req), req.execution, { id: req.id, type: req.type, all: req.matchAll }, req),
+    }),
 
     PauseActivity: (req) => {
       controls.pause(ns(req), req.execution, { id: req.id, type: req.type }, { identity: req.identity, reason: req.reason, requestId: req.requestId });

@@ -19,14 +19,22 @@ export interface ExecutionSource {
 function rowOf(exec: ActivityExecution): Row {
   return (field) => {
     switch (field) {
-      case 'ActivityId': return exec.activityId;
-      case 'RunId': return exec.runId;
-      case 'ActivityType': return exec.act.activityType;
-      case 'ExecutionStatus': return activityStatusName(activityStatus(exec));
-      case 'TaskQueue': return exec.act.taskQueue;
-      case 'StartTime': return exec.scheduleTime;
-      case 'ExecutionTime': return exec.act.firstScheduledTime;
-      case 'CloseTime': return exec.open ? null : exec.closeTime;
+      case 'ActivityId':
+        return exec.activityId;
+      case 'RunId':
+        return exec.runId;
+      case 'ActivityType':
+        return exec.act.activityType;
+      case 'ExecutionStatus':
+        return activityStatusName(activityStatus(exec));
+      case 'TaskQueue':
+        return exec.act.taskQueue;
+      case 'StartTime':
+        return exec.scheduleTime;
+      case 'ExecutionTime':
+        return exec.act.firstScheduledTime;
+      case 'CloseTime':
+        return exec.open ? null : exec.closeTime;
     }
     return attributeValue(exec.searchAttributes[field]);
   };

@@ -47,7 +47,9 @@ function validated(req: StartActivityRequest): StartActivityRequest & { activity
   checkIdLength('TaskQueue', req.taskQueue.name);
   checkIdLength('RequestId', req.requestId);
   if (!durationMs(req.scheduleToCloseTimeout) && !durationMs(req.startToCloseTimeout)) {
-    throw invalidArgument(`a valid StartToCloseTimeout or ScheduleToCloseTimeout must be set on the activity. ActivityId=${req.activityId} ActivityType=${req.activityType.name}`);
+    throw invalidArgument(
+      `a valid StartToCloseTimeout or ScheduleToCloseTimeout must be set on the activity. ActivityId=${req.activityId} ActivityType=${req.activityType.name}`,
+    );
   }
   if (durationMs(req.startDelay) < 0) throw invalidArgument('invalid StartDelay: negative');
   return req as StartActivityRequest & { activityId: string };
@@ -67,8 +69,11 @@ export class StandaloneActivities {
       if (conflict === ActivityConflictPolicy.v('USE_EXISTING')) return { runId: existing.runId, started: false };
       throw activityAlreadyStarted([...existing.requestIds][0] ?? '', existing.runId);
     }
-    if (existing && (reuse === ActivityReusePolicy.v('REJECT_DUPLICATE') ||
-      (reuse === ActivityReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && existing.status === 'COMPLETED'))) {
+    if (
+      existing &&
+      (reuse === ActivityReusePolicy.v('REJECT_DUPLICATE') ||
+        (reuse === ActivityReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && existing.status === 'COMPLETED'))
+    ) {
       throw activityAlreadyStarted([...existing.requestIds][0] ?? '', existing.runId);
     }
 

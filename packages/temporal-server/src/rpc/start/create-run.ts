@@ -28,8 +28,14 @@ export interface StartExtras {
   /** The caller starts the first workflow task itself (eager start): do not queue it. */
   firstTaskByCaller?: boolean;
   continued?: {
-    fromRunId: string; firstRunId: string; initiator: number; expirationTime?: number;
-    lastCompletionResult?: Payloads; continuedFailure?: Failure; backoffMs?: number; attempt?: number;
+    fromRunId: string;
+    firstRunId: string;
+    initiator: number;
+    expirationTime?: number;
+    lastCompletionResult?: Payloads;
+    continuedFailure?: Failure;
+    backoffMs?: number;
+    attempt?: number;
   };
 }
 
@@ -65,43 +71,57 @@ export class RunFactory {
     run.executionTime = now + backoffMs;
     run.startRequest.wftTimeoutMs = wftTimeoutMs;
     if (extras.parent) {
-      run.parent = { namespace: extras.parent.namespace, workflowId: extras.parent.workflowId, runId: extras.parent.runId, initiatedEventId: extras.parent.initiatedEventId };
+      run.parent = {
+        namespace: extras.parent.namespace,
+        workflowId: extras.parent.workflowId,
+        runId: extras.parent.runId,
+        initiatedEventId: extras.parent.initiatedEventId,
+      };
       run.parentClosePolicy = extras.parent.parentClosePolicy;
     }
 
-    run.append('WORKFLOW_EXECUTION_STARTED', {
-      workflowType: req.workflowType,
-      taskQueue: { name: req.taskQueue.name, kind: TaskQueueKind.NORMAL },
-      input: req.input,
-      header: req.header,
-      identity: req.identity,
-      workflowExecutionTimeout: execTimeoutMs ? duration(execTimeoutMs) : undefined,
-      workflowRunTimeout: runTimeoutMs ? duration(runTimeoutMs) : undefined,
-      workflowTaskTimeout: duration(wftTimeoutMs),
-      attempt: extras.continued?.attempt ?? 1,
-      firstExecutionRunId: firstRunId,
-      originalExecutionRunId: runId,
-      continuedExecutionRunId: extras.continued?.fromRunId,
-      initiator: extras.continued?.initiator,
-      lastCompletionResult: extras.continued?.lastCompletionResult,
-      continuedFailure: extras.continued?.continuedFailure,
-      workflowExecutionExpirationTime: expiration ? timestamp(expiration) : undefined,
-      firstWorkflowTaskBackoff: backoffMs ? duration(backoffMs) : undefined,
-      memo: req.memo,
-      searchAttributes,
-      retryPolicy: req.retryPolicy,
-      parentWorkflowNamespace: extras.parent?.namespace,
-      parentWorkflowExecution: extras.parent ? { workflowId: extras.parent.workflowId, runId: extras.parent.runId } : undefined,
-      parentInitiatedEventId: extras.parent?.initiatedEventId,
-      rootWorkflowExecution: extras.parent?.root,
-      priority: req.priority,
-    }, now, req.userMetadata);
+    run.append(
+      'WORKFLOW_EXECUTION_STARTED',
+      {
+        workflowType: req.workflowType,
+        taskQueue: { name: req.taskQueue.name, kind: TaskQueueKind.NORMAL },
+        input: req.input,
+        header: req.header,
+        identity: req.identity,
+        workflowExecutionTimeout: execTimeoutMs ? duration(execTimeoutMs) : undefined,
+        workflowRunTimeout: runTimeoutMs ? duration(runTimeoutMs) : undefined,
+        workflowTaskTimeout: duration(wftTimeoutMs),
+        attempt: extras.continued?.attempt ?? 1,
+        firstExecutionRunId: firstRunId,
+        originalExecutionRunId: runId,
+        continuedExecutionRunId: extras.continued?.fromRunId,
+        initiator: extras.continued?.initiator,
+        lastCompletionResult: extras.continued?.lastCompletionResult,
+        continuedFailure: extras.continued?.continuedFailure,
+        workflowExecutionExpirationTime: expiration ? timestamp(expiration) : undefined,
+        firstWorkflowTaskBackoff: backoffMs ? duration(backoffMs) : undefined,
+        memo: req.memo,
+        searchAttributes,
+        retryPolicy: req.retryPolicy,
+        parentWorkflowNamespace: extras.parent?.namespace,
+        parentWorkflowExecution: extras.parent ? { workflowId: extras.parent.workflowId, runId: extras.parent.runId } : undefined,
+        parentInitiatedEventId: extras.parent?.initiatedEventId,
+        rootWorkflowExecution: extras.parent?.root,
+        priority: req.priority,
+      },
+      now,
+      req.userMetadata,
+    );
 
     this.deps.registry.index(run);
     this.deps.registry.openRuns.add(run);
 
     if (extras.signal) {
-      run.append('WORKFLOW_EXECUTION_SIGNALED', { signalName: extras.signal.signalName, input: extras.signal.input, header: extras.signal.header, identity: extras.signal.identity }, now);
+      run.append(
+        'WORKFLOW_EXECUTION_SIGNALED',
+        { signalName: extras.signal.signalName, input: extras.signal.input, header: extras.signal.header, identity: extras.signal.identity },
+        now,
+      );
     }
     extras.beforeFirstTask?.(run);
     if (backoffMs > 0) run.startDelayPending = true;
@@ -114,13 +134,15 @@ export class RunFactory {
   armRunTimers(run: Run): void {
     const start = run.startAttributes;
     if (run.startDelayPending) {
-      run.runTimers.push(this.deps.clock.at(run.executionTime, () => {
-        // Already over when signal-with-start or an update started the run early.
-        if (!run.open || !run.startDelayPending) return;
-        run.startDelayPending = false;
-        run.touch();
-        if (run.wft.state === 'none') this.deps.workflowTasks.schedule(run);
-      }));
+      run.runTimers.push(
+        this.deps.clock.at(run.executionTime, () => {
+          // Already over when signal-with-start or an update started the run early.
+          if (!run.open || !run.startDelayPending) return;
+          run.startDelayPending = false;
+          run.touch();
+          if (run.wft.state === 'none') this.deps.workflowTasks.schedule(run);
+        }),
+      );
     }
     const runTimeoutMs = durationMs(start.workflowRunTimeout);
     const expiration = timestampMs(start.workflowExecutionExpirationTime) ?? 0;

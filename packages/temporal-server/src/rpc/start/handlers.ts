@@ -32,8 +32,12 @@ export function startHandlers({ registry, starter, signals, workflowTasks }: Sta
       // A running run is signalled unless the policies ask to fail or to replace it; UNSPECIFIED
       // behaves like USE_EXISTING for signal-with-start. FAIL falls through to the start, which
       // refuses with ALREADY_EXISTS.
-      if (existing?.open && conflict !== ConflictPolicy.v('FAIL') && conflict !== ConflictPolicy.v('TERMINATE_EXISTING') &&
-        req.workflowIdReusePolicy !== ReusePolicy.v('TERMINATE_IF_RUNNING')) {
+      if (
+        existing?.open &&
+        conflict !== ConflictPolicy.v('FAIL') &&
+        conflict !== ConflictPolicy.v('TERMINATE_EXISTING') &&
+        req.workflowIdReusePolicy !== ReusePolicy.v('TERMINATE_IF_RUNNING')
+      ) {
         signals.signal(existing, { ...signal, requestId: req.requestId });
         startNow(existing, workflowTasks);
         return { runId: existing.runId, started: false };

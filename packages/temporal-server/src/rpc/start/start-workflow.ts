@@ -64,8 +64,10 @@ export class WorkflowStarter {
       }
     } else if (existing) {
       const s = existing.status;
-      if (reuse === ReusePolicy.v('REJECT_DUPLICATE') ||
-        (reuse === ReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && (s === ExecStatus.v('COMPLETED') || s === ExecStatus.v('CONTINUED_AS_NEW')))) {
+      if (
+        reuse === ReusePolicy.v('REJECT_DUPLICATE') ||
+        (reuse === ReusePolicy.v('ALLOW_DUPLICATE_FAILED_ONLY') && (s === ExecStatus.v('COMPLETED') || s === ExecStatus.v('CONTINUED_AS_NEW')))
+      ) {
         throw alreadyStarted(workflowId, [...existing.requestIds][0] ?? '', existing.runId);
       }
     }

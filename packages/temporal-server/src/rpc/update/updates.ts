@@ -4,8 +4,14 @@
 import { concurrentLimitReached, failedPrecondition, invalidArgument, notFound } from '../../errors';
 import { checkIdLength } from '../../limits';
 import type {
-  Call, PollUpdateRequest, PollUpdateResponse, ProtocolMessage, UpdateOutcome, UpdateRequest,
-  UpdateWorkflowRequest, UpdateWorkflowResponse,
+  Call,
+  PollUpdateRequest,
+  PollUpdateResponse,
+  ProtocolMessage,
+  UpdateOutcome,
+  UpdateRequest,
+  UpdateWorkflowRequest,
+  UpdateWorkflowResponse,
 } from '../../messages';
 import { decodeMessage, protoType, UpdateStage } from '../../proto';
 import type { Run, UpdateState } from '../../state/run';
@@ -56,7 +62,10 @@ export class Updates {
         resolve();
       };
       let expired = false;
-      const timer = setTimeout(() => { expired = true; done(); }, UPDATE_WAIT_MS);
+      const timer = setTimeout(() => {
+        expired = true;
+        done();
+      }, UPDATE_WAIT_MS);
       call.on('cancelled', done);
       u.waiters.add(done);
     });
@@ -105,7 +114,8 @@ export class Updates {
       if (u.state !== 'completed') inFlight++;
       if (u.state !== 'completed' || u.acceptedEventId) total++;
     }
-    if (inFlight >= MAX_IN_FLIGHT_UPDATES) throw concurrentLimitReached(`limit on number of concurrent in-flight updates has been reached (${MAX_IN_FLIGHT_UPDATES})`);
+    if (inFlight >= MAX_IN_FLIGHT_UPDATES)
+      throw concurrentLimitReached(`limit on number of concurrent in-flight updates has been reached (${MAX_IN_FLIGHT_UPDATES})`);
     if (total >= MAX_TOTAL_UPDATES) {
       throw failedPrecondition(`The limit on the total number of distinct updates in this workflow has been reached (${MAX_TOTAL_UPDATES}).`);
     }
@@ -149,12 +159,16 @@ export class Updates {
     if (typeName === ACCEPTANCE) {
       if (u.state !== 'requested') return;
       const a = body as { acceptedRequestMessageId?: string; acceptedRequestSequencingEventId?: number; acceptedRequest?: UpdateRequest };
-      u.acceptedEventId = run.append('WORKFLOW_EXECUTION_UPDATE_ACCEPTED', {
-        protocolInstanceId: u.updateId,
-        acceptedRequestMessageId: a.acceptedRequestMessageId,
-        acceptedRequestSequencingEventId: a.acceptedRequestSequencingEventId,
-        acceptedRequest: a.acceptedRequest ?? u.request,
-      }, now).eventId;
+      u.acceptedEventId = run.append(
+        'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+        {
+          protocolInstanceId: u.updateId,
+          acceptedRequestMessageId: a.acceptedRequestMessageId,
+          acceptedRequestSequencingEventId: a.acceptedRequestSequencingEventId,
+          acceptedRequest: a.acceptedRequest ?? u.request,
+        },
+        now,
+      ).eventId;
       u.state = 'accepted';
     } else if (typeName === RESPONSE) {
       if (u.state !== 'accepted') return;
@@ -178,7 +192,13 @@ export class Updates {
     for (const u of run.updates.values()) {
       if (u.state === 'completed') continue;
       u.state = 'completed';
-      u.outcome = { failure: { message: 'Workflow Update failed because the Workflow completed before the Update completed.', source: 'Server', applicationFailureInfo: { type: 'AcceptedUpdateCompletedWorkflow', nonRetryable: true } } };
+      u.outcome = {
+        failure: {
+          message: 'Workflow Update failed because the Workflow completed before the Update completed.',
+          source: 'Server',
+          applicationFailureInfo: { type: 'AcceptedUpdateCompletedWorkflow', nonRetryable: true },
+        },
+      };
       this.notify(u);
     }
   }

@@ -51,6 +51,12 @@ export function describeRun(run: Run): DescribeResponse {
     },
     workflowExecutionInfo: executionInfo(run),
     pendingActivities: [...run.activities.values()].map(pendingActivity),
-    pendingChildren: [...run.children.values()].map((c) => ({ workflowId: c.workflowId, runId: c.runId, workflowTypeName: c.workflowType, initiatedId: c.initiatedEventId, parentClosePolicy: c.parentClosePolicy })),
+    pendingChildren: [...run.children.values()].map((c) => ({
+      workflowId: c.workflowId,
+      runId: c.runId,
+      workflowTypeName: c.workflowType,
+      initiatedId: c.initiatedEventId,
+      parentClosePolicy: c.parentClosePolicy,
+    })),
   };
 }

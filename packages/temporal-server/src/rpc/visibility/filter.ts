@@ -43,14 +43,21 @@ export function filterRows<T>(items: Iterable<T>, parsed: ParsedQuery, rowOf: (i
   const { field, desc } = parsed.orderBy;
   const key = (item: T) => rowOf(item)(field) ?? null;
   return rows.sort((a, b) => {
-    const x = key(a), y = key(b);
+    const x = key(a),
+      y = key(b);
     const c = x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
     return desc ? -c : c;
   });
 }
 
 /** The items of namespace `ns` matching `parsed`, ordered as filterRows orders them. */
-export function matchingInNamespace<T extends { namespace: string }>(items: Iterable<T>, ns: string, parsed: ParsedQuery, rowOf: (item: T) => Row, defaultOrder: (a: T, b: T) => number): T[] {
+export function matchingInNamespace<T extends { namespace: string }>(
+  items: Iterable<T>,
+  ns: string,
+  parsed: ParsedQuery,
+  rowOf: (item: T) => Row,
+  defaultOrder: (a: T, b: T) => number,
+): T[] {
   function* inNamespace() {
     for (const item of items) if (item.namespace === ns) yield item;
   }
@@ -72,7 +79,8 @@ function keywordPayload(value: string): Payload {
 
 /** Refuses what counting cannot do: like the real server, only the execution status can be grouped by. */
 export function checkCountQuery(parsed: ParsedQuery): void {
-  if (parsed.groupBy && parsed.groupBy !== 'ExecutionStatus') throw invalidArgument(`invalid query: GROUP BY ${parsed.groupBy} is not supported, only GROUP BY ExecutionStatus`);
+  if (parsed.groupBy && parsed.groupBy !== 'ExecutionStatus')
+    throw invalidArgument(`invalid query: GROUP BY ${parsed.groupBy} is not supported, only GROUP BY ExecutionStatus`);
   if (parsed.orderBy && parsed.groupBy) throw invalidArgument('invalid query: ORDER BY cannot be combined with GROUP BY');
 }
 

@@ -49,4 +49,3 @@ export async function getHistory(deps: HistoryDeps, ns: string, req: HistoryRequ
   const more = end < run.history.length || (req.waitNewEvent && run.open);
   return { history: { events }, nextPageToken: more ? pageToken(run.runId, end) : undefined };
 }
-

@@ -8,8 +8,13 @@ import { attributeValue, checkCountQuery, checkListQuery, countByStatus, matchin
 import type { ParsedQuery } from './visibility-query';
 
 const STATUS_NAMES: Record<string, string> = {
-  RUNNING: 'Running', COMPLETED: 'Completed', FAILED: 'Failed', CANCELED: 'Canceled',
-  TERMINATED: 'Terminated', CONTINUED_AS_NEW: 'ContinuedAsNew', TIMED_OUT: 'TimedOut',
+  RUNNING: 'Running',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  CANCELED: 'Canceled',
+  TERMINATED: 'Terminated',
+  CONTINUED_AS_NEW: 'ContinuedAsNew',
+  TIMED_OUT: 'TimedOut',
 };
 
 /** The visibility name of an execution status ('Running', 'Completed', ...). */
@@ -30,15 +35,24 @@ export interface ListRequest {
 function rowOf(run: Run): Row {
   return (field) => {
     switch (field) {
-      case 'WorkflowId': return run.workflowId;
-      case 'RunId': return run.runId;
-      case 'WorkflowType': return run.workflowType;
-      case 'TaskQueue': return run.taskQueue;
-      case 'ExecutionStatus': return statusName(run.status);
-      case 'StartTime': return run.startTime;
-      case 'ExecutionTime': return run.executionTime;
-      case 'CloseTime': return run.open ? null : run.closeTime;
-      case 'HistoryLength': return run.history.length;
+      case 'WorkflowId':
+        return run.workflowId;
+      case 'RunId':
+        return run.runId;
+      case 'WorkflowType':
+        return run.workflowType;
+      case 'TaskQueue':
+        return run.taskQueue;
+      case 'ExecutionStatus':
+        return statusName(run.status);
+      case 'StartTime':
+        return run.startTime;
+      case 'ExecutionTime':
+        return run.executionTime;
+      case 'CloseTime':
+        return run.open ? null : run.closeTime;
+      case 'HistoryLength':
+        return run.history.length;
     }
     return attributeValue(run.searchAttributes[field]);
   };

@@ -26,7 +26,10 @@ function tokenize(q: string): Token[] {
   let i = 0;
   while (i < q.length) {
     const c = q[i];
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     if (c === '"' || c === "'") {
       let j = i + 1;
       let s = '';
@@ -47,13 +50,33 @@ function tokenize(q: string): Token[] {
       continue;
     }
     const two = q.slice(i, i + 2);
-    if (two === '!=' || two === '>=' || two === '<=' || two === '<>') { out.push({ t: 'op', v: two === '<>' ? '!=' : two }); i += 2; continue; }
-    if (c === '=' || c === '>' || c === '<') { out.push({ t: 'op', v: c }); i++; continue; }
-    if (c === '(' || c === ')' || c === ',') { out.push({ t: 'punct', v: c }); i++; continue; }
+    if (two === '!=' || two === '>=' || two === '<=' || two === '<>') {
+      out.push({ t: 'op', v: two === '<>' ? '!=' : two });
+      i += 2;
+      continue;
+    }
+    if (c === '=' || c === '>' || c === '<') {
+      out.push({ t: 'op', v: c });
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === ',') {
+      out.push({ t: 'punct', v: c });
+      i++;
+      continue;
+    }
     const num = /^-?\d+(\.\d+)?/.exec(q.slice(i));
-    if (num && (c === '-' || /\d/.test(c))) { out.push({ t: 'number', v: num[0] }); i += num[0].length; continue; }
+    if (num && (c === '-' || /\d/.test(c))) {
+      out.push({ t: 'number', v: num[0] });
+      i += num[0].length;
+      continue;
+    }
     const id = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(q.slice(i));
-    if (id) { out.push({ t: 'ident', v: id[0] }); i += id[0].length; continue; }
+    if (id) {
+      out.push({ t: 'ident', v: id[0] });
+      i += id[0].length;
+      continue;
+    }
     throw new QuerySyntaxError(`unexpected character '${c}' at ${i}`);
   }
   return out;
@@ -96,12 +119,18 @@ export function parseQuery(query: string): ParsedQuery {
       return { kind: 'cmp', field, op, value: value() };
     }
     let negate = false;
-    if (isKw('NOT')) { negate = true; pos++; }
+    if (isKw('NOT')) {
+      negate = true;
+      pos++;
+    }
     if (isKw('IN')) {
       pos++;
       expectPunct('(');
       const values = [value()];
-      while (peek()?.t === 'punct' && peek().v === ',') { pos++; values.push(value()); }
+      while (peek()?.t === 'punct' && peek().v === ',') {
+        pos++;
+        values.push(value());
+      }
       expectPunct(')');
       return { kind: 'in', field, values, negate };
     }
@@ -123,12 +152,18 @@ export function parseQuery(query: string): ParsedQuery {
   };
   const andExpr = (): Expr => {
     let left = primary();
-    while (isKw('AND')) { pos++; left = { kind: 'and', left, right: primary() }; }
+    while (isKw('AND')) {
+      pos++;
+      left = { kind: 'and', left, right: primary() };
+    }
     return left;
   };
   const orExpr = (): Expr => {
     let left = andExpr();
-    while (isKw('OR')) { pos++; left = { kind: 'or', left, right: andExpr() }; }
+    while (isKw('OR')) {
+      pos++;
+      left = { kind: 'or', left, right: andExpr() };
+    }
     return left;
   };
   const result: ParsedQuery = {};
@@ -146,7 +181,10 @@ export function parseQuery(query: string): ParsedQuery {
     const f = toks[pos++];
     if (!f || f.t !== 'ident') throw new QuerySyntaxError('expected a field after ORDER BY');
     let desc = false;
-    if (isKw('DESC')) { desc = true; pos++; } else if (isKw('ASC')) pos++;
+    if (isKw('DESC')) {
+      desc = true;
+      pos++;
+    } else if (isKw('ASC')) pos++;
     result.orderBy = { field: f.v, desc };
   }
   if (pos < toks.length) throw new QuerySyntaxError(`unexpected '${toks[pos].v}'`);
@@ -172,20 +210,28 @@ function compare(a: Value | undefined, op: string, b: Value | undefined): boolea
   if (Array.isArray(a)) return a.some((x) => compare(x, op, b));
   if (a === undefined || a === null) return op === '!=' ? b !== null : b === null && op === '=';
   switch (op) {
-    case '=': return a === b;
-    case '!=': return a !== b;
-    case '>': return b !== null && b !== undefined && a > b;
-    case '>=': return b !== null && b !== undefined && a >= b;
-    case '<': return b !== null && b !== undefined && a < b;
-    case '<=': return b !== null && b !== undefined && a <= b;
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return b !== null && b !== undefined && a > b;
+    case '>=':
+      return b !== null && b !== undefined && a >= b;
+    case '<':
+      return b !== null && b !== undefined && a < b;
+    case '<=':
+      return b !== null && b !== undefined && a <= b;
   }
   throw new QuerySyntaxError(`unsupported operator ${op}`);
 }
 
 export function evaluate(e: Expr, row: Row): boolean {
   switch (e.kind) {
-    case 'and': return evaluate(e.left, row) && evaluate(e.right, row);
-    case 'or': return evaluate(e.left, row) || evaluate(e.right, row);
+    case 'and':
+      return evaluate(e.left, row) && evaluate(e.right, row);
+    case 'or':
+      return evaluate(e.left, row) || evaluate(e.right, row);
     case 'cmp': {
       const actual = row(e.field);
       let literal = normalise(e.field, e.value);
@@ -199,7 +245,8 @@ export function evaluate(e: Expr, row: Row): boolean {
       const hit = e.values.some((v) => compare(row(e.field), '=', normalise(e.field, v)));
       return e.negate ? !hit : hit;
     }
-    case 'between': return compare(row(e.field), '>=', normalise(e.field, e.low)) && compare(row(e.field), '<=', normalise(e.field, e.high));
+    case 'between':
+      return compare(row(e.field), '>=', normalise(e.field, e.low)) && compare(row(e.field), '<=', normalise(e.field, e.high));
     case 'startsWith': {
       const v = row(e.field);
       const list = Array.isArray(v) ? v : [v];

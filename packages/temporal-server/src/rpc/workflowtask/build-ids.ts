@@ -8,7 +8,10 @@ import type { Run } from '../../state/run';
 const UNVERSIONED = 'unversioned';
 const ATTRIBUTE = 'BuildIds';
 
-interface Stamp { buildId?: string; useVersioning?: boolean }
+interface Stamp {
+  buildId?: string;
+  useVersioning?: boolean;
+}
 
 /**
  * The worker's build as the completion states it: a version stamp or deployment options when the

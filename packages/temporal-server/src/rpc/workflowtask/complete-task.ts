@@ -8,8 +8,13 @@ import { status as Status } from '@grpc/grpc-js';
 import { invalidArgument, notFound, RpcError } from '../../errors';
 import { flushBuffered } from '../../history/buffered-events';
 import type {
-  Command, Failure, PollActivityTaskResponse, ProtocolMessage, RespondWorkflowTaskCompletedRequest,
-  RespondWorkflowTaskCompletedResponse, RespondWorkflowTaskFailedRequest,
+  Command,
+  Failure,
+  PollActivityTaskResponse,
+  ProtocolMessage,
+  RespondWorkflowTaskCompletedRequest,
+  RespondWorkflowTaskCompletedResponse,
+  RespondWorkflowTaskFailedRequest,
 } from '../../messages';
 import { WftFailedCause } from '../../proto';
 import type { Run } from '../../state/run';
@@ -65,25 +70,36 @@ export class WorkflowTaskCompletion {
     }
     if (closeIdx >= 0 && this.hidesNewEvents(run, commands)) {
       // Keep attempt 1: this is not the workflow's fault.
-      run.append('WORKFLOW_TASK_FAILED', {
-        scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId,
-        cause: WftFailedCause.v('UNHANDLED_COMMAND'), failure: serverFailure('UnhandledCommand'), identity: req.identity,
-      }, clock.now());
+      run.append(
+        'WORKFLOW_TASK_FAILED',
+        {
+          scheduledEventId: run.wft.scheduledEventId,
+          startedEventId: run.wft.startedEventId,
+          cause: WftFailedCause.v('UNHANDLED_COMMAND'),
+          failure: serverFailure('UnhandledCommand'),
+          identity: req.identity,
+        },
+        clock.now(),
+      );
       tasks.retry(run, 1);
       throw invalidArgument('UnhandledCommand');
     }
 
     const wft = run.wft;
-    const wtc = run.append('WORKFLOW_TASK_COMPLETED', {
-      scheduledEventId: wft.scheduledEventId,
-      startedEventId: wft.startedEventId,
-      identity: req.identity,
-      binaryChecksum: req.binaryChecksum,
-      // Unversioned sdk-core workers report their build id only as the binary checksum.
-      workerVersion: req.workerVersionStamp ?? (req.binaryChecksum ? { buildId: req.binaryChecksum } : undefined),
-      sdkMetadata: req.sdkMetadata,
-      meteringMetadata: req.meteringMetadata,
-    }, clock.now()).eventId;
+    const wtc = run.append(
+      'WORKFLOW_TASK_COMPLETED',
+      {
+        scheduledEventId: wft.scheduledEventId,
+        startedEventId: wft.startedEventId,
+        identity: req.identity,
+        binaryChecksum: req.binaryChecksum,
+        // Unversioned sdk-core workers report their build id only as the binary checksum.
+        workerVersion: req.workerVersionStamp ?? (req.binaryChecksum ? { buildId: req.binaryChecksum } : undefined),
+        sdkMetadata: req.sdkMetadata,
+        meteringMetadata: req.meteringMetadata,
+      },
+      clock.now(),
+    ).eventId;
     wft.timeout?.cancel();
     recordBuildId(run, req);
     run.lastCompletedStartedId = wft.startedEventId;
@@ -141,7 +157,7 @@ export class WorkflowTaskCompletion {
     switch (name) {
       case 'SCHEDULE_ACTIVITY_TASK': {
         const a = cmd.scheduleActivityTaskCommandAttributes ?? {};
-        const task = activities.schedule(run, a, wtc, a.requestEagerExecution ? identity ?? '' : undefined);
+        const task = activities.schedule(run, a, wtc, a.requestEagerExecution ? (identity ?? '') : undefined);
         if (task) eager.push(task);
         return false;
       }

@@ -16,20 +16,23 @@ export interface WorkflowTaskHandlerDeps {
   longPollMs: number;
 }
 
-const onCancelled = (call: Call) => (cb: () => void) => { call.on('cancelled', cb); };
+const onCancelled = (call: Call) => (cb: () => void) => {
+  call.on('cancelled', cb);
+};
 
 export function workflowTaskHandlers({ registry, queues, completion, shutdown, longPollMs }: WorkflowTaskHandlerDeps): WorkflowServiceHandlers {
   /** Sticky queues are accepted but never used: every task goes to the normal queue with full history. */
-  const parkStickyPoll = (call: Call) => new Promise<void>((resolve) => {
-    const finish = () => {
-      clearTimeout(t);
-      forget();
-      resolve();
-    };
-    const t = setTimeout(finish, longPollMs);
-    call.on('cancelled', finish);
-    const forget = shutdown.onStop(finish);
-  });
+  const parkStickyPoll = (call: Call) =>
+    new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(t);
+        forget();
+        resolve();
+      };
+      const t = setTimeout(finish, longPollMs);
+      call.on('cancelled', finish);
+      const forget = shutdown.onStop(finish);
+    });
 
   return {
     PollWorkflowTaskQueue: async (req, call) => {

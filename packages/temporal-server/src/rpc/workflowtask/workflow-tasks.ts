@@ -43,11 +43,15 @@ export class WorkflowTasks {
 
   private writeScheduled(run: Run, attempt: number): number {
     const now = this.deps.clock.now();
-    const ev = run.append('WORKFLOW_TASK_SCHEDULED', {
-      taskQueue: { name: run.taskQueue, kind: TaskQueueKind.NORMAL },
-      startToCloseTimeout: duration(run.startRequest.wftTimeoutMs ?? 0),
-      attempt,
-    }, now);
+    const ev = run.append(
+      'WORKFLOW_TASK_SCHEDULED',
+      {
+        taskQueue: { name: run.taskQueue, kind: TaskQueueKind.NORMAL },
+        startToCloseTimeout: duration(run.startRequest.wftTimeoutMs ?? 0),
+        attempt,
+      },
+      now,
+    );
     const scheduledEventId = ev.eventId;
     const carried = run.wft.state === 'none' ? run.wft.queries : new Map<string, PendingQuery>();
     run.wft = { state: 'scheduled', scheduledEventId, startedEventId: 0, attempt, scheduledTime: now, startedTime: 0, queries: carried };
@@ -69,13 +73,17 @@ export class WorkflowTasks {
     if (!run.open || wft.state !== 'scheduled' || wft.scheduledEventId !== scheduledEventId) return undefined;
     const now = this.deps.clock.now();
     const sizeBytes = run.historySizeBytes();
-    const started = run.append('WORKFLOW_TASK_STARTED', {
-      scheduledEventId,
-      identity,
-      requestId: randomUUID(),
-      historySizeBytes: sizeBytes,
-      suggestContinueAsNew: run.history.length >= SUGGEST_CONTINUE_AS_NEW_EVENTS || sizeBytes >= SUGGEST_CONTINUE_AS_NEW_BYTES,
-    }, now);
+    const started = run.append(
+      'WORKFLOW_TASK_STARTED',
+      {
+        scheduledEventId,
+        identity,
+        requestId: randomUUID(),
+        historySizeBytes: sizeBytes,
+        suggestContinueAsNew: run.history.length >= SUGGEST_CONTINUE_AS_NEW_EVENTS || sizeBytes >= SUGGEST_CONTINUE_AS_NEW_BYTES,
+      },
+      now,
+    );
     wft.state = 'started';
     wft.startedEventId = started.eventId;
     wft.startedTime = now;
@@ -119,7 +127,11 @@ export class WorkflowTasks {
 
   /** Writes WorkflowTaskTimedOut for the started task and retries it (also: lost on restart). */
   timedOut(run: Run): void {
-    run.append('WORKFLOW_TASK_TIMED_OUT', { scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId, timeoutType: TimeoutType.v('START_TO_CLOSE') }, this.deps.clock.now());
+    run.append(
+      'WORKFLOW_TASK_TIMED_OUT',
+      { scheduledEventId: run.wft.scheduledEventId, startedEventId: run.wft.startedEventId, timeoutType: TimeoutType.v('START_TO_CLOSE') },
+      this.deps.clock.now(),
+    );
     this.retry(run);
   }
 
@@ -133,11 +145,17 @@ export class WorkflowTasks {
   }
 
   fail(run: Run, cause: number, failure: Failure | undefined, identity: string | undefined): void {
-    run.append('WORKFLOW_TASK_FAILED', {
-      scheduledEventId: run.wft.scheduledEventId,
-      startedEventId: run.wft.startedEventId,
-      cause, failure, identity,
-    }, this.deps.clock.now());
+    run.append(
+      'WORKFLOW_TASK_FAILED',
+      {
+        scheduledEventId: run.wft.scheduledEventId,
+        startedEventId: run.wft.startedEventId,
+        cause,
+        failure,
+        identity,
+      },
+      this.deps.clock.now(),
+    );
     this.retry(run);
   }
 }

@@ -35,22 +35,26 @@ export function continueAsNew(deps: ContinueAsNewDeps, run: Run, a: CommandAttri
     searchAttributes: deps.searchAttributes.typed(a.searchAttributes) ?? { indexedFields: run.searchAttributes },
   };
   const initiator = a.initiator || ContinueAsNewInitiator.v('WORKFLOW');
-  run.append('WORKFLOW_EXECUTION_CONTINUED_AS_NEW', {
-    newExecutionRunId: newRunId,
-    workflowType: req.workflowType,
-    taskQueue: req.taskQueue,
-    input: a.input,
-    header: a.header,
-    workflowRunTimeout: req.workflowRunTimeout,
-    workflowTaskTimeout: req.workflowTaskTimeout,
-    backoffStartInterval: a.backoffStartInterval,
-    initiator,
-    failure: a.failure,
-    lastCompletionResult: a.lastCompletionResult,
-    memo: req.memo,
-    searchAttributes: req.searchAttributes,
-    workflowTaskCompletedEventId: wtc,
-  }, deps.clock.now());
+  run.append(
+    'WORKFLOW_EXECUTION_CONTINUED_AS_NEW',
+    {
+      newExecutionRunId: newRunId,
+      workflowType: req.workflowType,
+      taskQueue: req.taskQueue,
+      input: a.input,
+      header: a.header,
+      workflowRunTimeout: req.workflowRunTimeout,
+      workflowTaskTimeout: req.workflowTaskTimeout,
+      backoffStartInterval: a.backoffStartInterval,
+      initiator,
+      failure: a.failure,
+      lastCompletionResult: a.lastCompletionResult,
+      memo: req.memo,
+      searchAttributes: req.searchAttributes,
+      workflowTaskCompletedEventId: wtc,
+    },
+    deps.clock.now(),
+  );
   deps.closer.close(run, 'CONTINUED_AS_NEW');
   const parent = run.parent;
   deps.runs.create(run.namespace, req, {

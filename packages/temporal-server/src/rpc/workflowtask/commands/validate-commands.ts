@@ -5,7 +5,12 @@ import { CommandType } from '../../../proto';
 import type { Run } from '../../../state/run';
 import { validateScheduleActivity } from '../../activity/schedule-activity';
 
-export const CLOSING_COMMANDS = new Set<string>(['COMPLETE_WORKFLOW_EXECUTION', 'FAIL_WORKFLOW_EXECUTION', 'CANCEL_WORKFLOW_EXECUTION', 'CONTINUE_AS_NEW_WORKFLOW_EXECUTION']);
+export const CLOSING_COMMANDS = new Set<string>([
+  'COMPLETE_WORKFLOW_EXECUTION',
+  'FAIL_WORKFLOW_EXECUTION',
+  'CANCEL_WORKFLOW_EXECUTION',
+  'CONTINUE_AS_NEW_WORKFLOW_EXECUTION',
+]);
 
 export function commandName(cmd: Command): CommandName | 'UNSPECIFIED' {
   return (CommandType.name(cmd.commandType ?? 0) ?? 'UNSPECIFIED') as CommandName | 'UNSPECIFIED';
@@ -29,7 +34,11 @@ export function validateCommands(run: Run, commands: Command[]): [string, string
       }
       case 'REQUEST_CANCEL_ACTIVITY_TASK': {
         const id = cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId ?? 0;
-        if (!run.activities.has(id)) return ['BAD_REQUEST_CANCEL_ACTIVITY_ATTRIBUTES', `no open activity scheduled by event ${cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId}`];
+        if (!run.activities.has(id))
+          return [
+            'BAD_REQUEST_CANCEL_ACTIVITY_ATTRIBUTES',
+            `no open activity scheduled by event ${cmd.requestCancelActivityTaskCommandAttributes?.scheduledEventId}`,
+          ];
         break;
       }
       case 'START_TIMER': {
@@ -50,9 +59,16 @@ export function validateCommands(run: Run, commands: Command[]): [string, string
         if (!a?.workflowId || !a.workflowType?.name) return ['BAD_START_CHILD_EXECUTION_ATTRIBUTES', 'WorkflowId and WorkflowType are required'];
         break;
       }
-      case 'COMPLETE_WORKFLOW_EXECUTION': case 'FAIL_WORKFLOW_EXECUTION': case 'CANCEL_WORKFLOW_EXECUTION':
-      case 'CONTINUE_AS_NEW_WORKFLOW_EXECUTION': case 'RECORD_MARKER': case 'PROTOCOL_MESSAGE': case 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES':
-      case 'MODIFY_WORKFLOW_PROPERTIES': case 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION': case 'REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION':
+      case 'COMPLETE_WORKFLOW_EXECUTION':
+      case 'FAIL_WORKFLOW_EXECUTION':
+      case 'CANCEL_WORKFLOW_EXECUTION':
+      case 'CONTINUE_AS_NEW_WORKFLOW_EXECUTION':
+      case 'RECORD_MARKER':
+      case 'PROTOCOL_MESSAGE':
+      case 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES':
+      case 'MODIFY_WORKFLOW_PROPERTIES':
+      case 'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION':
+      case 'REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION':
         break;
       default:
         return ['UNHANDLED_COMMAND', `command ${name} is not supported by this dev server`];

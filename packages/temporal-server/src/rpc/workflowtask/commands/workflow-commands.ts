@@ -63,7 +63,11 @@ export class WorkflowCommands {
   }
 
   recordMarker(run: Run, a: CommandAttributes<'RECORD_MARKER'> = {}, wtc: number): void {
-    run.append('MARKER_RECORDED', { markerName: a.markerName, details: a.details, header: a.header, failure: a.failure, workflowTaskCompletedEventId: wtc }, this.deps.clock.now());
+    run.append(
+      'MARKER_RECORDED',
+      { markerName: a.markerName, details: a.details, header: a.header, failure: a.failure, workflowTaskCompletedEventId: wtc },
+      this.deps.clock.now(),
+    );
   }
 
   upsertSearchAttributes(run: Run, a: CommandAttributes<'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'> | undefined, wtc: number): void {
