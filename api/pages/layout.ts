@@ -125,9 +125,7 @@ export function sendPage(options: PageOptions): void {
     ? `:root{--brand:${colours.brand};--on-brand:${colours.onBrand};--brand-text:${colours.brandText};--accent-text:${colours.accentText}}`
     : '';
   // our own stylesheet and the salon's checked colours (pageColours), never customer input
-  const style = html`<style nonce="${nonce}">
-    ${raw(assets.styles)}${raw(salonColours)}
-  </style>`;
+  const style = html`<style nonce="${nonce}">${raw(assets.styles)}${raw(salonColours)}</style>`;
   const scripts = options.scripts
     ? html`${options.scripts.imports.map((href) => html`<link rel="modulepreload" href="${href}" />`)}
         <script type="module" src="${options.scripts.entry}"></script>`
