@@ -9,12 +9,12 @@ import { cancelOwnBooking, getOwnBooking } from '../../domain/customer-account/c
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { errors } from '../../domain/errors';
 import { tenantById } from '../../domain/tenant/tenant-context';
-import { bookingActor } from '../../domain/booking/booking-actor';
+import { bookingActor } from '../../domain/booking/booking-access.service';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 import { createPublicBooking, createStaffBooking, createWalkIn } from '../../domain/booking/booking-create.service';
 import { auditLog, getBooking, getPublicBooking, listBookings, type ListQuery } from '../../domain/booking/booking-query.service';
 import { updateBooking } from '../../domain/booking/booking-update.service';
-import { moveForCustomer } from '../../domain/booking/booking-move';
+import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { changeStatus } from '../../domain/booking/booking-status.service';
 import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
 import { selfPick } from '../../domain/booking/booking-self-pick.service';

@@ -12,7 +12,7 @@ import { notFoundPage, requestedItems } from './booking-page';
 import { sendPage } from './layout';
 import { html } from './html';
 import { setProofCookie } from './proof-cookie';
-import { manageBookingPath } from '../../domain/booking/booking-links';
+import { manageLinkPath } from '../../domain/booking/manage-link.service';
 import { t } from '../../web/shared/i18n';
 import { localDateOf } from '../../web/shared/format';
 import { contactBody, contactProblems } from '../../web/shared/contact';
@@ -76,7 +76,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);
       if (payment?.redirectUrl) return void res.redirect(303, payment.redirectUrl);
     }
-    res.redirect(303, `${manageBookingPath(slug, booking.id, booking.cancellationToken)}&new=1`);
+    res.redirect(303, `${manageLinkPath(slug, booking.id, booking.cancellationToken)}&new=1`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'BOOKING_CONFLICT') {

@@ -18,11 +18,11 @@ import { confirmPublicBooking } from '../../domain/booking/booking-confirm.servi
 import { canConfirmAttendance } from '../../domain/booking/booking-confirmation.rules';
 import { nowOf } from '../../domain/time/clock';
 import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
-import { guestBooking } from '../../domain/booking/booking-guest-access';
-import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
-import { bookingCalendarPath, manageBookingPath } from '../../domain/booking/booking-links';
+import { guestBooking } from '../../domain/booking/booking-access.service';
+import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar.service';
+import { bookingCalendarPath, manageLinkPath } from '../../domain/booking/manage-link.service';
 import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../domain/payments/deposit-view.service';
-import { moveForCustomer } from '../../domain/booking/booking-move';
+import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
 
 /** What the cancelled page says the cancellation did with the deposit. */
@@ -147,7 +147,7 @@ async function renderManage(
   const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
   const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
   const justMoved = req.query.moved === '1' && booking.status !== 'CANCELLED';
-  const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageBookingPath(found.tenant.slug, booking.id, token)}`;
+  const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageLinkPath(found.tenant.slug, booking.id, token)}`;
   // what the customer must know about the deposit: still to pay (and until when the time is held), or what the cancellation did with it
   const row = await guestBooking(ctx.bookings, found.tenant, booking.id, { token });
   const [unpaid, refunded] = await Promise.all([unpaidDeposit(ctx.deps.knex, row), cancelledDeposit(ctx.deps.knex, row)]);
@@ -232,7 +232,7 @@ export async function cancelFromForm(ctx: PagesContext, req: Request, res: Respo
     const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
     return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, error: errorMessage(lang, err.code) });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
 }
 
 /** POST /<slug>/bookings/<id>/confirm (form: token): the same confirmation as the public API (LINK). */
@@ -247,7 +247,7 @@ export async function confirmFromForm(ctx: PagesContext, req: Request, res: Resp
     const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
     return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, confirmError: errorMessage(lang, err.code) });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&confirmed=1`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&confirmed=1`);
 }
 
 /** POST /<slug>/bookings/<id>/move (form: token, time): the same move as the public API; a refusal shows the week again with why. */
@@ -268,7 +268,7 @@ export async function moveFromForm(ctx: PagesContext, req: Request, res: Respons
       move: { open: true, week: null, date },
     });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
 }
 
 /** The salon-local date of a posted time, or null when it is no time at all. */
@@ -296,7 +296,7 @@ export async function calendarFile(ctx: PagesContext, req: Request, res: Respons
       location: addressLine(tenant.address),
       services: booking.items.map((i) => i.serviceName),
       staffName: staff.join(', ') || null,
-      manageUrl: `${ctx.deps.config.publicBaseUrl}${manageBookingPath(tenant.slug, booking.id, token)}`,
+      manageUrl: `${ctx.deps.config.publicBaseUrl}${manageLinkPath(tenant.slug, booking.id, token)}`,
       uidDomain: ctx.deps.config.platformDomain,
     },
     'PUBLISH',

@@ -7,7 +7,7 @@ import { optionalCustomerOf, principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendNoContent, sendPage } from '../envelope';
 import { errors } from '../../domain/errors';
 import { tenantById } from '../../domain/tenant/tenant-context';
-import { bookingActor } from '../../domain/booking/booking-actor';
+import { bookingActor } from '../../domain/booking/booking-access.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import type { PaymentDeps } from '../../domain/payments/payment-change';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';

@@ -1,6 +1,6 @@
 import { BaseModel } from './base.model';
 
-/** bookings (migration 040). Written by domain/booking/booking-change.ts; version +1 on every change. */
+/** bookings (migration 040). Written by domain/booking/booking-change.service.ts; version +1 on every change. */
 export class BookingModel extends BaseModel {
   static override tableName = 'bookings';
   static override jsonAttributes = ['metadata'];

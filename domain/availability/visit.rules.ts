@@ -3,7 +3,7 @@
  * intervals that lay a visit (one or more services, back to back for the customer) out in time,
  * part by part, and decide which staff member and which rooms or equipment can hold every part at a
  * given start. Slots (slots.rules.ts), the next available date, the booking's placement
- * (domain/booking/booking-reservation.ts) and the waitlist's offers and holds all come through here.
+ * (domain/booking/booking-placement.service.ts) and the waitlist's offers and holds all come through here.
  *
  *   const capacity = capacityOf(resources, fromDate, tz, businessHours, { days })   // working and free time
  *   const candidates = candidatesFor(resources, services, onlineOnly)                // who may hold which part

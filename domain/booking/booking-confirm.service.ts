@@ -9,12 +9,11 @@ import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { canConfirmAttendance, type ConfirmationChannel } from './booking-confirmation.rules';
-import { changeBooking } from './booking-change';
-import { assertStaffScope } from './booking-scope';
+import { changeBooking } from './booking-change.service';
+import { assertStaffScope, guestBooking, type GuestProof } from './booking-access.service';
 import { loadDto, lockBookingRow } from './booking.repository';
 import type { BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
-import { guestBooking, type GuestProof } from './booking-guest-access';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type BookingRow } from './booking.types';
 import { nowOf } from '../time/clock';
 

@@ -4,11 +4,11 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';
 import { nowOf } from '../time/clock';
 import { isBookingStatus } from './booking-status.rules';
-import { assertStaffScope } from './booking-scope';
-import { findBookingRow, itemsOf, loadDto, pageOfAuditEntries, pageOfBookings, type AuditLogRow, type BookingFilter } from './booking.repository';
+import { assertStaffScope, guestBooking, type GuestProof } from './booking-access.service';
+import { findBookingRow, itemsOf, loadDto } from './booking.repository';
+import { pageOfAuditEntries, pageOfBookings, type AuditLogRow, type BookingFilter } from './booking-list.repository';
 import { toDto, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
-import { guestBooking, type GuestProof } from './booking-guest-access';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 import { toIso } from '../time/iso';
 

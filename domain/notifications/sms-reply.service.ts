@@ -22,9 +22,9 @@ import { lastRemindedBookingOnPhone } from '../booking/booking-confirmation.repo
 import { applyConfirmation } from '../booking/booking-confirm.service';
 import { applyCancellation, customerCancelPreview } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
-import { lockBookingRow, messagePartiesOf } from '../booking/booking.repository';
-import { reissueCancellationToken } from '../booking/cancellation-token';
-import { manageBookingPath } from '../booking/booking-links';
+import { lockBookingRow } from '../booking/booking.repository';
+import { messagePartiesOf } from '../booking/booking-message.repository';
+import { reissueManageToken, manageLinkPath } from '../booking/manage-link.service';
 import { isRemindable } from '../booking/booking-status.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from '../booking/booking.types';
 import type { Transaction } from '../../db/db-handle';
@@ -171,7 +171,7 @@ function currencyOf(row: BookingRow): string {
 /** The booking as the answer names it: its time now (a moved booking's new time), salon and services. */
 async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow): Promise<BookingMessageFacts> {
   const { salon, items, customer } = await messagePartiesOf(trx, row);
-  const token = reissueCancellationToken(deps.bookings.manageLinkKey, row.id, row.cancellationTokenHash);
+  const token = reissueManageToken(deps.bookings.manageLinkKey, row.id, row.cancellationTokenHash);
   return {
     salonName: salon.name,
     customerName: row.contactName ?? customer?.name ?? (row.language === 'en' ? 'customer' : 'kunde'),
@@ -180,6 +180,6 @@ async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow
     timezone: row.metadata.displaySnapshot.timezone ?? salon.timezone,
     services: items.map((i) => i.serviceName),
     staffName: items[0]?.resourceName ?? null,
-    manageUrl: token ? `${deps.publicBaseUrl}${manageBookingPath(salon.slug, row.id, token)}` : null,
+    manageUrl: token ? `${deps.publicBaseUrl}${manageLinkPath(salon.slug, row.id, token)}` : null,
   };
 }

@@ -9,10 +9,10 @@ import { tenantById } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
 import { findTenant } from '../tenant/tenant.repository';
 import { findCustomer } from '../customer/customer.repository';
-import { bookingById } from '../booking/booking.repository';
+import { bookingById } from '../booking/booking-timeline.repository';
 import { claimBookingNotification, markBookingNotificationSent } from '../booking/booking-notification.repository';
 import { applyCancellation } from '../booking/booking-cancel.service';
-import { changeBooking } from '../booking/booking-change';
+import { changeBooking } from '../booking/booking-change.service';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import {

@@ -1,4 +1,4 @@
-// One order of the access checks on every route (issue 22 point 4, docs/rules/auth.md#order-of-the-checks):
+// One order of the access checks on every route (docs/rules/auth.md#order-of-the-checks):
 // the token (401), then the role (403), then the input (400). The contract fuzz suite checks it for
 // every operation; these are the cases that were answered in another order.
 import { expect } from 'chai';

@@ -8,7 +8,7 @@ import { eventually } from '../support/eventually';
 import { createApp } from '../../api/app';
 import { createAdmin, createSalon, createUser, unique } from '../support/factories';
 import { hashOpaqueToken } from '../../domain/auth/tokens';
-import { issueCancellationToken } from '../../domain/booking/cancellation-token';
+import { issueManageToken } from '../../domain/booking/manage-link.service';
 import { at, bookingSalon, localDay } from '../support/booking-fixtures';
 
 function registerBody(overrides: Record<string, unknown> = {}) {
@@ -408,8 +408,8 @@ describe('Auth: sessions end (docs/rules/auth.md#sessions)', () => {
     });
     expect(created.status).to.equal(201);
     const { id, cancellationToken } = created.body.data;
-    expect(cancellationToken).to.not.equal(issueCancellationToken({ key: config.jwtSecret }, id).token);
-    expect(cancellationToken).to.equal(issueCancellationToken({ key: config.keys.manageLink.key }, id).token);
+    expect(cancellationToken).to.not.equal(issueManageToken({ key: config.jwtSecret }, id).token);
+    expect(cancellationToken).to.equal(issueManageToken({ key: config.keys.manageLink.key }, id).token);
     const keys = [
       config.keys.accessToken,
       config.keys.manageLink.key,

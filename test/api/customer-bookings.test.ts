@@ -3,7 +3,7 @@ import { call } from '../support/http';
 import { unique } from '../support/factories';
 import { provePhone, signInCustomer, uniquePhone, type TestCustomer } from '../support/customers';
 import { ALL_WEEK, at, bookingSalon, knex, localDay, type BookingSalon } from '../support/booking-fixtures';
-import { isBookingOfAccount } from '../../domain/booking/booking.repository';
+import { isBookingOfAccount } from '../../domain/booking/booking-account.repository';
 
 let phoneSeq = 0;
 const contact = () => ({

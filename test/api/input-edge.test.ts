@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-// Issue 10: bad input is refused at the edge with field details, never a 500 and never rolled over;
+// Bad input is refused at the edge with field details, never a 500 and never rolled over;
 // staff may record past bookings, explicitly.
 import zlib from 'node:zlib';
 import { expect } from 'chai';
@@ -24,7 +24,7 @@ async function rowCount(table: string, tenantId: string): Promise<number> {
   return Number(count);
 }
 
-describe('input edge (issue 10)', () => {
+describe('input at the edge', () => {
   describe('impossible and far dates', () => {
     it('when a list is asked for 9999-12-31, 0000-01-01 or 2026-02-30 then 400 naming the parameter, not a 500', async () => {
       const s = await bookingSalon();

@@ -1,4 +1,4 @@
-// Bodies over a limit, as real clients send them (issue 22 point 3): curl, Node's fetch and Chromium,
+// Bodies over a limit, as real clients send them (docs/rules/limits.md#sizes-and-counts): curl, Node's fetch and Chromium,
 // over a real socket to the api's own server (composition/http-server.ts's startApi). A logo over its 2 MB limit is
 // 413 UPLOAD_TOO_LARGE and a JSON body over BODY_LIMIT is 413 PAYLOAD_TOO_LARGE in every client,
 // the rest of the body is never read as a new request, and the connection ends with a clean close

@@ -1,4 +1,4 @@
-// A provider's confirmation that arrives after the payment EXPIRED here (issue 22 point 2): the
+// A provider's confirmation that arrives after the payment EXPIRED here (docs/rules/payments.md#a-confirmation-after-the-expiry): the
 // customer paid in ePay's window, the callback came late, and meanwhile the booking was cancelled
 // (its open payment expired). The customer must not stay charged: the payment workflow voids an
 // authorization or refunds a capture at the provider, tells the customer by SMS and e-mail, and the

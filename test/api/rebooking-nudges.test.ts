@@ -11,7 +11,7 @@ import { provePhone, signInCustomer } from '../support/customers';
 import { at, bookingSalon, knex, localDay } from '../support/booking-fixtures';
 import { eventually } from '../support/eventually';
 import { unsubscribeToken } from '../../domain/rebooking/rebooking-tokens';
-import { reissueCancellationToken } from '../../domain/booking/cancellation-token';
+import { reissueManageToken } from '../../domain/booking/manage-link.service';
 
 const phone = () => `+47${crypto.randomInt(40000000, 49999999)}`;
 
@@ -137,7 +137,7 @@ describe('rebooking nudges (HTTP)', () => {
       'occurrence 1 booked',
     );
     const row = await db('bookings').where({ id: occurrence.bookingId }).first();
-    const token = reissueCancellationToken((await stack()).config.keys.manageLink, row.id, row.cancellationTokenHash)!;
+    const token = reissueManageToken((await stack()).config.keys.manageLink, row.id, row.cancellationTokenHash)!;
     const its = await (await http()).get(`/${s.tenant.slug}/bookings/${row.id}?token=${encodeURIComponent(token)}`);
     expect(its.status).to.equal(200);
     expect(its.text).to.contain('Fast time').and.contain(`<time datetime="${series.body.data.nextDates[2]}">`);

@@ -1,4 +1,4 @@
-// The attacks of the ASVS level 2 audit (issue 41, docs/rules/security.md#the-audit-of-issue-41), one
+// The attacks of the ASVS level 2 audit (docs/rules/security.md#the-asvs-audit), one
 // per finding, each made the way the auditor made it: over HTTP against the running app, asserting
 // what the attacker must not get. The file is portable: it uses only the public API, the database
 // for setup and checks, and test helpers older than the fixes, so the same file can be run against
@@ -34,7 +34,7 @@ async function login(email: string, password: string) {
   return { accessToken: res.body.data.accessToken as string, refreshToken: res.body.data.refreshToken as string, cookies: cookies.map((c) => c.split(';')[0]) };
 }
 
-describe('the audit of issue 41: each attack, over HTTP (docs/rules/security.md)', function () {
+describe('the ASVS audit: each attack, over HTTP (docs/rules/security.md)', function () {
   this.timeout(90_000);
 
   it('#1 when a signed-in customer claims a guest booking by its id alone then it is refused, and they can neither list nor cancel it', async () => {

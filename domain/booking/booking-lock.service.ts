@@ -16,11 +16,12 @@
  * SHARED writes that insert the parts of one visit (a stylist and a station) wait on each other at
  * the overlap constraint, and with enough of them in flight Postgres breaks such a wait as a
  * deadlock (40P01). The victim is rerun: it then sees what the other committed and answers as any
- * loser does (BOOKING_CONFLICT), instead of a "try again" the customer never caused.
+ * loser does (BOOKING_CONFLICT), instead of a "try again" the customer never caused. A write whose
+ * chosen room was taken by one that committed first is rerun too (retryingTakenRooms).
  */
 import type { Db, Transaction } from '../../db/db-handle';
 import { advisoryTransactionLock, advisoryTransactionLockReading } from '../../db/advisory-locks';
-import { isDeadlock } from '../../db/db-errors';
+import { isDeadlock, isExclusionViolation } from '../../db/db-errors';
 import { bookableServicesStatement } from '../catalogue/catalogue.repository';
 import type { StoredService } from '../availability/availability.service';
 
@@ -81,6 +82,21 @@ export async function withBookingLock<T, R = void>(
       }
       if (isDeadlock(err) && ++deadlockVictim < DEADLOCK_ATTEMPTS) continue;
       throw err;
+    }
+  }
+}
+
+/**
+ * Runs a booking write, and runs it again (at most `attempts` times in all) when its chosen room or
+ * piece of equipment was taken by a write that committed first (booking_segments_no_overlap): the
+ * rerun reads that booking and chooses another free one, or answers 409 BOOKING_CONFLICT.
+ */
+export async function retryingTakenRooms<T>(write: () => Promise<T>, roomsChosen: () => boolean, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= attempts || !isExclusionViolation(err, 'booking_segments_no_overlap') || !roomsChosen()) throw err;
     }
   }
 }

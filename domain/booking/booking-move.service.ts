@@ -1,7 +1,7 @@
 /**
  * Moving a booking's time (docs/rules/booking.md#moving-a-booking): every part of the visit shifts
  * by the same amount (or goes to another staff member), is placed again under the tenant booking
- * lock with the booking's own time counting as free (booking-reservation.ts), and replaces its
+ * lock with the booking's own time counting as free (booking-placement.service.ts), and replaces its
  * segments; the caller writes the row through changeBooking, which frees the old time for the
  * waitlist, raises the calendar SEQUENCE and signals the workflow (that moves the reminder and tells
  * the customer). The salon's PATCH and the customer's move share it.
@@ -12,17 +12,18 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
 import { requireApiDateTime, toIso } from '../time/iso';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
-import { assertWithinWindow } from './booking-create.service';
-import { changeBooking } from './booking-change';
-import { guestBooking, type GuestProof } from './booking-guest-access';
+import { assertNotPassed, assertWithinWindow } from './booking-start.rules';
+import { changeBooking } from './booking-change.service';
+import { guestBooking, type GuestProof } from './booking-access.service';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { isWithinFreeCancellationWindow } from './cancellation.rules';
 import { isBlockingStatus } from '../availability/working-hours.rules';
-import { NeedsExclusiveLock, withBookingLock, type LockMode } from './booking-lock';
+import { NeedsExclusiveLock, withBookingLock, type LockMode, retryingTakenRooms } from './booking-lock.service';
 import type { BookingEventType } from './booking-events.rules';
-import { assertMovable } from './booking-errors';
-import { choosesRooms, placeVisit, plannedFromItems, retryingTakenRooms, segmentRows, spanOf } from './booking-reservation';
-import { itemsOf, loadDto, lockBookingRow, moveItem, replaceSegments } from './booking.repository';
+import { assertMovable } from './booking-errors.rules';
+import { choosesRooms, plannedFromItems, spanOf } from './booking-plan.rules';
+import { placeVisit, replacePlacedSegments } from './booking-placement.service';
+import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT, wasRecordedAfterTheFact } from './booking-past.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from './booking.types';
 
@@ -71,18 +72,7 @@ export async function placeMove(
     allowDoubleBooking: row.allowDoubleBooking,
   });
   for (const p of planned) await moveItem(trx, p);
-  const flags = { isActive: isBlockingStatus(row.status), isExclusive: !row.allowDoubleBooking };
-  await replaceSegments(
-    trx,
-    row.id,
-    segmentRows(
-      tenant.id,
-      row.id,
-      planned.map((p) => p.id),
-      placed.parts,
-      flags,
-    ),
-  );
+  await replacePlacedSegments(trx, row, planned, placed, isBlockingStatus(row.status));
 
   const span = spanOf(planned);
   const changes: Record<string, unknown> = {};
@@ -137,8 +127,7 @@ export async function moveForCustomer(
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
   const start = requireApiDateTime(startTime, 'startTime');
-  if (start.getTime() < now.getTime())
-    throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
+  assertNotPassed(start, now);
   assertWithinWindow(tenant, start, now);
   if ('proof' in mover) await guestBooking(deps, tenant, id, mover.proof);
   let roomsChosen = false;

@@ -1,22 +1,16 @@
 /**
- * THE reservation primitive (docs/rules/booking.md#the-parts-of-a-booking): every booking write
- * that takes time - creation, a move, a re-activated status, self-pick - plans the visit's parts
- * (planItems for new services, plannedFromItems for a booking's own parts), places them under the
- * tenant booking lock (placeVisit: the staff member works over each item and is free in its work
- * phases and buffers, unassigned capacity holds, a suitable room or piece of equipment is free for
- * each requirement, chosen here), and writes them as booking_segments (segmentRows, then the
- * booking's one-statement insert or replaceSegments). booking_segments_no_overlap is the last word:
- * two writers that both passed the check cannot both commit overlapping parts of one resource.
- *
- *   const planned = planItems(services, items, start);
- *   const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly, allowDoubleBooking });
- *   const rows = segmentRows(tenant.id, bookingId, itemIds, placed.parts, { isActive, isExclusive });
+ * THE placement of a visit (docs/rules/availability.md#placement): every booking write that takes
+ * time - creation, a move, a re-activated status, self-pick - places its planned parts
+ * (booking-plan.rules.ts) here, under the tenant booking lock (booking-lock.service.ts): the staff
+ * member works over each item and is free in its work phases and buffers, unassigned capacity
+ * holds, a suitable room or piece of equipment is free for each requirement, chosen here. What it
+ * checks is read in one statement (availability.repository.ts) inside the caller's transaction.
+ * booking_segments_no_overlap is the last word: two writers that both passed the check cannot both
+ * commit overlapping parts of one resource.
  */
 import crypto from 'node:crypto';
 import type { Transaction } from '../../db/db-handle';
-import { isExclusionViolation } from '../../db/db-errors';
 import { errors } from '../errors';
-import { requireApiDateTime } from '../time/iso';
 import { fitsWithin, mergeIntervals, overlaps, type Interval } from '../time/interval.rules';
 import {
   capacityOf,
@@ -24,126 +18,25 @@ import {
   chooseResource,
   isQualified,
   isSuitable,
-  layOutService,
-  partBlocks,
   requirementTimeOf,
   resourceDayTime,
   staffTimeOf,
   type HeldPart,
   type PlacementIssue,
-  type ResourceType,
-  type SegmentKind,
-  type VisitPart,
 } from '../availability';
 import { loadAvailabilityData, type AvailabilityData } from '../availability/availability.repository';
 import { isResourceFree, placeUnassignedItems } from '../availability/unassigned.rules';
-import type { ServiceInfo } from '../availability/availability.service';
 import type { RequirementType } from '../catalogue/service-shape.rules';
 import type { TenantContext } from '../tenant/tenant-context';
 import { daysBetween, utcToLocalDate } from '../time/salon-time.rules';
-import { NeedsExclusiveLock, type LockMode } from './booking-lock';
-import type { NewSegmentRow } from './booking.repository';
-import type { ItemInput, ItemRow, SegmentRow } from './booking.types';
-
-export interface PlannedItem {
-  serviceId: string;
-  /** the staff member; null = unassigned (any qualified one) */
-  resourceId: string | null;
-  /** the customer-visible start and end (buffers excluded) */
-  start: Date;
-  end: Date;
-  duration: number;
-  price: number;
-  /** every part of the item's time, resources not yet chosen (visit.rules.ts layOutService) */
-  parts: VisitPart[];
-  /** the rooms or equipment the item holds now, by type: a move keeps them where they are free */
-  heldRooms?: ReadonlyMap<RequirementType, string>;
-}
+import { NeedsExclusiveLock, type LockMode } from './booking-lock.service';
+import { segmentRows, type PlannedItem } from './booking-plan.rules';
+import { replaceSegments } from './booking.repository';
 
 /** A placed visit: what the check read, and each item's parts with the resource that holds it. */
 export interface PlacedVisit {
   data: AvailabilityData;
   parts: HeldPart[][];
-}
-
-/** New items from the request: each starts at its startTime or where the previous one ends; laid out by its service's shape. */
-export function planItems(services: Map<string, ServiceInfo>, items: readonly ItemInput[], start: Date): PlannedItem[] {
-  let cursor = start.getTime();
-  return items.map((item, index) => {
-    const svc = services.get(item.serviceId)!;
-    const s = item.startTime ? requireApiDateTime(item.startTime, `items.${index}.startTime`).getTime() : cursor;
-    const laid = layOutService(svc.shape, index, s);
-    cursor = laid.end;
-    return {
-      serviceId: item.serviceId,
-      resourceId: item.resourceId ?? null,
-      start: new Date(s),
-      end: new Date(laid.end),
-      duration: svc.duration,
-      price: svc.price,
-      parts: laid.parts,
-    };
-  });
-}
-
-/** An item's stored segments as the parts it was booked with (an item without segments is one work phase). */
-function partsOfItem(item: ItemRow, itemIndex: number, shiftMs: number): { parts: VisitPart[]; heldRooms: Map<RequirementType, string> } {
-  const heldRooms = new Map<RequirementType, string>();
-  if (!item.segments.length) {
-    const whole = { start: new Date(item.startTime).getTime() + shiftMs, end: new Date(item.endTime).getTime() + shiftMs };
-    return { parts: [{ itemIndex, resourceType: 'staff', requirementIndex: null, kind: 'WORK', phaseIndex: 0, ...whole, blocks: true }], heldRooms };
-  }
-  const roomTypes: RequirementType[] = [];
-  const parts = item.segments.map((g): VisitPart => {
-    let requirementIndex: number | null = null;
-    if (g.resourceType !== 'staff') {
-      const type = g.resourceType;
-      if (!roomTypes.includes(type)) roomTypes.push(type);
-      requirementIndex = roomTypes.indexOf(type);
-      if (g.resourceId) heldRooms.set(type, g.resourceId);
-    }
-    const start = new Date(g.startTime).getTime() + shiftMs;
-    const end = new Date(g.endTime).getTime() + shiftMs;
-    return {
-      itemIndex,
-      resourceType: g.resourceType,
-      requirementIndex,
-      kind: g.kind,
-      phaseIndex: g.phaseIndex,
-      start,
-      end,
-      blocks: partBlocks(g.resourceType, g.kind),
-    };
-  });
-  return { parts, heldRooms };
-}
-
-/** A booking's own items as planned ones, optionally shifted by `shiftMs` and/or given a staff member: the parts it was booked with, not its services' current shape. */
-export function plannedFromItems(
-  items: readonly ItemRow[],
-  change: { shiftMs?: number; resourceId?: (item: ItemRow) => string | null } = {},
-): (PlannedItem & { id: string })[] {
-  const shift = change.shiftMs ?? 0;
-  return [...items]
-    .sort((a, b) => a.sortOrder - b.sortOrder)
-    .map((i, index) => ({
-      id: i.id,
-      serviceId: i.serviceId,
-      resourceId: change.resourceId ? change.resourceId(i) : i.resourceId,
-      start: new Date(new Date(i.startTime).getTime() + shift),
-      end: new Date(new Date(i.endTime).getTime() + shift),
-      duration: i.duration,
-      price: i.price,
-      ...partsOfItem(i, index, shift),
-    }));
-}
-
-/** First start and last end of the items (customer-visible). */
-export function spanOf(items: readonly { start: Date; end: Date }[]): { start: Date; end: Date } {
-  return {
-    start: new Date(Math.min(...items.map((i) => i.start.getTime()))),
-    end: new Date(Math.max(...items.map((i) => i.end.getTime()))),
-  };
 }
 
 /** From the first part's start to the last part's end (buffers included). */
@@ -349,61 +242,14 @@ function roomError(problem: 'NONE_SUITABLE' | 'NOT_OPEN' | 'TAKEN', type: Requir
   ]);
 }
 
-/** The booking_segments rows of a placed visit: one per part, with the booking's denormalised flags. */
-export function segmentRows(
-  tenantId: string,
-  bookingId: string,
-  itemIds: readonly string[],
-  parts: readonly HeldPart[][],
-  flags: { isActive: boolean; isExclusive: boolean },
-): NewSegmentRow[] {
-  return parts.flat().map((p) => ({
-    id: crypto.randomUUID(),
-    tenantId,
-    bookingId,
-    bookingItemId: itemIds[p.itemIndex],
-    waitlistRoundId: null,
-    resourceType: p.resourceType,
-    resourceId: p.resourceId,
-    kind: p.kind,
-    phaseIndex: p.phaseIndex,
-    startTime: new Date(p.start),
-    endTime: new Date(p.end),
-    ...flags,
-  }));
-}
-
-/** The rows of one item as the booking module reads them back (SegmentRow), for the new booking's answer. */
-export function segmentsOfItem(rows: readonly NewSegmentRow[], itemId: string): SegmentRow[] {
-  return rows
-    .filter((g) => g.bookingItemId === itemId)
-    .map((g) => ({
-      bookingItemId: itemId,
-      kind: g.kind as SegmentKind,
-      phaseIndex: g.phaseIndex,
-      resourceType: g.resourceType as ResourceType,
-      resourceId: g.resourceId,
-      startTime: g.startTime,
-      endTime: g.endTime,
-    }));
-}
-
-/** Whether a visit's placement chose rooms or equipment (a race for them is retried: another one may be free). */
-export function choosesRooms(items: readonly PlannedItem[]): boolean {
-  return items.some((i) => i.parts.some((p) => p.requirementIndex !== null));
-}
-
-/**
- * Runs a booking write, and runs it again (at most `attempts` times in all) when its chosen room or
- * piece of equipment was taken by a write that committed first (booking_segments_no_overlap): the
- * rerun reads that booking and chooses another free one, or answers 409 BOOKING_CONFLICT.
- */
-export async function retryingTakenRooms<T>(write: () => Promise<T>, roomsChosen: () => boolean, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if (attempt >= attempts || !isExclusionViolation(err, 'booking_segments_no_overlap') || !roomsChosen()) throw err;
-    }
-  }
+/** A placed booking's segments replace the ones it had (a move, a re-activated status); `isActive`: they block time now. */
+export async function replacePlacedSegments(
+  trx: Transaction,
+  row: { id: string; tenantId: string; allowDoubleBooking: boolean },
+  planned: readonly { id: string }[],
+  placed: PlacedVisit,
+  isActive: boolean,
+): Promise<void> {
+  const owner = { tenantId: row.tenantId, bookingId: row.id, itemIds: planned.map((p) => p.id), flags: { isActive, isExclusive: !row.allowDoubleBooking } };
+  await replaceSegments(trx, row.id, segmentRows(owner, placed.parts, crypto.randomUUID));
 }

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { bookingsOf, closePages, NEXT, openPage, pageSalon, processingSalon, randomPhone, startBrowserStack, useBookingUi } from './support';
 
-describe('booking page v1 and without JavaScript (browser)', function () {
+describe('the server-rendered booking page (v1) and the page without JavaScript (browser)', function () {
   this.timeout(60_000);
   before(startBrowserStack);
   afterEach(closePages);

@@ -26,7 +26,7 @@ import { eventually } from '../support/eventually';
 const focusedId = (opened: OpenedPage) =>
   opened.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
 
-describe('booking page, round two (browser)', function () {
+describe("the booking page's steps: the week, the terms, history, phone numbers, language, keyboard and focus (browser)", function () {
   this.timeout(90_000);
   before(startBrowserStack);
   // v2 unless a test says otherwise (the v1 tests set v1 themselves)
