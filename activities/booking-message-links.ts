@@ -34,7 +34,7 @@ export interface LinkedBooking {
   language: Language;
   startTime: Date;
   endTime: Date;
-  cancellationTokenHash: string | null;
+  manageTokenHash: string | null;
   contactName: string | null;
 }
 
@@ -46,7 +46,7 @@ export interface LinkedSalon {
 
 export function manageUrlOf(links: BookingLinkConfig | undefined, salon: LinkedSalon, booking: LinkedBooking): string | null {
   if (!links) return null;
-  const token = reissueManageToken(links.manageLinkKey, booking.id, booking.cancellationTokenHash);
+  const token = reissueManageToken(links.manageLinkKey, booking.id, booking.manageTokenHash);
   return token ? `${links.publicBaseUrl}${manageLinkPath(salon.slug, booking.id, token, booking.language)}` : null;
 }
 

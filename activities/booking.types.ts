@@ -22,9 +22,11 @@ export interface BookingActivities {
   /** Sends the message by e-mail once, when the booking has an e-mail address. */
   sendBookingEmail(input: BookingMessageRequest): Promise<DeliveryOutcome>;
   /**
-   * A booking still unconfirmed at the salon's flag time: marks it flagged (once) and tells the salon
-   * by e-mail (once); nothing when the customer confirmed or the booking is no longer ahead.
+   * A booking nobody promised to come to at the salon's flag time: marks it flagged (once) and tells
+   * the salon by e-mail (once); nothing when the customer promised or the booking is no longer ahead.
    */
+  flagUnpromisedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
+  /** @deprecated flagUnpromisedBooking under the name runs started before it scheduled (workflows/booking/booking.workflow.ts PROMISE_WORDS) */
   flagUnconfirmedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
   /** Adds the visit to the tenant-customer metrics exactly once per booking. */
   recordCompletedVisit(input: { bookingId: string }): Promise<'RECORDED' | 'ALREADY_RECORDED' | 'NO_CUSTOMER' | 'NOT_COMPLETED'>;

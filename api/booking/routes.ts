@@ -18,7 +18,7 @@ import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { changeStatus } from '../../domain/booking/booking-status.service';
 import { cancelBooking, cancelPreview, cancelPublicBooking } from '../../domain/booking/booking-cancel.service';
 import { selfPick } from '../../domain/booking/booking-self-pick.service';
-import { confirmPublicBooking, recordConfirmation } from '../../domain/booking/booking-confirm.service';
+import { recordBookingPromise, recordPublicBookingPromise } from '../../domain/booking/booking-promise.service';
 import { daySchedule } from '../../domain/booking/booking-schedule.service';
 import type { BookingStatus } from '../../domain/booking/booking-status.rules';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
@@ -91,9 +91,15 @@ export function bookingRouter(deps: AppDeps): Router {
     sendData(res, await selfPick(bdeps, tenant, await actorOf(req), String(req.params.id)));
   });
 
+  router.post('/bookings/:id/promise', requireRole('STAFF'), async (req, res) => {
+    const tenant = await staffTenant(req);
+    sendData(res, await recordBookingPromise(bdeps, tenant, await actorOf(req), String(req.params.id)));
+  });
+
+  // the released route of the same (docs/api/changelog.md: kept until 2027-06-01), with its released error code
   router.post('/bookings/:id/confirmation', requireRole('STAFF'), async (req, res) => {
     const tenant = await staffTenant(req);
-    sendData(res, await recordConfirmation(bdeps, tenant, await actorOf(req), String(req.params.id)));
+    sendData(res, await recordBookingPromise(bdeps, tenant, await actorOf(req), String(req.params.id), 'BOOKING_NOT_CONFIRMABLE'));
   });
 
   // ------------------------------------------------------------ public (no auth)
@@ -122,13 +128,23 @@ export function bookingRouter(deps: AppDeps): Router {
     sendData(res, await cancelPublicBooking(bdeps, tenant, String(req.params.id), body));
   });
 
+  router.post('/public/tenants/:slug/bookings/:id/promise', async (req, res) => {
+    const tenant = await publicTenantBySlug(knex, String(req.params.slug));
+    const body = req.body as { token?: string; phone?: string };
+    if (!body.token && !body.phone) {
+      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the manage token or the contact phone' }]);
+    }
+    sendData(res, await recordPublicBookingPromise(bdeps, tenant, String(req.params.id), body));
+  });
+
+  // the released route of the same (docs/api/changelog.md: kept until 2027-06-01), with its released error code
   router.post('/public/tenants/:slug/bookings/:id/confirm', async (req, res) => {
     const tenant = await publicTenantBySlug(knex, String(req.params.slug));
     const body = req.body as { token?: string; phone?: string };
     if (!body.token && !body.phone) {
-      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the cancellation token or the contact phone' }]);
+      throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the manage token or the contact phone' }]);
     }
-    sendData(res, await confirmPublicBooking(bdeps, tenant, String(req.params.id), body));
+    sendData(res, await recordPublicBookingPromise(bdeps, tenant, String(req.params.id), body, 'BOOKING_NOT_CONFIRMABLE'));
   });
 
   router.post('/public/tenants/:slug/bookings/:id/move', async (req, res) => {

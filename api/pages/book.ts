@@ -71,12 +71,12 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
 
   try {
     const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values), language: view.lang });
-    setProofCookie(req, res, booking.id, booking.cancellationToken);
+    setProofCookie(req, res, booking.id, booking.manageToken);
     if (booking.paymentRequired) {
-      const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);
+      const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.manageToken }).catch(() => null);
       if (payment?.redirectUrl) return void res.redirect(303, payment.redirectUrl);
     }
-    res.redirect(303, `${manageLinkPath(slug, booking.id, booking.cancellationToken)}&new=1`);
+    res.redirect(303, `${manageLinkPath(slug, booking.id, booking.manageToken)}&new=1`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'BOOKING_CONFLICT') {

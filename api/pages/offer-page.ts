@@ -171,12 +171,12 @@ export async function acceptFromForm(ctx: PagesContext, req: Request, res: Respo
   if (!found) return offerNotFound(ctx, req, res);
   try {
     const booking = await acceptOffer(offerDeps(ctx), found.tenant, found.offer.id, found.token);
-    setProofCookie(req, res, booking.id, booking.cancellationToken);
+    setProofCookie(req, res, booking.id, booking.manageToken);
     if (booking.paymentRequired) {
-      const payment = await publicPayment(ctx.payments, found.tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);
+      const payment = await publicPayment(ctx.payments, found.tenant, booking.id, { token: booking.manageToken }).catch(() => null);
       if (payment?.redirectUrl) return void res.redirect(303, payment.redirectUrl);
     }
-    res.redirect(303, `${manageLinkPath(found.tenant.slug, booking.id, booking.cancellationToken)}&new=1`);
+    res.redirect(303, `${manageLinkPath(found.tenant.slug, booking.id, booking.manageToken)}&new=1`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     await refused(ctx, req, res, found, err);

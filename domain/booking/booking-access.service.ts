@@ -56,7 +56,7 @@ export async function guestBooking(
     !!row &&
     ((proof.token !== undefined &&
       isManageLinkValid(row.endTime, nowOf(deps)) &&
-      verifyManageToken(deps.manageLinkKey, id, proof.token, row.cancellationTokenHash)) ||
+      verifyManageToken(deps.manageLinkKey, id, proof.token, row.manageTokenHash)) ||
       // the number as typed, read in the salon's country, against the stored E.164 one
       (proof.phone !== undefined && samePhone(proof.phone, row.contactPhone, phoneRegionOf(tenant))));
   if (!ok) throw errors.notFound('booking');

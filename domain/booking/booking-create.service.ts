@@ -125,7 +125,7 @@ export async function createPublicBooking(
   tenant: TenantContext,
   input: PublicCreateInput,
   customerAccountId?: string,
-): Promise<PublicBookingDto & { cancellationToken: string; paymentRequired: boolean }> {
+): Promise<PublicBookingDto & { manageToken: string; cancellationToken: string; paymentRequired: boolean }> {
   if (input.voucherCode !== undefined && !customerAccountId) throw voucherGuestNotAllowed();
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
@@ -157,5 +157,6 @@ export async function createPublicBooking(
     voucherCode: customerAccountId ? input.voucherCode : undefined,
     language: input.language,
   });
-  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: manageToken!, paymentRequired };
+  // cancellationToken: the released name of manageToken (docs/api/changelog.md: kept until 2027-06-01)
+  return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), manageToken: manageToken!, cancellationToken: manageToken!, paymentRequired };
 }

@@ -20,8 +20,8 @@ export interface BookingFilter {
   visibleToStaffResource?: string | null;
   sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
   order?: 'asc' | 'desc';
-  /** true: still ahead (PENDING or CONFIRMED, starting after `now`) and not confirmed by the customer; false: confirmed */
-  unconfirmed?: { unconfirmed: boolean; now: Date };
+  /** false: still ahead (PENDING or CONFIRMED, starting after `now`) and not promised by the customer; true: promised */
+  promised?: { promised: boolean; now: Date };
 }
 
 export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter, page: PageQuery): Promise<PageResult<BookingRow>> {
@@ -30,12 +30,12 @@ export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter,
   if (f.startFrom) query.where('startTime', '>=', f.startFrom);
   if (f.startBefore) query.where('startTime', '<', f.startBefore);
   if (f.resourceId) query.where('resourceId', f.resourceId);
-  if (f.unconfirmed?.unconfirmed)
+  if (f.promised && !f.promised.promised)
     query
-      .whereNull('confirmedAt')
+      .whereNull('promisedAt')
       .whereIn('status', [...REMINDABLE_BOOKING_STATUSES])
-      .where('startTime', '>', f.unconfirmed.now);
-  else if (f.unconfirmed) query.whereNotNull('confirmedAt');
+      .where('startTime', '>', f.promised.now);
+  else if (f.promised) query.whereNotNull('promisedAt');
   if (f.visibleToStaffResource !== undefined) {
     const own = f.visibleToStaffResource;
     query.where((w) => {

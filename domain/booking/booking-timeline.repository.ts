@@ -40,7 +40,7 @@ export const BOOKING_KEYS = [
   'cancelReason',
   'cancelledBy',
   'cancelledAt',
-  'cancellationTokenHash',
+  'manageTokenHash',
   'allowDoubleBooking',
   'createdBy',
   'createdAt',
@@ -48,9 +48,9 @@ export const BOOKING_KEYS = [
   'customerAccountId',
   'language',
   'calendarSequence',
-  'confirmedAt',
-  'confirmedVia',
-  'unconfirmedFlaggedAt',
+  'promisedAt',
+  'promisedVia',
+  'unpromisedFlaggedAt',
 ] as const satisfies readonly (keyof BookingRow)[];
 
 const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;
@@ -65,19 +65,19 @@ export async function bookingById(db: Db, id: string): Promise<BookingRow | unde
   return row;
 }
 
-/** What the booking's workflow follows (its status, version, start and confirmation) and its salon's settings. */
+/** What the booking's workflow follows (its status, version, start and the customer's promise) and its salon's settings. */
 export interface BookingTimelineRow {
   tenantId: string;
   status: BookingStatus;
   version: number;
   startTime: Date;
-  confirmedAt: Date | null;
+  promisedAt: Date | null;
   metadata: BookingRow['metadata'] | null;
   salonSettings: Record<string, unknown> | null;
 }
 
 const TIMELINE = `
-  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.confirmed_at AS "confirmedAt", b.metadata, t.settings AS "salonSettings"
+  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.promised_at AS "promisedAt", b.metadata, t.settings AS "salonSettings"
     FROM bookings b JOIN tenants t ON t.id = b.tenant_id
    WHERE b.id = ?`;
 

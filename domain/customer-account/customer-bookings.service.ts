@@ -125,7 +125,7 @@ export async function claimBooking(
     const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
     if (row.customerAccountId === accountId) return; // already this customer's: nothing to do
     const account = await findAccount(trx, accountId);
-    const byToken = proof.token !== undefined && verifyManageToken(deps.manageLinkKey, row.id, proof.token, row.cancellationTokenHash);
+    const byToken = proof.token !== undefined && verifyManageToken(deps.manageLinkKey, row.id, proof.token, row.manageTokenHash);
     const byPhone = !!account?.phoneVerifiedAt && samePhone(account.phone, row.contactPhone, phoneRegionOf(tenant));
     if (!byToken && !byPhone) {
       throw new AppError(403, 'BOOKING_CLAIM_PROOF_REQUIRED', 'Prove the booking is yours: send its manage token, or verify the phone it was made with');

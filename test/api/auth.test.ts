@@ -407,9 +407,9 @@ describe('Auth: sessions end (docs/rules/auth.md#sessions)', () => {
       customer: { name: 'Kari', phone: '+4741234599' },
     });
     expect(created.status).to.equal(201);
-    const { id, cancellationToken } = created.body.data;
-    expect(cancellationToken).to.not.equal(issueManageToken({ key: config.jwtSecret }, id).token);
-    expect(cancellationToken).to.equal(issueManageToken({ key: config.keys.manageLink.key }, id).token);
+    const { id, manageToken } = created.body.data;
+    expect(manageToken).to.not.equal(issueManageToken({ key: config.jwtSecret }, id).token);
+    expect(manageToken).to.equal(issueManageToken({ key: config.keys.manageLink.key }, id).token);
     const keys = [
       config.keys.accessToken,
       config.keys.manageLink.key,

@@ -42,7 +42,7 @@ async function book(s: BookingSalon, day: string, time: string, customerToken?: 
     customer: contact,
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return { id: res.body.data.id, token: res.body.data.cancellationToken, phone: contact.phone, email: contact.email, startTime: res.body.data.startTime };
+  return { id: res.body.data.id, token: res.body.data.manageToken, phone: contact.phone, email: contact.email, startTime: res.body.data.startTime };
 }
 
 function move(s: BookingSalon, b: Booked, startTime: string, proof: Record<string, string> = { token: b.token }, customerToken?: string) {
@@ -219,7 +219,7 @@ describe('moving a booking (HTTP, the real worker)', function () {
       customer: { name: 'Dina Depositum', phone: phone() },
     });
     expect(created.status).to.equal(201);
-    const b = { id: created.body.data.id, token: created.body.data.cancellationToken } as Booked;
+    const b = { id: created.body.data.id, token: created.body.data.manageToken } as Booked;
     await clickCheckout((await paymentPage(s, { ...b, status: 'PENDING', paymentRequired: true, phone: '' })).redirectUrl!, 'pay');
     await eventually(async () => (await bookingRow(b.id)).depositStatus === 'PAID', 'the deposit to be paid');
     const before = await paymentRows(b.id);

@@ -78,24 +78,24 @@ describe('browser origins', function () {
       items: [{ serviceId: salon.serviceId }],
       customer: { name: 'Kari', phone: '+4741112233' },
     });
-    const { id, cancellationToken } = created.body.data;
+    const { id, manageToken } = created.body.data;
     const res = await (
       await http()
     )
       .post(`/${salon.tenant.slug}/bookings/${id}/cancel`)
-      .set('Cookie', `salon_bp_${id}=${cancellationToken}`)
+      .set('Cookie', `salon_bp_${id}=${manageToken}`)
       .set('Origin', 'https://evil.example')
       .type('form')
-      .send({ token: cancellationToken });
+      .send({ token: manageToken });
     expect(res.status).to.equal(403);
     expect((await (await stack()).platform.knex('bookings').where({ id }).first()).status).to.not.equal('CANCELLED');
     // a null Origin (what a browser sends under no-referrer) is foreign unless the browser says the post is same-origin
     const agent = await http();
     const nullOrigin = () =>
-      agent.post(`/${salon.tenant.slug}/bookings/${id}/cancel`).set('Cookie', `salon_bp_${id}=${cancellationToken}`).set('Origin', 'null').type('form');
-    expect((await nullOrigin().send({ token: cancellationToken })).status).to.equal(403);
-    expect((await nullOrigin().set('Sec-Fetch-Site', 'cross-site').send({ token: cancellationToken })).status).to.equal(403);
-    expect((await nullOrigin().set('Sec-Fetch-Site', 'same-origin').send({ token: cancellationToken })).status).to.equal(303);
+      agent.post(`/${salon.tenant.slug}/bookings/${id}/cancel`).set('Cookie', `salon_bp_${id}=${manageToken}`).set('Origin', 'null').type('form');
+    expect((await nullOrigin().send({ token: manageToken })).status).to.equal(403);
+    expect((await nullOrigin().set('Sec-Fetch-Site', 'cross-site').send({ token: manageToken })).status).to.equal(403);
+    expect((await nullOrigin().set('Sec-Fetch-Site', 'same-origin').send({ token: manageToken })).status).to.equal(303);
     expect((await (await stack()).platform.knex('bookings').where({ id }).first()).status).to.equal('CANCELLED');
   });
 

@@ -28,7 +28,7 @@ async function book(
     customer,
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return res.body.data as { id: string; cancellationToken: string };
+  return res.body.data as { id: string; manageToken: string };
 }
 
 describe('customer account routes', () => {
@@ -118,9 +118,9 @@ describe('signed-in booking on the public portal', () => {
   it("when a customer cancels a guest booking that is not theirs by token alone then 404 (the guest's own proof still works)", async () => {
     const c = await signInCustomer();
     const s = await bookingSalon();
-    const { id, cancellationToken } = await book(s);
+    const { id, manageToken } = await book(s);
     expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/cancel`, c.accessToken, {})).status).to.equal(404);
-    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/cancel`, undefined, { token: cancellationToken })).status).to.equal(200);
+    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/cancel`, undefined, { token: manageToken })).status).to.equal(200);
   });
 
   it('when the free cancellation window has closed then self-cancel is 422 CANCELLATION_WINDOW_CLOSED', async () => {
@@ -178,13 +178,13 @@ describe('GET /customer/me/bookings', () => {
 describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/claim)', () => {
   async function guestBookingAged(minutesAgo: number, secondsExtra = 0, customer = contact()) {
     const s = await bookingSalon();
-    const { id, cancellationToken } = await book(s, undefined, 5, '10:00', customer);
+    const { id, manageToken } = await book(s, undefined, 5, '10:00', customer);
     await (
       await knex()
     )('bookings')
       .where({ id })
       .update({ createdAt: new Date(Date.now() - minutesAgo * 60_000 - secondsExtra * 1000) });
-    return { s, id, token: cancellationToken, path: `/public/tenants/${s.tenant.slug}/bookings/${id}/claim` };
+    return { s, id, token: manageToken, path: `/public/tenants/${s.tenant.slug}/bookings/${id}/claim` };
   }
 
   it('when a signed-in customer claims a guest booking they did not make (its id alone) then 403 BOOKING_CLAIM_PROOF_REQUIRED, and they can neither read nor cancel it', async () => {
@@ -256,10 +256,10 @@ describe('claiming a guest booking (POST /public/tenants/:slug/bookings/:id/clai
     const owner = await signInCustomer();
     const c = await signInCustomer();
     const s = await bookingSalon();
-    const { id, cancellationToken } = await book(s, owner.accessToken);
-    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`, c.accessToken, { token: cancellationToken })).status).to.equal(409);
+    const { id, manageToken } = await book(s, owner.accessToken);
+    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`, c.accessToken, { token: manageToken })).status).to.equal(409);
     const missing = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/claim`, c.accessToken, {
-      token: cancellationToken,
+      token: manageToken,
     });
     expect(missing.status).to.equal(404);
     expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/claim`)).status).to.equal(401);

@@ -235,8 +235,8 @@ describe('customer pages served by the api (outside /api)', function () {
       items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
       customer: { name: 'Kari Kalender', phone: phone() },
     });
-    const { id, cancellationToken } = created.body.data;
-    const ics = await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(cancellationToken)}`);
+    const { id, manageToken } = created.body.data;
+    const ics = await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(manageToken)}`);
     expect(ics.status).to.equal(200);
     expect(ics.headers['content-type']).to.equal('text/calendar; charset=utf-8');
     expect(ics.headers['content-disposition']).to.equal('attachment; filename="booking.ics"');
@@ -259,10 +259,10 @@ describe('customer pages served by the api (outside /api)', function () {
       items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
       customer: { name: 'Kari Gammel', phone: phone() },
     });
-    const { id, cancellationToken } = created.body.data;
+    const { id, manageToken } = created.body.data;
     const { endTime } = await (await knex())('bookings').where({ id }).first('endTime');
     const { app, at: clock } = await appOnClock();
-    const token = encodeURIComponent(cancellationToken);
+    const token = encodeURIComponent(manageToken);
     for (const [late, expected] of [
       [0, 200],
       [1, 404],

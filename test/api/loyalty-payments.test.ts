@@ -43,7 +43,7 @@ async function bookWithVoucher(salon: DepositSalon, account: TestCustomer, code:
   expect(res.body.data.paymentRequired).to.equal(true);
   return {
     id: res.body.data.id as string,
-    token: res.body.data.cancellationToken as string,
+    token: res.body.data.manageToken as string,
     status: res.body.data.status as string,
     paymentRequired: true,
     phone: '+4791234567',

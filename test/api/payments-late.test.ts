@@ -29,7 +29,7 @@ async function bookWithEmail(salon: BookingSalon): Promise<PublicBooking & { ema
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return {
     id: res.body.data.id,
-    token: res.body.data.cancellationToken,
+    token: res.body.data.manageToken,
     status: res.body.data.status,
     paymentRequired: res.body.data.paymentRequired,
     phone,

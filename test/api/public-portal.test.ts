@@ -119,7 +119,7 @@ describe('public booking portal', () => {
       });
       const d = expectOk(res, 201).data;
       expect(d).to.include({ status: 'PENDING', startTime: start, paymentRequired: false, totalAmount: 50000, currency: 'NOK', customerName: 'Ola Gjest' });
-      expect(d.cancellationToken).to.be.a('string').with.length.greaterThan(40);
+      expect(d.manageToken).to.be.a('string').with.length.greaterThan(40);
       expect(d.items[0]).to.include({ resourceId: s.staff[0].resourceId });
       const db = await knex();
       const row = await db('bookings').where({ id: d.id }).first();
@@ -131,7 +131,7 @@ describe('public booking portal', () => {
         contactEmail: 'ola@example.no',
         notes: 'first time',
       });
-      expect(row.cancellationTokenHash).to.be.a('string').and.not.equal(d.cancellationToken);
+      expect(row.manageTokenHash).to.be.a('string').and.not.equal(d.manageToken);
       const customer = await db('customers').where({ id: row.customerId }).first();
       expect(customer.phone).to.equal('+4795555555');
       const sig = (await stack()).platform.deps.signaller as RecordingSignaller;
@@ -221,7 +221,7 @@ describe('public booking portal', () => {
     async function guestBooking(settings = {}, days = 5) {
       const s = await bookingSalon({ settings: { businessHours: ALL_WEEK, ...settings } });
       const { data } = expectOk(await book(s, { startTime: at(localDay(days), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 201);
-      return { s, id: data.id, token: data.cancellationToken };
+      return { s, id: data.id, token: data.manageToken };
     }
 
     it('when the token or the contact phone is given then the confirmation is shown; otherwise 404', async () => {

@@ -126,7 +126,7 @@ describe('rebooking nudges (HTTP)', () => {
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const series = await call('post', '/series', s.owner.token, { bookingId: booked.body.data.id, intervalWeeks: 2, occurrenceCount: 3 });
     expect(series.status).to.equal(201);
-    const page = await (await http()).get(`/${s.tenant.slug}/bookings/${booked.body.data.id}?token=${encodeURIComponent(booked.body.data.cancellationToken)}`);
+    const page = await (await http()).get(`/${s.tenant.slug}/bookings/${booked.body.data.id}?token=${encodeURIComponent(booked.body.data.manageToken)}`);
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('Fast time').and.contain('Hver 2. uke med samme behandler.');
     for (const date of series.body.data.nextDates) expect(page.text).to.contain(`<time datetime="${date}">`);
@@ -137,7 +137,7 @@ describe('rebooking nudges (HTTP)', () => {
       'occurrence 1 booked',
     );
     const row = await db('bookings').where({ id: occurrence.bookingId }).first();
-    const token = reissueManageToken((await stack()).config.keys.manageLink, row.id, row.cancellationTokenHash)!;
+    const token = reissueManageToken((await stack()).config.keys.manageLink, row.id, row.manageTokenHash)!;
     const its = await (await http()).get(`/${s.tenant.slug}/bookings/${row.id}?token=${encodeURIComponent(token)}`);
     expect(its.status).to.equal(200);
     expect(its.text).to.contain('Fast time').and.contain(`<time datetime="${series.body.data.nextDates[2]}">`);

@@ -24,7 +24,7 @@ async function guestBooking(s: Awaited<ReturnType<typeof bookingSalon>>, days = 
     customer: { name: 'Gjest Gjestesen', phone: contactPhone },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return res.body.data as { id: string; cancellationToken: string };
+  return res.body.data as { id: string; manageToken: string };
 }
 
 async function login(email: string, password: string) {
@@ -213,7 +213,7 @@ describe('the ASVS audit: each attack, over HTTP (docs/rules/security.md)', func
   it('#11 when a manage link is used long after its appointment then it no longer opens the booking', async () => {
     const s = await bookingSalon();
     const booking = await guestBooking(s);
-    const token = encodeURIComponent(booking.cancellationToken);
+    const token = encodeURIComponent(booking.manageToken);
     expect((await call('get', `/public/tenants/${s.tenant.slug}/bookings/${booking.id}?token=${token}`)).status).to.equal(200);
     // the appointment was 15 days ago (its items move with it, so the booking stays whole)
     const db = await knex();

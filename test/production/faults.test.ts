@@ -289,7 +289,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
           failuresAsNotYet(async () => {
             const res = await json(
               await fetch(
-                `${baseB}/public/tenants/${DEMO_SLUG}/bookings/${created.body.data.id}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`,
+                `${baseB}/public/tenants/${DEMO_SLUG}/bookings/${created.body.data.id}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`,
               ),
             );
             return res.body.data?.redirectUrl ?? undefined;

@@ -1,7 +1,7 @@
 /**
- * Data access of the customer's confirmation and the salon's flag (docs/rules/reminders.md): the
- * flag's compare-and-set, the booking a reply by SMS is about, and the figures /api/metrics shows.
- * Plain rows out; the caller passes the pool or its transaction.
+ * Data access of the reminders the customer answers (docs/rules/reminders.md): the salon's flag of a
+ * booking nobody promised to come to, the booking a reply by SMS is about, and the figures /api/metrics
+ * shows. Plain rows out; the caller passes the pool or its transaction.
  */
 import { fn, raw } from 'objection';
 import type { Db } from '../../db/db-handle';
@@ -11,17 +11,17 @@ import { returnedRows } from '../../db/plain';
 import { REMINDABLE_BOOKING_STATUSES } from './booking-status.rules';
 
 /**
- * Compare-and-set: marks the booking flagged to the salon when it is still ahead, still unconfirmed
+ * Compare-and-set: marks the booking flagged to the salon when it is still ahead, still without a promise
  * and not flagged yet (the database's clock stamps it); false when any of those no longer holds.
  */
-export async function markUnconfirmedFlagged(db: Db, bookingId: string): Promise<boolean> {
+export async function markUnpromisedFlagged(db: Db, bookingId: string): Promise<boolean> {
   const rows = await returnedRows<{ id: string }>(
     BookingModel.query(db)
-      .patch({ unconfirmedFlaggedAt: fn.now() })
+      .patch({ unpromisedFlaggedAt: fn.now() })
       .where({ id: bookingId })
       .whereIn('status', [...REMINDABLE_BOOKING_STATUSES])
-      .whereNull('confirmedAt')
-      .whereNull('unconfirmedFlaggedAt')
+      .whereNull('promisedAt')
+      .whereNull('unpromisedFlaggedAt')
       .returning(['id']),
   );
   return rows.length === 1;
@@ -53,21 +53,21 @@ export async function lastRemindedBookingOnPhone(db: Db, phone: string, now: Dat
 export interface SalonReminderFigures {
   salon: string;
   remindersSent: { SMS: number; EMAIL: number };
-  confirmations: { LINK: number; SMS: number; STAFF: number };
+  promises: { LINK: number; SMS: number; STAFF: number };
   completed: number;
   noShows: number;
 }
 
-/** Per salon, counted from the rows: reminders sent by channel, confirmations by channel, completed visits and no-shows. */
+/** Per salon, counted from the rows: reminders sent by channel, promises by channel, completed visits and no-shows. */
 export async function reminderFiguresBySalon(db: Db): Promise<SalonReminderFigures[]> {
   const rows = (await BookingModel.query(db)
     .join('tenants as t', 't.id', 'bookings.tenantId')
     .groupBy('t.slug')
     .select('t.slug as salon')
     .select(
-      raw(`count(*) FILTER (WHERE bookings.confirmed_via = 'LINK')::int AS link`),
-      raw(`count(*) FILTER (WHERE bookings.confirmed_via = 'SMS')::int AS sms`),
-      raw(`count(*) FILTER (WHERE bookings.confirmed_via = 'STAFF')::int AS staff`),
+      raw(`count(*) FILTER (WHERE bookings.promised_via = 'LINK')::int AS link`),
+      raw(`count(*) FILTER (WHERE bookings.promised_via = 'SMS')::int AS sms`),
+      raw(`count(*) FILTER (WHERE bookings.promised_via = 'STAFF')::int AS staff`),
       raw(`count(*) FILTER (WHERE bookings.status = 'COMPLETED')::int AS completed`),
       raw(`count(*) FILTER (WHERE bookings.status = 'NO_SHOW')::int AS no_shows`),
     )
@@ -85,7 +85,7 @@ export async function reminderFiguresBySalon(db: Db): Promise<SalonReminderFigur
       SMS: sent.find((s) => s.salon === r.salon && s.channel === 'SMS')?.n ?? 0,
       EMAIL: sent.find((s) => s.salon === r.salon && s.channel === 'EMAIL')?.n ?? 0,
     },
-    confirmations: { LINK: r.link, SMS: r.sms, STAFF: r.staff },
+    promises: { LINK: r.link, SMS: r.sms, STAFF: r.staff },
     completed: r.completed,
     noShows: r.noShows,
   }));
