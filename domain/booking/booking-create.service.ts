@@ -117,8 +117,9 @@ export async function createWalkIn(deps: BookingDeps, tenant: TenantContext, act
 }
 
 /**
- * POST /public/tenants/:slug/bookings: a guest, or a signed-in customer's account. Only a
- * signed-in customer may apply a voucher (guests: 422 LOYALTY_VOUCHER_GUEST_NOT_ALLOWED).
+ * POST /public/tenants/:slug/bookings (and both booking pages): a guest, or a signed-in customer's
+ * account. Only a signed-in customer may apply a voucher (guests: 422 LOYALTY_VOUCHER_GUEST_NOT_ALLOWED).
+ * "Anyone" (an item without resourceId) is the placement's to decide (booking-placement.service.ts).
  */
 export async function createPublicBooking(
   deps: BookingDeps,
@@ -130,14 +131,6 @@ export async function createPublicBooking(
   const now = nowOf(deps);
   assertAcceptingBookings(tenant, now);
   const s = tenant.settings;
-  if (s.bookingMode === 'assigned_only') {
-    const missing = input.items.findIndex((i) => !i.resourceId);
-    if (missing >= 0) {
-      throw errors.unprocessable('RESOURCE_REQUIRED', 'This salon requires choosing a staff member', [
-        { field: `items.${missing}.resourceId`, message: 'is required (bookingMode assigned_only)' },
-      ]);
-    }
-  }
   const start = requireApiDateTime(input.startTime, 'startTime');
   assertNotPassed(start, now);
   assertWithinWindow(tenant, start, now);

@@ -82,9 +82,16 @@ export async function insertBooking(deps: BookingDeps, request: NewBookingReques
         const services = activeServicesById(serviceRows, serviceIds);
         // Unknown / other-tenant resources: the placement check under the lock answers 404 RESOURCE_NOT_FOUND.
         if (request.customerId && !(await findCustomer(trx, tenant.id, request.customerId))) throw errors.notFound('customer');
-        const planned = planItems(services, request.items, request.start);
-        roomsChosen = choosesRooms(planned);
-        const placed = await placeVisit(trx, tenant, planned, { mode, onlineOnly: request.onlineOnly, allowDoubleBooking: tenant.settings.allowDoubleBooking });
+        const visit = planItems(services, request.items, request.start);
+        roomsChosen = choosesRooms(visit);
+        const placed = await placeVisit(trx, tenant, visit, {
+          mode,
+          onlineOnly: request.onlineOnly,
+          allowDoubleBooking: tenant.settings.allowDoubleBooking,
+          assignsStaff: true,
+        });
+        // the visit as placed: an "anyone" item of a salon that assigns every booking has its staff member now
+        const planned = placed.items;
         const customer = await resolveCustomer(deps, trx, request, contactPhone);
         const now = nowOf(deps);
         const id = crypto.randomUUID();

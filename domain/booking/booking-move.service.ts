@@ -62,15 +62,18 @@ export async function placeMove(
   const items = await itemsOf(trx, [row.id]);
   const delta = target.startTime !== undefined ? target.startTime.getTime() - new Date(row.startTime).getTime() : 0;
   const newResourceId = target.resourceId;
-  const planned = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
-  opts.onRooms?.(choosesRooms(planned));
+  const shifted = plannedFromItems(items, { shiftMs: delta, resourceId: newResourceId !== undefined ? () => newResourceId : undefined });
+  opts.onRooms?.(choosesRooms(shifted));
   if (!mode) throw new NeedsExclusiveLock();
-  const placed = await placeVisit(trx, tenant, planned, {
+  const placed = await placeVisit(trx, tenant, shifted, {
     mode,
     excludeBookingId: row.id,
     onlineOnly: opts.onlineOnly,
     allowDoubleBooking: row.allowDoubleBooking,
+    assignsStaff: true,
   });
+  // as placed: "anyone" at a salon that assigns every booking has its staff member now
+  const planned = placed.items;
   for (const p of planned) await moveItem(trx, p);
   await replacePlacedSegments(trx, row, planned, placed, isBlockingStatus(row.status));
 

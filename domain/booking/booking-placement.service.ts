@@ -20,6 +20,7 @@ import {
   isSuitable,
   requirementTimeOf,
   resourceDayTime,
+  staffForAnyone,
   staffTimeOf,
   type HeldPart,
   type PlacementIssue,
@@ -33,9 +34,11 @@ import { NeedsExclusiveLock, type LockMode } from './booking-lock.service';
 import { segmentRows, type PlannedItem } from './booking-plan.rules';
 import { replaceSegments } from './booking.repository';
 
-/** A placed visit: what the check read, and each item's parts with the resource that holds it. */
-export interface PlacedVisit {
+/** A placed visit: what the check read, the items with their staff members, and each item's parts with the resource that holds it. */
+export interface PlacedVisit<T extends PlannedItem = PlannedItem> {
   data: AvailabilityData;
+  /** the planned items; at a salon that assigns every booking, an "anyone" item with the staff member placement gave it */
+  items: T[];
   parts: HeldPart[][];
 }
 
@@ -90,6 +93,8 @@ export interface PlaceOptions {
   /** the public portal: staff must be bookable online */
   onlineOnly: boolean;
   allowDoubleBooking: boolean;
+  /** the caller writes the items' staff members (a new booking, a move): at a salon that assigns every booking, "anyone" is given one */
+  assignsStaff?: boolean;
 }
 
 /**
@@ -97,29 +102,35 @@ export interface PlaceOptions {
  * skills of the staff member, their work phases and buffers clear of other bookings, every
  * unassigned item (new and existing) still with a qualified free staff member, and a suitable room
  * or piece of equipment free for each requirement (the one the item held when it still is, else the
- * previous item's, else the first in sort order). Throws the placement errors
- * (docs/rules/availability.md#placement); NeedsExclusiveLock when a SHARED lock is not enough.
- * Reads everything in one statement (availability.repository.ts) inside the caller's transaction.
+ * previous item's, else the first in sort order). At a salon that assigns every booking
+ * (`bookingMode` assigned_only), an "anyone" item is given the staff member the slots offer at that
+ * start: the engine decides (availability's staffForAnyone), once for the API, the booking pages and
+ * the front desk. Throws the placement errors (docs/rules/availability.md#placement);
+ * NeedsExclusiveLock when a SHARED lock is not enough. Reads everything in one statement
+ * (availability.repository.ts) inside the caller's transaction.
  */
-export async function placeVisit(trx: Transaction, tenant: TenantContext, items: PlannedItem[], opts: PlaceOptions): Promise<PlacedVisit> {
+export async function placeVisit<T extends PlannedItem>(trx: Transaction, tenant: TenantContext, planned: T[], opts: PlaceOptions): Promise<PlacedVisit<T>> {
   const s = tenant.settings;
   const tz = s.timezone;
-  const span = partsSpan(items);
+  const span = partsSpan(planned);
   const fromDate = utcToLocalDate(span.start, tz);
   const toDate = utcToLocalDate(span.end - 1, tz);
+  const range = { fromDate, days: daysBetween(fromDate, toDate) + 1 };
   const data: AvailabilityData = await loadAvailabilityData(trx, {
     tenantId: tenant.id,
     timezone: tz,
-    serviceIds: items.map((i) => i.serviceId),
-    resourceIds: items.map((i) => i.resourceId).filter((x): x is string => !!x),
+    serviceIds: planned.map((i) => i.serviceId),
+    resourceIds: planned.map((i) => i.resourceId).filter((x): x is string => !!x),
     fromDate,
     toDate,
-    onlyListedResources: items.every((i) => i.resourceId !== null),
+    onlyListedResources: planned.every((i) => i.resourceId !== null),
   });
   const others = data.unassigned.filter((u) => u.bookingId !== opts.excludeBookingId);
+  const touchesUnassigned = others.some((u) => planned.some((i) => overlaps(staffSpan(i), { start: u.start.getTime(), end: u.end.getTime() })));
+  if (opts.mode === 'shared' && (planned.some((i) => i.resourceId === null) || touchesUnassigned)) throw new NeedsExclusiveLock();
+  const assignsEveryBooking = s.bookingMode === 'assigned_only' && !!opts.assignsStaff;
+  const items = assignsEveryBooking ? withStaffForAnyone(data, planned, others, tenant, range, opts) : planned;
   const newUnassigned = items.filter((i) => i.resourceId === null);
-  const touchesUnassigned = others.some((u) => items.some((i) => overlaps(staffSpan(i), { start: u.start.getTime(), end: u.end.getTime() })));
-  if (opts.mode === 'shared' && (newUnassigned.length > 0 || touchesUnassigned)) throw new NeedsExclusiveLock();
 
   const assigned = items.filter((i) => i.resourceId !== null);
   if (assigned.length) {
@@ -138,7 +149,34 @@ export async function placeVisit(trx: Transaction, tenant: TenantContext, items:
     }
   }
   if (newUnassigned.length || touchesUnassigned) placeUnassigned(data, items, others, tenant, opts);
-  return { data, parts: chooseRooms(data, items, tenant, { fromDate, days: daysBetween(fromDate, toDate) + 1 }, opts) };
+  if (assignsEveryBooking && newUnassigned.length) {
+    throw errors.conflict('BOOKING_CONFLICT', 'Every qualified staff member is booked at this time', [
+      { field: `items.${items.indexOf(newUnassigned[0])}`, message: 'no free staff member' },
+    ]);
+  }
+  return { data, items, parts: chooseRooms(data, items, tenant, range, opts) };
+}
+
+/** "Anyone" at a salon that assigns every booking: each such item with the staff member the slots offer, over the same capacity they read. */
+function withStaffForAnyone<T extends PlannedItem>(
+  data: AvailabilityData,
+  items: T[],
+  others: AvailabilityData['unassigned'],
+  tenant: TenantContext,
+  range: { fromDate: string; days: number },
+  opts: PlaceOptions,
+): T[] {
+  const s = tenant.settings;
+  const pool = opts.allowDoubleBooking
+    ? data.resources
+    : placeUnassignedItems(data.resources, others, s.timezone, s.businessHours, { excludeBookingId: opts.excludeBookingId }).resources;
+  const capacity = capacityOf(pool, range.fromDate, s.timezone, s.businessHours, {
+    days: range.days,
+    ignoreBookings: opts.allowDoubleBooking,
+    excludeBookingId: opts.excludeBookingId,
+  });
+  const staff = staffForAnyone(capacity, pool, items, opts.onlineOnly);
+  return items.map((item, i) => (item.resourceId === null && staff[i] ? { ...item, resourceId: staff[i] } : item));
 }
 
 /** Unassigned capacity: existing unassigned items placed before and after adding the new parts; each new unassigned item needs a free qualified staff member. */

@@ -8,6 +8,7 @@ import { createSalon, unique } from '../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay, ALL_WEEK } from '../support/booking-fixtures';
 import type { RecordingSignaller } from '../support/recording-signaller';
 import { apiClient, expectError, expectOk, type Schemas } from '../support/api-client';
+import { call, http } from '../support/http';
 
 type Contact = Schemas['BookingContactInput'];
 const guest = (over: Partial<Contact> = {}): Contact => ({ name: 'Ola Gjest', phone: '+47 955 55 555', email: 'ola@example.no', ...over });
@@ -157,9 +158,32 @@ describe('public booking portal', () => {
       expect(expectOk(res, 201).data.status).to.equal('CONFIRMED');
     });
 
-    it('when bookingMode is assigned_only then a missing resourceId is 422 RESOURCE_REQUIRED; allow_unassigned accepts it', async () => {
-      const s = await bookingSalon({ settings: { bookingMode: 'assigned_only' } });
-      expectError(await book(s, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 422, 'RESOURCE_REQUIRED');
+    it('when bookingMode is assigned_only then "anyone" is given the staff member the slot offers, by the API and by the form without JavaScript alike; allow_unassigned leaves it unassigned', async () => {
+      const s = await bookingSalon({ settings: { bookingMode: 'assigned_only' }, staff: 3 });
+      const day = localDay(3);
+      // the first staff member is busy at 10:00: the slot offers the second, and both paths book the second
+      expectOk(await book(s, { startTime: at(day, '10:00'), items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }], customer: guest() }), 201);
+      const offered = async () => {
+        const slots = await call('get', `/public/tenants/${s.tenant.slug}/availability?serviceId=${s.serviceId}&date=${day}`);
+        return (slots.body.data.slots as { start: string; items: { resourceId: string }[] }[]).find((x) => x.start === at(day, '10:00'))!.items[0].resourceId;
+      };
+      expect(await offered()).to.equal(s.staff[1].resourceId);
+      const byApi = expectOk(await book(s, { startTime: at(day, '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 201);
+      expect(byApi.data.items[0].resourceId).to.equal(s.staff[1].resourceId);
+
+      // the same question again, now through the server-rendered form: the slot offers the third, the form books the third
+      expect(await offered()).to.equal(s.staff[2].resourceId);
+      const form = { services: s.serviceId, staff: 'any', time: at(day, '10:00'), lang: 'nb', name: 'Kari Skjema', phone: guest().phone, email: '', notes: '' };
+      const byForm = await (await http()).post(`/${s.tenant.slug}/book`).type('form').send(form);
+      expect(byForm.status, byForm.text).to.equal(303);
+      const formBookingId = /bookings\/([0-9a-f-]{36})/.exec(byForm.headers.location)![1];
+      const formRow = await (await knex())('bookings').where({ id: formBookingId }).first();
+      expect(formRow.resourceId).to.equal(s.staff[2].resourceId);
+
+      // nobody left at 10:00: the placement refuses "anyone" rather than leave it unassigned
+      expectError(await book(s, { startTime: at(day, '10:00'), items: [{ serviceId: s.serviceId }], customer: guest() }), 409, 'BOOKING_CONFLICT');
+      expect(await (await knex())('bookings').where({ tenantId: s.tenant.id }).whereNull('resourceId')).to.deep.equal([]);
+
       const open = await bookingSalon();
       const ok = expectOk(await book(open, { startTime: at(localDay(3), '10:00'), items: [{ serviceId: open.serviceId }], customer: guest() }), 201);
       expect(ok.data.items[0].resourceId).to.equal(null);

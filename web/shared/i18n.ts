@@ -431,7 +431,6 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
     nb: 'Behandleren utfører ikke en av tjenestene. Velg en annen behandler.',
     en: 'The staff member does not do one of the services. Choose someone else.',
   },
-  RESOURCE_REQUIRED: { nb: 'Denne salongen vil at du velger behandler selv.', en: 'This salon asks you to choose a staff member.' },
   VALIDATION_ERROR: {
     nb: 'Noe er ikke fylt ut riktig. Sjekk feltene og prøv igjen.',
     en: 'Something is not filled in correctly. Check the fields and try again.',
@@ -461,6 +460,8 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   BOOKING_NOT_FOUND: { nb: 'Fant ikke timen. Sjekk at lenken er hel.', en: 'Appointment not found. Check that the link is complete.' },
   BOOKING_INVALID_TRANSITION: { nb: 'Timen er allerede avbestilt eller fullført.', en: 'The appointment is already cancelled or completed.' },
   BOOKING_NOT_PROMISABLE: { nb: 'Du kan ikke lenger love å komme til denne timen.', en: 'You can no longer promise to come to this appointment.' },
+  // the released code of the same, answered by the deprecated route .../confirm
+  BOOKING_NOT_CONFIRMABLE: { nb: 'Du kan ikke lenger love å komme til denne timen.', en: 'You can no longer promise to come to this appointment.' },
   BOOKING_ALREADY_CLAIMED: { nb: 'Timen hører allerede til en konto.', en: 'The appointment already belongs to an account.' },
   BOOKING_CLAIM_WINDOW_CLOSED: { nb: 'Timen kan ikke lenger knyttes til kontoen din.', en: 'The appointment can no longer be added to your account.' },
   BOOKING_CLAIM_PROOF_REQUIRED: {

@@ -55,11 +55,9 @@ export function ContactStep({
     setContact((c) => ({ ...c, [field]: value }));
     setFieldErrors((f) => ({ ...f, [field]: undefined }));
   };
-  const items = draft.services.map((serviceId, i) => ({
-    serviceId,
-    // "anyone" leaves the booking unassigned, unless the salon wants every booking assigned
-    resourceId: draft.staff !== 'any' ? draft.staff : boot.salon.bookingMode === 'assigned_only' ? (slot.items[i]?.resourceId ?? null) : null,
-  }));
+  // "anyone" is the platform's to decide: unassigned, or at a salon that assigns every booking the
+  // staff member the free time was offered with (the placement, docs/rules/availability.md#unassigned-bookings)
+  const items = draft.services.map((serviceId) => ({ serviceId, resourceId: draft.staff !== 'any' ? draft.staff : null }));
 
   const applyVoucher = async () => {
     const code = voucher.trim();
