@@ -24,6 +24,7 @@ import type { BookingRow } from '../domain/booking/booking.types';
 import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel, type Contact } from './message-delivery';
+import { bookingRecipient } from './booking-recipient';
 import { committedAt } from './read-committed';
 import { bookingContract, type BookingSnapshot } from '../domain/booking/booking-events.rules';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
@@ -47,15 +48,12 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
 
   async function messageFacts(booking: BookingRow, kind: BookingMessageKind): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const { salon, items, customer } = await messagePartiesOf(knex, booking);
-    const language = booking.language;
+    const recipient = bookingRecipient(booking, customer);
     return {
-      contact: {
-        phone: booking.contactPhone ?? customer?.phone ?? null,
-        email: booking.contactEmail ?? customer?.email ?? null,
-      },
+      contact: recipient.contact,
       facts: {
         salonName: salon.name,
-        customerName: booking.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
+        customerName: recipient.name,
         startTime: new Date(booking.startTime),
         endTime: new Date(booking.endTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? salon.timezone,

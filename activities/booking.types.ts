@@ -11,8 +11,12 @@ export interface BookingMessageRequest {
   dedupeKey: string;
 }
 
-/** SUPERSEDED: the message was about a time the booking no longer has (booking-status.rules.ts isMessageSuperseded), so nothing was sent */
-export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED';
+/**
+ * SUPERSEDED: the message was about a time the booking no longer has (booking-status.rules.ts
+ * isMessageSuperseded), so nothing was sent; NOTHING_TO_SEND: the message has nothing to say on this
+ * channel (a refund by e-mail, a late payment not released)
+ */
+export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED' | 'NOTHING_TO_SEND';
 
 export interface BookingActivities {
   /** Committed state of the booking, once it has reached `minVersion` (retried until then). */
