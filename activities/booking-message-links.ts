@@ -4,9 +4,8 @@
 // follows every move and disappears on cancellation.
 import type { BookingStatus } from '../domain/booking/booking-status.rules';
 import type { BookingMessageKind } from '../domain/notifications/booking-messages.rules';
-import { reissueCancellationToken } from '../domain/booking/cancellation-token';
-import { manageBookingPath } from '../domain/booking/booking-links';
-import { addressLine, bookingCalendar, calendarMethodFor } from '../domain/booking/booking-calendar';
+import { reissueManageToken, manageLinkPath } from '../domain/booking/manage-link.service';
+import { addressLine, bookingCalendar, calendarMethodFor } from '../domain/booking/booking-calendar.service';
 import type { MailAttachment } from '../domain/notifications/mailer';
 import type { LinkKey } from '../domain/crypto/link-key';
 import type { Language } from '../domain/language/language.rules';
@@ -35,7 +34,7 @@ export interface LinkedBooking {
   language: Language;
   startTime: Date;
   endTime: Date;
-  cancellationTokenHash: string | null;
+  manageTokenHash: string | null;
   contactName: string | null;
 }
 
@@ -47,8 +46,8 @@ export interface LinkedSalon {
 
 export function manageUrlOf(links: BookingLinkConfig | undefined, salon: LinkedSalon, booking: LinkedBooking): string | null {
   if (!links) return null;
-  const token = reissueCancellationToken(links.manageLinkKey, booking.id, booking.cancellationTokenHash);
-  return token ? `${links.publicBaseUrl}${manageBookingPath(salon.slug, booking.id, token, booking.language)}` : null;
+  const token = reissueManageToken(links.manageLinkKey, booking.id, booking.manageTokenHash);
+  return token ? `${links.publicBaseUrl}${manageLinkPath(salon.slug, booking.id, token, booking.language)}` : null;
 }
 
 /** `Name <address>` or a bare address -> the address. */

@@ -11,18 +11,20 @@ import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { isMessageSuperseded } from '../domain/booking/booking-status.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
-import { bookingById, bookingTimelineRow, messagePartiesOf } from '../domain/booking/booking.repository';
-import { markUnconfirmedFlagged } from '../domain/booking/booking-confirmation.repository';
-import { reminderLeadMs, unconfirmedFlagLeadMs } from '../domain/booking/booking-confirmation.rules';
+import { bookingById, bookingTimelineRow } from '../domain/booking/booking-timeline.repository';
+import { messagePartiesOf } from '../domain/booking/booking-message.repository';
+import { markUnpromisedFlagged } from '../domain/booking/booking-reminder.repository';
+import { reminderLeadMs, unpromisedFlagLeadMs } from '../domain/booking/booking-reminder.rules';
 import { findTenant } from '../domain/tenant/tenant.repository';
 import { salonLanguage } from '../domain/language/language.rules';
 import { salonOwnerEmail } from '../domain/users/user.repository';
-import { reminderAnswerLine, renderUnconfirmedFlag } from '../domain/notifications/reminder-reply-messages.rules';
+import { reminderAnswerLine, renderUnpromisedFlag } from '../domain/notifications/reminder-reply-messages.rules';
 import { claimBookingNotification, markBookingNotificationSent } from '../domain/booking/booking-notification.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
 import { nowOf, type Clock } from '../domain/time/clock';
 import { activitySignaller } from './activity-signaller';
 import { deliverOnce, type Channel, type Contact } from './message-delivery';
+import { bookingRecipient } from './booking-recipient';
 import { committedAt } from './read-committed';
 import { bookingContract, type BookingSnapshot } from '../domain/booking/booking-events.rules';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
@@ -38,20 +40,20 @@ export interface BookingActivityDeps {
   links?: BookingLinkConfig;
 }
 
+/** The flag's notification row keeps the key it was first claimed with: another key would e-mail a flag again after a deploy. */
+const FLAG_KEY = 'UNCONFIRMED';
+
 export function createBookingActivities(deps: BookingActivityDeps): BookingActivities {
   const { knex, mailer, sms, links } = deps;
 
   async function messageFacts(booking: BookingRow, kind: BookingMessageKind): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const { salon, items, customer } = await messagePartiesOf(knex, booking);
-    const language = booking.language;
+    const recipient = bookingRecipient(booking, customer);
     return {
-      contact: {
-        phone: booking.contactPhone ?? customer?.phone ?? null,
-        email: booking.contactEmail ?? customer?.email ?? null,
-      },
+      contact: recipient.contact,
       facts: {
         salonName: salon.name,
-        customerName: booking.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
+        customerName: recipient.name,
         startTime: new Date(booking.startTime),
         endTime: new Date(booking.endTime),
         timezone: booking.metadata?.displaySnapshot?.timezone ?? salon.timezone,
@@ -106,6 +108,33 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
     );
   }
 
+  /** The salon's flag of a booking nobody promised to come to (docs/rules/reminders.md#bookings-without-a-promise), once. */
+  async function flagUnpromised({ bookingId }: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'> {
+    const booking = await bookingById(knex, bookingId);
+    if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
+    // flagged once: the compare-and-set, or the flag of an earlier attempt whose e-mail failed
+    const flagged = (await markUnpromisedFlagged(knex, bookingId)) || booking.unpromisedFlaggedAt !== null;
+    if (!flagged) return 'NOT_FLAGGED';
+    const outcome = await deliverOnce(
+      'EMAIL',
+      { mailer, sms },
+      {
+        label: `booking ${bookingId} (${FLAG_KEY})`,
+        failureType: BookingActivityErrors.deliveryFailed,
+        meta: { bookingId, kind: FLAG_KEY },
+        claim: () => claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey: FLAG_KEY }, { tenantId: booking.tenantId, kind: FLAG_KEY }),
+        async compose() {
+          const { facts, contact } = await messageFacts(booking, 'REMINDER');
+          const email = await salonOwnerEmail(knex, booking.tenantId);
+          const settings = (await findTenant(knex, booking.tenantId))?.settings;
+          return { contact: { phone: null, email }, message: renderUnpromisedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
+        },
+        markSent: (id) => markBookingNotificationSent(knex, id),
+      },
+    );
+    return outcome === 'NO_CONTACT' ? 'NO_CONTACT' : 'FLAGGED';
+  }
+
   return {
     async readBooking({ bookingId, minVersion }): Promise<BookingSnapshot> {
       const row = await bookingTimelineRow(knex, bookingId);
@@ -117,40 +146,17 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         version: row.version,
         startTime: new Date(row.startTime).toISOString(),
         recordedAfterTheFact: wasRecordedAfterTheFact(row.metadata),
-        // the salon's reminder and flag times (docs/rules/reminders.md), and the customer's confirmation
+        // the salon's reminder and flag times (docs/rules/reminders.md), and the customer's promise to come
         reminderLeadMs: reminderLeadMs(settings ?? {}),
-        unconfirmedFlagLeadMs: unconfirmedFlagLeadMs(settings ?? {}),
-        confirmedAt: row.confirmedAt ? new Date(row.confirmedAt).toISOString() : null,
+        unpromisedFlagLeadMs: unpromisedFlagLeadMs(settings ?? {}),
+        promisedAt: row.promisedAt ? new Date(row.promisedAt).toISOString() : null,
       };
       return committedAt(bookingContract, bookingId, minVersion, snapshot);
     },
 
-    async flagUnconfirmedBooking({ bookingId }) {
-      const booking = await bookingById(knex, bookingId);
-      if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
-      // flagged once: the compare-and-set, or the flag of an earlier attempt whose e-mail failed
-      const flagged = (await markUnconfirmedFlagged(knex, bookingId)) || booking.unconfirmedFlaggedAt !== null;
-      if (!flagged) return 'NOT_FLAGGED';
-      const outcome = await deliverOnce(
-        'EMAIL',
-        { mailer, sms },
-        {
-          label: `booking ${bookingId} (UNCONFIRMED)`,
-          failureType: BookingActivityErrors.deliveryFailed,
-          meta: { bookingId, kind: 'UNCONFIRMED' },
-          claim: () =>
-            claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey: 'UNCONFIRMED' }, { tenantId: booking.tenantId, kind: 'UNCONFIRMED' }),
-          async compose() {
-            const { facts, contact } = await messageFacts(booking, 'REMINDER');
-            const email = await salonOwnerEmail(knex, booking.tenantId);
-            const settings = (await findTenant(knex, booking.tenantId))?.settings;
-            return { contact: { phone: null, email }, message: renderUnconfirmedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
-          },
-          markSent: (id) => markBookingNotificationSent(knex, id),
-        },
-      );
-      return outcome === 'NO_CONTACT' ? 'NO_CONTACT' : 'FLAGGED';
-    },
+    flagUnpromisedBooking: flagUnpromised,
+    // the name runs started before the rename scheduled (workflows/booking/booking.workflow.ts PROMISE_WORDS)
+    flagUnconfirmedBooking: flagUnpromised,
 
     sendBookingSms: (request) => deliver('SMS', request),
     sendBookingEmail: (request) => deliver('EMAIL', request),

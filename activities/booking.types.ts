@@ -11,8 +11,12 @@ export interface BookingMessageRequest {
   dedupeKey: string;
 }
 
-/** SUPERSEDED: the message was about a time the booking no longer has (booking-status.rules.ts isMessageSuperseded), so nothing was sent */
-export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED';
+/**
+ * SUPERSEDED: the message was about a time the booking no longer has (booking-status.rules.ts
+ * isMessageSuperseded), so nothing was sent; NOTHING_TO_SEND: the message has nothing to say on this
+ * channel (a refund by e-mail, a late payment not released)
+ */
+export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED' | 'NOTHING_TO_SEND';
 
 export interface BookingActivities {
   /** Committed state of the booking, once it has reached `minVersion` (retried until then). */
@@ -22,9 +26,11 @@ export interface BookingActivities {
   /** Sends the message by e-mail once, when the booking has an e-mail address. */
   sendBookingEmail(input: BookingMessageRequest): Promise<DeliveryOutcome>;
   /**
-   * A booking still unconfirmed at the salon's flag time: marks it flagged (once) and tells the salon
-   * by e-mail (once); nothing when the customer confirmed or the booking is no longer ahead.
+   * A booking nobody promised to come to at the salon's flag time: marks it flagged (once) and tells
+   * the salon by e-mail (once); nothing when the customer promised or the booking is no longer ahead.
    */
+  flagUnpromisedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
+  /** @deprecated flagUnpromisedBooking under the name runs started before it scheduled (workflows/booking/booking.workflow.ts PROMISE_WORDS) */
   flagUnconfirmedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
   /** Adds the visit to the tenant-customer metrics exactly once per booking. */
   recordCompletedVisit(input: { bookingId: string }): Promise<'RECORDED' | 'ALREADY_RECORDED' | 'NO_CUSTOMER' | 'NOT_COMPLETED'>;

@@ -1,6 +1,16 @@
 // What the payment workflow may ask of the outside world. The workflow imports these types only;
-// activities/payments.activities.ts implements them over domain/payments/payment-workflow.service.ts.
+// activities/payments.activities.ts implements them (over domain/payments/payment-workflow.service.ts).
 import type { PaymentSnapshot } from '../domain/payments/payment-events.rules';
+import type { PaymentMessageKind } from '../domain/notifications/payment-messages.rules';
+import type { DeliveryOutcome } from './booking.types';
+
+/** One payment message on one channel; its notification rows (one per refund, one per late payment) make it go out at most once. */
+export interface PaymentMessageRequest {
+  paymentId: string;
+  kind: PaymentMessageKind;
+  /** names the message in the history and the alerts, e.g. `REFUNDS:<payment version>` */
+  dedupeKey: string;
+}
 
 export interface PaymentActivities {
   /** Committed state of the payment, once it has reached `minVersion` (retried until then). */
@@ -21,12 +31,19 @@ export interface PaymentActivities {
   processRefunds(input: { paymentId: string }): Promise<number>;
   /** Closes the provider's checkout of a payment that expired here (best effort). */
   releaseExpiredSession(input: { paymentId: string }): Promise<string>;
-  /** One SMS per paid-out refund, at most once (docs/rules/payments.md#refunds). */
-  sendRefundSms(input: { paymentId: string }): Promise<number>;
   /** The provider confirmed after the payment expired: void the authorization or refund the capture, once. */
   releaseLatePayment(input: { paymentId: string }): Promise<string>;
-  /** The customer of a released late payment is told by SMS and e-mail, each at most once. */
-  sendLatePaymentMessages(input: { paymentId: string }): Promise<number>;
+  /**
+   * The message by SMS, once (workflows/shared/message-channels.ts): one per paid-out refund
+   * (docs/rules/payments.md#refunds), or the released late payment.
+   */
+  sendPaymentSms(input: PaymentMessageRequest): Promise<DeliveryOutcome>;
+  /** The message by e-mail, once: the released late payment (a refund is told by SMS only). */
+  sendPaymentEmail(input: PaymentMessageRequest): Promise<DeliveryOutcome>;
+  /** @deprecated the refund SMS as runs started before the message channels send it (workflows/payments/payment.workflow.ts MESSAGE_CHANNELS) */
+  sendRefundSms(input: { paymentId: string }): Promise<DeliveryOutcome>;
+  /** @deprecated the late payment's SMS and e-mail as runs started before the message channels send them */
+  sendLatePaymentMessages(input: { paymentId: string }): Promise<DeliveryOutcome[]>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
   expirePayment(input: { paymentId: string }): Promise<string>;
   /** A failed deposit's retry window ended with no new attempt: the PENDING booking is cancelled by SYSTEM (PAYMENT_NOT_RETRIED). */
@@ -38,4 +55,5 @@ export const PaymentActivityErrors = {
   providerTransient: 'PROVIDER_UNAVAILABLE',
   providerPermanent: 'PROVIDER_REFUSED',
   notConfigured: 'PAYMENTS_NOT_CONFIGURED',
+  deliveryFailed: 'PAYMENT_MESSAGE_DELIVERY_FAILED',
 } as const;

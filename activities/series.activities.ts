@@ -12,7 +12,7 @@ import { tenantById } from '../domain/tenant/tenant-context';
 import { findServicesByIds } from '../domain/catalogue/catalogue.repository';
 import { resourceNames } from '../domain/resource/resource.repository';
 import { findCustomer } from '../domain/customer/customer.repository';
-import { bookingById } from '../domain/booking/booking.repository';
+import { bookingById } from '../domain/booking/booking-timeline.repository';
 import { ownerContactsOfSalon } from '../domain/users/user.repository';
 import { seriesContract } from '../domain/series/series-events.rules';
 import { claimSeriesNotification, findOccurrence, markSeriesNotificationSent, seriesById } from '../domain/series/series.repository';

@@ -1,6 +1,7 @@
 // What the middleware learns about a request, attached to `req` for the routes.
 import type { Request } from 'express';
 import type { AccessClaims } from '../domain/auth/tokens';
+import type { GuestProof } from '../domain/booking/booking-access.service';
 import { errors } from '../domain/errors';
 
 export interface Principal {
@@ -71,4 +72,28 @@ export function tenantOf(req: Request): string {
   const tenantId = principal.tenantId;
   if (!tenantId) throw errors.forbidden('This action needs a tenant context');
   return tenantId;
+}
+
+/** Who proves a public booking route: the signed-in customer who owns the booking, or a guest with its manage token or contact phone. */
+export type BookingProver = { accountId: string } | { proof: GuestProof };
+
+/**
+ * A guest's proof of a booking, from a body or a query: the manage token or the contact phone; 400
+ * naming `token` when there is neither (docs/rules/booking-page.md#manage-links).
+ */
+export function guestProofOf(source: { token?: unknown; phone?: unknown }, orSignedIn = false): GuestProof {
+  const token = typeof source.token === 'string' && source.token ? source.token : undefined;
+  const phone = typeof source.phone === 'string' && source.phone ? source.phone : undefined;
+  if (!token && !phone) {
+    const message = orSignedIn ? 'give the manage token or the contact phone, or sign in as the customer' : 'give the manage token or the contact phone';
+    throw errors.validation('Request validation failed', [{ field: 'token', message }]);
+  }
+  return { token, phone };
+}
+
+/** The signed-in customer when the request carries no token or phone, else the guest's proof (guestProofOf). */
+export function bookingProverOf(req: Request, source: { token?: unknown; phone?: unknown }): BookingProver {
+  const customer = optionalCustomerOf(req);
+  if (customer && !source.token && !source.phone) return { accountId: customer.accountId };
+  return { proof: guestProofOf(source, true) };
 }

@@ -434,7 +434,7 @@ async function main(): Promise<void> {
 
     // the confirmations of every booking so far sent: the phase that follows does not share the CPU
     // with the worker's backlog from the one before
-    const unconfirmed = async () =>
+    const unsentConfirmations = async () =>
       Number(
         (
           await db!.raw(
@@ -446,7 +446,7 @@ async function main(): Promise<void> {
       );
     const drain = async (): Promise<number> => {
       const started = Date.now();
-      while ((await unconfirmed()) > 0 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 250));
+      while ((await unsentConfirmations()) > 0 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 250));
       return Date.now() - started;
     };
 

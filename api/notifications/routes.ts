@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { sendData } from '../envelope';
 import { errors } from '../../domain/errors';
-import { checkReplyKey, receiveSmsReply, sveveInbound } from '../../domain/notifications/sms-reply.service';
+import { checkReplyKey, receiveSmsReply, smsReplyAck, sveveInbound } from '../../domain/notifications/sms-reply.service';
 
 export function notificationsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -25,7 +25,7 @@ export function notificationsRouter(deps: AppDeps): Router {
     );
     // applied, but the answer did not go out: the gateway delivers the reply again and the answer follows
     if (!result.answered) throw errors.unavailable('SMS_ANSWER_FAILED', 'The reply was received; its answer could not be sent yet');
-    sendData(res, { outcome: result.outcome, bookingId: result.bookingId, duplicate: result.duplicate });
+    sendData(res, smsReplyAck(result));
   };
   router.get('/webhooks/sms/sveve', reply);
   router.post('/webhooks/sms/sveve', reply);

@@ -11,7 +11,7 @@ import { poolStats } from '../../db/pool-stats';
 import { waitlistFigures, type WaitlistFigures } from '../../domain/waitlist/waitlist.repository';
 import { seriesFigures, type SeriesFigures } from '../../domain/series/series.repository';
 import { nudgeFigures, type NudgeFigures } from '../../domain/rebooking/rebooking.repository';
-import { reminderFiguresBySalon, type SalonReminderFigures } from '../../domain/booking/booking-confirmation.repository';
+import { reminderFiguresBySalon, type SalonReminderFigures } from '../../domain/booking/booking-reminder.repository';
 import { cancellationsByReplyPerSalon } from '../../domain/notifications/sms-reply.repository';
 import { movesBySalon } from '../../domain/booking/booking-figures.repository';
 
@@ -93,15 +93,21 @@ export class Metrics {
         }
       },
     });
-    new client.Gauge({
-      name: 'booking_confirmations',
-      help: 'Bookings the customer confirmed, per salon and channel (LINK, SMS, STAFF)',
-      labelNames: ['salon', 'via'],
-      registers,
-      async collect() {
-        for (const f of (await figures()).salons) for (const via of ['LINK', 'SMS', 'STAFF'] as const) this.set({ salon: f.salon, via }, f.confirmations[via]);
-      },
-    });
+    // booking_confirmations: the released name of booking_promises (docs/api/changelog.md: kept until 2027-06-01)
+    for (const [name, help] of [
+      ['booking_promises', 'Bookings the customer promised to come to, per salon and channel (LINK, SMS, STAFF)'],
+      ['booking_confirmations', 'Deprecated: booking_promises under its released name'],
+    ]) {
+      new client.Gauge({
+        name,
+        help,
+        labelNames: ['salon', 'via'],
+        registers,
+        async collect() {
+          for (const f of (await figures()).salons) for (const via of ['LINK', 'SMS', 'STAFF'] as const) this.set({ salon: f.salon, via }, f.promises[via]);
+        },
+      });
+    }
     new client.Gauge({
       name: 'booking_cancellations_by_reply',
       help: 'Bookings cancelled by a NEI/NO reply to the reminder, per salon',

@@ -12,13 +12,12 @@ import { notFoundPage, requestedItems } from './booking-page';
 import { sendPage } from './layout';
 import { html } from './html';
 import { setProofCookie } from './proof-cookie';
-import { manageBookingPath } from '../../domain/booking/booking-links';
+import { manageLinkPath } from '../../domain/booking/manage-link.service';
 import { t } from '../../web/shared/i18n';
 import { localDateOf } from '../../web/shared/format';
 import { contactBody, contactProblems } from '../../web/shared/contact';
 import { AppError } from '../../domain/errors';
 import { createPublicBooking } from '../../domain/booking/booking-create.service';
-import { availabilityForDate } from '../../domain/availability/availability.service';
 import { publicPayment } from '../../domain/payments/payment.service';
 import { nowOf } from '../../domain/time/clock';
 
@@ -56,27 +55,16 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
     return render(422, { fields: Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(view.lang, key)])) });
   }
 
-  let items = requestedItems(state);
-  if (salon.bookingMode === 'assigned_only' && state.staff === 'any') {
-    // "anyone" at a salon that assigns every booking: the person the free time was offered with
-    const day = await availabilityForDate(ctx.deps.knex, tenant, {
-      date: localDateOf(state.time, salon.timezone),
-      items,
-      onlineOnly: true,
-      now: nowOf(ctx.deps),
-    }).catch(() => null);
-    const slot = day?.slots.find((s) => s.start === state.time);
-    if (slot) items = items.map((item, i) => ({ ...item, resourceId: slot.items[i]?.resourceId ?? null }));
-  }
-
   try {
+    // "anyone" is the placement's decision, as for every other booking (domain/booking/booking-placement.service.ts)
+    const items = requestedItems(state);
     const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values), language: view.lang });
-    setProofCookie(req, res, booking.id, booking.cancellationToken);
+    setProofCookie(req, res, booking.id, booking.manageToken);
     if (booking.paymentRequired) {
-      const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);
+      const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.manageToken }).catch(() => null);
       if (payment?.redirectUrl) return void res.redirect(303, payment.redirectUrl);
     }
-    res.redirect(303, `${manageBookingPath(slug, booking.id, booking.cancellationToken)}&new=1`);
+    res.redirect(303, `${manageLinkPath(slug, booking.id, booking.manageToken)}&new=1`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'BOOKING_CONFLICT') {

@@ -39,7 +39,6 @@ export function salonRules(tenant: PublicTenant): BootData['salon'] {
     timezone: s.timezone,
     currency: s.currency,
     locale: (s as { locale?: string }).locale ?? 'nb-NO',
-    bookingMode: s.bookingMode,
     maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
     deposit: s.depositEnabled && s.depositValue > 0 ? { type: s.depositType, value: s.depositValue } : null,
     cancellationHours: s.cancellationHours,

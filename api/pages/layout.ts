@@ -8,7 +8,7 @@ import type { SalonView } from './salon';
 import type { PageAssets } from './assets';
 import { t } from '../../web/shared/i18n';
 import { addDays, formatLocalDate, type Lang } from '../../web/shared/format';
-import { addressLine } from '../../domain/booking/booking-calendar';
+import { addressLine } from '../../domain/booking/booking-calendar.service';
 import { sanitizeDescription } from '../../domain/tenant/tenant-validation';
 
 export interface PageOptions {

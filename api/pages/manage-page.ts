@@ -14,15 +14,15 @@ import { formatLongDay, formatMoney, formatTime, formatDay, formatDayTime, local
 import { AppError } from '../../domain/errors';
 import { getPublicBooking } from '../../domain/booking/booking-query.service';
 import { cancelPublicBooking, guestCancelPreview, type CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
-import { confirmPublicBooking } from '../../domain/booking/booking-confirm.service';
-import { canConfirmAttendance } from '../../domain/booking/booking-confirmation.rules';
+import { recordPublicBookingPromise } from '../../domain/booking/booking-promise.service';
+import { canPromise } from '../../domain/booking/booking-reminder.rules';
 import { nowOf } from '../../domain/time/clock';
 import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
-import { guestBooking } from '../../domain/booking/booking-guest-access';
-import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar';
-import { bookingCalendarPath, manageBookingPath } from '../../domain/booking/booking-links';
+import { guestBooking } from '../../domain/booking/booking-access.service';
+import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar.service';
+import { bookingCalendarPath, manageLinkPath } from '../../domain/booking/manage-link.service';
 import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../domain/payments/deposit-view.service';
-import { moveForCustomer } from '../../domain/booking/booking-move';
+import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
 
 /** What the cancelled page says the cancellation did with the deposit. */
@@ -109,23 +109,23 @@ function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: str
   </section>`;
 }
 
-/** Confirm (docs/rules/reminders.md#confirming): a button while the booking is ahead and unconfirmed, a note once confirmed. */
-function confirmSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
+/** The customer's promise to come (docs/rules/reminders.md#promising-to-come): a button while the booking is ahead and not promised, a note once promised. */
+function promiseSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
   const { lang } = view;
   const { booking, token } = found;
-  if (booking.confirmedAt)
-    return html`<section class="card" aria-labelledby="confirm-heading">
-      <h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
-      <p class="success" id="confirmed-note">${t(lang, 'confirmedNote')}</p>
+  if (booking.promisedAt)
+    return html`<section class="card" aria-labelledby="promise-heading">
+      <h2 id="promise-heading">${t(lang, 'promiseHeading')}</h2>
+      <p class="success" id="promised-note">${t(lang, 'promisedNote')}</p>
     </section>`;
-  if (!canConfirmAttendance(booking, nowOf(ctx.bookings).getTime())) return '';
-  return html`<section class="card" aria-labelledby="confirm-heading">
-    <h2 id="confirm-heading">${t(lang, 'confirmHeading')}</h2>
-    <p id="confirm-prompt">${t(lang, 'confirmPrompt')}</p>
-    <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/confirm">
+  if (!canPromise(booking, nowOf(ctx.bookings).getTime())) return '';
+  return html`<section class="card" aria-labelledby="promise-heading">
+    <h2 id="promise-heading">${t(lang, 'promiseHeading')}</h2>
+    <p id="promise-prompt">${t(lang, 'promisePrompt')}</p>
+    <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/promise">
       <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
       <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-      <button type="submit" class="primary" aria-describedby="confirm-prompt">${t(lang, 'confirmButton')}</button>
+      <button type="submit" class="primary" aria-describedby="promise-prompt">${t(lang, 'promiseButton')}</button>
     </form>
   </section>`;
 }
@@ -135,7 +135,7 @@ async function renderManage(
   req: Request,
   res: Response,
   found: Found,
-  options: { status?: number; error?: string; confirmError?: string; moveError?: string; move?: MoveQuery } = {},
+  options: { status?: number; error?: string; promiseError?: string; moveError?: string; move?: MoveQuery } = {},
 ): Promise<void> {
   const view = await salonView(ctx.deps, req, res, found.tenant, `/${found.tenant.slug}`);
   const { lang, locale } = view;
@@ -147,7 +147,7 @@ async function renderManage(
   const justBooked = req.query.new === '1' && booking.status !== 'CANCELLED';
   const justCancelled = req.query.cancelled === '1' && booking.status === 'CANCELLED';
   const justMoved = req.query.moved === '1' && booking.status !== 'CANCELLED';
-  const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageBookingPath(found.tenant.slug, booking.id, token)}`;
+  const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageLinkPath(found.tenant.slug, booking.id, token)}`;
   // what the customer must know about the deposit: still to pay (and until when the time is held), or what the cancellation did with it
   const row = await guestBooking(ctx.bookings, found.tenant, booking.id, { token });
   const [unpaid, refunded] = await Promise.all([unpaidDeposit(ctx.deps.knex, row), cancelledDeposit(ctx.deps.knex, row)]);
@@ -196,7 +196,7 @@ async function renderManage(
         <p class="hint">${t(lang, 'manageHint')}</p>
       </div>
     </section>
-    ${seriesSection(view, series, zone)} ${confirmSection(ctx, view, found, options.confirmError)}
+    ${seriesSection(view, series, zone)} ${promiseSection(ctx, view, found, options.promiseError)}
     ${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
     ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
     <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
@@ -232,22 +232,22 @@ export async function cancelFromForm(ctx: PagesContext, req: Request, res: Respo
     const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
     return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, error: errorMessage(lang, err.code) });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&cancelled=1`);
 }
 
-/** POST /<slug>/bookings/<id>/confirm (form: token): the same confirmation as the public API (LINK). */
-export async function confirmFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+/** POST /<slug>/bookings/<id>/promise (form: token): the same promise as the public API (LINK). */
+export async function promiseFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(body.token));
   if (!found) return notFoundPage(ctx, req, res);
   try {
-    await confirmPublicBooking(ctx.bookings, found.tenant, found.booking.id, { token: found.token });
+    await recordPublicBookingPromise(ctx.bookings, found.tenant, found.booking.id, { token: found.token });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
-    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, confirmError: errorMessage(lang, err.code) });
+    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, promiseError: errorMessage(lang, err.code) });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&confirmed=1`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&promised=1`);
 }
 
 /** POST /<slug>/bookings/<id>/move (form: token, time): the same move as the public API; a refusal shows the week again with why. */
@@ -268,7 +268,7 @@ export async function moveFromForm(ctx: PagesContext, req: Request, res: Respons
       move: { open: true, week: null, date },
     });
   }
-  res.redirect(303, `${manageBookingPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
+  res.redirect(303, `${manageLinkPath(found.tenant.slug, found.booking.id, found.token)}&moved=1${lang === 'en' ? '&lang=en' : ''}`);
 }
 
 /** The salon-local date of a posted time, or null when it is no time at all. */
@@ -296,7 +296,7 @@ export async function calendarFile(ctx: PagesContext, req: Request, res: Respons
       location: addressLine(tenant.address),
       services: booking.items.map((i) => i.serviceName),
       staffName: staff.join(', ') || null,
-      manageUrl: `${ctx.deps.config.publicBaseUrl}${manageBookingPath(tenant.slug, booking.id, token)}`,
+      manageUrl: `${ctx.deps.config.publicBaseUrl}${manageLinkPath(tenant.slug, booking.id, token)}`,
       uidDomain: ctx.deps.config.platformDomain,
     },
     'PUBLISH',

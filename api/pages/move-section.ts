@@ -14,7 +14,7 @@ import { availabilityForDates } from '../../domain/availability/availability.ser
 import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import type { CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
-import { manageBookingPath } from '../../domain/booking/booking-links';
+import { manageLinkPath } from '../../domain/booking/manage-link.service';
 import { nowOf } from '../../domain/time/clock';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -64,7 +64,7 @@ export async function moveSection(
       html`<p>${t(lang, 'moveClosed', { when: until })}</p>
         ${alert}`,
     );
-  const manage = manageBookingPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
+  const manage = manageLinkPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
   if (!query.open) {
     return heading(
       lang,

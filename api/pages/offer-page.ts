@@ -17,8 +17,7 @@ import { AppError } from '../../domain/errors';
 import { acceptOffer, declineOffer, viewOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import type { WaitlistOfferDto } from '../../domain/waitlist/waitlist.dto';
 import { publicPayment } from '../../domain/payments/payment.service';
-import { issueCancellationToken } from '../../domain/booking/cancellation-token';
-import { manageBookingPath } from '../../domain/booking/booking-links';
+import { issueManageToken, manageLinkPath } from '../../domain/booking/manage-link.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -136,7 +135,7 @@ async function renderOffer(ctx: PagesContext, req: Request, res: Response, found
     // the accepted offer's booking: its manage link, derived from the booking id as in its messages
     const booking =
       offer.status === 'ACCEPTED' && offer.bookingId
-        ? manageBookingPath(tenant.slug, offer.bookingId, issueCancellationToken(ctx.deps.config.keys.manageLink, offer.bookingId).token)
+        ? manageLinkPath(tenant.slug, offer.bookingId, issueManageToken(ctx.deps.config.keys.manageLink, offer.bookingId).token)
         : undefined;
     const heading: MessageKey =
       offer.status === 'DECLINED' ? 'offerDeclinedHeading' : offer.status === 'ACCEPTED' ? 'offerAcceptedHeading' : 'offerClosedHeading';
@@ -172,12 +171,12 @@ export async function acceptFromForm(ctx: PagesContext, req: Request, res: Respo
   if (!found) return offerNotFound(ctx, req, res);
   try {
     const booking = await acceptOffer(offerDeps(ctx), found.tenant, found.offer.id, found.token);
-    setProofCookie(req, res, booking.id, booking.cancellationToken);
+    setProofCookie(req, res, booking.id, booking.manageToken);
     if (booking.paymentRequired) {
-      const payment = await publicPayment(ctx.payments, found.tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);
+      const payment = await publicPayment(ctx.payments, found.tenant, booking.id, { token: booking.manageToken }).catch(() => null);
       if (payment?.redirectUrl) return void res.redirect(303, payment.redirectUrl);
     }
-    res.redirect(303, `${manageBookingPath(found.tenant.slug, booking.id, booking.cancellationToken)}&new=1`);
+    res.redirect(303, `${manageLinkPath(found.tenant.slug, booking.id, booking.manageToken)}&new=1`);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     await refused(ctx, req, res, found, err);

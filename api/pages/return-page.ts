@@ -16,7 +16,7 @@ import { AppError } from '../../domain/errors';
 import { paymentReturnView, type PaymentReturnView } from '../../domain/payments/payment-return.service';
 import { retryPayment } from '../../domain/payments/payment.service';
 import { bookingUiVersion } from '../../domain/platform/platform-settings.service';
-import { manageBookingPath } from '../../domain/booking/booking-links';
+import { manageLinkPath } from '../../domain/booking/manage-link.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -102,7 +102,7 @@ async function renderReturn(
         </form>`
       : '';
   const manage =
-    token && !waiting ? html`<p><a class="button" href="${manageBookingPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
+    token && !waiting ? html`<p><a class="button" href="${manageLinkPath(tenant.slug, payment.bookingId, token)}">${t(lang, 'manageLink')}</a></p>` : '';
   const checkout = payment.checkoutUrl ? html`<p><a href="${payment.checkoutUrl}">${t(lang, 'paymentGoTo')}</a></p>` : '';
   // a failed deposit below the cap: until when the time is held for the retry
   const heldLine =

@@ -8,7 +8,7 @@ import type { PagesContext } from './context';
 import { findPublicDir, loadBuiltAssets, type BuiltAssets } from './assets';
 import { bookingPage, notFoundPage } from './booking-page';
 import { bookFromForm } from './book';
-import { calendarFile, cancelFromForm, confirmFromForm, managePage, moveFromForm } from './manage-page';
+import { calendarFile, cancelFromForm, promiseFromForm, managePage, moveFromForm } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
@@ -82,9 +82,10 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
     slugRoute((req, res) => cancelFromForm(ctx, req, res)),
   );
   router.post(
-    '/:slug/bookings/:id/confirm',
+    // /confirm: the form's address on pages rendered before the promise had its own word
+    ['/:slug/bookings/:id/promise', '/:slug/bookings/:id/confirm'],
     form,
-    slugRoute((req, res) => confirmFromForm(ctx, req, res)),
+    slugRoute((req, res) => promiseFromForm(ctx, req, res)),
   );
   router.post(
     '/:slug/bookings/:id/move',

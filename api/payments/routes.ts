@@ -3,11 +3,11 @@
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../deps';
 import { requireRole } from '../middleware/require-role';
-import { optionalCustomerOf, principalOf, tenantOf } from '../request-context';
+import { guestProofOf, optionalCustomerOf, principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendNoContent, sendPage } from '../envelope';
 import { errors } from '../../domain/errors';
 import { tenantById } from '../../domain/tenant/tenant-context';
-import { bookingActor } from '../../domain/booking/booking-actor';
+import { bookingActor } from '../../domain/booking/booking-access.service';
 import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 import type { PaymentDeps } from '../../domain/payments/payment-change';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
@@ -34,15 +34,10 @@ export function paymentsRouter(deps: AppDeps): Router {
     bookingHooks: deps.hooks.booking,
   };
   const actorOf = (req: Request) => bookingActor(knex, principalOf(req));
-  // the booking is proven by its cancellation token, its contact phone, or the signed-in customer who owns it
+  // the booking is proven by its manage token, its contact phone, or the signed-in customer who owns it
   const proofOf = (req: Request, source: Query) => {
     const customerAccountId = optionalCustomerOf(req)?.accountId;
-    if (!source.token && !source.phone && !customerAccountId) {
-      throw errors.validation('Request validation failed', [
-        { field: 'token', message: 'give the cancellation token or the contact phone, or sign in as the customer' },
-      ]);
-    }
-    return { token: source.token, phone: source.phone, customerAccountId };
+    return customerAccountId && !source.token && !source.phone ? { customerAccountId } : { ...guestProofOf(source, true), customerAccountId };
   };
 
   // ------------------------------------------------------------ admin payments

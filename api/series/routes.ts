@@ -6,7 +6,7 @@ import { rateLimiter } from '../middleware/rate-limit';
 import { customerOf, principalOf, tenantOf } from '../request-context';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { tenantById } from '../../domain/tenant/tenant-context';
-import { bookingActor } from '../../domain/booking/booking-actor';
+import { bookingActor } from '../../domain/booking/booking-access.service';
 import {
   cancelOccurrence,
   createCustomerSeries,

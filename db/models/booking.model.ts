@@ -1,6 +1,14 @@
+import type { Pojo } from 'objection';
 import { BaseModel } from './base.model';
 
-/** bookings (migration 040). Written by domain/booking/booking-change.ts; version +1 on every change. */
+/**
+ * Columns migration 180 renamed and keeps in step with their new names until a later migration drops
+ * them, for the version before it: no read returns them.
+ */
+export const RETIRING_BOOKING_COLUMNS = ['confirmed_at', 'confirmed_via', 'unconfirmed_flagged_at', 'cancellation_token_hash'] as const;
+const RETIRING_PROPERTIES = ['confirmedAt', 'confirmedVia', 'unconfirmedFlaggedAt', 'cancellationTokenHash'];
+
+/** bookings (migration 040). Written by domain/booking/booking-change.service.ts; version +1 on every change. */
 export class BookingModel extends BaseModel {
   static override tableName = 'bookings';
   static override jsonAttributes = ['metadata'];
@@ -34,7 +42,8 @@ export class BookingModel extends BaseModel {
   /** 'CUSTOMER' | 'SALON' | 'SYSTEM' */
   cancelledBy!: string | null;
   cancelledAt!: Date | null;
-  cancellationTokenHash!: string | null;
+  /** the SHA-256 of the manage link's token (domain/booking/manage-link.service.ts); null: the salon made it */
+  manageTokenHash!: string | null;
   allowDoubleBooking!: boolean;
   createdBy!: string | null;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
@@ -43,10 +52,16 @@ export class BookingModel extends BaseModel {
   language!: string;
   /** the SEQUENCE of its calendar event: raised only by changes its messages announce (migration 131) */
   calendarSequence!: number;
-  /** when the customer confirmed they are coming (migration 150) */
-  confirmedAt!: Date | null;
+  /** when the customer promised to come (migrations 150, 180) */
+  promisedAt!: Date | null;
   /** 'LINK' | 'SMS' | 'STAFF' */
-  confirmedVia!: string | null;
-  /** when the salon was told the booking is still unconfirmed (once) */
-  unconfirmedFlaggedAt!: Date | null;
+  promisedVia!: string | null;
+  /** when the salon was told the customer has not promised to come (once) */
+  unpromisedFlaggedAt!: Date | null;
+
+  override $parseDatabaseJson(json: Pojo): Pojo {
+    const parsed = super.$parseDatabaseJson(json);
+    for (const retiring of RETIRING_PROPERTIES) delete parsed[retiring];
+    return parsed;
+  }
 }

@@ -1,4 +1,8 @@
+import type { Pojo } from 'objection';
 import { BaseModel } from './base.model';
+
+/** A settings key migration 180 renamed (now unpromisedFlagHoursBefore) and keeps in step for the version before it: no read returns it. */
+const RETIRING_SETTINGS_KEY = 'unconfirmedFlagHoursBefore';
 
 export interface OnboardingState {
   currentStep: number;
@@ -26,4 +30,10 @@ export class TenantModel extends BaseModel {
   billingExempt!: boolean;
   /** bumped by every api change of the tenant's subscription (the subscription workflow's entity version) */
   subscriptionVersion!: number;
+
+  override $parseDatabaseJson(json: Pojo): Pojo {
+    const parsed = super.$parseDatabaseJson(json);
+    if (parsed.settings && typeof parsed.settings === 'object') delete (parsed.settings as Record<string, unknown>)[RETIRING_SETTINGS_KEY];
+    return parsed;
+  }
 }

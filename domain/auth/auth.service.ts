@@ -18,7 +18,7 @@ import { findAuthSession, staffTokenHolder } from './session.repository';
 import { isSessionOpen } from './session.rules';
 import { toAuthUser, type AuthUserDto } from '../users/user.dto';
 import { createTenantWithOwner } from '../tenant/tenant.service';
-import type { IndustryType, TenantSettings } from '../tenant/tenant-settings.rules';
+import type { IndustryType, SettingsInput } from '../tenant/tenant-settings.rules';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { startTrial } from '../billing/subscription.service';
 
@@ -43,7 +43,7 @@ export interface RegisterInput {
   salonName: string;
   slug: string;
   industryType?: IndustryType;
-  settings?: Partial<TenantSettings>;
+  settings?: SettingsInput;
   ownerName?: string;
   email: string;
   phone?: string;

@@ -13,6 +13,7 @@ import {
   firstSlot,
   effectiveMaxBookingDays,
   lastBookableLocalDate,
+  beyondWindow,
   findNextAvailableDate,
   normalizeMaxDaysAhead,
   type AvailabilityInput,
@@ -91,13 +92,6 @@ export async function assertResourcesExist(db: Db, tenantId: string, ids: readon
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
   if (!wanted.length) return;
   if ((await existingResourceIds(db, tenantId, wanted)).length !== wanted.length) throw errors.notFound('resource');
-}
-
-/** `field` names what the client sent: `date` for availability, `startTime` for a booking. */
-export function beyondWindow(last: LocalDate, field: 'date' | 'startTime' = 'date') {
-  return errors.unprocessable('DATE_BEYOND_BOOKING_WINDOW', `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`, [
-    { field, message: `must be on or before ${last}` },
-  ]);
 }
 
 function slotDto(s: AvailableSlot): SlotDto {

@@ -3,6 +3,7 @@
  * of `now`. A booking may start on any local date up to and including today + N; N = 0 would be
  * today only (the setting's range is 1..365). null disables the limit.
  */
+import { errors } from '../errors';
 import { addDays, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
 
 /** Deposit-enabled tenants take bookings at most 7 days ahead, inside the authorization hold (docs/rules/payments.md#deposits). */
@@ -28,4 +29,11 @@ export function isDateWithinBookingWindow(date: LocalDate, now: Date, timezone: 
 /** Booking creation: is the booking's start (UTC) on a local date within the window? */
 export function isWithinBookingWindow(start: Date, now: Date, timezone: string, maxBookingDaysInAdvance: number | null): boolean {
   return isDateWithinBookingWindow(utcToLocalDate(start, timezone), now, timezone, maxBookingDaysInAdvance);
+}
+
+/** 422 DATE_BEYOND_BOOKING_WINDOW; `field` names what the client sent: `date` for availability, `startTime` for a booking. */
+export function beyondWindow(last: LocalDate, field: 'date' | 'startTime' = 'date') {
+  return errors.unprocessable('DATE_BEYOND_BOOKING_WINDOW', `The salon takes bookings up to ${last} (maxBookingDaysInAdvance)`, [
+    { field, message: `must be on or before ${last}` },
+  ]);
 }

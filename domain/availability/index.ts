@@ -12,8 +12,9 @@
  *      slotsForDate(db, tenant, { date, items, onlineOnly, now })               // engine slots, every part with its resource
  *      availabilityForDates(db, tenant, { fromDate, toDate, items, ... })      // many days, one load
  *      nextAvailableDate(db, tenant, { items, fromDate, maxDaysAhead, ... })   // the first day with a start
- *    A booking's own time is reserved by domain/booking/booking-reservation.ts (planItems or
- *    plannedFromItems -> placeVisit -> segmentRows), which calls the rules below under the lock.
+ *    A booking's own time is planned by domain/booking/booking-plan.rules.ts (planItems or
+ *    plannedFromItems) and placed by domain/booking/booking-placement.service.ts (placeVisit), which
+ *    calls the rules below under the lock; segmentRows makes the rows it writes.
  *
  * 1. "Can these services start at t with this staff member, and which rooms?" (visit.rules.ts):
  *

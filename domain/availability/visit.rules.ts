@@ -3,7 +3,7 @@
  * intervals that lay a visit (one or more services, back to back for the customer) out in time,
  * part by part, and decide which staff member and which rooms or equipment can hold every part at a
  * given start. Slots (slots.rules.ts), the next available date, the booking's placement
- * (domain/booking/booking-reservation.ts) and the waitlist's offers and holds all come through here.
+ * (domain/booking/booking-placement.service.ts) and the waitlist's offers and holds all come through here.
  *
  *   const capacity = capacityOf(resources, fromDate, tz, businessHours, { days })   // working and free time
  *   const candidates = candidatesFor(resources, services, onlineOnly)                // who may hold which part
@@ -246,6 +246,18 @@ export function chooseResource(
 /** `preferred` when it is among `ids`, else the first of them. */
 const suggest = (ids: readonly string[], preferred: string | null | undefined): string => (preferred && ids.includes(preferred) ? preferred : ids[0]);
 
+/** The candidates (in their order) who work over the staff time and are free in its blocking parts, each moved by `at` ms. */
+function freeStaffIds(
+  capacity: Capacity,
+  candidates: readonly ResourceAvailabilityData[],
+  time: { span: Interval; blocks: readonly Interval[] },
+  at: number,
+): string[] {
+  const free: string[] = [];
+  for (const s of candidates) if (staffFits(capacity, s, time, at)) free.push(s.id);
+  return free;
+}
+
 /**
  * A visit laid out once, relative to its start: each item's parts and the intervals to check (the
  * staff member's span and blocking parts, each requirement's time), as offsets in ms. Fitting it at
@@ -294,8 +306,7 @@ function fitPlannedItem(
   at: number,
   prefer: { staff?: string | null; rooms?: ReadonlyMap<RequirementType, string> },
 ): ItemFit | null {
-  const freeStaff: string[] = [];
-  for (const s of candidates.staff) if (staffFits(capacity, s, item.staff, at)) freeStaff.push(s.id);
+  const freeStaff = freeStaffIds(capacity, candidates.staff, item.staff, at);
   if (freeStaff.length === 0) return null;
   const requirements: ItemFit['requirements'] = [];
   for (const [j, req] of candidates.requirements.entries()) {
@@ -353,6 +364,28 @@ export function fitPlanAt(capacity: Capacity, plan: VisitPlan, candidates: reado
  */
 export function fitVisitAt(capacity: Capacity, services: readonly VisitService[], candidates: readonly ItemCandidates[], start: number): ItemFit[] | null {
   return fitPlanAt(capacity, planVisit(services, start), candidates, start);
+}
+
+/**
+ * Who takes each "anyone" item of a visit at a salon that assigns every booking
+ * (docs/rules/availability.md#unassigned-bookings): the staff member the slots offer at that start,
+ * by the same choice as fitPlanAt (the previous item's staff member when free, else the first free
+ * qualified one in the resources' order), so a booking made from a slot gets the person the slot
+ * showed, whichever page or client made it. An item with its staff member keeps it; null where no
+ * qualified staff member is free.
+ */
+export function staffForAnyone(
+  capacity: Capacity,
+  resources: readonly ResourceAvailabilityData[],
+  items: readonly { serviceId: string; resourceId: string | null; parts: readonly VisitPart[] }[],
+  onlineOnly: boolean,
+): (string | null)[] {
+  let previous: string | null = null;
+  return items.map((item) => {
+    if (item.resourceId !== null) return (previous = item.resourceId);
+    const free = freeStaffIds(capacity, qualifiedResources(resources, item.serviceId, onlineOnly), staffTimeOf(item.parts), 0);
+    return (previous = free.length ? suggest(free, previous) : null);
+  });
 }
 
 /** The minutes a visit spans for the customer, and the longest buffers around it (to size a capacity). */

@@ -18,8 +18,8 @@ export type BookingEventType =
   // staff change (PATCH resourceId, self-pick) and other edits (notes): the workflow may ignore them
   | 'BookingReassigned'
   | 'BookingUpdated'
-  // the customer confirmed they are coming (docs/rules/reminders.md#confirming): no flag to the salon
-  | 'BookingAttendanceConfirmed'
+  // the customer promised to come (docs/rules/reminders.md#promising-to-come): no flag to the salon
+  | 'BookingPromised'
   // created in, or moved into, the past by the salon (a visit recorded after the fact, see
   // booking-past.rules.ts): the workflow sends the customer nothing for it (no confirmation, no
   // reschedule notice, no reminder) but still records the visit once the booking is completed
@@ -43,12 +43,23 @@ export interface BookingSnapshot {
   /** a past visit the salon recorded (booking-past.rules.ts): the customer is told nothing */
   recordedAfterTheFact: boolean;
   /**
-   * The salon's reminder and flag times in ms before the start, and when the customer confirmed
-   * (docs/rules/reminders.md). Absent in snapshots recorded before they existed: 24 hours, no flag.
+   * The salon's reminder and flag times in ms before the start, and when the customer promised to
+   * come (docs/rules/reminders.md). Absent in snapshots recorded before they existed: 24 hours, no flag.
    */
   reminderLeadMs?: number;
+  unpromisedFlagLeadMs?: number | null;
+  promisedAt?: string | null;
+  /** The same two under the names snapshots were recorded with before migration 180 (a run replays its history as recorded). */
   unconfirmedFlagLeadMs?: number | null;
   confirmedAt?: string | null;
+}
+
+/** The snapshot's flag time and promise, whichever names it was recorded with. */
+export function promiseOf(snapshot: BookingSnapshot): { flagLeadMs: number | null; promisedAt: string | null } {
+  return {
+    flagLeadMs: snapshot.unpromisedFlagLeadMs ?? snapshot.unconfirmedFlagLeadMs ?? null,
+    promisedAt: snapshot.promisedAt ?? snapshot.confirmedAt ?? null,
+  };
 }
 
 export const bookingContract = entityContract<BookingEventType, BookingWorkflowArgs, BookingSnapshot>({

@@ -1,5 +1,6 @@
 /**
- * Bookings in the past (issue 10, point 4). The public portal refuses them (422 BOOKING_IN_PAST).
+ * Bookings in the past (docs/rules/booking.md#bookings-in-the-past). The public portal refuses them
+ * (422 BOOKING_IN_PAST, booking-start.rules.ts).
  * The salon side (OWNER, ADMIN, STAFF) may create a booking whose start has passed, or move one
  * there, because recording a visit after the fact is a real need (a phone booking typed in late, a
  * visit noted at the end of the day). It is made explicit, never silent:

@@ -15,7 +15,9 @@ export interface PublicBookingDto {
   displaySnapshot: { timezone: string; currency: string; locale: string };
   customerName: string | null;
   freeCancellationUntil: string;
-  /** when the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
+  /** when the customer promised to come (docs/rules/reminders.md#promising-to-come) */
+  promisedAt: string | null;
+  /** @deprecated released name of promisedAt (docs/api/changelog.md: kept until 2027-06-01) */
   confirmedAt: string | null;
   items: {
     serviceId: string;
@@ -42,7 +44,8 @@ export async function publicDto(db: Db, tenant: TenantContext, b: BookingDto, kn
     displaySnapshot: b.metadata.displaySnapshot,
     customerName: b.contact?.name ?? null,
     freeCancellationUntil: freeCancellationUntil(b.startTime, tenant.settings.cancellationHours),
-    confirmedAt: b.confirmedAt,
+    promisedAt: b.promisedAt,
+    confirmedAt: b.promisedAt,
     items: b.items.map((i) => ({
       serviceId: i.serviceId,
       serviceName: i.serviceName,

@@ -4,11 +4,11 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { addDays, isValidLocalDate, localDayBoundsUtcMs } from '../time/salon-time.rules';
 import { nowOf } from '../time/clock';
 import { isBookingStatus } from './booking-status.rules';
-import { assertStaffScope } from './booking-scope';
-import { findBookingRow, itemsOf, loadDto, pageOfAuditEntries, pageOfBookings, type AuditLogRow, type BookingFilter } from './booking.repository';
+import { assertStaffScope, guestBooking, type GuestProof } from './booking-access.service';
+import { findBookingRow, itemsOf, loadDto } from './booking.repository';
+import { pageOfAuditEntries, pageOfBookings, type AuditLogRow, type BookingFilter } from './booking-list.repository';
 import { toDto, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
-import { guestBooking, type GuestProof } from './booking-guest-access';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 import { toIso } from '../time/iso';
 
@@ -26,7 +26,9 @@ export interface ListQuery {
   dateFrom?: string;
   dateTo?: string;
   resourceId?: string;
-  /** 'true': still ahead and not confirmed by the customer; 'false': confirmed (docs/rules/reminders.md#unconfirmed-bookings) */
+  /** 'false': still ahead and not promised by the customer; 'true': promised (docs/rules/reminders.md#bookings-without-a-promise) */
+  promised?: string;
+  /** @deprecated the released name: `unconfirmed=true` is `promised=false` (docs/api/changelog.md) */
   unconfirmed?: string;
   sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
   order?: 'asc' | 'desc';
@@ -61,7 +63,9 @@ export async function listBookings(deps: BookingDeps, tenant: TenantContext, act
   if (q.dateFrom && q.dateTo && q.dateTo < q.dateFrom)
     throw errors.validation('Request validation failed', [{ field: 'dateTo', message: 'must not be before dateFrom' }]);
   if (actor.role === 'STAFF') filter.visibleToStaffResource = actor.resourceId;
-  if (q.unconfirmed !== undefined) filter.unconfirmed = { unconfirmed: String(q.unconfirmed) === 'true', now: nowOf(deps) };
+  // the released `unconfirmed` says the opposite of `promised`
+  const promised = q.promised !== undefined ? String(q.promised) === 'true' : q.unconfirmed !== undefined ? String(q.unconfirmed) !== 'true' : undefined;
+  if (promised !== undefined) filter.promised = { promised, now: nowOf(deps) };
   const { rows, total } = await pageOfBookings(deps.knex, tenant.id, filter, q);
   const items = await itemsOf(
     deps.knex,

@@ -13,9 +13,9 @@ export interface ScheduleSegmentRow {
   bookingId: string | null;
   waitlistRoundId: string | null;
   status: BookingStatus | null;
-  /** when and how the customer confirmed (docs/rules/reminders.md#confirming) */
-  confirmedAt: Date | null;
-  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** when and how the customer promised to come (docs/rules/reminders.md#promising-to-come) */
+  promisedAt: Date | null;
+  promisedVia: 'LINK' | 'SMS' | 'STAFF' | null;
   /** the booking's staff member (null: unassigned), for STAFF scoping */
   bookingResourceId: string | null;
   /** every staff member of the booking's items, for STAFF scoping */
@@ -48,8 +48,8 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
       'g.bookingId',
       'g.waitlistRoundId',
       'b.status',
-      'b.confirmedAt',
-      'b.confirmedVia',
+      'b.promisedAt',
+      'b.promisedVia',
       'b.resourceId as bookingResourceId',
       'b.customerId',
       'bi.serviceId',

@@ -21,7 +21,10 @@ export interface ScheduleBlockDto {
   /** a waitlist hold's round (no booking) */
   waitlistRoundId: string | null;
   status: BookingStatus | null;
-  /** when and how the customer confirmed they are coming; null: not (yet), or a hold */
+  /** when and how the customer promised to come; null: not (yet), or a hold */
+  promisedAt: string | null;
+  promisedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** @deprecated released names of promisedAt and promisedVia (docs/api/changelog.md: kept until 2027-06-01) */
   confirmedAt: string | null;
   confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
   customer: { id: string | null; name: string | null } | null;
@@ -54,8 +57,10 @@ function blockDto(g: ScheduleSegmentRow): ScheduleBlockDto {
     bookingId: g.bookingId,
     waitlistRoundId: g.waitlistRoundId,
     status: g.status,
-    confirmedAt: g.confirmedAt ? toIso(g.confirmedAt) : null,
-    confirmedVia: g.confirmedVia ?? null,
+    promisedAt: g.promisedAt ? toIso(g.promisedAt) : null,
+    promisedVia: g.promisedVia ?? null,
+    confirmedAt: g.promisedAt ? toIso(g.promisedAt) : null,
+    confirmedVia: g.promisedVia ?? null,
     customer: g.bookingId ? { id: g.customerId, name: g.customerName } : null,
     serviceId: g.serviceId,
     serviceName: g.serviceName,

@@ -5,11 +5,12 @@
  */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
-import { withBookingLock } from './booking-lock';
-import { changeBooking } from './booking-change';
-import { assertMovable } from './booking-errors';
-import { placeVisit, plannedFromItems } from './booking-reservation';
-import { ownResourceOf } from './booking-scope';
+import { withBookingLock } from './booking-lock.service';
+import { changeBooking } from './booking-change.service';
+import { assertMovable } from './booking-errors.rules';
+import { placeVisit } from './booking-placement.service';
+import { plannedFromItems } from './booking-plan.rules';
+import { ownResourceOf } from './booking-access.service';
 import { assignUnassigned, findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { skillsOf } from '../resource/resource.repository';
 import type { BookingDto } from './booking.dto';

@@ -9,12 +9,13 @@ import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { decideTransition, type BookingStatus } from './booking-status.rules';
-import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock';
-import { changeBooking, statusEvent } from './booking-change';
-import { transitionError } from './booking-errors';
-import { placeVisit, plannedFromItems, segmentRows } from './booking-reservation';
-import { assertStaffScope } from './booking-scope';
-import { findBookingRow, itemsOf, loadDto, lockBookingRow, replaceSegments } from './booking.repository';
+import { withBookingLock, NeedsExclusiveLock, type LockMode } from './booking-lock.service';
+import { changeBooking, statusEvent } from './booking-change.service';
+import { transitionError } from './booking-errors.rules';
+import { placeVisit, replacePlacedSegments } from './booking-placement.service';
+import { plannedFromItems } from './booking-plan.rules';
+import { assertStaffScope } from './booking-access.service';
+import { findBookingRow, itemsOf, loadDto, lockBookingRow } from './booking.repository';
 import { applyCancellation } from './booking-cancel.service';
 import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
@@ -28,17 +29,7 @@ import { nowOf } from '../time/clock';
 async function recheckOwnItems(trx: Transaction, tenant: TenantContext, row: BookingRow, mode: LockMode): Promise<void> {
   const items = plannedFromItems(await itemsOf(trx, [row.id]));
   const placed = await placeVisit(trx, tenant, items, { mode, excludeBookingId: row.id, onlineOnly: false, allowDoubleBooking: row.allowDoubleBooking });
-  await replaceSegments(
-    trx,
-    row.id,
-    segmentRows(
-      tenant.id,
-      row.id,
-      items.map((i) => i.id),
-      placed.parts,
-      { isActive: false, isExclusive: !row.allowDoubleBooking },
-    ),
-  );
+  await replacePlacedSegments(trx, row, items, placed, false);
 }
 
 export async function changeStatus(

@@ -1,7 +1,7 @@
 /**
  * PATCH /bookings/:id (docs/rules/booking.md): reschedule (the whole booking shifts, every part of it),
  * reassign (every item to one staff member), notes. Moving places the booking's own parts again
- * under the tenant booking lock (booking-move.ts: SHARED, escalated to EXCLUSIVE when unassigned
+ * under the tenant booking lock (booking-move.service.ts: SHARED, escalated to EXCLUSIVE when unassigned
  * capacity is involved; its rooms kept where they are still free) and replaces its segments, with
  * the effects of every move (docs/rules/booking.md#moving-a-booking); a notes-only edit is a plain
  * transaction.
@@ -10,11 +10,10 @@ import type { Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import { assertResourcesExist } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
-import { withBookingLock, type LockMode } from './booking-lock';
-import { changeBooking } from './booking-change';
-import { retryingTakenRooms } from './booking-reservation';
-import { MOVE_AUDIT_ACTION, placeMove, type MoveEvent } from './booking-move';
-import { assertStaffScope } from './booking-scope';
+import { withBookingLock, type LockMode, retryingTakenRooms } from './booking-lock.service';
+import { changeBooking } from './booking-change.service';
+import { MOVE_AUDIT_ACTION, placeMove, type MoveEvent } from './booking-move.service';
+import { assertStaffScope } from './booking-access.service';
 import { loadDto, lockBookingRow } from './booking.repository';
 import type { BookingDto } from './booking.dto';
 import type { Actor, BookingDeps } from './booking.types';

@@ -19,8 +19,14 @@ export interface BookingDto extends BookingFields {
   endTime: string;
   contact: { name: string | null; phone: string | null; email: string | null } | null;
   cancelledAt: string | null;
+  promisedAt: string | null;
+  promisedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  unpromisedFlaggedAt: string | null;
+  /** @deprecated released name of promisedAt (docs/api/changelog.md: kept until 2027-06-01) */
   confirmedAt: string | null;
+  /** @deprecated released name of promisedVia */
   confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** @deprecated released name of unpromisedFlaggedAt */
   unconfirmedFlaggedAt: string | null;
   tenantTimezone: string;
   items: BookingItemDto[];
@@ -69,9 +75,13 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
     cancelReason: b.cancelReason,
     cancelledBy: b.cancelledBy,
     cancelledAt: isoOrNull(b.cancelledAt),
-    confirmedAt: isoOrNull(b.confirmedAt),
-    confirmedVia: b.confirmedVia,
-    unconfirmedFlaggedAt: isoOrNull(b.unconfirmedFlaggedAt),
+    promisedAt: isoOrNull(b.promisedAt),
+    promisedVia: b.promisedVia,
+    unpromisedFlaggedAt: isoOrNull(b.unpromisedFlaggedAt),
+    // released names (docs/api/changelog.md: kept until 2027-06-01)
+    confirmedAt: isoOrNull(b.promisedAt),
+    confirmedVia: b.promisedVia,
+    unconfirmedFlaggedAt: isoOrNull(b.unpromisedFlaggedAt),
     createdBy: b.createdBy,
     tenantTimezone: b.metadata?.displaySnapshot?.timezone,
     items: items

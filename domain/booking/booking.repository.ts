@@ -1,26 +1,23 @@
 /**
- * Data access of bookings, their items and audit log, tenant-scoped; a booking of another tenant is
- * 404 BOOKING_NOT_FOUND. Every query goes through the models of db/models (BookingModel,
- * BookingItemModel, BookingAuditLogModel) with the caller's handle, and rows come back as plain
- * objects (camelCase here, snake_case in Postgres).
+ * The write path's data access: a booking's own rows (the booking, its items, their segments, its
+ * audit log) as the booking services read, lock and write them, tenant-scoped; a booking of another
+ * tenant is 404 BOOKING_NOT_FOUND. Every query goes through the models of db/models (BookingModel,
+ * BookingItemModel, BookingSegmentModel, BookingAuditLogModel) with the caller's handle, and rows
+ * come back as plain objects (camelCase here, snake_case in Postgres). The other reads of bookings
+ * have their own files: booking-list (staff lists), booking-account (a signed-in customer's),
+ * booking-customer, booking-loyalty, booking-message and booking-timeline (.repository.ts).
  */
-import type { Language } from '../language/language.rules';
 import type { Db, Transaction } from '../../db/db-handle';
 import { BookingModel } from '../../db/models/booking.model';
-import { TenantModel } from '../../db/models/tenant.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
 import { BookingSegmentModel } from '../../db/models/booking-segment.model';
-import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
 import { insertStatement } from '../../db/insert-statement';
 import { errors } from '../errors';
 import { toDto, type BookingDto } from './booking.dto';
 import type { Actor, BookingRow, ItemRow, SegmentRow } from './booking.types';
-import type { BookingStatus } from './booking-status.rules';
 import { runNamedStatement } from '../../db/named-statement';
-import { columnOf } from '../../db/column-name';
-import { REMINDABLE_BOOKING_STATUSES } from './booking-status.rules';
 
 /** db/ types the status as a string; the domain's BookingRow narrows it (and the other enums). */
 const bookingRow = (model: BookingModel): BookingRow => plain(model) as unknown as BookingRow;
@@ -192,74 +189,6 @@ export async function hasItemOnResource(db: Db, bookingId: string, resourceId: s
   return !!(await BookingItemModel.query(db).select('id').findOne({ bookingId, resourceId }));
 }
 
-export interface BookingFilter {
-  statuses?: string[];
-  startFrom?: Date;
-  startBefore?: Date;
-  resourceId?: string;
-  /** STAFF scope: unassigned bookings, and (when given) those with the booking or one item on this resource */
-  visibleToStaffResource?: string | null;
-  sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
-  order?: 'asc' | 'desc';
-  /** true: still ahead (PENDING or CONFIRMED, starting after `now`) and not confirmed by the customer; false: confirmed */
-  unconfirmed?: { unconfirmed: boolean; now: Date };
-}
-
-export async function pageOfBookings(db: Db, tenantId: string, f: BookingFilter, page: PageQuery): Promise<PageResult<BookingRow>> {
-  const query = BookingModel.query(db).where({ tenantId });
-  if (f.statuses) query.whereIn('status', f.statuses);
-  if (f.startFrom) query.where('startTime', '>=', f.startFrom);
-  if (f.startBefore) query.where('startTime', '<', f.startBefore);
-  if (f.resourceId) query.where('resourceId', f.resourceId);
-  if (f.unconfirmed?.unconfirmed)
-    query
-      .whereNull('confirmedAt')
-      .whereIn('status', [...REMINDABLE_BOOKING_STATUSES])
-      .where('startTime', '>', f.unconfirmed.now);
-  else if (f.unconfirmed) query.whereNotNull('confirmedAt');
-  if (f.visibleToStaffResource !== undefined) {
-    const own = f.visibleToStaffResource;
-    query.where((w) => {
-      w.whereNull('resourceId');
-      if (own) {
-        w.orWhere('resourceId', own).orWhereExists(
-          BookingItemModel.query(db).select(1).whereColumn('booking_items.bookingId', 'bookings.id').where('booking_items.resourceId', own),
-        );
-      }
-    });
-  }
-  query.orderBy([
-    { column: f.sort ?? 'createdAt', order: f.order ?? 'desc' },
-    { column: 'id', order: 'asc' },
-  ]);
-  return (await paginate(query, page)) as unknown as PageResult<BookingRow>;
-}
-
-export interface AuditLogRow {
-  id: string;
-  actorUserId: string | null;
-  actorRole: string;
-  action: string;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reason: string | null;
-  forced: boolean;
-  changes: Record<string, unknown>;
-  createdAt: Date;
-}
-
-/** Oldest first; exactly the AuditLogRow columns. */
-export async function pageOfAuditEntries(db: Db, tenantId: string, bookingId: string, page: PageQuery): Promise<PageResult<AuditLogRow>> {
-  const query = BookingAuditLogModel.query(db)
-    .where({ tenantId, bookingId })
-    .select('id', 'actorUserId', 'actorRole', 'action', 'fromStatus', 'toStatus', 'reason', 'forced', 'changes', 'createdAt')
-    .orderBy([
-      { column: 'createdAt', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ]);
-  return paginate(query, page);
-}
-
 /** `changes` with version + 1 (the model stamps updatedAt); returns the new version. */
 export async function updateBookingVersioned(trx: Transaction, row: BookingRow, changes: Record<string, unknown>): Promise<number> {
   const version = row.version + 1;
@@ -300,228 +229,4 @@ export async function assignUnassigned(trx: Transaction, row: BookingRow, resour
 /** The deposit the new booking starts with (set in its creating transaction, after the insert). */
 export async function setDepositStatus(trx: Transaction, id: string, depositStatus: string): Promise<void> {
   await BookingModel.query(trx).patch({ depositStatus }).where({ id });
-}
-
-// ---------------------------------------------------------------- a customer account's bookings
-
-/** Is the booking this tenant's and the account's? */
-export async function isBookingOfAccount(db: Db, tenantId: string, bookingId: string, customerAccountId: string): Promise<boolean> {
-  return !!(await BookingModel.query(db).select('id').findOne({ id: bookingId, tenantId, customerAccountId }));
-}
-
-export type AccountBookingRow = BookingRow & { tenantSlug: string; tenantName: string };
-
-/** The account's bookings across salons with their salon's slug and name, newest appointment first. */
-export async function pageOfAccountBookings(db: Db, customerAccountId: string, page: PageQuery): Promise<PageResult<AccountBookingRow>> {
-  const query = BookingModel.query(db)
-    .join('tenants as t', 't.id', 'bookings.tenantId')
-    .where('bookings.customerAccountId', customerAccountId)
-    .select('bookings.*', 't.slug as tenantSlug', 't.name as tenantName')
-    .orderBy([
-      { column: 'bookings.startTime', order: 'desc' },
-      { column: 'bookings.id', order: 'asc' },
-    ]);
-  return (await paginate(query, page)) as unknown as PageResult<AccountBookingRow>;
-}
-
-/**
- * Compare-and-set: the booking becomes the account's (version + 1) only while no account owns it.
- * The new version, or undefined when another claim won.
- */
-export async function claimForAccount(trx: Transaction, row: BookingRow, customerAccountId: string, now: Date): Promise<number | undefined> {
-  const version = row.version + 1;
-  const updated = await returnedRows(
-    BookingModel.query(trx)
-      .patch({ customerAccountId, version, updatedAt: now })
-      .where({ id: row.id, tenantId: row.tenantId })
-      .whereNull('customerAccountId')
-      .returning('id'),
-  );
-  return updated.length === 1 ? version : undefined;
-}
-
-// ---------------------------------------------------------------- by id alone (workflow activities)
-
-/**
- * Every column of bookings, by its BookingRow key. Listed rather than `*`: a prepared statement
- * whose result gains a column (a migration while a process runs) fails with "cached plan must not
- * change result type". test/integration/hot-path-statements.test.ts holds this list to the table.
- */
-export const BOOKING_KEYS = [
-  'id',
-  'tenantId',
-  'customerId',
-  'resourceId',
-  'startTime',
-  'endTime',
-  'status',
-  'source',
-  'paymentMode',
-  'totalAmount',
-  'discountAmount',
-  'appliedVoucherId',
-  'cancellationFee',
-  'depositStatus',
-  'processedForLoyalty',
-  'metadata',
-  'isGuest',
-  'contactName',
-  'contactPhone',
-  'contactEmail',
-  'notes',
-  'version',
-  'cancelReason',
-  'cancelledBy',
-  'cancelledAt',
-  'cancellationTokenHash',
-  'allowDoubleBooking',
-  'createdBy',
-  'createdAt',
-  'updatedAt',
-  'customerAccountId',
-  'language',
-  'calendarSequence',
-  'confirmedAt',
-  'confirmedVia',
-  'unconfirmedFlaggedAt',
-] as const satisfies readonly (keyof BookingRow)[];
-
-const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;
-
-/**
- * The booking by id alone: the workflows' activities (the id came from the tenant's own row), each
- * delivery reading it once. A named statement (db/named-statement.ts): the model's query path cost
- * the worker 0.3-0.4 ms of CPU per read against 0.16-0.17 ms (docs/performance.md).
- */
-export async function bookingById(db: Db, id: string): Promise<BookingRow | undefined> {
-  const [row] = await runNamedStatement<BookingRow>(db, { name: 'booking-by-id', sql: BOOKING_BY_ID, bindings: [id] });
-  return row;
-}
-
-// ---------------------------------------------------------------- loyalty's claim on a completed booking
-
-/** A completed booking as loyalty processes it. */
-export interface LoyaltyBookingRow {
-  id: string;
-  tenantId: string;
-  customerId: string | null;
-  status: string;
-  totalAmount: number;
-  discountAmount: number;
-  appliedVoucherId: string | null;
-  startTime: Date;
-}
-
-/**
- * Compare-and-set (docs/rules/loyalty.md#completion): marks a COMPLETED booking processed for
- * loyalty (the model stamps updatedAt);
- * undefined when it was already processed (or is not COMPLETED), so the caller does nothing.
- */
-export async function claimBookingForLoyalty(db: Db, bookingId: string): Promise<LoyaltyBookingRow | undefined> {
-  const [row] = await returnedRows<LoyaltyBookingRow>(
-    BookingModel.query(db)
-      .patch({ processedForLoyalty: true })
-      .where({ id: bookingId, processedForLoyalty: false, status: 'COMPLETED' })
-      .returning(['id', 'tenantId', 'customerId', 'status', 'totalAmount', 'discountAmount', 'appliedVoucherId', 'startTime']),
-  );
-  return row;
-}
-
-export async function serviceIdsOfBooking(db: Db, bookingId: string): Promise<string[]> {
-  return (await BookingItemModel.query(db).where({ bookingId }).select('serviceId')).map((r) => r.serviceId);
-}
-
-export interface BookingMessageParties {
-  /** the salon as its messages name and link it */
-  salon: { name: string; slug: string; address: unknown; timezone: string };
-  /** the booking's services and their staff by name, in item order */
-  items: { serviceName: string; resourceName: string | null }[];
-  /** the booking's customer record, when it has one */
-  customer: { name: string; phone: string | null; email: string | null } | null;
-}
-
-// Sent for every message the worker delivers: a named statement (db/named-statement.ts), not
-// objection's query path (docs/performance.md).
-const MESSAGE_PARTIES = `SELECT bi.id AS "itemId", s.name AS "serviceName", r.name AS "resourceName",
-    t.name AS "salonName", t.slug AS "salonSlug", t.address AS "salonAddress", t.settings->>'timezone' AS "salonTimezone",
-    c.id AS "customerId", c.name AS "customerName", c.phone AS "customerPhone", c.email AS "customerEmail"
-  FROM tenants t
-  LEFT JOIN booking_items bi ON bi.booking_id = ?
-  LEFT JOIN services s ON s.id = bi.service_id
-  LEFT JOIN resources r ON r.id = bi.resource_id
-  LEFT JOIN customers c ON c.id = ? AND c.tenant_id = t.id
-  WHERE t.id = ?
-  ORDER BY bi.sort_order`;
-
-/** Who sends a message about the booking, what it names (services and staff) and who it goes to, in one query. */
-export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: string; customerId: string | null }): Promise<BookingMessageParties> {
-  const rows = await runNamedStatement<{
-    itemId: string | null;
-    serviceName: string;
-    resourceName: string | null;
-    salonName: string;
-    salonSlug: string;
-    salonAddress: unknown;
-    salonTimezone: string;
-    customerId: string | null;
-    customerName: string;
-    customerPhone: string | null;
-    customerEmail: string | null;
-  }>(db, { name: 'booking-message-parties', sql: MESSAGE_PARTIES, bindings: [booking.id, booking.customerId, booking.tenantId] });
-  const first = rows[0];
-  if (!first) throw new Error(`salon ${booking.tenantId} of booking ${booking.id} not found`);
-  return {
-    salon: { name: first.salonName, slug: first.salonSlug, address: first.salonAddress, timezone: first.salonTimezone },
-    items: rows.filter((r) => r.itemId).map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
-    customer: first.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
-  };
-}
-
-/** What the booking's workflow follows (its status, version, start and confirmation) and its salon's settings. */
-export interface BookingTimelineRow {
-  tenantId: string;
-  status: BookingStatus;
-  version: number;
-  startTime: Date;
-  confirmedAt: Date | null;
-  metadata: BookingRow['metadata'] | null;
-  salonSettings: Record<string, unknown> | null;
-}
-
-const TIMELINE = `
-  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.confirmed_at AS "confirmedAt", b.metadata, t.settings AS "salonSettings"
-    FROM bookings b JOIN tenants t ON t.id = b.tenant_id
-   WHERE b.id = ?`;
-
-/**
- * The booking workflow's read of committed state, once per signal it gets: one named statement
- * (db/named-statement.ts) instead of the booking and then its salon through the models.
- */
-export async function bookingTimelineRow(db: Db, id: string): Promise<BookingTimelineRow | undefined> {
-  const [row] = await runNamedStatement<BookingTimelineRow>(db, { name: 'booking-timeline', sql: TIMELINE, bindings: [id] });
-  return row;
-}
-
-/** The statuses of these bookings (a series shows whether each occurrence is still on). */
-export async function statusesOfBookings(db: Db, ids: readonly string[]): Promise<Map<string, BookingStatus>> {
-  if (!ids.length) return new Map();
-  const rows = await BookingModel.query(db).whereIn('id', ids).select('id', 'status');
-  return new Map(rows.map((r) => [r.id, r.status as BookingStatus]));
-}
-
-/** Does the customer have a booking at the salon that starts after `after` and is still on (docs/rules/series.md#rebooking-nudges)? */
-export async function hasUpcomingBooking(db: Db, tenantId: string, customerId: string, after: Date): Promise<boolean> {
-  const row = await BookingModel.query(db)
-    .select('id')
-    .where({ tenantId, customerId })
-    .where('startTime', '>', after)
-    .whereIn('status', ['PENDING', 'CONFIRMED', 'ARRIVED', 'IN_PROGRESS'])
-    .first();
-  return !!row;
-}
-
-/** The language of the customer's latest booking at the salon (its messages' language); undefined when there is none. */
-export async function latestBookingLanguage(db: Db, tenantId: string, customerId: string): Promise<Language | undefined> {
-  const row = await BookingModel.query(db).select('language').where({ tenantId, customerId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first();
-  return row ? (row.language as Language) : undefined;
 }

@@ -16,7 +16,7 @@ export type BookingSource = 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
 export interface BookingDeps {
   knex: Db;
   signaller: EntitySignaller;
-  /** the manage-link key of cancellation tokens (docs/rules/security.md#keys) */
+  /** the key of the manage links' tokens (docs/rules/security.md#keys) */
   manageLinkKey: LinkKey;
   /** the clock of the booking services (nowOf(deps)); unset: the system clock */
   now?: Clock;
@@ -79,7 +79,8 @@ export interface BookingRow extends BookingFields {
   contactPhone: string | null;
   contactEmail: string | null;
   cancelledAt: Date | null;
-  cancellationTokenHash: string | null;
+  /** the SHA-256 of the manage link's token (manage-link.service.ts); null: no manage link (the salon made it) */
+  manageTokenHash: string | null;
   allowDoubleBooking: boolean;
   /** the signed-in customer's account (a booking made signed in, or claimed) */
   customerAccountId: string | null;
@@ -87,11 +88,11 @@ export interface BookingRow extends BookingFields {
   language: Language;
   /** its calendar event's SEQUENCE, raised by the changes its messages announce (docs/rules/booking-page.md#calendar-files) */
   calendarSequence: number;
-  /** when and how the customer confirmed they are coming (docs/rules/reminders.md#confirming) */
-  confirmedAt: Date | null;
-  confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
-  /** when the salon was told the booking is still unconfirmed (docs/rules/reminders.md#unconfirmed-bookings) */
-  unconfirmedFlaggedAt: Date | null;
+  /** when and how the customer promised to come (docs/rules/reminders.md#promising-to-come) */
+  promisedAt: Date | null;
+  promisedVia: 'LINK' | 'SMS' | 'STAFF' | null;
+  /** when the salon was told the customer has not promised to come (docs/rules/reminders.md#bookings-without-a-promise) */
+  unpromisedFlaggedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

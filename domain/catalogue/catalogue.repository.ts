@@ -71,7 +71,7 @@ export async function findServicesByIds(db: Db, tenantId: string, ids: readonly 
 /**
  * The statement of the services a booking plans with (id, name, duration, price, currency, isActive,
  * and the shape's columns: phases, bufferBeforeMinutes, bufferAfterMinutes, resourceRequirements),
- * for a caller that runs it inside its own statement (the booking lock's round trip, booking-lock.ts).
+ * for a caller that runs it inside its own statement (the booking lock's round trip, booking-lock.service.ts).
  * Raw SQL: the columns are aliased camelCase because they come back as JSON, past the name mappers.
  */
 export function bookableServicesStatement(tenantId: string, ids: readonly string[]): { sql: string; bindings: readonly unknown[]; name: string } {

@@ -8,8 +8,9 @@ import { AppError, errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { toIso } from '../time/iso';
 import { utcToLocalDate, utcToLocalTime } from '../time/salon-time.rules';
-import { claimForAccount, isBookingOfAccount, itemsOf, loadDto, lockBookingRow, pageOfAccountBookings } from '../booking/booking.repository';
-import { changeBooking } from '../booking/booking-change';
+import { claimForAccount, isBookingOfAccount, pageOfAccountBookings } from '../booking/booking-account.repository';
+import { itemsOf, loadDto, lockBookingRow } from '../booking/booking.repository';
+import { changeBooking } from '../booking/booking-change.service';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
 import { publicDto, type PublicBookingDto } from '../booking/booking-public.dto';
@@ -18,7 +19,7 @@ import { nowOf, type Clock } from '../time/clock';
 import { seriesOfTheseBookings } from '../series/series.service';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { CLAIM_WINDOW_MINUTES, isWithinClaimWindow } from './claim.rules';
-import { verifyCancellationToken } from '../booking/cancellation-token';
+import { verifyManageToken } from '../booking/manage-link.service';
 import { phoneRegionOf, samePhone } from '../phone/phone.rules';
 import { findAccount } from './customer-account.repository';
 
@@ -124,7 +125,7 @@ export async function claimBooking(
     const row = (await lockBookingRow(trx, tenant.id, bookingId)) as BookingRow & { customerAccountId: string | null };
     if (row.customerAccountId === accountId) return; // already this customer's: nothing to do
     const account = await findAccount(trx, accountId);
-    const byToken = proof.token !== undefined && verifyCancellationToken(deps.manageLinkKey, row.id, proof.token, row.cancellationTokenHash);
+    const byToken = proof.token !== undefined && verifyManageToken(deps.manageLinkKey, row.id, proof.token, row.manageTokenHash);
     const byPhone = !!account?.phoneVerifiedAt && samePhone(account.phone, row.contactPhone, phoneRegionOf(tenant));
     if (!byToken && !byPhone) {
       throw new AppError(403, 'BOOKING_CLAIM_PROOF_REQUIRED', 'Prove the booking is yours: send its manage token, or verify the phone it was made with');

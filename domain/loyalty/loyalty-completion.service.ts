@@ -14,7 +14,7 @@ import { nextStamp, pointsEarned, qualifiesForStamp, voucherExpiresAt } from './
 import * as repo from './loyalty.repository';
 import { issueVoucher, redeemVoucherForBooking } from './loyalty-voucher.service';
 import { writeOffExpiredPoints } from './loyalty-points.service';
-import { claimBookingForLoyalty, serviceIdsOfBooking } from '../booking/booking.repository';
+import { claimBookingForLoyalty, serviceIdsOfBooking } from '../booking/booking-loyalty.repository';
 import { insertTenantCustomerIfMissing, lockTenantCustomer } from '../customer/tenant-customer.repository';
 
 export interface LoyaltyOutcome {

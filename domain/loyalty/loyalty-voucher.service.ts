@@ -24,7 +24,7 @@ import { voucherDto, voucherEventDto, type VoucherDto } from './loyalty.dto';
 import { toIsoOrNull } from '../time/iso';
 import { tenantCustomerIdOf } from '../customer/tenant-customer.repository';
 import { isUniqueViolation } from '../../db/db-errors';
-import type { LoyaltyBookingRow } from '../booking/booking.repository';
+import type { LoyaltyBookingRow } from '../booking/booking-loyalty.repository';
 
 export interface VoucherActor {
   userId: string | null;

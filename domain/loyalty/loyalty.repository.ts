@@ -14,7 +14,7 @@ import { LoyaltyPointsTransactionModel } from '../../db/models/loyalty-points-tr
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, returnedRows } from '../../db/plain';
 import { contactOfTenantCustomer } from '../customer/tenant-customer.repository';
-import { latestBookingLanguage } from '../booking/booking.repository';
+import { latestBookingLanguage } from '../booking/booking-customer.repository';
 import type { Language } from '../language/language.rules';
 import type { LoyaltyCardType, RewardType, VoucherStatus } from './loyalty.rules';
 

@@ -1,13 +1,14 @@
 // The texts around a reminder the customer answers (docs/rules/reminders.md), in the booking's
 // language like the booking messages (docs/rules/messages.md#language): what the reminder adds on
-// each channel, the answer to a reply by SMS, and the salon's e-mail about a booking still
-// unconfirmed. Pure; money through the one money module.
+// each channel, the answer to a reply by SMS, and the salon's e-mail about a booking nobody promised
+// to come to. The customer's promise is never called a confirmation (docs/rules/booking.md#the-words).
+// Pure; money through the one money module.
 import { formatMoney } from '../money/money.rules';
 import type { Language } from '../language/language.rules';
 import { messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
 
 /** What a reply by SMS did (docs/rules/reminders.md#answering-by-sms); sms_replies.outcome. */
-export type ReplyOutcome = 'CONFIRMED' | 'ALREADY_CONFIRMED' | 'CANCELLED' | 'WINDOW_CLOSED' | 'ALREADY_CANCELLED' | 'FINISHED' | 'HELP' | 'NO_BOOKING';
+export type ReplyOutcome = 'PROMISED' | 'ALREADY_PROMISED' | 'CANCELLED' | 'WINDOW_CLOSED' | 'ALREADY_CANCELLED' | 'FINISHED' | 'HELP' | 'NO_BOOKING';
 
 /** What the cancellation did with the deposit, or would do (outside the free window). */
 export interface DepositFacts {
@@ -20,12 +21,11 @@ export interface DepositFacts {
   freeUntil?: Date;
 }
 
-/** The line the reminder adds: on SMS how to answer by reply, on e-mail the manage page's Confirm. */
+/** The line the reminder adds: on SMS how to answer by reply, on e-mail the manage page's "I promise to come". */
 export function reminderAnswerLine(channel: 'SMS' | 'EMAIL', hasManageLink: boolean, language: Language = 'nb'): string {
-  if (channel === 'SMS')
-    return language === 'en' ? ' Reply YES to confirm you are coming, or NO to cancel.' : ' Svar JA for å bekrefte at du kommer, eller NEI for å avbestille.';
+  if (channel === 'SMS') return language === 'en' ? ' Reply YES if you are coming, or NO to cancel.' : ' Svar JA hvis du kommer, eller NEI for å avbestille.';
   if (!hasManageLink) return '';
-  return language === 'en' ? ' Confirm you are coming, or cancel, at the link above.' : ' Bekreft at du kommer, eller avbestill, på lenken over.';
+  return language === 'en' ? ' At the link above you can promise to come, or cancel.' : ' På lenken over kan du love å komme, eller avbestille.';
 }
 
 function depositLine(d: DepositFacts | undefined, language: Language): string {
@@ -50,7 +50,7 @@ function depositLine(d: DepositFacts | undefined, language: Language): string {
  */
 export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFacts | null, language: Language = 'nb', deposit?: DepositFacts): string {
   const en = language === 'en';
-  const help = en ? 'Reply YES to confirm your appointment, or NO to cancel it.' : 'Svar JA for å bekrefte timen din, eller NEI for å avbestille.';
+  const help = en ? 'Reply YES if you are coming, or NO to cancel.' : 'Svar JA hvis du kommer, eller NEI for å avbestille.';
   if (!facts) {
     if (outcome !== 'NO_BOOKING') return help;
     return en
@@ -64,10 +64,10 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
   const until = deposit?.freeUntil ? messageDateTime(deposit.freeUntil, facts.timezone, language) : null;
   const kept = deposit?.action === 'FORFEIT' ? formatMoney(deposit.amount, deposit.currency, language) : null;
   switch (outcome) {
-    case 'CONFIRMED':
-      return en ? `Thank you! Your appointment ${at} is confirmed. Welcome!` : `Takk! Timen din ${at} er bekreftet. Velkommen!`;
-    case 'ALREADY_CONFIRMED':
-      return en ? `Your appointment ${at} is already confirmed. Welcome!` : `Timen din ${at} er allerede bekreftet. Velkommen!`;
+    case 'PROMISED':
+      return en ? `Thank you! You have promised to come to your appointment ${at}. Welcome!` : `Takk! Du har lovet å komme til timen din ${at}. Velkommen!`;
+    case 'ALREADY_PROMISED':
+      return en ? `You have already promised to come to your appointment ${at}. Welcome!` : `Du har allerede lovet å komme til timen din ${at}. Velkommen!`;
     case 'CANCELLED':
       return (en ? `Your appointment ${at} is cancelled.` : `Timen din ${at} er avbestilt.`) + depositLine(deposit, language);
     case 'WINDOW_CLOSED':
@@ -88,19 +88,19 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
   }
 }
 
-/** The salon's e-mail about a booking its customer has not confirmed by the salon's flag time (in the salon's language). */
-export function renderUnconfirmedFlag(facts: BookingMessageFacts & { customerPhone: string | null }, language: Language = 'nb'): RenderedMessage {
+/** The salon's e-mail about a booking its customer has not promised to come to by the salon's flag time (in the salon's language). */
+export function renderUnpromisedFlag(facts: BookingMessageFacts & { customerPhone: string | null }, language: Language = 'nb'): RenderedMessage {
   const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const services = facts.services.join(', ');
   const phone = facts.customerPhone ? ` (${facts.customerPhone})` : '';
   if (language === 'en') {
     return {
-      subject: `Not confirmed: ${facts.customerName} ${when}`,
-      text: `${facts.customerName}${phone} has not confirmed the appointment ${when}: ${services}${facts.staffName ? ` with ${facts.staffName}` : ''}. It is not cancelled; you may want to call the customer.`,
+      subject: `No promise to come: ${facts.customerName} ${when}`,
+      text: `${facts.customerName}${phone} has not promised to come to the appointment ${when}: ${services}${facts.staffName ? ` with ${facts.staffName}` : ''}. It is not cancelled; you may want to call the customer.`,
     };
   }
   return {
-    subject: `Ikke bekreftet: ${facts.customerName} ${when}`,
-    text: `${facts.customerName}${phone} har ikke bekreftet timen ${when}: ${services}${facts.staffName ? ` hos ${facts.staffName}` : ''}. Timen er ikke avbestilt; vurder å ringe kunden.`,
+    subject: `Ikke lovet å komme: ${facts.customerName} ${when}`,
+    text: `${facts.customerName}${phone} har ikke lovet å komme til timen ${when}: ${services}${facts.staffName ? ` hos ${facts.staffName}` : ''}. Timen er ikke avbestilt; vurder å ringe kunden.`,
   };
 }

@@ -27,8 +27,12 @@ export async function claimSmsReply(
   return row?.id;
 }
 
+/** What a reply did, in the words the version before migration 180 may still write. */
+const RENAMED_OUTCOMES: Record<string, string> = { CONFIRMED: 'PROMISED', ALREADY_CONFIRMED: 'ALREADY_PROMISED' };
+
 export async function findSmsReply(db: Db, gateway: string, gatewayMessageId: string): Promise<SmsReplyRow | undefined> {
-  return plainOrUndefined(await SmsReplyModel.query(db).findOne({ gateway, gatewayMessageId }));
+  const row = plainOrUndefined(await SmsReplyModel.query(db).findOne({ gateway, gatewayMessageId }));
+  return row && { ...row, outcome: RENAMED_OUTCOMES[row.outcome] ?? row.outcome };
 }
 
 /** What the claimed reply did and the answer it gets. */

@@ -1,7 +1,7 @@
 /**
  * A customer's reply to a reminder by SMS (docs/rules/reminders.md#answering-by-sms): POST
  * /webhooks/sms/sveve. The reply is matched to the booking on the sender's phone whose reminder went
- * out last; "JA"/"YES" confirms it, "NEI"/"NO" cancels it under the salon's policy (the manage page's
+ * out last; "JA"/"YES" is the customer's promise to come, "NEI"/"NO" cancels it under the salon's policy (the manage page's
  * rules: inside the free window only, the deposit as the policy says), anything else gets a short help
  * answer. The answer goes back through the SmsSender port and tells what happened.
  *
@@ -17,14 +17,14 @@ import type { BookingMessageFacts } from './booking-messages.rules';
 import { renderReplyAnswer, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
 import { senderPhone, SMS_REPLY_MAX_LENGTH } from './sms-reply.rules';
 import { claimSmsReply, findSmsReply, markSmsReplyAnswered, recordSmsReplyOutcome } from './sms-reply.repository';
-import { replyIntent, type ReplyIntent } from '../booking/booking-confirmation.rules';
-import { lastRemindedBookingOnPhone } from '../booking/booking-confirmation.repository';
-import { applyConfirmation } from '../booking/booking-confirm.service';
+import { replyIntent, type ReplyIntent } from '../booking/booking-reminder.rules';
+import { lastRemindedBookingOnPhone } from '../booking/booking-reminder.repository';
+import { applyPromise } from '../booking/booking-promise.service';
 import { applyCancellation, customerCancelPreview } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
-import { lockBookingRow, messagePartiesOf } from '../booking/booking.repository';
-import { reissueCancellationToken } from '../booking/cancellation-token';
-import { manageBookingPath } from '../booking/booking-links';
+import { lockBookingRow } from '../booking/booking.repository';
+import { messagePartiesOf } from '../booking/booking-message.repository';
+import { reissueManageToken, manageLinkPath } from '../booking/manage-link.service';
 import { isRemindable } from '../booking/booking-status.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from '../booking/booking.types';
 import type { Transaction } from '../../db/db-handle';
@@ -55,6 +55,12 @@ export interface SmsReplyResult {
   duplicate: boolean;
   /** whether the answer has gone out (false: the gateway should deliver again) */
   answered: boolean;
+}
+
+/** The webhook's answer: `result`, and `outcome`, its released name, in the words it was released with (docs/api/changelog.md: kept until 2027-06-01). */
+export function smsReplyAck(result: SmsReplyResult) {
+  const released: Partial<Record<ReplyOutcome, string>> = { PROMISED: 'CONFIRMED', ALREADY_PROMISED: 'ALREADY_CONFIRMED' };
+  return { result: result.outcome, outcome: released[result.outcome] ?? result.outcome, bookingId: result.bookingId, duplicate: result.duplicate };
 }
 
 /**
@@ -144,7 +150,7 @@ async function decide(
   if (intent === 'OTHER') outcome = 'HELP';
   else if (row.status === 'CANCELLED') outcome = 'ALREADY_CANCELLED';
   else if (!isRemindable(row.status)) outcome = 'FINISHED';
-  else if (intent === 'CONFIRM') outcome = await applyConfirmation(bdeps, trx, row, GUEST_ACTOR, 'SMS', now);
+  else if (intent === 'PROMISE') outcome = await applyPromise(bdeps, trx, row, GUEST_ACTOR, 'SMS', now);
   else if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours)) {
     const preview = await customerCancelPreview(bdeps, tenant, row);
     outcome = 'WINDOW_CLOSED';
@@ -171,7 +177,7 @@ function currencyOf(row: BookingRow): string {
 /** The booking as the answer names it: its time now (a moved booking's new time), salon and services. */
 async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow): Promise<BookingMessageFacts> {
   const { salon, items, customer } = await messagePartiesOf(trx, row);
-  const token = reissueCancellationToken(deps.bookings.manageLinkKey, row.id, row.cancellationTokenHash);
+  const token = reissueManageToken(deps.bookings.manageLinkKey, row.id, row.manageTokenHash);
   return {
     salonName: salon.name,
     customerName: row.contactName ?? customer?.name ?? (row.language === 'en' ? 'customer' : 'kunde'),
@@ -180,6 +186,6 @@ async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow
     timezone: row.metadata.displaySnapshot.timezone ?? salon.timezone,
     services: items.map((i) => i.serviceName),
     staffName: items[0]?.resourceName ?? null,
-    manageUrl: token ? `${deps.publicBaseUrl}${manageBookingPath(salon.slug, row.id, token)}` : null,
+    manageUrl: token ? `${deps.publicBaseUrl}${manageLinkPath(salon.slug, row.id, token)}` : null,
   };
 }

@@ -1,40 +1,28 @@
 /**
- * The side effects of the payment workflow (docs/rules/payments.md), one function per activity. Each re-reads
- * committed state under a row lock, acts only when the state still asks for it (so a retried
- * activity changes nothing twice) and calls the provider with the payment's idempotency keys.
+ * The payment's own changes that its workflow asks for (docs/rules/payments.md), one function per
+ * activity (activities/payments.activities.ts): open the checkout, confirm the booking, follow the
+ * deposit, settle a failure, capture, void, pay out refunds, expire, release a late payment. Each
+ * re-reads committed state under a row lock, acts only when the state still asks for it (so a
+ * retried activity changes nothing twice) and calls the provider with the payment's idempotency
+ * keys. The payment's read and its messages are the activities' own, as in every area.
  */
-import type { Language } from '../language/language.rules';
-import type { Db, Transaction } from '../../db/db-handle';
+import type { Transaction } from '../../db/db-handle';
 import { tenantById } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
-import { findTenant } from '../tenant/tenant.repository';
-import { findCustomer } from '../customer/customer.repository';
-import { bookingById } from '../booking/booking.repository';
-import { claimBookingNotification, markBookingNotificationSent } from '../booking/booking-notification.repository';
 import { applyCancellation } from '../booking/booking-cancel.service';
-import { changeBooking } from '../booking/booking-change';
+import { changeBooking } from '../booking/booking-change.service';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import {
-  AUTHORIZATION_HOLD_MS,
-  depositStatusFor,
-  isOpenStatus,
-  latePaymentReleasedMessage,
-  PAYMENT_RETRY_CAP,
-  refundSmsText,
-  retryHeldUntil,
-} from './payment.rules';
+import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, retryHeldUntil } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
-import type { PaymentSnapshot } from './payment-events.rules';
 import {
   configById,
   lockPaymentById,
   lockPaymentsOfBooking,
   lockPayouts,
   paymentById,
-  pendingRefundCount,
   refundsOfPayment,
   settleRefund,
   type PaymentRow,
@@ -48,29 +36,6 @@ export const PAYMENT_RETRY_EXHAUSTED = 'PAYMENT_RETRY_EXHAUSTED';
 
 function bookingDeps(deps: PaymentDeps): BookingDeps {
   return { knex: deps.knex, signaller: deps.signaller, manageLinkKey: deps.manageLinkKey, now: deps.now, bookingHooks: deps.bookingHooks };
-}
-
-export async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapshot | undefined> {
-  const p = await paymentById(db, paymentId);
-  if (!p) return undefined;
-  return {
-    paymentId: p.id,
-    tenantId: p.tenantId,
-    bookingId: p.bookingId,
-    status: p.status,
-    version: p.version,
-    intent: p.intent,
-    captureMode: p.captureMode,
-    expiresAt: p.expiresAt ? new Date(p.expiresAt).toISOString() : null,
-    hasSession: p.providerSessionId !== null,
-    captureRequested: p.captureRequestedAt !== null,
-    voidRequested: p.voidRequestedAt !== null,
-    pendingRefunds: await pendingRefundCount(db, p.id),
-    failedCount: p.failedCount,
-    failureKind: p.failureKind,
-    lateOutcome: p.lateOutcome ?? null,
-    lateReleased: p.lateReleasedAt != null,
-  };
 }
 
 async function providerFor(deps: PaymentDeps, p: PaymentRow): Promise<{ provider: PaymentProvider; credentials: ProviderCredentials }> {
@@ -383,90 +348,4 @@ export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): 
     );
     return release;
   });
-}
-
-/** Where the booking's customer is reached, and how they are greeted. */
-async function customerOfBooking(
-  deps: PaymentDeps,
-  p: PaymentRow,
-): Promise<{ name: string; phone: string | null; email: string | null; salonName: string; language: Language }> {
-  const booking = await bookingById(deps.knex, p.bookingId);
-  const customer = booking?.customerId ? await findCustomer(deps.knex, booking.tenantId, booking.customerId) : undefined;
-  const tenant = (await findTenant(deps.knex, p.tenantId))!;
-  const language = booking?.language ?? 'nb';
-  return {
-    name: booking?.contactName ?? customer?.name ?? (language === 'en' ? 'customer' : 'kunde'),
-    phone: booking?.contactPhone ?? customer?.phone ?? null,
-    email: booking?.contactEmail ?? customer?.email ?? null,
-    salonName: tenant.name,
-    language,
-  };
-}
-
-/**
- * One message on one channel at most once: a booking_notifications row is claimed first and stamped
- * when the gateway took the message (a retry after a failure sends again, after success nothing).
- */
-async function deliverOnce(
-  deps: PaymentDeps,
-  p: PaymentRow,
-  channel: 'SMS' | 'EMAIL',
-  kind: string,
-  dedupeKey: string,
-  send: (meta: Record<string, unknown>) => Promise<void>,
-): Promise<boolean> {
-  const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel, dedupeKey }, { tenantId: p.tenantId, kind });
-  if (claim.sentAt) return false;
-  await send({ bookingId: p.bookingId, kind, notificationId: claim.id, paymentId: p.id });
-  await markBookingNotificationSent(deps.knex, claim.id);
-  return true;
-}
-
-export interface CustomerChannels {
-  sms(to: string, text: string, meta: Record<string, unknown>): Promise<void>;
-  email(to: string, subject: string, text: string, meta: Record<string, unknown>): Promise<void>;
-}
-
-/** PaymentRefunded: one SMS per paid-out refund, at most once. */
-export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, send: CustomerChannels['sms']): Promise<number> {
-  const p = await paymentById(deps.knex, paymentId);
-  if (!p) return 0;
-  const customer = await customerOfBooking(deps, p);
-  if (!customer.phone) return 0;
-  let sent = 0;
-  for (const refund of (await refundsOfPayment(deps.knex, paymentId)).filter((r) => r.status === 'SUCCEEDED')) {
-    const text = refundSmsText({
-      customerName: customer.name,
-      salonName: customer.salonName,
-      amount: refund.amount,
-      currency: p.currency,
-      language: customer.language,
-    });
-    if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
-  }
-  return sent;
-}
-
-/** The customer of a released late payment is told, by SMS and by e-mail, each at most once. */
-export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: string, channels: CustomerChannels): Promise<number> {
-  const p = await paymentById(deps.knex, paymentId);
-  if (!p?.lateRelease) return 0;
-  const customer = await customerOfBooking(deps, p);
-  const message = latePaymentReleasedMessage({
-    customerName: customer.name,
-    salonName: customer.salonName,
-    amount: p.lateAmount!,
-    currency: p.currency,
-    release: p.lateRelease,
-    language: customer.language,
-  });
-  const dedupeKey = `LATE_PAYMENT:${p.id}`;
-  let sent = 0;
-  if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;
-  if (
-    customer.email &&
-    (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))
-  )
-    sent += 1;
-  return sent;
 }

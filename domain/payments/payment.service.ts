@@ -5,10 +5,10 @@
  */
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
-import { guestBooking } from '../booking/booking-guest-access';
-import { assertStaffScope } from '../booking/booking-scope';
-import { changeBooking } from '../booking/booking-change';
-import { findBookingRow, isBookingOfAccount, lockBookingRow } from '../booking/booking.repository';
+import { guestBooking, assertStaffScope } from '../booking/booking-access.service';
+import { changeBooking } from '../booking/booking-change.service';
+import { findBookingRow, lockBookingRow } from '../booking/booking.repository';
+import { isBookingOfAccount } from '../booking/booking-account.repository';
 import type { Actor, BookingRow } from '../booking/booking.types';
 
 /** How a customer proves a booking is theirs on the public payment routes. */

@@ -83,7 +83,8 @@ export async function findPublicTenant(db: Db, slug: string): Promise<PublicTena
   return (await runNamedStatement<PublicTenant>(db, { name: 'public-tenant-by-slug', sql: PUBLIC_TENANT_BY_SLUG, bindings: [slug] }))[0];
 }
 
-const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", settings, industry_type AS "industryType", description, address, branding,
+// settings without the key migration 180 renamed and keeps for the version before it (db/models/tenant.model.ts)
+const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", settings - 'unconfirmedFlagHoursBefore' AS settings, industry_type AS "industryType", description, address, branding,
   subscription_status AS "subscriptionStatus", trial_ends_at AS "trialEndsAt", billing_exempt AS "billingExempt"
 FROM tenants WHERE slug = ? LIMIT 1`;
 

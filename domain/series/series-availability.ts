@@ -6,7 +6,7 @@
  * availabilityForDates loads the tolerance's days once and the engine lays the visit out on each,
  * so a start it offers respects the services' phases (processing time), their buffers before and
  * after, and the rooms or equipment they need, as any booking does. The booking itself then places
- * the visit again under the lock (domain/booking/booking-reservation.ts) and refuses a start taken
+ * the visit again under the lock (domain/booking/booking-placement.service.ts) and refuses a start taken
  * meanwhile.
  */
 import type { DbPool } from '../../db/db-handle';

@@ -17,7 +17,7 @@ import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
 import { createStaffBooking } from '../booking/booking-create.service';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import { toIso } from '../time/iso';
-import { bookingById } from '../booking/booking.repository';
+import { bookingById } from '../booking/booking-timeline.repository';
 import { changeSeries } from './series-change';
 import { nearestFreeStart } from './series-availability';
 import { bookableFrom, isInSeries, plannedStartOf, toleranceDaysOf, type OccurrenceReason, type OccurrenceStatus } from './series.rules';

@@ -40,8 +40,8 @@ export interface TenantSettings {
   seriesToleranceDays: number;
   /** docs/rules/reminders.md#when-the-reminder-goes-out: 1 to 168, 24 by default */
   reminderHoursBefore: number;
-  /** docs/rules/reminders.md#unconfirmed-bookings: 1 to 168, less than reminderHoursBefore; null: off (the default) */
-  unconfirmedFlagHoursBefore: number | null;
+  /** docs/rules/reminders.md#bookings-without-a-promise: 1 to 168, less than reminderHoursBefore; null: off (the default) */
+  unpromisedFlagHoursBefore: number | null;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -79,13 +79,29 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     waitlistHoldMinutes: 15,
     seriesToleranceDays: 2,
     reminderHoursBefore: 24,
-    unconfirmedFlagHoursBefore: null,
+    unpromisedFlagHoursBefore: null,
   };
 }
 
+/** Settings a request may still name by their released names (docs/api/changelog.md: kept until 2027-06-01). */
+export type SettingsInput = Partial<TenantSettings> & { /** @deprecated unpromisedFlagHoursBefore */ unconfirmedFlagHoursBefore?: number | null };
+
+/** A request's settings in their current names: a released name counts when the current one is not given. */
+export function settingsInCurrentNames(given: SettingsInput = {}): Partial<TenantSettings> {
+  const { unconfirmedFlagHoursBefore, ...current } = given;
+  if (current.unpromisedFlagHoursBefore === undefined && unconfirmedFlagHoursBefore !== undefined)
+    current.unpromisedFlagHoursBefore = unconfirmedFlagHoursBefore;
+  return current;
+}
+
+/** The settings as the API shows them: with the released names beside their current ones (docs/api/changelog.md: kept until 2027-06-01). */
+export function settingsWithReleasedNames(settings: TenantSettings): TenantSettings & { unconfirmedFlagHoursBefore: number | null } {
+  return { ...settings, unconfirmedFlagHoursBefore: settings.unpromisedFlagHoursBefore };
+}
+
 /** Defaults for the industry, overlaid with what was given; the result is complete. */
-export function completeSettings(industry: IndustryType, given: Partial<TenantSettings> = {}): TenantSettings {
-  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+export function completeSettings(industry: IndustryType, given: SettingsInput = {}): TenantSettings {
+  const defined = Object.fromEntries(Object.entries(settingsInCurrentNames(given)).filter(([, v]) => v !== undefined));
   return { ...defaultSettings(industry), ...defined } as TenantSettings;
 }
 
@@ -101,9 +117,9 @@ export function settingsProblems(settings: TenantSettings, isValidTimezone: (tz:
   if (settings.depositType === 'percentage' && (settings.depositValue < 0 || settings.depositValue > 100)) {
     problems.push({ field: 'settings.depositValue', message: 'must be between 0 and 100 for a percentage deposit' });
   }
-  if (settings.unconfirmedFlagHoursBefore !== null && settings.unconfirmedFlagHoursBefore >= settings.reminderHoursBefore) {
+  if (settings.unpromisedFlagHoursBefore !== null && settings.unpromisedFlagHoursBefore >= settings.reminderHoursBefore) {
     // the customer is asked first: a flag before the reminder would flag everyone
-    problems.push({ field: 'settings.unconfirmedFlagHoursBefore', message: 'must be less than reminderHoursBefore (the reminder asks first)' });
+    problems.push({ field: 'settings.unpromisedFlagHoursBefore', message: 'must be less than reminderHoursBefore (the reminder asks first)' });
   }
   problems.push(...businessHoursProblems(settings.businessHours, 'settings.businessHours'));
   return problems;

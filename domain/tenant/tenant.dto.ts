@@ -1,5 +1,5 @@
 // The tenant as the API shows it: full (authenticated) and public (by slug, no private settings).
-import type { TenantSettings } from './tenant-settings.rules';
+import { settingsWithReleasedNames, type TenantSettings } from './tenant-settings.rules';
 import type { TenantRow } from './tenant.repository';
 import { toIso, toIsoOrNull } from '../time/iso';
 
@@ -19,7 +19,7 @@ function profileOf(t: TenantRow) {
 export function toTenantDto(t: TenantRow) {
   return {
     ...profileOf(t),
-    settings: t.settings,
+    settings: settingsWithReleasedNames(t.settings),
     customDomain: t.customDomain ?? null,
     isActive: t.isActive,
     onboardedAt: toIsoOrNull(t.onboardedAt),

@@ -11,7 +11,7 @@ import { assertAcceptablePassword, hashPassword } from '../users/passwords';
 import type { Role } from '../users/roles.rules';
 import { seedTenantDefaults } from './tenant-defaults.service';
 import { daysWithLongerHours } from './tenant-settings.rules';
-import { completeSettings, type IndustryType, type TenantSettings } from './tenant-settings.rules';
+import { completeSettings, settingsInCurrentNames, type IndustryType, type SettingsInput } from './tenant-settings.rules';
 import { assertValidSettings, sanitizeDescription } from './tenant-validation';
 import { syncUploadFields } from '../upload/upload-links';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
@@ -27,7 +27,7 @@ export interface NewTenantInput {
   name: string;
   slug: string;
   industryType?: IndustryType;
-  settings?: Partial<TenantSettings>;
+  settings?: SettingsInput;
   owner: { email: string; password: string; name?: string; phone?: string };
 }
 
@@ -91,7 +91,7 @@ export interface TenantPatch {
   name?: string;
   slug?: string;
   industryType?: IndustryType;
-  settings?: Partial<TenantSettings>;
+  settings?: SettingsInput;
   branding?: Record<string, unknown>;
   description?: string | null;
   address?: Record<string, unknown> | null;
@@ -126,7 +126,7 @@ export async function updateTenant(
     }
     let settings = tenant.settings;
     if (patch.settings !== undefined) {
-      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...settings, ...patch.settings });
+      settings = completeSettings(patch.industryType ?? tenant.industryType, { ...settings, ...settingsInCurrentNames(patch.settings) });
       assertValidSettings(settings);
       changes.settings = settings;
     }

@@ -65,7 +65,7 @@ export async function ownerContactsOfSalon(db: Db, tenantId: string): Promise<{ 
   return rows.map((u) => ({ id: u.id, name: u.name ?? null, email: u.email! }));
 }
 
-/** Where the salon is told about its bookings (an unconfirmed booking's flag): its first active owner's e-mail, if any. */
+/** Where the salon is told about its bookings (the flag of a booking nobody promised to come to): its first active owner's e-mail, if any. */
 export async function salonOwnerEmail(db: Db, tenantId: string): Promise<string | null> {
   return (await ownerContactsOfSalon(db, tenantId))[0]?.email ?? null;
 }

@@ -13,7 +13,7 @@ import { tenantById, type TenantContext } from '../tenant/tenant-context';
 import { slotsForDate } from '../availability/availability.service';
 import type { HeldPart } from '../availability/availability.types';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
-import { withBookingLock } from '../booking/booking-lock';
+import { withBookingLock } from '../booking/booking-lock.service';
 import { insertTimeHolds, releaseTimeHolds } from '../booking/time-hold.repository';
 import { changeEntry, changeRound } from './waitlist-change';
 import { withdrawOpenOffers } from './waitlist-offer.service';

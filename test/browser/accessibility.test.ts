@@ -65,7 +65,7 @@ describe('accessibility of the customer pages (axe-core in the browser)', functi
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const payment = await paymentPage(deposit, {
       id: created.body.data.id,
-      token: created.body.data.cancellationToken,
+      token: created.body.data.manageToken,
       status: 'PENDING',
       paymentRequired: true,
       phone: '',

@@ -44,11 +44,11 @@ describe('manage page (browser)', function () {
     expect(booking).to.include({ status: 'CANCELLED', cancelledBy: 'CUSTOMER', cancelReason: 'Blitt syk' });
   });
 
-  it('when the customer presses Confirm on the manage page then the booking is confirmed by link and the page says so', async function () {
+  it('when the customer presses "Jeg lover å komme" on the manage page then their promise to come is recorded by link and the page says so, beside the status the salon set', async function () {
     const salon = await pageSalon({ settings: { cancellationHours: 0 } });
     const opened = await openPage(this);
     const { page, shot, baseUrl } = opened;
-    const email = `confirm-${crypto.randomUUID()}@example.test`;
+    const email = `promise-${crypto.randomUUID()}@example.test`;
     await page.goto(`${baseUrl}/${salon.tenant.slug}`);
     await chooseUpToContact(opened, [salon.services[0].name]);
     await page.getByLabel('Navn').fill('Kari Kommer');
@@ -63,17 +63,19 @@ describe('manage page (browser)', function () {
       'the booking e-mail',
     );
     await page.goto(/(http:\/\/\S+\/bookings\/\S+)/.exec(mail.text)![1]);
-    expect(await page.locator('#confirm-prompt').innerText()).to.equal('Bekreft at du kommer, så vet salongen at timen er din.');
-    await page.getByRole('button', { name: 'Bekreft at jeg kommer' }).click();
-    await page.waitForURL(/confirmed=1$/);
-    await page.locator('#confirmed-note').getByText('Du har bekreftet at du kommer. Takk!').waitFor();
-    await shot('confirmed');
-    expect(await page.getByRole('button', { name: 'Bekreft at jeg kommer' }).count()).to.equal(0);
-    // cancelling is still offered after confirming
+    expect(await page.locator('#promise-prompt').innerText()).to.equal('Lover du å komme, vet salongen at timen er din.');
+    await page.getByRole('button', { name: 'Jeg lover å komme' }).click();
+    await page.waitForURL(/promised=1$/);
+    await page.locator('#promised-note').getByText('Du har lovet å komme. Takk!').waitFor();
+    await shot('promised');
+    expect(await page.getByRole('button', { name: 'Jeg lover å komme' }).count()).to.equal(0);
+    // the customer's promise is not the salon's confirmation: the page uses the salon's word only for the salon
+    expect(await page.locator('main').innerText()).to.not.match(/har bekreftet/);
+    // cancelling is still offered after promising
     expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(1);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
-    expect(booking.confirmedVia).to.equal('LINK');
-    expect(booking.confirmedAt).to.be.an.instanceOf(Date);
+    expect(booking.promisedVia).to.equal('LINK');
+    expect(booking.promisedAt).to.be.an.instanceOf(Date);
   });
 });
 

@@ -1,4 +1,4 @@
-// Contract fuzz suite (issue 10; docs/design.md#testing): walks EVERY operation of openapi.yaml, so a new
+// Contract fuzz suite (docs/design.md#testing): walks EVERY operation of openapi.yaml, so a new
 // route is covered without work, and sends generated bad input (fast-check, fixed seed, a bounded
 // number of cases per operation): missing, wrong-typed and unknown fields, huge and odd strings (NUL,
 // lone surrogates), impossible dates, bad path ids and other tenants' ids, broken encodings and
@@ -9,7 +9,7 @@
 // order on every operation (docs/rules/auth.md#order-of-the-checks): with invalid input, no token is
 // 401 (also on the path in other letter case), a role the route's guard refuses is 403, and a role
 // it takes is 400.
-// The requests reach the handlers (issue 43): the setup makes a real row of every kind a path, query
+// The requests reach the handlers: the setup makes a real row of every kind a path, query
 // or body id names (each create must succeed, no id falls back to a random one), the router's tracing
 // channel tells which requests ran their route's handler, and every operation ends with a plausible
 // request from its own caller that must reach the handler and not be answered 404. It prints, per

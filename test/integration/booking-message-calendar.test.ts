@@ -27,12 +27,12 @@ describe('booking messages: manage link and calendar invitation', function () {
       customer: { name: 'Kari Nordmann', phone, email },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const { id, cancellationToken } = created.body.data;
+    const { id, manageToken } = created.body.data;
     const mailOf = (kind: string) =>
       eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);
 
     const confirmed = await mailOf('CONFIRMED');
-    const manageUrl = `${platform.deps.config.publicBaseUrl}/${salon.tenant.slug}/bookings/${id}?token=${encodeURIComponent(cancellationToken)}`;
+    const manageUrl = `${platform.deps.config.publicBaseUrl}/${salon.tenant.slug}/bookings/${id}?token=${encodeURIComponent(manageToken)}`;
     expect(confirmed.text).to.contain(manageUrl);
     const smsConfirmed = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the CONFIRMED SMS');
     expect(smsConfirmed.text).to.contain(manageUrl);
@@ -58,7 +58,7 @@ describe('booking messages: manage link and calendar invitation', function () {
     const movedSequence = Number(line(rescheduled.content, 'SEQUENCE:')!.split(':')[1]);
     expect(movedSequence).to.be.greaterThan(firstSequence);
 
-    const cancelled = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${id}/cancel`, undefined, { token: cancellationToken });
+    const cancelled = await call('post', `/public/tenants/${salon.tenant.slug}/bookings/${id}/cancel`, undefined, { token: manageToken });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
     const cancel = (await mailOf('CANCELLED')).attachments!.find((a) => a.calendarMethod)!;
     expect(cancel.calendarMethod).to.equal('CANCEL');
@@ -103,9 +103,8 @@ describe('booking messages: manage link and calendar invitation', function () {
       customer: { name: 'Kari Sekvens', phone: `+479${crypto.randomInt(1000000, 9999999)}`, email },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const { id, cancellationToken } = created.body.data;
-    const file = async () =>
-      (await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(cancellationToken)}`)).text;
+    const { id, manageToken } = created.body.data;
+    const file = async () => (await (await http()).get(`/${salon.tenant.slug}/bookings/${id}/calendar.ics?token=${encodeURIComponent(manageToken)}`)).text;
     const sequence = (ics: string) => Number(line(ics, 'SEQUENCE:')!.split(':')[1]);
     const mailOf = (kind: string) =>
       eventually(async () => (await platform.mailer.sentTo(email)).find((m: StoredMail) => m.meta?.kind === kind), `the ${kind} e-mail`);

@@ -1,7 +1,7 @@
 // Racing bookings on a pool the size production gives an 8-core host (2 per core, 16): more
 // transactions insert the parts of one visit (stylist, station) at once, and Postgres ends some of
 // their waits on the overlap constraint as deadlocks. The booking's transaction runs again then
-// (domain/booking/booking-lock.ts), so the losers still hear 409 BOOKING_CONFLICT, never a
+// (domain/booking/booking-lock.service.ts), so the losers still hear 409 BOOKING_CONFLICT, never a
 // "try again" (docs/rules/booking.md#creating-a-booking).
 import { expect } from 'chai';
 import crypto from 'node:crypto';

@@ -6,9 +6,10 @@ import type { Knex } from 'knex';
 import { bookingSalon, knex } from '../support/booking-fixtures';
 import { uniquePhone } from '../support/factories';
 import { columnOf } from '../../db/column-name';
-import { BOOKING_KEYS, bookingById, insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
+import { BOOKING_KEYS, bookingById } from '../../domain/booking/booking-timeline.repository';
+import { insertNewBooking, type AuditEntry, type NewItemRow, type NewSegmentRow } from '../../domain/booking/booking.repository';
 import { findPublicTenant } from '../../domain/public/public-portal.repository';
-import { BookingModel } from '../../db/models/booking.model';
+import { BookingModel, RETIRING_BOOKING_COLUMNS } from '../../db/models/booking.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
 import { BookingSegmentModel } from '../../db/models/booking-segment.model';
 import { BookingAuditLogModel } from '../../db/models/booking-audit-log.model';
@@ -102,7 +103,7 @@ describe('the public booking hot path statements', () => {
       cancelReason: null,
       cancelledBy: null,
       cancelledAt: null,
-      cancellationTokenHash: 'abc',
+      manageTokenHash: 'abc',
       allowDoubleBooking: false,
       createdBy: null,
       customerAccountId: null,
@@ -211,7 +212,8 @@ describe('the public booking hot path statements', () => {
     const columns = (
       await db.raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'bookings' AND table_schema = current_schema()`)
     ).rows.map((r: { column_name: string }) => r.column_name);
-    expect(BOOKING_KEYS.map(columnOf)).to.have.members(columns);
+    // the columns migration 180 renamed stay for the version before it, and no read returns them
+    expect(BOOKING_KEYS.map(columnOf)).to.have.members(columns.filter((c: string) => !(RETIRING_BOOKING_COLUMNS as readonly string[]).includes(c)));
     const [customer] = await db('customers').insert({ tenantId: salon.tenant.id, name: 'Kari', phone: uniquePhone() }).returning('id');
     const start = new Date(Date.now() + 2 * 86_400_000);
     const [row] = await db('bookings')
@@ -228,8 +230,8 @@ describe('the public booking hot path statements', () => {
         metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' }, nested: { list: [1, 'two'] } },
         contactName: 'Kari',
         notes: "it's ?",
-        confirmedAt: new Date('2030-01-02T03:04:05.678Z'),
-        confirmedVia: 'SMS',
+        promisedAt: new Date('2030-01-02T03:04:05.678Z'),
+        promisedVia: 'SMS',
       })
       .returning('id');
     const model = await BookingModel.query(db).findById(row.id);

@@ -8,7 +8,7 @@ import { knex } from '../support/booking-fixtures';
 import { customerLoyaltyOverview, customerStampsAt, customerVouchers } from '../../domain/loyalty/loyalty-customer.service';
 import { issueVoucher } from '../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../domain/loyalty/loyalty.repository';
-import { addCustomer, bookOk, bookingSalon, complete, processed, visitCard, type BookingSalon, type LoyaltyCustomer } from '../api/loyalty.helpers';
+import { addCustomer, bookOk, bookingSalon, complete, processed, visitCard, type BookingSalon, type LoyaltyCustomer } from '../support/loyalty';
 import { rejectsWith } from '../support/rejections';
 
 chai.use(chaiAsPromised);

@@ -1,4 +1,4 @@
-// The HTTP edge a load balancer and browser front-ends meet (issue 9 points 3, 4, 7), on the
+// The HTTP edge a load balancer and browser front-ends meet, on the
 // in-process app: API index, request ids, CORS, TLS permission check, metrics, the reset page,
 // and the Sveve SMS adapter against a stand-in speaking Sveve's HTTP format.
 import fs from 'node:fs';

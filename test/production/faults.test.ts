@@ -1,4 +1,4 @@
-// The production topology under faults (issue 22 points 8-11): bin/migrate, two bin/api processes and
+// The production topology under faults: bin/migrate, two bin/api processes and
 // bin/worker as separate processes (NODE_ENV=production, configured by environment only), a Temporal
 // server (test/support/temporal.ts: ours, the official CLI's or the Go-built one) as its own process
 // behind a TCP proxy, a Postgres of this suite's own (so it can be stopped), an SMTP sink that counts
@@ -289,7 +289,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
           failuresAsNotYet(async () => {
             const res = await json(
               await fetch(
-                `${baseB}/public/tenants/${DEMO_SLUG}/bookings/${created.body.data.id}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`,
+                `${baseB}/public/tenants/${DEMO_SLUG}/bookings/${created.body.data.id}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`,
               ),
             );
             return res.body.data?.redirectUrl ?? undefined;

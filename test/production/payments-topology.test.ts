@@ -137,7 +137,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     const page = await eventually(
       async () => {
         const res = await json(
-          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.cancellationToken)}`),
+          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
         );
         return res.body.data?.redirectUrl ? res.body.data : undefined;
       },

@@ -385,7 +385,7 @@ describe('production topology: api x2 and worker as separate processes, configur
 
     const login = await call(api1Base, 'POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
     const seen = await call(api1Base, 'GET', `/bookings/${bookingId}`, undefined, login.body.data.accessToken);
-    expect(seen.body.data).to.include({ confirmedVia: 'SMS' });
+    expect(seen.body.data).to.include({ promisedVia: 'SMS' });
     const wrongKey = await fetch(`${api1Base}/webhooks/sms/sveve?key=not-the-secret`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
@@ -417,7 +417,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       customer: { name: 'Flytte Fredriksen', phone: '+47 955 36 036', email },
     });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
-    const { id, cancellationToken } = booked.body.data;
+    const { id, manageToken } = booked.body.data;
     const received = await eventually(async () => mails.find((m) => m.to.includes(email)), 'the booking e-mail over SMTP', 15_000);
     const waiter = `move-waiter-${Date.now()}@example.no`;
     expect(
@@ -434,7 +434,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     const later = (
       await call(api2Base, 'GET', `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}&resourceId=${resourceId}`)
     ).body.data.slots.at(-1);
-    const moved = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings/${id}/move`, { startTime: later.start, token: cancellationToken });
+    const moved = await call(api2Base, 'POST', `/public/tenants/${DEMO_SLUG}/bookings/${id}/move`, { startTime: later.start, token: manageToken });
     expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
     expect(moved.body.data.startTime).to.equal(later.start);
 

@@ -84,7 +84,7 @@ export async function bookOnline(salon: BookingSalon, days = 3, time = '10:00', 
     customer: { name: 'Kari Nordmann', phone },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return { id: res.body.data.id, token: res.body.data.cancellationToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired, phone };
+  return { id: res.body.data.id, token: res.body.data.manageToken, status: res.body.data.status, paymentRequired: res.body.data.paymentRequired, phone };
 }
 
 /** The customer's payment page data (opens the provider session when the workflow has not yet). */

@@ -1,6 +1,6 @@
 // Reminders the customer answers (docs/rules/reminders.md) on the time-skipping test server and the
 // real database: the salon's reminder time, no reminder for a booking made closer than that, and the
-// salon's flag of a booking still unconfirmed, once. Each test runs its own worker and task queue.
+// salon's flag of a booking nobody promised to come to, once. Each test runs its own worker and task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { stack } from '../support/stack';
@@ -84,7 +84,10 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
         await t.env.sleep(10 * MINUTE);
         expect(await smsKinds(phone)).to.deep.equal(['CONFIRMED', 'REMINDER']);
         const reminder = (await sms.sentTo(phone))[1];
-        expect(reminder.text).to.contain('Svar JA for å bekrefte').and.contain('NEI for å avbestille');
+        expect(reminder.text)
+          .to.contain('Svar JA hvis du kommer')
+          .and.contain('NEI for å avbestille')
+          .and.not.match(/bekreft/i);
         await handle.terminate('test over');
       }));
 
@@ -118,10 +121,10 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
       }));
   });
 
-  describe('a booking still unconfirmed at the salon flag time', () => {
-    it('when nobody confirmed by start - 2 h then the salon gets one e-mail, the booking is flagged and nothing is cancelled', () =>
+  describe('a booking nobody promised to come to at the salon flag time', () => {
+    it('when nobody promised to come by start - 2 h then the salon gets one e-mail, the booking is flagged and nothing is cancelled', () =>
       withWorker(async (signal) => {
-        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unpromisedFlagHoursBefore: 2 });
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         await t.env.sleep(2 * DAY - 2 * HOUR - 5 * MINUTE);
         expect(await mailKinds(ownerEmail)).to.deep.equal([]);
@@ -129,9 +132,9 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
         expect(await mailKinds(ownerEmail)).to.deep.equal(['UNCONFIRMED']);
         const flagged = await knex('bookings').where({ id: booking.id }).first();
         expect(flagged.status).to.equal('CONFIRMED');
-        expect(flagged.unconfirmedFlaggedAt).to.be.an.instanceOf(Date);
+        expect(flagged.unpromisedFlaggedAt).to.be.an.instanceOf(Date);
         const message = (await mail.sentTo(ownerEmail))[0];
-        expect(message.subject).to.contain('Ikke bekreftet').and.contain('Kari');
+        expect(message.subject).to.contain('Ikke lovet å komme').and.contain('Kari');
 
         // a later change of the booking (notes) does not flag it again
         await knex('bookings').where({ id: booking.id }).update({ notes: 'ring henne', version: 2 });
@@ -141,24 +144,24 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
         await handle.terminate('test over');
       }));
 
-    it('when the customer confirmed before the flag time then the salon is told nothing', () =>
+    it('when the customer promised to come before the flag time then the salon is told nothing', () =>
       withWorker(async (signal) => {
-        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unpromisedFlagHoursBefore: 2 });
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         await t.env.sleep(DAY + HOUR); // reminded
         await knex('bookings')
           .where({ id: booking.id })
-          .update({ confirmedAt: new Date(await t.env.currentTimeMs()), confirmedVia: 'SMS', version: 2 });
-        await signal(booking.id, tenantId, { type: 'BookingAttendanceConfirmed', entityVersion: 2 });
+          .update({ promisedAt: new Date(await t.env.currentTimeMs()), promisedVia: 'SMS', version: 2 });
+        await signal(booking.id, tenantId, { type: 'BookingPromised', entityVersion: 2 });
         await t.env.sleep(DAY); // past the start
         expect(await mailKinds(ownerEmail)).to.deep.equal([]);
-        expect((await knex('bookings').where({ id: booking.id }).first()).unconfirmedFlaggedAt).to.equal(null);
+        expect((await knex('bookings').where({ id: booking.id }).first()).unpromisedFlaggedAt).to.equal(null);
         await handle.terminate('test over');
       }));
 
     it('when the booking is made closer to its start than the flag time then it is never flagged', () =>
       withWorker(async (signal) => {
-        const { booking, ownerEmail, tenantId } = await seedBooking(HOUR, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: 2 });
+        const { booking, ownerEmail, tenantId } = await seedBooking(HOUR, { reminderHoursBefore: 24, unpromisedFlagHoursBefore: 2 });
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         await t.env.sleep(2 * HOUR);
         expect(await mailKinds(ownerEmail)).to.deep.equal([]);
@@ -167,11 +170,11 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
 
     it('when the salon sets no flag time then nothing is flagged', () =>
       withWorker(async (signal) => {
-        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unconfirmedFlagHoursBefore: null });
+        const { booking, ownerEmail, tenantId, knex } = await seedBooking(2 * DAY, { reminderHoursBefore: 24, unpromisedFlagHoursBefore: null });
         const handle = await signal(booking.id, tenantId, { type: 'BookingCreated', entityVersion: 1 });
         await t.env.sleep(2 * DAY + HOUR);
         expect(await mailKinds(ownerEmail)).to.deep.equal([]);
-        expect((await knex('bookings').where({ id: booking.id }).first()).unconfirmedFlaggedAt).to.equal(null);
+        expect((await knex('bookings').where({ id: booking.id }).first()).unpromisedFlaggedAt).to.equal(null);
         await handle.terminate('test over');
       }));
   });

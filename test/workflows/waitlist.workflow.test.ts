@@ -152,7 +152,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
 
       const booked = await acceptOffer(sc.deps, sc.tenant, next.offerId, next.token);
       expect(booked).to.include({ startTime: at(day(), '10:00'), customerName: 'Berit' });
-      expect(booked.cancellationToken).to.be.a('string');
+      expect(booked.manageToken).to.be.a('string');
       await closedWithoutSkipping(t.env, waitlistOfferContract.workflowId(round.id));
       expect((await rows('waitlist_rounds', { id: round.id }))[0]).to.include({ status: 'FILLED', bookingId: booked.id });
       expect((await rows('waitlist_entries', { id: second.entry.id }))[0]).to.include({ status: 'BOOKED', bookingId: booked.id });

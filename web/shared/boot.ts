@@ -34,7 +34,6 @@ export interface BootData {
     timezone: string;
     currency: string;
     locale: string;
-    bookingMode: 'assigned_only' | 'allow_unassigned';
     /** days ahead a customer may book (capped while deposits are on) */
     maxBookingDaysInAdvance: number;
     /** the deposit taken online, when the salon takes one */

@@ -3,7 +3,7 @@
 //   created   -> the customer is told it was received (PENDING) or confirmed
 //   confirmed -> the customer is told, when the salon confirms later
 //   the salon's reminder time before the start (24 h unless set) -> reminded (a reschedule moves the
-//     reminder and tells the customer); the salon's flag time before the start, still not confirmed
+//     reminder and tells the customer); the salon's flag time before the start, still not promised
 //     by the customer -> the salon is told once (docs/rules/reminders.md)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
 //   until the last message is out, a forced change of a settled booking is followed too
@@ -14,9 +14,9 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
-import { bookingContract, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
+import { bookingContract, promiseOf, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 import { isRemindable, isTerminalStatus, reminderDueAt, REMINDER_LEAD_MS } from '../../domain/booking/booking-status.rules';
-import { unconfirmedFlagDueAt } from '../../domain/booking/booking-confirmation.rules';
+import { unpromisedFlagDueAt } from '../../domain/booking/booking-reminder.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
 import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
@@ -27,21 +27,25 @@ export const bookingEventSignal = entitySignal(bookingContract);
 
 /** Runs from this version on follow their booking until the last message is out (patched()). */
 const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
-/** Runs from this version on tell the salon about a booking still unconfirmed at its flag time (patched()). */
-const FLAG_UNCONFIRMED = 'booking-flags-unconfirmed';
+/** Runs from this version on tell the salon about a booking nobody promised to come to at its flag time (patched(); the id as first recorded). */
+const FLAG_UNPROMISED = 'booking-flags-unconfirmed';
+/** Runs from this version on flag through the activity of the new name (patched()); runs before it keep the one they scheduled. */
+const PROMISE_WORDS = 'booking-promise-words';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
 const { sendBookingSms, sendBookingEmail } = proxyDeliveryActivities<BookingActivities>([BookingActivityErrors.notFound]);
-const { recordCompletedVisit, flagUnconfirmedBooking } = proxyActivities<BookingActivities>(deliveryOptions([BookingActivityErrors.notFound]));
+const { recordCompletedVisit, flagUnpromisedBooking, flagUnconfirmedBooking } = proxyActivities<BookingActivities>(
+  deliveryOptions([BookingActivityErrors.notFound]),
+);
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;
-  /** when a still-unconfirmed booking is flagged to the salon (runs with the FLAG_UNCONFIRMED patch) */
+  /** when a booking nobody promised to come to is flagged to the salon (runs with the FLAG_UNPROMISED patch) */
   let flag: number | null = null;
-  let flagsUnconfirmed: boolean | undefined;
+  let flagsUnpromised: boolean | undefined;
   const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
 
   const booking = entityInbox(bookingContract, bookingId, {
@@ -59,7 +63,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   for (;;) {
     // Reminded the salon's reminder time before the start, unless it is settled first. A reschedule
     // moves the reminder (and a booking moved to a later day after its reminder is reminded again of
-    // the new start). A booking the customer has not confirmed by the salon's flag time is flagged.
+    // the new start). A booking the customer has not promised to come to by the salon's flag time is flagged.
     // A move signalled in the same task as the reminder's timer is applied first (the SDK delivers
     // signals before timers), and a reminder whose delivery is still retrying when the booking moves
     // is dropped by the delivery itself (docs/rules/booking.md#moving-a-booking).
@@ -67,7 +71,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
       if (isDue(reminderDue())) sendReminder();
       if (isDue(flag)) {
         flag = null;
-        await flagUnconfirmedBooking({ bookingId });
+        await (patched(PROMISE_WORDS) ? flagUnpromisedBooking : flagUnconfirmedBooking)({ bookingId });
       }
     }
 
@@ -108,8 +112,8 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     if (previous.startTime !== current.startTime) {
       planReminder(current);
       if (isRemindable(current.status)) notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
-    } else if (flag !== null || previous.confirmedAt !== current.confirmedAt) {
-      // the customer confirmed (no flag), or the flag time is read again
+    } else if (flag !== null || promiseOf(previous).promisedAt !== promiseOf(current).promisedAt) {
+      // the customer promised to come (no flag), or the flag time is read again
       planFlag(current);
     }
     if (!isRemindable(current.status)) {
@@ -142,13 +146,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   }
 
   function planFlag(current: BookingSnapshot): void {
-    flagsUnconfirmed ??= patched(FLAG_UNCONFIRMED);
-    if (!flagsUnconfirmed) return;
-    flag = unconfirmedFlagDueAt(
-      { status: current.status, startTime: current.startTime, confirmedAt: current.confirmedAt ?? null },
-      Date.now(),
-      current.unconfirmedFlagLeadMs ?? null,
-    );
+    flagsUnpromised ??= patched(FLAG_UNPROMISED);
+    if (!flagsUnpromised) return;
+    const { promisedAt, flagLeadMs } = promiseOf(current);
+    flag = unpromisedFlagDueAt({ status: current.status, startTime: current.startTime, promisedAt }, Date.now(), flagLeadMs);
   }
 
   async function settle(settled: BookingSnapshot): Promise<void> {

@@ -9,17 +9,20 @@
 //   refunds reserved (cancellation, the owner) -> paid out at the provider
 //   expiresAt passed while initiated or authorized -> best-effort void, EXPIRED, booking cancelled
 //   confirmed by the provider after it expired -> voided or refunded there, the customer told
+//   a refund paid out -> the customer told by SMS; the messages go out on their own channels
+//   (workflows/shared/message-channels.ts) and the timeline ends once they are out
 //
 // The api and the activities signal every committed change `{type, entityVersion}`; the entity
 // inbox (workflows/shared/entity-inbox.ts) turns them into committed state. Every provider call is
 // an activity with the payment's idempotency keys, so a retried call never moves money twice. The
 // workflow ends when nothing is left to wait for; a later change (a refund) starts it again.
 import { log, patched, proxyActivities } from '@temporalio/workflow';
-import type { PaymentActivities } from '../../activities/payments.types';
+import type { PaymentActivities, PaymentMessageRequest } from '../../activities/payments.types';
 import { PaymentActivityErrors } from '../../activities/payments.types';
 import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 import { holdsForRetry, isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
 import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
+import { messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 
 export type { PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
 
@@ -27,8 +30,11 @@ export const paymentEventSignal = entitySignal(paymentContract);
 
 /** Runs from this version on wait out a failed deposit's retry window (patched()). */
 const RETRY_WINDOW = 'payment-retry-window';
+/** Runs from this version on send their messages on the message channels (patched()); runs before it keep their two activities. */
+const MESSAGE_CHANNELS = 'payment-message-channels';
 
 const { readPayment } = proxyReadActivities<PaymentActivities>([PaymentActivityErrors.notFound]);
+const { sendPaymentSms, sendPaymentEmail } = proxyDeliveryActivities<PaymentActivities>([PaymentActivityErrors.notFound]);
 
 // Provider calls and booking changes: a provider that is down is retried for about an hour;
 // a refusal is not retried.
@@ -48,6 +54,9 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     readCommitted: (minVersion) => readPayment({ paymentId, minVersion }),
   });
   if (!(await payment.first())) return;
+  const channels = messageChannels<PaymentMessageRequest>('payment', { SMS: sendPaymentSms, EMAIL: sendPaymentEmail });
+  let onChannels: boolean | undefined;
+  const messagesOnChannels = () => (onChannels ??= patched(MESSAGE_CHANNELS));
 
   let bookingConfirmed = false;
   let failureSettled = false;
@@ -63,7 +72,11 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     await payment.catchUp();
     const now = payment.current!;
     if (now.version !== seen) continue; // it moved while we acted: act on the new state
-    if (!waitsForMore(now)) return;
+    if (!waitsForMore(now)) {
+      // its last messages may still be going out: a change meanwhile is acted on, then the timeline ends
+      if (messagesOnChannels() && (await payment.nextChange(() => channels.idle()))) continue;
+      return;
+    }
     const moved = await payment.waitUntil((p) => p.version > seen, { deadline: deadlineOf });
     if (!moved && waitsForRetry(payment.current!)) {
       // a failed deposit's retry window ended: its booking, still waiting and not retried, is cancelled
@@ -102,7 +115,8 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
       // the provider took the money after the payment expired here: give it back, and say so
       lateReleased = true;
       await attempt('releaseLatePayment', () => effects.releaseLatePayment({ paymentId }));
-      await attempt('sendLatePaymentMessages', () => effects.sendLatePaymentMessages({ paymentId }));
+      if (messagesOnChannels()) channels.send({ paymentId, kind: 'LATE_PAYMENT', dedupeKey: `LATE_PAYMENT:${paymentId}` });
+      else await attempt('sendLatePaymentMessages', () => effects.sendLatePaymentMessages({ paymentId }));
     } else if (p.status === 'EXPIRED' && p.hasSession && !sessionReleased && !p.lateOutcome) {
       // expired here while the checkout may still be open (a cancelled booking): close it there too
       sessionReleased = true;
@@ -111,7 +125,8 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     if (p.pendingRefunds > 0 && refundsDoneAt !== p.version) {
       refundsDoneAt = p.version;
       await attempt('processRefunds', () => effects.processRefunds({ paymentId }));
-      await attempt('sendRefundSms', () => effects.sendRefundSms({ paymentId }));
+      if (messagesOnChannels()) channels.send({ paymentId, kind: 'REFUND', dedupeKey: `REFUNDS:${p.version}` });
+      else await attempt('sendRefundSms', () => effects.sendRefundSms({ paymentId }));
     }
   }
 

@@ -6,8 +6,10 @@ import {
   computeAvailability,
   firstSlot,
   layOutService,
+  layOutVisit,
   nextAvailableDateFromInput,
   placeUnassignedItems,
+  staffForAnyone,
   type AvailabilityInput,
   type AvailableSlot,
   type ResourceAvailabilityData,
@@ -282,6 +284,52 @@ describe('the scheduling engine (visit.rules)', () => {
       expect(first !== 'STOP' && first !== null && first.localTime).to.equal('09:00');
       expect(firstSlot({ ...base, date: '2026-06-03' })).to.equal(null);
       expect(firstSlot({ ...base, date: '2027-06-03' })).to.equal('STOP');
+    });
+  });
+
+  describe('who takes "anyone" where every booking is assigned', () => {
+    const shape = (minutes: number): ServiceShape => ({ phases: [{ kind: 'WORK', minutes }], bufferBeforeMinutes: 0, bufferAfterMinutes: 0, requirements: [] });
+    const team = () => [
+      resource('A', { bookings: [booking(DAY, '10:00', '11:00')] }),
+      resource('B', { bookings: [booking(DAY, '11:00', '12:00')] }),
+      resource('C'),
+    ];
+    const visitAt = (time: string, items: { minutes: number; resourceId: string | null }[]) =>
+      layOutVisit(
+        items.map((i) => ({ serviceId: 'cut', shape: shape(i.minutes), resourceId: i.resourceId })),
+        t(time),
+      ).map((laid, index) => ({ serviceId: 'cut', resourceId: items[index].resourceId, parts: laid.parts }));
+    const capacity = (resources: ResourceAvailabilityData[]) => capacityOf(resources, DAY, OSLO, openEveryDay(['08:00', '20:00']), { days: 1 });
+
+    it('when the first staff member is busy then "anyone" goes to the staff member the slot offers at that start, the next one in order', () => {
+      const resources = team();
+      const slot = slots({ items: [cutItem(60)], resources }).find((x) => x.localTime === '10:00')!;
+      expect(slot.items[0].resourceId).to.equal('B');
+      expect(staffForAnyone(capacity(resources), resources, visitAt('10:00', [{ minutes: 60, resourceId: null }]), true)).to.deep.equal(['B']);
+    });
+
+    it("when a visit has two services then the second keeps the first one's staff member while free, else the first free one, as the slot offers", () => {
+      const resources = team();
+      const slot = slots({ items: [cutItem(60), cutItem(60)], resources }).find((x) => x.localTime === '10:00')!;
+      const chosen = staffForAnyone(
+        capacity(resources),
+        resources,
+        visitAt('10:00', [
+          { minutes: 60, resourceId: null },
+          { minutes: 60, resourceId: null },
+        ]),
+        true,
+      );
+      expect(chosen).to.deep.equal(slot.items.map((i) => i.resourceId));
+      expect(chosen).to.deep.equal(['B', 'A']);
+    });
+
+    it('when an item names its staff member then it keeps them; when nobody qualified is free or bookable online then null', () => {
+      const resources = team();
+      expect(staffForAnyone(capacity(resources), resources, visitAt('10:00', [{ minutes: 60, resourceId: 'A' }]), true)).to.deep.equal(['A']);
+      const busy = [resource('A', { bookings: [booking(DAY, '10:00', '11:00')] }), resource('B', { isBookableOnline: false })];
+      expect(staffForAnyone(capacity(busy), busy, visitAt('10:00', [{ minutes: 60, resourceId: null }]), true)).to.deep.equal([null]);
+      expect(staffForAnyone(capacity(busy), busy, visitAt('10:00', [{ minutes: 60, resourceId: null }]), false)).to.deep.equal(['B']);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addressLine, bookingCalendar, bookingUid, calendarMethodFor, type BookingCalendarFacts } from '../../../domain/booking/booking-calendar';
+import { addressLine, bookingCalendar, bookingUid, calendarMethodFor, type BookingCalendarFacts } from '../../../domain/booking/booking-calendar.service';
 
 const facts = (changes: Partial<BookingCalendarFacts> = {}): BookingCalendarFacts => ({
   bookingId: '7f2c1c9e-3f7a-4c55-9c1e-2b7d8f1a0e11',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { formatMoney } from '../../../domain/money/money.rules';
 import { formatMoney as pageMoney, intlLocale } from '../../../web/shared/format';
-import { refundSmsText, latePaymentReleasedMessage } from '../../../domain/payments/payment.rules';
+import { refundSmsText, latePaymentReleasedMessage } from '../../../domain/notifications/payment-messages.rules';
 
 describe('money in messages (domain/money)', () => {
   it('when an amount is written then it is "kr" in both languages, decimals only when there are some, with plain spaces', () => {

@@ -55,11 +55,9 @@ export function ContactStep({
     setContact((c) => ({ ...c, [field]: value }));
     setFieldErrors((f) => ({ ...f, [field]: undefined }));
   };
-  const items = draft.services.map((serviceId, i) => ({
-    serviceId,
-    // "anyone" leaves the booking unassigned, unless the salon wants every booking assigned
-    resourceId: draft.staff !== 'any' ? draft.staff : boot.salon.bookingMode === 'assigned_only' ? (slot.items[i]?.resourceId ?? null) : null,
-  }));
+  // "anyone" is the platform's to decide: unassigned, or at a salon that assigns every booking the
+  // staff member the free time was offered with (the placement, docs/rules/availability.md#unassigned-bookings)
+  const items = draft.services.map((serviceId) => ({ serviceId, resourceId: draft.staff !== 'any' ? draft.staff : null }));
 
   const applyVoucher = async () => {
     const code = voucher.trim();
@@ -119,13 +117,13 @@ export function ContactStep({
       return;
     }
     const booking = created.data.data;
-    const proof = `${BOOKING_PROOF_COOKIE}${booking.id}=${encodeURIComponent(booking.cancellationToken)}; path=/; max-age=${BOOKING_PROOF_MAX_AGE_S}; samesite=lax`;
+    const proof = `${BOOKING_PROOF_COOKIE}${booking.id}=${encodeURIComponent(booking.manageToken)}; path=/; max-age=${BOOKING_PROOF_MAX_AGE_S}; samesite=lax`;
     document.cookie = location.protocol === 'https:' ? `${proof}; secure` : proof;
-    const manage = `/${boot.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.cancellationToken)}&new=1`;
+    const manage = `/${boot.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.manageToken)}&new=1`;
     if (booking.paymentRequired) {
       const payment = await call(() =>
         api.GET('/public/tenants/{slug}/bookings/{id}/payment', {
-          params: { path: { slug: boot.slug, id: booking.id }, query: { token: booking.cancellationToken } },
+          params: { path: { slug: boot.slug, id: booking.id }, query: { token: booking.manageToken } },
         }),
       );
       if (payment.ok && payment.data.data.redirectUrl) return location.assign(payment.data.data.redirectUrl);

@@ -1,0 +1,22 @@
+/**
+ * Where a booking may start, checked before it is placed: not past the booking window
+ * (docs/rules/availability.md#booking-window), and for the customer not already passed
+ * (docs/rules/booking.md#bookings-in-the-past). A new booking and a move check the same. Pure.
+ */
+import { errors } from '../errors';
+import { beyondWindow, effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
+import { utcToLocalDate } from '../time/salon-time.rules';
+import type { TenantContext } from '../tenant/tenant-context';
+
+/** A start past the booking window (salon-local last bookable date): 422 DATE_BEYOND_BOOKING_WINDOW. */
+export function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
+  const s = tenant.settings;
+  const lastDate = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
+  if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
+}
+
+/** A customer's start that has already passed: 422 BOOKING_IN_PAST (the salon may record a past visit: booking-past.rules.ts). */
+export function assertNotPassed(start: Date, now: Date): void {
+  if (start.getTime() < now.getTime())
+    throw errors.unprocessable('BOOKING_IN_PAST', 'The chosen time has already passed', [{ field: 'startTime', message: 'must be in the future' }]);
+}

@@ -1,0 +1,234 @@
+// The attacks of the ASVS level 2 audit (docs/rules/security.md#the-asvs-audit), one
+// per finding, each made the way the auditor made it: over HTTP against the running app, asserting
+// what the attacker must not get. The file is portable: it uses only the public API, the database
+// for setup and checks, and test helpers older than the fixes, so the same file can be run against
+// an earlier revision to show each attack succeeding there. The area tests (auth, customer linking,
+// billing, uploads, browsers) hold the limits and edge cases of each fix.
+import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { call, http } from '../../support/http';
+import { stack } from '../../support/stack';
+import { createAdmin, createSalon, unique } from '../../support/factories';
+import { at, bookingSalon, knex, localDay } from '../../support/booking-fixtures';
+import { signInCustomer } from '../../support/customers';
+import { activateSandbox, checkoutIdOf, platformAdmin, registerSalon } from '../../support/billing';
+import { png, uploadAs } from '../../support/upload-files';
+import { createApp } from '../../../api/app';
+
+const phone = () => `+474${crypto.randomInt(1_000_000, 9_999_999)}`;
+
+async function guestBooking(s: Awaited<ReturnType<typeof bookingSalon>>, days = 3, contactPhone = phone()) {
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+    startTime: at(localDay(days), '10:00'),
+    items: [{ serviceId: s.serviceId }],
+    customer: { name: 'Gjest Gjestesen', phone: contactPhone },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data as { id: string; manageToken: string };
+}
+
+async function login(email: string, password: string) {
+  const res = await (await http()).post('/api/auth/login').send({ email, password });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  return { accessToken: res.body.data.accessToken as string, refreshToken: res.body.data.refreshToken as string, cookies: cookies.map((c) => c.split(';')[0]) };
+}
+
+describe('the ASVS audit: each attack, over HTTP (docs/rules/security.md)', function () {
+  this.timeout(90_000);
+
+  it('#1 when a signed-in customer claims a guest booking by its id alone then it is refused, and they can neither list nor cancel it', async () => {
+    const s = await bookingSalon();
+    const booking = await guestBooking(s);
+    const attacker = await signInCustomer();
+    const claim = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${booking.id}/claim`, attacker.accessToken, {});
+    expect(claim.status, JSON.stringify(claim.body)).to.equal(403);
+    expect((await (await knex())('bookings').where({ id: booking.id }).first('customerAccountId')).customerAccountId).to.equal(null);
+    expect((await call('get', '/customer/me/bookings', attacker.accessToken)).body.data.map((b: { id: string }) => b.id)).to.not.include(booking.id);
+    const cancel = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${booking.id}/cancel`, attacker.accessToken, {});
+    expect(cancel.status, JSON.stringify(cancel.body)).to.be.oneOf([400, 403, 404]);
+    expect((await (await knex())('bookings').where({ id: booking.id }).first('status')).status).to.not.equal('CANCELLED');
+  });
+
+  it("#2 when a signed-in customer books with someone else's phone then that person's salon record is not linked to their account", async () => {
+    const s = await bookingSalon();
+    const victimPhone = phone();
+    const victim = await call('post', '/customers', s.owner.token, { name: 'Kari Ekte', phone: victimPhone });
+    expect(victim.status, JSON.stringify(victim.body)).to.equal(201);
+    const attacker = await signInCustomer();
+    const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, attacker.accessToken, {
+      startTime: at(localDay(3), '11:00'),
+      items: [{ serviceId: s.serviceId }],
+      customer: { name: 'Ikke Kari', phone: victimPhone },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    expect((await (await knex())('customers').where({ id: victim.body.data.id }).first('accountId')).accountId).to.equal(null);
+    expect((await call('get', '/customer/me', attacker.accessToken)).body.data.salons).to.deep.equal([]);
+  });
+
+  it('#3 when an access token alone changes the e-mail then it is refused and the account keeps its address', async () => {
+    const { owner } = await createSalon();
+    const res = await call('patch', '/auth/profile', owner.token, { email: `${unique('attacker')}@evil.example` });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect((await (await knex())('users').where({ id: owner.id }).first('email')).email).to.equal(owner.email);
+  });
+
+  it("#4 when the platform admin's own token names a salon then creating a service and reading customers and payment configs are 403, and nothing is written", async () => {
+    const admin = await createAdmin();
+    const { tenant } = await createSalon();
+    const name = unique('Admin-tjeneste');
+    const created = await (
+      await http()
+    )
+      .post('/api/services')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .set('x-tenant-id', tenant.id)
+      .send({ name, duration: 30, price: 10000 });
+    expect(created.status, JSON.stringify(created.body)).to.equal(403);
+    expect(await (await knex())('services').where({ tenantId: tenant.id, name })).to.deep.equal([]);
+    for (const path of ['/api/customers', '/api/admin/payment-configs']) {
+      const read = await (await http()).get(path).set('Authorization', `Bearer ${admin.token}`).set('x-tenant-id', tenant.id);
+      expect(read.status, path).to.equal(403);
+    }
+  });
+
+  it('#5 when checkout is asked with Host: evil.example then the provider sends the owner back to the platform, not to evil.example', async () => {
+    await activateSandbox();
+    const salon = await registerSalon();
+    const { billingSandbox } = await stack();
+    const res = await (
+      await http()
+    )
+      .post('/api/subscription/checkout')
+      .set('Authorization', `Bearer ${salon.token}`)
+      .set('Host', 'evil.example')
+      .send({ planKey: 'start' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const checkout = billingSandbox.server.checkouts.get(checkoutIdOf(res.body.data.checkoutUrl))!;
+    for (const url of [checkout.successUrl, checkout.cancelUrl]) expect(new URL(url).hostname).to.not.equal('evil.example');
+  });
+
+  it('#6 when a signed Lemon Squeezy event is replayed under a new x-event-id, or was signed hours ago, then it is applied once, and the stale one not at all', async () => {
+    const admin = (await platformAdmin()).token;
+    const { platform } = await stack();
+    await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
+    const secret = crypto.randomBytes(16).toString('hex');
+    try {
+      const config = await call('post', '/superadmin/billing-configs', admin, {
+        provider: 'lemonsqueezy',
+        isTest: true,
+        apiBaseUrl: 'https://api.lemonsqueezy.com',
+        storeId: '1234',
+        displayName: 'Lemon Squeezy',
+        credentials: { apiKey: 'k', webhookSecret: secret },
+      });
+      expect(config.status, JSON.stringify(config.body)).to.equal(201);
+      await call('put', `/superadmin/billing-configs/${config.body.data.id}/plan-mappings`, admin, {
+        mappings: [{ planKey: 'team', providerVariantId: '98765' }],
+      });
+      const salon = await registerSalon();
+      const subId = String(crypto.randomInt(100_000, 999_999));
+      const body = (updatedAt: Date) =>
+        JSON.stringify({
+          meta: { event_name: 'subscription_created', custom_data: { tenant_id: salon.tenantId } },
+          data: {
+            type: 'subscriptions',
+            id: subId,
+            attributes: {
+              status: 'active',
+              variant_id: 98765,
+              customer_id: 42,
+              renews_at: '2030-01-01T00:00:00.000000Z',
+              cancelled: false,
+              updated_at: updatedAt.toISOString(),
+            },
+          },
+        });
+      const post = async (raw: string, eventId: string) =>
+        (await http())
+          .post('/api/webhooks/subscription/LemonSqueezy')
+          .set('content-type', 'application/json')
+          .set('x-signature', crypto.createHmac('sha256', secret).update(raw).digest('hex'))
+          .set('x-event-id', eventId)
+          .send(raw);
+      const captured = body(new Date());
+      expect((await post(captured, 'evt-original')).status).to.equal(200);
+      expect((await post(captured, 'evt-replayed')).status).to.equal(200);
+      const inbox = () => platform.knex('subscription_webhook_inbox').where({ tenantId: salon.tenantId });
+      expect(await inbox(), 'the replay is the same event').to.have.length(1);
+      const stale = await post(body(new Date(Date.now() - 3 * 3_600_000)), 'evt-stale');
+      expect(stale.status).to.equal(401);
+      expect(await inbox()).to.have.length(1);
+    } finally {
+      await platform.knex('platform_billing_configs').where({ provider: 'lemonsqueezy' }).delete();
+    }
+  });
+
+  it('#7 when a user signs out then the access token of that session is refused at once', async () => {
+    const { owner } = await createSalon();
+    const session = await login(owner.email, owner.password);
+    expect((await call('get', '/auth/me', session.accessToken)).status).to.equal(200);
+    const out = await (
+      await http()
+    )
+      .post('/api/auth/logout')
+      .set('Authorization', `Bearer ${session.accessToken}`)
+      .send({ refreshToken: session.refreshToken });
+    expect(out.status).to.be.oneOf([200, 204]);
+    expect((await call('get', '/auth/me', session.accessToken)).status).to.equal(401);
+  });
+
+  it('#8 when an owner registers with a 6-character password, or one longer than bcrypt reads (72 bytes), then it is refused', async () => {
+    for (const password of ['abc123', 'å'.repeat(37)]) {
+      const slug = unique('audit');
+      const res = await call('post', '/auth/register', undefined, { salonName: 'Revisjon', slug, email: `${slug}@example.test`, password });
+      expect(res.status, `${Buffer.byteLength(password)} bytes: ${JSON.stringify(res.body)}`).to.equal(400);
+      expect(await (await knex())('tenants').where({ slug })).to.deep.equal([]);
+    }
+  });
+
+  it('#9 when forgot-password is asked for a known and an unknown e-mail then both answer alike without the api sending any mail itself', async () => {
+    const { platform } = await stack();
+    const { owner } = await createSalon();
+    let sentByTheApi = 0;
+    const app = createApp({ ...platform.deps, mailer: { send: async () => void sentByTheApi++ } } as never, { validateResponses: true });
+    const request = (await import('supertest')).default;
+    const known = await request(app).post('/api/auth/forgot-password').send({ email: owner.email });
+    const unknown = await request(app)
+      .post('/api/auth/forgot-password')
+      .send({ email: `${unique('ghost')}@example.test` });
+    expect([known.status, unknown.status]).to.deep.equal([200, 200]);
+    expect(known.body).to.deep.equal(unknown.body);
+    expect(sentByTheApi, "the mail is the worker's, so the answer takes as long for both").to.equal(0);
+  });
+
+  it('#10 when a signed-in customer signs a public image at a size and quality of their own then it is refused', async () => {
+    const { owner } = await createSalon();
+    const logo = (await uploadAs(owner.token, 'TENANT_LOGO', await png(400, 200))).body.data as { key: string };
+    const customer = await signInCustomer();
+    const res = await call('get', `/image-proxy/sign?key=${encodeURIComponent(logo.key)}&w=2400&h=2400&q=100`, customer.accessToken);
+    expect(res.status, JSON.stringify(res.body)).to.equal(403);
+  });
+
+  it('#11 when a manage link is used long after its appointment then it no longer opens the booking', async () => {
+    const s = await bookingSalon();
+    const booking = await guestBooking(s);
+    const token = encodeURIComponent(booking.manageToken);
+    expect((await call('get', `/public/tenants/${s.tenant.slug}/bookings/${booking.id}?token=${token}`)).status).to.equal(200);
+    // the appointment was 15 days ago (its items move with it, so the booking stays whole)
+    const db = await knex();
+    const shift = `- interval '${3 + 15} days'`;
+    await db.raw(`UPDATE bookings SET start_time = start_time ${shift}, end_time = end_time ${shift} WHERE id = ?`, [booking.id]);
+    await db.raw(`UPDATE booking_items SET start_time = start_time ${shift}, end_time = end_time ${shift} WHERE booking_id = ?`, [booking.id]);
+    expect((await call('get', `/public/tenants/${s.tenant.slug}/bookings/${booking.id}?token=${token}`)).status).to.equal(404);
+  });
+
+  it("#12 when a foreign page posts a body-less sign-out with the user's cookies (a simple request: no preflight) then it is refused and the session goes on", async () => {
+    const { owner } = await createSalon();
+    const session = await login(owner.email, owner.password);
+    const res = await (await http()).post('/api/auth/logout').set('Origin', 'https://evil.example').set('Cookie', session.cookies.join('; '));
+    expect(res.status).to.equal(403);
+    const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: session.refreshToken });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+  });
+});
