@@ -130,6 +130,21 @@ module.exports = {
       },
     },
     {
+      name: 'rules-stay-pure',
+      severity: 'error',
+      comment:
+        'A *.rules.ts file is pure (CONTRIBUTING.md#files-and-their-roles): no Node built-in, no database layer, no repository, service or adapter (their types excepted), so a workflow may import it.',
+      from: { path: '^domain/.+\\.rules\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'], path: ['^db/', '^integrations/', '\\.repository\\.ts$', '\\.service\\.ts$'] },
+    },
+    {
+      name: 'rules-use-no-node-built-ins',
+      severity: 'error',
+      comment: 'A *.rules.ts file runs inside a workflow too: no Node built-in (crypto, fs, ...): an id or a hash comes from its caller.',
+      from: { path: '^domain/.+\\.rules\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'api-reaches-adapters-through-its-deps',
       severity: 'error',
       comment:

@@ -55,7 +55,7 @@ export interface LinkKeyPair {
 export interface PurposeKeys {
   /** staff and customer access tokens (HS256 JWTs) */
   accessToken: string;
-  /** a booking's manage link (its cancellation token) */
+  /** a booking's manage link (its manage token) */
   manageLink: LinkKeyPair;
   /** a waitlist offer's accept and decline links */
   waitlistOffer: LinkKeyPair;

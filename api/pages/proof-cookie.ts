@@ -1,4 +1,4 @@
-// The per-booking proof cookie: `salon_bp_<booking id>` holds the booking's cancellation token for a
+// The per-booking proof cookie: `salon_bp_<booking id>` holds the booking's manage token for a
 // day, so the payment return page (which the provider reaches with the payment id only) can show the
 // manage link and offer a retry for the booking this browser just made. The v2 page sets the same
 // cookie from the browser.

@@ -39,7 +39,7 @@ export interface StaffTokenHolder {
  * The user of a staff access token with its sign-in session and, for an impersonation token, its
  * impersonation session, in one round trip. Every authenticated request runs it (api/middleware/
  * authenticate.ts), so it is a named statement: a model query cannot join the three by the token's
- * ids in one statement, and the knex query path cost more than the statement (docs/performance.md#the-access-token-check).
+ * ids in one statement, and the knex query path cost more than the statement (docs/performance-history.md#2026-11-28-the-access-token-check).
  */
 export async function staffTokenHolder(
   db: Db,

@@ -31,7 +31,7 @@ const hmacKeys = new Map<string, crypto.KeyObject>();
 /**
  * The secret as a KeyObject, made once per secret. Given a string, jsonwebtoken first tries to read
  * it as a PEM public or private key and only makes a secret key after that throws, on every call:
- * that was most of the api's CPU on every signed-in request (docs/performance.md#the-access-token-check).
+ * that was most of the api's CPU on every signed-in request (docs/performance-history.md#2026-11-28-the-access-token-check).
  */
 export function hmacKey(secret: string): crypto.KeyObject {
   let key = hmacKeys.get(secret);

@@ -117,23 +117,20 @@ export function choosesRooms(items: readonly PlannedItem[]): boolean {
   return items.some((i) => i.parts.some((p) => p.requirementIndex !== null));
 }
 
-/** Whose rows the segments are, and the booking's denormalised flags. */
-export interface SegmentOwner {
-  tenantId: string;
-  bookingId: string;
-  /** the id of each item, by item index */
-  itemIds: readonly string[];
-  flags: { isActive: boolean; isExclusive: boolean };
-}
+/** Whose rows the segments are (a booking's items, or a waitlist round's hold), and the denormalised flags. */
+export type SegmentOwner = { tenantId: string; flags: { isActive: boolean; isExclusive: boolean } } & (
+  { bookingId: string; /** the id of each item, by item index */ itemIds: readonly string[] } | { waitlistRoundId: string }
+);
 
 /** The booking_segments rows of a placed visit: one per part, each with an id from `newId`. */
 export function segmentRows(owner: SegmentOwner, parts: readonly HeldPart[][], newId: () => string): NewSegmentRow[] {
+  const booking = 'bookingId' in owner ? owner : null;
   return parts.flat().map((p) => ({
     id: newId(),
     tenantId: owner.tenantId,
-    bookingId: owner.bookingId,
-    bookingItemId: owner.itemIds[p.itemIndex],
-    waitlistRoundId: null,
+    bookingId: booking?.bookingId ?? null,
+    bookingItemId: booking?.itemIds[p.itemIndex] ?? null,
+    waitlistRoundId: 'waitlistRoundId' in owner ? owner.waitlistRoundId : null,
     resourceType: p.resourceType,
     resourceId: p.resourceId,
     kind: p.kind,

@@ -7,6 +7,7 @@
  * have their own files: booking-list (staff lists), booking-account (a signed-in customer's),
  * booking-customer, booking-loyalty, booking-message and booking-timeline (.repository.ts).
  */
+import { raw } from 'objection';
 import type { Db, Transaction } from '../../db/db-handle';
 import { BookingModel } from '../../db/models/booking.model';
 import { BookingItemModel } from '../../db/models/booking-item.model';
@@ -61,8 +62,13 @@ function auditRow(booking: { id: string; tenantId: string }, entry: AuditEntry, 
   };
 }
 
+/**
+ * A change's audit entry, stamped when it is written: after the row lock the change waited for, so
+ * the log's order is the order the changes committed in (the column's default, now(), is the
+ * transaction's start, before a wait).
+ */
 export async function insertAuditEntry(trx: Transaction, booking: { id: string; tenantId: string }, entry: AuditEntry): Promise<void> {
-  await BookingAuditLogModel.query(trx).insert(auditRow(booking, entry));
+  await BookingAuditLogModel.query(trx).insert({ ...auditRow(booking, entry), createdAt: raw('clock_timestamp()') });
 }
 
 /** A booking_segments row as written: one part of an item's (or a hold's) time, with the denormalised flags. */

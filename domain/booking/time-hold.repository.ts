@@ -12,28 +12,14 @@ import crypto from 'node:crypto';
 import type { Transaction } from '../../db/db-handle';
 import { BookingSegmentModel } from '../../db/models/booking-segment.model';
 import type { HeldPart } from '../availability/availability.types';
+import { segmentRows } from './booking-plan.rules';
 
 /** Holds the parts of the offered visits that block (on their resources) for the round; throws the exclusion violation when any of it is taken. */
 export async function insertTimeHolds(trx: Transaction, tenantId: string, roundId: string, parts: readonly HeldPart[]): Promise<void> {
-  const rows = parts
-    .filter((p) => p.blocks && p.resourceId !== null)
-    .map((p) => ({
-      id: crypto.randomUUID(),
-      tenantId,
-      waitlistRoundId: roundId,
-      bookingId: null,
-      bookingItemId: null,
-      resourceType: p.resourceType,
-      resourceId: p.resourceId,
-      kind: p.kind,
-      phaseIndex: p.phaseIndex,
-      startTime: new Date(p.start),
-      endTime: new Date(p.end),
-      isActive: true,
-      isExclusive: true,
-    }));
-  if (!rows.length) return;
-  await BookingSegmentModel.query(trx).insert(rows);
+  const held = parts.filter((p) => p.blocks && p.resourceId !== null);
+  if (!held.length) return;
+  const owner = { tenantId, waitlistRoundId: roundId, flags: { isActive: true, isExclusive: true } };
+  await BookingSegmentModel.query(trx).insert(segmentRows(owner, [held], crypto.randomUUID));
 }
 
 /** Releases every hold of the round; the number of rows released. */

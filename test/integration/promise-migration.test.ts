@@ -4,33 +4,20 @@
 // writes, the other follows. Run on a database of its own, migrated to just before 180 and then up.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
-import { stack } from '../support/stack';
-import { createKnex, migrateLatest } from '../../db/knex';
+import type { Knex } from 'knex';
+import { migrateLatest } from '../../db/knex';
+import { databaseBefore } from '../support/migration-database';
 
 describe('migration 180: the promise to come and the manage token under their own names', function () {
   this.timeout(120_000);
-  let admin: Knex;
   let db: Knex;
-  let name: string;
+  let drop: () => Promise<void>;
 
   before(async () => {
-    const base = (await stack()).config.databaseUrl!;
-    admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-    name = `promise_migration_${process.pid}_${Date.now()}`;
-    await admin.raw(`CREATE DATABASE "${name}"`);
-    db = createKnex(base.replace(/\/[^/]+$/, `/${name}`), { max: 2 });
-    await migrateLatest(db);
-    const lastName = async () => ((await db('knex_migrations').orderBy('id', 'desc').first('name')) as { name: string }).name;
-    while ((await lastName()) >= '180') await db.migrate.down();
-    expect((await lastName()) < '180').to.equal(true);
+    ({ db, drop } = await databaseBefore('180', 'promise_migration'));
   });
 
-  after(async () => {
-    await db?.destroy();
-    await admin?.raw(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin?.destroy();
-  });
+  after(() => drop?.());
 
   const columns = [
     'promisedAt',

@@ -5,35 +5,20 @@
 // Run on a database of its own, migrated to just before 140 and then up.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
-import { stack } from '../support/stack';
-import { createKnex, migrateLatest } from '../../db/knex';
+import type { Knex } from 'knex';
+import { migrateLatest } from '../../db/knex';
+import { databaseBefore } from '../support/migration-database';
 
 describe('migration 140: services as phases, bookings as segments', function () {
   this.timeout(120_000);
-  let admin: Knex;
   let db: Knex;
-  let name: string;
+  let drop: () => Promise<void>;
 
   before(async () => {
-    const base = (await stack()).config.databaseUrl!;
-    admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-    name = `segments_migration_${process.pid}_${Date.now()}`;
-    await admin.raw(`CREATE DATABASE "${name}"`);
-    db = createKnex(base.replace(/\/[^/]+$/, `/${name}`), { max: 2 });
-    await migrateLatest(db);
-    // down one migration at a time until 140 is undone (later issues' migrations come after it)
-    const lastName = async () => ((await db('knex_migrations').orderBy('id', 'desc').first('name')) as { name: string }).name;
-    while ((await lastName()) >= '140') await db.migrate.down();
-    const last = await lastName();
-    expect(last < '140', `rolled back to before 140, at ${last}`).to.equal(true);
+    ({ db, drop } = await databaseBefore('140', 'segments_migration'));
   });
 
-  after(async () => {
-    await db?.destroy();
-    await admin?.raw(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin?.destroy();
-  });
+  after(() => drop?.());
 
   it('when bookings, a cancelled one and a waitlist hold exist then each keeps its times as one WORK segment with its flags, the services are one work phase, and the guarantee holds on the segments', async () => {
     const [tenant] = await db('tenants')

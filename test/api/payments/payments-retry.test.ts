@@ -1,6 +1,6 @@
 // Failed payments (docs/rules/payments.md#failures-and-retry): TRANSIENT failures set RETRY_PENDING and never cancel;
 // PERMANENT ones count toward the cap of 3, and the third cancels the booking by SYSTEM with
-// PAYMENT_RETRY_EXHAUSTED. The customer retries with the booking's cancellation token.
+// PAYMENT_RETRY_EXHAUSTED. The customer retries with the booking's manage token.
 import { expect } from 'chai';
 import { call } from '../../support/http';
 import { knex } from '../../support/booking-fixtures';

@@ -109,7 +109,7 @@ describe('public booking portal', () => {
   });
 
   describe('POST /public/tenants/:slug/bookings', () => {
-    it('when a guest books then 201 PENDING (autoConfirm off) with a cancellation token, paymentRequired false, a contact snapshot and a customer found by phone', async () => {
+    it('when a guest books then 201 PENDING (autoConfirm off) with a manage token, paymentRequired false, a contact snapshot and a customer found by phone', async () => {
       const s = await bookingSalon();
       const start = at(localDay(3), '10:00');
       const res = await (

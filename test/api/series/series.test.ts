@@ -91,7 +91,7 @@ describe('standing appointments (HTTP)', () => {
       ['ADMIN', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(8), '10:00')],
       ['ADMIN', 'CONFIRMED', s.staff[0].resourceId, first.customerId, at(localDay(15), '10:00')],
     ]);
-    // the occurrence's booking has a manage link (its own cancellation token)
+    // the occurrence's booking has a manage link (its own manage token)
     expect(booked.every((b) => typeof b.manageTokenHash === 'string')).to.equal(true);
     await eventually(
       async () => ((await db('booking_series').where({ id: series.id }).first()).status === 'FINISHED' ? true : undefined),
