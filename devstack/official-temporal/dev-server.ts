@@ -90,8 +90,11 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
     await exited;
     clearTimeout(timer);
   };
+  const uiUrl = options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined;
   try {
     await waitUntilServing(address, child, () => output, options.readyTimeoutMs ?? 60_000);
+    // the Web UI comes up beside the frontend, a moment later: its address is printed once it answers
+    if (uiUrl) await waitUntilAnswering(uiUrl, child, () => output, options.readyTimeoutMs ?? 60_000);
     // a SQLite file made before an attribute existed: the flags only reach a new file
     const connection = await Connection.connect({ address });
     try {
@@ -106,11 +109,27 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
   return {
     address,
     port,
-    uiUrl: options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined,
+    uiUrl,
     child,
     output: () => output,
     stop,
   };
+}
+
+/** Until `url` answers HTTP at all; fails at once when the process exits. */
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the Temporal server exited before its Web UI at ${url} answered: ${output().trim().split('\n').slice(-5).join(' | ')}`);
+    const answered = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`the Temporal Web UI at ${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** Until the frontend answers DescribeNamespace('default'); fails at once when the process exits. */

@@ -11,10 +11,24 @@ export function searchAttributeFlags(): string[] {
   return Object.entries(PLATFORM_SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
 }
 
+/** gRPC's UNIMPLEMENTED: the Java test server lists no search attributes (it adds them, again and again alike). */
+const UNIMPLEMENTED = 12;
+
+/** The names the namespace has registered; undefined where the server cannot list them. */
+async function registered(connection: Connection, namespace: string): Promise<Set<string> | undefined> {
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    return new Set(Object.keys(customAttributes ?? {}));
+  } catch (err) {
+    if ((err as { code?: number }).code === UNIMPLEMENTED) return undefined;
+    throw err;
+  }
+}
+
 /** Adds the platform's search attributes the namespace lacks; returns the names it added. */
 export async function registerPlatformSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
-  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = Object.entries(PLATFORM_SEARCH_ATTRIBUTES).filter(([name]) => !customAttributes?.[name]);
+  const known = await registered(connection, namespace);
+  const missing = Object.entries(PLATFORM_SEARCH_ATTRIBUTES).filter(([name]) => !known?.has(name));
   if (!missing.length) return [];
   try {
     await connection.operatorService.addSearchAttributes({

@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { run, type Proc } from '../support/processes';
 import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
@@ -85,14 +85,14 @@ describe('production topology: standing appointments and nudges through a worker
 
   before(async function () {
     this.timeout(180_000);
-    const base = (await stack()).config.databaseUrl!;
+    const { url: base, dir } = await suitePostgres();
     dbName = `series_faults_${process.pid}_${Date.now()}`;
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
     postgresUrl = base;
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
-    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/series-faults-${process.pid}`, bucket: 'salon-series-faults' });
+    s3 = await startEmbeddedS3({ dataDir: `${dir}/series-faults-${process.pid}`, bucket: 'salon-series-faults' });
     temporalPort = await freePort();
     temporal = await startTemporal();
     const apiPort = await freePort();
@@ -108,7 +108,7 @@ describe('production topology: standing appointments and nudges through a worker
       ADMIN_PASSWORD: 'series-faults-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 9).toString('base64')}`,
       PASSWORD_HASH_ROUNDS: '10',
-      MAIL_OUTBOX_DIR: `${(await stack()).config.dataDir}/series-faults-mail-${process.pid}`,
+      MAIL_OUTBOX_DIR: `${dir}/series-faults-mail-${process.pid}`,
       SVEVE_URL: sveve.url,
       SVEVE_USER: 'salon',
       SVEVE_PASSWORD: 'sveve-secret',

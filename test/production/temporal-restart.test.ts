@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { run, type Proc } from '../support/processes';
 import { eventually } from '../support/eventually';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
@@ -59,8 +59,7 @@ describe('the Temporal server killed (-9) mid-burst and restarted on its persist
   before(async function () {
     this.timeout(180_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-temporal-restart-'));
-    const suite = await stack();
-    const baseUrl = suite.config.databaseUrl!;
+    const baseUrl = (await suitePostgres()).url;
     adminDb = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
     const appDb = `restart_${process.pid}_${runId}`;
     const temporalDb = `restart_temporal_${process.pid}_${runId}`;

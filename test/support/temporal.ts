@@ -38,11 +38,20 @@ export interface TestTemporal {
   shutdown(): Promise<void>;
 }
 
+/**
+ * The tests' dev server is `npm start`'s with one setting changed: a timer fires when it is due, not
+ * up to a second later. The server schedules no timer sooner than `history.timerProcessorMaxTimeShift`
+ * (1 s, a margin for clock skew between the hosts of a cluster; this is one process) from now, so a
+ * deadline already passed (an expired payment's, a past hold's: `condition(..., 1)`) waited a second
+ * (bench: a workflow with a 5 ms timer, 1,035 ms p50 start to result, 115 ms with 10 ms).
+ */
+export const TEST_DYNAMIC_CONFIG = { 'history.timerProcessorMaxTimeShift': '10ms' };
+
 let shared: Promise<TestTemporal> | undefined;
 
 export function startTestTemporal(): Promise<TestTemporal> {
   shared ??= (async (): Promise<TestTemporal> => {
-    const server = await startOfficialDevServer({ cli: officialCli() });
+    const server = await startOfficialDevServer({ cli: officialCli(), dynamicConfig: TEST_DYNAMIC_CONFIG });
     return { address: server.address, shutdown: () => server.stop() };
   })();
   return shared;
