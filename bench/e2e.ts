@@ -9,12 +9,12 @@
 //
 // Topologies (the platform runs as separate processes, measured from outside like a client):
 //   (default)               `npm start` (node dist/bin/dev.js) against an embedded Postgres the bench starts
+//                           (Temporal: the official CLI's `temporal server start-dev` npm start runs)
 //   --topology production   dist/bin/migrate.js, two dist/bin/api.js, one dist/bin/worker.js (at the
-//                           lowest CPU weight, as docker-compose.yml's cpu_shares gives it), the dev
-//                           server's launcher as the Temporal frontend, the same Postgres, s3rver
-// Engines: --engine builtin (default: our @salon/temporal-server) or --engine official (the official CLI's
-// `temporal server start-dev`, installed by npm run temporal:install, run here when missing): npm start
-// runs it with TEMPORAL_ENGINE set to the engine; the production topology runs it as its frontend.
+//                           lowest CPU weight, as docker-compose.yml's cpu_shares gives it), the
+//                           production Temporal server (go.temporal.io/server, built by npm run
+//                           temporal:build-server) with its persistence and visibility on the same
+//                           Postgres, s3rver
 // The same figures are printed for each.
 // Options: --quick (a shorter sustained phase, for iterating), --seconds N, --rate N (bookings/s),
 // --floor-rounds N (rounds of 100 in the floor, 20), --warm-bookings N (bookings and availability reads
@@ -26,8 +26,7 @@
 // of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
 // core's threads, the garbage collector's).
 // API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the api process(es) (for
-// npm start: to dist/bin/dev.js); WORKER_NODE_ARGS and TEMPORAL_NODE_ARGS likewise to the production
-// topology's worker and Temporal dev server.
+// npm start: to dist/bin/dev.js); WORKER_NODE_ARGS likewise to the production topology's worker.
 // Before the sustained phase the bench waits (up to 60 s) until the confirmations of the bookings made
 // so far are sent, so that phase starts from a worker with no backlog and measures 25/s, not the burst.
 // The clients run in a worker thread of this process.
@@ -44,10 +43,10 @@ import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { requestClient } from './support/request-client';
 import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
-import { TEMPORAL_PINS, installedCliPath } from '../devstack/official-temporal/paths';
+import { TEMPORAL_PINS } from '../devstack/official-temporal/paths';
+import { ensureGoServer, startGoServer } from '../devstack/official-temporal/go-server';
 import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
 import { postgresBackends, postgresCpuByClient } from './support/postgres-clients';
-import { launcherPath } from '@salon/temporal-server';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -55,8 +54,6 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const TOPOLOGY = option('--topology') === 'production' ? 'production' : 'npm-start';
-const ENGINE = option('--engine') ?? 'builtin';
-if (ENGINE !== 'builtin' && ENGINE !== 'official') throw new Error(`--engine ${ENGINE}: builtin or official`);
 const QUICK = args.includes('--quick');
 const KEEP = args.includes('--keep');
 const SECONDS = Number(option('--seconds') ?? (QUICK ? 15 : 60));
@@ -252,7 +249,6 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: '0',
       OIDC_DEV_PORT: String(await freePort()),
-      TEMPORAL_ENGINE: ENGINE,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -277,21 +273,15 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
 async function startProduction(databaseUrl: string, dataDir: string): Promise<Stack> {
   const s3 = await startEmbeddedS3({ dataDir, bucket: 'salon-bench' });
   const temporalPort = await freePort();
-  const temporalArgs = (process.env.TEMPORAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const temporal =
-    ENGINE === 'official'
-      ? startExecutable('temporal', installedCliPath(), {}, [
-          'server',
-          'start-dev',
-          '--port',
-          String(temporalPort),
-          '--ip',
-          '127.0.0.1',
-          '--headless',
-          '--log-level',
-          'error',
-        ])
-      : start('temporal', launcherPath, {}, temporalArgs, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless']);
+  // the production engine, its persistence and visibility in two more databases of the same Postgres
+  const server = await startGoServer({ port: temporalPort, postgresUrl: databaseUrl, databasePrefix: 'temporal' });
+  const temporal: Proc = {
+    name: 'temporal',
+    child: server.child,
+    tail: '',
+    exited: new Promise((resolve) => server.child.once('exit', (code) => resolve(code))),
+  };
+  Object.defineProperty(temporal, 'tail', { get: () => server.output().slice(-4000) });
   const env: NodeJS.ProcessEnv = {
     ...SECRETS,
     ...BUDGETS,
@@ -405,7 +395,8 @@ function booking(salon: Salon, slot: { startTime: string; resourceId: string }) 
 
 // ---------------------------------------------------------------- the run
 async function main(): Promise<void> {
-  if (ENGINE === 'official') ensureOfficialTemporal();
+  ensureOfficialTemporal();
+  if (TOPOLOGY === 'production') ensureGoServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-e2e-'));
   const machineBefore = machineTimes();
   const loadBefore = load();
@@ -418,7 +409,11 @@ async function main(): Promise<void> {
   postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   let stack: Stack | undefined;
   let db: Knex | undefined;
-  const out: Record<string, unknown> = { topology: TOPOLOGY, engine: ENGINE, quick: QUICK };
+  const out: Record<string, unknown> = {
+    topology: TOPOLOGY,
+    temporal: TOPOLOGY === 'production' ? 'go.temporal.io/server on Postgres' : 'temporal server start-dev',
+    quick: QUICK,
+  };
   try {
     stack = TOPOLOGY === 'production' ? await startProduction(pg.url, dataDir) : await startNpmStart(pg.url, dataDir);
     db = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
@@ -774,7 +769,7 @@ function report(out: Record<string, unknown>): void {
   const m = out.machine as Record<string, string | number>;
   const prod = TOPOLOGY === 'production';
   console.log(
-    `\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}, Temporal ${ENGINE === 'official' ? `official (temporal CLI ${TEMPORAL_PINS.cli}, server ${TEMPORAL_PINS.server})` : 'built-in (@salon/temporal-server)'}${QUICK ? ', --quick' : ''}`,
+    `\nbench:e2e, topology ${prod ? 'production (2 api, 1 worker, Temporal frontend, Postgres)' : 'npm start (node dist/bin/dev.js, embedded Postgres)'}, Temporal ${prod ? `go.temporal.io/server ${TEMPORAL_PINS.server} on Postgres` : `temporal CLI ${TEMPORAL_PINS.cli} (server ${TEMPORAL_PINS.server}) start-dev`}${QUICK ? ', --quick' : ''}`,
   );
   console.log(
     `machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average before ${m.loadavgBefore}, after ${m.loadavgAfter}; steal ${m.stealPercent}% over the run`,

@@ -1,34 +1,29 @@
-// Throughput benchmark for a Temporal dev server (npm run bench:temporal; not a test): the built-in
-// one, or with `-- --engine official` the official CLI's `temporal server start-dev` (installed by
-// npm run temporal:install, run here when missing), printing the same figures for each.
-// Starts N workflows, each running one activity and one short timer, against one worker, keeping
-// CONCURRENCY workflows in flight, and prints workflows/second and start-to-result latencies:
-// once with the server's in-memory store and once with the store `npm start` keeps its runs in: for
-// the built-in server its Postgres store (embedded Postgres in a temporary folder, as npm start keeps
-// runs in the platform's database), for the official CLI its SQLite file.
+// Throughput benchmark for the Temporal servers the platform runs on (npm run bench:temporal; not a
+// test): the official CLI's `temporal server start-dev` (what npm start runs: in memory, then on its
+// SQLite file as npm start keeps its runs) and the production engine, go.temporal.io/server built by
+// `npm run temporal:build-server`, on Postgres (an embedded one started here), printing the same
+// figures for each. Starts N workflows, each running one activity and one short timer, against one
+// worker, keeping CONCURRENCY workflows in flight, and prints workflows/second and start-to-result
+// latencies.
 //
-// Each line also prints the CPU each process spent per workflow and the machine's busy and stolen
-// shares over the run: on a shared 2-core VM a run with steal above a few percent is not a quiet
-// run, and its figures say more about the neighbours than about the server.
+// Each line also prints the CPU each process spent per workflow (this process's client and worker,
+// the Temporal server, Postgres) and the machine's busy and stolen shares over the run: on a shared
+// 2-core VM a run with steal above a few percent is not a quiet run, and its figures say more about
+// the neighbours than about the server.
 //
-// The client and the worker live in this process and cost about three times the server's CPU, so
-// they are set up the way a Temporal deployment tunes a worker on a small machine (both are SDK
-// options, neither changes what the server does per workflow):
+// The client and the worker live in this process, set up the way a Temporal deployment tunes a
+// worker on a small machine (both are SDK options, neither changes what the server does per
+// workflow):
 // - the client shares the worker's NativeConnection (Rust gRPC), instead of a second grpc-js
 //   connection whose HTTP/2 framing runs on the JavaScript thread the worker also needs;
-// - the worker runs workflows on two threads, one per core. With one (the SDK default with a
-//   reused V8 context), every activation waits its turn on that thread, whose VM calls each start
-//   and join a timeout watchdog; that thread, not the CPU, capped the run near 90 workflows/s.
+// - the worker runs workflows on two threads, one per core (WF_THREADS=1 is the SDK default).
 //
 //   N=2000 CONCURRENCY=12 npm run bench:temporal   (the defaults)
-//   npm run bench:temporal -- --engine official      the official CLI's dev server instead
-//   STORE=memory | STORE=postgres | STORE=sqlite    only one of the two
+//   STORE=memory | STORE=sqlite | STORE=postgres   only that server and store (memory, sqlite: the dev
+//                                                  server; postgres: the Go-built server)
+//   --shape booking                  the shape of a booking's workflow at RATE a second for SECONDS
 //   CLIENT=grpc-js                   the client on its own grpc-js connection
-//   WF_THREADS=1                     the SDK's default workflow thread pool
-//   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of spawning ours
-//   SERVER_LAUNCHERS=a.js,b.js       spawn each of these dev server builds in turn (a before/after
-//                                    comparison in one run, e.g. the launcher.js of
-//                                    packages/temporal-server/dist in another worktree)
+//   TEMPORAL_ADDRESS=host:port ...   benchmark an already running server instead of starting one
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -37,11 +32,11 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { launcherPath } from '@salon/temporal-server';
 import { startEmbeddedPostgres } from '../devstack/postgres';
 import { ensureOfficialTemporal } from '../devstack/official-temporal/install';
 import { installedCliPath } from '../devstack/official-temporal/paths';
 import { SQLITE_PRAGMAS } from '../devstack/official-temporal/dev-server';
+import { ensureGoServer, startGoServer, type GoServer } from '../devstack/official-temporal/go-server';
 
 const SHAPE = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : 'activity-and-timer';
 if (SHAPE !== 'activity-and-timer' && SHAPE !== 'booking') throw new Error(`--shape ${SHAPE}: activity-and-timer or booking`);
@@ -53,9 +48,6 @@ const DEV_ARGS = process.env.TEMPORAL_DEV_ARGS?.split(' ').filter(Boolean) ?? []
 const N = SHAPE === 'booking' ? RATE * SECONDS : Number(process.env.N ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 12);
 const WORKFLOW_THREADS = Number(process.env.WF_THREADS ?? 2);
-const engineArg = process.argv.indexOf('--engine');
-const ENGINE = engineArg >= 0 ? process.argv[engineArg + 1] : 'builtin';
-if (ENGINE !== 'builtin' && ENGINE !== 'official') throw new Error(`--engine ${ENGINE}: builtin or official`);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -124,39 +116,35 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const LAUNCHERS = process.env.SERVER_LAUNCHERS?.split(',')
-  .filter(Boolean)
-  .map((l) => path.resolve(l)) ?? [launcherPath];
+/** The server of a store: the dev server (memory, its SQLite file) or the Go-built one (Postgres). */
+const serverOf = (store: string) =>
+  store === 'postgres' ? `go.temporal.io/server on Postgres` : store === 'external' ? 'TEMPORAL_ADDRESS' : `temporal server start-dev (${store})`;
 
 async function runOnce(
   store: string,
   workflowBundle: WorkflowBundleWithSourceMap,
-  launcher: string,
-  databaseUrl?: string,
-  postgresPid?: number,
+  options: { dbFile?: string; postgresUrl?: string; postgresPid?: number } = {},
 ): Promise<void> {
   let address = process.env.TEMPORAL_ADDRESS;
   let server: ReturnType<typeof spawn> | undefined;
+  let goServer: GoServer | undefined;
+  const { postgresPid } = options;
   if (!address) {
-    // The server in its own process, as bin/dev runs it (and so it gets its own core).
+    // The server in its own process, as npm start and production run it (and so it gets its own core).
     const port = await freePort();
-    if (ENGINE === 'official') {
-      const db = databaseUrl ? ['--db-filename', databaseUrl, ...SQLITE_PRAGMAS] : [];
+    if (options.postgresUrl) {
+      goServer = await startGoServer({ port, postgresUrl: options.postgresUrl, databasePrefix: `bench_${Date.now()}` });
+    } else {
+      const db = options.dbFile ? ['--db-filename', options.dbFile, ...SQLITE_PRAGMAS] : [];
       server = spawn(
         installedCliPath(),
         ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error', ...db, ...DEV_ARGS],
         { stdio: ['ignore', 'ignore', 'inherit'] },
       );
-    } else {
-      const db = databaseUrl ? ['--database-url', databaseUrl] : [];
-      server = spawn(
-        process.execPath,
-        [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), launcher, 'server', 'start-dev', '--port', String(port), '--headless', ...db],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
     }
     address = `127.0.0.1:${port}`;
   }
+  const serverPid = server?.pid ?? goServer?.child.pid;
   let connection: Connection | undefined;
   for (let i = 0; i < 100 && !connection; i++) {
     connection = await Connection.connect({ address, connectTimeout: 200 }).catch(() => undefined);
@@ -187,7 +175,7 @@ async function runOnce(
   const started = Date.now();
   const benchCpuBefore = process.cpuUsage();
   const machineBefore = machineCpuCounters();
-  const serverCpuBefore = processTreeCpuMs(server?.pid);
+  const serverCpuBefore = processTreeCpuMs(serverPid);
   const postgresCpuBefore = processTreeCpuMs(postgresPid);
   await worker.runUntil(async () => {
     const lane = async () => {
@@ -218,15 +206,14 @@ async function runOnce(
   const seconds = (Date.now() - started) / 1000;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const machine = machineShares(machineBefore, machineCpuCounters());
-  const serverCpu = processTreeCpuMs(server?.pid) - serverCpuBefore;
+  const serverCpu = processTreeCpuMs(serverPid) - serverCpuBefore;
   const postgresCpu = processTreeCpuMs(postgresPid) - postgresCpuBefore;
   latencies.sort((a, b) => a - b);
   console.log(
     JSON.stringify({
       node: process.version,
-      engine: ENGINE,
+      server: serverOf(store),
       store,
-      ...(LAUNCHERS.length > 1 ? { launcher } : {}),
       shape: SHAPE,
       ...(SHAPE === 'booking' ? { rate: RATE } : {}),
       ...(DEV_ARGS.length ? { devArgs: DEV_ARGS.join(' ') } : {}),
@@ -242,7 +229,7 @@ async function runOnce(
       // CPU per workflow: this process (client, SDK worker and its threads) and the server process.
       cpuMsPerWorkflow: {
         clientAndWorker: Number(((benchCpu.user + benchCpu.system) / 1000 / N).toFixed(2)),
-        ...(server ? { server: Number((serverCpu / N).toFixed(2)) } : {}),
+        ...(serverPid ? { server: Number((serverCpu / N).toFixed(2)) } : {}),
         ...(postgresPid ? { postgres: Number((postgresCpu / N).toFixed(2)) } : {}),
       },
       // The whole machine over the run: busy share of all cores, and time the hypervisor gave to others.
@@ -256,41 +243,40 @@ async function runOnce(
     server.kill('SIGTERM');
     await exited;
   }
+  await goServer?.stop();
 }
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   const workflowsPath = path.resolve(__dirname, '../../bench/temporal-workflows.ts');
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
-  const durable = ENGINE === 'official' ? 'sqlite' : 'postgres';
-  if (ENGINE === 'official') ensureOfficialTemporal();
-  const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', durable];
+  ensureOfficialTemporal();
+  const stores = process.env.TEMPORAL_ADDRESS ? ['external'] : process.env.STORE ? [process.env.STORE] : ['memory', 'sqlite', 'postgres'];
+  if (stores.includes('postgres')) ensureGoServer();
   for (const store of stores) {
-    for (const launcher of ENGINE === 'official' ? [installedCliPath()] : LAUNCHERS) {
-      if (store === 'sqlite') {
-        // the official CLI keeps its runs in a SQLite file, as npm start runs it
-        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-sqlite-'));
-        try {
-          await runOnce(store, workflowBundle, launcher, path.join(dataDir, 'temporal.db'));
-        } finally {
-          fs.rmSync(dataDir, { recursive: true, force: true });
-        }
-        continue;
+    if (store === 'sqlite') {
+      // the dev server keeps its runs in a SQLite file, as npm start runs it
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-sqlite-'));
+      try {
+        await runOnce(store, workflowBundle, { dbFile: path.join(dataDir, 'temporal.db') });
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
-      if (store !== 'postgres') {
-        await runOnce(store, workflowBundle, launcher);
-        continue;
-      }
-      // A database of its own for each server, so none restores the runs of the one before.
+    } else if (store === 'postgres') {
+      // the production engine on a Postgres of its own, so no run restores the runs of the one before
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-pg-'));
       const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, database: 'bench' });
       try {
         const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-        await runOnce(store, workflowBundle, launcher, pg.url, postmasterPid);
+        await runOnce(store, workflowBundle, { postgresUrl: pg.url, postgresPid: postmasterPid });
       } finally {
         await pg.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
+    } else if (store === 'memory' || store === 'external') {
+      await runOnce(store, workflowBundle);
+    } else {
+      throw new Error(`STORE=${store}: memory, sqlite or postgres`);
     }
   }
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEV_ADMIN_PASSWORD, type AppConfig } from '../config';
 import { startDatabase, startPlatform } from '../devstack/platform';
-import { devTemporalAddress, startTemporalForDev, stopChild } from '../devstack/temporal-for-dev';
+import { devTemporalAddress, devTemporalCli, startTemporalForDev, stopChild } from '../devstack/temporal-for-dev';
 import { createKnex } from '../db/knex';
 import { staffLoginsOfSalon } from '../domain/users/user.repository';
 import { createLogger } from '../integrations/logger';
@@ -106,6 +106,12 @@ async function main(): Promise<void> {
 
   // Everything that can refuse to start does so before anything is started.
   const release = config.databaseUrl ? () => undefined : claimDataDir(config);
+  // the official Temporal CLI npm ci installed (or TEMPORAL_CLI_PATH): without it, the installer's line
+  const temporalCli = devTemporalCli({ address: config.temporalAddress });
+  if (temporalCli && 'refusal' in temporalCli) {
+    release();
+    fail(temporalCli.refusal);
+  }
   if (await portInUse(config.port)) {
     release();
     fail(new PortBusyError('PORT', config.port).message);
@@ -145,7 +151,6 @@ async function main(): Promise<void> {
     port: config.temporalPort,
     uiPort: config.temporalUiPort,
     dataDir: path.join(config.dataDir, 'temporal'),
-    databaseUrl: platform.deps.config.databaseUrl!,
     namespace: config.temporalNamespace,
   });
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });

@@ -1,9 +1,10 @@
 // The platform's Temporal worker (every workflow and activity), for bin/worker (production),
 // bin/dev and the tests.
 import path from 'node:path';
-import { NativeConnection, Worker, Runtime, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Worker, Runtime, DefaultLogger, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { yieldingActivities, type ApiLoadGate } from './api-load';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
@@ -35,9 +36,16 @@ export interface WorkerOptions {
   workflowStackTraces?: boolean;
   /** activities wait here while the api on the same machine is saturated (composition/api-load.ts; npm start) */
   yieldTo?: ApiLoadGate;
+  /** the workflows already bundled (the tests share one bundle); default: the build's, or bundled now from source */
+  workflowBundle?: WorkflowBundle;
 }
 
 let runtimeInstalled = false;
+
+function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const codePath = prebuiltWorkflowBundle();
+  return codePath ? { workflowBundle: { codePath } } : { workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')) };
+}
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   if (!runtimeInstalled) {
@@ -55,8 +63,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    // compiled: dist/workflows/index.js; from source (tests): workflows/index.ts
-    workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
+    // compiled: the bundle `npm run build` made; from source (tests): workflows/index.ts, bundled now
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowCode()),
     activities: createActivities(options.activityDeps),
     ...(options.shutdownGraceMs ? { shutdownGraceTime: options.shutdownGraceMs } : {}),
     ...(options.yieldTo ? { interceptors: { activity: [yieldingActivities(options.yieldTo)] } } : {}),

@@ -100,7 +100,7 @@ for (const rel of walk(root, [])) {
       const why = brokenTarget(root, m[0]);
       if (why) problems.push(`${at}: "${m[0]}" ${why}`);
     }
-    // any other citation of a heading (packages/temporal-server/PROTOCOL.md#workflow-tasks): named by its
+    // any other citation of a heading (a page outside docs/, with its anchor): named by its
     // path from the repository root, so a reader finds it from any file, and the heading must exist
     if (!rel.endsWith('.md')) {
       for (const m of line.matchAll(/(?<![\w/.-])(?!docs\/)[\w/.-]*\.md#[\w-]+/g)) {

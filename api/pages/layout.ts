@@ -124,7 +124,9 @@ export function sendPage(options: PageOptions): void {
   const salonColours = colours
     ? `:root{--brand:${colours.brand};--on-brand:${colours.onBrand};--brand-text:${colours.brandText};--accent-text:${colours.accentText}}`
     : '';
-  // our own stylesheet and the salon's checked colours (pageColours), never customer input
+  // our own stylesheet and the salon's checked colours (pageColours), never customer input; on one
+  // line, as the stylesheet was built (the formatter would indent it inside the element)
+  // prettier-ignore
   const style = html`<style nonce="${nonce}">${raw(assets.styles)}${raw(salonColours)}</style>`;
   const scripts = options.scripts
     ? html`${options.scripts.imports.map((href) => html`<link rel="modulepreload" href="${href}" />`)}

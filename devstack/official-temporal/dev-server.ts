@@ -1,20 +1,14 @@
 // The official Temporal CLI's dev server (`temporal server start-dev`: the real server, SQLite
-// persistence, the real Web UI) as a child process: what `npm start` runs when the CLI is installed,
-// and the official engine of the tests and benchmarks. Ready once its frontend answers
-// DescribeNamespace for the namespace the platform uses.
+// persistence, the real Web UI) as a child process: what `npm start` runs, and the Temporal of the
+// tests' embedded stack and of the benchmarks. Ready once its frontend answers DescribeNamespace for
+// the namespace the platform uses and the platform's search attributes are registered.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { freePort } from '../postgres';
-import { findTemporalCli } from './paths';
-
-/**
- * The search attributes the platform's workflows set, registered on a dev server it starts (a real
- * server refuses an attribute it does not know). The workflows set none today; one added to a
- * workflow is added here too.
- */
-export const PLATFORM_SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList'> = {};
+import { findTemporalCli, missingCliLine } from './paths';
+import { registerPlatformSearchAttributes, searchAttributeFlags } from './search-attributes';
 
 /**
  * The SQLite file in WAL mode, synced at checkpoints: a process that is killed loses nothing it
@@ -25,7 +19,7 @@ export const PLATFORM_SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Text' | 'In
 export const SQLITE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
 
 export interface OfficialDevServerOptions {
-  /** the CLI; default: findTemporalCli() (TEMPORAL_CLI_PATH, the checkout's install, the PATH) */
+  /** the CLI; default: findTemporalCli() (TEMPORAL_CLI_PATH, else the checkout's install) */
   cli?: string;
   /** frontend port; 0 = a free one */
   port?: number;
@@ -40,6 +34,8 @@ export interface OfficialDevServerOptions {
   readyTimeoutMs?: number;
   /** extra environment of the CLI process */
   env?: NodeJS.ProcessEnv;
+  /** dynamic config values (`--dynamic-config-value KEY=JSON`) on top of the CLI's own */
+  dynamicConfig?: Record<string, unknown>;
 }
 
 export interface OfficialDevServer {
@@ -55,7 +51,7 @@ export interface OfficialDevServer {
 
 export async function startOfficialDevServer(options: OfficialDevServerOptions = {}): Promise<OfficialDevServer> {
   const cli = options.cli ?? findTemporalCli();
-  if (!cli) throw new Error('no official temporal CLI: run npm run temporal:install (or set TEMPORAL_CLI_PATH)');
+  if (!cli) throw new Error(missingCliLine());
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port || (await freePort());
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--log-level', options.logLevel ?? 'warn'];
@@ -66,7 +62,8 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
     args.push('--db-filename', options.dbFile, ...SQLITE_PRAGMAS);
   }
   for (const ns of options.namespaces ?? []) args.push('--namespace', ns);
-  for (const [name, type] of Object.entries(PLATFORM_SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...searchAttributeFlags());
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let output = '';
   const keep = (d: Buffer) => {
@@ -93,8 +90,18 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
     await exited;
     clearTimeout(timer);
   };
+  const uiUrl = options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined;
   try {
     await waitUntilServing(address, child, () => output, options.readyTimeoutMs ?? 60_000);
+    // the Web UI comes up beside the frontend, a moment later: its address is printed once it answers
+    if (uiUrl) await waitUntilAnswering(uiUrl, child, () => output, options.readyTimeoutMs ?? 60_000);
+    // a SQLite file made before an attribute existed: the flags only reach a new file
+    const connection = await Connection.connect({ address });
+    try {
+      for (const ns of ['default', ...(options.namespaces ?? [])]) await registerPlatformSearchAttributes(connection, ns);
+    } finally {
+      await connection.close();
+    }
   } catch (err) {
     await stop();
     throw err;
@@ -102,11 +109,27 @@ export async function startOfficialDevServer(options: OfficialDevServerOptions =
   return {
     address,
     port,
-    uiUrl: options.uiPort ? `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${options.uiPort}` : undefined,
+    uiUrl,
     child,
     output: () => output,
     stop,
   };
+}
+
+/** Until `url` answers HTTP at all; fails at once when the process exits. */
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the Temporal server exited before its Web UI at ${url} answered: ${output().trim().split('\n').slice(-5).join(' | ')}`);
+    const answered = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`the Temporal Web UI at ${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** Until the frontend answers DescribeNamespace('default'); fails at once when the process exits. */

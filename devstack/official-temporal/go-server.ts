@@ -14,6 +14,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { freePort } from '../postgres';
 import { TEMPORAL_PINS, officialTemporalDir } from './paths';
 import { waitUntilServing } from './dev-server';
+import { registerPlatformSearchAttributes } from './search-attributes';
 
 export class GoServerBuildError extends Error {}
 
@@ -91,13 +92,14 @@ export interface GoServer {
   address: string;
   child: ChildProcess;
   output(): string;
+  /** SIGTERM, SIGKILL after 2 s; resolves once it exited */
   stop(): Promise<void>;
 }
 
 /**
  * Sets up `<prefix>` and `<prefix>_visibility` on the Postgres at `postgresUrl` with the server's
  * schema tool (idempotent), then starts the server on 127.0.0.1:`port` with them and registers the
- * `default` namespace. The schema survives the server, so a restart with the same prefix keeps its runs.
+ * `default` namespace and the platform's search attributes. The schema survives the server, so a restart with the same prefix keeps its runs.
  */
 export async function startGoServer(options: { port: number; postgresUrl: string; databasePrefix: string; readyTimeoutMs?: number }): Promise<GoServer> {
   if (!goServerBuilt()) ensureGoServer();
@@ -163,22 +165,31 @@ export async function startGoServer(options: { port: number; postgresUrl: string
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
       process.off('exit', killOnExit);
+      // its config goes with it, however it ended (a test kills it -9)
+      fs.rmSync(dir, { recursive: true, force: true });
       resolve();
     }),
   );
   const address = `127.0.0.1:${options.port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
+      // its graceful stop takes up to 15 s (membership, shard draining); what it acknowledged is
+      // stored already, so after a moment it is killed (a start on the same databases recovers)
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await exited;
       clearTimeout(timer);
     }
-    fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     await registerDefaultNamespace(address, child, () => output, options.readyTimeoutMs ?? 90_000);
     await waitUntilServing(address, child, () => output, options.readyTimeoutMs ?? 90_000);
+    const connection = await Connection.connect({ address });
+    try {
+      await registerPlatformSearchAttributes(connection, 'default');
+    } finally {
+      await connection.close();
+    }
   } catch (err) {
     await stop();
     throw err;

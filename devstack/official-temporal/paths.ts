@@ -1,7 +1,7 @@
 // Where the official Temporal engine lives in a checkout, and its pinned versions (versions.json, the
-// one place they are written). `npm run temporal:install` (install.ts) fills `.temporal/venv` (git-
-// ignored) from PyPI; `npm run temporal:build-server` (go-server.ts) builds go.temporal.io/server
-// into `.temporal/server-<version>`.
+// one place they are written). The installer (install.ts: `npm ci`'s postinstall, `npm run
+// temporal:install`) fills `.temporal/venv` (git-ignored) from PyPI; `npm run temporal:build-server`
+// (go-server.ts) builds go.temporal.io/server into `.temporal/server-<version>`.
 import fs from 'node:fs';
 import path from 'node:path';
 import versions from './versions.json';
@@ -27,9 +27,9 @@ export function repoRoot(): string {
   }
 }
 
-/** `.temporal/` of the checkout (git-ignored). */
-export function officialTemporalDir(): string {
-  return path.join(repoRoot(), '.temporal');
+/** `.temporal/` of the checkout (git-ignored); TEMPORAL_INSTALL_DIR puts it elsewhere. */
+export function officialTemporalDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TEMPORAL_INSTALL_DIR ? path.resolve(env.TEMPORAL_INSTALL_DIR) : path.join(repoRoot(), '.temporal');
 }
 
 export function venvDir(): string {
@@ -69,21 +69,33 @@ export function officialTemporalInstalled(): boolean {
   );
 }
 
+/** Where the installer writes the one line saying why it could not install (npm ci goes on without it). */
+export function installProblemPath(): string {
+  return path.join(officialTemporalDir(), 'install-problem.txt');
+}
+
+/** What to do when there is no CLI to run: the installer's own line when it failed, else the command to install. */
+export function missingCliLine(): string {
+  try {
+    const recorded = fs.readFileSync(installProblemPath(), 'utf8').trim();
+    if (recorded) return recorded;
+  } catch {
+    // the installer never failed here: it did not run (npm ci --ignore-scripts) or the pins moved since
+  }
+  return `The official Temporal CLI ${TEMPORAL_PINS.cli} (server ${TEMPORAL_PINS.server}) is not installed in ${officialTemporalDir()}: run npm run temporal:install (or set TEMPORAL_CLI_PATH to a temporal CLI of your own)`;
+}
+
 /**
- * The official CLI `npm start` runs, in this order: TEMPORAL_CLI_PATH; the checkout's pinned install;
- * a `temporal` on the PATH. Undefined when there is none (npm start then runs the built-in server).
+ * The official CLI `npm start` runs: TEMPORAL_CLI_PATH, else the checkout's pinned install. Undefined
+ * when there is neither (npm start then refuses with missingCliLine(); nothing else is tried).
  */
 export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.TEMPORAL_CLI_PATH) return env.TEMPORAL_CLI_PATH;
-  if (officialTemporalInstalled()) return installedCliPath();
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'temporal');
-    if (dir && isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
+  return officialTemporalInstalled() ? installedCliPath() : undefined;
 }
 
-function isExecutableFile(file: string): boolean {
+/** True when `file` is a file this process may run. */
+export function isExecutableFile(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

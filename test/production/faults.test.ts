@@ -24,7 +24,7 @@ import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
 import { run, type Proc } from '../support/processes';
 import { startTemporalFrontend } from '../support/temporal';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { eventually } from '../support/eventually';
 import { completedActivities } from '../support/workflow-history';
 
@@ -149,7 +149,7 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-faults-'));
     pgPort = await freePort();
     const temporalPort = await freePort();
-    temporalServer = await startTemporalFrontend({ port: temporalPort, postgresUrl: (await stack()).config.databaseUrl! });
+    temporalServer = await startTemporalFrontend({ port: temporalPort, postgresUrl: (await suitePostgres()).url });
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, database: 'faults', persistent: true });
     smtp = await startSmtpSink();
     sandbox = await startSandboxServer();

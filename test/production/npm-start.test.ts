@@ -1,5 +1,6 @@
-// `npm start` (dist/bin/dev.js) as a newcomer runs it: the whole embedded stack in one process tree,
-// one per data folder, and a clean stop on SIGTERM (api and worker drained, Postgres stopped, the
+// `npm start` (dist/bin/dev.js) as a newcomer runs it: the whole embedded stack in one process tree
+// (the official Temporal CLI's dev server and its Web UI included), one per data folder, and a clean
+// stop on SIGTERM (api and worker drained, Postgres stopped, the
 // folder's lock released, exit 0).
 import fs from 'node:fs';
 import net from 'node:net';
@@ -11,6 +12,7 @@ import { run, type Proc } from '../support/processes';
 import { answers200, eventually } from '../support/eventually';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 import { DEV_OIDC_CLIENT_ID } from '../../devstack/oidc/dev-identity-provider';
+import { TEMPORAL_PINS } from '../../devstack/official-temporal/paths';
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -71,7 +73,6 @@ describe('npm start (dist/bin/dev.js)', function () {
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
     const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    // the built-in Temporal server (npm-start-official.test.ts runs the official CLI)
     const env = {
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -80,7 +81,6 @@ describe('npm start (dist/bin/dev.js)', function () {
       OIDC_DEV_PORT: String(oidcPort),
       LOG_LEVEL: 'info',
       PASSWORD_HASH_ROUNDS: '4',
-      TEMPORAL_ENGINE: 'builtin',
     };
     first = run('bin/dev.js', env);
     await eventually(
@@ -89,14 +89,14 @@ describe('npm start (dist/bin/dev.js)', function () {
       150_000,
     );
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')), 'embedded Postgres runs in DATA_DIR').to.equal(true);
-    // The built-in Temporal dev server's web UI: its address is printed, and it answers.
+    // the official Temporal CLI npm ci installed, its runs in DATA_DIR, and its Web UI: printed, and answering
     await eventually(
       async () => first!.output.includes(`Temporal UI  http://127.0.0.1:${uiPort}`),
       () => `npm start to print the Temporal UI (${first!.output})`,
       10_000,
     );
     expect(first.output).to.contain(
-      `Temporal     127.0.0.1:${temporalPort} (built-in dev server (@salon/temporal-server), runs kept in the platform's Postgres)`,
+      `Temporal     127.0.0.1:${temporalPort} (official temporal CLI ${TEMPORAL_PINS.cli} (Server ${TEMPORAL_PINS.server}, UI ${TEMPORAL_PINS.ui}), runs kept in ${path.join(dataDir, 'temporal', 'temporal.db')})`,
     );
     expect((await fetch(`http://127.0.0.1:${uiPort}/namespaces/default/workflows`)).status).to.equal(200);
     // customer sign-in works out of the box: the embedded identity provider issues real ID tokens

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { run, type Proc } from '../support/processes';
 import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
@@ -35,13 +35,13 @@ describe('production topology: a deposit paid through the sandbox provider with 
 
   before(async function () {
     this.timeout(120_000);
-    const base = (await stack()).config.databaseUrl!;
+    const { url: base, dir } = await suitePostgres();
     dbName = `payments_topology_${process.pid}_${Date.now()}`;
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
     sandbox = await startSandboxServer();
-    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
+    s3 = await startEmbeddedS3({ dataDir: `${dir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
     temporal = await startTemporalFrontend({ port: temporalPort, postgresUrl: base });

@@ -1,7 +1,7 @@
 // Standing appointments and rebooking nudges in the production topology (docs/rules/series.md):
 // bin/migrate, bin/api and bin/worker as separate processes (NODE_ENV=production, configured by
-// environment only), our Temporal server as its own process keeping its state in Postgres (so it can
-// be killed and started again), SMS through a Sveve stand-in that records every message. One start
+// environment only), the production Temporal server (go.temporal.io/server) as its own process
+// keeping its state in Postgres (so it can be killed and started again), SMS through a Sveve stand-in that records every message. One start
 // serves the cases, in order:
 //   1. series book their occurrences on the worker process as the booking window widens, while the
 //      worker is killed -9 mid-way and started again: every occurrence booked exactly once, each
@@ -16,9 +16,9 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
-import { launcherPath } from '@salon/temporal-server';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { run, type Proc } from '../support/processes';
+import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
 import { startSveveStandIn, type SveveStandIn } from '../support/sveve-stand-in';
 import { freePort } from '../../devstack/postgres';
@@ -43,7 +43,7 @@ describe('production topology: standing appointments and nudges through a worker
   let s3: EmbeddedS3 | undefined;
   let temporal: Proc;
   let temporalPort: number;
-  let temporalDatabaseUrl: string;
+  let postgresUrl: string;
   let api: Proc;
   let worker: Proc;
   let apiBase: string;
@@ -52,8 +52,8 @@ describe('production topology: standing appointments and nudges through a worker
   let owner: Record<string, string>;
   let tenantId: string;
 
-  const startTemporal = () =>
-    run(launcherPath, {}, ['server', 'start-dev', '--port', String(temporalPort), '--ip', '127.0.0.1', '--headless', '--database-url', temporalDatabaseUrl]);
+  // its databases are `<dbName>_temporal` and `<dbName>_temporal_visibility`: started again on them, it has its runs back
+  const startTemporal = () => startTemporalFrontend({ port: temporalPort, postgresUrl, databasePrefix: `${dbName}_temporal` });
   const startWorker = () => run('bin/worker.js', { ...env, WORKER_HEALTH_PORT: String(workerHealth) });
   const workerUp = (p: Proc) =>
     eventually(
@@ -85,17 +85,16 @@ describe('production topology: standing appointments and nudges through a worker
 
   before(async function () {
     this.timeout(180_000);
-    const base = (await stack()).config.databaseUrl!;
+    const { url: base, dir } = await suitePostgres();
     dbName = `series_faults_${process.pid}_${Date.now()}`;
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
-    await adminDb.raw(`CREATE DATABASE "${dbName}_temporal"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
-    temporalDatabaseUrl = base.replace(/\/[^/]+$/, `/${dbName}_temporal`);
+    postgresUrl = base;
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
-    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/series-faults-${process.pid}`, bucket: 'salon-series-faults' });
+    s3 = await startEmbeddedS3({ dataDir: `${dir}/series-faults-${process.pid}`, bucket: 'salon-series-faults' });
     temporalPort = await freePort();
-    temporal = startTemporal();
+    temporal = await startTemporal();
     const apiPort = await freePort();
     apiBase = `http://127.0.0.1:${apiPort}/api`;
     workerHealth = await freePort();
@@ -109,7 +108,7 @@ describe('production topology: standing appointments and nudges through a worker
       ADMIN_PASSWORD: 'series-faults-admin-password',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 9).toString('base64')}`,
       PASSWORD_HASH_ROUNDS: '10',
-      MAIL_OUTBOX_DIR: `${(await stack()).config.dataDir}/series-faults-mail-${process.pid}`,
+      MAIL_OUTBOX_DIR: `${dir}/series-faults-mail-${process.pid}`,
       SVEVE_URL: sveve.url,
       SVEVE_USER: 'salon',
       SVEVE_PASSWORD: 'sveve-secret',
@@ -150,7 +149,8 @@ describe('production topology: standing appointments and nudges through a worker
     sveve?.close();
     await s3?.stop();
     await db?.destroy();
-    for (const name of [dbName, `${dbName}_temporal`]) await adminDb?.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    for (const name of [dbName, `${dbName}_temporal`, `${dbName}_temporal_visibility`])
+      await adminDb?.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();
   });
 
@@ -226,7 +226,7 @@ describe('production topology: standing appointments and nudges through a worker
 
     // the Temporal server dies and comes back on its database; the window widens again
     await killed(temporal);
-    temporal = startTemporal();
+    temporal = await startTemporal();
     await eventually(
       failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`series:${series[0]}`).describe()).status.name)),
       'the Temporal server back with the series',
@@ -322,7 +322,7 @@ describe('production topology: standing appointments and nudges through a worker
     await killed(worker);
     await killed(temporal);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now())));
-    temporal = startTemporal();
+    temporal = await startTemporal();
     await eventually(
       failuresAsNotYet(() => withClient(async (c) => (await c.workflow.getHandle(`rebooking-nudge:${nudge.id}`).describe()).status.name)),
       'the Temporal server back',

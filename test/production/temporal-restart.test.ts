@@ -1,6 +1,5 @@
 // The Temporal server itself killed (-9) in the middle of a burst of bookings and started again on
-// its persistence (the official dev server on its SQLite file, the Go-built server on its Postgres
-// databases, the built-in one on its Postgres store):
+// its persistence (the production engine, the Go-built server, on its Postgres databases):
 // bin/api and bin/worker as separate processes (NODE_ENV=production, configured by environment only),
 // the confirmations going out over SMTP. Every booking a client got 201 for keeps its workflow,
 // no booking exists without one, every confirmation goes out exactly once, and nothing is left stuck.
@@ -12,11 +11,11 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { Client, Connection } from '@temporalio/client';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
 import { run, type Proc } from '../support/processes';
 import { eventually } from '../support/eventually';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { startTemporalFrontend, temporalEngine } from '../support/temporal';
+import { startTemporalFrontend } from '../support/temporal';
 import { freePort } from '../../devstack/postgres';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../domain/demo/demo-salon';
@@ -33,7 +32,7 @@ const BURST = 40;
 /** the server is killed once this many bookings of the burst were answered */
 const KILL_AFTER = 10;
 
-describe(`the Temporal server killed (-9) mid-burst and restarted on its persistence (${temporalEngine})`, function () {
+describe('the Temporal server killed (-9) mid-burst and restarted on its persistence', function () {
   this.timeout(240_000);
   const runId = crypto.randomBytes(3).toString('hex');
   let dir: string;
@@ -60,29 +59,21 @@ describe(`the Temporal server killed (-9) mid-burst and restarted on its persist
   before(async function () {
     this.timeout(180_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-temporal-restart-'));
-    const suite = await stack();
-    const baseUrl = suite.config.databaseUrl!;
+    const baseUrl = (await suitePostgres()).url;
     adminDb = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
     const appDb = `restart_${process.pid}_${runId}`;
     const temporalDb = `restart_temporal_${process.pid}_${runId}`;
-    // the built-in server's store; the Go-built server's two databases (its schema tool makes them)
+    // the Go-built server's two databases are made by its schema tool
     dbNames = [appDb, temporalDb, `${temporalDb}_visibility`];
-    for (const name of dbNames.slice(0, 2)) await adminDb.raw(`CREATE DATABASE "${name}"`);
+    await adminDb.raw(`CREATE DATABASE "${appDb}"`);
     const databaseUrl = baseUrl.replace(/\/[^/]+$/, `/${appDb}`);
 
     smtp = await startSmtpSink();
     s3 = await startEmbeddedS3({ dataDir: dir, bucket: 'salon-restart' });
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    // the official server keeps its runs in a SQLite file, the built-in one in a Postgres database
-    startTemporal = () =>
-      startTemporalFrontend({
-        port: temporalPort,
-        postgresUrl: baseUrl,
-        dbFile: path.join(dir, 'temporal.db'),
-        databaseUrl: baseUrl.replace(/\/[^/]+$/, `/${temporalDb}`),
-        databasePrefix: temporalDb,
-      });
+    // the server keeps its runs in its databases: started again on them, it has them back
+    startTemporal = () => startTemporalFrontend({ port: temporalPort, postgresUrl: baseUrl, databasePrefix: temporalDb });
     temporal = await startTemporal();
     const env: NodeJS.ProcessEnv = {
       NODE_ENV: 'production',

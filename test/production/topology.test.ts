@@ -14,7 +14,8 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { SMTPServer } from 'smtp-server';
 import { Connection, Client } from '@temporalio/client';
-import { stack } from '../support/stack';
+import { suitePostgres } from '../support/postgres';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../devstack/oidc/dev-identity-provider';
 import { run, type Proc } from '../support/processes';
 import { startTemporalFrontend } from '../support/temporal';
 import { answers200, eventually } from '../support/eventually';
@@ -77,11 +78,14 @@ describe('production topology: api x2 and worker as separate processes, configur
   let dbName: string;
   let temporalAddress: string;
   let s3: EmbeddedS3 | undefined;
+  /** the OpenID Connect provider customers sign in with (the api's OIDC_ISSUER) */
+  let idp: DevIdentityProvider | undefined;
 
   before(async function () {
     this.timeout(120_000);
     // Postgres: a database of its own on the suite's embedded Postgres.
-    const base = (await stack()).config.databaseUrl!;
+    const { url: base, dir } = await suitePostgres();
+    idp = await startDevIdentityProvider();
     const started = Date.now();
     dbName = `topology_${process.pid}_${Date.now()}`;
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
@@ -105,7 +109,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     const smtpPort = (smtp.server.address() as AddressInfo).port;
 
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
-    s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/topology-${process.pid}`, bucket: 'salon-topology' });
+    s3 = await startEmbeddedS3({ dataDir: `${dir}/topology-${process.pid}`, bucket: 'salon-topology' });
 
     const temporalPort = await freePort();
     temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -138,8 +142,8 @@ describe('production topology: api x2 and worker as separate processes, configur
       S3_BUCKET: 'salon-topology',
       IMAGE_PROXY_SECRET: 'topology-image-proxy-secret-0123456789',
       // the suite's OpenID Connect provider stands in for Google, Apple or Vipps
-      OIDC_ISSUER: (await stack()).idp.issuer,
-      OIDC_CLIENT_ID: (await stack()).idp.clientId,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
       // links in messages point at the public address, not at a process
       PUBLIC_BASE_URL: 'https://booking.topology.test',
     };
@@ -178,6 +182,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
     sveve?.close();
     await s3?.stop();
+    await idp?.stop();
     await db?.destroy();
     await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();
@@ -539,7 +544,7 @@ describe('production topology: api x2 and worker as separate processes, configur
   });
 
   it('when a customer signs in with an ID token of the configured OpenID Connect provider then the api verifies it against the published keys, and a replay at the other api process is refused', async () => {
-    const { idToken, nonce } = await devSignIn((await stack()).idp, { email: `topology-${Date.now()}@example.test`, name: 'Topo' });
+    const { idToken, nonce } = await devSignIn(idp!, { email: `topology-${Date.now()}@example.test`, name: 'Topo' });
     const first = await post(api1Base, '/auth/customer/oauth', { idToken, nonce });
     expect(first.status, JSON.stringify(first.body)).to.equal(201);
     const me = await get(api2Base, '/auth/customer/me', { authorization: `Bearer ${first.body.data.accessToken}` });

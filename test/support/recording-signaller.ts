@@ -4,7 +4,8 @@
 import type { EntityEvent, EntitySignaller, EntityWorkflowRef } from '../../domain/workflow-signals/entity-signaller';
 
 export class RecordingSignaller implements EntitySignaller {
-  readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent }[] = [];
+  /** `at`: when the signal was answered (epoch ms) */
+  readonly sent: { ref: EntityWorkflowRef; signalName: string; event: EntityEvent; at: number }[] = [];
 
   constructor(private readonly next?: EntitySignaller) {
     if (next?.ping) this.ping = () => next.ping!();
@@ -14,6 +15,6 @@ export class RecordingSignaller implements EntitySignaller {
 
   async signal(ref: EntityWorkflowRef, signalName: string, event: EntityEvent): Promise<void> {
     await this.next?.signal(ref, signalName, event);
-    this.sent.push({ ref, signalName, event });
+    this.sent.push({ ref, signalName, event, at: Date.now() });
   }
 }

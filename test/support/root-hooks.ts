@@ -1,8 +1,9 @@
-// Loaded once by mocha (see .mocharc.json). The shared stack (embedded Postgres, app) is started
-// lazily by test/support/stack.ts the first time a test asks for it and stopped here after the
-// whole run, so pure unit tests never pay for it.
+// Loaded once by mocha (see .mocharc.json). The shared stack (app, worker, Temporal) and the run's
+// Postgres are started lazily (test/support/stack.ts, test/support/postgres.ts) the first time a test
+// asks for them and stopped here after the whole run, so pure unit tests never pay for them.
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { stopStack } from './stack';
+import { stopSuitePostgres } from './postgres';
 import { closeSharedBrowser } from './chromium';
 
 // Keep the Temporal SDK's own logs out of the test report unless asked for (TEST_TEMPORAL_LOG=INFO).
@@ -18,5 +19,6 @@ export const mochaHooks = {
     this.timeout(60_000);
     await closeSharedBrowser();
     await stopStack();
+    await stopSuitePostgres();
   },
 };

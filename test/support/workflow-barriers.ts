@@ -44,14 +44,24 @@ const idleAt = new Map<string, number>();
  */
 export async function workflowsSettled(since: Date, what = 'the workflows started since then to settle', timeoutMs = 60_000): Promise<void> {
   const temporal = await stackTemporalClient();
+  const { signaller } = await stack();
   /** The running workflows at their history lengths when each is idle; undefined when one is not. */
   const idlePass = async (): Promise<string | undefined> => {
+    // The list is the server's visibility store, written a moment after a workflow's own history (a
+    // workflow the api has just started may not be listed yet: the api's signals name those), and its
+    // history lengths are those of the workflow's last visibility update, not of now: each workflow's
+    // length is read from its own description.
+    const ids = new Set<string>();
+    for await (const run of temporal.workflow.list({ query: `ExecutionStatus = 'Running' AND StartTime > '${since.toISOString()}'` })) ids.add(run.workflowId);
+    for (const sent of signaller.sent) if (sent.at >= since.getTime()) ids.add(sent.ref.workflowId);
     const lengths: string[] = [];
-    for await (const run of temporal.workflow.list({ query: `ExecutionStatus = 'Running' AND StartTime > '${since.toISOString()}'` })) {
-      lengths.push(`${run.workflowId}@${run.historyLength}`);
-      if (idleAt.get(run.workflowId) === run.historyLength) continue;
-      if (!(await workflowIdle(temporal, run.workflowId))) return undefined;
-      idleAt.set(run.workflowId, run.historyLength);
+    for (const id of ids) {
+      const described = await temporal.workflow.getHandle(id).describe();
+      if (described.status.name !== 'RUNNING' || described.startTime <= since) continue;
+      lengths.push(`${id}@${described.historyLength}`);
+      if (idleAt.get(id) === described.historyLength) continue;
+      if (!(await workflowIdle(temporal, id))) return undefined;
+      idleAt.set(id, described.historyLength);
     }
     return lengths.sort().join(' ');
   };

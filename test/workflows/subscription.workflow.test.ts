@@ -224,7 +224,7 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
       const salon = await register(w);
       // Barrier before skipping: the workflow has read the new trial and started its timer (days are
       // skipped only over a workflow that waits on it; once, on the Java test server under load, the
-      // history had no timer yet after the skip: docs/temporal-engines.md#findings).
+      // history had no timer yet after the skip: docs/temporal-engines.md#findings-of-the-move-to-one-engine).
       let seen = { started: 0, fired: 0 };
       await eventually(
         async () => (seen = await trialTimers(salon.tenantId)).started === 1,

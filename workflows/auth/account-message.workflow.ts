@@ -23,7 +23,7 @@ export async function accountMessageWorkflow({ messageId }: AccountMessageWorkfl
   const requested = await message.first();
   if (!requested || requested.sent) return;
   try {
-    await deliverAccountMessage({ messageId });
+    await deliverAccountMessage.executeWithOptions({ summary: `account message ${requested.kind}` }, [{ messageId }]);
   } catch (err) {
     log.error('ALERT: account message given up after its last delivery attempt', { messageId, kind: requested.kind, error: String(err) });
   }

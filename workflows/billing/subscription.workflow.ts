@@ -55,7 +55,10 @@ export async function subscriptionWorkflow({ tenantId }: SubscriptionWorkflowArg
       continue;
     }
     // the trial runs until its end, unless a change moves or ends it first
-    const changed = await subscription.waitUntil(() => trialDueAt(state!) !== due, { deadline: () => trialDueAt(state!) });
+    const changed = await subscription.waitUntil(() => trialDueAt(state!) !== due, {
+      deadline: () => trialDueAt(state!),
+      summary: () => `end of the trial at ${state!.trialEndsAt}`,
+    });
     if (!changed) state = await expireTrial({ tenantId, asOf: new Date(Date.now()).toISOString() });
   }
 }
@@ -71,7 +74,7 @@ export interface ReconcileWorkflowArgs {
  * (continueAsNew), so the history never grows.
  */
 export async function subscriptionReconcileWorkflow({ cycles = 0 }: ReconcileWorkflowArgs = {}): Promise<void> {
-  await sleep(RECONCILE_INTERVAL_MS);
+  await sleep(RECONCILE_INTERVAL_MS, { summary: 'the next reconcile cycle with the billing providers' });
   const asOf = new Date(Date.now()).toISOString();
   let afterId: string | null = null;
   for (;;) {

@@ -11,7 +11,7 @@
 // The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
 // transaction commits; the entity inbox (workflows/shared/entity-inbox.ts) turns those signals into
 // committed state, so this file only reads the booking and waits for the state it cares about.
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { bookingContract, promiseOf, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
@@ -20,6 +20,7 @@ import { unpromisedFlagDueAt } from '../../domain/booking/booking-reminder.rules
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
 import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
+import { BookingStartTime, BookingStatus, TenantId } from '../shared/search-attributes';
 
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 
@@ -31,6 +32,8 @@ const FOLLOW_CHANGES_UNTIL_THE_END = 'booking-follows-changes-until-the-end';
 const FLAG_UNPROMISED = 'booking-flags-unconfirmed';
 /** Runs from this version on flag through the activity of the new name (patched()); runs before it keep the one they scheduled. */
 const PROMISE_WORDS = 'booking-promise-words';
+/** Runs from this version on keep their salon, status and start time in search attributes (patched()). */
+const SEARCH_ATTRIBUTES = 'booking-search-attributes';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
@@ -46,11 +49,17 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   /** when a booking nobody promised to come to is flagged to the salon (runs with the FLAG_UNPROMISED patch) */
   let flag: number | null = null;
   let flagsUnpromised: boolean | undefined;
+  let keepsSearchAttributes: boolean | undefined;
+  /** what the search attributes say, so an unchanged state upserts nothing */
+  let tagged: { status: string; startTime: string } | undefined;
   const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
 
   const booking = entityInbox(bookingContract, bookingId, {
     readCommitted: (minVersion) => readBooking({ bookingId, minVersion }),
-    onChange: keepCustomerInformed,
+    onChange: async (change) => {
+      tagForOperators(change.current);
+      await keepCustomerInformed(change);
+    },
   });
 
   // Created. When the change that started this workflow never committed, nothing happened.
@@ -67,7 +76,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     // A move signalled in the same task as the reminder's timer is applied first (the SDK delivers
     // signals before timers), and a reminder whose delivery is still retrying when the booking moves
     // is dropped by the delivery itself (docs/rules/booking.md#moving-a-booking).
-    while (!(await booking.waitUntil(isSettled, { deadline: nextDue }))) {
+    while (!(await booking.waitUntil(isSettled, { deadline: nextDue, summary: nextDueSummary }))) {
       if (isDue(reminderDue())) sendReminder();
       if (isDue(flag)) {
         flag = null;
@@ -130,6 +139,28 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   function nextDue(): number | null {
     const due = [reminder?.at, flag].filter((at): at is number => typeof at === 'number');
     return due.length ? Math.min(...due) : null;
+  }
+
+  /** What the timer of nextDue() waits for, in the history (docs/rules/operations.md#what-the-web-ui-shows). */
+  function nextDueSummary(): string {
+    if (reminder && (flag === null || reminder.at <= flag)) return `reminder of the start ${reminder.startTime}`;
+    return `flag to the salon if the start ${booking.current!.startTime} is still unconfirmed`;
+  }
+
+  /**
+   * The booking's salon, status and start time as search attributes, so the Web UI and
+   * `temporal workflow list --query` find a salon's open bookings (docs/rules/operations.md#what-the-web-ui-shows).
+   */
+  function tagForOperators(current: BookingSnapshot): void {
+    keepsSearchAttributes ??= patched(SEARCH_ATTRIBUTES);
+    if (!keepsSearchAttributes) return;
+    if (tagged?.status === current.status && tagged.startTime === current.startTime) return;
+    upsertSearchAttributes([
+      ...(tagged ? [] : [{ key: TenantId, value: current.tenantId }]),
+      { key: BookingStatus, value: current.status },
+      { key: BookingStartTime, value: new Date(current.startTime) },
+    ]);
+    tagged = { status: current.status, startTime: current.startTime };
   }
 
   function sendReminder(): void {

@@ -39,11 +39,11 @@ export async function voucherWorkflow({ voucherId }: VoucherWorkflowArgs): Promi
 
   // Used, revoked or forfeited first, or expired by its timer while ACTIVE.
   while (!isTerminalVoucherStatus(voucher.current!.status)) {
-    if (await voucher.waitUntil(isSettled, { deadline: expiryDue })) break;
+    if (await voucher.waitUntil(isSettled, { deadline: expiryDue, summary: (v) => `expiry of the voucher at ${v.expiresAt}` })) break;
     const outcome = await expireVoucher({ voucherId, at: Date.now() });
     if (outcome === 'EXPIRED') break;
     if (outcome === 'NOT_DUE') {
-      await sleep('1 minute');
+      await sleep('1 minute', { summary: 'expiring the voucher again (not due yet)' });
       continue;
     }
     // reserved or revoked in the meantime: follow that change before deciding again

@@ -77,7 +77,10 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
       if (messagesOnChannels() && (await payment.nextChange(() => channels.idle()))) continue;
       return;
     }
-    const moved = await payment.waitUntil((p) => p.version > seen, { deadline: deadlineOf });
+    const moved = await payment.waitUntil((p) => p.version > seen, {
+      deadline: deadlineOf,
+      summary: (p) => (waitsForRetry(p) ? `end of the deposit's retry window at ${p.expiresAt}` : `expiry of the ${p.status} payment at ${p.expiresAt}`),
+    });
     if (!moved && waitsForRetry(payment.current!)) {
       // a failed deposit's retry window ended: its booking, still waiting and not retried, is cancelled
       retryWindowClosed = true;

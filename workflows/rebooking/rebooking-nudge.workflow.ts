@@ -32,7 +32,13 @@ export async function rebookingNudgeWorkflow({ nudgeId }: RebookingNudgeWorkflow
     const visit = nudge.current!;
     if (visit.status !== 'WAITING' || visit.dueAt === null) break;
     // a newer visit (version + 1) starts the wait over
-    if (await nudge.waitUntil((n) => n.visitBookingId !== visit.visitBookingId, { deadline: () => visit.dueAt })) continue;
+    if (
+      await nudge.waitUntil((n) => n.visitBookingId !== visit.visitBookingId, {
+        deadline: () => visit.dueAt,
+        summary: () => `rebooking nudge due ${new Date(visit.dueAt!).toISOString()}`,
+      })
+    )
+      continue;
     const decision = await decideRebookingNudge({ nudgeId, visitBookingId: visit.visitBookingId, at: Date.now() });
     if (decision === 'SEND') channels.send({ nudgeId, visitBookingId: visit.visitBookingId });
     if (decision !== 'NOT_DUE') {

@@ -56,7 +56,10 @@ export async function seriesWorkflow(args: SeriesWorkflowArgs): Promise<void> {
     }
     // until the next occurrence enters the window, or the series changes
     const seen = series.current!.version;
-    await series.waitUntil((s) => s.version > seen, { deadline: () => step.nextDueAt });
+    await series.waitUntil((s) => s.version > seen, {
+      deadline: () => step.nextDueAt,
+      summary: () => `the next occurrence entering the booking window at ${new Date(step.nextDueAt!).toISOString()}`,
+    });
   }
   await Promise.all([channels.drained(), salonMessages]);
 

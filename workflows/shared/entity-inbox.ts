@@ -101,13 +101,20 @@ export interface EntityInboxOptions<E extends EntityEvent, S extends EntitySnaps
 }
 
 /** A condition on the committed entity, and optionally a deadline that follows its state. */
-export interface WaitOptions<S> {
-  /**
-   * Absolute time (workflow clock, epoch ms) at which to stop waiting, computed from the current
-   * state again after every change (so a rescheduled booking moves its reminder); null: no deadline.
-   */
-  deadline?(current: S): number | null;
-}
+export type WaitOptions<S> =
+  | { deadline?: undefined }
+  | {
+      /**
+       * Absolute time (workflow clock, epoch ms) at which to stop waiting, computed from the current
+       * state again after every change (so a rescheduled booking moves its reminder); null: no deadline.
+       */
+      deadline(current: S): number | null;
+      /**
+       * What the deadline's timer waits for, as the history and the Web UI show it
+       * (docs/rules/operations.md#what-the-web-ui-shows), e.g. `reminder of the start 2026-05-04T10:00:00.000Z`.
+       */
+      summary(current: S): string;
+    };
 
 export interface EntityInbox<E extends EntityEvent, S extends EntitySnapshot> {
   /** the latest committed state seen (undefined until `first()` found one) */
@@ -166,7 +173,7 @@ export function entityInbox<C extends AnyEntityContract>(
           return undefined;
         }
         log.warn(`reading ${name} failed; reading it again in ${pauseMs} ms`, { event, reason: refusal?.type ?? failure.cause?.message });
-        await sleep(pauseMs);
+        await sleep(pauseMs, { summary: `read ${name} (version ${event.entityVersion}) again after a failed read` });
       }
     }
   }
@@ -203,13 +210,13 @@ export function entityInbox<C extends AnyEntityContract>(
       return current;
     },
 
-    async waitUntil(done, { deadline } = {}) {
+    async waitUntil(done, options = {}) {
       while (!done(requireCurrent())) {
-        const until = deadline?.(requireCurrent()) ?? null;
-        if (until === null) {
+        const until = options.deadline?.(requireCurrent()) ?? null;
+        if (until === null || !options.deadline) {
           await condition(() => waiting.length > 0);
         } else {
-          const arrived = await condition(() => waiting.length > 0, Math.max(1, until - Date.now()));
+          const arrived = await condition(() => waiting.length > 0, Math.max(1, until - Date.now()), { summary: options.summary(requireCurrent()) });
           if (!arrived) return false;
         }
         await applyNext();

@@ -27,11 +27,22 @@ export interface MessageChannels<M> {
   idle(): boolean;
 }
 
-/** `entity` names the messages in the alert, e.g. `booking`. */
-export function messageChannels<M extends object>(
-  entity: string,
-  deliver: { SMS(message: M): Promise<unknown>; EMAIL(message: M): Promise<unknown> },
-): MessageChannels<M> {
+/** A delivery activity: called with the message, and with a summary for the history. */
+type Delivery<M> = ((message: M) => Promise<unknown>) & { executeWithOptions(options: { summary: string }, args: [M]): Promise<unknown> };
+
+/**
+ * What the history says of one delivery (docs/rules/operations.md#what-the-web-ui-shows): the
+ * entity, which message (its dedupe key, e.g. `REMINDER:<start>`, or its kind) and the channel, e.g.
+ * `booking REMINDER:2026-05-04T08:00:00.000Z by SMS`. Ids and kinds only, never what the message says.
+ */
+export function deliverySummary(entity: string, message: object, channel: 'SMS' | 'EMAIL'): string {
+  const { dedupeKey, kind } = message as { dedupeKey?: unknown; kind?: unknown };
+  const which = typeof dedupeKey === 'string' ? dedupeKey : typeof kind === 'string' ? kind : 'message';
+  return `${entity} ${which} by ${channel === 'SMS' ? 'SMS' : 'e-mail'}`;
+}
+
+/** `entity` names the messages in the alert and in the history, e.g. `booking`. */
+export function messageChannels<M extends object>(entity: string, deliver: { SMS: Delivery<M>; EMAIL: Delivery<M> }): MessageChannels<M> {
   const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
   let undelivered = 0;
   return {
@@ -39,7 +50,7 @@ export function messageChannels<M extends object>(
       for (const channel of ['SMS', 'EMAIL'] as const) {
         undelivered += 1;
         queues[channel] = queues[channel]
-          .then(() => deliver[channel](message))
+          .then(() => deliver[channel].executeWithOptions({ summary: deliverySummary(entity, message, channel) }, [message]))
           .then(
             () => undefined,
             (err: unknown) => log.error(`ALERT: ${entity} message given up after its last delivery attempt`, { channel, ...message, error: String(err) }),

@@ -21,15 +21,24 @@ export const LOCAL_READS_AND_DELIVERIES = 'local-reads-and-deliveries';
 /** Options that mean the same for an activity and a local activity. */
 export type LocalOrRemoteOptions = Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'> & Pick<LocalActivityOptions, 'localRetryThreshold'>;
 
-/** The activities of `A`, run locally from this version on and through the activity queue before it. */
+type Proxied = Record<string, ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: object, args: unknown[]): Promise<unknown> }>;
+
+/**
+ * The activities of `A`, run locally from this version on and through the activity queue before it.
+ * `executeWithOptions({ summary }, args)` gives one call a summary, the line the history and the Web
+ * UI show for it (docs/rules/operations.md#what-the-web-ui-shows).
+ */
 export function proxyWorkerLocalActivities<A extends object>(options: LocalOrRemoteOptions): ActivityInterfaceFor<A> {
   const { localRetryThreshold, ...shared } = options;
-  const remote = proxyActivities<A>(shared) as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const local = proxyLocalActivities<A>(options) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const remote = proxyActivities<A>(shared) as unknown as Proxied;
+  const local = proxyLocalActivities<A>(options) as unknown as Proxied;
+  const proxyOf = () => (patched(LOCAL_READS_AND_DELIVERIES) ? local : remote);
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
-      return (...args: unknown[]) => (patched(LOCAL_READS_AND_DELIVERIES) ? local : remote)[name](...args);
+      const call = (...args: unknown[]) => proxyOf()[name](...args);
+      call.executeWithOptions = (overrides: Pick<ActivityOptions, 'summary'>, args: unknown[]) => proxyOf()[name].executeWithOptions(overrides, args);
+      return call;
     },
   });
 }

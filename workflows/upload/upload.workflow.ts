@@ -36,12 +36,18 @@ export async function uploadWorkflow({ fileId }: UploadWorkflowArgs): Promise<vo
 
   // Presigned: confirmed before the upload window closes, or the file is given up.
   if (created.status === 'PENDING_UPLOAD') {
-    const confirmed = await file.waitUntil((f) => f.deleted || f.status === 'ACTIVE', { deadline: (f) => (f.expiresAt ? Date.parse(f.expiresAt) : null) });
+    const confirmed = await file.waitUntil((f) => f.deleted || f.status === 'ACTIVE', {
+      deadline: (f) => (f.expiresAt ? Date.parse(f.expiresAt) : null),
+      summary: (f) => `end of the upload window at ${f.expiresAt}`,
+    });
     if (!confirmed && (await deleteUnusedUpload({ fileId, onlyIfPending: true })) !== 'KEPT') return;
   }
 
   // Linked within 24 h of its creation, or deleted as an orphan.
-  const settled = await file.waitUntil((f) => f.deleted || f.referenced, { deadline: (f) => orphanDeadline(f.createdAt) });
+  const settled = await file.waitUntil((f) => f.deleted || f.referenced, {
+    deadline: (f) => orphanDeadline(f.createdAt),
+    summary: (f) => `deleting the file if still unused at ${new Date(orphanDeadline(f.createdAt)).toISOString()}`,
+  });
   if (settled) return;
   await deleteUnusedUpload({ fileId, onlyIfPending: false });
 }

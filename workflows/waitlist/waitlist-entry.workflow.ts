@@ -30,10 +30,11 @@ export async function waitlistEntryWorkflow({ entryId }: WaitlistEntryWorkflowAr
   if (entry.current!.status === 'WAITING' && patched(JOINED_MESSAGE)) channels.send({ entryId });
 
   while (entry.current!.status === 'WAITING') {
-    if (await entry.waitUntil(isClosed, { deadline: (e) => e.endsAt })) break;
+    if (await entry.waitUntil(isClosed, { deadline: (e) => e.endsAt, summary: (e) => `end of the waitlist entry at ${new Date(e.endsAt).toISOString()}` }))
+      break;
     const outcome = await expireWaitlistEntry({ entryId, at: Date.now() });
     if (outcome !== 'NOT_DUE') break;
-    await sleep('1 minute');
+    await sleep('1 minute', { summary: 'expiring the waitlist entry again (not due yet)' });
   }
   await channels.drained();
 }

@@ -37,7 +37,10 @@ export async function waitlistOfferWorkflow({ roundId }: WaitlistOfferWorkflowAr
     const made = await makeWaitlistOffers({ roundId, step, at: Date.now() });
     if (!made) break; // nobody (left) whom the time suits: the round is EXHAUSTED
     for (const offerId of made.offerIds) channels.send({ offerId });
-    const decided = await round.waitUntil((r) => r.version >= made.version && (r.status !== 'OPEN' || r.openOffers === 0), { deadline: () => made.expiresAt });
+    const decided = await round.waitUntil((r) => r.version >= made.version && (r.status !== 'OPEN' || r.openOffers === 0), {
+      deadline: () => made.expiresAt,
+      summary: () => `end of step ${step}'s hold at ${new Date(made.expiresAt).toISOString()}`,
+    });
     if (decided && round.current!.status === 'FILLED') break;
     if (decided && round.current!.status !== 'OPEN') {
       await closeWaitlistRound({ roundId });

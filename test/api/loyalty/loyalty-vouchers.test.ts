@@ -164,8 +164,11 @@ describe('loyalty vouchers', function () {
       const s = await bookingSalon();
       const c = await addCustomer(s);
       const v = await giveVoucher(s, c);
-      const b = await bookOk(s, c, { voucherCode: v.code, daysAhead: 6 });
       const { signaller, sms } = await stack();
+      // the customer has been told the code before it is used (a voucher its workflow first reads as
+      // already forfeited is never announced)
+      await eventually(async () => (await sms.sentTo(c.phone)).find((m) => m.meta?.voucherId === v.id && m.meta?.kind === 'ISSUED'), 'the ISSUED SMS');
+      const b = await bookOk(s, c, { voucherCode: v.code, daysAhead: 6 });
       const changes = await (
         await knex()
       ).transaction((trx) =>

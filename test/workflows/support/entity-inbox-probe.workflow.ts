@@ -49,6 +49,9 @@ export async function entityInboxProbe({ entityId, deadlineMs }: ProbeWorkflowAr
   });
   if (!(await entity.first())) return { outcome: 'NEVER_COMMITTED', seen };
   const startedAt = Date.now();
-  const done = await entity.waitUntil((s) => s.state === 'DONE', { deadline: () => (deadlineMs === undefined ? null : startedAt + deadlineMs) });
+  const done = await entity.waitUntil((s) => s.state === 'DONE', {
+    deadline: () => (deadlineMs === undefined ? null : startedAt + deadlineMs),
+    summary: () => "the probe's deadline",
+  });
   return { outcome: done ? 'DONE' : 'DEADLINE', seen };
 }
