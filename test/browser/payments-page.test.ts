@@ -33,7 +33,7 @@ describe('booking page deposits (browser)', function () {
     await bookWithDeposit(opened, salon.tenant.slug, service.name);
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
-    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await shot('return-paid');
     expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er mottatt.');
     // this browser made the booking: the return page links to its manage page
@@ -67,7 +67,7 @@ describe('booking page deposits (browser)', function () {
     await shot('checkout-again');
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(/\/payments\/[0-9a-f-]+\/return/);
-    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await shot('return-paid');
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
     await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
@@ -147,7 +147,7 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('button', { name: 'Prøv å betale igjen' }).click();
     await page.waitForURL(/\/checkout\/cs_/);
     await page.getByRole('button', { name: 'Pay' }).click();
-    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
   });
 
   it('when a paid booking is cancelled inside the free window then the cancelled page and the cancellation e-mail say the deposit is refunded, in kr', async function () {
@@ -164,7 +164,7 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('button', { name: 'Bestill og betal depositum' }).click();
     await page.waitForURL(/\/checkout\/cs_/);
     await page.getByRole('button', { name: 'Pay' }).click();
-    await page.getByText('Timen: bekreftet.').waitFor({ timeout: 20_000 });
+    await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
     await page.getByRole('button', { name: 'Avbestill timen' }).click();
     await page.waitForURL(/cancelled=1$/);

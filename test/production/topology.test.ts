@@ -384,7 +384,7 @@ describe('production topology: api x2 and worker as separate processes, configur
       body: form,
     });
     expect(replied.status).to.equal(200);
-    expect(((await replied.json()) as Json).data).to.deep.equal({ outcome: 'CONFIRMED', bookingId, duplicate: false });
+    expect(((await replied.json()) as Json).data).to.deep.equal({ result: 'PROMISED', outcome: 'CONFIRMED', bookingId, duplicate: false });
     const answer = sveve!.posts.find((f) => f.get('to') === '4795503636' && /bekreftet/.test(f.get('msg') ?? ''));
     expect(answer, 'the answer at the Sveve gateway').to.not.equal(undefined);
 
