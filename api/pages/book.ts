@@ -36,6 +36,8 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   const state = parseState(body, catalogue.services, catalogue.staff);
   if (!state.time) return void res.redirect(303, `${pagePath}${stateQuery(state)}`);
   const values: ContactValues = { name: text(body.name), phone: text(body.phone), email: text(body.email), notes: text(body.notes) };
+  // the unticked checkbox sends nothing (docs/rules/personal-data.md#consent)
+  const marketingConsent = body.marketingConsent === 'yes';
 
   const render = (status: number, errors: Parameters<typeof contactStep>[5]) =>
     sendPage({
@@ -47,7 +49,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       status,
       title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}`,
       body: html`<div class="booking">
-        ${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}
+        ${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps), marketingConsent)}${summary(view, catalogue, salon, state)}
       </div>`,
     });
 
@@ -70,7 +72,13 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   }
 
   try {
-    const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values), language: view.lang });
+    const booking = await createPublicBooking(ctx.bookings, tenant, {
+      startTime: state.time,
+      items,
+      customer: contactBody(values),
+      language: view.lang,
+      marketingConsent,
+    });
     setProofCookie(req, res, booking.id, booking.cancellationToken);
     if (booking.paymentRequired) {
       const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.cancellationToken }).catch(() => null);

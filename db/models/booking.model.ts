@@ -49,4 +49,8 @@ export class BookingModel extends BaseModel {
   confirmedVia!: string | null;
   /** when the salon was told the booking is still unconfirmed (once) */
   unconfirmedFlaggedAt!: Date | null;
+  /** follows customers.erased of its customer (migration 210: the foreign key bookings_customer_not_erased_fk) */
+  customerErased?: boolean;
+  /** kept for the accounts without its customer's identity since (migration 210) */
+  identityRemovedAt?: Date | null;
 }

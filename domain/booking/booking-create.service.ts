@@ -12,6 +12,7 @@ import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/
 import { isBlockingStatus } from '../availability/working-hours.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { requireApiDateTime } from '../time/iso';
+import { recordMarketingConsent } from '../customer/marketing-consent.service';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
 import { languageOfLocale, type Language } from '../language/language.rules';
@@ -68,6 +69,8 @@ export interface PublicCreateInput {
   items: { serviceId: string; resourceId?: string | null }[];
   customer: ContactInput;
   voucherCode?: string;
+  /** the customer ticked the booking page's marketing checkbox (docs/rules/personal-data.md#consent) */
+  marketingConsent?: boolean;
   /** the language the customer booked in (the salon's when left out) */
   language?: Language;
 }
@@ -93,6 +96,8 @@ interface InsertSpec {
   customerAccountId?: string;
   /** the customer's language (docs/rules/messages.md#language); unset: the salon's */
   language?: Language;
+  /** a consent to marketing given with the booking (the booking page's checkbox) */
+  marketingConsent?: boolean;
 }
 
 /** A start past the booking window (salon-local last bookable date): 422 DATE_BEYOND_BOOKING_WINDOW. */
@@ -169,6 +174,9 @@ async function insertBooking(
         const id = crypto.randomUUID();
         const issued = spec.withToken ? issueCancellationToken(deps.manageLinkKey, id) : null;
         const now = nowOf(deps);
+        // the booking page's checkbox: a consent to marketing, recorded with its source (docs/rules/personal-data.md#consent)
+        if (spec.marketingConsent && customerId)
+          await recordMarketingConsent(trx, { tenantId: tenant.id, customerId, granted: true, source: 'BOOKING_PAGE', at: now });
         const totalAmount = planned.reduce((sum, i) => sum + i.price, 0);
         const voucher = spec.voucherCode
           ? await deps.bookingHooks.reserveVoucher(trx, deps.signaller, {
@@ -361,6 +369,7 @@ export async function createPublicBooking(
     withToken: true,
     voucherCode: customerAccountId ? input.voucherCode : undefined,
     language: input.language,
+    marketingConsent: input.marketingConsent,
   });
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), cancellationToken: cancellationToken!, paymentRequired };
 }

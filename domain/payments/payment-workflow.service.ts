@@ -414,11 +414,12 @@ async function deliverOnce(
   kind: string,
   dedupeKey: string,
   send: (meta: Record<string, unknown>) => Promise<void>,
+  sent: { to: string; text: string },
 ): Promise<boolean> {
   const claim = await claimBookingNotification(deps.knex, { bookingId: p.bookingId, channel, dedupeKey }, { tenantId: p.tenantId, kind });
   if (claim.sentAt) return false;
   await send({ bookingId: p.bookingId, kind, notificationId: claim.id, paymentId: p.id });
-  await markBookingNotificationSent(deps.knex, claim.id);
+  await markBookingNotificationSent(deps.knex, claim.id, sent);
   return true;
 }
 
@@ -442,7 +443,8 @@ export async function sendRefundMessages(deps: PaymentDeps, paymentId: string, s
       currency: p.currency,
       language: customer.language,
     });
-    if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta))) sent += 1;
+    if (await deliverOnce(deps, p, 'SMS', 'REFUND', `REFUND:${refund.id}`, (meta) => send(customer.phone!, text, meta), { to: customer.phone!, text }))
+      sent += 1;
   }
   return sent;
 }
@@ -462,10 +464,20 @@ export async function sendLatePaymentMessages(deps: PaymentDeps, paymentId: stri
   });
   const dedupeKey = `LATE_PAYMENT:${p.id}`;
   let sent = 0;
-  if (customer.phone && (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta)))) sent += 1;
+  if (
+    customer.phone &&
+    (await deliverOnce(deps, p, 'SMS', 'LATE_PAYMENT', dedupeKey, (meta) => channels.sms(customer.phone!, message.text, meta), {
+      to: customer.phone,
+      text: message.text,
+    }))
+  )
+    sent += 1;
   if (
     customer.email &&
-    (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta)))
+    (await deliverOnce(deps, p, 'EMAIL', 'LATE_PAYMENT', dedupeKey, (meta) => channels.email(customer.email!, message.subject, message.text, meta), {
+      to: customer.email,
+      text: message.text,
+    }))
   )
     sent += 1;
   return sent;
