@@ -135,7 +135,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('pseudonymised').notNullable();
     t.integer('accounting_removed').notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.index(['tenant_id', 'swept_at']);
+    // one report per sweep: a retried step records nothing twice
+    t.unique(['tenant_id', 'swept_at'], { indexName: 'customer_retention_sweeps_once' });
   });
 
   await knex.raw(`UPDATE tenants SET settings = '{"customerRetentionMonths":36}'::jsonb || settings`);
