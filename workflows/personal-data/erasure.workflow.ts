@@ -25,9 +25,10 @@ export const personalDataErasureEventSignal = entitySignal(erasureContract);
 
 const { readErasure } = proxyReadActivities<ErasureActivities>([ErasureActivityErrors.notFound]);
 const { sendErasureNoticeSms, sendErasureNoticeEmail } = proxyDeliveryActivities<ErasureActivities>([ErasureActivityErrors.notFound]);
-// database steps: retried until the database is back (a minute at most between attempts)
+// database steps: retried until the database is back (a minute at most between attempts); a step lost
+// with its worker is tried again by another once its 30 seconds are up
 const step = proxyActivities<ErasureActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
