@@ -55,10 +55,9 @@ export async function requestAccountErasure(deps: ErasureRequestDeps, accountId:
   });
 }
 
-/** GET /customers/{id}/erasure: 404 ERASURE_NOT_FOUND when none was asked for. */
-export async function customerErasure(db: Db, tenantId: string, customerId: string): Promise<ErasureDto> {
+/** GET /customers/{id}/erasure: null when none was asked for. */
+export async function customerErasure(db: Db, tenantId: string, customerId: string): Promise<ErasureDto | null> {
   if (!(await findCustomer(db, tenantId, customerId))) throw errors.notFound('customer');
   const erasure: ErasureRow | undefined = await erasureOfCustomer(db, tenantId, customerId);
-  if (!erasure) throw errors.notFound('erasure');
-  return erasureDto(erasure);
+  return erasure ? erasureDto(erasure) : null;
 }
