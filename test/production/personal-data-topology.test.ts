@@ -7,11 +7,9 @@
 // history or process log holds their name, phone or e-mail, and the worker's retention loop gave the
 // salon its timer, which swept once.
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
-import { SMTPServer } from 'smtp-server';
 import { Client, Connection } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { run, type Proc } from '../support/processes';
@@ -22,14 +20,14 @@ import { freePort } from '../../devstack/postgres';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../domain/demo/demo-salon';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import { historyText, mentioned, tablesHolding } from '../support/personal-data';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 describe('production topology: an erasure with api and worker as separate processes, the worker killed during it', function () {
   this.timeout(180_000);
-  const mails: { to: string[]; raw: string; at: number }[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   let sveve: SveveStandIn;
   let temporal: Proc;
   let api: Proc;
@@ -61,20 +59,7 @@ describe('production topology: an erasure with api and worker as separate proces
     adminDb = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, at: Date.now() });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpSink();
     sveve = await startSveveStandIn({ user: 'salon', password: 'sveve-secret' });
     s3 = await startEmbeddedS3({ dataDir: `${(await stack()).config.dataDir}/personal-data-topology-${process.pid}`, bucket: 'salon-personal-data' });
     const temporalPort = await freePort();
@@ -92,7 +77,7 @@ describe('production topology: an erasure with api and worker as separate proces
       ADMIN_PASSWORD: 'personal-data-topology-admin',
       CREDENTIAL_KEYS: `1:${Buffer.alloc(32, 5).toString('base64')}`,
       PASSWORD_HASH_ROUNDS: '10',
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'Salong Nordlys <booking@salong-nordlys.test>',
       SVEVE_URL: sveve.url,
       SVEVE_USER: 'salon',
@@ -120,7 +105,7 @@ describe('production topology: an erasure with api and worker as separate proces
   after(async function () {
     this.timeout(30_000);
     for (const p of [api, ...workers, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     sveve?.close();
     await s3?.stop();
     await db?.destroy();
@@ -156,7 +141,7 @@ describe('production topology: an erasure with api and worker as separate proces
     const bookingId: string = created.body.data.id;
     // its first messages are out over SMTP and Sveve
     await eventually(
-      async () => mails.some((m) => m.to.includes(person.email)) && sveve.posts.some((p) => p.get('to') === `47${national}`),
+      async () => smtp.received.some((m) => m.to.includes(person.email)) && sveve.posts.some((p) => p.get('to') === `47${national}`),
       'the booking’s messages',
       30_000,
     );
@@ -194,7 +179,7 @@ describe('production topology: an erasure with api and worker as separate proces
     expect(done.outcome.noticeSentBy).to.deep.equal(['EMAIL', 'SMS']);
 
     // exactly one notice on each channel, and nothing to them after it
-    const mailsAfter = mails.filter((m) => m.to.includes(person.email) && m.at >= requestedAt);
+    const mailsAfter = smtp.received.filter((m) => m.to.includes(person.email) && m.at >= requestedAt);
     const smsAfter = sveve.posts.filter((p) => p.get('to') === `47${national}`).slice(-1);
     expect(mailsAfter, 'e-mails after the erasure').to.have.length(1);
     expect(mailsAfter[0].raw).to.match(/Subject: .*slettet/);
