@@ -384,6 +384,8 @@ export const BOOKING_KEYS = [
   'confirmedAt',
   'confirmedVia',
   'unconfirmedFlaggedAt',
+  'customerErased',
+  'identityRemovedAt',
 ] as const satisfies readonly (keyof BookingRow)[];
 
 const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;
