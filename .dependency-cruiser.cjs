@@ -44,6 +44,7 @@ const DOMAIN_AREAS = [
   // signing in, and the areas that compose the others
   'auth',
   'customer-account',
+  'personal-data',
   'impersonation',
   'public',
   'demo',

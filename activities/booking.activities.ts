@@ -103,7 +103,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
           });
           return { contact, message, attachments: invitation ? [invitation] : [] };
         },
-        markSent: (id) => markBookingNotificationSent(knex, id),
+        markSent: (id, sent) => markBookingNotificationSent(knex, id, sent),
       },
     );
   }
@@ -129,7 +129,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
           const settings = (await findTenant(knex, booking.tenantId))?.settings;
           return { contact: { phone: null, email }, message: renderUnpromisedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
         },
-        markSent: (id) => markBookingNotificationSent(knex, id),
+        markSent: (id, sent) => markBookingNotificationSent(knex, id, sent),
       },
     );
     return outcome === 'NO_CONTACT' ? 'NO_CONTACT' : 'FLAGGED';

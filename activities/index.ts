@@ -7,6 +7,7 @@ import { createSubscriptionActivities, type SubscriptionActivityDeps } from './b
 import { createWaitlistActivities, type WaitlistActivityDeps } from './waitlist.activities';
 import { createSeriesActivities, type SeriesActivityDeps } from './series.activities';
 import { createAccountMessageActivities, type AccountActivityDeps } from './account.activities';
+import { createPersonalDataActivities } from './personal-data.activities';
 
 /**
  * `storage` registers the upload activities (a worker without storage runs no upload workflows);
@@ -32,5 +33,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createWaitlistActivities(deps as WaitlistActivityDeps),
     ...createSeriesActivities(deps as SeriesActivityDeps),
     ...createAccountMessageActivities(deps),
+    ...createPersonalDataActivities(deps),
   };
 }

@@ -49,7 +49,7 @@ export function createVoucherActivities({ knex, mailer, sms }: VoucherActivityDe
             ctx.language,
           ),
         }),
-        markSent: (id) => markVoucherNotificationSent(knex, id),
+        markSent: (id, sent) => markVoucherNotificationSent(knex, id, sent),
       },
     );
   }

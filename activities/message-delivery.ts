@@ -10,6 +10,7 @@ import type { RenderedMessage } from '../domain/notifications/booking-messages.r
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
 import { smsRecipient } from '../domain/phone/phone.rules';
 import type { DeliveryOutcome } from './booking.types';
+import { withoutContacts } from '../domain/personal-data/personal-data.rules';
 
 export type Channel = 'SMS' | 'EMAIL';
 
@@ -34,7 +35,14 @@ export interface Delivery {
   claim(): Promise<{ id: string; sentAt: unknown }>;
   /** who to send to, and what (attachments go with an e-mail only) */
   compose(): Promise<{ contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] }>;
-  markSent(notificationId: string): Promise<void>;
+  /** stamps the row sent, with where it went and what it said (an export shows them; an erasure clears them) */
+  markSent(notificationId: string, sent: SentCopy): Promise<void>;
+}
+
+/** What went out on a channel: the address and the text (docs/rules/personal-data.md#what-is-kept). */
+export interface SentCopy {
+  to: string;
+  text: string;
 }
 
 export async function deliverOnce(channel: Channel, gateways: Gateways, delivery: Delivery): Promise<DeliveryOutcome> {
@@ -42,34 +50,37 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
   if (claim.sentAt) return 'ALREADY_SENT';
   const composed = await delivery.compose();
   const meta = { ...delivery.meta, notificationId: claim.id };
+  let sent: SentCopy | null;
   try {
-    if (!(await sendOn(channel, gateways, composed, meta))) return 'NO_CONTACT';
+    sent = await sendOn(channel, gateways, composed, meta);
   } catch (err) {
+    // the failure lands in the workflow's history: the gateway's words, without the address they may quote
     throw ApplicationFailure.create({
       type: delivery.failureType,
-      message: `${channel} for ${delivery.label} failed: ${(err as Error).message}`,
-      cause: err as Error,
+      message: `${channel} for ${delivery.label} failed: ${withoutContacts((err as Error).message)}`,
       // 30 s, 2 min, 10 min, then hourly
       nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
     });
   }
-  await delivery.markSent(claim.id);
+  if (!sent) return 'NO_CONTACT';
+  await delivery.markSent(claim.id, sent);
   return 'SENT';
 }
 
-/** False when the contact has no address on this channel. */
+/** What went out; null when the contact has no address on this channel. */
 async function sendOn(
   channel: Channel,
   { mailer, sms }: Gateways,
   { contact, message, attachments }: { contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] },
   meta: Record<string, unknown>,
-): Promise<boolean> {
+): Promise<SentCopy | null> {
   if (channel === 'SMS') {
-    if (!contact.phone) return false;
-    await sms.send({ to: smsRecipient(contact.phone), text: message.text, meta });
-    return true;
+    if (!contact.phone) return null;
+    const to = smsRecipient(contact.phone);
+    await sms.send({ to, text: message.text, meta });
+    return { to, text: message.text };
   }
-  if (!contact.email) return false;
+  if (!contact.email) return null;
   await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta, ...(attachments?.length ? { attachments } : {}) });
-  return true;
+  return { to: contact.email, text: message.text };
 }

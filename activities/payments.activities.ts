@@ -100,7 +100,7 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
           meta: { bookingId: p.bookingId, kind, paymentId },
           claim: () => claimBookingNotification(knex, { bookingId: p.bookingId, channel, dedupeKey }, { tenantId: p.tenantId, kind }),
           compose: async () => ({ contact, message }),
-          markSent: (id) => markBookingNotificationSent(knex, id),
+          markSent: (id, sent) => markBookingNotificationSent(knex, id, sent),
         },
       );
     if (kind === 'LATE_PAYMENT') return lateMessage(p, facts, once);

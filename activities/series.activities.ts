@@ -113,7 +113,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
           contact: { phone: customer?.phone ?? null, email: customer?.email ?? null },
           message: renderSeriesMessage(request.kind, facts, language),
         }),
-        markSent: (id) => markSeriesNotificationSent(knex, id),
+        markSent: (id, sent) => markSeriesNotificationSent(knex, id, sent),
       },
     );
   }
@@ -157,9 +157,11 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
             },
             language,
           );
-          return { contact: { phone: customer?.phone ?? null, email: customer?.email ?? null }, message };
+          // marketing: only while the customer's consent stands, also when it was withdrawn after the decision (docs/rules/personal-data.md#consent)
+          const agreed = customer?.acceptsRebookingNudges === true && !customer.erased;
+          return { contact: { phone: agreed ? customer.phone : null, email: agreed ? customer.email : null }, message };
         },
-        markSent: (id) => markNudgeNotificationSent(knex, id),
+        markSent: (id, sent) => markNudgeNotificationSent(knex, id, sent),
       },
     );
   }
@@ -212,7 +214,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
                 contact: { phone: null, email: owner.email },
                 message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }, salonLanguage(tenant.settings)),
               }),
-              markSent: (id) => markSeriesNotificationSent(knex, id),
+              markSent: (id, sent) => markSeriesNotificationSent(knex, id, sent),
             },
           ),
         );

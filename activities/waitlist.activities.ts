@@ -98,7 +98,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
           const { contact, message } = await compose(offerId);
           return { contact, message };
         },
-        markSent: (id) => markWaitlistNotificationSent(knex, id),
+        markSent: (id, sent) => markWaitlistNotificationSent(knex, id, sent),
       },
     );
     if (outcome === 'SENT') await markFirstOfferSent(knex, offer.roundId);
@@ -140,7 +140,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
           );
           return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
         },
-        markSent: (id) => markWaitlistNotificationSent(knex, id),
+        markSent: (id, sent) => markWaitlistNotificationSent(knex, id, sent),
       },
     );
   }

@@ -23,7 +23,7 @@ import { bookingHooks } from '../composition/domain-hooks';
 import { exitOnUnhandled, refuseUnfitProduction } from './process';
 import { listenOrExplain } from '../composition/ports';
 import { createBillingProviders } from '../integrations/billing/providers';
-import { ensureReconcileWorkflow } from '../integrations/temporal/reconcile-starter';
+import { ensurePlatformLoops } from '../integrations/temporal/reconcile-starter';
 import { ApiLoadGate, isApiLoadMessage, MAX_HOLD_MS } from '../composition/api-load';
 
 async function main(): Promise<void> {
@@ -96,8 +96,8 @@ async function main(): Promise<void> {
     });
     await listenOrExplain(health, healthPort, 'WORKER_HEALTH_PORT');
   }
-  const reconcile = await ensureReconcileWorkflow({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
-  logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue, reconcile }, 'worker running');
+  const loops = await ensurePlatformLoops({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
+  logger.info({ temporal: temporalAddress, taskQueue: config.temporalTaskQueue, ...loops }, 'worker running');
   // forked by `npm start` (bin/dev.ts): say so once running, and stop when that parent goes
   if (process.send) {
     process.send({ ready: true });

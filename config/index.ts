@@ -18,6 +18,8 @@ export interface RateLimitConfig {
   imageSign: number;
   /** POST /webhooks/subscription/:provider per IP (60 per minute) */
   subscriptionWebhook: number;
+  /** per user (docs/rules/personal-data.md#access-and-portability): personal-data exports and erasure requests together */
+  personalData: number;
 }
 
 /** S3-compatible object storage for uploads (docs/rules/uploads.md). No endpoint: `npm start` and the tests start s3rver. */
@@ -238,6 +240,7 @@ const schema = Joi.object({
   RATE_LIMIT_PRESIGNED_GET: Joi.number().integer().min(1).default(60),
   RATE_LIMIT_UPLOAD_DELETE: Joi.number().integer().min(1).default(20),
   RATE_LIMIT_IMAGE_SIGN: Joi.number().integer().min(1).default(600),
+  RATE_LIMIT_PERSONAL_DATA: Joi.number().integer().min(1).default(10),
   S3_ENDPOINT: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .optional(),
@@ -354,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadDelete: value.RATE_LIMIT_UPLOAD_DELETE,
       imageSign: value.RATE_LIMIT_IMAGE_SIGN,
       subscriptionWebhook: value.RATE_LIMIT_SUBSCRIPTION_WEBHOOK,
+      personalData: value.RATE_LIMIT_PERSONAL_DATA,
     },
     platformDomain: value.PLATFORM_DOMAIN,
     // links in messages follow the port the platform runs on unless a public address is given

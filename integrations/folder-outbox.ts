@@ -30,6 +30,25 @@ export class FolderOutbox<T extends { to: string }> {
     }
   }
 
+  /**
+   * Removes every message that names one of `needles` (an address, or a number without its "+"),
+   * anywhere in it: to, text or attachments (docs/rules/personal-data.md#what-is-kept). Answers how many.
+   */
+  async forget(needles: string[]): Promise<number> {
+    const wanted = needles.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 5);
+    if (!wanted.length) return 0;
+    const files = await fs.readdir(this.dir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const f of files.filter((name) => name.endsWith('.json'))) {
+      const file = path.join(this.dir, f);
+      const body = (await fs.readFile(file, 'utf8').catch(() => '')).toLowerCase();
+      if (!wanted.some((n) => body.includes(n))) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
   /** Messages sent to one recipient, oldest first. */
   async sentTo(recipient: string): Promise<(T & Stored)[]> {
     const files = await fs.readdir(this.dir).catch(() => [] as string[]);

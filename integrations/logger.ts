@@ -32,12 +32,32 @@ function batchedStdout(): pino.DestinationStream {
   return stdout;
 }
 
-export function createLogger(level: string): Logger {
+/**
+ * Fields that may carry a name, a phone, an e-mail or a message's text wherever they turn up in a
+ * log line, and a database error's detail (it quotes the values of a violated key): their values
+ * are never written (docs/rules/personal-data.md#what-is-kept). Log lines carry ids.
+ */
+const PERSONAL_FIELDS = ['name', 'phone', 'email', 'contactName', 'contactPhone', 'contactEmail', 'fromPhone', 'to', 'text', 'notes', 'customer', 'contact'];
+export const REDACTED_PATHS = [
+  ...PERSONAL_FIELDS,
+  ...PERSONAL_FIELDS.map((field) => `*.${field}`),
+  'detail',
+  'err.detail',
+  'err.nativeError.detail',
+  'err.where',
+  'err.parameters',
+  'body',
+  'query',
+];
+
+/** The logger; `destination` (tests) instead of standard output. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   if (level === 'silent') return pino({ level, base: undefined });
   return pino(
     {
       level,
       base: undefined,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       mixin: (line, _level, logger) => {
         const ctx = logContext.getStore();
         if (!ctx || 'requestId' in line) return {};
@@ -45,6 +65,6 @@ export function createLogger(level: string): Logger {
         return (logger as unknown as { bindings(): Record<string, unknown> }).bindings().requestId ? {} : { requestId: ctx.requestId };
       },
     },
-    batchedStdout(),
+    destination ?? batchedStdout(),
   );
 }

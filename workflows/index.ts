@@ -9,3 +9,5 @@ export { waitlistEntryWorkflow } from './waitlist/waitlist-entry.workflow';
 export { seriesWorkflow } from './series/series.workflow';
 export { rebookingNudgeWorkflow } from './rebooking/rebooking-nudge.workflow';
 export { accountMessageWorkflow } from './auth/account-message.workflow';
+export { personalDataErasureWorkflow } from './personal-data/erasure.workflow';
+export { customerRetentionWorkflow, customerRetentionStarterWorkflow } from './personal-data/retention.workflow';

@@ -14,9 +14,11 @@ export function customerRouter(deps: AppDeps): Router {
   const staff = requireRole('STAFF');
 
   router.get('/customers', staff, async (req, res) => sendPage(res, await listCustomers(knex, tenantOf(req), req.query as CustomerListQuery)));
-  router.post('/customers', staff, async (req, res) => sendCreated(res, await createCustomer(knex, tenantOf(req), req.body)));
+  router.post('/customers', staff, async (req, res) => sendCreated(res, await createCustomer(knex, tenantOf(req), req.body, principalOf(req).userId)));
   router.get('/customers/:id', staff, async (req, res) => sendData(res, await getCustomer(knex, tenantOf(req), req.params.id as string)));
-  router.patch('/customers/:id', staff, async (req, res) => sendData(res, await updateCustomer(knex, tenantOf(req), req.params.id as string, req.body)));
+  router.patch('/customers/:id', staff, async (req, res) =>
+    sendData(res, await updateCustomer(knex, tenantOf(req), req.params.id as string, req.body, principalOf(req).userId)),
+  );
 
   router.get('/tenant-customers', staff, async (req, res) =>
     sendPage(res, await listTenantCustomers(knex, tenantOf(req), req.query as TenantCustomerListQuery)),

@@ -19,6 +19,9 @@ export const constraintErrors: Record<string, () => AppError> = {
   // customers
   customers_tenant_phone_unique: () => errors.conflict('CUSTOMER_PHONE_EXISTS', 'A customer with this phone already exists in this salon'),
   customers_tenant_email_unique: () => errors.conflict('CUSTOMER_EMAIL_EXISTS', 'A customer with this e-mail already exists in this salon'),
+  // a booking that raced the erasure of its customer's record (migration 210, docs/rules/personal-data.md#erasure-racing-a-booking)
+  bookings_customer_not_erased_fk: () =>
+    errors.conflict('CUSTOMER_ERASED', 'The customer record was erased while booking; nothing was booked, please book again'),
   // catalogue and staff (migration 011)
   service_categories_tenant_name_unique: () => errors.conflict('SERVICE_CATEGORY_NAME_EXISTS', 'A category with this name already exists in this salon'),
   resources_user_unique: () => errors.conflict('RESOURCE_USER_ALREADY_LINKED', 'This user is already linked to another resource'),

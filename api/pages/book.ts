@@ -35,6 +35,8 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   const state = parseState(body, catalogue.services, catalogue.staff);
   if (!state.time) return void res.redirect(303, `${pagePath}${stateQuery(state)}`);
   const values: ContactValues = { name: text(body.name), phone: text(body.phone), email: text(body.email), notes: text(body.notes) };
+  // the unticked checkbox sends nothing (docs/rules/personal-data.md#consent)
+  const marketingConsent = body.marketingConsent === 'yes';
 
   const render = (status: number, errors: Parameters<typeof contactStep>[5]) =>
     sendPage({
@@ -46,7 +48,7 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
       status,
       title: `${t(view.lang, 'bookingHeading')} – ${tenant.name}`,
       body: html`<div class="booking">
-        ${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps))}${summary(view, catalogue, salon, state)}
+        ${contactStep(view, catalogue, salon, state, values, errors, nowOf(ctx.deps), marketingConsent)}${summary(view, catalogue, salon, state)}
       </div>`,
     });
 
@@ -58,7 +60,13 @@ export async function bookFromForm(ctx: PagesContext, req: Request, res: Respons
   try {
     // "anyone" is the placement's decision, as for every other booking (domain/booking/booking-placement.service.ts)
     const items = requestedItems(state);
-    const booking = await createPublicBooking(ctx.bookings, tenant, { startTime: state.time, items, customer: contactBody(values), language: view.lang });
+    const booking = await createPublicBooking(ctx.bookings, tenant, {
+      startTime: state.time,
+      items,
+      customer: contactBody(values),
+      language: view.lang,
+      marketingConsent,
+    });
     setProofCookie(req, res, booking.id, booking.manageToken);
     if (booking.paymentRequired) {
       const payment = await publicPayment(ctx.payments, tenant, booking.id, { token: booking.manageToken }).catch(() => null);

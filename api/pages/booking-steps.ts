@@ -255,7 +255,10 @@ export function waitlistForm(
   </section>`;
 }
 
-/** Step 4: the contact form, posted to /<slug>/book; the cancellation terms stand above the button. */
+/**
+ * Step 4: the contact form, posted to /<slug>/book; the cancellation terms stand above the button. The
+ * marketing checkbox starts unticked (docs/rules/personal-data.md#consent); `consent` keeps it ticked on a re-render.
+ */
 export function contactStep(
   view: SalonView,
   catalogue: Catalogue,
@@ -264,6 +267,7 @@ export function contactStep(
   values: ContactValues,
   errors: ContactErrors = { fields: {} },
   now = new Date(),
+  consent = false,
 ): Html {
   const { lang, locale } = view;
   const field = (name: keyof ContactValues, label: MessageKey, input: Html, hint?: MessageKey) => {
@@ -289,6 +293,17 @@ export function contactStep(
       ${field('phone', 'phone', html`<input id="contact-phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required maxlength="32" value="${values.phone}" ${invalid('phone')}${described('phone', true)} />`, 'phoneHint')}
       ${field('email', 'email', html`<input id="contact-email" name="email" type="email" autocomplete="email" maxlength="254" value="${values.email}" ${invalid('email')}${described('email', true)} />`, 'emailHint')}
       ${field('notes', 'notes', html`<textarea id="contact-notes" name="notes" rows="3" maxlength="1000" ${invalid('notes')}${described('notes', false)}>${values.notes}</textarea>`)}
+      <div class="field check">
+        <input
+          id="contact-marketing"
+          name="marketingConsent"
+          type="checkbox"
+          value="yes"
+          ${consent ? html` checked` : ''}
+          aria-describedby="contact-marketing-hint"
+        /><label for="contact-marketing">${t(lang, 'marketingConsent')}</label>
+        <p class="hint" id="contact-marketing-hint">${t(lang, 'marketingConsentHint')}</p>
+      </div>
       ${deposit ? html`<p class="hint">${t(lang, 'depositNote', { amount: formatMoney(deposit, salon.currency, locale) })}</p>` : ''}
       ${state.time ? html`<div class="terms" id="booking-terms">${cancellationTerms({ lang, start: state.time, now, cancellationHours: salon.cancellationHours, deposit, currency: salon.currency, timezone: salon.timezone, locale }).map((line) => html`<p>${line}</p>`)}</div>` : ''}
       <div class="error-slot" role="alert">${errors.code ? html`<p class="error">${errorMessage(lang, errors.code)}</p>` : ''}</div>

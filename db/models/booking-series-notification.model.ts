@@ -13,5 +13,8 @@ export class BookingSeriesNotificationModel extends Model {
   channel!: string;
   kind!: string;
   sentAt!: Date | null;
+  /** where it went and what it said (migration 210); cleared when the customer's data is erased */
+  sentTo!: string | null;
+  text!: string | null;
   createdAt!: Date;
 }

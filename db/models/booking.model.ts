@@ -59,6 +59,11 @@ export class BookingModel extends BaseModel {
   /** when the salon was told the customer has not promised to come (once) */
   unpromisedFlaggedAt!: Date | null;
 
+  /** follows customers.erased of its customer (migration 210: the foreign key bookings_customer_not_erased_fk) */
+  customerErased?: boolean;
+  /** kept for the accounts without its customer's identity since (migration 210) */
+  identityRemovedAt?: Date | null;
+
   override $parseDatabaseJson(json: Pojo): Pojo {
     const parsed = super.$parseDatabaseJson(json);
     for (const retiring of RETIRING_PROPERTIES) delete parsed[retiring];

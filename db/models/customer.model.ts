@@ -14,4 +14,7 @@ export class CustomerModel extends BaseModel {
   accountId!: string | null;
   /** agreed to "time for your next visit" messages from this salon (migration 160) */
   acceptsRebookingNudges!: boolean;
+  /** a record whose identity was erased or pseudonymised (migration 210): no name, contact or notes are left */
+  erased!: boolean;
+  erasedAt!: Date | null;
 }

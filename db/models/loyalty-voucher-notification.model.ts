@@ -11,5 +11,8 @@ export class LoyaltyVoucherNotificationModel extends Model {
   kind!: string;
   dedupeKey!: string;
   sentAt!: Date | null;
+  /** where it went and what it said (migration 210); cleared when the customer's data is erased */
+  sentTo!: string | null;
+  text!: string | null;
   createdAt!: Date;
 }

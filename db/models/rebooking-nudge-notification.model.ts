@@ -10,5 +10,8 @@ export class RebookingNudgeNotificationModel extends Model {
   visitBookingId!: string;
   channel!: string;
   sentAt!: Date | null;
+  /** where it went and what it said (migration 210); cleared when the customer's data is erased */
+  sentTo!: string | null;
+  text!: string | null;
   createdAt!: Date;
 }

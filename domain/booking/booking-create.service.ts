@@ -47,6 +47,8 @@ export interface PublicCreateInput {
   items: { serviceId: string; resourceId?: string | null }[];
   customer: ContactInput;
   voucherCode?: string;
+  /** the customer ticked the booking page's marketing checkbox (docs/rules/personal-data.md#consent) */
+  marketingConsent?: boolean;
   /** the language the customer booked in (the salon's when left out) */
   language?: Language;
 }
@@ -149,6 +151,7 @@ export async function createPublicBooking(
     withManageLink: true,
     voucherCode: customerAccountId ? input.voucherCode : undefined,
     language: input.language,
+    marketingConsent: input.marketingConsent,
   });
   // cancellationToken: the released name of manageToken (docs/api/changelog.md: kept until 2027-06-01)
   return { ...(await publicDto(deps.knex, tenant, booking, resourceNames)), manageToken: manageToken!, cancellationToken: manageToken!, paymentRequired };

@@ -12,6 +12,7 @@ import { activeServicesById } from '../availability/availability.service';
 import type { TenantContext } from '../tenant/tenant-context';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
 import { findCustomer } from '../customer/customer.repository';
+import { recordMarketingConsent } from '../customer/marketing-consent.service';
 import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
 import type { Language } from '../language/language.rules';
 import { nowOf } from '../time/clock';
@@ -51,6 +52,8 @@ export interface NewBookingRequest {
   customerAccountId?: string;
   /** the customer's language (docs/rules/messages.md#language); unset: the salon's */
   language?: Language;
+  /** a consent to marketing given with the booking (the booking page's checkbox) */
+  marketingConsent?: boolean;
 }
 
 export interface InsertedBooking {
@@ -94,6 +97,9 @@ export async function insertBooking(deps: BookingDeps, request: NewBookingReques
         const planned = placed.items;
         const customer = await resolveCustomer(deps, trx, request, contactPhone);
         const now = nowOf(deps);
+        // the booking page's checkbox: a consent to marketing, recorded with its source (docs/rules/personal-data.md#consent)
+        if (request.marketingConsent && customer.customerId)
+          await recordMarketingConsent(trx, { tenantId: tenant.id, customerId: customer.customerId, granted: true, source: 'BOOKING_PAGE', at: now });
         const id = crypto.randomUUID();
         const issued = request.withManageLink ? issueManageToken(deps.manageLinkKey, id) : null;
         const voucher = await reserveVoucher(deps, trx, request, { bookingId: id, voucherOwner: customer.voucherOwner, planned, now });

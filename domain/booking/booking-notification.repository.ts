@@ -17,7 +17,7 @@ export interface NotificationKey {
 const CLAIM = `INSERT INTO booking_notifications (booking_id, channel, dedupe_key, kind, tenant_id) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (booking_id, channel, dedupe_key) DO UPDATE SET kind = booking_notifications.kind
   RETURNING id, sent_at AS "sentAt"`;
-const MARK_SENT = `UPDATE booking_notifications SET sent_at = CURRENT_TIMESTAMP(6) WHERE id = ?`;
+const MARK_SENT = `UPDATE booking_notifications SET sent_at = CURRENT_TIMESTAMP(6), sent_to = ?, text = ? WHERE id = ?`;
 
 /**
  * The notification's row, created unless it exists: its id, and when it went out (null: not yet).
@@ -38,7 +38,13 @@ export async function claimBookingNotification(
   return claim;
 }
 
-/** Stamped with the database's clock once the gateway took the message. */
-export async function markBookingNotificationSent(db: Db, id: string): Promise<void> {
-  await runNamedStatement(db, { name: 'booking-notification-sent', sql: MARK_SENT, bindings: [id] });
+/** What went out: its address and text (docs/rules/personal-data.md#what-is-kept). */
+export interface SentMessage {
+  to: string;
+  text: string;
+}
+
+/** Stamped with the database's clock once the gateway took the message, with where it went and what it said. */
+export async function markBookingNotificationSent(db: Db, id: string, sent: SentMessage | null = null): Promise<void> {
+  await runNamedStatement(db, { name: 'booking-notification-sent', sql: MARK_SENT, bindings: [sent?.to ?? null, sent?.text ?? null, id] });
 }

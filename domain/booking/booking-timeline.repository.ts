@@ -51,6 +51,8 @@ export const BOOKING_KEYS = [
   'promisedAt',
   'promisedVia',
   'unpromisedFlaggedAt',
+  'customerErased',
+  'identityRemovedAt',
 ] as const satisfies readonly (keyof BookingRow)[];
 
 const BOOKING_BY_ID = `SELECT ${BOOKING_KEYS.map((key) => `${columnOf(key)} AS "${key}"`).join(', ')} FROM bookings WHERE id = ?`;

@@ -95,6 +95,10 @@ export interface BookingRow extends BookingFields {
   unpromisedFlaggedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** its customer's record was erased (the database keeps it in step: docs/rules/personal-data.md#erasure-racing-a-booking); unset on a new row */
+  customerErased?: boolean;
+  /** kept for the accounts without its customer's identity since (docs/rules/personal-data.md#what-is-kept-for-the-accounts) */
+  identityRemovedAt?: Date | null;
 }
 
 /** Booking item fields shared by the row and the DTO. */

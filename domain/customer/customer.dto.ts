@@ -11,6 +11,8 @@ export interface CustomerDto {
   notes: string | null;
   /** agreed to "time for your next visit" messages (docs/rules/series.md#rebooking-nudges) */
   acceptsRebookingNudges: boolean;
+  /** the record's identity was erased or pseudonymised (docs/rules/personal-data.md) */
+  erasedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +39,7 @@ export function toCustomerDto(c: CustomerRow): CustomerDto {
     email: c.email,
     notes: c.notes,
     acceptsRebookingNudges: c.acceptsRebookingNudges ?? false,
+    erasedAt: toIsoOrNull(c.erasedAt),
     createdAt: toIso(c.createdAt),
     updatedAt: toIso(c.updatedAt),
   };

@@ -34,7 +34,8 @@ export function whereCustomerMatches(q: QueryBuilder<any, any>, search: string |
 }
 
 export async function pageOfCustomers(db: Db, tenantId: string, filter: CustomerFilter, page: PageQuery): Promise<PageResult<CustomerRow>> {
-  const q = CustomerModel.query(db).where('customers.tenantId', tenantId);
+  // an erased record is no longer one of the salon's customers (docs/rules/personal-data.md#erasure); GET /customers/:id still answers it
+  const q = CustomerModel.query(db).where('customers.tenantId', tenantId).where('customers.erased', false);
   whereCustomerMatches(q, filter.search);
   q.orderBy(filter.sort ?? 'createdAt', filter.order ?? 'desc').orderBy('id', filter.order ?? 'desc');
   return paginate(q, page);
@@ -167,13 +168,6 @@ export async function linkProvenPhoneEverywhere(db: Db, accountId: string, phone
 /** The salon's customer record of the account, if one is linked. */
 export async function customerIdOfAccount(db: Db, tenantId: string, accountId: string): Promise<string | undefined> {
   return (await CustomerModel.query(db).select('id').findOne({ tenantId, accountId }))?.id;
-}
-
-/** Whether the account's customer records agree to rebooking nudges (docs/rules/series.md#rebooking-nudges): every salon's, or one salon's. */
-export async function setRebookingNudgesOfAccount(db: Db, accountId: string, accepts: boolean, tenantId?: string): Promise<number> {
-  const query = CustomerModel.query(db).patch({ acceptsRebookingNudges: accepts }).where({ accountId });
-  if (tenantId) query.where({ tenantId });
-  return query;
 }
 
 /** The account's consent per salon. */

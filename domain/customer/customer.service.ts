@@ -11,6 +11,7 @@ import { salonPhoneRegion } from '../tenant/tenant-context';
 import { toCustomerDto, type CustomerDto } from './customer.dto';
 import * as repo from './customer.repository';
 import { ensureTenantCustomer } from './tenant-customer.repository';
+import { insertMarketingConsent } from './marketing-consent.repository';
 
 export interface CustomerInput {
   name: string;
@@ -24,6 +25,9 @@ export interface CustomerInput {
 export type CustomerPatch = Partial<CustomerInput>;
 
 export type CustomerListQuery = PageQuery & repo.CustomerFilter;
+
+/** 409 CUSTOMER_ERASED: the record's identity was erased (docs/rules/personal-data.md#erasure); it takes no new data or bookings. */
+export const customerErased = () => errors.conflict('CUSTOMER_ERASED', 'This customer record was erased; it takes no new data or bookings');
 
 export const phoneExists = () => errors.conflict('CUSTOMER_PHONE_EXISTS', 'A customer with this phone already exists in this salon');
 export const emailExists = () => errors.conflict('CUSTOMER_EMAIL_EXISTS', 'A customer with this e-mail already exists in this salon');
@@ -48,7 +52,8 @@ async function checkContactFree(db: Db, tenantId: string, phone: string | null, 
   if (email && (await repo.findCustomerBy(db, tenantId, { email }, exceptId))) throw emailExists();
 }
 
-export async function createCustomer(db: Db, tenantId: string, input: CustomerInput): Promise<CustomerDto> {
+/** POST /customers; `actorUserId` is who recorded it (a consent given to the salon is recorded with them). */
+export async function createCustomer(db: Db, tenantId: string, input: CustomerInput, actorUserId: string | null = null): Promise<CustomerDto> {
   const phone = optionalPhone(input.phone, await salonPhoneRegion(db, tenantId), 'phone');
   const email = normaliseEmail(input.email);
   return db.transaction(async (trx) => {
@@ -61,13 +66,16 @@ export async function createCustomer(db: Db, tenantId: string, input: CustomerIn
       acceptsRebookingNudges: input.acceptsRebookingNudges ?? false,
     });
     await ensureTenantCustomer(trx, tenantId, id);
+    // the salon's own record of a consent (docs/rules/personal-data.md#consent)
+    if (input.acceptsRebookingNudges) await insertMarketingConsent(trx, { tenantId, customerId: id, granted: true, source: 'SALON', actorUserId });
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
   });
 }
 
-export async function updateCustomer(db: Db, tenantId: string, id: string, patch: CustomerPatch): Promise<CustomerDto> {
+export async function updateCustomer(db: Db, tenantId: string, id: string, patch: CustomerPatch, actorUserId: string | null = null): Promise<CustomerDto> {
   return db.transaction(async (trx) => {
-    await existingCustomer(trx, tenantId, id, true);
+    const current = await existingCustomer(trx, tenantId, id, true);
+    if (current.erased) throw customerErased();
     const changes: Partial<repo.CustomerFields> = {};
     if (patch.name !== undefined) changes.name = patch.name!.trim();
     if (patch.phone !== undefined) changes.phone = optionalPhone(patch.phone, await salonPhoneRegion(trx, tenantId), 'phone');
@@ -76,6 +84,9 @@ export async function updateCustomer(db: Db, tenantId: string, id: string, patch
     if (patch.acceptsRebookingNudges !== undefined) changes.acceptsRebookingNudges = patch.acceptsRebookingNudges;
     await checkContactFree(trx, tenantId, changes.phone ?? null, changes.email ?? null, id);
     if (Object.keys(changes).length) await repo.patchCustomer(trx, tenantId, id, changes);
+    if (changes.acceptsRebookingNudges !== undefined && changes.acceptsRebookingNudges !== current.acceptsRebookingNudges) {
+      await insertMarketingConsent(trx, { tenantId, customerId: id, granted: changes.acceptsRebookingNudges, source: 'SALON', actorUserId });
+    }
     return toCustomerDto(await existingCustomer(trx, tenantId, id));
   });
 }

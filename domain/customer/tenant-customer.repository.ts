@@ -32,7 +32,8 @@ export async function pageOfTenantCustomers(
     .joinRelated('customer')
     .withGraphFetched('customer')
     .where('tenant_customers.tenantId', tenantId)
-    .where('customer.tenantId', tenantId);
+    .where('customer.tenantId', tenantId)
+    .where('customer.erased', false);
   whereCustomerMatches(q, filter.search, 'customer');
   if (filter.tags.length) q.whereRaw('tenant_customers.tags @> ?::text[]', [filter.tags]);
   if (filter.customerId) q.where('tenant_customers.customerId', filter.customerId);

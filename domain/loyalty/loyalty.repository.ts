@@ -414,6 +414,9 @@ export async function claimVoucherNotification(
   return { id: row.id, sentAt: row.sentAt };
 }
 
-export async function markVoucherNotificationSent(db: Db, id: string): Promise<void> {
-  await LoyaltyVoucherNotificationModel.query(db).patch({ sentAt: fn.now() }).where({ id });
+/** Stamped once the gateway took the message, with where it went and what it said (docs/rules/personal-data.md#what-is-kept). */
+export async function markVoucherNotificationSent(db: Db, id: string, sent: { to: string; text: string } | null = null): Promise<void> {
+  await LoyaltyVoucherNotificationModel.query(db)
+    .patch({ sentAt: fn.now(), sentTo: sent?.to ?? null, text: sent?.text ?? null })
+    .where({ id });
 }

@@ -21,4 +21,10 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /**
+   * Removes the copies the adapter itself keeps of what it sent that name any of `needles` (an
+   * address): an erasure (docs/rules/personal-data.md#what-is-kept). Only the folder outbox keeps
+   * copies; an adapter that keeps none (SMTP) has no such method. Answers how many it removed.
+   */
+  forget?(needles: string[]): Promise<number>;
 }

@@ -11,4 +11,6 @@ export interface SmsMessage {
 
 export interface SmsSender {
   send(message: SmsMessage): Promise<void>;
+  /** As Mailer.forget: the folder outbox's copies that name any of `needles`; Sveve keeps none here. */
+  forget?(needles: string[]): Promise<number>;
 }

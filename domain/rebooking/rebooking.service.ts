@@ -13,7 +13,8 @@ import type { Db, DbPool, Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { findServicesByIds } from '../catalogue/catalogue.repository';
-import { findCustomer, patchCustomer } from '../customer/customer.repository';
+import { findCustomer } from '../customer/customer.repository';
+import { recordMarketingConsent } from '../customer/marketing-consent.service';
 import { hasUpcomingBooking } from '../booking/booking-customer.repository';
 import { itemsOf } from '../booking/booking.repository';
 import { changeEntity } from '../workflow-signals/entity-change';
@@ -114,12 +115,14 @@ export async function unsubscribeFromNudges(
   customerId: string,
   token: unknown,
 ): Promise<{ salonName: string }> {
-  if (!unsubscribeTokenMatches(secret, customerId, token) || !(await findCustomer(knex, tenant.id, customerId))) throw errors.notFound('customer');
-  await patchCustomer(knex, tenant.id, customerId, { acceptsRebookingNudges: false });
+  const customer = unsubscribeTokenMatches(secret, customerId, token) ? await findCustomer(knex, tenant.id, customerId) : undefined;
+  if (!customer || customer.erased) throw errors.notFound('customer');
+  // an opt-out, recorded with its source (docs/rules/personal-data.md#consent)
+  await knex.transaction((trx) => recordMarketingConsent(trx, { tenantId: tenant.id, customerId, granted: false, source: 'UNSUBSCRIBE_LINK' }));
   return { salonName: tenant.name };
 }
 
 /** Checks an unsubscribe link without changing anything (the page's first view). */
 export async function unsubscribeLinkIsValid(knex: Db, secret: string, tenant: TenantContext, customerId: string, token: unknown): Promise<boolean> {
-  return unsubscribeTokenMatches(secret, customerId, token) && !!(await findCustomer(knex, tenant.id, customerId));
+  return unsubscribeTokenMatches(secret, customerId, token) && (await findCustomer(knex, tenant.id, customerId))?.erased === false;
 }

@@ -149,9 +149,10 @@ export async function claimSeriesNotification(
   return { id: row.id, sentAt: row.sentAt };
 }
 
-export async function markSeriesNotificationSent(db: Db, id: string): Promise<void> {
+/** Stamped once the gateway took the message, with where it went and what it said (docs/rules/personal-data.md#what-is-kept). */
+export async function markSeriesNotificationSent(db: Db, id: string, sent: { to: string; text: string } | null = null): Promise<void> {
   await BookingSeriesNotificationModel.query(db)
-    .patch({ sentAt: fn.now() as unknown as Date })
+    .patch({ sentAt: fn.now() as unknown as Date, sentTo: sent?.to ?? null, text: sent?.text ?? null })
     .where({ id });
 }
 

@@ -42,6 +42,8 @@ export interface TenantSettings {
   reminderHoursBefore: number;
   /** docs/rules/reminders.md#bookings-without-a-promise: 1 to 168, less than reminderHoursBefore; null: off (the default) */
   unpromisedFlagHoursBefore: number | null;
+  /** docs/rules/personal-data.md#retention: months a customer is kept after their last visit or booking; 12 to 120, 36 by default */
+  customerRetentionMonths: number;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -80,6 +82,7 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     seriesToleranceDays: 2,
     reminderHoursBefore: 24,
     unpromisedFlagHoursBefore: null,
+    customerRetentionMonths: 36,
   };
 }
 

@@ -270,8 +270,11 @@ export async function claimWaitlistNotification(
   return { id: row.id, sentAt: row.sentAt };
 }
 
-export async function markWaitlistNotificationSent(db: Db, id: string): Promise<void> {
-  await WaitlistNotificationModel.query(db).patch({ sentAt: fn.now() }).where({ id });
+/** Stamped once the gateway took the message, with where it went and what it said (docs/rules/personal-data.md#what-is-kept). */
+export async function markWaitlistNotificationSent(db: Db, id: string, sent: { to: string; text: string } | null = null): Promise<void> {
+  await WaitlistNotificationModel.query(db)
+    .patch({ sentAt: fn.now(), sentTo: sent?.to ?? null, text: sent?.text ?? null })
+    .where({ id });
 }
 
 // ------------------------------------------------------------------ figures (metrics)

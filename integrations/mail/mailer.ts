@@ -18,6 +18,10 @@ export class FolderMailer implements Mailer {
     return this.outbox.write(message);
   }
 
+  forget(needles: string[]): Promise<number> {
+    return this.outbox.forget(needles);
+  }
+
   sentTo(address: string): Promise<StoredMail[]> {
     return this.outbox.sentTo(address);
   }

@@ -17,6 +17,10 @@ export class FolderSmsSender implements SmsSender {
     return this.outbox.write(message);
   }
 
+  forget(needles: string[]): Promise<number> {
+    return this.outbox.forget(needles);
+  }
+
   sentTo(phone: string): Promise<StoredSms[]> {
     return this.outbox.sentTo(phone);
   }

@@ -34,6 +34,7 @@ const OPERATION_OF_TAG: Record<string, string> = {
   waitlist: 'createWaitlistEntry',
   uploads: 'createPresignedUpload',
   series: 'createSeries',
+  'personal-data': 'getCustomerPersonalData',
 };
 
 interface ContractOperation {
@@ -210,6 +211,15 @@ describe('a consumer of the contract: one operation of every tag through the gen
       resourceId: salon.staff[0].resourceId,
     });
     expect(series.data.serviceIds).to.deep.equal([salon.serviceId]);
+  });
+
+  it('personal-data: getCustomerPersonalData exports what the salon holds about a customer', async () => {
+    consumes('personal-data', 'GET', '/customers/{id}/personal-data');
+    const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
+    const customer = expectOk(await owner.POST('/customers', { body: { name: 'Eksport Kunde', phone } }), 201);
+    const exported = expectOk(await owner.GET('/customers/{id}/personal-data', { params: { path: { id: customer.data.id } } }), 200);
+    expect(exported.data.requestedBy).to.equal('SALON');
+    expect(exported.data.salons[0].customer).to.include({ id: customer.data.id, name: 'Eksport Kunde', phone });
   });
 
   it('every tag of the contract is consumed here, through an operation that carries it', () => {

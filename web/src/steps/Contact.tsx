@@ -45,6 +45,8 @@ export function ContactStep({
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, MessageKey>>>({});
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
+  // marketing, separate from the messages about this booking: unticked unless the customer ticks it (docs/rules/personal-data.md#consent)
+  const [marketingConsent, setMarketingConsent] = useState(false);
   const [voucher, setVoucher] = useState(draft.voucher);
   const [voucherResult, setVoucherResult] = useState<{ ok: true; text: string } | { ok: false; code: string } | null>(null);
   const slot = draft.slot!;
@@ -98,6 +100,7 @@ export function ContactStep({
           customer: contactBody(contact),
           language: lang,
           ...(code ? { voucherCode: code } : {}),
+          ...(marketingConsent ? { marketingConsent: true } : {}),
         },
       }),
     );
@@ -169,6 +172,20 @@ export function ContactStep({
       {field('phone', 'phone', { type: 'tel', autocomplete: 'tel', inputMode: 'tel', required: true, maxLength: 32 }, 'phoneHint')}
       {field('email', 'email', { type: 'email', autocomplete: 'email', maxLength: 254 }, 'emailHint')}
       {field('notes', 'notes', { maxLength: 1000 })}
+      <div class="field check">
+        <input
+          id="contact-marketing"
+          name="marketingConsent"
+          type="checkbox"
+          checked={marketingConsent}
+          onChange={(e) => setMarketingConsent((e.currentTarget as HTMLInputElement).checked)}
+          aria-describedby="contact-marketing-hint"
+        />
+        <label for="contact-marketing">{t(lang, 'marketingConsent')}</label>
+        <p class="hint" id="contact-marketing-hint">
+          {t(lang, 'marketingConsentHint')}
+        </p>
+      </div>
       {customer && (
         <div class="field voucher">
           <label for="contact-voucher">{t(lang, 'voucher')}</label>
