@@ -142,12 +142,35 @@ export async function startGoServer(options: { port: number; postgresUrl: string
   delete config.global.pprof;
   // its development dynamic config (like the docker image's) sets nothing: the server's defaults
   delete config.dynamicConfigClient;
+  // The ports are picked free and taken by the server a moment later: another process may take one
+  // meanwhile (the lanes of npm test start servers side by side), so a start that lost one of its own
+  // ports is tried again with fresh ones. The frontend's port is the caller's and stays.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchGoServer(config, options);
+    } catch (err) {
+      const lost = /address already in use/.test((err as Error).message) && !(err as Error).message.includes(`127.0.0.1:${options.port}"`);
+      if (!lost || attempt === 3) throw err;
+    }
+  }
+}
+
+/** The parts of the server's YAML configuration this file sets (the rest passes through). */
+type ServerConfig = {
+  global: { metrics: { prometheus: { listenAddress: string } } };
+  services: Record<string, { rpc: { grpcPort: number; membershipPort: number; httpPort?: number } }>;
+};
+
+/** Starts the server with `config` on fresh ports (the frontend's is `options.port`), and registers what the platform needs. */
+async function launchGoServer(config: ServerConfig, options: { port: number; readyTimeoutMs?: number }): Promise<GoServer> {
   config.global.metrics.prometheus.listenAddress = `127.0.0.1:${await freePort()}`;
+  const membership = new Set<number>();
   for (const service of ['frontend', 'history', 'matching', 'worker']) {
     const rpc = config.services[service].rpc;
     rpc.grpcPort = service === 'frontend' ? options.port : await freePort();
     // stored as a smallint in cluster_membership: below the kernel's ephemeral range
-    rpc.membershipPort = await freePortBelow(32768);
+    rpc.membershipPort = await freePortBelow(32768, membership);
+    membership.add(rpc.membershipPort);
     if (service === 'frontend') rpc.httpPort = await freePort();
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-temporal-server-'));
@@ -197,10 +220,11 @@ export async function startGoServer(options: { port: number; postgresUrl: string
   return { address, child, output: () => output, stop };
 }
 
-/** A port between 20000 and `limit` nobody listens on now (tried at random). */
-async function freePortBelow(limit: number): Promise<number> {
+/** A port between 20000 and `limit` nobody listens on now and not `picked` already (tried at random). */
+async function freePortBelow(limit: number, picked: ReadonlySet<number>): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * (limit - 20_000));
+    if (picked.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = net.createServer();
       server.once('error', () => resolve(false));

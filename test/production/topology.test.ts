@@ -385,7 +385,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     });
     expect(replied.status).to.equal(200);
     expect(((await replied.json()) as Json).data).to.deep.equal({ result: 'PROMISED', outcome: 'CONFIRMED', bookingId, duplicate: false });
-    const answer = sveve!.posts.find((f) => f.get('to') === '4795503636' && /bekreftet/.test(f.get('msg') ?? ''));
+    const answer = sveve!.posts.find((f) => f.get('to') === '4795503636' && /lovet å komme/.test(f.get('msg') ?? ''));
     expect(answer, 'the answer at the Sveve gateway').to.not.equal(undefined);
 
     const login = await call(api1Base, 'POST', '/auth/login', { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD });
