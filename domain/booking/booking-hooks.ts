@@ -54,8 +54,8 @@ export interface BookingHooks {
    * A signed-in customer's new booking (docs/rules/customers.md#linking-an-account): the salon's
    * customer record it is for (the one linked to the account, else the one with the booking's
    * phone, made when new), and whether that record is the account's own: linked, or linked now
-   * because the account proved the phone or the e-mail. Only the account's own record's vouchers
-   * are the customer's to use.
+   * because the account proved the phone (an e-mail proves nothing). Only the account's own
+   * record's vouchers are the customer's to use.
    */
   accountCustomer(
     trx: Transaction,

@@ -10,10 +10,12 @@ import { call, http } from '../../support/http';
 import { stack } from '../../support/stack';
 import { createAdmin, createSalon, unique } from '../../support/factories';
 import { at, bookingSalon, knex, localDay } from '../../support/booking-fixtures';
-import { signInCustomer } from '../../support/customers';
+import { provePhone, signInCustomer } from '../../support/customers';
 import { activateSandbox, checkoutIdOf, platformAdmin, registerSalon } from '../../support/billing';
 import { png, uploadAs } from '../../support/upload-files';
 import { createApp } from '../../../api/app';
+import { eventually } from '../../support/eventually';
+import { bookOk, complete, visitCard } from '../../support/loyalty';
 
 const phone = () => `+474${crypto.randomInt(1_000_000, 9_999_999)}`;
 
@@ -230,5 +232,51 @@ describe('the ASVS audit: each attack, over HTTP (docs/rules/security.md)', func
     expect(res.status).to.equal(403);
     const refreshed = await call('post', '/auth/refresh', undefined, { refreshToken: session.refreshToken });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+  });
+});
+
+// The second round (docs/rules/security.md#the-second-round): the round's attacks on a running
+// platform, each again as the attacker made it, portable like the first round's.
+describe('the second security round: each attack, as the attacker made it (docs/rules/security.md)', function () {
+  this.timeout(120_000);
+
+  it("#1 when a stranger books with a phone the salon does not know and their own verified e-mail then the record is not theirs, even after cancelling; the phone's owner proves it and gets the record, its stamps and its voucher, which the stranger cannot use", async () => {
+    const s = await bookingSalon();
+    const victimPhone = phone();
+    const stranger = await signInCustomer();
+    const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, stranger.accessToken, {
+      startTime: at(localDay(3), '11:00'),
+      items: [{ serviceId: s.serviceId }],
+      customer: { name: 'Ikke Eier', phone: victimPhone, email: stranger.email },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const db = await knex();
+    const record = await db('customers').where({ tenantId: s.tenant.id, phone: victimPhone }).first('id', 'email');
+    const linkOfRecord = async () => (await db('customers').where({ id: record.id }).first('accountId')).accountId;
+    expect(record.email, 'the record keeps what the booking typed').to.equal(stranger.email);
+    expect(await linkOfRecord(), 'an e-mail typed on a booking is no proof').to.equal(null);
+    const cancelled = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${booked.body.data.id}/cancel`, stranger.accessToken, {});
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    expect(await linkOfRecord()).to.equal(null);
+
+    const owner = await signInCustomer();
+    await provePhone(owner, victimPhone);
+    expect(await linkOfRecord()).to.equal(owner.accountId);
+    // the stamps of the owner's visits issue a voucher on the record
+    await visitCard(s, { requiredStamps: 1 });
+    const visit = await bookOk(s, { customerId: record.id, tenantCustomerId: '', phone: victimPhone });
+    await complete(s, visit.id);
+    const vouchers = await eventually(async () => {
+      const mine = (await call('get', '/customer/loyalty/vouchers', owner.accessToken)).body.data as { code: string }[];
+      return mine.length ? mine : undefined;
+    }, "the voucher of the owner's stamp");
+    expect((await call('get', '/customer/loyalty/vouchers', stranger.accessToken)).body.data).to.deep.equal([]);
+    const redeemed = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, stranger.accessToken, {
+      startTime: at(localDay(4), '11:00'),
+      items: [{ serviceId: s.serviceId }],
+      customer: { name: 'Ikke Eier', phone: victimPhone, email: stranger.email },
+      voucherCode: vouchers[0].code,
+    });
+    expect([redeemed.status, redeemed.body.error?.code]).to.deep.equal([422, 'LOYALTY_VOUCHER_NOT_OWNED']);
   });
 });
