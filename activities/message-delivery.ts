@@ -8,7 +8,7 @@ import type { MailAttachment, Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
-import { smsRecipient } from '../domain/phone/phone.rules';
+import { smsReaches, smsRecipient, type PhoneRegion } from '../domain/phone/phone.rules';
 import type { DeliveryOutcome } from './booking.types';
 
 export type Channel = 'SMS' | 'EMAIL';
@@ -16,6 +16,11 @@ export type Channel = 'SMS' | 'EMAIL';
 export interface Contact {
   phone: string | null;
   email: string | null;
+  /**
+   * The salon's country: only its numbers get the salon's SMS (docs/rules/messages.md#numbers-of-other-countries);
+   * null for a message of no salon's (an account's phone code), which any number gets.
+   */
+  smsCountry: PhoneRegion | null;
 }
 
 export interface Gateways {
@@ -43,7 +48,8 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
   const composed = await delivery.compose();
   const meta = { ...delivery.meta, notificationId: claim.id };
   try {
-    if (!(await sendOn(channel, gateways, composed, meta))) return 'NO_CONTACT';
+    const sent = await sendOn(channel, gateways, composed, meta);
+    if (sent !== 'SENT') return sent;
   } catch (err) {
     throw ApplicationFailure.create({
       type: delivery.failureType,
@@ -57,19 +63,20 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
   return 'SENT';
 }
 
-/** False when the contact has no address on this channel. */
+/** NO_CONTACT when the contact has no address on this channel; ABROAD when its number is of another country than the salon's. */
 async function sendOn(
   channel: Channel,
   { mailer, sms }: Gateways,
   { contact, message, attachments }: { contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] },
   meta: Record<string, unknown>,
-): Promise<boolean> {
+): Promise<'SENT' | 'NO_CONTACT' | 'ABROAD'> {
   if (channel === 'SMS') {
-    if (!contact.phone) return false;
+    if (!contact.phone) return 'NO_CONTACT';
+    if (contact.smsCountry && !smsReaches(contact.phone, contact.smsCountry)) return 'ABROAD';
     await sms.send({ to: smsRecipient(contact.phone), text: message.text, meta });
-    return true;
+    return 'SENT';
   }
-  if (!contact.email) return false;
+  if (!contact.email) return 'NO_CONTACT';
   await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta, ...(attachments?.length ? { attachments } : {}) });
-  return true;
+  return 'SENT';
 }

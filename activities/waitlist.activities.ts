@@ -1,6 +1,7 @@
 // Side effects of the waitlist workflows (docs/rules/waitlist.md#workflows): read the committed
 // round or entry, make and expire the offers of a step, end an entry at its last date, and send
 // each offer once per channel (a claimed waitlist_notifications row per message).
+import { phoneRegionOf } from '../domain/phone/phone.rules';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DbPool } from '../db/db-handle';
 import type { Mailer } from '../domain/notifications/mailer';
@@ -79,7 +80,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       },
       entry.language,
     );
-    return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+    return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail, smsCountry: phoneRegionOf(tenant) }, message };
   }
 
   /** One offer message on one channel, at most once (activities/message-delivery.ts). */
@@ -138,7 +139,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
             },
             entry.language,
           );
-          return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+          return { contact: { phone: entry.contactPhone, email: entry.contactEmail, smsCountry: phoneRegionOf(tenant) }, message };
         },
         markSent: (id) => markWaitlistNotificationSent(knex, id),
       },

@@ -1,8 +1,8 @@
 // The manage page's "move the appointment" (docs/rules/booking.md#moving-a-booking): until the salon's
 // cancellationHours before the start, a link opens a week of days with the times free for the same
 // services and the same staff choice (the booking's own time counts as free), and a form posts the
-// chosen time to `/<slug>/bookings/<id>/move`, the same move as the public API's. Afterwards it says
-// to call the salon. Plain links and forms, so it works without JavaScript in both page versions.
+// chosen time to `/<slug>/bookings/<id>/move`, the same move as the public API's. Afterwards, or
+// once the customer has moved it as often as a booking may be moved, it says to call the salon. Plain links and forms, so it works without JavaScript in both page versions.
 import { html, type Html } from './html';
 import type { PagesContext } from './context';
 import type { SalonView } from './salon';
@@ -15,6 +15,7 @@ import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import type { CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 import { manageLinkPath } from '../../domain/booking/manage-link.service';
+import { customerMayMoveAgain } from '../../domain/booking/booking-move.service';
 import { nowOf } from '../../domain/time/clock';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,6 +63,12 @@ export async function moveSection(
     return heading(
       lang,
       html`<p>${t(lang, 'moveClosed', { when: until })}</p>
+        ${alert}`,
+    );
+  if (!(await customerMayMoveAgain(ctx.deps.knex, tenant.id, booking.id)))
+    return heading(
+      lang,
+      html`<p>${t(lang, 'moveLimit')}</p>
         ${alert}`,
     );
   const manage = manageLinkPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');

@@ -29,6 +29,7 @@ import { isRemindable } from '../booking/booking-status.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from '../booking/booking.types';
 import type { Transaction } from '../../db/db-handle';
 import { tenantById } from '../tenant/tenant-context';
+import { DEFAULT_PHONE_REGION, phoneRegionOf, smsReaches } from '../phone/phone.rules';
 import { nowOf } from '../time/clock';
 
 export interface SmsReplyDeps {
@@ -110,15 +111,22 @@ export async function receiveSmsReply(deps: SmsReplyDeps, inbound: InboundSms): 
   if (!handled) {
     // a redelivery: the first delivery's outcome; its answer again only when it never went out
     const first = (await findSmsReply(knex, inbound.gateway, inbound.messageId))!;
-    const answered = first.answeredAt !== null || (await answer(deps, first.id, first.fromPhone, first.answer));
+    const answered = first.answeredAt !== null || (await answer(deps, first, first.fromPhone, first.answer));
     return { outcome: first.outcome as ReplyOutcome, bookingId: first.bookingId, duplicate: true, answered };
   }
-  const answered = await answer(deps, handled.id, to, handled.answer);
+  const answered = await answer(deps, handled, to, handled.answer);
   return { outcome: handled.outcome, bookingId: handled.bookingId, duplicate: false, answered };
 }
 
-/** Sends the answer and stamps it; false when the gateway refused it (a redelivery tries again). */
-async function answer(deps: SmsReplyDeps, id: string, to: string, text: string): Promise<boolean> {
+/**
+ * Sends the answer and stamps it; false when the gateway refused it (a redelivery tries again). A
+ * number of another country than the salon's the reply is about (Norway's, when it is about none)
+ * gets no answer (docs/rules/messages.md#numbers-of-other-countries): nothing is sent, nothing to try again.
+ */
+async function answer(deps: SmsReplyDeps, reply: { id: string; tenantId: string | null }, to: string, text: string): Promise<boolean> {
+  const region = reply.tenantId ? phoneRegionOf(await tenantById(deps.bookings.knex, reply.tenantId)) : DEFAULT_PHONE_REGION;
+  if (!smsReaches(to, region)) return true;
+  const id = reply.id;
   try {
     await deps.sms.send({ to, text, meta: { smsReplyId: id, kind: 'REPLY_ANSWER' } });
   } catch {

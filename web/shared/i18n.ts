@@ -101,6 +101,7 @@ const nb = {
   moveChoose: 'Velg et annet tidspunkt',
   moveButton: 'Flytt timen hit',
   moveClosed: 'Fristen for å flytte timen på nett gikk ut {when}. Ring salongen hvis du må flytte den.',
+  moveLimit: 'Timen er flyttet så mange ganger som den kan flyttes på nett. Ring salongen hvis du må flytte den igjen.',
   moved: 'Timen er flyttet. Du får en bekreftelse med oppdatert kalenderinvitasjon.',
   cancelHeading: 'Avbestille',
   freeUntil: 'Gratis avbestilling frem til {when}.',
@@ -290,6 +291,7 @@ const en: Record<MessageKey, string> = {
   moveChoose: 'Choose another time',
   moveButton: 'Move to this time',
   moveClosed: 'Moving the appointment online ended {when}. Call the salon if you need to move it.',
+  moveLimit: 'The appointment has been moved as often as it can be online. Call the salon if you need to move it again.',
   moved: 'The appointment is moved. You will get a confirmation with an updated calendar invitation.',
   cancelHeading: 'Cancel',
   freeUntil: 'Free cancellation until {when}.',
@@ -489,6 +491,10 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   MOVE_WINDOW_CLOSED: {
     nb: 'Fristen for å flytte timen på nett er ute. Ring salongen.',
     en: 'Moving the appointment online has ended. Please call the salon.',
+  },
+  MOVE_LIMIT_REACHED: {
+    nb: 'Timen er flyttet så mange ganger som den kan flyttes på nett. Ring salongen.',
+    en: 'The appointment has been moved as often as it can be online. Please call the salon.',
   },
   PAYMENT_NOT_FOUND: { nb: 'Fant ikke betalingen.', en: 'Payment not found.' },
   PAYMENT_NOT_RETRYABLE: { nb: 'Betalingen kan ikke prøves på nytt nå.', en: 'The payment cannot be retried now.' },

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call, http } from '../../support/http';
-import { stack } from '../../support/stack';
+import { appWith, stack } from '../../support/stack';
 import { createAdmin, createSalon, unique } from '../../support/factories';
 import { at, bookingSalon, knex, localDay } from '../../support/booking-fixtures';
 import { provePhone, signInCustomer } from '../../support/customers';
@@ -15,7 +15,12 @@ import { activateSandbox, checkoutIdOf, platformAdmin, registerSalon } from '../
 import { png, uploadAs } from '../../support/upload-files';
 import { createApp } from '../../../api/app';
 import { eventually } from '../../support/eventually';
+import { workflowSettled } from '../../support/workflow-barriers';
 import { bookOk, complete, visitCard } from '../../support/loyalty';
+import { clickCheckout, depositSalon, paymentPage } from '../../support/payments';
+import { bookDueOccurrences } from '../../../domain/series/series-occurrence.service';
+import { bookingHooks } from '../../../composition/domain-hooks';
+import { localToUtc } from '../../../domain/time/salon-time.rules';
 
 const phone = () => `+474${crypto.randomInt(1_000_000, 9_999_999)}`;
 
@@ -278,5 +283,75 @@ describe('the second security round: each attack, as the attacker made it (docs/
       voucherCode: vouchers[0].code,
     });
     expect([redeemed.status, redeemed.body.error?.code]).to.deep.equal([422, 'LOYALTY_VOUCHER_NOT_OWNED']);
+  });
+
+  it('#2 when a customer makes their PENDING, unpaid booking at a salon with deposits on and autoConfirm off a weekly series then it is refused; from a paid, approved one the occurrences wait for approval and deposit, and the owner cancelling the first booking cancels them', async () => {
+    const s = await depositSalon();
+    const customer = await signInCustomer();
+    const book = async (days: number) => {
+      const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, customer.accessToken, {
+        startTime: at(localDay(days), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+        customer: { name: 'Kari Nordmann', phone: phone() },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.data as { id: string; manageToken: string; status: string; paymentRequired: boolean };
+    };
+    const pending = await book(3);
+    expect([pending.status, pending.paymentRequired]).to.deep.equal(['PENDING', true]);
+    const series = (bookingId: string) => call('post', '/customer/me/series', customer.accessToken, { bookingId, intervalWeeks: 1, occurrenceCount: 4 });
+    const refused = await series(pending.id);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(422);
+    const db = await knex();
+    expect(await db('booking_series').where({ firstBookingId: pending.id })).to.deep.equal([]);
+
+    const honoured = await book(4);
+    const pay = await paymentPage(s, { id: honoured.id, token: honoured.manageToken, status: honoured.status, paymentRequired: true, phone: '' });
+    await clickCheckout(pay.redirectUrl!, 'pay');
+    await eventually(async () => {
+      const row = await db('bookings').where({ id: honoured.id }).first();
+      return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? true : undefined;
+    }, 'the paid booking confirmed');
+    const made = await series(honoured.id);
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    // the worker's step on the day the next occurrence enters the salon's 7-day window
+    const { platform } = await stack();
+    const deps = { knex: platform.knex, signaller: platform.deps.signaller, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
+    await bookDueOccurrences(deps, made.body.data.id, localToUtc(localDay(4), '00:00', 'Europe/Oslo'), 0);
+    const occurrence = await db('booking_series_occurrences').where({ seriesId: made.body.data.id, occurrenceIndex: 1 }).first();
+    const booked = await db('bookings').where({ id: occurrence.bookingId }).first();
+    expect([booked.status, booked.depositStatus], 'waits for the salon and the deposit').to.deep.equal(['PENDING', 'PENDING']);
+
+    const cancelled = await call('post', `/bookings/${honoured.id}/cancel`, s.owner.token, { bySalon: true });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    await eventually(
+      async () => ((await db('bookings').where({ id: booked.id }).first()).status === 'CANCELLED' ? true : undefined),
+      'the occurrence cancelled with it',
+    );
+  });
+
+  it('#3 when a guest booking with a Nigerian number nobody proved is moved ten times in ten seconds then at most 3 moves happen and no SMS goes to that number', async () => {
+    const app = await appWith({ RATE_LIMIT_BOOKING_MOVE: '10', RATE_LIMIT_BOOKING_MOVE_PER_BOOKING: '3' });
+    const request = (await import('supertest')).default;
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const nigerian = `+23480${crypto.randomInt(10_000_000, 99_999_999)}`;
+    const created = await request(app)
+      .post(`/api/public/tenants/${s.tenant.slug}/bookings`)
+      .send({ startTime: at(localDay(3), '09:00'), items: [{ serviceId: s.serviceId }], customer: { name: 'Ola Premium', phone: nigerian } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const times = ['10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00']
+      .map((t) => at(localDay(3), t))
+      .concat(['09:00', '10:00', '11:00'].map((t) => at(localDay(4), t)));
+    const statuses: number[] = [];
+    for (const startTime of times) {
+      const moved = await request(app)
+        .post(`/api/public/tenants/${s.tenant.slug}/bookings/${created.body.data.id}/move`)
+        .send({ startTime, token: created.body.data.manageToken });
+      statuses.push(moved.status);
+    }
+    expect(statuses.filter((x) => x === 200).length, statuses.join(' ')).to.be.at.most(3);
+    await workflowSettled(`booking:${created.body.data.id}`);
+    const { sms } = await stack();
+    expect(await sms.sentTo(nigerian)).to.deep.equal([]);
   });
 });
