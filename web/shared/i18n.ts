@@ -412,6 +412,14 @@ const REQUEST_REFUSED = {
 export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   BOOKING_CONFLICT: { nb: 'Tiden ble nettopp tatt av noen andre. Velg en annen tid.', en: 'That time was just taken by someone else. Choose another time.' },
   SERIES_ALREADY_EXISTS: { nb: 'Denne timen er allerede en fast time.', en: 'This appointment is already a standing appointment.' },
+  SERIES_BOOKING_NOT_CONFIRMED: {
+    nb: 'Timen må være bekreftet av salongen før den kan bli en fast time.',
+    en: 'The salon has to confirm the appointment before it can become a standing one.',
+  },
+  SERIES_BOOKING_NOT_PAID: {
+    nb: 'Depositumet for timen må være betalt før den kan bli en fast time.',
+    en: 'The deposit for the appointment has to be paid before it can become a standing one.',
+  },
   SERIES_BOOKING_NOT_USABLE: {
     nb: 'En fast time lages fra en fullført eller kommende time.',
     en: 'A standing appointment is made from a completed or an upcoming appointment.',
