@@ -18,6 +18,7 @@ import { sendPage } from './layout';
 import { html } from './html';
 import { moveLimiters, rateLimiter } from '../middleware/rate-limit';
 import { toAppError } from '../middleware/error-handler';
+import { redactedUrl } from '../redacted-url';
 import { errorMessage, t } from '../../web/shared/i18n';
 
 /** First path segments that belong to the platform, never to a salon's slug. */
@@ -162,7 +163,7 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
 function pageErrors(ctx: PagesContext, deps: AppDeps): ErrorRequestHandler {
   return (err, req, res, next) => {
     const appError = toAppError(err);
-    if (appError.status >= 500) deps.logger.error({ err, method: req.method, path: req.originalUrl }, 'customer page failed');
+    if (appError.status >= 500) deps.logger.error({ err, method: req.method, path: redactedUrl(req.originalUrl) }, 'customer page failed');
     const assets = ctx.assets();
     if (res.headersSent || !assets) return next(err);
     const lang = pageLang(req, res);

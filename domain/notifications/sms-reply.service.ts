@@ -1,7 +1,8 @@
 /**
  * A customer's reply to a reminder by SMS (docs/rules/reminders.md#answering-by-sms): POST
  * /webhooks/sms/sveve. The reply is matched to the booking on the sender's phone whose reminder went
- * out last; "JA"/"YES" is the customer's promise to come, "NEI"/"NO" cancels it under the salon's policy (the manage page's
+ * out last, unless more than one awaits an answer (then nothing changes and the answer names them);
+ * "JA"/"YES" is the customer's promise to come, "NEI"/"NO" cancels it under the salon's policy (the manage page's
  * rules: inside the free window only, the deposit as the policy says), anything else gets a short help
  * answer. The answer goes back through the SmsSender port and tells what happened.
  *
@@ -14,11 +15,11 @@ import crypto from 'node:crypto';
 import { errors } from '../errors';
 import type { SmsSender } from './sms-sender';
 import type { BookingMessageFacts } from './booking-messages.rules';
-import { renderReplyAnswer, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
+import { renderReplyAnswer, renderWhichBooking, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
 import { senderPhone, SMS_REPLY_MAX_LENGTH } from './sms-reply.rules';
 import { claimSmsReply, findSmsReply, markSmsReplyAnswered, recordSmsReplyOutcome } from './sms-reply.repository';
 import { replyIntent, type ReplyIntent } from '../booking/booking-reminder.rules';
-import { lastRemindedBookingOnPhone } from '../booking/booking-reminder.repository';
+import { bookingsAwaitingAnswerOnPhone, lastRemindedBookingOnPhone } from '../booking/booking-reminder.repository';
 import { applyPromise } from '../booking/booking-promise.service';
 import { applyCancellation, customerCancelPreview } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
@@ -144,7 +145,11 @@ async function decide(
   phone: string,
   now: Date,
 ): Promise<{ tenantId: string | null; bookingId: string | null; outcome: ReplyOutcome; answer: string }> {
-  const match = await lastRemindedBookingOnPhone(trx, phone, now);
+  // a phone anyone may book with can have another's booking awaiting an answer too: which one is not guessed
+  const awaiting = await bookingsAwaitingAnswerOnPhone(trx, phone, now);
+  if (awaiting.length > 1) return { tenantId: null, bookingId: null, outcome: 'WHICH_BOOKING', answer: renderWhichBooking(awaiting) };
+  // one awaiting is the one meant; none: the last reminded, to answer what became of it
+  const match = awaiting[0] ?? (await lastRemindedBookingOnPhone(trx, phone, now));
   if (!match) {
     const outcome: ReplyOutcome = intent === 'OTHER' ? 'HELP' : 'NO_BOOKING';
     return { tenantId: null, bookingId: null, outcome, answer: renderReplyAnswer(outcome, null, 'nb') };

@@ -467,6 +467,7 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
     nb: 'Vi fikk ikke lagret kontaktopplysningene akkurat nå. Prøv igjen.',
     en: 'We could not save your contact details just now. Try again.',
   },
+  DATE_NOT_FOUND: { nb: 'Så langt frem har salongen ingen ledige timer.', en: 'The salon offers no times that far ahead.' },
   BOOKING_NOT_FOUND: { nb: 'Fant ikke timen. Sjekk at lenken er hel.', en: 'Appointment not found. Check that the link is complete.' },
   BOOKING_INVALID_TRANSITION: { nb: 'Timen er allerede avbestilt eller fullført.', en: 'The appointment is already cancelled or completed.' },
   BOOKING_NOT_PROMISABLE: { nb: 'Du kan ikke lenger love å komme til denne timen.', en: 'You can no longer promise to come to this appointment.' },

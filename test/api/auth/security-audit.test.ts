@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { call, http } from '../../support/http';
-import { appWith, stack } from '../../support/stack';
+import { appWith, stack, TEST_SMS_REPLY_SECRET } from '../../support/stack';
 import { createAdmin, createSalon, unique } from '../../support/factories';
 import { at, bookingSalon, knex, localDay } from '../../support/booking-fixtures';
 import { provePhone, signInCustomer } from '../../support/customers';
@@ -21,6 +21,8 @@ import { clickCheckout, depositSalon, paymentPage } from '../../support/payments
 import { bookDueOccurrences } from '../../../domain/series/series-occurrence.service';
 import { bookingHooks } from '../../../composition/domain-hooks';
 import { localToUtc } from '../../../domain/time/salon-time.rules';
+import { createKnex } from '../../../db/knex';
+import pino from 'pino';
 
 const phone = () => `+474${crypto.randomInt(1_000_000, 9_999_999)}`;
 
@@ -353,5 +355,87 @@ describe('the second security round: each attack, as the attacker made it (docs/
     await workflowSettled(`booking:${created.body.data.id}`);
     const { sms } = await stack();
     expect(await sms.sentTo(nigerian)).to.deep.equal([]);
+  });
+
+  it("#4 when a stranger's guest booking waits on the victim's phone next to the victim's own and the victim replies NEI then neither is cancelled and the answer names both, by salon, day and time", async () => {
+    const victims = await bookingSalon({ settings: { autoConfirm: true } });
+    const strangers = await bookingSalon({ settings: { autoConfirm: true } });
+    const national = String(crypto.randomInt(40_000_000, 49_999_999));
+    const victimPhone = `+47${national}`;
+    const own = await guestBooking(victims, 4, victimPhone);
+    const planted = await guestBooking(strangers, 3, victimPhone);
+    const db = await knex();
+    // both reminders went out, the stranger's last
+    for (const [bookingId, tenantId, sentAt] of [
+      [own.id, victims.tenant.id, new Date(Date.now() - 60_000)],
+      [planted.id, strangers.tenant.id, new Date()],
+    ] as const) {
+      await db('booking_notifications').insert({ bookingId, tenantId, kind: 'REMINDER', channel: 'SMS', dedupeKey: `REMINDER:${crypto.randomUUID()}`, sentAt });
+    }
+    const form = new URLSearchParams({ number: `47${national}`, msg: 'NEI', id: crypto.randomUUID(), key: TEST_SMS_REPLY_SECRET });
+    const res = await (await http()).post('/api/webhooks/sms/sveve').set('content-type', 'application/x-www-form-urlencoded').send(form.toString());
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.data).to.include({ bookingId: null });
+    for (const id of [own.id, planted.id]) expect((await db('bookings').where({ id }).first()).status, id).to.equal('CONFIRMED');
+    const { sms } = await stack();
+    const answer = (await sms.sentTo(victimPhone)).find((m) => m.meta?.kind === 'REPLY_ANSWER')!.text;
+    expect(answer).to.contain(victims.tenant.name).and.contain(strangers.tenant.name).and.contain('10:00');
+  });
+
+  it('#5 when a manage page or the booking page is asked for a week past the calendar then 404, not 500; and a page that fails on the server logs the manage token redacted', async () => {
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const b = await guestBooking(s);
+    const agent = await http();
+    const manage = `/${s.tenant.slug}/bookings/${b.id}?token=${encodeURIComponent(b.manageToken)}`;
+    for (const path of [
+      `${manage}&week=9999-12-31`,
+      `${manage}&move=1&week=9999-12-31`,
+      `${manage}&move=1&date=9999-12-31`,
+      `/${s.tenant.slug}?services=${s.serviceId}&staff=any&week=9999-12-27`,
+    ]) {
+      const res = await agent.get(path);
+      expect(res.status, path).to.be.oneOf([200, 400, 404]);
+      if (path.includes('move=1') || path.includes('staff=any')) expect(res.status, path).to.equal(404);
+    }
+
+    const { platform } = await stack();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const deadDatabase = createKnex('postgres://salon:salon@127.0.0.1:1/salon', { max: 1 });
+    try {
+      const app = createApp({ ...platform.deps, logger, knex: deadDatabase });
+      const request = (await import('supertest')).default;
+      const failed = await request(app).get(`/${s.tenant.slug}/bookings/${b.id}?token=${encodeURIComponent(b.manageToken)}&week=9999-12-31`);
+      expect(failed.status).to.be.within(500, 599);
+      expect(lines.find((l) => l.includes('customer page failed'))).to.contain('token=[redacted]');
+      expect(lines.join('\n')).to.not.contain(encodeURIComponent(b.manageToken));
+    } finally {
+      await deadDatabase.destroy();
+    }
+  });
+
+  it('#7 when the platform runs in production behind a proxy that ends TLS (TRUST_PROXY=0) and a guest books on the page then the booking-proof cookie is Secure, as the session cookies are', async () => {
+    const app = await appWith({ NODE_ENV: 'production', TRUST_PROXY: '0' });
+    const request = (await import('supertest')).default;
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const booked = await request(app)
+      .post(`/${s.tenant.slug}/book`)
+      .type('form')
+      .send({
+        services: s.serviceId,
+        staff: s.staff[0].resourceId,
+        time: at(localDay(2), '10:00'),
+        lang: 'nb',
+        name: 'Kari Proxy',
+        phone: phone(),
+        email: '',
+        notes: '',
+      });
+    expect(booked.status, booked.text.slice(0, 300)).to.equal(303);
+    const cookies = ([] as string[]).concat(booked.headers['set-cookie'] ?? []);
+    const proof = cookies.find((c) => c.startsWith('salon_bp_'));
+    expect(proof, cookies.join(' | ')).to.match(/;\s*Secure/i);
+    const lang = ([] as string[]).concat((await request(app).get(`/${s.tenant.slug}?lang=en`)).headers['set-cookie'] ?? []);
+    expect(lang.find((c) => c.startsWith('salon_lang'))).to.match(/;\s*Secure/i);
   });
 });
