@@ -107,7 +107,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
   }
 
   /** The message confirming an entry, once per channel; nothing for an entry whose token the link could not carry (made before tokens were derived). */
-  async function deliverJoined(channel: Channel, { entryId }: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome> {
+  async function deliverJoined(channel: Channel, { entryId, again }: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome> {
     const links = deps.links;
     const entry = await entryById(knex, entryId);
     if (!entry) throw ApplicationFailure.nonRetryable(`waitlist entry ${entryId} not found`, WaitlistActivityErrors.notFound);
@@ -120,7 +120,8 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
         label: `waitlist entry ${entryId}`,
         failureType: WaitlistActivityErrors.deliveryFailed,
         meta: { entryId, kind: 'WAITLIST_JOINED' },
-        claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: 'JOINED' }),
+        // each resend of the link its own claim, so each goes out once
+        claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: again ? `JOINED_AGAIN_${again}` : 'JOINED' }),
         compose: async () => {
           const tenant = await tenantById(knex, entry.tenantId);
           const services = new Map((await findServicesByIds(knex, tenant.id, entry.serviceIds)).map((s) => [s.id, s.name]));

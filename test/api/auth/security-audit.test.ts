@@ -414,6 +414,22 @@ describe('the second security round: each attack, as the attacker made it (docs/
     }
   });
 
+  it('#6 when someone joins the waitlist with a phone that already waits for overlapping dates then the answer is that of any join, and the number gets its own link again', async () => {
+    const s = await bookingSalon();
+    const owner = phone();
+    const body = (name: string) => ({ serviceIds: [s.serviceId], fromDate: localDay(1), toDate: localDay(5), customer: { name, phone: owner } });
+    const waiting = await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, body('Eier Eiersen'));
+    expect(waiting.status).to.equal(201);
+    const probe = await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, body('Nysgjerrig'));
+    expect(probe.status, JSON.stringify(probe.body)).to.equal(201);
+    expect(JSON.stringify(probe.body)).to.not.match(/already|allerede|EXISTS/i);
+    const { sms } = await stack();
+    await eventually(async () => {
+      const links = (await sms.sentTo(owner)).filter((m) => m.text.includes(`/waitlist/${waiting.body.data.id}?token=`));
+      return links.length === 2 ? true : undefined;
+    }, "the owner's link, sent again");
+  });
+
   it('#7 when the platform runs in production behind a proxy that ends TLS (TRUST_PROXY=0) and a guest books on the page then the booking-proof cookie is Secure, as the session cookies are', async () => {
     const app = await appWith({ NODE_ENV: 'production', TRUST_PROXY: '0' });
     const request = (await import('supertest')).default;
