@@ -61,7 +61,7 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
         },
         claim: async () => ({ id: token.id, sentAt: token.mailedAt }),
         compose: async () => ({
-          contact: { phone: null, email: user.email },
+          contact: { phone: null, email: user.email, smsCountry: null },
           message: renderPasswordReset({
             salonName: salon?.name ?? null,
             link: `${accounts.publicBaseUrl}/reset-password?token=${encodeURIComponent(raw)}`,
@@ -110,7 +110,8 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
             ...once,
             meta: { kind: 'CONTACT_CHANGED', userId: message.userId },
             compose: async () => ({
-              contact: { phone: message.phone, email: message.email },
+              // an account belongs to no salon: its messages reach any country, within their own limits
+              contact: { phone: message.phone, email: message.email, smsCountry: null },
               message: renderContactChanged({ salonName: salon?.name ?? null, changed, at: norwegianDateTime(new Date(message.createdAt), timezone) }),
             }),
           });
@@ -125,7 +126,7 @@ export function createAccountMessageActivities(deps: AccountActivityDeps): Accou
             // the folder outbox keeps the code for development and tests; an SMS gateway gets the text only
             meta: { kind: 'PHONE_CODE', code, phoneVerificationId: verification.id },
             compose: async () => ({
-              contact: { phone: verification.phone, email: null },
+              contact: { phone: verification.phone, email: null, smsCountry: null },
               message: renderPhoneCode({ code, validMinutes: PHONE_CODE_TTL_MINUTES }),
             }),
           });

@@ -4,13 +4,18 @@
 import type { BookingMessageParties } from '../domain/booking/booking-message.repository';
 import type { BookingRow } from '../domain/booking/booking.types';
 import type { Contact } from './message-delivery';
+import { phoneRegionOf } from '../domain/phone/phone.rules';
 
 export function bookingRecipient(
   booking: Pick<BookingRow, 'contactName' | 'contactPhone' | 'contactEmail' | 'language'>,
-  customer: BookingMessageParties['customer'],
+  { customer, salon }: Pick<BookingMessageParties, 'customer' | 'salon'>,
 ): { name: string; contact: Contact } {
   return {
     name: booking.contactName ?? customer?.name ?? (booking.language === 'en' ? 'customer' : 'kunde'),
-    contact: { phone: booking.contactPhone ?? customer?.phone ?? null, email: booking.contactEmail ?? customer?.email ?? null },
+    contact: {
+      phone: booking.contactPhone ?? customer?.phone ?? null,
+      email: booking.contactEmail ?? customer?.email ?? null,
+      smsCountry: phoneRegionOf(salon),
+    },
   };
 }

@@ -8,7 +8,7 @@ import { renderBookingMessage, type BookingMessageFacts, type BookingMessageKind
 import { cancelledDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
-import { isMessageSuperseded } from '../domain/booking/booking-status.rules';
+import { awaitsDeposit, isMessageSuperseded } from '../domain/booking/booking-status.rules';
 import { processCompletedBooking } from '../domain/loyalty/loyalty-completion.service';
 import { recordVisitForNudge } from '../domain/rebooking/rebooking.service';
 import { bookingById, bookingTimelineRow } from '../domain/booking/booking-timeline.repository';
@@ -48,7 +48,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
 
   async function messageFacts(booking: BookingRow, kind: BookingMessageKind): Promise<{ contact: Contact; facts: BookingMessageFacts; salon: LinkedSalon }> {
     const { salon, items, customer } = await messagePartiesOf(knex, booking);
-    const recipient = bookingRecipient(booking, customer);
+    const recipient = bookingRecipient(booking, { customer, salon });
     return {
       contact: recipient.contact,
       facts: {
@@ -61,7 +61,7 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         staffName: items[0]?.resourceName ?? null,
         manageUrl: manageUrlOf(links, salon, booking),
         // a received booking with its deposit still to pay waits for the payment, not for the salon
-        awaitingDeposit: booking.paymentMode === 'ONLINE' && (booking.depositStatus === 'PENDING' || booking.depositStatus === 'RETRY_PENDING'),
+        awaitingDeposit: awaitsDeposit(booking),
         // the cancellation says what became of the deposit (docs/rules/messages.md#which-messages)
         deposit: kind === 'CANCELLED' ? await cancelledDeposit(knex, booking) : null,
       },
@@ -127,7 +127,10 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
           const { facts, contact } = await messageFacts(booking, 'REMINDER');
           const email = await salonOwnerEmail(knex, booking.tenantId);
           const settings = (await findTenant(knex, booking.tenantId))?.settings;
-          return { contact: { phone: null, email }, message: renderUnpromisedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)) };
+          return {
+            contact: { phone: null, email, smsCountry: null },
+            message: renderUnpromisedFlag({ ...facts, customerPhone: contact.phone }, salonLanguage(settings)),
+          };
         },
         markSent: (id, sent) => markBookingNotificationSent(knex, id, sent),
       },

@@ -16,7 +16,8 @@ export interface BookingMessageRequest {
  * isMessageSuperseded), so nothing was sent; NOTHING_TO_SEND: the message has nothing to say on this
  * channel (a refund by e-mail, a late payment not released)
  */
-export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'SUPERSEDED' | 'NOTHING_TO_SEND';
+/** ABROAD: an SMS to a number of another country than the salon's, which is not sent (docs/rules/messages.md#numbers-of-other-countries). */
+export type DeliveryOutcome = 'SENT' | 'ALREADY_SENT' | 'NO_CONTACT' | 'ABROAD' | 'SUPERSEDED' | 'NOTHING_TO_SEND';
 
 export interface BookingActivities {
   /** Committed state of the booking, once it has reached `minVersion` (retried until then). */

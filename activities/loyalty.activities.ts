@@ -33,7 +33,7 @@ export function createVoucherActivities({ knex, mailer, sms }: VoucherActivityDe
         meta: { voucherId, kind },
         claim: () => claimVoucherNotification(knex, { tenantId: ctx.voucher.tenantId, voucherId, channel, kind, dedupeKey }),
         compose: async () => ({
-          contact: { phone: ctx.phone, email: ctx.email },
+          contact: { phone: ctx.phone, email: ctx.email, smsCountry: ctx.region },
           message: renderVoucherMessage(
             kind,
             {

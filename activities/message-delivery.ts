@@ -8,7 +8,7 @@ import type { MailAttachment, Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import type { RenderedMessage } from '../domain/notifications/booking-messages.rules';
 import { deliveryRetryDelayMs } from '../domain/notifications/delivery-retry.rules';
-import { smsRecipient } from '../domain/phone/phone.rules';
+import { smsReaches, smsRecipient, type PhoneRegion } from '../domain/phone/phone.rules';
 import type { DeliveryOutcome } from './booking.types';
 import { withoutContacts } from '../domain/personal-data/personal-data.rules';
 
@@ -17,6 +17,11 @@ export type Channel = 'SMS' | 'EMAIL';
 export interface Contact {
   phone: string | null;
   email: string | null;
+  /**
+   * The salon's country: only its numbers get the salon's SMS (docs/rules/messages.md#numbers-of-other-countries);
+   * null for a message of no salon's (an account's phone code), which any number gets.
+   */
+  smsCountry: PhoneRegion | null;
 }
 
 export interface Gateways {
@@ -50,7 +55,7 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
   if (claim.sentAt) return 'ALREADY_SENT';
   const composed = await delivery.compose();
   const meta = { ...delivery.meta, notificationId: claim.id };
-  let sent: SentCopy | null;
+  let sent: SentCopy | 'NO_CONTACT' | 'ABROAD';
   try {
     sent = await sendOn(channel, gateways, composed, meta);
   } catch (err) {
@@ -62,25 +67,26 @@ export async function deliverOnce(channel: Channel, gateways: Gateways, delivery
       nextRetryDelay: deliveryRetryDelayMs(Context.current().info.attempt),
     });
   }
-  if (!sent) return 'NO_CONTACT';
+  if (sent === 'NO_CONTACT' || sent === 'ABROAD') return sent;
   await delivery.markSent(claim.id, sent);
   return 'SENT';
 }
 
-/** What went out; null when the contact has no address on this channel. */
+/** What went out; NO_CONTACT when the contact has no address on this channel, ABROAD when its number is of another country than the salon's. */
 async function sendOn(
   channel: Channel,
   { mailer, sms }: Gateways,
   { contact, message, attachments }: { contact: Contact; message: RenderedMessage; attachments?: MailAttachment[] },
   meta: Record<string, unknown>,
-): Promise<SentCopy | null> {
+): Promise<SentCopy | 'NO_CONTACT' | 'ABROAD'> {
   if (channel === 'SMS') {
-    if (!contact.phone) return null;
+    if (!contact.phone) return 'NO_CONTACT';
+    if (contact.smsCountry && !smsReaches(contact.phone, contact.smsCountry)) return 'ABROAD';
     const to = smsRecipient(contact.phone);
     await sms.send({ to, text: message.text, meta });
     return { to, text: message.text };
   }
-  if (!contact.email) return null;
+  if (!contact.email) return 'NO_CONTACT';
   await mailer.send({ to: contact.email, subject: message.subject, text: message.text, meta, ...(attachments?.length ? { attachments } : {}) });
   return { to: contact.email, text: message.text };
 }

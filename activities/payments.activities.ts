@@ -88,7 +88,7 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     const booking = await bookingById(knex, p.bookingId);
     if (!booking) throw ApplicationFailure.nonRetryable(`booking ${p.bookingId} of payment ${paymentId} not found`, PaymentActivityErrors.notFound);
     const { salon, customer } = await messagePartiesOf(knex, booking);
-    const { name, contact } = bookingRecipient(booking, customer);
+    const { name, contact } = bookingRecipient(booking, { customer, salon });
     const facts = { customerName: name, salonName: salon.name, currency: p.currency, language: booking.language };
     const once = (dedupeKey: string, message: { subject: string; text: string }) =>
       deliverOnce(

@@ -52,7 +52,11 @@ export function createPersonalDataActivities(deps: PersonalDataActivityDeps): Er
         claim: () => claimErasureNotification(knex, erasureId, channel),
         async compose() {
           const found = await steps.erasureNotice(knex, erasureId);
-          return { contact: { phone: found?.phone ?? null, email: found?.email ?? null }, message: found?.message ?? { subject: '', text: '' } };
+          // the person is told of their erasure wherever their number is (docs/rules/personal-data.md#erasure)
+          return {
+            contact: { phone: found?.phone ?? null, email: found?.email ?? null, smsCountry: null },
+            message: found?.message ?? { subject: '', text: '' },
+          };
         },
         // the notice keeps no copy: it would hold the address the erasure removes
         markSent: (id) => markErasureNotificationSent(knex, id),

@@ -17,6 +17,7 @@ import { ownerContactsOfSalon } from '../domain/users/user.repository';
 import { seriesContract } from '../domain/series/series-events.rules';
 import { claimSeriesNotification, findOccurrence, markSeriesNotificationSent, seriesById } from '../domain/series/series.repository';
 import { bookDueOccurrences } from '../domain/series/series-occurrence.service';
+import { cancelBookingsOfEndedSeries } from '../domain/series/series.service';
 import { toleranceDaysOf } from '../domain/series/series.rules';
 import { rebookingNudgeContract } from '../domain/rebooking/rebooking-events.rules';
 import { decideNudge, readNudge } from '../domain/rebooking/rebooking.service';
@@ -35,6 +36,7 @@ import { deliverOnce, type Channel } from './message-delivery';
 import { committedAt } from './read-committed';
 import { manageUrlOf, type BookingLinkConfig } from './booking-message-links';
 import { salonLanguage } from '../domain/language/language.rules';
+import { phoneRegionOf } from '../domain/phone/phone.rules';
 import type { DeliveryOutcome } from './booking.types';
 import {
   SeriesActivityErrors,
@@ -59,6 +61,14 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActivities & RebookingNudgeActivities {
   const { knex, mailer, sms } = deps;
+
+  /** What booking and cancelling through the booking service takes: the hooks and the manage-link key. */
+  function bookingDeps() {
+    const bookingHooks = deps.bookingHooks ?? deps.payments?.bookingHooks;
+    if (!bookingHooks || !deps.links)
+      throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no link keys', SeriesActivityErrors.notFound);
+    return { knex, signaller: activitySignaller, manageLinkKey: deps.links.manageLinkKey, bookingHooks };
+  }
 
   function links(): BookingLinkConfig {
     if (!deps.links) throw ApplicationFailure.nonRetryable('the worker has no secret to sign links with', SeriesActivityErrors.notFound);
@@ -92,7 +102,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
 
   /** One message to the customer about one occurrence on one channel, at most once. */
   async function deliverToCustomer(channel: Channel, request: SeriesMessageRequest): Promise<DeliveryOutcome> {
-    const { series, customer, facts, language } = await occurrenceFacts(request);
+    const { series, tenant, customer, facts, language } = await occurrenceFacts(request);
     return deliverOnce(
       channel,
       { mailer, sms },
@@ -110,7 +120,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
             kind: request.kind,
           }),
         compose: async () => ({
-          contact: { phone: customer?.phone ?? null, email: customer?.email ?? null },
+          contact: { phone: customer?.phone ?? null, email: customer?.email ?? null, smsCountry: phoneRegionOf(tenant) },
           message: renderSeriesMessage(request.kind, facts, language),
         }),
         markSent: (id, sent) => markSeriesNotificationSent(knex, id, sent),
@@ -159,7 +169,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
           );
           // marketing: only while the customer's consent stands, also when it was withdrawn after the decision (docs/rules/personal-data.md#consent)
           const agreed = customer?.acceptsRebookingNudges === true && !customer.erased;
-          return { contact: { phone: agreed ? customer.phone : null, email: agreed ? customer.email : null }, message };
+          return { contact: { phone: agreed ? customer.phone : null, email: agreed ? customer.email : null, smsCountry: phoneRegionOf(tenant) }, message };
         },
         markSent: (id, sent) => markNudgeNotificationSent(knex, id, sent),
       },
@@ -169,21 +179,15 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
   return {
     readSeries: async ({ seriesId, minVersion }) => {
       const row = await seriesById(knex, seriesId);
-      return committedAt(seriesContract, seriesId, minVersion, row && { seriesId, status: row.status, version: row.version });
+      return committedAt(seriesContract, seriesId, minVersion, row && { seriesId, status: row.status, version: row.version, endReason: row.endReason });
     },
 
     async bookDueSeriesOccurrences({ seriesId, at, after }) {
-      const bookingHooks = deps.bookingHooks ?? deps.payments?.bookingHooks;
-      if (!bookingHooks || !deps.links)
-        throw ApplicationFailure.nonRetryable('the worker cannot book: it has no booking hooks or no link keys', SeriesActivityErrors.notFound);
-      const step = await bookDueOccurrences(
-        { knex, signaller: activitySignaller, manageLinkKey: deps.links.manageLinkKey, bookingHooks },
-        seriesId,
-        new Date(at),
-        after,
-      );
+      const step = await bookDueOccurrences(bookingDeps(), seriesId, new Date(at), after);
       return { handled: step.handled.map(({ index, status, reason }) => ({ index, status, reason })), nextDueAt: step.nextDueAt, done: step.done };
     },
+
+    cancelSeriesBookings: ({ seriesId }) => cancelBookingsOfEndedSeries(bookingDeps(), seriesId),
 
     sendSeriesSms: (request) => deliverToCustomer('SMS', request),
     sendSeriesEmail: (request) => deliverToCustomer('EMAIL', request),
@@ -211,7 +215,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
                   kind: request.kind,
                 }),
               compose: async () => ({
-                contact: { phone: null, email: owner.email },
+                contact: { phone: null, email: owner.email, smsCountry: null },
                 message: renderSeriesSkippedToSalon({ ...facts, customerPhone: customer?.phone ?? null }, salonLanguage(tenant.settings)),
               }),
               markSent: (id, sent) => markSeriesNotificationSent(knex, id, sent),

@@ -35,6 +35,8 @@ export interface SeriesActivities {
   readSeries(input: { seriesId: string; minVersion: number }): Promise<SeriesSnapshot>;
   /** Books every occurrence that entered the booking window by `at` (epoch ms, the workflow clock); what happened above `after`. */
   bookDueSeriesOccurrences(input: { seriesId: string; at: number; after: number }): Promise<SeriesStep>;
+  /** The series ended because its first booking was cancelled by the salon or the platform: its bookings still to come are cancelled (idempotent). */
+  cancelSeriesBookings(input: { seriesId: string }): Promise<void>;
   sendSeriesSms(input: SeriesMessageRequest): Promise<DeliveryOutcome>;
   sendSeriesEmail(input: SeriesMessageRequest): Promise<DeliveryOutcome>;
   /** The salon's owners are told by e-mail (a skipped occurrence). */

@@ -1,6 +1,7 @@
 // Side effects of the waitlist workflows (docs/rules/waitlist.md#workflows): read the committed
 // round or entry, make and expire the offers of a step, end an entry at its last date, and send
 // each offer once per channel (a claimed waitlist_notifications row per message).
+import { phoneRegionOf } from '../domain/phone/phone.rules';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DbPool } from '../db/db-handle';
 import type { Mailer } from '../domain/notifications/mailer';
@@ -79,7 +80,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
       },
       entry.language,
     );
-    return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+    return { offer, contact: { phone: entry.contactPhone, email: entry.contactEmail, smsCountry: phoneRegionOf(tenant) }, message };
   }
 
   /** One offer message on one channel, at most once (activities/message-delivery.ts). */
@@ -106,7 +107,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
   }
 
   /** The message confirming an entry, once per channel; nothing for an entry whose token the link could not carry (made before tokens were derived). */
-  async function deliverJoined(channel: Channel, { entryId }: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome> {
+  async function deliverJoined(channel: Channel, { entryId, again }: WaitlistJoinedMessageRequest): Promise<DeliveryOutcome> {
     const links = deps.links;
     const entry = await entryById(knex, entryId);
     if (!entry) throw ApplicationFailure.nonRetryable(`waitlist entry ${entryId} not found`, WaitlistActivityErrors.notFound);
@@ -119,7 +120,8 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
         label: `waitlist entry ${entryId}`,
         failureType: WaitlistActivityErrors.deliveryFailed,
         meta: { entryId, kind: 'WAITLIST_JOINED' },
-        claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: 'JOINED' }),
+        // each resend of the link its own claim, so each goes out once
+        claim: () => claimWaitlistEntryNotification(knex, { tenantId: entry.tenantId, entryId, channel, kind: again ? `JOINED_AGAIN_${again}` : 'JOINED' }),
         compose: async () => {
           const tenant = await tenantById(knex, entry.tenantId);
           const services = new Map((await findServicesByIds(knex, tenant.id, entry.serviceIds)).map((s) => [s.id, s.name]));
@@ -138,7 +140,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
             },
             entry.language,
           );
-          return { contact: { phone: entry.contactPhone, email: entry.contactEmail }, message };
+          return { contact: { phone: entry.contactPhone, email: entry.contactEmail, smsCountry: phoneRegionOf(tenant) }, message };
         },
         markSent: (id, sent) => markWaitlistNotificationSent(knex, id, sent),
       },

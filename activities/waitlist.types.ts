@@ -8,6 +8,8 @@ export interface WaitlistOfferMessageRequest {
 
 export interface WaitlistJoinedMessageRequest {
   entryId: string;
+  /** the nth time its link is sent again (a join with its phone, docs/rules/waitlist.md#joining); unset: the first message */
+  again?: number;
 }
 
 export interface WaitlistStep {

@@ -1,4 +1,5 @@
 // The Express app: middleware order lives here and nowhere else. No listen(): bin/api.ts does that.
+import { COOKIE_SECURE_LOCAL, cookiesAreSecure } from './cookies';
 import express from 'express';
 import { securityHeaders } from './middleware/security-headers';
 import cookieParser from 'cookie-parser';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   // header is ignored (a client could otherwise pick its own rate-limit bucket).
   app.set('trust proxy', config.trustProxy > 0 ? config.trustProxy : false);
   app.locals[RATE_LIMIT_STORE_LOCAL] = deps.rateLimitStore;
+  app.locals[COOKIE_SECURE_LOCAL] = cookiesAreSecure(config);
   const metrics = deps.metrics ?? new Metrics(deps.knex);
   app.use(requestId(deps.logger));
   app.use(metrics.middleware());

@@ -15,7 +15,7 @@ import {
 import { hasActiveConfig } from '../domain/payments/payment-config.service';
 import { releaseVoucherOnCancellation, reserveVoucherForBooking } from '../domain/loyalty/loyalty-voucher.service';
 import { offerFreedTime, offerGrownWorkingTime } from '../domain/waitlist/waitlist-triggers';
-import { bookingWindowGrew } from '../domain/series/series.service';
+import { bookingWindowGrew, firstBookingCancelled } from '../domain/series/series.service';
 import { applyBusinessHoursToStaff } from '../domain/resource/apply-to-staff';
 import { removeBrandingImage } from '../domain/tenant/tenant.repository';
 import { clearServiceImage } from '../domain/catalogue/catalogue.repository';
@@ -29,6 +29,7 @@ export const bookingHooks: BookingHooks = {
   depositForCancellation,
   releaseVoucher: releaseVoucherOnCancellation,
   cancelled: applyCancellationToPayments,
+  bookingCancelled: firstBookingCancelled,
   statusChanged: requestCaptureForStatus,
   timeFreed: offerFreedTime,
 };

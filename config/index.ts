@@ -10,6 +10,9 @@ export interface RateLimitConfig {
   global: number;
   auth: number;
   bookingCreate: number;
+  /** a customer's moves of bookings, per client address; and per booking, whoever asks (docs/rules/limits.md#rate-limits) */
+  bookingMove: number;
+  bookingMovePerBooking: number;
   /** per user (docs/rules/limits.md#rate-limits): POST /upload, presigned PUT, presigned GET, DELETE /upload/:id, image URL signing */
   upload: number;
   presignedPut: number;
@@ -202,6 +205,8 @@ const schema = Joi.object({
   RATE_LIMIT_GLOBAL: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_AUTH: Joi.number().integer().min(1).default(10),
   RATE_LIMIT_BOOKING_CREATE: Joi.number().integer().min(1).default(20),
+  RATE_LIMIT_BOOKING_MOVE: Joi.number().integer().min(1).default(10),
+  RATE_LIMIT_BOOKING_MOVE_PER_BOOKING: Joi.number().integer().min(1).default(3),
   RATE_LIMIT_SUBSCRIPTION_WEBHOOK: Joi.number().integer().min(1).default(60),
   PLATFORM_DOMAIN: Joi.string().default('salon.local'),
   PUBLIC_BASE_URL: Joi.string().uri().optional(),
@@ -351,6 +356,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       global: value.RATE_LIMIT_GLOBAL,
       auth: value.RATE_LIMIT_AUTH,
       bookingCreate: value.RATE_LIMIT_BOOKING_CREATE,
+      bookingMove: value.RATE_LIMIT_BOOKING_MOVE,
+      bookingMovePerBooking: value.RATE_LIMIT_BOOKING_MOVE_PER_BOOKING,
       upload: value.RATE_LIMIT_UPLOAD,
       presignedPut: value.RATE_LIMIT_PRESIGNED_PUT,
       presignedGet: value.RATE_LIMIT_PRESIGNED_GET,

@@ -1,7 +1,8 @@
 // Staff/owner/admin auth (docs/rules/auth.md#tokens). Credential routes share one limiter of RATE_LIMIT_AUTH per
 // minute per IP (10); /auth/me and /auth/profile are ordinary reads/updates under the
 // global limit only, since clients call /auth/me on every page load.
-import { Router, type CookieOptions, type Request, type Response } from 'express';
+import { cookieBaseOf } from '../cookies';
+import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { sendCreated, sendData } from '../envelope';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
@@ -20,7 +21,7 @@ export function authRouter(deps: AppDeps): Router {
   const { config } = deps;
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
-  const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
+  const cookieBase = cookieBaseOf(config);
 
   function setSessionCookies(res: Response, session: SessionTokens): void {
     res.cookie(ACCESS_COOKIE, session.accessToken, { ...cookieBase, path: '/', maxAge: session.expiresIn * 1000 });

@@ -3,7 +3,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { requireRole } from '../middleware/require-role';
-import { rateLimiter } from '../middleware/rate-limit';
+import { moveLimiters, rateLimiter } from '../middleware/rate-limit';
 import { bookingProverOf, guestProofOf, optionalCustomerOf, principalOf, tenantOf } from '../request-context';
 import { cancelOwnBooking, getOwnBooking } from '../../domain/customer-account/customer-bookings.service';
 import { sendCreated, sendData, sendPage } from '../envelope';
@@ -29,6 +29,7 @@ export function bookingRouter(deps: AppDeps): Router {
   const h = bookingHandlers(deps);
   const staff = requireRole('STAFF');
   const createLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'booking-create');
+  const moveLimits = moveLimiters(deps.config.rateLimit);
   const router = Router();
 
   // ------------------------------------------------------------ staff side
@@ -52,7 +53,7 @@ export function bookingRouter(deps: AppDeps): Router {
   router.post('/public/tenants/:slug/bookings/:id/cancel', h.cancelPublicBooking);
   router.post('/public/tenants/:slug/bookings/:id/promise', h.recordPublicBookingPromise);
   router.post('/public/tenants/:slug/bookings/:id/confirm', h.confirmPublicBooking);
-  router.post('/public/tenants/:slug/bookings/:id/move', h.movePublicBooking);
+  router.post('/public/tenants/:slug/bookings/:id/move', ...moveLimits, h.movePublicBooking);
   return router;
 }
 

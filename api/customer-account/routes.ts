@@ -1,7 +1,8 @@
 // Customer accounts (docs/rules/customers.md#customer-accounts): sign-in with an external OpenID Connect
 // provider, the customer's own session cookies (separate from the staff cookies), profile and the
 // bookings list across salons. Thin: validated input -> domain call -> envelope.
-import { Router, type CookieOptions, type Request, type Response } from 'express';
+import { cookieBaseOf } from '../cookies';
+import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { CUSTOMER_ACCESS_COOKIE, CUSTOMER_REFRESH_COOKIE } from '../middleware/customer-authenticate';
@@ -23,7 +24,7 @@ export function customerAccountRouter(deps: AppDeps): Router {
   const { config, knex } = deps;
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
-  const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
+  const cookieBase = cookieBaseOf(config);
   const authDeps: customerAuth.CustomerAuthDeps = { config, knex, idTokenVerifier: deps.idTokenVerifier, now: deps.now };
   const bdeps: BookingDeps = { knex, signaller: deps.signaller, manageLinkKey: config.keys.manageLink, now: deps.now, bookingHooks: deps.hooks.booking };
 

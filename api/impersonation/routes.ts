@@ -1,6 +1,7 @@
 // Super-admin impersonation (docs/rules/auth.md#impersonation). Thin: validated input -> domain call -> envelope.
 // Start and end swap the staff access cookie too, so a browser session follows the switch.
-import { Router, type CookieOptions, type Response } from 'express';
+import { cookieBaseOf } from '../cookies';
+import { Router, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { sendCreated, sendData, sendPage } from '../envelope';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../middleware/authenticate';
@@ -13,7 +14,7 @@ export function impersonationRouter(deps: AppDeps): Router {
   const { config, knex } = deps;
   const router = Router();
   const limit = rateLimiter(config.rateLimit.auth, config.rateLimit.windowMs, 'auth');
-  const cookieBase: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: config.nodeEnv === 'production' };
+  const cookieBase = cookieBaseOf(config);
   // start: the platform admin (an impersonation token gets its 409 from the service); end: only an impersonation token
   const adminOrImpersonating = roleGuard((p) => p.role === 'ADMIN' || p.impersonation !== undefined);
   const impersonating = roleGuard((p) => p.impersonation !== undefined);

@@ -1,5 +1,6 @@
 // The only place errors become HTTP responses (docs/rules/errors.md): AppError, request/response validation,
 // body parsing, and database errors. Raw SQL and stacks never reach a client.
+import { redactedUrl } from '../redacted-url';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AppError, errors, type ErrorDetail } from '../../domain/errors';
 import { constraintErrors } from './constraint-errors';
@@ -173,24 +174,6 @@ export function toAppError(err: unknown): AppError {
     if (mapped) return mapped;
   }
   return new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
-}
-
-/**
- * Query parameters whose values are secrets (a manage link's token, a reset token, a signature, a
- * code): a failed request's log line keeps their names, never their values
- * (docs/rules/security.md#secrets-in-logs-and-messages).
- */
-const SECRET_PARAMS = /token|code|sig|secret|password|nonce|key/i;
-/** ... and those that may hold a name, a phone or an e-mail (a search, a guest's proof): ids only in logs (docs/rules/personal-data.md#what-is-kept). */
-const PERSONAL_PARAMS = /search|phone|email|name|number|msg|text|q$/i;
-
-/** The URL with the value of every secret-looking or personal query parameter replaced by `[redacted]`. */
-export function redactedUrl(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return url;
-  const params = new URLSearchParams(url.slice(at + 1));
-  for (const name of new Set(params.keys())) if (SECRET_PARAMS.test(name) || PERSONAL_PARAMS.test(name)) params.set(name, '[redacted]');
-  return `${url.slice(0, at)}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}`;
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -7,7 +7,7 @@ import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import { errors } from '../../domain/errors';
 
-/** Builds the store of one named limiter ('global', 'auth', 'booking-create'). */
+/** Builds the store of one named limiter ('global', 'auth', 'booking-create', 'booking-move'). */
 export type RateLimitStoreFactory = (name: string) => Store;
 
 export const RATE_LIMIT_STORE_LOCAL = 'rateLimitStore';
@@ -34,6 +34,19 @@ function userKey(req: Request): string {
   return req.customer ? `customer:${req.customer.accountId}` : clientAddressKey(req);
 }
 
+/** Per booking (its moves): the booking the route names, whoever asks. */
+export function bookingKey(req: Request): string {
+  return `booking:${String(req.params.id)}`;
+}
+
+/** The two limits of a customer's moves (docs/rules/limits.md#rate-limits): per client address and per booking, each its own count, shared by the API and the manage page. */
+export function moveLimiters(rateLimit: { bookingMove: number; bookingMovePerBooking: number; windowMs: number }): RequestHandler[] {
+  return [
+    rateLimiter(rateLimit.bookingMove, rateLimit.windowMs, 'booking-move'),
+    rateLimiter(rateLimit.bookingMovePerBooking, rateLimit.windowMs, 'booking-move-per-booking', bookingKey),
+  ];
+}
+
 /**
  * One limiter: a hit on its store per request, the X-RateLimit-Limit / -Remaining / -Reset headers,
  * and 429 RATE_LIMIT_EXCEEDED past the limit. The counting is express-rate-limit's Store (ours in
@@ -43,8 +56,13 @@ function userKey(req: Request): string {
  * The store is looked up on the app at the first request, so routers need not carry it. `name`
  * keeps the counters of different limiters apart (two limiters with the same name share a budget).
  */
-export function rateLimiter(limit: number, windowMs: number, name = `limit-${limit}-${windowMs}`, per: 'ip' | 'user' = 'ip'): RequestHandler {
-  const keyOf = per === 'user' ? userKey : clientAddressKey;
+export function rateLimiter(
+  limit: number,
+  windowMs: number,
+  name = `limit-${limit}-${windowMs}`,
+  per: 'ip' | 'user' | ((req: Request) => string) = 'ip',
+): RequestHandler {
+  const keyOf = typeof per === 'function' ? per : per === 'user' ? userKey : clientAddressKey;
   let store: Store | undefined;
   return (req, res, next) => {
     if (!store) {
@@ -53,9 +71,12 @@ export function rateLimiter(limit: number, windowMs: number, name = `limit-${lim
       void store.init?.({ windowMs, limit } as Options);
     }
     Promise.resolve(store.increment(keyOf(req))).then(({ totalHits, resetTime }) => {
-      if (!res.headersSent) {
+      const remaining = Math.max(limit - totalHits, 0);
+      // several limiters on one route (the global one, a route's, a booking's): the headers say the one with the fewest left
+      const shown = res.getHeader('X-RateLimit-Remaining');
+      if (!res.headersSent && (shown === undefined || remaining <= Number(shown))) {
         res.setHeader('X-RateLimit-Limit', String(limit));
-        res.setHeader('X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0)));
+        res.setHeader('X-RateLimit-Remaining', String(remaining));
         if (resetTime) res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
       }
       next(totalHits > limit ? errors.rateLimited() : undefined);

@@ -3,6 +3,7 @@
 // takes over) or v1 (every step server-rendered; works without JavaScript). v2 without JavaScript
 // falls back to the v1 steps after its first form. A salon that takes no bookings gets a page
 // saying so; an unknown salon a 404 page.
+import { assertShownDate } from './page-dates';
 import type { Request, Response } from 'express';
 import { html, type Html } from './html';
 import type { PagesContext } from './context';
@@ -105,6 +106,8 @@ async function renderTimeStep(ctx: PagesContext, view: SalonView, catalogue: Cat
   const salon = salonRules(tenant);
   const today = localDateOf(nowOf(ctx.deps), salon.timezone);
   const last = addDays(today, salon.maxBookingDaysInAdvance);
+  assertShownDate(state.week, last);
+  assertShownDate(state.date, last);
   let date = state.date;
   if (!date && !state.week) {
     const found = await nextAvailableDate(ctx.deps.knex, tenant, {

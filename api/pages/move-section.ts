@@ -1,23 +1,23 @@
 // The manage page's "move the appointment" (docs/rules/booking.md#moving-a-booking): until the salon's
 // cancellationHours before the start, a link opens a week of days with the times free for the same
 // services and the same staff choice (the booking's own time counts as free), and a form posts the
-// chosen time to `/<slug>/bookings/<id>/move`, the same move as the public API's. Afterwards it says
-// to call the salon. Plain links and forms, so it works without JavaScript in both page versions.
+// chosen time to `/<slug>/bookings/<id>/move`, the same move as the public API's. Afterwards, or
+// once the customer has moved it as often as a booking may be moved, it says to call the salon. Plain links and forms, so it works without JavaScript in both page versions.
+import { assertShownDate } from './page-dates';
 import { html, type Html } from './html';
 import type { PagesContext } from './context';
 import type { SalonView } from './salon';
 import { salonRules } from './catalogue';
 import { t, type MessageKey } from '../../web/shared/i18n';
-import { addDays, formatDay, formatLocalDate, formatTime, localDateOf, mondayOf, weekOf } from '../../web/shared/format';
+import { addDays, formatDay, formatLocalDate, formatTime, localDateOf, isLocalDate, mondayOf, weekOf } from '../../web/shared/format';
 import { dayBadge, dayState, dayStateText, isChoosable } from '../../web/shared/days';
 import { availabilityForDates } from '../../domain/availability/availability.service';
 import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import type { CancelPreviewDto } from '../../domain/booking/booking-cancel.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
 import { manageLinkPath } from '../../domain/booking/manage-link.service';
+import { customerMayMoveAgain } from '../../domain/booking/booking-move.service';
 import { nowOf } from '../../domain/time/clock';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** What the manage page's address asks of the move: open, and which week and day. */
 export interface MoveQuery {
@@ -27,7 +27,8 @@ export interface MoveQuery {
 }
 
 export function moveQueryOf(query: Record<string, unknown>): MoveQuery {
-  const date = (v: unknown) => (typeof v === 'string' && DATE.test(v) ? v : null);
+  // a value that is no real date (2027-02-30) is left out, as the booking page leaves it
+  const date = (v: unknown) => (isLocalDate(v) ? v : null);
   return { open: query.move === '1', week: date(query.week), date: date(query.date) };
 }
 
@@ -64,6 +65,12 @@ export async function moveSection(
       html`<p>${t(lang, 'moveClosed', { when: until })}</p>
         ${alert}`,
     );
+  if (!(await customerMayMoveAgain(ctx.deps.knex, tenant.id, booking.id)))
+    return heading(
+      lang,
+      html`<p>${t(lang, 'moveLimit')}</p>
+        ${alert}`,
+    );
   const manage = manageLinkPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
   if (!query.open) {
     return heading(
@@ -78,6 +85,8 @@ export async function moveSection(
   const now = nowOf(ctx.deps);
   const today = localDateOf(now, salon.timezone);
   const last = addDays(today, salon.maxBookingDaysInAdvance);
+  assertShownDate(query.week, last);
+  assertShownDate(query.date, last);
   const current = localDateOf(booking.startTime, salon.timezone);
   const date = query.date ?? (query.week ? null : current);
   const week = query.week ?? mondayOf(date ?? current);

@@ -4,15 +4,11 @@
 // cookie from the browser.
 import type { Request, Response } from 'express';
 import { BOOKING_PROOF_COOKIE, BOOKING_PROOF_MAX_AGE_S } from '../../web/shared/boot';
+import { cookieOptionsFor } from '../cookies';
 
 export function setProofCookie(req: Request, res: Response, bookingId: string, token: string): void {
-  res.cookie(`${BOOKING_PROOF_COOKIE}${bookingId}`, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.secure,
-    maxAge: BOOKING_PROOF_MAX_AGE_S * 1000,
-  });
+  // Secure by the one rule of every cookie (api/cookies.ts), not by req.secure
+  res.cookie(`${BOOKING_PROOF_COOKIE}${bookingId}`, token, cookieOptionsFor(req, { path: '/', maxAge: BOOKING_PROOF_MAX_AGE_S * 1000 }));
 }
 
 export function proofToken(req: Request, bookingId: string): string | undefined {

@@ -16,8 +16,9 @@ import { unsubscribeFromForm, unsubscribePage } from './unsubscribe-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
-import { rateLimiter } from '../middleware/rate-limit';
-import { redactedUrl, toAppError } from '../middleware/error-handler';
+import { moveLimiters, rateLimiter } from '../middleware/rate-limit';
+import { toAppError } from '../middleware/error-handler';
+import { redactedUrl } from '../redacted-url';
 import { errorMessage, t } from '../../web/shared/i18n';
 
 /** First path segments that belong to the platform, never to a salon's slug. */
@@ -58,6 +59,8 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   const acceptLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'waitlist-accept');
   // counted under the API join route's name: joining on the page and through POST /api/.../waitlist share one budget
   const joinLimit = rateLimiter(deps.config.rateLimit.bookingCreate, deps.config.rateLimit.windowMs, 'waitlist-join');
+  // counted under the API move route's names: moving on the manage page and through POST /api/.../move share the budgets
+  const moveLimits = moveLimiters(deps.config.rateLimit);
   const slugRoute = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response, next: () => void) => {
     if (RESERVED.has(String(req.params.slug))) return next();
     await handler(req, res);
@@ -89,6 +92,7 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   );
   router.post(
     '/:slug/bookings/:id/move',
+    ...moveLimits,
     form,
     slugRoute((req, res) => moveFromForm(ctx, req, res)),
   );

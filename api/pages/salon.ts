@@ -2,6 +2,7 @@
 // path's slug or from the host (`<slug>.<PLATFORM_DOMAIN>` or the salon's custom domain), the
 // language from `?lang=` (kept in a cookie) or Norwegian, and the salon's colours and images (logo
 // and cover through the signed image proxy, as same-origin paths).
+import { cookieOptionsFor } from '../cookies';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { isLang } from '../../web/shared/i18n';
@@ -41,7 +42,7 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export function pageLang(req: Request, res: Response): Lang {
   const asked = req.query.lang;
   if (isLang(asked)) {
-    res.cookie(LANG_COOKIE, asked, { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 365 * 24 * 3600 * 1000 });
+    res.cookie(LANG_COOKIE, asked, cookieOptionsFor(req, { path: '/', maxAge: 365 * 24 * 3600 * 1000 }));
     return asked;
   }
   const kept = req.cookies?.[LANG_COOKIE];

@@ -22,5 +22,7 @@ export class BookingSeriesModel extends BaseModel {
   createdBy!: string | null;
   customerAccountId!: string | null;
   endedAt!: Date | null;
+  /** FIRST_BOOKING_CANCELLED, or null (ended by hand, finished, or still active) */
+  endReason!: string | null;
   version!: number;
 }

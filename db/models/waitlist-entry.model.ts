@@ -27,5 +27,7 @@ export class WaitlistEntryModel extends BaseModel {
   tokenHash!: string;
   bookingId!: string | null;
   createdBy!: string | null;
+  /** how often its link was sent again on a join with its phone (migration 232) */
+  linkResends!: number;
   version!: number;
 }

@@ -55,12 +55,13 @@ export async function applyCancellation(
   const policy = await cancellationPolicy(deps, trx, tenant, row, opts.bySalon, opts.now);
   // The reserved voucher comes back, unless a captured payment is kept (forfeited with it)
   const voucherRelease = await deps.bookingHooks.releaseVoucher(trx, deps.signaller, row, policy.action === 'FORFEIT', actor, opts.now);
+  const cancelledBy = actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER';
   await changeBooking(deps, trx, row, {
     status: 'CANCELLED',
     update: {
       ...voucherRelease,
       cancelReason: opts.reason,
-      cancelledBy: actor.role === 'SYSTEM' ? 'SYSTEM' : opts.bySalon ? 'SALON' : 'CUSTOMER',
+      cancelledBy,
       cancelledAt: opts.now,
       cancellationFee: policy.cancellationFee,
       ...(policy.depositStatusAfter ? { depositStatus: policy.depositStatusAfter } : {}),
@@ -77,6 +78,7 @@ export async function applyCancellation(
     event: opts.bySalon ? 'BookingCancelledBySalon' : 'BookingCancelled',
   });
   await deps.bookingHooks.cancelled(deps.signaller, trx, row.tenantId, row.id, policy.paymentId, policy, { role: actor.role, userId: actor.userId }, opts.now);
+  await deps.bookingHooks.bookingCancelled(deps.signaller, trx, { tenantId: row.tenantId, bookingId: row.id, by: cancelledBy }, opts.now);
   return {
     action: policy.action,
     deposit: policy.deposit.state,

@@ -28,9 +28,20 @@ export interface CreateInput {
   source?: 'PHONE' | 'ADMIN';
   notes?: string | null;
   voucherCode?: string;
-  /** a series' occurrence: the booking gets a manage token, so its messages carry the manage link */
+  /** the booking gets a manage token, so its messages carry the manage link */
   withManageLink?: boolean;
-  /** a series' occurrence: the language of the series' first booking (docs/rules/messages.md#language); unset: the salon's */
+  /** the customer's language (docs/rules/messages.md#language); unset: the salon's */
+  language?: Language;
+}
+
+/** A standing appointment's occurrence: who made the series decides whose booking it is. */
+export interface OccurrenceInput {
+  startTime: string;
+  items: ItemInput[];
+  customerId: string;
+  /** STAFF: the salon's own series; CUSTOMER: the one a signed-in customer made (their account's, when it still exists) */
+  madeBy: { via: 'STAFF' } | { via: 'CUSTOMER'; customerAccountId: string | null };
+  /** the language of the series' first booking (docs/rules/messages.md#language) */
   language?: Language;
 }
 
@@ -89,6 +100,40 @@ export async function createStaffBooking(deps: BookingDeps, tenant: TenantContex
     ...salonSide(input),
     withManageLink: input.withManageLink ?? false,
     voucherCode: input.voucherCode,
+    language: input.language,
+  });
+  return booking;
+}
+
+/**
+ * A standing appointment's occurrence (docs/rules/series.md#booking-an-occurrence), booked as its
+ * series' own kind of booking is made, through the one story of a new booking: a series the salon
+ * made books the salon's own bookings (CONFIRMED, paid in person, as POST /bookings); a series a
+ * customer made books theirs as a public booking is made: PENDING until the salon approves it when
+ * autoConfirm is off, online with the salon's deposit when deposits are on (BookingHooks.startDeposit),
+ * with staff who take online bookings. Both carry the manage link.
+ */
+export async function createOccurrenceBooking(deps: BookingDeps, tenant: TenantContext, actor: Actor, input: OccurrenceInput): Promise<BookingDto> {
+  if (input.madeBy.via === 'STAFF') {
+    const { startTime, items, customerId, language } = input;
+    return createStaffBooking(deps, tenant, actor, { startTime, items, customerId, language, source: 'ADMIN', withManageLink: true });
+  }
+  const start = requireApiDateTime(input.startTime, 'startTime');
+  const now = nowOf(deps);
+  assertNotPassed(start, now);
+  assertWithinWindow(tenant, start, now);
+  const { booking } = await insertBooking(deps, {
+    tenant,
+    actor,
+    items: input.items,
+    start,
+    status: initialPublicBookingStatus(tenant.settings.autoConfirm),
+    source: 'ONLINE',
+    customerId: input.customerId,
+    isGuest: false,
+    customerAccountId: input.madeBy.customerAccountId ?? undefined,
+    onlineOnly: true,
+    withManageLink: true,
     language: input.language,
   });
   return booking;

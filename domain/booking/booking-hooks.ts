@@ -1,6 +1,7 @@
 /**
  * The port through which a booking change reaches the areas that react to bookings: payments (the
- * deposit), loyalty (the voucher) and the waitlist (time freed). Each call runs inside the change's
+ * deposit), loyalty (the voucher), standing appointments (the booking a series was made from) and
+ * the waitlist (time freed). Each call runs inside the change's
  * transaction, before it commits, so a failure rolls the booking change back with it. Those areas sit
  * above booking in the order of domain areas (CONTRIBUTING.md#the-order-of-domain-areas): booking
  * imports none of them, the composition root fills this port with their functions
@@ -41,6 +42,13 @@ export interface DepositBooking {
   discountAmount: number;
 }
 
+/** A booking just cancelled, and by whom (bookings.cancelled_by). */
+export interface CancelledBooking {
+  tenantId: string;
+  bookingId: string;
+  by: 'SALON' | 'CUSTOMER' | 'SYSTEM';
+}
+
 /** The deposit a cancellation's refund policy weighs (docs/rules/payments.md#refunds). */
 export interface DepositForCancellation {
   deposit: DepositState;
@@ -54,8 +62,8 @@ export interface BookingHooks {
    * A signed-in customer's new booking (docs/rules/customers.md#linking-an-account): the salon's
    * customer record it is for (the one linked to the account, else the one with the booking's
    * phone, made when new), and whether that record is the account's own: linked, or linked now
-   * because the account proved the phone or the e-mail. Only the account's own record's vouchers
-   * are the customer's to use.
+   * because the account proved the phone (an e-mail proves nothing). Only the account's own
+   * record's vouchers are the customer's to use.
    */
   accountCustomer(
     trx: Transaction,
@@ -104,6 +112,12 @@ export interface BookingHooks {
     actor: HookActor,
     now: Date,
   ): Promise<void>;
+  /**
+   * A cancellation, after its row is written and payments heard of it
+   * (docs/rules/series.md#changing-cancelling-ending): a standing appointment made from the booking
+   * ends when the salon or the platform cancelled it.
+   */
+  bookingCancelled(signaller: EntitySignaller, trx: Transaction, cancelled: CancelledBooking, now: Date): Promise<void>;
   /** A new status (docs/rules/payments.md#capture): arrival, completion or no-show captures an authorized manual-capture deposit. */
   statusChanged(signaller: EntitySignaller, trx: Transaction, tenantId: string, bookingId: string, status: string, now: Date): Promise<void>;
   /** The booking gave up time it held (docs/rules/waitlist.md#when-time-frees-up): the waitlist may offer it. */

@@ -6,7 +6,7 @@
  * waitlist, raises the calendar SEQUENCE and signals the workflow (that moves the reminder and tells
  * the customer). The salon's PATCH and the customer's move share it.
  */
-import type { Transaction } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
 import { errors } from '../errors';
 import type { TenantContext } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
@@ -23,7 +23,8 @@ import type { BookingEventType } from './booking-events.rules';
 import { assertMovable } from './booking-errors.rules';
 import { choosesRooms, plannedFromItems, spanOf } from './booking-plan.rules';
 import { placeVisit, replacePlacedSegments } from './booking-placement.service';
-import { itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
+import { customerMovesOf, itemsOf, loadDto, lockBookingRow, moveItem } from './booking.repository';
+import { assertMoveLeft, hasMoveLeft } from './booking-move.rules';
 import { isRecordedAfterTheFact, RECORDED_AFTER_THE_FACT, wasRecordedAfterTheFact } from './booking-past.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from './booking.types';
 
@@ -104,6 +105,11 @@ export async function placeMove(
   return { update, changes, event };
 }
 
+/** Whether the customer may still move the booking (docs/rules/booking.md#moving-a-booking): the manage page offers the move only then. */
+export async function customerMayMoveAgain(db: Db, tenantId: string, bookingId: string): Promise<boolean> {
+  return hasMoveLeft(await customerMovesOf(db, tenantId, bookingId));
+}
+
 /** Who asks for a customer's move: the holder of the booking's token or contact phone, or the signed-in account that owns it. */
 export type CustomerMover = { proof: GuestProof } | { accountId: string };
 
@@ -142,6 +148,8 @@ export async function moveForCustomer(
       if (!isWithinFreeCancellationWindow(new Date(row.startTime), now, tenant.settings.cancellationHours))
         throw moveWindowClosed(tenant.settings.cancellationHours);
       if (new Date(row.startTime).getTime() === start.getTime()) return;
+      // counted under the row lock: of two moves at once the second sees the first
+      assertMoveLeft(await customerMovesOf(trx, tenant.id, row.id));
       const move = await placeMove(trx, tenant, row, mode, { startTime: start }, { onlineOnly: true, now, onRooms: (chosen) => (roomsChosen = chosen) });
       await changeBooking(deps, trx, row, {
         update: move.update,

@@ -49,6 +49,43 @@ export async function lastRemindedBookingOnPhone(db: Db, phone: string, now: Dat
   return row as unknown as { id: string; tenantId: string } | undefined;
 }
 
+/** A booking a reply could be about, as the answer names it: its salon, its time. */
+export interface AwaitingBooking {
+  id: string;
+  tenantId: string;
+  salonName: string;
+  startTime: Date;
+  endTime: Date;
+  timezone: string;
+}
+
+/**
+ * The bookings on the phone that await an answer (docs/rules/reminders.md#answering-by-sms): their
+ * reminder SMS went out, they have not started and are still to come (PENDING or CONFIRMED), in any
+ * salon; soonest first.
+ */
+export async function bookingsAwaitingAnswerOnPhone(db: Db, phone: string, now: Date): Promise<AwaitingBooking[]> {
+  const rows = (await BookingModel.query(db)
+    .join('tenants as t', 't.id', 'bookings.tenantId')
+    .leftJoin('customers as c', 'c.id', 'bookings.customerId')
+    .whereExists(
+      BookingNotificationModel.query(db)
+        .whereColumn('booking_notifications.bookingId', 'bookings.id')
+        .where({ 'booking_notifications.kind': 'REMINDER', 'booking_notifications.channel': 'SMS' })
+        .whereNotNull('booking_notifications.sentAt'),
+    )
+    .where('bookings.startTime', '>', now)
+    .whereIn('bookings.status', [...REMINDABLE_BOOKING_STATUSES])
+    .where((w) => w.where('bookings.contactPhone', phone).orWhere((c) => c.whereNull('bookings.contactPhone').where('c.phone', phone)))
+    .orderBy('bookings.startTime')
+    .orderBy('bookings.id')
+    .select('bookings.id', 'bookings.tenantId', 't.name as salonName', 'bookings.startTime', 'bookings.endTime', 't.settings')) as unknown as (Omit<
+    AwaitingBooking,
+    'timezone'
+  > & { settings: { timezone?: string } | null })[];
+  return rows.map(({ settings, ...b }) => ({ ...b, timezone: settings?.timezone ?? 'Europe/Oslo' }));
+}
+
 /** One salon's figures for /api/metrics (docs/rules/reminders.md#measured). */
 export interface SalonReminderFigures {
   salon: string;

@@ -56,6 +56,14 @@ const TABLE: Record<BookingStatus, readonly BookingStatus[]> = {
   NO_SHOW: [],
 };
 
+/**
+ * A booking whose deposit is still to be paid: it pays online and its deposit is initiated, or failed
+ * and open for a retry (docs/rules/payments.md#booking-deposit-status). The salon does not honour it yet.
+ */
+export function awaitsDeposit(booking: { paymentMode: string; depositStatus: string | null }): boolean {
+  return booking.paymentMode === 'ONLINE' && (booking.depositStatus === 'PENDING' || booking.depositStatus === 'RETRY_PENDING');
+}
+
 export function isBookingStatus(value: unknown): value is BookingStatus {
   return typeof value === 'string' && (BOOKING_STATUSES as readonly string[]).includes(value);
 }

@@ -71,6 +71,15 @@ export async function insertAuditEntry(trx: Transaction, booking: { id: string; 
   await BookingAuditLogModel.query(trx).insert({ ...auditRow(booking, entry), createdAt: raw('clock_timestamp()') });
 }
 
+/** How many times the customer has moved the booking: its RESCHEDULED audit entries by CUSTOMER (the salon's own moves are not counted). */
+export async function customerMovesOf(db: Db, tenantId: string, bookingId: string): Promise<number> {
+  const row = (await BookingAuditLogModel.query(db)
+    .where({ tenantId, bookingId, action: 'RESCHEDULED', actorRole: 'CUSTOMER' })
+    .count('* as n')
+    .first()) as unknown as { n: string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 /** A booking_segments row as written: one part of an item's (or a hold's) time, with the denormalised flags. */
 export interface NewSegmentRow {
   id: string;

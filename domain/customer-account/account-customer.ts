@@ -1,24 +1,19 @@
 // Which salon customer record a signed-in customer's booking is for, and whether it is theirs
 // (docs/rules/customers.md#linking-an-account). A phone typed into a booking proves nothing: the
 // record with that phone is the booking's customer (as for a guest), but it becomes the account's
-// only when the account proved the phone (a one-time code, phone-verification.service.ts) or the
-// identity provider verified the account's e-mail and the record has it. Booking reaches this
-// through its BookingHooks port (composition/domain-hooks.ts).
+// only when the account proved the phone, the one thing that identifies a record at its salon (a
+// one-time code, phone-verification.service.ts). An e-mail proves nothing, verified by the identity
+// provider or not: the record's e-mail is whatever the booking that made it typed. Booking reaches
+// this through its BookingHooks port (composition/domain-hooks.ts).
 import type { Transaction } from '../../db/db-handle';
 import { findCustomer, customerIdOfAccount, linkProvenOwner } from '../customer/customer.repository';
 import { findOrCreateCustomerByPhone } from '../customer/customer.service';
-import { normaliseEmail } from '../customer/customer.rules';
 import { samePhone, type PhoneRegion } from '../phone/phone.rules';
 import { findAccount, type CustomerAccountRow } from './customer-account.repository';
 
-/** Whether the account has proven the customer record's phone or e-mail. */
-export function provesRecord(
-  account: Pick<CustomerAccountRow, 'phone' | 'phoneVerifiedAt' | 'email' | 'emailVerified'>,
-  record: { phone: string | null; email: string | null },
-): boolean {
-  const phone = account.phoneVerifiedAt !== null && samePhone(account.phone, record.phone);
-  const email = account.emailVerified && normaliseEmail(account.email) !== null && normaliseEmail(account.email) === normaliseEmail(record.email);
-  return phone || email;
+/** Whether the account has proven the customer record's phone (docs/rules/customers.md#linking-an-account). */
+export function provesRecord(account: Pick<CustomerAccountRow, 'phone' | 'phoneVerifiedAt'>, record: { phone: string | null }): boolean {
+  return account.phoneVerifiedAt !== null && samePhone(account.phone, record.phone);
 }
 
 export async function accountCustomer(

@@ -115,16 +115,16 @@ export async function salonsOfAccount(db: Db, accountId: string): Promise<{ tena
 
 /**
  * Whether a customer record's account has proven it (docs/rules/customers.md#linking-an-account): the
- * account verified the record's phone, or its provider verified the record's e-mail. Reads the
+ * account verified the record's phone by a one-time code; an e-mail proves nothing. Reads the
  * accounts' proof columns (customer-account's table) inside this area's statements.
  */
 const PROVEN_OWNER = `EXISTS (SELECT 1 FROM customer_accounts a WHERE a.id = c.account_id
-    AND ((a.phone_verified_at IS NOT NULL AND a.phone = c.phone) OR (a.email_verified AND lower(a.email) = c.email)))`;
+    AND a.phone_verified_at IS NOT NULL AND a.phone = c.phone)`;
 
 /**
  * Links the salon's customer record to the account that proved it is theirs: unless the account has
  * a record in that salon already, and unless another account proved it first (a record linked
- * without proof, as bookings did before, is taken over). True when the record is the account's
+ * without proof, as bookings and verified e-mails did before, is taken over). True when the record is the account's
  * afterwards. Raw SQL: a model query cannot express the correlated conditions of one UPDATE.
  */
 export async function linkProvenOwner(db: Db, tenantId: string, customerId: string, accountId: string): Promise<boolean> {

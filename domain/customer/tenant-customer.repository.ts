@@ -133,6 +133,8 @@ export async function contactOfTenantCustomer(
       phone: string | null;
       email: string | null;
       tenantName: string;
+      /** the salon's address (its country reads its numbers) */
+      address: unknown;
       timezone: string | undefined;
       currency: string | undefined;
     }
@@ -142,7 +144,7 @@ export async function contactOfTenantCustomer(
     .join('customers as c', 'c.id', 'tenant_customers.customerId')
     .join('tenants as t', 't.id', 'tenant_customers.tenantId')
     .where('tenant_customers.id', tenantCustomerId)
-    .select('c.id as customerId', 'c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.settings')
+    .select('c.id as customerId', 'c.name as customerName', 'c.phone', 'c.email', 't.name as tenantName', 't.address', 't.settings')
     .first()) as unknown as
     | {
         customerId: string;
@@ -150,6 +152,7 @@ export async function contactOfTenantCustomer(
         phone: string | null;
         email: string | null;
         tenantName: string;
+        address: unknown;
         settings: { timezone?: string; currency?: string } | null;
       }
     | undefined;
@@ -160,6 +163,7 @@ export async function contactOfTenantCustomer(
     phone: row.phone,
     email: row.email,
     tenantName: row.tenantName,
+    address: row.address,
     timezone: row.settings?.timezone,
     currency: row.settings?.currency,
   };

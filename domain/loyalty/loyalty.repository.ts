@@ -16,6 +16,7 @@ import { plain, returnedRows } from '../../db/plain';
 import { contactOfTenantCustomer } from '../customer/tenant-customer.repository';
 import { latestBookingLanguage } from '../booking/booking-customer.repository';
 import type { Language } from '../language/language.rules';
+import { phoneRegionOf, type PhoneRegion } from '../phone/phone.rules';
 import type { LoyaltyCardType, RewardType, VoucherStatus } from './loyalty.rules';
 
 export interface CardRow {
@@ -383,6 +384,8 @@ export interface VoucherMessageContext {
   currency: string;
   /** the language of the customer's latest booking at the salon (docs/rules/messages.md#language) */
   language: Language;
+  /** the salon's country: its numbers alone get its SMS */
+  region: PhoneRegion;
 }
 
 export async function voucherMessageContext(db: Db, voucherId: string): Promise<VoucherMessageContext | undefined> {
@@ -399,6 +402,7 @@ export async function voucherMessageContext(db: Db, voucherId: string): Promise<
     email: contact.email,
     currency: contact.currency ?? 'NOK',
     language,
+    region: phoneRegionOf({ address: contact.address }),
   };
 }
 

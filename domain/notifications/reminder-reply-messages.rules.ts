@@ -8,7 +8,9 @@ import type { Language } from '../language/language.rules';
 import { messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
 
 /** What a reply by SMS did (docs/rules/reminders.md#answering-by-sms); sms_replies.outcome. */
-export type ReplyOutcome = 'PROMISED' | 'ALREADY_PROMISED' | 'CANCELLED' | 'WINDOW_CLOSED' | 'ALREADY_CANCELLED' | 'FINISHED' | 'HELP' | 'NO_BOOKING';
+/** WHICH_BOOKING: more than one booking of the phone awaits an answer, so nothing was changed and the answer asks which. */
+export type ReplyOutcome =
+  'PROMISED' | 'ALREADY_PROMISED' | 'CANCELLED' | 'WINDOW_CLOSED' | 'ALREADY_CANCELLED' | 'FINISHED' | 'HELP' | 'NO_BOOKING' | 'WHICH_BOOKING';
 
 /** What the cancellation did with the deposit, or would do (outside the free window). */
 export interface DepositFacts {
@@ -84,8 +86,22 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
         : `Timen din ${at} kan ikke endres lenger. Ta kontakt med ${salon}.`;
     case 'HELP':
     case 'NO_BOOKING':
+    // renderWhichBooking answers it; it names no one booking
+    case 'WHICH_BOOKING':
       return en ? `${help} It is about your appointment ${at}.${link}` : `${help} Gjelder timen din ${at}.${link}`;
   }
+}
+
+/**
+ * The answer when more than one booking of the phone awaits an answer (docs/rules/reminders.md#answering-by-sms):
+ * nothing changed; it names each by day, time and salon, and says where to answer for one.
+ */
+export function renderWhichBooking(bookings: readonly { salonName: string; startTime: Date; timezone: string }[], language: Language = 'nb'): string {
+  const en = language === 'en';
+  const named = bookings.map((b) => `${messageDateTime(b.startTime, b.timezone, language)} ${en ? 'at' : 'hos'} ${b.salonName}`).join('; ');
+  return en
+    ? `You have ${bookings.length} appointments waiting for an answer: ${named}. Nothing is changed. Answer on the link in the reminder of the one you mean, or call the salon.`
+    : `Du har ${bookings.length} timer som venter på svar: ${named}. Ingenting er endret. Svar på lenken i påminnelsen for timen du mener, eller ring salongen.`;
 }
 
 /** The salon's e-mail about a booking its customer has not promised to come to by the salon's flag time (in the salon's language). */

@@ -1,7 +1,8 @@
 /**
  * A customer's reply to a reminder by SMS (docs/rules/reminders.md#answering-by-sms): POST
  * /webhooks/sms/sveve. The reply is matched to the booking on the sender's phone whose reminder went
- * out last; "JA"/"YES" is the customer's promise to come, "NEI"/"NO" cancels it under the salon's policy (the manage page's
+ * out last, unless more than one awaits an answer (then nothing changes and the answer names them);
+ * "JA"/"YES" is the customer's promise to come, "NEI"/"NO" cancels it under the salon's policy (the manage page's
  * rules: inside the free window only, the deposit as the policy says), anything else gets a short help
  * answer. The answer goes back through the SmsSender port and tells what happened.
  *
@@ -14,11 +15,11 @@ import crypto from 'node:crypto';
 import { errors } from '../errors';
 import type { SmsSender } from './sms-sender';
 import type { BookingMessageFacts } from './booking-messages.rules';
-import { renderReplyAnswer, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
+import { renderReplyAnswer, renderWhichBooking, type DepositFacts, type ReplyOutcome } from './reminder-reply-messages.rules';
 import { senderPhone, SMS_REPLY_MAX_LENGTH } from './sms-reply.rules';
 import { claimSmsReply, findSmsReply, markSmsReplyAnswered, recordSmsReplyOutcome } from './sms-reply.repository';
 import { replyIntent, type ReplyIntent } from '../booking/booking-reminder.rules';
-import { lastRemindedBookingOnPhone } from '../booking/booking-reminder.repository';
+import { bookingsAwaitingAnswerOnPhone, lastRemindedBookingOnPhone } from '../booking/booking-reminder.repository';
 import { applyPromise } from '../booking/booking-promise.service';
 import { applyCancellation, customerCancelPreview } from '../booking/booking-cancel.service';
 import { isWithinFreeCancellationWindow } from '../booking/cancellation.rules';
@@ -29,6 +30,7 @@ import { isRemindable } from '../booking/booking-status.rules';
 import { GUEST_ACTOR, type BookingDeps, type BookingRow } from '../booking/booking.types';
 import type { Transaction } from '../../db/db-handle';
 import { tenantById } from '../tenant/tenant-context';
+import { DEFAULT_PHONE_REGION, phoneRegionOf, smsReaches } from '../phone/phone.rules';
 import { nowOf } from '../time/clock';
 
 export interface SmsReplyDeps {
@@ -110,15 +112,22 @@ export async function receiveSmsReply(deps: SmsReplyDeps, inbound: InboundSms): 
   if (!handled) {
     // a redelivery: the first delivery's outcome; its answer again only when it never went out
     const first = (await findSmsReply(knex, inbound.gateway, inbound.messageId))!;
-    const answered = first.answeredAt !== null || (await answer(deps, first.id, first.fromPhone, first.answer));
+    const answered = first.answeredAt !== null || (await answer(deps, first, first.fromPhone, first.answer));
     return { outcome: first.outcome as ReplyOutcome, bookingId: first.bookingId, duplicate: true, answered };
   }
-  const answered = await answer(deps, handled.id, to, handled.answer);
+  const answered = await answer(deps, handled, to, handled.answer);
   return { outcome: handled.outcome, bookingId: handled.bookingId, duplicate: false, answered };
 }
 
-/** Sends the answer and stamps it; false when the gateway refused it (a redelivery tries again). */
-async function answer(deps: SmsReplyDeps, id: string, to: string, text: string): Promise<boolean> {
+/**
+ * Sends the answer and stamps it; false when the gateway refused it (a redelivery tries again). A
+ * number of another country than the salon's the reply is about (Norway's, when it is about none)
+ * gets no answer (docs/rules/messages.md#numbers-of-other-countries): nothing is sent, nothing to try again.
+ */
+async function answer(deps: SmsReplyDeps, reply: { id: string; tenantId: string | null }, to: string, text: string): Promise<boolean> {
+  const region = reply.tenantId ? phoneRegionOf(await tenantById(deps.bookings.knex, reply.tenantId)) : DEFAULT_PHONE_REGION;
+  if (!smsReaches(to, region)) return true;
+  const id = reply.id;
   try {
     await deps.sms.send({ to, text, meta: { smsReplyId: id, kind: 'REPLY_ANSWER' } });
   } catch {
@@ -136,7 +145,11 @@ async function decide(
   phone: string,
   now: Date,
 ): Promise<{ tenantId: string | null; bookingId: string | null; outcome: ReplyOutcome; answer: string }> {
-  const match = await lastRemindedBookingOnPhone(trx, phone, now);
+  // a phone anyone may book with can have another's booking awaiting an answer too: which one is not guessed
+  const awaiting = await bookingsAwaitingAnswerOnPhone(trx, phone, now);
+  if (awaiting.length > 1) return { tenantId: null, bookingId: null, outcome: 'WHICH_BOOKING', answer: renderWhichBooking(awaiting) };
+  // one awaiting is the one meant; none: the last reminded, to answer what became of it
+  const match = awaiting[0] ?? (await lastRemindedBookingOnPhone(trx, phone, now));
   if (!match) {
     const outcome: ReplyOutcome = intent === 'OTHER' ? 'HELP' : 'NO_BOOKING';
     return { tenantId: null, bookingId: null, outcome, answer: renderReplyAnswer(outcome, null, 'nb') };

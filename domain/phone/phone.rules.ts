@@ -64,6 +64,16 @@ export function smsRecipient(stored: string): string {
   return toE164(stored) ?? stored;
 }
 
+/**
+ * Whether the salon's SMS goes to this number (docs/rules/messages.md#numbers-of-other-countries):
+ * only numbers of the salon's own country, by calling code (+47 is Norway's, Svalbard's too). A number
+ * stored before it was checked, that cannot be read, gets none.
+ */
+export function smsReaches(stored: string, salonRegion: PhoneRegion): boolean {
+  const parsed = parsePhoneNumberFromString(smsRecipient(stored));
+  return parsed !== undefined && parsed.countryCallingCode === getCountryCallingCode(salonRegion);
+}
+
 /** "+47": the calling code of a region, for hints such as "without a country code we use +47". */
 export function callingCodeOf(region: PhoneRegion): string {
   return `+${getCountryCallingCode(region)}`;

@@ -3,7 +3,7 @@
 // by the signal `seriesEvent` `{type, entityVersion}`, reading the series as a SeriesSnapshot.
 // Pure: imported by the series services, the activities and the workflow.
 import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
-import type { SeriesStatus } from './series.rules';
+import type { SeriesEndReason, SeriesStatus } from './series.rules';
 
 export type SeriesEventType =
   | 'SeriesCreated'
@@ -11,6 +11,8 @@ export type SeriesEventType =
   | 'SeriesChanged'
   | 'SeriesOccurrenceCancelled'
   | 'SeriesEnded'
+  // the salon or the platform cancelled the booking the series was made from: it ends, and its workflow cancels what it booked
+  | 'SeriesFirstBookingCancelled'
   // the salon's booking window grew: occurrences now inside it are booked at once
   | 'SeriesWindowChanged';
 
@@ -27,6 +29,8 @@ export interface SeriesSnapshot {
   seriesId: string;
   status: SeriesStatus;
   version: number;
+  /** unset in snapshots read before the reason was kept */
+  endReason?: SeriesEndReason | null;
 }
 
 export const seriesContract = entityContract<SeriesEventType, SeriesWorkflowArgs, SeriesSnapshot>({

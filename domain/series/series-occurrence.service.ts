@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { tenantById, type TenantContext } from '../tenant/tenant-context';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
 import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
-import { createStaffBooking } from '../booking/booking-create.service';
+import { createOccurrenceBooking } from '../booking/booking-create.service';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import { toIso } from '../time/iso';
 import { bookingById } from '../booking/booking-timeline.repository';
@@ -127,12 +127,12 @@ async function tryOnce(deps: OccurrenceDeps, tenant: TenantContext, seriesId: st
       return { done: true };
     }
     try {
-      const booking = await createStaffBooking({ ...deps, knex: trx, now: () => at }, tenant, SERIES_ACTOR, {
+      // the salon's approval and deposit as the series' kind of booking has them (docs/rules/series.md#booking-an-occurrence)
+      const booking = await createOccurrenceBooking({ ...deps, knex: trx, now: () => at }, tenant, SERIES_ACTOR, {
         startTime: toIso(start),
         items: series.serviceIds.map((serviceId) => ({ serviceId, resourceId: series.resourceId })),
         customerId: series.customerId,
-        source: 'ADMIN',
-        withManageLink: true,
+        madeBy: series.createdVia === 'CUSTOMER' ? { via: 'CUSTOMER', customerAccountId: series.customerAccountId } : { via: 'STAFF' },
         language,
       });
       const moved = start.getTime() !== planned.getTime();

@@ -33,6 +33,8 @@ export interface SeriesDto {
   nextDates: string[];
   createdAt: string;
   endedAt: string | null;
+  /** FIRST_BOOKING_CANCELLED when the booking it was made from was cancelled by the salon or the platform; else null */
+  endReason: SeriesRow['endReason'];
 }
 
 export function seriesDto(row: SeriesRow, occurrences: OccurrenceRow[], bookingStatuses: Map<string, BookingStatus>, timezone: string, now: Date): SeriesDto {
@@ -75,5 +77,6 @@ export function seriesDto(row: SeriesRow, occurrences: OccurrenceRow[], bookingS
     nextDates: next.slice(0, SERIES_NEXT_DATES).map(toIso),
     createdAt: toIso(row.createdAt),
     endedAt: row.endedAt ? toIso(row.endedAt) : null,
+    endReason: row.endReason ?? null,
   };
 }

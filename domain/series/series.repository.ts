@@ -9,9 +9,12 @@ import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { BookingSeriesModel } from '../../db/models/booking-series.model';
 import { BookingSeriesOccurrenceModel } from '../../db/models/booking-series-occurrence.model';
 import { BookingSeriesNotificationModel } from '../../db/models/booking-series-notification.model';
-import type { OccurrenceStatus, SeriesStatus } from './series.rules';
+import type { OccurrenceStatus, SeriesEndReason, SeriesStatus } from './series.rules';
 
-export type SeriesRow = Omit<ReturnType<typeof plain<BookingSeriesModel>>, 'status'> & { status: SeriesStatus };
+export type SeriesRow = Omit<ReturnType<typeof plain<BookingSeriesModel>>, 'status' | 'endReason'> & {
+  status: SeriesStatus;
+  endReason: SeriesEndReason | null;
+};
 export type OccurrenceRow = Omit<ReturnType<typeof plain<BookingSeriesOccurrenceModel>>, 'status'> & { status: OccurrenceStatus };
 
 const seriesRow = (m: BookingSeriesModel) => plain(m) as SeriesRow;
@@ -62,7 +65,7 @@ export async function lockSeries(trx: Transaction, tenantId: string, id: string)
 export async function updateSeriesVersioned(
   trx: Transaction,
   series: SeriesRow,
-  changes: Partial<Pick<SeriesRow, 'status' | 'intervalWeeks' | 'resourceId' | 'anchorIndex' | 'anchorStart' | 'endedAt'>>,
+  changes: Partial<Pick<SeriesRow, 'status' | 'intervalWeeks' | 'resourceId' | 'anchorIndex' | 'anchorStart' | 'endedAt' | 'endReason'>>,
 ): Promise<SeriesRow | undefined> {
   const [row] = await returnedRows<SeriesRow>(
     BookingSeriesModel.query(trx)
@@ -92,6 +95,12 @@ export async function pageOfSeries(db: Db, tenantId: string, filter: SeriesFilte
 /** Active series of a salon (a grown booking window tells each of them). */
 export async function activeSeriesOfTenant(db: Db, tenantId: string): Promise<SeriesRow[]> {
   return (await BookingSeriesModel.query(db).where({ tenantId, status: 'ACTIVE' }).orderBy('id')).map(seriesRow);
+}
+
+/** The series a booking starts (its occurrence 0), locked; undefined when it starts none. */
+export async function lockSeriesStartedBy(trx: Transaction, tenantId: string, firstBookingId: string): Promise<SeriesRow | undefined> {
+  const row = await BookingSeriesModel.query(trx).findOne({ tenantId, firstBookingId }).forUpdate();
+  return row && seriesRow(row);
 }
 
 /** The series a booking starts or is an occurrence of (id and its index), if any. */

@@ -15,6 +15,8 @@ export const SERIES_TOLERANCE_DAYS = { min: 0, max: 7, default: 2 } as const;
 export const SERIES_NEXT_DATES = 5;
 
 export type SeriesStatus = 'ACTIVE' | 'ENDED' | 'FINISHED';
+/** Why a series ended when not by hand: the salon or the platform cancelled the booking it was made from (docs/rules/series.md#changing-cancelling-ending). */
+export type SeriesEndReason = 'FIRST_BOOKING_CANCELLED';
 export type OccurrenceStatus = 'BOOKED' | 'MOVED' | 'SKIPPED' | 'CANCELLED';
 
 /** Why an occurrence moved or was skipped. */

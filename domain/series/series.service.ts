@@ -24,7 +24,8 @@ import { statusesOfBookings } from '../booking/booking-list.repository';
 import { assertStaffScope } from '../booking/booking-access.service';
 import { cancelBooking } from '../booking/booking-cancel.service';
 import type { Actor, BookingDeps, BookingRow } from '../booking/booking.types';
-import { isTerminalStatus } from '../booking/booking-status.rules';
+import type { BookingHooks } from '../booking/booking-hooks';
+import { awaitsDeposit, isTerminalStatus } from '../booking/booking-status.rules';
 import { changeSeries, createSeriesRows } from './series-change';
 import { seriesDto, type SeriesDto } from './series.dto';
 import { SERIES_INTERVAL_WEEKS, SERIES_OCCURRENCE_COUNT, SERIES_UNTIL_MAX_DAYS, isInSeries, plannedStartOf } from './series.rules';
@@ -35,8 +36,10 @@ import {
   insertOccurrence,
   lastHandledIndex,
   lockSeries,
+  lockSeriesStartedBy,
   occurrencesOf,
   pageOfSeries,
+  seriesById,
   seriesByIds,
   seriesOfBookings,
   updateSeriesVersioned,
@@ -84,6 +87,18 @@ function assertPlanInput(input: SeriesInput): void {
   if (details.length) throw errors.validation('Request validation failed', details);
 }
 
+/**
+ * Whether the salon would honour the booking a series starts from (docs/rules/series.md#making-a-series):
+ * it has approved it (not PENDING) and its deposit is not still to be paid; otherwise a series would
+ * skip the approval and the deposit its occurrences follow.
+ */
+function assertHonoured(booking: BookingRow): void {
+  if (booking.status === 'PENDING')
+    throw errors.unprocessable('SERIES_BOOKING_NOT_CONFIRMED', 'A series is made from a booking the salon has confirmed; this one waits for its approval');
+  if (awaitsDeposit(booking))
+    throw errors.unprocessable('SERIES_BOOKING_NOT_PAID', 'A series is made from a booking whose deposit is paid; this one waits for it');
+}
+
 /** The booking a series starts from, and who books: its one staff member and its services. */
 async function seriesSource(trx: Transaction, booking: BookingRow, input: SeriesInput, tz: string, who: 'STAFF' | 'CUSTOMER', now: Date) {
   const usable =
@@ -98,6 +113,7 @@ async function seriesSource(trx: Transaction, booking: BookingRow, input: Series
         : `A series cannot be made from a ${booking.status.toLowerCase()} booking`,
     );
   }
+  assertHonoured(booking);
   if (!booking.customerId) throw errors.unprocessable('SERIES_NEEDS_CUSTOMER', 'The booking has no customer to book the series for');
   const items = (await itemsOf(trx, [booking.id])).sort((a, b) => a.sortOrder - b.sortOrder);
   const resourceIds = new Set(items.map((i) => i.resourceId));
@@ -273,18 +289,62 @@ export async function endSeries(deps: SeriesDeps, tenant: TenantContext, actor: 
     const series = await lockedSeries(trx, tenant, actor, id);
     if (series.status !== 'ACTIVE') throw notActive(series);
     await changeSeries(deps.signaller, trx, series, { status: 'ENDED', endedAt: now }, 'SeriesEnded');
-    if (!input.cancelBooked) return;
-    const booked = (await occurrencesOf(trx, [series.id])).filter((o) => o.bookingId && o.startTime && o.startTime > now);
-    const statuses = await statusesOfBookings(
-      trx,
-      booked.map((o) => o.bookingId!),
-    );
-    for (const o of booked) {
-      if (isTerminalStatus(statuses.get(o.bookingId!)!)) continue;
-      await cancelBooking({ ...deps, knex: trx }, tenant, actor, o.bookingId!, { bySalon: true, reason: 'The standing appointment was ended' });
-    }
+    if (input.cancelBooked) await cancelBookedToCome({ ...deps, knex: trx }, tenant, actor, series, now, 'The standing appointment was ended');
   });
   return getSeries(deps, tenant, actor, id);
+}
+
+/** Every booking of the locked series still to come, cancelled by the salon with its usual messages and refunds (a cancelled or finished one is left). */
+async function cancelBookedToCome(deps: SeriesDeps, tenant: TenantContext, actor: Actor, series: SeriesRow, now: Date, reason: string): Promise<void> {
+  const booked = (await occurrencesOf(deps.knex, [series.id])).filter((o) => o.bookingId && o.startTime && o.startTime > now);
+  const statuses = await statusesOfBookings(
+    deps.knex,
+    booked.map((o) => o.bookingId!),
+  );
+  for (const o of booked) {
+    if (isTerminalStatus(statuses.get(o.bookingId!)!)) continue;
+    await cancelBooking(deps, tenant, actor, o.bookingId!, { bySalon: true, reason });
+  }
+}
+
+/**
+ * BookingHooks.bookingCancelled (docs/rules/series.md#changing-cancelling-ending): the salon or the
+ * platform cancelling the booking a series was made from takes away what the series stands on, so
+ * the series ends (FIRST_BOOKING_CANCELLED) and its workflow, told before this commits, cancels the
+ * bookings it made that are still to come (cancelBookingsOfEndedSeries). The customer cancelling it
+ * takes one visit off, as for any occurrence; any other booking's cancellation changes no series.
+ */
+export const firstBookingCancelled: BookingHooks['bookingCancelled'] = async (signaller, trx, cancelled, now) => {
+  if (cancelled.by === 'CUSTOMER') return;
+  const series = await lockSeriesStartedBy(trx, cancelled.tenantId, cancelled.bookingId);
+  if (series?.status !== 'ACTIVE') return;
+  await changeSeries(signaller, trx, series, { status: 'ENDED', endedAt: now, endReason: 'FIRST_BOOKING_CANCELLED' }, 'SeriesFirstBookingCancelled');
+};
+
+/** Who cancels the bookings of a series whose first booking was cancelled: the series' workflow. */
+const SERIES_WORKFLOW_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
+
+/**
+ * The series' workflow, once its first booking was cancelled by the salon or the platform: every
+ * booking the series made that is still to come is cancelled by the salon. Idempotent: a cancelled
+ * booking is left, so a retried step cancels nothing twice.
+ */
+export async function cancelBookingsOfEndedSeries(deps: SeriesDeps, seriesId: string): Promise<void> {
+  const now = nowOf(deps);
+  const found = await seriesById(deps.knex, seriesId);
+  if (!found || found.endReason !== 'FIRST_BOOKING_CANCELLED') return;
+  const tenant = await tenantById(deps.knex, found.tenantId);
+  await deps.knex.transaction(async (trx) => {
+    const series = (await lockSeries(trx, tenant.id, seriesId))!;
+    await cancelBookedToCome(
+      { ...deps, knex: trx },
+      tenant,
+      SERIES_WORKFLOW_ACTOR,
+      series,
+      now,
+      'The booking the standing appointment was made from was cancelled',
+    );
+  });
 }
 
 /**

@@ -7,7 +7,12 @@
 import { entityContract, type EntityEvent } from '../workflow-signals/entity-contract.rules';
 
 export type WaitlistEntryStatus = 'WAITING' | 'BOOKED' | 'LEFT' | 'EXPIRED';
-export type WaitlistEntryEventType = 'WaitlistEntryJoined' | 'WaitlistEntryBooked' | 'WaitlistEntryLeft';
+export type WaitlistEntryEventType =
+  | 'WaitlistEntryJoined'
+  | 'WaitlistEntryBooked'
+  | 'WaitlistEntryLeft'
+  // a join with its phone over overlapping dates: its link is sent to its own contacts again
+  | 'WaitlistEntryLinkAsked';
 export type WaitlistEntryEvent = EntityEvent<WaitlistEntryEventType>;
 
 export interface WaitlistEntryWorkflowArgs {
@@ -21,6 +26,8 @@ export interface WaitlistEntrySnapshot {
   version: number;
   /** epoch ms: the end of the entry's last date, salon-local */
   endsAt: number;
+  /** how often its link was asked again (unset in snapshots read before it was kept) */
+  linkResends?: number;
 }
 
 export const waitlistEntryContract = entityContract<WaitlistEntryEventType, WaitlistEntryWorkflowArgs, WaitlistEntrySnapshot>({

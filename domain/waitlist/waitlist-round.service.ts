@@ -61,7 +61,13 @@ export async function entrySnapshot(db: Db, entryId: string): Promise<WaitlistEn
   const entry = await entryById(db, entryId);
   if (!entry) return undefined;
   const tenant = await tenantById(db, entry.tenantId);
-  return { entryId, status: entry.status, version: entry.version, endsAt: entryEndsAtMs(entry.toDate, tenant.settings.timezone) };
+  return {
+    entryId,
+    status: entry.status,
+    version: entry.version,
+    endsAt: entryEndsAtMs(entry.toDate, tenant.settings.timezone),
+    linkResends: entry.linkResends,
+  };
 }
 
 export function waitlistModeOf(tenant: TenantContext): WaitlistMode {

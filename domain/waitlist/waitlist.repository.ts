@@ -54,6 +54,35 @@ export async function insertEntry(trx: Transaction, entry: NewEntry): Promise<En
   return row;
 }
 
+/** The WAITING entry of the phone at the salon whose dates overlap these, locked; undefined when none. */
+export async function lockWaitingEntryOfPhone(
+  trx: Transaction,
+  tenantId: string,
+  phone: string,
+  fromDate: string,
+  toDate: string,
+): Promise<EntryRow | undefined> {
+  const row = await WaitlistEntryModel.query(trx)
+    .where({ tenantId, contactPhone: phone, status: 'WAITING' })
+    .where('fromDate', '<=', toDate)
+    .where('toDate', '>=', fromDate)
+    .orderBy('createdAt')
+    .forUpdate()
+    .first();
+  return row && entryRow(row);
+}
+
+/** Compare-and-set: one more resend of the entry's link, version + 1; undefined when it changed meanwhile. */
+export async function countLinkResend(trx: Transaction, entry: EntryRow): Promise<EntryRow | undefined> {
+  const [row] = await returnedRows<EntryRow>(
+    WaitlistEntryModel.query(trx)
+      .patch({ linkResends: entry.linkResends + 1, version: entry.version + 1 })
+      .where({ id: entry.id, version: entry.version })
+      .returning('*'),
+  );
+  return row;
+}
+
 export async function findEntry(db: Db, tenantId: string, id: string): Promise<EntryRow | undefined> {
   const row = await WaitlistEntryModel.query(db).findOne({ tenantId, id });
   return row && entryRow(row);

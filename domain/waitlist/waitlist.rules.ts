@@ -9,6 +9,9 @@ import type { WaitlistMode } from './waitlist-events.rules';
 /** The longest date range of one entry, from its first to its last date (docs/rules/waitlist.md#joining). */
 export const WAITLIST_MAX_RANGE_DAYS = 60;
 /** `settings.waitlistHoldMinutes` (docs/rules/waitlist.md#offers). */
+/** How often an entry's link is sent again on joins with its phone, over its life (docs/rules/waitlist.md#joining). */
+export const WAITLIST_LINK_RESENDS = 3;
+
 export const WAITLIST_HOLD_MINUTES = { default: 15, min: 1, max: 120 } as const;
 export const DEFAULT_WAITLIST_MODE: WaitlistMode = 'FIRST_IN_LINE';
 

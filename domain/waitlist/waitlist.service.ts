@@ -21,10 +21,22 @@ import { assertAcceptingBookings } from '../booking/accepting-bookings.rules';
 import { phoneRegionOf, requirePhone } from '../phone/phone.rules';
 import { languageOr, type Language } from '../language/language.rules';
 import { waitlistEntryContract } from './waitlist-events.rules';
-import { entryWishProblems } from './waitlist.rules';
+import { entryWishProblems, WAITLIST_LINK_RESENDS } from './waitlist.rules';
 import { entryTokenMatches, issueEntryToken } from './waitlist-tokens';
 import { accountEntryDto, entryDto, type WaitlistEntryDto } from './waitlist.dto';
-import { findEntry, insertEntry, lockEntry, pageOfAccountEntries, pageOfEntries, type EntryFilter, type EntryRow } from './waitlist.repository';
+import {
+  countLinkResend,
+  findEntry,
+  insertEntry,
+  lockEntry,
+  lockWaitingEntryOfPhone,
+  pageOfAccountEntries,
+  pageOfEntries,
+  type EntryFilter,
+  type EntryRow,
+  type NewEntry,
+} from './waitlist.repository';
+import { isExclusionViolation } from '../../db/db-errors';
 import { withdrawOpenOffers } from './waitlist-offer.service';
 
 export interface WaitlistDeps {
@@ -65,28 +77,48 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
   const phone = requirePhone(input.customer.phone, phoneRegionOf(tenant), 'customer.phone');
   const id = crypto.randomUUID();
   const { token, hash } = issueEntryToken(deps.entryKey, id);
-  const entry = await deps.knex.transaction((trx) =>
-    changeEntity(deps.signaller, waitlistEntryContract, {
-      write: () =>
-        insertEntry(trx, {
-          id,
-          tenantId: tenant.id,
-          source: joiner.source,
-          serviceIds: [...new Set(input.serviceIds)],
-          resourceId: input.resourceId ?? null,
-          ...wish,
-          contactName: input.customer.name.trim(),
-          contactPhone: phone,
-          contactEmail: input.customer.email ? input.customer.email.trim().toLowerCase() : null,
-          customerAccountId: joiner.customerAccountId ?? null,
-          tokenHash: hash,
-          createdBy: joiner.createdBy ?? null,
-          language: languageOr(input.language, tenant.settings),
-        }),
-      event: 'WaitlistEntryJoined',
-    }),
-  );
-  return { ...entryDto(entry), token };
+  const asked: NewEntry = {
+    id,
+    tenantId: tenant.id,
+    source: joiner.source,
+    serviceIds: [...new Set(input.serviceIds)],
+    resourceId: input.resourceId ?? null,
+    ...wish,
+    contactName: input.customer.name.trim(),
+    contactPhone: phone,
+    contactEmail: input.customer.email ? input.customer.email.trim().toLowerCase() : null,
+    customerAccountId: joiner.customerAccountId ?? null,
+    tokenHash: hash,
+    createdBy: joiner.createdBy ?? null,
+    language: languageOr(input.language, tenant.settings),
+  };
+  const join = (trx: Transaction) =>
+    changeEntity(deps.signaller, waitlistEntryContract, { write: () => insertEntry(trx, asked), event: 'WaitlistEntryJoined' });
+  // staff are the salon: they are told the caller already waits (409 WAITLIST_ENTRY_EXISTS)
+  if (joiner.source === 'STAFF') return { ...entryDto(await deps.knex.transaction(join)), token };
+  const entry = await deps.knex.transaction(async (trx) => {
+    try {
+      // a savepoint: the phone's entry is looked up in the same transaction when the constraint refuses this one
+      return await trx.transaction(join);
+    } catch (err) {
+      if (!isExclusionViolation(err, 'waitlist_entries_one_per_phone')) throw err;
+      await sendLinkAgain(deps, trx, tenant.id, asked);
+      return undefined;
+    }
+  });
+  // the phone already waits: answered as a join, so nobody learns that it does; the entry asked for was not made
+  return { ...entryDto(entry ?? { ...asked, status: 'WAITING', bookingId: null, linkResends: 0, version: 1, createdAt: now, updatedAt: now }), token };
+}
+
+/**
+ * A public join with a phone that already waits over overlapping dates (docs/rules/waitlist.md#joining):
+ * the waiting entry's own contacts get its link again (its workflow, told WaitlistEntryLinkAsked),
+ * at most WAITLIST_LINK_RESENDS times, so joins cannot be used to send its owner message after message.
+ */
+async function sendLinkAgain(deps: WaitlistDeps, trx: Transaction, tenantId: string, asked: NewEntry): Promise<void> {
+  const waiting = await lockWaitingEntryOfPhone(trx, tenantId, asked.contactPhone, asked.fromDate, asked.toDate);
+  if (!waiting || waiting.linkResends >= WAITLIST_LINK_RESENDS) return;
+  await changeEntity(deps.signaller, waitlistEntryContract, { write: () => countLinkResend(trx, waiting), event: 'WaitlistEntryLinkAsked' });
 }
 
 /** POST /public/tenants/:slug/waitlist: a guest, or a signed-in customer's account. */

@@ -54,3 +54,11 @@ export async function provePhone(customer: TestCustomer, phone: string): Promise
   const confirmed = await call('post', '/customer/me/phone-verifications/confirm', customer.accessToken, { phone, code });
   expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
 }
+
+/** A signed-in customer who has proven a phone of their own (E.164), so the salon records with it are theirs (docs/rules/customers.md#linking-an-account). */
+export async function signInWithProvenPhone(fields: { email?: string; name?: string } = {}): Promise<TestCustomer & { phone: string }> {
+  const customer = await signInCustomer(fields);
+  const phone = uniquePhone().replace(/\s/g, '');
+  await provePhone(customer, phone);
+  return { ...customer, phone };
+}

@@ -103,6 +103,7 @@ const nb = {
   moveChoose: 'Velg et annet tidspunkt',
   moveButton: 'Flytt timen hit',
   moveClosed: 'Fristen for å flytte timen på nett gikk ut {when}. Ring salongen hvis du må flytte den.',
+  moveLimit: 'Timen er flyttet så mange ganger som den kan flyttes på nett. Ring salongen hvis du må flytte den igjen.',
   moved: 'Timen er flyttet. Du får en bekreftelse med oppdatert kalenderinvitasjon.',
   cancelHeading: 'Avbestille',
   freeUntil: 'Gratis avbestilling frem til {when}.',
@@ -294,6 +295,7 @@ const en: Record<MessageKey, string> = {
   moveChoose: 'Choose another time',
   moveButton: 'Move to this time',
   moveClosed: 'Moving the appointment online ended {when}. Call the salon if you need to move it.',
+  moveLimit: 'The appointment has been moved as often as it can be online. Call the salon if you need to move it again.',
   moved: 'The appointment is moved. You will get a confirmation with an updated calendar invitation.',
   cancelHeading: 'Cancel',
   freeUntil: 'Free cancellation until {when}.',
@@ -414,6 +416,14 @@ const REQUEST_REFUSED = {
 export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   BOOKING_CONFLICT: { nb: 'Tiden ble nettopp tatt av noen andre. Velg en annen tid.', en: 'That time was just taken by someone else. Choose another time.' },
   SERIES_ALREADY_EXISTS: { nb: 'Denne timen er allerede en fast time.', en: 'This appointment is already a standing appointment.' },
+  SERIES_BOOKING_NOT_CONFIRMED: {
+    nb: 'Timen må være bekreftet av salongen før den kan bli en fast time.',
+    en: 'The salon has to confirm the appointment before it can become a standing one.',
+  },
+  SERIES_BOOKING_NOT_PAID: {
+    nb: 'Depositumet for timen må være betalt før den kan bli en fast time.',
+    en: 'The deposit for the appointment has to be paid before it can become a standing one.',
+  },
   SERIES_BOOKING_NOT_USABLE: {
     nb: 'En fast time lages fra en fullført eller kommende time.',
     en: 'A standing appointment is made from a completed or an upcoming appointment.',
@@ -461,6 +471,7 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
     nb: 'Vi fikk ikke lagret kontaktopplysningene akkurat nå. Prøv igjen.',
     en: 'We could not save your contact details just now. Try again.',
   },
+  DATE_NOT_FOUND: { nb: 'Så langt frem har salongen ingen ledige timer.', en: 'The salon offers no times that far ahead.' },
   BOOKING_NOT_FOUND: { nb: 'Fant ikke timen. Sjekk at lenken er hel.', en: 'Appointment not found. Check that the link is complete.' },
   BOOKING_INVALID_TRANSITION: { nb: 'Timen er allerede avbestilt eller fullført.', en: 'The appointment is already cancelled or completed.' },
   BOOKING_NOT_PROMISABLE: { nb: 'Du kan ikke lenger love å komme til denne timen.', en: 'You can no longer promise to come to this appointment.' },
@@ -493,6 +504,10 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
   MOVE_WINDOW_CLOSED: {
     nb: 'Fristen for å flytte timen på nett er ute. Ring salongen.',
     en: 'Moving the appointment online has ended. Please call the salon.',
+  },
+  MOVE_LIMIT_REACHED: {
+    nb: 'Timen er flyttet så mange ganger som den kan flyttes på nett. Ring salongen.',
+    en: 'The appointment has been moved as often as it can be online. Please call the salon.',
   },
   PAYMENT_NOT_FOUND: { nb: 'Fant ikke betalingen.', en: 'Payment not found.' },
   PAYMENT_NOT_RETRYABLE: { nb: 'Betalingen kan ikke prøves på nytt nå.', en: 'The payment cannot be retried now.' },

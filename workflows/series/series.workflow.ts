@@ -5,11 +5,13 @@
 //     services), or moved to the nearest free time within the tolerance (the customer is told), or
 //     skipped (customer and salon are told)
 //   a change (interval, staff member, an occurrence cancelled, a wider window) -> the plan is read again
+//   the salon or the platform cancelled the booking it was made from -> ended; what it booked still
+//     to come is cancelled
 //   ended, or nothing left to book -> done
 //
 // The series' rows are the truth (the entity inbox reads them); the activity books each occurrence
 // once under its unique key, so a retried step or a replayed history never books twice.
-import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SeriesActivities, SeriesMessageRequest } from '../../activities/series.types';
 import { SeriesActivityErrors } from '../../activities/series.types';
 import { seriesContract, type SeriesWorkflowArgs } from '../../domain/series/series-events.rules';
@@ -24,7 +26,7 @@ const { readSeries } = proxyReadActivities<SeriesActivities>([SeriesActivityErro
 const { sendSeriesSms, sendSeriesEmail, sendSeriesSalonEmail } = proxyDeliveryActivities<SeriesActivities>([SeriesActivityErrors.notFound]);
 // booking is a state change with its own transaction per occurrence: retried until the database answers;
 // a step books a few occurrences at most, so a worker that dies mid-step is noticed within the timeout
-const { bookDueSeriesOccurrences } = proxyActivities<SeriesActivities>({
+const { bookDueSeriesOccurrences, cancelSeriesBookings } = proxyActivities<SeriesActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [SeriesActivityErrors.notFound] },
 });
@@ -61,6 +63,8 @@ export async function seriesWorkflow(args: SeriesWorkflowArgs): Promise<void> {
       summary: () => `the next occurrence entering the booking window at ${new Date(step.nextDueAt!).toISOString()}`,
     });
   }
+  // the series stood on its first booking, which the salon no longer honours (docs/rules/series.md#changing-cancelling-ending)
+  if (series.current!.endReason === 'FIRST_BOOKING_CANCELLED' && patched('series-first-booking-cancelled')) await cancelSeriesBookings({ seriesId });
   await Promise.all([channels.drained(), salonMessages]);
 
   /** MOVED: the customer is told the new time; SKIPPED (not one that had passed): the customer and the salon. */

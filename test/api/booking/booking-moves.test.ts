@@ -6,8 +6,8 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
-import { call } from '../../support/http';
-import { stack, TEST_METRICS_TOKEN } from '../../support/stack';
+import { call, http } from '../../support/http';
+import { appWith, stack, TEST_METRICS_TOKEN } from '../../support/stack';
 import { eventually } from '../../support/eventually';
 import { workflowSettled } from '../../support/workflow-barriers';
 import { at, bookingSalon, knex, localDay, type BookingSalon } from '../../support/booking-fixtures';
@@ -336,5 +336,84 @@ describe('moving a booking (HTTP, the real worker)', function () {
       const rows = await Promise.all([bookingRow(a.id), bookingRow(b.id)]);
       expect(rows.map((r) => r.startTime.toISOString()).sort()).to.deep.equal([at(day, results[0].status === 200 ? '11:00' : '09:00'), target].sort());
     });
+  });
+});
+
+describe("limits on a customer's moves (docs/rules/limits.md#rate-limits, docs/rules/booking.md#moving-a-booking)", function () {
+  this.timeout(120_000);
+
+  /** A move through `app` (an app of its own, for its own rate-limit counters). */
+  const moveOn = (app: Parameters<typeof request>[0], s: BookingSalon, b: Booked, startTime: string) =>
+    request(app).post(`/api/public/tenants/${s.tenant.slug}/bookings/${b.id}/move`).send({ startTime, token: b.token });
+
+  it('when one client address asks 10 moves in a minute then all pass the limiter, with the headers; the 11th is 429 RATE_LIMIT_EXCEEDED', async () => {
+    const app = await appWith({ RATE_LIMIT_BOOKING_MOVE: '10' });
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const day = localDay(3);
+    const bookings = [await book(s, day, '09:00'), await book(s, day, '11:00')];
+    for (let i = 0; i < 10; i++) {
+      // to the time each already has: nothing moves, so no move is used up
+      const b = bookings[i % 2];
+      const res = await moveOn(app, s, b, b.startTime);
+      expect([res.status, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']], `move ${i + 1}`).to.deep.equal([200, '10', String(9 - i)]);
+    }
+    const past = await moveOn(app, s, bookings[0], bookings[0].startTime);
+    expect([past.status, past.body.error?.code]).to.deep.equal([429, 'RATE_LIMIT_EXCEEDED']);
+  });
+
+  it('when one booking is asked 3 moves in a minute, from anywhere and on the manage page too, then the 4th is 429 RATE_LIMIT_EXCEEDED; another booking is still moved', async () => {
+    const app = await appWith({ RATE_LIMIT_BOOKING_MOVE_PER_BOOKING: '3', TRUST_PROXY: '1' });
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const day = localDay(3);
+    const b = await book(s, day, '09:00');
+    const other = await book(s, day, '13:00');
+    for (let i = 0; i < 2; i++) expect((await moveOn(app, s, b, b.startTime).set('X-Forwarded-For', `10.0.0.${i}`)).status, `move ${i + 1}`).to.equal(200);
+    const onPage = await request(app).post(`/${s.tenant.slug}/bookings/${b.id}/move`).type('form').send({ token: b.token, time: b.startTime });
+    expect(onPage.status, 'the manage page counts with the API').to.equal(303);
+    const past = await moveOn(app, s, b, b.startTime);
+    expect([past.status, past.body.error?.code, past.headers['x-ratelimit-limit']]).to.deep.equal([429, 'RATE_LIMIT_EXCEEDED', '3']);
+    expect((await moveOn(app, s, other, other.startTime)).status).to.equal(200);
+  });
+
+  it('when the customer has moved a booking 3 times then the 4th move is 422 MOVE_LIMIT_REACHED and the manage page says to call the salon; the salon still moves it, uncounted', async () => {
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const day = localDay(4);
+    const b = await book(s, day, '09:00');
+    for (const time of ['10:00', '11:00', '12:00']) {
+      const res = await move(s, b, at(day, time));
+      expect(res.status, `${time}: ${JSON.stringify(res.body)}`).to.equal(200);
+    }
+    const fourth = await move(s, b, at(day, '13:00'));
+    expect([fourth.status, fourth.body.error?.code]).to.deep.equal([422, 'MOVE_LIMIT_REACHED']);
+    expect((await bookingRow(b.id)).startTime.toISOString()).to.equal(at(day, '12:00'));
+    const page = await (await http()).get(`/${s.tenant.slug}/bookings/${b.id}?token=${encodeURIComponent(b.token)}`);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.contain('Timen er flyttet så mange ganger som den kan flyttes på nett');
+    expect(page.text).to.not.contain('Velg et annet tidspunkt');
+    const bySalon = await call('patch', `/bookings/${b.id}`, s.owner.token, { startTime: at(day, '14:00') });
+    expect(bySalon.status, JSON.stringify(bySalon.body)).to.equal(200);
+    expect((await move(s, b, at(day, '15:00'))).body.error?.code).to.equal('MOVE_LIMIT_REACHED');
+  });
+
+  it("when a guest's number is of another country than the salon's then its moves send it no SMS; the e-mail tells them (docs/rules/messages.md#numbers-of-other-countries)", async () => {
+    const { sms } = await stack();
+    const s = await bookingSalon({ settings: { autoConfirm: true } });
+    const day = localDay(3);
+    const abroad = `+23480${crypto.randomInt(10_000_000, 99_999_999)}`;
+    const email = `abroad-${crypto.randomUUID()}@example.test`;
+    const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+      startTime: at(day, '10:00'),
+      items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      customer: { name: 'Ada Obi', phone: abroad, email },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const b: Booked = { id: res.body.data.id, token: res.body.data.manageToken, phone: abroad, email, startTime: res.body.data.startTime };
+    await eventually(async () => (await mailsOf(email, 'CONFIRMED'))[0], 'the CONFIRMED e-mail');
+    expect((await move(s, b, at(day, '14:00'))).status).to.equal(200);
+    await eventually(async () => (await mailsOf(email, 'RESCHEDULED'))[0], 'the RESCHEDULED e-mail');
+    await workflowSettled(`booking:${b.id}`);
+    expect(await sms.sentTo(abroad)).to.deep.equal([]);
+    const unsent = await (await knex())('booking_notifications').where({ bookingId: b.id, channel: 'SMS' });
+    expect(unsent.map((n: { sentAt: Date | null }) => n.sentAt)).to.deep.equal([null, null]);
   });
 });

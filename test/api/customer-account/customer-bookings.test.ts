@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call } from '../../support/http';
 import { unique } from '../../support/factories';
-import { provePhone, signInCustomer, uniquePhone, type TestCustomer } from '../../support/customers';
+import { provePhone, signInCustomer, signInWithProvenPhone, uniquePhone, type TestCustomer } from '../../support/customers';
 import { ALL_WEEK, at, bookingSalon, knex, localDay, type BookingSalon } from '../../support/booking-fixtures';
 import { isBookingOfAccount } from '../../../domain/booking/booking-account.repository';
 
@@ -33,13 +33,13 @@ async function book(
 
 describe('customer account routes', () => {
   it('when the customer reads GET /auth/customer/me and GET /customer/me then both show the account; /customer/me lists the salons', async () => {
-    const c = await signInCustomer({ name: 'Siri' });
+    const c = await signInWithProvenPhone({ name: 'Siri' });
     const me = await call('get', '/auth/customer/me', c.accessToken);
     expect(me.status).to.equal(200);
     expect(me.body.data).to.include({ id: c.accountId, email: c.email, name: 'Siri' });
     const s = await bookingSalon();
-    // the identity provider verified the account's e-mail: a booking with it links the salon's record (docs/rules/customers.md#linking-an-account)
-    await book(s, c.accessToken, 5, '10:00', { ...contact(), email: c.email });
+    // the account proved its phone: a booking with it links the salon's record (docs/rules/customers.md#linking-an-account)
+    await book(s, c.accessToken, 5, '10:00', { name: 'Siri', phone: c.phone, email: c.email });
     const profile = await call('get', '/customer/me', c.accessToken);
     expect(profile.status).to.equal(200);
     expect(profile.body.data.salons.map((x: { slug: string }) => x.slug)).to.deep.equal([s.tenant.slug]);

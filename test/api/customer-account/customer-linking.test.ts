@@ -1,6 +1,6 @@
 // A signed-in customer's account and a salon's customer record (docs/rules/customers.md#linking-an-account):
-// a phone typed into a booking proves nothing; a phone proven by a one-time SMS code
-// (docs/rules/customers.md#verifying-a-phone), or an e-mail the identity provider verified, does.
+// a phone typed into a booking proves nothing, nor does an e-mail (verified by the identity provider
+// or not); a phone proven by a one-time SMS code (docs/rules/customers.md#verifying-a-phone) does.
 import { expect } from 'chai';
 import request from 'supertest';
 import { call } from '../../support/http';
@@ -78,13 +78,17 @@ describe('linking an account to a salon customer record', function () {
     expect((await (await knex())('customers').where({ id: victim.customerId }).first()).accountId).to.equal(owner.accountId);
   });
 
-  it("when the identity provider verified the account's e-mail then a booking carrying that e-mail links the salon's record", async () => {
+  it("when a booking carries the account's e-mail, verified by the identity provider, then the salon's record is not linked: an e-mail proves nothing", async () => {
     const s = await bookingSalon();
     const c = await signInCustomer();
+    expect((await call('get', '/auth/customer/me', c.accessToken)).body.data).to.include({ emailVerified: true });
     const booked = await bookAs(s, c, { name: 'Kari', phone: uniquePhone(), email: c.email.toUpperCase() });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const row = await (await knex())('bookings').where({ id: booked.body.data.id }).first();
-    expect((await (await knex())('customers').where({ id: row.customerId }).first()).accountId).to.equal(c.accountId);
+    const record = await (await knex())('customers').where({ id: row.customerId }).first();
+    expect([record.email, record.accountId]).to.deep.equal([c.email, null]);
+    expect(row.customerAccountId, 'the booking is still the account’s own').to.equal(c.accountId);
+    expect((await call('get', '/customer/me', c.accessToken)).body.data.salons).to.deep.equal([]);
   });
 
   it('when the profile gets a new phone then it is not proven until verified', async () => {

@@ -5,24 +5,26 @@ import { expect } from 'chai';
 import { call } from '../../support/http';
 import { stack } from '../../support/stack';
 import { at, knex, localDay } from '../../support/booking-fixtures';
-import { signInCustomer, type TestCustomer } from '../../support/customers';
+import { signInWithProvenPhone, type TestCustomer } from '../../support/customers';
 import { bookOnline, bookingRow, clickCheckout, depositSalon, paymentPage, paymentRows, type DepositSalon } from '../../support/payments';
 import { issueVoucher } from '../../../domain/loyalty/loyalty-voucher.service';
 import { findCard } from '../../../domain/loyalty/loyalty.repository';
 import { visitCard } from '../../support/loyalty';
 import { eventually } from '../../support/eventually';
 
+type ProvenCustomer = TestCustomer & { phone: string };
+
 /**
  * A voucher worth 200 NOK for the account's customer record in this salon (made by a first, unpaid
- * booking that carries the account's verified e-mail, so the record is the account's:
+ * booking with the phone the account proved, so the record is the account's:
  * docs/rules/customers.md#linking-an-account).
  */
-async function voucherFor(salon: DepositSalon, account: TestCustomer) {
+async function voucherFor(salon: DepositSalon, account: ProvenCustomer) {
   const db = await knex();
   const first = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, account.accessToken, {
     startTime: at(localDay(5), '12:00'),
     items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
-    customer: { name: 'Kari Nordmann', phone: '+4791234567', email: account.email },
+    customer: { name: 'Kari Nordmann', phone: account.phone, email: account.email },
   });
   expect(first.status, JSON.stringify(first.body)).to.equal(201);
   const { customerId } = await db('bookings').where({ id: first.body.data.id }).first('customerId');
@@ -32,11 +34,11 @@ async function voucherFor(salon: DepositSalon, account: TestCustomer) {
   return db.transaction((trx) => issueVoucher(trx, signaller, { card, tenantCustomerId: tc.id, cycleNumber: 1, bookingId: null, now: new Date() }));
 }
 
-async function bookWithVoucher(salon: DepositSalon, account: TestCustomer, code: string, days: number) {
+async function bookWithVoucher(salon: DepositSalon, account: ProvenCustomer, code: string, days: number) {
   const res = await call('post', `/public/tenants/${salon.tenant.slug}/bookings`, account.accessToken, {
     startTime: at(localDay(days), '10:00'),
     items: [{ serviceId: salon.serviceId, resourceId: salon.staff[0].resourceId }],
-    customer: { name: 'Kari Nordmann', phone: '+4791234567', email: account.email },
+    customer: { name: 'Kari Nordmann', phone: account.phone, email: account.email },
     voucherCode: code,
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -46,7 +48,7 @@ async function bookWithVoucher(salon: DepositSalon, account: TestCustomer, code:
     token: res.body.data.manageToken as string,
     status: res.body.data.status as string,
     paymentRequired: true,
-    phone: '+4791234567',
+    phone: account.phone,
   };
 }
 
@@ -55,7 +57,7 @@ describe('loyalty with deposits', function () {
 
   it('when a voucher booking is paid, completed and then partly refunded then the deposit was on the discounted payable and the voucher stays REDEEMED', async () => {
     const salon = await depositSalon();
-    const account = await signInCustomer();
+    const account = await signInWithProvenPhone();
     const voucher = await voucherFor(salon, account);
     const booking = await bookWithVoucher(salon, account, voucher.code, 3);
     const row = await bookingRow(booking.id);
@@ -83,7 +85,7 @@ describe('loyalty with deposits', function () {
 
   it('when the customer cancels late (through the salon) and the captured deposit is kept then the voucher is forfeited, not restored', async () => {
     const salon = await depositSalon({ settings: { cancellationHours: 168 } });
-    const account = await signInCustomer();
+    const account = await signInWithProvenPhone();
     const voucher = await voucherFor(salon, account);
     const booking = await bookWithVoucher(salon, account, voucher.code, 3);
     await clickCheckout((await paymentPage(salon, booking)).redirectUrl!, 'pay');

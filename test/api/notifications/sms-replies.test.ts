@@ -225,6 +225,31 @@ describe('reminders the customer answers', () => {
       expect((await answersTo(phone.e164))[0]).to.contain('Vi fant ingen time');
     });
 
+    it('when two bookings of the number await an answer then a reply changes neither and the answer names both, soonest first; once the salon cancels one, the reply acts on the other', async () => {
+      const first = await salonWith();
+      const second = await salonWith();
+      const phone = newPhone();
+      const later = await publicBooking(first, phone.e164, 4, '12:00');
+      const sooner = await publicBooking(second, phone.e164, 3, '10:00');
+      await reminded(later.id, first.tenant.id);
+      await reminded(sooner.id, second.tenant.id);
+      const res = await reply({ number: phone.sveve, msg: 'JA', id: crypto.randomUUID() });
+      expect(res.body.data).to.deep.equal({ result: 'WHICH_BOOKING', outcome: 'WHICH_BOOKING', bookingId: null, duplicate: false });
+      for (const [s, b] of [
+        [first, later],
+        [second, sooner],
+      ] as const)
+        expect(await bookingOf(s, b.id)).to.include({ status: 'CONFIRMED', promisedVia: null });
+      const answer = (await answersTo(phone.e164))[0];
+      expect(answer).to.contain('Du har 2 timer som venter på svar').and.contain('Ingenting er endret');
+      expect(answer.indexOf(second.tenant.name), 'soonest first').to.be.lessThan(answer.indexOf(first.tenant.name));
+      expect(answer).to.contain('kl. 10:00').and.contain('kl. 12:00').and.not.contain('token=');
+
+      expect((await call('post', `/bookings/${sooner.id}/cancel`, second.owner.token, { bySalon: true })).status).to.equal(200);
+      const again = await reply({ number: phone.sveve, msg: 'JA', id: crypto.randomUUID() });
+      expect(again.body.data).to.include({ result: 'PROMISED', bookingId: later.id });
+    });
+
     it('when the secret is wrong or missing then 401 in the error envelope and nothing is written', async () => {
       const phone = newPhone();
       const id = crypto.randomUUID();

@@ -117,7 +117,8 @@ describe('rebooking nudges (HTTP)', () => {
   });
 
   it("when a standing appointment's booking is opened on the manage page then the page shows its interval and next dates", async () => {
-    const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 20 } });
+    // confirmed at once: a series starts only from a booking the salon would honour (docs/rules/series.md#making-a-series)
+    const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 20, autoConfirm: true } });
     const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
       startTime: at(localDay(1), '10:00'),
       items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],

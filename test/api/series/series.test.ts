@@ -10,6 +10,11 @@ import { appWith, stack } from '../../support/stack';
 import { signInCustomer } from '../../support/customers';
 import { addStaff, at, bookingSalon, knex, localDay, type BookingSalon } from '../../support/booking-fixtures';
 import { eventually } from '../../support/eventually';
+import { workflowSettled } from '../../support/workflow-barriers';
+import { clickCheckout, depositSalon, paymentPage } from '../../support/payments';
+import { bookingHooks } from '../../../composition/domain-hooks';
+import { bookDueOccurrences } from '../../../domain/series/series-occurrence.service';
+import { localToUtc } from '../../../domain/time/salon-time.rules';
 import type { RecordingSignaller } from '../../support/recording-signaller';
 import { Client, Connection } from '@temporalio/client';
 
@@ -37,6 +42,24 @@ async function booking(s: BookingSalon, days = 1, time = '10:00', token = s.owne
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data as { id: string; customerId: string; startTime: string };
+}
+
+/** A signed-in customer's own booking on the booking page, `days` from today at `time`. */
+async function customerBooking(s: BookingSalon, customer: { accessToken: string }, days: number, time: string) {
+  const res = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, customer.accessToken, {
+    startTime: at(localDay(days), time),
+    items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+    customer: { name: 'Kari Nordmann', phone: phone() },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data as { id: string; manageToken: string; status: string; paymentRequired: boolean };
+}
+
+/** The series worker's step as it runs on salon-local `day` at midnight (its clock then): what has entered the window by then is booked. */
+async function workerStepOn(seriesId: string, day: string) {
+  const { platform } = await stack();
+  const deps = { knex: platform.knex, signaller: platform.deps.signaller, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
+  return bookDueOccurrences(deps, seriesId, localToUtc(day, '00:00', 'Europe/Oslo'), 0);
 }
 
 async function makeSeries(s: BookingSalon, body: Record<string, unknown>, token = s.owner.token) {
@@ -299,6 +322,8 @@ describe('standing appointments (HTTP)', () => {
       customer: { name: 'Kari Nordmann', phone: phone() },
     });
     expect(own.status, JSON.stringify(own.body)).to.equal(201);
+    // a series starts from a booking the salon has approved
+    expect((await call('post', `/bookings/${own.body.data.id}/status/CONFIRMED`, s.owner.token)).status).to.equal(200);
     const someoneElses = await booking(s);
     const refused = await call('post', '/customer/me/series', customer.accessToken, { bookingId: someoneElses.id, intervalWeeks: 3, occurrenceCount: 3 });
     expect([refused.status, refused.body.error.code]).to.deep.equal([404, 'BOOKING_NOT_FOUND']);
@@ -360,5 +385,103 @@ describe('standing appointments (HTTP)', () => {
       /^Hi Emma! Your standing appointment \(.+ with .+\) \w+day \d+ \w+ at 10:00 was not free, so we have booked the nearest free time: /,
     );
     expect(message.text).to.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
+  });
+  it("when a booking waits for the salon's approval or for its deposit then no series starts from it, by the customer or by staff: 422 SERIES_BOOKING_NOT_CONFIRMED, SERIES_BOOKING_NOT_PAID; approved and paid, it does", async () => {
+    const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 10 } });
+    const customer = await signInCustomer();
+    const pending = await customerBooking(s, customer, 2, '10:00');
+    expect(pending.status).to.equal('PENDING');
+    const plan = { bookingId: pending.id, intervalWeeks: 1, occurrenceCount: 4 };
+    for (const refused of [await call('post', '/customer/me/series', customer.accessToken, plan), await makeSeries(s, plan)]) {
+      expect([refused.status, refused.body.error?.code]).to.deep.equal([422, 'SERIES_BOOKING_NOT_CONFIRMED']);
+    }
+    expect(await (await knex())('booking_series').where({ firstBookingId: pending.id })).to.deep.equal([]);
+
+    // confirmed at once (autoConfirm), but its deposit is still to pay
+    const deposits = await depositSalon({ settings: { autoConfirm: true } });
+    const payer = await signInCustomer();
+    const unpaid = await customerBooking(deposits, payer, 2, '10:00');
+    expect([unpaid.status, unpaid.paymentRequired]).to.deep.equal(['CONFIRMED', true]);
+    const notPaid = await call('post', '/customer/me/series', payer.accessToken, { bookingId: unpaid.id, intervalWeeks: 1, occurrenceCount: 4 });
+    expect([notPaid.status, notPaid.body.error?.code]).to.deep.equal([422, 'SERIES_BOOKING_NOT_PAID']);
+    await clickCheckout(
+      (await paymentPage(deposits, { id: unpaid.id, token: unpaid.manageToken, status: unpaid.status, paymentRequired: true, phone: '' })).redirectUrl!,
+      'pay',
+    );
+    await eventually(
+      async () => ((await (await knex())('bookings').where({ id: unpaid.id }).first()).depositStatus === 'PAID' ? true : undefined),
+      'the deposit paid',
+    );
+    const paid = await call('post', '/customer/me/series', payer.accessToken, { bookingId: unpaid.id, intervalWeeks: 1, occurrenceCount: 4 });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+  });
+
+  it("when a customer's series books an occurrence where autoConfirm is off and deposits are on then it is the customer's own booking waiting for the salon's approval and its deposit, as any online booking; staff's series books the salon's own", async () => {
+    const s = await depositSalon();
+    const customer = await signInCustomer();
+    const first = await customerBooking(s, customer, 3, '10:00');
+    await clickCheckout(
+      (await paymentPage(s, { id: first.id, token: first.manageToken, status: first.status, paymentRequired: true, phone: '' })).redirectUrl!,
+      'pay',
+    );
+    // the paid deposit confirms the booking (docs/rules/payments.md#booking-deposit-status)
+    await eventually(async () => {
+      const row = await (await knex())('bookings').where({ id: first.id }).first();
+      return row.depositStatus === 'PAID' && row.status === 'CONFIRMED' ? true : undefined;
+    }, 'the deposit paid and the booking confirmed');
+    const made = await call('post', '/customer/me/series', customer.accessToken, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 4 });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    // occurrence 1 (day 10) enters the 7-day window of a deposit salon on day 3
+    await workerStepOn(made.body.data.id, localDay(3));
+    const [, one] = await occurrences(made.body.data.id, 2);
+    const db = await knex();
+    const booked = await db('bookings').where({ id: one.bookingId }).first();
+    expect(booked).to.include({ status: 'PENDING', source: 'ONLINE', paymentMode: 'ONLINE', depositStatus: 'PENDING', customerAccountId: customer.accountId });
+    expect((await db('payments').where({ bookingId: booked.id })).map((p: { intent: string; status: string }) => [p.intent, p.status])).to.deep.equal([
+      ['DEPOSIT', 'INITIATED'],
+    ]);
+    expect((await call('get', '/customer/me/bookings', customer.accessToken)).body.data.map((b: { id: string }) => b.id)).to.include(booked.id);
+
+    const staffFirst = await booking(s, 3, '13:00');
+    const staffSeries = (await makeSeries(s, { bookingId: staffFirst.id, intervalWeeks: 1, occurrenceCount: 2 })).body.data;
+    await workerStepOn(staffSeries.id, localDay(3));
+    const [, salonOwn] = await occurrences(staffSeries.id, 2);
+    expect(await db('bookings').where({ id: salonOwn.bookingId }).first()).to.include({
+      status: 'CONFIRMED',
+      source: 'ADMIN',
+      paymentMode: 'IN_PERSON',
+      depositStatus: null,
+    });
+  });
+
+  it('when the salon cancels the booking a series was made from then the series ends (FIRST_BOOKING_CANCELLED) and its workflow cancels the bookings still to come; when the customer cancels it the series goes on', async () => {
+    const s = await bookingSalon({ settings: { maxBookingDaysInAdvance: 10, autoConfirm: true } });
+    const customer = await signInCustomer();
+    const first = await customerBooking(s, customer, 1, '10:00');
+    const series = (await call('post', '/customer/me/series', customer.accessToken, { bookingId: first.id, intervalWeeks: 1, occurrenceCount: 4 })).body.data;
+    const [, one] = await occurrences(series.id, 2);
+    const cancelled = await call('post', `/bookings/${first.id}/cancel`, s.owner.token, { bySalon: true, reason: 'Vi kan ikke ta imot deg' });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const ended = await call('get', `/series/${series.id}`, s.owner.token);
+    expect(ended.body.data).to.include({ status: 'ENDED', endReason: 'FIRST_BOOKING_CANCELLED' });
+    const signalled = ((await stack()).platform.deps.signaller as RecordingSignaller).sent.filter((x) => x.ref.workflowId === `series:${series.id}`);
+    expect(signalled.map((x) => x.event.type)).to.include('SeriesFirstBookingCancelled');
+    const db = await knex();
+    const gone = await eventually(async () => {
+      const row = await db('bookings').where({ id: one.bookingId }).first();
+      return row.status === 'CANCELLED' ? row : undefined;
+    }, 'the occurrence cancelled by the series workflow');
+    expect(gone.cancelledBy, 'the platform, as the salon: its refund policy').to.equal('SYSTEM');
+    const audit = await db('booking_audit_logs').where({ bookingId: one.bookingId, action: 'CANCELLED' }).first();
+    expect(audit.changes.bySalon).to.equal(true);
+
+    const kept = await customerBooking(s, customer, 2, '12:00');
+    const goesOn = (await call('post', '/customer/me/series', customer.accessToken, { bookingId: kept.id, intervalWeeks: 1, occurrenceCount: 4 })).body.data;
+    const [, next] = await occurrences(goesOn.id, 2);
+    const own = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${kept.id}/cancel`, customer.accessToken, {});
+    expect(own.status, JSON.stringify(own.body)).to.equal(200);
+    await workflowSettled(`series:${goesOn.id}`);
+    expect((await call('get', `/series/${goesOn.id}`, s.owner.token)).body.data).to.include({ status: 'ACTIVE', endReason: null });
+    expect((await db('bookings').where({ id: next.bookingId }).first()).status).to.equal('CONFIRMED');
   });
 });

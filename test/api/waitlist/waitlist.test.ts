@@ -120,18 +120,47 @@ describe('waitlist (HTTP)', () => {
   });
 
   describe('one entry per phone and salon over overlapping dates', () => {
-    it('when the phone already waits over overlapping dates then 409 WAITLIST_ENTRY_EXISTS; other dates, another salon or after leaving are fine', async () => {
+    it('when the phone already waits over overlapping dates then a public join answers as any join and writes nothing; staff get 409 WAITLIST_ENTRY_EXISTS; other dates, another salon or after leaving are fine', async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       const customer = { name: 'Dobbel', phone: phone() };
       const first = await join(s, { fromDate: localDay(1), toDate: localDay(5), customer });
       expect(first.status).to.equal(201);
       const overlap = await join(s, { fromDate: localDay(5), toDate: localDay(9), customer });
-      expect([overlap.status, overlap.body.error.code]).to.deep.equal([409, 'WAITLIST_ENTRY_EXISTS']);
+      expect([overlap.status, overlap.body.data.status, overlap.body.data.fromDate]).to.deep.equal([201, 'WAITING', localDay(5)]);
+      expect(Object.keys(overlap.body.data).sort()).to.deep.equal(Object.keys(first.body.data).sort());
+      const db = await knex();
+      expect((await db('waitlist_entries').where({ tenantId: s.tenant.id, contactPhone: customer.phone })).map((e: { id: string }) => e.id)).to.deep.equal([
+        first.body.data.id,
+      ]);
+      // the answered entry was never made: its link opens nothing, as any unknown entry's
+      expect((await call('get', `/public/tenants/${s.tenant.slug}/waitlist/${overlap.body.data.id}?token=${overlap.body.data.token}`)).status).to.equal(404);
+      const staffAdd = await call('post', '/waitlist', s.owner.token, joinBody(s, { fromDate: localDay(2), toDate: localDay(3), customer }));
+      expect([staffAdd.status, staffAdd.body.error?.code]).to.deep.equal([409, 'WAITLIST_ENTRY_EXISTS']);
       expect((await join(s, { fromDate: localDay(6), toDate: localDay(9), customer })).status).to.equal(201);
       expect((await join(other, { fromDate: localDay(1), toDate: localDay(5), customer })).status).to.equal(201);
       await call('delete', `/public/tenants/${s.tenant.slug}/waitlist/${first.body.data.id}?token=${first.body.data.token}`);
       expect((await join(s, { fromDate: localDay(2), toDate: localDay(4), customer })).status).to.equal(201);
+    });
+
+    it("when joins with a phone that already waits come 3 times then the number's owner gets their own link again each time, and after the 3rd nothing more is sent", async () => {
+      const { sms } = await stack();
+      const s = await bookingSalon();
+      const customer = { name: 'Eier', phone: phone() };
+      const first = (await join(s, { fromDate: localDay(1), toDate: localDay(5), customer })).body.data;
+      const links = async () =>
+        (await sms.sentTo(customer.phone)).filter((m) => m.meta?.kind === 'WAITLIST_JOINED' && m.text.includes(`/waitlist/${first.id}?token=`)).length;
+      await eventually(async () => ((await links()) === 1 ? true : undefined), 'the first link');
+      for (let again = 1; again <= 4; again++) {
+        const res = await join(s, { fromDate: localDay(2), toDate: localDay(3), customer: { name: 'Fremmed', phone: customer.phone } });
+        expect(res.status, `join ${again}`).to.equal(201);
+        const expected = 1 + Math.min(again, 3);
+        await eventually(async () => ((await links()) === expected ? true : undefined), `the link sent ${expected} times`);
+      }
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await links(), 'the 4th join sends nothing').to.equal(4);
+      const row = await (await knex())('waitlist_entries').where({ id: first.id }).first();
+      expect(row.linkResends).to.equal(3);
     });
   });
 

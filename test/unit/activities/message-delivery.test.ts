@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { ApplicationFailure } from '@temporalio/activity';
 import { activityEnvironment, failureOf } from '../../support/activity-environment';
-import { deliverOnce, type Delivery, type Gateways } from '../../../activities/message-delivery';
+import { deliverOnce, type Contact, type Delivery, type Gateways } from '../../../activities/message-delivery';
 import type { MailMessage } from '../../../domain/notifications/mailer';
 import type { SmsMessage } from '../../../domain/notifications/sms-sender';
 import { deliveryRetryDelayMs } from '../../../domain/notifications/delivery-retry.rules';
@@ -30,7 +30,7 @@ function gateways(failing = { sms: false, mail: false }) {
 }
 
 /** A delivery whose notification row is a variable: claimed once, `sentAt` set by markSent. */
-function delivery(contact: { phone: string | null; email: string | null }, row = { id: 'n1', sentAt: null as Date | null }) {
+function delivery(contact: Contact, row = { id: 'n1', sentAt: null as Date | null }) {
   const calls = { claims: 0, composes: 0, marked: [] as string[] };
   const d: Delivery = {
     label: 'booking b1 (REMINDER)',
@@ -57,7 +57,7 @@ function delivery(contact: { phone: string | null; email: string | null }, row =
 }
 
 describe('one message on one channel, at most once (activities/message-delivery.ts)', () => {
-  const contact = { phone: '+4791234567', email: 'kari@example.no' };
+  const contact: Contact = { phone: '+4791234567', email: 'kari@example.no', smsCountry: 'NO' };
 
   it('when the row is claimed and the gateway takes the message then it is sent once with the row id, stamped, and a retry after that sends nothing', async () => {
     const env = activityEnvironment();
@@ -86,10 +86,31 @@ describe('one message on one channel, at most once (activities/message-delivery.
   it('when the customer has no address on the channel then NO_CONTACT and nothing is sent or stamped', async () => {
     const env = activityEnvironment();
     const { g, sent } = gateways();
-    const { d, calls } = delivery({ phone: null, email: 'kari@example.no' });
+    const { d, calls } = delivery({ phone: null, email: 'kari@example.no', smsCountry: 'NO' });
     expect(await env.run(() => deliverOnce('SMS', g, d))).to.equal('NO_CONTACT');
     expect(sent.sms).to.deep.equal([]);
     expect(calls.marked).to.deep.equal([]);
+  });
+
+  it("when the number is of another country than the salon's then the SMS is not sent (ABROAD) and nothing is stamped; the e-mail goes; a message of no salon's reaches any country (docs/rules/messages.md#numbers-of-other-countries)", async () => {
+    const env = activityEnvironment();
+    const { g, sent } = gateways();
+    for (const phone of ['+2348031234567', '+46701234567']) {
+      const { d, calls } = delivery({ phone, email: 'kari@example.no', smsCountry: 'NO' });
+      expect(await env.run(() => deliverOnce('SMS', g, d)), phone).to.equal('ABROAD');
+      expect(calls.marked).to.deep.equal([]);
+      expect(await env.run(() => deliverOnce('EMAIL', g, delivery({ phone, email: 'kari@example.no', smsCountry: 'NO' }).d))).to.equal('SENT');
+    }
+    expect(sent.sms).to.deep.equal([]);
+    expect(await env.run(() => deliverOnce('SMS', g, delivery({ phone: '+4779012345', email: null, smsCountry: 'NO' }).d)), 'Svalbard shares +47').to.equal(
+      'SENT',
+    );
+    expect(await env.run(() => deliverOnce('SMS', g, delivery({ phone: '+46701234567', email: null, smsCountry: 'SE' }).d)), "a Swedish salon's own").to.equal(
+      'SENT',
+    );
+    expect(await env.run(() => deliverOnce('SMS', g, delivery({ phone: '+2348031234567', email: null, smsCountry: null }).d)), 'an account message').to.equal(
+      'SENT',
+    );
   });
 
   for (const attempt of [1, 2, 3, 4, 10]) {
