@@ -49,6 +49,7 @@ const DOMAIN_AREAS = [
   'customer-account',
   'impersonation',
   'public',
+  'desk',
   'demo',
 ];
 const areaPath = (areas) => `^domain/(${areas.join('|')})(/|\\.ts$)`;

@@ -22,6 +22,7 @@ import { seriesRouter } from './series/routes';
 import { rebookingRouter } from './rebooking/routes';
 import { platformSettingsRouter } from './platform/routes';
 import { notificationsRouter } from './notifications/routes';
+import { deskRouter } from './desk/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -46,5 +47,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     rebookingRouter(deps),
     platformSettingsRouter(deps),
     notificationsRouter(deps),
+    deskRouter(deps),
   ];
 }

@@ -42,6 +42,8 @@ export interface TenantSettings {
   reminderHoursBefore: number;
   /** docs/rules/reminders.md#unconfirmed-bookings: 1 to 168, less than reminderHoursBefore; null: off (the default) */
   unconfirmedFlagHoursBefore: number | null;
+  /** docs/rules/front-desk.md#the-salon-is-told: the owner's e-mail about bookings waiting for approval and customers' cancellations; true by default */
+  notifyOwnerByEmail: boolean;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -80,6 +82,7 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     seriesToleranceDays: 2,
     reminderHoursBefore: 24,
     unconfirmedFlagHoursBefore: null,
+    notifyOwnerByEmail: true,
   };
 }
 
