@@ -22,6 +22,7 @@ import os from 'node:os';
 import { PortBusyError, portInUse } from '../composition/ports';
 import { startSandboxServer } from '../devstack/payment-sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
+import { seedDemoDay } from '../domain/demo/demo-day';
 import { startDevIdentityProvider } from '../devstack/oidc/dev-identity-provider';
 import { giveDemoSalonSandboxPayments } from '../devstack/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devstack/billing-sandbox';
@@ -181,6 +182,15 @@ async function main(): Promise<void> {
     await temporal.stop();
   });
 
+  // a real day for the front desk: the demo salon's next open day gets its bookings when it has none
+  // (after the worker started: every booking's workflow runs at once)
+  const demoDay = await seedDemoDay({
+    knex: platform.knex,
+    signaller: platform.deps.signaller,
+    manageLinkKey: platform.deps.config.keys.manageLink,
+    now: platform.deps.now,
+    bookingHooks: platform.deps.hooks.booking,
+  });
   const staff = await staffLoginsOfSalon(platform.knex, DEMO_SLUG);
   const base = `http://localhost:${config.port}/api`;
   const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;
@@ -206,6 +216,7 @@ async function main(): Promise<void> {
       staff.length
         ? [
             `  Booking page http://localhost:${config.port}/${DEMO_SLUG}  (the demo salon's page for customers)`,
+            `  Front desk   http://localhost:${config.port}/desk  (the salon's day for the owner and staff${demoDay ? `; ${demoDay.bookings} bookings seeded on ${demoDay.date}` : ''})`,
             `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
             `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
             ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),

@@ -25,6 +25,7 @@ import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import sharp from 'sharp';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 import { workflowIdle } from '../support/workflow-history';
+import { closeDesks, dayDrawn, openDesk, signIn } from '../browser/desk/support';
 
 interface Mail {
   to: string[];
@@ -536,6 +537,66 @@ describe('production topology: api x2 and worker as separate processes, configur
     }
     // the other api process serves the same build
     expect((await fetch(api2Base.replace(/\/api$/, '') + assets[0], { headers: client })).status).to.equal(200);
+  });
+
+  it("when the owner runs the front desk on one api process then it is served from dist, a customer's booking through the other api shows within 5 seconds, and approving it reaches the customer while the owner was told by e-mail", async function () {
+    this.timeout(120_000);
+    const root = api1Base.replace(/\/api$/, '');
+    const client = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` };
+    const services = await get(api2Base, `/public/tenants/${DEMO_SLUG}/services`, client);
+    const serviceId: string = services.body.data[0].services[0].id;
+    const next = await fetch(`${api2Base}/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      method: 'POST',
+      headers: { ...client, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) }),
+    });
+    const date: string = ((await next.json()) as Json).data.date;
+    const desk = await openDesk(this, { baseUrl: root, headers: client });
+    try {
+      const { page, shot } = desk;
+      await signIn(desk, { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }, `/desk?date=${date}`);
+      await dayDrawn(page, date);
+      await shot('topology-day');
+      const slots = await get(api2Base, `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`, client);
+      const slot = slots.body.data.slots.at(-1);
+      const phone = `+479${String(Date.now()).slice(-7)}`;
+      const booked = await fetch(`${api2Base}/public/tenants/${DEMO_SLUG}/bookings`, {
+        method: 'POST',
+        headers: { ...client, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          startTime: slot.start,
+          items: [{ serviceId, resourceId: slot.items[0].resourceId }],
+          customer: { name: 'Skrivebord Kunde', phone },
+        }),
+      });
+      expect(booked.status).to.equal(201);
+      // the other process's commit reaches this process's open day (Postgres NOTIFY to its listening connection)
+      await page.getByRole('button', { name: /Skrivebord Kunde .*venter på godkjenning/ }).waitFor({ timeout: 5000 });
+      await shot('topology-booked');
+      const told = await eventually(
+        async () => mails.find((m) => m.to.includes(DEMO_OWNER_EMAIL) && /^X-Salon-Kind: SALON:APPROVAL_NEEDED/im.test(m.raw)),
+        "the owner's e-mail over SMTP",
+        15_000,
+      );
+      expect(told.raw.replace(/=\r?\n/g, '')).to.contain('Skrivebord Kunde');
+      // the rest from another address: the test's budget is 20 requests a minute per client (RATE_LIMIT_GLOBAL)
+      await page.setExtraHTTPHeaders({ 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` });
+      await page.getByRole('button', { name: /Skrivebord Kunde/ }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Godkjenn' }).click();
+      await page
+        .getByRole('dialog')
+        .getByText(/^Bekreftet/)
+        .waitFor();
+      await shot('topology-approved');
+      await eventually(
+        async () => sveve!.posts.filter((f) => f.get('to') === phone.slice(1)).length >= 2,
+        'the confirmation SMS after the received one',
+        15_000,
+      );
+      expect(desk.foreignRequests()).to.deep.equal([]);
+    } finally {
+      await closeDesks();
+    }
   });
 
   it('when a customer signs in with an ID token of the configured OpenID Connect provider then the api verifies it against the published keys, and a replay at the other api process is refused', async () => {

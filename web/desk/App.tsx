@@ -229,7 +229,7 @@ function Shell({ boot, loaded, onSignedOut }: { boot: DeskBoot; loaded: Loaded; 
             ))}
           </ul>
         </nav>
-        <div class="who">
+        <div class="account">
           <span>{t('signedInAs', { name: desk.me.name ?? desk.me.email ?? '', role: t(`role${desk.me.role}`) })}</span>
           <LanguageSwitch lang={lang} />
           <button type="button" class="secondary" onClick={() => void signOut()}>

@@ -49,8 +49,11 @@ export function DayView({
     setDay(null);
     void load();
   }, [date]);
+  // changes that come together (a booking and the notice it caused) read the day once
   useEffect(() => {
-    if (live.tick) void load();
+    if (!live.tick) return;
+    const timer = setTimeout(() => void load(), 150);
+    return () => clearTimeout(timer);
   }, [live.tick]);
   useEffect(() => {
     const timer = setInterval(() => setNow(new Date()), 30_000);

@@ -4,10 +4,9 @@
 // current time. A block is a button: click or Enter opens the booking; drag it, or press M and use
 // the arrow keys, to move it to another time or column (Enter saves, Esc cancels).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatTime } from '../shared/format';
 import type { ScheduleBlock } from './api';
 import { useDesk } from './context';
-import { hhmm, minutesOn, timeRange } from './time';
+import { clock, hhmm, minutesOn, timeRange } from './time';
 import type { DeskKey } from './i18n';
 
 export interface Column {
@@ -43,6 +42,14 @@ export interface MoveRequest {
   to: Column;
   /** minutes the booking moves on the clock (and whole days between the columns' dates) */
   minutes: number;
+}
+
+interface Moving {
+  item: Item;
+  from: number;
+  to: number;
+  minutes: number;
+  by: 'pointer' | 'keys';
 }
 
 /** Pixels per minute of the grid. */
@@ -129,7 +136,13 @@ export function Grid({
   const laid = columns.map((c) => itemsOf(c, tz));
 
   // a move in progress, by pointer or keyboard: where the block would land
-  const [moving, setMoving] = useState<{ item: Item; from: number; to: number; minutes: number; by: 'pointer' | 'keys' } | null>(null);
+  const [moving, setMovingState] = useState<Moving | null>(null);
+  // the move as it is now, for the window's listeners (a state update lands with the next render)
+  const movingNow = useRef<Moving | null>(null);
+  const setMoving = (m: Moving | null) => {
+    movingNow.current = m;
+    setMovingState(m);
+  };
   const pointer = useRef<{ item: Item; col: number; x: number; y: number; dragged: boolean; id: number } | null>(null);
   const suppressClick = useRef(false);
   const columnsRef = useRef<HTMLDivElement>(null);
@@ -139,7 +152,7 @@ export function Grid({
     const start = new Date(
       new Date(item.startIso).getTime() + (minutes + dayShift(columns[laid.findIndex((l) => l.items.includes(item))]?.date, to.date)) * 60_000,
     );
-    return t('moveMode', { customer: item.block.customer?.name ?? t('noCustomer'), time: formatTime(start, tz, locale), staff: staffName(to) });
+    return t('moveMode', { customer: item.block.customer?.name ?? t('noCustomer'), time: clock(start, tz, locale), staff: staffName(to) });
   };
 
   const columnAt = (x: number, y: number): number | null => {
@@ -147,8 +160,12 @@ export function Grid({
     return el ? Number(el.dataset.col) : null;
   };
 
+  // the pointer's listeners are the window's, set once; they read the grid as it is now
+  const latest = useRef({ columns, movable, onMove, slot });
+  latest.current = { columns, movable, onMove, slot };
   useEffect(() => {
     const move = (e: PointerEvent) => {
+      const { columns, movable, slot } = latest.current;
       const p = pointer.current;
       if (!p || e.pointerId !== p.id) return;
       const dx = e.clientX - p.x;
@@ -161,6 +178,7 @@ export function Grid({
       setMoving({ item: p.item, from: p.col, to, minutes, by: 'pointer' });
     };
     const up = (e: PointerEvent) => {
+      const { columns, onMove } = latest.current;
       const p = pointer.current;
       if (!p || e.pointerId !== p.id) return;
       pointer.current = null;
@@ -168,10 +186,9 @@ export function Grid({
       // the click that follows the drop is no click on the block
       suppressClick.current = true;
       setTimeout(() => (suppressClick.current = false), 0);
-      setMoving((m) => {
-        if (m && (m.minutes !== 0 || m.to !== m.from)) onMove({ item: m.item, from: columns[m.from], to: columns[m.to], minutes: m.minutes });
-        return null;
-      });
+      const m = movingNow.current;
+      setMoving(null);
+      if (m && (m.minutes !== 0 || m.to !== m.from)) onMove({ item: m.item, from: columns[m.from], to: columns[m.to], minutes: m.minutes });
     };
     const cancel = (e: PointerEvent) => {
       if (pointer.current?.id === e.pointerId) {
@@ -187,7 +204,7 @@ export function Grid({
       removeEventListener('pointerup', up);
       removeEventListener('pointercancel', cancel);
     };
-  }, [columns, slot]);
+  }, []);
 
   const keyMove = (e: KeyboardEvent, item: Item, col: number) => {
     const current = moving && moving.by === 'keys' && moving.item.key === item.key ? moving : null;
@@ -228,16 +245,16 @@ export function Grid({
     announce(describeTarget(item, columns[to], minutes));
   };
 
-  const statusText = (item: Item): string => {
+  const statusText = (item: Item, staffColumn: boolean): string => {
     const b = item.block;
     if (!b.bookingId) return t('hold');
     const parts = [t(`status${b.status ?? 'CONFIRMED'}` as DeskKey)];
     if (b.booking?.waitingFor) parts.push(t(`waiting${b.booking.waitingFor}` as DeskKey));
     if (b.status === 'PENDING' || b.status === 'CONFIRMED') parts.push(b.confirmedAt ? t('customerConfirmed') : t('customerNotConfirmed'));
     if (b.booking?.depositStatus) parts.push(t('depositLabel', { status: depositText(t, b.booking.depositStatus) }));
-    for (const s of item.segments)
-      if (s.kind === 'PROCESSING' && columnOfItemIsStaff(columns, laid, item))
-        parts.push(t('processingFree', { from: formatTime(s.startIso, tz, locale), to: formatTime(s.endIso, tz, locale) }));
+    if (staffColumn)
+      for (const s of item.segments)
+        if (s.kind === 'PROCESSING') parts.push(t('processingFree', { from: clock(s.startIso, tz, locale), to: clock(s.endIso, tz, locale) }));
     return parts.join(', ');
   };
 
@@ -305,9 +322,9 @@ export function Grid({
                       const lifted = moving?.item.key === item.key && moving.from === ci;
                       // the visible text first (the button's name starts with it), then what the eye reads from the colours
                       const detail = t('blockDetail', {
-                        from: formatTime(item.startIso, tz, locale),
-                        to: formatTime(item.endIso, tz, locale),
-                        status: statusText(item),
+                        from: clock(item.startIso, tz, locale),
+                        to: clock(item.endIso, tz, locale),
+                        status: statusText(item, column.kind === 'staff' || column.kind === 'day'),
                       });
                       return (
                         <li
@@ -347,7 +364,7 @@ export function Grid({
                               }}
                               onKeyDown={(e) => keyMove(e, item, ci)}
                             >
-                              <span class="time">{`${formatTime(item.startIso, tz, locale)} `}</span>
+                              <span class="time">{`${clock(item.startIso, tz, locale)} `}</span>
                               <span class="who">{`${b.customer?.name ?? t('noCustomer')} `}</span>
                               <span class="what">{item.services.join(', ')}</span>
                               {b.booking?.waitingFor && (
@@ -384,11 +401,6 @@ export function Grid({
       </div>
     </div>
   );
-}
-
-function columnOfItemIsStaff(columns: Column[], laid: { items: Item[] }[], item: Item): boolean {
-  const ci = laid.findIndex((l) => l.items.includes(item));
-  return ci >= 0 && (columns[ci].kind === 'staff' || columns[ci].kind === 'day');
 }
 
 /** Minutes between the midnights of two salon-local dates (whole days). */

@@ -225,12 +225,13 @@ describe('the front desk: bookings (Chromium)', function () {
       rewardValue: 10000,
     });
     expect(card.status, JSON.stringify(card.body)).to.equal(201);
-    const today = localDay(0);
-    const id = await ownerBooks(s, { day: today, time: '09:00', staff: 0, name: 'Stempel Kunde' });
+    // yesterday's visit, so it has begun whenever the test runs
+    const yesterday = localDay(-1);
+    const id = await ownerBooks(s, { day: yesterday, time: '09:00', staff: 0, name: 'Stempel Kunde' });
     const desk = await openDesk(this);
     const { page, shot } = desk;
-    await signIn(desk, s.owner);
-    await dayDrawn(page, today);
+    await signIn(desk, s.owner, `/desk?date=${yesterday}`);
+    await dayDrawn(page, yesterday);
     await page.getByRole('button', { name: /Stempel Kunde/ }).click();
     const dialog = page.getByRole('dialog');
     const actions = async () => (await dialog.locator('.buttons').first().getByRole('button').allTextContents()).map((x) => x.trim());

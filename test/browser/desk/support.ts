@@ -38,7 +38,7 @@ function folderOf(title: string): string {
 /** A fresh browser context for one test (closed by closeDesks), at `baseUrl` (the stack's app unless given). */
 export async function openDesk(
   test: Mocha.Context,
-  options: { phone?: boolean; baseUrl?: string; name?: string; timezoneId?: string; locale?: string } = {},
+  options: { phone?: boolean; baseUrl?: string; name?: string; timezoneId?: string; locale?: string; headers?: Record<string, string> } = {},
 ): Promise<OpenedDesk> {
   const baseUrl = options.baseUrl ?? (await stack()).baseUrl;
   const browser = await sharedBrowser();
@@ -48,6 +48,7 @@ export async function openDesk(
     timezoneId: options.timezoneId ?? 'Europe/Oslo',
     locale: options.locale ?? 'nb-NO',
     ...(options.phone ? PHONE : { viewport: TABLET }),
+    ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
   });
   opened.push(context);
   const page = await context.newPage();
