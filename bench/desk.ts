@@ -18,13 +18,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
 import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';
-import { ensureChromium } from '../test/support/chromium';
+import { closeSharedBrowser, sharedBrowser } from '../test/support/chromium';
+import { median, paintTimings, recordFirstLoad } from './support/first-load';
 import { scan } from '../test/browser/support';
 import { seedBusyDay, BUSY_BOOKINGS, BUSY_ROOMS, BUSY_STAFF } from '../test/support/busy-day';
 import { utcToLocalDate } from '../domain/time/salon-time.rules';
@@ -51,8 +52,6 @@ interface Run {
   foreign: string[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function signedInContext(browser: Browser, base: string, login: { email: string; password: string }) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'nb-NO', timezoneId: 'Europe/Oslo', bypassCSP: true });
   // the cookies of a cookie session, as the desk's own sign-in gets them (no token in the answer)
@@ -72,50 +71,12 @@ async function dayDrawn(page: Page, date: string): Promise<void> {
 async function measure(browser: Browser, base: string, login: { email: string; password: string }, date: string, profile: Profile): Promise<Run> {
   const context = await signedInContext(browser, base, login);
   const page = await context.newPage();
-  const cdp: CDPSession = await context.newCDPSession(page);
-  const origin = new URL(base).origin;
-  const types = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  const foreign: string[] = [];
-  let requests = 0;
-  cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => {
-    requests += 1;
-    const target = new URL(e.request.url);
-    if (target.protocol !== 'data:' && target.origin !== origin) foreign.push(e.request.url);
-  });
-  cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => types.set(e.requestId, e.type));
-  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => sizes.set(e.requestId, e.encodedDataLength));
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (profile.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+  const load = await recordFirstLoad(context, page, new URL(base).origin, profile);
   await page.goto(`${base}/desk?date=${date}`);
   await dayDrawn(page, date);
-  const timings = await page.evaluate(
-    () =>
-      new Promise<{ lcp: number; draw: number; ready: number }>((resolve) => {
-        const g = globalThis as unknown as {
-          PerformanceObserver: new (cb: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(o: unknown): void };
-          performance: { getEntriesByName(n: string): { startTime: number }[] };
-        };
-        let lcp = 0;
-        new g.PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => {
-          const data = g.performance.getEntriesByName('desk-day-data').at(-1)!.startTime;
-          const drawn = g.performance.getEntriesByName('desk-day-drawn').at(-1)!.startTime;
-          resolve({ lcp, draw: drawn - data, ready: drawn });
-        }, 50);
-      }),
-  );
-  let jsBytes = 0;
-  let totalBytes = 0;
-  for (const [id, size] of sizes) {
-    totalBytes += size;
-    if (types.get(id) === 'Script') jsBytes += size;
-  }
+  const { lcp, marks } = await paintTimings(page, ['desk-day-data', 'desk-day-drawn']);
   await context.close();
-  return { ...timings, jsBytes, totalBytes, requests, foreign };
+  return { lcp, draw: marks['desk-day-drawn']! - marks['desk-day-data']!, ready: marks['desk-day-drawn']!, ...load.result() };
 }
 
 async function accessibility(browser: Browser, base: string, login: { email: string; password: string }, date: string): Promise<string[]> {
@@ -151,20 +112,7 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: ensureChromium(),
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await sharedBrowser();
   const rows: Record<string, string | number>[] = [];
   let findings: string[] = [];
   try {
@@ -190,7 +138,7 @@ async function main(): Promise<void> {
     }
     findings = await accessibility(browser, base, busy.owner, date);
   } finally {
-    await browser.close().catch(() => undefined);
+    await closeSharedBrowser().catch(() => undefined);
     server.close();
     await platform.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

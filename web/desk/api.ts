@@ -5,7 +5,8 @@
 // for the sign-in dialog and is then repeated, so nothing the user typed is lost.
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../generated/api';
-import { NETWORK_ERROR, UNKNOWN_ERROR } from '../shared/error-codes';
+import { NETWORK_ERROR } from '../shared/error-codes';
+import { callApi, problemOf, type ApiProblem, type ApiResult } from '../shared/api-call';
 
 export type Schemas = components['schemas'];
 export type AuthUser = Schemas['AuthUser'];
@@ -20,12 +21,8 @@ export type BookingStatus = Schemas['BookingStatus'];
 
 export const api = createClient<paths>({ baseUrl: '/api', credentials: 'same-origin' });
 
-export interface Problem {
-  code: string;
-  details: { field: string; message: string }[];
-}
-
-export type Result<T> = { ok: true; data: T } | { ok: false; problem: Problem; status: number };
+export type Problem = ApiProblem;
+export type Result<T> = ApiResult<T>;
 
 /** Who waits for the session to come back (the sign-in dialog resolves them). */
 let sessionLost: ((retry: () => void) => void) | null = null;
@@ -63,12 +60,6 @@ export function stopRefreshing(): void {
   clearTimeout(refreshTimer);
 }
 
-function problemOf(error: unknown): Problem {
-  const envelope = error as { error?: { code?: string; details?: { field: string; message: string }[] } } | undefined;
-  if (envelope?.error?.code) return { code: envelope.error.code, details: envelope.error.details ?? [] };
-  return { code: UNKNOWN_ERROR, details: [] };
-}
-
 /**
  * Runs an API call of the signed-in desk. A 401 refreshes the session and runs it again; a session
  * that is over waits for the user to sign in again (the dialog), then runs it again.
@@ -91,12 +82,4 @@ export async function call<T>(run: () => Promise<{ data?: T; error?: unknown; re
 }
 
 /** A call that needs no session (sign-in, forgotten password): network errors as NETWORK_ERROR. */
-export async function plainCall<T>(run: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Result<T>> {
-  try {
-    const { data, error, response } = await run();
-    if (response.ok && data !== undefined) return { ok: true, data };
-    return { ok: false, problem: problemOf(error), status: response.status };
-  } catch {
-    return { ok: false, problem: { code: NETWORK_ERROR, details: [] }, status: 0 };
-  }
-}
+export const plainCall = callApi;

@@ -2,37 +2,27 @@
 // database with the demo salon, its next open day gets the bookings of a real day through the booking
 // services (phone bookings, a colour with a cut inside its processing time, online bookings waiting
 // for approval), and running it again adds nothing.
-import crypto from 'node:crypto';
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
-import { knexSnakeCaseMappers } from 'objection';
+import type { Knex } from 'knex';
 import { stack } from '../../support/stack';
-import { migrationConfig } from '../../../db/knex';
+import { emptyDatabase, type EmptyDatabase } from '../../support/empty-database';
 import { seedDemoSalon } from '../../../domain/demo/demo-salon';
 import { seedDemoDay } from '../../../domain/demo/demo-day';
 import { RecordingSignaller } from '../../support/recording-signaller';
 import { bookingHooks } from '../../../composition/domain-hooks';
 
 describe('seedDemoDay (npm start demo data for the front desk)', () => {
-  let admin: Knex;
+  let db: EmptyDatabase;
   let empty: Knex;
-  let dbName: string;
 
   before(async function () {
     this.timeout(60_000);
-    const { platform } = await stack();
-    const url = new URL(platform.deps.config.databaseUrl!);
-    dbName = `demo_day_${crypto.randomBytes(4).toString('hex')}`;
-    admin = platform.knex;
-    await admin.raw(`CREATE DATABASE ${dbName}`);
-    url.pathname = `/${dbName}`;
-    empty = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
-    await empty.migrate.latest(migrationConfig());
+    db = await emptyDatabase('demo_day');
+    empty = db.knex;
   });
 
   after(async () => {
-    await empty?.destroy();
-    if (dbName) await admin.raw(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await db?.drop();
   });
 
   it("when the demo salon has no booking on its next open day then that day gets a real day's bookings by its three stylists, and a second run adds nothing", async function () {

@@ -1,89 +1,30 @@
-// The front desk in a real browser (Debian's Chromium through playwright-core, as the booking page's
-// tests): a fresh context per test at a tablet's 1024x768 (or a 390 px phone), a screenshot of every
-// step kept under .artifacts/browser/desk/<test>/ (ignored by git), and a salon to run a day in.
-import fs from 'node:fs';
-import path from 'node:path';
+// The front desk in a real browser (Debian's Chromium through playwright-core, the booking page's
+// openPage): a fresh context per test at a tablet's 1024x768 (or a 390 px phone), a screenshot of
+// every step kept under .artifacts/browser/desk/<test>/ (ignored by git), and a salon to run a day in.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import type { BrowserContext, Page } from 'playwright-core';
-import { sharedBrowser } from '../../support/chromium';
-import { stack } from '../../support/stack';
+import type { Page } from 'playwright-core';
+import { closePages, openPage, startBrowserStack, type OpenedPage } from '../support';
 import { call } from '../../support/http';
 import { addPhasedService, addRoom, addStaff, at, bookingSalon, knex, localDay, type BookingSalon, type TestStaff } from '../../support/booking-fixtures';
 import type { TenantSettings } from '../../../domain/tenant/tenant-settings.rules';
 
-const ARTIFACTS = path.resolve(__dirname, '../../../.artifacts/browser/desk');
-
 export const TABLET = { width: 1024, height: 768 } as const;
-export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
-export interface OpenedDesk {
-  page: Page;
-  context: BrowserContext;
-  baseUrl: string;
-  shot(name: string): Promise<void>;
-  foreignRequests(): string[];
-}
+export type OpenedDesk = OpenedPage;
 
-const opened: BrowserContext[] = [];
-
-function folderOf(title: string): string {
-  return title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 80);
-}
-
-/** A fresh browser context for one test (closed by closeDesks), at `baseUrl` (the stack's app unless given). */
+/** A fresh browser context for one test at a 1024x768 tablet (or a 390 px phone), its screenshots under .artifacts/browser/desk/ (closed by closeDesks). */
 export async function openDesk(
   test: Mocha.Context,
-  options: { phone?: boolean; baseUrl?: string; name?: string; timezoneId?: string; locale?: string; headers?: Record<string, string> } = {},
+  options: { phone?: boolean; baseUrl?: string; name?: string; headers?: Record<string, string> } = {},
 ): Promise<OpenedDesk> {
-  const baseUrl = options.baseUrl ?? (await stack()).baseUrl;
-  const browser = await sharedBrowser();
-  const context = await browser.newContext({
-    // axe-core is injected as an inline script, which the desk's CSP (script-src 'self') would refuse
-    bypassCSP: true,
-    timezoneId: options.timezoneId ?? 'Europe/Oslo',
-    locale: options.locale ?? 'nb-NO',
-    ...(options.phone ? PHONE : { viewport: TABLET }),
-    ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
-  });
-  opened.push(context);
-  const page = await context.newPage();
-  const origin = new URL(baseUrl).origin;
-  const foreign: string[] = [];
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (url.protocol !== 'data:' && url.origin !== origin) foreign.push(req.url());
-  });
-  const title = test.currentTest?.fullTitle() ?? test.test?.fullTitle() ?? 'desk';
-  const dir = path.join(ARTIFACTS, folderOf(title) + (options.name ? `-${folderOf(options.name)}` : ''));
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  let n = 0;
-  return {
-    page,
-    context,
-    baseUrl,
-    async shot(name) {
-      n += 1;
-      await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
-    },
-    foreignRequests: () => [...foreign],
-  };
+  return openPage(test, { ...options, viewport: TABLET, folder: 'desk' });
 }
 
-export async function closeDesks(): Promise<void> {
-  while (opened.length) await opened.pop()!.close();
-}
+export const closeDesks = closePages;
 
-export async function startDeskStack(this: Mocha.Context): Promise<void> {
-  this.timeout(180_000);
-  await stack();
-  await sharedBrowser();
-}
+/** `before` hook of a desk test file: the embedded stack and the browser, started once. */
+export const startDeskStack = startBrowserStack;
 
 /** Signs in on the desk's own sign-in screen. */
 export async function signIn(desk: OpenedDesk, login: { email: string; password: string }, path = '/desk'): Promise<void> {
