@@ -164,6 +164,16 @@ async function main(): Promise<void> {
     S3_ENDPOINT: platform.embeddedS3?.endpoint ?? config.storage.endpoint,
     PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
   });
+  // a real day for the front desk: the demo salon's next open day gets its bookings when it has none
+  // (after the worker started, so every booking's workflow runs at once; before the api answers, so npm
+  // start is ready, and can be stopped, once it is done)
+  const demoDay = await seedDemoDay({
+    knex: platform.knex,
+    signaller: platform.deps.signaller,
+    manageLinkKey: platform.deps.config.keys.manageLink,
+    now: platform.deps.now,
+    bookingHooks: platform.deps.hooks.booking,
+  });
   const server = await startApi(platform.deps, config.port);
   // the SMS sandbox: reply to a reminder as a phone (docs/development.md#replying-to-a-reminder-by-sms)
   const smsSandbox = await startSmsSandbox({
@@ -182,15 +192,6 @@ async function main(): Promise<void> {
     await temporal.stop();
   });
 
-  // a real day for the front desk: the demo salon's next open day gets its bookings when it has none
-  // (after the worker started: every booking's workflow runs at once)
-  const demoDay = await seedDemoDay({
-    knex: platform.knex,
-    signaller: platform.deps.signaller,
-    manageLinkKey: platform.deps.config.keys.manageLink,
-    now: platform.deps.now,
-    bookingHooks: platform.deps.hooks.booking,
-  });
   const staff = await staffLoginsOfSalon(platform.knex, DEMO_SLUG);
   const base = `http://localhost:${config.port}/api`;
   const demoPassword = demo.created ? DEMO_PASSWORD : `${DEMO_PASSWORD} (unless changed since)`;

@@ -1,6 +1,7 @@
 /**
  * The salon's committed booking changes since a cursor (docs/rules/front-desk.md#live-updates). A
- * trigger stamps every written booking row with its transaction's id (`changed_xid`, migration 190).
+ * trigger keeps, for every booking, the id of the transaction that last wrote it (booking_changes,
+ * migration 190).
  * The cursor is the horizon of a snapshot: the oldest transaction still running when it was taken,
  * so every transaction below it had finished and its rows were visible. The changes since a cursor
  * are then the rows stamped at or above it and below the current horizon - each committed change is
@@ -36,9 +37,9 @@ export async function bookingsChangedSince(
             b.resource_id AS "resourceId", b.changed_xid::text AS "changedXid",
             (SELECT array_agg(i.resource_id) FROM booking_items i WHERE i.booking_id = b.id) AS "itemResourceIds"
        FROM h LEFT JOIN LATERAL (
-         SELECT * FROM bookings
-          WHERE tenant_id = ? AND ?::xid8 IS NOT NULL AND changed_xid >= ?::xid8 AND changed_xid < h.horizon
-          ORDER BY changed_xid, id LIMIT ?
+         SELECT bk.*, c.changed_xid FROM booking_changes c JOIN bookings bk ON bk.id = c.booking_id
+          WHERE c.tenant_id = ? AND ?::xid8 IS NOT NULL AND c.changed_xid >= ?::xid8 AND c.changed_xid < h.horizon
+          ORDER BY c.changed_xid, c.booking_id LIMIT ?
        ) b ON true`,
     [tenantId, after, after, limit],
   );

@@ -1,7 +1,7 @@
 // A busy salon day for the front desk's browser test and its benchmark (npm run bench:desk): 10 staff
 // members with logins, 6 rooms and pieces of equipment, and 200 bookings on one salon-local date -
 // cuts and colours whose processing sits at a station, the statuses of a day under way, bookings
-// waiting for approval or for a deposit, unconfirmed ones and a few unassigned. The rows are written
+// waiting for approval or for a deposit, deposits paid, unconfirmed ones and a few unassigned. The rows are written
 // as the booking service writes them (booking, item, segments), straight into the tables: what is
 // measured is the desk drawing a day, not 200 bookings being made.
 import crypto from 'node:crypto';
@@ -100,6 +100,8 @@ export async function seedBusyDay(db: Knex, date: string, options: { passwordHas
       const unassigned = k % 7 === 3 && i === BUSY_STAFF - 1;
       const status = STATUSES[k % STATUSES.length];
       const pending = status === 'PENDING';
+      // some confirmed online bookings have paid their deposit
+      const paid = status === 'CONFIRMED' && i % 4 === 0;
       const booking = {
         id: crypto.randomUUID(),
         tenantId,
@@ -108,8 +110,8 @@ export async function seedBusyDay(db: Knex, date: string, options: { passwordHas
         endTime: new Date(start + 30 * minute),
         status,
         source: pending ? 'ONLINE' : 'PHONE',
-        paymentMode: pending && i % 2 ? 'ONLINE' : 'IN_PERSON',
-        depositStatus: pending && i % 2 ? 'PENDING' : null,
+        paymentMode: (pending && i % 2) || paid ? 'ONLINE' : 'IN_PERSON',
+        depositStatus: pending && i % 2 ? 'PENDING' : paid ? 'PAID' : null,
         totalAmount: isColour ? 129900 : 59900,
         contactName: `Kunde ${k + 1}-${i + 1}`,
         contactPhone: `+4790${String(k * 100 + i).padStart(6, '0')}`,

@@ -372,6 +372,14 @@ export function Grid({
                                   {t(`flag${b.booking.waitingFor}` as DeskKey)}
                                 </span>
                               )}
+                              {(b.booking?.depositStatus && !b.booking.waitingFor) || unconfirmed(b) ? (
+                                <span class="marks" aria-hidden="true">
+                                  {unconfirmed(b) && <span class="mark">{t('markUnconfirmed')}</span>}
+                                  {b.booking?.depositStatus && !b.booking.waitingFor && (
+                                    <span class="mark">{t('markDeposit', { status: depositText(t, b.booking.depositStatus) })}</span>
+                                  )}
+                                </span>
+                              ) : null}
                               <span class="sr-only">{detail}</span>
                             </button>
                           ) : (
@@ -407,6 +415,11 @@ export function Grid({
 export function dayShift(from: string | undefined, to: string): number {
   if (!from || from === to) return 0;
   return Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 60_000);
+}
+
+/** A booking still ahead that the customer has not confirmed (docs/rules/reminders.md#confirming). */
+function unconfirmed(b: ScheduleBlock): boolean {
+  return (b.status === 'PENDING' || b.status === 'CONFIRMED') && !b.confirmedAt && !!b.booking && Date.parse(b.booking.startTime) > Date.now();
 }
 
 export function depositText(t: (key: DeskKey) => string, status: string): string {

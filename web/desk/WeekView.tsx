@@ -45,8 +45,11 @@ export function WeekView({
     setWeek(null);
     void load();
   }, [days[0], staffId]);
+  // changes that come together read the week once (seven days of the schedule)
   useEffect(() => {
-    if (live.tick) void load();
+    if (!live.tick) return;
+    const timer = setTimeout(() => void load(), 150);
+    return () => clearTimeout(timer);
   }, [live.tick]);
 
   const staff = desk.staff.find((s) => s.id === staffId);

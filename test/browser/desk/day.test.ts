@@ -40,6 +40,12 @@ describe('the front desk: the day (Chromium)', function () {
         .getByRole('button', { name: /virketid .* behandler ledig/ })
         .first()
         .waitFor();
+      // marked on the block itself too, not only in the words a screen reader reads
+      await page.locator('[data-booking] .mark', { hasText: 'ubekreftet' }).first().waitFor();
+      await page
+        .locator('[data-booking] .mark', { hasText: /^dep\. / })
+        .first()
+        .waitFor();
       await page.getByRole('heading', { level: 3, name: 'Ikke tildelt' }).waitFor();
       // the page itself never scrolls sideways: the grid does
       const overflow = await page.evaluate(() => {
