@@ -1,7 +1,7 @@
 // The owner's notices and the customers (docs/rules/front-desk.md), in Chromium: a booking waiting
 // for approval reaches the owner's list (and the count in the menu), is approved from there and
-// marked read; a customer's card shows visits, spend, stamps and vouchers, and a stylist edits only
-// its notes and tags.
+// marked read, and the owner turns the notices' e-mail off and on; a customer's card shows visits,
+// spend, stamps and vouchers, and a stylist edits only its notes and tags.
 import { expect } from 'chai';
 import { closeDesks, deskSalon, openDesk, signIn, startDeskStack } from './support';
 import { at, knex, localDay } from '../../support/booking-fixtures';
@@ -47,6 +47,29 @@ describe('the front desk: notices and customers (Chromium)', function () {
       .getByRole('link', { name: /Varsler/ })
       .filter({ hasNotText: 'uleste' })
       .waitFor();
+  });
+
+  it("when the owner turns the notices' e-mail off and on again then the salon's setting follows, and the box shows it after a reload", async function () {
+    const s = await deskSalon({ autoConfirm: false });
+    const db = await knex();
+    const stored = async () => (await db('tenants').where({ id: s.tenant.id }).first()).settings.notifyOwnerByEmail;
+    expect(await stored()).to.equal(true);
+    const desk = await openDesk(this);
+    const { page, shot } = desk;
+    await signIn(desk, s.owner, '/desk?view=notices');
+    const box = page.getByRole('checkbox', { name: 'Send meg også hvert varsel på e-post' });
+    expect(await box.isChecked()).to.equal(true);
+    await box.uncheck();
+    await page.getByRole('status').filter({ hasText: 'Varslene kommer ikke lenger på e-post' }).waitFor();
+    expect(await stored()).to.equal(false);
+    await shot('notices-email-off');
+    expect(await scan(page, 'notices e-mail off')).to.deep.equal([]);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Varsler' }).waitFor();
+    expect(await box.isChecked()).to.equal(false);
+    await box.check();
+    await page.getByRole('status').filter({ hasText: 'Varslene kommer nå også på e-post.' }).waitFor();
+    expect(await stored()).to.equal(true);
   });
 
   it("when a stylist opens a customer's card then it shows visits, spend, last visit, stamps and vouchers, and the stylist saves notes and tags", async function () {
