@@ -26,6 +26,7 @@ import sharp from 'sharp';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 import { workflowIdle } from '../support/workflow-history';
 import { closeDesks, dayDrawn, openDesk, signIn } from '../browser/desk/support';
+import { at, localDay } from '../support/booking-fixtures';
 
 interface Mail {
   to: string[];
@@ -608,6 +609,142 @@ describe('production topology: api x2 and worker as separate processes, configur
         'the confirmation SMS after the received one',
         15_000,
       );
+      expect(desk.foreignRequests()).to.deep.equal([]);
+    } finally {
+      await closeDesks();
+    }
+  });
+
+  it("when the receptionist and a stylist run the demo salon's day from the desk on the production processes then the stylist sees only their column, a phone booking is made, a drag onto a taken time is refused in words, and a visit goes to COMPLETED with its loyalty stamp", async function () {
+    this.timeout(150_000);
+    const root = api1Base.replace(/\/api$/, '');
+    // the test's budget is 20 requests a minute per client (RATE_LIMIT_GLOBAL): each step comes from an address of its own
+    let address = 0;
+    const client = () => ({ 'x-forwarded-for': `192.0.2.${++address}` });
+    const login = await fetch(`${api1Base}/auth/login`, {
+      method: 'POST',
+      headers: { ...client(), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }),
+    });
+    const owner = { authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
+    const send = async (p: string, body: unknown) => {
+      const res = await fetch(api1Base + p, {
+        method: 'POST',
+        headers: { ...client(), ...owner, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await res.json()) as Json;
+      expect(res.status, JSON.stringify(answer)).to.equal(201);
+      return answer.data;
+    };
+    const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
+    const staffId = async (name: string): Promise<string> => (await db('resources').where({ tenantId: tenant.id, name }).first()).id;
+    const [ingrid, lars] = [await staffId('Ingrid Hansen'), await staffId('Lars Johansen')];
+    const cut = await db('services').where({ tenantId: tenant.id, name: 'Herreklipp' }).first();
+    const weekday = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay();
+    // a Tuesday to Friday three weeks ahead (both stylists work, no earlier journey booked it) and the last weekday before today (Ingrid works)
+    let ahead = 21;
+    while (![2, 3, 4, 5].includes(weekday(localDay(ahead)))) ahead++;
+    let back = -1;
+    while (![1, 2, 3, 4, 5].includes(weekday(localDay(back)))) back--;
+    const [day, past] = [localDay(ahead), localDay(back)];
+    const phoneBooking = (date: string, time: string, resourceId: string, name: string) =>
+      send('/bookings', {
+        startTime: at(date, time),
+        items: [{ serviceId: cut.id, resourceId }],
+        source: 'PHONE',
+        customer: { name, phone: `+479${String(Date.now() + address).slice(-7)}` },
+      });
+    const mover = await phoneBooking(day, '10:00', ingrid, 'Flytte Kunde');
+    await phoneBooking(day, '11:00', ingrid, 'Fast Kunde');
+    await phoneBooking(day, '10:00', lars, 'Kollega Kunde');
+    const visit = await phoneBooking(past, '10:00', ingrid, 'Stempel Kunde');
+    await send('/loyalty-cards', { name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 10000 });
+
+    try {
+      // the stylist: their own column, not a colleague's
+      const stylist = await openDesk(this, { baseUrl: root, headers: client(), name: 'stylist' });
+      await signIn(stylist, { email: 'ingrid@salong-nordlys.no', password: DEMO_PASSWORD }, `/desk?date=${day}`);
+      await dayDrawn(stylist.page, day);
+      await stylist.page.getByRole('button', { name: /^10:00 Flytte Kunde/ }).waitFor();
+      expect(await stylist.page.getByRole('heading', { level: 3, name: 'Lars Johansen' }).count()).to.equal(0);
+      expect(await stylist.page.getByRole('button', { name: /Kollega Kunde/ }).count()).to.equal(0);
+      await stylist.shot('topology-stylist');
+      await closeDesks();
+
+      const desk = await openDesk(this, { baseUrl: root, headers: client(), name: 'receptionist' });
+      const { page, shot } = desk;
+      const fresh = () => page.setExtraHTTPHeaders(client());
+      await signIn(desk, { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }, `/desk?date=${day}`);
+      await dayDrawn(page, day);
+
+      // a phone booking for a new customer
+      await fresh();
+      await page.getByRole('button', { name: 'Ny time' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ny time på telefon' });
+      await dialog.getByLabel('Ny kunde').check();
+      const phone = `+479${String(Date.now()).slice(-7)}`;
+      await dialog.getByLabel('Navn', { exact: true }).fill('Telefon Kunde');
+      await dialog.getByLabel('Mobilnummer').fill(phone);
+      await dialog.getByLabel(/^Herreklipp/).check();
+      await dialog.getByLabel('Behandler').selectOption({ label: 'Lars Johansen' });
+      await dialog.getByRole('radio', { name: '13:00' }).check();
+      await dialog.getByRole('button', { name: 'Bestill' }).click();
+      await page.getByRole('button', { name: /^13:00 Telefon Kunde/ }).waitFor();
+      const made = await db('bookings').where({ tenantId: tenant.id, contactPhone: phone }).first();
+      expect(made).to.include({ status: 'CONFIRMED', source: 'PHONE', resourceId: lars });
+      expect(new Date(made.startTime).toISOString()).to.equal(at(day, '13:00'));
+      await shot('topology-phone-booking');
+
+      // a drag onto a taken time, refused in words; then to a free one
+      await fresh();
+      const box = async (name: RegExp) => (await page.getByRole('button', { name }).first().boundingBox())!;
+      const from = await box(/^10:00 Flytte Kunde/);
+      const drag = async (y: number) => {
+        await page.mouse.move(from.x + from.width / 2, from.y + 10);
+        await page.mouse.down();
+        await page.mouse.move(from.x + from.width / 2 + 5, from.y + 20, { steps: 3 });
+        await page.mouse.move(from.x + from.width / 2, y, { steps: 8 });
+        await page.mouse.up();
+      };
+      await drag((await box(/^11:00 Fast Kunde/)).y + 10);
+      await page.getByRole('alert').filter({ hasText: 'Timen ble ikke flyttet: tiden er opptatt' }).waitFor();
+      expect(new Date((await db('bookings').where({ id: mover.id }).first()).startTime).toISOString()).to.equal(at(day, '10:00'));
+      await shot('topology-move-refused');
+      await fresh();
+      // 14:00 is four hours below 10:00 (1.4 px a minute)
+      await drag(from.y + 10 + 4 * 60 * 1.4);
+      await page.getByRole('status').filter({ hasText: 'Timen er flyttet til 14:00 hos Ingrid Hansen' }).waitFor();
+      expect(new Date((await db('bookings').where({ id: mover.id }).first()).startTime).toISOString()).to.equal(at(day, '14:00'));
+
+      // the visit to COMPLETED from its card, and the stamp the worker process gives for it
+      await fresh();
+      await page.goto(`${root}/desk?date=${past}`);
+      await dayDrawn(page, past);
+      await page.getByRole('button', { name: /Stempel Kunde/ }).click();
+      const card = page.getByRole('dialog');
+      for (const step of ['Ankommet', 'Start', 'Fullført']) {
+        await fresh();
+        await card.getByRole('button', { name: step }).click();
+        await card.getByRole('button', { name: step }).waitFor({ state: 'detached' });
+      }
+      expect((await db('bookings').where({ id: visit.id }).first()).status).to.equal('COMPLETED');
+      await card.getByRole('button', { name: 'Lukk' }).click();
+      await fresh();
+      await page.getByRole('link', { name: 'Kunder' }).click();
+      await page.getByLabel('Søk etter kunde').fill('Stempel Kunde');
+      await page.getByRole('button', { name: /^Stempel Kunde/ }).click();
+      await eventually(
+        async () => {
+          if (await page.getByText('Stempelkort: 1 av 5 stempler').isVisible()) return true;
+          await fresh();
+          await page.getByRole('button', { name: /^Stempel Kunde/ }).click();
+          return false;
+        },
+        'the stamp on the customer card',
+        15_000,
+      );
+      await shot('topology-stamp');
       expect(desk.foreignRequests()).to.deep.equal([]);
     } finally {
       await closeDesks();
