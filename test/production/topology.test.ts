@@ -615,7 +615,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     }
   });
 
-  it("when the receptionist and a stylist run the demo salon's day from the desk on the production processes then the stylist sees only their column, a phone booking is made, a drag onto a taken time is refused in words, and a visit goes to COMPLETED with its loyalty stamp", async function () {
+  it("when the receptionist and a stylist run the demo salon's day from the desk on the production processes then the stylist sees only their column and marks their customer arrived, a phone booking is made, a drag onto a taken time is refused in words, and a visit goes to COMPLETED with its loyalty stamp", async function () {
     this.timeout(150_000);
     const root = api1Base.replace(/\/api$/, '');
     // the test's budget is 20 requests a minute per client (RATE_LIMIT_GLOBAL): each step comes from an address of its own
@@ -659,6 +659,7 @@ describe('production topology: api x2 and worker as separate processes, configur
     await phoneBooking(day, '11:00', ingrid, 'Fast Kunde');
     await phoneBooking(day, '10:00', lars, 'Kollega Kunde');
     const visit = await phoneBooking(past, '10:00', ingrid, 'Stempel Kunde');
+    const arrival = await phoneBooking(past, '11:00', ingrid, 'Ankomst Kunde');
     await send('/loyalty-cards', { name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 10000 });
 
     try {
@@ -670,6 +671,14 @@ describe('production topology: api x2 and worker as separate processes, configur
       expect(await stylist.page.getByRole('heading', { level: 3, name: 'Lars Johansen' }).count()).to.equal(0);
       expect(await stylist.page.getByRole('button', { name: /Kollega Kunde/ }).count()).to.equal(0);
       await stylist.shot('topology-stylist');
+      // and marks their own customer arrived
+      await stylist.page.setExtraHTTPHeaders(client());
+      await stylist.page.goto(`${root}/desk?date=${past}`);
+      await dayDrawn(stylist.page, past);
+      await stylist.page.getByRole('button', { name: /^11:00 Ankomst Kunde/ }).click();
+      await stylist.page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).click();
+      await stylist.page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).waitFor({ state: 'detached' });
+      expect((await db('bookings').where({ id: arrival.id }).first()).status).to.equal('ARRIVED');
       await closeDesks();
 
       const desk = await openDesk(this, { baseUrl: root, headers: client(), name: 'receptionist' });

@@ -59,7 +59,7 @@ describe('the front desk: staff, sessions and signing out (Chromium)', function 
   before(startDeskStack);
   afterEach(closeDesks);
 
-  it("when a stylist signs in then they see their own column and the unassigned bookings, not a colleague's; they take an unassigned booking, and cannot drag theirs to a colleague", async function () {
+  it("when a stylist signs in then they see their own column and the unassigned bookings, not a colleague's; they take an unassigned booking, cannot drag theirs to a colleague, and mark their customer arrived", async function () {
     const s = await deskSalon();
     const day = localDay(2);
     await ownerBooks(s, { day, time: '09:00', staff: 0, name: 'Egen Kunde' });
@@ -92,6 +92,16 @@ describe('the front desk: staff, sessions and signing out (Chromium)', function 
     await page.locator(`section[data-col="0"] [data-booking="${open}"]`).waitFor();
     await shot('taken');
     expect(await scan(page, 'staff day')).to.deep.equal([]);
+
+    // the stylist marks their own customer arrived (yesterday's visit, so it has begun whenever the test runs)
+    const yesterday = localDay(-1);
+    const visit = await ownerBooks(s, { day: yesterday, time: '10:00', staff: 0, name: 'Ankomst Kunde' });
+    await page.goto(`${desk.baseUrl}/desk?date=${yesterday}`);
+    await dayDrawn(page, yesterday);
+    await page.getByRole('button', { name: /^10:00 Ankomst Kunde/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).waitFor({ state: 'detached' });
+    expect((await (await knex())('bookings').where({ id: visit }).first()).status).to.equal('ARRIVED');
   });
 
   it('when the session ends while a booking is being typed then a dialog asks for the password, and the booking goes through with what was typed', async function () {
