@@ -68,6 +68,24 @@ describe('the front desk: the day (Chromium)', function () {
     }
   });
 
+  it("when the browser is in another time zone and language then the day's times and prices are still the salon's, and the desk says so", async function () {
+    const s = await deskSalon();
+    const day = localDay(2);
+    await ownerBooks(s, { day, time: '10:00', name: 'Sone Kunde' });
+    const desk = await openDesk(this, { timezoneId: 'America/New_York', locale: 'en-US' });
+    const { page, shot } = desk;
+    await signIn(desk, s.owner, `/desk?date=${day}`);
+    await dayDrawn(page, day);
+    await page.getByText('Merk: tidene vises i salongens tidssone (Europe/Oslo), ikke i din (America/New_York).').waitFor();
+    // 10:00 in Oslo is 04:00 (or 05:00) in New York: the block says the salon's time
+    await page.getByRole('button', { name: /^10:00 Sone Kunde/ }).click();
+    const card = page.getByRole('dialog');
+    await card.getByRole('heading', { level: 2, name: /^Time .* kl\. 10:00$/ }).waitFor();
+    const price = (await card.locator('td.num').last().textContent())!.replace(/\s/g, ' ');
+    expect(price, "the salon's currency, written the Norwegian way").to.match(/^\d[\d ]*(,\d{2})? kr$/);
+    await shot('other-zone');
+  });
+
   it("when the owner opens a stylist's week then the seven days show that stylist's bookings, time-off and closed days", async function () {
     const s = await deskSalon();
     const monday = localDay(7);

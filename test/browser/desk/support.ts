@@ -16,7 +16,7 @@ export type OpenedDesk = OpenedPage;
 /** A fresh browser context for one test at a 1024x768 tablet (or a 390 px phone), its screenshots under .artifacts/browser/desk/ (closed by closeDesks). */
 export async function openDesk(
   test: Mocha.Context,
-  options: { phone?: boolean; baseUrl?: string; name?: string; headers?: Record<string, string> } = {},
+  options: { phone?: boolean; baseUrl?: string; name?: string; headers?: Record<string, string>; timezoneId?: string; locale?: string } = {},
 ): Promise<OpenedDesk> {
   return openPage(test, { ...options, viewport: TABLET, folder: 'desk' });
 }
