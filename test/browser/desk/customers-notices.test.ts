@@ -1,7 +1,8 @@
 // The owner's notices and the customers (docs/rules/front-desk.md), in Chromium: a booking waiting
 // for approval reaches the owner's list (and the count in the menu), is approved from there and
-// marked read, and the owner turns the notices' e-mail off and on; a customer's card shows visits,
-// spend, stamps and vouchers, and a stylist edits only its notes and tags.
+// marked read, a customer's own cancellation is listed too, and the owner turns the notices' e-mail
+// off and on; a customer's card shows visits, spend, stamps and vouchers, and a stylist edits only its
+// notes and tags.
 import { expect } from 'chai';
 import { closeDesks, deskSalon, openDesk, signIn, startDeskStack } from './support';
 import { at, knex, localDay } from '../../support/booking-fixtures';
@@ -46,6 +47,31 @@ describe('the front desk: notices and customers (Chromium)', function () {
     await page
       .getByRole('link', { name: /Varsler/ })
       .filter({ hasNotText: 'uleste' })
+      .waitFor();
+  });
+
+  it('when a customer cancels on their own then the open notices list it without a reload, and the card shows the booking cancelled', async function () {
+    const s = await deskSalon({ autoConfirm: true });
+    const booked = await call('post', `/public/tenants/${s.tenant.slug}/bookings`, undefined, {
+      startTime: at(localDay(2), '14:00'),
+      items: [{ serviceId: s.cut.id, resourceId: s.stylists[1].resourceId }],
+      customer: { name: 'Angre Kunde', phone: uniquePhone() },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+    const desk = await openDesk(this);
+    const { page, shot } = desk;
+    await signIn(desk, s.owner, '/desk?view=notices');
+    await page.getByText('Ingen varsler.').waitFor();
+    const { id, cancellationToken: token } = booked.body.data;
+    expect((await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/cancel`, undefined, { token })).status).to.equal(200);
+    await page.getByText('Avbestilt av kunden').waitFor({ timeout: 10_000 });
+    await page.getByText(/Angre Kunde: Klipp .*, .* kl\. 14:00/).waitFor();
+    await shot('cancelled-notice');
+    await page.getByRole('button', { name: 'Åpne' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/^Avbestilt/)
+      .first()
       .waitFor();
   });
 
