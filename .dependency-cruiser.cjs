@@ -47,6 +47,7 @@ const DOMAIN_AREAS = [
   'personal-data',
   'impersonation',
   'public',
+  'desk',
   'demo',
 ];
 const areaPath = (areas) => `^domain/(${areas.join('|')})(/|\\.ts$)`;

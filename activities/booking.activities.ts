@@ -29,6 +29,10 @@ import { committedAt } from './read-committed';
 import { bookingContract, type BookingSnapshot } from '../domain/booking/booking-events.rules';
 import { BookingActivityErrors, type BookingActivities, type BookingMessageRequest, type DeliveryOutcome } from './booking.types';
 import { calendarAttachment, manageUrlOf, type BookingLinkConfig, type LinkedSalon } from './booking-message-links';
+import { waitingFor } from '../domain/booking/booking-waiting.rules';
+import { cancellingRole } from '../domain/booking/booking-cancellation.repository';
+import { isNotice, renderSalonNotice } from '../domain/notifications/salon-notice.rules';
+import { insertNoticeOnce, noticeExists } from '../domain/notifications/salon-notice.repository';
 
 export interface BookingActivityDeps {
   knex: Db;
@@ -160,6 +164,43 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
     flagUnpromisedBooking: flagUnpromised,
     // the name runs started before the rename scheduled (workflows/booking/booking.workflow.ts PROMISE_WORDS)
     flagUnconfirmedBooking: flagUnpromised,
+
+    async tellSalon({ bookingId, kind }) {
+      const booking = await bookingById(knex, bookingId);
+      if (!booking) throw ApplicationFailure.nonRetryable(`booking ${bookingId} not found`, BookingActivityErrors.notFound);
+      const facts = {
+        status: booking.status,
+        waitingFor: waitingFor(booking),
+        cancelledByRole: kind === 'CUSTOMER_CANCELLED' ? await cancellingRole(knex, bookingId) : null,
+      };
+      // listed once; a retry after the booking changed still mails the notice an earlier attempt listed
+      if (isNotice(kind, facts)) await insertNoticeOnce(knex, { tenantId: booking.tenantId, bookingId, kind });
+      else if (!(await noticeExists(knex, bookingId, kind))) return 'NOT_A_NOTICE';
+      const settings = (await findTenant(knex, booking.tenantId))?.settings;
+      if (settings?.notifyOwnerByEmail === false) return 'LISTED';
+      const dedupeKey = `SALON:${kind}`;
+      const outcome = await deliverOnce(
+        'EMAIL',
+        { mailer, sms },
+        {
+          label: `booking ${bookingId} (${dedupeKey})`,
+          failureType: BookingActivityErrors.deliveryFailed,
+          meta: { bookingId, kind: dedupeKey },
+          claim: () => claimBookingNotification(knex, { bookingId, channel: 'EMAIL', dedupeKey }, { tenantId: booking.tenantId, kind: 'SALON_NOTICE' }),
+          async compose() {
+            const { facts: message, contact } = await messageFacts(booking, 'REMINDER');
+            const email = await salonOwnerEmail(knex, booking.tenantId);
+            const deskUrl = `${links?.publicBaseUrl ?? ''}/desk`;
+            return {
+              contact: { phone: null, email, smsCountry: null },
+              message: renderSalonNotice(kind, { ...message, customerPhone: contact.phone, deskUrl }, salonLanguage(settings)),
+            };
+          },
+          markSent: (id, sent) => markBookingNotificationSent(knex, id, sent),
+        },
+      );
+      return outcome === 'SENT' || outcome === 'ALREADY_SENT' ? 'TOLD' : 'LISTED';
+    },
 
     sendBookingSms: (request) => deliver('SMS', request),
     sendBookingEmail: (request) => deliver('EMAIL', request),

@@ -2,6 +2,7 @@
 // activities/booking.activities.ts implements them. The snapshot is part of the booking's contract.
 import type { BookingSnapshot } from '../domain/booking/booking-events.rules';
 import type { BookingMessageKind } from '../domain/notifications/booking-messages.rules';
+import type { SalonNoticeKind } from '../domain/notifications/salon-notice.rules';
 
 /** One booking message on one channel, sent at most once per (booking, channel, dedupeKey). */
 export interface BookingMessageRequest {
@@ -33,6 +34,12 @@ export interface BookingActivities {
   flagUnpromisedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
   /** @deprecated flagUnpromisedBooking under the name runs started before it scheduled (workflows/booking/booking.workflow.ts PROMISE_WORDS) */
   flagUnconfirmedBooking(input: { bookingId: string }): Promise<'FLAGGED' | 'NOT_FLAGGED' | 'NO_CONTACT'>;
+  /**
+   * Tells the salon's owner about the booking (docs/rules/front-desk.md#the-salon-is-told) when it
+   * is, as committed now, a notice of this kind: the notice for the front desk's list (once), and
+   * the owner's e-mail (once) unless the salon turned it off. Ids only in and out.
+   */
+  tellSalon(input: { bookingId: string; kind: SalonNoticeKind }): Promise<'TOLD' | 'LISTED' | 'NOT_A_NOTICE'>;
   /** Adds the visit to the tenant-customer metrics exactly once per booking. */
   recordCompletedVisit(input: { bookingId: string }): Promise<'RECORDED' | 'ALREADY_RECORDED' | 'NO_CUSTOMER' | 'NOT_COMPLETED'>;
 }

@@ -17,6 +17,7 @@ import type { BookingHooks } from '../domain/booking/booking-hooks';
 import type { TenantHooks } from '../domain/tenant/tenant-hooks';
 import type { ResourceHooks } from '../domain/resource/resource-hooks';
 import type { UploadHooks } from '../domain/upload/upload-hooks';
+import type { ChangeNotifications } from '../domain/desk/change-notifications';
 
 export interface AppDeps {
   config: AppConfig;
@@ -43,4 +44,6 @@ export interface AppDeps {
   paymentProviders?: PaymentProviders;
   /** the ports lower domain areas declare for the areas above them (composition/domain-hooks.ts fills them) */
   hooks: { booking: BookingHooks; tenant: TenantHooks; resource: ResourceHooks; upload: UploadHooks };
+  /** wakes the front desk's waiting change reads when a salon's change commits (docs/rules/front-desk.md#live-updates); unset: they look again every second */
+  changes?: ChangeNotifications;
 }

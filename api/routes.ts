@@ -23,6 +23,7 @@ import { rebookingRouter } from './rebooking/routes';
 import { platformSettingsRouter } from './platform/routes';
 import { notificationsRouter } from './notifications/routes';
 import { personalDataRouter } from './personal-data/routes';
+import { deskRouter } from './desk/routes';
 
 export function areaRouters(deps: AppDeps): Router[] {
   return [
@@ -48,5 +49,6 @@ export function areaRouters(deps: AppDeps): Router[] {
     platformSettingsRouter(deps),
     notificationsRouter(deps),
     personalDataRouter(deps),
+    deskRouter(deps),
   ];
 }

@@ -15,13 +15,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../config';
 import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
 import { createLogger } from '../integrations/logger';
 import { RecordingSignaller } from '../test/support/recording-signaller';
-import { ensureChromium } from '../test/support/chromium';
+import { closeSharedBrowser, sharedBrowser } from '../test/support/chromium';
+import { median, paintTimings, recordFirstLoad } from './support/first-load';
 import { seedDemoSalon, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { updatePlatformSettings } from '../domain/platform/platform-settings.service';
 
@@ -48,51 +49,14 @@ interface Run {
   foreign: string[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function measure(browser: Browser, url: string, profile: Profile): Promise<Run> {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, locale: 'nb-NO', timezoneId: 'Europe/Oslo' });
   const page = await context.newPage();
-  const cdp: CDPSession = await context.newCDPSession(page);
-  const origin = new URL(url).origin;
-  const types = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  const foreign: string[] = [];
-  let requests = 0;
-  cdp.on('Network.requestWillBeSent', (e: { request: { url: string } }) => {
-    requests += 1;
-    const target = new URL(e.request.url);
-    if (target.protocol !== 'data:' && target.origin !== origin) foreign.push(e.request.url);
-  });
-  cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => types.set(e.requestId, e.type));
-  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => sizes.set(e.requestId, e.encodedDataLength));
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (profile.network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile.network });
-  if (profile.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+  const load = await recordFirstLoad(context, page, new URL(url).origin, profile);
   await page.goto(url, { waitUntil: 'networkidle' });
-  const timings = await page.evaluate(
-    () =>
-      new Promise<{ lcp: number; ready: number | null }>((resolve) => {
-        const g = globalThis as unknown as {
-          PerformanceObserver: new (cb: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(o: unknown): void };
-          performance: { getEntriesByName(n: string): { startTime: number }[] };
-        };
-        let lcp = 0;
-        new g.PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => resolve({ lcp, ready: g.performance.getEntriesByName('booking-ready')[0]?.startTime ?? null }), 50);
-      }),
-  );
-  let jsBytes = 0;
-  let totalBytes = 0;
-  for (const [id, size] of sizes) {
-    totalBytes += size;
-    if (types.get(id) === 'Script') jsBytes += size;
-  }
+  const { lcp, marks } = await paintTimings(page, ['booking-ready']);
   await context.close();
-  return { ...timings, jsBytes, totalBytes, requests, foreign };
+  return { lcp, ready: marks['booking-ready'], ...load.result() };
 }
 
 async function main(): Promise<void> {
@@ -107,20 +71,7 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${DEMO_SLUG}`;
-  const browser = await chromium.launch({
-    executablePath: ensureChromium(),
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await sharedBrowser();
   const rows: Record<string, string | number>[] = [];
   try {
     for (const version of ['v1', 'v2'] as const) {
@@ -147,7 +98,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await browser.close().catch(() => undefined);
+    await closeSharedBrowser().catch(() => undefined);
     server.close();
     await platform.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api stopping: finishing in-flight requests');
+    // the front desk's waiting change reads answer now rather than hold the close up to 25 s
+    await composed.deps.changes?.close();
     const outcome = await closeServer(server, config.shutdownTimeoutMs);
     await composed.close();
     await signaller.close();

@@ -22,6 +22,7 @@ import os from 'node:os';
 import { PortBusyError, portInUse } from '../composition/ports';
 import { startSandboxServer } from '../devstack/payment-sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
+import { seedDemoDay } from '../domain/demo/demo-day';
 import { startDevIdentityProvider } from '../devstack/oidc/dev-identity-provider';
 import { giveDemoSalonSandboxPayments } from '../devstack/payment-sandbox';
 import { startBillingSandbox, useSandboxBillingConfig } from '../devstack/billing-sandbox';
@@ -168,6 +169,16 @@ async function main(): Promise<void> {
     S3_ENDPOINT: platform.embeddedS3?.endpoint ?? config.storage.endpoint,
     PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
   });
+  // a real day for the front desk: the demo salon's next open day gets its bookings when it has none
+  // (after the worker started, so every booking's workflow runs at once; before the api answers, so npm
+  // start is ready, and can be stopped, once it is done)
+  const demoDay = await seedDemoDay({
+    knex: platform.knex,
+    signaller: platform.deps.signaller,
+    manageLinkKey: platform.deps.config.keys.manageLink,
+    now: platform.deps.now,
+    bookingHooks: platform.deps.hooks.booking,
+  });
   const server = await startApi(platform.deps, config.port);
   // the SMS sandbox: reply to a reminder as a phone (docs/development.md#replying-to-a-reminder-by-sms)
   const smsSandbox = await startSmsSandbox({
@@ -211,6 +222,7 @@ async function main(): Promise<void> {
       staff.length
         ? [
             `  Booking page http://localhost:${config.port}/${DEMO_SLUG}  (the demo salon's page for customers)`,
+            `  Front desk   http://localhost:${config.port}/desk  (the salon's day for the owner and staff${demoDay ? `; ${demoDay.bookings} bookings seeded on ${demoDay.date}` : ''})`,
             `  Demo salon   ${base}/public/tenants/${DEMO_SLUG}${demo.created ? ' (seeded now)' : ''}`,
             `    owner      ${DEMO_OWNER_EMAIL} / ${demoPassword}`,
             ...staff.map((s) => `    staff      ${s.email} / ${demoPassword}  (${s.name})`),
@@ -224,6 +236,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     try {
+      // the front desk's waiting change reads answer now rather than hold the close up to 25 s
+      await platform.deps.changes?.close();
       await closeServer(server, config.shutdownTimeoutMs);
       await platform.stop();
     } catch (err) {

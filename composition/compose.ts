@@ -4,6 +4,7 @@
 // imports bin/ or devstack/ (CONTRIBUTING.md, "The layers").
 import type { DbPool } from '../db/db-handle';
 import { pingDatabase } from '../db/knex';
+import { postgresChangeNotifications } from '../integrations/postgres/change-notifications';
 import type { AppConfig } from '../config';
 import type { AppDeps } from '../api/deps';
 import { postgresRateLimitStores } from '../api/middleware/rate-limit-store';
@@ -79,7 +80,7 @@ export function createPaymentProvidersFor(config: AppConfig): PaymentProviders {
 
 export interface ComposedApi {
   deps: AppDeps;
-  /** closes what composeApi opened (storage connections); not the knex or signaller */
+  /** closes what composeApi opened (storage connections, the change notifications' connection); not the knex or signaller */
   close(): Promise<void>;
 }
 
@@ -98,6 +99,7 @@ export async function composeApi(options: {
   const metrics = options.metrics ?? new Metrics(knex);
   const signaller = options.signaller;
   const storage = options.storage ?? createStorage(config);
+  const changes = postgresChangeNotifications(knex, options.logger);
   const deps: AppDeps = {
     config,
     logger: options.logger,
@@ -111,6 +113,7 @@ export async function composeApi(options: {
     idTokenVerifier: config.oidc ? new JoseIdTokenVerifier(config.oidc) : undefined,
     paymentProviders: createPaymentProvidersFor(config),
     hooks: domainHooks,
+    changes,
     health: {
       database: async () => {
         await pingDatabase(knex);
@@ -121,6 +124,7 @@ export async function composeApi(options: {
   return {
     deps,
     async close() {
+      await changes.close();
       if (!options.storage) storage.close();
     },
   };

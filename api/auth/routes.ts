@@ -59,6 +59,28 @@ export function authRouter(deps: AppDeps): Router {
     sendSession(res, (await refreshImpersonation(deps, token)) ?? (await auth.refresh(deps, token)));
   });
 
+  // A browser front-end's session (docs/rules/front-desk.md#sessions): the tokens go only into the
+  // HttpOnly cookies, never into an answer a script of the page could read.
+  function sendCookieSession(res: Response, session: SessionTokens): void {
+    setSessionCookies(res, session);
+    sendData(res, { expiresIn: session.expiresIn, refreshExpiresIn: session.refreshExpiresIn, user: session.user });
+  }
+
+  router.post('/auth/cookie-session', limit, async (req, res) => {
+    sendCookieSession(res, await auth.login(deps, req.body, requestTenant(req)));
+  });
+
+  router.post('/auth/cookie-session/refresh', limit, async (req, res) => {
+    const token = req.cookies?.[REFRESH_COOKIE] as string | undefined;
+    try {
+      sendCookieSession(res, (await refreshImpersonation(deps, token)) ?? (await auth.refresh(deps, token)));
+    } catch (err) {
+      // an ended session's cookies are of no use any more
+      clearSessionCookies(res);
+      throw err;
+    }
+  });
+
   router.post('/auth/logout', limit, async (req, res) => {
     await auth.logout(deps, refreshTokenOf(req), req.principal?.sessionId);
     clearSessionCookies(res);

@@ -40,7 +40,16 @@ export function availabilityRouter(deps: AppDeps): Router {
   router.get('/availability', requireRole('STAFF'), async (req, res) => {
     const q = req.query as Query;
     const tenant = await staffTenant(req);
-    sendData(res, await availabilityForDate(knex, tenant, { date: q.date!, items: itemsFromQuery(q), onlineOnly: false, now: nowOf(deps) }));
+    sendData(
+      res,
+      await availabilityForDate(knex, tenant, {
+        date: q.date!,
+        items: itemsFromQuery(q),
+        onlineOnly: false,
+        now: nowOf(deps),
+        excludeBookingId: q.excludeBookingId,
+      }),
+    );
   });
 
   router.get('/public/tenants/:slug/availability', async (req, res) => {

@@ -91,7 +91,12 @@ export function corsPolicy(policy: OriginPolicy, options: { maxAgeSeconds: numbe
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SESSION_COOKIES = [ACCESS_COOKIE, REFRESH_COOKIE, CUSTOMER_ACCESS_COOKIE, CUSTOMER_REFRESH_COOKIE];
 
-function carriesSessionCookie(req: Request): boolean {
+/** Sign-ins whose session the answer puts into cookies: a page of another origin must not sign a browser in (login CSRF). */
+const COOKIE_SIGN_IN = new Set(['/api/auth/cookie-session', '/api/auth/cookie-session/refresh']);
+
+/** Whether the request carries one of the platform's session or proof cookies, or asks for a cookie session. */
+function touchesSession(req: Request): boolean {
+  if (COOKIE_SIGN_IN.has(req.path.toLowerCase().replace(/\/+$/, ''))) return true;
   const cookies = (req.cookies ?? {}) as Record<string, unknown>;
   return SESSION_COOKIES.some((name) => cookies[name] !== undefined) || Object.keys(cookies).some(isProofCookieName);
 }
@@ -113,7 +118,7 @@ function originOf(req: Request): string | undefined {
 export function originCheck(policy: OriginPolicy): RequestHandler {
   const refuse = () => errors.forbidden('This request comes from a page of another origin; it is refused (the session cookies are not accepted from there)');
   return (req, _res, next) => {
-    if (!UNSAFE.has(req.method) || !carriesSessionCookie(req)) return next();
+    if (!UNSAFE.has(req.method) || !touchesSession(req)) return next();
     if (req.get('sec-fetch-site') === 'same-origin') return next();
     const origin = originOf(req);
     if (origin === undefined) return next(); // not sent by a browser: no page could have made it

@@ -1,4 +1,4 @@
-// The built browser files of the customer pages (web/, built by Vite into dist/public at install):
+// The built browser files of the customer pages and the front desk (web/, built by Vite into dist/public at install):
 // their hashed names from Vite's manifest, and a handler that serves them with a year-long immutable
 // cache (a new build has new names) in the compressed form the browser accepts (brotli or gzip
 // copies written at build time).
@@ -22,6 +22,8 @@ export interface PageAssets {
   booking: { entry: string; imports: string[] };
   /** URLs of the payment return page's script and its imports */
   paymentReturn: { entry: string; imports: string[] };
+  /** the front desk (docs/rules/front-desk.md): its script and imports, and its stylesheet's URL */
+  desk: { entry: string; imports: string[]; styles: string };
 }
 
 interface AssetFile {
@@ -64,6 +66,8 @@ export interface BuiltAssets {
 
 export function loadBuiltAssets(publicDir: string): BuiltAssets {
   const manifest = JSON.parse(fs.readFileSync(path.join(publicDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
+  // the front desk is its own build (web/vite.desk.config.mts), with its own manifest
+  const desk = JSON.parse(fs.readFileSync(path.join(publicDir, '.vite', 'desk-manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
   const files = new Map<string, AssetFile>();
   const dir = path.join(publicDir, 'assets');
   for (const name of fs.readdirSync(dir)) {
@@ -84,6 +88,7 @@ export function loadBuiltAssets(publicDir: string): BuiltAssets {
       styles: fs.readFileSync(path.join(publicDir, manifest['src/styles.css'].file), 'utf8'),
       booking: entryOf(manifest, 'src/booking.tsx'),
       paymentReturn: entryOf(manifest, 'src/return.ts'),
+      desk: { ...entryOf(desk, 'desk/main.tsx'), styles: `/${desk['desk/desk.css'].file}` },
     },
   };
 }

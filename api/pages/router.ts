@@ -13,6 +13,7 @@ import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
 import { unsubscribeFromForm, unsubscribePage } from './unsubscribe-page';
+import { deskPage } from './desk-page';
 import { salonByHost, salonBySlug, pageLang } from './salon';
 import { sendPage } from './layout';
 import { html } from './html';
@@ -22,7 +23,7 @@ import { redactedUrl } from '../redacted-url';
 import { errorMessage, t } from '../../web/shared/i18n';
 
 /** First path segments that belong to the platform, never to a salon's slug. */
-const RESERVED = new Set(['api', 'assets', 'payments', 'reset-password', 'customer-sign-in']);
+const RESERVED = new Set(['api', 'assets', 'payments', 'reset-password', 'customer-sign-in', 'desk']);
 
 /** The built assets, read once; undefined (and the pages answer 503) until `npm run build` made them. */
 export function builtAssets(publicDir = findPublicDir()): () => BuiltAssets | undefined {
@@ -69,6 +70,12 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
   router.use((req, _res, next) => next(req.path === '/api' || req.path.startsWith('/api/') ? 'router' : undefined));
   router.use(compression());
 
+  // the front desk, on the platform host and on a salon's own (docs/rules/front-desk.md)
+  router.get('/desk', async (req, res) => {
+    const assets = ctx.assets();
+    if (!assets) return void res.status(503).type('text/plain').send('The front desk is not built yet (npm run build)');
+    await deskPage(deps, assets, req, res);
+  });
   router.get('/payments/:id/return', (req, res) => paymentReturnPage(ctx, req, res));
   router.post('/payments/:id/retry', form, (req, res) => retryFromForm(ctx, req, res));
   router.get(

@@ -200,17 +200,18 @@ export async function slotsForDate(
 async function dayForDate(
   db: DbPool,
   tenant: TenantContext,
-  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date; excludeBookingId?: string },
 ): Promise<{ slots: AvailableSlot[]; working: boolean }> {
   checkRequestedDate(tenant, query.date, query.now);
-  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now);
+  const input = await baseInput(db, tenant, query.items, query.date, query.date, query.onlineOnly, query.now, query.excludeBookingId);
   return slotsOfDate(input, query.date);
 }
 
+/** `excludeBookingId`: a booking whose own time counts as free (the times it could move to, docs/rules/booking.md#moving-a-booking). */
 export async function availabilityForDate(
   db: DbPool,
   tenant: TenantContext,
-  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date },
+  query: { date: string; items: RequestedItem[]; onlineOnly: boolean; now: Date; excludeBookingId?: string },
 ): Promise<AvailabilityDto> {
   const { slots, working } = await dayForDate(db, tenant, query);
   return {

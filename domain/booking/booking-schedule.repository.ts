@@ -30,6 +30,13 @@ export interface ScheduleSegmentRow {
   phaseIndex: number | null;
   startTime: Date;
   endTime: Date;
+  /** the booking as a whole (null for a hold): docs/rules/front-desk.md#the-day */
+  bookingStartTime: Date | null;
+  bookingEndTime: Date | null;
+  bookingVersion: number | null;
+  bookingSource: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE' | null;
+  paymentMode: string | null;
+  depositStatus: string | null;
 }
 
 /** Active segments of the tenant overlapping [from, to), in time order (the GiST index of migration 140 answers the overlap). */
@@ -54,6 +61,12 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
       'b.customerId',
       'bi.serviceId',
       'sv.name as serviceName',
+      'b.startTime as bookingStartTime',
+      'b.endTime as bookingEndTime',
+      'b.version as bookingVersion',
+      'b.source as bookingSource',
+      'b.paymentMode',
+      'b.depositStatus',
     )
     .select('g.resourceType', 'g.resourceId', 'g.kind', 'g.phaseIndex', 'g.startTime', 'g.endTime')
     // Raw: the customer's name falls back to the booking's contact, and the items' staff are an array.

@@ -3,7 +3,8 @@
  * it - a row per staff member and per room or piece of equipment, each with its blocks (booking,
  * status, customer, service, segment kind, phase, times), the unassigned staff blocks and the
  * waitlist's holds. STAFF see their own row, and elsewhere only the blocks of bookings they may see
- * (docs/rules/auth.md#staff-scoping).
+ * (docs/rules/auth.md#staff-scoping). The salon's business hours that day, and each row's working
+ * time and time-off, say what a calendar shades as closed (docs/rules/front-desk.md#the-day).
  */
 import type { DbPool } from '../../db/db-handle';
 import { errors } from '../errors';
@@ -15,6 +16,10 @@ import type { ResourceType, SegmentKind } from '../availability/availability.typ
 import { segmentsBetween, type ScheduleSegmentRow } from './booking-schedule.repository';
 import type { BookingStatus } from './booking-status.rules';
 import type { Actor } from './booking.types';
+import { waitingFor, type WaitingFor } from './booking-waiting.rules';
+import { loadResourceAvailability } from '../availability/availability-data.service';
+import { businessHoursIntervals, resourceDayTime, timeOffIntervals } from '../availability/working-hours.rules';
+import type { Interval } from '../time/interval.rules';
 
 export interface ScheduleBlockDto {
   bookingId: string | null;
@@ -34,6 +39,21 @@ export interface ScheduleBlockDto {
   phaseIndex: number | null;
   startTime: string;
   endTime: string;
+  /** the block's booking as a whole; null for a hold */
+  booking: {
+    startTime: string;
+    endTime: string;
+    resourceId: string | null;
+    version: number;
+    source: 'PHONE' | 'ADMIN' | 'WALK_IN' | 'ONLINE';
+    depositStatus: string | null;
+    waitingFor: WaitingFor;
+  } | null;
+}
+
+export interface TimeRangeDto {
+  start: string;
+  end: string;
 }
 
 export interface ScheduleRowDto {
@@ -41,11 +61,16 @@ export interface ScheduleRowDto {
   name: string;
   type: ResourceType;
   blocks: ScheduleBlockDto[];
+  /** schedule or override, within business hours, less approved time-off */
+  working: TimeRangeDto[];
+  timeOff: TimeRangeDto[];
 }
 
 export interface DayScheduleDto {
   date: string;
   timezone: string;
+  /** the salon's business hours that day */
+  open: TimeRangeDto[];
   staff: ScheduleRowDto[];
   resources: ScheduleRowDto[];
   /** the staff blocks of unassigned bookings (any qualified staff member) */
@@ -68,8 +93,22 @@ function blockDto(g: ScheduleSegmentRow): ScheduleBlockDto {
     phaseIndex: g.phaseIndex,
     startTime: toIso(g.startTime),
     endTime: toIso(g.endTime),
+    booking:
+      g.bookingId && g.status
+        ? {
+            startTime: toIso(g.bookingStartTime!),
+            endTime: toIso(g.bookingEndTime!),
+            resourceId: g.bookingResourceId,
+            version: g.bookingVersion!,
+            source: g.bookingSource!,
+            depositStatus: g.depositStatus,
+            waitingFor: waitingFor({ status: g.status, paymentMode: g.paymentMode ?? 'IN_PERSON', depositStatus: g.depositStatus }),
+          }
+        : null,
   };
 }
+
+const ranges = (intervals: Interval[]): TimeRangeDto[] => intervals.map((i) => ({ start: toIso(new Date(i.start)), end: toIso(new Date(i.end)) }));
 
 /** May this STAFF member see the segment's booking (their own, one of its items theirs, or unassigned)? Holds carry no booking. */
 function visibleTo(own: string | null, g: ScheduleSegmentRow): boolean {
@@ -84,6 +123,12 @@ export async function daySchedule(db: DbPool, tenant: TenantContext, actor: Acto
   const tz = tenant.settings.timezone;
   const day = localDayBoundsUtcMs(date, tz);
   const [resources, segments] = await Promise.all([resourcesOfSalon(db, tenant.id), segmentsBetween(db, tenant.id, new Date(day.start), new Date(day.end))]);
+  const hours = tenant.settings.businessHours;
+  const times = new Map(
+    (await loadResourceAvailability(db, tenant.id, { resourceIds: resources.map((r) => r.id) }, { dateFrom: date, dateTo: date }, { activeOnly: false })).map(
+      (r) => [r.id, { working: ranges(resourceDayTime(r, date, tz, hours, { ignoreBookings: true }).working), timeOff: ranges(timeOffIntervals(r, date, tz)) }],
+    ),
+  );
   const staffScoped = actor.role === 'STAFF';
   const shown = staffScoped ? segments.filter((g) => visibleTo(actor.resourceId, g)) : segments;
   const byResource = new Map<string, ScheduleBlockDto[]>();
@@ -95,7 +140,14 @@ export async function daySchedule(db: DbPool, tenant: TenantContext, actor: Acto
   // every active resource gets a row, an inactive one only with blocks on the day
   const rows = resources
     .filter((r) => r.isActive || byResource.has(r.id))
-    .map((r): ScheduleRowDto => ({ resourceId: r.id, name: r.name, type: r.type as ResourceType, blocks: byResource.get(r.id) ?? [] }));
+    .map((r): ScheduleRowDto => ({
+      resourceId: r.id,
+      name: r.name,
+      type: r.type as ResourceType,
+      blocks: byResource.get(r.id) ?? [],
+      working: times.get(r.id)?.working ?? [],
+      timeOff: times.get(r.id)?.timeOff ?? [],
+    }));
   const staff = rows.filter((r) => r.type === 'staff' && (!staffScoped || r.resourceId === actor.resourceId));
-  return { date, timezone: tz, staff, resources: rows.filter((r) => r.type !== 'staff'), unassigned };
+  return { date, timezone: tz, open: ranges(businessHoursIntervals(hours, date, tz)), staff, resources: rows.filter((r) => r.type !== 'staff'), unassigned };
 }

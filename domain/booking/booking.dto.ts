@@ -1,6 +1,8 @@
 /** The staff-side booking DTO (openapi BookingsBooking) and its mapping from database rows. */
 import type { BookingFields, BookingItemFields, BookingRow, ItemRow, SegmentRow } from './booking.types';
 import { toIso } from '../time/iso';
+import { allowedTransitions, type BookingStatus } from './booking-status.rules';
+import { waitingFor, type WaitingFor } from './booking-waiting.rules';
 
 /** One part of an item's time: which staff member, room or piece of equipment holds it, and when. */
 export interface BookingSegmentDto extends Omit<SegmentRow, 'bookingItemId' | 'startTime' | 'endTime'> {
@@ -32,6 +34,9 @@ export interface BookingDto extends BookingFields {
   items: BookingItemDto[];
   createdAt: string;
   updatedAt: string;
+  /** docs/rules/front-desk.md#a-bookings-card: what the status machine allows next, and what a PENDING booking waits for */
+  nextStatuses: BookingStatus[];
+  waitingFor: WaitingFor;
 }
 
 const TYPE_ORDER = { staff: 0, room: 1, equipment: 2 } as const;
@@ -107,5 +112,7 @@ export function toDto(b: BookingRow, items: ItemRow[]): BookingDto {
       })),
     createdAt: toIso(b.createdAt),
     updatedAt: toIso(b.updatedAt),
+    nextStatuses: allowedTransitions(b.status),
+    waitingFor: waitingFor(b),
   };
 }

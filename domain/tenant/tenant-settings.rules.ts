@@ -44,6 +44,8 @@ export interface TenantSettings {
   unpromisedFlagHoursBefore: number | null;
   /** docs/rules/personal-data.md#retention: months a customer is kept after their last visit or booking; 12 to 120, 36 by default */
   customerRetentionMonths: number;
+  /** docs/rules/front-desk.md#the-salon-is-told: the owner's e-mail about bookings waiting for approval and customers' cancellations; true by default */
+  notifyOwnerByEmail: boolean;
 }
 
 const INDUSTRY_DEFAULTS: Record<IndustryType, Pick<TenantSettings, 'autoConfirm' | 'cancellationHours'>> = {
@@ -83,6 +85,7 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     reminderHoursBefore: 24,
     unpromisedFlagHoursBefore: null,
     customerRetentionMonths: 36,
+    notifyOwnerByEmail: true,
   };
 }
 

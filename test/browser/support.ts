@@ -40,9 +40,23 @@ export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, ha
 
 export async function openPage(
   test: Mocha.Context,
-  options: { javaScript?: boolean; timezoneId?: string; locale?: string; phone?: boolean } = {},
+  options: {
+    javaScript?: boolean;
+    timezoneId?: string;
+    locale?: string;
+    phone?: boolean;
+    /** the screen when not a phone (1100x900 unless given) */
+    viewport?: { width: number; height: number };
+    /** where the platform is (the stack's app unless given) */
+    baseUrl?: string;
+    /** headers of every request (a client address behind TRUST_PROXY) */
+    headers?: Record<string, string>;
+    /** the screenshots' folder under .artifacts/browser/ (the test's title), and a suffix for a second page of one test */
+    folder?: string;
+    name?: string;
+  } = {},
 ): Promise<OpenedPage> {
-  const { baseUrl } = await stack();
+  const baseUrl = options.baseUrl ?? (await stack()).baseUrl;
   const browser = await sharedBrowser();
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScript ?? true,
@@ -50,7 +64,8 @@ export async function openPage(
     bypassCSP: true,
     timezoneId: options.timezoneId ?? 'Europe/Oslo',
     locale: options.locale ?? 'nb-NO',
-    ...(options.phone ? PHONE : { viewport: { width: 1100, height: 900 } }),
+    ...(options.phone ? PHONE : { viewport: options.viewport ?? { width: 1100, height: 900 } }),
+    ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
   });
   const page = await context.newPage();
   const origin = new URL(baseUrl).origin;
@@ -59,7 +74,8 @@ export async function openPage(
     const url = new URL(req.url());
     if (url.protocol !== 'data:' && url.origin !== origin) foreign.push(req.url());
   });
-  const dir = path.join(ARTIFACTS, folderOf(test.currentTest?.fullTitle() ?? test.test?.fullTitle() ?? 'page'));
+  const title = folderOf(test.currentTest?.fullTitle() ?? test.test?.fullTitle() ?? 'page') + (options.name ? `-${folderOf(options.name)}` : '');
+  const dir = path.join(ARTIFACTS, ...(options.folder ? [options.folder] : []), title);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;

@@ -111,6 +111,7 @@ const ID_KIND: Record<string, string> = {
   plans: 'planId',
   'billing-configs': 'billingConfigId',
   series: 'seriesId',
+  'salon-notices': 'salonNoticeId',
 };
 
 function idKindOf(template: string, param: string): string {
@@ -686,6 +687,11 @@ async function populate(salon: DepositSalon, ops: Operation[], platform: Platfor
   // a standing appointment from it whose next occurrence lies beyond the window (the worker books nothing meanwhile)
   await create('/series', 'seriesId', { bookingId: ids.bookingId, intervalWeeks: 26, occurrenceCount: 2, untilDate: undefined });
   ids.index = '1';
+  // the times that booking could move to (GET /availability), and a notice about it for the owner (written by the workflow in the platform)
+  ids.excludeBookingId = ids.bookingId;
+  ids.salonNoticeId = (
+    await db('salon_notices').insert({ tenantId: salon.tenant.id, bookingId: ids.bookingId, kind: 'APPROVAL_NEEDED' }).returning('id')
+  )[0].id;
   await create('/loyalty-cards', 'loyaltyCardId', { type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 20000 });
   await create('/waitlist', 'waitlistEntryId', {
     fromDate: localDay(6, salon.tz),

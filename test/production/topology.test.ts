@@ -26,6 +26,8 @@ import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
 import sharp from 'sharp';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 import { workflowIdle } from '../support/workflow-history';
+import { closeDesks, dayDrawn, openDesk, signIn } from '../browser/desk/support';
+import { at, localDay } from '../support/booking-fixtures';
 
 interface Mail {
   to: string[];
@@ -59,6 +61,18 @@ function calendarOf(raw: string): string[] {
 }
 
 const icsLine = (lines: string[], name: string) => lines.find((l) => l.startsWith(name));
+
+/** The text part of a raw e-mail, decoded (base64 or quoted-printable). */
+function textOf(raw: string): string {
+  const part = raw.split(/\r?\n--/).find((p) => /^Content-Type: text\/plain/im.test(p)) ?? raw;
+  const [head, ...rest] = part.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n');
+  if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+}
 
 describe('production topology: api x2 and worker as separate processes, configured by environment only', function () {
   this.timeout(90_000);
@@ -541,6 +555,214 @@ describe('production topology: api x2 and worker as separate processes, configur
     }
     // the other api process serves the same build
     expect((await fetch(api2Base.replace(/\/api$/, '') + assets[0], { headers: client })).status).to.equal(200);
+  });
+
+  it("when the owner runs the front desk on one api process then it is served from dist, a customer's booking through the other api shows within 5 seconds, and approving it reaches the customer while the owner was told by e-mail", async function () {
+    this.timeout(120_000);
+    const root = api1Base.replace(/\/api$/, '');
+    const client = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` };
+    const services = await get(api2Base, `/public/tenants/${DEMO_SLUG}/services`, client);
+    const serviceId: string = services.body.data[0].services[0].id;
+    const next = await fetch(`${api2Base}/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      method: 'POST',
+      headers: { ...client, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ serviceId }], fromDate: new Date().toISOString().slice(0, 10) }),
+    });
+    const date: string = ((await next.json()) as Json).data.date;
+    const desk = await openDesk(this, { baseUrl: root, headers: client });
+    try {
+      const { page, shot } = desk;
+      await signIn(desk, { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }, `/desk?date=${date}`);
+      await dayDrawn(page, date);
+      await shot('topology-day');
+      const slots = await get(api2Base, `/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${date}`, client);
+      const slot = slots.body.data.slots.at(-1);
+      const phone = `+479${String(Date.now()).slice(-7)}`;
+      const booked = await fetch(`${api2Base}/public/tenants/${DEMO_SLUG}/bookings`, {
+        method: 'POST',
+        headers: { ...client, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          startTime: slot.start,
+          items: [{ serviceId, resourceId: slot.items[0].resourceId }],
+          customer: { name: 'Skrivebord Kunde', phone },
+        }),
+      });
+      expect(booked.status).to.equal(201);
+      // the other process's commit reaches this process's open day (Postgres NOTIFY to its listening connection)
+      await page.getByRole('button', { name: /Skrivebord Kunde .*venter på godkjenning/ }).waitFor({ timeout: 5000 });
+      await shot('topology-booked');
+      // the earlier journeys booked the demo salon too: the owner's e-mail of this booking is the one naming its customer
+      await eventually(
+        async () =>
+          mails.find(
+            (m) => m.to.includes(DEMO_OWNER_EMAIL) && /^X-Salon-Kind: SALON:APPROVAL_NEEDED/im.test(m.raw) && textOf(m.raw).includes('Skrivebord Kunde'),
+          ),
+        "the owner's e-mail of this booking over SMTP",
+        15_000,
+      );
+      // the rest from another address: the test's budget is 20 requests a minute per client (RATE_LIMIT_GLOBAL)
+      await page.setExtraHTTPHeaders({ 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` });
+      await page.getByRole('button', { name: /Skrivebord Kunde/ }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Godkjenn' }).click();
+      await page
+        .getByRole('dialog')
+        .getByText(/^Bekreftet/)
+        .waitFor();
+      await shot('topology-approved');
+      await eventually(
+        async () => sveve!.posts.filter((f) => f.get('to') === phone.slice(1)).length >= 2,
+        'the confirmation SMS after the received one',
+        15_000,
+      );
+      expect(desk.foreignRequests()).to.deep.equal([]);
+    } finally {
+      await closeDesks();
+    }
+  });
+
+  it("when the receptionist and a stylist run the demo salon's day from the desk on the production processes then the stylist sees only their column and marks their customer arrived, a phone booking is made, a drag onto a taken time is refused in words, and a visit goes to COMPLETED with its loyalty stamp", async function () {
+    this.timeout(150_000);
+    const root = api1Base.replace(/\/api$/, '');
+    // the test's budget is 20 requests a minute per client (RATE_LIMIT_GLOBAL): each step comes from an address of its own
+    let address = 0;
+    const client = () => ({ 'x-forwarded-for': `192.0.2.${++address}` });
+    const login = await fetch(`${api1Base}/auth/login`, {
+      method: 'POST',
+      headers: { ...client(), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }),
+    });
+    const owner = { authorization: `Bearer ${((await login.json()) as Json).data.accessToken}` };
+    const send = async (p: string, body: unknown) => {
+      const res = await fetch(api1Base + p, {
+        method: 'POST',
+        headers: { ...client(), ...owner, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await res.json()) as Json;
+      expect(res.status, JSON.stringify(answer)).to.equal(201);
+      return answer.data;
+    };
+    const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
+    const staffId = async (name: string): Promise<string> => (await db('resources').where({ tenantId: tenant.id, name }).first()).id;
+    const [ingrid, lars] = [await staffId('Ingrid Hansen'), await staffId('Lars Johansen')];
+    const cut = await db('services').where({ tenantId: tenant.id, name: 'Herreklipp' }).first();
+    const weekday = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay();
+    // a Tuesday to Friday three weeks ahead (both stylists work, no earlier journey booked it) and the last weekday before today (Ingrid works)
+    let ahead = 21;
+    while (![2, 3, 4, 5].includes(weekday(localDay(ahead)))) ahead++;
+    let back = -1;
+    while (![1, 2, 3, 4, 5].includes(weekday(localDay(back)))) back--;
+    const [day, past] = [localDay(ahead), localDay(back)];
+    const phoneBooking = (date: string, time: string, resourceId: string, name: string) =>
+      send('/bookings', {
+        startTime: at(date, time),
+        items: [{ serviceId: cut.id, resourceId }],
+        source: 'PHONE',
+        customer: { name, phone: `+479${String(Date.now() + address).slice(-7)}` },
+      });
+    const mover = await phoneBooking(day, '10:00', ingrid, 'Flytte Kunde');
+    await phoneBooking(day, '11:00', ingrid, 'Fast Kunde');
+    await phoneBooking(day, '10:00', lars, 'Kollega Kunde');
+    const visit = await phoneBooking(past, '10:00', ingrid, 'Stempel Kunde');
+    const arrival = await phoneBooking(past, '11:00', ingrid, 'Ankomst Kunde');
+    await send('/loyalty-cards', { name: 'Stempelkort', type: 'VISIT_BASED', requiredStamps: 5, rewardType: 'DISCOUNT_AMOUNT', rewardValue: 10000 });
+
+    try {
+      // the stylist: their own column, not a colleague's
+      const stylist = await openDesk(this, { baseUrl: root, headers: client(), name: 'stylist' });
+      await signIn(stylist, { email: 'ingrid@salong-nordlys.no', password: DEMO_PASSWORD }, `/desk?date=${day}`);
+      await dayDrawn(stylist.page, day);
+      await stylist.page.getByRole('button', { name: /^10:00 Flytte Kunde/ }).waitFor();
+      expect(await stylist.page.getByRole('heading', { level: 3, name: 'Lars Johansen' }).count()).to.equal(0);
+      expect(await stylist.page.getByRole('button', { name: /Kollega Kunde/ }).count()).to.equal(0);
+      await stylist.shot('topology-stylist');
+      // and marks their own customer arrived
+      await stylist.page.setExtraHTTPHeaders(client());
+      await stylist.page.goto(`${root}/desk?date=${past}`);
+      await dayDrawn(stylist.page, past);
+      await stylist.page.getByRole('button', { name: /^11:00 Ankomst Kunde/ }).click();
+      await stylist.page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).click();
+      await stylist.page.getByRole('dialog').getByRole('button', { name: 'Ankommet' }).waitFor({ state: 'detached' });
+      expect((await db('bookings').where({ id: arrival.id }).first()).status).to.equal('ARRIVED');
+      await closeDesks();
+
+      const desk = await openDesk(this, { baseUrl: root, headers: client(), name: 'receptionist' });
+      const { page, shot } = desk;
+      const fresh = () => page.setExtraHTTPHeaders(client());
+      await signIn(desk, { email: DEMO_OWNER_EMAIL, password: DEMO_PASSWORD }, `/desk?date=${day}`);
+      await dayDrawn(page, day);
+
+      // a phone booking for a new customer
+      await fresh();
+      await page.getByRole('button', { name: 'Ny time' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ny time på telefon' });
+      await dialog.getByLabel('Ny kunde').check();
+      const phone = `+479${String(Date.now()).slice(-7)}`;
+      await dialog.getByLabel('Navn', { exact: true }).fill('Telefon Kunde');
+      await dialog.getByLabel('Mobilnummer').fill(phone);
+      await dialog.getByLabel(/^Herreklipp/).check();
+      await dialog.getByLabel('Behandler').selectOption({ label: 'Lars Johansen' });
+      await dialog.getByRole('radio', { name: '13:00' }).check();
+      await dialog.getByRole('button', { name: 'Bestill' }).click();
+      await page.getByRole('button', { name: /^13:00 Telefon Kunde/ }).waitFor();
+      const made = await db('bookings').where({ tenantId: tenant.id, contactPhone: phone }).first();
+      expect(made).to.include({ status: 'CONFIRMED', source: 'PHONE', resourceId: lars });
+      expect(new Date(made.startTime).toISOString()).to.equal(at(day, '13:00'));
+      await shot('topology-phone-booking');
+
+      // a drag onto a taken time, refused in words; then to a free one
+      await fresh();
+      const box = async (name: RegExp) => (await page.getByRole('button', { name }).first().boundingBox())!;
+      const from = await box(/^10:00 Flytte Kunde/);
+      const drag = async (y: number) => {
+        await page.mouse.move(from.x + from.width / 2, from.y + 10);
+        await page.mouse.down();
+        await page.mouse.move(from.x + from.width / 2 + 5, from.y + 20, { steps: 3 });
+        await page.mouse.move(from.x + from.width / 2, y, { steps: 8 });
+        await page.mouse.up();
+      };
+      await drag((await box(/^11:00 Fast Kunde/)).y + 10);
+      await page.getByRole('alert').filter({ hasText: 'Timen ble ikke flyttet: tiden er opptatt' }).waitFor();
+      expect(new Date((await db('bookings').where({ id: mover.id }).first()).startTime).toISOString()).to.equal(at(day, '10:00'));
+      await shot('topology-move-refused');
+      await fresh();
+      // 14:00 is four hours below 10:00 (1.4 px a minute)
+      await drag(from.y + 10 + 4 * 60 * 1.4);
+      await page.getByRole('status').filter({ hasText: 'Timen er flyttet til 14:00 hos Ingrid Hansen' }).waitFor();
+      expect(new Date((await db('bookings').where({ id: mover.id }).first()).startTime).toISOString()).to.equal(at(day, '14:00'));
+
+      // the visit to COMPLETED from its card, and the stamp the worker process gives for it
+      await fresh();
+      await page.goto(`${root}/desk?date=${past}`);
+      await dayDrawn(page, past);
+      await page.getByRole('button', { name: /Stempel Kunde/ }).click();
+      const card = page.getByRole('dialog');
+      for (const step of ['Ankommet', 'Start', 'Fullført']) {
+        await fresh();
+        await card.getByRole('button', { name: step }).click();
+        await card.getByRole('button', { name: step }).waitFor({ state: 'detached' });
+      }
+      expect((await db('bookings').where({ id: visit.id }).first()).status).to.equal('COMPLETED');
+      await card.getByRole('button', { name: 'Lukk' }).click();
+      await fresh();
+      await page.getByRole('link', { name: 'Kunder' }).click();
+      await page.getByLabel('Søk etter kunde').fill('Stempel Kunde');
+      await page.getByRole('button', { name: /^Stempel Kunde/ }).click();
+      await eventually(
+        async () => {
+          if (await page.getByText('Stempelkort: 1 av 5 stempler').isVisible()) return true;
+          await fresh();
+          await page.getByRole('button', { name: /^Stempel Kunde/ }).click();
+          return false;
+        },
+        'the stamp on the customer card',
+        15_000,
+      );
+      await shot('topology-stamp');
+      expect(desk.foreignRequests()).to.deep.equal([]);
+    } finally {
+      await closeDesks();
+    }
   });
 
   it('when a customer signs in with an ID token of the configured OpenID Connect provider then the api verifies it against the published keys, and a replay at the other api process is refused', async () => {

@@ -2,15 +2,17 @@
 // salon with a subscription row in a given state.
 import { expect } from 'chai';
 import { call } from './http';
-import { createAdmin, createSalon, unique, type TestSalon, type TestUser } from './factories';
+import { createAdmin, createSalon, tokenFor, unique, type TestSalon, type TestUser } from './factories';
 import { stack } from './stack';
 import { useSandboxBillingConfig } from '../../devstack/billing-sandbox';
 
 let admin: Promise<TestUser> | undefined;
 
-export function platformAdmin(): Promise<TestUser> {
+/** The run's platform admin, with a token of a new sign-in each call: one kept from the start of a long run would have expired (ACCESS_TOKEN_TTL_SECONDS). */
+export async function platformAdmin(): Promise<TestUser> {
   admin ??= createAdmin();
-  return admin;
+  const user = await admin;
+  return { ...user, token: await tokenFor(user) };
 }
 
 /** Makes the shared sandbox the active billing config (deactivating any other). */

@@ -6,6 +6,8 @@
 //     reminder and tells the customer); the salon's flag time before the start, still not promised
 //     by the customer -> the salon is told once (docs/rules/reminders.md)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
+//   waiting for the salon's approval, or cancelled by the customer -> the salon's owner is told
+//     (docs/rules/front-desk.md#the-salon-is-told)
 //   until the last message is out, a forced change of a settled booking is followed too
 //
 // The api tells the workflow about every change with a small signal `{type, entityVersion}` before its
@@ -18,6 +20,7 @@ import { bookingContract, promiseOf, type BookingEvent, type BookingSnapshot, ty
 import { isRemindable, isTerminalStatus, reminderDueAt, REMINDER_LEAD_MS } from '../../domain/booking/booking-status.rules';
 import { unpromisedFlagDueAt } from '../../domain/booking/booking-reminder.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
+import type { SalonNoticeKind } from '../../domain/notifications/salon-notice.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
 import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 import { BookingStartTime, BookingStatus, TenantId } from '../shared/search-attributes';
@@ -34,12 +37,14 @@ const FLAG_UNPROMISED = 'booking-flags-unconfirmed';
 const PROMISE_WORDS = 'booking-promise-words';
 /** Runs from this version on keep their salon, status and start time in search attributes (patched()). */
 const SEARCH_ATTRIBUTES = 'booking-search-attributes';
+/** Runs from this version on tell the salon's owner about bookings waiting for approval and customers' cancellations (patched()). */
+const TELL_THE_SALON = 'booking-tells-the-salon';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
 // Each channel is its own activity with its own retries (0, 30 s, 2 min, 10 min, then
 // hourly; 10 attempts): a failing e-mail never sends the SMS again.
-const { sendBookingSms, sendBookingEmail } = proxyDeliveryActivities<BookingActivities>([BookingActivityErrors.notFound]);
+const { sendBookingSms, sendBookingEmail, tellSalon } = proxyDeliveryActivities<BookingActivities>([BookingActivityErrors.notFound]);
 const { recordCompletedVisit, flagUnpromisedBooking, flagUnconfirmedBooking } = proxyActivities<BookingActivities>(
   deliveryOptions([BookingActivityErrors.notFound]),
 );
@@ -52,7 +57,12 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   let keepsSearchAttributes: boolean | undefined;
   /** what the search attributes say, so an unchanged state upserts nothing */
   let tagged: { status: string; startTime: string } | undefined;
+  /** runs with the TELL_THE_SALON patch; read once per run, at the first notice it could send */
+  let tellsTheSalon: boolean | undefined;
   const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
+  // the salon's owner is written to by e-mail only; the notice goes on beside the timeline like the customer's messages
+  const salon = messageChannels<{ bookingId: string; kind: SalonNoticeKind }>('salon notice', { EMAIL: tellSalon });
+  const idle = () => channels.idle() && salon.idle();
 
   const booking = entityInbox(bookingContract, bookingId, {
     readCommitted: (minVersion) => readBooking({ bookingId, minVersion }),
@@ -68,6 +78,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   planReminder(created);
   if (created.status === 'PENDING') notify('RECEIVED');
   if (created.status === 'CONFIRMED') notify('CONFIRMED');
+  if (created.status === 'PENDING') tell('APPROVAL_NEEDED');
 
   for (;;) {
     // Reminded the salon's reminder time before the start, unless it is settled first. A reschedule
@@ -99,7 +110,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     // final status (docs/rules/booking.md#statuses) is settled again, and one forced back to
     // an active status goes back to its timeline.
     let reopened = false;
-    while (await booking.nextChange(() => channels.idle())) {
+    while (await booking.nextChange(idle)) {
       const now = booking.current!;
       if (!isSettled(now)) {
         reopened = true;
@@ -144,7 +155,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   /** What the timer of nextDue() waits for, in the history (docs/rules/operations.md#what-the-web-ui-shows). */
   function nextDueSummary(): string {
     if (reminder && (flag === null || reminder.at <= flag)) return `reminder of the start ${reminder.startTime}`;
-    return `flag to the salon if the start ${booking.current!.startTime} is still unconfirmed`;
+    return `flag to the salon if the customer has not promised to come to the start ${booking.current!.startTime}`;
   }
 
   /**
@@ -186,6 +197,14 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   async function settle(settled: BookingSnapshot): Promise<void> {
     if (settled.status === 'COMPLETED') await recordCompletedVisit({ bookingId });
     if (settled.status === 'CANCELLED') notify('CANCELLED');
+    if (settled.status === 'CANCELLED') tell('CUSTOMER_CANCELLED');
+  }
+
+  /** Tells the salon's owner; the activity decides from the committed booking whether it is that notice (it waits for the salon, the customer cancelled it). */
+  function tell(kind: SalonNoticeKind): void {
+    if (booking.current?.recordedAfterTheFact) return;
+    tellsTheSalon ??= patched(TELL_THE_SALON);
+    if (tellsTheSalon) salon.send({ bookingId, kind });
   }
 
   /** Tells the customer on every channel (workflows/shared/message-channels.ts). */

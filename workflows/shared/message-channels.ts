@@ -41,16 +41,18 @@ export function deliverySummary(entity: string, message: object, channel: 'SMS' 
   return `${entity} ${which} by ${channel === 'SMS' ? 'SMS' : 'e-mail'}`;
 }
 
-/** `entity` names the messages in the alert and in the history, e.g. `booking`. */
-export function messageChannels<M extends object>(entity: string, deliver: { SMS: Delivery<M>; EMAIL: Delivery<M> }): MessageChannels<M> {
+/** `entity` names the messages in the alert and in the history, e.g. `booking`; a channel left out is not used (the salon's notices go by e-mail only). */
+export function messageChannels<M extends object>(entity: string, deliver: { SMS?: Delivery<M>; EMAIL?: Delivery<M> }): MessageChannels<M> {
   const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
   let undelivered = 0;
   return {
     send(message) {
       for (const channel of ['SMS', 'EMAIL'] as const) {
+        const delivery = deliver[channel];
+        if (!delivery) continue;
         undelivered += 1;
         queues[channel] = queues[channel]
-          .then(() => deliver[channel].executeWithOptions({ summary: deliverySummary(entity, message, channel) }, [message]))
+          .then(() => delivery.executeWithOptions({ summary: deliverySummary(entity, message, channel) }, [message]))
           .then(
             () => undefined,
             (err: unknown) => log.error(`ALERT: ${entity} message given up after its last delivery attempt`, { channel, ...message, error: String(err) }),

@@ -1,35 +1,24 @@
-import crypto from 'node:crypto';
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
-import { knexSnakeCaseMappers } from 'objection';
+import type { Knex } from 'knex';
 import { stack } from '../../support/stack';
 import { createSalon } from '../../support/factories';
-import { migrationConfig } from '../../../db/knex';
+import { emptyDatabase, type EmptyDatabase } from '../../support/empty-database';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../../domain/demo/demo-salon';
 import { verifyPassword } from '../../../domain/users/passwords';
 import { slotProblems } from '../../../domain/tenant/tenant-settings.rules';
 
 describe('seedDemoSalon (npm start demo data)', () => {
-  let admin: Knex;
+  let db: EmptyDatabase;
   let empty: Knex;
-  let dbName: string;
 
   before(async function () {
     this.timeout(60_000);
-    const { platform } = await stack();
-    const url = new URL(platform.deps.config.databaseUrl!);
-    dbName = `demo_seed_${crypto.randomBytes(4).toString('hex')}`;
-    admin = platform.knex;
-    await admin.raw(`CREATE DATABASE ${dbName}`);
-    url.pathname = `/${dbName}`;
-    // A knex of its own (not db/knex.ts createKnex, which would rebind Objection for the other tests).
-    empty = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 4 }, ...knexSnakeCaseMappers() });
-    await empty.migrate.latest(migrationConfig());
+    db = await emptyDatabase('demo_seed');
+    empty = db.knex;
   });
 
   after(async () => {
-    await empty?.destroy();
-    if (dbName) await admin.raw(`DROP DATABASE IF EXISTS ${dbName}`);
+    await db?.drop();
   });
 
   it('when a tenant already exists then it does nothing', async () => {
