@@ -17,7 +17,7 @@ describe('the front desk: live updates (Chromium)', function () {
   before(startDeskStack);
   afterEach(closeDesks);
 
-  it('when a customer books, moves, confirms and cancels on the public side then the open day shows each within 5 seconds, without a reload', async function () {
+  it('when a customer books, moves, promises to come and cancels on the public side then the open day shows each within 5 seconds, without a reload', async function () {
     const s = await deskSalon({ autoConfirm: true });
     const day = localDay(2);
     const desk = await openDesk(this);
@@ -35,7 +35,7 @@ describe('the front desk: live updates (Chromium)', function () {
     });
     expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
     const { id, manageToken: token } = booked.body.data;
-    await page.getByRole('button', { name: /^10:00 Nett Kunde .*ikke bekreftet av kunden/ }).waitFor({ timeout: WITHIN });
+    await page.getByRole('button', { name: /^10:00 Nett Kunde .*kunden har ikke lovet å komme/ }).waitFor({ timeout: WITHIN });
     await shot('booked');
 
     const moved = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${id}/move`, undefined, { startTime: at(day, '13:00'), token });
@@ -54,7 +54,7 @@ describe('the front desk: live updates (Chromium)', function () {
     expect(loads, 'no reload').to.equal(0);
   });
 
-  it('when a reminded customer replies JA by SMS then the open day shows the booking confirmed by the customer within 5 seconds', async function () {
+  it('when a reminded customer replies JA by SMS then the open day shows that the customer promised to come within 5 seconds', async function () {
     const s = await deskSalon({ autoConfirm: true });
     const day = localDay(2);
     const national = String(crypto.randomInt(40000000, 49999999));
@@ -79,7 +79,7 @@ describe('the front desk: live updates (Chromium)', function () {
     const { page, shot } = desk;
     await signIn(desk, s.owner, `/desk?date=${day}`);
     await dayDrawn(page, day);
-    await page.getByRole('button', { name: /^11:00 Svar Kunde .*ikke bekreftet av kunden/ }).waitFor();
+    await page.getByRole('button', { name: /^11:00 Svar Kunde .*kunden har ikke lovet å komme/ }).waitFor();
     const form = new URLSearchParams({ number: `47${national}`, msg: 'JA', id: crypto.randomUUID(), key: TEST_SMS_REPLY_SECRET });
     const reply = await (await http()).post('/api/webhooks/sms/sveve').set('content-type', 'application/x-www-form-urlencoded').send(form.toString());
     expect(reply.body.data, JSON.stringify(reply.body)).to.include({ outcome: 'CONFIRMED', bookingId: booked.body.data.id });
