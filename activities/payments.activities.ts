@@ -39,7 +39,7 @@ export interface PaymentActivityDeps {
 }
 
 /** The payment as its workflow reads it. */
-async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapshot | undefined> {
+async function paymentSnapshot(db: Db, paymentId: string, providers?: PaymentProviders): Promise<PaymentSnapshot | undefined> {
   const p = await paymentById(db, paymentId);
   if (!p) return undefined;
   return {
@@ -59,6 +59,7 @@ async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapsh
     failureKind: p.failureKind,
     lateOutcome: p.lateOutcome ?? null,
     lateReleased: p.lateReleasedAt != null,
+    polled: p.provider !== null && providers?.get(p.provider)?.pollPayment !== undefined,
   };
 }
 
@@ -114,7 +115,8 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
   }
 
   return {
-    readPayment: async ({ paymentId, minVersion }) => committedAt(paymentContract, paymentId, minVersion, await paymentSnapshot(knex, paymentId)),
+    readPayment: async ({ paymentId, minVersion }) =>
+      committedAt(paymentContract, paymentId, minVersion, await paymentSnapshot(knex, paymentId, payments?.providers)),
     openPaymentSession: ({ paymentId }) => run(() => flows.openSession(deps(), paymentId)),
     confirmBookingForPayment: ({ paymentId }) => run(() => flows.confirmBookingForPayment(deps(), paymentId)),
     followDepositStatus: ({ paymentId }) => run(() => flows.followDepositStatus(deps(), paymentId)),
@@ -122,6 +124,7 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     capturePayment: ({ paymentId }) => run(() => flows.capturePayment(deps(), paymentId)),
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
+    pollPayment: ({ paymentId }) => run(() => flows.pollProvider(deps(), paymentId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
     closeRetryWindow: ({ paymentId }) => run(() => flows.closeRetryWindow(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),

@@ -14,6 +14,22 @@ export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
 /** How long a hosted checkout session stays open before the INITIATED payment expires. */
 export const CHECKOUT_SESSION_TTL_MS = 30 * 60_000;
 
+/**
+ * When a polled provider's webhook is late (docs/rules/payments.md#provider-webhooks): the first
+ * poll a minute after the checkout opened, then twice as long each time, at most 8 minutes apart.
+ */
+export const POLL_FIRST_MS = 60_000;
+export const POLL_MAX_MS = 8 * 60_000;
+
+export function pollDelayMs(pollsDone: number): number {
+  return Math.min(POLL_FIRST_MS * 2 ** pollsDone, POLL_MAX_MS);
+}
+
+/** The hold of an authorization (7 days) from the moment it was authorized. */
+export function holdExpiry(authorizedAt: Date): Date {
+  return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
+}
+
 /** docs/rules/payments.md#payment-statuses as a table: which status may follow which. */
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   INITIATED: ['AUTHORIZED', 'CAPTURED', 'FAILED', 'EXPIRED'],

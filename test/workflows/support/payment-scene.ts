@@ -1,0 +1,174 @@
+// A payment workflow test's scene on the time-skipping server and the stack's database: a worker of
+// its own (its own task queue, every payment and booking signal delivered there), and a salon with
+// an active payment config, a booking and its deposit payment, written as rows.
+import crypto from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { stack } from '../../support/stack';
+import { createSalon, unique } from '../../support/factories';
+import { createActivities } from '../../../activities';
+import { FolderMailer } from '../../../integrations/mail/mailer';
+import { FolderSmsSender } from '../../../integrations/sms/sms-sender';
+import { sealCredentials } from '../../../domain/crypto/credential-cipher';
+import { paymentConfigBinding } from '../../../domain/payments/payment-config.service';
+import type { EntitySignaller } from '../../../domain/workflow-signals/entity-signaller';
+import type { PaymentProviders } from '../../../domain/payments/payment-provider';
+import { paymentContract } from '../../../domain/payments/payment-events.rules';
+import { bookingContract } from '../../../domain/booking/booking-events.rules';
+import type { paymentWorkflow } from '../../../workflows/payments/payment.workflow';
+import type { TenantSettings } from '../../../domain/tenant/tenant-settings.rules';
+import { bookingHooks } from '../../../composition/domain-hooks';
+import { bookingLinkConfig } from '../../../composition/compose';
+import { testServerSignaller, type TimeSkipping } from './time-skipping';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Runs `scenario` with a worker of its own; every signal (payment and booking) goes to its task queue. */
+export async function withPaymentWorker(
+  t: TimeSkipping,
+  scenario: (signaller: EntitySignaller) => Promise<void>,
+  options: { providers?: PaymentProviders; outbox?: string } = {},
+): Promise<void> {
+  const { platform, config } = await stack();
+  const taskQueue = unique('payment-wf');
+  const signaller = testServerSignaller(t.env, taskQueue);
+  const outbox = options.outbox ?? 'payment-wf';
+  const worker = await Worker.create({
+    connection: t.env.nativeConnection,
+    taskQueue,
+    workflowBundle: t.workflowBundle,
+    activities: createActivities({
+      knex: platform.knex,
+      mailer: new FolderMailer(`${config.dataDir}/mail-${outbox}`),
+      sms: new FolderSmsSender(`${config.dataDir}/sms-${outbox}`),
+      payments: {
+        signaller,
+        providers: options.providers ?? platform.deps.paymentProviders!,
+        keyring: config.credentialKeys,
+        manageLinkKey: config.keys.manageLink,
+        bookingHooks,
+      },
+      links: bookingLinkConfig(config),
+    }),
+  });
+  await worker.runUntil(scenario(signaller));
+}
+
+export interface DepositScene {
+  tenantId: string;
+  configId: string;
+  booking: { id: string; contactPhone: string; startTime: Date };
+  payment: { id: string; tenantId: string; providerSessionId: string | null };
+}
+
+/**
+ * A salon whose active config is `provider` (MANUAL capture), a 650 kr booking `startsInMs` from the
+ * server's now (5 days unless said), and its 130 kr deposit payment in `paymentStatus`.
+ */
+export async function seedDeposit(
+  t: TimeSkipping,
+  opts: {
+    provider: 'sandbox' | 'vipps';
+    credentials: Record<string, string>;
+    bookingStatus: string;
+    paymentStatus: string;
+    expiresInMs: number | null;
+    startsInMs?: number;
+    captureRequested?: boolean;
+    providerSessionId?: string | null;
+    settings?: Partial<TenantSettings>;
+    payment?: Record<string, unknown>;
+    depositStatus?: string;
+  },
+): Promise<DepositScene> {
+  const { platform, config } = await stack();
+  const knex = platform.knex;
+  const { tenant } = await createSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20, ...opts.settings } });
+  const configId = crypto.randomUUID();
+  const sealed = sealCredentials(config.credentialKeys, opts.credentials, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+  await knex('payment_configs').insert({
+    id: configId,
+    tenantId: tenant.id,
+    provider: opts.provider,
+    displayName: opts.provider,
+    captureMode: 'MANUAL',
+    isActive: true,
+    credentialsSealed: sealed.sealed,
+    keyVersion: sealed.keyVersion,
+  });
+  const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
+  const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
+  const now = await t.env.currentTimeMs();
+  const start = new Date(now + (opts.startsInMs ?? 5 * DAY));
+  const authorized = opts.paymentStatus === 'AUTHORIZED';
+  const [booking] = await knex('bookings')
+    .insert({
+      tenantId: tenant.id,
+      resourceId: resource.id,
+      startTime: start,
+      endTime: new Date(start.getTime() + HOUR),
+      status: opts.bookingStatus,
+      source: 'ONLINE',
+      paymentMode: 'ONLINE',
+      totalAmount: 65000,
+      depositStatus: opts.depositStatus ?? (authorized ? 'AUTHORIZED' : 'PENDING'),
+      contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`,
+      contactName: 'Kari Nordmann',
+      metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
+    })
+    .returning('*');
+  await knex('booking_items').insert({
+    bookingId: booking.id,
+    tenantId: tenant.id,
+    serviceId: service.id,
+    resourceId: resource.id,
+    startTime: start,
+    endTime: new Date(start.getTime() + HOUR),
+    duration: 60,
+    price: 65000,
+  });
+  const [payment] = await knex('payments')
+    .insert({
+      tenantId: tenant.id,
+      bookingId: booking.id,
+      configId,
+      provider: opts.provider,
+      intent: 'DEPOSIT',
+      captureMode: 'MANUAL',
+      status: opts.paymentStatus,
+      amount: 13000,
+      currency: 'NOK',
+      idempotencyKey: unique('pay'),
+      providerSessionId: opts.providerSessionId ?? null,
+      authorizedAt: authorized ? new Date(now) : null,
+      expiresAt: opts.expiresInMs === null ? null : new Date(now + opts.expiresInMs),
+      captureRequestedAt: opts.captureRequested ? new Date(now) : null,
+      ...opts.payment,
+    })
+    .returning('*');
+  return { tenantId: tenant.id, configId, booking, payment };
+}
+
+/** Starts (or signals) the payment's workflow on the worker's queue, as its first change would. */
+export async function startPaymentWorkflow(t: TimeSkipping, signaller: EntitySignaller, payment: { id: string; tenantId: string }) {
+  await signaller.signal(
+    { workflowType: 'paymentWorkflow', workflowId: paymentContract.workflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } },
+    'paymentEvent',
+    { type: 'PaymentAuthorized', entityVersion: 1 },
+  );
+  return t.env.client.workflow.getHandle<typeof paymentWorkflow>(paymentContract.workflowId(payment.id));
+}
+
+/**
+ * Ends the scene's workflows that still wait (the payment's, its booking's): on the time-skipping
+ * server a timer of a run whose worker is gone would fire in a later test's skip, and its workflow
+ * task, which nobody takes, would hold the clock still from then on.
+ */
+export async function endSceneWorkflows(t: TimeSkipping, scene: { booking: { id: string }; payment: { id: string } }): Promise<void> {
+  for (const id of [paymentContract.workflowId(scene.payment.id), bookingContract.workflowId(scene.booking.id)]) {
+    await t.env.client.workflow
+      .getHandle(id)
+      .terminate('the test is over')
+      .catch(() => undefined);
+  }
+}
