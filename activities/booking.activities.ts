@@ -5,7 +5,7 @@ import type { Db } from '../db/db-handle';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts, type BookingMessageKind } from '../domain/notifications/booking-messages.rules';
-import { cancelledDeposit } from '../domain/payments/deposit-view.service';
+import { cancelledDeposit, requestedDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { isMessageSuperseded } from '../domain/booking/booking-status.rules';
@@ -15,6 +15,7 @@ import { bookingById, bookingTimelineRow } from '../domain/booking/booking-timel
 import { messagePartiesOf } from '../domain/booking/booking-message.repository';
 import { markUnpromisedFlagged } from '../domain/booking/booking-reminder.repository';
 import { reminderLeadMs, unpromisedFlagLeadMs } from '../domain/booking/booking-reminder.rules';
+import { depositDeadlineHoursOf } from '../domain/payments/deposit-timing.rules';
 import { findTenant } from '../domain/tenant/tenant.repository';
 import { salonLanguage } from '../domain/language/language.rules';
 import { salonOwnerEmail } from '../domain/users/user.repository';
@@ -64,6 +65,8 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         awaitingDeposit: booking.paymentMode === 'ONLINE' && (booking.depositStatus === 'PENDING' || booking.depositStatus === 'RETRY_PENDING'),
         // the cancellation says what became of the deposit (docs/rules/messages.md#which-messages)
         deposit: kind === 'CANCELLED' ? await cancelledDeposit(knex, booking) : null,
+        // the deposit's request and reminder: what to pay and by when (docs/rules/payments.md#deposits-at-any-distance)
+        depositRequest: kind === 'DEPOSIT_REQUESTED' || kind === 'DEPOSIT_REMINDER' ? await requestedDeposit(knex, booking) : null,
       },
       salon,
     };
@@ -150,6 +153,9 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         reminderLeadMs: reminderLeadMs(settings ?? {}),
         unpromisedFlagLeadMs: unpromisedFlagLeadMs(settings ?? {}),
         promisedAt: row.promisedAt ? new Date(row.promisedAt).toISOString() : null,
+        // a deposit owed later, and the salon's deadline for it (docs/rules/payments.md#deposits-at-any-distance)
+        depositStatus: row.depositStatus,
+        depositDeadlineHours: depositDeadlineHoursOf(settings ?? {}),
       };
       return committedAt(bookingContract, bookingId, minVersion, snapshot);
     },

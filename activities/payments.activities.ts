@@ -14,6 +14,7 @@ import { ProviderError, type PaymentProviders } from '../domain/payments/payment
 import type { PaymentDeps } from '../domain/payments/payment-change';
 import type { BookingHooks } from '../domain/booking/booking-hooks';
 import * as flows from '../domain/payments/payment-workflow.service';
+import { cancelUnpaidDeposit, requestDeposit } from '../domain/payments/deposit-request.service';
 import { paymentById, pendingRefundCount, refundsOfPayment, type PaymentRow } from '../domain/payments/payment.repository';
 import { paymentContract, type PaymentSnapshot } from '../domain/payments/payment-events.rules';
 import { latePaymentReleasedMessage, refundSmsText } from '../domain/notifications/payment-messages.rules';
@@ -125,6 +126,8 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
     pollPayment: ({ paymentId }) => run(() => flows.pollProvider(deps(), paymentId)),
+    requestDeposit: ({ bookingId }) => run(() => requestDeposit(deps(), bookingId)),
+    cancelUnpaidDeposit: ({ bookingId }) => run(() => cancelUnpaidDeposit(deps(), bookingId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
     closeRetryWindow: ({ paymentId }) => run(() => flows.closeRetryWindow(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),

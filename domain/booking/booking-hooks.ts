@@ -39,6 +39,8 @@ export interface DepositBooking {
   paymentMode: string;
   totalAmount: number;
   discountAmount: number;
+  /** a booking further ahead than a reservation can be held has its deposit requested later */
+  startTime: Date;
 }
 
 /** The deposit a cancellation's refund policy weighs (docs/rules/payments.md#refunds). */

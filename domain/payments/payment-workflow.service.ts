@@ -13,7 +13,7 @@ import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change.service';
 import { findBookingRow, lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, retryHeldUntil } from './payment.rules';
+import { depositStatusFor, isDepositRequestedLater, isOpenStatus, PAYMENT_RETRY_CAP, retryHeldUntil } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { ProviderError, webhookUrlOf, type PaymentProvider, type ProviderCredentials } from './payment-provider';
@@ -141,6 +141,8 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
 async function cancelBookingBySystem(deps: PaymentDeps, trx: Transaction, p: PaymentRow, reason: string): Promise<boolean> {
   const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
   if (row.status !== 'PENDING' && row.status !== 'CONFIRMED') return false;
+  // a deposit requested later is kept waiting for by its deadline, not by this attempt (docs/rules/payments.md#deposits-at-any-distance)
+  if (isDepositRequestedLater(row.depositStatus)) return false;
   const tenant = await tenantById(trx, p.tenantId);
   await applyCancellation(bookingDeps(deps), trx, tenant, row, SYSTEM_ACTOR, { bySalon: false, reason, now: nowOf(deps) });
   return true;

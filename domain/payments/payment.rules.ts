@@ -145,6 +145,19 @@ export function retryRejection(input: {
  * Booking.depositStatus that follows a deposit payment's status (docs/rules/payments.md). A deposit the salon
  * kept after a late cancellation stays FORFEIT until part of it is refunded; null: leave it.
  */
+/**
+ * Booking.depositStatus of a deposit requested later (docs/rules/payments.md#deposits-at-any-distance):
+ * SCHEDULED until its workflow asks for it, then REQUESTED until it is paid. While REQUESTED, an
+ * attempt that fails or runs out changes nothing: the deadline, not the attempt, decides.
+ */
+export const DEPOSIT_SCHEDULED = 'SCHEDULED';
+export const DEPOSIT_REQUESTED = 'REQUESTED';
+
+/** The booking's deposit is owed later, or asked for and not paid: its deadline decides, not its attempts. */
+export function isDepositRequestedLater(depositStatus: string | null): boolean {
+  return depositStatus === DEPOSIT_SCHEDULED || depositStatus === DEPOSIT_REQUESTED;
+}
+
 export function depositStatusFor(paymentStatus: PaymentStatus, current: string | null): string | null {
   const next: Partial<Record<PaymentStatus, string>> = {
     INITIATED: 'PENDING',
@@ -157,6 +170,7 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   };
   const wanted = next[paymentStatus] ?? null;
   if (wanted === null || wanted === current) return null;
+  if (current === DEPOSIT_REQUESTED && (paymentStatus === 'INITIATED' || paymentStatus === 'FAILED')) return null;
   if (current === 'FORFEIT' && (paymentStatus === 'CAPTURED' || paymentStatus === 'AUTHORIZED')) return null;
   return wanted;
 }

@@ -23,6 +23,7 @@ import { nowOf } from '../time/clock';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { reserveRefund } from './payment-refunds';
 import { openSession } from './payment-workflow.service';
+import { openRequestedDeposit } from './deposit-request.service';
 import { webhookUrlOf, type RawWebhook } from './payment-provider';
 import { applyProviderEvent, type LateConfirmation, type ProviderEventOutcome } from './provider-events';
 import { paymentDetailDto, paymentDto, publicPaymentDto, type PaymentDto } from './payment.dto';
@@ -82,6 +83,8 @@ async function withOpenSession(deps: PaymentDeps, p: PaymentRow): Promise<Paymen
 /** GET /public/tenants/:slug/bookings/:bookingId/payment: the latest deposit and where to pay it. */
 export async function publicPayment(deps: PaymentDeps, tenant: TenantContext, bookingId: string, proof: PaymentOwnerProof) {
   await assertPaymentOwner(deps, tenant, bookingId, proof);
+  // a deposit requested later gets its attempt when the customer comes to pay it (docs/rules/payments.md#deposits-at-any-distance)
+  await openRequestedDeposit(deps, tenant, bookingId);
   const latest = (await repo.paymentsOfBooking(deps.knex, tenant.id, bookingId)).filter((p) => p.provider !== null).pop();
   if (!latest) throw errors.notFound('payment', 'This booking has no online payment');
   return publicPaymentDto(await withOpenSession(deps, latest));

@@ -63,6 +63,8 @@ const nb = {
   total: 'Totalt',
   deposit: 'Depositum',
   depositNote: 'Salongen tar et depositum på {amount}, som du betaler på neste side.',
+  depositLaterNote:
+    'Salongen tar et depositum på {amount}. Timen er mer enn 6 dager fram i tid, så du betaler ikke nå: 6 dager før timen får du en betalingslenke på SMS og e-post (Vipps eller kort). Er depositumet ikke betalt {hours} timer før timen, blir timen avbestilt.',
   toPay: 'Å betale i salongen',
   withStaff: 'hos {name}',
   at: '{day} kl. {time}',
@@ -185,6 +187,11 @@ const nb = {
   statusPENDING_DEPOSIT: 'Venter på at depositumet blir betalt',
   depositUnpaid: 'Depositumet på {amount} er ikke betalt ennå. Timen holdes av til deg til {when}; er det ikke betalt innen da, blir timen avbestilt.',
   depositPay: 'Betal depositumet',
+  depositScheduled:
+    'Depositumet på {amount} betaler du senere: {request} får du en betalingslenke på SMS og e-post. Betal innen {deadline}, ellers blir timen avbestilt.',
+  depositRequested: 'Betal depositumet på {amount} innen {deadline}, med Vipps eller kort; ellers blir timen avbestilt.',
+  depositReserved: 'Depositumet på {amount} er reservert, og trekkes når du kommer.',
+  depositPaid: 'Depositumet på {amount} er betalt.',
   paymentProviderError: 'Betalingsleverandøren svarte ikke, så betalingen ble ikke gjennomført. Kortet ditt er ikke belastet.',
   paymentHeldUntil: 'Timen holdes av til deg til {when}. Prøv igjen før det; ellers blir timen avbestilt.',
   cancelledRefunded: 'Depositumet på {amount} betales tilbake til deg. Det kan ta noen dager før det vises på kontoen.',
@@ -252,6 +259,8 @@ const en: Record<MessageKey, string> = {
   total: 'Total',
   deposit: 'Deposit',
   depositNote: 'The salon takes a deposit of {amount}, which you pay on the next page.',
+  depositLaterNote:
+    'The salon takes a deposit of {amount}. The appointment is more than 6 days ahead, so you do not pay now: 6 days before it you get a payment link by SMS and e-mail (Vipps or card). If the deposit is not paid {hours} hours before the appointment, it is cancelled.',
   toPay: 'To pay at the salon',
   withStaff: 'with {name}',
   at: '{day} at {time}',
@@ -374,6 +383,11 @@ const en: Record<MessageKey, string> = {
   statusPENDING_DEPOSIT: 'Waiting for the deposit to be paid',
   depositUnpaid: 'The deposit of {amount} is not paid yet. The time is held for you until {when}; if it is not paid by then, the appointment is cancelled.',
   depositPay: 'Pay the deposit',
+  depositScheduled:
+    'You pay the deposit of {amount} later: on {request} you get a payment link by SMS and e-mail. Pay it by {deadline}, or the appointment is cancelled.',
+  depositRequested: 'Pay the deposit of {amount} by {deadline}, with Vipps or card; otherwise the appointment is cancelled.',
+  depositReserved: 'The deposit of {amount} is reserved, and is taken when you arrive.',
+  depositPaid: 'The deposit of {amount} is paid.',
   paymentProviderError: 'The payment provider did not answer, so the payment did not go through. Your card has not been charged.',
   paymentHeldUntil: 'The time is held for you until {when}. Try again before then, or the appointment is cancelled.',
   cancelledRefunded: 'The deposit of {amount} is refunded to you. It may take a few days to show on your account.',

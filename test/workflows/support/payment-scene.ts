@@ -17,6 +17,7 @@ import { bookingContract } from '../../../domain/booking/booking-events.rules';
 import type { paymentWorkflow } from '../../../workflows/payments/payment.workflow';
 import type { TenantSettings } from '../../../domain/tenant/tenant-settings.rules';
 import { bookingHooks } from '../../../composition/domain-hooks';
+import type { BookingHooks } from '../../../domain/booking/booking-hooks';
 import { bookingLinkConfig } from '../../../composition/compose';
 import { testServerSignaller, type TimeSkipping } from './time-skipping';
 
@@ -27,7 +28,7 @@ const DAY = 24 * HOUR;
 export async function withPaymentWorker(
   t: TimeSkipping,
   scenario: (signaller: EntitySignaller) => Promise<void>,
-  options: { providers?: PaymentProviders; outbox?: string } = {},
+  options: { providers?: PaymentProviders; outbox?: string; bookingHooks?: BookingHooks } = {},
 ): Promise<void> {
   const { platform, config } = await stack();
   const taskQueue = unique('payment-wf');
@@ -46,7 +47,7 @@ export async function withPaymentWorker(
         providers: options.providers ?? platform.deps.paymentProviders!,
         keyring: config.credentialKeys,
         manageLinkKey: config.keys.manageLink,
-        bookingHooks,
+        bookingHooks: options.bookingHooks ?? bookingHooks,
       },
       links: bookingLinkConfig(config),
     }),
@@ -61,26 +62,20 @@ export interface DepositScene {
   payment: { id: string; tenantId: string; providerSessionId: string | null };
 }
 
+export interface DepositBookingOptions {
+  provider: 'sandbox' | 'vipps';
+  credentials: Record<string, string>;
+  bookingStatus: string;
+  startsInMs?: number;
+  settings?: Partial<TenantSettings>;
+  depositStatus: string;
+}
+
 /**
- * A salon whose active config is `provider` (MANUAL capture), a 650 kr booking `startsInMs` from the
- * server's now (5 days unless said), and its 130 kr deposit payment in `paymentStatus`.
+ * A salon whose active config is `provider` (MANUAL capture) with deposits of 20 %, and a 650 kr
+ * booking `startsInMs` from the server's now (5 days unless said) in `depositStatus`.
  */
-export async function seedDeposit(
-  t: TimeSkipping,
-  opts: {
-    provider: 'sandbox' | 'vipps';
-    credentials: Record<string, string>;
-    bookingStatus: string;
-    paymentStatus: string;
-    expiresInMs: number | null;
-    startsInMs?: number;
-    captureRequested?: boolean;
-    providerSessionId?: string | null;
-    settings?: Partial<TenantSettings>;
-    payment?: Record<string, unknown>;
-    depositStatus?: string;
-  },
-): Promise<DepositScene> {
+export async function seedDepositBooking(t: TimeSkipping, opts: DepositBookingOptions): Promise<Omit<DepositScene, 'payment'>> {
   const { platform, config } = await stack();
   const knex = platform.knex;
   const { tenant } = await createSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20, ...opts.settings } });
@@ -100,7 +95,6 @@ export async function seedDeposit(
   const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
   const now = await t.env.currentTimeMs();
   const start = new Date(now + (opts.startsInMs ?? 5 * DAY));
-  const authorized = opts.paymentStatus === 'AUTHORIZED';
   const [booking] = await knex('bookings')
     .insert({
       tenantId: tenant.id,
@@ -111,7 +105,7 @@ export async function seedDeposit(
       source: 'ONLINE',
       paymentMode: 'ONLINE',
       totalAmount: 65000,
-      depositStatus: opts.depositStatus ?? (authorized ? 'AUTHORIZED' : 'PENDING'),
+      depositStatus: opts.depositStatus,
       contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`,
       contactName: 'Kari Nordmann',
       metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
@@ -127,9 +121,31 @@ export async function seedDeposit(
     duration: 60,
     price: 65000,
   });
+  return { tenantId: tenant.id, configId, booking };
+}
+
+/** seedDepositBooking's salon and booking, and its 130 kr deposit payment in `paymentStatus`. */
+export async function seedDeposit(
+  t: TimeSkipping,
+  opts: Omit<DepositBookingOptions, 'depositStatus'> & {
+    paymentStatus: string;
+    expiresInMs: number | null;
+    captureRequested?: boolean;
+    providerSessionId?: string | null;
+    payment?: Record<string, unknown>;
+    depositStatus?: string;
+  },
+): Promise<DepositScene> {
+  const authorized = opts.paymentStatus === 'AUTHORIZED';
+  const { tenantId, configId, booking } = await seedDepositBooking(t, {
+    ...opts,
+    depositStatus: opts.depositStatus ?? (authorized ? 'AUTHORIZED' : 'PENDING'),
+  });
+  const knex = (await stack()).platform.knex;
+  const now = await t.env.currentTimeMs();
   const [payment] = await knex('payments')
     .insert({
-      tenantId: tenant.id,
+      tenantId,
       bookingId: booking.id,
       configId,
       provider: opts.provider,
@@ -146,7 +162,7 @@ export async function seedDeposit(
       ...opts.payment,
     })
     .returning('*');
-  return { tenantId: tenant.id, configId, booking, payment };
+  return { tenantId, configId, booking, payment };
 }
 
 /** Starts (or signals) the payment's workflow on the worker's queue, as its first change would. */
@@ -164,8 +180,8 @@ export async function startPaymentWorkflow(t: TimeSkipping, signaller: EntitySig
  * server a timer of a run whose worker is gone would fire in a later test's skip, and its workflow
  * task, which nobody takes, would hold the clock still from then on.
  */
-export async function endSceneWorkflows(t: TimeSkipping, scene: { booking: { id: string }; payment: { id: string } }): Promise<void> {
-  for (const id of [paymentContract.workflowId(scene.payment.id), bookingContract.workflowId(scene.booking.id)]) {
+export async function endSceneWorkflows(t: TimeSkipping, scene: { booking: { id: string }; payment?: { id: string } | null }): Promise<void> {
+  for (const id of [...(scene.payment ? [paymentContract.workflowId(scene.payment.id)] : []), bookingContract.workflowId(scene.booking.id)]) {
     await t.env.client.workflow
       .getHandle(id)
       .terminate('the test is over')
