@@ -67,9 +67,16 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         deposit: kind === 'CANCELLED' ? await cancelledDeposit(knex, booking) : null,
         // the deposit's request and reminder: what to pay and by when (docs/rules/payments.md#deposits-at-any-distance)
         depositRequest: kind === 'DEPOSIT_REQUESTED' || kind === 'DEPOSIT_REMINDER' ? await requestedDeposit(knex, booking) : null,
+        depositLater: kind === 'RECEIVED' || kind === 'CONFIRMED' ? await scheduledDeposit(booking) : null,
       },
       salon,
     };
+  }
+
+  /** A deposit still to be asked for (SCHEDULED): the booking's first message says when, and by when it must be paid. */
+  async function scheduledDeposit(booking: BookingRow) {
+    const later = await requestedDeposit(knex, booking);
+    return later?.state === 'SCHEDULED' ? later : null;
   }
 
   /** One message on one channel, at most once (activities/message-delivery.ts); an e-mail carries the calendar invitation. */

@@ -11,6 +11,7 @@ import {
   depositForCancellation,
   requestCaptureForStatus,
   startDepositForNewBooking,
+  paidAmountOfBooking,
 } from '../domain/payments/payment-booking-hooks';
 import { hasActiveConfig } from '../domain/payments/payment-config.service';
 import { releaseVoucherOnCancellation, reserveVoucherForBooking } from '../domain/loyalty/loyalty-voucher.service';
@@ -31,6 +32,7 @@ export const bookingHooks: BookingHooks = {
   cancelled: applyCancellationToPayments,
   statusChanged: requestCaptureForStatus,
   timeFreed: offerFreedTime,
+  paidAmount: paidAmountOfBooking,
 };
 
 export const domainHooks: AppDeps['hooks'] = {

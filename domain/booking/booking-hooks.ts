@@ -110,4 +110,6 @@ export interface BookingHooks {
   statusChanged(signaller: EntitySignaller, trx: Transaction, tenantId: string, bookingId: string, status: string, now: Date): Promise<void>;
   /** The booking gave up time it held (docs/rules/waitlist.md#when-time-frees-up): the waitlist may offer it. */
   timeFreed(signaller: EntitySignaller, trx: Transaction, freed: FreedTime): Promise<void>;
+  /** A booking's details (docs/rules/payments.md#booking-deposit-status): the minor units paid online for it and not refunded. */
+  paidAmount(db: Db, tenantId: string, bookingId: string): Promise<number>;
 }

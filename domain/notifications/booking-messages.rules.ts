@@ -43,6 +43,8 @@ export interface BookingMessageFacts {
   deposit?: DepositOutcome | null;
   /** the deposit's request and its reminder say what to pay and by when */
   depositRequest?: DepositRequest | null;
+  /** the booking's first message says its deposit is asked for later: when, and by when it must be paid */
+  depositLater?: (DepositRequest & { requestAt: Date }) | null;
 }
 
 export interface RenderedMessage {
@@ -112,6 +114,16 @@ export function depositSentence(deposit: DepositOutcome, language: Language): st
   return (language === 'nb' ? nb : en)[deposit.kind];
 }
 
+/** A deposit requested later, told when the booking is made (docs/rules/payments.md#deposits-at-any-distance). */
+function laterSentence(later: DepositRequest & { requestAt: Date }, timezone: string, language: Language): string {
+  const amount = formatMoney(later.amount, later.currency, language);
+  const asked = messageDateTime(later.requestAt, timezone, language);
+  const by = messageDateTime(later.deadline, timezone, language);
+  return language === 'nb'
+    ? `Depositumet på ${amount} betaler du senere: ${asked} får du en betalingslenke på SMS og e-post. Betal innen ${by}, ellers blir timen avbestilt.`
+    : `You pay the deposit of ${amount} later: on ${asked} you get a payment link by SMS and e-mail. Pay it by ${by}, or the appointment is cancelled.`;
+}
+
 export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts, language: Language = 'nb'): RenderedMessage {
   const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const salon = facts.salonName;
@@ -120,6 +132,7 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
   const request = facts.depositRequest;
   const owed = request ? formatMoney(request.amount, request.currency, language) : '';
   const by = request ? messageDateTime(request.deadline, facts.timezone, language) : '';
+  const later = facts.depositLater ? ` ${laterSentence(facts.depositLater, facts.timezone, language)}` : '';
   if (language === 'en') {
     const pay = facts.manageUrl ? ` Pay here: ${facts.manageUrl}` : '';
     const hello = `Hi ${facts.customerName}!`;
@@ -129,12 +142,12 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
       case 'RECEIVED':
         return {
           subject: `We have your booking at ${salon}`,
-          text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${manage}`,
+          text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${later}${manage}`,
         };
       case 'CONFIRMED':
         return {
           subject: `Confirmed: your appointment at ${salon}`,
-          text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}`,
+          text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${later}${manage}`,
         };
       case 'REMINDER':
         return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
@@ -165,10 +178,13 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
     case 'RECEIVED':
       return {
         subject: `Vi har mottatt bestillingen din hos ${salon}`,
-        text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${manage}`,
+        text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${later}${manage}`,
       };
     case 'CONFIRMED':
-      return { subject: `Bekreftet: timen din hos ${salon}`, text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${manage}` };
+      return {
+        subject: `Bekreftet: timen din hos ${salon}`,
+        text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${later}${manage}`,
+      };
     case 'REMINDER':
       return { subject: `Påminnelse: timen din hos ${salon}`, text: `${hello} Påminnelse om timen din: ${service} ${when} hos ${salon}.${manage}` };
     case 'RESCHEDULED':

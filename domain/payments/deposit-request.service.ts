@@ -14,7 +14,8 @@ import { changeBooking } from '../booking/booking-change.service';
 import { lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps, BookingRow } from '../booking/booking.types';
 import { bookingById } from '../booking/booking-timeline.repository';
-import { CHECKOUT_SESSION_TTL_MS, DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED, depositAmount, isCapturedStatus, isDepositRequestedLater } from './payment.rules';
+import { CHECKOUT_SESSION_TTL_MS, DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED, isCapturedStatus, isDepositRequestedLater } from './payment.rules';
+import { bookingDeposit } from './deposit-timing.rules';
 import { insertPayment, newPaymentRow, SYSTEM, type PaymentDeps } from './payment-change';
 import { activeConfig, lockPaymentsOfBooking } from './payment.repository';
 
@@ -60,12 +61,7 @@ export async function openRequestedDeposit(deps: PaymentDeps, tenant: TenantCont
     if (deposits.some((p) => p.status === 'INITIATED' || p.status === 'AUTHORIZED' || isCapturedStatus(p.status))) return;
     if (!config) throw errors.unprocessable('NO_ACTIVE_PROVIDER', 'The salon has no active payment provider');
     const s = tenant.settings;
-    const amount = depositAmount({
-      totalAmount: row.totalAmount,
-      discountAmount: row.discountAmount,
-      depositType: s.depositType,
-      depositValue: s.depositValue,
-    });
+    const amount = bookingDeposit(s, row);
     await insertPayment(
       deps.signaller,
       trx,

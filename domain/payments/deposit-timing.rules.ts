@@ -56,16 +56,24 @@ export function depositMoments(startTime: Date, deadlineHours: number | undefine
   return { requestAt: new Date(requestAt), reminderAt: new Date(requestAt + Math.floor((deadline - requestAt) / 2)), deadline: new Date(deadline) };
 }
 
+/** The deposit a booking owes under the salon's settings (docs/rules/payments.md#deposits). */
+export function bookingDeposit(
+  settings: Pick<DepositTimingInput['settings'], 'depositType' | 'depositValue'>,
+  booking: { totalAmount: number; discountAmount: number },
+): number {
+  return depositAmount({
+    totalAmount: booking.totalAmount,
+    discountAmount: booking.discountAmount,
+    depositType: settings.depositType,
+    depositValue: settings.depositValue,
+  });
+}
+
 /** Whether a new booking owes a deposit, and whether it is reserved now or requested later. */
 export function depositTiming(input: DepositTimingInput): DepositTiming {
   const s = input.settings;
   if (!s.depositEnabled || input.paymentMode !== 'ONLINE') return { when: 'NONE' };
-  const amount = depositAmount({
-    totalAmount: input.totalAmount,
-    discountAmount: input.discountAmount,
-    depositType: s.depositType,
-    depositValue: s.depositValue,
-  });
+  const amount = bookingDeposit(s, input);
   if (amount <= 0) return { when: 'NONE' };
   const moments = depositMoments(input.startTime, s.depositDeadlineHours);
   if (moments.requestAt.getTime() <= input.now.getTime()) return { when: 'NOW', amount };

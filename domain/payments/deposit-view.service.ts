@@ -6,8 +6,8 @@
  */
 import type { Db } from '../../db/db-handle';
 import { paymentsOfBooking, type PaymentRow } from './payment.repository';
-import { depositAmount, DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED, isCapturedStatus } from './payment.rules';
-import { depositDeadlineHoursOf, depositMoments } from './deposit-timing.rules';
+import { DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED, isCapturedStatus } from './payment.rules';
+import { bookingDeposit, depositDeadlineHoursOf, depositMoments } from './deposit-timing.rules';
 import { findTenant } from '../tenant/tenant.repository';
 
 /** What the cancellation did with the deposit. */
@@ -72,12 +72,7 @@ export async function requestedDeposit(
   const tenant = await findTenant(db, booking.tenantId);
   if (!tenant) return null;
   const s = tenant.settings;
-  const amount = depositAmount({
-    totalAmount: booking.totalAmount,
-    discountAmount: booking.discountAmount,
-    depositType: s.depositType,
-    depositValue: s.depositValue,
-  });
+  const amount = bookingDeposit(s, booking);
   const { requestAt, deadline } = depositMoments(new Date(booking.startTime), depositDeadlineHoursOf(s));
   return { state: booking.depositStatus, amount, currency: s.currency, requestAt, deadline };
 }

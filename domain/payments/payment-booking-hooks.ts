@@ -11,7 +11,7 @@ import { CHECKOUT_SESSION_TTL_MS, DEPOSIT_SCHEDULED, isCapturedStatus } from './
 import { depositTiming } from './deposit-timing.rules';
 import { changePayment, insertPayment, newPaymentRow, SYSTEM } from './payment-change';
 import { reserveRefund } from './payment-refunds';
-import { activeConfig, lockPaymentById, lockPaymentsOfBooking } from './payment.repository';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking, paymentsOfBooking } from './payment.repository';
 
 const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 
@@ -102,6 +102,10 @@ export const applyCancellationToPayments: BookingHooks['cancelled'] = async (sig
     await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
   }
 };
+
+/** What the customer has paid online for a booking and not been refunded: captured minus refunded, over its payments. */
+export const paidAmountOfBooking: BookingHooks['paidAmount'] = async (db, tenantId, bookingId) =>
+  (await paymentsOfBooking(db, tenantId, bookingId)).reduce((sum, p) => sum + Math.max(0, p.capturedAmount - p.refundedAmount), 0);
 
 /** The statuses at which an authorized manual-capture deposit is captured (docs/rules/payments.md#capture). */
 const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];

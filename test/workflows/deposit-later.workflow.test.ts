@@ -5,12 +5,10 @@
 // waitlist. Paid on the Vipps sandbox in time, the booking stays. The weeks of waiting are skipped.
 import { expect } from 'chai';
 import { stack } from '../support/stack';
-import { startVippsSandbox, vippsSandboxSalesUnit, type VippsSandbox } from '../../devstack/vipps-sandbox-server';
-import { createPaymentProviders } from '../../integrations/payments/providers';
-import { publicPayment, receiveWebhook } from '../../domain/payments/payment.service';
+import { vippsSandboxSalesUnit } from '../../devstack/vipps-sandbox-server';
+import { publicPayment } from '../../domain/payments/payment.service';
 import { healthCheckConfig } from '../../domain/payments/payment-config.service';
 import type { PaymentDeps } from '../../domain/payments/payment-change';
-import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { BookingHooks, FreedTime } from '../../domain/booking/booking-hooks';
 import { tenantById } from '../../domain/tenant/tenant-context';
@@ -21,7 +19,7 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { FolderMailer } from '../../integrations/mail/mailer';
 import { eventually } from '../support/eventually';
 import { withTimeSkipping } from './support/time-skipping';
-import { endSceneWorkflows, seedDepositBooking, withPaymentWorker } from './support/payment-scene';
+import { endSceneWorkflows, seedDepositBooking, withPaymentWorker, withVippsSandbox } from './support/payment-scene';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,8 +29,6 @@ const OUTBOX = 'deposit-later-wf';
 describe('a deposit requested later (time skipping, real database, Vipps sandbox)', function () {
   this.timeout(180_000);
   const t = withTimeSkipping();
-  let vipps: VippsSandbox;
-  let providers: PaymentProviders;
   let signaller: EntitySignaller | undefined;
   let sms: FolderSmsSender;
   let mail: FolderMailer;
@@ -51,28 +47,25 @@ describe('a deposit requested later (time skipping, real database, Vipps sandbox
   const paymentDeps = async (): Promise<PaymentDeps> => {
     const { platform, config } = await stack();
     const now = () => new Date(Date.now() + skewMs);
-    return { knex: platform.knex, signaller: signaller!, keyring: config.credentialKeys, providers, manageLinkKey: config.keys.manageLink, bookingHooks, now };
+    return {
+      knex: platform.knex,
+      signaller: signaller!,
+      keyring: config.credentialKeys,
+      providers: sandbox.providers,
+      manageLinkKey: config.keys.manageLink,
+      bookingHooks,
+      now,
+    };
   };
-  const followServerClock = async () => {
-    skewMs = (await t.env.currentTimeMs()) - Date.now();
-  };
-
+  const sandbox = withVippsSandbox(paymentDeps);
   before(async () => {
     const { config } = await stack();
     sms = new FolderSmsSender(`${config.dataDir}/sms-${OUTBOX}`);
     mail = new FolderMailer(`${config.dataDir}/mail-${OUTBOX}`);
-    vipps = await startVippsSandbox({
-      deliver: async (url, body, headers) => {
-        const tenantId = new URL(url).pathname.split('/').pop()!;
-        await receiveWebhook(await paymentDeps(), 'vipps', tenantId, { method: 'POST', rawBody: Buffer.from(body), query: {}, headers, search: '' });
-        return 200;
-      },
-    });
-    providers = createPaymentProviders({ ...config.payments, vipps: { apiUrl: vipps.url } });
   });
-  after(async () => {
-    await vipps?.close();
-  });
+  const followServerClock = async () => {
+    skewMs = (await t.env.currentTimeMs()) - Date.now();
+  };
 
   /** A CONFIRMED booking 30 days ahead at a Vipps salon (deadline 48 hours), its deposit SCHEDULED, and its workflow started. */
   async function farAheadBooking(scenarioSignaller: EntitySignaller) {
@@ -134,9 +127,9 @@ describe('a deposit requested later (time skipping, real database, Vipps sandbox
           const p = await publicPayment(await paymentDeps(), tenant, booking.id, { phone: booking.contactPhone });
           return p.redirectUrl ? p : null;
         }, 'the Vipps checkout');
-        await vipps.approve(page.paymentId);
+        await sandbox.vipps.approve(page.paymentId);
         await eventually(async () => (await row()).depositStatus === 'AUTHORIZED', 'the deposit reserved');
-        expect(vipps.payment(page.paymentId)!.state).to.equal('AUTHORIZED');
+        expect(sandbox.vipps.payment(page.paymentId)!.state).to.equal('AUTHORIZED');
 
         // past the reminder and the deadline nothing more is asked, and the booking stays
         await t.env.sleep(4 * DAY + MINUTE);
@@ -144,7 +137,7 @@ describe('a deposit requested later (time skipping, real database, Vipps sandbox
         expect(await kinds()).to.not.include('DEPOSIT_REMINDER');
         await endSceneWorkflows(t, { booking, payment: { id: page.paymentId } });
       },
-      { providers, outbox: OUTBOX, bookingHooks: recordingHooks },
+      { providers: sandbox.providers, outbox: OUTBOX, bookingHooks: recordingHooks },
     ));
 
   it('when a requested deposit is never paid then it is reminded once halfway to the deadline, and at the deadline the booking is cancelled by SYSTEM with DEPOSIT_NOT_PAID and its time freed for the waitlist', () =>
@@ -184,6 +177,6 @@ describe('a deposit requested later (time skipping, real database, Vipps sandbox
         ).to.have.length(1);
         await endSceneWorkflows(t, { booking });
       },
-      { providers, outbox: OUTBOX, bookingHooks: recordingHooks },
+      { providers: sandbox.providers, outbox: OUTBOX, bookingHooks: recordingHooks },
     ));
 });

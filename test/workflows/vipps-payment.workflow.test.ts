@@ -4,17 +4,14 @@
 // (a late webhook's poll, the 7-day hold) are skipped.
 import { expect } from 'chai';
 import { stack } from '../support/stack';
-import { startVippsSandbox, vippsSandboxSalesUnit, type VippsSandbox } from '../../devstack/vipps-sandbox-server';
-import { createPaymentProviders } from '../../integrations/payments/providers';
-import { receiveWebhook } from '../../domain/payments/payment.service';
+import { vippsSandboxSalesUnit } from '../../devstack/vipps-sandbox-server';
 import { healthCheckConfig } from '../../domain/payments/payment-config.service';
 import type { PaymentDeps } from '../../domain/payments/payment-change';
-import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { eventually } from '../support/eventually';
 import { withTimeSkipping } from './support/time-skipping';
-import { endSceneWorkflows, seedDeposit, startPaymentWorkflow, withPaymentWorker } from './support/payment-scene';
+import { endSceneWorkflows, seedDeposit, startPaymentWorkflow, withPaymentWorker, withVippsSandbox } from './support/payment-scene';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -22,32 +19,24 @@ const DAY = 24 * 60 * MINUTE;
 describe('payment workflow with Vipps MobilePay (time skipping, real database, Vipps sandbox)', function () {
   this.timeout(120_000);
   const t = withTimeSkipping();
-  let vipps: VippsSandbox;
-  let providers: PaymentProviders;
   /** the signaller of the test that runs now: the webhooks it receives signal its workflows */
   let signaller: EntitySignaller | undefined;
 
   const paymentDeps = async (): Promise<PaymentDeps> => {
     const { platform, config } = await stack();
-    return { knex: platform.knex, signaller: signaller!, keyring: config.credentialKeys, providers, manageLinkKey: config.keys.manageLink, bookingHooks };
+    return {
+      knex: platform.knex,
+      signaller: signaller!,
+      keyring: config.credentialKeys,
+      providers: sandbox.providers,
+      manageLinkKey: config.keys.manageLink,
+      bookingHooks,
+    };
   };
+  const sandbox = withVippsSandbox(paymentDeps);
 
-  before(async () => {
-    const { config } = await stack();
-    vipps = await startVippsSandbox({
-      deliver: async (url, body, headers) => {
-        const tenantId = new URL(url).pathname.split('/').pop()!;
-        await receiveWebhook(await paymentDeps(), 'vipps', tenantId, { method: 'POST', rawBody: Buffer.from(body), query: {}, headers, search: '' });
-        return 200;
-      },
-    });
-    providers = createPaymentProviders({ ...config.payments, vipps: { apiUrl: vipps.url } });
-  });
   afterEach(async () => {
-    await vipps.releaseWebhooks();
-  });
-  after(async () => {
-    await vipps?.close();
+    await sandbox.vipps.releaseWebhooks();
   });
 
   /** A booking at a Vipps salon whose deposit's checkout the workflow opens; its webhooks registered. */
@@ -75,9 +64,9 @@ describe('payment workflow with Vipps MobilePay (time skipping, real database, V
       async (s) => {
         const scene = await vippsDeposit(s);
         const { paymentRow: payment, booking, knex } = scene;
-        vipps.holdWebhooks();
+        sandbox.vipps.holdWebhooks();
         const opened = await payment();
-        await vipps.approve(opened.id);
+        await sandbox.vipps.approve(opened.id);
         expect((await payment()).status, 'nothing heard yet').to.equal('INITIATED');
 
         await t.env.sleep(MINUTE + 1000);
@@ -89,13 +78,13 @@ describe('payment workflow with Vipps MobilePay (time skipping, real database, V
         ]);
         const version = (await payment()).version;
 
-        await vipps.releaseWebhooks();
+        await sandbox.vipps.releaseWebhooks();
         const late = await knex('payment_webhook_inbox').where({ paymentId: opened.id, eventType: 'AUTHORIZED' }).whereNot('providerEventId', 'like', 'poll:%');
         expect(late.map((r: { outcome: string }) => r.outcome)).to.deep.equal(['IGNORED_AUTHORIZED']);
         expect((await payment()).version, 'the late webhook moved nothing').to.equal(version);
         await endSceneWorkflows(t, scene);
       },
-      { providers, outbox: 'vipps-wf' },
+      { providers: sandbox.providers, outbox: 'vipps-wf' },
     ));
 
   it("when a reserved Vipps deposit's 7-day hold ends then it is cancelled at Vipps, EXPIRED, and the booking cancelled by SYSTEM with AUTHORIZATION_EXPIRED", () =>
@@ -105,12 +94,12 @@ describe('payment workflow with Vipps MobilePay (time skipping, real database, V
         const scene = await vippsDeposit(s);
         const { paymentRow: payment, booking, knex, handle } = scene;
         const opened = await payment();
-        await vipps.approve(opened.id);
+        await sandbox.vipps.approve(opened.id);
         await eventually(async () => (await payment()).status === 'AUTHORIZED', 'the authorization');
         await t.env.sleep(7 * DAY + MINUTE);
         await handle.result();
         expect((await payment()).status).to.equal('EXPIRED');
-        expect(vipps.payment(opened.id)!.state).to.equal('TERMINATED');
+        expect(sandbox.vipps.payment(opened.id)!.state).to.equal('TERMINATED');
         expect(await knex('bookings').where({ id: booking.id }).first()).to.include({
           status: 'CANCELLED',
           cancelledBy: 'SYSTEM',
@@ -118,6 +107,6 @@ describe('payment workflow with Vipps MobilePay (time skipping, real database, V
         });
         await endSceneWorkflows(t, scene);
       },
-      { providers, outbox: 'vipps-wf' },
+      { providers: sandbox.providers, outbox: 'vipps-wf' },
     ));
 });

@@ -30,6 +30,8 @@ describe('payments: deposits requested later', function () {
     expect(booking).to.include({ status: 'CONFIRMED', paymentRequired: false });
     expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', depositStatus: 'SCHEDULED', paymentMode: 'ONLINE' });
     expect(await paymentRows(booking.id)).to.have.length(0);
+    const own = await call('get', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.token)}`);
+    expect(own.body.data).to.include({ depositStatus: 'SCHEDULED', paidAmount: 0 });
     // 6 days ahead it is paid when booking, as before
     const near = await bookOnline(salon, 5);
     expect(near.paymentRequired).to.equal(true);

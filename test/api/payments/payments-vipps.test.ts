@@ -88,8 +88,11 @@ describe('payments: Vipps MobilePay against its sandbox', function () {
     expect(after.aggregate.capturedAmount.value).to.equal(20000);
     expect(after.requests.capture).to.deep.equal({ count: 1, keys: [`capture:${paymentId}`] });
     expect((await paymentRows(booking.id))[0]).to.include({ status: 'CAPTURED', capturedAmount: 20000 });
+    // the paid amount is part of the booking's details, the salon's and the customer's
     const detail = await call('get', `/bookings/${booking.id}`, salon.owner.token);
-    expect(detail.body.data.depositStatus).to.equal('PAID');
+    expect(detail.body.data).to.include({ depositStatus: 'PAID', paidAmount: 20000 });
+    const own = await call('get', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.token)}`);
+    expect(own.body.data).to.include({ depositStatus: 'PAID', paidAmount: 20000 });
   });
 
   it('when the config captures automatically then the platform captures the reservation as soon as it is authorized', async () => {
@@ -110,6 +113,8 @@ describe('payments: Vipps MobilePay against its sandbox', function () {
     expect(vipps.payment(paymentId)!.state, 'still AUTHORIZED at Vipps').to.equal('AUTHORIZED');
     expect((await paymentRows(booking.id))[0]).to.include({ status: 'REFUNDED', refundedAmount: 20000 });
     expect(await bookingRow(booking.id)).to.include({ status: 'CANCELLED', depositStatus: 'REFUNDED' });
+    const own = await call('get', `/public/tenants/${salon.tenant.slug}/bookings/${booking.id}?token=${encodeURIComponent(booking.token)}`);
+    expect(own.body.data).to.include({ depositStatus: 'REFUNDED', paidAmount: 0 });
     const message = await eventually(async () => (await sms.sentTo(booking.phone)).find((m) => m.meta?.kind === 'REFUND'), 'the refund SMS');
     expect(message.text).to.contain('200 kr');
   });

@@ -20,6 +20,10 @@ import { bookingHooks } from '../../../composition/domain-hooks';
 import type { BookingHooks } from '../../../domain/booking/booking-hooks';
 import { bookingLinkConfig } from '../../../composition/compose';
 import { testServerSignaller, type TimeSkipping } from './time-skipping';
+import { startVippsSandbox, type VippsSandbox } from '../../../devstack/vipps-sandbox-server';
+import { createPaymentProviders } from '../../../integrations/payments/providers';
+import { receiveWebhook } from '../../../domain/payments/payment.service';
+import type { PaymentDeps } from '../../../domain/payments/payment-change';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -187,4 +191,28 @@ export async function endSceneWorkflows(t: TimeSkipping, scene: { booking: { id:
       .terminate('the test is over')
       .catch(() => undefined);
   }
+}
+
+/**
+ * A Vipps sandbox of the file's own (mocha hooks start and stop it) and the providers that reach it:
+ * its signed webhooks are received by the platform's webhook service with `deps()`, whose signaller
+ * is the running test's, so they reach the workflows under test.
+ */
+export function withVippsSandbox(deps: () => Promise<PaymentDeps>): { vipps: VippsSandbox; providers: PaymentProviders } {
+  const sandbox = {} as { vipps: VippsSandbox; providers: PaymentProviders };
+  before(async () => {
+    const { config } = await stack();
+    sandbox.vipps = await startVippsSandbox({
+      deliver: async (url, body, headers) => {
+        const tenantId = new URL(url).pathname.split('/').pop()!;
+        await receiveWebhook(await deps(), 'vipps', tenantId, { method: 'POST', rawBody: Buffer.from(body), query: {}, headers, search: '' });
+        return 200;
+      },
+    });
+    sandbox.providers = createPaymentProviders({ ...config.payments, vipps: { apiUrl: sandbox.vipps.url } });
+  });
+  after(async () => {
+    await sandbox.vipps?.close();
+  });
+  return sandbox;
 }
