@@ -103,6 +103,39 @@ describe('production topology: a deposit paid through the sandbox provider with 
     await adminDb?.destroy();
   });
 
+  /** A guest books the first (`slot: 'first'`) or last free time of the demo salon's first service through the public API, and opens its payment. */
+  async function bookAndOpenPayment(customer: { name: string; phone: string }, slot: 'first' | 'last') {
+    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
+    const post = (p: string, body: unknown) =>
+      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
+    const serviceId: string = services.body.data[0].services[0].id;
+    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      items: [{ serviceId }],
+      fromDate: new Date().toISOString().slice(0, 10),
+    });
+    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
+    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: (slot === 'first' ? slots.body.data.slots[0] : slots.body.data.slots.at(-1)).start,
+      items: [{ serviceId }],
+      customer,
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.data.paymentRequired).to.equal(true);
+    const bookingId: string = created.body.data.id;
+    const page = await eventually(
+      async () => {
+        const res = await json(
+          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
+        );
+        return res.body.data?.redirectUrl ? res.body.data : undefined;
+      },
+      'the checkout session',
+      15_000,
+    );
+    return { bookingId, page };
+  }
+
   it('when a guest books at a deposit salon and pays on the sandbox page then the webhook reaches the api and the worker confirms the booking and marks the deposit PAID', async () => {
     const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
     await db('tenants')
@@ -125,35 +158,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
       keyVersion: sealed.keyVersion,
     });
 
-    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
-    const post = (p: string, body: unknown) =>
-      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
-    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
-    const serviceId: string = services.body.data[0].services[0].id;
-    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
-      items: [{ serviceId }],
-      fromDate: new Date().toISOString().slice(0, 10),
-    });
-    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
-    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
-      startTime: slots.body.data.slots[0].start,
-      items: [{ serviceId }],
-      customer: { name: 'Topo Betaler', phone: '+47 955 00 111' },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    expect(created.body.data.paymentRequired).to.equal(true);
-    const bookingId: string = created.body.data.id;
-
-    const page = await eventually(
-      async () => {
-        const res = await json(
-          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
-        );
-        return res.body.data?.redirectUrl ? res.body.data : undefined;
-      },
-      'the checkout session',
-      15_000,
-    );
+    const { bookingId, page } = await bookAndOpenPayment({ name: 'Topo Betaler', phone: '+47 955 00 111' }, 'first');
     const paid = await fetch(`${page.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).to.equal(303);
     expect(sandbox.delivered.at(-1)!.status).to.equal(200);
@@ -198,34 +203,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     });
     expect((await healthCheckConfig({ knex: db, keyring, providers }, tenant.id, configId)).lastHealthCheckStatus).to.equal('OK');
 
-    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
-    const post = (p: string, body: unknown) =>
-      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
-    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
-    const serviceId: string = services.body.data[0].services[0].id;
-    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
-      items: [{ serviceId }],
-      fromDate: new Date().toISOString().slice(0, 10),
-    });
-    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
-    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
-      startTime: slots.body.data.slots.at(-1).start,
-      items: [{ serviceId }],
-      customer: { name: 'Topo Vipps', phone: '+47 955 00 222' },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    expect(created.body.data.paymentRequired).to.equal(true);
-    const bookingId: string = created.body.data.id;
-    const page = await eventually(
-      async () => {
-        const res = await json(
-          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
-        );
-        return res.body.data?.redirectUrl ? res.body.data : undefined;
-      },
-      'the Vipps payment',
-      15_000,
-    );
+    const { bookingId, page } = await bookAndOpenPayment({ name: 'Topo Vipps', phone: '+47 955 00 222' }, 'last');
     await answerInVipps(page.redirectUrl, 'approve');
     await eventually(
       async () => vipps.delivered.find((d) => d.reference === page.paymentId && d.name === 'AUTHORIZED')?.status === 200,
