@@ -5,7 +5,7 @@ import type { Db } from '../db/db-handle';
 import type { Mailer } from '../domain/notifications/mailer';
 import type { SmsSender } from '../domain/notifications/sms-sender';
 import { renderBookingMessage, type BookingMessageFacts, type BookingMessageKind } from '../domain/notifications/booking-messages.rules';
-import { cancelledDeposit } from '../domain/payments/deposit-view.service';
+import { cancelledDeposit, requestedDeposit } from '../domain/payments/deposit-view.service';
 import { recordCompletedVisit } from '../domain/customer/tenant-customer.service';
 import { wasRecordedAfterTheFact } from '../domain/booking/booking-past.rules';
 import { awaitsDeposit, isMessageSuperseded } from '../domain/booking/booking-status.rules';
@@ -15,6 +15,7 @@ import { bookingById, bookingTimelineRow } from '../domain/booking/booking-timel
 import { messagePartiesOf } from '../domain/booking/booking-message.repository';
 import { markUnpromisedFlagged } from '../domain/booking/booking-reminder.repository';
 import { reminderLeadMs, unpromisedFlagLeadMs } from '../domain/booking/booking-reminder.rules';
+import { depositDeadlineHoursOf } from '../domain/payments/deposit-timing.rules';
 import { findTenant } from '../domain/tenant/tenant.repository';
 import { salonLanguage } from '../domain/language/language.rules';
 import { salonOwnerEmail } from '../domain/users/user.repository';
@@ -68,9 +69,18 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         awaitingDeposit: awaitsDeposit(booking),
         // the cancellation says what became of the deposit (docs/rules/messages.md#which-messages)
         deposit: kind === 'CANCELLED' ? await cancelledDeposit(knex, booking) : null,
+        // the deposit's request and reminder: what to pay and by when (docs/rules/payments.md#deposits-at-any-distance)
+        depositRequest: kind === 'DEPOSIT_REQUESTED' || kind === 'DEPOSIT_REMINDER' ? await requestedDeposit(knex, booking) : null,
+        depositLater: kind === 'RECEIVED' || kind === 'CONFIRMED' ? await scheduledDeposit(booking) : null,
       },
       salon,
     };
+  }
+
+  /** A deposit still to be asked for (SCHEDULED): the booking's first message says when, and by when it must be paid. */
+  async function scheduledDeposit(booking: BookingRow) {
+    const later = await requestedDeposit(knex, booking);
+    return later?.state === 'SCHEDULED' ? later : null;
   }
 
   /** One message on one channel, at most once (activities/message-delivery.ts); an e-mail carries the calendar invitation. */
@@ -157,6 +167,9 @@ export function createBookingActivities(deps: BookingActivityDeps): BookingActiv
         reminderLeadMs: reminderLeadMs(settings ?? {}),
         unpromisedFlagLeadMs: unpromisedFlagLeadMs(settings ?? {}),
         promisedAt: row.promisedAt ? new Date(row.promisedAt).toISOString() : null,
+        // a deposit owed later, and the salon's deadline for it (docs/rules/payments.md#deposits-at-any-distance)
+        depositStatus: row.depositStatus,
+        depositDeadlineHours: depositDeadlineHoursOf(settings ?? {}),
       };
       return committedAt(bookingContract, bookingId, minVersion, snapshot);
     },

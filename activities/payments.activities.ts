@@ -14,6 +14,7 @@ import { ProviderError, type PaymentProviders } from '../domain/payments/payment
 import type { PaymentDeps } from '../domain/payments/payment-change';
 import type { BookingHooks } from '../domain/booking/booking-hooks';
 import * as flows from '../domain/payments/payment-workflow.service';
+import { cancelUnpaidDeposit, requestDeposit } from '../domain/payments/deposit-request.service';
 import { paymentById, pendingRefundCount, refundsOfPayment, type PaymentRow } from '../domain/payments/payment.repository';
 import { paymentContract, type PaymentSnapshot } from '../domain/payments/payment-events.rules';
 import { latePaymentReleasedMessage, refundSmsText } from '../domain/notifications/payment-messages.rules';
@@ -39,7 +40,7 @@ export interface PaymentActivityDeps {
 }
 
 /** The payment as its workflow reads it. */
-async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapshot | undefined> {
+async function paymentSnapshot(db: Db, paymentId: string, providers?: PaymentProviders): Promise<PaymentSnapshot | undefined> {
   const p = await paymentById(db, paymentId);
   if (!p) return undefined;
   return {
@@ -59,6 +60,7 @@ async function paymentSnapshot(db: Db, paymentId: string): Promise<PaymentSnapsh
     failureKind: p.failureKind,
     lateOutcome: p.lateOutcome ?? null,
     lateReleased: p.lateReleasedAt != null,
+    polled: p.provider !== null && providers?.get(p.provider)?.pollPayment !== undefined,
   };
 }
 
@@ -114,7 +116,8 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
   }
 
   return {
-    readPayment: async ({ paymentId, minVersion }) => committedAt(paymentContract, paymentId, minVersion, await paymentSnapshot(knex, paymentId)),
+    readPayment: async ({ paymentId, minVersion }) =>
+      committedAt(paymentContract, paymentId, minVersion, await paymentSnapshot(knex, paymentId, payments?.providers)),
     openPaymentSession: ({ paymentId }) => run(() => flows.openSession(deps(), paymentId)),
     confirmBookingForPayment: ({ paymentId }) => run(() => flows.confirmBookingForPayment(deps(), paymentId)),
     followDepositStatus: ({ paymentId }) => run(() => flows.followDepositStatus(deps(), paymentId)),
@@ -122,6 +125,9 @@ export function createPaymentActivities({ knex, sms, mailer, now, payments }: Pa
     capturePayment: ({ paymentId }) => run(() => flows.capturePayment(deps(), paymentId)),
     voidPayment: ({ paymentId }) => run(() => flows.voidPayment(deps(), paymentId)),
     processRefunds: ({ paymentId }) => run(() => flows.processRefunds(deps(), paymentId)),
+    pollPayment: ({ paymentId }) => run(() => flows.pollProvider(deps(), paymentId)),
+    requestDeposit: ({ bookingId }) => run(() => requestDeposit(deps(), bookingId)),
+    cancelUnpaidDeposit: ({ bookingId }) => run(() => cancelUnpaidDeposit(deps(), bookingId)),
     expirePayment: ({ paymentId }) => run(() => flows.expirePayment(deps(), paymentId)),
     closeRetryWindow: ({ paymentId }) => run(() => flows.closeRetryWindow(deps(), paymentId)),
     releaseExpiredSession: ({ paymentId }) => run(() => flows.releaseExpiredSession(deps(), paymentId)),

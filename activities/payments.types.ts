@@ -44,6 +44,12 @@ export interface PaymentActivities {
   sendRefundSms(input: { paymentId: string }): Promise<DeliveryOutcome>;
   /** @deprecated the late payment's SMS and e-mail as runs started before the message channels send them */
   sendLatePaymentMessages(input: { paymentId: string }): Promise<DeliveryOutcome[]>;
+  /** A webhook is late: asks the provider how the payment stands and applies it as its webhook would have. */
+  pollPayment(input: { paymentId: string }): Promise<string>;
+  /** A booking's deposit requested later is asked for (SCHEDULED -> REQUESTED); the booking's workflow then tells the customer. */
+  requestDeposit(input: { bookingId: string }): Promise<'REQUESTED' | 'NOT_SCHEDULED'>;
+  /** The deadline of a deposit requested later: still owed, the booking is cancelled by SYSTEM (DEPOSIT_NOT_PAID). */
+  cancelUnpaidDeposit(input: { bookingId: string }): Promise<'CANCELLED' | 'NOTHING'>;
   /** `expiresAt` passed: best-effort void, EXPIRED, booking cancelled by SYSTEM (AUTHORIZATION_EXPIRED). */
   expirePayment(input: { paymentId: string }): Promise<string>;
   /** A failed deposit's retry window ended with no new attempt: the PENDING booking is cancelled by SYSTEM (PAYMENT_NOT_RETRIED). */

@@ -21,6 +21,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { PortBusyError, portInUse } from '../composition/ports';
 import { startSandboxServer } from '../devstack/payment-sandbox-server';
+import { startVippsSandbox } from '../devstack/vipps-sandbox-server';
 import { seedDemoSalon, DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../domain/demo/demo-salon';
 import { seedDemoDay } from '../domain/demo/demo-day';
 import { startDevIdentityProvider } from '../devstack/oidc/dev-identity-provider';
@@ -141,10 +142,14 @@ async function main(): Promise<void> {
   // the sandbox payment provider (hosted checkout + signed webhooks) unless PAYMENT_SANDBOX_URL points elsewhere
   const sandbox = config.payments.sandboxUrl ? undefined : await startSandboxServer();
   if (sandbox) config.payments.sandboxUrl = sandbox.url;
+  // the Vipps MobilePay sandbox (its APIs, a landing page for a test phone, signed webhooks) unless VIPPS_API_URL points at Vipps
+  const vipps = config.payments.vipps.apiUrl ? undefined : await startVippsSandbox({ stateFile: path.join(config.dataDir, 'vipps-sandbox.json') });
+  if (vipps) config.payments.vipps.apiUrl = vipps.url;
   // replies to reminders by SMS: the webhook's secret (made once per DATA_DIR unless SMS_REPLY_SECRET)
   config = { ...config, smsReplySecret: devSmsReplySecret(config.dataDir, config.smsReplySecret) };
   const platform = await startPlatform(config, { signaller, callerHandlesSignals: true });
   if (sandbox) platform.onStop(() => sandbox.close());
+  if (vipps) platform.onStop(() => vipps.close());
   platform.onStop(async () => release());
   if (idp) platform.onStop(() => idp.stop());
   const temporal = await startTemporalForDev({
@@ -157,7 +162,9 @@ async function main(): Promise<void> {
   const demo = await seedDemoSalon(platform.knex, { passwordHashRounds: config.passwordHashRounds });
   // the new demo salon pays through the embedded sandbox provider: deposits are one PATCH away
   if (demo.created && sandbox) {
-    await giveDemoSalonSandboxPayments({ knex: platform.knex, keyring: config.credentialKeys, providers: platform.deps.paymentProviders! }, demo.tenantId);
+    await giveDemoSalonSandboxPayments({ knex: platform.knex, keyring: config.credentialKeys, providers: platform.deps.paymentProviders! }, demo.tenantId, {
+      vipps: Boolean(vipps),
+    });
   }
   // the sandbox billing provider: checkout and portal pages on loopback posting signed webhooks here
   const billing = await startBillingSandbox(`http://127.0.0.1:${config.port}/api/webhooks/subscription/sandbox`);
@@ -168,6 +175,7 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: temporal.address,
     S3_ENDPOINT: platform.embeddedS3?.endpoint ?? config.storage.endpoint,
     PAYMENT_SANDBOX_URL: config.payments.sandboxUrl,
+    VIPPS_API_URL: config.payments.vipps.apiUrl,
   });
   // a real day for the front desk: the demo salon's next open day gets its bookings when it has none
   // (after the worker started, so every booking's workflow runs at once; before the api answers, so npm
@@ -216,7 +224,8 @@ async function main(): Promise<void> {
       `  SMS replies  sandbox ${smsSandbox.url} (reply to a reminder as a phone), or npm run sms:reply -- <phone> JA; webhook ${base}/webhooks/sms/sveve?key=<SMS_REPLY_SECRET>`,
       `  Storage      ${platform.embeddedS3 ? `s3rver ${platform.embeddedS3.endpoint} (data in ${config.dataDir}/s3)` : `S3 ${config.storage.endpoint}`}, bucket ${config.storage.bucket}`,
       `  Customer     ${idp ? `sign-in at the embedded identity provider ${idp.issuer} (any e-mail, no password; client ${idp.clientId})` : `sign-in with OIDC_ISSUER ${config.oidc!.issuer}`}`,
-      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl}); the demo salon's active config, deposits off until settings.depositEnabled`,
+      `  Payments     sandbox provider at ${config.payments.sandboxUrl} (hosted checkout; webhooks to ${config.payments.webhookBaseUrl})`,
+      `  Vipps        ${vipps ? `Vipps MobilePay sandbox ${vipps.url} (approve on its landing page with any test phone); the demo salon's active config, capturing on arrival` : `Vipps MobilePay ${config.payments.vipps.apiUrl}`}; deposits off until settings.depositEnabled`,
       `  Billing      sandbox provider ${billing.server.url} (checkout and portal pages; the active config unless another is)`,
       `  Admin login  ${config.adminEmail} / ${config.adminPassword === DEV_ADMIN_PASSWORD ? config.adminPassword + ' (dev default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       staff.length

@@ -11,6 +11,7 @@ import {
   depositForCancellation,
   requestCaptureForStatus,
   startDepositForNewBooking,
+  paidAmountOfBooking,
 } from '../domain/payments/payment-booking-hooks';
 import { hasActiveConfig } from '../domain/payments/payment-config.service';
 import { releaseVoucherOnCancellation, reserveVoucherForBooking } from '../domain/loyalty/loyalty-voucher.service';
@@ -32,6 +33,7 @@ export const bookingHooks: BookingHooks = {
   bookingCancelled: firstBookingCancelled,
   statusChanged: requestCaptureForStatus,
   timeFreed: offerFreedTime,
+  paidAmount: paidAmountOfBooking,
 };
 
 export const domainHooks: AppDeps['hooks'] = {

@@ -148,7 +148,14 @@ export interface AppConfig {
   /** port of the embedded identity provider that `npm start` runs when OIDC_ISSUER is unset */
   oidcDevPort: number;
   /** payment providers (docs/rules/payments.md): the sandbox's address, and where providers post webhooks and send customers back */
-  payments: { sandboxUrl?: string; webhookBaseUrl: string; returnBaseUrl: string; epay: { windowUrl: string; apiUrl: string } };
+  payments: {
+    sandboxUrl?: string;
+    webhookBaseUrl: string;
+    returnBaseUrl: string;
+    epay: { windowUrl: string; apiUrl: string };
+    /** Vipps MobilePay's API (VIPPS_API_URL); unset: production (`npm start` and the tests start the Vipps sandbox and set it) */
+    vipps: { apiUrl?: string };
+  };
 }
 
 export interface OidcConfig {
@@ -290,6 +297,9 @@ const schema = Joi.object({
   EPAY_API_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('https://ssl.ditonlinebetalingssystem.dk/remote/payment.asmx'),
+  VIPPS_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .optional(),
 }).unknown(true);
 
 /**
@@ -427,6 +437,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         value.PAYMENT_WEBHOOK_BASE_URL ?? `${String(value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, '')}/api`,
       ).replace(/\/$/, ''),
       epay: { windowUrl: value.EPAY_WINDOW_URL, apiUrl: value.EPAY_API_URL },
+      vipps: { apiUrl: value.VIPPS_API_URL ? String(value.VIPPS_API_URL).replace(/\/$/, '') : undefined },
       returnBaseUrl: String(value.PAYMENT_RETURN_BASE_URL ?? value.PUBLIC_BASE_URL ?? `http://localhost:${value.PORT}`).replace(/\/$/, ''),
     },
   };

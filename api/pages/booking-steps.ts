@@ -7,7 +7,7 @@ import type { Catalogue } from './catalogue';
 import { stateQuery, type BookingState } from './booking-state';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
 import { addDays, formatDuration, formatLocalDate, formatMoney, formatTime, localDateOf, mondayOf, weekOf } from '../../web/shared/format';
-import { depositFor } from '../../web/shared/deposit';
+import { depositAsksLater, depositFor } from '../../web/shared/deposit';
 import { dayBadge, dayState, dayStateText, isChoosable, WAITLIST_MAX_DAYS } from '../../web/shared/days';
 import { cancellationTerms } from '../../web/shared/terms';
 import type { BootData, BootService } from '../../web/shared/boot';
@@ -284,6 +284,11 @@ export function contactStep(
   const invalid = (name: keyof ContactValues) => (errors.fields[name] ? html` aria-invalid="true"` : html``);
   const total = chosen(catalogue, state.services).reduce((sum, s) => sum + s.price, 0);
   const deposit = salon.deposit ? depositFor(total, salon.deposit) : 0;
+  // a visit further ahead than a reservation lasts: the deposit is asked for later (docs/rules/payments.md#deposits-at-any-distance)
+  const later = deposit > 0 && depositAsksLater(salon.deposit, state.time, now);
+  const depositText = later
+    ? t(lang, 'depositLaterNote', { amount: formatMoney(deposit, salon.currency, locale), hours: salon.deposit?.deadlineHours ?? 48 })
+    : t(lang, 'depositNote', { amount: formatMoney(deposit, salon.currency, locale) });
   const slug = view.tenant.slug;
   return html`<section class="step" aria-labelledby="step-heading">
     ${stepHead(view, 4, 'stepContact')}
@@ -304,7 +309,7 @@ export function contactStep(
         /><label for="contact-marketing">${t(lang, 'marketingConsent')}</label>
         <p class="hint" id="contact-marketing-hint">${t(lang, 'marketingConsentHint')}</p>
       </div>
-      ${deposit ? html`<p class="hint">${t(lang, 'depositNote', { amount: formatMoney(deposit, salon.currency, locale) })}</p>` : ''}
+      ${deposit ? html`<p class="hint deposit-note">${depositText}</p>` : ''}
       ${state.time ? html`<div class="terms" id="booking-terms">${cancellationTerms({ lang, start: state.time, now, cancellationHours: salon.cancellationHours, deposit, currency: salon.currency, timezone: salon.timezone, locale }).map((line) => html`<p>${line}</p>`)}</div>` : ''}
       <div class="error-slot" role="alert">${errors.code ? html`<p class="error">${errorMessage(lang, errors.code)}</p>` : ''}</div>
       <div class="actions">
@@ -313,7 +318,7 @@ export function contactStep(
           href="${view.pagePath}${stateQuery({ services: state.services, staff: state.staff, date: state.date ?? (state.time ? localDateOf(state.time, salon.timezone) : null) })}"
           >${t(lang, 'back')}</a
         ><button type="submit" class="primary" ${state.time ? html` aria-describedby="booking-terms"` : ''}>
-          ${deposit ? t(lang, 'bookAndPay') : t(lang, 'book')}
+          ${deposit && !later ? t(lang, 'bookAndPay') : t(lang, 'book')}
         </button>
       </div>
     </form>

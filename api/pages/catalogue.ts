@@ -4,8 +4,8 @@ import type { AppDeps } from '../deps';
 import type { BootServiceGroup, BootStaff, BootData } from '../../web/shared/boot';
 import { publicResources, publicServices } from '../../domain/public/public-portal.service';
 import type { PublicTenant } from '../../domain/public/public-portal.repository';
-import { effectiveMaxBookingDays } from '../../domain/availability/booking-window.rules';
 import { callingCodeOf, phoneRegionOf } from '../../domain/phone/phone.rules';
+import { depositDeadlineHoursOf, DEPOSIT_REQUEST_LEAD_MS } from '../../domain/payments/deposit-timing.rules';
 
 export interface Catalogue {
   services: BootServiceGroup[];
@@ -39,8 +39,11 @@ export function salonRules(tenant: PublicTenant): BootData['salon'] {
     timezone: s.timezone,
     currency: s.currency,
     locale: (s as { locale?: string }).locale ?? 'nb-NO',
-    maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
-    deposit: s.depositEnabled && s.depositValue > 0 ? { type: s.depositType, value: s.depositValue } : null,
+    maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
+    deposit:
+      s.depositEnabled && s.depositValue > 0
+        ? { type: s.depositType, value: s.depositValue, laterAfterMs: DEPOSIT_REQUEST_LEAD_MS, deadlineHours: depositDeadlineHoursOf(s) }
+        : null,
     cancellationHours: s.cancellationHours,
     phoneCode: callingCodeOf(phoneRegionOf(tenant)),
   };

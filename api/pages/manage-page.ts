@@ -21,7 +21,15 @@ import type { PublicBookingDto } from '../../domain/booking/booking-public.dto';
 import { guestBooking } from '../../domain/booking/booking-access.service';
 import { addressLine, bookingCalendar } from '../../domain/booking/booking-calendar.service';
 import { bookingCalendarPath, manageLinkPath } from '../../domain/booking/manage-link.service';
-import { cancelledDeposit, unpaidDeposit, type CancelledDeposit } from '../../domain/payments/deposit-view.service';
+import {
+  cancelledDeposit,
+  requestedDeposit,
+  takenDeposit,
+  unpaidDeposit,
+  type CancelledDeposit,
+  type LaterDeposit,
+} from '../../domain/payments/deposit-view.service';
+import { publicPayment } from '../../domain/payments/payment.service';
 import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
 
@@ -150,7 +158,12 @@ async function renderManage(
   const manageUrl = `${ctx.deps.config.publicBaseUrl}${manageLinkPath(found.tenant.slug, booking.id, token)}`;
   // what the customer must know about the deposit: still to pay (and until when the time is held), or what the cancellation did with it
   const row = await guestBooking(ctx.bookings, found.tenant, booking.id, { token });
-  const [unpaid, refunded] = await Promise.all([unpaidDeposit(ctx.deps.knex, row), cancelledDeposit(ctx.deps.knex, row)]);
+  const [unpaid, refunded, later, taken] = await Promise.all([
+    unpaidDeposit(ctx.deps.knex, row),
+    cancelledDeposit(ctx.deps.knex, row),
+    requestedDeposit(ctx.deps.knex, row),
+    takenDeposit(ctx.deps.knex, row),
+  ]);
   const statusText = unpaid ? t(lang, 'statusPENDING_DEPOSIT') : t(lang, `status${booking.status}` as MessageKey);
   const depositLine = unpaid
     ? html`<p>
@@ -159,13 +172,17 @@ async function renderManage(
         <p><a class="button primary" href="/payments/${unpaid.paymentId}/return">${t(lang, 'depositPay')}</a></p>`
     : refunded
       ? html`<p>${t(lang, REFUND_TEXT[refunded.kind], { amount: formatMoney(refunded.amount, refunded.currency, locale) })}</p>`
-      : '';
+      : later
+        ? laterDepositLine(view, found, later)
+        : taken
+          ? html`<p>${t(lang, taken.state === 'PAID' ? 'depositPaid' : 'depositReserved', { amount: formatMoney(taken.amount, taken.currency, locale) })}</p>`
+          : '';
   // the confirmation and the cancelled page take the focus on their heading, so a screen reader starts there
   const focus = justBooked || justCancelled || justMoved ? html` autofocus` : '';
   const body = html`<section aria-labelledby="booking-heading">
       <h2 id="booking-heading" tabindex="-1" ${focus}>${justBooked ? t(lang, 'thanks') : t(lang, 'yourAppointment', { salon: found.tenant.name })}</h2>
       <div role="status">
-        ${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${justMoved ? html`<p class="success">${t(lang, 'moved')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid ? depositLine : ''}
+        ${justCancelled ? html`<p class="success">${t(lang, 'cancelled')}</p>` : ''}${justMoved ? html`<p class="success">${t(lang, 'moved')}</p>` : ''}${booking.status === 'CANCELLED' || unpaid || later || taken ? depositLine : ''}
       </div>
       <div class="card">
         <dl>
@@ -210,6 +227,37 @@ async function renderManage(
     body,
     status: options.status,
   });
+}
+
+/** A deposit owed later (docs/rules/payments.md#deposits-at-any-distance): when it is asked for, or the form that pays it. */
+function laterDepositLine(view: SalonView, found: Found, later: LaterDeposit): Html {
+  const { lang, locale } = view;
+  const zone = found.booking.displaySnapshot.timezone;
+  const amount = formatMoney(later.amount, later.currency, locale);
+  const deadline = formatDayTime(later.deadline, zone, lang, locale);
+  if (later.state === 'SCHEDULED')
+    return html`<p>${t(lang, 'depositScheduled', { amount, request: formatDayTime(later.requestAt, zone, lang, locale), deadline })}</p>`;
+  return html`<p>${t(lang, 'depositRequested', { amount, deadline })}</p>
+    <form method="post" action="/${found.tenant.slug}/bookings/${found.booking.id}/deposit">
+      <input type="hidden" name="token" value="${found.token}" />${lang === 'en' ? html`<input type="hidden" name="lang" value="en" />` : ''}
+      <button type="submit" class="primary">${t(lang, 'depositPay')}</button>
+    </form>`;
+}
+
+/** POST /<slug>/bookings/<id>/deposit (form: token): pays a deposit requested later at the salon's provider (a new checkout when none is open). */
+export async function payDepositFromForm(ctx: PagesContext, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const found = await findBooking(ctx, String(req.params.slug), String(req.params.id), tokenOf(body.token));
+  if (!found) return notFoundPage(ctx, req, res);
+  try {
+    const payment = await publicPayment(ctx.payments, found.tenant, found.booking.id, { token: found.token });
+    if (payment.redirectUrl) return void res.redirect(303, payment.redirectUrl);
+    res.redirect(303, `/payments/${payment.paymentId}/return`);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const lang = req.query.lang === 'en' || body.lang === 'en' ? 'en' : 'nb';
+    return renderManage(ctx, req, res, found, { status: err.status >= 500 ? 503 : err.status, error: errorMessage(lang, err.code) });
+  }
 }
 
 /** GET /<slug>/bookings/<id>?token=... */

@@ -46,12 +46,12 @@ function outcome(payment: PaymentReturnView): { key: MessageKey; settled: boolea
     case 'CAPTURED':
       return { key: 'paymentPaid', settled: !pending };
     case 'AUTHORIZED':
-      return { key: 'paymentAuthorized', settled: !pending };
+      return { key: payment.provider === 'vipps' ? 'paymentAuthorizedVipps' : 'paymentAuthorized', settled: !pending };
     case 'FAILED':
       if (payment.retryCapReached || payment.bookingStatus === 'CANCELLED') return { key: 'paymentRetryCap', settled: !pending };
       // a provider that did not answer is not a refused card (docs/rules/booking-page.md#the-payment-return-page)
       return {
-        key: payment.failureKind === 'TRANSIENT' ? 'paymentProviderError' : 'paymentDeclined',
+        key: payment.failureKind === 'TRANSIENT' ? 'paymentProviderError' : payment.provider === 'vipps' ? 'paymentDeclinedVipps' : 'paymentDeclined',
         settled: !pending || payment.depositStatus === 'RETRY_PENDING',
       };
     case 'EXPIRED':
@@ -80,7 +80,7 @@ async function renderReturn(
   const assets = ctx.assets()!;
   const statusLine: Html = html`<p
     id="payment-status"
-    class="${key === 'paymentPaid' || key === 'paymentAuthorized' ? 'success' : ''}"
+    class="${key === 'paymentPaid' || key === 'paymentAuthorized' || key === 'paymentAuthorizedVipps' ? 'success' : ''}"
     ${waiting ? html` data-payment-poll data-tenant-id="${payment.tenantId}" data-payment-id="${payment.latestPaymentId}" data-status="${payment.latestStatus}" data-booking-status="${payment.bookingStatus}" data-deposit-status="${payment.depositStatus ?? ''}"` : ''}
   >
     ${t(lang, key)}

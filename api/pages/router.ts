@@ -8,7 +8,7 @@ import type { PagesContext } from './context';
 import { findPublicDir, loadBuiltAssets, type BuiltAssets } from './assets';
 import { bookingPage, notFoundPage } from './booking-page';
 import { bookFromForm } from './book';
-import { calendarFile, cancelFromForm, promiseFromForm, managePage, moveFromForm } from './manage-page';
+import { calendarFile, cancelFromForm, payDepositFromForm, promiseFromForm, managePage, moveFromForm } from './manage-page';
 import { paymentReturnPage, retryFromForm } from './return-page';
 import { acceptFromForm, declineFromForm, offerPage } from './offer-page';
 import { entryPage, joinFromForm, leaveFromForm } from './waitlist-page';
@@ -90,6 +90,11 @@ export function customerPages(deps: AppDeps, built: () => BuiltAssets | undefine
     '/:slug/bookings/:id/cancel',
     form,
     slugRoute((req, res) => cancelFromForm(ctx, req, res)),
+  );
+  router.post(
+    '/:slug/bookings/:id/deposit',
+    form,
+    slugRoute((req, res) => payDepositFromForm(ctx, req, res)),
   );
   router.post(
     // /confirm: the form's address on pages rendered before the promise had its own word

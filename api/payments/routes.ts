@@ -115,6 +115,8 @@ export function paymentsRouter(deps: AppDeps): Router {
       rawBody: (req as Request & { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0),
       query: Object.fromEntries(Object.entries(req.query as Query).map(([k, v]) => [k, String(v ?? '')])),
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
+      // the query string exactly as it arrived: a signature may cover it (Vipps)
+      search: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '',
     };
     const { outcome, late } = await payments.receiveWebhook(pdeps, String(req.params.provider), String(req.params.tenantId), raw);
     if (late) deps.metrics?.lateConfirmations.inc(late);

@@ -8,6 +8,7 @@ import { principalOf, tenantOf } from '../request-context';
 import { errors } from '../../domain/errors';
 import * as tenants from '../../domain/tenant/tenant.service';
 import { completeOnboarding, completeStep, getOnboarding } from '../../domain/tenant/onboarding.service';
+import { onlineBookingWarnings } from '../../domain/tenant/online-booking-warnings.service';
 import { nowOf } from '../../domain/time/clock';
 import { toTenantDto, toTenantPublicDto } from '../../domain/tenant/tenant.dto';
 import { toAuthUser } from '../../domain/users/user.dto';
@@ -67,10 +68,10 @@ export function tenantRouter(deps: AppDeps): Router {
   });
 
   router.patch('/tenants/:id', requireRole('OWNER', PLATFORM_ADMIN_TOO), async (req, res) => {
-    sendData(
-      res,
-      toTenantDto(await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps))),
-    );
+    const updated = await tenants.updateTenant(deps.knex, deps.signaller, deps.hooks.tenant, actorOf(req), req.params.id as string, req.body, nowOf(deps));
+    // what the resulting settings make impossible (docs/rules/salon.md#online-booking-warnings)
+    const warnings = await onlineBookingWarnings(deps.knex, deps.hooks.tenant, updated.id, updated.settings);
+    sendData(res, { ...toTenantDto(updated), warnings });
   });
 
   return router;

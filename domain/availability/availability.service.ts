@@ -11,7 +11,6 @@ import { addDays, isValidLocalDate, utcToLocalDate, type LocalDate } from '../ti
 import {
   computeAvailability,
   firstSlot,
-  effectiveMaxBookingDays,
   lastBookableLocalDate,
   beyondWindow,
   findNextAvailableDate,
@@ -153,7 +152,7 @@ async function baseInput(
     timezone: s.timezone,
     now,
     businessHours: s.businessHours,
-    maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
+    maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
     slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
     items: items.map((i) => {
       const service = services.get(i.serviceId)!;
@@ -170,7 +169,7 @@ async function baseInput(
 function checkRequestedDate(tenant: TenantContext, date: string, now: Date, field = 'date'): void {
   const s = tenant.settings;
   if (!isValidLocalDate(date)) throw errors.validation('Request validation failed', [{ field, message: 'must be a valid YYYY-MM-DD date' }]);
-  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
+  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
   if (last !== null && date > last) throw beyondWindow(last);
 }
 
@@ -238,7 +237,7 @@ export async function availabilityForDates(
     throw errors.validation('Request validation failed', [{ field: 'toDate', message: 'must be a date on or after fromDate' }]);
   }
   const s = tenant.settings;
-  const last = lastBookableLocalDate(query.now, s.timezone, effectiveMaxBookingDays(s));
+  const last = lastBookableLocalDate(query.now, s.timezone, s.maxBookingDaysInAdvance);
   const toDate = last !== null && query.toDate > last ? last : query.toDate;
   const input = await baseInput(db, tenant, query.items, query.fromDate, toDate, query.onlineOnly, query.now, query.excludeBookingId);
   const days: AvailabilityDto[] = [];
@@ -264,7 +263,7 @@ export async function nextAvailableDate(
     throw errors.validation('Request validation failed', [{ field: 'fromDate', message: 'must be a valid YYYY-MM-DD date' }]);
   const window = normalizeMaxDaysAhead(body.maxDaysAhead);
   let toDate = addDays(body.fromDate, window);
-  const last = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
+  const last = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
   if (last !== null && toDate > last) toDate = last;
   const today = utcToLocalDate(now, s.timezone);
   let loadFrom = addDays(body.fromDate, 1);

@@ -1,18 +1,12 @@
 /**
  * maxBookingDaysInAdvance (docs/rules/availability.md#booking-window, docs/rules/limits.md): counted in salon-local calendar days from the local date
  * of `now`. A booking may start on any local date up to and including today + N; N = 0 would be
- * today only (the setting's range is 1..365). null disables the limit.
+ * today only (the setting's range is 1..365). null disables the limit. Deposits do not shorten it: a
+ * booking further ahead than a reservation can be held has its deposit requested later
+ * (docs/rules/payments.md#deposits-at-any-distance).
  */
 import { errors } from '../errors';
 import { addDays, utcToLocalDate, type LocalDate } from '../time/salon-time.rules';
-
-/** Deposit-enabled tenants take bookings at most 7 days ahead, inside the authorization hold (docs/rules/payments.md#deposits). */
-export const DEPOSIT_MAX_BOOKING_DAYS = 7;
-
-/** The booking window of a tenant, capped at DEPOSIT_MAX_BOOKING_DAYS while deposits are on. */
-export function effectiveMaxBookingDays(settings: { maxBookingDaysInAdvance: number; depositEnabled: boolean }): number {
-  return settings.depositEnabled ? Math.min(settings.maxBookingDaysInAdvance, DEPOSIT_MAX_BOOKING_DAYS) : settings.maxBookingDaysInAdvance;
-}
 
 /** The last local date that may be booked, or null when there is no limit. */
 export function lastBookableLocalDate(now: Date, timezone: string, maxBookingDaysInAdvance: number | null): LocalDate | null {

@@ -49,6 +49,12 @@ export interface BookingSnapshot {
   reminderLeadMs?: number;
   unpromisedFlagLeadMs?: number | null;
   promisedAt?: string | null;
+  /**
+   * The deposit (docs/rules/payments.md#deposits-at-any-distance): SCHEDULED or REQUESTED while it is
+   * owed later, and the salon's deadline in hours before the start. Absent in snapshots recorded before them.
+   */
+  depositStatus?: string | null;
+  depositDeadlineHours?: number;
   /** The same two under the names snapshots were recorded with before migration 180 (a run replays its history as recorded). */
   unconfirmedFlagLeadMs?: number | null;
   confirmedAt?: string | null;

@@ -40,6 +40,8 @@ export interface DepositBooking {
   paymentMode: string;
   totalAmount: number;
   discountAmount: number;
+  /** a booking further ahead than a reservation can be held has its deposit requested later */
+  startTime: Date;
 }
 
 /** A booking just cancelled, and by whom (bookings.cancelled_by). */
@@ -122,4 +124,6 @@ export interface BookingHooks {
   statusChanged(signaller: EntitySignaller, trx: Transaction, tenantId: string, bookingId: string, status: string, now: Date): Promise<void>;
   /** The booking gave up time it held (docs/rules/waitlist.md#when-time-frees-up): the waitlist may offer it. */
   timeFreed(signaller: EntitySignaller, trx: Transaction, freed: FreedTime): Promise<void>;
+  /** A booking's details (docs/rules/payments.md#booking-deposit-status): the minor units paid online for it and not refunded. */
+  paidAmount(db: Db, tenantId: string, bookingId: string): Promise<number>;
 }

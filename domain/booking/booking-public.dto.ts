@@ -28,6 +28,9 @@ export interface PublicBookingDto {
     endTime: string;
     price: number;
   }[];
+  /** on the booking's own read: the deposit's state (SCHEDULED, REQUESTED, PENDING, AUTHORIZED, PAID, REFUNDED...) and what was paid online */
+  depositStatus?: string | null;
+  paidAmount?: number;
 }
 
 /** `known`: resource names the caller already has (else they are read). */

@@ -15,7 +15,7 @@ import { toIso } from '../time/iso';
 export async function getBooking(deps: BookingDeps, tenantId: string, actor: Actor, id: string): Promise<BookingDto> {
   const dto = await loadDto(deps.knex, tenantId, id);
   await assertStaffScope(deps.knex, actor, dto);
-  return dto;
+  return { ...dto, paidAmount: await deps.bookingHooks.paidAmount(deps.knex, tenantId, id) };
 }
 
 export interface ListQuery {
@@ -91,5 +91,11 @@ export async function auditLog(deps: BookingDeps, tenantId: string, actor: Actor
 /** GET /public/tenants/:slug/bookings/:id?token=|phone= */
 export async function getPublicBooking(deps: BookingDeps, tenant: TenantContext, id: string, proof: GuestProof): Promise<PublicBookingDto> {
   await guestBooking(deps, tenant, id, proof);
-  return publicDto(deps.knex, tenant, await loadDto(deps.knex, tenant.id, id));
+  const dto = await loadDto(deps.knex, tenant.id, id);
+  // the deposit's state and what was paid, in the booking's details (docs/rules/payments.md#booking-deposit-status)
+  return {
+    ...(await publicDto(deps.knex, tenant, dto)),
+    depositStatus: dto.depositStatus,
+    paidAmount: await deps.bookingHooks.paidAmount(deps.knex, tenant.id, id),
+  };
 }

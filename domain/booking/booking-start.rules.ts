@@ -4,14 +4,14 @@
  * (docs/rules/booking.md#bookings-in-the-past). A new booking and a move check the same. Pure.
  */
 import { errors } from '../errors';
-import { beyondWindow, effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
+import { beyondWindow, lastBookableLocalDate } from '../availability/booking-window.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import type { TenantContext } from '../tenant/tenant-context';
 
 /** A start past the booking window (salon-local last bookable date): 422 DATE_BEYOND_BOOKING_WINDOW. */
 export function assertWithinWindow(tenant: TenantContext, start: Date, now: Date): void {
   const s = tenant.settings;
-  const lastDate = lastBookableLocalDate(now, s.timezone, effectiveMaxBookingDays(s));
+  const lastDate = lastBookableLocalDate(now, s.timezone, s.maxBookingDaysInAdvance);
   if (lastDate !== null && utcToLocalDate(start, s.timezone) > lastDate) throw beyondWindow(lastDate, 'startTime');
 }
 

@@ -67,19 +67,20 @@ export async function bookingById(db: Db, id: string): Promise<BookingRow | unde
   return row;
 }
 
-/** What the booking's workflow follows (its status, version, start and the customer's promise) and its salon's settings. */
+/** What the booking's workflow follows (its status, version, start, the customer's promise and the deposit) and its salon's settings. */
 export interface BookingTimelineRow {
   tenantId: string;
   status: BookingStatus;
   version: number;
   startTime: Date;
   promisedAt: Date | null;
+  depositStatus: string | null;
   metadata: BookingRow['metadata'] | null;
   salonSettings: Record<string, unknown> | null;
 }
 
 const TIMELINE = `
-  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.promised_at AS "promisedAt", b.metadata, t.settings AS "salonSettings"
+  SELECT b.tenant_id AS "tenantId", b.status, b.version, b.start_time AS "startTime", b.promised_at AS "promisedAt", b.deposit_status AS "depositStatus", b.metadata, t.settings AS "salonSettings"
     FROM bookings b JOIN tenants t ON t.id = b.tenant_id
    WHERE b.id = ?`;
 

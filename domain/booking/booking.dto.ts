@@ -17,6 +17,8 @@ export interface BookingItemDto extends BookingItemFields {
 }
 
 export interface BookingDto extends BookingFields {
+  /** on GET /bookings/:id: minor units paid online and not refunded (BookingHooks.paidAmount) */
+  paidAmount?: number;
   startTime: string;
   endTime: string;
   contact: { name: string | null; phone: string | null; email: string | null } | null;

@@ -7,7 +7,15 @@ import { utcToLocal } from '../time/salon-time.rules';
 import { formatMoney } from '../money/money.rules';
 import type { Language } from '../language/language.rules';
 
-export type BookingMessageKind = 'RECEIVED' | 'CONFIRMED' | 'REMINDER' | 'CANCELLED' | 'RESCHEDULED';
+export type BookingMessageKind = 'RECEIVED' | 'CONFIRMED' | 'REMINDER' | 'CANCELLED' | 'RESCHEDULED' | 'DEPOSIT_REQUESTED' | 'DEPOSIT_REMINDER';
+
+/** A deposit requested later (docs/rules/payments.md#deposits-at-any-distance): what to pay, and by when. */
+export interface DepositRequest {
+  /** minor units */
+  amount: number;
+  currency: string;
+  deadline: Date;
+}
 
 /** What the cancellation did with the deposit (docs/rules/booking.md#cancellation-refund-policy), for the cancellation's message. */
 export interface DepositOutcome {
@@ -33,6 +41,10 @@ export interface BookingMessageFacts {
   awaitingDeposit?: boolean;
   /** the cancellation's message says what happened to the deposit */
   deposit?: DepositOutcome | null;
+  /** the deposit's request and its reminder say what to pay and by when */
+  depositRequest?: DepositRequest | null;
+  /** the booking's first message says its deposit is asked for later: when, and by when it must be paid */
+  depositLater?: (DepositRequest & { requestAt: Date }) | null;
 }
 
 export interface RenderedMessage {
@@ -102,12 +114,27 @@ export function depositSentence(deposit: DepositOutcome, language: Language): st
   return (language === 'nb' ? nb : en)[deposit.kind];
 }
 
+/** A deposit requested later, told when the booking is made (docs/rules/payments.md#deposits-at-any-distance). */
+function laterSentence(later: DepositRequest & { requestAt: Date }, timezone: string, language: Language): string {
+  const amount = formatMoney(later.amount, later.currency, language);
+  const asked = messageDateTime(later.requestAt, timezone, language);
+  const by = messageDateTime(later.deadline, timezone, language);
+  return language === 'nb'
+    ? `Depositumet på ${amount} betaler du senere: ${asked} får du en betalingslenke på SMS og e-post. Betal innen ${by}, ellers blir timen avbestilt.`
+    : `You pay the deposit of ${amount} later: on ${asked} you get a payment link by SMS and e-mail. Pay it by ${by}, or the appointment is cancelled.`;
+}
+
 export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMessageFacts, language: Language = 'nb'): RenderedMessage {
   const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const salon = facts.salonName;
   const service = what(facts, language);
   const deposit = facts.deposit ? ` ${depositSentence(facts.deposit, language)}` : '';
+  const request = facts.depositRequest;
+  const owed = request ? formatMoney(request.amount, request.currency, language) : '';
+  const by = request ? messageDateTime(request.deadline, facts.timezone, language) : '';
+  const later = facts.depositLater ? ` ${laterSentence(facts.depositLater, facts.timezone, language)}` : '';
   if (language === 'en') {
+    const pay = facts.manageUrl ? ` Pay here: ${facts.manageUrl}` : '';
     const hello = `Hi ${facts.customerName}!`;
     const manage = facts.manageUrl ? ` See or cancel the appointment: ${facts.manageUrl}` : '';
     const waitsFor = facts.awaitingDeposit ? 'once the deposit is paid' : `when ${salon} has approved it`;
@@ -115,12 +142,12 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
       case 'RECEIVED':
         return {
           subject: `We have your booking at ${salon}`,
-          text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${manage}`,
+          text: `${hello} We have received your booking: ${service} ${when}. You will get a confirmation ${waitsFor}.${later}${manage}`,
         };
       case 'CONFIRMED':
         return {
           subject: `Confirmed: your appointment at ${salon}`,
-          text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${manage}`,
+          text: `${hello} Your appointment is confirmed: ${service} ${when}. Welcome to ${salon}!${later}${manage}`,
         };
       case 'REMINDER':
         return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
@@ -131,24 +158,48 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
           subject: `Cancelled: your appointment at ${salon}`,
           text: `${hello} Your appointment ${when} (${service}) at ${salon} is cancelled.${deposit}`,
         };
+      case 'DEPOSIT_REQUESTED':
+        return {
+          subject: `Pay the deposit for your appointment at ${salon}`,
+          text: `${hello} Your appointment ${when} (${service}) at ${salon} is getting close: please pay the deposit of ${owed} by ${by}, with Vipps or card. If it is not paid by then, the appointment is cancelled.${pay}`,
+        };
+      case 'DEPOSIT_REMINDER':
+        return {
+          subject: `Reminder: the deposit for your appointment at ${salon}`,
+          text: `${hello} The deposit of ${owed} for your appointment ${when} at ${salon} is not paid yet. Pay it by ${by}, or the appointment is cancelled.${pay}`,
+        };
     }
   }
   const hello = `Hei ${facts.customerName}!`;
   const manage = facts.manageUrl ? ` Se eller avbestill timen: ${facts.manageUrl}` : '';
   const waitsFor = facts.awaitingDeposit ? 'når depositumet er betalt' : `når ${salon} har godkjent den`;
+  const pay = facts.manageUrl ? ` Betal her: ${facts.manageUrl}` : '';
   switch (kind) {
     case 'RECEIVED':
       return {
         subject: `Vi har mottatt bestillingen din hos ${salon}`,
-        text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${manage}`,
+        text: `${hello} Vi har mottatt bestillingen din: ${service} ${when}. Du får en bekreftelse ${waitsFor}.${later}${manage}`,
       };
     case 'CONFIRMED':
-      return { subject: `Bekreftet: timen din hos ${salon}`, text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${manage}` };
+      return {
+        subject: `Bekreftet: timen din hos ${salon}`,
+        text: `${hello} Timen din er bekreftet: ${service} ${when}. Velkommen til ${salon}!${later}${manage}`,
+      };
     case 'REMINDER':
       return { subject: `Påminnelse: timen din hos ${salon}`, text: `${hello} Påminnelse om timen din: ${service} ${when} hos ${salon}.${manage}` };
     case 'RESCHEDULED':
       return { subject: `Endret: timen din hos ${salon}`, text: `${hello} Timen din er flyttet til ${when}: ${service}.${manage}` };
     case 'CANCELLED':
       return { subject: `Avbestilt: timen din hos ${salon}`, text: `${hello} Timen din ${when} (${service}) hos ${salon} er avbestilt.${deposit}` };
+    case 'DEPOSIT_REQUESTED':
+      return {
+        subject: `Betal depositumet for timen din hos ${salon}`,
+        text: `${hello} Timen din ${when} (${service}) hos ${salon} nærmer seg: betal depositumet på ${owed} innen ${by}, med Vipps eller kort. Er det ikke betalt innen da, blir timen avbestilt.${pay}`,
+      };
+    case 'DEPOSIT_REMINDER':
+      return {
+        subject: `Påminnelse: depositum for timen din hos ${salon}`,
+        text: `${hello} Depositumet på ${owed} for timen din ${when} hos ${salon} er ikke betalt ennå. Betal innen ${by}, ellers blir timen avbestilt.${pay}`,
+      };
   }
 }

@@ -6,7 +6,9 @@
  */
 import type { Db } from '../../db/db-handle';
 import { paymentsOfBooking, type PaymentRow } from './payment.repository';
-import { isCapturedStatus } from './payment.rules';
+import { DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED, isCapturedStatus } from './payment.rules';
+import { bookingDeposit, depositDeadlineHoursOf, depositMoments } from './deposit-timing.rules';
+import { findTenant } from '../tenant/tenant.repository';
 
 /** What the cancellation did with the deposit. */
 export interface CancelledDeposit {
@@ -36,6 +38,43 @@ interface BookingDepositFacts {
   status: string;
   depositStatus: string | null;
   cancellationFee: number;
+}
+
+/** A deposit owed later (docs/rules/payments.md#deposits-at-any-distance): what it is, when it is asked for, by when it must be paid. */
+export interface LaterDeposit {
+  /** SCHEDULED: to be asked for at `requestAt`; REQUESTED: asked for, not paid yet */
+  state: 'SCHEDULED' | 'REQUESTED';
+  amount: number;
+  currency: string;
+  requestAt: Date;
+  deadline: Date;
+}
+
+/** A deposit reserved (AUTHORIZED, taken on arrival) or paid (PAID), of a booking not cancelled; null otherwise. */
+export async function takenDeposit(db: Db, booking: BookingDepositFacts): Promise<{ state: 'RESERVED' | 'PAID'; amount: number; currency: string } | null> {
+  if (booking.status === 'CANCELLED' || (booking.depositStatus !== 'AUTHORIZED' && booking.depositStatus !== 'PAID')) return null;
+  const latest = [...depositsOf(await paymentsOfBooking(db, booking.tenantId, booking.id))]
+    .reverse()
+    .find((p) => p.status === 'AUTHORIZED' || isCapturedStatus(p.status));
+  if (!latest) return null;
+  return latest.status === 'AUTHORIZED'
+    ? { state: 'RESERVED', amount: latest.amount, currency: latest.currency }
+    : { state: 'PAID', amount: latest.capturedAmount - latest.refundedAmount, currency: latest.currency };
+}
+
+/** The deposit of a booking still ahead whose deposit is owed later; null otherwise. */
+export async function requestedDeposit(
+  db: Db,
+  booking: BookingDepositFacts & { startTime: Date | string; totalAmount: number; discountAmount: number },
+): Promise<LaterDeposit | null> {
+  if (booking.status !== 'PENDING' && booking.status !== 'CONFIRMED') return null;
+  if (booking.depositStatus !== DEPOSIT_SCHEDULED && booking.depositStatus !== DEPOSIT_REQUESTED) return null;
+  const tenant = await findTenant(db, booking.tenantId);
+  if (!tenant) return null;
+  const s = tenant.settings;
+  const amount = bookingDeposit(s, booking);
+  const { requestAt, deadline } = depositMoments(new Date(booking.startTime), depositDeadlineHoursOf(s));
+  return { state: booking.depositStatus, amount, currency: s.currency, requestAt, deadline };
 }
 
 function depositsOf(payments: PaymentRow[]): PaymentRow[] {

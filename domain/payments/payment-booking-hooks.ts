@@ -7,29 +7,35 @@
  * functions to booking (composition/domain-hooks.ts).
  */
 import type { BookingHooks } from '../booking/booking-hooks';
-import { CHECKOUT_SESSION_TTL_MS, depositAmount, isCapturedStatus } from './payment.rules';
+import { CHECKOUT_SESSION_TTL_MS, DEPOSIT_SCHEDULED, isCapturedStatus } from './payment.rules';
+import { depositTiming } from './deposit-timing.rules';
 import { changePayment, insertPayment, newPaymentRow, SYSTEM } from './payment-change';
 import { reserveRefund } from './payment-refunds';
-import { activeConfig, lockPaymentById, lockPaymentsOfBooking } from './payment.repository';
+import { activeConfig, lockPaymentById, lockPaymentsOfBooking, paymentsOfBooking } from './payment.repository';
 
 const NO_ACTIVE_PROVIDER = 'NO_ACTIVE_PROVIDER';
 
 /**
  * Inside the booking's creating transaction: a booking that pays online on a deposit tenant gets
- * its deposit payment (INITIATED; the workflow opens the provider session). Without an active
- * payment config the payment is recorded FAILED with reason NO_ACTIVE_PROVIDER and nothing is owed
- * online. Returns whether the customer must pay, and the booking's depositStatus.
+ * its deposit payment (INITIATED; the workflow opens the provider session). A booking further ahead
+ * than a reservation can be held owes its deposit later (docs/rules/payments.md#deposits-at-any-distance):
+ * depositStatus SCHEDULED, no payment yet; its workflow asks for it. Without an active payment
+ * config the payment is recorded FAILED with reason NO_ACTIVE_PROVIDER and nothing is owed online.
+ * Returns whether the customer must pay now, and the booking's depositStatus.
  */
 export const startDepositForNewBooking: BookingHooks['startDeposit'] = async (signaller, trx, tenant, booking, now) => {
   const s = tenant.settings;
-  if (!s.depositEnabled || booking.paymentMode !== 'ONLINE') return { paymentRequired: false, depositStatus: null };
-  const amount = depositAmount({
+  const timing = depositTiming({
+    settings: s,
+    paymentMode: booking.paymentMode === 'ONLINE' ? 'ONLINE' : 'IN_PERSON',
     totalAmount: booking.totalAmount,
     discountAmount: booking.discountAmount,
-    depositType: s.depositType,
-    depositValue: s.depositValue,
+    startTime: new Date(booking.startTime),
+    now,
   });
-  if (amount <= 0) return { paymentRequired: false, depositStatus: null };
+  if (timing.when === 'NONE') return { paymentRequired: false, depositStatus: null };
+  if (timing.when === 'LATER') return { paymentRequired: false, depositStatus: DEPOSIT_SCHEDULED };
+  const amount = timing.amount;
   const config = await activeConfig(trx, tenant.id);
   const deposit = { tenantId: tenant.id, bookingId: booking.id, intent: 'DEPOSIT' as const, amount, currency: s.currency };
   if (!config) {
@@ -96,6 +102,10 @@ export const applyCancellationToPayments: BookingHooks['cancelled'] = async (sig
     await changePayment(signaller, trx, locked, { captureRequestedAt: now }, { type: 'PaymentCaptureRequested', actor, data: { reason: 'DEPOSIT_FORFEIT' } });
   }
 };
+
+/** What the customer has paid online for a booking and not been refunded: captured minus refunded, over its payments. */
+export const paidAmountOfBooking: BookingHooks['paidAmount'] = async (db, tenantId, bookingId) =>
+  (await paymentsOfBooking(db, tenantId, bookingId)).reduce((sum, p) => sum + Math.max(0, p.capturedAmount - p.refundedAmount), 0);
 
 /** The statuses at which an authorized manual-capture deposit is captured (docs/rules/payments.md#capture). */
 const CAPTURE_ON: readonly string[] = ['ARRIVED', 'COMPLETED', 'NO_SHOW'];

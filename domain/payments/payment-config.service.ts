@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { isUnbound, openCredentials, sealCredentials, type CredentialBinding, type CredentialKeyring } from '../crypto/credential-cipher';
 import { toIso, toIsoOrNull } from '../time/iso';
 import type { CaptureMode } from './payment.rules';
-import type { PaymentProvider, PaymentProviders, ProviderCredentials } from './payment-provider';
+import { webhookUrlOf, type PaymentProvider, type PaymentProviders, type ProviderCredentials } from './payment-provider';
 import * as repo from './payment.repository';
 import type { PaymentConfigRow } from './payment.repository';
 
@@ -155,8 +155,23 @@ export async function removeConfig(deps: ConfigDeps, tenantId: string, id: strin
   await repo.deleteConfig(deps.knex, tenantId, id);
 }
 
-/** One active config per tenant: the others are switched off in the same transaction (tenant's rows locked). */
+/**
+ * One active config per tenant: the others are switched off in the same transaction (tenant's rows
+ * locked). A provider whose webhooks are registered through its API (Vipps) is checked first when
+ * its webhooks are not registered yet: a config that cannot be told its payments is not made active
+ * (422 PAYMENT_CONFIG_NOT_CONNECTED).
+ */
 export async function activateConfig(deps: ConfigDeps, tenantId: string, id: string): Promise<PaymentConfigDto> {
+  const candidate = await repo.findConfig(deps.knex, tenantId, id);
+  const provider = providerOf(deps.providers, candidate.provider);
+  if (provider.registerWebhooks && !openConfigCredentials(deps.keyring, candidate).webhookSecret) {
+    const checked = await healthCheckConfig(deps, tenantId, id);
+    if (checked.lastHealthCheckStatus !== 'OK')
+      throw errors.unprocessable(
+        'PAYMENT_CONFIG_NOT_CONNECTED',
+        `The ${provider.name} config could not be checked or its webhooks registered; check its credentials`,
+      );
+  }
   const row = await deps.knex.transaction(async (trx) => {
     await repo.lockConfigsOfTenant(trx, tenantId);
     await repo.findConfig(trx, tenantId, id);
@@ -166,26 +181,52 @@ export async function activateConfig(deps: ConfigDeps, tenantId: string, id: str
   return toDto(deps, row);
 }
 
-/** Calls the provider with the stored credentials and records when and how it went. */
+/**
+ * Calls the provider with the stored credentials and records when and how it went. A provider whose
+ * webhooks are registered through its API (Vipps) has them registered for the salon's address too,
+ * and the registration's secret is sealed with the credentials (docs/rules/payments.md#vipps-mobilepay).
+ */
 export async function healthCheckConfig(deps: ConfigDeps, tenantId: string, id: string): Promise<PaymentConfigDto> {
   const row = await repo.findConfig(deps.knex, tenantId, id);
   const provider = providerOf(deps.providers, row.provider);
   let status = 'OK';
+  let credentials: ProviderCredentials | undefined;
+  let registered: ProviderCredentials | undefined;
   try {
-    await provider.healthCheck(openConfigCredentials(deps.keyring, row));
+    // credentials that do not open here (sealed for another row) fail the check like wrong ones
+    credentials = openConfigCredentials(deps.keyring, row);
+    await provider.healthCheck(credentials);
+    if (provider.registerWebhooks) registered = await provider.registerWebhooks(credentials, webhookUrlOf(deps.providers, provider.name, tenantId));
   } catch {
     status = 'FAILED';
   }
-  return toDto(deps, await repo.updateConfig(deps.knex, tenantId, id, { lastHealthCheckAt: nowOf(deps), lastHealthCheckStatus: status }));
+  const changes: Partial<PaymentConfigRow> = { lastHealthCheckAt: nowOf(deps), lastHealthCheckStatus: status };
+  if (status === 'OK' && registered && registered !== credentials) {
+    const sealed = sealCredentials(deps.keyring, registered, paymentConfigBinding(row));
+    Object.assign(changes, { credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
+  }
+  return toDto(deps, await repo.updateConfig(deps.knex, tenantId, id, changes));
 }
 
-/** New credentials, sealed under the current master key version, then an immediate health check. */
+/**
+ * New credentials, sealed under the current master key version, then an immediate health check. The
+ * webhook registration the old credentials held is kept with the new ones (the health check keeps
+ * it when the provider still has it, and registers anew when it does not).
+ */
 export async function rotateConfig(deps: ConfigDeps, tenantId: string, id: string, input: { credentials: Record<string, string> }): Promise<PaymentConfigDto> {
   const row = await repo.findConfig(deps.knex, tenantId, id);
-  checkCredentials(providerOf(deps.providers, row.provider), input.credentials);
-  const sealed = sealCredentials(deps.keyring, input.credentials, paymentConfigBinding(row));
+  const provider = providerOf(deps.providers, row.provider);
+  checkCredentials(provider, input.credentials);
+  const registration = provider.registerWebhooks ? registrationOf(openConfigCredentials(deps.keyring, row)) : {};
+  const sealed = sealCredentials(deps.keyring, { ...input.credentials, ...registration }, paymentConfigBinding(row));
   await repo.updateConfig(deps.knex, tenantId, id, { credentialsSealed: sealed.sealed, keyVersion: sealed.keyVersion });
   return healthCheckConfig(deps, tenantId, id);
+}
+
+/** The webhook registration fields a config's credentials hold (providers that register webhooks). */
+function registrationOf(credentials: ProviderCredentials): ProviderCredentials {
+  const { webhookId, webhookSecret, webhookUrl } = credentials;
+  return webhookId && webhookSecret && webhookUrl ? { webhookId, webhookSecret, webhookUrl } : {};
 }
 
 /** Onboarding (docs/rules/salon.md#onboarding): does the tenant have an active payment config? */

@@ -50,6 +50,8 @@ export interface PaymentSnapshot {
   lateOutcome: 'AUTHORIZED' | 'CAPTURED' | null;
   /** that late money was voided or refunded at the provider */
   lateReleased: boolean;
+  /** its provider is asked how the payment stands when a webhook is late (Vipps); absent in runs read before polling */
+  polled?: boolean;
 }
 
 export const paymentContract = entityContract<PaymentEventType, PaymentWorkflowArgs, PaymentSnapshot>({

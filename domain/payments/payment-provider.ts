@@ -3,6 +3,9 @@
 // retried activity (Temporal runs activities at least once) never charges or refunds twice. A
 // provider that takes no idempotency key says so (`takesIdempotencyKeys: false`); refunds through it
 // first read what it has refunded so far (`refundedAmount`) and pay only the rest (provider-refunds.ts).
+// A provider whose webhooks are registered through its own API (Vipps MobilePay) registers them when
+// its config is checked (`registerWebhooks`); one that recommends asking when a webhook is late is
+// polled by the payment workflow (`pollPayment`, docs/rules/payments.md#provider-webhooks).
 import type { CaptureMode, FailureKind } from './payment.rules';
 
 /** Decrypted credentials of one payment config; adapters read the fields they need. */
@@ -18,6 +21,10 @@ export interface CreateSessionRequest {
   /** where the customer returns after the hosted page */
   returnUrl: string;
   idempotencyKey: string;
+  /** the booking's contact phone (E.164), prefilled where the provider takes one (Vipps' landing page) */
+  customerPhone?: string | null;
+  /** what the customer sees the payment as in the provider's app, e.g. "Depositum Salong Nordlys" */
+  description?: string;
 }
 
 export interface ProviderSession {
@@ -33,7 +40,11 @@ export interface ProviderWebhookEvent {
   providerEventId: string;
   /** our payment id, which the session carried as its reference */
   paymentId: string;
-  outcome: 'AUTHORIZED' | 'CAPTURED' | 'FAILED';
+  /**
+   * AUTHORIZED, CAPTURED, FAILED move the payment; VOIDED: the provider let the reservation go
+   * (Vipps TERMINATED); NOTED: a fact that moves nothing (Vipps CREATED, REFUNDED, a partial CANCELLED)
+   */
+  outcome: 'AUTHORIZED' | 'CAPTURED' | 'FAILED' | 'VOIDED' | 'NOTED';
   failureKind?: FailureKind;
   failureReason?: string;
   transactionId?: string;
@@ -48,6 +59,13 @@ export interface RawWebhook {
   rawBody: Buffer;
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
+  /** the address the provider was given for this webhook (webhookUrlOf), with the query string as received */
+  url: string;
+}
+
+/** Where a provider posts a salon's webhooks: the address sessions carry and registrations name. */
+export function webhookUrlOf(providers: Pick<PaymentProviders, 'webhookBaseUrl'>, provider: string, tenantId: string): string {
+  return `${providers.webhookBaseUrl}/webhooks/payments/${provider}/${tenantId}`;
 }
 
 /** A provider answered with an error: TRANSIENT (retry later) or PERMANENT (declined, invalid). */
@@ -67,6 +85,8 @@ export interface ProviderMoneyRequest {
   sessionId: string;
   transactionId: string | null;
   amount: number;
+  /** ISO 4217, the payment's (Vipps names it beside every amount) */
+  currency: string;
   idempotencyKey: string;
 }
 
@@ -79,6 +99,11 @@ export interface PaymentProvider {
    * moves money again, so a call whose answer was lost must not simply be repeated.
    */
   readonly takesIdempotencyKeys: boolean;
+  /**
+   * The provider always reserves first (Vipps): a payment in AUTO capture mode is captured by the
+   * platform as soon as it is authorized, instead of by the provider.
+   */
+  readonly reservesBeforeCapture?: boolean;
   createSession(credentials: ProviderCredentials, request: CreateSessionRequest): Promise<ProviderSession>;
   /** Server-side authorization of an open session (providers without a hosted page). */
   authorize(credentials: ProviderCredentials, request: { sessionId: string; amount: number; idempotencyKey: string }): Promise<{ transactionId: string }>;
@@ -92,6 +117,18 @@ export interface PaymentProvider {
   verifyWebhook(credentials: ProviderCredentials, webhook: RawWebhook): ProviderWebhookEvent | null;
   /** Resolves when the credentials work against the provider. */
   healthCheck(credentials: ProviderCredentials): Promise<void>;
+  /**
+   * Providers whose webhooks are registered through their API (Vipps' Webhooks API): makes sure the
+   * salon's payment events are sent to `webhookUrl`, keeping the registration `credentials` already
+   * hold when it is still there, and answers the credentials with the registration's fields (its id
+   * and signing secret), to be sealed in their place.
+   */
+  registerWebhooks?(credentials: ProviderCredentials, webhookUrl: string): Promise<ProviderCredentials>;
+  /**
+   * Providers that recommend asking when a webhook is late (Vipps): what the provider would have
+   * told by webhook, read from the payment now; null while nothing has happened yet.
+   */
+  pollPayment?(credentials: ProviderCredentials, request: { sessionId: string; paymentId: string }): Promise<ProviderWebhookEvent | null>;
 }
 
 export interface PaymentProviders {

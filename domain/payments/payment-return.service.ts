@@ -35,6 +35,8 @@ export interface PaymentReturnView {
   failureKind: 'TRANSIENT' | 'PERMANENT' | null;
   /** until when the booking's time is held for a retry (a failed deposit's retry window), or for the open checkout */
   heldUntil: string | null;
+  /** the latest payment's provider: the page names Vipps' reservation and refusal in its own words */
+  provider: string | null;
 }
 
 export async function paymentReturnView(db: Db, paymentId: string): Promise<PaymentReturnView> {
@@ -66,6 +68,7 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
     retryCapReached: latest.status === 'FAILED' && latest.failedCount >= PAYMENT_RETRY_CAP,
     checkoutUrl: latest.status === 'INITIATED' ? latest.redirectUrl : null,
     failureKind: latest.status === 'FAILED' ? latest.failureKind : null,
+    provider: latest.provider,
     heldUntil:
       booking.status === 'PENDING' && (latest.status === 'FAILED' || latest.status === 'INITIATED') && latest.expiresAt
         ? new Date(latest.expiresAt).toISOString()

@@ -11,12 +11,12 @@ import { tenantById } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
 import { applyCancellation } from '../booking/booking-cancel.service';
 import { changeBooking } from '../booking/booking-change.service';
-import { lockBookingRow } from '../booking/booking.repository';
+import { findBookingRow, lockBookingRow } from '../booking/booking.repository';
 import type { Actor, BookingDeps } from '../booking/booking.types';
-import { AUTHORIZATION_HOLD_MS, depositStatusFor, isOpenStatus, PAYMENT_RETRY_CAP, retryHeldUntil } from './payment.rules';
+import { depositStatusFor, isDepositRequestedLater, isOpenStatus, PAYMENT_RETRY_CAP, retryHeldUntil } from './payment.rules';
 import { changePayment, SYSTEM, type PaymentDeps } from './payment-change';
 import { openConfigCredentials, providerOf } from './payment-config.service';
-import { ProviderError, type PaymentProvider, type ProviderCredentials } from './payment-provider';
+import { ProviderError, webhookUrlOf, type PaymentProvider, type ProviderCredentials } from './payment-provider';
 import {
   configById,
   lockPaymentById,
@@ -28,6 +28,7 @@ import {
   type PaymentRow,
 } from './payment.repository';
 import { payOutRefundOnce } from './provider-refunds';
+import { applyProviderEvent, type ProviderEventOutcome } from './provider-events';
 
 const SYSTEM_ACTOR: Actor = { userId: null, role: 'SYSTEM', resourceId: null };
 
@@ -64,14 +65,18 @@ export async function openSession(deps: PaymentDeps, paymentId: string): Promise
   if (p.providerSessionId) return 'ALREADY_OPEN';
   try {
     const { provider, credentials } = await providerFor(deps, p);
+    const [booking, tenant] = await Promise.all([findBookingRow(deps.knex, p.tenantId, p.bookingId, ['contactPhone']), tenantById(deps.knex, p.tenantId)]);
     const session = await provider.createSession(credentials, {
       paymentId: p.id,
       amount: p.amount,
       currency: p.currency,
       captureMode: p.captureMode,
-      webhookUrl: `${deps.providers.webhookBaseUrl}/webhooks/payments/${provider.name}/${p.tenantId}`,
+      webhookUrl: webhookUrlOf(deps.providers, provider.name, p.tenantId),
       returnUrl: `${deps.providers.returnBaseUrl}/payments/${p.id}/return`,
       idempotencyKey: p.idempotencyKey,
+      // the customer approves on their own phone (Vipps prefills it on its landing page)
+      customerPhone: booking.contactPhone,
+      description: `${p.intent === 'DEPOSIT' ? 'Depositum' : 'Betaling'} ${tenant.name}`,
     });
     return deps.knex.transaction(async (trx) => {
       const locked = await lockPaymentById(trx, paymentId);
@@ -136,6 +141,8 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
 async function cancelBookingBySystem(deps: PaymentDeps, trx: Transaction, p: PaymentRow, reason: string): Promise<boolean> {
   const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
   if (row.status !== 'PENDING' && row.status !== 'CONFIRMED') return false;
+  // a deposit requested later is kept waiting for by its deadline, not by this attempt (docs/rules/payments.md#deposits-at-any-distance)
+  if (isDepositRequestedLater(row.depositStatus)) return false;
   const tenant = await tenantById(trx, p.tenantId);
   await applyCancellation(bookingDeps(deps), trx, tenant, row, SYSTEM_ACTOR, { bySalon: false, reason, now: nowOf(deps) });
   return true;
@@ -183,6 +190,7 @@ export async function capturePayment(deps: PaymentDeps, paymentId: string): Prom
     sessionId: p.providerSessionId!,
     transactionId: p.providerTransactionId,
     amount: p.amount,
+    currency: p.currency,
     idempotencyKey: `capture:${p.id}`,
   });
   return deps.knex.transaction(async (trx) => {
@@ -221,7 +229,12 @@ async function bestEffortVoid(deps: PaymentDeps, p: PaymentRow): Promise<'DONE' 
   if (!p.providerSessionId) return 'NO_SESSION';
   try {
     const { provider, credentials } = await providerFor(deps, p);
-    await provider.void(credentials, { sessionId: p.providerSessionId, transactionId: p.providerTransactionId, idempotencyKey: `void:${p.id}` });
+    await provider.void(credentials, {
+      sessionId: p.providerSessionId,
+      transactionId: p.providerTransactionId,
+      currency: p.currency,
+      idempotencyKey: `void:${p.id}`,
+    });
     return 'DONE';
   } catch {
     return 'FAILED';
@@ -256,7 +269,13 @@ async function payOutRefund(deps: PaymentDeps, p: PaymentRow, refundId: string):
       const payout = await payOutRefundOnce(
         provider,
         credentials,
-        { sessionId: p.providerSessionId!, transactionId: p.providerTransactionId, amount: refund.amount, idempotencyKey: refund.idempotencyKey },
+        {
+          sessionId: p.providerSessionId!,
+          transactionId: p.providerTransactionId,
+          amount: refund.amount,
+          currency: p.currency,
+          idempotencyKey: refund.idempotencyKey,
+        },
         paidOutBefore,
       );
       return settleRefund(trx, refund.id, 'SUCCEEDED', payout.refundId);
@@ -275,6 +294,21 @@ async function payOutRefund(deps: PaymentDeps, p: PaymentRow, refundId: string):
       return false;
     }
   });
+}
+
+/**
+ * A polled provider's webhook is late (docs/rules/payments.md#provider-webhooks): the provider is
+ * asked how the open payment stands and what it says is applied as its webhook would have been
+ * (claimed in the inbox under the poll's own event id, the payment moved where its status allows).
+ */
+export async function pollProvider(deps: PaymentDeps, paymentId: string): Promise<ProviderEventOutcome | 'NOT_POLLED' | 'NOTHING_YET'> {
+  const p = await paymentById(deps.knex, paymentId);
+  if (!p || p.status !== 'INITIATED' || !p.providerSessionId) return 'NOT_POLLED';
+  const { provider, credentials } = await providerFor(deps, p);
+  if (!provider.pollPayment) return 'NOT_POLLED';
+  const seen = await provider.pollPayment(credentials, { sessionId: p.providerSessionId, paymentId: p.id });
+  if (!seen) return 'NOTHING_YET';
+  return (await deps.knex.transaction((trx) => applyProviderEvent(deps, trx, provider, p.tenantId, seen))).outcome;
 }
 
 /**
@@ -311,11 +345,6 @@ export async function releaseExpiredSession(deps: PaymentDeps, paymentId: string
   return bestEffortVoid(deps, p);
 }
 
-/** The hold of an authorization (7 days) from the moment it was authorized. */
-export function holdExpiry(authorizedAt: Date): Date {
-  return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
-}
-
 /**
  * A provider's authorization or capture that arrived after the payment expired here (the booking was
  * cancelled meanwhile) is released: an authorization voided, a capture refunded (once, as every
@@ -329,7 +358,7 @@ export async function releaseLatePayment(deps: PaymentDeps, paymentId: string): 
     await lockPayouts(trx, paymentId);
     const late = (await lockPaymentById(trx, paymentId))!;
     if (!late.lateOutcome || late.lateReleasedAt) return 'NOTHING';
-    const on = { sessionId: late.providerSessionId!, transactionId: late.providerTransactionId };
+    const on = { sessionId: late.providerSessionId!, transactionId: late.providerTransactionId, currency: late.currency };
     let release: 'VOIDED' | 'REFUNDED';
     if (late.lateOutcome === 'AUTHORIZED') {
       await provider.void(credentials, { ...on, idempotencyKey: `late-void:${late.id}` });

@@ -14,6 +14,22 @@ export const AUTHORIZATION_HOLD_MS = 7 * 24 * 3_600_000;
 /** How long a hosted checkout session stays open before the INITIATED payment expires. */
 export const CHECKOUT_SESSION_TTL_MS = 30 * 60_000;
 
+/**
+ * When a polled provider's webhook is late (docs/rules/payments.md#provider-webhooks): the first
+ * poll a minute after the checkout opened, then twice as long each time, at most 8 minutes apart.
+ */
+export const POLL_FIRST_MS = 60_000;
+export const POLL_MAX_MS = 8 * 60_000;
+
+export function pollDelayMs(pollsDone: number): number {
+  return Math.min(POLL_FIRST_MS * 2 ** pollsDone, POLL_MAX_MS);
+}
+
+/** The hold of an authorization (7 days) from the moment it was authorized. */
+export function holdExpiry(authorizedAt: Date): Date {
+  return new Date(authorizedAt.getTime() + AUTHORIZATION_HOLD_MS);
+}
+
 /** docs/rules/payments.md#payment-statuses as a table: which status may follow which. */
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   INITIATED: ['AUTHORIZED', 'CAPTURED', 'FAILED', 'EXPIRED'],
@@ -129,6 +145,19 @@ export function retryRejection(input: {
  * Booking.depositStatus that follows a deposit payment's status (docs/rules/payments.md). A deposit the salon
  * kept after a late cancellation stays FORFEIT until part of it is refunded; null: leave it.
  */
+/**
+ * Booking.depositStatus of a deposit requested later (docs/rules/payments.md#deposits-at-any-distance):
+ * SCHEDULED until its workflow asks for it, then REQUESTED until it is paid. While REQUESTED, an
+ * attempt that fails or runs out changes nothing: the deadline, not the attempt, decides.
+ */
+export const DEPOSIT_SCHEDULED = 'SCHEDULED';
+export const DEPOSIT_REQUESTED = 'REQUESTED';
+
+/** The booking's deposit is owed later, or asked for and not paid: its deadline decides, not its attempts. */
+export function isDepositRequestedLater(depositStatus: string | null): boolean {
+  return depositStatus === DEPOSIT_SCHEDULED || depositStatus === DEPOSIT_REQUESTED;
+}
+
 export function depositStatusFor(paymentStatus: PaymentStatus, current: string | null): string | null {
   const next: Partial<Record<PaymentStatus, string>> = {
     INITIATED: 'PENDING',
@@ -141,6 +170,7 @@ export function depositStatusFor(paymentStatus: PaymentStatus, current: string |
   };
   const wanted = next[paymentStatus] ?? null;
   if (wanted === null || wanted === current) return null;
+  if (current === DEPOSIT_REQUESTED && (paymentStatus === 'INITIATED' || paymentStatus === 'FAILED')) return null;
   if (current === 'FORFEIT' && (paymentStatus === 'CAPTURED' || paymentStatus === 'AUTHORIZED')) return null;
   return wanted;
 }

@@ -17,48 +17,44 @@ export interface PaymentOwnerProof {
   phone?: string;
   customerAccountId?: string;
 }
-import { CHECKOUT_SESSION_TTL_MS, failureOutcome, remainingAmount, retryHeldUntil, retryRejection } from './payment.rules';
+import { CHECKOUT_SESSION_TTL_MS, remainingAmount, retryRejection } from './payment.rules';
 import { changePayment, insertPayment, newIdempotencyKey, newPaymentRow, type PaymentActor, type PaymentDeps } from './payment-change';
 import { nowOf } from '../time/clock';
 import { openConfigCredentials, providerOf } from './payment-config.service';
 import { reserveRefund } from './payment-refunds';
-import { holdExpiry, openSession } from './payment-workflow.service';
-import type { RawWebhook } from './payment-provider';
+import { openSession } from './payment-workflow.service';
+import { openRequestedDeposit } from './deposit-request.service';
+import { webhookUrlOf, type RawWebhook } from './payment-provider';
+import { applyProviderEvent, type LateConfirmation, type ProviderEventOutcome } from './provider-events';
 import { paymentDetailDto, paymentDto, publicPaymentDto, type PaymentDto } from './payment.dto';
 import * as repo from './payment.repository';
 import type { PaymentRow } from './payment.repository';
 
 // ------------------------------------------------------------------ webhooks
 
-export type WebhookOutcome = 'APPLIED' | 'DUPLICATE' | 'IGNORED' | 'UNKNOWN_PAYMENT';
-
-/** A confirmation that came after the payment expired here: the provider holds money the workflow releases. */
-export interface LateConfirmation {
-  provider: string;
-  outcome: 'AUTHORIZED' | 'CAPTURED';
-}
+export type WebhookOutcome = ProviderEventOutcome;
+export type { LateConfirmation } from './provider-events';
 
 /**
- * The signature is checked over the raw request with the tenant's decrypted secret (each
- * config of that provider is tried); a mismatch is 401 and writes nothing. A verified event claims
- * its inbox row (a redelivery is acknowledged and ignored), moves the payment where the state
- * machine allows it (a repeated outcome changes nothing) and signals the workflow. An authorization
- * or capture of a payment that already EXPIRED here (the booking was cancelled meanwhile) is
- * recorded as a late confirmation: the workflow voids or refunds it and tells the customer.
+ * The signature is checked over the raw request with the tenant's decrypted secret (each config of
+ * that provider is tried), against the address the provider was given for the salon's webhooks; a
+ * mismatch is 401 and writes nothing. A verified event is applied in one transaction
+ * (provider-events.ts): claimed in the inbox, then the payment moved where its status allows.
  */
 export async function receiveWebhook(
   deps: PaymentDeps,
   providerName: string,
   tenantId: string,
-  raw: RawWebhook,
+  raw: Omit<RawWebhook, 'url'> & { search: string },
 ): Promise<{ outcome: WebhookOutcome; late?: LateConfirmation }> {
   const provider = deps.providers.get(providerName.toLowerCase());
   if (!provider) throw errors.notFound('paymentProvider', 'unknown payment provider');
+  const webhook: RawWebhook = { ...raw, url: `${webhookUrlOf(deps.providers, provider.name, tenantId)}${raw.search}` };
   const configs = (await repo.configsOfTenant(deps.knex, tenantId)).filter((c) => c.provider === provider.name);
   let event = null;
   for (const config of configs) {
     try {
-      event = provider.verifyWebhook(openConfigCredentials(deps.keyring, config), raw);
+      event = provider.verifyWebhook(openConfigCredentials(deps.keyring, config), webhook);
     } catch {
       event = null;
     }
@@ -66,85 +62,7 @@ export async function receiveWebhook(
   }
   if (!event) throw errors.unauthorized('The webhook signature is not valid');
   const verified = event;
-  return deps.knex.transaction(async (trx) => {
-    const payment = await repo.lockPaymentOfTenant(trx, tenantId, verified.paymentId);
-    const claimed = await repo.claimWebhook(trx, {
-      provider: provider.name,
-      providerEventId: verified.providerEventId,
-      tenantId,
-      paymentId: payment?.id ?? null,
-      eventType: verified.outcome,
-      payload: { ...verified },
-      outcome: payment ? 'RECEIVED' : 'UNKNOWN_PAYMENT',
-    });
-    if (!claimed) return { outcome: 'DUPLICATE' as const };
-    if (!payment) return { outcome: 'UNKNOWN_PAYMENT' as const };
-    const actor: PaymentActor = { role: 'PROVIDER' };
-    const data = { providerEventId: verified.providerEventId };
-    let applied = false;
-    let late: LateConfirmation | undefined;
-    const now = nowOf(deps);
-    // a provider that captures at authorization (when asked to): an automatic-capture payment is captured
-    if (verified.outcome === 'AUTHORIZED' && verified.capturedIfAuto && payment.captureMode === 'AUTO') verified.outcome = 'CAPTURED';
-    if (verified.outcome === 'AUTHORIZED' && payment.status === 'INITIATED') {
-      await changePayment(
-        deps.signaller,
-        trx,
-        payment,
-        { status: 'AUTHORIZED', authorizedAt: now, expiresAt: holdExpiry(now), providerTransactionId: verified.transactionId ?? null },
-        { type: 'PaymentAuthorized', actor, amount: payment.amount, data },
-      );
-      applied = true;
-    } else if (verified.outcome === 'CAPTURED' && (payment.status === 'INITIATED' || payment.status === 'AUTHORIZED')) {
-      const captured = Math.min(verified.amount ?? payment.amount, payment.amount);
-      await changePayment(
-        deps.signaller,
-        trx,
-        payment,
-        {
-          status: 'CAPTURED',
-          capturedAmount: captured,
-          capturedAt: now,
-          authorizedAt: payment.authorizedAt ?? now,
-          providerTransactionId: verified.transactionId ?? payment.providerTransactionId,
-        },
-        { type: 'PaymentCaptured', actor, amount: captured, data },
-      );
-      applied = true;
-    } else if (verified.outcome === 'FAILED' && payment.status === 'INITIATED') {
-      const kind = verified.failureKind ?? 'PERMANENT';
-      const { failedCount } = failureOutcome(payment.failedCount, kind);
-      await changePayment(
-        deps.signaller,
-        trx,
-        payment,
-        {
-          status: 'FAILED',
-          failureKind: kind,
-          failureReason: (verified.failureReason ?? (kind === 'TRANSIENT' ? 'PROVIDER_UNAVAILABLE' : 'DECLINED')).slice(0, 60),
-          failedCount,
-          // the booking keeps its time for a retry until then (docs/rules/payments.md#failures-and-retry)
-          expiresAt: retryHeldUntil(now),
-        },
-        { type: 'PaymentFailed', actor, data: { ...data, kind } },
-      );
-      applied = true;
-    } else if ((verified.outcome === 'AUTHORIZED' || verified.outcome === 'CAPTURED') && payment.status === 'EXPIRED' && !payment.lateOutcome) {
-      const amount = verified.amount !== undefined && verified.amount > 0 ? Math.min(verified.amount, payment.amount) : payment.amount;
-      await changePayment(
-        deps.signaller,
-        trx,
-        payment,
-        { lateOutcome: verified.outcome, lateAmount: amount, providerTransactionId: payment.providerTransactionId ?? verified.transactionId ?? null },
-        { type: 'PaymentConfirmedLate', actor, amount, data: { ...data, outcome: verified.outcome } },
-      );
-      late = { provider: provider.name, outcome: verified.outcome };
-      applied = true;
-    }
-    const recorded = late ? 'LATE_AFTER_EXPIRED' : applied ? 'APPLIED' : `IGNORED_${payment.status}`;
-    await repo.recordWebhookOutcome(trx, provider.name, verified.providerEventId, recorded);
-    return { outcome: applied ? ('APPLIED' as const) : ('IGNORED' as const), late };
-  });
+  return deps.knex.transaction((trx) => applyProviderEvent(deps, trx, provider, tenantId, verified));
 }
 
 // ------------------------------------------------------------------ customer side
@@ -165,6 +83,8 @@ async function withOpenSession(deps: PaymentDeps, p: PaymentRow): Promise<Paymen
 /** GET /public/tenants/:slug/bookings/:bookingId/payment: the latest deposit and where to pay it. */
 export async function publicPayment(deps: PaymentDeps, tenant: TenantContext, bookingId: string, proof: PaymentOwnerProof) {
   await assertPaymentOwner(deps, tenant, bookingId, proof);
+  // a deposit requested later gets its attempt when the customer comes to pay it (docs/rules/payments.md#deposits-at-any-distance)
+  await openRequestedDeposit(deps, tenant, bookingId);
   const latest = (await repo.paymentsOfBooking(deps.knex, tenant.id, bookingId)).filter((p) => p.provider !== null).pop();
   if (!latest) throw errors.notFound('payment', 'This booking has no online payment');
   return publicPaymentDto(await withOpenSession(deps, latest));

@@ -7,7 +7,6 @@ import { errors } from '../errors';
 import { isAcceptingBookings } from '../booking/accepting-bookings.rules';
 import type { ServiceDto } from '../catalogue/catalogue.dto';
 import * as repo from './public-portal.repository';
-import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
 
 /** The listed salons as of `now` (a trial that ended by then is not listed). */
 export async function listPublicTenants(db: Db, q: { search?: string; page: number; limit: number }, now: Date) {
@@ -33,7 +32,7 @@ export function publicProfile(tenant: repo.PublicTenant, now: Date) {
       autoConfirm: s.autoConfirm,
       cancellationHours: s.cancellationHours,
       // what the portal may offer: capped at 7 days while deposits are on (docs/rules/availability.md#booking-window)
-      maxBookingDaysInAdvance: effectiveMaxBookingDays(s),
+      maxBookingDaysInAdvance: s.maxBookingDaysInAdvance,
       slotIntervalMinutes: s.slotIntervalMinutes ?? 15,
       businessHours: s.businessHours,
     },

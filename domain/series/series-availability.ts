@@ -12,7 +12,7 @@
 import type { DbPool } from '../../db/db-handle';
 import type { TenantContext } from '../tenant/tenant-context';
 import { availabilityForDates } from '../availability/availability.service';
-import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
+import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { utcToLocalDate } from '../time/salon-time.rules';
 import { nearestStart, toleranceDates } from './series.rules';
 
@@ -33,7 +33,7 @@ export interface FreeStartQuery {
 export async function nearestFreeStart(db: DbPool, tenant: TenantContext, query: FreeStartQuery): Promise<Date | null> {
   const s = tenant.settings;
   const today = utcToLocalDate(query.now, s.timezone);
-  const last = lastBookableLocalDate(query.now, s.timezone, effectiveMaxBookingDays(s));
+  const last = lastBookableLocalDate(query.now, s.timezone, s.maxBookingDaysInAdvance);
   const dates = toleranceDates(query.target, s.timezone, query.toleranceDays)
     .filter((d) => d >= today && (last === null || d <= last))
     .sort();

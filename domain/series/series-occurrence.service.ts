@@ -13,7 +13,6 @@ import type { DbPool } from '../../db/db-handle';
 import { AppError } from '../errors';
 import { tenantById, type TenantContext } from '../tenant/tenant-context';
 import type { EntitySignaller } from '../workflow-signals/entity-signaller';
-import { effectiveMaxBookingDays } from '../availability/booking-window.rules';
 import { createOccurrenceBooking } from '../booking/booking-create.service';
 import type { Actor, BookingDeps } from '../booking/booking.types';
 import { toIso } from '../time/iso';
@@ -181,7 +180,7 @@ export async function bookDueOccurrences(deps: OccurrenceDeps, seriesId: string,
       done = true;
       break;
     }
-    const due = bookableFrom(planned, tz, effectiveMaxBookingDays(tenant.settings));
+    const due = bookableFrom(planned, tz, tenant.settings.maxBookingDaysInAdvance);
     if (due > at.getTime()) {
       nextDueAt = due;
       break;

@@ -9,20 +9,18 @@ import * as repo from './tenant.repository';
 import { errors } from '../errors';
 import { toIsoOrNull } from '../time/iso';
 import type { TenantHooks } from './tenant-hooks';
+import { onlineBookingWarnings } from './online-booking-warnings.service';
 
 export const ONBOARDING_STEPS = ['welcome', 'salon_info', 'business_hours', 'services', 'staff', 'booking_policy', 'review_launch'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
 const notFound = () => errors.notFound('tenant', 'Tenant not found');
 
-/** `hooks` answers whether payments are configured (the deposit warning). */
+/** `hooks` answers whether payments are configured (the online booking warnings). */
 async function view(db: Db, hooks: TenantHooks, tenant: repo.TenantRow) {
   const stored = tenant.onboarding?.currentStep ?? 0;
   const current = tenant.onboardedAt ? ONBOARDING_STEPS.length : Math.max(0, Math.min(stored, ONBOARDING_STEPS.length));
-  const warnings: { code: string; message: string }[] = [];
-  if (tenant.settings.depositEnabled && !(await hooks.hasActivePaymentConfig(db, tenant.id))) {
-    warnings.push({ code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG', message: 'Deposits are enabled but no active payment configuration exists' });
-  }
+  const warnings = await onlineBookingWarnings(db, hooks, tenant.id, tenant.settings);
   return {
     currentStep: current,
     completedSteps: ONBOARDING_STEPS.filter((_, i) => i < current),

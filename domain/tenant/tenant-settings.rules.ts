@@ -30,6 +30,8 @@ export interface TenantSettings {
   depositEnabled: boolean;
   depositType: 'percentage' | 'fixed';
   depositValue: number;
+  /** docs/rules/payments.md#deposits-at-any-distance: a deposit requested later is cancelled this many hours before the start when unpaid; 1 to 120, 48 by default */
+  depositDeadlineHours: number;
   slotIntervalMinutes: 15 | 30 | 60;
   businessHours: BusinessHoursDay[];
   /** docs/rules/waitlist.md#offers */
@@ -77,6 +79,7 @@ export function defaultSettings(industry: IndustryType = 'beauty'): TenantSettin
     depositEnabled: false,
     depositType: 'percentage',
     depositValue: 0,
+    depositDeadlineHours: 48,
     slotIntervalMinutes: 15,
     businessHours: defaultBusinessHours(),
     waitlistMode: 'FIRST_IN_LINE',

@@ -140,8 +140,7 @@ export async function updateTenant(
     // longer business hours may give everyone working time the waitlist can offer (docs/rules/waitlist.md#when-time-frees-up)
     if (longer.length) await hooks.workingTimeGrew(signaller, trx, { tenantId: id, resourceId: null, cause: 'HOURS_CHANGED', weekdays: longer }, now);
     // a wider booking window lets the standing appointments book further ahead now (docs/rules/series.md#its-workflow)
-    if (settings.maxBookingDaysInAdvance > tenant.settings.maxBookingDaysInAdvance || (tenant.settings.depositEnabled && !settings.depositEnabled))
-      await hooks.bookingWindowGrew(signaller, trx, id);
+    if (settings.maxBookingDaysInAdvance > tenant.settings.maxBookingDaysInAdvance) await hooks.bookingWindowGrew(signaller, trx, id);
     return updated;
   });
 }

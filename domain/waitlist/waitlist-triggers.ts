@@ -13,7 +13,7 @@ import { addDays, dayOfWeek, localDayBoundsUtcMs, utcToLocalDate, type LocalDate
 import { tenantById } from '../tenant/tenant-context';
 import type { GrownWorkingTime, WorkingTimeCause } from '../tenant/tenant-hooks';
 import type { BookingFreedCause, FreedTime } from '../booking/booking-hooks';
-import { effectiveMaxBookingDays, lastBookableLocalDate } from '../availability/booking-window.rules';
+import { lastBookableLocalDate } from '../availability/booking-window.rules';
 import { waitlistOfferContract } from './waitlist-events.rules';
 import { anyoneWaiting, insertRound, waitingEntriesBetween } from './waitlist.repository';
 
@@ -49,7 +49,7 @@ export async function offerGrownWorkingTime(signaller: EntitySignaller, trx: Tra
   const tenant = await tenantById(trx, grown.tenantId);
   const tz = tenant.settings.timezone;
   const today = utcToLocalDate(now, tz);
-  const horizon = lastBookableLocalDate(now, tz, effectiveMaxBookingDays(tenant.settings)) ?? addDays(today, 365);
+  const horizon = lastBookableLocalDate(now, tz, tenant.settings.maxBookingDaysInAdvance) ?? addDays(today, 365);
   const from = grown.from && grown.from > today ? grown.from : today;
   const to = grown.to && grown.to < horizon ? grown.to : horizon;
   if (to < from) return;

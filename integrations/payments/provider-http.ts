@@ -5,7 +5,14 @@ import { ProviderError } from '../../domain/payments/payment-provider';
 
 export async function providerFetch(
   url: string,
-  init: { method: string; headers?: Record<string, string>; body?: unknown; form?: boolean },
+  init: {
+    method: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    form?: boolean;
+    /** the refusal's reason from the provider's error body (default: its `error` field) */
+    refusal?: (json: Record<string, unknown>, status: number) => string;
+  },
 ): Promise<Record<string, unknown>> {
   let res: Response;
   try {
@@ -30,13 +37,9 @@ export async function providerFetch(
     json = {};
   }
   if (res.status === 429 || res.status >= 500) throw new ProviderError('TRANSIENT', 'PROVIDER_UNAVAILABLE', `payment provider answered ${res.status}`);
-  if (!res.ok)
-    throw new ProviderError(
-      'PERMANENT',
-      String(json.error ?? `HTTP_${res.status}`)
-        .toUpperCase()
-        .slice(0, 60),
-      `payment provider refused: ${res.status} ${String(json.error ?? '')}`,
-    );
+  if (!res.ok) {
+    const reason = init.refusal ? init.refusal(json, res.status) : String(json.error ?? `HTTP_${res.status}`);
+    throw new ProviderError('PERMANENT', reason.toUpperCase().slice(0, 60), `payment provider refused: ${res.status} ${reason}`);
+  }
   return json;
 }

@@ -116,7 +116,7 @@ describe('npm start (dist/bin/dev.js)', function () {
     expect(page.status).to.equal(200);
     expect(await page.text()).to.contain('<h1>Salong Nordlys</h1>');
 
-    // the demo salon pays through the sandbox out of the box: deposits are one PATCH away
+    // the demo salon pays through Vipps MobilePay's sandbox out of the box (the sandbox provider beside it): deposits are one PATCH away
     const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -129,7 +129,10 @@ describe('npm start (dist/bin/dev.js)', function () {
     const configs = (await (await fetch(`http://127.0.0.1:${port}/api/admin/payment-configs`, { headers: owner })).json()) as {
       data: { provider: string; isActive: boolean; credentialFields: string[] }[];
     };
-    expect(configs.data.map((c) => [c.provider, c.isActive, c.credentialFields])).to.deep.equal([['sandbox', true, ['apiKey']]]);
+    expect(configs.data.map((c) => [c.provider, c.isActive, c.credentialFields])).to.deep.equal([
+      ['sandbox', false, ['apiKey']],
+      ['vipps', true, ['clientId', 'clientSecret', 'merchantSerialNumber', 'subscriptionKey', 'webhookId', 'webhookSecret', 'webhookUrl']],
+    ]);
     const tenant = (await (await fetch(`http://127.0.0.1:${port}/api/tenants/me`, { headers: owner })).json()) as { data: { id: string } };
     const deposits = await fetch(`http://127.0.0.1:${port}/api/tenants/${tenant.data.id}`, {
       method: 'PATCH',

@@ -2,6 +2,8 @@
 // separate processes configured by environment only (PAYMENT_SANDBOX_URL, PAYMENT_WEBHOOK_BASE_URL),
 // a Temporal frontend of its own, and the sandbox provider posting its signed webhook over real HTTP
 // to the api; the worker's payment workflow then confirms the booking and marks the deposit paid.
+// Vipps MobilePay the same way (VIPPS_API_URL): its sandbox signs its webhook to the address the
+// config's check registered, and the worker captures the reservation at Vipps.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
@@ -16,6 +18,10 @@ import { parseKeyring, sealCredentials } from '../../domain/crypto/credential-ci
 import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { startEmbeddedS3, type EmbeddedS3 } from '../../devstack/s3-for-dev';
+import { startVippsSandbox, vippsSandboxSalesUnit, type VippsSandbox } from '../../devstack/vipps-sandbox-server';
+import { healthCheckConfig } from '../../domain/payments/payment-config.service';
+import { createPaymentProviders } from '../../integrations/payments/providers';
+import { answerInVipps } from '../support/payments';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -30,6 +36,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
   let adminDb: Knex;
   let dbName: string;
   let sandbox: SandboxServer;
+  let vipps: VippsSandbox;
   let s3: EmbeddedS3 | undefined;
   const credentialKeys = `1:${Buffer.alloc(32, 9).toString('base64')}`;
 
@@ -41,6 +48,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
     await adminDb.raw(`CREATE DATABASE "${dbName}"`);
     const databaseUrl = base.replace(/\/[^/]+$/, `/${dbName}`);
     sandbox = await startSandboxServer();
+    vipps = await startVippsSandbox();
     s3 = await startEmbeddedS3({ dataDir: `${dir}/payments-topology-${process.pid}`, bucket: 'salon-payments-topology' });
     const temporalPort = await freePort();
     const temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -58,6 +66,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
       CREDENTIAL_KEYS: credentialKeys,
       PASSWORD_HASH_ROUNDS: '10',
       PAYMENT_SANDBOX_URL: sandbox.url,
+      VIPPS_API_URL: vipps.url,
       PAYMENT_WEBHOOK_BASE_URL: apiBase,
       S3_ENDPOINT: s3.endpoint,
       S3_BUCKET: 'salon-payments-topology',
@@ -87,11 +96,45 @@ describe('production topology: a deposit paid through the sandbox provider with 
     this.timeout(30_000);
     for (const p of [api, worker, temporal]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     await sandbox?.close();
+    await vipps?.close();
     await s3?.stop();
     await db?.destroy();
     await adminDb?.raw(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await adminDb?.destroy();
   });
+
+  /** A guest books the first (`slot: 'first'`) or last free time of the demo salon's first service through the public API, and opens its payment. */
+  async function bookAndOpenPayment(customer: { name: string; phone: string }, slot: 'first' | 'last') {
+    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
+    const post = (p: string, body: unknown) =>
+      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
+    const serviceId: string = services.body.data[0].services[0].id;
+    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
+      items: [{ serviceId }],
+      fromDate: new Date().toISOString().slice(0, 10),
+    });
+    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
+    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
+      startTime: (slot === 'first' ? slots.body.data.slots[0] : slots.body.data.slots.at(-1)).start,
+      items: [{ serviceId }],
+      customer,
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.data.paymentRequired).to.equal(true);
+    const bookingId: string = created.body.data.id;
+    const page = await eventually(
+      async () => {
+        const res = await json(
+          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
+        );
+        return res.body.data?.redirectUrl ? res.body.data : undefined;
+      },
+      'the checkout session',
+      15_000,
+    );
+    return { bookingId, page };
+  }
 
   it('when a guest books at a deposit salon and pays on the sandbox page then the webhook reaches the api and the worker confirms the booking and marks the deposit PAID', async () => {
     const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
@@ -115,35 +158,7 @@ describe('production topology: a deposit paid through the sandbox provider with 
       keyVersion: sealed.keyVersion,
     });
 
-    const json = async (res: Response): Promise<{ status: number; body: Json }> => ({ status: res.status, body: await res.json() });
-    const post = (p: string, body: unknown) =>
-      fetch(apiBase + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(json);
-    const services = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/services`));
-    const serviceId: string = services.body.data[0].services[0].id;
-    const next = await post(`/public/tenants/${DEMO_SLUG}/availability/next-available-date`, {
-      items: [{ serviceId }],
-      fromDate: new Date().toISOString().slice(0, 10),
-    });
-    const slots = await json(await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/availability?serviceId=${serviceId}&date=${next.body.data.date}`));
-    const created = await post(`/public/tenants/${DEMO_SLUG}/bookings`, {
-      startTime: slots.body.data.slots[0].start,
-      items: [{ serviceId }],
-      customer: { name: 'Topo Betaler', phone: '+47 955 00 111' },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    expect(created.body.data.paymentRequired).to.equal(true);
-    const bookingId: string = created.body.data.id;
-
-    const page = await eventually(
-      async () => {
-        const res = await json(
-          await fetch(`${apiBase}/public/tenants/${DEMO_SLUG}/bookings/${bookingId}/payment?token=${encodeURIComponent(created.body.data.manageToken)}`),
-        );
-        return res.body.data?.redirectUrl ? res.body.data : undefined;
-      },
-      'the checkout session',
-      15_000,
-    );
+    const { bookingId, page } = await bookAndOpenPayment({ name: 'Topo Betaler', phone: '+47 955 00 111' }, 'first');
     const paid = await fetch(`${page.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).to.equal(303);
     expect(sandbox.delivered.at(-1)!.status).to.equal(200);
@@ -158,5 +173,52 @@ describe('production topology: a deposit paid through the sandbox provider with 
     );
     expect(booking.depositStatus).to.equal('PAID');
     expect(await db('payments').where({ bookingId }).first()).to.include({ status: 'CAPTURED' });
+  });
+
+  it('when a guest pays the deposit with Vipps on its landing page then the signed webhook reaches the api, and the worker captures the reservation at Vipps and marks the deposit PAID', async () => {
+    const tenant = await db('tenants').where({ slug: DEMO_SLUG }).first();
+    await db('tenants')
+      .where({ id: tenant.id })
+      .update({ settings: JSON.stringify({ ...tenant.settings, depositEnabled: true, depositType: 'percentage', depositValue: 20, autoConfirm: false }) });
+    await db('payment_configs').where({ tenantId: tenant.id }).update({ isActive: false });
+    const configId = crypto.randomUUID();
+    const keyring = parseKeyring(credentialKeys);
+    const sealed = sealCredentials(keyring, vippsSandboxSalesUnit(), paymentConfigBinding({ tenantId: tenant.id, id: configId }));
+    await db('payment_configs').insert({
+      id: configId,
+      tenantId: tenant.id,
+      provider: 'vipps',
+      displayName: 'Vipps MobilePay',
+      captureMode: 'AUTO',
+      isActive: true,
+      credentialsSealed: sealed.sealed,
+      keyVersion: sealed.keyVersion,
+    });
+    // the owner's check registers the salon's webhook at Vipps, for the api's address
+    const providers = createPaymentProviders({
+      epay: { windowUrl: 'http://127.0.0.1:1', apiUrl: 'http://127.0.0.1:1' },
+      vipps: { apiUrl: vipps.url },
+      webhookBaseUrl: apiBase,
+      returnBaseUrl: apiBase,
+    });
+    expect((await healthCheckConfig({ knex: db, keyring, providers }, tenant.id, configId)).lastHealthCheckStatus).to.equal('OK');
+
+    const { bookingId, page } = await bookAndOpenPayment({ name: 'Topo Vipps', phone: '+47 955 00 222' }, 'last');
+    await answerInVipps(page.redirectUrl, 'approve');
+    await eventually(
+      async () => vipps.delivered.find((d) => d.reference === page.paymentId && d.name === 'AUTHORIZED')?.status === 200,
+      'the webhook taken by the api',
+    );
+    const booking = await eventually(
+      async () => {
+        const row = await db('bookings').where({ id: bookingId }).first();
+        return row.status === 'CONFIRMED' && row.depositStatus === 'PAID' ? row : undefined;
+      },
+      () => `the booking to be confirmed and paid (${worker.output.slice(-1500)})`,
+      30_000,
+    );
+    expect(booking.depositStatus).to.equal('PAID');
+    expect(vipps.payment(page.paymentId)!.aggregate.capturedAmount.value).to.be.above(0);
+    expect(vipps.payment(page.paymentId)!.state, 'Vipps keeps AUTHORIZED after the capture').to.equal('AUTHORIZED');
   });
 });

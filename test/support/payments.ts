@@ -9,6 +9,7 @@ import { bookingSalon, localDay, at, knex, type BookingSalon } from './booking-f
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
 import { stackTemporalClient } from './workflow-barriers';
+import { vippsSandboxSalesUnit } from '../../devstack/vipps-sandbox-server';
 
 export interface DepositSalon extends BookingSalon {
   configId: string;
@@ -124,4 +125,43 @@ export async function sandboxMoney(sessionId: string) {
   const session = (await stack()).sandbox.session(sessionId);
   expect(session, `the sandbox session ${sessionId}`).to.not.equal(undefined);
   return { captured: session!.captureCount, captureRequests: session!.requests.capture, refundRequests: session!.requests.refund };
+}
+
+/**
+ * A deposit salon (fixed 200 kr unless `settings` say otherwise) whose active config is Vipps
+ * MobilePay against the suite's sandbox: created, checked (which registers its webhooks) and activated.
+ */
+export async function vippsSalon(options: { captureMode?: 'AUTO' | 'MANUAL'; settings?: Partial<TenantSettings> } = {}) {
+  const salon = await bookingSalon({
+    settings: { depositEnabled: true, depositType: 'fixed', depositValue: 20000, autoConfirm: false, cancellationHours: 24, ...options.settings },
+  });
+  const credentials = vippsSandboxSalesUnit();
+  const cfg = await call('post', '/admin/payment-configs', salon.owner.token, {
+    provider: 'vipps',
+    displayName: 'Vipps MobilePay',
+    captureMode: options.captureMode ?? 'MANUAL',
+    credentials,
+  });
+  expect(cfg.status, JSON.stringify(cfg.body)).to.equal(201);
+  const activated = await call('post', `/admin/payment-configs/${cfg.body.data.id}/activate`, salon.owner.token);
+  expect(activated.status, JSON.stringify(activated.body)).to.equal(200);
+  return { salon, credentials, configId: cfg.body.data.id as string };
+}
+
+/** The customer approves the payment on the Vipps sandbox's landing page with a test phone (or rejects it). */
+export async function answerInVipps(redirectUrl: string, answer: 'approve' | 'reject', phone?: string): Promise<string> {
+  const page = await fetch(redirectUrl);
+  expect(page.status).to.equal(200);
+  const html = await page.text();
+  const token = /name="token" value="([^"]+)"/.exec(html)![1];
+  const shown = /name="phone" type="tel" value="([^"]*)"/.exec(html)?.[1] ?? '';
+  const form = new URLSearchParams({ token, ...(answer === 'approve' ? { phone: phone ?? shown } : {}) });
+  const res = await fetch(`${new URL(redirectUrl).origin}/landing/${answer}`, {
+    method: 'POST',
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    redirect: 'manual',
+  });
+  expect(res.status).to.equal(303);
+  return shown;
 }

@@ -23,6 +23,7 @@ import { suitePostgres } from './postgres';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../devstack/oidc/dev-identity-provider';
 import { startSandboxServer, type SandboxServer } from '../../devstack/payment-sandbox-server';
 import { startEpayStandIn, type EpayStandIn } from './epay-stand-in';
+import { startVippsSandbox, type VippsSandbox } from '../../devstack/vipps-sandbox-server';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBillingSandbox } from '../../devstack/billing-sandbox';
@@ -50,6 +51,8 @@ export interface TestStack {
   sandbox: SandboxServer;
   /** the stand-in of ePay, the default provider; its callbacks reach the app through supertest */
   epay: EpayStandIn;
+  /** the Vipps MobilePay sandbox (VIPPS_API_URL); its signed webhooks reach the app through supertest */
+  vipps: VippsSandbox;
   /** the sandbox billing provider; its webhooks go to `baseUrl` (the app below, listening on loopback) */
   billingSandbox: { server: SandboxBillingServer; apiKey: string; webhookSecret: string };
   /** http://127.0.0.1:<port> of `app` */
@@ -115,6 +118,16 @@ export function stack(): Promise<TestStack> {
         return res.status;
       },
     });
+    // Vipps signs the registered address (PAYMENT_WEBHOOK_BASE_URL's host): the request keeps that host
+    const vipps = await startVippsSandbox({
+      deliver: async (url, body, headers) => {
+        const res = await request(app!)
+          .post(new URL(url).pathname + new URL(url).search)
+          .set({ ...headers, 'content-type': 'application/json' })
+          .send(body);
+        return res.status;
+      },
+    });
     const epay = await startEpayStandIn(async (url) => {
       const target = new URL(url);
       return (await request(app!).get(target.pathname + target.search)).status;
@@ -130,6 +143,7 @@ export function stack(): Promise<TestStack> {
       PUBLIC_BASE_URL: baseUrl,
       EPAY_WINDOW_URL: epay.windowUrl,
       EPAY_API_URL: epay.apiUrl,
+      VIPPS_API_URL: vipps.url,
     });
     const temporalSignaller = new TemporalSignaller({ address: temporal.address, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue });
     const signaller = new RecordingSignaller(temporalSignaller);
@@ -176,6 +190,7 @@ export function stack(): Promise<TestStack> {
       await stopTestTemporal();
       await idp.stop();
       await sandbox.close();
+      await vipps.close();
       await epay.close();
     });
     app = createApp(platform.deps, { validateResponses: true });
@@ -185,7 +200,7 @@ export function stack(): Promise<TestStack> {
       listening.closeAllConnections();
       await new Promise<void>((resolve) => listening.close(() => resolve()));
     });
-    return { app, platform, config: platform.deps.config, signaller, sms, worker, apiLoad, idp, sandbox, epay, billingSandbox, baseUrl };
+    return { app, platform, config: platform.deps.config, signaller, sms, worker, apiLoad, idp, sandbox, vipps, epay, billingSandbox, baseUrl };
   })();
   return starting;
 }

@@ -2,21 +2,14 @@
 // the sandbox provider: each test runs its own worker on its own task queue.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
-import { createSalon, unique } from '../support/factories';
+import { unique } from '../support/factories';
 import { sandboxKey } from '../support/payments';
-import { createActivities } from '../../activities';
-import { FolderMailer } from '../../integrations/mail/mailer';
-import { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { sealCredentials } from '../../domain/crypto/credential-cipher';
-import { paymentConfigBinding } from '../../domain/payments/payment-config.service';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { PaymentProviders } from '../../domain/payments/payment-provider';
 import { paymentContract } from '../../domain/payments/payment-events.rules';
-import { paymentWorkflow } from '../../workflows/payments/payment.workflow';
-import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
-import { bookingHooks } from '../../composition/domain-hooks';
+import { withTimeSkipping } from './support/time-skipping';
+import { seedDeposit, startPaymentWorkflow, withPaymentWorker } from './support/payment-scene';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -26,80 +19,13 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
   this.timeout(120_000);
   const t = withTimeSkipping();
 
-  /** Runs `scenario` with a worker of its own; every signal (payment and booking) goes to its task queue. */
-  async function withWorker(scenario: (signaller: EntitySignaller) => Promise<void>, options: { providers?: PaymentProviders } = {}): Promise<void> {
-    const { platform, config } = await stack();
-    const taskQueue = unique('payment-wf');
-    const signaller = testServerSignaller(t.env, taskQueue);
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      taskQueue,
-      workflowBundle: t.workflowBundle,
-      activities: createActivities({
-        knex: platform.knex,
-        mailer: new FolderMailer(`${config.dataDir}/mail-payment-wf`),
-        sms: new FolderSmsSender(`${config.dataDir}/sms-payment-wf`),
-        payments: {
-          signaller,
-          providers: options.providers ?? platform.deps.paymentProviders!,
-          keyring: config.credentialKeys,
-          manageLinkKey: config.keys.manageLink,
-          bookingHooks,
-        },
-      }),
-    });
-    await worker.runUntil(scenario(signaller));
-  }
+  const withWorker = (scenario: (signaller: EntitySignaller) => Promise<void>, options: { providers?: PaymentProviders } = {}) =>
+    withPaymentWorker(t, scenario, options);
 
-  /** A salon with an active MANUAL sandbox config, a booking, and its deposit payment. */
+  /** A salon with an active MANUAL sandbox config, a booking, and its deposit payment (an authorized one holds a sandbox session). */
   async function seed(opts: { bookingStatus: string; paymentStatus: 'INITIATED' | 'AUTHORIZED'; expiresInMs: number; captureRequested?: boolean }) {
-    const { platform, config, sandbox } = await stack();
-    const knex = platform.knex;
-    const { tenant } = await createSalon({ settings: { depositEnabled: true, depositType: 'percentage', depositValue: 20 } });
+    const { platform, sandbox } = await stack();
     const apiKey = sandboxKey();
-    const configId = crypto.randomUUID();
-    const sealed = sealCredentials(config.credentialKeys, { apiKey }, paymentConfigBinding({ tenantId: tenant.id, id: configId }));
-    const [cfg] = await knex('payment_configs')
-      .insert({
-        id: configId,
-        tenantId: tenant.id,
-        provider: 'sandbox',
-        displayName: 'Sandbox',
-        captureMode: 'MANUAL',
-        isActive: true,
-        credentialsSealed: sealed.sealed,
-        keyVersion: sealed.keyVersion,
-      })
-      .returning('*');
-    const [service] = await knex('services').insert({ tenantId: tenant.id, name: 'Dameklipp', duration: 60, price: 65000, currency: 'NOK' }).returning('*');
-    const [resource] = await knex('resources').insert({ tenantId: tenant.id, name: 'Ola' }).returning('*');
-    const now = await t.env.currentTimeMs();
-    const start = new Date(now + 5 * DAY);
-    const [booking] = await knex('bookings')
-      .insert({
-        tenantId: tenant.id,
-        resourceId: resource.id,
-        startTime: start,
-        endTime: new Date(start.getTime() + HOUR),
-        status: opts.bookingStatus,
-        source: 'ONLINE',
-        paymentMode: 'ONLINE',
-        totalAmount: 65000,
-        depositStatus: opts.paymentStatus === 'AUTHORIZED' ? 'AUTHORIZED' : 'PENDING',
-        contactPhone: `+47${crypto.randomInt(40000000, 49999999)}`,
-        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
-      })
-      .returning('*');
-    await knex('booking_items').insert({
-      bookingId: booking.id,
-      tenantId: tenant.id,
-      serviceId: service.id,
-      resourceId: resource.id,
-      startTime: start,
-      endTime: new Date(start.getTime() + HOUR),
-      duration: 60,
-      price: 65000,
-    });
     let sessionId: string | null = null;
     if (opts.paymentStatus === 'AUTHORIZED') {
       const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
@@ -119,35 +45,11 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
       await fetch(`${sandbox.url}/v1/sessions/${s.id}/authorize`, { method: 'POST', headers: { ...headers, 'idempotency-key': unique('k') }, body: '{}' });
       sessionId = s.id;
     }
-    const [payment] = await knex('payments')
-      .insert({
-        tenantId: tenant.id,
-        bookingId: booking.id,
-        configId: cfg.id,
-        provider: 'sandbox',
-        intent: 'DEPOSIT',
-        captureMode: 'MANUAL',
-        status: opts.paymentStatus,
-        amount: 13000,
-        currency: 'NOK',
-        idempotencyKey: unique('pay'),
-        providerSessionId: sessionId,
-        authorizedAt: opts.paymentStatus === 'AUTHORIZED' ? new Date(now) : null,
-        expiresAt: new Date(now + opts.expiresInMs),
-        captureRequestedAt: opts.captureRequested ? new Date(now) : null,
-      })
-      .returning('*');
-    return { knex, booking, payment, tenantId: tenant.id, sandbox };
+    const scene = await seedDeposit(t, { provider: 'sandbox', credentials: { apiKey }, ...opts, providerSessionId: sessionId });
+    return { knex: platform.knex, booking: scene.booking, payment: scene.payment, tenantId: scene.tenantId, sandbox };
   }
 
-  async function start(signaller: EntitySignaller, payment: { id: string; tenantId: string }) {
-    await signaller.signal(
-      { workflowType: 'paymentWorkflow', workflowId: paymentContract.workflowId(payment.id), startArgs: { paymentId: payment.id, tenantId: payment.tenantId } },
-      'paymentEvent',
-      { type: 'PaymentAuthorized', entityVersion: 1 },
-    );
-    return t.env.client.workflow.getHandle<typeof paymentWorkflow>(paymentContract.workflowId(payment.id));
-  }
+  const start = (signaller: EntitySignaller, payment: { id: string; tenantId: string }) => startPaymentWorkflow(t, signaller, payment);
 
   it('when an authorization is held for 7 days then at expiresAt it is voided at the provider, EXPIRED, and the booking is cancelled by SYSTEM once with AUTHORIZATION_EXPIRED', () =>
     withWorker(async (signaller) => {
@@ -164,7 +66,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
       expect(expired.status).to.equal('EXPIRED');
       const cancelled = await knex('bookings').where({ id: booking.id }).first();
       expect(cancelled).to.include({ status: 'CANCELLED', cancelledBy: 'SYSTEM', cancelReason: 'AUTHORIZATION_EXPIRED' });
-      expect(sandbox.session(payment.providerSessionId)!.status).to.equal('VOIDED');
+      expect(sandbox.session(payment.providerSessionId!)!.status).to.equal('VOIDED');
 
       // a late duplicate signal starts nothing twice
       await start(signaller, payment);
@@ -260,7 +162,7 @@ describe('payment workflow (time skipping, real database, sandbox provider)', fu
         const captured = await knex('payments').where({ id: payment.id }).first();
         expect(captured).to.include({ status: 'CAPTURED', capturedAmount: 13000 });
         // the workflow has ended: the provider was asked twice with one key, and moved the money once
-        const session = sandbox.session(payment.providerSessionId)!;
+        const session = sandbox.session(payment.providerSessionId!)!;
         expect({ captured: session.captureCount, captureRequests: session.requests.capture }).to.deep.equal({
           captured: 1,
           captureRequests: { count: 2, keys: [`capture:${payment.id}`] },

@@ -34,10 +34,13 @@ export interface BootData {
     timezone: string;
     currency: string;
     locale: string;
-    /** days ahead a customer may book (capped while deposits are on) */
+    /** days ahead a customer may book, deposits on or off */
     maxBookingDaysInAdvance: number;
-    /** the deposit taken online, when the salon takes one */
-    deposit: { type: 'percentage' | 'fixed'; value: number } | null;
+    /**
+     * the deposit taken online, when the salon takes one; a visit starting more than `laterAfterMs`
+     * ahead has it requested later, due `deadlineHours` before the start (docs/rules/payments.md#deposits-at-any-distance)
+     */
+    deposit: { type: 'percentage' | 'fixed'; value: number; laterAfterMs?: number; deadlineHours?: number } | null;
     /** free cancellation ends this many hours before the start (docs/rules/booking.md#cancellation-refund-policy) */
     cancellationHours: number;
     /** the calling code a number typed without one gets ("+47") */

@@ -5,6 +5,9 @@
 //   the salon's reminder time before the start (24 h unless set) -> reminded (a reschedule moves the
 //     reminder and tells the customer); the salon's flag time before the start, still not promised
 //     by the customer -> the salon is told once (docs/rules/reminders.md)
+//   a deposit owed later (docs/rules/payments.md#deposits-at-any-distance): asked for 6 days before the
+//     start (SMS and e-mail with the payment link), reminded once halfway to the salon's deadline,
+//     and at the deadline, still not paid, the booking is cancelled (DEPOSIT_NOT_PAID)
 //   completed -> the visit is counted; cancelled -> the customer is told; no-show -> nothing to send
 //   waiting for the salon's approval, or cancelled by the customer -> the salon's owner is told
 //     (docs/rules/front-desk.md#the-salon-is-told)
@@ -15,10 +18,13 @@
 // committed state, so this file only reads the booking and waits for the state it cares about.
 import { patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities, BookingMessageRequest } from '../../activities/booking.types';
+import type { PaymentActivities } from '../../activities/payments.types';
 import { BookingActivityErrors } from '../../activities/booking.types';
 import { bookingContract, promiseOf, type BookingEvent, type BookingSnapshot, type BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
 import { isRemindable, isTerminalStatus, reminderDueAt, REMINDER_LEAD_MS } from '../../domain/booking/booking-status.rules';
 import { unpromisedFlagDueAt } from '../../domain/booking/booking-reminder.rules';
+import { depositMoments } from '../../domain/payments/deposit-timing.rules';
+import { DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED } from '../../domain/payments/payment.rules';
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import type { SalonNoticeKind } from '../../domain/notifications/salon-notice.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
@@ -39,6 +45,8 @@ const PROMISE_WORDS = 'booking-promise-words';
 const SEARCH_ATTRIBUTES = 'booking-search-attributes';
 /** Runs from this version on tell the salon's owner about bookings waiting for approval and customers' cancellations (patched()). */
 const TELL_THE_SALON = 'booking-tells-the-salon';
+/** Runs from this version on ask for a deposit owed later, remind once and cancel at its deadline (patched()). */
+const DEPOSIT_LATER = 'booking-asks-for-deposit-later';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
@@ -48,6 +56,9 @@ const { sendBookingSms, sendBookingEmail, tellSalon } = proxyDeliveryActivities<
 const { recordCompletedVisit, flagUnpromisedBooking, flagUnconfirmedBooking } = proxyActivities<BookingActivities>(
   deliveryOptions([BookingActivityErrors.notFound]),
 );
+const { requestDeposit, cancelUnpaidDeposit } = proxyActivities<PaymentActivities>(deliveryOptions([BookingActivityErrors.notFound]));
+
+type DepositStep = { at: number; step: 'REQUEST' | 'REMIND' | 'DEADLINE' };
 
 export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promise<void> {
   let reminder: { at: number; startTime: string } | null = null;
@@ -59,6 +70,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   let tagged: { status: string; startTime: string } | undefined;
   /** runs with the TELL_THE_SALON patch; read once per run, at the first notice it could send */
   let tellsTheSalon: boolean | undefined;
+  /** the next step of a deposit owed later (runs with the DEPOSIT_LATER patch) */
+  let deposit: DepositStep | null = null;
+  let depositReminded = false;
+  let asksForDeposit: boolean | undefined;
   const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
   // the salon's owner is written to by e-mail only; the notice goes on beside the timeline like the customer's messages
   const salon = messageChannels<{ bookingId: string; kind: SalonNoticeKind }>('salon notice', { EMAIL: tellSalon });
@@ -93,6 +108,8 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
         flag = null;
         await (patched(PROMISE_WORDS) ? flagUnpromisedBooking : flagUnconfirmedBooking)({ bookingId });
       }
+      const depositStep = dueDepositStep();
+      if (depositStep) await takeDepositStep(depositStep);
     }
 
     // Completed, cancelled or marked as no-show.
@@ -129,6 +146,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   async function keepCustomerInformed({ previous, current }: CommittedChange<BookingEvent, BookingSnapshot>): Promise<void> {
     if (!previous) return;
     if (previous.status === 'PENDING' && current.status === 'CONFIRMED') notify('CONFIRMED');
+    if (previous.depositStatus !== current.depositStatus) planDeposit(current);
     if (previous.startTime !== current.startTime) {
       planReminder(current);
       if (isRemindable(current.status)) notify('RESCHEDULED', `RESCHEDULED:${current.startTime}`);
@@ -139,6 +157,7 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     if (!isRemindable(current.status)) {
       reminder = null;
       flag = null;
+      deposit = null;
     }
   }
 
@@ -146,14 +165,16 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     return reminder?.at ?? null;
   }
 
-  /** The next moment something is due: the reminder or the flag, whichever comes first. */
+  /** The next moment something is due: the reminder, the flag or the deposit's step, whichever comes first. */
   function nextDue(): number | null {
-    const due = [reminder?.at, flag].filter((at): at is number => typeof at === 'number');
+    const due = [reminder?.at, flag, deposit?.at].filter((at): at is number => typeof at === 'number');
     return due.length ? Math.min(...due) : null;
   }
 
   /** What the timer of nextDue() waits for, in the history (docs/rules/operations.md#what-the-web-ui-shows). */
   function nextDueSummary(): string {
+    const at = nextDue();
+    if (deposit && deposit.at === at) return `the deposit's ${deposit.step.toLowerCase()} for the start ${booking.current!.startTime}`;
     if (reminder && (flag === null || reminder.at <= flag)) return `reminder of the start ${reminder.startTime}`;
     return `flag to the salon if the customer has not promised to come to the start ${booking.current!.startTime}`;
   }
@@ -185,6 +206,40 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
     const at = reminderDueAt(current, Date.now(), current.reminderLeadMs ?? REMINDER_LEAD_MS);
     reminder = at === null ? null : { at, startTime: current.startTime };
     planFlag(current);
+    planDeposit(current);
+  }
+
+  /** A deposit owed later: its request, then its one reminder, then its deadline; nothing once it is reserved or paid. */
+  function planDeposit(current: BookingSnapshot): void {
+    if (current.depositStatus !== DEPOSIT_SCHEDULED && current.depositStatus !== DEPOSIT_REQUESTED) {
+      deposit = null;
+      return;
+    }
+    asksForDeposit ??= patched(DEPOSIT_LATER);
+    if (!asksForDeposit || !isRemindable(current.status)) return;
+    const { requestAt, reminderAt, deadline } = depositMoments(new Date(current.startTime), current.depositDeadlineHours);
+    if (current.depositStatus === DEPOSIT_SCHEDULED) deposit = { at: requestAt.getTime(), step: 'REQUEST' };
+    else if (!depositReminded && Date.now() < reminderAt.getTime()) deposit = { at: reminderAt.getTime(), step: 'REMIND' };
+    else deposit = { at: deadline.getTime(), step: 'DEADLINE' };
+  }
+
+  function dueDepositStep(): DepositStep | null {
+    return deposit && isDue(deposit.at) ? deposit : null;
+  }
+
+  async function takeDepositStep({ step }: DepositStep): Promise<void> {
+    deposit = null;
+    if (step === 'REQUEST') {
+      // the REQUESTED change comes back through the inbox and plans the reminder
+      if ((await requestDeposit({ bookingId })) === 'REQUESTED') notify('DEPOSIT_REQUESTED');
+    } else if (step === 'REMIND') {
+      depositReminded = true;
+      notify('DEPOSIT_REMINDER');
+      planDeposit(booking.current!);
+    } else {
+      // the cancellation comes back through the inbox and settles the booking
+      await cancelUnpaidDeposit({ bookingId });
+    }
   }
 
   function planFlag(current: BookingSnapshot): void {

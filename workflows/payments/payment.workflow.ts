@@ -1,6 +1,7 @@
 // The payment's timeline (docs/rules/payments.md), one workflow per payment (`payment:<id>`):
 //
-//   initiated  -> the provider's hosted checkout is opened
+//   initiated  -> the provider's hosted checkout is opened; a provider that recommends it (Vipps) is
+//                 asked how the payment stands when its webhook is late, on a durable timer
 //   authorized -> the booking is confirmed (PENDING -> CONFIRMED); the 7-day hold starts
 //   captured   -> the booking's deposit is PAID (and a PENDING booking confirmed)
 //   failed     -> TRANSIENT: RETRY_PENDING; PERMANENT: counted, and the third cancels the booking;
@@ -20,7 +21,7 @@ import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities, PaymentMessageRequest } from '../../activities/payments.types';
 import { PaymentActivityErrors } from '../../activities/payments.types';
 import { paymentContract, type PaymentSnapshot, type PaymentWorkflowArgs } from '../../domain/payments/payment-events.rules';
-import { holdsForRetry, isCapturedStatus, isOpenStatus } from '../../domain/payments/payment.rules';
+import { holdsForRetry, isCapturedStatus, isOpenStatus, pollDelayMs } from '../../domain/payments/payment.rules';
 import { entityInbox, entitySignal, proxyReadActivities } from '../shared/entity-inbox';
 import { messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
 
@@ -65,6 +66,8 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
   let sessionReleased = false;
   let lateReleased = false;
   let retryWindowClosed = false;
+  let polls = 0;
+  let nextPollAt: number | null = null;
 
   for (;;) {
     const seen = payment.current!.version;
@@ -79,9 +82,19 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     }
     const moved = await payment.waitUntil((p) => p.version > seen, {
       deadline: deadlineOf,
-      summary: (p) => (waitsForRetry(p) ? `end of the deposit's retry window at ${p.expiresAt}` : `expiry of the ${p.status} payment at ${p.expiresAt}`),
+      summary: (p) =>
+        pollsProvider(p) && nextPollAt !== null
+          ? `the provider's answer on the ${p.status} payment, or its poll`
+          : waitsForRetry(p)
+            ? `end of the deposit's retry window at ${p.expiresAt}`
+            : `expiry of the ${p.status} payment at ${p.expiresAt}`,
     });
-    if (!moved && waitsForRetry(payment.current!)) {
+    if (!moved && pollDue(payment.current!)) {
+      // the provider's webhook is late: ask it, and apply what it says as the webhook would have
+      polls += 1;
+      nextPollAt = null;
+      await attempt('pollPayment', () => effects.pollPayment({ paymentId }));
+    } else if (!moved && waitsForRetry(payment.current!)) {
       // a failed deposit's retry window ended: its booking, still waiting and not retried, is cancelled
       retryWindowClosed = true;
       await attempt('closeRetryWindow', () => effects.closeRetryWindow({ paymentId }));
@@ -144,9 +157,22 @@ export async function paymentWorkflow({ paymentId }: PaymentWorkflowArgs): Promi
     return !retryWindowClosed && p.intent === 'DEPOSIT' && holdsForRetry(p) && patched(RETRY_WINDOW);
   }
 
+  /** An open checkout at a provider that is polled (p.polled: Vipps) is asked about on a timer: sooner at first, then less often. */
+  function pollsProvider(p: PaymentSnapshot): boolean {
+    return p.status === 'INITIATED' && p.hasSession && p.polled === true;
+  }
+
+  /** The poll's time came before the payment's own deadline. */
+  function pollDue(p: PaymentSnapshot): boolean {
+    const expiry = p.expiresAt ? Date.parse(p.expiresAt) : Infinity;
+    return pollsProvider(p) && nextPollAt !== null && Date.now() >= nextPollAt && Date.now() < expiry;
+  }
+
   function deadlineOf(p: PaymentSnapshot): number | null {
-    if (isOpenStatus(p.status) || waitsForRetry(p)) return p.expiresAt ? Date.parse(p.expiresAt) : null;
-    return null;
+    const expiry = (isOpenStatus(p.status) || waitsForRetry(p)) && p.expiresAt ? Date.parse(p.expiresAt) : null;
+    if (!pollsProvider(p)) return expiry;
+    nextPollAt ??= Date.now() + pollDelayMs(polls);
+    return expiry === null ? nextPollAt : Math.min(expiry, nextPollAt);
   }
 }
 

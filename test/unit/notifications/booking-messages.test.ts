@@ -121,4 +121,22 @@ describe('booking messages (Norwegian and English)', () => {
       'Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x',
     );
   });
+  it('when a deposit requested later is asked for or reminded then the message names the amount, the deadline and the link, in both languages', () => {
+    const request = { amount: 20000, currency: 'NOK', deadline: new Date('2026-12-02T13:30:00.000Z') };
+    const asked = renderBookingMessage('DEPOSIT_REQUESTED', { ...facts, depositRequest: request, manageUrl: 'https://salong.no/x' });
+    expect(asked.text).to.contain('200 kr').and.contain('onsdag 2. desember kl. 14:30').and.contain('Vipps').and.contain('https://salong.no/x');
+    const reminded = renderBookingMessage('DEPOSIT_REMINDER', { ...facts, depositRequest: request, manageUrl: 'https://salong.no/x' }, 'en');
+    expect(reminded.text).to.contain('is not paid yet').and.contain('Wednesday 2 December at 14:30').and.contain('https://salong.no/x');
+  });
+  it('when a booking owes its deposit later then its received and confirmation messages say when it is asked for and by when it must be paid', () => {
+    const depositLater = { amount: 20000, currency: 'NOK', requestAt: new Date('2026-11-28T13:30:00.000Z'), deadline: new Date('2026-12-02T13:30:00.000Z') };
+    for (const kind of ['RECEIVED', 'CONFIRMED'] as const) {
+      expect(renderBookingMessage(kind, { ...facts, depositLater }).text, kind)
+        .to.contain('Depositumet på 200 kr betaler du senere')
+        .and.contain('lørdag 28. november kl. 14:30')
+        .and.contain('onsdag 2. desember kl. 14:30');
+    }
+    expect(renderBookingMessage('CONFIRMED', { ...facts, depositLater }, 'en').text).to.contain('You pay the deposit of kr 200 later');
+    expect(renderBookingMessage('CONFIRMED', facts).text).to.not.contain('senere');
+  });
 });

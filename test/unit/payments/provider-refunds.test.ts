@@ -18,7 +18,7 @@ function providerThatRefunded(refundedSoFar: number, takesIdempotencyKeys: boole
   return { provider, calls };
 }
 
-const request = { sessionId: 's1', transactionId: 't1', amount: 5000, idempotencyKey: 'refund:1' };
+const request = { sessionId: 's1', transactionId: 't1', amount: 5000, currency: 'NOK', idempotencyKey: 'refund:1' };
 
 describe('payOutRefundOnce', () => {
   const cases: { name: string; refundedSoFar: number; paidOutBefore: number; refunded: number[]; paidNow: number }[] = [

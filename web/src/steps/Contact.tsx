@@ -13,6 +13,7 @@ import { api, call, type ApiProblem } from '../api';
 import type { Contact, Draft } from '../draft';
 import type { PageContext } from '../page-context';
 import { depositOf } from '../selection';
+import { depositAsksLater } from '../../shared/deposit';
 
 type Field = keyof Contact;
 
@@ -51,6 +52,8 @@ export function ContactStep({
   const [voucherResult, setVoucherResult] = useState<{ ok: true; text: string } | { ok: false; code: string } | null>(null);
   const slot = draft.slot!;
   const depositAmount = depositOf(boot, draft.services);
+  // a visit further ahead than a reservation lasts: the deposit is asked for later (docs/rules/payments.md#deposits-at-any-distance)
+  const depositLater = !!depositAmount && depositAsksLater(boot.salon.deposit, slot.start, new Date());
 
   const set = (field: Field) => (e: Event) => {
     const value = (e.currentTarget as HTMLInputElement).value;
@@ -208,7 +211,13 @@ export function ContactStep({
           </p>
         </div>
       )}
-      {!!depositAmount && <p class="hint">{t(lang, 'depositNote', { amount: formatMoney(depositAmount, boot.salon.currency, locale) })}</p>}
+      {!!depositAmount && (
+        <p class="hint deposit-note">
+          {depositLater
+            ? t(lang, 'depositLaterNote', { amount: formatMoney(depositAmount, boot.salon.currency, locale), hours: boot.salon.deposit?.deadlineHours ?? 48 })
+            : t(lang, 'depositNote', { amount: formatMoney(depositAmount, boot.salon.currency, locale) })}
+        </p>
+      )}
       {/* what cancelling will cost, before the customer books (docs/rules/booking-page.md#the-flow) */}
       <div class="terms" id="booking-terms">
         {cancellationTerms({
@@ -232,7 +241,7 @@ export function ContactStep({
           {t(lang, 'back')}
         </button>
         <button type="submit" class="primary" disabled={busy} aria-disabled={busy} aria-describedby="booking-terms">
-          {busy ? t(lang, 'booking') : depositAmount ? t(lang, 'bookAndPay') : t(lang, 'book')}
+          {busy ? t(lang, 'booking') : depositAmount && !depositLater ? t(lang, 'bookAndPay') : t(lang, 'book')}
         </button>
       </div>
     </form>
