@@ -437,7 +437,13 @@ describe('standing appointments (HTTP)', () => {
     const booked = await db('bookings').where({ id: one.bookingId }).first();
     // occurrence 1 (day 10) is a week ahead: its deposit is owed, and asked for 6 days before it, as any
     // online booking's that far ahead (docs/rules/payments.md#deposits-at-any-distance)
-    expect(booked).to.include({ status: 'PENDING', source: 'ONLINE', paymentMode: 'ONLINE', depositStatus: 'SCHEDULED', customerAccountId: customer.accountId });
+    expect(booked).to.include({
+      status: 'PENDING',
+      source: 'ONLINE',
+      paymentMode: 'ONLINE',
+      depositStatus: 'SCHEDULED',
+      customerAccountId: customer.accountId,
+    });
     expect(await db('payments').where({ bookingId: booked.id })).to.deep.equal([]);
     expect((await call('get', '/customer/me/bookings', customer.accessToken)).body.data.map((b: { id: string }) => b.id)).to.include(booked.id);
 
