@@ -75,6 +75,17 @@ export function candidateStarts(date: LocalDate, timezone: string, intervalMinut
 }
 
 /**
+ * Whether `start` lies on the salon-local grid of `intervalMinutes` (with 15: :00, :15, :30, :45 local
+ * time, whole seconds), as every start candidateStarts offers does (docs/rules/availability.md#slots).
+ */
+export function isOnSlotGrid(start: Date, timezone: string, intervalMinutes: number): boolean {
+  const t = start.getTime();
+  if (t % MINUTE_MS !== 0) return false;
+  const local = t / MINUTE_MS + utcOffsetMinutes(t, timezone);
+  return ((local % intervalMinutes) + intervalMinutes) % intervalMinutes === 0;
+}
+
+/**
  * Available slots for `input.date`. See ./index.ts for the contract. Returns a typed error for
  * invalid input and for dates beyond the booking window; never throws for bad data rows.
  */
