@@ -309,13 +309,13 @@ describe('public booking portal', () => {
       expect((await db('bookings').where({ id }).first()).status).to.equal('PENDING');
     });
 
-    it('when the proof is wrong then 404; when no proof or an unknown field is sent then 400', async () => {
+    it('when the proof is wrong then 404; when no proof is sent and nobody is signed in then 401; an unknown field is 400', async () => {
       const { s, id } = await guestBooking();
       const api = await apiClient();
       const params = { path: { slug: s.tenant.slug, id } };
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: { phone: '+4712345678' } }), 404, 'BOOKING_NOT_FOUND');
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: { token: 'abc.def' } }), 404, 'BOOKING_NOT_FOUND');
-      expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: {} }), 400, 'VALIDATION_ERROR');
+      expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: {} }), 401, 'UNAUTHORIZED');
       const unknownField = { phone: '+4795555555', why: 'x' };
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: unknownField }), 400, 'VALIDATION_ERROR');
     });
