@@ -15,6 +15,7 @@ import { authenticationGate } from './middleware/authentication-gate';
 import { routeLookup, routeToArea } from './middleware/route-lookup';
 import { answerUnknownRoutes } from './middleware/unknown-route';
 import { inputGuard } from './middleware/input-guard';
+import { queryAsText } from './middleware/query-text';
 import { parseBodyLater, refuseUnreadableBody } from './middleware/deferred-body-errors';
 import { requestId, requestLogContext } from './middleware/request-id';
 import { corsPolicy, originCheck, originPolicy } from './middleware/cors';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): express.Expr
   app.locals[COOKIE_SECURE_LOCAL] = cookiesAreSecure(config);
   const metrics = deps.metrics ?? new Metrics(deps.knex);
   app.use(requestId(deps.logger));
+  app.use(queryAsText(API_BASE_PATH));
   app.use(metrics.middleware());
   app.use(securityHeaders());
   const origins = originPolicy({

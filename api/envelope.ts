@@ -19,12 +19,17 @@ export function pageMeta(total: number, page: number, limit: number): PageMeta {
   return { total, page, limit, totalPages: total === 0 ? 0 : Math.ceil(total / limit) };
 }
 
-export function sendData<T>(res: Response, data: T, status = 200): void {
-  res.status(status).json({ success: true, data });
+/** What the envelope may carry beside the data: warnings about a change that was made (docs/rules/errors.md#envelope). */
+export interface Beside {
+  warnings?: { code: string; field?: string; message: string }[];
 }
 
-export function sendCreated<T>(res: Response, data: T): void {
-  sendData(res, data, 201);
+export function sendData<T>(res: Response, data: T, status = 200, beside: Beside = {}): void {
+  res.status(status).json({ success: true, data, ...beside });
+}
+
+export function sendCreated<T>(res: Response, data: T, beside: Beside = {}): void {
+  sendData(res, data, 201, beside);
 }
 
 export function sendPage<T>(res: Response, page: Paged<T>): void {

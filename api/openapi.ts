@@ -39,10 +39,17 @@ export function loadOpenApi(): Record<string, unknown> {
   return structuredClone(cached);
 }
 
+/**
+ * Query and path parameters arrive as text and are converted to the contract's types (the validator
+ * always does that for them); JSON bodies are typed already, so `coerceTypes: false` leaves them as
+ * sent: `"false"` for a boolean or `true` for a name is 400 VALIDATION_ERROR naming the field, and
+ * `null` is refused where the contract does not allow it instead of becoming 0 or ""
+ * (docs/rules/errors.md#request-bodies).
+ */
 export function openApiValidator(options: { validateResponses: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: loadOpenApi() as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateFormats: true,
     formats: STRICT_FORMATS,

@@ -78,15 +78,17 @@ export function tenantOf(req: Request): string {
 export type BookingProver = { accountId: string } | { proof: GuestProof };
 
 /**
- * A guest's proof of a booking, from a body or a query: the manage token or the contact phone; 400
- * naming `token` when there is neither (docs/rules/booking-page.md#manage-links).
+ * A guest's proof of a booking, from a body or a query: the manage token or the contact phone
+ * (docs/rules/booking-page.md#manage-links). With neither: 400 naming `token` where only they prove
+ * it (the contract's anyOf says so too), and 401 where signing in as the customer would
+ * (`orSignedIn`): the caller has not said who they are.
  */
 export function guestProofOf(source: { token?: unknown; phone?: unknown }, orSignedIn = false): GuestProof {
   const token = typeof source.token === 'string' && source.token ? source.token : undefined;
   const phone = typeof source.phone === 'string' && source.phone ? source.phone : undefined;
   if (!token && !phone) {
-    const message = orSignedIn ? 'give the manage token or the contact phone, or sign in as the customer' : 'give the manage token or the contact phone';
-    throw errors.validation('Request validation failed', [{ field: 'token', message }]);
+    if (orSignedIn) throw errors.unauthorized('Sign in as the customer, or give the manage token or the contact phone');
+    throw errors.validation('Request validation failed', [{ field: 'token', message: 'give the manage token or the contact phone' }]);
   }
   return { token, phone };
 }

@@ -20,7 +20,7 @@ import { bookingWindowGrew, firstBookingCancelled } from '../domain/series/serie
 import { applyBusinessHoursToStaff } from '../domain/resource/apply-to-staff';
 import { removeBrandingImage } from '../domain/tenant/tenant.repository';
 import { clearServiceImage } from '../domain/catalogue/catalogue.repository';
-import { clearResourceAvatar } from '../domain/resource/resource.repository';
+import { clearResourceAvatar, launchReadiness } from '../domain/resource/resource.repository';
 import { accountCustomer } from '../domain/customer-account/account-customer';
 
 export const bookingHooks: BookingHooks = {
@@ -38,7 +38,7 @@ export const bookingHooks: BookingHooks = {
 
 export const domainHooks: AppDeps['hooks'] = {
   booking: bookingHooks,
-  tenant: { applyBusinessHoursToStaff, workingTimeGrew: offerGrownWorkingTime, bookingWindowGrew, hasActivePaymentConfig: hasActiveConfig },
+  tenant: { applyBusinessHoursToStaff, workingTimeGrew: offerGrownWorkingTime, bookingWindowGrew, hasActivePaymentConfig: hasActiveConfig, launchReadiness },
   resource: { workingTimeGrew: offerGrownWorkingTime },
   upload: { removeBrandingImage, clearServiceImage, clearResourceAvatar },
 };

@@ -47,7 +47,15 @@ export function authRouter(deps: AppDeps): Router {
   const requestTenant = (req: Request): string | undefined => (req.principal ? undefined : req.tenantId);
 
   router.post('/auth/register', limit, async (req, res) => {
-    sendSession(res, await auth.register(deps, req.body), 201);
+    const registered = await auth.register(deps, req.body);
+    setSessionCookies(res, registered);
+    sendCreated(res, {
+      accessToken: registered.accessToken,
+      refreshToken: registered.refreshToken,
+      expiresIn: registered.expiresIn,
+      user: registered.user,
+      tenant: registered.tenant,
+    });
   });
 
   router.post('/auth/login', limit, async (req, res) => {

@@ -16,15 +16,27 @@ import { publicTenantBySlug } from '../../domain/public/public-portal.service';
 type Query = Record<string, string | undefined>;
 
 /**
- * GET availability query: `serviceId` = one service id or a comma list (a chain, performed in that
- * order); `resourceId` = optional, one id for every item or a comma list aligned with serviceId
- * where `any` (or an empty entry) means any qualified staff.
+ * A list parameter under its one name (`serviceIds`), or under the name the contract released
+ * (`serviceId`, deprecated: docs/api/changelog.md); when both are sent the one name counts.
+ */
+function listParam(q: Query, name: string, released: string): string | undefined {
+  return q[name] ?? q[released];
+}
+
+/**
+ * GET availability query: `serviceIds` = one service id or a comma list (a chain, performed in that
+ * order); `resourceIds` = optional, one id for every item or a comma list aligned with serviceIds
+ * where `any` (or an empty entry) means any qualified staff. `serviceId` and `resourceId` are their
+ * released names.
  */
 function itemsFromQuery(q: Query): RequestedItem[] {
-  const services = (q.serviceId ?? '').split(',').map((s) => s.trim());
-  const resources = q.resourceId === undefined ? [] : q.resourceId.split(',').map((s) => s.trim());
+  const serviceList = listParam(q, 'serviceIds', 'serviceId');
+  if (serviceList === undefined) throw errors.validation('Request validation failed', [{ field: 'serviceIds', message: 'is required' }]);
+  const resourceList = listParam(q, 'resourceIds', 'resourceId');
+  const services = serviceList.split(',').map((s) => s.trim());
+  const resources = resourceList === undefined ? [] : resourceList.split(',').map((s) => s.trim());
   if (resources.length > 1 && resources.length !== services.length) {
-    throw errors.validation('Request validation failed', [{ field: 'resourceId', message: 'give one resourceId or one per serviceId' }]);
+    throw errors.validation('Request validation failed', [{ field: 'resourceIds', message: 'give one resource id or one per service id' }]);
   }
   return services.map((serviceId, i) => {
     const r = resources.length === 1 ? resources[0] : resources[i];

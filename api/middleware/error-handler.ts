@@ -11,7 +11,8 @@ import { isDatabaseUnreachable } from '../../db/db-errors';
 interface ValidatorError {
   status: number;
   message: string;
-  errors?: { path: string; message: string }[];
+  /** errorCode: `<ajv keyword>.openapi.validation` */
+  errors?: { path: string; message: string; errorCode?: string }[];
   /** the validator's `Allow` list on a 405 */
   headers?: Record<string, string>;
 }
@@ -51,6 +52,8 @@ function singular(table: string): string {
   return table.replace(/ies$/, 'y').replace(/s$/, '').toUpperCase();
 }
 
+const bodyDetail = (message: string): ErrorDetail[] => [{ field: 'body', message }];
+
 function fromValidator(err: ValidatorError): AppError {
   const details: ErrorDetail[] = (err.errors ?? []).map((e) => ({ field: fieldOf(e.path), message: e.message }));
   switch (err.status) {
@@ -63,8 +66,12 @@ function fromValidator(err: ValidatorError): AppError {
     case 413:
       return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
     case 415:
-      // the validator says "unsupported media type undefined" when there is no content-type at all
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', /undefined$/.test(err.message) ? 'A request body needs content-type: application/json' : err.message);
+      // the validator says "unsupported media type undefined" when there is no content-type at all: a
+      // request without the body its operation requires, answered as one with an empty body is
+      // (docs/rules/errors.md#request-bodies)
+      if (/undefined$/.test(err.message))
+        return errors.validation('A request body is required', bodyDetail('is required: send it as JSON (content-type: application/json)'));
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', err.message);
     default:
       // Response validation failures land here (tests run with response validation on).
       return new AppError(500, 'RESPONSE_VALIDATION_FAILED', `${err.message}: ${JSON.stringify(details)}`);
@@ -75,8 +82,6 @@ function isBodyError(err: unknown): err is BodyError {
   const e = err as BodyError | null;
   return typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
 }
-
-const bodyDetail = (message: string): ErrorDetail[] => [{ field: 'body', message }];
 
 /**
  * Body-parser failures (docs/rules/errors.md#status-codes): malformed or undecodable bodies are 400 VALIDATION_ERROR naming
@@ -176,9 +181,37 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side');
 }
 
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  /** the code per schema keyword: `{ minimum: UPLOAD_TOO_SMALL }` */
+  'x-error-codes'?: Record<string, string>;
+  /** the refusal's message for the field, where the schema keyword's own would not say it */
+  'x-error-message'?: string;
+}
+
+/**
+ * The contract may name the code of a refused field (`x-error-codes: { minimum: UPLOAD_TOO_SMALL }`
+ * on the presigned upload's `sizeBytes`): that schema check keeps the module's own code instead of
+ * the generic VALIDATION_ERROR (docs/rules/errors.md#named-codes). Read from the operation the
+ * validator matched (its schema, dereferenced); every problem must be of that one field and keyword
+ * the field names a code for.
+ */
+function namedCodeOf(err: unknown, req: { openapi?: unknown }): AppError | undefined {
+  if (!isValidatorError(err) || err.status !== 400 || !err.errors?.length) return undefined;
+  const [problem] = err.errors;
+  if (!/^\/?body\//.test(problem.path) || err.errors.some((e) => e.path !== problem.path)) return undefined;
+  const operation = req.openapi as { schema?: { requestBody?: { content?: Record<string, { schema?: SchemaNode }> } } } | undefined;
+  let node = operation?.schema?.requestBody?.content?.['application/json']?.schema;
+  for (const key of problem.path.replace(/^\/?body\//, '').split('/')) node = node?.properties?.[key];
+  const codes = new Set(err.errors.map((e) => node?.['x-error-codes']?.[(e.errorCode ?? '').split('.')[0]]));
+  const [code] = codes;
+  if (codes.size !== 1 || !code) return undefined;
+  return new AppError(400, code, 'Request validation failed', [{ field: fieldOf(problem.path), message: node?.['x-error-message'] ?? problem.message }]);
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appError = toAppError(err);
+    const appError = namedCodeOf(err, req as { openapi?: unknown }) ?? toAppError(err);
     const reqId = (req as { id?: unknown }).id ?? req.get('x-request-id');
     if (appError.status >= 500) {
       logger.error({ err, reqId, method: req.method, path: redactedUrl(req.originalUrl) }, 'request failed');

@@ -74,11 +74,12 @@ export function resourceRouter(deps: AppDeps): Router {
     sendData(res, await schedules.listSchedules(knex, tenantOf(req), param(req, 'id')));
   });
   router.post('/resources/:id/schedules', owner, async (req, res) => {
-    const [row] = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), [req.body], false, notice());
-    sendCreated(res, row);
+    const added = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), [req.body], false, notice(), null);
+    sendCreated(res, added.schedules[0], { warnings: added.warnings });
   });
   router.post('/resources/:id/schedules/bulk', owner, async (req, res) => {
-    sendCreated(res, await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true, notice()));
+    const added = await schedules.addSchedules(knex, tenantOf(req), param(req, 'id'), req.body.schedules, req.body.replace === true, notice());
+    sendCreated(res, added.schedules, { warnings: added.warnings });
   });
   router.patch('/resources/:id/schedules/:scheduleId', owner, async (req, res) => {
     sendData(res, await schedules.updateSchedule(knex, tenantOf(req), param(req, 'id'), param(req, 'scheduleId'), req.body, notice()));

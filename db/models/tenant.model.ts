@@ -25,6 +25,11 @@ export class TenantModel extends BaseModel {
   isActive!: boolean;
   onboarding!: OnboardingState;
   onboardedAt!: Date | null;
+  /** listed and bookable online from then on (docs/rules/salon.md#launch); null: not launched */
+  launchedAt!: Date | null;
+  /** how customers reach the salon: E.164 phone and e-mail (docs/rules/salon.md#tenant) */
+  contactPhone!: string | null;
+  contactEmail!: string | null;
   subscriptionStatus!: string | null;
   trialEndsAt!: Date | null;
   billingExempt!: boolean;

@@ -5,7 +5,8 @@ import { salonPhoneRegion } from '../tenant/tenant-context';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/db-handle';
 import { nowOf, type Clock } from '../time/clock';
-import { findTenantBySlug, slugsOf } from '../tenant/tenant.repository';
+import { findTenant, findTenantBySlug, slugsOf } from '../tenant/tenant.repository';
+import { toTenantDto } from '../tenant/tenant.dto';
 import { findResourceIdOfUser } from '../resource/resource.repository';
 import { activeUsersBy, contactTaken, findUserById, patchUser, type UserRow } from '../users/user.repository';
 import { findRefreshToken, markRotated } from './refresh-token.repository';
@@ -51,7 +52,8 @@ export interface RegisterInput {
 }
 
 /** Tenant + OWNER + default rows + first session, all in one transaction. */
-export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionTokens> {
+/** Registration: the new salon and its owner, signed in; the answer carries the salon as its owner sees it (GET /tenants/me). */
+export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionTokens & { tenant: TenantDto }> {
   const now = nowOf(deps);
   return deps.knex.transaction(async (trx) => {
     const { owner } = await createTenantWithOwner(
@@ -68,9 +70,13 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
     );
     await startTrial(trx, deps.signaller, owner.tenantId!, now);
     const loggedIn = await patchUser(trx, owner.id, { lastLoginAt: now });
-    return issueSession(trx, deps.config, loggedIn, now);
+    const session = await issueSession(trx, deps.config, loggedIn, now);
+    // read after the trial started, so the salon shows its subscription as it now is
+    return { ...session, tenant: toTenantDto((await findTenant(trx, owner.tenantId!))!) };
   });
 }
+
+export type TenantDto = ReturnType<typeof toTenantDto>;
 
 export interface LoginInput {
   email?: string;

@@ -75,6 +75,17 @@ export function candidateStarts(date: LocalDate, timezone: string, intervalMinut
 }
 
 /**
+ * Whether `start` lies on the salon-local grid of `intervalMinutes` (with 15: :00, :15, :30, :45 local
+ * time, whole seconds), as every start candidateStarts offers does (docs/rules/availability.md#slots).
+ */
+export function isOnSlotGrid(start: Date, timezone: string, intervalMinutes: number): boolean {
+  const t = start.getTime();
+  if (t % MINUTE_MS !== 0) return false;
+  const local = t / MINUTE_MS + utcOffsetMinutes(t, timezone);
+  return ((local % intervalMinutes) + intervalMinutes) % intervalMinutes === 0;
+}
+
+/**
  * Available slots for `input.date`. See ./index.ts for the contract. Returns a typed error for
  * invalid input and for dates beyond the booking window; never throws for bad data rows.
  */
@@ -90,13 +101,19 @@ export function computeAvailability(input: AvailabilityInput): AvailabilityResul
 
 /**
  * Closed or full: whether, for every service asked for, a staff member who may do it works on the
- * date at all (schedule, opening hours, time off; bookings aside) and so does a suitable room or
- * piece of equipment for each of its requirements. False: the day is closed for this request; true
- * with no slots: the day is full.
+ * date for long enough still ahead of `now` to do it (schedule, opening hours, time off; bookings
+ * aside) and so does a suitable room or piece of equipment for each of its requirements. False: the
+ * day is closed for this request, or its bookable time has passed (today after closing is over,
+ * never full: docs/rules/availability.md#slots); true with no slots: the day is full.
  */
 function isWorkingDay(plan: DayPlan, input: AvailabilityInput, date: LocalDate): boolean {
-  const works = (r: ResourceAvailabilityData) => workingIntervals(r, date, plan.timezone, input.businessHours).length > 0;
-  return plan.candidates.every((c) => c.staff.some(works) && c.requirements.every((req) => req.resources.some(works)));
+  const now = input.now.getTime();
+  const aheadFor = (minutes: number) => (r: ResourceAvailabilityData) =>
+    workingIntervals(r, date, plan.timezone, input.businessHours).some((i) => i.end - Math.max(i.start, now) >= Math.max(minutes, 1) * MINUTE_MS);
+  return plan.candidates.every((c, i) => {
+    const minutes = plan.services[i]?.shape.phases.reduce((sum, p) => sum + p.minutes, 0) ?? 1;
+    return c.staff.some(aheadFor(minutes)) && c.requirements.every((req) => req.resources.some(aheadFor(1)));
+  });
 }
 
 /**

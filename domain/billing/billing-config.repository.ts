@@ -51,8 +51,10 @@ export async function activeConfig(db: Db): Promise<BillingConfigRow | undefined
 }
 
 /**
- * Serialises changes to which config is active (and the sandbox row's upsert) for the rest of the
- * transaction. Raw SQL: LOCK TABLE is beyond a model or the builder.
+ * Serialises every change to the billing configs (which one is active, a row's fields, its health,
+ * the sandbox row's upsert) for the rest of the transaction; taken before any row lock, so the
+ * locks come in one order (docs/rules/billing.md#billing-configs). Raw SQL: LOCK TABLE is beyond a
+ * model or the builder.
  */
 export async function lockConfigTable(trx: Transaction): Promise<void> {
   await trx.raw('LOCK TABLE platform_billing_configs IN SHARE ROW EXCLUSIVE MODE');

@@ -1,7 +1,7 @@
 // Platform billing configs for the super-admin (docs/rules/billing.md#billing-configs): sealed credentials
 // (domain/crypto/credential-cipher.ts), at most one active row platform-wide, plan mappings
 // replaced in bulk, and the active provider connection everything else bills through.
-import type { Db } from '../../db/db-handle';
+import type { Db, Transaction } from '../../db/db-handle';
 import { AppError, errors } from '../errors';
 import crypto from 'node:crypto';
 import { isUnbound, openCredentials, sealCredentials, type CredentialBinding, type CredentialKeyring } from '../crypto/credential-cipher';
@@ -81,6 +81,7 @@ export async function resealUnboundBillingCredentials(db: Db, keyring: Credentia
   for (const row of await repo.listConfigs(db)) {
     if (!isUnbound(row.sealedCredentials)) continue;
     await db.transaction(async (trx) => {
+      await repo.lockConfigTable(trx);
       const locked = await repo.findConfig(trx, row.id, true);
       if (!locked || !isUnbound(locked.sealedCredentials)) return;
       await repo.updateConfig(trx, row.id, sealed(keyring, connectionOf(keyring, locked).credentials, row.id));
@@ -115,6 +116,7 @@ export async function createConfig(db: Db, keyring: CredentialKeyring, input: Co
   const id = crypto.randomUUID();
   const secrets = sealed(keyring, input.credentials, id);
   return db.transaction(async (trx) => {
+    await repo.lockConfigTable(trx);
     if (await repo.findConfigByMode(trx, input.provider, input.isTest)) throw billingErrors.duplicate(input.provider, input.isTest);
     const row = await repo.insertConfig(trx, {
       id,
@@ -131,8 +133,7 @@ export async function createConfig(db: Db, keyring: CredentialKeyring, input: Co
 }
 
 export async function updateConfig(db: Db, id: string, patch: Partial<Pick<ConfigInput, 'storeId' | 'apiBaseUrl' | 'storeDomain' | 'displayName'>>) {
-  return db.transaction(async (trx) => {
-    if (!(await repo.findConfig(trx, id, true))) throw notFound();
+  return changeConfig(db, id, async (trx) => {
     const row = await repo.updateConfig(trx, id, { ...patch, ...(patch.apiBaseUrl ? { apiBaseUrl: patch.apiBaseUrl.replace(/\/$/, '') } : {}) });
     return toDto(row, await repo.mappingsOf(trx, id));
   });
@@ -141,18 +142,27 @@ export async function updateConfig(db: Db, id: string, patch: Partial<Pick<Confi
 /** New credentials, sealed under the current master key version. */
 export async function rotateCredentials(db: Db, keyring: CredentialKeyring, id: string, credentials: ProviderCredentials) {
   const secrets = sealed(keyring, credentials, id);
+  return changeConfig(db, id, async (trx) => toDto(await repo.updateConfig(trx, id, secrets)));
+}
+
+/**
+ * A change to a billing config, in one transaction that takes the locks in one order
+ * (docs/rules/billing.md#billing-configs): the table's lock first, then the row's. Activation
+ * changes several rows at once; a change of one row that took its row lock first would wait for the
+ * table while activation waits for that row, and Postgres would end one of them as a deadlock.
+ */
+async function changeConfig<T>(db: Db, id: string, change: (trx: Transaction, row: repo.BillingConfigRow) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
-    if (!(await repo.findConfig(trx, id, true))) throw notFound();
-    return toDto(await repo.updateConfig(trx, id, secrets));
+    await repo.lockConfigTable(trx);
+    const row = await repo.findConfig(trx, id, true);
+    if (!row) throw notFound();
+    return change(trx, row);
   });
 }
 
 /** Activates the row and deactivates every other one, in one transaction (one active platform-wide). */
 export async function activateConfig(db: Db, id: string) {
-  return db.transaction(async (trx) => {
-    await repo.lockConfigTable(trx);
-    const row = await repo.findConfig(trx, id, true);
-    if (!row) throw notFound();
+  return changeConfig(db, id, async (trx, row) => {
     if (row.isActive) throw billingErrors.alreadyActive();
     await repo.deactivateOthers(trx, id);
     return toDto(await repo.updateConfig(trx, id, { isActive: true }));
@@ -160,19 +170,14 @@ export async function activateConfig(db: Db, id: string) {
 }
 
 export async function deactivateConfig(db: Db, id: string) {
-  return db.transaction(async (trx) => {
-    const row = await repo.findConfig(trx, id, true);
-    if (!row) throw notFound();
+  return changeConfig(db, id, async (trx, row) => {
     if (!row.isActive) throw billingErrors.alreadyInactive();
     return toDto(await repo.updateConfig(trx, id, { isActive: false }));
   });
 }
 
 export async function deleteConfig(db: Db, id: string): Promise<void> {
-  await db.transaction(async (trx) => {
-    if (!(await repo.findConfig(trx, id, true))) throw notFound();
-    await repo.deleteConfig(trx, id);
-  });
+  await changeConfig(db, id, (trx) => repo.deleteConfig(trx, id));
 }
 
 /** Asks the provider whether the credentials work; records OK or FAILED (at `now`) either way. */
@@ -187,14 +192,14 @@ export async function healthCheck(db: Db, keyring: CredentialKeyring, providers:
     status = 'FAILED';
     reason = (err as Error).message;
   }
-  const updated = await repo.updateConfig(db, id, { lastHealthCheckAt: now, lastHealthCheckStatus: status });
+  // the provider is asked outside any transaction; only its answer is written, in the one lock order
+  const updated = await changeConfig(db, id, (trx) => repo.updateConfig(trx, id, { lastHealthCheckAt: now, lastHealthCheckStatus: status }));
   return { ...toDto(updated), ...(reason ? { failureReason: reason } : {}) };
 }
 
 /** Bulk atomic replace; an empty variant id means unmapped. Every plan key must exist. */
 export async function replacePlanMappings(db: Db, id: string, mappings: { planKey: string; providerVariantId: string | null }[]) {
-  return db.transaction(async (trx) => {
-    if (!(await repo.findConfig(trx, id, true))) throw notFound();
+  return changeConfig(db, id, async (trx) => {
     const keys = new Set((await listPlans(trx)).map((p) => p.planKey));
     const seen = new Set<string>();
     mappings.forEach((m, i) => {

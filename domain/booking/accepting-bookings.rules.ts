@@ -2,11 +2,14 @@
 import { errors } from '../errors';
 import { isSubscriptionLapsed, type TenantBillingReadModel } from '../billing/subscription.rules';
 
-type BookableTenant = { isActive: boolean } & Partial<TenantBillingReadModel>;
+type BookableTenant = { isActive: boolean; launchedAt: Date | string | null } & Partial<TenantBillingReadModel>;
 
-/** Inactive salons, and salons whose subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt), take no bookings. */
+/**
+ * Inactive salons, salons that have not launched (docs/rules/salon.md#launch), and salons whose
+ * subscription lapsed (EXPIRED, or a trial that ended; not billing-exempt), take no bookings.
+ */
 export function isAcceptingBookings(tenant: BookableTenant, now: Date): boolean {
-  if (!tenant.isActive) return false;
+  if (!tenant.isActive || !tenant.launchedAt) return false;
   return !isSubscriptionLapsed(
     { subscriptionStatus: tenant.subscriptionStatus ?? null, trialEndsAt: tenant.trialEndsAt ?? null, billingExempt: tenant.billingExempt ?? false },
     now.getTime(),

@@ -17,7 +17,7 @@ import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
 import { voucherGuestNotAllowed } from './booking-errors.rules';
 import { isRecordedAfterTheFact } from './booking-past.rules';
-import { assertNotPassed, assertWithinWindow } from './booking-start.rules';
+import { assertNotPassed, assertOnSlotGrid, assertWithinWindow } from './booking-start.rules';
 import { GUEST_ACTOR, type Actor, type BookingDeps, type ContactInput, type ItemInput } from './booking.types';
 
 export interface CreateInput {
@@ -181,6 +181,7 @@ export async function createPublicBooking(
   const start = requireApiDateTime(input.startTime, 'startTime');
   assertNotPassed(start, now);
   assertWithinWindow(tenant, start, now);
+  assertOnSlotGrid(tenant, start);
   const { booking, manageToken, resourceNames, paymentRequired } = await insertBooking(deps, {
     tenant,
     actor: GUEST_ACTOR,

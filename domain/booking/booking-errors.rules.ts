@@ -1,10 +1,17 @@
 /** Error codes for booking state checks shared by several booking services. */
 import { errors } from '../errors';
 import { isBlockingStatus } from '../availability/working-hours.rules';
-import type { BookingStatus, TransitionRejection } from './booking-status.rules';
+import { ARRIVAL_LEAD_MS, type BookingStatus, type TransitionRejection } from './booking-status.rules';
 
 export function transitionError(rejection: TransitionRejection, from: string, to: string) {
   switch (rejection) {
+    case 'NOT_STARTED':
+      return errors.unprocessable(
+        'BOOKING_NOT_STARTED',
+        to === 'ARRIVED'
+          ? `The customer can be marked as arrived from ${ARRIVAL_LEAD_MS / 60_000} minutes before the start`
+          : `The booking has not started yet: it can be ${to} from its start time`,
+      );
     case 'FORCE_NOT_PERMITTED':
       return errors.forbidden('Only an owner or admin may force a status change');
     case 'FORCE_REASON_REQUIRED':

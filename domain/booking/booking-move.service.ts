@@ -12,7 +12,7 @@ import type { TenantContext } from '../tenant/tenant-context';
 import { nowOf } from '../time/clock';
 import { requireApiDateTime, toIso } from '../time/iso';
 import { assertAcceptingBookings } from './accepting-bookings.rules';
-import { assertNotPassed, assertWithinWindow } from './booking-start.rules';
+import { assertNotPassed, assertOnSlotGrid, assertWithinWindow } from './booking-start.rules';
 import { changeBooking } from './booking-change.service';
 import { guestBooking, type GuestProof } from './booking-access.service';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
@@ -138,6 +138,7 @@ export async function moveForCustomer(
   const start = requireApiDateTime(startTime, 'startTime');
   assertNotPassed(start, now);
   assertWithinWindow(tenant, start, now);
+  assertOnSlotGrid(tenant, start);
   if ('proof' in mover) await guestBooking(deps, tenant, id, mover.proof);
   let roomsChosen = false;
   const write = () =>

@@ -22,6 +22,10 @@ export interface ScheduleSegmentRow {
   itemResourceIds: (string | null)[] | null;
   customerId: string | null;
   customerName: string | null;
+  /** the customer's phone (E.164), else the booking's contact phone */
+  customerPhone: string | null;
+  /** the booking's notes: what the customer wrote, or the salon added */
+  notes: string | null;
   serviceId: string | null;
   serviceName: string | null;
   resourceType: ResourceType;
@@ -59,6 +63,7 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
       'b.promisedVia',
       'b.resourceId as bookingResourceId',
       'b.customerId',
+      'b.notes',
       'bi.serviceId',
       'sv.name as serviceName',
       'b.startTime as bookingStartTime',
@@ -69,8 +74,9 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
       'b.depositStatus',
     )
     .select('g.resourceType', 'g.resourceId', 'g.kind', 'g.phaseIndex', 'g.startTime', 'g.endTime')
-    // Raw: the customer's name falls back to the booking's contact, and the items' staff are an array.
+    // Raw: the customer's name and phone fall back to the booking's contact, and the items' staff are an array.
     .select(db.raw('COALESCE(c.name, b.contact_name) AS customer_name'))
+    .select(db.raw('COALESCE(c.phone, b.contact_phone) AS customer_phone'))
     .select(db.raw('(SELECT array_agg(i.resource_id) FROM booking_items i WHERE i.booking_id = b.id) AS item_resource_ids'))
     .orderBy([{ column: 'g.startTime' }, { column: 'g.endTime' }]);
   return rows.map((r) => plain(r) as unknown as ScheduleSegmentRow);

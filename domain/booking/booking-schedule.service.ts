@@ -32,7 +32,9 @@ export interface ScheduleBlockDto {
   /** @deprecated released names of promisedAt and promisedVia (docs/api/changelog.md: kept until 2027-06-01) */
   confirmedAt: string | null;
   confirmedVia: 'LINK' | 'SMS' | 'STAFF' | null;
-  customer: { id: string | null; name: string | null } | null;
+  customer: { id: string | null; name: string | null; phone: string | null } | null;
+  /** the booking's notes, for the staff member who serves it */
+  notes: string | null;
   serviceId: string | null;
   serviceName: string | null;
   kind: SegmentKind;
@@ -86,7 +88,8 @@ function blockDto(g: ScheduleSegmentRow): ScheduleBlockDto {
     promisedVia: g.promisedVia ?? null,
     confirmedAt: g.promisedAt ? toIso(g.promisedAt) : null,
     confirmedVia: g.promisedVia ?? null,
-    customer: g.bookingId ? { id: g.customerId, name: g.customerName } : null,
+    customer: g.bookingId ? { id: g.customerId, name: g.customerName, phone: g.customerPhone } : null,
+    notes: g.bookingId ? g.notes : null,
     serviceId: g.serviceId,
     serviceName: g.serviceName,
     kind: g.kind,

@@ -13,6 +13,9 @@
  * see INITIAL_STATUS_FOR_WALK_IN). Payment-expiry cancellation by the SYSTEM role is the ordinary
  * non-terminal -> CANCELLED edge.
  *
+ * Time: ARRIVED no earlier than ARRIVAL_LEAD_MS before the start, IN_PROGRESS, COMPLETED and
+ * NO_SHOW no earlier than the start (earliestFor); a force skips it.
+ *
  * Force: OWNER or ADMIN may pass `force: { role, reason }` (non-empty reason, for the audit log) to
  * move between any two DIFFERENT statuses, terminal ones included. A forced transition emits the
  * event of the TARGET status (forcing to COMPLETED still runs BookingCompleted effects); callers
@@ -143,7 +146,25 @@ export function eventForStatus(to: BookingStatus, opts: { bySalon?: boolean } = 
   }
 }
 
-export type TransitionRejection = 'SAME_STATUS' | 'INVALID_TRANSITION' | 'FORCE_NOT_PERMITTED' | 'FORCE_REASON_REQUIRED';
+/**
+ * How early before its start a customer may be marked ARRIVED (docs/rules/booking.md#statuses): a
+ * customer who comes a little early is there; the visit itself begins at its start.
+ */
+export const ARRIVAL_LEAD_MS = 30 * 60 * 1000;
+
+/**
+ * The earliest moment a booking may enter `to` without force, or null when the status has no time
+ * of its own (docs/rules/booking.md#statuses): ARRIVED from ARRIVAL_LEAD_MS before the start;
+ * IN_PROGRESS, COMPLETED and NO_SHOW from the start. A visit in the future is never counted.
+ */
+export function earliestFor(to: BookingStatus, startTime: string | Date): number | null {
+  const start = new Date(startTime).getTime();
+  if (to === 'ARRIVED') return start - ARRIVAL_LEAD_MS;
+  if (to === 'IN_PROGRESS' || to === 'COMPLETED' || to === 'NO_SHOW') return start;
+  return null;
+}
+
+export type TransitionRejection = 'SAME_STATUS' | 'INVALID_TRANSITION' | 'FORCE_NOT_PERMITTED' | 'FORCE_REASON_REQUIRED' | 'NOT_STARTED';
 
 export type TransitionDecision =
   | { allowed: true; from: BookingStatus; to: BookingStatus; forced: boolean; event: BookingEventName | null; auditReason: string | null }
@@ -157,7 +178,11 @@ export type TransitionDecision =
  * - `bySalon` selects BookingCancelledBySalon for a salon-initiated cancellation.
  * - `forced` is true only when the table would NOT have allowed the move.
  */
-export function decideTransition(from: BookingStatus, to: BookingStatus, opts: { force?: ForceOption | null; bySalon?: boolean } = {}): TransitionDecision {
+export function decideTransition(
+  from: BookingStatus,
+  to: BookingStatus,
+  opts: { force?: ForceOption | null; bySalon?: boolean; timing?: { startTime: string | Date; now: number } } = {},
+): TransitionDecision {
   if (from === to) return { allowed: false, from, to, rejection: 'SAME_STATUS' };
   const force = opts.force ?? null;
   if (force) {
@@ -166,6 +191,8 @@ export function decideTransition(from: BookingStatus, to: BookingStatus, opts: {
   }
   const inTable = allowedTransitions(from).includes(to);
   if (!inTable && !force) return { allowed: false, from, to, rejection: 'INVALID_TRANSITION' };
+  const earliest = opts.timing ? earliestFor(to, opts.timing.startTime) : null;
+  if (!force && earliest !== null && opts.timing!.now < earliest) return { allowed: false, from, to, rejection: 'NOT_STARTED' };
   return {
     allowed: true,
     from,

@@ -49,6 +49,7 @@ export async function changeStatus(
     const decision = decideTransition(row.status, to, {
       force: opts.force ? { role: actor.role, reason: opts.reason ?? '' } : null,
       bySalon: to === 'CANCELLED' && actor.role !== 'CUSTOMER',
+      timing: { startTime: row.startTime, now: nowOf(deps).getTime() },
     });
     if (!decision.allowed) throw transitionError(decision.rejection, row.status, to);
     if (to === 'CANCELLED') {

@@ -70,9 +70,6 @@ function shapeAfter(current: ServiceShape | null, input: ServicePatch): { shape:
   } else if (current) phases = current.phases;
   else throw invalid('duration', 'give a duration or the phases');
   const duration = phaseMinutes(phases);
-  if (input.phases && input.duration !== undefined && input.duration !== duration) {
-    throw invalid('duration', `must equal the sum of the phases' minutes (${duration})`);
-  }
   const shape: ServiceShape = {
     phases,
     bufferBeforeMinutes: input.bufferBeforeMinutes ?? current?.bufferBeforeMinutes ?? 0,
@@ -80,8 +77,12 @@ function shapeAfter(current: ServiceShape | null, input: ServicePatch): { shape:
     // a requirement sent without phases needs its room for the whole service
     requirements: (input.resourceRequirements ?? current?.requirements ?? []).map((r) => ({ resourceType: r.resourceType, phases: r.phases ?? null })),
   };
+  // a phase is named by its own fields first: the sum of phases that lack minutes is no number to compare
   const problems = shapeProblems(shape);
   if (problems.length) throw errors.validation('Request validation failed', problems);
+  if (input.phases && input.duration !== undefined && input.duration !== duration) {
+    throw invalid('duration', `must equal the sum of the phases' minutes (${duration})`);
+  }
   return { shape, duration };
 }
 

@@ -155,7 +155,11 @@ export async function seedDemoSalon(db: Db, options: { passwordHashRounds?: numb
       branding: { primaryColor: '#5E35B1', secondaryColor: '#FFB300' },
       description: '<p>Frisør, negler og vipper midt i Oslo. Demosalong.</p>',
       address: { street: 'Karl Johans gate 1', city: 'Oslo', postalCode: '0154', country: 'NO', latitude: 59.9111, longitude: 10.7503 },
+      contactPhone: '+4722000000',
+      contactEmail: 'post@salong-nordlys.no',
+      // seeded ready: services, staff with schedules and skills, business hours (docs/rules/salon.md#launch)
       onboardedAt: nowOf(options),
+      launchedAt: nowOf(options),
     });
     await seedTenantDefaults(trx, { id: tenant.id, industryType: tenant.industryType });
 

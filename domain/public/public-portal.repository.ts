@@ -47,20 +47,23 @@ export interface PublicResourceRow {
 }
 
 /**
- * The public salon list leaves out inactive salons and lapsed subscriptions (docs/rules/billing.md#subscription-gate): EXPIRED,
+ * The public salon list leaves out inactive salons, salons not launched (docs/rules/salon.md#launch) and lapsed subscriptions (docs/rules/billing.md#subscription-gate): EXPIRED,
  * or ACTIVE with a trial that ended by `now`, unless billing-exempt (same rule as isSubscriptionLapsed).
  */
 function excludeNonListedTenants(query: QueryBuilder<TenantModel>, now: Date): QueryBuilder<TenantModel> {
-  return query.where('isActive', true).where((w) =>
-    w
-      .where('billingExempt', true)
-      .orWhereNull('subscriptionStatus')
-      .orWhere((open) =>
-        open
-          .whereNot('subscriptionStatus', 'EXPIRED')
-          .where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', now)),
-      ),
-  );
+  return query
+    .where('isActive', true)
+    .whereNotNull('launchedAt')
+    .where((w) =>
+      w
+        .where('billingExempt', true)
+        .orWhereNull('subscriptionStatus')
+        .orWhere((open) =>
+          open
+            .whereNot('subscriptionStatus', 'EXPIRED')
+            .where((t) => t.whereNot('subscriptionStatus', 'ACTIVE').orWhereNull('trialEndsAt').orWhere('trialEndsAt', '>', now)),
+        ),
+    );
 }
 
 export async function pageOfListedTenants(db: Db, q: { search?: string } & PageQuery, now: Date): Promise<PageResult<PublicTenantSummary>> {
@@ -85,7 +88,8 @@ export async function findPublicTenant(db: Db, slug: string): Promise<PublicTena
 
 // settings without the key migration 180 renamed and keeps for the version before it (db/models/tenant.model.ts)
 const PUBLIC_TENANT_BY_SLUG = `SELECT id, slug, name, is_active AS "isActive", settings - 'unconfirmedFlagHoursBefore' AS settings, industry_type AS "industryType", description, address, branding,
-  subscription_status AS "subscriptionStatus", trial_ends_at AS "trialEndsAt", billing_exempt AS "billingExempt"
+  subscription_status AS "subscriptionStatus", trial_ends_at AS "trialEndsAt", billing_exempt AS "billingExempt", launched_at AS "launchedAt",
+  contact_phone AS "contactPhone", contact_email AS "contactEmail"
 FROM tenants WHERE slug = ? LIMIT 1`;
 
 export async function categoriesOf(db: Db, tenantId: string): Promise<PublicCategoryRow[]> {

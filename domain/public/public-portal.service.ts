@@ -23,6 +23,8 @@ export function publicProfile(tenant: repo.PublicTenant, now: Date) {
     industryType: tenant.industryType,
     description: tenant.description ?? null,
     address: (tenant.address as Record<string, unknown> | null) ?? null,
+    contactPhone: tenant.contactPhone ?? null,
+    contactEmail: tenant.contactEmail ?? null,
     branding: (tenant.branding as Record<string, unknown>) ?? {},
     acceptingBookings: isAcceptingBookings(tenant, now),
     settings: {

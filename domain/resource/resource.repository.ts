@@ -3,6 +3,8 @@
 import type { Db } from '../../db/db-handle';
 import { ResourceModel } from '../../db/models/resource.model';
 import { ResourceSkillModel } from '../../db/models/resource-skill.model';
+import { ResourceScheduleModel } from '../../db/models/resource-schedule.model';
+import { ServiceModel } from '../../db/models/service.model';
 import { paginate, type PageQuery, type PageResult } from '../../db/paginate';
 import { plain, plainOrUndefined, type Row } from '../../db/plain';
 
@@ -89,6 +91,22 @@ export async function resourcesWithSkill(db: Db, tenantId: string, serviceId: st
     .orderBy('name')
     .orderBy('id');
   return rows.map(plain);
+}
+
+/**
+ * Whether the salon has an active service, and a staff member ready to take bookings online for one
+ * (active, bookable online, an active weekly slot, the skill of an active service): the launch's
+ * facts (docs/rules/salon.md#launch).
+ */
+export async function launchReadiness(db: Db, tenantId: string): Promise<{ hasBookableService: boolean; hasReadyStaff: boolean }> {
+  const activeService = () => ServiceModel.query(db).select('id').where({ tenantId, isActive: true });
+  const ready = await ResourceModel.query(db)
+    .select('resources.id')
+    .where({ 'resources.tenantId': tenantId, 'resources.type': 'staff', 'resources.isActive': true, 'resources.isBookableOnline': true })
+    .whereExists(ResourceScheduleModel.query(db).whereColumn('resource_schedules.resourceId', 'resources.id').where({ isActive: true }))
+    .whereExists(ResourceSkillModel.query(db).whereColumn('resource_skills.resourceId', 'resources.id').whereIn('serviceId', activeService()))
+    .first();
+  return { hasBookableService: !!(await activeService().first()), hasReadyStaff: !!ready };
 }
 
 // ---------------------------------------------------------------- skills

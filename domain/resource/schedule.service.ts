@@ -5,7 +5,8 @@
 // create an overlap). Writes lock the resource row, so concurrent writers cannot race the check.
 import type { Db, Transaction } from '../../db/db-handle';
 import type { WorkingTimeNotice } from './resource-hooks';
-import { slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
+import { isOpenDay, slotProblems, type TimeSlot } from '../tenant/tenant-settings.rules';
+import { tenantById } from '../tenant/tenant-context';
 import { errors } from '../errors';
 import { definedFields } from '../defined-fields';
 import { toIso } from '../time/iso';
@@ -74,14 +75,32 @@ export function overrideDto(o: repo.ScheduleOverrideRow): OverrideDto {
   };
 }
 
-/** 400 for malformed or reversed times (per slot), 409 SCHEDULE_OVERLAP when slots of one day overlap. */
-export function assertWeekIsValid(slots: (TimeSlot & { dayOfWeek: number })[], field: string): void {
-  const shapeProblems = slots.flatMap((s, i) => slotProblems([s], 'X').map((p) => ({ ...p, field: p.field.replace('X[0]', `${field}[${i}]`) })));
+/** What a warning says about a written slot: it was saved, but will give no bookable time as the salon is set up. */
+export interface ScheduleWarning {
+  code: 'SCHEDULE_ON_CLOSED_DAY';
+  field: string;
+  message: string;
+}
+
+/**
+ * Where a problem of one slot is named: `schedules[i].endTime` in a list of slots, the slot's own
+ * field (`endTime`) when the request is that one slot (`field` null).
+ */
+function slotField(field: string | null, i: number, inner: string): string {
+  if (field !== null) return `${field}[${i}]${inner}`;
+  return inner ? inner.slice(1) : 'startTime';
+}
+
+/** 400 for malformed or reversed times (per slot), 409 SCHEDULE_OVERLAP when slots of one day overlap. `field` null: the request is one slot. */
+export function assertWeekIsValid(slots: (TimeSlot & { dayOfWeek: number })[], field: string | null): void {
+  const shapeProblems = slots.flatMap((s, i) => slotProblems([s], 'X').map((p) => ({ ...p, field: slotField(field, i, p.field.slice('X[0]'.length)) })));
   if (shapeProblems.length) throw errors.validation('Request validation failed', shapeProblems);
   for (let day = 0; day <= 6; day++) {
     const daySlots = slots.filter((s) => s.dayOfWeek === day);
-    if (slotProblems(daySlots, field).length) {
-      throw errors.conflict('SCHEDULE_OVERLAP', `Schedule slots overlap on day ${day}`, [{ field, message: `slots on dayOfWeek ${day} must not overlap` }]);
+    if (slotProblems(daySlots, field ?? 'dayOfWeek').length) {
+      throw errors.conflict('SCHEDULE_OVERLAP', `Schedule slots overlap on day ${day}`, [
+        { field: field ?? 'dayOfWeek', message: `slots on dayOfWeek ${day} must not overlap` },
+      ]);
     }
   }
 }
@@ -91,7 +110,6 @@ export async function listSchedules(db: Db, tenantId: string, resourceId: string
   return (await repo.weekOf(db, tenantId, resourceId)).map(scheduleDto);
 }
 
-/** Adds slots (POST /schedules and /schedules/bulk). With `replace`, the given slots become the whole week. */
 /** A changed week or override may give the staff member working time they did not have (docs/rules/waitlist.md#when-time-frees-up). */
 function scheduleChanged(
   trx: Transaction,
@@ -109,6 +127,11 @@ function scheduleChanged(
   );
 }
 
+/**
+ * Adds slots (POST /schedules with one slot, `field` null, and /schedules/bulk, `field`
+ * 'schedules'). With `replace`, the given slots become the whole week. A slot on a day the salon's
+ * business hours close is saved and warned about (docs/rules/catalogue.md#schedules-and-overrides).
+ */
 export async function addSchedules(
   db: Db,
   tenantId: string,
@@ -116,16 +139,29 @@ export async function addSchedules(
   input: ScheduleInput[],
   replace: boolean,
   waitlist: WorkingTimeNotice,
-): Promise<ScheduleDto[]> {
+  field: string | null = 'schedules',
+): Promise<{ schedules: ScheduleDto[]; warnings: ScheduleWarning[] }> {
   return db.transaction(async (trx) => {
     await existingResource(trx, tenantId, resourceId, true);
-    assertWeekIsValid(input, 'schedules');
+    assertWeekIsValid(input, field);
     const existing = replace ? [] : await repo.weekOf(trx, tenantId, resourceId);
-    assertWeekIsValid([...existing, ...input], 'schedules');
+    assertWeekIsValid([...existing, ...input], field);
     const slots = input.map((s) => ({ dayOfWeek: s.dayOfWeek, startTime: s.startTime, endTime: s.endTime, isActive: s.isActive ?? true }));
     const written = (await repo.writeWeek(trx, tenantId, resourceId, slots, replace)).map(scheduleDto);
     await scheduleChanged(trx, tenantId, resourceId, waitlist, { weekdays: replace ? undefined : [...new Set(slots.map((s) => s.dayOfWeek))] });
-    return written;
+    const { businessHours } = (await tenantById(trx, tenantId)).settings;
+    const warnings = slots.flatMap((slot, i): ScheduleWarning[] =>
+      isOpenDay(businessHours, slot.dayOfWeek)
+        ? []
+        : [
+            {
+              code: 'SCHEDULE_ON_CLOSED_DAY',
+              field: field === null ? 'dayOfWeek' : `${field}[${i}].dayOfWeek`,
+              message: `The salon is closed on day ${slot.dayOfWeek} (its business hours): nobody can book this time until the salon opens that day`,
+            },
+          ],
+    );
+    return { schedules: written, warnings };
   });
 }
 
@@ -148,9 +184,9 @@ export async function updateSchedule(
     const row = await existingSchedule(trx, tenantId, resourceId, id);
     const changes = definedFields(patch);
     const next = { dayOfWeek: row.dayOfWeek, startTime: row.startTime, endTime: row.endTime, ...changes };
-    assertWeekIsValid([next], 'schedule');
+    assertWeekIsValid([next], null);
     const others = (await repo.weekOf(trx, tenantId, resourceId)).filter((r) => r.id !== id);
-    assertWeekIsValid([...others, next], 'schedule');
+    assertWeekIsValid([...others, next], null);
     const updated = scheduleDto(await repo.patchSchedule(trx, id, changes));
     await scheduleChanged(trx, tenantId, resourceId, waitlist, { weekdays: [next.dayOfWeek] });
     return updated;

@@ -7,6 +7,7 @@
 import type { Db } from '../../db/db-handle';
 import type { TenantHooks } from './tenant-hooks';
 import type { TenantSettings } from './tenant-settings.rules';
+import { depositBlockers } from './launch.rules';
 
 export interface OnlineBookingWarning {
   code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG' | 'DEPOSIT_ZERO';
@@ -20,12 +21,6 @@ export async function onlineBookingWarnings(
   settings: Pick<TenantSettings, 'depositEnabled' | 'depositValue'>,
 ): Promise<OnlineBookingWarning[]> {
   if (!settings.depositEnabled) return [];
-  const warnings: OnlineBookingWarning[] = [];
-  if (!(await hooks.hasActivePaymentConfig(db, tenantId)))
-    warnings.push({
-      code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG',
-      message: 'Deposits are enabled but no active payment configuration exists: customers cannot pay, so online booking with a deposit is impossible',
-    });
-  if (settings.depositValue <= 0) warnings.push({ code: 'DEPOSIT_ZERO', message: 'Deposits are enabled but the deposit is 0: no deposit is taken' });
-  return warnings;
+  // the launch's own deposit check, so a settings change and the launch never disagree
+  return depositBlockers(settings, await hooks.hasActivePaymentConfig(db, tenantId)) as OnlineBookingWarning[];
 }

@@ -16,6 +16,11 @@ export interface TenantContext {
   subscriptionStatus?: string | null;
   trialEndsAt?: Date | null;
   billingExempt?: boolean;
+  /** when the salon launched: listed and bookable online from then on; null: not yet (docs/rules/salon.md#launch) */
+  launchedAt: Date | string | null;
+  /** how customers reach the salon (docs/rules/salon.md#tenant): E.164, and an e-mail address */
+  contactPhone?: string | null;
+  contactEmail?: string | null;
   /** the salon's address (its `country` is where numbers typed without a country code are read) */
   address?: unknown;
 }

@@ -43,4 +43,6 @@ export interface TenantHooks {
   bookingWindowGrew(signaller: EntitySignaller, trx: Transaction, tenantId: string): Promise<void>;
   /** The onboarding warning (docs/rules/salon.md#onboarding): does the salon have an active payment-provider configuration? */
   hasActivePaymentConfig(db: Db, tenantId: string): Promise<boolean>;
+  /** The launch's facts of the catalogue and the staff (docs/rules/salon.md#launch). */
+  launchReadiness(db: Db, tenantId: string): Promise<{ hasBookableService: boolean; hasReadyStaff: boolean }>;
 }

@@ -177,6 +177,11 @@ function openIntervals(days: BusinessHoursDay[], dayOfWeek: number): Interval[] 
   );
 }
 
+/** Whether the salon's business hours open on a day of the week at all (docs/rules/salon.md#business-hours). */
+export function isOpenDay(days: BusinessHoursDay[], dayOfWeek: number): boolean {
+  return openIntervals(days, dayOfWeek).length > 0;
+}
+
 /**
  * Days of the week whose business hours gained time (opened, or open at a time they were closed).
  * The waitlist offers those days again (docs/rules/waitlist.md#when-time-frees-up).

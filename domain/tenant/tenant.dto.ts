@@ -13,6 +13,8 @@ function profileOf(t: TenantRow) {
     branding: t.branding ?? {},
     description: t.description ?? null,
     address: t.address ?? null,
+    contactPhone: t.contactPhone ?? null,
+    contactEmail: t.contactEmail ?? null,
   };
 }
 
@@ -23,6 +25,7 @@ export function toTenantDto(t: TenantRow) {
     customDomain: t.customDomain ?? null,
     isActive: t.isActive,
     onboardedAt: toIsoOrNull(t.onboardedAt),
+    launchedAt: toIsoOrNull(t.launchedAt),
     subscriptionStatus: t.subscriptionStatus ?? null,
     trialEndsAt: toIsoOrNull(t.trialEndsAt),
     billingExempt: t.billingExempt,

@@ -10,8 +10,13 @@ import type { TenantSettings } from './tenant-settings.rules';
 /** db/ stores settings as JSON without knowing its shape; the domain's type is applied here. */
 export type TenantRow = Omit<Row<TenantModel>, 'settings'> & { settings: TenantSettings };
 export type NewTenantRow = Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding'> &
-  Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt'>>;
-export type TenantChanges = Partial<Pick<TenantRow, 'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt'>> & {
+  Partial<Pick<TenantRow, 'description' | 'address' | 'onboardedAt' | 'launchedAt' | 'contactPhone' | 'contactEmail'>>;
+export type TenantChanges = Partial<
+  Pick<
+    TenantRow,
+    'name' | 'slug' | 'industryType' | 'settings' | 'branding' | 'description' | 'address' | 'onboardedAt' | 'launchedAt' | 'contactPhone' | 'contactEmail'
+  >
+> & {
   onboarding?: OnboardingState;
 };
 

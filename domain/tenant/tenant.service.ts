@@ -1,7 +1,7 @@
 // Tenants (docs/rules/salon.md#tenant): creation with an OWNER in one transaction, reads scoped to the caller's
 // tenant (another tenant is TENANT_NOT_FOUND, never data), and partial updates merged onto the
 // stored complete settings.
-import { DEFAULT_PHONE_REGION, optionalPhone } from '../phone/phone.rules';
+import { DEFAULT_PHONE_REGION, optionalPhone, phoneRegionOf } from '../phone/phone.rules';
 import type { Db } from '../../db/db-handle';
 import type { PageResult } from '../../db/paginate';
 import { findUserById, insertUser, type UserRow } from '../users/user.repository';
@@ -29,6 +29,8 @@ export interface NewTenantInput {
   industryType?: IndustryType;
   settings?: SettingsInput;
   owner: { email: string; password: string; name?: string; phone?: string };
+  contactPhone?: string | null;
+  contactEmail?: string | null;
 }
 
 const notFound = () => errors.notFound('tenant', 'Tenant not found');
@@ -55,7 +57,7 @@ export async function createTenantWithOwner(
   const passwordHash = await hashPassword(input.owner.password, hashRounds);
   return db.transaction(async (trx) => {
     if (await repo.findTenantBySlug(trx, input.slug)) throw slugTaken();
-    const tenant = await repo.insertTenant(trx, { name: input.name, slug: input.slug, industryType, settings, branding: {} });
+    const tenant = await repo.insertTenant(trx, { name: input.name, slug: input.slug, industryType, settings, branding: {}, ...contactChanges(input, {}) });
     const ownerId = await insertUser(trx, {
       tenantId: tenant.id,
       role: 'OWNER',
@@ -95,7 +97,18 @@ export interface TenantPatch {
   branding?: Record<string, unknown>;
   description?: string | null;
   address?: Record<string, unknown> | null;
+  /** how customers reach the salon: a number as typed (stored E.164) and an e-mail; null removes */
+  contactPhone?: string | null;
+  contactEmail?: string | null;
   applyToStaff?: boolean;
+}
+
+/** The salon's contact as stored (docs/rules/salon.md#tenant): E.164 read in the salon's country, a lower-case e-mail. */
+function contactChanges(patch: Pick<TenantPatch, 'contactPhone' | 'contactEmail'>, salon: { address?: unknown }): repo.TenantChanges {
+  const changes: repo.TenantChanges = {};
+  if (patch.contactPhone !== undefined) changes.contactPhone = optionalPhone(patch.contactPhone, phoneRegionOf(salon), 'contactPhone');
+  if (patch.contactEmail !== undefined) changes.contactEmail = patch.contactEmail === null ? null : patch.contactEmail.trim().toLowerCase();
+  return changes;
 }
 
 /**
@@ -134,6 +147,7 @@ export async function updateTenant(
     if (changes.branding) await syncUploadFields(trx, signaller, id, 'tenant', id, tenant.branding, changes.branding);
     if (patch.description !== undefined) changes.description = sanitizeDescription(patch.description);
     if (patch.address !== undefined) changes.address = patch.address;
+    Object.assign(changes, contactChanges(patch, { address: changes.address !== undefined ? changes.address : tenant.address }));
     const updated = Object.keys(changes).length ? await repo.patchTenant(trx, id, changes) : tenant;
     if (patch.applyToStaff) await hooks.applyBusinessHoursToStaff(trx, id, settings.businessHours);
     const longer = daysWithLongerHours(tenant.settings.businessHours, settings.businessHours);

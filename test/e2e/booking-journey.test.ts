@@ -38,8 +38,10 @@ describe('booking journey: public portal -> workflow -> messages and visit metri
     expect(confirmation.text).to.contain('Hei Kari Nordmann!').and.contain('kl. 10:00');
 
     const staff = await apiClient(salon.owner.token);
+    // the visit is days ahead: the owner records it early with a reason (docs/rules/booking.md#statuses)
     for (const status of ['ARRIVED', 'IN_PROGRESS', 'COMPLETED'] as const) {
-      const moved = expectOk(await staff.POST('/bookings/{id}/status/{status}', { params: { path: { id: bookingId, status } }, body: {} }), 200);
+      const early = { force: true, reason: 'the customer came early by agreement' };
+      const moved = expectOk(await staff.POST('/bookings/{id}/status/{status}', { params: { path: { id: bookingId, status } }, body: early }), 200);
       expect(moved.data.status).to.equal(status);
     }
 

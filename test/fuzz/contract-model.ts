@@ -105,7 +105,21 @@ export interface ValueContext {
   dateTime: string;
 }
 
-const PATTERN_CANDIDATES = (ctx: ValueContext) => ['10:00', 'NOK', '#112233', '+4791234567', ctx.unique('fuzz'), 'abc', 'any', 'nb-NO', 'ABC123', '123456'];
+// a MIME type of the presigned upload's list and a voucher code in its shape, for the contract's patterns of them
+const PATTERN_CANDIDATES = (ctx: ValueContext) => [
+  '10:00',
+  'NOK',
+  '#112233',
+  '+4791234567',
+  ctx.unique('fuzz'),
+  'abc',
+  'any',
+  'nb-NO',
+  'ABC123',
+  '123456',
+  'application/pdf',
+  'STAMP-ABCD-EFGH',
+];
 
 /** What a well-behaved client would send for this schema. */
 export function plausible(rawSchema: Schema | undefined, name: string, ctx: ValueContext, depth = 0): unknown {

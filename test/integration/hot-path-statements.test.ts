@@ -259,6 +259,9 @@ describe('the public booking hot path statements', () => {
         'subscriptionStatus',
         'trialEndsAt',
         'billingExempt',
+        'launchedAt',
+        'contactPhone',
+        'contactEmail',
       )
       .findOne({ slug: salon.tenant.slug });
     expect(await findPublicTenant(db, salon.tenant.slug)).to.deep.equal({ ...plain(model!) });

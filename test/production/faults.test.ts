@@ -339,7 +339,9 @@ describe('production topology under faults: kill -9, a Postgres restart, Tempora
       }
     }
     const killAt = { t: 0 };
-    for (const arrived of await Promise.all(deposits.map((d) => post(baseB, `/bookings/${d.id}/status/ARRIVED`, {}, owner))))
+    for (const arrived of await Promise.all(
+      deposits.map((d) => post(baseB, `/bookings/${d.id}/status/ARRIVED`, { force: true, reason: 'the customer came a day early' }, owner)),
+    ))
       expect(arrived.status).to.equal(200);
     await eventually(
       failuresAsNotYet(async () => (smtp.heldCount() >= 50 && captures.heldCount() === 10 ? true : undefined)),

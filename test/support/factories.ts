@@ -61,7 +61,9 @@ export async function createUser(
   return { id: user.id, email, password, role, tenantId, token: await tokenFor(user) };
 }
 
-export async function createSalon(options: { industry?: IndustryType; settings?: Partial<TenantSettings>; name?: string } = {}): Promise<TestSalon> {
+export async function createSalon(
+  options: { industry?: IndustryType; settings?: Partial<TenantSettings>; name?: string; launched?: boolean } = {},
+): Promise<TestSalon> {
   await stack();
   const industry = options.industry ?? 'beauty';
   const slug = unique('salon');
@@ -71,6 +73,8 @@ export async function createSalon(options: { industry?: IndustryType; settings?:
     industryType: industry,
     settings: completeSettings(industry, options.settings),
     branding: {},
+    // a test salon takes bookings as a launched one does (docs/rules/salon.md#launch); launch tests make their own
+    launchedAt: options.launched === false ? null : new Date(),
   });
   const owner = await createUser(tenant.id, 'OWNER');
   return { tenant: tenant as TestSalon['tenant'], owner };

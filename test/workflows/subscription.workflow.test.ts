@@ -102,6 +102,9 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     const tenantId = res.body.data.user.tenantId as string;
     const service = await addService(tenantId);
     await addStaff(tenantId, [service.id]);
+    // a salon takes bookings online once it has launched (docs/rules/salon.md#launch)
+    const launched = await w.api('post', '/tenants/me/onboarding/complete', res.body.data.accessToken);
+    expect(launched.status, JSON.stringify(launched.body)).to.equal(200);
     // days pass between the owner's calls, and a session lasts 12 hours (docs/rules/auth.md#sessions): the owner signs in when they act
     const email = `${slug}@example.test`;
     const signIn = async () => {

@@ -519,6 +519,10 @@ export const ERROR_MESSAGES: Record<string, Record<Lang, string>> = {
     nb: 'Timen er avbestilt eller allerede i gang, og kan ikke flyttes.',
     en: 'The appointment is cancelled or already under way, and cannot be moved.',
   },
+  BOOKING_START_OFF_GRID: {
+    nb: 'Timer starter bare på tidene salongen viser. Velg en av dem.',
+    en: 'Appointments start only at the times the salon shows. Please pick one of them.',
+  },
   MOVE_WINDOW_CLOSED: {
     nb: 'Fristen for å flytte timen på nett er ute. Ring salongen.',
     en: 'Moving the appointment online has ended. Please call the salon.',

@@ -57,6 +57,17 @@ describe('Auth: POST /auth/register', () => {
     expect(stored[0].tokenHash).to.equal(hashOpaqueToken(refreshToken));
   });
 
+  it('when a new owner registers then the answer carries the new salon as GET /tenants/me shows it, its trial started', async () => {
+    const body = registerBody();
+    const res = await call('post', '/auth/register', undefined, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const { tenant, user, accessToken } = res.body.data;
+    expect(tenant).to.include({ id: user.tenantId, slug: body.slug, name: body.salonName });
+    expect(tenant.trialEndsAt).to.be.a('string');
+    const me = (await call('get', '/tenants/me', accessToken)).body.data;
+    for (const field of ['id', 'slug', 'name', 'industryType', 'settings', 'trialEndsAt', 'createdAt']) expect(tenant[field], field).to.deep.equal(me[field]);
+  });
+
   it('when beauty is registered with settings then given settings overlay the beauty defaults', async () => {
     const res = await call('post', '/auth/register', undefined, registerBody({ settings: { currency: 'EUR', cancellationHours: 48 } }));
     expect(res.status).to.equal(201);

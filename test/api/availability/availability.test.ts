@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import request from 'supertest';
 import { call, http } from '../../support/http';
+import { appOnClock } from '../../support/stack';
 import { createSalon, createAdmin, unique } from '../../support/factories';
 import { addService, addStaff, at, bookingSalon, knex, localDay } from '../../support/booking-fixtures';
 import { impersonationToken } from '../../support/salon-roles';
@@ -76,6 +78,48 @@ describe('availability routes', () => {
       expect(first.items[1].resourceId).to.equal(colourist.resourceId);
       // last chain start: 15:30 (ends 17:00)
       expect(res.body.data.slots.at(-1).localTime).to.equal('15:30');
+    });
+
+    it('when today is asked for after the salon closed then there are no slots and nobody works: the day is over, not full (no waitlist); before closing it has its times', async () => {
+      const s = await bookingSalon();
+      const today = localDay(0);
+      const { app, at: clock } = await appOnClock(new Date(at(today, '17:30')));
+      const ask = () => request(app).get(`/api/public/tenants/${s.tenant.slug}/availability?serviceIds=${s.serviceId}&date=${today}`);
+      const over = await ask();
+      expect(over.status, JSON.stringify(over.body)).to.equal(200);
+      expect([over.body.data.slots.length, over.body.data.working]).to.deep.equal([0, false]);
+      clock.set(new Date(at(today, '10:00')));
+      const open = await ask();
+      expect([open.body.data.slots.length > 0, open.body.data.working]).to.deep.equal([true, true]);
+    });
+
+    it('when the chain is asked for as serviceIds (the one name of a list of services) then the answer is that of the released serviceId; with both the one name counts, with neither 400 naming serviceIds', async () => {
+      const s = await bookingSalon();
+      const colour = await addService(s.tenant.id, { duration: 30 });
+      const colourist = await addStaff(s.tenant.id, [colour.id]);
+      const date = localDay(2);
+      const released = await call(
+        'get',
+        `/availability?serviceId=${s.serviceId},${colour.id}&resourceId=any,${colourist.resourceId}&date=${date}`,
+        s.owner.token,
+      );
+      const named = await call(
+        'get',
+        `/availability?serviceIds=${s.serviceId},${colour.id}&resourceIds=any,${colourist.resourceId}&date=${date}`,
+        s.owner.token,
+      );
+      expect(named.status, JSON.stringify(named.body)).to.equal(200);
+      expect(named.body.data).to.deep.equal(released.body.data);
+      expect(named.body.data.slots).to.have.length.greaterThan(0);
+      const publicNamed = await call('get', `/public/tenants/${s.tenant.slug}/availability?serviceIds=${s.serviceId}&date=${date}`);
+      expect(publicNamed.status, JSON.stringify(publicNamed.body)).to.equal(200);
+      const both = await call('get', `/availability?serviceIds=${colour.id}&serviceId=${s.serviceId}&date=${date}`, s.owner.token);
+      expect(
+        both.body.data.slots[0].items.map((i: { serviceId: string }) => i.serviceId),
+        'the one name counts',
+      ).to.deep.equal([colour.id]);
+      const neither = await call('get', `/availability?date=${date}`, s.owner.token);
+      expect([neither.status, neither.body.error?.details?.[0]?.field]).to.deep.equal([400, 'serviceIds']);
     });
 
     it('when the salon is in Europe/Oslo then on the spring-forward day 09:00 local is 07:00Z, the day before 08:00Z', async () => {

@@ -106,6 +106,32 @@ describe('billing configs (/superadmin/billing-configs)', function () {
     expect(await platform.knex('platform_billing_configs').where({ isActive: true }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
   });
 
+  it('when one config is activated while the active one is edited and health-checked then every request answers 200, round after round (the locks in one order)', async () => {
+    const refusing = http.createServer((_req, res) => res.writeHead(401).end());
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', () => r()));
+    const polar = (await call('post', BASE, admin, body({ apiBaseUrl: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}` }))).body.data;
+    const sandboxId = await activateSandbox();
+    try {
+      const statuses: number[][] = [];
+      for (let round = 0; round < 16; round++) {
+        // each round activates the inactive config while the active one is changed and checked
+        const [activating, busy] = round % 2 === 0 ? [polar.id, sandboxId] : [sandboxId, polar.id];
+        const results = await Promise.all([
+          call('put', `${BASE}/${busy}`, admin, { displayName: `busy ${round}` }),
+          call('post', `${BASE}/${activating}/activate`, admin),
+          call('post', `${BASE}/${busy}/health-check`, admin),
+          call('put', `${BASE}/${busy}`, admin, { storeId: `store-${round}` }),
+        ]);
+        statuses.push(results.map((r) => r.status));
+      }
+      expect(statuses, 'no 409 CONCURRENT_UPDATE').to.deep.equal(statuses.map(() => [200, 200, 200, 200]));
+      const { platform } = await stack();
+      expect(await platform.knex('platform_billing_configs').where({ isActive: true }).select('id')).to.deep.equal([{ id: sandboxId }]);
+    } finally {
+      refusing.close();
+    }
+  });
+
   it('when a health check runs then OK or FAILED is recorded with the time', async () => {
     const sandboxId = await activateSandbox();
     const ok = await call('post', `${BASE}/${sandboxId}/health-check`, admin);

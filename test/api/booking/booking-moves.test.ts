@@ -145,7 +145,7 @@ describe('moving a booking (HTTP, the real worker)', function () {
     const wrongPhone = await move(s, guest, at(day, '12:00'), { phone: phone() });
     expect([wrongPhone.status, wrongPhone.body.error.code]).to.deep.equal([404, 'BOOKING_NOT_FOUND']);
     const noProof = await move(s, guest, at(day, '12:00'), {});
-    expect([noProof.status, noProof.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+    expect([noProof.status, noProof.body.error.code], 'nobody said who they are').to.deep.equal([401, 'UNAUTHORIZED']);
 
     const owner = await signInCustomer();
     const other = await signInCustomer();

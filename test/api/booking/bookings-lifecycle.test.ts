@@ -22,9 +22,9 @@ async function book(s: BookingSalon, opts: { date?: string; time?: string; resou
 
 describe('booking lifecycle', () => {
   describe('POST /bookings/:id/status/:status', () => {
-    it('when a booking walks the table CONFIRMED -> ARRIVED -> IN_PROGRESS -> COMPLETED then each step bumps the version, is audited and signalled', async () => {
+    it('when a booking that has started walks the table CONFIRMED -> ARRIVED -> IN_PROGRESS -> COMPLETED then each step bumps the version, is audited and signalled', async () => {
       const s = await bookingSalon();
-      const b = await book(s);
+      const b = await book(s, { date: localDay(-1) });
       for (const [to, event, version] of [
         ['ARRIVED', 'BookingArrived', 2],
         ['IN_PROGRESS', 'BookingStarted', 3],
@@ -45,6 +45,32 @@ describe('booking lifecycle', () => {
       ]);
       expect(log.body.data[1]).to.include({ fromStatus: 'CONFIRMED', actorRole: 'STAFF', actorUserId: s.staff[0].user.id, forced: false });
       expect(log.body.meta).to.deep.equal({ total: 4, page: 1, limit: 20, totalPages: 1 });
+    });
+
+    it('when a booking of tomorrow is marked ARRIVED, IN_PROGRESS or NO_SHOW tonight then 422 BOOKING_NOT_STARTED, nothing changes and no visit is counted; the owner may force it with a reason', async () => {
+      const s = await bookingSalon();
+      const customer = await call('post', '/customers', s.owner.token, { name: 'Kari Nordmann', phone: '+4791112233' });
+      const res = await call('post', '/bookings', s.owner.token, {
+        startTime: at(localDay(1), '10:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+        customerId: customer.body.data.id,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const b = res.body.data;
+      for (const to of ['ARRIVED', 'IN_PROGRESS', 'NO_SHOW']) {
+        const early = await call('post', `/bookings/${b.id}/status/${to}`, s.staff[0].user.token);
+        expect(early.status, `${to}: ${JSON.stringify(early.body)}`).to.equal(422);
+        expect(early.body.error.code).to.equal('BOOKING_NOT_STARTED');
+      }
+      const row = await (await knex())('bookings').where({ id: b.id }).first('status', 'version');
+      expect(row).to.deep.equal({ status: 'CONFIRMED', version: 1 });
+      const forced = await call('post', `/bookings/${b.id}/status/IN_PROGRESS`, s.owner.token, { force: true, reason: 'started a day early by agreement' });
+      expect(forced.status, JSON.stringify(forced.body)).to.equal(200);
+      expect(forced.body.data.status).to.equal('IN_PROGRESS');
+      const completed = await call('post', `/bookings/${b.id}/status/COMPLETED`, s.owner.token);
+      expect(completed.status, 'completing a visit in the future needs a force of its own').to.equal(422);
+      const tenantCustomer = await (await knex())('tenant_customers').where({ tenantId: s.tenant.id, customerId: customer.body.data.id }).first();
+      expect(tenantCustomer.firstVisit ?? null, 'no visit counted').to.equal(null);
     });
 
     it('when a move is not in the table then 409 BOOKING_INVALID_TRANSITION; the same status too', async () => {

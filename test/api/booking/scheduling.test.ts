@@ -354,12 +354,39 @@ describe('scheduling: processing time, buffers, rooms and equipment (HTTP)', () 
         );
       const first = staff.find((r: { resourceId: string }) => r.resourceId === s.staff[0].resourceId);
       expect(blocks(first)).to.deep.equal(['colour WORK 10:00-10:30', 'cut WORK 10:30-11:00', 'colour PROCESSING 10:30-11:05', 'colour WORK 11:05-11:30']);
-      expect(first.blocks[0]).to.deep.include({ serviceId: s.colourId, status: 'CONFIRMED', customer: { id: colour.customerId, name: 'Kari Kunde' } });
+      const customer = await (await knex())('customers').where({ id: colour.customerId }).first('phone');
+      expect(first.blocks[0]).to.deep.include({
+        serviceId: s.colourId,
+        status: 'CONFIRMED',
+        customer: { id: colour.customerId, name: 'Kari Kunde', phone: customer.phone },
+        notes: null,
+      });
       expect(staff.find((r: { resourceId: string }) => r.resourceId === s.staff[1].resourceId).blocks).to.deep.equal([]);
       expect(resources).to.have.length(1);
       expect(resources[0]).to.include({ resourceId: s.stationId, type: 'equipment', name: 'Fargestasjon' });
       expect(blocks(resources[0])).to.deep.equal(['colour PROCESSING 10:30-11:05']);
       expect(open.map((b: { bookingId: string; kind: string }) => [b.bookingId, b.kind])).to.deep.equal([[unassigned.id, 'WORK']]);
+    });
+
+    it("when the staff member reads the day then each block of a booking gives the customer's phone and the booking's notes, to call a customer who is late", async () => {
+      const s = await colourSalon();
+      const day = localDay(3);
+      const number = phone();
+      const booked = await call('post', '/bookings', s.owner.token, {
+        startTime: at(day, '12:00'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[1].resourceId }],
+        customer: { name: 'Per Sen', phone: number },
+        notes: 'Allergisk mot ammoniakk',
+      });
+      expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+      const res = await call('get', `/schedule?date=${day}`, s.staff[1].user.token);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const [block] = res.body.data.staff[0].blocks;
+      expect(block).to.deep.include({
+        bookingId: booked.body.data.id,
+        notes: 'Allergisk mot ammoniakk',
+        customer: { id: booked.body.data.customerId, name: 'Per Sen', phone: number },
+      });
     });
 
     it('when a STAFF member reads the day then they see their own row and, elsewhere, only the blocks of bookings they may see; bad dates 400, no token 401', async () => {

@@ -88,6 +88,13 @@ describe('services and categories', () => {
       expect(ok.status).to.equal(201);
     });
 
+    it('when a phase is sent empty beside a duration then 400 VALIDATION_ERROR names its kind and minutes, not the duration', async () => {
+      const res = await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, duration: 30, phases: [{}] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['phases.0.kind', 'phases.0.minutes']);
+      expect(JSON.stringify(res.body)).not.to.contain('NaN');
+    });
+
     it('when a service has 10 phases then 201; 11 phases, a phase of 0 minutes or none at all is 400', async () => {
       const ten = Array.from({ length: 10 }, (_, i) => ({ kind: i % 2 ? 'PROCESSING' : 'WORK', minutes: 5 }));
       expect((await s.as('OWNER', 'post', '/services', { name: unique('X'), price: 1, phases: ten })).body.data.duration).to.equal(50);

@@ -203,11 +203,19 @@ describe('input at the edge', () => {
       expect(res.body.error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
 
-    it('when a body comes without a content-type then 415 UNSUPPORTED_MEDIA_TYPE saying what to send', async () => {
+    it('when a body comes without a content-type, or the required body is missing, then 400 VALIDATION_ERROR naming the body and saying what to send (docs/rules/errors.md#request-bodies)', async () => {
       const s = await createSalon();
-      const res = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).send(Buffer.from('{"name":"x"}'));
-      expect(res.status).to.equal(415);
-      expect(res.body.error).to.deep.equal({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A request body needs content-type: application/json' });
+      const expected = {
+        code: 'VALIDATION_ERROR',
+        message: 'A request body is required',
+        details: [{ field: 'body', message: 'is required: send it as JSON (content-type: application/json)' }],
+      };
+      const untyped = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).send(Buffer.from('{"name":"x"}'));
+      expect([untyped.status, untyped.body.error]).to.deep.equal([400, expected]);
+      const missing = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`);
+      expect([missing.status, missing.body.error]).to.deep.equal([400, expected]);
+      const text = await (await http()).post('/api/services').set('Authorization', `Bearer ${s.owner.token}`).set('content-type', 'text/plain').send('name=x');
+      expect([text.status, text.body.error.code], 'another media type stays 415').to.deep.equal([415, 'UNSUPPORTED_MEDIA_TYPE']);
     });
 
     it('when the JSON is malformed then 400 VALIDATION_ERROR on the body', async () => {

@@ -97,7 +97,7 @@ describe('payments: cancellation refunds', function () {
 
   it('when an authorized booking is marked NO_SHOW then the deposit is captured and kept', async () => {
     const { salon, booking } = await paidBooking({ captureMode: 'MANUAL' });
-    const res = await call('post', `/bookings/${booking.id}/status/NO_SHOW`, salon.owner.token, {});
+    const res = await call('post', `/bookings/${booking.id}/status/NO_SHOW`, salon.owner.token, { force: true, reason: 'called to say she will not come' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const captured = await eventually(async () => {
       const [p] = await paymentRows(booking.id);

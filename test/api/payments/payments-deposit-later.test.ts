@@ -98,7 +98,8 @@ describe('payments: deposits requested later', function () {
     expect(codes(await patch({ depositEnabled: true, depositType: 'fixed', depositValue: 20000 }))).to.deep.equal(['DEPOSIT_WITHOUT_PAYMENT_CONFIG']);
     expect(codes(await patch({ depositValue: 0 }))).to.deep.equal(['DEPOSIT_WITHOUT_PAYMENT_CONFIG', 'DEPOSIT_ZERO']);
     const onboarding = await call('get', '/tenants/me/onboarding', salon.owner.token);
-    expect(codes(onboarding)).to.deep.equal(['DEPOSIT_WITHOUT_PAYMENT_CONFIG', 'DEPOSIT_ZERO']);
+    // the review lists the salon's other warnings too (its contact, docs/rules/salon.md#launch): the deposit's are these
+    expect(codes(onboarding).filter((code) => code.startsWith('DEPOSIT_'))).to.deep.equal(['DEPOSIT_WITHOUT_PAYMENT_CONFIG', 'DEPOSIT_ZERO']);
 
     const configured = await vippsSalon();
     const ok = await call('patch', `/tenants/${configured.salon.tenant.id}`, configured.salon.owner.token, { settings: { depositValue: 15000 } });

@@ -83,7 +83,9 @@ describe('payments: ePay (default provider) against its stand-in', function () {
     const booking = await bookOnline(salon);
     await payInEpayWindow((await paymentPage(salon, booking)).redirectUrl!);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'AUTHORIZED', 'authorized');
-    expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {})).status).to.equal(200);
+    expect(
+      (await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, { force: true, reason: 'the customer came a day early' })).status,
+    ).to.equal(200);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'captured');
     const [payment] = await paymentRows(booking.id);
     const { epay } = await stack();

@@ -139,6 +139,28 @@ describe('public booking portal', () => {
       expect(sig.sent.filter((x) => x.ref.workflowId === `booking:${d.id}`).map((x) => x.event)).to.deep.equal([{ type: 'BookingCreated', entityVersion: 1 }]);
     });
 
+    it("when a guest books 13:07 at a salon of 15-minute steps then 422 BOOKING_START_OFF_GRID naming startTime and nothing is booked; 13:15 is booked, and the salon's own booking at 15:07 too", async () => {
+      const s = await bookingSalon();
+      const day = localDay(3);
+      const off = await book(s, { startTime: at(day, '13:07'), items: [{ serviceId: s.serviceId }], customer: guest() });
+      expect(off.response.status, JSON.stringify(off.error)).to.equal(422);
+      expect(off.error?.error.code).to.equal('BOOKING_START_OFF_GRID');
+      expect(off.error?.error.details?.map((d) => d.field)).to.deep.equal(['startTime']);
+      const seconds = await book(s, {
+        startTime: new Date(Date.parse(at(day, '13:15')) + 30_000).toISOString(),
+        items: [{ serviceId: s.serviceId }],
+        customer: guest(),
+      });
+      expect(seconds.error?.error.code, 'half a minute past the grid').to.equal('BOOKING_START_OFF_GRID');
+      expect(await (await knex())('bookings').where({ tenantId: s.tenant.id })).to.have.length(0);
+      expectOk(await book(s, { startTime: at(day, '13:15'), items: [{ serviceId: s.serviceId }], customer: guest() }), 201);
+      const staff = await call('post', '/bookings', s.owner.token, {
+        startTime: at(day, '15:07'),
+        items: [{ serviceId: s.serviceId, resourceId: s.staff[0].resourceId }],
+      });
+      expect(staff.status, JSON.stringify(staff.body)).to.equal(201);
+    });
+
     it('when the phone belongs to an existing customer then the booking links to them without changing their name (not merged)', async () => {
       const s = await bookingSalon();
       const db = await knex();
@@ -287,13 +309,13 @@ describe('public booking portal', () => {
       expect((await db('bookings').where({ id }).first()).status).to.equal('PENDING');
     });
 
-    it('when the proof is wrong then 404; when no proof or an unknown field is sent then 400', async () => {
+    it('when the proof is wrong then 404; when no proof is sent and nobody is signed in then 401; an unknown field is 400', async () => {
       const { s, id } = await guestBooking();
       const api = await apiClient();
       const params = { path: { slug: s.tenant.slug, id } };
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: { phone: '+4712345678' } }), 404, 'BOOKING_NOT_FOUND');
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: { token: 'abc.def' } }), 404, 'BOOKING_NOT_FOUND');
-      expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: {} }), 400, 'VALIDATION_ERROR');
+      expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: {} }), 401, 'UNAUTHORIZED');
       const unknownField = { phone: '+4795555555', why: 'x' };
       expectError(await api.POST('/public/tenants/{slug}/bookings/{id}/cancel', { params, body: unknownField }), 400, 'VALIDATION_ERROR');
     });

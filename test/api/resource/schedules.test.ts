@@ -59,6 +59,28 @@ describe('schedules, overrides and time-off', () => {
       expect(rows.every((row: { tenantId: string }) => row.tenantId === s.tenant.id)).to.equal(true);
     });
 
+    it('when a slot is added on a Sunday, when the salon is closed, then it is saved and the answer warns, naming its dayOfWeek; an open day has no warning', async () => {
+      const r = await newResource(s);
+      const sunday = await s.as('OWNER', 'post', `/resources/${r.id}/schedules`, slot(0, '10:00', '14:00'));
+      expect(sunday.status, JSON.stringify(sunday.body)).to.equal(201);
+      expect(sunday.body.warnings).to.have.length(1);
+      expect(sunday.body.warnings[0]).to.include({ code: 'SCHEDULE_ON_CLOSED_DAY', field: 'dayOfWeek' });
+      expect(await (await db())('resource_schedules').where({ resourceId: r.id, dayOfWeek: 0 })).to.have.length(1);
+      const bulk = await s.as('OWNER', 'post', `/resources/${r.id}/schedules/bulk`, { schedules: [slot(1, '09:00', '17:00'), slot(0, '15:00', '16:00')] });
+      expect(bulk.status, JSON.stringify(bulk.body)).to.equal(201);
+      expect(bulk.body.warnings.map((w: { field: string }) => w.field)).to.deep.equal(['schedules[1].dayOfWeek']);
+      const monday = await s.as('OWNER', 'post', `/resources/${r.id}/schedules`, slot(2, '09:00', '12:00'));
+      expect(monday.body.warnings).to.deep.equal([]);
+    });
+
+    it("when the one slot of POST /schedules ends before it starts then 400 names the slot's own endTime, a list's slot schedules[i].endTime", async () => {
+      const r = await newResource(s);
+      const single = await s.as('OWNER', 'post', `/resources/${r.id}/schedules`, slot(1, '12:00', '11:00'));
+      expect([single.status, single.body.error.details.map((d: { field: string }) => d.field)]).to.deep.equal([400, ['endTime']]);
+      const list = await s.as('OWNER', 'post', `/resources/${r.id}/schedules/bulk`, { schedules: [slot(1, '08:00', '09:00'), slot(1, '12:00', '11:00')] });
+      expect([list.status, list.body.error.details.map((d: { field: string }) => d.field)]).to.deep.equal([400, ['schedules[1].endTime']]);
+    });
+
     it('when bulk replace is sent then the given slots become the whole week', async () => {
       const r = await newResource(s);
       await s.as('OWNER', 'post', `/resources/${r.id}/schedules/bulk`, { schedules: [slot(1, '08:00', '16:00'), slot(3, '08:00', '16:00')] });

@@ -340,7 +340,7 @@ describe('Tenants: PATCH /tenants/:id', () => {
 
 describe('Tenants: onboarding (OWNER only)', () => {
   before(signInAdmin);
-  it('when a new owner asks for the state then 7 steps come back, none completed, no warnings', async () => {
+  it('when a new owner asks for the state then 7 steps come back, none completed, and the warnings list what blocks the launch and the missing contact', async () => {
     const { owner } = await createSalon();
     const res = await call('get', '/tenants/me/onboarding', owner.token);
     expect(res.status).to.equal(200);
@@ -353,7 +353,9 @@ describe('Tenants: onboarding (OWNER only)', () => {
       'booking_policy',
       'review_launch',
     ]);
-    expect(res.body.data).to.deep.include({ currentStep: 0, completedSteps: [], isComplete: false, onboardedAt: null, warnings: [] });
+    expect(res.body.data).to.deep.include({ currentStep: 0, completedSteps: [], isComplete: false, onboardedAt: null });
+    expect(res.body.data.launchBlockers.map((b: { code: string }) => b.code)).to.deep.equal(['NO_BOOKABLE_SERVICE', 'NO_READY_STAFF']);
+    expect(res.body.data.warnings.map((w: { code: string }) => w.code)).to.deep.equal(['NO_BOOKABLE_SERVICE', 'NO_READY_STAFF', 'SALON_CONTACT_MISSING']);
   });
 
   it('when steps are marked done then progress moves forward, and going back is ignored (200, unchanged)', async () => {
@@ -374,7 +376,8 @@ describe('Tenants: onboarding (OWNER only)', () => {
   it('when deposits are enabled (no payment configuration exists yet) then a warning is reported', async () => {
     const { owner } = await createSalon({ settings: { depositEnabled: true, depositValue: 20 } });
     const res = await call('get', '/tenants/me/onboarding', owner.token);
-    expect(res.body.data.warnings).to.deep.equal([{ code: 'DEPOSIT_WITHOUT_PAYMENT_CONFIG', message: res.body.data.warnings[0].message }]);
+    expect(res.body.data.warnings.map((w: { code: string }) => w.code)).to.include('DEPOSIT_WITHOUT_PAYMENT_CONFIG');
+    expect(res.body.data.launchBlockers.map((w: { code: string }) => w.code)).to.include('DEPOSIT_WITHOUT_PAYMENT_CONFIG');
   });
 
   it('when onboarding is completed then onboardedAt is set once, all steps are done, and the tenant shows it', async () => {

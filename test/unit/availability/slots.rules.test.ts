@@ -201,6 +201,18 @@ describe('slot computation', () => {
       expect(result({ businessHours: openEveryDay().map((d) => ({ ...d, isOpen: false })) }).working).to.equal(false);
       expect(result({}).working).to.equal(true);
     });
+    it('when today is asked for after closing, or too late for the 60 minutes of the service, then the day is over (not worked, never full); an hour before closing it is still worked', () => {
+      const today = (localTime: string) => result({ date: '2026-06-02', now: localToUtc('2026-06-02', localTime, OSLO) });
+      expect([today('17:30').slots.length, today('17:30').working], 'after closing').to.deep.equal([0, false]);
+      expect(today('16:01').working, 'too late for the service').to.equal(false);
+      expect(today('16:00').working, 'one last hour').to.equal(true);
+      const booked = result({
+        date: '2026-06-02',
+        now: localToUtc('2026-06-02', '12:00', OSLO),
+        resources: [resource('A', { bookings: [booking('2026-06-02', '09:00', '17:00')] })],
+      });
+      expect([booked.slots.length, booked.working], 'booked to closing with time ahead: full').to.deep.equal([0, true]);
+    });
   });
 
   describe('strict skill match and candidates', () => {

@@ -15,6 +15,7 @@ import {
   isMessageSuperseded,
   isRemindable,
   reminderDueAt,
+  ARRIVAL_LEAD_MS,
 } from '../../../domain/booking/booking-status.rules';
 
 // The complete table of docs/rules/booking.md#statuses: every (from, to) pair not listed here is rejected without force.
@@ -121,6 +122,35 @@ describe('booking status rules', () => {
         expect(canTransition(from, to, opts?.force)).to.equal((expected as { allowed: boolean }).allowed);
       });
     }
+  });
+
+  describe('a visit counts once it has begun (docs/rules/booking.md#statuses)', () => {
+    const start = Date.parse('2026-12-04T10:00:00Z');
+    const timing = (offsetMs: number) => ({ startTime: new Date(start), now: start + offsetMs });
+    it('when the customer is marked arrived exactly 30 minutes before the start then allowed; a millisecond earlier is NOT_STARTED', () => {
+      expect(ARRIVAL_LEAD_MS).to.equal(30 * 60_000);
+      expect(decideTransition('CONFIRMED', 'ARRIVED', { timing: timing(-ARRIVAL_LEAD_MS) })).to.deep.include({ allowed: true });
+      expect(decideTransition('CONFIRMED', 'ARRIVED', { timing: timing(-ARRIVAL_LEAD_MS - 1) })).to.deep.include({ allowed: false, rejection: 'NOT_STARTED' });
+    });
+    for (const [from, to] of [
+      ['CONFIRMED', 'IN_PROGRESS'],
+      ['ARRIVED', 'IN_PROGRESS'],
+      ['IN_PROGRESS', 'COMPLETED'],
+      ['CONFIRMED', 'NO_SHOW'],
+    ] as const) {
+      it(`when ${from} -> ${to} at the start then allowed; a millisecond before it is NOT_STARTED`, () => {
+        expect(decideTransition(from, to, { timing: timing(0) })).to.deep.include({ allowed: true });
+        expect(decideTransition(from, to, { timing: timing(-1) })).to.deep.include({ allowed: false, rejection: 'NOT_STARTED' });
+      });
+    }
+    it('when a booking a day ahead is cancelled or confirmed then its time does not matter; an owner forcing COMPLETED with a reason is allowed', () => {
+      expect(decideTransition('CONFIRMED', 'CANCELLED', { timing: timing(-86_400_000) })).to.deep.include({ allowed: true });
+      expect(decideTransition('PENDING', 'CONFIRMED', { timing: timing(-86_400_000) })).to.deep.include({ allowed: true });
+      expect(decideTransition('CONFIRMED', 'COMPLETED', { timing: timing(-86_400_000), force: { role: 'OWNER', reason: 'paid ahead' } })).to.deep.include({
+        allowed: true,
+        forced: true,
+      });
+    });
   });
 
   describe('events', () => {

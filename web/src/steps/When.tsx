@@ -107,7 +107,9 @@ export function When({
     if (wanted.length === 0) return;
     setDays((now) => ({ ...now, ...Object.fromEntries(wanted.map((d) => [d, { status: 'loading' } as Loaded])) }));
     for (const date of wanted) {
-      void call(() => api.GET('/public/tenants/{slug}/availability', { params: { path: { slug }, query: { serviceId, resourceId, date } } })).then((result) => {
+      void call(() =>
+        api.GET('/public/tenants/{slug}/availability', { params: { path: { slug }, query: { serviceIds: serviceId, resourceIds: resourceId, date } } }),
+      ).then((result) => {
         if (!live) return;
         setDays((now) => ({
           ...now,
