@@ -4,16 +4,10 @@
 // the same public read twice: without a token, and with a staff access token, which makes the api
 // check the token's user and session on the way in. Prints p50/p95 of each, sequential and 20 in
 // flight, and the api's CPU (its event loop's thread, from /proc) per request.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
-import { createLogger } from '../integrations/logger';
-import { RecordingSignaller } from '../test/support/recording-signaller';
+import { startBenchPlatform } from './support/bench-platform';
 import { requestClient } from './support/request-client';
 import { mainThreadCpuMs } from './support/proc-cpu';
 
@@ -44,20 +38,12 @@ function pct(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-auth-'));
-  const config = loadConfig({
-    ...process.env,
+  const { platform, stop } = await startBenchPlatform('auth', {
     NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
     RATE_LIMIT_GLOBAL: '100000000',
     RATE_LIMIT_AUTH: '1000',
     PASSWORD_HASH_ROUNDS: '4',
   });
-  const platform = await startPlatform(
-    { ...config, databaseUrl: undefined },
-    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
-  );
   const app = createApp(platform.deps, { validateResponses: false });
   const server = app.listen(0);
   await new Promise((r) => server.once('listening', r));
@@ -108,8 +94,7 @@ async function main(): Promise<void> {
   } finally {
     await client.terminate();
     server.close();
-    await platform.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -11,17 +11,13 @@
 // Each line also prints the api thread's CPU per call (from /proc: what a call costs whatever else
 // runs on the machine), beside the wall-clock p50/p95 (which a shared, busy machine stretches).
 // BENCH_DAY_REQUESTS sets the number of (a)'s requests (default 300; more to profile it).
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { FETCH_CLIENT, requestClient } from './support/request-client';
 import { mainThreadCpuMs } from './support/proc-cpu';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
-import { createLogger } from '../integrations/logger';
+import { startBenchPlatform } from './support/bench-platform';
 import { RecordingSignaller } from '../test/support/recording-signaller';
 import { bookingHooks } from '../composition/domain-hooks';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
@@ -163,12 +159,7 @@ async function book(knex: DbPool, tenant: TenantContext, salon: Awaited<ReturnTy
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-availability-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000' });
-  const platform = await startPlatform(
-    { ...config, databaseUrl: undefined },
-    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
-  );
+  const { platform, stop } = await startBenchPlatform('availability', { RATE_LIMIT_GLOBAL: '1000000' });
   const knex = platform.knex;
   const app = createApp(platform.deps, { validateResponses: false });
   const server = app.listen(0);
@@ -326,8 +317,7 @@ async function main(): Promise<void> {
     );
   } finally {
     server.close();
-    await platform.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -6,18 +6,12 @@
 //   (b) next-available-date scanning 90 days                          target p95 < 50 ms
 //   (c) 100 concurrent public bookings: one slot -> exactly 1 created; 100 slots -> all 100, p95 < 200 ms
 //   (d) the api's CPU per public booking (its event loop's thread, from /proc), 10 in flight
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { DbPool } from '../db/db-handle';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
+import { startBenchPlatform } from './support/bench-platform';
 import { createKnex } from '../db/knex';
-import { createLogger } from '../integrations/logger';
-import { RecordingSignaller } from '../test/support/recording-signaller';
 import { completeSettings } from '../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../domain/time/salon-time.rules';
 import { FETCH_CLIENT, requestClient } from './support/request-client';
@@ -79,19 +73,7 @@ async function salon(knex: DbPool, name: string, staffCount: number, duration: n
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_GLOBAL: '1000000',
-    RATE_LIMIT_BOOKING_CREATE: '1000000',
-  });
-  const platform = await startPlatform(
-    { ...config, databaseUrl: undefined },
-    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
-  );
+  const { platform, stop } = await startBenchPlatform('bookings', { RATE_LIMIT_GLOBAL: '1000000', RATE_LIMIT_BOOKING_CREATE: '1000000' });
   // BENCH_POOL_MAX: a bigger pool than the default 10 (createKnex), to see what the pool costs.
   const poolMax = Number(process.env.BENCH_POOL_MAX ?? 0);
   const knex = poolMax > 0 ? createKnex(platform.deps.config.databaseUrl!, { max: poolMax }) : platform.knex;
@@ -321,8 +303,7 @@ async function main(): Promise<void> {
     await client.terminate();
     server.close();
     if (knex !== platform.knex) await knex.destroy();
-    await platform.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 
   const a = results.a as { p50: number; p95: number; slots: number };

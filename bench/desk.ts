@@ -14,16 +14,11 @@
 // and critical findings (target 0).
 // Profiles (Chrome DevTools Protocol): loopback (none), and 4x CPU slowdown (Emulation.setCPUThrottlingRate).
 // RUNS (default 5) sets the runs per profile.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
-import { createLogger } from '../integrations/logger';
-import { RecordingSignaller } from '../test/support/recording-signaller';
+import { startBenchPlatform } from './support/bench-platform';
 import { closeSharedBrowser, sharedBrowser } from '../test/support/chromium';
 import { median, paintTimings, recordFirstLoad } from './support/first-load';
 import { scan } from '../test/browser/support';
@@ -93,19 +88,7 @@ async function accessibility(browser: Browser, base: string, login: { email: str
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-desk-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_GLOBAL: '1000000',
-    RATE_LIMIT_AUTH: '1000000',
-  });
-  const platform = await startPlatform(
-    { ...config, databaseUrl: undefined },
-    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
-  );
+  const { platform, stop } = await startBenchPlatform('desk', { RATE_LIMIT_GLOBAL: '1000000', RATE_LIMIT_AUTH: '1000000' });
   const date = utcToLocalDate(new Date(), 'Europe/Oslo');
   const busy = await seedBusyDay(platform.knex, date);
   const app = createApp(platform.deps);
@@ -140,8 +123,7 @@ async function main(): Promise<void> {
   } finally {
     await closeSharedBrowser().catch(() => undefined);
     server.close();
-    await platform.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
   console.log(
     `front desk first load of a day of ${BUSY_STAFF} staff, ${BUSY_ROOMS} rooms and ${busy.bookings} bookings (1024x768), median of ${RUNS} cold runs per row`,

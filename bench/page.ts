@@ -11,16 +11,11 @@
 //   throttled  4x CPU slowdown (Emulation.setCPUThrottlingRate) and slow 3G (Network.emulateNetworkConditions:
 //              400 ms latency, 400 kbit/s down, 400 kbit/s up)
 // RUNS (default 5) sets the runs per row.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../config';
-import { startPlatform } from '../devstack/platform';
 import { createApp } from '../api/app';
-import { createLogger } from '../integrations/logger';
-import { RecordingSignaller } from '../test/support/recording-signaller';
+import { startBenchPlatform } from './support/bench-platform';
 import { closeSharedBrowser, sharedBrowser } from '../test/support/chromium';
 import { median, paintTimings, recordFirstLoad } from './support/first-load';
 import { seedDemoSalon, DEMO_SLUG } from '../domain/demo/demo-salon';
@@ -60,12 +55,7 @@ async function measure(browser: Browser, url: string, profile: Profile): Promise
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-page-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL: '1000000' });
-  const platform = await startPlatform(
-    { ...config, databaseUrl: undefined },
-    { persistentData: false, logger: createLogger('silent'), signaller: new RecordingSignaller() },
-  );
+  const { platform, stop } = await startBenchPlatform('page', { RATE_LIMIT_GLOBAL: '1000000' });
   await seedDemoSalon(platform.knex, { passwordHashRounds: 4 });
   const app = createApp(platform.deps);
   const server = app.listen(0, '127.0.0.1');
@@ -100,8 +90,7 @@ async function main(): Promise<void> {
   } finally {
     await closeSharedBrowser().catch(() => undefined);
     server.close();
-    await platform.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
   console.log(`booking page first load (${url.replace(/\d+\/.*/, '<port>/' + DEMO_SLUG)}), median of ${RUNS} cold runs per row`);
   console.table(rows);

@@ -20,6 +20,7 @@
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { SANDBOX_SIGNATURE_HEADER, sandboxSignature } from '../integrations/payments/sandbox/sandbox-provider';
+import { listen } from './listen';
 
 export function isSandboxApiKey(key: string): boolean {
   return /^sk_(test|live)_[A-Za-z0-9]{8,}$/.test(key);
@@ -255,12 +256,7 @@ ${s.status === 'PENDING' ? [button('pay', 'Pay'), button('decline', 'Decline (ca
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const address = server.address();
-  base = `http://${host}:${typeof address === 'object' && address ? address.port : options.port}`;
+  base = await listen(server, host, options.port);
   return {
     url: base,
     delivered,

@@ -29,6 +29,7 @@ import http from 'node:http';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { vippsWebhookHeaders } from '../integrations/payments/vipps/vipps-signature';
+import { listen } from './listen';
 
 /** The client secret the sandbox accepts for a client id. */
 export function vippsSandboxSecret(clientId: string): string {
@@ -488,12 +489,7 @@ ${
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const address = server.address();
-  base = `http://${host}:${typeof address === 'object' && address ? address.port : options.port}`;
+  base = await listen(server, host, options.port);
 
   const known = (reference: string) => {
     const p = payments.get(reference);

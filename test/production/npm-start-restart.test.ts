@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../devstack/postgres';
 import { installedCliPath } from '../../devstack/official-temporal/paths';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { run, type Proc } from '../support/processes';
+import { npmStartEnv } from '../support/npm-start';
 import { answers200, eventually } from '../support/eventually';
 import { workflowIdle } from '../support/workflow-history';
 import { officialCli } from '../support/temporal';
@@ -41,16 +41,10 @@ describe('npm start (dist/bin/dev.js) stopped and started again on the same DATA
   });
 
   it('when npm start is stopped and started again then every run is kept, the Web UI and the CLI find the salon’s bookings by search attributes, and a reminder due meanwhile is sent once', async () => {
-    const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      TEMPORAL_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort),
-      OIDC_DEV_PORT: String(oidcPort),
-      LOG_LEVEL: 'warn',
-      PASSWORD_HASH_ROUNDS: '4',
-    };
+    const {
+      ports: { port, temporalPort, uiPort, oidcPort },
+      env,
+    } = await npmStartEnv(dataDir, { LOG_LEVEL: 'warn', PASSWORD_HASH_ROUNDS: '4' });
     const api = `http://127.0.0.1:${port}/api`;
     const ui = `http://127.0.0.1:${uiPort}`;
     const sms = new FolderSmsSender(path.join(dataDir, 'sms'));

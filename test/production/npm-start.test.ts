@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../devstack/postgres';
 import { run, type Proc } from '../support/processes';
+import { npmStartEnv } from '../support/npm-start';
 import { answers200, eventually } from '../support/eventually';
 import { devSignIn } from '../../devstack/oidc/dev-sign-in';
 import { DEV_OIDC_CLIENT_ID } from '../../devstack/oidc/dev-identity-provider';
@@ -51,15 +52,7 @@ describe('npm start (dist/bin/dev.js)', function () {
       const busy = await freePort();
       const holder = await occupy(busy);
       try {
-        const env = {
-          DATA_DIR: dir,
-          PORT: String(await freePort()),
-          TEMPORAL_PORT: String(await freePort()),
-          TEMPORAL_UI_PORT: String(await freePort()),
-          OIDC_DEV_PORT: String(await freePort()),
-          [variable]: String(busy),
-          LOG_LEVEL: 'warn',
-        };
+        const { env } = await npmStartEnv(dir, { [variable]: String(busy), LOG_LEVEL: 'warn' });
         const refused = run('bin/dev.js', env);
         expect(await refused.exited, refused.output).to.equal(1);
         expect(refused.output.trim()).to.equal(`port ${busy} is already in use (${variable}); stop what uses it or set ${variable} to another port`);
@@ -72,16 +65,10 @@ describe('npm start (dist/bin/dev.js)', function () {
   });
 
   it('when started, a second start in the same folder is refused by name, and SIGTERM stops everything cleanly with exit 0', async () => {
-    const [port, temporalPort, uiPort, oidcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      TEMPORAL_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort),
-      OIDC_DEV_PORT: String(oidcPort),
-      LOG_LEVEL: 'info',
-      PASSWORD_HASH_ROUNDS: '4',
-    };
+    const {
+      ports: { port, temporalPort, uiPort, oidcPort },
+      env,
+    } = await npmStartEnv(dataDir, { LOG_LEVEL: 'info', PASSWORD_HASH_ROUNDS: '4' });
     first = run('bin/dev.js', env);
     await eventually(
       () => answers200(`http://127.0.0.1:${port}/api/health`),

@@ -8,7 +8,6 @@ import { stack } from '../support/stack';
 import { vippsSandboxSalesUnit } from '../../devstack/vipps-sandbox-server';
 import { publicPayment } from '../../domain/payments/payment.service';
 import { healthCheckConfig } from '../../domain/payments/payment-config.service';
-import type { PaymentDeps } from '../../domain/payments/payment-change';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
 import type { BookingHooks, FreedTime } from '../../domain/booking/booking-hooks';
 import { tenantById } from '../../domain/tenant/tenant-context';
@@ -44,20 +43,8 @@ describe('a deposit requested later (time skipping, real database, Vipps sandbox
 
   /** how far the test server's clock is ahead of the wall clock: the customer and Vipps act at the server's time */
   let skewMs = 0;
-  const paymentDeps = async (): Promise<PaymentDeps> => {
-    const { platform, config } = await stack();
-    const now = () => new Date(Date.now() + skewMs);
-    return {
-      knex: platform.knex,
-      signaller: signaller!,
-      keyring: config.credentialKeys,
-      providers: sandbox.providers,
-      manageLinkKey: config.keys.manageLink,
-      bookingHooks,
-      now,
-    };
-  };
-  const sandbox = withVippsSandbox(paymentDeps);
+  const sandbox = withVippsSandbox({ signaller: () => signaller, now: () => new Date(Date.now() + skewMs) });
+  const paymentDeps = sandbox.deps;
   before(async () => {
     const { config } = await stack();
     sms = new FolderSmsSender(`${config.dataDir}/sms-${OUTBOX}`);

@@ -6,9 +6,7 @@ import { expect } from 'chai';
 import { stack } from '../support/stack';
 import { vippsSandboxSalesUnit } from '../../devstack/vipps-sandbox-server';
 import { healthCheckConfig } from '../../domain/payments/payment-config.service';
-import type { PaymentDeps } from '../../domain/payments/payment-change';
 import type { EntitySignaller } from '../../domain/workflow-signals/entity-signaller';
-import { bookingHooks } from '../../composition/domain-hooks';
 import { eventually } from '../support/eventually';
 import { withTimeSkipping } from './support/time-skipping';
 import { endSceneWorkflows, seedDeposit, startPaymentWorkflow, withPaymentWorker, withVippsSandbox } from './support/payment-scene';
@@ -22,18 +20,8 @@ describe('payment workflow with Vipps MobilePay (time skipping, real database, V
   /** the signaller of the test that runs now: the webhooks it receives signal its workflows */
   let signaller: EntitySignaller | undefined;
 
-  const paymentDeps = async (): Promise<PaymentDeps> => {
-    const { platform, config } = await stack();
-    return {
-      knex: platform.knex,
-      signaller: signaller!,
-      keyring: config.credentialKeys,
-      providers: sandbox.providers,
-      manageLinkKey: config.keys.manageLink,
-      bookingHooks,
-    };
-  };
-  const sandbox = withVippsSandbox(paymentDeps);
+  const sandbox = withVippsSandbox({ signaller: () => signaller });
+  const paymentDeps = sandbox.deps;
 
   afterEach(async () => {
     await sandbox.vipps.releaseWebhooks();

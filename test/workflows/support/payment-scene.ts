@@ -194,18 +194,35 @@ export async function endSceneWorkflows(t: TimeSkipping, scene: { booking: { id:
 }
 
 /**
- * A Vipps sandbox of the file's own (mocha hooks start and stop it) and the providers that reach it:
- * its signed webhooks are received by the platform's webhook service with `deps()`, whose signaller
- * is the running test's, so they reach the workflows under test.
+ * A Vipps sandbox of the file's own (mocha hooks start and stop it), the providers that reach it, and
+ * the payment services' deps over them: its signed webhooks are received by the platform's webhook
+ * service with `deps()`, whose signaller is the running test's (`scene.signaller()`), so they reach
+ * the workflows under test; `scene.now`, when given, is the clock the services read.
  */
-export function withVippsSandbox(deps: () => Promise<PaymentDeps>): { vipps: VippsSandbox; providers: PaymentProviders } {
-  const sandbox = {} as { vipps: VippsSandbox; providers: PaymentProviders };
+export function withVippsSandbox(scene: { signaller: () => EntitySignaller | undefined; now?: () => Date }): {
+  vipps: VippsSandbox;
+  providers: PaymentProviders;
+  deps: () => Promise<PaymentDeps>;
+} {
+  const sandbox = {} as { vipps: VippsSandbox; providers: PaymentProviders; deps: () => Promise<PaymentDeps> };
+  sandbox.deps = async () => {
+    const { platform, config } = await stack();
+    return {
+      knex: platform.knex,
+      signaller: scene.signaller()!,
+      keyring: config.credentialKeys,
+      providers: sandbox.providers,
+      manageLinkKey: config.keys.manageLink,
+      bookingHooks,
+      ...(scene.now ? { now: scene.now } : {}),
+    };
+  };
   before(async () => {
     const { config } = await stack();
     sandbox.vipps = await startVippsSandbox({
       deliver: async (url, body, headers) => {
         const tenantId = new URL(url).pathname.split('/').pop()!;
-        await receiveWebhook(await deps(), 'vipps', tenantId, { method: 'POST', rawBody: Buffer.from(body), query: {}, headers, search: '' });
+        await receiveWebhook(await sandbox.deps(), 'vipps', tenantId, { method: 'POST', rawBody: Buffer.from(body), query: {}, headers, search: '' });
         return 200;
       },
     });
