@@ -224,6 +224,9 @@ export async function cancelWhatIsToCome(deps: ErasureDeps, erasureId: string): 
   if (e.status === 'COMPLETED') return;
   const { actor, bySalon } = cancellingActor(e);
   const owner = customerSubject(e) ? { tenantId: e.tenantId, customerId: e.customerId } : { accountId: e.customerAccountId! };
+  const seriesOwner: SeriesOwner = owner;
+  // read first: cancelling the booking a series was made from ends that series too (docs/rules/series.md)
+  const activeSeries = (await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => s.status === 'ACTIVE').map((s) => s.id);
   for (const booking of await bookings.openFutureBookingsOf(deps.knex, owner, now)) {
     await deps.knex.transaction(async (trx) => {
       const row = await lockBookingRow(trx, booking.tenantId, booking.id);
@@ -233,11 +236,12 @@ export async function cancelWhatIsToCome(deps: ErasureDeps, erasureId: string): 
       await addToOutcome(trx, e.id, { bookingsCancelled: 1 });
     });
   }
-  const seriesOwner: SeriesOwner = owner;
-  for (const series of (await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => s.status === 'ACTIVE')) {
+  const stillActive = new Set((await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => s.status === 'ACTIVE').map((s) => s.id));
+  for (const series of (await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => activeSeries.includes(s.id))) {
     const owning: Actor = { userId: e.requestedByUserId, role: 'OWNER', resourceId: null };
     await deps.knex.transaction(async (trx) => {
-      await endSeries({ ...deps, knex: trx }, await tenantById(trx, series.tenantId), owning, series.id, { cancelBooked: false });
+      if (stillActive.has(series.id))
+        await endSeries({ ...deps, knex: trx }, await tenantById(trx, series.tenantId), owning, series.id, { cancelBooked: false });
       await addToOutcome(trx, e.id, { seriesEnded: 1 });
     });
   }

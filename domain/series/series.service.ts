@@ -317,7 +317,8 @@ async function cancelBookedToCome(deps: SeriesDeps, tenant: TenantContext, actor
 export const firstBookingCancelled: BookingHooks['bookingCancelled'] = async (signaller, trx, cancelled, now) => {
   if (cancelled.by === 'CUSTOMER') return;
   const series = await lockSeriesStartedBy(trx, cancelled.tenantId, cancelled.bookingId);
-  if (series?.status !== 'ACTIVE') return;
+  // FINISHED: every occurrence is booked (a long booking window books them all at once), some still to come
+  if (series?.status !== 'ACTIVE' && series?.status !== 'FINISHED') return;
   await changeSeries(signaller, trx, series, { status: 'ENDED', endedAt: now, endReason: 'FIRST_BOOKING_CANCELLED' }, 'SeriesFirstBookingCancelled');
 };
 

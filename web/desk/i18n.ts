@@ -435,6 +435,19 @@ export const DESK_ERRORS: Record<string, Record<Lang, string>> = {
     nb: 'timen kan ikke bekreftes (avbestilt, startet eller ferdig).',
     en: 'the appointment cannot be confirmed (cancelled, started or finished).',
   },
+  BOOKING_NOT_PROMISABLE: {
+    nb: 'kunden kan ikke love å komme til denne timen (avbestilt, startet eller ferdig).',
+    en: 'the customer can no longer promise to come to this appointment (cancelled, started or finished).',
+  },
+  DEPOSIT_WITHOUT_PAYMENT_CONFIG: {
+    nb: 'depositum er på, men ingen betalingsløsning er aktiv: kundene kan ikke betale det.',
+    en: 'deposits are on, but no payment configuration is active: customers cannot pay them.',
+  },
+  BOOKING_NOT_STARTED: {
+    nb: 'timen har ikke begynt ennå: kunden kan merkes som kommet fra en halvtime før.',
+    en: 'the appointment has not begun yet: the customer can be marked arrived from half an hour before.',
+  },
+  DEPOSIT_ZERO: { nb: 'depositum er på med beløp 0: sett beløpet, eller slå depositum av.', en: 'deposits are on at 0: set the amount, or turn deposits off.' },
   RESOURCE_NOT_AVAILABLE: { nb: 'behandleren er ikke på jobb da.', en: 'the staff member is not working then.' },
   RESOURCE_NOT_QUALIFIED: { nb: 'behandleren utfører ikke alle tjenestene.', en: 'the staff member does not do every service.' },
   DATE_BEYOND_BOOKING_WINDOW: { nb: 'datoen er for langt fram i tid.', en: 'the date is too far ahead.' },

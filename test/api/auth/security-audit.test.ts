@@ -316,13 +316,14 @@ describe('the second security round: each attack, as the attacker made it (docs/
     }, 'the paid booking confirmed');
     const made = await series(honoured.id);
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
-    // the worker's step on the day the next occurrence enters the salon's 7-day window
+    // the worker's step on day 4, a week before the next occurrence (day 11)
     const { platform } = await stack();
     const deps = { knex: platform.knex, signaller: platform.deps.signaller, manageLinkKey: platform.deps.config.keys.manageLink, bookingHooks };
     await bookDueOccurrences(deps, made.body.data.id, localToUtc(localDay(4), '00:00', 'Europe/Oslo'), 0);
     const occurrence = await db('booking_series_occurrences').where({ seriesId: made.body.data.id, occurrenceIndex: 1 }).first();
     const booked = await db('bookings').where({ id: occurrence.bookingId }).first();
-    expect([booked.status, booked.depositStatus], 'waits for the salon and the deposit').to.deep.equal(['PENDING', 'PENDING']);
+    // a week ahead, its deposit is owed and asked for 6 days before (docs/rules/payments.md#deposits-at-any-distance)
+    expect([booked.status, booked.depositStatus], 'waits for the salon and the deposit').to.deep.equal(['PENDING', 'SCHEDULED']);
 
     const cancelled = await call('post', `/bookings/${honoured.id}/cancel`, s.owner.token, { bySalon: true });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
