@@ -107,11 +107,13 @@ describe('the front desk: the day (HTTP)', function () {
     const id = created.body.data.id as string;
     expect(created.body.data.nextStatuses).to.deep.equal(['ARRIVED', 'IN_PROGRESS', 'NO_SHOW', 'CANCELLED']);
     expect(created.body.data.waitingFor).to.equal(null);
-    const arrived = await call('post', `/bookings/${id}/status/ARRIVED`, s.owner.token);
+    // 09:00 may be still to come when the test runs: the owner marks it with a reason (docs/rules/booking.md#statuses)
+    const EARLY = { force: true, reason: 'the walk through the statuses' };
+    const arrived = await call('post', `/bookings/${id}/status/ARRIVED`, s.owner.token, EARLY);
     expect(arrived.body.data.nextStatuses).to.deep.equal(['IN_PROGRESS', 'NO_SHOW', 'CANCELLED']);
-    const started = await call('post', `/bookings/${id}/status/IN_PROGRESS`, s.owner.token);
+    const started = await call('post', `/bookings/${id}/status/IN_PROGRESS`, s.owner.token, EARLY);
     expect(started.body.data.nextStatuses).to.deep.equal(['COMPLETED', 'CANCELLED']);
-    const completed = await call('post', `/bookings/${id}/status/COMPLETED`, s.owner.token);
+    const completed = await call('post', `/bookings/${id}/status/COMPLETED`, s.owner.token, EARLY);
     expect(completed.body.data.nextStatuses).to.deep.equal([]);
   });
 

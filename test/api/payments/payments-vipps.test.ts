@@ -28,6 +28,8 @@ async function approvedBooking(captureMode: 'AUTO' | 'MANUAL', settings: Partial
   return { salon, credentials, booking, paymentId: page.paymentId };
 }
 
+/** The visits here are days ahead: the owner marks them with a reason (docs/rules/booking.md#statuses). */
+const EARLY = { force: true, reason: 'the visit is marked ahead of its day' };
 describe('payments: Vipps MobilePay against its sandbox', function () {
   this.timeout(90_000);
 
@@ -79,7 +81,7 @@ describe('payments: Vipps MobilePay against its sandbox', function () {
     expect((await paymentRows(booking.id))[0]).to.include({ status: 'AUTHORIZED', provider: 'vipps', providerSessionId: paymentId });
     expect(vipps.delivered.filter((d) => d.reference === paymentId).map((d) => [d.name, d.status])).to.deep.include(['AUTHORIZED', 200]);
 
-    expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, {})).status).to.equal(200);
+    expect((await call('post', `/bookings/${booking.id}/status/ARRIVED`, salon.owner.token, EARLY)).status).to.equal(200);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the deposit captured');
     await paymentWorkflowEnded(paymentId);
     // Vipps keeps AUTHORIZED after a capture: the aggregate says what was taken
@@ -139,7 +141,7 @@ describe('payments: Vipps MobilePay against its sandbox', function () {
 
   it('when a booking with a reserved Vipps deposit is a no-show then the deposit is captured and kept', async () => {
     const { salon, booking, paymentId } = await approvedBooking('MANUAL');
-    expect((await call('post', `/bookings/${booking.id}/status/NO_SHOW`, salon.owner.token, {})).status).to.equal(200);
+    expect((await call('post', `/bookings/${booking.id}/status/NO_SHOW`, salon.owner.token, EARLY)).status).to.equal(200);
     await eventually(async () => (await bookingRow(booking.id)).depositStatus === 'PAID', 'the no-show deposit PAID');
     expect((await stack()).vipps.payment(paymentId)!.aggregate.capturedAmount.value).to.equal(20000);
   });
