@@ -30,6 +30,8 @@ describe('joining the waitlist from the booking page (browser)', function () {
       await page.getByRole('button', NEXT).click();
       await page.getByRole('heading', { level: 2, name: 'Velg dag og tid' }).waitFor();
       const day = page.locator(`.days [aria-describedby="day-${full}"]`);
+      // the week's days are drawn after their availability loads: count them only once they are there
+      await page.locator('.days [aria-describedby]').first().waitFor();
       if (!(await day.count())) await page.getByRole(version === 'v2' ? 'button' : 'link', { name: /Neste uke/ }).click();
       await day.click();
       await page.getByText('Alle tidene denne dagen er tatt.').waitFor();
