@@ -236,11 +236,10 @@ export async function cancelWhatIsToCome(deps: ErasureDeps, erasureId: string): 
       await addToOutcome(trx, e.id, { bookingsCancelled: 1 });
     });
   }
-  const stillActive = new Set((await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => s.status === 'ACTIVE').map((s) => s.id));
   for (const series of (await seriesOfOwner(deps.knex, seriesOwner)).filter((s) => activeSeries.includes(s.id))) {
     const owning: Actor = { userId: e.requestedByUserId, role: 'OWNER', resourceId: null };
     await deps.knex.transaction(async (trx) => {
-      if (stillActive.has(series.id))
+      if (series.status === 'ACTIVE')
         await endSeries({ ...deps, knex: trx }, await tenantById(trx, series.tenantId), owning, series.id, { cancelBooked: false });
       await addToOutcome(trx, e.id, { seriesEnded: 1 });
     });
