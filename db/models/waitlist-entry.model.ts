@@ -29,5 +29,7 @@ export class WaitlistEntryModel extends BaseModel {
   createdBy!: string | null;
   /** how often its link was sent again on a join with its phone (migration 232) */
   linkResends!: number;
+  /** answered to a public join whose phone already waited: opens and leaves, waits for nothing (migration 233) */
+  decoy!: boolean;
   version!: number;
 }

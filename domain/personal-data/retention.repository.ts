@@ -36,6 +36,7 @@ function dueCustomers(db: Db, tenantId: string, cutoff: Date, now: Date) {
       WaitlistEntryModel.query(db)
         .whereColumn('waitlist_entries.tenantId', 'customers.tenantId')
         .where('waitlist_entries.status', 'WAITING')
+        .where('waitlist_entries.decoy', false)
         .where((w) => w.whereColumn('waitlist_entries.contactPhone', 'customers.phone').orWhereColumn('waitlist_entries.contactEmail', 'customers.email')),
     )
     .where(raw(LAST_ACTIVITY), '<=', cutoff)

@@ -44,11 +44,11 @@ export type NewEntry = Pick<
   | 'language'
 >;
 
-/** Throws waitlist_entries_one_per_phone when the phone already waits over an overlapping range. */
-export async function insertEntry(trx: Transaction, entry: NewEntry): Promise<EntryRow> {
+/** Throws waitlist_entries_one_per_phone when the phone already waits over an overlapping range (a decoy never does). */
+export async function insertEntry(trx: Transaction, entry: NewEntry, decoy = false): Promise<EntryRow> {
   const [row] = await returnedRows<EntryRow>(
     WaitlistEntryModel.query(trx)
-      .insert({ ...entry, status: 'WAITING', version: 1 })
+      .insert({ ...entry, status: 'WAITING', version: 1, decoy })
       .returning('*'),
   );
   return row;
@@ -63,7 +63,7 @@ export async function lockWaitingEntryOfPhone(
   toDate: string,
 ): Promise<EntryRow | undefined> {
   const row = await WaitlistEntryModel.query(trx)
-    .where({ tenantId, contactPhone: phone, status: 'WAITING' })
+    .where({ tenantId, contactPhone: phone, status: 'WAITING', decoy: false })
     .where('fromDate', '<=', toDate)
     .where('toDate', '>=', fromDate)
     .orderBy('createdAt')
@@ -122,7 +122,7 @@ export interface EntryFilter {
 }
 
 export async function pageOfEntries(db: Db, tenantId: string, f: EntryFilter, page: PageQuery): Promise<PageResult<EntryRow>> {
-  const query = WaitlistEntryModel.query(db).where({ tenantId });
+  const query = WaitlistEntryModel.query(db).where({ tenantId, decoy: false });
   if (f.date) query.where('fromDate', '<=', f.date).where('toDate', '>=', f.date);
   if (f.serviceId) query.whereRaw('? = ANY(service_ids)', [f.serviceId]);
   if (f.status) query.where('status', f.status);
@@ -151,7 +151,7 @@ export async function pageOfAccountEntries(db: Db, customerAccountId: string, pa
 /** WAITING entries whose range touches [firstDate, lastDate], first in line first. */
 export async function waitingEntriesBetween(db: Db, tenantId: string, firstDate: string, lastDate: string): Promise<EntryRow[]> {
   const rows = await WaitlistEntryModel.query(db)
-    .where({ tenantId, status: 'WAITING' })
+    .where({ tenantId, status: 'WAITING', decoy: false })
     .where('fromDate', '<=', lastDate)
     .where('toDate', '>=', firstDate)
     .orderBy([
@@ -165,7 +165,7 @@ export async function waitingEntriesBetween(db: Db, tenantId: string, firstDate:
 export async function anyoneWaiting(db: Db, tenantId: string, firstDate: string, lastDate: string): Promise<boolean> {
   const row = await WaitlistEntryModel.query(db)
     .select('id')
-    .where({ tenantId, status: 'WAITING' })
+    .where({ tenantId, status: 'WAITING', decoy: false })
     .where('fromDate', '<=', lastDate)
     .where('toDate', '>=', firstDate)
     .first();

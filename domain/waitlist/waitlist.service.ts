@@ -30,6 +30,7 @@ import {
   insertEntry,
   lockEntry,
   lockWaitingEntryOfPhone,
+  moveEntry,
   pageOfAccountEntries,
   pageOfEntries,
   type EntryFilter,
@@ -103,11 +104,11 @@ async function addEntry(deps: WaitlistDeps, tenant: TenantContext, input: JoinIn
     } catch (err) {
       if (!isExclusionViolation(err, 'waitlist_entries_one_per_phone')) throw err;
       await sendLinkAgain(deps, trx, tenant.id, asked);
-      return undefined;
+      // the phone already waits: answered with a decoy of what was asked, so neither the answer nor its link tells that it does
+      return insertEntry(trx, asked, true);
     }
   });
-  // the phone already waits: answered as a join, so nobody learns that it does; the entry asked for was not made
-  return { ...entryDto(entry ?? { ...asked, status: 'WAITING', bookingId: null, linkResends: 0, version: 1, createdAt: now, updatedAt: now }), token };
+  return { ...entryDto(entry), token };
 }
 
 /**
@@ -139,18 +140,27 @@ async function entryWithToken(db: Db, tenantId: string, id: string, token: unkno
   return entry;
 }
 
+/** A decoy has no workflow to end it: past its last date it reads as an entry its workflow ended would. */
+function asSeen(entry: EntryRow, tenant: TenantContext, now: Date): EntryRow {
+  const over = entry.decoy && entry.status === 'WAITING' && entry.toDate < utcToLocalDate(now, tenant.settings.timezone);
+  return over ? { ...entry, status: 'EXPIRED' } : entry;
+}
+
 /** GET /public/tenants/:slug/waitlist/:id?token= */
 export async function viewEntry(deps: WaitlistDeps, tenant: TenantContext, id: string, token: unknown): Promise<WaitlistEntryDto> {
-  return entryDto(await entryWithToken(deps.knex, tenant.id, id, token));
+  return entryDto(asSeen(await entryWithToken(deps.knex, tenant.id, id, token), tenant, nowOf(deps)));
 }
 
 /**
  * Ends a WAITING entry (LEFT) and withdraws its open offer, releasing the held time. Leaving twice
  * is harmless; a BOOKED or EXPIRED entry is 409 WAITLIST_ENTRY_CLOSED.
  */
-async function leave(deps: WaitlistDeps, trx: Transaction, entry: EntryRow): Promise<void> {
+async function leave(deps: WaitlistDeps, trx: Transaction, tenant: TenantContext, row: EntryRow): Promise<void> {
+  const entry = asSeen(row, tenant, nowOf(deps));
   if (entry.status === 'LEFT') return;
   if (entry.status !== 'WAITING') throw errors.conflict('WAITLIST_ENTRY_CLOSED', `The entry is ${entry.status.toLowerCase()}; it can no longer be left`);
+  // a decoy has no workflow and no offers: leaving it is its row alone
+  if (entry.decoy) return void (await moveEntry(trx, entry, 'LEFT'));
   await changeEntry(deps.signaller, trx, entry, 'LEFT', 'WaitlistEntryLeft');
   await withdrawOpenOffers(deps, trx, { entryId: entry.id });
 }
@@ -158,7 +168,7 @@ async function leave(deps: WaitlistDeps, trx: Transaction, entry: EntryRow): Pro
 /** DELETE /public/tenants/:slug/waitlist/:id?token= */
 export async function leaveWaitlist(deps: WaitlistDeps, tenant: TenantContext, id: string, token: unknown): Promise<void> {
   await entryWithToken(deps.knex, tenant.id, id, token);
-  await deps.knex.transaction(async (trx) => leave(deps, trx, (await lockEntry(trx, tenant.id, id))!));
+  await deps.knex.transaction(async (trx) => leave(deps, trx, tenant, (await lockEntry(trx, tenant.id, id))!));
 }
 
 /** DELETE /waitlist/:id (staff). */
@@ -166,7 +176,7 @@ export async function removeWaitlistEntry(deps: WaitlistDeps, tenant: TenantCont
   await deps.knex.transaction(async (trx) => {
     const entry = await lockEntry(trx, tenant.id, id);
     if (!entry) throw errors.notFound('waitlistEntry');
-    await leave(deps, trx, entry);
+    await leave(deps, trx, tenant, entry);
   });
 }
 

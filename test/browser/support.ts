@@ -79,7 +79,7 @@ export async function openPage(
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;
-  opened.push(context);
+  opened.push({ context, page, dir });
   return {
     page,
     context,
@@ -92,7 +92,7 @@ export async function openPage(
   };
 }
 
-const opened: BrowserContext[] = [];
+const opened: { context: BrowserContext; page: Page; dir: string }[] = [];
 
 /** `before` hook of a browser test file: the embedded stack and the browser, started once. */
 export async function startBrowserStack(this: Mocha.Context): Promise<void> {
@@ -101,9 +101,14 @@ export async function startBrowserStack(this: Mocha.Context): Promise<void> {
   await sharedBrowser();
 }
 
-/** Closes the contexts the test opened (call from afterEach). */
-export async function closePages(): Promise<void> {
-  while (opened.length) await opened.pop()!.close();
+/** Closes the contexts the test opened (call from afterEach); a failed test first leaves a screenshot of each page as it was. */
+export async function closePages(this: Mocha.Context | void): Promise<void> {
+  const failed = this?.currentTest?.state === 'failed';
+  while (opened.length) {
+    const { context, page, dir } = opened.pop()!;
+    if (failed) await page.screenshot({ path: path.join(dir, 'zz-failed.png'), fullPage: true }).catch(() => undefined);
+    await context.close();
+  }
 }
 
 export interface PageSalon extends BookingSalon {

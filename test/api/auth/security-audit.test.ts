@@ -424,6 +424,9 @@ describe('the second security round: each attack, as the attacker made it (docs/
     const probe = await call('post', `/public/tenants/${s.tenant.slug}/waitlist`, undefined, body('Nysgjerrig'));
     expect(probe.status, JSON.stringify(probe.body)).to.equal(201);
     expect(JSON.stringify(probe.body)).to.not.match(/already|allerede|EXISTS/i);
+    // the answer's link opens as a new entry's does
+    const opened = await call('get', `/public/tenants/${s.tenant.slug}/waitlist/${probe.body.data.id}?token=${probe.body.data.token}`);
+    expect([opened.status, opened.body.data?.status, opened.body.data?.customer?.name]).to.deep.equal([200, 'WAITING', 'Nysgjerrig']);
     const { sms } = await stack();
     await eventually(async () => {
       const links = (await sms.sentTo(owner)).filter((m) => m.text.includes(`/waitlist/${waiting.body.data.id}?token=`));

@@ -120,7 +120,7 @@ describe('waitlist (HTTP)', () => {
   });
 
   describe('one entry per phone and salon over overlapping dates', () => {
-    it('when the phone already waits over overlapping dates then a public join answers as any join and writes nothing; staff get 409 WAITLIST_ENTRY_EXISTS; other dates, another salon or after leaving are fine', async () => {
+    it('when the phone already waits over overlapping dates then a public join answers as any join with a decoy whose link opens and leaves like an entry but waits for nothing; staff get 409 WAITLIST_ENTRY_EXISTS; other dates, another salon or after leaving are fine', async () => {
       const s = await bookingSalon();
       const other = await bookingSalon();
       const customer = { name: 'Dobbel', phone: phone() };
@@ -130,11 +130,40 @@ describe('waitlist (HTTP)', () => {
       expect([overlap.status, overlap.body.data.status, overlap.body.data.fromDate]).to.deep.equal([201, 'WAITING', localDay(5)]);
       expect(Object.keys(overlap.body.data).sort()).to.deep.equal(Object.keys(first.body.data).sort());
       const db = await knex();
-      expect((await db('waitlist_entries').where({ tenantId: s.tenant.id, contactPhone: customer.phone })).map((e: { id: string }) => e.id)).to.deep.equal([
-        first.body.data.id,
-      ]);
-      // the answered entry was never made: its link opens nothing, as any unknown entry's
-      expect((await call('get', `/public/tenants/${s.tenant.slug}/waitlist/${overlap.body.data.id}?token=${overlap.body.data.token}`)).status).to.equal(404);
+      expect(
+        (await db('waitlist_entries').where({ tenantId: s.tenant.id, contactPhone: customer.phone, decoy: false })).map((e: { id: string }) => e.id),
+      ).to.deep.equal([first.body.data.id]);
+      // the answered entry is a decoy: its link opens what was asked, as a new entry's does, and leaves it
+      const decoyLink = `/public/tenants/${s.tenant.slug}/waitlist/${overlap.body.data.id}?token=${overlap.body.data.token}`;
+      const seen = await call('get', decoyLink);
+      expect([seen.status, seen.body.data?.status, seen.body.data?.fromDate, seen.body.data?.toDate]).to.deep.equal([200, 'WAITING', localDay(5), localDay(9)]);
+      expect(Object.keys(seen.body.data).sort()).to.deep.equal(
+        Object.keys((await call('get', `/public/tenants/${s.tenant.slug}/waitlist/${first.body.data.id}?token=${first.body.data.token}`)).body.data).sort(),
+      );
+      // it waits for nothing: not on the salon's list, no workflow told of it
+      const listed = await call('get', '/waitlist', s.owner.token);
+      expect(listed.body.data.map((e: { id: string }) => e.id))
+        .to.include(first.body.data.id)
+        .and.not.include(overlap.body.data.id);
+      const signaller = (await stack()).platform.deps.signaller as RecordingSignaller;
+      const signalsOf = (id: string) => signaller.sent.filter((x) => x.ref.workflowId === `waitlist-entry:${id}`);
+      expect(signalsOf(first.body.data.id)).to.have.length.above(0);
+      expect(signalsOf(overlap.body.data.id)).to.deep.equal([]);
+      expect((await call('delete', decoyLink)).status).to.equal(204);
+      expect((await call('get', decoyLink)).body.data.status).to.equal('LEFT');
+      expect(signalsOf(overlap.body.data.id)).to.deep.equal([]);
+      expect((await call('get', `/public/tenants/${s.tenant.slug}/waitlist/${first.body.data.id}?token=${first.body.data.token}`)).body.data.status).to.equal(
+        'WAITING',
+      );
+      // past its last date a decoy reads as an entry its workflow ended would
+      const late = await join(s, { fromDate: localDay(2), toDate: localDay(3), customer });
+      await db('waitlist_entries')
+        .where({ id: late.body.data.id, decoy: true })
+        .update({ fromDate: localDay(-3), toDate: localDay(-1) });
+      const lateLink = `/public/tenants/${s.tenant.slug}/waitlist/${late.body.data.id}?token=${late.body.data.token}`;
+      expect((await call('get', lateLink)).body.data.status).to.equal('EXPIRED');
+      const leaveLate = await call('delete', lateLink);
+      expect([leaveLate.status, leaveLate.body.error?.code]).to.deep.equal([409, 'WAITLIST_ENTRY_CLOSED']);
       const staffAdd = await call('post', '/waitlist', s.owner.token, joinBody(s, { fromDate: localDay(2), toDate: localDay(3), customer }));
       expect([staffAdd.status, staffAdd.body.error?.code]).to.deep.equal([409, 'WAITLIST_ENTRY_EXISTS']);
       expect((await join(s, { fromDate: localDay(6), toDate: localDay(9), customer })).status).to.equal(201);
