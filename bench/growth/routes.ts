@@ -41,6 +41,9 @@ interface Context {
   today: string;
   freeSlots: { start: string; resourceId: string }[];
   booked: number;
+  /** the `after` of page 500 (page 499's nextAfter); on the small platform, whose lists are shorter, its last page's */
+  staffCursor500: string;
+  ownerCursor500: string;
 }
 
 interface Route {
@@ -90,8 +93,13 @@ const ROUTES: Route[] = [
   { name: 'GET /schedule (owner, a day)', calls: (c) => [{ path: `/schedule?date=${addDays(c.today, 1)}`, token: c.ownerToken }] },
   { name: 'GET /bookings (staff), page 1', calls: (c) => [{ path: `/bookings?sort=startTime&order=desc&limit=10`, token: c.staffToken }] },
   { name: 'GET /bookings (staff), page 500', calls: (c) => [{ path: `/bookings?sort=startTime&order=desc&limit=10&page=500`, token: c.staffToken }] },
+  {
+    name: 'GET /bookings (staff), page 500 by after',
+    calls: (c) => [{ path: `/bookings?sort=startTime&order=desc&limit=10&page=500&after=${c.staffCursor500}`, token: c.staffToken }],
+  },
   { name: 'GET /bookings (owner), page 1', calls: (c) => [{ path: `/bookings?limit=20`, token: c.ownerToken }] },
   { name: 'GET /bookings (owner), page 500', calls: (c) => [{ path: `/bookings?limit=20&page=500`, token: c.ownerToken }] },
+  { name: 'GET /bookings (owner), page 500 by after', calls: (c) => [{ path: `/bookings?limit=20&page=500&after=${c.ownerCursor500}`, token: c.ownerToken }] },
   { name: 'customer search, phone', calls: (c) => [{ path: `/customers?search=${encodeURIComponent(c.phone)}`, token: c.staffToken }] },
   { name: 'customer search, name', calls: (c) => [{ path: `/customers?search=${encodeURIComponent(c.name)}`, token: c.staffToken }] },
   { name: 'GET /tenant-customers', calls: (c) => [{ path: `/tenant-customers`, token: c.staffToken }] },
@@ -163,6 +171,16 @@ async function prepare(target: Target, platform: RunningPlatform, salon: Planned
     const slots = (res.body as { data: { slots: { start: string; items: { resourceId: string; freeResourceIds: string[] }[] }[] } }).data.slots;
     for (const slot of slots) for (const resourceId of slot.items[0].freeResourceIds) freeSlots.push({ start: slot.start, resourceId });
   }
+  const cursor500 = async (path: string, token: string, limit: number) => {
+    const first = await call(base, { path: `${path}&limit=${limit}`, token });
+    const pages = (first.body as { meta: { totalPages: number } }).meta.totalPages;
+    const before = await call(base, { path: `${path}&limit=${limit}&page=${Math.max(1, Math.min(499, pages - 1))}`, token });
+    const cursor = (before.body as { meta: { nextAfter: string | null } }).meta.nextAfter;
+    if (!cursor) throw new Error(`${target.name}: ${path} has a single page, no cursor to page by`);
+    return encodeURIComponent(cursor);
+  };
+  const staffCursor500 = await cursor500('/bookings?sort=startTime&order=desc', staffToken, 10);
+  const ownerCursor500 = await cursor500('/bookings?sort=createdAt&order=desc', ownerToken, 20);
   // one slot per (staff, hour): two bookings never ask for overlapping times of one staff member
   const distinct = freeSlots.filter((s) => new Date(s.start).getUTCMinutes() === 0);
   return {
@@ -178,6 +196,8 @@ async function prepare(target: Target, platform: RunningPlatform, salon: Planned
     today,
     freeSlots: distinct,
     booked: 0,
+    staffCursor500,
+    ownerCursor500,
   };
 }
 
