@@ -13,6 +13,8 @@ export interface Paged<T> {
   total: number;
   page: number;
   limit: number;
+  /** a keyset-paged list's cursor of the next page (docs/api/README.md#paging); null on the last */
+  nextAfter?: string | null;
 }
 
 export function pageMeta(total: number, page: number, limit: number): PageMeta {
@@ -33,7 +35,8 @@ export function sendCreated<T>(res: Response, data: T, beside: Beside = {}): voi
 }
 
 export function sendPage<T>(res: Response, page: Paged<T>): void {
-  res.status(200).json({ success: true, data: page.rows, meta: pageMeta(page.total, page.page, page.limit) });
+  const meta = pageMeta(page.total, page.page, page.limit);
+  res.status(200).json({ success: true, data: page.rows, meta: page.nextAfter === undefined ? meta : { ...meta, nextAfter: page.nextAfter } });
 }
 
 export function sendNoContent(res: Response): void {

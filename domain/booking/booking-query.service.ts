@@ -11,6 +11,7 @@ import { toDto, type BookingDto } from './booking.dto';
 import { publicDto, type PublicBookingDto } from './booking-public.dto';
 import type { Actor, BookingDeps, BookingRow } from './booking.types';
 import { toIso } from '../time/iso';
+import { decodeBookingCursor, encodeBookingCursor } from './booking-cursor.rules';
 
 export async function getBooking(deps: BookingDeps, tenantId: string, actor: Actor, id: string): Promise<BookingDto> {
   const dto = await loadDto(deps.knex, tenantId, id);
@@ -32,6 +33,8 @@ export interface ListQuery {
   unconfirmed?: string;
   sort?: 'createdAt' | 'startTime' | 'endTime' | 'status' | 'updatedAt';
   order?: 'asc' | 'desc';
+  /** keyset paging: the `nextAfter` of the page before (docs/api/README.md#paging) */
+  after?: string;
 }
 
 export async function listBookings(deps: BookingDeps, tenant: TenantContext, actor: Actor, q: ListQuery) {
@@ -66,12 +69,23 @@ export async function listBookings(deps: BookingDeps, tenant: TenantContext, act
   // the released `unconfirmed` says the opposite of `promised`
   const promised = q.promised !== undefined ? String(q.promised) === 'true' : q.unconfirmed !== undefined ? String(q.unconfirmed) !== 'true' : undefined;
   if (promised !== undefined) filter.promised = { promised, now: nowOf(deps) };
+  const keyset = { sort: q.sort ?? 'createdAt', order: q.order ?? 'desc' } as const;
+  if (q.after !== undefined) {
+    const cursor = decodeBookingCursor(q.after);
+    if (!cursor || cursor.sort !== keyset.sort || cursor.order !== keyset.order)
+      throw errors.validation('Request validation failed', [
+        { field: 'after', message: `must be a meta.nextAfter of this list with sort=${keyset.sort} and order=${keyset.order}` },
+      ]);
+    filter.afterBookingId = cursor.bookingId;
+  }
   const { rows, total } = await pageOfBookings(deps.knex, tenant.id, filter, q);
   const items = await itemsOf(
     deps.knex,
     rows.map((r) => r.id),
   );
-  return { rows: rows.map((r) => toDto(r, items)), total, page: q.page, limit: q.limit };
+  const last = rows.length === q.limit ? rows.at(-1) : undefined;
+  const nextAfter = last ? encodeBookingCursor({ ...keyset, bookingId: last.id }) : null;
+  return { rows: rows.map((r) => toDto(r, items)), total, page: q.page, limit: q.limit, nextAfter };
 }
 
 export type AuditEntryDto = Omit<AuditLogRow, 'createdAt'> & { createdAt: string };

@@ -269,7 +269,75 @@ describe('booking lifecycle', () => {
       expect(ids(await call('get', `/bookings?resourceId=${s.staff[1].resourceId}`, t))).to.deep.equal([b.id]);
       const page = await call('get', `/bookings?sort=startTime&order=desc&limit=2&page=2`, t);
       expect(ids(page)).to.deep.equal([a.id]);
-      expect(page.body.meta).to.deep.equal({ total: 3, page: 2, limit: 2, totalPages: 2 });
+      expect(page.body.meta).to.deep.equal({ total: 3, page: 2, limit: 2, totalPages: 2, nextAfter: null });
+    });
+
+    it('when a client pages by the cursor (after = the meta.nextAfter of the page before) then it gets the pages it gets by number, in the same filters, sort and order, and the last page says nextAfter null', async () => {
+      const s = await bookingSalon({ staff: 2 });
+      const booked = [];
+      for (const [day, time, staff] of [
+        [2, '09:00', 0],
+        [2, '09:00', 1],
+        [3, '10:00', 0],
+        [3, '12:00', 1],
+        [4, '09:00', 0],
+      ] as const)
+        booked.push(await book(s, { date: localDay(day), time, resourceId: s.staff[staff].resourceId }));
+      const t = s.owner.token;
+      for (const order of ['asc', 'desc']) {
+        const byNumber = [];
+        for (let page = 1; page <= 3; page++) byNumber.push(await call('get', `/bookings?sort=startTime&order=${order}&limit=2&page=${page}`, t));
+        const byCursor = [await call('get', `/bookings?sort=startTime&order=${order}&limit=2`, t)];
+        while (byCursor.at(-1)!.body.meta.nextAfter)
+          byCursor.push(await call('get', `/bookings?sort=startTime&order=${order}&limit=2&after=${byCursor.at(-1)!.body.meta.nextAfter}`, t));
+        const idsOf = (pages: { body: { data: { id: string }[] } }[]) => pages.map((p) => p.body.data.map((b) => b.id));
+        expect(idsOf(byCursor), order).to.deep.equal(idsOf(byNumber));
+        expect(idsOf(byCursor).flat()).to.have.members(booked.map((b) => b.id));
+        expect(byCursor.map((p) => p.body.meta.total)).to.deep.equal([5, 5, 5]);
+        expect(byCursor[2].body.meta.nextAfter).to.equal(null);
+      }
+      // the same filters narrow a cursor's pages: staff 1's two bookings, one a page
+      const first = await call('get', `/bookings?resourceId=${s.staff[1].resourceId}&limit=1&sort=createdAt&order=desc`, t);
+      const second = await call('get', `/bookings?resourceId=${s.staff[1].resourceId}&limit=1&sort=createdAt&order=desc&after=${first.body.meta.nextAfter}`, t);
+      expect([first.body.data[0].id, second.body.data[0].id]).to.deep.equal([booked[3].id, booked[1].id]);
+    });
+
+    it("when a STAFF member pages by the cursor then they get their own and the unassigned bookings, never a colleague's", async () => {
+      const s = await bookingSalon({ staff: 2 });
+      const mine = await book(s, { date: localDay(2), time: '09:00', resourceId: s.staff[0].resourceId });
+      await book(s, { date: localDay(2), time: '10:00', resourceId: s.staff[1].resourceId });
+      const unassigned = await book(s, { date: localDay(3), time: '09:00', resourceId: null });
+      const t = s.staff[0].user.token;
+      const first = await call('get', `/bookings?sort=startTime&order=asc&limit=1`, t);
+      const second = await call('get', `/bookings?sort=startTime&order=asc&limit=1&after=${first.body.meta.nextAfter}`, t);
+      expect([first.body.data[0].id, second.body.data[0].id]).to.deep.equal([mine.id, unassigned.id]);
+      expect(second.body.meta).to.include({ total: 2 });
+    });
+
+    it('when after was made for another sort or order, or is not a cursor of the API, then 400 VALIDATION_ERROR on after', async () => {
+      const s = await bookingSalon();
+      await book(s, { date: localDay(2), time: '09:00' });
+      await book(s, { date: localDay(2), time: '10:00' });
+      const t = s.owner.token;
+      const cursor = (await call('get', `/bookings?sort=startTime&order=asc&limit=1`, t)).body.meta.nextAfter as string;
+      const made = (text: string) => Buffer.from(text).toString('base64url');
+      for (const q of [
+        `sort=startTime&order=desc&after=${cursor}`,
+        `sort=createdAt&order=asc&after=${cursor}`,
+        `after=${cursor}`,
+        `after=not-a-cursor`,
+        `sort=startTime&order=asc&after=${made('b1:startTime:asc:not-a-uuid')}`,
+        `sort=startTime&order=asc&after=${made(`b0:startTime:asc:${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`)}`,
+      ]) {
+        const res = await call('get', `/bookings?${q}`, t);
+        expect(res.status, q).to.equal(400);
+        expect(res.body.error.code, q).to.equal('VALIDATION_ERROR');
+        expect(
+          res.body.error.details.map((d: { field: string }) => d.field),
+          q,
+        ).to.deep.equal(['after']);
+      }
+      expect((await call('get', `/bookings?sort=startTime&order=asc&after=${cursor}`, t)).status).to.equal(200);
     });
 
     it('when the query is bad then 400 (unknown status, limit 101, bad date, unknown sort, unknown parameter); limit 100 is fine', async () => {
@@ -281,7 +349,7 @@ describe('booking lifecycle', () => {
       }
       expect((await call('get', '/bookings?limit=100', s.owner.token)).status).to.equal(200);
       const empty = await call('get', '/bookings', s.owner.token);
-      expect(empty.body.meta).to.deep.equal({ total: 0, page: 1, limit: 20, totalPages: 0 });
+      expect(empty.body.meta).to.deep.equal({ total: 0, page: 1, limit: 20, totalPages: 0, nextAfter: null });
     });
   });
 
