@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const self = path.relative(root, fileURLToPath(import.meta.url));
 
 // Never scanned: installed, built or generated files.
-const SKIP_DIRS = new Set(['node_modules', 'dist', '.data', '.git', 'coverage']);
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.data', '.git', 'coverage', '.temporal', '.schemathesis']);
 const SKIP_FILES = new Set([self, 'package-lock.json']);
 const TEXT = /\.(ts|mts|cts|js|mjs|cjs|md|ya?ml|json|sql|html|css|sh|txt)$|^(Dockerfile|\.dependency-cruiser\.cjs)$/;
 

@@ -265,6 +265,7 @@ describe('booking lifecycle', () => {
       expect(ids(await call('get', `/bookings?date=${d2}&sort=startTime&order=asc`, t))).to.deep.equal([a.id, b.id]);
       expect(ids(await call('get', `/bookings?status=CONFIRMED&sort=startTime&order=asc`, t))).to.deep.equal([a.id, c.id]);
       expect(ids(await call('get', `/bookings?status=CANCELLED,NO_SHOW`, t))).to.deep.equal([b.id]);
+      expect(ids(await call('get', `/bookings?status=CANCELLED,%20NO_SHOW`, t))).to.deep.equal([b.id]);
       expect(ids(await call('get', `/bookings?dateFrom=${localDay(3)}&dateTo=${d4}`, t))).to.deep.equal([c.id]);
       expect(ids(await call('get', `/bookings?resourceId=${s.staff[1].resourceId}`, t))).to.deep.equal([b.id]);
       const page = await call('get', `/bookings?sort=startTime&order=desc&limit=2&page=2`, t);
