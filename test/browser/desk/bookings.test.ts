@@ -113,8 +113,8 @@ describe('the front desk: bookings (Chromium)', function () {
     await dayDrawn(page, day);
     // the tablet's 768 px end near 14:00: the receptionist scrolls down to see the afternoon they drag to
     // (a press below the window reaches nothing, and the drop at 14:00 would be on its edge)
-    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
-    await page.waitForFunction(() => scrollY > 0);
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await page.waitForFunction('window.scrollY > 0');
     const from = await blockBox(desk, /^10:00 Flytte Kunde/);
     const taken = await blockBox(desk, /^11:00 Fast Kunde/);
     const drag = async (to: { x: number; y: number }) => {
