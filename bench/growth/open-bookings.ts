@@ -28,6 +28,7 @@ export async function seedSalons(knex: Knex, options: { salons: number; staff: n
           slug: `${options.tag}-${from + i}`,
           industryType: 'beauty',
           settings,
+          launchedAt: new Date(),
           branding: '{}',
         })),
       )

@@ -19,7 +19,7 @@
 // every workflow before the first reminder falls due: count / 100, at least 60).
 import http from 'node:http';
 import os from 'node:os';
-import { startGrowthStack, cpuBetween, loadavg, option, type Engine } from './stack';
+import { startGrowthStack, cpuBetween, loadavg, option, workerIdle, type Engine } from './stack';
 import { seedBookings, seedSalons, startBookingWorkflows } from './open-bookings';
 import { freePort } from '../../devstack/postgres';
 
@@ -84,8 +84,12 @@ export async function run(options: RemindersOptions): Promise<Record<string, unk
       onProgress: (done, ms) => console.log(`  ${done} workflows started, ${((1000 * done) / ms).toFixed(0)}/s`),
     });
     console.log(`started ${options.count} booking workflows in ${(started.ms / 1000).toFixed(1)} s (${started.perSecond.toFixed(0)}/s)   [load ${loadavg()}]`);
-    if (Date.now() > firstDue)
-      console.log(`  (the first reminders fell due ${((Date.now() - firstDue) / 1000).toFixed(0)} s before the last workflow started: raise --lead-seconds)`);
+    // a workflow whose first task runs after its reminder's time plans no reminder (a booking made closer
+    // to its start than that gets none): the worker must have run every first task before the first is due
+    const settledMs = await workerIdle(stack, Math.max(0, firstDue - Date.now()));
+    if (Date.now() >= firstDue)
+      console.log(`  the worker was still running the workflows' first tasks when the first reminder fell due: this run does not count (raise --lead-seconds)`);
+    else console.log(`  the worker ran every workflow's first task ${(settledMs / 1000).toFixed(0)} s after the last start   [load ${loadavg()}]`);
     // the backlog over time: reminders due so far less the reminder SMS the gateway has, every 10 s
     const series: { s: number; due: number; sent: number; backlog: number; workerCpu: number; temporalCpu: number; postgresCpu: number }[] = [];
     const drainLimitMs = ((1.5 * options.count) / options.rate + options.windowSeconds + 120) * 1000;

@@ -212,6 +212,20 @@ export async function startGrowthStack(options: { engine: Engine; api: boolean; 
   }
 }
 
+/** Until the worker has spent under 3% of a core for 5 s in a row (its backlog of first tasks done), at most `limitMs`. */
+export async function workerIdle(stack: GrowthStack, limitMs: number): Promise<number> {
+  const t0 = Date.now();
+  let quiet = 0;
+  let before = stack.cpuMs().worker;
+  while (quiet < 5 && Date.now() - t0 < limitMs) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = stack.cpuMs().worker;
+    quiet = now - before < 30 ? quiet + 1 : 0;
+    before = now;
+  }
+  return Date.now() - t0;
+}
+
 /** CPU ms each process spent between two readings of `cpuMs()`. */
 export function cpuBetween(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - (before[name] ?? 0)]));

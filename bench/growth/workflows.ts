@@ -23,7 +23,7 @@
 // Environment: WORKER_MAX_CACHED_WORKFLOWS, WORKER_MAX_CONCURRENT_* are passed to the worker.
 import os from 'node:os';
 import type { Knex } from 'knex';
-import { startGrowthStack, cpuBetween, loadavg, option, pct, type Engine, type GrowthStack, type WorkerMemory } from './stack';
+import { startGrowthStack, cpuBetween, loadavg, option, pct, workerIdle, type Engine, type GrowthStack, type WorkerMemory } from './stack';
 import { seedBookings, seedSalons, startBookingWorkflows } from './open-bookings';
 import { completeSettings } from '../../domain/tenant/tenant-settings.rules';
 import { addDays, localToUtc, utcToLocalDate } from '../../domain/time/salon-time.rules';
@@ -53,6 +53,8 @@ async function seedApiSalon(knex: Knex): Promise<ApiSalon> {
     .insert({
       name: 'Bench Growth',
       slug: 'bench-growth',
+      // a launched salon takes bookings (docs/rules/salon.md#launch)
+      launchedAt: new Date(),
       industryType: 'beauty',
       settings: JSON.stringify(completeSettings('beauty', { businessHours: week, maxBookingDaysInAdvance: 90 })),
       branding: '{}',
@@ -160,20 +162,6 @@ async function bookingPhase(
     confirmationsSent,
     loadavg: loadavg(),
   };
-}
-
-/** Until the worker has spent under 3% of a core for 5 s in a row (its backlog of first tasks done), at most `limitMs`. */
-async function workerIdle(stack: GrowthStack, limitMs: number): Promise<number> {
-  const t0 = Date.now();
-  let quiet = 0;
-  let before = stack.cpuMs().worker;
-  while (quiet < 5 && Date.now() - t0 < limitMs) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = stack.cpuMs().worker;
-    quiet = now - before < 30 ? quiet + 1 : 0;
-    before = now;
-  }
-  return Date.now() - t0;
 }
 
 async function visibility(stack: GrowthStack, tenantId: string): Promise<{ found: number; p50: number; p95: number }> {
