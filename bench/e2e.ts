@@ -265,7 +265,8 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
     (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   const base = `http://127.0.0.1:${port}/api`;
-  await waitFor(`${base}/health`, dev);
+  // npm start migrates, starts its Temporal and seeds before it answers: minutes on a saturated machine
+  await waitFor(`${base}/health`, dev, 600_000);
   // the processes npm start forked (the Temporal dev server and the worker), for the CPU split
   const children = fs
     .readFileSync(`/proc/${dev.child.pid}/task/${dev.child.pid}/children`, 'utf8')
