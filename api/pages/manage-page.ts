@@ -32,6 +32,7 @@ import {
 import { publicPayment } from '../../domain/payments/payment.service';
 import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
+import { salonContact } from './salon-contact';
 
 /** What the cancelled page says the cancellation did with the deposit. */
 const REFUND_TEXT: Record<CancelledDeposit['kind'], MessageKey> = { REFUNDED: 'cancelledRefunded', RELEASED: 'cancelledReleased', KEPT: 'cancelledKept' };
@@ -74,6 +75,7 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
     return html`<section class="card" aria-labelledby="cancel-heading">
       <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
       <p>${t(lang, 'notCancellable')}</p>
+      ${salonContact(lang, found.tenant)}
     </section>`;
   if (!preview.withinFreeWindow) {
     return html`<section class="card" aria-labelledby="cancel-heading">
@@ -81,6 +83,7 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
       <p>
         ${t(lang, 'windowClosed', { when: until })}${preview.deposit === 'NONE' ? '' : ` ${t(lang, 'windowClosedDeposit', { amount: formatMoney(preview.depositAmount, currency, locale) })}`}
       </p>
+      ${salonContact(lang, found.tenant)}
     </section>`;
   }
   const cost: MessageKey = preview.deposit === 'CAPTURED' ? 'refundFull' : preview.deposit === 'AUTHORIZED' ? 'releaseHold' : 'noDeposit';

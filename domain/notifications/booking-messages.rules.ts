@@ -6,6 +6,7 @@
 import { utcToLocal } from '../time/salon-time.rules';
 import { formatMoney } from '../money/money.rules';
 import type { Language } from '../language/language.rules';
+import { displayPhone } from '../phone/phone.rules';
 
 export type BookingMessageKind = 'RECEIVED' | 'CONFIRMED' | 'REMINDER' | 'CANCELLED' | 'RESCHEDULED' | 'DEPOSIT_REQUESTED' | 'DEPOSIT_REMINDER';
 
@@ -26,8 +27,16 @@ export interface DepositOutcome {
   currency: string;
 }
 
+/** How the customer reaches the salon (docs/rules/salon.md#tenant): E.164 and an address, each null when it has none. */
+export interface SalonContactFacts {
+  phone: string | null;
+  email: string | null;
+}
+
 export interface BookingMessageFacts {
   salonName: string;
+  /** for a message that tells the customer to contact the salon */
+  salonContact?: SalonContactFacts | null;
   customerName: string;
   startTime: Date;
   /** the end of the visit (its last phase, processing included; buffers are not the customer's time) */
@@ -45,6 +54,17 @@ export interface BookingMessageFacts {
   depositRequest?: DepositRequest | null;
   /** the booking's first message says its deposit is asked for later: when, and by when it must be paid */
   depositLater?: (DepositRequest & { requestAt: Date }) | null;
+}
+
+/**
+ * "Ring Salong Nordlys på +47 22 00 00 00" / "Please call Salong Nordlys on +47 22 00 00 00": the
+ * salon by the way it can be reached, its phone first, else its e-mail, else by name only.
+ */
+export function contactTheSalon(salonName: string, contact: SalonContactFacts | null | undefined, language: Language): string {
+  const en = language === 'en';
+  if (contact?.phone) return en ? `Please call ${salonName} on ${displayPhone(contact.phone)}` : `Ring ${salonName} på ${displayPhone(contact.phone)}`;
+  if (contact?.email) return en ? `Please write to ${salonName} at ${contact.email}` : `Skriv til ${salonName} på ${contact.email}`;
+  return en ? `Please contact ${salonName}` : `Ta kontakt med ${salonName}`;
 }
 
 export interface RenderedMessage {

@@ -153,7 +153,7 @@ describe('manage page: moving the appointment (browser)', function () {
     expect(row.startTime.toISOString()).to.equal(at(day, '10:00'));
   });
 
-  it('when less than cancellationHours remain before the start then the page offers no move and says to call the salon', async function () {
+  it('when less than cancellationHours remain before the start then the page offers no move and says to contact the salon', async function () {
     const salon = await pageSalon({ settings: { cancellationHours: 72 } });
     const booked = await bookedWithLink(salon, localDay(2), '10:00');
     const opened = await openPage(this);
@@ -161,9 +161,26 @@ describe('manage page: moving the appointment (browser)', function () {
     await page.goto(booked.link);
     await shot('move-closed');
     const section = page.locator('section.move');
-    expect(await section.innerText()).to.match(/Fristen for å flytte timen på nett gikk ut .+\. Ring salongen hvis du må flytte den\./);
+    expect(await section.innerText()).to.match(/Fristen for å flytte timen på nett gikk ut .+\. Kontakt salongen hvis du må flytte den\./);
     expect(await page.getByRole('link', { name: 'Velg et annet tidspunkt' }).count()).to.equal(0);
     await page.goto(`${booked.link}&move=1`);
     expect(await page.getByRole('button', { name: 'Flytt timen hit' }).count()).to.equal(0);
+  });
+
+  it('when free cancellation has ended at a salon with a contact phone and e-mail then the manage page gives them as tel: and mailto: links where it says to contact the salon (nb and en)', async function () {
+    const salon = await pageSalon({ settings: { cancellationHours: 72 } });
+    await call('patch', `/tenants/${salon.tenant.id}`, salon.owner.token, { contactPhone: '22 33 44 55', contactEmail: 'Post@Salong.test' });
+    const booked = await bookedWithLink(salon, localDay(2), '10:00');
+    const { page, shot } = await openPage(this);
+    await page.goto(booked.link);
+    await shot('contact-after-window');
+    const cancel = page.locator('section[aria-labelledby="cancel-heading"]');
+    expect(await cancel.innerText()).to.match(/Kontakt salongen hvis du må avbestille\.\s+Telefon: \+47 22 33 44 55 · E-post: post@salong\.test/);
+    expect(await cancel.getByRole('link', { name: '+47 22 33 44 55' }).getAttribute('href')).to.equal('tel:+4722334455');
+    expect(await cancel.getByRole('link', { name: 'post@salong.test' }).getAttribute('href')).to.equal('mailto:post@salong.test');
+    expect(await page.locator('section.move').getByRole('link', { name: '+47 22 33 44 55' }).count()).to.equal(1);
+    expect(await page.locator('footer').getByRole('link', { name: '+47 22 33 44 55' }).count(), 'and in the footer of every page').to.equal(1);
+    await page.goto(`${booked.link}&lang=en`);
+    expect(await page.locator('section[aria-labelledby="cancel-heading"]').innerText()).to.contain('Phone: +47 22 33 44 55 · E-mail: post@salong.test');
   });
 });
