@@ -120,10 +120,15 @@ function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: str
   </section>`;
 }
 
-/** The customer's promise to come (docs/rules/reminders.md#promising-to-come): a button while the booking is ahead and not promised, a note once promised. */
+/**
+ * The customer's promise to come (docs/rules/reminders.md#promising-to-come): a button while the
+ * booking is ahead and not promised, a note once promised; nothing once it is cancelled (a promise to
+ * come to a cancelled appointment says nothing true).
+ */
 function promiseSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
   const { lang } = view;
   const { booking, token } = found;
+  if (booking.status === 'CANCELLED') return '';
   if (booking.promisedAt)
     return html`<section class="card" aria-labelledby="promise-heading">
       <h2 id="promise-heading">${t(lang, 'promiseHeading')}</h2>

@@ -364,6 +364,19 @@ describe('reminders the customer answers', () => {
       expect(refused.body.error.code).to.equal('BOOKING_NOT_PROMISABLE');
     });
 
+    it('when a booking the customer promised to come to is cancelled then its manage page no longer says they promised, in either language', async () => {
+      const s = await salonWith();
+      const b = await publicBooking(s, newPhone().e164);
+      await call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/promise`, undefined, { token: b.manageToken });
+      expect(await managePageText(s, b, 'nb')).to.contain('Du har lovet å komme');
+      const cancelled = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/cancel`, undefined, { token: b.manageToken });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+      const nb = await managePageText(s, b, 'nb');
+      expect(nb).to.contain('Avbestilt');
+      expect(nb).to.not.match(/lovet å komme|bekreftet at du kommer|Kommer du\?/);
+      expect(await managePageText(s, b, 'en')).to.not.match(/promised to come|confirmed that you are coming|Are you coming\?/);
+    });
+
     it('when staff record that the customer promised to come then promisedVia STAFF and the booking leaves the list of bookings without a promise', async () => {
       const s = await salonWith();
       const b = await publicBooking(s, newPhone().e164);
