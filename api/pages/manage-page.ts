@@ -65,7 +65,13 @@ async function findBooking(ctx: PagesContext, slug: string, id: string, token: s
   }
 }
 
-function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto, error?: string): Html {
+/**
+ * Cancelling takes two steps (docs/rules/booking-page.md#the-manage-page): the terms and a link,
+ * then (`&cancel=1`, or again after a refused post) the question with the day and time, the reason
+ * and the button that cancels, beside one that keeps the appointment. Links and a form: keyboard
+ * and no-script alike; the question takes the focus.
+ */
+function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto, confirming: boolean, error?: string): Html {
   const { lang, locale } = view;
   const { booking, token } = found;
   const zone = booking.displaySnapshot.timezone;
@@ -88,16 +94,27 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
   }
   const cost: MessageKey = preview.deposit === 'CAPTURED' ? 'refundFull' : preview.deposit === 'AUTHORIZED' ? 'releaseHold' : 'noDeposit';
   const amount = formatMoney(preview.deposit === 'CAPTURED' ? preview.refundAmount : preview.depositAmount, currency, locale);
+  const terms = html`<p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>`;
+  const manage = manageLinkPath(view.tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
+  if (!confirming && !error)
+    return html`<section class="card" aria-labelledby="cancel-heading">
+      <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+      ${terms}
+      <p><a class="button" href="${manage}&cancel=1#cancel-question" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</a></p>
+    </section>`;
+  const when = `${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}`;
   return html`<section class="card" aria-labelledby="cancel-heading">
     <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
-    <p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>
+    <p id="cancel-question" tabindex="-1" autofocus><strong>${t(lang, 'cancelConfirm', { when })}</strong></p>
+    ${terms}
     <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/cancel">
       <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
       <div class="field">
         <label for="cancel-reason">${t(lang, 'cancelReason')}</label><textarea id="cancel-reason" name="reason" rows="2" maxlength="500"></textarea>
       </div>
       <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-      <button type="submit" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</button>
+      <button type="submit" aria-describedby="cancel-question cancel-terms">${t(lang, 'cancelYes')}</button>
+      <a class="button" href="${manage}">${t(lang, 'cancelNo')}</a>
     </form>
   </section>`;
 }
@@ -223,7 +240,7 @@ async function renderManage(
     </section>
     ${seriesSection(view, series, zone)} ${promiseSection(ctx, view, found, options.promiseError)}
     ${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
-    ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
+    ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, req.query.cancel === '1', options.error)}
     <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({
     req,

@@ -2,7 +2,7 @@
 // e-mail: cancelling, and moving the appointment to another time.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, scan, startBrowserStack } from './support';
+import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, scan, startBrowserStack, waitForFocus } from './support';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
 import { eventually } from '../support/eventually';
@@ -34,11 +34,28 @@ describe('manage page (browser)', function () {
     await shot('manage');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).to.equal(`Din time hos ${salon.tenant.name}`);
     expect(await page.locator('#cancel-terms').innerText()).to.match(/^Gratis avbestilling frem til .+ Avbestillingen koster ingenting\.$/);
-    await page.getByLabel('Årsak (valgfritt)').fill('Blitt syk');
-    await page.getByRole('button', { name: 'Avbestill timen' }).click();
+    // cancelling takes a second step: the first only asks, and "Nei" keeps the appointment
+    await page.getByRole('link', { name: 'Avbestill timen' }).click();
+    await page.getByText(/^Vil du avbestille timen .+, \d\d:\d\d\?$/).waitFor();
+    await shot('cancel-question');
+    expect(await scan(page, 'the cancel question')).to.deep.equal([]);
+    await page.getByRole('link', { name: 'Nei, behold timen' }).click();
+    await page.getByRole('link', { name: 'Avbestill timen' }).waitFor();
+    expect((await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first()).status, 'asking cancels nothing').to.equal('CONFIRMED');
+    // by keyboard: Enter on the link, the question has the focus, Tab to the reason, then to "Ja"
+    await page.getByRole('link', { name: 'Avbestill timen' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Ja, avbestill timen' }).waitFor();
+    await waitForFocus(page.locator('#cancel-question'));
+    await page.keyboard.press('Tab');
+    await waitForFocus(page.getByLabel('Årsak (valgfritt)'));
+    await page.keyboard.type('Blitt syk');
+    await page.keyboard.press('Tab');
+    await waitForFocus(page.getByRole('button', { name: 'Ja, avbestill timen' }));
+    await page.keyboard.press('Enter');
     await page.getByRole('status').getByText('Timen er avbestilt.').waitFor();
     await shot('cancelled');
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(0);
     expect(await page.getByRole('link', { name: 'Bestill ny time' }).getAttribute('href')).to.equal(`/${salon.tenant.slug}`);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking).to.include({ status: 'CANCELLED', cancelledBy: 'CUSTOMER', cancelReason: 'Blitt syk' });
@@ -72,7 +89,7 @@ describe('manage page (browser)', function () {
     // the customer's promise is not the salon's confirmation: the page uses the salon's word only for the salon
     expect(await page.locator('main').innerText()).to.not.match(/har bekreftet/);
     // cancelling is still offered after promising
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(1);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(1);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking.promisedVia).to.equal('LINK');
     expect(booking.promisedAt).to.be.an.instanceOf(Date);

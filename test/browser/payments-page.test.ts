@@ -42,7 +42,7 @@ describe('booking page deposits (browser)', function () {
     await shot('manage');
     // the first free time is inside the salon's 24 hours: the page says what cancelling now would cost
     expect(await page.locator('main').innerText()).to.match(/Fristen for gratis avbestilling gikk ut .+ Salongen beholder da depositumet på 100\skr\./);
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(0);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
   });
@@ -166,7 +166,8 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
-    await page.getByRole('button', { name: 'Avbestill timen' }).click();
+    await page.getByRole('link', { name: 'Avbestill timen' }).click();
+    await page.getByRole('button', { name: 'Ja, avbestill timen' }).click();
     await page.waitForURL(/cancelled=1$/);
     await shot('cancelled');
     expect(await page.locator('[role="status"]').innerText())
