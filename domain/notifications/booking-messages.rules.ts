@@ -104,12 +104,20 @@ export function norwegianDateTime(instant: Date, timezone: string): string {
 
 /**
  * The whole appointment, from its start to its end (docs/rules/messages.md#the-appointments-length): "fredag 4. desember
- * kl. 14:30–16:00" / "Friday 4 December at 14:30–16:00"; an end on another date names that date too.
+ * kl. 14:30–16:00" / "on Friday 4 December, 14:30–16:00 (Oslo time)" (English readers may be
+ * elsewhere: the zone's city says whose clock); an end on another date names that date too.
  */
 export function messageTimeRange(start: Date, end: Date, timezone: string, language: Language): string {
   const from = utcToLocal(start, timezone);
   const to = utcToLocal(end, timezone);
-  return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
+  if (language === 'nb') return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
+  const until = to.date === from.date ? to.time : `${messageDate(to.date, language)}, ${to.time}`;
+  return `on ${messageDate(from.date, language)}, ${from.time}–${until} (${zoneCity(timezone)} time)`;
+}
+
+/** "Europe/Oslo" -> "Oslo", "America/New_York" -> "New York": the city a zone is named by. */
+function zoneCity(timezone: string): string {
+  return (timezone.split('/').pop() ?? timezone).replace(/_/g, ' ');
 }
 
 function what(facts: BookingMessageFacts, language: Language): string {
@@ -172,7 +180,7 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
       case 'REMINDER':
         return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
       case 'RESCHEDULED':
-        return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved to ${when}: ${service}.${manage}` };
+        return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved: ${service} ${when}.${manage}` };
       case 'CANCELLED':
         return {
           subject: `Cancelled: your appointment at ${salon}`,

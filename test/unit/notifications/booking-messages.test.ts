@@ -56,12 +56,18 @@ describe('booking messages (Norwegian and English)', () => {
       expect(message.text, kind)
         .to.match(/^Hi Kari! /)
         .and.contain('Dameklipp with Ola')
-        .and.contain('Friday 4 December at 14:30')
+        .and.contain('on Friday 4 December, 14:30–16:00 (Oslo time)')
         .and.not.contain('Hei');
       expect(message.subject, kind)
         .to.contain('Klipp & Stell')
         .and.not.match(/timen|Bekreftet|Avbestilt/);
     }
+    expect(renderBookingMessage('REMINDER', facts, 'en').text).to.equal(
+      'Hi Kari! A reminder of your appointment: Dameklipp with Ola on Friday 4 December, 14:30–16:00 (Oslo time) at Klipp & Stell.',
+    );
+    expect(renderBookingMessage('RESCHEDULED', facts, 'en').text).to.equal(
+      'Hi Kari! Your appointment has been moved: Dameklipp with Ola on Friday 4 December, 14:30–16:00 (Oslo time).',
+    );
     expect(renderBookingMessage('CONFIRMED', { ...facts, manageUrl }, 'en').text).to.match(
       / See or cancel the appointment: https:\/\/book\.example\.no\/klipp\/bookings\/6b0c\?token=abc&lang=en$/,
     );
@@ -121,7 +127,7 @@ describe('booking messages (Norwegian and English)', () => {
       'en',
     );
     expect(offer.text).to.equal(
-      'Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15, kr 450. We hold the time for you until 10:20 (15 minutes). Book here: https://x',
+      'Hi Vera! A time has become free at Klipp: Dameklipp with Ola on Friday 4 December, 14:30–15:15 (Oslo time), kr 450. We hold the time for you until 10:20 (15 minutes). Book here: https://x',
     );
   });
   it('when a waitlist offer goes out then it names the price and the clock time it is held until, held for one or offered to several', () => {
