@@ -88,6 +88,7 @@ export function createSeriesActivities(deps: SeriesActivityDeps): SeriesActiviti
     const language = (booking ?? (await bookingById(knex, series.firstBookingId)))?.language ?? salonLanguage(tenant.settings);
     const facts: SeriesOccurrenceFacts = {
       salonName: tenant.name,
+      salonContact: { phone: tenant.contactPhone ?? null, email: tenant.contactEmail ?? null },
       customerName: customer?.name ?? 'kunde',
       timezone: tenant.settings.timezone,
       services: series.serviceIds.map((id) => names.get(id) ?? ''),

@@ -63,7 +63,7 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
           tenant.id,
           offer.items.map((i) => i.serviceId),
         )
-      ).map((s) => [s.id, s.name]),
+      ).map((s) => [s.id, s]),
     );
     const staff = await resourceNames(knex, [...new Set(offer.items.map((i) => i.resourceId))]);
     const message = renderWaitlistOffer(
@@ -73,9 +73,12 @@ export function createWaitlistActivities(deps: WaitlistActivityDeps): WaitlistAc
         startTime: new Date(offer.startTime),
         endTime: new Date(offer.endTime),
         timezone: tenant.settings.timezone,
-        services: offer.items.map((i) => services.get(i.serviceId) ?? ''),
+        services: offer.items.map((i) => services.get(i.serviceId)?.name ?? ''),
         staffName: staff.get(offer.items[0].resourceId) ?? null,
         holdMinutes: waitlistModeOf(tenant) === 'BROADCAST' ? null : holdMinutesOf(tenant),
+        expiresAt: new Date(offer.expiresAt),
+        price: offer.items.reduce((sum, i) => sum + (services.get(i.serviceId)?.price ?? 0), 0),
+        currency: tenant.settings.currency,
         acceptUrl: waitlistOfferUrl(links.publicBaseUrl, tenant.slug, offerId, offerToken(links.offerKey, offerId), entry.language),
       },
       entry.language,

@@ -23,6 +23,7 @@ import { bookingUiVersion } from '../../domain/platform/platform-settings.servic
 import { availabilityForDate, availabilityForDates, nextAvailableDate } from '../../domain/availability/availability.service';
 import { currentCustomer } from '../../domain/customer-account/customer-auth.service';
 import { nowOf } from '../../domain/time/clock';
+import { salonContact } from './salon-contact';
 
 type Step = 'services' | 'staff' | 'time' | 'contact';
 
@@ -60,6 +61,7 @@ function closedPage(ctx: PagesContext, req: Request, res: Response, view: SalonV
     body: html`<section class="card" aria-labelledby="closed-heading">
       <h2 id="closed-heading">${t(lang, 'closedHeading', { salon: view.tenant.name })}</h2>
       <p>${t(lang, 'closedBody')}</p>
+      ${salonContact(lang, view.tenant)}
     </section>`,
   });
 }

@@ -8,7 +8,7 @@ import { stateQuery, type BookingState } from './booking-state';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
 import { addDays, formatDuration, formatLocalDate, formatMoney, formatTime, localDateOf, mondayOf, weekOf } from '../../web/shared/format';
 import { depositAsksLater, depositFor } from '../../web/shared/deposit';
-import { dayBadge, dayState, dayStateText, isChoosable, WAITLIST_MAX_DAYS } from '../../web/shared/days';
+import { dayBadge, daySentence, dayState, isChoosable, WAITLIST_MAX_DAYS } from '../../web/shared/days';
 import { cancellationTerms } from '../../web/shared/terms';
 import type { BootData, BootService } from '../../web/shared/boot';
 
@@ -126,7 +126,7 @@ export function timeStep(
   const days = weekOf(week).map((date) => {
     const { free: count, working } = counts.get(date) ?? { free: 0, working: false };
     const kind = dayState(date, today, last, working, count);
-    const label = t(lang, 'dayButton', { day: dayLabel(date), free: dayStateText(lang, kind, count) });
+    const label = daySentence(lang, dayLabel(date), kind, count);
     const inner = html`<span class="dow">${formatLocalDate(date, locale, { weekday: 'short' })}</span
       ><span class="dom">${formatLocalDate(date, locale, { day: 'numeric' })}</span><span class="count">${dayBadge(lang, kind, count)}</span>`;
     // the visible abbreviations are the name; the description says the weekday, date and free times in full

@@ -1,6 +1,6 @@
 // The frame of every customer page: head (stylesheet, the salon's colour variables, scripts), the
 // salon's header (cover, logo, name, address, language switch), main, and a footer with the salon's
-// description, address and opening hours. Headings: h1 the salon, h2 the page's sections.
+// description, address, phone and e-mail, and opening hours. Headings: h1 the salon, h2 the page's sections.
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import { html, raw, type Html } from './html';
@@ -10,6 +10,7 @@ import { t } from '../../web/shared/i18n';
 import { addDays, formatLocalDate, type Lang } from '../../web/shared/format';
 import { addressLine } from '../../domain/booking/booking-calendar.service';
 import { sanitizeDescription } from '../../domain/tenant/tenant-validation';
+import { salonContact } from './salon-contact';
 
 export interface PageOptions {
   req: Request;
@@ -113,7 +114,7 @@ function footer(salon: SalonView | undefined): Html {
             ${raw(description)}
           </section>`
         : ''
-    }${address ? html`<p><strong>${t(salon.lang, 'address')}:</strong> ${address}</p>` : ''}${openingHours(salon)}
+    }${address ? html`<p><strong>${t(salon.lang, 'address')}:</strong> ${address}</p>` : ''}${salonContact(salon.lang, salon.tenant)}${openingHours(salon)}
   </footer>`;
 }
 

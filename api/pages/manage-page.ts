@@ -32,6 +32,7 @@ import {
 import { publicPayment } from '../../domain/payments/payment.service';
 import { moveForCustomer } from '../../domain/booking/booking-move.service';
 import { isMovableByCustomer, moveQueryOf, moveSection, type MoveQuery } from './move-section';
+import { salonContact } from './salon-contact';
 
 /** What the cancelled page says the cancellation did with the deposit. */
 const REFUND_TEXT: Record<CancelledDeposit['kind'], MessageKey> = { REFUNDED: 'cancelledRefunded', RELEASED: 'cancelledReleased', KEPT: 'cancelledKept' };
@@ -64,7 +65,13 @@ async function findBooking(ctx: PagesContext, slug: string, id: string, token: s
   }
 }
 
-function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto, error?: string): Html {
+/**
+ * Cancelling takes two steps (docs/rules/booking-page.md#the-manage-page): the terms and a link,
+ * then (`&cancel=1`, or again after a refused post) the question with the day and time, the reason
+ * and the button that cancels, beside one that keeps the appointment. Links and a form: keyboard
+ * and no-script alike; the question takes the focus.
+ */
+function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto, confirming: boolean, error?: string): Html {
   const { lang, locale } = view;
   const { booking, token } = found;
   const zone = booking.displaySnapshot.timezone;
@@ -74,6 +81,7 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
     return html`<section class="card" aria-labelledby="cancel-heading">
       <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
       <p>${t(lang, 'notCancellable')}</p>
+      ${salonContact(lang, found.tenant)}
     </section>`;
   if (!preview.withinFreeWindow) {
     return html`<section class="card" aria-labelledby="cancel-heading">
@@ -81,20 +89,32 @@ function cancelSection(view: SalonView, found: Found, preview: CancelPreviewDto,
       <p>
         ${t(lang, 'windowClosed', { when: until })}${preview.deposit === 'NONE' ? '' : ` ${t(lang, 'windowClosedDeposit', { amount: formatMoney(preview.depositAmount, currency, locale) })}`}
       </p>
+      ${salonContact(lang, found.tenant)}
     </section>`;
   }
   const cost: MessageKey = preview.deposit === 'CAPTURED' ? 'refundFull' : preview.deposit === 'AUTHORIZED' ? 'releaseHold' : 'noDeposit';
   const amount = formatMoney(preview.deposit === 'CAPTURED' ? preview.refundAmount : preview.depositAmount, currency, locale);
+  const terms = html`<p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>`;
+  const manage = manageLinkPath(view.tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
+  if (!confirming && !error)
+    return html`<section class="card" aria-labelledby="cancel-heading">
+      <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
+      ${terms}
+      <p><a class="button" href="${manage}&cancel=1#cancel-question" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</a></p>
+    </section>`;
+  const when = `${formatLongDay(booking.startTime, zone, locale)}, ${formatTime(booking.startTime, zone, locale)}`;
   return html`<section class="card" aria-labelledby="cancel-heading">
     <h2 id="cancel-heading">${t(lang, 'cancelHeading')}</h2>
-    <p id="cancel-terms">${t(lang, 'freeUntil', { when: until })} ${t(lang, cost, { amount })}</p>
+    <p id="cancel-question" tabindex="-1" autofocus><strong>${t(lang, 'cancelConfirm', { when })}</strong></p>
+    ${terms}
     <form method="post" action="/${view.tenant.slug}/bookings/${booking.id}/cancel">
       <input type="hidden" name="token" value="${token}" /><input type="hidden" name="lang" value="${lang}" />
       <div class="field">
         <label for="cancel-reason">${t(lang, 'cancelReason')}</label><textarea id="cancel-reason" name="reason" rows="2" maxlength="500"></textarea>
       </div>
       <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
-      <button type="submit" aria-describedby="cancel-terms">${t(lang, 'cancelButton')}</button>
+      <button type="submit" aria-describedby="cancel-question cancel-terms">${t(lang, 'cancelYes')}</button>
+      <a class="button" href="${manage}">${t(lang, 'cancelNo')}</a>
     </form>
   </section>`;
 }
@@ -117,10 +137,15 @@ function seriesSection(view: SalonView, series: SeriesDto | undefined, zone: str
   </section>`;
 }
 
-/** The customer's promise to come (docs/rules/reminders.md#promising-to-come): a button while the booking is ahead and not promised, a note once promised. */
+/**
+ * The customer's promise to come (docs/rules/reminders.md#promising-to-come): a button while the
+ * booking is ahead and not promised, a note once promised; nothing once it is cancelled (a promise to
+ * come to a cancelled appointment says nothing true).
+ */
 function promiseSection(ctx: PagesContext, view: SalonView, found: Found, error?: string): Html | '' {
   const { lang } = view;
   const { booking, token } = found;
+  if (booking.status === 'CANCELLED') return '';
   if (booking.promisedAt)
     return html`<section class="card" aria-labelledby="promise-heading">
       <h2 id="promise-heading">${t(lang, 'promiseHeading')}</h2>
@@ -215,7 +240,7 @@ async function renderManage(
     </section>
     ${seriesSection(view, series, zone)} ${promiseSection(ctx, view, found, options.promiseError)}
     ${isMovableByCustomer(booking) ? await moveSection(ctx, view, found.tenant, booking, token, preview, options.move ?? moveQueryOf(req.query), options.moveError) : ''}
-    ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, options.error)}
+    ${booking.status === 'CANCELLED' ? '' : cancelSection(view, found, preview, req.query.cancel === '1', options.error)}
     <p><a class="button primary" href="/${found.tenant.slug}">${t(lang, 'bookAgain')}</a></p>`;
   sendPage({
     req,

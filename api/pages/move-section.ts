@@ -18,6 +18,7 @@ import type { PublicTenant } from '../../domain/public/public-portal.repository'
 import { manageLinkPath } from '../../domain/booking/manage-link.service';
 import { customerMayMoveAgain } from '../../domain/booking/booking-move.service';
 import { nowOf } from '../../domain/time/clock';
+import { salonContact } from './salon-contact';
 
 /** What the manage page's address asks of the move: open, and which week and day. */
 export interface MoveQuery {
@@ -63,13 +64,13 @@ export async function moveSection(
     return heading(
       lang,
       html`<p>${t(lang, 'moveClosed', { when: until })}</p>
-        ${alert}`,
+        ${salonContact(lang, tenant)} ${alert}`,
     );
   if (!(await customerMayMoveAgain(ctx.deps.knex, tenant.id, booking.id)))
     return heading(
       lang,
       html`<p>${t(lang, 'moveLimit')}</p>
-        ${alert}`,
+        ${salonContact(lang, tenant)} ${alert}`,
     );
   const manage = manageLinkPath(tenant.slug, booking.id, token) + (lang === 'en' ? '&lang=en' : '');
   if (!query.open) {

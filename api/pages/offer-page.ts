@@ -12,7 +12,7 @@ import { notFoundPage } from './booking-page';
 import { catalogueOf } from './catalogue';
 import { setProofCookie } from './proof-cookie';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
-import { formatLongDay, formatTime } from '../../web/shared/format';
+import { formatLongDay, formatMoney, formatTime } from '../../web/shared/format';
 import { AppError } from '../../domain/errors';
 import { acceptOffer, declineOffer, viewOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import type { WaitlistOfferDto } from '../../domain/waitlist/waitlist.dto';
@@ -82,9 +82,14 @@ async function offerNotFound(ctx: PagesContext, req: Request, res: Response): Pr
   sendPage({ req, res, assets: ctx.assets()!, salon: view, lang, status: 404, title: t(lang, 'notFoundHeading'), body });
 }
 
-function offerDetails(view: SalonView, offer: WaitlistOfferDto, names: { services: Map<string, string>; staff: Map<string, string> }): Html {
+function offerDetails(
+  view: SalonView,
+  offer: WaitlistOfferDto,
+  names: { services: Map<string, { name: string; price: number }>; staff: Map<string, string> },
+): Html {
   const { lang, locale } = view;
   const zone = view.tenant.settings.timezone;
+  const price = offer.items.reduce((sum, i) => sum + (names.services.get(i.serviceId)?.price ?? 0), 0);
   return html`<dl>
       <dt>${t(lang, 'when')}</dt>
       <dd>${formatLongDay(offer.startTime, zone, locale)}, ${formatTime(offer.startTime, zone, locale)}–${formatTime(offer.endTime, zone, locale)}</dd>
@@ -93,10 +98,12 @@ function offerDetails(view: SalonView, offer: WaitlistOfferDto, names: { service
         <ul role="list">
           ${offer.items.map((i) => {
             const staff = names.staff.get(i.resourceId);
-            return html`<li>${names.services.get(i.serviceId) ?? ''}${staff ? ` (${t(lang, 'withStaff', { name: staff })})` : ''}</li>`;
+            return html`<li>${names.services.get(i.serviceId)?.name ?? ''}${staff ? ` (${t(lang, 'withStaff', { name: staff })})` : ''}</li>`;
           })}
         </ul>
       </dd>
+      <dt>${t(lang, 'total')}</dt>
+      <dd id="offer-price">${formatMoney(price, view.tenant.settings.currency, locale)}</dd>
     </dl>
     <p class="tz-note">${t(lang, 'timeZoneNote', { zone })}</p>`;
 }
@@ -108,7 +115,7 @@ async function renderOffer(ctx: PagesContext, req: Request, res: Response, found
   const zone = tenant.settings.timezone;
   const catalogue = await catalogueOf(ctx.deps, tenant);
   const names = {
-    services: new Map(catalogue.services.flatMap((g) => g.services.map((s) => [s.id, s.name] as const))),
+    services: new Map(catalogue.services.flatMap((g) => g.services.map((s) => [s.id, { name: s.name, price: s.price }] as const))),
     staff: new Map(catalogue.staff.map((s) => [s.id, s.name] as const)),
   };
   const closedCode = offer.status === 'OFFERED' ? undefined : (CLOSED_CODE[offer.status] ?? 'WAITLIST_OFFER_EXPIRED');

@@ -2,6 +2,9 @@
 // provider's answer is on its way the page says so and checks again (the v2 script polls the status
 // API; without JavaScript the page refreshes itself every two seconds); then it shows the outcome:
 // paid (with the manage link), declined (with a retry where the platform allows one), or expired.
+// It names the services and the time the deposit is for, and says one state at a time: the booking's
+// status only once the platform has acted on the payment (a received payment beside "waiting for the
+// deposit" would contradict itself for the moment in between).
 // The retry form posts to `/payments/<id>/retry` and goes on to a new checkout.
 import type { Request, Response } from 'express';
 import type { PagesContext } from './context';
@@ -11,7 +14,7 @@ import { sendPage } from './layout';
 import { notFoundPage } from './booking-page';
 import { proofToken } from './proof-cookie';
 import { errorMessage, t, type MessageKey } from '../../web/shared/i18n';
-import { formatDayTime, formatMoney } from '../../web/shared/format';
+import { formatDayTime, formatLongDay, formatMoney, formatTime } from '../../web/shared/format';
 import { AppError } from '../../domain/errors';
 import { paymentReturnView, type PaymentReturnView } from '../../domain/payments/payment-return.service';
 import { retryPayment } from '../../domain/payments/payment.service';
@@ -112,9 +115,10 @@ async function renderReturn(
   const bookAgain = payment.bookingStatus === 'CANCELLED' ? html`<p><a class="button primary" href="/${tenant.slug}">${t(lang, 'bookAgain')}</a></p>` : '';
   const body = html`<section class="card" aria-labelledby="payment-heading">
     <h2 id="payment-heading">${t(lang, 'paymentHeading')}</h2>
+    <p id="payment-booking">${bookingLine(payment, locale)}</p>
     <p>${t(lang, 'deposit')}: ${formatMoney(payment.amount, payment.currency, locale)}</p>
     <div role="status" aria-live="polite">
-      ${statusLine}${heldLine}${payment.latestStatus === 'INITIATED' ? '' : html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, bookingStatusKey(payment)).toLowerCase() })}</p>`}
+      ${statusLine}${heldLine}${settled ? html`<p>${t(lang, 'bookingStatusNow', { status: t(lang, bookingStatusKey(payment)).toLowerCase() })}</p>` : ''}
     </div>
     <div class="error-slot" role="alert">${error ? html`<p class="error">${error}</p>` : ''}</div>
     ${checkout}${retry}${manage}${bookAgain}
@@ -133,6 +137,12 @@ async function renderReturn(
     head: waiting ? (v2 ? html`<noscript>${refresh}</noscript>` : refresh) : undefined,
     scripts: waiting && v2 ? assets.paymentReturn : undefined,
   });
+}
+
+/** What the deposit is for: "Dameklipp, Brynsforming · fredag 4. desember, 10:00–10:45" in the booking's zone. */
+function bookingLine(payment: PaymentReturnView, locale: string): string {
+  const zone = payment.timezone;
+  return `${payment.services.join(', ')} · ${formatLongDay(payment.startTime, zone, locale)}, ${formatTime(payment.startTime, zone, locale)}–${formatTime(payment.endTime, zone, locale)}`;
 }
 
 /** The booking's status as the customer reads it: a PENDING booking with its deposit unpaid waits for the deposit, not the salon. */

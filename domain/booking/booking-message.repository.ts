@@ -8,7 +8,7 @@ import { runNamedStatement } from '../../db/named-statement';
 
 export interface BookingMessageParties {
   /** the salon as its messages name and link it */
-  salon: { name: string; slug: string; address: unknown; timezone: string };
+  salon: { name: string; slug: string; address: unknown; timezone: string; contactPhone: string | null; contactEmail: string | null };
   /** the booking's services and their staff by name, in item order */
   items: { serviceName: string; resourceName: string | null }[];
   /** the booking's customer record, when it has one */
@@ -19,6 +19,7 @@ export interface BookingMessageParties {
 // objection's query path (docs/performance.md).
 const MESSAGE_PARTIES = `SELECT bi.id AS "itemId", s.name AS "serviceName", r.name AS "resourceName",
     t.name AS "salonName", t.slug AS "salonSlug", t.address AS "salonAddress", t.settings->>'timezone' AS "salonTimezone",
+    t.contact_phone AS "salonPhone", t.contact_email AS "salonEmail",
     c.id AS "customerId", c.name AS "customerName", c.phone AS "customerPhone", c.email AS "customerEmail"
   FROM tenants t
   LEFT JOIN booking_items bi ON bi.booking_id = ?
@@ -38,6 +39,8 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
     salonSlug: string;
     salonAddress: unknown;
     salonTimezone: string;
+    salonPhone: string | null;
+    salonEmail: string | null;
     customerId: string | null;
     customerName: string;
     customerPhone: string | null;
@@ -46,7 +49,14 @@ export async function messagePartiesOf(db: Db, booking: { id: string; tenantId: 
   const first = rows[0];
   if (!first) throw new Error(`salon ${booking.tenantId} of booking ${booking.id} not found`);
   return {
-    salon: { name: first.salonName, slug: first.salonSlug, address: first.salonAddress, timezone: first.salonTimezone },
+    salon: {
+      name: first.salonName,
+      slug: first.salonSlug,
+      address: first.salonAddress,
+      timezone: first.salonTimezone,
+      contactPhone: first.salonPhone,
+      contactEmail: first.salonEmail,
+    },
     items: rows.filter((r) => r.itemId).map((r) => ({ serviceName: r.serviceName, resourceName: r.resourceName })),
     customer: first.customerId ? { name: first.customerName, phone: first.customerPhone, email: first.customerEmail } : null,
   };

@@ -6,6 +6,7 @@
 import { utcToLocal } from '../time/salon-time.rules';
 import { formatMoney } from '../money/money.rules';
 import type { Language } from '../language/language.rules';
+import { displayPhone } from '../phone/phone.rules';
 
 export type BookingMessageKind = 'RECEIVED' | 'CONFIRMED' | 'REMINDER' | 'CANCELLED' | 'RESCHEDULED' | 'DEPOSIT_REQUESTED' | 'DEPOSIT_REMINDER';
 
@@ -26,8 +27,16 @@ export interface DepositOutcome {
   currency: string;
 }
 
+/** How the customer reaches the salon (docs/rules/salon.md#tenant): E.164 and an address, each null when it has none. */
+export interface SalonContactFacts {
+  phone: string | null;
+  email: string | null;
+}
+
 export interface BookingMessageFacts {
   salonName: string;
+  /** for a message that tells the customer to contact the salon */
+  salonContact?: SalonContactFacts | null;
   customerName: string;
   startTime: Date;
   /** the end of the visit (its last phase, processing included; buffers are not the customer's time) */
@@ -45,6 +54,17 @@ export interface BookingMessageFacts {
   depositRequest?: DepositRequest | null;
   /** the booking's first message says its deposit is asked for later: when, and by when it must be paid */
   depositLater?: (DepositRequest & { requestAt: Date }) | null;
+}
+
+/**
+ * "Ring Salong Nordlys på +47 22 00 00 00" / "Please call Salong Nordlys on +47 22 00 00 00": the
+ * salon by the way it can be reached, its phone first, else its e-mail, else by name only.
+ */
+export function contactTheSalon(salonName: string, contact: SalonContactFacts | null | undefined, language: Language): string {
+  const en = language === 'en';
+  if (contact?.phone) return en ? `Please call ${salonName} on ${displayPhone(contact.phone)}` : `Ring ${salonName} på ${displayPhone(contact.phone)}`;
+  if (contact?.email) return en ? `Please write to ${salonName} at ${contact.email}` : `Skriv til ${salonName} på ${contact.email}`;
+  return en ? `Please contact ${salonName}` : `Ta kontakt med ${salonName}`;
 }
 
 export interface RenderedMessage {
@@ -84,12 +104,20 @@ export function norwegianDateTime(instant: Date, timezone: string): string {
 
 /**
  * The whole appointment, from its start to its end (docs/rules/messages.md#the-appointments-length): "fredag 4. desember
- * kl. 14:30–16:00" / "Friday 4 December at 14:30–16:00"; an end on another date names that date too.
+ * kl. 14:30–16:00" / "on Friday 4 December, 14:30–16:00 (Oslo time)" (English readers may be
+ * elsewhere: the zone's city says whose clock); an end on another date names that date too.
  */
 export function messageTimeRange(start: Date, end: Date, timezone: string, language: Language): string {
   const from = utcToLocal(start, timezone);
   const to = utcToLocal(end, timezone);
-  return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
+  if (language === 'nb') return `${messageDateTime(start, timezone, language)}–${to.date === from.date ? to.time : messageDateTime(end, timezone, language)}`;
+  const until = to.date === from.date ? to.time : `${messageDate(to.date, language)}, ${to.time}`;
+  return `on ${messageDate(from.date, language)}, ${from.time}–${until} (${zoneCity(timezone)} time)`;
+}
+
+/** "Europe/Oslo" -> "Oslo", "America/New_York" -> "New York": the city a zone is named by. */
+function zoneCity(timezone: string): string {
+  return (timezone.split('/').pop() ?? timezone).replace(/_/g, ' ');
 }
 
 function what(facts: BookingMessageFacts, language: Language): string {
@@ -152,7 +180,7 @@ export function renderBookingMessage(kind: BookingMessageKind, facts: BookingMes
       case 'REMINDER':
         return { subject: `Reminder: your appointment at ${salon}`, text: `${hello} A reminder of your appointment: ${service} ${when} at ${salon}.${manage}` };
       case 'RESCHEDULED':
-        return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved to ${when}: ${service}.${manage}` };
+        return { subject: `Changed: your appointment at ${salon}`, text: `${hello} Your appointment has been moved: ${service} ${when}.${manage}` };
       case 'CANCELLED':
         return {
           subject: `Cancelled: your appointment at ${salon}`,

@@ -5,7 +5,7 @@
 // Pure; money through the one money module.
 import { formatMoney } from '../money/money.rules';
 import type { Language } from '../language/language.rules';
-import { messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
+import { contactTheSalon, messageDateTime, messageTimeRange, type BookingMessageFacts, type RenderedMessage } from './booking-messages.rules';
 
 /** What a reply by SMS did (docs/rules/reminders.md#answering-by-sms); sms_replies.outcome. */
 /** WHICH_BOOKING: more than one booking of the phone awaits an answer, so nothing was changed and the answer asks which. */
@@ -74,16 +74,16 @@ export function renderReplyAnswer(outcome: ReplyOutcome, facts: BookingMessageFa
       return (en ? `Your appointment ${at} is cancelled.` : `Timen din ${at} er avbestilt.`) + depositLine(deposit, language);
     case 'WINDOW_CLOSED':
       return en
-        ? `Your appointment ${at} can no longer be cancelled by SMS${until ? ` (free cancellation ended ${until})` : ''}. Please call ${salon} to cancel.${kept ? ` Cancelled now, the salon keeps the deposit of ${kept}.` : ''}`
-        : `Timen din ${at} kan ikke lenger avbestilles på SMS${until ? ` (gratis avbestilling var mulig til ${until})` : ''}. Ring ${salon} for å avbestille.${kept ? ` Avbestiller du nå, beholder salongen depositumet på ${kept}.` : ''}`;
+        ? `Your appointment ${at} can no longer be cancelled by SMS${until ? ` (free cancellation ended ${until})` : ''}. ${contactTheSalon(salon, facts.salonContact, language)} to cancel.${kept ? ` Cancelled now, the salon keeps the deposit of ${kept}.` : ''}`
+        : `Timen din ${at} kan ikke lenger avbestilles på SMS${until ? ` (gratis avbestilling var mulig til ${until})` : ''}. ${contactTheSalon(salon, facts.salonContact, language)} for å avbestille.${kept ? ` Avbestiller du nå, beholder salongen depositumet på ${kept}.` : ''}`;
     case 'ALREADY_CANCELLED':
       return en
         ? `Your appointment ${at} is cancelled. To come another time, book again with ${salon}.`
         : `Timen din ${at} er avbestilt. Vil du ha en ny time, bestill på nytt hos ${salon}.`;
     case 'FINISHED':
       return en
-        ? `Your appointment ${at} can no longer be changed. Please contact ${salon}.`
-        : `Timen din ${at} kan ikke endres lenger. Ta kontakt med ${salon}.`;
+        ? `Your appointment ${at} can no longer be changed. ${contactTheSalon(salon, facts.salonContact, language)}.`
+        : `Timen din ${at} kan ikke endres lenger. ${contactTheSalon(salon, facts.salonContact, language)}.`;
     case 'HELP':
     case 'NO_BOOKING':
     // renderWhichBooking answers it; it names no one booking

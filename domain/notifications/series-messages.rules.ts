@@ -3,13 +3,15 @@
 // (docs/rules/messages.md#language): the customer's in the language of the booking they are about,
 // the salon's in the salon's. Pure: times are rendered in the salon's time zone.
 import type { Language } from '../language/language.rules';
-import { messageDateTime, type RenderedMessage } from './booking-messages.rules';
+import { contactTheSalon, messageDateTime, type RenderedMessage, type SalonContactFacts } from './booking-messages.rules';
 
 /** MOVED: the occurrence was booked at the nearest free time; SKIPPED: nothing was free within the tolerance. */
 export type SeriesMessageKind = 'MOVED' | 'SKIPPED';
 
 export interface SeriesOccurrenceFacts {
   salonName: string;
+  /** how the customer reaches the salon, for the occurrence that was not booked */
+  salonContact?: SalonContactFacts | null;
   customerName: string;
   timezone: string;
   services: string[];
@@ -42,7 +44,7 @@ export function renderSeriesMessage(kind: SeriesMessageKind, facts: SeriesOccurr
     }
     return {
       subject: `Your standing appointment at ${facts.salonName} was not booked`,
-      text: `Hi ${facts.customerName}! Your standing appointment (${what(facts, 'en')}) ${planned} was not free, and we found no free time within ${facts.toleranceDays} days before or after. This one appointment is therefore not booked; the next ones follow as before. Contact ${facts.salonName} if you would like another time.`,
+      text: `Hi ${facts.customerName}! Your standing appointment (${what(facts, 'en')}) ${planned} was not free, and we found no free time within ${facts.toleranceDays} days before or after. This one appointment is therefore not booked; the next ones follow as before. ${contactTheSalon(facts.salonName, facts.salonContact, 'en')} if you would like another time.`,
     };
   }
   if (kind === 'MOVED') {
@@ -55,7 +57,7 @@ export function renderSeriesMessage(kind: SeriesMessageKind, facts: SeriesOccurr
   }
   return {
     subject: `Din faste time hos ${facts.salonName} ble ikke booket`,
-    text: `Hei ${facts.customerName}! Din faste time (${what(facts, 'nb')}) ${planned} var ikke ledig, og vi fant ingen ledig tid innen ${facts.toleranceDays} dager før eller etter. Denne ene timen er derfor ikke booket; de neste følger som før. Ta kontakt med ${facts.salonName} om du vil ha en annen tid.`,
+    text: `Hei ${facts.customerName}! Din faste time (${what(facts, 'nb')}) ${planned} var ikke ledig, og vi fant ingen ledig tid innen ${facts.toleranceDays} dager før eller etter. Denne ene timen er derfor ikke booket; de neste følger som før. ${contactTheSalon(facts.salonName, facts.salonContact, 'nb')} om du vil ha en annen tid.`,
   };
 }
 

@@ -193,6 +193,7 @@ async function answerFacts(deps: SmsReplyDeps, trx: Transaction, row: BookingRow
   const token = reissueManageToken(deps.bookings.manageLinkKey, row.id, row.manageTokenHash);
   return {
     salonName: salon.name,
+    salonContact: { phone: salon.contactPhone, email: salon.contactEmail },
     customerName: row.contactName ?? customer?.name ?? (row.language === 'en' ? 'customer' : 'kunde'),
     startTime: new Date(row.startTime),
     endTime: new Date(row.endTime),

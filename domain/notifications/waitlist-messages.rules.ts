@@ -3,6 +3,8 @@
 // with the link to see or leave the entry. Pure: times in the salon's time zone; the links open the
 // booking page.
 import { messageDate, messageTimeRange, type RenderedMessage } from './booking-messages.rules';
+import { formatMoney } from '../money/money.rules';
+import { utcToLocal } from '../time/salon-time.rules';
 import type { Language } from '../language/language.rules';
 
 export interface WaitlistOfferFacts {
@@ -16,6 +18,11 @@ export interface WaitlistOfferFacts {
   staffName: string | null;
   /** how long the time is held for the customer; null: offered to several, first to book gets it */
   holdMinutes: number | null;
+  /** when the offer ends (the hold runs out), told as the salon's clock time */
+  expiresAt: Date;
+  /** what the visit costs: its services' prices, minor units */
+  price: number;
+  currency: string;
   acceptUrl: string;
 }
 
@@ -58,23 +65,26 @@ function whatOf(services: string[], staffName: string | null, language: Language
 export function renderWaitlistOffer(facts: WaitlistOfferFacts, language: Language = 'nb'): RenderedMessage {
   const when = messageTimeRange(facts.startTime, facts.endTime, facts.timezone, language);
   const what = whatOf(facts.services, facts.staffName, language);
+  const price = formatMoney(facts.price, facts.currency, language);
+  // the hold is minutes (at most two hours): its end as the salon's clock time
+  const until = utcToLocal(facts.expiresAt, facts.timezone).time;
   if (language === 'en') {
     const hold =
       facts.holdMinutes === null
-        ? 'Several people on the waitlist have been offered it, and the first to book gets it.'
-        : `We hold the time for you for ${facts.holdMinutes} minutes.`;
+        ? `Several people on the waitlist have been offered it, and the first to book by ${until} gets it.`
+        : `We hold the time for you until ${until} (${facts.holdMinutes} minutes).`;
     return {
       subject: `A free time at ${facts.salonName}`,
-      text: `Hi ${facts.customerName}! A time has become free at ${facts.salonName}: ${what} ${when}. ${hold} Book here: ${facts.acceptUrl}`,
+      text: `Hi ${facts.customerName}! A time has become free at ${facts.salonName}: ${what} ${when}, ${price}. ${hold} Book here: ${facts.acceptUrl}`,
     };
   }
   const hold =
     facts.holdMinutes === null
-      ? 'Flere på ventelisten har fått tilbudet, og den første som bestiller får timen.'
-      : `Vi holder timen for deg i ${facts.holdMinutes} minutter.`;
+      ? `Flere på ventelisten har fått tilbudet, og den første som bestiller innen kl. ${until} får timen.`
+      : `Vi holder timen for deg til kl. ${until} (${facts.holdMinutes} minutter).`;
   return {
     subject: `Ledig time hos ${facts.salonName}`,
-    text: `Hei ${facts.customerName}! En time har blitt ledig hos ${facts.salonName}: ${what} ${when}. ${hold} Bestill her: ${facts.acceptUrl}`,
+    text: `Hei ${facts.customerName}! En time har blitt ledig hos ${facts.salonName}: ${what} ${when}, ${price}. ${hold} Bestill her: ${facts.acceptUrl}`,
   };
 }
 

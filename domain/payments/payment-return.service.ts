@@ -7,7 +7,7 @@
 import type { Db } from '../../db/db-handle';
 import { errors } from '../errors';
 import { tenantById } from '../tenant/tenant-context';
-import { findBookingRow } from '../booking/booking.repository';
+import { findBookingRow, itemsOf } from '../booking/booking.repository';
 import type { BookingStatus } from '../booking/booking-status.rules';
 import { PAYMENT_RETRY_CAP, retryRejection, type PaymentStatus } from './payment.rules';
 import * as repo from './payment.repository';
@@ -26,6 +26,11 @@ export interface PaymentReturnView {
   currency: string;
   bookingStatus: BookingStatus;
   depositStatus: string | null;
+  /** what the deposit is for: the booking's services in their order, its time and the salon's zone frozen on it */
+  services: string[];
+  startTime: string;
+  endTime: string;
+  timezone: string;
   failedCount: number;
   retryable: boolean;
   retryCapReached: boolean;
@@ -43,7 +48,10 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
   const payment = await repo.paymentById(db, paymentId);
   if (!payment) throw errors.notFound('payment');
   const tenant = await tenantById(db, payment.tenantId);
-  const booking = await findBookingRow(db, payment.tenantId, payment.bookingId, ['status', 'depositStatus']);
+  const [booking, items] = await Promise.all([
+    findBookingRow(db, payment.tenantId, payment.bookingId, ['status', 'depositStatus', 'startTime', 'endTime', 'metadata']),
+    itemsOf(db, [payment.bookingId]),
+  ]);
   const latest = (await repo.paymentsOfBooking(db, payment.tenantId, payment.bookingId)).filter((p) => p.intent === payment.intent).pop() ?? payment;
   const rejection = retryRejection({
     bookingStatus: booking.status,
@@ -63,6 +71,10 @@ export async function paymentReturnView(db: Db, paymentId: string): Promise<Paym
     currency: payment.currency,
     bookingStatus: booking.status,
     depositStatus: booking.depositStatus,
+    services: [...items].sort((a, b) => a.sortOrder - b.sortOrder).map((i) => i.serviceName),
+    startTime: new Date(booking.startTime).toISOString(),
+    endTime: new Date(booking.endTime).toISOString(),
+    timezone: booking.metadata?.displaySnapshot?.timezone ?? tenant.settings.timezone,
     failedCount: latest.failedCount,
     retryable: rejection === null,
     retryCapReached: latest.status === 'FAILED' && latest.failedCount >= PAYMENT_RETRY_CAP,

@@ -74,6 +74,11 @@ export function smsReaches(stored: string, salonRegion: PhoneRegion): boolean {
   return parsed !== undefined && parsed.countryCallingCode === getCountryCallingCode(salonRegion);
 }
 
+/** A stored number as people read it: "+47 22 00 00 00" (grouped as its country writes it); as stored when it cannot be read. */
+export function displayPhone(stored: string): string {
+  return parsePhoneNumberFromString(smsRecipient(stored))?.formatInternational() ?? stored;
+}
+
 /** "+47": the calling code of a region, for hints such as "without a country code we use +47". */
 export function callingCodeOf(region: PhoneRegion): string {
   return `+${getCountryCallingCode(region)}`;

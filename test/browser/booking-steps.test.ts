@@ -225,7 +225,7 @@ describe("the booking page's steps: the week, the terms, history, phone numbers,
       expect(booking.language).to.equal('en');
       const confirmation = await eventually(async () => (await sms.sentTo(phone.stored)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
       expect(confirmation.text)
-        .to.match(/^Hi Emma English! Your appointment is confirmed: .* at \d\d:\d\d–\d\d:\d\d\. Welcome to /)
+        .to.match(/^Hi Emma English! Your appointment is confirmed: .* on \w+day \d+ \w+, \d\d:\d\d–\d\d:\d\d \(Oslo time\)\. Welcome to /)
         .and.match(/&lang=en$/);
     });
   }
@@ -276,8 +276,9 @@ describe("the booking page's steps: the week, the terms, history, phone numbers,
     expect(await day(full).locator('.count').innerText()).to.equal('Fullt');
     expect(await day(closed).locator('.count').innerText()).to.equal('Stengt');
     expect(await day(free).locator('.count').innerText()).to.match(/^\d+$/);
-    expect(await page.locator(`#day-${full}`).textContent()).to.match(/, alt er tatt$/);
-    expect(await page.locator(`#day-${closed}`).textContent()).to.match(/, stengt$/);
+    // a whole sentence for a screen reader: capitalised, the date, what the day is
+    expect(await page.locator(`#day-${full}`).textContent()).to.match(/^[A-ZÆØÅ]\S+dag \d+\. \S+: alt er tatt\.$/);
+    expect(await page.locator(`#day-${closed}`).textContent()).to.match(/^[A-ZÆØÅ]\S+dag \d+\. \S+: stengt\.$/);
     expect(await day(full).isEnabled(), 'a full day opens its waitlist').to.equal(true);
     expect(await day(closed).isEnabled()).to.equal(false);
   });
@@ -290,9 +291,9 @@ describe("the booking page's steps: the week, the terms, history, phone numbers,
     await page.goto(`${baseUrl}/${salon.tenant.slug}?services=${salon.serviceId}&staff=any&week=${lastWeek}`);
     const badges = await page.locator('.days .count').allInnerTexts();
     expect(badges).to.deep.equal(['–', '–', '–', '–', '–', '–', '–']);
-    expect(await page.locator(`#day-${lastWeek}`).textContent()).to.match(/, har vært$/);
+    expect(await page.locator(`#day-${lastWeek}`).textContent()).to.match(/^Mandag \d+\. \S+: dagen er forbi\.$/);
     await page.goto(`${baseUrl}/${salon.tenant.slug}?services=${salon.serviceId}&staff=any&week=${addDays(mondayOf(localDay(0)), 7)}`);
-    expect(await page.locator(`#day-${addDays(mondayOf(localDay(0)), 13)}`).textContent(), 'Sunday is closed').to.match(/, stengt$/);
+    expect(await page.locator(`#day-${addDays(mondayOf(localDay(0)), 13)}`).textContent(), 'Sunday is closed').to.match(/^Søndag \d+\. \S+: stengt\.$/);
   });
 
   it('when the customer uses the arrow keys then they move between the days and between the times, each list one Tab stop, and Enter chooses (v2)', async function () {

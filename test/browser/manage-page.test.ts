@@ -2,7 +2,7 @@
 // e-mail: cancelling, and moving the appointment to another time.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, scan, startBrowserStack } from './support';
+import { chooseUpToContact, closePages, openPage, pageSalon, randomPhone, scan, startBrowserStack, waitForFocus } from './support';
 import { stack } from '../support/stack';
 import { call } from '../support/http';
 import { eventually } from '../support/eventually';
@@ -34,11 +34,28 @@ describe('manage page (browser)', function () {
     await shot('manage');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).to.equal(`Din time hos ${salon.tenant.name}`);
     expect(await page.locator('#cancel-terms').innerText()).to.match(/^Gratis avbestilling frem til .+ Avbestillingen koster ingenting\.$/);
-    await page.getByLabel('Årsak (valgfritt)').fill('Blitt syk');
-    await page.getByRole('button', { name: 'Avbestill timen' }).click();
+    // cancelling takes a second step: the first only asks, and "Nei" keeps the appointment
+    await page.getByRole('link', { name: 'Avbestill timen' }).click();
+    await page.getByText(/^Vil du avbestille timen .+, \d\d:\d\d\?$/).waitFor();
+    await shot('cancel-question');
+    expect(await scan(page, 'the cancel question')).to.deep.equal([]);
+    await page.getByRole('link', { name: 'Nei, behold timen' }).click();
+    await page.getByRole('link', { name: 'Avbestill timen' }).waitFor();
+    expect((await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first()).status, 'asking cancels nothing').to.equal('CONFIRMED');
+    // by keyboard: Enter on the link, the question has the focus, Tab to the reason, then to "Ja"
+    await page.getByRole('link', { name: 'Avbestill timen' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Ja, avbestill timen' }).waitFor();
+    await waitForFocus(page.locator('#cancel-question'));
+    await page.keyboard.press('Tab');
+    await waitForFocus(page.getByLabel('Årsak (valgfritt)'));
+    await page.keyboard.type('Blitt syk');
+    await page.keyboard.press('Tab');
+    await waitForFocus(page.getByRole('button', { name: 'Ja, avbestill timen' }));
+    await page.keyboard.press('Enter');
     await page.getByRole('status').getByText('Timen er avbestilt.').waitFor();
     await shot('cancelled');
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(0);
     expect(await page.getByRole('link', { name: 'Bestill ny time' }).getAttribute('href')).to.equal(`/${salon.tenant.slug}`);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking).to.include({ status: 'CANCELLED', cancelledBy: 'CUSTOMER', cancelReason: 'Blitt syk' });
@@ -72,7 +89,7 @@ describe('manage page (browser)', function () {
     // the customer's promise is not the salon's confirmation: the page uses the salon's word only for the salon
     expect(await page.locator('main').innerText()).to.not.match(/har bekreftet/);
     // cancelling is still offered after promising
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(1);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(1);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking.promisedVia).to.equal('LINK');
     expect(booking.promisedAt).to.be.an.instanceOf(Date);
@@ -153,7 +170,7 @@ describe('manage page: moving the appointment (browser)', function () {
     expect(row.startTime.toISOString()).to.equal(at(day, '10:00'));
   });
 
-  it('when less than cancellationHours remain before the start then the page offers no move and says to call the salon', async function () {
+  it('when less than cancellationHours remain before the start then the page offers no move and says to contact the salon', async function () {
     const salon = await pageSalon({ settings: { cancellationHours: 72 } });
     const booked = await bookedWithLink(salon, localDay(2), '10:00');
     const opened = await openPage(this);
@@ -161,9 +178,26 @@ describe('manage page: moving the appointment (browser)', function () {
     await page.goto(booked.link);
     await shot('move-closed');
     const section = page.locator('section.move');
-    expect(await section.innerText()).to.match(/Fristen for å flytte timen på nett gikk ut .+\. Ring salongen hvis du må flytte den\./);
+    expect(await section.innerText()).to.match(/Fristen for å flytte timen på nett gikk ut .+\. Kontakt salongen hvis du må flytte den\./);
     expect(await page.getByRole('link', { name: 'Velg et annet tidspunkt' }).count()).to.equal(0);
     await page.goto(`${booked.link}&move=1`);
     expect(await page.getByRole('button', { name: 'Flytt timen hit' }).count()).to.equal(0);
+  });
+
+  it('when free cancellation has ended at a salon with a contact phone and e-mail then the manage page gives them as tel: and mailto: links where it says to contact the salon (nb and en)', async function () {
+    const salon = await pageSalon({ settings: { cancellationHours: 72 } });
+    await call('patch', `/tenants/${salon.tenant.id}`, salon.owner.token, { contactPhone: '22 33 44 55', contactEmail: 'Post@Salong.test' });
+    const booked = await bookedWithLink(salon, localDay(2), '10:00');
+    const { page, shot } = await openPage(this);
+    await page.goto(booked.link);
+    await shot('contact-after-window');
+    const cancel = page.locator('section[aria-labelledby="cancel-heading"]');
+    expect(await cancel.innerText()).to.match(/Kontakt salongen hvis du må avbestille\.\s+Telefon: \+47 22 33 44 55 · E-post: post@salong\.test/);
+    expect(await cancel.getByRole('link', { name: '+47 22 33 44 55' }).getAttribute('href')).to.equal('tel:+4722334455');
+    expect(await cancel.getByRole('link', { name: 'post@salong.test' }).getAttribute('href')).to.equal('mailto:post@salong.test');
+    expect(await page.locator('section.move').getByRole('link', { name: '+47 22 33 44 55' }).count()).to.equal(1);
+    expect(await page.locator('footer').getByRole('link', { name: '+47 22 33 44 55' }).count(), 'and in the footer of every page').to.equal(1);
+    await page.goto(`${booked.link}&lang=en`);
+    expect(await page.locator('section[aria-labelledby="cancel-heading"]').innerText()).to.contain('Phone: +47 22 33 44 55 · E-mail: post@salong.test');
   });
 });

@@ -36,15 +36,40 @@ describe('booking page deposits (browser)', function () {
     await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await shot('return-paid');
     expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er mottatt.');
+    expect(await page.locator('#payment-booking').innerText()).to.match(new RegExp(`^${service.name} · .+, \\d\\d:\\d\\d–\\d\\d:\\d\\d$`));
     // this browser made the booking: the return page links to its manage page
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
     await page.waitForURL(/\/bookings\/[0-9a-f-]+\?token=/);
     await shot('manage');
     // the first free time is inside the salon's 24 hours: the page says what cancelling now would cost
     expect(await page.locator('main').innerText()).to.match(/Fristen for gratis avbestilling gikk ut .+ Salongen beholder da depositumet på 100\skr\./);
-    expect(await page.getByRole('button', { name: 'Avbestill timen' }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Avbestill timen' }).count()).to.equal(0);
     const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
     expect(booking).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
+  });
+
+  it('when the payment is in but the platform has not yet confirmed the booking then the return page says only that the payment is received, never beside "waiting for the deposit", and names the service and time', async function () {
+    const salon = await depositSalon();
+    const service = await (await knex())('services').where({ id: salon.serviceId }).first('name');
+    const opened = await openPage(this);
+    const { page, shot, baseUrl } = opened;
+    await bookWithDeposit(opened, salon.tenant.slug, service.name);
+    const booking = await (await knex())('bookings').where({ tenantId: salon.tenant.id }).first();
+    const [payment] = await paymentRows(booking.id);
+    // the moment between the provider's answer and the booking's workflow acting on it, held still
+    await (await knex())('payments').where({ id: payment.id }).update({ status: 'CAPTURED' });
+    await page.goto(`${baseUrl}/payments/${payment.id}/return`);
+    await shot('return-settling');
+    expect(await page.locator('#payment-status').innerText()).to.equal('Betalingen er mottatt.');
+    const status = await page.getByRole('status').innerText();
+    expect(status).to.not.match(/venter på at depositumet/i);
+    expect(status).to.not.match(/^Timen:/m);
+    const start = new Date(booking.startTime).toLocaleTimeString('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' });
+    expect(await page.locator('#payment-booking').innerText())
+      .to.contain(service.name)
+      .and.contain(`, ${start}–`);
+    await page.goto(`${baseUrl}/payments/${payment.id}/return?lang=en`);
+    expect(await page.getByRole('status').innerText()).to.not.match(/Waiting for the deposit/i);
   });
 
   it('when the card is declined then the return page says so and offers a retry, and paying on the retry confirms the booking, whose manage page offers the deposit back on cancelling', async function () {
@@ -166,7 +191,8 @@ describe('booking page deposits (browser)', function () {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByText('Timen: bekreftet av salongen.').waitFor({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Lenke for å se eller avbestille timen' }).click();
-    await page.getByRole('button', { name: 'Avbestill timen' }).click();
+    await page.getByRole('link', { name: 'Avbestill timen' }).click();
+    await page.getByRole('button', { name: 'Ja, avbestill timen' }).click();
     await page.waitForURL(/cancelled=1$/);
     await shot('cancelled');
     expect(await page.locator('[role="status"]').innerText())

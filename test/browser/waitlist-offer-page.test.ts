@@ -34,6 +34,16 @@ describe('waitlist offer page (browser)', function () {
     const { sms } = await stack();
     const offer = await eventually(async () => (await sms.sentTo(phone)).find((m) => m.meta?.kind === 'WAITLIST_OFFER'), 'the offer SMS');
     const link = /(https?:\/\/\S+\/waitlist\/offers\/\S+)/.exec(offer.text)![1];
+    // the SMS names the price and the clock time the offer is held until
+    const expiresAt = (
+      await (
+        await knex()
+      )('waitlist_offers')
+        .where({ id: /offers\/([0-9a-f-]+)/.exec(link)![1] })
+        .first()
+    ).expiresAt as Date;
+    const until = expiresAt.toLocaleTimeString('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    expect(offer.text).to.contain('10:00–11:00, 500 kr.').and.contain(`Vi holder timen for deg til kl. ${until} (15 minutter).`);
 
     // axe runs as a script, so it scans the page in a context of its own with JavaScript on
     const scanned = await openPage(this);
@@ -46,7 +56,8 @@ describe('waitlist offer page (browser)', function () {
     await shot('offer');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).to.equal('En ledig time til deg');
     expect(await page.locator('main dd').first().innerText()).to.contain('10:00–11:00');
-    expect(await page.locator('#offer-held').innerText()).to.match(/^Timen holdes av til deg til .+\d\d:\d\d\./);
+    expect(await page.locator('#offer-held').innerText()).to.match(new RegExp(`^Timen holdes av til deg til .+ ${until}\\.`));
+    expect(await page.locator('#offer-price').innerText()).to.equal('500\u00a0kr');
 
     await page.getByRole('button', { name: 'Ja, bestill timen' }).click();
     await page.waitForURL(/new=1$/);

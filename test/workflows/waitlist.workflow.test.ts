@@ -139,7 +139,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
       const offered = await offerTo(first.phone);
       expect(offered.text)
         .to.contain('Hei Anne!')
-        .and.contain('Vi holder timen for deg i 15 minutter')
+        .and.match(/Vi holder timen for deg til kl\. \d\d:\d\d \(15 minutter\)/)
         .and.contain(`https://booking.example.test/${sc.s.tenant.slug}/waitlist/offers/${offered.offerId}?token=`);
       expect(await rows('booking_segments', { waitlistRoundId: round.id })).to.have.length(1);
       await rejectsWith(book(sc), { status: 409, code: 'BOOKING_CONFLICT' });
@@ -170,7 +170,7 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
     await runWorker(sc, async () => {
       const round = await cancel(sc, booking.id);
       const offers = await Promise.all(waiters.map((w) => offerTo(w.phone)));
-      expect(offers[0].text).to.contain('den første som bestiller får timen');
+      expect(offers[0].text).to.contain('den første som bestiller innen kl. ');
       const outcomes = await Promise.allSettled(offers.map((o) => acceptOffer(sc.deps, sc.tenant, o.offerId, o.token)));
       const booked = outcomes.filter((o) => o.status === 'fulfilled');
       expect(booked).to.have.length(1);

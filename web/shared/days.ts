@@ -29,6 +29,14 @@ export function dayStateText(lang: Lang, state: DayState, free: number): string 
   return state === 'free' ? freeTimes(lang, free) : t(lang, LONG[state]);
 }
 
+/**
+ * The day's description for a screen reader, a whole sentence: "Fredag 4. desember: alt er tatt." /
+ * "Friday 4 December: fully booked." (`day` the date as the page writes it).
+ */
+export function daySentence(lang: Lang, day: string, state: DayState, free: number): string {
+  return t(lang, 'dayButton', { day: day.charAt(0).toUpperCase() + day.slice(1), free: dayStateText(lang, state, free) });
+}
+
 /** What the day's button shows under its date: the number of free times, "Fullt", "Stengt", or a dash. */
 export function dayBadge(lang: Lang, state: DayState, free: number): string {
   if (state === 'free') return String(free);

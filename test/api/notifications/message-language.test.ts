@@ -35,7 +35,7 @@ describe('the language of messages (HTTP, worker)', function () {
     const confirmation = await eventually(async () => (await sms.sentTo(english.number)).find((m) => m.meta?.kind === 'CONFIRMED'), 'the confirmation SMS');
     expect(confirmation.text)
       .to.match(/^Hi Emma! Your appointment is confirmed: /)
-      .and.contain(' at 10:00')
+      .and.match(/ on \w+day \d+ \w+, 10:00–\d\d:\d\d \(Oslo time\)/)
       .and.match(/See or cancel the appointment: \S+\/bookings\/[0-9a-f-]+\?token=\S+&lang=en$/);
     const mail = await eventually(
       async () => (await platform.mailer.sentTo(english.email)).find((m) => m.meta?.kind === 'CONFIRMED'),
@@ -48,7 +48,7 @@ describe('the language of messages (HTTP, worker)', function () {
     const moved = await call('patch', `/bookings/${id}`, salon.owner.token, { startTime: at(localDay(4), '12:00') });
     expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
     const rescheduled = await eventually(async () => (await sms.sentTo(english.number)).find((m) => m.meta?.kind === 'RESCHEDULED'), 'the move SMS');
-    expect(rescheduled.text).to.match(/^Hi Emma! Your appointment has been moved to \w+day \d+ \w+ at 12:00/);
+    expect(rescheduled.text).to.match(/^Hi Emma! Your appointment has been moved: .+ on \w+day \d+ \w+, 12:00–\d\d:\d\d \(Oslo time\)/);
 
     const cancelled = await call('post', `/bookings/${id}/cancel`, salon.owner.token, { reason: 'sick' });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);

@@ -168,7 +168,7 @@ describe('reminders the customer answers', () => {
       await eventually(async () => (await smsTo(phone.e164)).some((m) => m.meta?.kind === 'CANCELLED'), 'the cancellation message');
     });
 
-    it('when the customer replies NO after free cancellation ended then nothing is cancelled and the answer says to call the salon', async () => {
+    it('when the customer replies NO after free cancellation ended then nothing is cancelled and the answer says to contact the salon (without a number of the salon, never "call")', async () => {
       const s = await salonWith({ cancellationHours: 168 });
       const phone = newPhone();
       const b = await publicBooking(s, phone.e164, 3);
@@ -178,7 +178,23 @@ describe('reminders the customer answers', () => {
       expect(await bookingOf(s, b.id)).to.include({ status: 'CONFIRMED', version: 1 });
       expect((await answersTo(phone.e164))[0])
         .to.contain('kan ikke lenger avbestilles på SMS')
-        .and.contain(`Ring ${s.tenant.name}`);
+        .and.contain(`Ta kontakt med ${s.tenant.name} for å avbestille.`);
+    });
+
+    it('when the salon has a contact phone and the customer replies after free cancellation ended then the answer gives the number to call (nb and en)', async () => {
+      const s = await salonWith({ cancellationHours: 168 });
+      const set = await call('patch', `/tenants/${s.tenant.id}`, s.owner.token, { contactPhone: '22 33 44 55', contactEmail: 'post@salong.no' });
+      expect(set.status, JSON.stringify(set.body)).to.equal(200);
+      for (const language of ['nb', 'en'] as const) {
+        const phone = newPhone();
+        const b = await publicBooking(s, phone.e164, 3, language === 'nb' ? '10:00' : '12:00', language);
+        await reminded(b.id, s.tenant.id);
+        const res = await reply({ number: phone.sveve, msg: 'NEI', id: crypto.randomUUID() });
+        expect(res.body.data).to.include({ result: 'WINDOW_CLOSED', bookingId: b.id });
+        expect((await answersTo(phone.e164))[0]).to.contain(
+          language === 'nb' ? `Ring ${s.tenant.name} på +47 22 33 44 55 for å avbestille.` : `Please call ${s.tenant.name} on +47 22 33 44 55 to cancel.`,
+        );
+      }
     });
 
     it('when the booking was cancelled before the reply then the answer says it is cancelled and nothing changes', async () => {
@@ -323,7 +339,7 @@ describe('reminders the customer answers', () => {
       expect(res.body.data).to.include({ result: 'WINDOW_CLOSED', bookingId: booking.id });
       expect(await bookingRow(booking.id)).to.include({ status: 'CONFIRMED', depositStatus: 'PAID' });
       expect((await answersTo(booking.phone))[0])
-        .to.contain('Ring')
+        .to.contain('Ta kontakt med')
         .and.contain('beholder salongen depositumet på 100 kr');
     });
   });
@@ -346,6 +362,19 @@ describe('reminders the customer answers', () => {
       const refused = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${other.id}/promise`, undefined, { token: other.manageToken });
       expect(refused.status).to.equal(409);
       expect(refused.body.error.code).to.equal('BOOKING_NOT_PROMISABLE');
+    });
+
+    it('when a booking the customer promised to come to is cancelled then its manage page no longer says they promised, in either language', async () => {
+      const s = await salonWith();
+      const b = await publicBooking(s, newPhone().e164);
+      await call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/promise`, undefined, { token: b.manageToken });
+      expect(await managePageText(s, b, 'nb')).to.contain('Du har lovet å komme');
+      const cancelled = await call('post', `/public/tenants/${s.tenant.slug}/bookings/${b.id}/cancel`, undefined, { token: b.manageToken });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+      const nb = await managePageText(s, b, 'nb');
+      expect(nb).to.contain('Avbestilt');
+      expect(nb).to.not.match(/lovet å komme|bekreftet at du kommer|Kommer du\?/);
+      expect(await managePageText(s, b, 'en')).to.not.match(/promised to come|confirmed that you are coming|Are you coming\?/);
     });
 
     it('when staff record that the customer promised to come then promisedVia STAFF and the booking leaves the list of bookings without a promise', async () => {

@@ -99,8 +99,13 @@ describe("the salon's contact", () => {
     expect(profile.body.data).to.include({ contactPhone: '+4722334455', contactEmail: 'post@salong.no' });
     const review = await call('get', '/tenants/me/onboarding', salon.token);
     expect(codesOf(review.body.data.warnings)).not.to.include('SALON_CONTACT_MISSING');
+    expect((await call('get', '/tenants/me', salon.token)).body.data).to.include({ contactPhone: '+4722334455', contactEmail: 'post@salong.no' });
+    expect((await call('get', `/tenants/slug/${salon.slug}`)).body.data).to.include({ contactPhone: '+4722334455', contactEmail: 'post@salong.no' });
     const bad = await call('patch', `/tenants/${salon.tenantId}`, salon.token, { contactPhone: '12' });
     expect([bad.status, bad.body.error.details?.[0]?.field]).to.deep.equal([400, 'contactPhone']);
+    const badEmail = await call('patch', `/tenants/${salon.tenantId}`, salon.token, { contactEmail: 'no-at-sign' });
+    expect([badEmail.status, badEmail.body.error.code, badEmail.body.error.details?.[0]?.field]).to.deep.equal([400, 'VALIDATION_ERROR', 'contactEmail']);
+    expect((await call('get', '/tenants/me', salon.token)).body.data.contactEmail, 'a refused change keeps the stored one').to.equal('post@salong.no');
     const cleared = await call('patch', `/tenants/${salon.tenantId}`, salon.token, { contactPhone: null });
     expect(cleared.body.data.contactPhone).to.equal(null);
   });

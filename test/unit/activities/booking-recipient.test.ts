@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { bookingRecipient } from '../../../activities/booking-recipient';
 
 describe('who a message about a booking goes to (activities/booking-recipient.ts)', () => {
-  const salon = { name: 'Salong', slug: 'salong', address: { country: 'NO' }, timezone: 'Europe/Oslo' };
+  const salon = { name: 'Salong', slug: 'salong', address: { country: 'NO' }, timezone: 'Europe/Oslo', contactPhone: null, contactEmail: null };
   const customer = { salon, customer: { name: 'Kari Kunde', phone: '+4791111111', email: 'kari@example.no' } };
   const nobody = { salon, customer: null };
   const none = { contactName: null, contactPhone: null, contactEmail: null };

@@ -56,12 +56,18 @@ describe('booking messages (Norwegian and English)', () => {
       expect(message.text, kind)
         .to.match(/^Hi Kari! /)
         .and.contain('Dameklipp with Ola')
-        .and.contain('Friday 4 December at 14:30')
+        .and.contain('on Friday 4 December, 14:30–16:00 (Oslo time)')
         .and.not.contain('Hei');
       expect(message.subject, kind)
         .to.contain('Klipp & Stell')
         .and.not.match(/timen|Bekreftet|Avbestilt/);
     }
+    expect(renderBookingMessage('REMINDER', facts, 'en').text).to.equal(
+      'Hi Kari! A reminder of your appointment: Dameklipp with Ola on Friday 4 December, 14:30–16:00 (Oslo time) at Klipp & Stell.',
+    );
+    expect(renderBookingMessage('RESCHEDULED', facts, 'en').text).to.equal(
+      'Hi Kari! Your appointment has been moved: Dameklipp with Ola on Friday 4 December, 14:30–16:00 (Oslo time).',
+    );
     expect(renderBookingMessage('CONFIRMED', { ...facts, manageUrl }, 'en').text).to.match(
       / See or cancel the appointment: https:\/\/book\.example\.no\/klipp\/bookings\/6b0c\?token=abc&lang=en$/,
     );
@@ -113,13 +119,37 @@ describe('booking messages (Norwegian and English)', () => {
         services: ['Dameklipp'],
         staffName: 'Ola',
         holdMinutes: 15,
+        expiresAt: new Date('2026-12-04T09:20:00.000Z'),
+        price: 45000,
+        currency: 'NOK',
         acceptUrl: 'https://x',
       },
       'en',
     );
     expect(offer.text).to.equal(
-      'Hi Vera! A time has become free at Klipp: Dameklipp with Ola Friday 4 December at 14:30–15:15. We hold the time for you for 15 minutes. Book here: https://x',
+      'Hi Vera! A time has become free at Klipp: Dameklipp with Ola on Friday 4 December, 14:30–15:15 (Oslo time), kr 450. We hold the time for you until 10:20 (15 minutes). Book here: https://x',
     );
+  });
+  it('when a waitlist offer goes out then it names the price and the clock time it is held until, held for one or offered to several', () => {
+    const offer = {
+      salonName: 'Klipp',
+      customerName: 'Vera',
+      startTime: new Date('2026-12-04T13:30:00.000Z'),
+      endTime: new Date('2026-12-04T14:15:00.000Z'),
+      timezone: 'Europe/Oslo',
+      services: ['Dameklipp'],
+      staffName: null,
+      holdMinutes: 15,
+      expiresAt: new Date('2026-12-04T09:20:00.000Z'),
+      price: 45050,
+      currency: 'NOK',
+      acceptUrl: 'https://x',
+    };
+    expect(renderWaitlistOffer(offer, 'nb').text)
+      .to.contain('Dameklipp fredag 4. desember kl. 14:30–15:15, 450,50 kr.')
+      .and.contain('Vi holder timen for deg til kl. 10:20 (15 minutter).');
+    expect(renderWaitlistOffer({ ...offer, holdMinutes: null }, 'nb').text).to.contain('den første som bestiller innen kl. 10:20 får timen.');
+    expect(renderWaitlistOffer({ ...offer, holdMinutes: null }, 'en').text).to.contain('the first to book by 10:20 gets it.');
   });
   it('when a deposit requested later is asked for or reminded then the message names the amount, the deadline and the link, in both languages', () => {
     const request = { amount: 20000, currency: 'NOK', deadline: new Date('2026-12-02T13:30:00.000Z') };

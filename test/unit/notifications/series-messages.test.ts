@@ -23,6 +23,14 @@ describe('standing appointment and rebooking nudge messages (Norwegian and Engli
     manageUrl: 'https://book.example.no/klipp/bookings/6b0c?token=abc&lang=en',
   };
 
+  it('when an occurrence could not be booked then the customer is told how to reach the salon: its phone, else its e-mail, else its name only', () => {
+    const phone = renderSeriesMessage('SKIPPED', { ...facts, salonContact: { phone: '+4722334455', email: 'post@klipp.no' } }, 'nb');
+    expect(phone.text).to.contain('Ring Klipp & Stell på +47 22 33 44 55 om du vil ha en annen tid.');
+    const email = renderSeriesMessage('SKIPPED', { ...facts, salonContact: { phone: null, email: 'post@klipp.no' } }, 'en');
+    expect(email.text).to.contain('Please write to Klipp & Stell at post@klipp.no if you would like another time.');
+    expect(renderSeriesMessage('SKIPPED', facts, 'nb').text).to.contain('Ta kontakt med Klipp & Stell om du vil ha en annen tid.');
+  });
+
   it('when an occurrence moved then the customer reads the planned and the booked time and the manage link, in Norwegian or English', () => {
     const nb = renderSeriesMessage('MOVED', facts, 'nb');
     expect(nb.subject).to.equal('Din faste time hos Klipp & Stell er flyttet');

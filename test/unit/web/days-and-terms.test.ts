@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { dayBadge, dayState, dayStateText } from '../../../web/shared/days';
+import { dayBadge, daySentence, dayState, dayStateText } from '../../../web/shared/days';
 import { cancellationTerms, freeCancellationUntil } from '../../../web/shared/terms';
 
 describe('the week strip and the terms before "Bestill" (web/shared)', () => {
@@ -13,7 +13,18 @@ describe('the week strip and the terms before "Bestill" (web/shared)', () => {
       state('2026-12-03', true, 2),
     ]).to.deep.equal(['past', 'beyond', 'closed', 'full', 'free']);
     expect(['past', 'closed', 'full', 'free'].map((s) => dayBadge('nb', s as never, 2))).to.deep.equal(['–', 'Stengt', 'Fullt', '2']);
-    expect(['past', 'closed', 'full', 'free'].map((s) => dayStateText('en', s as never, 1))).to.deep.equal(['past', 'closed', 'fully booked', '1 free time']);
+    expect(['past', 'closed', 'full', 'free'].map((s) => dayStateText('en', s as never, 1))).to.deep.equal([
+      'the day is over',
+      'closed',
+      'fully booked',
+      '1 free time',
+    ]);
+  });
+
+  it('when a screen reader reads a day then it hears a whole sentence: capitalised, the date, what the day is', () => {
+    expect(daySentence('nb', 'fredag 4. desember', 'full', 0)).to.equal('Fredag 4. desember: alt er tatt.');
+    expect(daySentence('en', 'Friday 4 December', 'full', 0)).to.equal('Friday 4 December: fully booked.');
+    expect(daySentence('nb', 'lørdag 5. desember', 'free', 3)).to.equal('Lørdag 5. desember: 3 ledige tider.');
   });
 
   it('when the customer is about to book then the terms say until when cancelling is free and what happens to the deposit, or that free cancellation has ended', () => {

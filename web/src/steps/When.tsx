@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage, t } from '../../shared/i18n';
 import { addDays, formatLocalDate, formatTime, mondayOf, weekOf } from '../../shared/format';
-import { dayBadge, dayState, dayStateText, isChoosable, WAITLIST_MAX_DAYS, type DayState } from '../../shared/days';
+import { dayBadge, daySentence, dayState, dayStateText, isChoosable, WAITLIST_MAX_DAYS, type DayState } from '../../shared/days';
 import { api, call, type ApiProblem } from '../api';
 import type { Draft, Slot } from '../draft';
 import type { PageContext } from '../page-context';
@@ -194,12 +194,12 @@ export function When({
           <ul class="days" role="list" ref={daysRef} onKeyDown={(e) => rove(e, daysRef.current, 1)}>
             {weekDays.map((date) => {
               const { state, free } = stateOf(date);
-              const described = state === 'loading' ? t(lang, 'loading') : dayStateText(lang, state, free);
+              const day = formatLocalDate(date, locale);
               return (
                 <li key={date}>
                   {/* the visible abbreviations are the name; the description says the weekday, date and what the day is in full */}
                   <span id={`day-${date}`} hidden>
-                    {t(lang, 'dayButton', { day: formatLocalDate(date, locale), free: described })}
+                    {state === 'loading' ? t(lang, 'dayButton', { day, free: t(lang, 'loading') }) : daySentence(lang, day, state, free)}
                   </span>
                   <button
                     type="button"
