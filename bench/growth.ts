@@ -1,21 +1,14 @@
 // npm run bench:growth - how the cost grows as the platform grows (docs/performance.md#growth-a-large-platform-issue-54).
 //
-// One run, in parts (--part database,routes,workflows,reminders; default: all four):
+// One run, in parts (--part database,routes; default: every part there is):
 //   database  builds, from a seed, a large platform in an embedded Postgres the bench starts (the real
 //             migrations first, then bulk INSERT ... SELECT over generate_series: bench/growth/database.ts)
 //             and a small one (a few salons, a few hundred bookings) beside it, the same way; prints the
 //             load time of each table
 //   routes    the hot routes on both, through the real api over HTTP (one `npm start` per database),
 //             p50/p95 and the ratio large/small; then each statement's plan (bench/growth/routes.ts)
-//   workflows many open booking workflows waiting on their reminders, on the dev server and the
-//             production server, and a new booking beside them and on an empty server
-//             (bench/growth/workflows.ts, also `npm run bench:growth:workflows`; its flags: --open,
-//             --engine, --workflow-bookings, --rate, --concurrency)
-//   reminders a morning's reminders falling due together, at the SMS send rate
-//             (bench/growth/reminders.ts, also `npm run bench:growth:reminders`; its flags: --count,
-//             --salons, --sms-rate, --window-seconds, --engine, --lead-seconds)
 // The bulk-loaded bookings have no workflows (nothing of theirs is open in Temporal): the routes
-// measured read Postgres; the workflows and reminders parts start their own stacks.
+// measured read Postgres; many open workflows are another part's.
 //
 // Options: --seed N (1), --salons N, --customers N, --bookings N (the large platform: 1,000, 1,000,000,
 // 5,000,000), --rounds N (measured requests per route and database, 40), --data DIR (the Postgres data
@@ -33,8 +26,6 @@ import { ISSUE_SCALE, planSalons, type Scale } from './growth/plan';
 import { loadDatabase, type TableLoad } from './growth/database';
 import { BENCH_SECRETS, startPlatform, type RunningPlatform } from './growth/platform';
 import { measureRoutes } from './growth/routes';
-import { run as runWorkflows, workflowsOptions } from './growth/workflows';
-import { run as runReminders, remindersOptions } from './growth/reminders';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -48,7 +39,7 @@ const LARGE: Scale = {
   bookings: Number(option('--bookings') ?? ISSUE_SCALE.bookings),
 };
 const SMALL: Scale = { salons: 3, customers: 300, bookings: 600 };
-const PARTS = (option('--part') ?? 'database,routes,workflows,reminders').split(',');
+const PARTS = (option('--part') ?? 'database,routes').split(',');
 const ROUNDS = Number(option('--rounds') ?? 40);
 const KEPT_DATA = option('--data');
 
@@ -174,17 +165,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** The parts over Postgres first (their database stopped after), then those over Temporal, each on its own stack. */
-async function all(): Promise<void> {
-  if (PARTS.includes('database') || PARTS.includes('routes')) await main();
-  if (PARTS.includes('workflows')) await runWorkflows(workflowsOptions(args));
-  if (PARTS.includes('reminders')) await runReminders(remindersOptions(args));
-}
-
-all().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -248,7 +248,7 @@ describe('booking page v2 (browser)', function () {
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('.times button').first().waitFor();
     expect(await page.locator('.days li:has(button[aria-pressed="true"]) [hidden]').textContent()).to.match(
-      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d+ \w+, \d+ free times?$/,
+      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d+ \w+: \d+ free times?\.$/,
     );
     await shot('english-times');
     expect(await page.getByRole('link', { name: 'Bytt til norsk' }).isVisible()).to.equal(true);

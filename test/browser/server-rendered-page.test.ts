@@ -26,7 +26,7 @@ describe('the server-rendered booking page (v1) and the page without JavaScript 
     await page.getByRole('button', NEXT).click();
     await page.getByRole('heading', { level: 2, name: 'Velg dag og tid' }).waitFor();
     // the first day with free times is open; its day link says how many
-    expect(await page.locator('li:has(a.day[aria-current="date"]) [hidden]').textContent()).to.match(/^\S+ \d+\. \S+, \d+ ledige tider?$/);
+    expect(await page.locator('li:has(a.day[aria-current="date"]) [hidden]').textContent()).to.match(/^[A-ZÆØÅ]\S+ \d+\. \S+: \d+ ledige tider?\.$/);
     await shot('times');
     await page.locator('.times-form input[name="time"]').first().check();
     await page.getByRole('button', NEXT).click();

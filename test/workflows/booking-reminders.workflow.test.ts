@@ -10,6 +10,7 @@ import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
 import { withBookingWorker, type BookingSignal } from './support/booking-worker';
+import { insertHourBooking } from './support/hour-booking';
 
 type Signal = BookingSignal;
 
@@ -39,30 +40,7 @@ describe('booking workflow: reminders the customer answers (time skipping, real 
     const phone = `+47${crypto.randomInt(40000000, 49999999)}`;
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone }).returning('*');
     const start = new Date((await t.env.currentTimeMs()) + startsInMs);
-    const end = new Date(start.getTime() + HOUR);
-    const [booking] = await knex('bookings')
-      .insert({
-        tenantId: tenant.id,
-        customerId: customer.id,
-        resourceId: resource.id,
-        startTime: start,
-        endTime: end,
-        status: 'CONFIRMED',
-        source: 'ONLINE',
-        totalAmount: 65000,
-        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
-      })
-      .returning('*');
-    await knex('booking_items').insert({
-      bookingId: booking.id,
-      tenantId: tenant.id,
-      serviceId: service.id,
-      resourceId: resource.id,
-      startTime: start,
-      endTime: end,
-      duration: 60,
-      price: 65000,
-    });
+    const booking = await insertHourBooking(knex, { tenantId: tenant.id, serviceId: service.id, resourceId: resource.id, customerId: customer.id, start });
     return { booking, phone, ownerEmail: owner.email, tenantId: tenant.id, knex, start };
   }
 

@@ -12,6 +12,7 @@ import { bookingContract, type BookingEvent } from '../../domain/booking/booking
 import { withOutboxes, withTimeSkipping } from './support/time-skipping';
 import { withBookingWorker, type BookingSignal } from './support/booking-worker';
 import { eventually } from '../support/eventually';
+import { insertHourBooking } from './support/hour-booking';
 
 type Signal = BookingSignal;
 
@@ -82,29 +83,13 @@ describe('booking workflow (time skipping, real database)', function () {
     const [customer] = await knex('customers').insert({ tenantId: tenant.id, name: 'Kari', phone, email: contact.email }).returning('*');
     const now = await t.env.currentTimeMs();
     const start = new Date(now + startsInMs);
-    const end = new Date(start.getTime() + HOUR);
-    const [booking] = await knex('bookings')
-      .insert({
-        tenantId: tenant.id,
-        customerId: customer.id,
-        resourceId: resource.id,
-        startTime: start,
-        endTime: end,
-        status,
-        source: 'ONLINE',
-        totalAmount: 65000,
-        metadata: { displaySnapshot: { timezone: 'Europe/Oslo', currency: 'NOK', locale: 'nb-NO' } },
-      })
-      .returning('*');
-    await knex('booking_items').insert({
-      bookingId: booking.id,
+    const booking = await insertHourBooking(knex, {
       tenantId: tenant.id,
       serviceId: service.id,
       resourceId: resource.id,
-      startTime: start,
-      endTime: end,
-      duration: 60,
-      price: 65000,
+      customerId: customer.id,
+      start,
+      status,
     });
     return { booking, customer, phone, tenantId: tenant.id, knex, start };
   }

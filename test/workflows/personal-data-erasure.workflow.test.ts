@@ -27,7 +27,6 @@ import { closedWithoutSkipping, testServerSignaller, withOutboxes, withTimeSkipp
 import { eventually } from '../support/eventually';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
-import { runUntilWithSms } from './support/sms-worker';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -87,9 +86,13 @@ describe('erasure workflow (time skipping, real database)', function () {
 
   async function run(sc: Scene, gateways: { mailer: Mailer; sms: SmsSender }, scenario: () => Promise<void>, activities = createActivities) {
     const { platform } = await stack();
-    const all = activities({ knex: platform.knex, ...gateways, bookingHooks, links: bookingLinkConfig(platform.deps.config), now: sc.deps.now });
-    const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue: sc.taskQueue, workflowBundle: t.workflowBundle, activities: all });
-    await runUntilWithSms(worker, { connection: t.env.nativeConnection, taskQueue: sc.taskQueue, activities: all }, scenario());
+    const worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      taskQueue: sc.taskQueue,
+      workflowBundle: t.workflowBundle,
+      activities: activities({ knex: platform.knex, ...gateways, bookingHooks, links: bookingLinkConfig(platform.deps.config), now: sc.deps.now }),
+    });
+    await worker.runUntil(scenario());
   }
 
   const erase = (sc: Scene) =>

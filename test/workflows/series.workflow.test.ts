@@ -22,7 +22,6 @@ import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { Actor } from '../../domain/booking/booking.types';
 import { bookingLinkConfig } from '../../composition/compose';
-import { runUntilWithSms } from './support/sms-worker';
 
 const DAY = 24 * 60 * 60 * 1000;
 const LINKS = { publicBaseUrl: 'https://booking.example.test', platformDomain: 'salon.test', mailFrom: 'Salong <booking@salon.test>' };
@@ -83,9 +82,13 @@ describe('series workflow through a year (time skipping, real database)', functi
       if (due > now) await t.env.sleep(due - now);
     };
 
-    const activities = createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } });
-    const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue, workflowBundle: t.workflowBundle, activities });
-    await runUntilWithSms(worker, { connection: t.env.nativeConnection, taskQueue, activities }, async () => {
+    const worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      taskQueue,
+      workflowBundle: t.workflowBundle,
+      activities: createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } }),
+    });
+    await worker.runUntil(async () => {
       // nothing is inside the window at first but the booking it was made from
       await t.env.sleep(DAY);
       expect(await db('booking_series_occurrences').where({ seriesId: series.id })).to.have.length(1);

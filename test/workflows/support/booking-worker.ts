@@ -10,7 +10,6 @@ import type { SmsSender } from '../../../domain/notifications/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../../workflows/booking/booking.workflow';
 import { bookingContract, type BookingEvent } from '../../../domain/booking/booking-events.rules';
 import type { TimeSkipping } from './time-skipping';
-import { runUntilWithSms } from './sms-worker';
 
 export type BookingSignal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
 
@@ -22,8 +21,12 @@ export async function withBookingWorker(
 ): Promise<void> {
   const { platform } = await stack();
   const taskQueue = unique('booking-wf');
-  const activities = createActivities({ knex: platform.knex, mailer: outboxes.mailer, sms: outboxes.sms });
-  const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue, workflowBundle: t.workflowBundle, activities });
+  const worker = await Worker.create({
+    connection: t.env.nativeConnection,
+    taskQueue,
+    workflowBundle: t.workflowBundle,
+    activities: createActivities({ knex: platform.knex, mailer: outboxes.mailer, sms: outboxes.sms }),
+  });
   const signal: BookingSignal = (bookingId, tenantId, event) =>
     t.env.client.workflow.signalWithStart(bookingWorkflow, {
       workflowId: bookingContract.workflowId(bookingId),
@@ -32,5 +35,5 @@ export async function withBookingWorker(
       signal: bookingEventSignal,
       signalArgs: [event],
     });
-  await runUntilWithSms(worker, { connection: t.env.nativeConnection, taskQueue, activities }, scenario(signal));
+  await worker.runUntil(scenario(signal));
 }

@@ -24,7 +24,6 @@ import { startVippsSandbox, type VippsSandbox } from '../../../devstack/vipps-sa
 import { createPaymentProviders } from '../../../integrations/payments/providers';
 import { receiveWebhook } from '../../../domain/payments/payment.service';
 import type { PaymentDeps } from '../../../domain/payments/payment-change';
-import { runUntilWithSms } from './sms-worker';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -39,21 +38,25 @@ export async function withPaymentWorker(
   const taskQueue = unique('payment-wf');
   const signaller = testServerSignaller(t.env, taskQueue);
   const outbox = options.outbox ?? 'payment-wf';
-  const activities = createActivities({
-    knex: platform.knex,
-    mailer: new FolderMailer(`${config.dataDir}/mail-${outbox}`),
-    sms: new FolderSmsSender(`${config.dataDir}/sms-${outbox}`),
-    payments: {
-      signaller,
-      providers: options.providers ?? platform.deps.paymentProviders!,
-      keyring: config.credentialKeys,
-      manageLinkKey: config.keys.manageLink,
-      bookingHooks: options.bookingHooks ?? bookingHooks,
-    },
-    links: bookingLinkConfig(config),
+  const worker = await Worker.create({
+    connection: t.env.nativeConnection,
+    taskQueue,
+    workflowBundle: t.workflowBundle,
+    activities: createActivities({
+      knex: platform.knex,
+      mailer: new FolderMailer(`${config.dataDir}/mail-${outbox}`),
+      sms: new FolderSmsSender(`${config.dataDir}/sms-${outbox}`),
+      payments: {
+        signaller,
+        providers: options.providers ?? platform.deps.paymentProviders!,
+        keyring: config.credentialKeys,
+        manageLinkKey: config.keys.manageLink,
+        bookingHooks: options.bookingHooks ?? bookingHooks,
+      },
+      links: bookingLinkConfig(config),
+    }),
   });
-  const worker = await Worker.create({ connection: t.env.nativeConnection, taskQueue, workflowBundle: t.workflowBundle, activities });
-  await runUntilWithSms(worker, { connection: t.env.nativeConnection, taskQueue, activities }, scenario(signaller));
+  await worker.runUntil(scenario(signaller));
 }
 
 export interface DepositScene {
