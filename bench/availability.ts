@@ -99,6 +99,8 @@ async function buildSalon(knex: DbPool) {
     .insert({
       name: 'Bench availability',
       slug,
+      // a launched salon takes bookings (docs/rules/salon.md#launch)
+      launchedAt: new Date(),
       industryType: 'beauty',
       settings: JSON.stringify(completeSettings('beauty', { businessHours: OPEN, maxBookingDaysInAdvance: 120 })),
       branding: '{}',

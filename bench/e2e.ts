@@ -341,6 +341,8 @@ async function seedSalon(db: Knex): Promise<Salon> {
     .insert({
       name: 'Bench E2E',
       slug,
+      // a launched salon takes bookings (docs/rules/salon.md#launch)
+      launchedAt: new Date(),
       industryType: 'beauty',
       settings: JSON.stringify(completeSettings('beauty', { businessHours: week, maxBookingDaysInAdvance: 60 })),
       branding: '{}',
