@@ -53,6 +53,14 @@ const INVALID_ACCEPTED = 'Schema-violating request accepted';
 export const ACCEPTED_FAILURES: AcceptedFailure[] = [
   {
     title: VALID_REJECTED,
+    operations: /^GET \/bookings$/,
+    codes: ['VALIDATION_ERROR'],
+    fields: /^after$/,
+    detailMessages: /^must be a meta\.nextAfter of this list with sort=[A-Za-z]+ and order=(asc|desc)$/,
+    why: 'A keyset cursor is opaque: only a meta.nextAfter the list itself answered, for the same sort and order, is one (docs/api/README.md#paging). A schema can give its shape, not which values the server made.',
+  },
+  {
+    title: VALID_REJECTED,
     operations: /./,
     codes: ['BOOKING_IN_PAST', 'DATE_BEYOND_BOOKING_WINDOW', 'VALIDATION_ERROR'],
     detailMessages:
