@@ -21,13 +21,16 @@ export class FolderOutbox<T extends { to: string }> {
     // the folder is made when a write finds it missing (the first message, or after someone removed
     // it), not before every message: a recursive mkdir per message took 7.5% of the worker's main
     // thread's samples in a profile of the bench (docs/performance.md)
+    // written aside and renamed: a reader listing the folder meanwhile sees the whole message or none
+    const part = `${file}.part`;
     try {
-      await fs.writeFile(file, body);
+      await fs.writeFile(part, body);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       await fs.mkdir(this.dir, { recursive: true });
-      await fs.writeFile(file, body);
+      await fs.writeFile(part, body);
     }
+    await fs.rename(part, file);
   }
 
   /**
