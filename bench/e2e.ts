@@ -3,6 +3,9 @@
 //   100 concurrent public bookings for distinct slots and 100 for one slot,
 //   sustained public bookings (25/s for 60 s) with availability reads in between, and the delay from
 //   each booking to its confirmation being sent (booking_notifications.sent_at),
+//   the plumbing floor (bench/floor/): the same libraries with nothing of the platform, at the same rate:
+//   one row in one transaction and a signal-with-start of a workflow of as many local activities as a
+//   booking's, doing nothing; then bookings alone at that rate; the CPU per process of each and their ratio,
 //   the CPU each process spent per booking, and Postgres's split by client (whose statements: the api's,
 //   the worker's, the Temporal server's persistence),
 //   and the machine (cores, load, steal) the figures were taken on.
@@ -21,7 +24,8 @@
 // that warm the api before the phases, 400), --only floor (for profiling the floor alone),
 // --only burst (the warm-up, the floor and the burst of distinct slots: for profiling the burst),
 // --statements (Postgres counts the statements clients send, with pg_stat_statements: the sustained phase's
-// statements per booking, and the most frequent ones, are printed), --keep (the run's data folder and its Postgres
+// statements per booking, and the most frequent ones, are printed), --no-plumbing (no plumbing floor), --pair-seconds N (the bookings alone compared with it, 20),
+// --keep (the run's data folder and its Postgres
 // data are kept, to query what the run wrote afterwards), --threads (the sustained phase's CPU
 // of each process by thread name, from /proc: a worker's main thread, its workflow thread, the SDK
 // core's threads, the garbage collector's).
@@ -47,6 +51,7 @@ import { TEMPORAL_PINS } from '../devstack/official-temporal/paths';
 import { ensureGoServer, startGoServer } from '../devstack/official-temporal/go-server';
 import { mainThreadCpuMs, processCpuMs } from './support/proc-cpu';
 import { postgresBackends, postgresCpuByClient } from './support/postgres-clients';
+import { cpuOf, floorDelays, startFloor } from './floor/floor-phase';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -64,6 +69,10 @@ const FLOOR_ONLY = option('--only') === 'floor';
 const BURST_ONLY = option('--only') === 'burst';
 const STATEMENTS = args.includes('--statements');
 const THREADS = args.includes('--threads');
+/** --no-plumbing: leave out the plumbing floor and the bookings it is compared with (issue 54) */
+const PLUMBING = !args.includes('--no-plumbing');
+/** --pair-seconds N: the bookings alone at RATE, compared with the plumbing floor (20) */
+const PAIR_SECONDS = Number(option('--pair-seconds') ?? (QUICK ? 10 : 20));
 /** --dist DIR: the build to run (e.g. another worktree's dist/, for a before/after pair on one machine state) */
 const DIST = path.resolve(option('--dist') ?? path.resolve(__dirname, '../dist'));
 const TZ = 'Europe/Oslo';
@@ -215,6 +224,7 @@ interface Stack {
   apiPids: number[];
   /** every process of the platform, for the CPU split */
   procs: Proc[];
+  temporalAddress: string;
   stop(): Promise<void>;
 }
 
@@ -236,6 +246,7 @@ const TUNING = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^
 
 async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stack> {
   const port = await freePort();
+  const temporalPort = await freePort();
   const dev = start(
     'npm start',
     'bin/dev.js',
@@ -246,7 +257,7 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: String(port),
-      TEMPORAL_PORT: String(await freePort()),
+      TEMPORAL_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: '0',
       OIDC_DEV_PORT: String(await freePort()),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
@@ -254,7 +265,8 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
     (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   const base = `http://127.0.0.1:${port}/api`;
-  await waitFor(`${base}/health`, dev);
+  // npm start migrates, starts its Temporal and seeds before it answers: minutes on a saturated machine
+  await waitFor(`${base}/health`, dev, 600_000);
   // the processes npm start forked (the Temporal dev server and the worker), for the CPU split
   const children = fs
     .readFileSync(`/proc/${dev.child.pid}/task/${dev.child.pid}/children`, 'utf8')
@@ -267,7 +279,13 @@ async function startNpmStart(databaseUrl: string, dataDir: string): Promise<Stac
       const name = /worker\.js/.test(cmd) ? 'worker' : /temporal/.test(cmd) ? 'temporal' : path.basename(cmd.split(' ')[1] ?? cmd);
       return { name, child: { pid } as ChildProcess, tail: '', exited: Promise.resolve(null) };
     });
-  return { bases: [base], apiPids: [dev.child.pid!], procs: [dev, ...children], stop: () => stop(dev, 'SIGINT') };
+  return {
+    bases: [base],
+    apiPids: [dev.child.pid!],
+    procs: [dev, ...children],
+    temporalAddress: `127.0.0.1:${temporalPort}`,
+    stop: () => stop(dev, 'SIGINT'),
+  };
 }
 
 async function startProduction(databaseUrl: string, dataDir: string): Promise<Stack> {
@@ -315,6 +333,7 @@ async function startProduction(databaseUrl: string, dataDir: string): Promise<St
     bases,
     apiPids: apis.map((a) => a.child.pid!),
     procs: [...apis, worker, temporal],
+    temporalAddress: `127.0.0.1:${temporalPort}`,
     async stop() {
       await Promise.all([...apis, worker].map((p) => stop(p, 'SIGTERM')));
       await stop(temporal, 'SIGTERM');
@@ -428,6 +447,125 @@ async function main(): Promise<void> {
     const free = slots(salon, firstDay);
     const take = () => free.next().value!;
     const cpu = () => stack!.apiPids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+
+    /**
+     * (5) the plumbing floor (bench/floor/): RATE requests a second for SECONDS, each writing one row in
+     * one transaction and signalling-with-start a workflow of as many local activities as a booking's,
+     * doing nothing; then (6) the platform's bookings alone (no reads between them) at RATE for
+     * PAIR_SECONDS. For each: latency, the delay to the confirmation (the floor's: to its last
+     * activity), and the CPU of each process per request, on the same Temporal server and Postgres.
+     */
+    async function plumbingPhases() {
+      const floor = await startFloor({ dist: DIST, databaseUrl: pg.url, temporalAddress: stack!.temporalAddress, apis: bases.length, knex: db!, env: TUNING });
+      try {
+        const floorUrl = (i: number) => `${floor.bases[i % floor.bases.length]}/floor`;
+        const waitDone = async (ids: string[]) => {
+          let delays = await floorDelays(db!, floor, ids);
+          for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until;) {
+            await new Promise((r) => setTimeout(r, 500));
+            delays = await floorDelays(db!, floor, ids);
+          }
+          return delays;
+        };
+        // warmed as the platform was: WARM_BOOKINGS requests
+        const warm: string[] = [];
+        for (let round = 0; round < WARM_BOOKINGS / 20; round++)
+          warm.push(...(await send(Array.from({ length: 20 }, (_, i) => post(floorUrl(i), { note: 'warm' })))).map((r) => r.id!).filter(Boolean));
+        await waitDone(warm);
+        const temporal = stack!.procs.find((p) => p.name === 'temporal')!;
+        const measured = [...floor.procs, { name: 'temporal', pid: temporal.child.pid! }];
+        const clients = [...measured, ...stack!.procs.map((p) => ({ name: p.name, pid: p.child.pid! })), { name: 'bench', pid: process.pid }];
+        const phase = async (
+          plan: Req[],
+          procs: { name: string; pid: number }[],
+          delaysOf: (ids: string[]) => Promise<number[]>,
+          group: (name: string) => string,
+        ) => {
+          const cpu0 = cpuOf(procs);
+          // --threads: the worker's CPU by thread, to set the floor's worker beside the platform's
+          const worker = procs.find((p) => group(p.name) === 'worker');
+          const threads0 = THREADS && worker ? threadCpuMs(worker.pid) : undefined;
+          const pg0 = postgresBackends(postmasterPid);
+          const results = await send(plan, true);
+          const ids = results.filter((r) => r.status === 201 && r.id).map((r) => r.id!);
+          const delays = await delaysOf(ids);
+          const cpu1 = cpuOf(procs);
+          const workerThreads =
+            threads0 && worker
+              ? Object.fromEntries(
+                  [...threadCpuMs(worker.pid)]
+                    .map(([name, msNow]) => [name, (msNow - (threads0.get(name) ?? 0)) / Math.max(1, plan.length)] as const)
+                    .filter(([, v]) => v >= 0.05)
+                    .map(([name, v]) => [name, v.toFixed(2)]),
+                )
+              : undefined;
+          const byClient = postgresCpuByClient(pg0, postgresBackends(postmasterPid), pg.port, clients);
+          const perRequest: Record<string, number> = {};
+          for (const p of procs)
+            perRequest[group(p.name)] = (perRequest[group(p.name)] ?? 0) + (cpu1.get(p.name)! - cpu0.get(p.name)!) / Math.max(1, plan.length);
+          perRequest.postgres = Object.entries(byClient).reduce((sum, [client, ms]) => (client === 'bench' ? sum : sum + ms), 0) / Math.max(1, plan.length);
+          return {
+            requests: plan.length,
+            created: ids.length,
+            errors: results.filter((r) => r.status !== 201).length,
+            p50: pct(
+              results.map((r) => r.ms),
+              50,
+            ),
+            p95: pct(
+              results.map((r) => r.ms),
+              95,
+            ),
+            confirmed: delays.length,
+            confirmationP50: pct(delays, 50),
+            confirmationP99: pct(delays, 99),
+            cpuMsPerRequest: perRequest,
+            cpuMsTotal: Object.values(perRequest).reduce((a, b) => a + b, 0),
+            ...(workerThreads ? { workerCpuMsPerRequestByThread: workerThreads } : {}),
+            loadavg: load(),
+          };
+        };
+        const every = 1000 / RATE;
+        const floorPlan = Array.from({ length: RATE * SECONDS }, (_, i): Req => ({ ...post(floorUrl(i), { note: `floor ${i}` }), at: i * every }));
+        const floorRun = await phase(
+          floorPlan,
+          measured,
+          (ids) => waitDone(ids),
+          (name) => (name.startsWith('floor api') ? 'api' : name === 'floor worker' ? 'worker' : name),
+        );
+        await drain();
+        const bookingPlan = Array.from({ length: RATE * PAIR_SECONDS }, (_, i): Req => ({ ...post(bookUrlOf(i), booking(salon, take())), at: i * every }));
+        const pairStart = new Date();
+        const bookingRun = await phase(
+          bookingPlan,
+          stack!.procs.map((p) => ({ name: p.name, pid: p.child.pid! })),
+          async (ids) => {
+            await drain();
+            return confirmationDelaysOf(ids);
+          },
+          (name) => (name === 'npm start' || name.startsWith('api') ? 'api' : name),
+        );
+        // the floor's workflow runs a read and three messages' activities side by side: a booking here (the salon approves its bookings) sends the customer's SMS and e-mail and the salon's notice
+        const { rows } = await db!.raw(
+          `SELECT count(*)::float / greatest(count(DISTINCT b.id), 1) AS n FROM bookings b JOIN booking_notifications n ON n.booking_id = b.id WHERE b.tenant_id = ? AND b.created_at >= ?`,
+          [salon.tenantId, pairStart],
+        );
+        const messagesPerBooking = Number(rows[0].n);
+        return { floor: floorRun, bookings: bookingRun, ratio: bookingRun.cpuMsTotal / floorRun.cpuMsTotal, messagesPerBooking };
+      } finally {
+        await floor.stop();
+      }
+    }
+    const bookUrlOf = (i: number) => `${at(i)}/public/tenants/${salon.slug}/bookings`;
+    const confirmationDelaysOf = async (ids: string[]): Promise<number[]> =>
+      (
+        await db!.raw(
+          `SELECT extract(epoch FROM (min(n.sent_at) - b.created_at)) * 1000 AS ms
+             FROM bookings b JOIN booking_notifications n ON n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL
+            WHERE b.id = ANY(?::uuid[]) GROUP BY b.id`,
+          [ids],
+        )
+      ).rows.map((r: { ms: string }) => Number(r.ms));
 
     // the confirmations of every booking so far sent: the phase that follows does not share the CPU
     // with the worker's backlog from the one before
@@ -579,15 +717,7 @@ async function main(): Promise<void> {
     const reads = sustained.filter((r) => r.tag === 'read');
     const ids = books.filter((r) => r.status === 201 && r.id).map((r) => r.id!);
     // the confirmation (RECEIVED or CONFIRMED message) of every booking, waited for up to 60 s
-    const confirmationDelays = async () =>
-      (
-        await db!.raw(
-          `SELECT extract(epoch FROM (min(n.sent_at) - b.created_at)) * 1000 AS ms
-             FROM bookings b JOIN booking_notifications n ON n.booking_id = b.id AND n.kind IN ('RECEIVED', 'CONFIRMED') AND n.sent_at IS NOT NULL
-            WHERE b.id = ANY(?::uuid[]) GROUP BY b.id`,
-          [ids],
-        )
-      ).rows.map((r: { ms: string }) => Number(r.ms)) as number[];
+    const confirmationDelays = () => confirmationDelaysOf(ids);
     let delays = await confirmationDelays();
     for (const until = Date.now() + 60_000; delays.length < ids.length && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 1000));
@@ -685,6 +815,7 @@ async function main(): Promise<void> {
       stealPercent: steal,
       loadavg: load(),
     };
+    if (PLUMBING) out.plumbing = await plumbingPhases();
   } finally {
     await client?.terminate();
     await db?.destroy();
@@ -744,6 +875,22 @@ async function confirmationBacklog(
 
 /** The backlog holds level: its second half grows by less than 2% of the rate (at least 1 booking) a second. */
 const backlogHolds = (slopePerSecond: number, rate: number) => slopePerSecond < Math.max(1, 0.02 * rate);
+
+interface PlumbingRun {
+  requests: number;
+  created: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  confirmed: number;
+  confirmationP50: number;
+  confirmationP99: number;
+  cpuMsPerRequest: Record<string, number>;
+  cpuMsTotal: number;
+  /** --threads: the worker's CPU per request by thread name */
+  workerCpuMsPerRequestByThread?: Record<string, string>;
+  loadavg: string;
+}
 
 /** The least time the burst's last answer needed: its request path's CPU over the cores, or one api thread's CPU. */
 function boundLine(pathCpuMs: number, apiThreadMs: number, boundMs: number, cores: number): string {
@@ -832,6 +979,46 @@ function report(out: Record<string, unknown>): void {
       .join(', ')}`,
   );
   if (s.firstErrors.length) console.log('   errors:', s.firstErrors);
+  const pl = out.plumbing as
+    | {
+        floor: PlumbingRun;
+        bookings: PlumbingRun;
+        ratio: number;
+        messagesPerBooking: number;
+      }
+    | undefined;
+  if (pl) {
+    const line = (r: PlumbingRun) =>
+      `${r.created}/${r.requests} created, errors ${r.errors}; p50 ${ms(r.p50)}  p95 ${ms(r.p95)}; confirmations ${r.confirmed}: delay p50 ${ms(r.confirmationP50)}  p99 ${ms(r.confirmationP99)}; CPU ms per request: ${Object.entries(
+        r.cpuMsPerRequest,
+      )
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')}; total ${r.cpuMsTotal.toFixed(1)}   [load ${r.loadavg}]`;
+    console.log(
+      `plumbing floor (one row in one transaction + signal-with-start of a workflow of 4 local activities doing nothing), ${RATE}/s for ${SECONDS} s:`,
+    );
+    const threadsLine = (r: PlumbingRun) =>
+      r.workerCpuMsPerRequestByThread
+        ? `\n   the worker's CPU ms per request by thread: ${Object.entries(r.workerCpuMsPerRequestByThread)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`
+        : '';
+    console.log(`   ${line(pl.floor)}${threadsLine(pl.floor)}`);
+    console.log(
+      `bookings alone (no reads between them), ${RATE}/s for ${PAIR_SECONDS} s, ${pl.messagesPerBooking.toFixed(2)} messages per booking (the floor's workflow: a read and 3 side by side):`,
+    );
+    console.log(`   ${line(pl.bookings)}${threadsLine(pl.bookings)}`);
+    console.log(
+      `   a booking over its floor, CPU by process: ${Object.keys(pl.bookings.cpuMsPerRequest)
+        .map((k) => `${k} ${(pl.bookings.cpuMsPerRequest[k] / (pl.floor.cpuMsPerRequest[k] ?? NaN)).toFixed(2)}x`)
+        .join(', ')}; total ${pl.ratio.toFixed(2)}x: target <= 1.5x ${verdict(pl.ratio <= 1.5)}`,
+    );
+    const floorHolds = pl.floor.confirmed === pl.floor.created && pl.floor.confirmationP99 <= 10_000;
+    const bookingsHold = s.confirmationsSent === s.created && s.confirmationP99 <= 10_000;
+    console.log(
+      `   sustained ${RATE}/s: the floor holds its confirmations within 10 s ${floorHolds ? 'yes' : 'no'}, the bookings (with their reads) ${bookingsHold ? 'yes' : 'no'}: target ${floorHolds ? verdict(bookingsHold) : 'n/a at this rate (the floor does not hold)'}`,
+    );
+  }
   const threads = s.cpuMsPerBookingByThread as Record<string, Record<string, string>> | undefined;
   if (threads) {
     console.log('   CPU ms per booking by thread:');

@@ -1,14 +1,24 @@
 // npm run bench:growth - how the cost grows as the platform grows (docs/performance.md#growth-a-large-platform-issue-54).
 //
-// One run, in parts (--part database,routes; default: every part there is):
+// One run, in parts (--part database,routes,workflows,reminders; default: all four):
 //   database  builds, from a seed, a large platform in an embedded Postgres the bench starts (the real
 //             migrations first, then bulk INSERT ... SELECT over generate_series: bench/growth/database.ts)
-//             and a small one (a few salons, a few hundred bookings) beside it, the same way; prints the
-//             load time of each table
-//   routes    the hot routes on both, through the real api over HTTP (one `npm start` per database),
-//             p50/p95 and the ratio large/small; then each statement's plan (bench/growth/routes.ts)
+//             and beside it, the same way, a small one (a few salons, a few hundred bookings) and the
+//             large one's measured salon alone with the small one's two others; prints the load time
+//             of each table and index
+//   routes    the hot routes on the three, through the real api over HTTP (one `npm start` per
+//             database), p50/p95 and the ratios of the large one's p95 to the small one's (what a
+//             grown platform with a grown salon costs) and to the same salon's (what the platform's
+//             growth alone costs); then each statement's plan (bench/growth/routes.ts)
+//   workflows many open booking workflows waiting on their reminders, on the dev server and the
+//             production server, and a new booking beside them and on an empty server
+//             (bench/growth/workflows.ts, also `npm run bench:growth:workflows`; its flags: --open,
+//             --engine, --workflow-bookings, --rate, --concurrency)
+//   reminders a morning's reminders falling due together, at the SMS send rate
+//             (bench/growth/reminders.ts, also `npm run bench:growth:reminders`; its flags: --count,
+//             --salons, --sms-rate, --window-seconds, --engine, --lead-seconds)
 // The bulk-loaded bookings have no workflows (nothing of theirs is open in Temporal): the routes
-// measured read Postgres; many open workflows are another part's.
+// measured read Postgres; the workflows and reminders parts start their own stacks.
 //
 // Options: --seed N (1), --salons N, --customers N, --bookings N (the large platform: 1,000, 1,000,000,
 // 5,000,000), --rounds N (measured requests per route and database, 40), --data DIR (the Postgres data
@@ -26,6 +36,8 @@ import { ISSUE_SCALE, planSalons, type Scale } from './growth/plan';
 import { loadDatabase, type TableLoad } from './growth/database';
 import { BENCH_SECRETS, startPlatform, type RunningPlatform } from './growth/platform';
 import { measureRoutes } from './growth/routes';
+import { run as runWorkflows, workflowsOptions } from './growth/workflows';
+import { run as runReminders, remindersOptions } from './growth/reminders';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -39,7 +51,21 @@ const LARGE: Scale = {
   bookings: Number(option('--bookings') ?? ISSUE_SCALE.bookings),
 };
 const SMALL: Scale = { salons: 3, customers: 300, bookings: 600 };
-const PARTS = (option('--part') ?? 'database,routes').split(',');
+/** The large platform's measured salon, whole, with the small platform's two others: what the salon's own size costs, apart from the platform's */
+const MEASURED = planSalons(LARGE, SEED)[0];
+const SAME: Scale = {
+  salons: 3,
+  customers: MEASURED.customers + 200,
+  bookings: MEASURED.bookings + 400,
+  measured: { bookings: MEASURED.bookings, customers: MEASURED.customers },
+};
+/** The databases of one Postgres, the large one first (the routes are compared with it). */
+const PLATFORMS = [
+  { name: 'large', database: 'growth_large', scale: LARGE },
+  { name: 'small', database: 'growth_small', scale: SMALL },
+  { name: 'same salon', database: 'growth_same', scale: SAME },
+];
+const PARTS = (option('--part') ?? 'database,routes,workflows,reminders').split(',');
 const ROUNDS = Number(option('--rounds') ?? 40);
 const KEPT_DATA = option('--data');
 
@@ -90,52 +116,66 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(KEPT_DATA ?? fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-growth-')));
   fs.mkdirSync(dataDir, { recursive: true });
   let capturing: string[] | undefined;
-  const pg = await startEmbeddedPostgres({
-    dataDir: path.join(dataDir, 'postgres'),
-    database: 'growth_large',
-    persistent: true,
-    log: (line) => capturing?.push(line),
-    postgresFlags: [
-      ...['-c', 'shared_preload_libraries=pg_stat_statements,auto_explain'],
-      ...['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=16GB', '-c', 'checkpoint_timeout=30min'],
-      ...['-c', 'log_line_prefix=[%d] '],
-    ],
-  });
-  const smallUrl = pg.url.replace(/\/growth_large$/, '/growth_small');
-  const admin = connect(pg.url);
-  if ((await admin.raw(`SELECT 1 FROM pg_database WHERE datname = 'growth_small'`)).rowCount === 0) await admin.raw(`CREATE DATABASE growth_small`);
-  const small = connect(smallUrl);
+  const measuring = [
+    ...['-c', 'shared_preload_libraries=pg_stat_statements,auto_explain'],
+    ...['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=16GB', '-c', 'checkpoint_timeout=30min'],
+    ...['-c', 'log_line_prefix=[%d] '],
+  ];
+  // the load writes a database nobody else uses and rebuilds it on a crash: no flush to disk, no WAL
+  // beyond the minimal, no autovacuum racing the load; measured after a restart with the defaults
+  const loading = [
+    ...measuring,
+    ...['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'autovacuum=off'],
+    ...['-c', 'shared_buffers=4GB'],
+  ];
+  const startPostgres = (flags: string[]) =>
+    startEmbeddedPostgres({
+      dataDir: path.join(dataDir, 'postgres'),
+      database: 'growth_large',
+      persistent: true,
+      log: (line) => capturing?.push(line),
+      postgresFlags: flags,
+    });
+  /** A connection and the URL of each platform's database, created when missing. */
+  const databases = async (url: string) => {
+    const admin = connect(url);
+    const out: ((typeof PLATFORMS)[number] & { url: string; db: Knex })[] = [];
+    for (const p of PLATFORMS) {
+      if ((await admin.raw(`SELECT 1 FROM pg_database WHERE datname = ?`, [p.database])).rowCount === 0) await admin.raw(`CREATE DATABASE "${p.database}"`);
+      const dbUrl = url.replace(/\/growth_large$/, `/${p.database}`);
+      out.push({ ...p, url: dbUrl, db: p.database === 'growth_large' ? admin : connect(dbUrl) });
+    }
+    return { admin, all: out, destroy: () => Promise.all(out.map((d) => d.db.destroy())) };
+  };
+  log(`bench:growth  [${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, load ${load()}]`);
+  if (PARTS.includes('database')) {
+    const pg = await startPostgres(loading);
+    const { admin, all, destroy } = await databases(pg.url);
+    try {
+      for (const d of all) await build(d.db, d.url, d.name, d.scale);
+      await admin.raw('CHECKPOINT');
+    } finally {
+      await destroy();
+      await pg.stop();
+    }
+  }
+  const pg = await startPostgres(measuring);
+  const { admin, all, destroy } = await databases(pg.url);
   const platforms: RunningPlatform[] = [];
   try {
-    log(`bench:growth  [${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, load ${load()}]`);
-    if (PARTS.includes('database')) {
-      await build(admin, pg.url, 'large', LARGE);
-      await build(small, smallUrl, 'small', SMALL);
-    }
     if (PARTS.includes('routes')) {
       ensureOfficialTemporal();
-      for (const [db, name, scale] of [
-        [admin, 'large', LARGE],
-        [small, 'small', SMALL],
-      ] as const)
-        if ((await loadedScale(db)) !== JSON.stringify({ seed: SEED, ...scale }))
-          throw new Error(`routes: the ${name} database is not loaded (run --part database first)`);
-      const [largePlatform, smallPlatform] = await Promise.all([
-        startPlatform(pg.url, path.join(dataDir, 'npm-start-large')),
-        startPlatform(smallUrl, path.join(dataDir, 'npm-start-small')),
-      ]);
-      platforms.push(largePlatform, smallPlatform);
+      for (const d of all)
+        if ((await loadedScale(d.db)) !== JSON.stringify({ seed: SEED, ...d.scale }))
+          throw new Error(`routes: the ${d.name} database is not loaded (run --part database first)`);
+      const running = await Promise.all(all.map((d) => startPlatform(d.url, path.join(dataDir, `npm-start-${d.database}`))));
+      platforms.push(...running);
       await measureRoutes(
-        {
-          target: { name: 'large', base: largePlatform.base, db: admin, database: 'growth_large' },
-          platform: largePlatform,
-          salon: planSalons(LARGE, SEED)[0],
-        },
-        {
-          target: { name: 'small', base: smallPlatform.base, db: small, database: 'growth_small' },
-          platform: smallPlatform,
-          salon: planSalons(SMALL, SEED)[0],
-        },
+        all.map((d, i) => ({
+          target: { name: d.name, base: running[i].base, db: d.db, database: d.database },
+          platform: running[i],
+          salon: planSalons(d.scale, SEED)[0],
+        })),
         {
           capture() {
             const lines: string[] = [];
@@ -158,14 +198,23 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(platforms.map((p) => p.stop()));
-    await small.destroy();
-    await admin.destroy();
+    await destroy();
     await pg.stop();
     if (!KEPT_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** The parts over Postgres first (their database stopped after), then those over Temporal, each on its own stack. */
+async function all(): Promise<void> {
+  if (PARTS.includes('database') || PARTS.includes('routes')) await main();
+  if (PARTS.includes('workflows')) await runWorkflows(workflowsOptions(args));
+  if (PARTS.includes('reminders')) await runReminders(remindersOptions(args));
+}
+
+all().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

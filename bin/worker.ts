@@ -81,6 +81,8 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.shutdownTimeoutMs,
     slots: config.workerSlots,
     workflowStackTraces: config.workerWorkflowStackTraces,
+    maxCachedWorkflows: config.workerMaxCachedWorkflows,
+    smsSendRatePerSecond: config.smsSendRatePerSecond,
     yieldTo: apiLoad,
   });
   // The SDK's runtime turns SIGTERM/SIGINT into worker.shutdown(); `finished` resolves once drained.

@@ -138,6 +138,14 @@ export interface AppConfig {
   workerSlots: { activities: number; workflowTasks: number };
   /** record a stack trace of every workflow promise, for the Temporal UI's stack trace view (costs the worker CPU) */
   workerWorkflowStackTraces: boolean;
+  /**
+   * workflows one worker process keeps in memory between their tasks (the SDK's default grows with the
+   * heap limit: about 2,300 on this machine's 4 GB); a workflow evicted from it is replayed from its
+   * history at its next task (docs/performance.md#growth-many-open-workflows-a-mornings-reminders-the-floor-issue-54)
+   */
+  workerMaxCachedWorkflows: number;
+  /** SMS the workers send a second at most, across all of them, for the messages that fall due together (docs/rules/reminders.md#the-send-rate) */
+  smsSendRatePerSecond: number;
   /** database connections of one process (api or worker) */
   dbPoolMax: number;
   /** master keys sealing provider credentials at rest (payments, billing) */
@@ -245,6 +253,8 @@ const schema = Joi.object({
   WORKER_MAX_CONCURRENT_ACTIVITIES: Joi.number().integer().min(1).default(20),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: Joi.number().integer().min(2).default(20),
   WORKER_WORKFLOW_STACK_TRACES: Joi.boolean().truthy('on').falsy('off').default(false),
+  WORKER_MAX_CACHED_WORKFLOWS: Joi.number().integer().min(0).default(1000),
+  SMS_SEND_RATE_PER_SECOND: Joi.number().min(0.1).default(10),
   DB_POOL_MAX: Joi.number().integer().min(2).optional(),
   CREDENTIAL_KEYS: Joi.string().default(DEV_CREDENTIAL_KEYS),
   RATE_LIMIT_UPLOAD: Joi.number().integer().min(1).default(30),
@@ -405,6 +415,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workerHealthPort: value.WORKER_HEALTH_PORT,
     workerSlots: { activities: value.WORKER_MAX_CONCURRENT_ACTIVITIES, workflowTasks: value.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS },
     workerWorkflowStackTraces: value.WORKER_WORKFLOW_STACK_TRACES,
+    workerMaxCachedWorkflows: value.WORKER_MAX_CACHED_WORKFLOWS,
+    smsSendRatePerSecond: value.SMS_SEND_RATE_PER_SECOND,
     dbPoolMax: value.DB_POOL_MAX ?? defaultPoolMax(),
     credentialKeys,
     storage: {

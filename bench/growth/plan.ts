@@ -8,6 +8,8 @@ export interface Scale {
   salons: number;
   customers: number;
   bookings: number;
+  /** the measured salon's own size, when it is not its share of the platform (the same salon on a small platform) */
+  measured?: { bookings: number; customers: number };
 }
 
 export const ISSUE_SCALE: Scale = { salons: 1_000, customers: 1_000_000, bookings: 5_000_000 };
@@ -115,8 +117,9 @@ export function planSalons(scale: Scale, seed: number): PlannedSalon[] {
   const measuredShare = Math.max(MEASURED_SHARE, 1 / scale.salons);
   const otherStaff = staff.slice(1).reduce((a, b) => a + b, 0);
   const weights = staff.map((s, i) => (i === 0 ? (otherStaff * measuredShare) / (1 - measuredShare) || 1 : s));
-  const bookings = split(scale.bookings, weights, 1);
-  const customers = split(scale.customers, weights, 1);
+  const { measured } = scale;
+  const bookings = measured ? [measured.bookings, ...split(scale.bookings - measured.bookings, weights.slice(1), 1)] : split(scale.bookings, weights, 1);
+  const customers = measured ? [measured.customers, ...split(scale.customers - measured.customers, weights.slice(1), 1)] : split(scale.customers, weights, 1);
   let bookingOffset = 0;
   let customerOffset = 0;
   return staff.map((s, i) => {

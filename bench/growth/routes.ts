@@ -223,10 +223,17 @@ async function measureOnce(base: string, ctx: Context, route: Route): Promise<nu
 
 export interface RouteFigure {
   route: string;
-  large: { p50: number; p95: number };
-  small: { p50: number; p95: number };
-  ratio: number;
-  rows?: string;
+  /** p50 and p95 on each platform, the large one first */
+  sides: { name: string; p50: number; p95: number }[];
+  /** the large platform's p95 over each other's */
+  ratios: number[];
+}
+
+/** A platform the routes are measured on: its database, its running api and its measured salon. */
+export interface Side {
+  target: Target;
+  platform: RunningPlatform;
+  salon: PlannedSalon;
 }
 
 export interface PlanLog {
@@ -242,37 +249,42 @@ export interface RoutesOptions {
   log: (line: string) => void;
 }
 
-export async function measureRoutes(
-  large: { target: Target; platform: RunningPlatform; salon: PlannedSalon },
-  small: { target: Target; platform: RunningPlatform; salon: PlannedSalon },
-  planLog: PlanLog,
-  admin: Knex,
-  options: RoutesOptions,
-): Promise<RouteFigure[]> {
+/** `sides[0]` is the large platform; every other is compared with it (the ratio of the p95s, target 1.5x). */
+export async function measureRoutes(sides: Side[], planLog: PlanLog, admin: Knex, options: RoutesOptions): Promise<RouteFigure[]> {
   const { log } = options;
-  const contexts = [
-    await prepare(large.target, large.platform, large.salon, options.seed),
-    await prepare(small.target, small.platform, small.salon, options.seed),
-  ];
-  const sides = [large, small];
+  const contexts: Context[] = [];
+  for (const side of sides) contexts.push(await prepare(side.target, side.platform, side.salon, options.seed));
   const figures: RouteFigure[] = [];
-  log(`routes: ${options.rounds} rounds each after ${options.warmup} to warm, large and small alternating  [load ${load()}]`);
-  log(`  ${'route'.padEnd(42)} ${'large p50'.padStart(10)} ${'p95'.padStart(9)} ${'small p50'.padStart(10)} ${'p95'.padStart(9)} ${'ratio p95'.padStart(9)}`);
+  const names = sides.map((s) => s.target.name);
+  log(`routes: ${options.rounds} rounds each after ${options.warmup} to warm, ${names.join(', ')} in turn  [load ${load()}]`);
+  log(
+    `  ${'route'.padEnd(42)} ${`${names[0]} p50`.padStart(10)} ${'p95'.padStart(9)}` +
+      names
+        .slice(1)
+        .map((n) => ` ${`${n} p50`.padStart(14)} ${'p95'.padStart(9)} ${'ratio p95'.padStart(9)}`)
+        .join('   '),
+  );
   for (const route of ROUTES) {
-    const times: number[][] = [[], []];
+    const times: number[][] = sides.map(() => []);
     for (let round = 0; round < options.warmup + options.rounds; round++) {
-      for (const side of [0, 1]) {
+      for (const side of sides.keys()) {
         const ms = await measureOnce(sides[side].platform.base, contexts[side], route).catch((err: Error) => {
           throw new Error(`${err.message}\n${sides[side].target.name} platform's output: ${sides[side].platform.output().slice(-1500)}`);
         });
         if (round >= options.warmup) times[side].push(ms);
       }
     }
-    const [l, s] = times.map((t) => ({ p50: pct(t, 50), p95: pct(t, 95) }));
-    const figure = { route: route.name, large: l, small: s, ratio: l.p95 / s.p95 };
+    const measured = times.map((t, i) => ({ name: names[i], p50: pct(t, 50), p95: pct(t, 95) }));
+    const figure = { route: route.name, sides: measured, ratios: measured.slice(1).map((m) => measured[0].p95 / m.p95) };
     figures.push(figure);
+    const ms = (v: number, width: number) => `${v.toFixed(1).padStart(width)} ms`;
     log(
-      `  ${route.name.padEnd(42)} ${l.p50.toFixed(1).padStart(7)} ms ${l.p95.toFixed(1).padStart(6)} ms ${s.p50.toFixed(1).padStart(7)} ms ${s.p95.toFixed(1).padStart(6)} ms ${figure.ratio.toFixed(2).padStart(8)}x ${figure.ratio <= 1.5 ? 'OK' : 'MISSED'}  [load ${load()}]`,
+      `  ${route.name.padEnd(42)} ${ms(measured[0].p50, 7)} ${ms(measured[0].p95, 6)}` +
+        measured
+          .slice(1)
+          .map((m, i) => ` ${ms(m.p50, 11)} ${ms(m.p95, 6)} ${figure.ratios[i].toFixed(2).padStart(8)}x ${figure.ratios[i] <= 1.5 ? 'OK    ' : 'MISSED'}`)
+          .join('')
+          .concat(`  [load ${load()}]`),
     );
   }
 
@@ -286,7 +298,7 @@ export async function measureRoutes(
   log(`plans (every statement of one request per route; the full plans in ${options.plansFile}):`);
   try {
     for (const route of ROUTES) {
-      for (const side of [0, 1]) {
+      for (const side of sides.keys()) {
         const stop = planLog.capture();
         await measureOnce(sides[side].platform.base, contexts[side], route);
         await new Promise((r) => setTimeout(r, 300));

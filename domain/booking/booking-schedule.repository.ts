@@ -49,7 +49,8 @@ export async function segmentsBetween(db: Db, tenantId: string, from: Date, to: 
     .alias('g')
     .leftJoin('bookings as b', 'b.id', 'g.bookingId')
     .leftJoin('booking_items as bi', 'bi.id', 'g.bookingItemId')
-    .leftJoin('services as sv', 'sv.id', 'bi.serviceId')
+    // The salon's own services: by id alone the planner hashed every service of the platform.
+    .leftJoin('services as sv', (join) => join.on('sv.id', 'bi.serviceId').andOn('sv.tenantId', 'g.tenantId'))
     .leftJoin('customers as c', 'c.id', 'b.customerId')
     .where('g.tenantId', tenantId)
     .where('g.isActive', true)

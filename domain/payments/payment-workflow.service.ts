@@ -122,8 +122,8 @@ export async function followDepositStatus(deps: PaymentDeps, paymentId: string):
   const p = await paymentById(deps.knex, paymentId);
   if (!p || p.intent !== 'DEPOSIT') return null;
   return deps.knex.transaction(async (trx) => {
-    const locked = (await lockPaymentById(trx, paymentId))!;
     const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
+    const locked = (await lockPaymentById(trx, paymentId))!;
     const next = depositStatusFor(locked.status, row.depositStatus);
     if (next === null) return null;
     // a failure of a booking that is already over changes nothing
@@ -171,10 +171,10 @@ export async function closeRetryWindow(deps: PaymentDeps, paymentId: string): Pr
   const p = await paymentById(deps.knex, paymentId);
   if (!p || p.status !== 'FAILED' || p.intent !== 'DEPOSIT') return 'NOTHING';
   return deps.knex.transaction(async (trx) => {
+    const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
     const payments = await lockPaymentsOfBooking(trx, p.tenantId, p.bookingId);
     const latest = payments.filter((x) => x.intent === 'DEPOSIT').pop();
     if (latest?.id !== p.id) return 'NOTHING';
-    const row = await lockBookingRow(trx, p.tenantId, p.bookingId);
     if (row.status !== 'PENDING' || row.depositStatus !== 'RETRY_PENDING') return 'NOTHING';
     return (await cancelBookingBySystem(deps, trx, p, PAYMENT_NOT_RETRIED)) ? 'CANCELLED' : 'NOTHING';
   });
@@ -321,6 +321,7 @@ export async function expirePayment(deps: PaymentDeps, paymentId: string): Promi
   if (!p || !isOpenStatus(p.status)) return 'NOT_OPEN';
   const providerVoid = await bestEffortVoid(deps, p);
   return deps.knex.transaction(async (trx) => {
+    await lockBookingRow(trx, p.tenantId, p.bookingId);
     const locked = (await lockPaymentById(trx, paymentId))!;
     if (!isOpenStatus(locked.status)) return 'NOT_OPEN';
     await changePayment(

@@ -7,7 +7,6 @@
 // on a database of its own: here it would start one for every salon the run made.) A server of its own.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { bookingSalon } from '../support/booking-fixtures';
@@ -16,7 +15,7 @@ import { createActivities } from '../../activities';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { bookingLinkConfig } from '../../composition/compose';
 import { RETENTION_WORKFLOW_TYPE, retentionWorkflowId } from '../../domain/personal-data/erasure-events.rules';
-import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 
@@ -39,10 +38,8 @@ describe('customer retention workflow (time skipping, real database)', function 
 
   async function worker(taskQueue: string) {
     const { platform } = await stack();
-    return Worker.create({
-      connection: t.env.nativeConnection,
+    return platformWorker(t, {
       taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: mail, sms, bookingHooks, links: bookingLinkConfig(platform.deps.config) }),
     });
   }

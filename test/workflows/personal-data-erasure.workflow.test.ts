@@ -6,7 +6,6 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { at, bookingSalon, type BookingSalon } from '../support/booking-fixtures';
@@ -23,7 +22,7 @@ import { bookingLinkConfig } from '../../composition/compose';
 import type { SmsMessage, SmsSender } from '../../domain/notifications/sms-sender';
 import type { Mailer, MailMessage } from '../../domain/notifications/mailer';
 import type { Actor, BookingDeps } from '../../domain/booking/booking.types';
-import { closedWithoutSkipping, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { closedWithoutSkipping, platformWorker, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import { eventually } from '../support/eventually';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
@@ -86,12 +85,8 @@ describe('erasure workflow (time skipping, real database)', function () {
 
   async function run(sc: Scene, gateways: { mailer: Mailer; sms: SmsSender }, scenario: () => Promise<void>, activities = createActivities) {
     const { platform } = await stack();
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      taskQueue: sc.taskQueue,
-      workflowBundle: t.workflowBundle,
-      activities: activities({ knex: platform.knex, ...gateways, bookingHooks, links: bookingLinkConfig(platform.deps.config), now: sc.deps.now }),
-    });
+    const all = activities({ knex: platform.knex, ...gateways, bookingHooks, links: bookingLinkConfig(platform.deps.config), now: sc.deps.now });
+    const worker = await platformWorker(t, { taskQueue: sc.taskQueue, activities: all });
     await worker.runUntil(scenario());
   }
 

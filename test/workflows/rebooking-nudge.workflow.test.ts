@@ -5,7 +5,6 @@
 // the wait over in the same workflow id. A server of its own.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { at, bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
@@ -21,7 +20,7 @@ import { rebookingNudgeContract } from '../../domain/rebooking/rebooking-events.
 import { unsubscribeToken } from '../../domain/rebooking/rebooking-tokens';
 import { nudgeFigures } from '../../domain/rebooking/rebooking.repository';
 import { bookingHooks } from '../../composition/domain-hooks';
-import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { Actor, BookingDeps } from '../../domain/booking/booking.types';
@@ -99,10 +98,8 @@ describe('rebooking nudge workflow (time skipping, real database)', function () 
 
   async function run(sc: Scene, scenario: () => Promise<void>) {
     const { platform } = await stack();
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue: sc.taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } }),
     });
     await worker.runUntil(scenario());

@@ -5,7 +5,6 @@
 // the rest, one is cancelled in advance, and ending the series stops it. A server of its own.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { addStaff, at, bookingSalon, localDay } from '../support/booking-fixtures';
@@ -17,7 +16,7 @@ import { cancelOccurrence, createSeries, endSeries, updateSeries } from '../../d
 import { seriesContract } from '../../domain/series/series-events.rules';
 import { addDays } from '../../domain/time/salon-time.rules';
 import { bookingHooks } from '../../composition/domain-hooks';
-import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import type { Actor } from '../../domain/booking/booking.types';
@@ -82,12 +81,8 @@ describe('series workflow through a year (time skipping, real database)', functi
       if (due > now) await t.env.sleep(due - now);
     };
 
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      taskQueue,
-      workflowBundle: t.workflowBundle,
-      activities: createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } }),
-    });
+    const activities = createActivities({ knex: db, mailer: mail, sms, bookingHooks, links: { ...bookingLinkConfig(platform.deps.config), ...LINKS } });
+    const worker = await platformWorker(t, { taskQueue, activities });
     await worker.runUntil(async () => {
       // nothing is inside the window at first but the booking it was made from
       await t.env.sleep(DAY);

@@ -7,7 +7,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique, uniquePhone } from '../support/factories';
 import { activateSandbox, checkoutIdOf } from '../support/billing';
@@ -20,7 +19,7 @@ import { subscriptionReconcileWorkflow } from '../../workflows/billing/subscript
 import { RECONCILE_WORKFLOW_ID, subscriptionContract } from '../../domain/billing/subscription-events.rules';
 import { createSubscriptionActivities } from '../../activities/billing.activities';
 import { eventually } from '../support/eventually';
-import { testServerSignaller, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, testServerSignaller, withTimeSkipping } from './support/time-skipping';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -63,10 +62,8 @@ describe('subscription workflow (time skipping, real database, sandbox provider)
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const previousWebhookUrl = billingSandbox.server.webhookUrl;
     billingSandbox.server.webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/subscription/sandbox`;
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({
         knex: platform.knex,
         mailer: platform.mailer,

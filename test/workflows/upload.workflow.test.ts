@@ -2,7 +2,6 @@
 // storage: an orphan is deleted 24 h after creation, a linked file stays, an unconfirmed presigned
 // upload goes when its window closes, and a file unlinked after 24 h goes at once.
 import { expect } from 'chai';
-import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
@@ -13,7 +12,7 @@ import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { uploadWorkflow, uploadEventSignal } from '../../workflows/upload/upload.workflow';
 import { uploadContract, type UploadEvent } from '../../domain/upload/upload-events.rules';
-import { withTimeSkipping } from './support/time-skipping';
+import { platformWorker, withTimeSkipping } from './support/time-skipping';
 
 type Signal = (fileId: string, tenantId: string, event: UploadEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof uploadWorkflow>>;
 
@@ -33,10 +32,8 @@ describe('upload workflow (time skipping, real database and storage)', function 
     const { platform } = await stack();
     const taskQueue = unique('upload-wf');
     const dir = platform.deps.config.dataDir;
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({
         knex: platform.knex,
         mailer: new FolderMailer(`${dir}/mail-upload-wf`),

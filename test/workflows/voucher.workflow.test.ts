@@ -3,7 +3,6 @@
 // restored (message, then expired at once when already past its date), forfeited (no message).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { stack } from '../support/stack';
 import { createSalon, unique } from '../support/factories';
@@ -12,7 +11,7 @@ import { FolderMailer } from '../../integrations/mail/mailer';
 import { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { voucherWorkflow, voucherEventSignal } from '../../workflows/loyalty/voucher.workflow';
 import { voucherContract, type VoucherEvent } from '../../domain/loyalty/voucher-events.rules';
-import { withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, withOutboxes, withTimeSkipping } from './support/time-skipping';
 
 type Signal = (voucherId: string, tenantId: string, event: VoucherEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof voucherWorkflow>>;
 
@@ -29,10 +28,8 @@ describe('voucher workflow (time skipping, real database)', function () {
   async function withWorker(scenario: (signal: Signal) => Promise<void>): Promise<void> {
     const { platform } = await stack();
     const taskQueue = unique('voucher-wf');
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({ knex: platform.knex, mailer: mail, sms }),
     });
     const signal: Signal = (voucherId, tenantId, event) =>

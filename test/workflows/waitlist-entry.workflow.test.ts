@@ -3,7 +3,6 @@
 // other files' workflows left behind on task queues nobody polls any more.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { bookingSalon, localDay } from '../support/booking-fixtures';
@@ -11,7 +10,7 @@ import { createActivities } from '../../activities';
 import { tenantById } from '../../domain/tenant/tenant-context';
 import { joinWaitlist, leaveWaitlist } from '../../domain/waitlist/waitlist.service';
 import { waitlistEntryContract } from '../../domain/waitlist/waitlist-events.rules';
-import { testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { FolderMailer } from '../../integrations/mail/mailer';
 import type { FolderSmsSender } from '../../integrations/sms/sms-sender';
 import { bookingLinkConfig } from '../../composition/compose';
@@ -46,10 +45,8 @@ describe('waitlist entry workflow (time skipping, real database)', function () {
       customer: { name: 'Gro', phone: phone() },
     });
     const status = async (id: string) => (await platform.knex('waitlist_entries').where({ id }).first()) as { status: string; version: number };
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({
         knex: platform.knex,
         mailer: mail,

@@ -5,7 +5,6 @@
 // is awaited with closedWithoutSkipping, never result() (see there).
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../support/stack';
 import { unique } from '../support/factories';
 import { at, bookingSalon, localDay, type BookingSalon } from '../support/booking-fixtures';
@@ -21,7 +20,7 @@ import { joinWaitlist, leaveWaitlist, type WaitlistDeps } from '../../domain/wai
 import { acceptOffer, declineOffer, type OfferDeps } from '../../domain/waitlist/waitlist-offer.service';
 import { waitlistOfferContract } from '../../domain/waitlist/waitlist-events.rules';
 import type { TenantSettings } from '../../domain/tenant/tenant-settings.rules';
-import { closedWithoutSkipping, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
+import { platformWorker, closedWithoutSkipping, testServerSignaller, withOutboxes, withTimeSkipping } from './support/time-skipping';
 import type { BookingDeps } from '../../domain/booking/booking.types';
 import { bookingHooks } from '../../composition/domain-hooks';
 import { bookingLinkConfig } from '../../composition/compose';
@@ -63,10 +62,8 @@ describe('waitlist offer rounds (time skipping, real database)', function () {
 
   async function runWorker(sc: Scene, scenario: () => Promise<void>): Promise<void> {
     const { platform } = await stack();
-    const worker = await Worker.create({
-      connection: t.env.nativeConnection,
+    const worker = await platformWorker(t, {
       taskQueue: sc.taskQueue,
-      workflowBundle: t.workflowBundle,
       activities: createActivities({
         knex: platform.knex,
         mailer: mail,

@@ -28,7 +28,7 @@ import { DEPOSIT_REQUESTED, DEPOSIT_SCHEDULED } from '../../domain/payments/paym
 import type { BookingMessageKind } from '../../domain/notifications/booking-messages.rules';
 import type { SalonNoticeKind } from '../../domain/notifications/salon-notice.rules';
 import { entityInbox, entitySignal, proxyReadActivities, type CommittedChange } from '../shared/entity-inbox';
-import { deliveryOptions, messageChannels, proxyDeliveryActivities } from '../shared/message-channels';
+import { deliveryOptions, messageChannels, proxyDeliveryActivities, proxyPacedActivities } from '../shared/message-channels';
 import { BookingStartTime, BookingStatus, TenantId } from '../shared/search-attributes';
 
 export type { BookingWorkflowArgs } from '../../domain/booking/booking-events.rules';
@@ -47,6 +47,8 @@ const SEARCH_ATTRIBUTES = 'booking-search-attributes';
 const TELL_THE_SALON = 'booking-tells-the-salon';
 /** Runs from this version on ask for a deposit owed later, remind once and cancel at its deadline (patched()). */
 const DEPOSIT_LATER = 'booking-asks-for-deposit-later';
+/** Runs from this version on send the reminder's SMS through the paced SMS queue (patched(); docs/rules/reminders.md#the-send-rate). */
+const PACED_REMINDERS = 'booking-paced-reminder-sms';
 
 const { readBooking } = proxyReadActivities<BookingActivities>([BookingActivityErrors.notFound]);
 
@@ -74,7 +76,10 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   let deposit: DepositStep | null = null;
   let depositReminded = false;
   let asksForDeposit: boolean | undefined;
-  const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail });
+  /** runs with the PACED_REMINDERS patch; read once per run, at its first reminder */
+  let pacesReminders: boolean | undefined;
+  const { sendBookingSms: sendPacedSms } = proxyPacedActivities<BookingActivities>([BookingActivityErrors.notFound]);
+  const channels = messageChannels<BookingMessageRequest>('booking', { SMS: sendBookingSms, EMAIL: sendBookingEmail, PACED_SMS: sendPacedSms });
   // the salon's owner is written to by e-mail only; the notice goes on beside the timeline like the customer's messages
   const salon = messageChannels<{ bookingId: string; kind: SalonNoticeKind }>('salon notice', { EMAIL: tellSalon });
   const idle = () => channels.idle() && salon.idle();
@@ -198,7 +203,9 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   function sendReminder(): void {
     const { startTime } = reminder!;
     reminder = null;
-    notify('REMINDER', `REMINDER:${startTime}`);
+    // the reminders of a morning fall due together: their SMS go out at the gateway's pace
+    pacesReminders ??= patched(PACED_REMINDERS);
+    notify('REMINDER', `REMINDER:${startTime}`, { paced: pacesReminders });
   }
 
   function planReminder(current: BookingSnapshot): void {
@@ -263,9 +270,9 @@ export async function bookingWorkflow({ bookingId }: BookingWorkflowArgs): Promi
   }
 
   /** Tells the customer on every channel (workflows/shared/message-channels.ts). */
-  function notify(kind: BookingMessageKind, dedupeKey: string = kind): void {
+  function notify(kind: BookingMessageKind, dedupeKey: string = kind, options?: { paced?: boolean }): void {
     if (booking.current?.recordedAfterTheFact) return;
-    channels.send({ bookingId, kind, dedupeKey });
+    channels.send({ bookingId, kind, dedupeKey }, options);
   }
 }
 

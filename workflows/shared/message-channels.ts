@@ -2,9 +2,10 @@
 // delivers its messages in order and retries (or gives up) on its own, without holding up the other
 // channel or the timeline: an e-mail gateway that is down for hours neither resends nor delays the
 // SMS. A message given up after its last attempt is an alert for operations, not a failed entity.
-import { log, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
+import { log, proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
 import { DELIVERY_RETRY_POLICY } from '../../domain/notifications/delivery-retry.rules';
 import { proxyWorkerLocalActivities, type LocalOrRemoteOptions } from './worker-local-activities';
+import { smsTaskQueue } from './sms-queue';
 
 /** Options of the delivery activities: the delivery schedule (docs/rules/messages.md#delivery-schedule). */
 export function deliveryOptions(nonRetryableErrorTypes: string[]): Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'> {
@@ -18,9 +19,17 @@ export function proxyDeliveryActivities<A extends object>(nonRetryableErrorTypes
   return proxyWorkerLocalActivities<A>(options);
 }
 
+/**
+ * The delivery activities through the SMS queue beside the workflow's task queue, which the server
+ * paces (workflows/shared/sms-queue.ts). Call it in the workflow (it reads the workflow's task queue).
+ */
+export function proxyPacedActivities<A extends object>(nonRetryableErrorTypes: string[]): ActivityInterfaceFor<A> {
+  return proxyActivities<A>({ ...deliveryOptions(nonRetryableErrorTypes), taskQueue: smsTaskQueue(workflowInfo().taskQueue) });
+}
+
 export interface MessageChannels<M> {
-  /** Queues the message on every channel. */
-  send(message: M): void;
+  /** Queues the message on every channel; `paced`: its SMS goes through the paced SMS queue. */
+  send(message: M, options?: { paced?: boolean }): void;
   /** Resolves once every queued message was delivered or given up. */
   drained(): Promise<void>;
   /** True while no queued message waits for delivery (for `condition()`). */
@@ -42,13 +51,16 @@ export function deliverySummary(entity: string, message: object, channel: 'SMS' 
 }
 
 /** `entity` names the messages in the alert and in the history, e.g. `booking`; a channel left out is not used (the salon's notices go by e-mail only). */
-export function messageChannels<M extends object>(entity: string, deliver: { SMS?: Delivery<M>; EMAIL?: Delivery<M> }): MessageChannels<M> {
+export function messageChannels<M extends object>(
+  entity: string,
+  deliver: { SMS?: Delivery<M>; EMAIL?: Delivery<M>; PACED_SMS?: Delivery<M> },
+): MessageChannels<M> {
   const queues = { SMS: Promise.resolve(), EMAIL: Promise.resolve() };
   let undelivered = 0;
   return {
-    send(message) {
+    send(message, options) {
       for (const channel of ['SMS', 'EMAIL'] as const) {
-        const delivery = deliver[channel];
+        const delivery = channel === 'SMS' && options?.paced && deliver.PACED_SMS ? deliver.PACED_SMS : deliver[channel];
         if (!delivery) continue;
         undelivered += 1;
         queues[channel] = queues[channel]

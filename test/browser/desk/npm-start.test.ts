@@ -11,6 +11,7 @@ import { answers200, eventually } from '../../support/eventually';
 import { closeDesks, dayDrawn, openDesk, signIn } from './support';
 import { sharedBrowser } from '../../support/chromium';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, DEMO_SLUG } from '../../../domain/demo/demo-salon';
+import { addDays } from '../../../domain/time/salon-time.rules';
 
 describe('the front desk on npm start (dist/bin/dev.js, Chromium)', function () {
   this.timeout(240_000);
@@ -85,16 +86,27 @@ describe('the front desk on npm start (dist/bin/dev.js, Chromium)', function () 
       data: { services: { id: string; name: string }[] }[];
     };
     const cut = services.data.flatMap((g) => g.services).find((s) => s.name === 'Herreklipp')!;
-    const slots = (await (await fetch(`${baseUrl}/api/public/tenants/${DEMO_SLUG}/availability?serviceId=${cut.id}&date=${date}`)).json()) as {
-      data: { slots: { start: string; items: { resourceId: string }[] }[] };
-    };
-    const slot = slots.data.slots.at(-1)!;
+    // the seeded day is today: late in the afternoon it has no time left, and the customer books the next day that has
+    let day = date;
+    let slot: { start: string; items: { resourceId: string }[] } | undefined;
+    for (let ahead = 0; ahead < 7 && !slot; ahead++) {
+      day = addDays(date, ahead);
+      const slots = (await (await fetch(`${baseUrl}/api/public/tenants/${DEMO_SLUG}/availability?serviceId=${cut.id}&date=${day}`)).json()) as {
+        data: { slots: { start: string; items: { resourceId: string }[] }[] };
+      };
+      slot = slots.data.slots.at(-1);
+    }
+    expect(slot, 'a free time for Herreklipp within a week').to.not.equal(undefined);
+    if (day !== date) {
+      await owner.page.goto(`${baseUrl}/desk?date=${day}`);
+      await dayDrawn(owner.page, day);
+    }
     const booked = await fetch(`${baseUrl}/api/public/tenants/${DEMO_SLUG}/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        startTime: slot.start,
-        items: [{ serviceId: cut.id, resourceId: slot.items[0].resourceId }],
+        startTime: slot!.start,
+        items: [{ serviceId: cut.id, resourceId: slot!.items[0].resourceId }],
         customer: { name: 'Demo Gjest', phone: '+4790000999' },
       }),
     });

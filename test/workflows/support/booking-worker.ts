@@ -1,6 +1,5 @@
 // A booking workflow test's worker: its own task queue, the real activities over the stack's
 // database, and `signal`, which signals-with-start a booking's workflow on that queue.
-import { Worker } from '@temporalio/worker';
 import type { WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import { stack } from '../../support/stack';
 import { unique } from '../../support/factories';
@@ -9,7 +8,7 @@ import type { Mailer } from '../../../domain/notifications/mailer';
 import type { SmsSender } from '../../../domain/notifications/sms-sender';
 import { bookingWorkflow, bookingEventSignal } from '../../../workflows/booking/booking.workflow';
 import { bookingContract, type BookingEvent } from '../../../domain/booking/booking-events.rules';
-import type { TimeSkipping } from './time-skipping';
+import { platformWorker, type TimeSkipping } from './time-skipping';
 
 export type BookingSignal = (bookingId: string, tenantId: string, event: BookingEvent) => Promise<WorkflowHandleWithSignaledRunId<typeof bookingWorkflow>>;
 
@@ -21,12 +20,8 @@ export async function withBookingWorker(
 ): Promise<void> {
   const { platform } = await stack();
   const taskQueue = unique('booking-wf');
-  const worker = await Worker.create({
-    connection: t.env.nativeConnection,
-    taskQueue,
-    workflowBundle: t.workflowBundle,
-    activities: createActivities({ knex: platform.knex, mailer: outboxes.mailer, sms: outboxes.sms }),
-  });
+  const activities = createActivities({ knex: platform.knex, mailer: outboxes.mailer, sms: outboxes.sms });
+  const worker = await platformWorker(t, { taskQueue, activities });
   const signal: BookingSignal = (bookingId, tenantId, event) =>
     t.env.client.workflow.signalWithStart(bookingWorkflow, {
       workflowId: bookingContract.workflowId(bookingId),

@@ -2,7 +2,6 @@
 // its own (its own task queue, every payment and booking signal delivered there), and a salon with
 // an active payment config, a booking and its deposit payment, written as rows.
 import crypto from 'node:crypto';
-import { Worker } from '@temporalio/worker';
 import { stack } from '../../support/stack';
 import { createSalon, unique } from '../../support/factories';
 import { createActivities } from '../../../activities';
@@ -19,7 +18,7 @@ import type { TenantSettings } from '../../../domain/tenant/tenant-settings.rule
 import { bookingHooks } from '../../../composition/domain-hooks';
 import type { BookingHooks } from '../../../domain/booking/booking-hooks';
 import { bookingLinkConfig } from '../../../composition/compose';
-import { testServerSignaller, type TimeSkipping } from './time-skipping';
+import { platformWorker, testServerSignaller, type TimeSkipping } from './time-skipping';
 import { startVippsSandbox, type VippsSandbox } from '../../../devstack/vipps-sandbox-server';
 import { createPaymentProviders } from '../../../integrations/payments/providers';
 import { receiveWebhook } from '../../../domain/payments/payment.service';
@@ -38,24 +37,20 @@ export async function withPaymentWorker(
   const taskQueue = unique('payment-wf');
   const signaller = testServerSignaller(t.env, taskQueue);
   const outbox = options.outbox ?? 'payment-wf';
-  const worker = await Worker.create({
-    connection: t.env.nativeConnection,
-    taskQueue,
-    workflowBundle: t.workflowBundle,
-    activities: createActivities({
-      knex: platform.knex,
-      mailer: new FolderMailer(`${config.dataDir}/mail-${outbox}`),
-      sms: new FolderSmsSender(`${config.dataDir}/sms-${outbox}`),
-      payments: {
-        signaller,
-        providers: options.providers ?? platform.deps.paymentProviders!,
-        keyring: config.credentialKeys,
-        manageLinkKey: config.keys.manageLink,
-        bookingHooks: options.bookingHooks ?? bookingHooks,
-      },
-      links: bookingLinkConfig(config),
-    }),
+  const activities = createActivities({
+    knex: platform.knex,
+    mailer: new FolderMailer(`${config.dataDir}/mail-${outbox}`),
+    sms: new FolderSmsSender(`${config.dataDir}/sms-${outbox}`),
+    payments: {
+      signaller,
+      providers: options.providers ?? platform.deps.paymentProviders!,
+      keyring: config.credentialKeys,
+      manageLinkKey: config.keys.manageLink,
+      bookingHooks: options.bookingHooks ?? bookingHooks,
+    },
+    links: bookingLinkConfig(config),
   });
+  const worker = await platformWorker(t, { taskQueue, activities });
   await worker.runUntil(scenario(signaller));
 }
 

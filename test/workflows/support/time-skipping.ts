@@ -2,7 +2,8 @@
 // database), one time-skipping test server and the platform's workflow bundle for the file, and
 // tear the server down after it; a signaller that delivers to that server; and message outboxes.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createSmsWorker } from '../../../composition/worker';
 import type { EntitySignaller } from '../../../domain/workflow-signals/entity-signaller';
 import { signalWithStart } from '../../../integrations/temporal/temporal-signaller';
 import { FolderMailer } from '../../../integrations/mail/mailer';
@@ -15,6 +16,8 @@ import { platformWorkflowBundle } from './platform-bundle';
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;
   workflowBundle: WorkflowBundleWithSourceMap;
+  /** the file's workers (see `platformWorker`), run until the file ends */
+  workers: { worker: Worker; running: Promise<void> }[];
 }
 
 /**
@@ -22,16 +25,50 @@ export interface TimeSkipping {
  * `workflowBundle` inside tests (they are set once `before` ran).
  */
 export function withTimeSkipping(): TimeSkipping {
-  const t = {} as TimeSkipping;
+  const t = { workers: [] } as unknown as TimeSkipping;
   before(async () => {
     await stack();
     t.env = await createTimeSkippingEnv();
     t.workflowBundle = await platformWorkflowBundle();
   });
   after(async () => {
+    for (const { worker } of t.workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    const ends = await Promise.allSettled(t.workers.map(({ running }) => running));
     await t.env?.teardown();
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   return t;
+}
+
+/** A worker of the file's server (see `platformWorker`). */
+export interface FileWorker {
+  /** Resolves with `work`; rejects if a worker of the file stopped first. */
+  runUntil<T>(work: Promise<T> | (() => Promise<T>)): Promise<T>;
+}
+
+/**
+ * A worker of the platform's workflows on the file's server and `taskQueue`, and a worker of the SMS
+ * queue beside it (workflows/shared/sms-queue.ts) with the same activities. Both run until the file
+ * ends, as a deployment's workers never stop, not until the test does: the file's tests share one
+ * server whose clock each test skips ahead, so an earlier test's booking reaches its reminder in a
+ * later test's sleep. Its SMS is an activity on the SMS queue and its completion a workflow task on
+ * the main one; the test server holds its clock still while either waits for a worker, so with
+ * the test's workers stopped every later sleep of the file would wait forever.
+ */
+export async function platformWorker(t: TimeSkipping, options: { taskQueue: string; activities: object }): Promise<FileWorker> {
+  const connection = t.env.nativeConnection;
+  const { taskQueue, activities } = options;
+  const workers = [
+    await Worker.create({ connection, taskQueue, workflowBundle: t.workflowBundle, activities }),
+    await createSmsWorker({ connection, taskQueue, activities }),
+  ];
+  const running = workers.map((worker) => ({ worker, running: worker.run() }));
+  t.workers.push(...running);
+  const stopped = Promise.race(running.map((r) => r.running)).then(() => {
+    throw new Error(`a worker of ${taskQueue} stopped before the test's work was done`);
+  });
+  return { runUntil: (work) => Promise.race([typeof work === 'function' ? work() : work, stopped]) };
 }
 
 /** What the api's signaller does against Temporal, against the test server and on `taskQueue`. */
