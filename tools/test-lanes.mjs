@@ -16,6 +16,10 @@ const lanes = {
 };
 
 const started = Date.now();
+// The last lines of each lane, printed again after the summary when it failed: the lanes interleave,
+// and a failed lane's mocha report would otherwise sit far above the end of the run's output.
+const tails = { stack: [], apart: [] };
+const tailLength = 60;
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 function runStep(lane, command) {
@@ -30,7 +34,11 @@ function runStep(lane, command) {
       from.on('data', (chunk) => {
         const lines = (rest + chunk.toString()).split('\n');
         rest = lines.pop();
-        for (const line of lines) to.write(prefix + line + '\n');
+        for (const line of lines) {
+          to.write(prefix + line + '\n');
+          tails[lane].push(line);
+          if (tails[lane].length > tailLength) tails[lane].shift();
+        }
       });
       from.on('end', () => rest && to.write(prefix + rest + '\n'));
     }
@@ -52,4 +60,8 @@ async function runLane(lane, steps) {
 const results = await Promise.all(Object.entries(lanes).map(([lane, steps]) => runLane(lane, steps)));
 console.log(`\nnpm test lanes (${seconds(started)} in all):`);
 for (const r of results) console.log(`  ${r.lane}: ${r.ok ? 'passed' : 'FAILED'} after ${(r.ms / 1000).toFixed(0)} s\n    ${r.report.join('\n    ')}`);
+for (const r of results.filter((r) => !r.ok)) {
+  console.log(`\nthe last ${tails[r.lane].length} lines of the ${r.lane} lane, which failed:`);
+  for (const line of tails[r.lane]) console.log(`  [${r.lane}] ${line}`);
+}
 process.exit(results.every((r) => r.ok) ? 0 : 1);
